@@ -1,0 +1,156 @@
+"""The Python entry point: ``simulate()`` and its result.
+
+The CLI calls the same two steps, ``plan_run`` (validate everything, touch nothing) and
+``SimulationResult.from_plan`` (play), so the API and the CLI give the same numbers for the same
+seed.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from simbalance.core.config import apply_overrides, load_config, require_int
+from simbalance.core.errors import SimbalanceError
+from simbalance.core.lineup import Lineup, resolve_lineup
+from simbalance.core.records import records_to_frame
+from simbalance.core.runner import ProgressFn, check_threads, run_games
+from simbalance.games.registry import get_game
+from simbalance.games.spec import GameSpec
+
+MAX_SEED = 2**64 - 1
+
+
+@dataclass
+class RunPlan:
+    """A validated run: everything needed to play it, nothing played yet."""
+
+    spec: GameSpec
+    engine: ModuleType
+    config: dict
+    players: int
+    n: int
+    seed: int
+    lineup: Lineup
+    prepared: tuple
+    threads: int
+    chunk_size: int | None = None
+    extra: dict = field(default_factory=dict)
+
+
+def check_n(n: Any) -> int:
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
+        raise SimbalanceError(f"n = {n!r}: the number of games must be a whole number >= 1")
+    return int(n)
+
+
+def check_seed(seed: Any) -> int:
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed <= MAX_SEED:
+        raise SimbalanceError(f"seed = {seed!r}: allowed a whole number from 0 to 2**64 - 1")
+    return int(seed)
+
+
+def plan_run(
+    game: str,
+    n: int,
+    *,
+    players: int | None = None,
+    seed: int = 0,
+    overrides: dict[str, Any] | list[str] | None = None,
+    strategies: list[str] | str | None = None,
+    rotate: bool = False,
+    config: str | Path | None = None,
+    threads: int | None = None,
+    chunk_size: int | None = None,
+) -> RunPlan:
+    """Validate a run completely (config, players, strategies, deck) without playing it."""
+    spec = get_game(game)
+    n = check_n(n)
+    seed = check_seed(seed)
+    threads = check_threads(threads)
+    if chunk_size is not None and (isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1):
+        raise SimbalanceError(f"chunk_size = {chunk_size!r}: must be a whole number >= 1")
+    cfg = apply_overrides(load_config(spec.id, config), overrides)
+    if players is not None:
+        if isinstance(players, bool) or not isinstance(players, (int, np.integer)):
+            raise SimbalanceError(f"players = {players!r}: expected a whole number")
+        cfg.setdefault("game", {})["players"] = int(players)
+    players = require_int(cfg, "game.players", spec.min_players, spec.max_players)
+    engine = spec.load()
+    lineup = resolve_lineup(cfg, engine.STRATEGIES, players, strategies, rotate)
+    prepared = engine.prepare(cfg, players)
+    return RunPlan(spec, engine, cfg, players, n, seed, lineup, prepared, threads, chunk_size)
+
+
+@dataclass
+class SimulationResult:
+    """The records of a run, as a DataFrame (``.games``) and as metrics (``.summary()``)."""
+
+    plan: RunPlan
+    records: np.ndarray
+    elapsed: float
+
+    @classmethod
+    def from_plan(cls, plan: RunPlan, progress: ProgressFn | None = None) -> SimulationResult:
+        start = time.perf_counter()
+        records = run_games(
+            plan.engine, plan.lineup, plan.prepared, plan.n, plan.seed,
+            threads=plan.threads, chunk_size=plan.chunk_size, progress=progress,
+        )
+        return cls(plan, records, time.perf_counter() - start)
+
+    @property
+    def game(self) -> str:
+        return self.plan.spec.id
+
+    @cached_property
+    def games(self) -> pd.DataFrame:
+        """One row per game: ``game``, ``winner`` (-1: tie or none), ``length``, ``end``, ..."""
+        return records_to_frame(self.records, self.plan.players)
+
+    def summary(self) -> dict:
+        """Every metric of the run as a JSON-ready dict (see simbalance.analysis.metrics)."""
+        return self._summary
+
+    @cached_property
+    def _summary(self) -> dict:
+        from simbalance.analysis.metrics import summarize_run
+
+        return summarize_run(self)
+
+    @property
+    def games_per_second(self) -> float:
+        return self.plan.n / self.elapsed if self.elapsed > 0 else float("inf")
+
+
+def simulate(
+    game: str,
+    n: int,
+    *,
+    players: int | None = None,
+    seed: int = 0,
+    overrides: dict[str, Any] | list[str] | None = None,
+    strategies: list[str] | str | None = None,
+    rotate: bool = False,
+    config: str | Path | None = None,
+    threads: int | None = None,
+    chunk_size: int | None = None,
+) -> SimulationResult:
+    """Play ``n`` games of ``game`` and return the result.
+
+    ``overrides`` changes config keys (``{"rules.pick_cap": 500}``); ``strategies`` is one name per
+    seat (or one name for all); ``rotate`` plays every seat permutation of them equally often.
+    Games are keyed by ``(seed, game index)``: the same seed gives the same games.
+    """
+    plan = plan_run(
+        game, n, players=players, seed=seed, overrides=overrides, strategies=strategies, rotate=rotate,
+        config=config, threads=threads, chunk_size=chunk_size,
+    )
+    return SimulationResult.from_plan(plan)

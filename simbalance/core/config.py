@@ -1,0 +1,182 @@
+"""Game configs: one TOML per game under ``configs/``, overrides with ``--set key=value``.
+
+A config is a nested dict. ``load_config`` reads a game's defaults (and the deck file it names);
+``apply_overrides`` changes existing keys only, with the type of the default, so a typo or a wrong
+type is a clear error that names the allowed keys instead of a silent fallback.
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from simbalance.core.errors import ConfigError
+
+CONFIG_DIR = Path(os.environ.get("SIMBALANCE_CONFIG_DIR", Path(__file__).resolve().parents[2] / "configs"))
+
+
+def read_toml(path: Path) -> dict:
+    """Read one TOML file; a missing or malformed file is a ConfigError naming it."""
+    try:
+        with open(path, "rb") as fh:
+            return tomllib.load(fh)
+    except FileNotFoundError:
+        raise ConfigError(f"config file {path} does not exist") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"config file {path} cannot be read: {exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"config file {path} is not valid TOML: {exc}") from None
+
+
+def load_config(game_id: str, path: str | Path | None = None) -> dict:
+    """The resolved defaults of ``game_id``: ``configs/<game_id>.toml`` or ``path``.
+
+    A ``[deck]`` table with ``source = "NAME"`` is filled from ``configs/decks/NAME.toml`` so the
+    deck's keys can be overridden like any other (``--set deck.wildcards.captain_action=6``).
+    """
+    cfg_path = Path(path) if path is not None else CONFIG_DIR / f"{game_id}.toml"
+    cfg = read_toml(cfg_path)
+    deck = cfg.get("deck")
+    if isinstance(deck, dict) and "source" in deck:
+        source = deck["source"]
+        deck_path = CONFIG_DIR / "decks" / f"{source}.toml"
+        if not isinstance(source, str) or not deck_path.exists():
+            raise ConfigError(f"deck.source = {source!r}: no deck file {deck_path}")
+        merged = read_toml(deck_path)
+        merged.update({k: v for k, v in deck.items()})
+        cfg["deck"] = merged
+    return cfg
+
+
+def flat_keys(cfg: dict, prefix: str = "") -> list[str]:
+    """Every leaf key of a nested config, dotted (``rules.pick_cap``)."""
+    keys = []
+    for k, v in cfg.items():
+        dotted = f"{prefix}{k}"
+        if isinstance(v, dict):
+            keys.extend(flat_keys(v, dotted + "."))
+        else:
+            keys.append(dotted)
+    return keys
+
+
+def _parse_value(text: str) -> Any:
+    """A TOML value (``12``, ``0.5``, ``true``, ``"x"``, ``[1, 2]``); a bare word is a string."""
+    try:
+        return tomllib.loads(f"v = {text}")["v"]
+    except tomllib.TOMLDecodeError:
+        return text
+
+
+def _type_name(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, int):
+        return "an integer"
+    if isinstance(value, float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "a list"
+    return type(value).__name__
+
+
+def _check(key: str, value: Any, default: Any, shown: str) -> Any:
+    """``value`` if it has the type of ``default`` (an int is a fine float), else a ConfigError."""
+    if isinstance(default, bool):
+        ok = isinstance(value, bool)
+    elif isinstance(default, int):
+        ok = isinstance(value, int) and not isinstance(value, bool)
+    elif isinstance(default, float):
+        ok = isinstance(value, (int, float)) and not isinstance(value, bool)
+        value = float(value) if ok else value
+    elif isinstance(default, list):
+        ok = isinstance(value, list)
+    else:
+        ok = type(value) is type(default)
+    if not ok:
+        raise ConfigError(f"{key}={shown}: expected {_type_name(default)} (default {default!r})")
+    return value
+
+
+def apply_overrides(cfg: dict, overrides: dict[str, Any] | list[str] | None) -> dict:
+    """A copy of ``cfg`` with overrides applied.
+
+    ``overrides`` is a list of ``"key=value"`` strings (the CLI's ``--set``; values are read as
+    TOML, a bare word as a string) or a dict of dotted keys to Python values (the API). Only
+    existing keys can be set, and only with the default's type.
+    """
+    out = copy.deepcopy(cfg)
+    if not overrides:
+        return out
+    items: list[tuple[str, Any, str]] = []
+    if isinstance(overrides, dict):
+        items = [(k, v, repr(v)) for k, v in overrides.items()]
+    else:
+        for item in overrides:
+            key, sep, text = (part.strip() for part in item.partition("="))
+            if not sep or not key or not text:
+                raise ConfigError(f"--set {item!r}: expected key=value, e.g. rules.pick_cap=500")
+            items.append((key, _parse_value(text), text))
+    allowed = flat_keys(cfg)
+    for key, value, shown in items:
+        *parents, leaf = key.split(".")
+        node: Any = out
+        for part in parents:
+            node = node.get(part) if isinstance(node, dict) else None
+        if not isinstance(node, dict) or leaf not in node or isinstance(node[leaf], dict):
+            raise ConfigError(f"unknown config key {key!r}; allowed keys: {', '.join(allowed)}")
+        default = node[leaf]
+        if isinstance(default, str) and not isinstance(value, str):
+            value = shown  # a string key takes the text as written
+        node[leaf] = _check(key, value, default, shown)
+    return out
+
+
+def get(cfg: dict, key: str) -> Any:
+    """``cfg['a']['b']`` for ``key='a.b'``; a missing key is a ConfigError."""
+    node: Any = cfg
+    for part in key.split("."):
+        if not isinstance(node, dict) or part not in node:
+            raise ConfigError(f"config key {key!r} is missing")
+        node = node[part]
+    return node
+
+
+def require_int(cfg: dict, key: str, lo: int | None = None, hi: int | None = None) -> int:
+    """An integer config value within ``[lo, hi]``, or a ConfigError naming key, value and range."""
+    value = get(cfg, key)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ConfigError(f"{key} = {value!r}: expected an integer")
+    if (lo is not None and value < lo) or (hi is not None and value > hi):
+        rng = f"{lo if lo is not None else '-inf'} to {hi if hi is not None else 'inf'}"
+        raise ConfigError(f"{key} = {value}: allowed {rng}")
+    return value
+
+
+def require_float(cfg: dict, key: str, lo: float | None = None, hi: float | None = None) -> float:
+    """A number within ``[lo, hi]``, or a ConfigError naming key, value and range."""
+    value = get(cfg, key)
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ConfigError(f"{key} = {value!r}: expected a number")
+    if (lo is not None and value < lo) or (hi is not None and value > hi):
+        raise ConfigError(f"{key} = {value}: allowed {lo} to {hi}")
+    return float(value)
+
+
+def require_bool(cfg: dict, key: str) -> bool:
+    value = get(cfg, key)
+    if not isinstance(value, bool):
+        raise ConfigError(f"{key} = {value!r}: expected true or false")
+    return value
+
+
+def require_choice(cfg: dict, key: str, choices: list[str]) -> str:
+    value = get(cfg, key)
+    if value not in choices:
+        raise ConfigError(f"{key} = {value!r}: allowed {', '.join(map(repr, choices))}")
+    return value

@@ -1,0 +1,61 @@
+"""One structured record per game.
+
+Every engine writes one row of a numpy structured array per game. The first fields are common to
+all games (below); each engine appends its own. Per-seat fields are sub-arrays of length
+``MAX_SEATS``; only the first ``players`` entries are meaningful and only those become DataFrame
+columns (``<field>_<seat>``, e.g. ``score_0``).
+
+Numba note: write sub-array fields as ``out[i].field[s] = v``. Binding the record first
+(``r = out[i]; r.field[s] = v``) writes into a copy and is silently lost.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+MAX_SEATS = 6
+
+# How a game ended (field ``end``).
+END_WIN = 0  # one or more winners (a tie shares the win)
+END_TIMEOUT = 1  # the configured cap was reached: no winner
+END_STALEMATE = 2  # nobody could act any more: no winner
+END_NAMES = {END_WIN: "win", END_TIMEOUT: "timeout", END_STALEMATE: "stalemate"}
+
+BASE_FIELDS = [
+    ("game", np.int64),  # global game index: with the seed it identifies the deal
+    ("winner", np.int8),  # the winning seat; -1 for a tie or no winner
+    ("winners", np.uint8),  # bit s set when seat s shares the win (ties: several bits)
+    ("length", np.int32),  # the game's natural unit: picks, turns, ...
+    ("end", np.int8),  # END_WIN / END_TIMEOUT / END_STALEMATE
+    ("strategy", np.int8, (MAX_SEATS,)),  # strategy slot per seat (see the run's lineup)
+]
+
+
+def record_dtype(game_fields: list[tuple]) -> np.dtype:
+    """The record dtype of an engine: the common fields followed by ``game_fields``."""
+    return np.dtype(BASE_FIELDS + list(game_fields))
+
+
+def records_to_frame(records: np.ndarray, players: int) -> pd.DataFrame:
+    """Flatten records into a DataFrame: sub-array fields become one column per seat."""
+    columns: dict[str, np.ndarray] = {}
+    for name in records.dtype.names:
+        values = records[name]
+        if values.ndim == 1:
+            columns[name] = np.ascontiguousarray(values)
+        elif values.shape[1] == MAX_SEATS:
+            for seat in range(players):
+                columns[f"{name}_{seat}"] = np.ascontiguousarray(values[:, seat])
+        else:  # a per-game vector that is not per seat (e.g. per body): keep every entry
+            for j in range(values.shape[1]):
+                columns[f"{name}_{j}"] = np.ascontiguousarray(values[:, j])
+    return pd.DataFrame(columns, copy=False)
+
+
+def win_shares(winners_mask: np.ndarray, players: int) -> np.ndarray:
+    """Per game and seat, the share of the win: 1/k for each of k tied winners, 0 otherwise."""
+    mask = np.asarray(winners_mask, dtype=np.uint8)
+    bits = ((mask[:, None] >> np.arange(players, dtype=np.uint8)) & 1).astype(np.float64)
+    k = bits.sum(axis=1, keepdims=True)
+    return np.divide(bits, k, out=np.zeros_like(bits), where=k > 0)

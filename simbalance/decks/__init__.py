@@ -1,0 +1,1 @@
+"""Card decks shared by several games, loaded from ``configs/decks/``."""

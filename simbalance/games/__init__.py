@@ -1,0 +1,1 @@
+"""The games. One package per game; ``registry`` finds them."""

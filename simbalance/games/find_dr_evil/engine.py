@@ -1,0 +1,62 @@
+"""find-dr-evil engine: config -> arrays, record layout, kernel.
+
+Version history (bump ENGINE_VERSION only when game behaviour changes):
+1. First version: rules as pinned in docs/rules/find-dr-evil.md.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from simbalance.core.config import require_int
+from simbalance.core.errors import ConfigError
+from simbalance.core.records import MAX_SEATS, record_dtype
+from simbalance.decks.captain_action import DR_EVIL, KIND_CAPTAIN_WILD, KIND_DR_LING, load_deck
+from simbalance.games.find_dr_evil.rules_nb import kernel  # noqa: F401  (the engine's kernel)
+
+ENGINE_VERSION = 1
+CHUNK_SIZE = 1 << 18
+STRATEGIES = {"random": 0}  # no decisions: every strategy plays the same
+
+RECORD_DTYPE = record_dtype([
+    ("ling_dealt", np.int8),  # the seat dealt Dr. Ling
+    ("dealt", np.int8, (MAX_SEATS,)),  # cards dealt to each seat
+    ("kept", np.int8, (MAX_SEATS,)),  # cards left after the opening discards
+    ("dealt_mask", np.uint64, (MAX_SEATS,)),  # bit c set when card c of the game deck was dealt to the seat
+])
+
+
+def game_deck(cfg: dict):
+    """The find-dr-evil deck: every numbered card that is not Dr. Evil, plus Dr. Ling."""
+    deck = load_deck(cfg["deck"])
+    evil = deck.character_index(DR_EVIL)
+    keep = ((deck.kind != KIND_CAPTAIN_WILD) & (deck.character != evil)) | (deck.kind == KIND_DR_LING)
+    return deck.select(keep)
+
+
+def prepare(cfg: dict, players: int) -> tuple:
+    deck = game_deck(cfg)
+    n_ling = int(np.sum(deck.kind == KIND_DR_LING))
+    if n_ling != 1:
+        raise ConfigError(f"deck.wildcards.dr_ling = {n_ling}: find-dr-evil needs exactly 1 Dr. Ling")
+    poses, counts = np.unique(deck.pose[deck.kind != KIND_DR_LING], return_counts=True)
+    for pose, cnt in zip(poses, counts, strict=True):
+        if cnt % 2:
+            raise ConfigError(
+                f"deck.poses.{deck.pose_ids[pose]}: {cnt} cards; find-dr-evil needs an even number of "
+                "cards in every pose (or a pair could never be made and the game could not end)"
+            )
+    if deck.size > 64:
+        raise ConfigError(f"deck: {deck.size} find-dr-evil cards; at most 64 are supported")
+    pick_cap = require_int(cfg, "rules.pick_cap", 1, 10**9)
+    card_pose = deck.pose.astype(np.int64)
+    ling = int(np.flatnonzero(deck.kind == KIND_DR_LING)[0])
+    card_pose[ling] = deck.n_poses  # Dr. Ling is a pose of its own: it never pairs
+    return (card_pose, np.int64(ling), np.int64(deck.n_poses + 1), np.int64(players), np.int64(pick_cap))
+
+
+def summarize(games: pd.DataFrame, players: int) -> dict:
+    """Win rate by the seat dealt Dr. Ling: the deal decides the game."""
+    won_with_ling = (games["winner"] == games["ling_dealt"]).mean()
+    return {"share_won_by_seat_dealt_dr_ling": float(won_with_ling)}

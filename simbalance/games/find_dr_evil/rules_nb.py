@@ -1,0 +1,148 @@
+"""The rules of find-dr-evil as one jitted function per game (docs/rules/find-dr-evil.md).
+
+Hands are kept per seat as a list of card ids (``hand[seat, :count[seat]]``) plus, per seat and
+pose, the slot of the card of that pose or -1. After the opening discards a seat holds each pose at
+most once, so "does this card pair?" is one lookup and drawing a uniform card is one index.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from simbalance.core.kernel import block_bounds, n_blocks
+from simbalance.core.records import END_TIMEOUT, END_WIN
+from simbalance.core.rng import randint, seed_game, shuffle
+
+
+@njit(cache=True, inline="always")
+def _add(hand, count, slot, card_pose, seat, card):
+    hand[seat, count[seat]] = card
+    slot[seat, card_pose[card]] = count[seat]
+    count[seat] += 1
+
+
+@njit(cache=True, inline="always")
+def _remove_at(hand, count, slot, card_pose, seat, i):
+    """Take the card in slot ``i`` out of ``seat``'s hand (the last card fills the gap)."""
+    card = hand[seat, i]
+    last = count[seat] - 1
+    moved = hand[seat, last]
+    hand[seat, i] = moved
+    slot[seat, card_pose[moved]] = i
+    slot[seat, card_pose[card]] = -1
+    count[seat] = last
+    return card
+
+
+@njit(cache=True, inline="always")
+def _receive(hand, count, slot, card_pose, seat, card):
+    """Give ``card`` to ``seat``; a card of a pose the seat holds makes a pair, discarded at once."""
+    held = slot[seat, card_pose[card]]
+    if held >= 0:
+        _remove_at(hand, count, slot, card_pose, seat, held)
+        return True
+    _add(hand, count, slot, card_pose, seat, card)
+    return False
+
+
+@njit(cache=True, inline="always")
+def _next_holder(count, players, seat):
+    """The next seat clockwise after ``seat`` that still holds cards."""
+    s = (seat + 1) % players
+    while count[s] == 0:
+        s = (s + 1) % players
+    return s
+
+
+@njit(cache=True)
+def play_game(state, out, i, card_pose, ling, players, pick_cap, deck, hand, count, slot):
+    """Deal and play one game; write its record into ``out[i]``."""
+    n_cards = deck.shape[0]
+    for c in range(n_cards):
+        deck[c] = c
+    shuffle(state, deck, n_cards)
+    count[:] = 0
+    slot[:, :] = -1
+    for s in range(players):
+        out[i].dealt[s] = 0
+        out[i].dealt_mask[s] = 0
+
+    # Deal: card k of the shuffled deck goes to seat (k + 1) % P; pairs are discarded as they form,
+    # which leaves what "discard all pairs" leaves (2 or 4 of a pose: none; 3: one).
+    for k in range(n_cards):
+        seat = (k + 1) % players
+        card = deck[k]
+        out[i].dealt[seat] += 1
+        out[i].dealt_mask[seat] |= np.uint64(1) << np.uint64(card)
+        if card == ling:
+            out[i].ling_dealt = seat
+        _receive(hand, count, slot, card_pose, seat, card)
+
+    cards_in_play = 0
+    for s in range(players):
+        out[i].kept[s] = count[s]
+        cards_in_play += count[s]
+
+    # Every pose other than Dr. Ling's has an even number of cards left, so "only Dr. Ling is
+    # left" is "one card is left", and while more are left at least two seats hold cards.
+    offerer = 0 if count[0] > 0 else _next_holder(count, players, 0)
+    holders = 0
+    for s in range(players):
+        if count[s] > 0:
+            holders += 1
+    picks = 0
+    end = END_WIN
+    while cards_in_play > 1:
+        if picks >= pick_cap:
+            end = END_TIMEOUT
+            break
+        picker = _next_holder(count, players, offerer)
+        card = _remove_at(hand, count, slot, card_pose, offerer, randint(state, count[offerer]))
+        picks += 1
+        paired = _receive(hand, count, slot, card_pose, picker, card)
+        if paired:
+            cards_in_play -= 2
+        if count[offerer] == 0:
+            holders -= 1
+        if paired and count[picker] == 0:
+            holders -= 1
+        if paired and count[picker] > 0 and count[offerer] > 0 and holders >= 3:
+            continue  # a pair lets the picker pick again from the same offerer
+        offerer = picker if count[picker] > 0 else _next_holder(count, players, picker)
+
+    out[i].length = picks
+    out[i].end = end
+    if end == END_WIN:
+        winner = 0
+        for s in range(players):
+            if count[s] > 0:
+                winner = s
+        out[i].winner = winner
+        out[i].winners = np.uint8(1) << np.uint8(winner)
+    else:
+        out[i].winner = -1
+        out[i].winners = 0
+
+
+@njit(cache=True, parallel=True)
+def kernel(out, first_game, seed, lineups, slot_strategy, slot_params, card_pose, ling, n_pose_ids, players,
+           pick_cap):
+    n = out.shape[0]
+    n_cards = card_pose.shape[0]
+    blocks = n_blocks(n)
+    for b in prange(blocks):
+        lo, hi = block_bounds(n, blocks, b)
+        state = np.zeros(1, np.uint64)
+        deck = np.empty(n_cards, np.int64)
+        hand = np.empty((players, n_cards), np.int64)
+        count = np.zeros(players, np.int64)
+        slot = np.empty((players, n_pose_ids), np.int64)
+        for i in range(lo, hi):
+            game = first_game + i
+            seed_game(state, seed, game)
+            out[i].game = game
+            lineup = lineups[game % lineups.shape[0]]
+            for s in range(players):
+                out[i].strategy[s] = lineup[s]  # no decisions: strategies are recorded, not used
+            play_game(state, out, i, card_pose, ling, players, pick_cap, deck, hand, count, slot)
