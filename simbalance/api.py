@@ -20,12 +20,16 @@ import pandas as pd
 from simbalance.core.config import apply_overrides, load_config, require_int
 from simbalance.core.errors import SimbalanceError
 from simbalance.core.lineup import Lineup, resolve_lineup
-from simbalance.core.records import records_to_frame
+from simbalance.core.records import END_INVALID, records_to_frame
 from simbalance.core.runner import ProgressFn, check_threads, run_games
 from simbalance.games.registry import get_game
 from simbalance.games.spec import GameSpec
 
 MAX_SEED = 2**64 - 1
+
+
+class EngineInvariantError(RuntimeError):
+    """A validated run found a game that broke an engine invariant: a bug, not a user error."""
 
 
 @dataclass
@@ -69,6 +73,7 @@ def plan_run(
     config: str | Path | None = None,
     threads: int | None = None,
     chunk_size: int | None = None,
+    validate: bool = False,
 ) -> RunPlan:
     """Validate a run completely (config, players, strategies, deck) without playing it."""
     spec = get_game(game)
@@ -85,7 +90,7 @@ def plan_run(
     players = require_int(cfg, "game.players", spec.min_players, spec.max_players)
     engine = spec.load()
     lineup = resolve_lineup(cfg, engine.STRATEGIES, players, strategies, rotate)
-    prepared = engine.prepare(cfg, players)
+    prepared = engine.prepare(cfg, players, validate=True) if validate else engine.prepare(cfg, players)
     return RunPlan(spec, engine, cfg, players, n, seed, lineup, prepared, threads, chunk_size)
 
 
@@ -104,7 +109,14 @@ class SimulationResult:
             plan.engine, plan.lineup, plan.prepared, plan.n, plan.seed,
             threads=plan.threads, chunk_size=plan.chunk_size, progress=progress,
         )
-        return cls(plan, records, time.perf_counter() - start)
+        elapsed = time.perf_counter() - start
+        broken = np.flatnonzero(records["end"] == END_INVALID)
+        if len(broken):
+            raise EngineInvariantError(
+                f"{plan.spec.id}: game {int(records['game'][broken[0]])} of seed {plan.seed} broke an engine "
+                f"invariant ({len(broken)} game(s) in all); replay it to see where"
+            )
+        return cls(plan, records, elapsed)
 
     @property
     def game(self) -> str:
@@ -142,15 +154,17 @@ def simulate(
     config: str | Path | None = None,
     threads: int | None = None,
     chunk_size: int | None = None,
+    validate: bool = False,
 ) -> SimulationResult:
     """Play ``n`` games of ``game`` and return the result.
 
     ``overrides`` changes config keys (``{"rules.pick_cap": 500}``); ``strategies`` is one name per
     seat (or one name for all); ``rotate`` plays every seat permutation of them equally often.
-    Games are keyed by ``(seed, game index)``: the same seed gives the same games.
+    Games are keyed by ``(seed, game index)``: the same seed gives the same games. ``validate``
+    checks the engine's invariants at every step (slower).
     """
     plan = plan_run(
         game, n, players=players, seed=seed, overrides=overrides, strategies=strategies, rotate=rotate,
-        config=config, threads=threads, chunk_size=chunk_size,
+        config=config, threads=threads, chunk_size=chunk_size, validate=validate,
     )
     return SimulationResult.from_plan(plan)

@@ -20,7 +20,8 @@ MAX_SEATS = 6
 END_WIN = 0  # one or more winners (a tie shares the win)
 END_TIMEOUT = 1  # the configured cap was reached: no winner
 END_STALEMATE = 2  # nobody could act any more: no winner
-END_NAMES = {END_WIN: "win", END_TIMEOUT: "timeout", END_STALEMATE: "stalemate"}
+END_INVALID = 3  # validation only: the engine broke one of its own invariants (a bug)
+END_NAMES = {END_WIN: "win", END_TIMEOUT: "timeout", END_STALEMATE: "stalemate", END_INVALID: "invalid"}
 
 BASE_FIELDS = [
     ("game", np.int64),  # global game index: with the seed it identifies the deal

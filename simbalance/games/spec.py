@@ -7,8 +7,10 @@ numba import) and an engine module (``SPEC.engine``) that defines:
 - ``RECORD_DTYPE``: ``simbalance.core.records.record_dtype([...game fields...])``.
 - ``STRATEGIES: dict[str, int]``: strategy name -> integer id used inside the kernel. Each name has a
   ``[strategies.<name>]`` table in the game's config: ``idea`` (one line) and its float parameters.
-- ``prepare(cfg, players) -> tuple``: validate the resolved config (raise ConfigError) and return the
-  engine's extra kernel arguments (numpy arrays and scalars, never Python objects).
+- ``prepare(cfg, players, validate=False) -> tuple``: validate the resolved config (raise
+  ConfigError) and return the engine's extra kernel arguments (numpy arrays and scalars, never
+  Python objects). With ``validate`` the kernel checks its invariants at every step and ends a game
+  that breaks one with ``end = END_INVALID`` (the runner then reports seed and game index).
 - ``kernel(out, first_game, seed, lineups, slot_strategy, slot_params, *prepared)``: an
   ``@njit(parallel=True, cache=True)`` function that plays games ``first_game ..
   first_game + len(out) - 1`` and writes one record per game into ``out``. Game ``g`` seats the

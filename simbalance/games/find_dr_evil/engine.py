@@ -35,7 +35,7 @@ def game_deck(cfg: dict):
     return deck.select(keep)
 
 
-def prepare(cfg: dict, players: int) -> tuple:
+def prepare(cfg: dict, players: int, validate: bool = False) -> tuple:
     deck = game_deck(cfg)
     n_ling = int(np.sum(deck.kind == KIND_DR_LING))
     if n_ling != 1:
@@ -53,7 +53,8 @@ def prepare(cfg: dict, players: int) -> tuple:
     card_pose = deck.pose.astype(np.int64)
     ling = int(np.flatnonzero(deck.kind == KIND_DR_LING)[0])
     card_pose[ling] = deck.n_poses  # Dr. Ling is a pose of its own: it never pairs
-    return (card_pose, np.int64(ling), np.int64(deck.n_poses + 1), np.int64(players), np.int64(pick_cap))
+    return (card_pose, np.int64(ling), np.int64(deck.n_poses + 1), np.int64(players), np.int64(pick_cap),
+            np.bool_(validate))
 
 
 def summarize(games: pd.DataFrame, players: int) -> dict:

@@ -11,7 +11,7 @@ import numpy as np
 from numba import njit, prange
 
 from simbalance.core.kernel import block_bounds, n_blocks
-from simbalance.core.records import END_TIMEOUT, END_WIN
+from simbalance.core.records import END_INVALID, END_TIMEOUT, END_WIN
 from simbalance.core.rng import randint, seed_game, shuffle
 
 
@@ -56,12 +56,25 @@ def _next_holder(count, players, seat):
 
 
 @njit(cache=True)
-def play_game(state, out, i, card_pose, ling, players, pick_cap, deck, hand, count, slot):
-    """Deal and play one game; write its record into ``out[i]``."""
+def _hands_consistent(hand, count, slot, card_pose, players, cards_in_play):
+    """Validation: the hands hold ``cards_in_play`` cards and no seat holds a pose twice."""
+    total = 0
+    for s in range(players):
+        total += count[s]
+        for j in range(count[s]):
+            if slot[s, card_pose[hand[s, j]]] != j:
+                return False
+    return total == cards_in_play
+
+
+@njit(cache=True)
+def play_game(state, out, i, card_pose, ling, players, pick_cap, deck, hand, count, slot, validate):
+    """Deal ``deck`` (already in its shuffled order) and play one game into ``out[i]``.
+
+    With ``validate`` the hands are checked after every pick; a broken invariant ends the game
+    with ``end = END_INVALID``.
+    """
     n_cards = deck.shape[0]
-    for c in range(n_cards):
-        deck[c] = c
-    shuffle(state, deck, n_cards)
     count[:] = 0
     slot[:, :] = -1
     for s in range(players):
@@ -103,6 +116,9 @@ def play_game(state, out, i, card_pose, ling, players, pick_cap, deck, hand, cou
         paired = _receive(hand, count, slot, card_pose, picker, card)
         if paired:
             cards_in_play -= 2
+        if validate and not _hands_consistent(hand, count, slot, card_pose, players, cards_in_play):
+            end = END_INVALID
+            break
         if count[offerer] == 0:
             holders -= 1
         if paired and count[picker] == 0:
@@ -127,7 +143,7 @@ def play_game(state, out, i, card_pose, ling, players, pick_cap, deck, hand, cou
 
 @njit(cache=True, parallel=True)
 def kernel(out, first_game, seed, lineups, slot_strategy, slot_params, card_pose, ling, n_pose_ids, players,
-           pick_cap):
+           pick_cap, validate):
     n = out.shape[0]
     n_cards = card_pose.shape[0]
     blocks = n_blocks(n)
@@ -145,4 +161,21 @@ def kernel(out, first_game, seed, lineups, slot_strategy, slot_params, card_pose
             lineup = lineups[game % lineups.shape[0]]
             for s in range(players):
                 out[i].strategy[s] = lineup[s]  # no decisions: strategies are recorded, not used
-            play_game(state, out, i, card_pose, ling, players, pick_cap, deck, hand, count, slot)
+            for c in range(n_cards):
+                deck[c] = c
+            shuffle(state, deck, n_cards)
+            play_game(state, out, i, card_pose, ling, players, pick_cap, deck, hand, count, slot, validate)
+
+
+@njit(cache=True)
+def play_scripted(order, card_pose, ling, players, pick_cap, seed, game, out):
+    """Tests: play one game from a chosen deck order (card k goes to seat (k + 1) % players); the
+    picks still draw from the stream of ``(seed, game)``."""
+    n_cards = order.shape[0]
+    state = np.zeros(1, np.uint64)
+    seed_game(state, seed, game)
+    hand = np.empty((players, n_cards), np.int64)
+    count = np.zeros(players, np.int64)
+    slot = np.empty((players, card_pose.max() + 1), np.int64)
+    deck = order.copy()
+    play_game(state, out, 0, card_pose, ling, players, pick_cap, deck, hand, count, slot, True)

@@ -1,0 +1,35 @@
+# simbalance: `make run` and `make test` set everything up on a fresh machine.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+# The project's main job, on the embedded defaults (local threads, local files).
+MAIN_JOB ?= run find-dr-evil --n 1e6
+
+.PHONY: run test bench lint clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --disable-pip-version-check -q -e .
+	touch $@
+
+$(VENV)/.installed-test: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --disable-pip-version-check -q -e '.[test]'
+	touch $(VENV)/.installed $@
+
+run: $(VENV)/.installed
+	$(BIN)/simbalance $(MAIN_JOB)
+
+test: $(VENV)/.installed-test
+	$(BIN)/python -m pytest -q
+
+bench: $(VENV)/.installed-test
+	$(BIN)/python -m benchmarks.run
+
+lint: $(VENV)/.installed-test
+	$(BIN)/ruff check simbalance tests benchmarks
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache
+	find . -name __pycache__ -prune -exec rm -rf {} +

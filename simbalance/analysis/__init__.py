@@ -1,0 +1,1 @@
+"""Metrics computed from the per-game records (pandas only ever sees records)."""

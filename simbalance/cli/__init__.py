@@ -1,0 +1,1 @@
+"""The `simbalance` command line: one module per command, joined in main.py."""

@@ -1,0 +1,70 @@
+"""`simbalance`: the command-line entry point.
+
+Every problem with the user's input ends as one line on stderr, ``error: ...``, and exit code 2
+(click's usage errors included): no traceback, no usage dump.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import typer
+from typer.core import TyperGroup
+
+try:  # typer >= 0.22 vendors click; older typer uses click itself
+    from typer._click import exceptions as click_exc
+except ImportError:  # pragma: no cover
+    from click import exceptions as click_exc
+
+from simbalance.core.errors import SimbalanceError
+
+
+class OneLineErrors(TyperGroup):
+    """A command group that turns input errors into one line and exit code 2."""
+
+    def main(self, *args, **kwargs):
+        kwargs["standalone_mode"] = False
+        try:
+            code = super().main(*args, **kwargs)
+        except SimbalanceError as exc:
+            typer.echo(f"error: {exc}", err=True)
+            sys.exit(2)
+        except click_exc.NoArgsIsHelpError as exc:
+            typer.echo(exc.ctx.get_help() if exc.ctx else str(exc))
+            sys.exit(2)
+        except click_exc.ClickException as exc:
+            message = " ".join(exc.format_message().split())
+            typer.echo(f"error: {message} (see --help)", err=True)
+            sys.exit(exc.exit_code)
+        except typer.Abort:
+            typer.echo("aborted", err=True)
+            sys.exit(130)
+        sys.exit(code if isinstance(code, int) else 0)
+
+
+app = typer.Typer(
+    cls=OneLineErrors,
+    help="Monte Carlo balance analysis for tabletop games: who wins how often, from which seat, "
+    "with which strategy, and whether a change is real or noise.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    add_completion=False,
+)
+
+
+def _register() -> None:
+    from simbalance.cli import games_cmd, run_cmd
+
+    app.command("games")(games_cmd.games)
+    app.command("run")(run_cmd.run)
+
+
+_register()
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    main()

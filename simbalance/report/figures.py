@@ -1,0 +1,59 @@
+"""Figures of a run: each a pure function of DataFrames (or summary dicts), returning a Figure.
+
+They use matplotlib's object API (``Figure``), not pyplot's global state, so they are safe to call
+from anywhere and many times.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+
+COLORS = ("#3b6ea8", "#d1495b", "#edae49", "#00798c", "#66a182", "#8d6a9f")
+
+
+def win_rates(table: pd.DataFrame, label: str, fair: float | None, title: str) -> Figure:
+    """Bars of win rate with 95% CI whiskers; a dashed line at the fair share."""
+    fig = Figure(figsize=(6.0, 3.6), layout="constrained")
+    ax = fig.add_subplot()
+    x = np.arange(len(table))
+    rates = table["win_rate"].to_numpy()
+    # Wilson bounds can sit a rounding error on the wrong side of a rate of exactly 0 or 1.
+    err = np.clip(np.vstack([rates - table["ci_low"].to_numpy(), table["ci_high"].to_numpy() - rates]), 0, None)
+    ax.bar(x, rates, color=[COLORS[i % len(COLORS)] for i in range(len(table))], yerr=err, capsize=6)
+    if fair is not None:
+        ax.axhline(fair, color="0.3", linestyle="--", linewidth=1, label=f"fair share {fair:.1%}")
+        ax.legend(loc="upper right", frameon=False)
+    ax.set_xticks(x, [str(v) for v in table[label]])
+    ax.set_xlabel(label)
+    ax.set_ylabel("win rate (95% CI)")
+    ax.yaxis.set_major_formatter(lambda v, _: f"{v:.0%}")
+    ax.set_ylim(0, max(0.05, float(table["ci_high"].max()) * 1.25))
+    for xi, r in zip(x, rates, strict=True):
+        ax.annotate(f"{r:.1%}", (xi, r), xytext=(0, 3), textcoords="offset points", ha="center", fontsize=8)
+    ax.set_title(title)
+    return fig
+
+
+def length_histogram(games: pd.DataFrame, unit: str) -> Figure:
+    """Histogram of game length with median and 5/95th percentiles marked; timeouts in red."""
+    fig = Figure(figsize=(6.0, 3.6), layout="constrained")
+    ax = fig.add_subplot()
+    lengths = games["length"].to_numpy()
+    timeout = games["end"].to_numpy() != 0
+    lo, hi = int(lengths.min()), int(lengths.max())
+    bins = np.arange(lo, hi + 2) - 0.5 if hi - lo <= 120 else 60
+    ax.hist(lengths[~timeout], bins=bins, color=COLORS[0], label="games with a winner")
+    if timeout.any():
+        ax.hist(lengths[timeout], bins=bins, color=COLORS[1], label="timeouts / stalemates")
+    for q, style in ((50, "-"), (5, ":"), (95, ":")):
+        v = np.percentile(lengths, q)
+        ax.axvline(v, color="0.2", linestyle=style, linewidth=1)
+        ax.annotate(f"p{q} {v:g}", (v, 1), xycoords=("data", "axes fraction"), xytext=(3, -12),
+                    textcoords="offset points", fontsize=8)
+    ax.set_xlabel(f"game length ({unit})")
+    ax.set_ylabel("games")
+    ax.set_title("How long games last")
+    ax.legend(loc="upper right", frameon=False, fontsize=8)
+    return fig

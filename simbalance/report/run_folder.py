@@ -1,0 +1,139 @@
+"""Write a run folder: games.parquet, summary.json, manifest.json, PNG figures, report.html.
+
+The folder is built under a temporary name beside the target and renamed into place only when
+everything is written, so an interrupted or failed run never leaves a half-written folder.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+import tempfile
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numba
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+import simbalance
+from simbalance.core.errors import SimbalanceError
+from simbalance.report import figures
+from simbalance.report.html import render_report
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+    from simbalance.api import SimulationResult
+
+RUN_MARKER = "manifest.json"  # a folder holding this is a simbalance run folder and may be replaced
+
+
+def default_out_dir(game: str, root: Path | None = None) -> Path:
+    root = root or Path("reports")
+    stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+    out = root / f"{game}-{stamp}"
+    k = 1
+    while out.exists():
+        k += 1
+        out = root / f"{game}-{stamp}-{k}"
+    return out
+
+
+def check_out_dir(out: Path) -> None:
+    """Refuse to replace a folder that is not a simbalance run folder (before any game runs)."""
+    if out.exists() and not out.is_dir():
+        raise SimbalanceError(f"--out {out}: exists and is not a folder")
+    if out.is_dir() and any(out.iterdir()) and not (out / RUN_MARKER).exists():
+        raise SimbalanceError(f"--out {out}: folder exists, is not empty and is not a simbalance run folder")
+
+
+def manifest(result: SimulationResult, command: str | None) -> dict:
+    plan = result.plan
+    return {
+        "game": plan.spec.id,
+        "engine_version": plan.engine.ENGINE_VERSION,
+        "simbalance_version": simbalance.__version__,
+        "n": plan.n,
+        "seed": plan.seed,
+        "players": plan.players,
+        "strategies": {
+            "slots": list(plan.lineup.slot_names),
+            "lineups": plan.lineup.describe(),
+            "rotate": plan.lineup.rotate,
+            "params": {name: dict(zip(plan.lineup.param_names[name], plan.lineup.slot_params[i].tolist(), strict=False))
+                       for i, name in enumerate(plan.lineup.slot_names)},
+        },
+        "config": plan.config,
+        "command": command or " ".join(sys.argv),
+        "threads": plan.threads,
+        "numba_version": numba.__version__,
+        "python": sys.version.split()[0],
+        "created_utc": datetime.now(UTC).isoformat(timespec="seconds"),
+        "elapsed_s": result.elapsed,
+        "games_per_s": result.games_per_second,
+    }
+
+
+def run_figures(result: SimulationResult, summary: dict) -> dict[str, Figure]:
+    plan = result.plan
+    fair = 1.0 / plan.players
+    out = {
+        "seat_win_rates": figures.win_rates(pd.DataFrame(summary["seats"]), "seat", fair, "Win rate by seat"),
+        "length_histogram": figures.length_histogram(result.games, plan.spec.length_unit),
+    }
+    if len(plan.lineup.slot_names) > 1:
+        out["strategy_win_rates"] = figures.win_rates(
+            pd.DataFrame(summary["strategies"]), "strategy", fair, "Win rate by strategy (per seat played)"
+        )
+    hook = getattr(plan.engine, "figures", None)
+    if hook is not None:
+        out.update(hook(result.games, summary))
+    return out
+
+
+def write_run_folder(result: SimulationResult, out: Path, command: str | None = None,
+                     write_games: bool = True) -> Path:
+    """Write the whole run folder atomically and return its path."""
+    out = Path(out)
+    check_out_dir(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
+    try:
+        summary = result.summary()
+        man = manifest(result, command)
+        if write_games:
+            table = pa.Table.from_pandas(result.games, preserve_index=False)
+            pq.write_table(table, tmp / "games.parquet", compression="zstd")
+        _write_json(tmp / "summary.json", summary)
+        figs = run_figures(result, summary)
+        images = {}
+        for name, fig in figs.items():
+            path = tmp / f"{name}.png"
+            fig.savefig(path, dpi=110)
+            images[name] = path.read_bytes()
+        (tmp / "report.html").write_text(render_report(man, summary, images), encoding="utf-8")
+        _write_json(tmp / RUN_MARKER, man)  # last: its presence marks a complete folder
+        if out.exists():
+            shutil.rmtree(out)
+        tmp.chmod(0o755)  # mkdtemp makes it private; a report folder is for sharing
+        tmp.rename(out)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return out
+
+
+def _write_json(path: Path, data: dict) -> None:
+    path.write_text(json.dumps(data, indent=2, default=_json_default) + "\n", encoding="utf-8")
+
+
+def _json_default(value):
+    if hasattr(value, "item"):
+        return value.item()
+    if hasattr(value, "tolist"):
+        return value.tolist()
+    raise TypeError(f"not JSON serialisable: {type(value).__name__}")

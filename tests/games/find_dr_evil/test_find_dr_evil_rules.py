@@ -1,0 +1,88 @@
+"""find-dr-evil rules on scripted deals with exact outcomes.
+
+Scripted games use a small deck: ``POSE`` gives each card's pose; the last pose is Dr. Ling's own.
+``order_for(hands)`` arranges the deck so the deal (card k to seat (k + 1) % P) gives those hands.
+"""
+
+import numpy as np
+import pytest
+
+from simbalance.core.records import END_TIMEOUT, END_WIN
+from simbalance.games.find_dr_evil.engine import RECORD_DTYPE
+from simbalance.games.find_dr_evil.rules_nb import play_scripted
+
+A1, A2, B1, B2, C1, C2, LING, A3, A4 = range(9)
+POSE = np.array([0, 0, 1, 1, 2, 2, 3, 0, 0], dtype=np.int64)  # poses A, B, C; Dr. Ling is pose 3
+
+
+def order_for(hands: list[list[int]]) -> np.ndarray:
+    players = len(hands)
+    queues = [list(h) for h in hands]
+    order = []
+    k = 0
+    while any(queues):
+        seat = (k + 1) % players
+        if not queues[seat]:
+            raise ValueError("hands do not match the dealing order")
+        order.append(queues[seat].pop(0))
+        k += 1
+    return np.array(order, dtype=np.int64)
+
+
+def play(hands, seed=0, game=0, cap=10_000):
+    out = np.zeros(1, RECORD_DTYPE)
+    play_scripted(order_for(hands), POSE, np.int64(LING), np.int64(len(hands)), np.int64(cap),
+                  np.uint64(seed), np.int64(game), out)
+    return out[0]
+
+
+def test_deal_that_leaves_only_dr_ling_is_won_at_once():
+    rec = play([[A1, A2], [LING, B1, B2]])
+    assert rec["end"] == END_WIN and rec["length"] == 0 and rec["winner"] == 1
+    assert rec["kept"][0] == 0 and rec["kept"][1] == 1
+
+
+def test_three_of_a_pose_leaves_one_card():
+    rec = play([[A1, A2, A3, B1], [A4, B2, LING, C1, C2]])
+    assert rec["kept"][0] == 2 and rec["kept"][1] == 3  # seat 0 keeps A3 and B1; seat 1 drops the C pair
+
+
+def test_forced_two_player_game():
+    # Seat 0 offers its only card (A) to seat 1, who pairs it and keeps Dr. Ling.
+    rec = play([[A1], [A2, LING]])
+    assert rec["end"] == END_WIN and rec["winner"] == 1 and rec["length"] == 1
+    assert rec["winners"] == 0b10 and rec["ling_dealt"] == 1
+
+
+def test_a_pair_lets_the_picker_pick_again_from_the_same_offerer():
+    # Seat 1 picks from seat 0 twice in a row (each pick pairs, three seats hold cards), seat 0 is
+    # out, then seat 2 picks C from seat 1 and is left with Dr. Ling: 3 picks, seat 2 wins.
+    for seed in range(20):
+        rec = play([[A1, B1], [A2, B2, C1], [LING, C2]], seed=seed)
+        assert (rec["end"], rec["winner"], rec["length"]) == (END_WIN, 2, 3)
+
+
+def test_two_players_do_not_pick_again_after_a_pair():
+    # Seat 1 picks from seat 0 and pairs; with two players the turn passes: seat 1 offers next.
+    # Seat 1 then holds B2 + Ling; seat 0 holds B1 and picks one of them.
+    lengths, winners = set(), set()
+    for seed in range(200):
+        rec = play([[A1, B1], [A2, B2, LING]], seed=seed)
+        lengths.add(int(rec["length"]))
+        winners.add(int(rec["winner"]))
+    assert min(lengths) == 2  # pick A or B (pair), then seat 0 picks the other pose (pair): Ling stays
+    assert winners == {0, 1}
+
+
+def test_pick_cap_ends_as_timeout():
+    rec = play([[A1, B1], [A2, B2, LING]], cap=1)
+    assert rec["end"] == END_TIMEOUT and rec["winner"] == -1 and rec["winners"] == 0 and rec["length"] == 1
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_dealt_mask_records_the_deal(seed):
+    hands = [[A1, C2], [A2, B2, LING], [B1, C1]]
+    rec = play(hands, seed=seed)
+    for s, hand in enumerate(hands):
+        assert rec["dealt_mask"][s] == sum(1 << c for c in hand)
+        assert rec["dealt"][s] == len(hand)
