@@ -8,6 +8,7 @@ because its randomness is keyed by ``(seed, g)``.
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Callable
 from types import ModuleType
@@ -55,26 +56,31 @@ def run_games(
     if chunk < 1:
         raise SimbalanceError(f"chunk_size = {chunk_size!r}: must be at least 1")
     out = np.zeros(n, dtype=engine.RECORD_DTYPE)
+    # Kernels write `out[i].field`; as plain Python (NUMBA_DISABLE_JIT=1) that needs a recarray view.
+    target = out.view(np.recarray) if numba.config.DISABLE_JIT else out
     seed64 = np.uint64(seed)
     previous = numba.get_num_threads()
     numba.set_num_threads(threads)
+    # As plain Python, numpy warns on the uint64 wrap-around the generator relies on.
+    quiet_overflow = np.errstate(over="ignore") if numba.config.DISABLE_JIT else contextlib.nullcontext()
     try:
-        start = time.perf_counter()
-        done = 0
-        while done < n:
-            size = min(chunk, n - done)
-            engine.kernel(
-                out[done : done + size],
-                np.int64(first_game + done),
-                seed64,
-                lineup.seats,
-                lineup.slot_strategy,
-                lineup.slot_params,
-                *prepared,
-            )
-            done += size
-            if progress is not None:
-                progress(done, n, time.perf_counter() - start)
+        with quiet_overflow:
+            start = time.perf_counter()
+            done = 0
+            while done < n:
+                size = min(chunk, n - done)
+                engine.kernel(
+                    target[done : done + size],
+                    np.int64(first_game + done),
+                    seed64,
+                    lineup.seats,
+                    lineup.slot_strategy,
+                    lineup.slot_params,
+                    *prepared,
+                )
+                done += size
+                if progress is not None:
+                    progress(done, n, time.perf_counter() - start)
     finally:
         numba.set_num_threads(previous)
     return out

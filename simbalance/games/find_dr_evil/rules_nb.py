@@ -77,23 +77,27 @@ def play_game(state, out, i, card_pose, ling, players, pick_cap, deck, hand, cou
     n_cards = deck.shape[0]
     count[:] = 0
     slot[:, :] = -1
-    for s in range(players):
-        out[i].dealt[s] = 0
-        out[i].dealt_mask[s] = 0
 
     # Deal: card k of the shuffled deck goes to seat (k + 1) % P; pairs are discarded as they form,
     # which leaves what "discard all pairs" leaves (2 or 4 of a pose: none; 3: one).
+    seat = 0
     for k in range(n_cards):
-        seat = (k + 1) % players
+        seat = seat + 1 if seat + 1 < players else 0
         card = deck[k]
-        out[i].dealt[seat] += 1
-        out[i].dealt_mask[seat] |= np.uint64(1) << np.uint64(card)
         if card == ling:
             out[i].ling_dealt = seat
         _receive(hand, count, slot, card_pose, seat, card)
 
+    # The record of the deal, from the deck order (seat s got cards k = s - 1, s - 1 + P, ...).
     cards_in_play = 0
     for s in range(players):
+        mask = np.uint64(0)
+        k = (s - 1) % players
+        while k < n_cards:
+            mask |= np.uint64(1) << np.uint64(deck[k])
+            k += players
+        out[i].dealt_mask[s] = mask
+        out[i].dealt[s] = (n_cards - (s - 1) % players + players - 1) // players
         out[i].kept[s] = count[s]
         cards_in_play += count[s]
 

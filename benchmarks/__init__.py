@@ -1,0 +1,1 @@
+"""`make bench`: speed and memory of every engine, written to BENCHMARKS.md and results/*.json."""
