@@ -1,0 +1,76 @@
+"""captain-action: the set-collection game of the Captain Action deck ("Let Justice Be Done!").
+
+This module stays light (the game registry imports it to read SPEC): ``score_hand`` imports the
+jitted scoring code only when first called.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from simbalance.games.spec import GameSpec
+
+SPEC = GameSpec(
+    id="captain-action",
+    title="Captain Action (Let Justice Be Done!)",
+    summary="Set collection: draw and discard to build sets of backgrounds and characters; call to end it.",
+    min_players=2,
+    max_players=6,
+    engine="simbalance.games.captain_action.engine",
+    length_unit="turns",
+)
+
+
+@cache
+def _default_scorer():
+    """Card attributes by printed number and the scoring vectors, from the default config."""
+    import numpy as np
+
+    from simbalance.core.config import load_config
+    from simbalance.decks.captain_action import KIND_CAPTAIN_WILD
+    from simbalance.games.captain_action.engine import card_arrays, game_deck, score_rules_from
+
+    cfg = load_config(SPEC.id)
+    deck = game_deck(cfg)
+    card_bg, card_ch, card_val, ch_scores, ch_val, wild_chars, ab = card_arrays(cfg, deck)
+    by_number = {}
+    wild_id = None
+    for card in range(deck.size):
+        if deck.kind[card] == KIND_CAPTAIN_WILD:
+            wild_id = card
+        elif deck.number[card] > 0:
+            by_number[int(deck.number[card])] = card
+    n_bg = int(card_bg.max()) + 1
+    counts = np.zeros(2 * n_bg + len(ch_val), dtype=np.int64)
+    return by_number, wild_id, card_bg, card_ch, card_val, ch_scores, ch_val, wild_chars, \
+        score_rules_from(cfg, ab), counts
+
+
+def score_hand(cards) -> int:
+    """The best score of a hand under the default rules.
+
+    ``cards``: printed numbers, 0 for a Captain Action wildcard and 1 to 48 for numbered cards (any
+    number of cards; a number may repeat, as if several decks were mixed). Wildcards take the
+    identities that maximise the score; the engine scores hands with the same jitted code.
+    """
+    import numpy as np
+
+    from simbalance.games.captain_action.scoring_nb import hand_score
+
+    by_number, wild_id, card_bg, card_ch, card_val, ch_scores, ch_val, wild_chars, rules, counts = \
+        _default_scorer()
+    ids = []
+    for number in cards:
+        if isinstance(number, bool) or not isinstance(number, (int, np.integer)):
+            raise ValueError(f"card {number!r}: expected a printed number (0 for the wildcard)")
+        number = int(number)
+        if number == 0 and wild_id is not None:
+            ids.append(wild_id)
+        elif number in by_number:
+            ids.append(by_number[number])
+        else:
+            raise ValueError(f"card {number}: no such card in the default captain-action deck")
+    hand = np.array(ids, dtype=np.int64)
+    scratch = np.zeros(len(counts) + len(wild_chars) + len(ids) + 1, dtype=np.int64)
+    return int(hand_score(hand, len(ids), card_bg, card_ch, card_val, ch_scores, ch_val, wild_chars, rules,
+                          counts.copy(), scratch))

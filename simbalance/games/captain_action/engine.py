@@ -1,0 +1,220 @@
+"""captain-action engine: config -> arrays, record layout, kernel, report hooks.
+
+Version history (bump ENGINE_VERSION only when game behaviour changes):
+1. First version: rules as pinned in docs/rules/captain-action.md.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from simbalance.core.config import require_bool, require_choice, require_int
+from simbalance.core.errors import ConfigError
+from simbalance.core.records import MAX_SEATS, record_dtype
+from simbalance.decks.captain_action import DR_EVIL, KIND_CAPTAIN_WILD, KIND_DR_LING, load_deck
+from simbalance.games.captain_action.rules_nb import (
+    G_CALL_BEFORE,
+    G_COUNTDOWN,
+    G_HAND,
+    G_PENALTY,
+    G_PENALTY_ALL,
+    G_PLAYERS,
+    G_TAKE_BACK,
+    G_TURN_CAP,
+    N_GAME_RULES,
+    kernel,  # noqa: F401  (the engine's kernel)
+)
+from simbalance.games.captain_action.scoring_nb import (
+    N_SCORE_RULES,
+    RULE_AB_CHAR,
+    RULE_AB_POINTS,
+    RULE_MAX_WILD,
+    RULE_MIN_NATURAL,
+    RULE_POINTS,
+    RULE_SET_SIZE,
+)
+
+ENGINE_VERSION = 1
+CHUNK_SIZE = 1 << 17
+STRATEGIES = {"random": 0, "builder": 1, "bold": 2}
+
+ACTION_BOY = "Action Boy"
+UNLIMITED = 1 << 20  # rules.max_wilds_per_set = 0 means no cap
+DR_LING_CHOICES = ["removed", "wild", "dr_evil"]
+CALL_TIMINGS = ["after_discard", "before_draw"]
+PENALTY_TO = ["all", "last_drawer"]
+MAX_HAND = 30
+
+RECORD_DTYPE = record_dtype([
+    ("caller", np.int8),  # the seat that called "Let Justice Be Done!"; -1: nobody did
+    ("countdown_left", np.int8),  # Countdown cards left when the game ended (the caller's bonus)
+    ("countdown_out", np.int8),  # 1: the Countdown Deck ran out (attack with no bonus)
+    ("score", np.int16, (MAX_SEATS,)),  # final score: sets, plus the bonus, minus any penalty
+    ("hand_score", np.int16, (MAX_SEATS,)),  # the sets in the final hand alone
+    ("takes", np.int8, (MAX_SEATS,)),  # cards taken from the discard pile
+    ("hand_mask", np.uint64, (MAX_SEATS,)),  # bit c set when card c of the game deck ends in the hand
+])
+
+
+def game_deck(cfg: dict):
+    """The captain-action deck: every numbered card and Captain Action wildcard; Dr. Ling per
+    ``rules.dr_ling`` (removed by default)."""
+    deck = load_deck(cfg["deck"])
+    dr_ling = require_choice(cfg, "rules.dr_ling", DR_LING_CHOICES)
+    keep = deck.kind != KIND_DR_LING
+    if dr_ling != "removed":
+        keep = np.ones(deck.size, dtype=bool)
+    return deck.select(keep)
+
+
+def card_arrays(cfg: dict, deck) -> tuple:
+    """Per card (background, character or -1 for a wild, points in a set) and per character
+    (can it be in a set, points per card), plus the characters a wild may take."""
+    points = require_int(cfg, "rules.points_per_card", 0, 1000)
+    ab_points = require_int(cfg, "rules.points_per_action_boy", 0, 1000)
+    dr_ling = require_choice(cfg, "rules.dr_ling", DR_LING_CHOICES)
+    evil = deck.character_index(DR_EVIL)
+    ab = deck.characters.index(ACTION_BOY) if ACTION_BOY in deck.characters else -1
+    n_ch = len(deck.characters)
+    ch_scores = np.array([c != evil for c in range(n_ch)], dtype=np.int64)
+    ch_val = np.array([0 if c == evil else (ab_points if c == ab else points) for c in range(n_ch)], dtype=np.int64)
+    card_bg = deck.background.astype(np.int64)
+    card_ch = deck.character.astype(np.int64)  # -1 for Captain Action wildcards
+    if dr_ling == "wild":
+        card_ch[deck.kind == KIND_DR_LING] = -1
+    card_val = np.where(card_ch >= 0, ch_val[np.maximum(card_ch, 0)], 0).astype(np.int64)
+    wild_chars = np.flatnonzero(ch_scores).astype(np.int64)
+    return card_bg, card_ch, card_val, ch_scores, ch_val, wild_chars, ab
+
+
+def score_rules_from(cfg: dict, ab: int) -> np.ndarray:
+    set_size = require_int(cfg, "rules.set_size", 1, MAX_HAND)
+    rules = np.zeros(N_SCORE_RULES, dtype=np.int64)
+    rules[RULE_SET_SIZE] = set_size
+    rules[RULE_MIN_NATURAL] = require_int(cfg, "rules.naturals_per_set", 1, set_size)
+    max_wild = require_int(cfg, "rules.max_wilds_per_set", 0, MAX_HAND)
+    rules[RULE_MAX_WILD] = UNLIMITED if max_wild == 0 else max_wild
+    rules[RULE_POINTS] = require_int(cfg, "rules.points_per_card", 0, 1000)
+    rules[RULE_AB_POINTS] = require_int(cfg, "rules.points_per_action_boy", 0, 1000)
+    rules[RULE_AB_CHAR] = ab
+    return rules
+
+
+def prepare(cfg: dict, players: int, validate: bool = False) -> tuple:
+    deck = game_deck(cfg)
+    if len(deck.backgrounds) > 16 or len(deck.characters) > 16:
+        raise ConfigError("deck: captain-action supports at most 16 backgrounds and 16 characters")
+    if deck.size > 64:
+        raise ConfigError(f"deck: {deck.size} captain-action cards; at most 64 are supported")
+    if players > MAX_SEATS:
+        raise ConfigError(f"game.players = {players}: at most {MAX_SEATS}")
+    hand_size = require_int(cfg, "rules.hand_size", 1, MAX_HAND)
+    countdown = require_int(cfg, "rules.countdown", 1, 64)
+    needed = players * hand_size + countdown + 1
+    if needed > deck.size:
+        raise ConfigError(
+            f"rules.hand_size = {hand_size}, rules.countdown = {countdown}: {players} players need "
+            f"{players} x {hand_size} + {countdown} + 1 = {needed} cards but the deck has {deck.size}"
+        )
+    card_bg, card_ch, card_val, ch_scores, ch_val, wild_chars, ab = card_arrays(cfg, deck)
+    score_rules = score_rules_from(cfg, ab)
+    game_rules = np.zeros(N_GAME_RULES, dtype=np.int64)
+    game_rules[G_PLAYERS] = players
+    game_rules[G_HAND] = hand_size
+    game_rules[G_COUNTDOWN] = countdown
+    game_rules[G_TAKE_BACK] = require_bool(cfg, "rules.take_back")
+    game_rules[G_CALL_BEFORE] = require_choice(cfg, "rules.call_timing", CALL_TIMINGS) == "before_draw"
+    game_rules[G_PENALTY] = require_int(cfg, "rules.countdown_penalty", 0, 1000)
+    game_rules[G_PENALTY_ALL] = require_choice(cfg, "rules.penalty_to", PENALTY_TO) == "all"
+    game_rules[G_TURN_CAP] = require_int(cfg, "rules.turn_cap", 1, 10**6)
+    for name in STRATEGIES:
+        table = cfg.get("strategies", {}).get(name, {})
+        if name == "random":
+            p = table.get("call", 0.5)
+            if not isinstance(p, (int, float)) or not 0 <= p <= 1:
+                raise ConfigError(f"strategies.random.call = {p!r}: a probability from 0 to 1")
+    return card_bg, card_ch, card_val, ch_scores, ch_val, wild_chars, score_rules, game_rules, np.bool_(validate)
+
+
+# ---------------------------------------------------------------------------------------------
+# Report hooks
+
+
+def _seat_cols(games: pd.DataFrame, field: str, players: int) -> list[str]:
+    return [f"{field}_{s}" for s in range(players) if f"{field}_{s}" in games]
+
+
+def summarize(games: pd.DataFrame, players: int) -> dict:
+    """Who called, the Countdown at the call, countdown run-outs, scores per seat, hand scores."""
+    n = len(games)
+    if n == 0:
+        return {}
+    called = games["caller"] >= 0
+    out: dict = {
+        "share_called": float(called.mean()),
+        "share_countdown_out": float((games["countdown_out"] == 1).mean()),
+        "call_share_by_seat": [float((games["caller"] == s).mean()) for s in range(players)],
+        "countdown_left_at_call_mean": float(games.loc[called, "countdown_left"].mean()) if called.any() else None,
+        "countdown_left_at_call_hist": {
+            int(k): int(v) for k, v in games.loc[called, "countdown_left"].value_counts().sort_index().items()
+        },
+        "score_mean_by_seat": [float(games[c].mean()) for c in _seat_cols(games, "score", players)],
+        "hand_score_mean_by_seat": [float(games[c].mean()) for c in _seat_cols(games, "hand_score", players)],
+        "takes_mean_by_seat": [float(games[c].mean()) for c in _seat_cols(games, "takes", players)],
+    }
+    hs = games[_seat_cols(games, "hand_score", players)].to_numpy().ravel()
+    values, counts = np.unique(hs, return_counts=True)
+    out["hand_score_hist"] = {int(v): int(c) for v, c in zip(values, counts, strict=True)}
+    out["hand_score_percentiles"] = {str(q): float(np.percentile(hs, q)) for q in (5, 25, 50, 75, 95)}
+    if called.any():
+        won = (games.loc[called, "winners"].to_numpy().astype(np.int64)
+               >> games.loc[called, "caller"].to_numpy().astype(np.int64)) & 1
+        out["share_caller_wins"] = float(won.mean())
+    # Per strategy slot: how often its seats call, and their mean score.
+    strat_cols = _seat_cols(games, "strategy", players)
+    if strat_cols:
+        slots = np.unique(games[strat_cols].to_numpy())
+        by_slot = {}
+        for slot in slots:
+            seat_is = games[strat_cols].to_numpy() == slot
+            scores = games[_seat_cols(games, "score", players)].to_numpy()
+            calls = np.zeros_like(seat_is)
+            caller = games["caller"].to_numpy()
+            for s in range(players):
+                calls[:, s] = caller == s
+            by_slot[int(slot)] = {
+                "score_mean": float(scores[seat_is].mean()),
+                "calls_per_game": float((calls & seat_is).sum() / max(1, seat_is.any(axis=1).sum())),
+            }
+        out["by_strategy_slot"] = by_slot
+    return out
+
+
+def figures(games: pd.DataFrame, summary: dict) -> dict:
+    """Final-hand score distribution, and the Countdown Deck's size at the call."""
+    from matplotlib.figure import Figure
+
+    figs = {}
+    players = sum(1 for c in games.columns if c.startswith("hand_score_"))
+    hs = games[[f"hand_score_{s}" for s in range(players)]].to_numpy().ravel()
+    fig = Figure(figsize=(6, 3.5))
+    ax = fig.add_subplot()
+    values, counts = np.unique(hs, return_counts=True)
+    ax.bar(values, counts / counts.sum(), width=3)
+    ax.set_xlabel("final hand score (sets only)")
+    ax.set_ylabel("share of hands")
+    ax.set_title("captain-action: final-hand scores")
+    figs["captain_action_hand_scores"] = fig
+
+    called = games["caller"] >= 0
+    fig = Figure(figsize=(6, 3.5))
+    ax = fig.add_subplot()
+    if called.any():
+        left = games.loc[called, "countdown_left"].value_counts().sort_index()
+        ax.bar(left.index.to_numpy(), left.to_numpy() / len(games))
+    ax.set_xlabel("Countdown cards left at the call (the caller's bonus)")
+    ax.set_ylabel("share of games")
+    ax.set_title(f"captain-action: calls ({called.mean():.0%} of games; rest: countdown out or timeout)")
+    figs["captain_action_calls"] = fig
+    return figs

@@ -1,0 +1,242 @@
+"""The rules of captain-action as one jitted function per game (docs/rules/captain-action.md).
+
+``play_game`` takes the shuffled deck order as an array, so tests can deal a chosen order. Cards are
+ids into the game's deck (engine.game_deck): ``cards = (card_bg, card_ch, card_val, ch_scores)`` are
+their attributes, ``score_args = (ch_val, wild_chars, score_rules)`` the scoring rules
+(scoring_nb), ``game_rules`` the int64 vector indexed by the G_* constants below.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from simbalance.core.kernel import block_bounds, n_blocks
+from simbalance.core.records import END_INVALID, END_TIMEOUT, END_WIN
+from simbalance.core.rng import seed_game, shuffle
+from simbalance.games.captain_action.scoring_nb import hand_score
+from simbalance.games.captain_action.strategies_nb import RANDOM, decide_call, decide_discard, decide_source
+
+# Indices into game_rules (built by engine.prepare).
+G_PLAYERS = 0
+G_HAND = 1  # cards per hand (8)
+G_COUNTDOWN = 2  # cards in the Countdown Deck (10)
+G_TAKE_BACK = 3  # 1: a card taken from the discard pile may be discarded in the same turn
+G_CALL_BEFORE = 4  # 1: call at the start of one's turn (before drawing) instead of after discarding
+G_PENALTY = 5  # points lost when the Countdown Deck runs out (0: none)
+G_PENALTY_ALL = 6  # 1: every player loses them; 0: only the player who drew the last Countdown card
+G_TURN_CAP = 7  # a game still running after this many turns is a timeout
+N_GAME_RULES = 8
+
+
+@njit(cache=True)
+def _score(hand, seat, hand_size, cards, score_args, counts, scratch):
+    card_bg, card_ch, card_val, ch_scores = cards
+    ch_val, wild_chars, rules = score_args
+    return hand_score(hand[seat], hand_size, card_bg, card_ch, card_val, ch_scores, ch_val, wild_chars, rules,
+                      counts, scratch)
+
+
+@njit(cache=True)
+def _conserved(order, hand, players, hand_size, pile, pile_n, cd_pos, cd_end):
+    """Validation: every card of the deck is in exactly one place (a hand, the discard pile, the
+    Countdown Deck or the unused rest)."""
+    n_cards = order.shape[0]
+    seen = np.zeros(n_cards, np.int64)
+    for s in range(players):
+        for k in range(hand_size):
+            seen[hand[s, k]] += 1
+    for k in range(pile_n):
+        seen[pile[k]] += 1
+    for k in range(cd_pos, cd_end):
+        seen[order[k]] += 1
+    for k in range(cd_end + 1, n_cards):
+        seen[order[k]] += 1
+    for c in range(n_cards):
+        if seen[c] != 1:
+            return False
+    return True
+
+
+@njit(cache=True)
+def play_game(state, order, seat_sid, seat_params, cards, score_args, game_rules, hand, pile, counts, scratch,
+              out, i, validate):
+    """Deal ``order`` and play one game; write its record into ``out[i]``.
+
+    ``seat_sid[s]`` / ``seat_params[s]``: the strategy id and parameters of seat ``s``;
+    ``hand``: int64[players, hand_size + 1]; ``pile``: int64[deck size] (the discard pile). With
+    ``validate`` every turn is checked (legal discard, cards conserved); a broken invariant ends
+    the game with ``end = END_INVALID``.
+    """
+    players = game_rules[G_PLAYERS]
+    hand_size = game_rules[G_HAND]
+    countdown = game_rules[G_COUNTDOWN]
+    take_back = game_rules[G_TAKE_BACK] != 0
+    call_before = game_rules[G_CALL_BEFORE] != 0
+
+    # Set up: deal hand_size cards each (card k to seat k % P), then the Countdown Deck, then one
+    # card face up to start the discard pile. The rest of the deck is not used.
+    for k in range(players * hand_size):
+        hand[k % players, k // players] = order[k]
+    cd_pos = players * hand_size  # the Countdown Deck is order[cd_pos:cd_end], top first
+    cd_end = cd_pos + countdown
+    pile[0] = order[cd_end]
+    pile_n = 1
+    for s in range(players):
+        out[i].takes[s] = 0
+
+    seat = 0  # the youngest player starts; play goes clockwise
+    turns = 0
+    caller = -1
+    bonus = 0
+    last_drawer = -1
+    end = END_WIN
+    while True:
+        if turns >= game_rules[G_TURN_CAP]:
+            end = END_TIMEOUT
+            break
+        sid = seat_sid[seat]
+        params = seat_params[seat]
+        step = turns // players  # this seat's own turn number, for scripted players
+        left = cd_end - cd_pos
+        if call_before:
+            score = 0 if sid == RANDOM else _score(hand, seat, hand_size, cards, score_args, counts, scratch)
+            if decide_call(sid, params, state, step, score, left, countdown - left):
+                caller = seat
+                bonus = left
+                break
+
+        # Planning: take the top card of the Countdown Deck or of the discard pile ...
+        forbid = -1
+        if decide_source(sid, params, state, step, hand, seat, hand_size, pile[pile_n - 1], cards, score_args,
+                         counts, scratch) == 1:
+            pile_n -= 1
+            card = pile[pile_n]
+            out[i].takes[seat] += 1
+            if not take_back:
+                forbid = hand_size  # the card just taken may not go straight back
+        else:
+            card = order[cd_pos]
+            cd_pos += 1
+        hand[seat, hand_size] = card
+        # ... then discard one card face up.
+        d = decide_discard(sid, params, state, step, hand, seat, hand_size, forbid, cards, score_args, counts,
+                           scratch)
+        if validate and (d == forbid or d < 0 or d > hand_size):
+            end = END_INVALID
+            break
+        pile[pile_n] = hand[seat, d]
+        pile_n += 1
+        hand[seat, d] = hand[seat, hand_size]
+        turns += 1
+        if validate and not _conserved(order, hand, players, hand_size, pile, pile_n, cd_pos, cd_end):
+            end = END_INVALID
+            break
+
+        # Drawing the last Countdown card starts the attack at once: Dr. Evil got the jump.
+        if cd_pos == cd_end:
+            last_drawer = seat
+            break
+        if not call_before:
+            left = cd_end - cd_pos
+            score = 0 if sid == RANDOM else _score(hand, seat, hand_size, cards, score_args, counts, scratch)
+            if decide_call(sid, params, state, step, score, left, countdown - left):
+                caller = seat
+                bonus = left
+                break
+        seat = (seat + 1) % players
+
+    # Attack: every hand is scored; the caller adds the Countdown Deck's size.
+    best = -(1 << 30)
+    for s in range(players):
+        hs = _score(hand, s, hand_size, cards, score_args, counts, scratch)
+        total = hs
+        if s == caller:
+            total += bonus
+        if last_drawer >= 0 and (game_rules[G_PENALTY_ALL] != 0 or s == last_drawer):
+            total -= game_rules[G_PENALTY]
+        out[i].hand_score[s] = hs
+        out[i].score[s] = total
+        mask = np.uint64(0)
+        for k in range(hand_size):
+            mask |= np.uint64(1) << np.uint64(hand[s, k])
+        out[i].hand_mask[s] = mask
+        if total > best:
+            best = total
+    out[i].caller = caller
+    out[i].countdown_left = cd_end - cd_pos
+    out[i].countdown_out = 1 if last_drawer >= 0 else 0
+    out[i].length = turns
+    out[i].end = end
+    if end == END_WIN:
+        winners = 0
+        n_win = 0
+        for s in range(players):
+            if out[i].score[s] == best:
+                winners |= 1 << s
+                n_win += 1
+                out[i].winner = s
+        out[i].winners = winners
+        if n_win > 1:
+            out[i].winner = -1
+    else:
+        out[i].winner = -1
+        out[i].winners = 0
+
+
+@njit(cache=True, parallel=True)
+def kernel(out, first_game, seed, lineups, slot_strategy, slot_params, card_bg, card_ch, card_val, ch_scores,
+           ch_val, wild_chars, score_rules, game_rules, validate):
+    n = out.shape[0]
+    n_cards = card_bg.shape[0]
+    players = game_rules[G_PLAYERS]
+    hand_size = game_rules[G_HAND]
+    n_bg = 0
+    for c in range(n_cards):
+        n_bg = max(n_bg, card_bg[c] + 1)
+    cards = (card_bg, card_ch, card_val, ch_scores)
+    score_args = (ch_val, wild_chars, score_rules)
+    blocks = n_blocks(n)
+    for b in prange(blocks):
+        lo, hi = block_bounds(n, blocks, b)
+        state = np.zeros(1, np.uint64)
+        order = np.empty(n_cards, np.int64)
+        hand = np.empty((players, hand_size + 1), np.int64)
+        pile = np.empty(n_cards, np.int64)
+        counts = np.zeros(2 * n_bg + ch_val.shape[0], np.int64)
+        scratch = np.zeros(n_bg + wild_chars.shape[0] + n_cards + 1, np.int64)
+        seat_sid = np.empty(players, np.int64)
+        seat_params = np.empty((players, slot_params.shape[1]), np.float64)
+        for i in range(lo, hi):
+            game = first_game + i
+            seed_game(state, seed, game)
+            out[i].game = game
+            lineup = lineups[game % lineups.shape[0]]
+            for s in range(players):
+                out[i].strategy[s] = lineup[s]
+                seat_sid[s] = slot_strategy[lineup[s]]
+                seat_params[s, :] = slot_params[lineup[s], :]
+            for c in range(n_cards):
+                order[c] = c
+            shuffle(state, order, n_cards)
+            play_game(state, order, seat_sid, seat_params, cards, score_args, game_rules, hand, pile, counts,
+                      scratch, out, i, validate)
+
+
+@njit(cache=True)
+def play_scripted(order, seat_sid, seat_params, card_bg, card_ch, card_val, ch_scores, ch_val, wild_chars,
+                  score_rules, game_rules, seed, game, out):
+    """Tests: play one game from a chosen deck order with chosen strategies per seat (validated)."""
+    n_cards = order.shape[0]
+    players = game_rules[G_PLAYERS]
+    n_bg = 0
+    for c in range(n_cards):
+        n_bg = max(n_bg, card_bg[c] + 1)
+    state = np.zeros(1, np.uint64)
+    seed_game(state, seed, game)
+    hand = np.empty((players, game_rules[G_HAND] + 1), np.int64)
+    pile = np.empty(n_cards, np.int64)
+    counts = np.zeros(2 * n_bg + ch_val.shape[0], np.int64)
+    scratch = np.zeros(n_bg + wild_chars.shape[0] + n_cards + 1, np.int64)
+    play_game(state, order.copy(), seat_sid, seat_params, (card_bg, card_ch, card_val, ch_scores),
+              (ch_val, wild_chars, score_rules), game_rules, hand, pile, counts, scratch, out, 0, True)

@@ -1,0 +1,187 @@
+"""lady-actions-escape engine: config -> arrays, record layout, kernel, report hooks.
+
+Version history (bump ENGINE_VERSION only when game behaviour changes):
+1. First version: rules as pinned in docs/rules/lady-actions-escape.md.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from simbalance.core.config import require_bool, require_int
+from simbalance.core.errors import ConfigError
+from simbalance.core.records import MAX_SEATS, record_dtype
+from simbalance.decks.captain_action import DR_EVIL, KIND_CAPTAIN_WILD, KIND_DR_LING, KIND_NUMBERED, load_deck
+from simbalance.games.lady_actions_escape.rules_nb import (
+    CH_SHIFT,
+    G_DRAW,
+    G_HAND,
+    G_N_BG,
+    G_N_CH,
+    G_PLAYERS,
+    G_REVERSE,
+    G_TURN_CAP,
+    N_GAME_RULES,
+    kernel,  # noqa: F401  (the engine's kernel)
+)
+from simbalance.games.lady_actions_escape.strategies_nb import EFFECT_DRAW, EFFECT_NONE, EFFECT_REVERSE
+
+ENGINE_VERSION = 1
+CHUNK_SIZE = 1 << 15
+STRATEGIES = {"random": 0, "flexible": 1, "blocker": 2}
+
+LADY_ACTION = "Lady Action"
+CAPTAIN_ACTION = "Captain Action"
+ALL_BITS = np.int64(-1)
+
+RECORD_DTYPE = record_dtype([
+    ("plays", np.int16, (MAX_SEATS,)),  # cards each seat played
+    ("drawn", np.int16, (MAX_SEATS,)),  # cards each seat drew (Dr. Evil penalties included)
+    ("cards_left", np.int16, (MAX_SEATS,)),  # cards in each hand when the game ended
+    ("reversals", np.int16),  # Lady Actions played (direction reversed)
+    ("draw_twos", np.int16),  # Dr. Evils played (everyone else drew)
+    ("reshuffles", np.int16),  # times the discard pile was shuffled into a new draw pile
+    ("passes", np.int16),  # turns in which a player could neither play nor draw
+    ("wilds_played", np.int16),  # wildcards played
+])
+
+
+def game_deck(cfg: dict):
+    """The lady-actions-escape deck: the whole Captain Action deck (53 cards by default)."""
+    return load_deck(cfg["deck"])
+
+
+def card_arrays(cfg: dict, deck) -> tuple:
+    """Per card: background, character, match mask, wild flag and printed effect."""
+    wildcards = require_bool(cfg, "rules.wildcards")
+    anything = require_bool(cfg, "rules.effects_play_on_anything")
+    n_bg, n_ch = len(deck.backgrounds), len(deck.characters)
+    if n_bg > CH_SHIFT or n_ch > 62 - CH_SHIFT:
+        raise ConfigError(f"deck: {n_bg} backgrounds, {n_ch} characters; at most {CH_SHIFT} and {62 - CH_SHIFT}")
+    evil = deck.character_index(DR_EVIL)
+    lady = deck.characters.index(LADY_ACTION) if LADY_ACTION in deck.characters else -1
+    card_bg = deck.background.astype(np.int64)
+    card_ch = deck.character.astype(np.int64)
+    card_wild = np.zeros(deck.size, dtype=np.bool_)
+    captain = deck.kind == KIND_CAPTAIN_WILD
+    if wildcards:
+        card_wild[captain | (deck.kind == KIND_DR_LING)] = True
+        card_ch[deck.kind == KIND_DR_LING] = -1  # a wild matches and counts as no one in particular
+    elif captain.any():
+        if CAPTAIN_ACTION not in deck.characters:
+            raise ConfigError(
+                f"rules.wildcards = false: the Captain Action 0 cards become {CAPTAIN_ACTION!r}, "
+                f"but deck.characters has no such character"
+            )
+        card_ch[captain] = deck.characters.index(CAPTAIN_ACTION)
+    card_effect = np.full(deck.size, EFFECT_NONE, dtype=np.int64)
+    printed_evil = ((deck.kind == KIND_NUMBERED) & (deck.character == evil)) | (deck.kind == KIND_DR_LING)
+    card_effect[printed_evil] = EFFECT_DRAW
+    if lady >= 0:
+        card_effect[(deck.kind == KIND_NUMBERED) & (deck.character == lady)] = EFFECT_REVERSE
+    card_mask = np.zeros(deck.size, dtype=np.int64)
+    for c in range(deck.size):
+        if card_wild[c] or (anything and card_effect[c] != EFFECT_NONE):
+            card_mask[c] = ALL_BITS
+            continue
+        if card_bg[c] >= 0:
+            card_mask[c] |= np.int64(1) << np.int64(card_bg[c])
+        if card_ch[c] >= 0:
+            card_mask[c] |= np.int64(1) << np.int64(CH_SHIFT + card_ch[c])
+    return card_bg, card_ch, card_mask, card_wild, card_effect
+
+
+def _can_ever_play(card_bg, card_ch, card_mask) -> bool:
+    """Is there a card that can follow another card? (Otherwise every game is a stalemate.)"""
+    n = len(card_mask)
+    for a in range(n):
+        top = 0
+        if card_bg[a] >= 0:
+            top |= 1 << int(card_bg[a])
+        if card_ch[a] >= 0:
+            top |= 1 << (CH_SHIFT + int(card_ch[a]))
+        for b in range(n):
+            if a != b and (int(card_mask[b]) & top or card_mask[b] == ALL_BITS):
+                return True
+    return False
+
+
+def prepare(cfg: dict, players: int, validate: bool = False) -> tuple:
+    deck = game_deck(cfg)
+    if players > MAX_SEATS:
+        raise ConfigError(f"game.players = {players}: at most {MAX_SEATS}")
+    hand_size = require_int(cfg, "rules.hand_size", 1, 100)
+    if players * hand_size > deck.size:
+        raise ConfigError(
+            f"rules.hand_size = {hand_size}: {players} players need {players * hand_size} cards "
+            f"but the deck has {deck.size}"
+        )
+    if deck.size > 4000:
+        raise ConfigError(f"deck: {deck.size} cards; at most 4000 are supported")
+    card_bg, card_ch, card_mask, card_wild, card_effect = card_arrays(cfg, deck)
+    if not _can_ever_play(card_bg, card_ch, card_mask):
+        raise ConfigError("deck: no card of this deck can ever follow another; every game would stall")
+    game_rules = np.zeros(N_GAME_RULES, dtype=np.int64)
+    game_rules[G_PLAYERS] = players
+    game_rules[G_HAND] = hand_size
+    game_rules[G_REVERSE] = require_bool(cfg, "rules.reverse")
+    game_rules[G_DRAW] = require_int(cfg, "rules.draw_penalty", 0, 100)
+    game_rules[G_TURN_CAP] = require_int(cfg, "rules.turn_cap", 1, 10**7)
+    game_rules[G_N_BG] = len(deck.backgrounds)
+    game_rules[G_N_CH] = len(deck.characters)
+    return card_bg, card_ch, card_mask, card_wild, card_effect, game_rules, np.bool_(validate)
+
+
+# ---------------------------------------------------------------------------------------------
+# Report hooks
+
+
+def _cols(games: pd.DataFrame, field: str, players: int) -> list[str]:
+    return [f"{field}_{s}" for s in range(players) if f"{field}_{s}" in games]
+
+
+def summarize(games: pd.DataFrame, players: int) -> dict:
+    """Plays, reversals, Dr. Evil draws, reshuffles, passes and cards left per seat."""
+    if len(games) == 0:
+        return {}
+    out = {}
+    for field in ("reversals", "draw_twos", "reshuffles", "passes", "wilds_played"):
+        out[f"{field}_mean"] = float(games[field].mean())
+    out["share_with_reshuffle"] = float((games["reshuffles"] > 0).mean())
+    for field in ("plays", "drawn", "cards_left"):
+        out[f"{field}_mean_by_seat"] = [float(games[c].mean()) for c in _cols(games, field, players)]
+    left = games[_cols(games, "cards_left", players)].to_numpy()
+    finished = games["end"].to_numpy() == 0
+    if finished.any():
+        # Cards the losers still held: how close the race was.
+        losers = left[finished]
+        out["cards_left_losers_mean"] = float(losers[losers > 0].mean()) if (losers > 0).any() else 0.0
+    return out
+
+
+def figures(games: pd.DataFrame, summary: dict) -> dict:
+    """Cards left in the losers' hands, and the game's event counts."""
+    from matplotlib.figure import Figure
+
+    players = sum(1 for c in games.columns if c.startswith("cards_left_"))
+    left = games[[f"cards_left_{s}" for s in range(players)]].to_numpy()
+    losers = left[(games["end"].to_numpy() == 0)[:, None] & (left > 0)]
+    fig = Figure(figsize=(6, 3.5))
+    ax = fig.add_subplot()
+    if losers.size:
+        values, counts = np.unique(losers, return_counts=True)
+        ax.bar(values, counts / counts.sum())
+    ax.set_xlabel("cards left in a losing hand at the end")
+    ax.set_ylabel("share of losing hands")
+    ax.set_title("lady-actions-escape: how close the others were")
+    figs = {"lady_actions_escape_cards_left": fig}
+
+    fig = Figure(figsize=(6, 3.5))
+    ax = fig.add_subplot()
+    names = ["reversals", "draw_twos", "reshuffles", "passes", "wilds_played"]
+    ax.bar(names, [games[n].mean() for n in names])
+    ax.set_ylabel("per game (mean)")
+    ax.set_title("lady-actions-escape: events per game")
+    figs["lady_actions_escape_events"] = fig
+    return figs
