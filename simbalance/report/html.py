@@ -48,6 +48,12 @@ def rate_rows(items: list[dict], key: str) -> list[list[str]]:
     ]
 
 
+def pvalue(p) -> str:
+    if p is None:
+        return "n/a"
+    return "< 1e-16" if p < 1e-16 else f"= {p:.2g}"
+
+
 def verdict(summary: dict) -> str:
     """One plain sentence on seat balance, from the chi-square test and the largest gap."""
     test = summary["equal_seats_chi_square"]
@@ -55,9 +61,9 @@ def verdict(summary: dict) -> str:
     if test["p_value"] is None:
         return "No game had a winner: seat balance cannot be judged."
     if test["p_value"] < 0.01:
-        return (f"Seats are <b>not</b> equal (chi-square p = {test['p_value']:.2g}); the largest gap between "
+        return (f"Seats are <b>not</b> equal (chi-square p {pvalue(test['p_value'])}); the largest gap between "
                 f"two seats is {pct(gap)}.")
-    return (f"No evidence that seats differ (chi-square p = {test['p_value']:.2g}); the largest gap between "
+    return (f"No evidence that seats differ (chi-square p {pvalue(test['p_value'])}); the largest gap between "
             f"two seats is {pct(gap)}, within noise at this number of games.")
 
 
@@ -94,7 +100,7 @@ def render_report(manifest: dict, summary: dict, images: dict[str, bytes]) -> st
              f"{fpa['value']:+.2%} (95% CI {fpa['ci_low']:+.2%} to {fpa['ci_high']:+.2%})"],
             ["balance (1 − largest gap between seats)", f"{summary['balance']:.3f}"],
             ["chi-square, all seats equal", f"{num(summary['equal_seats_chi_square']['statistic'])} "
-             f"(p = {num(summary['equal_seats_chi_square']['p_value'])})"],
+             f"(p {pvalue(summary['equal_seats_chi_square']['p_value'])})"],
             ["games with a winner", pct(out["decided"])],
             ["ties (shared wins)", pct(out["ties"])],
             ["timeouts (cap reached)", pct(out["timeouts"], 3)],
