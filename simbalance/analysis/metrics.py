@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from simbalance.core.records import END_STALEMATE, END_TIMEOUT, END_WIN, win_shares
+from simbalance.core.records import END_STALEMATE, END_TIMEOUT, END_WIN, seat_share
 
 if TYPE_CHECKING:
     from simbalance.api import SimulationResult
@@ -35,16 +35,11 @@ def wilson(successes: float | np.ndarray, n: float | np.ndarray, z: float = Z95)
     return centre - half, centre + half
 
 
-def seat_shares(games: pd.DataFrame, players: int) -> np.ndarray:
-    """Per game and seat, the share of the win (n x players floats)."""
-    return win_shares(games["winners"].to_numpy(), players)
-
-
 def seat_table(games: pd.DataFrame, players: int) -> pd.DataFrame:
     """Win rate of every seat with its Wilson 95% interval."""
-    shares = seat_shares(games, players)
+    winners = games["winners"].to_numpy()
     n = len(games)
-    wins = shares.sum(axis=0)
+    wins = np.array([seat_share(winners, s).sum() for s in range(players)])
     lo, hi = wilson(wins, n)
     return pd.DataFrame({
         "seat": np.arange(players),
@@ -58,17 +53,20 @@ def seat_table(games: pd.DataFrame, players: int) -> pd.DataFrame:
 
 def strategy_table(games: pd.DataFrame, players: int, slot_names: tuple[str, ...]) -> pd.DataFrame:
     """Win rate of every strategy over the seats it occupied, with its Wilson 95% interval."""
-    shares = seat_shares(games, players)
-    slots = np.stack([games[f"strategy_{s}"].to_numpy() for s in range(players)], axis=1)
+    winners = games["winners"].to_numpy()
+    wins = np.zeros(len(slot_names))
+    seat_games = np.zeros(len(slot_names), dtype=np.int64)
+    for seat in range(players):
+        share = seat_share(winners, seat)
+        slot = games[f"strategy_{seat}"].to_numpy()
+        wins += np.bincount(slot, weights=share, minlength=len(slot_names))[: len(slot_names)]
+        seat_games += np.bincount(slot, minlength=len(slot_names))[: len(slot_names)]
     rows = []
     for slot, name in enumerate(slot_names):
-        held = slots == slot
-        seat_games = int(held.sum())
-        wins = float(shares[held].sum())
-        lo, hi = wilson(wins, seat_games)
+        lo, hi = wilson(wins[slot], seat_games[slot])
         rows.append({
-            "strategy": name, "wins": wins, "seat_games": seat_games,
-            "win_rate": wins / seat_games if seat_games else float("nan"),
+            "strategy": name, "wins": float(wins[slot]), "seat_games": int(seat_games[slot]),
+            "win_rate": wins[slot] / seat_games[slot] if seat_games[slot] else float("nan"),
             "ci_low": float(lo), "ci_high": float(hi),
         })
     return pd.DataFrame(rows)

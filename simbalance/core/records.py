@@ -39,24 +39,33 @@ def record_dtype(game_fields: list[tuple]) -> np.dtype:
 
 
 def records_to_frame(records: np.ndarray, players: int) -> pd.DataFrame:
-    """Flatten records into a DataFrame: sub-array fields become one column per seat."""
+    """Flatten records into a DataFrame: sub-array fields become one column per seat.
+
+    The columns are views into ``records`` (no copy), so a 10^7-game run does not hold its
+    records twice.
+    """
     columns: dict[str, np.ndarray] = {}
     for name in records.dtype.names:
         values = records[name]
         if values.ndim == 1:
-            columns[name] = np.ascontiguousarray(values)
+            columns[name] = values
         elif values.shape[1] == MAX_SEATS:
             for seat in range(players):
-                columns[f"{name}_{seat}"] = np.ascontiguousarray(values[:, seat])
+                columns[f"{name}_{seat}"] = values[:, seat]
         else:  # a per-game vector that is not per seat (e.g. per body): keep every entry
             for j in range(values.shape[1]):
-                columns[f"{name}_{j}"] = np.ascontiguousarray(values[:, j])
+                columns[f"{name}_{j}"] = values[:, j]
     return pd.DataFrame(columns, copy=False)
+
+
+def seat_share(winners_mask: np.ndarray, seat: int) -> np.ndarray:
+    """Per game, seat ``seat``'s share of the win: 1/k when it is one of k tied winners, else 0."""
+    mask = np.asarray(winners_mask, dtype=np.uint8)
+    won = (mask >> np.uint8(seat)) & np.uint8(1)
+    k = np.bitwise_count(mask)
+    return np.divide(won, k, out=np.zeros(len(mask), dtype=np.float64), where=k > 0)
 
 
 def win_shares(winners_mask: np.ndarray, players: int) -> np.ndarray:
     """Per game and seat, the share of the win: 1/k for each of k tied winners, 0 otherwise."""
-    mask = np.asarray(winners_mask, dtype=np.uint8)
-    bits = ((mask[:, None] >> np.arange(players, dtype=np.uint8)) & 1).astype(np.float64)
-    k = bits.sum(axis=1, keepdims=True)
-    return np.divide(bits, k, out=np.zeros_like(bits), where=k > 0)
+    return np.stack([seat_share(winners_mask, s) for s in range(players)], axis=1)

@@ -106,8 +106,7 @@ def write_run_folder(result: SimulationResult, out: Path, command: str | None = 
         summary = result.summary()
         man = manifest(result, command)
         if write_games:
-            table = pa.Table.from_pandas(result.games, preserve_index=False)
-            pq.write_table(table, tmp / "games.parquet", compression="zstd")
+            write_games_parquet(result.games, tmp / "games.parquet")
         _write_json(tmp / "summary.json", summary)
         figs = run_figures(result, summary)
         images = {}
@@ -125,6 +124,18 @@ def write_run_folder(result: SimulationResult, out: Path, command: str | None = 
         shutil.rmtree(tmp, ignore_errors=True)
         raise
     return out
+
+
+PARQUET_SLICE = 1 << 20  # rows converted to Arrow at a time: bounds memory on 10^7-game runs
+
+
+def write_games_parquet(games: pd.DataFrame, path: Path) -> None:
+    """One row per game, written slice by slice so memory stays flat."""
+    schema = pa.Schema.from_pandas(games.iloc[:0], preserve_index=False)
+    with pq.ParquetWriter(path, schema, compression="zstd") as writer:
+        for start in range(0, len(games), PARQUET_SLICE):
+            part = games.iloc[start : start + PARQUET_SLICE]
+            writer.write_table(pa.Table.from_pandas(part, schema=schema, preserve_index=False))
 
 
 def _write_json(path: Path, data: dict) -> None:

@@ -21,7 +21,6 @@ STRATEGIES = {"random": 0}  # no decisions: every strategy plays the same
 
 RECORD_DTYPE = record_dtype([
     ("ling_dealt", np.int8),  # the seat dealt Dr. Ling
-    ("dealt", np.int8, (MAX_SEATS,)),  # cards dealt to each seat
     ("kept", np.int8, (MAX_SEATS,)),  # cards left after the opening discards
     ("dealt_mask", np.uint64, (MAX_SEATS,)),  # bit c set when card c of the game deck was dealt to the seat
 ])

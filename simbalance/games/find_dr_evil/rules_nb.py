@@ -97,7 +97,6 @@ def play_game(state, out, i, card_pose, ling, players, pick_cap, deck, hand, cou
             mask |= np.uint64(1) << np.uint64(deck[k])
             k += players
         out[i].dealt_mask[s] = mask
-        out[i].dealt[s] = (n_cards - (s - 1) % players + players - 1) // players
         out[i].kept[s] = count[s]
         cards_in_play += count[s]
 
