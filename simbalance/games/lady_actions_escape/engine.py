@@ -14,26 +14,24 @@ from simbalance.core.errors import ConfigError
 from simbalance.core.records import MAX_SEATS, record_dtype
 from simbalance.decks.captain_action import DR_EVIL, KIND_CAPTAIN_WILD, KIND_DR_LING, KIND_NUMBERED, load_deck
 from simbalance.games.lady_actions_escape.rules_nb import (
-    CH_SHIFT,
     G_DRAW,
     G_HAND,
-    G_N_BG,
-    G_N_CH,
     G_PLAYERS,
     G_REVERSE,
     G_TURN_CAP,
     N_GAME_RULES,
     kernel,  # noqa: F401  (the engine's kernel)
+    top_index,
 )
 from simbalance.games.lady_actions_escape.strategies_nb import EFFECT_DRAW, EFFECT_NONE, EFFECT_REVERSE
 
 ENGINE_VERSION = 1
 CHUNK_SIZE = 1 << 15
-STRATEGIES = {"random": 0, "flexible": 1, "blocker": 2}
+STRATEGIES = {"random": 0, "flexible": 1, "steer": 1, "blocker": 2}  # steer: flexible's code, other weights
 
 LADY_ACTION = "Lady Action"
 CAPTAIN_ACTION = "Captain Action"
-ALL_BITS = np.int64(-1)
+MAX_CARDS = 64  # hands are 64-bit masks
 
 RECORD_DTYPE = record_dtype([
     ("plays", np.int16, (MAX_SEATS,)),  # cards each seat played
@@ -53,12 +51,11 @@ def game_deck(cfg: dict):
 
 
 def card_arrays(cfg: dict, deck) -> tuple:
-    """Per card: background, character, match mask, wild flag and printed effect."""
+    """Per card: background, character, wild flag and printed effect; the match masks per top;
+    the masks of each background's and each character's cards."""
     wildcards = require_bool(cfg, "rules.wildcards")
     anything = require_bool(cfg, "rules.effects_play_on_anything")
     n_bg, n_ch = len(deck.backgrounds), len(deck.characters)
-    if n_bg > CH_SHIFT or n_ch > 62 - CH_SHIFT:
-        raise ConfigError(f"deck: {n_bg} backgrounds, {n_ch} characters; at most {CH_SHIFT} and {62 - CH_SHIFT}")
     evil = deck.character_index(DR_EVIL)
     lady = deck.characters.index(LADY_ACTION) if LADY_ACTION in deck.characters else -1
     card_bg = deck.background.astype(np.int64)
@@ -67,7 +64,7 @@ def card_arrays(cfg: dict, deck) -> tuple:
     captain = deck.kind == KIND_CAPTAIN_WILD
     if wildcards:
         card_wild[captain | (deck.kind == KIND_DR_LING)] = True
-        card_ch[deck.kind == KIND_DR_LING] = -1  # a wild matches and counts as no one in particular
+        card_ch[deck.kind == KIND_DR_LING] = -1  # a wild stands for nobody until it is named
     elif captain.any():
         if CAPTAIN_ACTION not in deck.characters:
             raise ConfigError(
@@ -80,30 +77,30 @@ def card_arrays(cfg: dict, deck) -> tuple:
     card_effect[printed_evil] = EFFECT_DRAW
     if lady >= 0:
         card_effect[(deck.kind == KIND_NUMBERED) & (deck.character == lady)] = EFFECT_REVERSE
-    card_mask = np.zeros(deck.size, dtype=np.int64)
-    for c in range(deck.size):
-        if card_wild[c] or (anything and card_effect[c] != EFFECT_NONE):
-            card_mask[c] = ALL_BITS
-            continue
-        if card_bg[c] >= 0:
-            card_mask[c] |= np.int64(1) << np.int64(card_bg[c])
-        if card_ch[c] >= 0:
-            card_mask[c] |= np.int64(1) << np.int64(CH_SHIFT + card_ch[c])
-    return card_bg, card_ch, card_mask, card_wild, card_effect
+    anywhere = card_wild | (anything & (card_effect != EFFECT_NONE))
+    match = np.zeros((n_bg + 1) * (n_ch + 1), dtype=np.uint64)
+    for bg in range(-1, n_bg):
+        for ch in range(-1, n_ch):
+            ok = anywhere | ((card_bg >= 0) & (card_bg == bg)) | ((card_ch >= 0) & (card_ch == ch))
+            match[top_index(bg, ch, n_ch)] = _mask(np.flatnonzero(ok))
+    bg_cards = np.array([_mask(np.flatnonzero(card_bg == b)) for b in range(n_bg)], dtype=np.uint64)
+    ch_cards = np.array([_mask(np.flatnonzero(card_ch == c)) for c in range(n_ch)], dtype=np.uint64)
+    return card_bg, card_ch, card_wild, card_effect, match, bg_cards, ch_cards
 
 
-def _can_ever_play(card_bg, card_ch, card_mask) -> bool:
-    """Is there a card that can follow another card? (Otherwise every game is a stalemate.)"""
-    n = len(card_mask)
-    for a in range(n):
-        top = 0
-        if card_bg[a] >= 0:
-            top |= 1 << int(card_bg[a])
-        if card_ch[a] >= 0:
-            top |= 1 << (CH_SHIFT + int(card_ch[a]))
-        for b in range(n):
-            if a != b and (int(card_mask[b]) & top or card_mask[b] == ALL_BITS):
-                return True
+def _mask(cards) -> np.uint64:
+    m = 0
+    for c in cards:
+        m |= 1 << int(c)
+    return np.uint64(m)
+
+
+def _can_ever_play(card_bg, card_ch, match, n_ch) -> bool:
+    """Can some card follow some other card? (Otherwise every game is a stalemate.)"""
+    for a in range(len(card_bg)):
+        others = int(match[top_index(int(card_bg[a]), int(card_ch[a]), n_ch)]) & ~(1 << a)
+        if others:
+            return True
     return False
 
 
@@ -117,10 +114,10 @@ def prepare(cfg: dict, players: int, validate: bool = False) -> tuple:
             f"rules.hand_size = {hand_size}: {players} players need {players * hand_size} cards "
             f"but the deck has {deck.size}"
         )
-    if deck.size > 4000:
-        raise ConfigError(f"deck: {deck.size} cards; at most 4000 are supported")
-    card_bg, card_ch, card_mask, card_wild, card_effect = card_arrays(cfg, deck)
-    if not _can_ever_play(card_bg, card_ch, card_mask):
+    if deck.size > MAX_CARDS:
+        raise ConfigError(f"deck: {deck.size} lady-actions-escape cards; at most {MAX_CARDS} are supported")
+    card_bg, card_ch, card_wild, card_effect, match, bg_cards, ch_cards = card_arrays(cfg, deck)
+    if not _can_ever_play(card_bg, card_ch, match, len(deck.characters)):
         raise ConfigError("deck: no card of this deck can ever follow another; every game would stall")
     game_rules = np.zeros(N_GAME_RULES, dtype=np.int64)
     game_rules[G_PLAYERS] = players
@@ -128,9 +125,7 @@ def prepare(cfg: dict, players: int, validate: bool = False) -> tuple:
     game_rules[G_REVERSE] = require_bool(cfg, "rules.reverse")
     game_rules[G_DRAW] = require_int(cfg, "rules.draw_penalty", 0, 100)
     game_rules[G_TURN_CAP] = require_int(cfg, "rules.turn_cap", 1, 10**7)
-    game_rules[G_N_BG] = len(deck.backgrounds)
-    game_rules[G_N_CH] = len(deck.characters)
-    return card_bg, card_ch, card_mask, card_wild, card_effect, game_rules, np.bool_(validate)
+    return card_bg, card_ch, card_wild, card_effect, match, bg_cards, ch_cards, game_rules, np.bool_(validate)
 
 
 # ---------------------------------------------------------------------------------------------

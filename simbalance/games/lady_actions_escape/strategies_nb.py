@@ -5,19 +5,21 @@ Decision points (docs/rules/lady-actions-escape.md, "Strategies"):
    who cannot play draws until a playable card comes and plays it: no decision there.
 2. ``name_background`` then ``name_character``: what a played wildcard stands for.
 
-Ids (engine.STRATEGIES): 0 random, 1 flexible, 2 blocker. ``SCRIPTED`` (-1) is for tests only: its
-parameter row lists, per decision of its player, the hand slot to play (or, after a wild, the
+Ids (engine.STRATEGIES): 0 random, 1 flexible (and steer: same rule, negative weights), 2 blocker. ``SCRIPTED`` (-1) is for tests only: its
+parameter row lists, per decision of its player, the card id to play (or, after a wild, the
 background then the character to name).
 
-Strategies see their own hand (``hand[seat, :n]`` with per-background and per-character counts
-``cnt_bg``/``cnt_ch``), the top card, the direction of play and how many cards every player holds.
+Hands are uint64 masks over card ids (bits_nb). Strategies see their own hand, the cards they may
+play, the direction of play and how many cards every player holds.
 """
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from simbalance.core.rng import randint
+from simbalance.games.lady_actions_escape.bits_nb import ONE, lowest_card, nth_card, popcount
 
 RANDOM = 0
 FLEXIBLE = 1
@@ -36,59 +38,41 @@ EFFECT_REVERSE = 1
 EFFECT_DRAW = 2
 
 
-@njit(cache=True, inline="always")
-def playable(card, top_mask, card_mask):
-    return (card_mask[card] & top_mask) != 0
-
-
 @njit(cache=True)
-def _keep_value(sid, params, card, seat, card_bg, card_ch, card_wild, cnt_bg, cnt_ch):
+def _keep_value(params, card, hand, card_bg, card_ch, card_wild, bg_cards, ch_cards):
     """How much the player wants to keep ``card``: the cards it holds of the same background and
     character (majority kinds keep options open), plus a premium on wildcards."""
     v = 0.0
     b = card_bg[card]
     c = card_ch[card]
     if b >= 0:
-        v += params[P_BG_WEIGHT] * cnt_bg[seat, b]
+        v += params[P_BG_WEIGHT] * popcount(hand & bg_cards[b])
     if c >= 0:
-        v += params[P_CH_WEIGHT] * cnt_ch[seat, c]
+        v += params[P_CH_WEIGHT] * popcount(hand & ch_cards[c])
     if card_wild[card]:
         v += params[P_WILD_HOLD]
     return v
 
 
 @njit(cache=True)
-def choose_card(sid, params, state, step, hand, n, seat, lead, top_mask, card_mask, card_bg, card_ch, card_wild,
-                card_effect, cnt_bg, cnt_ch, hand_n, players, direction):
-    """The hand slot to play: any slot when ``lead``, else a slot whose card is playable."""
+def choose_card(sid, params, state, step, hand, options, k, card_bg, card_ch, card_wild, card_effect, bg_cards,
+                ch_cards, n_next, n_prev):
+    """The card to play, one of the ``k`` cards in the mask ``options`` (the whole hand for the
+    leader). ``n_next``/``n_prev``: cards held by the next player and by the one after a reversal."""
+    if sid == RANDOM:
+        return nth_card(options, randint(state, k))
     if sid == SCRIPTED:
         return int(params[step])
-    if sid == RANDOM:
-        if lead:
-            return randint(state, n)
-        k = 0
-        for j in range(n):
-            if playable(hand[seat, j], top_mask, card_mask):
-                k += 1
-        pick = randint(state, k)
-        for j in range(n):
-            if playable(hand[seat, j], top_mask, card_mask):
-                if pick == 0:
-                    return j
-                pick -= 1
-        return -1
 
     # flexible and blocker: play the card it would least like to keep.
-    nxt = (seat + direction) % players
-    prv = (seat - direction) % players
-    danger = sid == BLOCKER and hand_n[nxt] <= params[P_DANGER]
+    danger = sid == BLOCKER and n_next <= params[P_DANGER]
     best = 1e300
-    best_j = -1
-    for j in range(n):
-        card = hand[seat, j]
-        if not lead and not playable(card, top_mask, card_mask):
-            continue
-        v = _keep_value(sid, params, card, seat, card_bg, card_ch, card_wild, cnt_bg, cnt_ch)
+    best_card = -1
+    rest = options
+    while rest != np.uint64(0):
+        card = lowest_card(rest)
+        rest &= rest - ONE
+        v = _keep_value(params, card, hand, card_bg, card_ch, card_wild, bg_cards, ch_cards)
         if sid == BLOCKER:
             effect = card_effect[card]
             if danger:
@@ -96,39 +80,43 @@ def choose_card(sid, params, state, step, hand, n, seat, lead, top_mask, card_ma
                 # turn away from him, unless the player behind is as close to going out.
                 if effect == EFFECT_DRAW:
                     v -= 1e6
-                elif effect == EFFECT_REVERSE and hand_n[prv] > params[P_DANGER]:
+                elif effect == EFFECT_REVERSE and n_prev > params[P_DANGER]:
                     v -= 1e5
             elif effect != EFFECT_NONE:
                 v += params[P_WEAPON_HOLD]
         if v < best:
             best = v
-            best_j = j
-    return best_j
+            best_card = card
+    return best_card
 
 
 @njit(cache=True)
-def name_background(sid, params, state, step, seat, n_bg, cnt_bg):
-    """The background a played wildcard stands for."""
-    if sid == SCRIPTED:
-        return int(params[step])
-    if sid == RANDOM:
-        return randint(state, n_bg)
+def _most_held(hand, kind_cards):
     best = 0
-    for b in range(1, n_bg):
-        if cnt_bg[seat, b] > cnt_bg[seat, best]:
-            best = b
+    best_n = -1
+    for x in range(kind_cards.shape[0]):
+        n = popcount(hand & kind_cards[x])
+        if n > best_n:
+            best = x
+            best_n = n
     return best
 
 
 @njit(cache=True)
-def name_character(sid, params, state, step, seat, n_ch, cnt_ch):
-    """The character a played wildcard stands for."""
+def name_background(sid, params, state, step, hand, bg_cards):
+    """The background a played wildcard stands for (heuristics: the one they hold most of)."""
+    if sid == RANDOM:
+        return randint(state, bg_cards.shape[0])
     if sid == SCRIPTED:
         return int(params[step])
+    return _most_held(hand, bg_cards)
+
+
+@njit(cache=True)
+def name_character(sid, params, state, step, hand, ch_cards):
+    """The character a played wildcard stands for (heuristics: the one they hold most of)."""
     if sid == RANDOM:
-        return randint(state, n_ch)
-    best = 0
-    for c in range(1, n_ch):
-        if cnt_ch[seat, c] > cnt_ch[seat, best]:
-            best = c
-    return best
+        return randint(state, ch_cards.shape[0])
+    if sid == SCRIPTED:
+        return int(params[step])
+    return _most_held(hand, ch_cards)
