@@ -18,10 +18,11 @@ import numpy as np
 import pandas as pd
 
 from simbalance.core.config import apply_overrides, load_config, require_int
-from simbalance.core.errors import SimbalanceError
+from simbalance.core.errors import ConfigError, SimbalanceError
 from simbalance.core.lineup import Lineup, resolve_lineup
 from simbalance.core.records import END_INVALID, records_to_frame
 from simbalance.core.runner import ProgressFn, check_threads, run_games
+from simbalance.core.variants import load_variant
 from simbalance.games.registry import get_game
 from simbalance.games.spec import GameSpec
 
@@ -46,7 +47,7 @@ class RunPlan:
     prepared: tuple
     threads: int
     chunk_size: int | None = None
-    extra: dict = field(default_factory=dict)
+    variants: list[str] = field(default_factory=list)
 
 
 def check_n(n: Any) -> int:
@@ -74,15 +75,27 @@ def plan_run(
     threads: int | None = None,
     chunk_size: int | None = None,
     validate: bool = False,
+    variants: list[str] | None = None,
 ) -> RunPlan:
-    """Validate a run completely (config, players, strategies, deck) without playing it."""
+    """Validate a run completely (config, players, strategies, deck) without playing it.
+
+    ``variants`` (names under ``configs/<game>/variants/`` or TOML paths) apply first, in order;
+    then ``overrides``.
+    """
     spec = get_game(game)
     n = check_n(n)
     seed = check_seed(seed)
     threads = check_threads(threads)
     if chunk_size is not None and (isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1):
         raise SimbalanceError(f"chunk_size = {chunk_size!r}: must be a whole number >= 1")
-    cfg = apply_overrides(load_config(spec.id, config), overrides)
+    cfg = load_config(spec.id, config)
+    for name in variants or []:
+        changes, _ = load_variant(spec.id, name)
+        try:
+            cfg = apply_overrides(cfg, changes)
+        except ConfigError as exc:
+            raise ConfigError(f"variant {name}: {exc}") from None
+    cfg = apply_overrides(cfg, overrides)
     if players is not None:
         if isinstance(players, bool) or not isinstance(players, (int, np.integer)):
             raise SimbalanceError(f"players = {players!r}: expected a whole number")
@@ -91,7 +104,8 @@ def plan_run(
     engine = spec.load()
     lineup = resolve_lineup(cfg, engine.STRATEGIES, players, strategies, rotate)
     prepared = engine.prepare(cfg, players, validate=True) if validate else engine.prepare(cfg, players)
-    return RunPlan(spec, engine, cfg, players, n, seed, lineup, prepared, threads, chunk_size)
+    return RunPlan(spec, engine, cfg, players, n, seed, lineup, prepared, threads, chunk_size,
+                   variants=list(variants or []))
 
 
 @dataclass
@@ -155,16 +169,18 @@ def simulate(
     threads: int | None = None,
     chunk_size: int | None = None,
     validate: bool = False,
+    variants: list[str] | None = None,
 ) -> SimulationResult:
     """Play ``n`` games of ``game`` and return the result.
 
-    ``overrides`` changes config keys (``{"rules.pick_cap": 500}``); ``strategies`` is one name per
+    ``variants`` applies named rule variants (``["no-repeat-pick"]``), then ``overrides`` changes
+    config keys (``{"rules.pick_cap": 500}``); ``strategies`` is one name per
     seat (or one name for all); ``rotate`` plays every seat permutation of them equally often.
     Games are keyed by ``(seed, game index)``: the same seed gives the same games. ``validate``
     checks the engine's invariants at every step (slower).
     """
     plan = plan_run(
         game, n, players=players, seed=seed, overrides=overrides, strategies=strategies, rotate=rotate,
-        config=config, threads=threads, chunk_size=chunk_size, validate=validate,
+        config=config, threads=threads, chunk_size=chunk_size, validate=validate, variants=variants,
     )
     return SimulationResult.from_plan(plan)

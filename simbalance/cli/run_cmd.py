@@ -58,6 +58,10 @@ def run(
         list[str] | None,
         typer.Option("--set", help="Override a config key, e.g. --set rules.pick_cap=500 (repeatable)."),
     ] = None,
+    variant: Annotated[
+        list[str] | None,
+        typer.Option("--variant", help="Apply a named rule variant (configs/<game>/variants/), repeatable."),
+    ] = None,
     strategies: Annotated[
         str | None, typer.Option(help="Strategy per seat, comma-separated (one name: every seat).")
     ] = None,
@@ -75,7 +79,7 @@ def run(
     count = parse_count(n)
     plan = plan_run(
         game, count, players=players, seed=seed, overrides=set_ or [], strategies=strategies, rotate=rotate,
-        config=config, threads=threads, chunk_size=chunk_size,
+        config=config, threads=threads, chunk_size=chunk_size, variants=variant,
     )
     check_memory(count, plan.engine.RECORD_DTYPE.itemsize)
     target = out if out is not None else default_out_dir(plan.spec.id)

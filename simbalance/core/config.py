@@ -8,6 +8,7 @@ type is a clear error that names the allowed keys instead of a silent fallback.
 from __future__ import annotations
 
 import copy
+import difflib
 import os
 import tomllib
 from pathlib import Path
@@ -61,6 +62,20 @@ def flat_keys(cfg: dict, prefix: str = "") -> list[str]:
         else:
             keys.append(dotted)
     return keys
+
+
+def unknown_key_message(cfg: dict, key: str) -> str:
+    """Name the allowed keys next to the typo: those of the deepest table that exists."""
+    parts = key.split(".")
+    node, prefix = cfg, ""
+    for part in parts[:-1]:
+        if not isinstance(node.get(part), dict):
+            break
+        node, prefix = node[part], f"{prefix}{part}."
+    allowed = [f"{prefix}{k}" + (".*" if isinstance(v, dict) else "") for k, v in node.items()]
+    close = difflib.get_close_matches(key, flat_keys(cfg), n=1)
+    hint = f" (did you mean {close[0]}?)" if close else ""
+    return f"unknown config key {key!r}{hint}; allowed keys: {', '.join(allowed)}"
 
 
 def _parse_value(text: str) -> Any:
@@ -122,14 +137,13 @@ def apply_overrides(cfg: dict, overrides: dict[str, Any] | list[str] | None) -> 
             if not sep or not key or not text:
                 raise ConfigError(f"--set {item!r}: expected key=value, e.g. rules.pick_cap=500")
             items.append((key, _parse_value(text), text))
-    allowed = flat_keys(cfg)
     for key, value, shown in items:
         *parents, leaf = key.split(".")
         node: Any = out
         for part in parents:
             node = node.get(part) if isinstance(node, dict) else None
         if not isinstance(node, dict) or leaf not in node or isinstance(node[leaf], dict):
-            raise ConfigError(f"unknown config key {key!r}; allowed keys: {', '.join(allowed)}")
+            raise ConfigError(unknown_key_message(cfg, key))
         default = node[leaf]
         if isinstance(default, str) and not isinstance(value, str):
             value = shown  # a string key takes the text as written

@@ -60,6 +60,7 @@ def manifest(result: SimulationResult, command: str | None) -> dict:
         "n": plan.n,
         "seed": plan.seed,
         "players": plan.players,
+        "variants": plan.variants,
         "strategies": {
             "slots": list(plan.lineup.slot_names),
             "lineups": plan.lineup.describe(),

@@ -9,11 +9,18 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from simbalance.core.config import require_int
+from simbalance.core.config import require_bool, require_int
 from simbalance.core.errors import ConfigError
 from simbalance.core.records import MAX_SEATS, record_dtype
 from simbalance.decks.captain_action import DR_EVIL, KIND_CAPTAIN_WILD, KIND_DR_LING, load_deck
-from simbalance.games.find_dr_evil.rules_nb import kernel  # noqa: F401  (the engine's kernel)
+from simbalance.games.find_dr_evil.rules_nb import (  # noqa: F401  (kernel: the engine's kernel)
+    FIRST_CARD_TO,
+    N_RULES,
+    PICK_CAP,
+    REPEAT_AFTER_PAIR,
+    REPEAT_MIN_HOLDERS,
+    kernel,
+)
 
 ENGINE_VERSION = 1
 CHUNK_SIZE = 1 << 18
@@ -48,11 +55,15 @@ def prepare(cfg: dict, players: int, validate: bool = False) -> tuple:
             )
     if deck.size > 64:
         raise ConfigError(f"deck: {deck.size} find-dr-evil cards; at most 64 are supported")
-    pick_cap = require_int(cfg, "rules.pick_cap", 1, 10**9)
+    rules = np.zeros(N_RULES, dtype=np.int64)
+    rules[PICK_CAP] = require_int(cfg, "rules.pick_cap", 1, 10**9)
+    rules[FIRST_CARD_TO] = require_int(cfg, "rules.first_card_to", 0, players - 1)
+    rules[REPEAT_AFTER_PAIR] = require_bool(cfg, "rules.repeat_after_pair")
+    rules[REPEAT_MIN_HOLDERS] = require_int(cfg, "rules.repeat_min_holders", 2, 6)
     card_pose = deck.pose.astype(np.int64)
     ling = int(np.flatnonzero(deck.kind == KIND_DR_LING)[0])
     card_pose[ling] = deck.n_poses  # Dr. Ling is a pose of its own: it never pairs
-    return (card_pose, np.int64(ling), np.int64(deck.n_poses + 1), np.int64(players), np.int64(pick_cap),
+    return (card_pose, np.int64(ling), np.int64(deck.n_poses + 1), np.int64(players), rules,
             np.bool_(validate))
 
 

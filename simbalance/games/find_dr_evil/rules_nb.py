@@ -67,20 +67,30 @@ def _hands_consistent(hand, count, slot, card_pose, players, cards_in_play):
     return total == cards_in_play
 
 
+# Indices into the ``rules`` array built by engine.prepare from the [rules] table.
+PICK_CAP = 0  # picks before a game ends as a timeout
+FIRST_CARD_TO = 1  # the seat that gets the first card of the deal (default 1: the dealer's left)
+REPEAT_AFTER_PAIR = 2  # 1: a pair lets the picker pick again from the same offerer
+REPEAT_MIN_HOLDERS = 3  # ... but only while at least this many players hold cards
+N_RULES = 4
+
+
 @njit(cache=True)
-def play_game(state, out, i, card_pose, ling, players, pick_cap, deck, hand, count, slot, validate):
+def play_game(state, out, i, card_pose, ling, players, rules, deck, hand, count, slot, validate):
     """Deal ``deck`` (already in its shuffled order) and play one game into ``out[i]``.
 
     With ``validate`` the hands are checked after every pick; a broken invariant ends the game
     with ``end = END_INVALID``.
     """
+    pick_cap = rules[PICK_CAP]
+    first = rules[FIRST_CARD_TO]
     n_cards = deck.shape[0]
     count[:] = 0
     slot[:, :] = -1
 
-    # Deal: card k of the shuffled deck goes to seat (k + 1) % P; pairs are discarded as they form,
-    # which leaves what "discard all pairs" leaves (2 or 4 of a pose: none; 3: one).
-    seat = 0
+    # Deal: card k of the shuffled deck goes to seat (k + first) % P; pairs are discarded as they
+    # form, which leaves what "discard all pairs" leaves (2 or 4 of a pose: none; 3: one).
+    seat = first - 1 if first > 0 else players - 1
     for k in range(n_cards):
         seat = seat + 1 if seat + 1 < players else 0
         card = deck[k]
@@ -88,11 +98,11 @@ def play_game(state, out, i, card_pose, ling, players, pick_cap, deck, hand, cou
             out[i].ling_dealt = seat
         _receive(hand, count, slot, card_pose, seat, card)
 
-    # The record of the deal, from the deck order (seat s got cards k = s - 1, s - 1 + P, ...).
+    # The record of the deal, from the deck order (seat s got cards k = s - first, s - first + P, ...).
     cards_in_play = 0
     for s in range(players):
         mask = np.uint64(0)
-        k = (s - 1) % players
+        k = (s - first) % players
         while k < n_cards:
             mask |= np.uint64(1) << np.uint64(deck[k])
             k += players
@@ -126,7 +136,8 @@ def play_game(state, out, i, card_pose, ling, players, pick_cap, deck, hand, cou
             holders -= 1
         if paired and count[picker] == 0:
             holders -= 1
-        if paired and count[picker] > 0 and count[offerer] > 0 and holders >= 3:
+        if (paired and rules[REPEAT_AFTER_PAIR] and count[picker] > 0 and count[offerer] > 0
+                and holders >= rules[REPEAT_MIN_HOLDERS]):
             continue  # a pair lets the picker pick again from the same offerer
         offerer = picker if count[picker] > 0 else _next_holder(count, players, picker)
 
@@ -146,7 +157,7 @@ def play_game(state, out, i, card_pose, ling, players, pick_cap, deck, hand, cou
 
 @njit(cache=True, parallel=True)
 def kernel(out, first_game, seed, lineups, slot_strategy, slot_params, card_pose, ling, n_pose_ids, players,
-           pick_cap, validate):
+           rules, validate):
     n = out.shape[0]
     n_cards = card_pose.shape[0]
     blocks = n_blocks(n)
@@ -167,11 +178,11 @@ def kernel(out, first_game, seed, lineups, slot_strategy, slot_params, card_pose
             for c in range(n_cards):
                 deck[c] = c
             shuffle(state, deck, n_cards)
-            play_game(state, out, i, card_pose, ling, players, pick_cap, deck, hand, count, slot, validate)
+            play_game(state, out, i, card_pose, ling, players, rules, deck, hand, count, slot, validate)
 
 
 @njit(cache=True)
-def play_scripted(order, card_pose, ling, players, pick_cap, seed, game, out):
+def play_scripted(order, card_pose, ling, players, rules, seed, game, out):
     """Tests: play one game from a chosen deck order (card k goes to seat (k + 1) % players); the
     picks still draw from the stream of ``(seed, game)``."""
     n_cards = order.shape[0]
@@ -181,4 +192,4 @@ def play_scripted(order, card_pose, ling, players, pick_cap, seed, game, out):
     count = np.zeros(players, np.int64)
     slot = np.empty((players, card_pose.max() + 1), np.int64)
     deck = order.copy()
-    play_game(state, out, 0, card_pose, ling, players, pick_cap, deck, hand, count, slot, True)
+    play_game(state, out, 0, card_pose, ling, players, rules, deck, hand, count, slot, True)

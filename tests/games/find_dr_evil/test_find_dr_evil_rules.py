@@ -29,9 +29,10 @@ def order_for(hands: list[list[int]]) -> np.ndarray:
     return np.array(order, dtype=np.int64)
 
 
-def play(hands, seed=0, game=0, cap=10_000):
+def play(hands, seed=0, game=0, cap=10_000, repeat=True, repeat_min=3):
     out = np.zeros(1, RECORD_DTYPE)
-    play_scripted(order_for(hands), POSE, np.int64(LING), np.int64(len(hands)), np.int64(cap),
+    rules = np.array([cap, 1, repeat, repeat_min], dtype=np.int64)
+    play_scripted(order_for(hands), POSE, np.int64(LING), np.int64(len(hands)), rules,
                   np.uint64(seed), np.int64(game), out)
     return out[0]
 
@@ -60,6 +61,13 @@ def test_a_pair_lets_the_picker_pick_again_from_the_same_offerer():
     for seed in range(20):
         rec = play([[A1, B1], [A2, B2, C1], [LING, C2]], seed=seed)
         assert (rec["end"], rec["winner"], rec["length"]) == (END_WIN, 2, 3)
+
+
+def test_variant_without_repeat_picks_passes_the_turn_after_a_pair():
+    # The deal of the repeat-pick test: with the rule it always takes 3 picks; without it seat 1
+    # offers to seat 2 after its first pair, and no game can end before the 4th pick.
+    lengths = {int(play([[A1, B1], [A2, B2, C1], [LING, C2]], seed=s, repeat=False)["length"]) for s in range(40)}
+    assert min(lengths) == 4 and len(lengths) > 1
 
 
 def test_two_players_do_not_pick_again_after_a_pair():

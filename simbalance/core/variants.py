@@ -1,0 +1,59 @@
+"""Named rule variants: ``configs/<game>/variants/<name>.toml`` holds only the keys it changes.
+
+A variant is applied like a set of ``--set`` overrides (same validation: only existing keys, with
+the default's type), so a variant file with a typo fails with the list of allowed keys. A variant
+may carry a top-level ``description``. ``--variant`` also takes a path to a TOML file.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from simbalance.core.config import CONFIG_DIR, read_toml
+from simbalance.core.errors import ConfigError
+
+
+def variants_dir(game_id: str) -> Path:
+    return CONFIG_DIR / game_id / "variants"
+
+
+def available_variants(game_id: str) -> list[str]:
+    folder = variants_dir(game_id)
+    return sorted(p.stem for p in folder.glob("*.toml")) if folder.is_dir() else []
+
+
+def variant_path(game_id: str, name: str) -> Path:
+    if name.endswith(".toml"):
+        path = Path(name)
+        if not path.is_file():
+            raise ConfigError(f"--variant {name}: no such file")
+        return path
+    path = variants_dir(game_id) / f"{name}.toml"
+    if not path.is_file():
+        known = ", ".join(available_variants(game_id)) or "none"
+        raise ConfigError(f"--variant {name!r}: unknown variant of {game_id}; known: {known}")
+    return path
+
+
+def _flatten(table: dict, prefix: str = "") -> dict[str, Any]:
+    flat: dict[str, Any] = {}
+    for key, value in table.items():
+        dotted = f"{prefix}{key}"
+        if isinstance(value, dict):
+            flat.update(_flatten(value, dotted + "."))
+        else:
+            flat[dotted] = value
+    return flat
+
+
+def load_variant(game_id: str, name: str) -> tuple[dict[str, Any], str]:
+    """The dotted overrides of a variant and its description."""
+    table = read_toml(variant_path(game_id, name))
+    description = table.pop("description", "")
+    if not isinstance(description, str):
+        raise ConfigError(f"variant {name}: description must be a string")
+    overrides = _flatten(table)
+    if not overrides:
+        raise ConfigError(f"variant {name}: changes no key")
+    return overrides, description
