@@ -184,3 +184,64 @@ def simulate(
         config=config, threads=threads, chunk_size=chunk_size, validate=validate, variants=variants,
     )
     return SimulationResult.from_plan(plan)
+
+
+@dataclass
+class ComparisonResult:
+    """Arms of a comparison and the table of their differences to the baseline."""
+
+    baseline_name: str
+    baseline: SimulationResult
+    arms: dict[str, SimulationResult]
+    table: pd.DataFrame
+    alpha: float
+
+    def significant(self) -> pd.DataFrame:
+        return self.table[self.table["significant"]]
+
+
+def compare(
+    game: str,
+    variants: list[str],
+    n: int,
+    *,
+    baseline: str | None = None,
+    players: int | None = None,
+    seed: int = 0,
+    overrides: dict[str, Any] | list[str] | None = None,
+    strategies: list[str] | str | None = None,
+    rotate: bool = False,
+    threads: int | None = None,
+    alpha: float = 0.05,
+    progress_factory=None,
+) -> ComparisonResult:
+    """Play the baseline (the defaults, or variant ``baseline``) and every variant on the same seed
+    and game indices (common random numbers), and test every metric's difference."""
+    from simbalance.analysis.compare import compare_arms
+
+    if not variants:
+        raise SimbalanceError("compare needs at least one --variant")
+    if not 0 < alpha < 1:
+        raise SimbalanceError(f"alpha = {alpha}: allowed between 0 and 1")
+    names = [baseline or "defaults", *variants]
+    if len(set(names)) != len(names):
+        raise SimbalanceError(f"variants {', '.join(names)}: each arm must be different")
+    common = dict(players=players, seed=seed, overrides=overrides, strategies=strategies, rotate=rotate,
+                  threads=threads)
+    plans = {names[0]: plan_run(game, n, variants=[baseline] if baseline else None, **common)}
+    for name in variants:
+        plans[name] = plan_run(game, n, variants=[name], **common)
+    base_players = plans[names[0]].players
+    for name, plan in plans.items():
+        if plan.players != base_players:
+            raise SimbalanceError(f"variant {name} plays with {plan.players} players, the baseline with "
+                                  f"{base_players}: compare arms at the same player count")
+    results = {}
+    for name, plan in plans.items():
+        progress = progress_factory(f"{game} [{name}]") if progress_factory else None
+        results[name] = SimulationResult.from_plan(plan, progress=progress)
+        if progress is not None:
+            progress.close()
+    base = results.pop(names[0])
+    table = compare_arms(base, results, alpha)
+    return ComparisonResult(names[0], base, results, table, alpha)

@@ -53,10 +53,11 @@ app = typer.Typer(
 
 
 def _register() -> None:
-    from simbalance.cli import games_cmd, run_cmd
+    from simbalance.cli import compare_cmd, games_cmd, run_cmd
 
     app.command("games")(games_cmd.games)
     app.command("run")(run_cmd.run)
+    app.command("compare")(compare_cmd.compare)
 
 
 _register()

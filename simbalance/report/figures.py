@@ -57,3 +57,45 @@ def length_histogram(games: pd.DataFrame, unit: str) -> Figure:
     ax.set_title("How long games last")
     ax.legend(loc="upper right", frameon=False, fontsize=8)
     return fig
+
+
+def forest(table: pd.DataFrame, title: str) -> Figure:
+    """Differences to the baseline with 95% CIs, one row per metric and a colour per variant.
+
+    Rates are in percentage points (left panel); counts such as length in their unit (right).
+    Filled markers are significant after Holm's correction.
+    """
+    kinds = ["share"] + sorted(k for k in table["kind"].unique() if k != "share")
+    kinds = [k for k in kinds if (table["kind"] == k).any()]
+    metrics = {k: list(dict.fromkeys(table.loc[table["kind"] == k, "metric"])) for k in kinds}
+    rows = max(len(m) for m in metrics.values())
+    variants = list(dict.fromkeys(table["variant"]))
+    widths = [3 if k == "share" else 1.6 for k in kinds]
+    fig = Figure(figsize=(2.2 + sum(widths) * 1.6, 1.2 + 0.38 * rows * max(1, len(variants) * 0.6)),
+                 layout="constrained")
+    axes = fig.subplots(1, len(kinds), squeeze=False, gridspec_kw={"width_ratios": widths})[0]
+    step = 0.8 / max(1, len(variants))
+    for ax, kind in zip(axes, kinds, strict=True):
+        names = metrics[kind]
+        scale = 100.0 if kind == "share" else 1.0
+        for v, variant in enumerate(variants):
+            part = table[(table["kind"] == kind) & (table["variant"] == variant)].set_index("metric")
+            for m, metric in enumerate(names):
+                if metric not in part.index:
+                    continue
+                row = part.loc[metric]
+                y = m + (v - (len(variants) - 1) / 2) * step
+                color = COLORS[v % len(COLORS)]
+                ax.errorbar(row["diff"] * scale, y,
+                            xerr=[[max(0.0, (row["diff"] - row["ci_low"]) * scale)],
+                                  [max(0.0, (row["ci_high"] - row["diff"]) * scale)]],
+                            fmt="o", color=color, mfc=color if row["significant"] else "white", capsize=3,
+                            label=variant if m == 0 else None)
+        ax.axvline(0, color="0.4", linewidth=1)
+        ax.set_yticks(range(len(names)), names)
+        ax.set_ylim(len(names) - 0.5, -0.5)  # first metric on top
+        ax.set_xlabel("difference (percentage points)" if kind == "share" else f"difference ({kind})")
+        ax.grid(axis="x", color="0.9")
+    axes[0].legend(loc="best", fontsize=8, frameon=False)
+    fig.suptitle(title)
+    return fig

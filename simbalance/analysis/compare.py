@@ -1,0 +1,138 @@
+"""Variant effects: every metric as baseline, variant, difference with 95% CI and p-value.
+
+All arms play the same game indices with the same seed (common random numbers): where the decks
+agree the games start from the same shuffles, so a difference is measured game by game, which
+cancels most of the luck. Each metric is a per-game quantity (a seat's share of the win, the
+length, "ended by the cap"...); its difference is the mean of the per-game differences, with a
+t interval and test. Holm's method corrects the p-values across the metrics of one variant.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from simbalance.core.records import END_STALEMATE, END_TIMEOUT, END_WIN, seat_share
+
+ALPHA = 0.05
+
+
+@dataclass(frozen=True)
+class Metric:
+    name: str
+    kind: str  # "share" (a rate, shown in percentage points) or the unit of a count ("turns")
+
+
+def per_game_metrics(games: pd.DataFrame, players: int, slot_names: tuple[str, ...], unit: str,
+                     engine=None) -> dict[Metric, np.ndarray]:
+    """Per-game values of every compared metric (the mean over games is the metric)."""
+    winners = games["winners"].to_numpy()
+    end = games["end"].to_numpy()
+    out: dict[Metric, np.ndarray] = {}
+    for s in range(players):
+        out[Metric(f"win rate seat {s}", "share")] = seat_share(winners, s)
+    if len(slot_names) > 1:
+        for slot, name in enumerate(slot_names):
+            wins = np.zeros(len(games))
+            seats = np.zeros(len(games))
+            for s in range(players):
+                here = games[f"strategy_{s}"].to_numpy() == slot
+                wins += np.where(here, seat_share(winners, s), 0.0)
+                seats += here
+            with np.errstate(invalid="ignore", divide="ignore"):
+                out[Metric(f"win rate {name}", "share")] = np.where(seats > 0, wins / seats, np.nan)
+    out[Metric("length", unit)] = games["length"].to_numpy(dtype=np.float64)
+    out[Metric("timeouts", "share")] = (end == END_TIMEOUT).astype(np.float64)
+    out[Metric("stalemates", "share")] = (end == END_STALEMATE).astype(np.float64)
+    out[Metric("ties", "share")] = ((end == END_WIN) & (np.bitwise_count(winners) > 1)).astype(np.float64)
+    hook = getattr(engine, "paired_metrics", None)
+    if hook is not None:
+        for name, (kind, values) in hook(games, players).items():
+            out[Metric(name, kind)] = np.asarray(values, dtype=np.float64)
+    return out
+
+
+def paired_test(base: np.ndarray, variant: np.ndarray) -> dict:
+    """Mean of per-game differences with a 95% t interval and a two-sided p-value."""
+    d = variant - base
+    d = d[~np.isnan(d)]
+    n = len(d)
+    mean = float(d.mean()) if n else float("nan")
+    sd = float(d.std(ddof=1)) if n > 1 else 0.0
+    if n < 2 or sd == 0.0:
+        # Identical in every game (e.g. no timeouts in either arm): nothing to test.
+        p = 1.0 if mean == 0.0 or n < 2 else 0.0
+        return {"diff": mean, "ci_low": mean, "ci_high": mean, "p_value": p, "pairs": n, "tested": mean != 0.0}
+    se = sd / np.sqrt(n)
+    t = stats.t.ppf(0.975, n - 1)
+    p = float(2 * stats.t.sf(abs(mean / se), n - 1))
+    return {"diff": mean, "ci_low": mean - t * se, "ci_high": mean + t * se, "p_value": p, "pairs": n,
+            "tested": True}
+
+
+def holm(p_values: np.ndarray) -> np.ndarray:
+    """Holm-Bonferroni adjusted p-values (controls the family-wise error rate)."""
+    p = np.asarray(p_values, dtype=np.float64)
+    order = np.argsort(p)
+    m = len(p)
+    adjusted = np.empty(m)
+    running = 0.0
+    for rank, idx in enumerate(order):
+        running = max(running, min(1.0, (m - rank) * p[idx]))
+        adjusted[idx] = running
+    return adjusted
+
+
+def balance_test(base_shares: np.ndarray, var_shares: np.ndarray) -> dict:
+    """Balance (1 - largest gap between two seats): difference with CI from the per-game gaps.
+
+    The gap of each arm is measured between its own best and worst seat; per game, the difference
+    of the two gaps has mean exactly gap_variant - gap_baseline.
+    """
+    def gap_per_game(shares):
+        rates = shares.mean(axis=0)
+        return shares[:, int(np.argmax(rates))] - shares[:, int(np.argmin(rates))]
+
+    res = paired_test(gap_per_game(var_shares), gap_per_game(base_shares))  # balance = -gap
+    res["baseline"] = 1 - float(gap_per_game(base_shares).mean())
+    res["value"] = 1 - float(gap_per_game(var_shares).mean())
+    return res
+
+
+def compare_arms(baseline, arms: dict, alpha: float = ALPHA) -> pd.DataFrame:
+    """One row per (variant, metric): baseline, value, diff, CI, p, Holm p, significant."""
+    plan = baseline.plan
+    base_metrics = per_game_metrics(baseline.games, plan.players, plan.lineup.slot_names,
+                                    plan.spec.length_unit, plan.engine)
+    base_shares = np.stack([m for k, m in base_metrics.items() if k.name.startswith("win rate seat")], axis=1)
+    rows = []
+    for name, result in arms.items():
+        metrics = per_game_metrics(result.games, result.plan.players, result.plan.lineup.slot_names,
+                                   plan.spec.length_unit, plan.engine)
+        var_shares = np.stack([m for k, m in metrics.items() if k.name.startswith("win rate seat")], axis=1)
+        arm_rows = []
+        bal = balance_test(base_shares, var_shares)
+        arm_rows.append({"metric": "balance", "kind": "share", **bal})
+        for metric, values in metrics.items():
+            if metric not in base_metrics:
+                continue
+            base_values = base_metrics[metric]
+            res = paired_test(base_values, values)
+            arm_rows.append({
+                "metric": metric.name, "kind": metric.kind,
+                "baseline": float(np.nanmean(base_values)), "value": float(np.nanmean(values)), **res,
+            })
+        # The Holm family is the metrics that differ in at least one game.
+        family = [r for r in arm_rows if r.pop("tested")]
+        for r, p_adj in zip(family, holm(np.array([r["p_value"] for r in family])), strict=True):
+            r["p_holm"] = float(p_adj)
+        for r in arm_rows:
+            r.setdefault("p_holm", 1.0)
+            r["significant"] = bool(r["p_holm"] < alpha)
+            rows.append({"variant": name, **r})
+    cols = ["variant", "metric", "kind", "baseline", "value", "diff", "ci_low", "ci_high", "p_value", "p_holm",
+            "significant", "pairs"]
+    return pd.DataFrame(rows)[cols]

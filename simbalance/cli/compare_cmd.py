@@ -1,0 +1,58 @@
+"""`simbalance compare GAME --variant A --variant B`: what each variant changes, with confidence."""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from simbalance.cli.run_cmd import parse_count
+
+
+def compare(
+    game: Annotated[str, typer.Argument(help="Game id (see `simbalance games`).", show_default=False)],
+    variant: Annotated[list[str], typer.Option("--variant", help="A variant to compare (name or TOML path); repeatable.")],
+    baseline: Annotated[str | None, typer.Option(help="Compare against this variant instead of the defaults.")] = None,
+    n: Annotated[str, typer.Option("--n", help="Games per arm: 1e5, 100_000 or 100000.")] = "1e5",
+    players: Annotated[int | None, typer.Option(help="Players (default: the game config's).")] = None,
+    seed: Annotated[int, typer.Option(help="Seed shared by every arm (common random numbers).")] = 0,
+    set_: Annotated[list[str] | None, typer.Option("--set", help="Override a key in every arm (repeatable).")] = None,
+    strategies: Annotated[str | None, typer.Option(help="Strategy per seat, comma-separated.")] = None,
+    rotate: Annotated[bool, typer.Option(help="Play every seat permutation of the strategies.")] = False,
+    alpha: Annotated[float, typer.Option(help="Significance level after Holm's correction.")] = 0.05,
+    threads: Annotated[int | None, typer.Option(help="Threads (default: all cores).")] = None,
+    out: Annotated[Path | None, typer.Option(help="Output folder (default: reports/compare-<game>-<time>).")] = None,
+) -> None:
+    """Run the baseline and each variant on the same seeds and report every metric's difference
+    with a 95% CI and a Holm-corrected p-value; writes compare.html with a forest plot."""
+    from simbalance.api import compare as run_compare
+    from simbalance.core.runner import RichProgress
+    from simbalance.report.compare_page import write_compare_folder
+    from simbalance.report.run_folder import check_out_dir, default_out_dir
+
+    count = parse_count(n)
+    target = out if out is not None else default_out_dir(f"compare-{game}")
+    check_out_dir(target)
+    result = run_compare(game, variant, count, baseline=baseline, players=players, seed=seed, overrides=set_ or [],
+                         strategies=strategies, rotate=rotate, threads=threads, alpha=alpha,
+                         progress_factory=RichProgress)
+    command = "simbalance " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+    folder = write_compare_folder(result, target, command)
+    console = Console()
+    tab = Table(title=f"{game}: difference to {result.baseline_name} ({count:,} games per arm, 95% CI)")
+    for col in ("variant", "metric", "baseline", "variant value", "difference", "95% CI", "p (Holm)", ""):
+        tab.add_column(col, justify="right")
+    for _, r in result.table.iterrows():
+        share = r["kind"] == "share"
+        f = (lambda v: f"{v:.2%}") if share else (lambda v: f"{v:,.3g}")
+        d = (lambda v: f"{100 * v:+.2f} pp") if share else (lambda v: f"{v:+,.3g}")
+        tab.add_row(r["variant"], r["metric"], f(r["baseline"]), f(r["value"]), d(r["diff"]),
+                    f"{d(r['ci_low'])} .. {d(r['ci_high'])}", f"{r['p_holm']:.2g}",
+                    "[bold red]significant[/]" if r["significant"] else "")
+    console.print(tab)
+    Console(stderr=True).print(f"report: {folder / 'compare.html'}")

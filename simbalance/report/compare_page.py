@@ -1,0 +1,92 @@
+"""The comparison folder: compare.html (tables + forest plot), comparison.parquet, arms.json."""
+
+from __future__ import annotations
+
+import base64
+import json
+import shutil
+import tempfile
+from datetime import UTC, datetime
+from html import escape
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import simbalance
+from simbalance.report.figures import forest
+from simbalance.report.html import CSS, pct, table
+from simbalance.report.run_folder import RUN_MARKER, check_out_dir
+
+if TYPE_CHECKING:
+    from simbalance.api import ComparisonResult
+
+
+def _fmt(kind: str, v: float) -> str:
+    return pct(v, 2) if kind == "share" else f"{v:,.3g}"
+
+
+def _fmt_diff(kind: str, v: float) -> str:
+    return f"{100 * v:+.2f} pp" if kind == "share" else f"{v:+,.3g}"
+
+
+def render_compare(result: ComparisonResult, png: bytes, command: str) -> str:
+    plan = result.baseline.plan
+    rows = []
+    for _, r in result.table.iterrows():
+        flag = "<b>yes</b>" if r["significant"] else ""
+        rows.append([escape(r["variant"]), escape(r["metric"]), _fmt(r["kind"], r["baseline"]),
+                     _fmt(r["kind"], r["value"]), _fmt_diff(r["kind"], r["diff"]),
+                     f"{_fmt_diff(r['kind'], r['ci_low'])} to {_fmt_diff(r['kind'], r['ci_high'])}",
+                     f"{r['p_value']:.2g}", f"{r['p_holm']:.2g}", flag])
+    sig = result.significant()
+    lines = [f"{escape(v)}: " + ", ".join(f"{escape(m)} {_fmt_diff(k, d)}" for m, k, d in
+                                           zip(g["metric"], g["kind"], g["diff"], strict=True))
+             for v, g in sig.groupby("variant", sort=False)]
+    summary = ("<br>".join(lines) if lines else "No variant changes any metric significantly "
+               f"(Holm-corrected, alpha {result.alpha}).")
+    return "\n".join([
+        f"<!doctype html><html><head><meta charset='utf-8'><title>compare {escape(plan.spec.id)}</title>",
+        f"<style>{CSS}</style></head><body>",
+        f"<h1>{escape(plan.spec.id)}: variants against {escape(result.baseline_name)}</h1>",
+        f"<p class='sub'>{plan.n:,} games per arm · {plan.players} players · seed {plan.seed} · common random "
+        f"numbers (same seeds and shuffles in every arm) · simbalance {escape(simbalance.__version__)}</p>",
+        f"<p class='verdict'>Significant changes (Holm-corrected across metrics, alpha {result.alpha}):<br>{summary}</p>",
+        f"<img alt='forest plot' src='data:image/png;base64,{base64.b64encode(png).decode('ascii')}' style='max-width:100%'>",
+        "<h2>Every metric</h2>",
+        table(["variant", "metric", "baseline", "variant", "difference", "95% CI", "p", "p (Holm)", "significant"],
+              rows),
+        f"<h2>Run</h2><p><code>{escape(command)}</code></p>",
+        "</body></html>",
+    ])
+
+
+def write_compare_folder(result: ComparisonResult, out: Path, command: str) -> Path:
+    out = Path(out)
+    check_out_dir(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
+    try:
+        result.table.to_parquet(tmp / "comparison.parquet", index=False)
+        fig = forest(result.table, f"{result.baseline.plan.spec.id}: difference to {result.baseline_name} (95% CI)")
+        fig.savefig(tmp / "forest.png", dpi=110)
+        png = (tmp / "forest.png").read_bytes()
+        (tmp / "compare.html").write_text(render_compare(result, png, command), encoding="utf-8")
+        arms = {result.baseline_name: result.baseline.summary(), **{k: v.summary() for k, v in result.arms.items()}}
+        (tmp / "arms.json").write_text(json.dumps(arms, indent=2) + "\n")
+        plan = result.baseline.plan
+        manifest = {
+            "kind": "compare", "game": plan.spec.id, "engine_version": plan.engine.ENGINE_VERSION,
+            "baseline": result.baseline_name, "variants": list(result.arms), "n": plan.n, "seed": plan.seed,
+            "players": plan.players, "alpha": result.alpha, "command": command,
+            "simbalance_version": simbalance.__version__,
+            "created_utc": datetime.now(UTC).isoformat(timespec="seconds"),
+            "configs": {result.baseline_name: plan.config, **{k: v.plan.config for k, v in result.arms.items()}},
+        }
+        (tmp / RUN_MARKER).write_text(json.dumps(manifest, indent=2, default=str) + "\n")
+        if out.exists():
+            shutil.rmtree(out)
+        tmp.chmod(0o755)
+        tmp.rename(out)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return out
