@@ -108,17 +108,17 @@ def prepare(cfg: dict, players: int, validate: bool = False) -> tuple:
     deck = game_deck(cfg)
     if players > MAX_SEATS:
         raise ConfigError(f"game.players = {players}: at most {MAX_SEATS}")
+    if deck.size > MAX_CARDS:
+        raise ConfigError(f"deck: {deck.size} lady-actions-escape cards; at most {MAX_CARDS} are supported")
+    card_bg, card_ch, card_wild, card_effect, match, bg_cards, ch_cards = card_arrays(cfg, deck)
+    if not _can_ever_play(card_bg, card_ch, match, len(deck.characters)):
+        raise ConfigError("deck: no card of this deck can ever follow another; every game would stall")
     hand_size = require_int(cfg, "rules.hand_size", 1, 100)
     if players * hand_size > deck.size:
         raise ConfigError(
             f"rules.hand_size = {hand_size}: {players} players need {players * hand_size} cards "
             f"but the deck has {deck.size}"
         )
-    if deck.size > MAX_CARDS:
-        raise ConfigError(f"deck: {deck.size} lady-actions-escape cards; at most {MAX_CARDS} are supported")
-    card_bg, card_ch, card_wild, card_effect, match, bg_cards, ch_cards = card_arrays(cfg, deck)
-    if not _can_ever_play(card_bg, card_ch, match, len(deck.characters)):
-        raise ConfigError("deck: no card of this deck can ever follow another; every game would stall")
     game_rules = np.zeros(N_GAME_RULES, dtype=np.int64)
     game_rules[G_PLAYERS] = players
     game_rules[G_HAND] = hand_size
