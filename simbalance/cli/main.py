@@ -53,11 +53,12 @@ app = typer.Typer(
 
 
 def _register() -> None:
-    from simbalance.cli import compare_cmd, games_cmd, run_cmd
+    from simbalance.cli import compare_cmd, games_cmd, run_cmd, sweep_cmd
 
     app.command("games")(games_cmd.games)
     app.command("run")(run_cmd.run)
     app.command("compare")(compare_cmd.compare)
+    app.command("sweep")(sweep_cmd.sweep)
 
 
 _register()

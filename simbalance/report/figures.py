@@ -99,3 +99,53 @@ def forest(table: pd.DataFrame, title: str) -> Figure:
     axes[0].legend(loc="best", fontsize=8, frameon=False)
     fig.suptitle(title)
     return fig
+
+
+def sweep_lines(table: pd.DataFrame, key: str, players: int, unit: str) -> Figure:
+    """Seat win rates, balance and mean length against one swept key, with 95% CI bands."""
+    fig = Figure(figsize=(11, 3.4), layout="constrained")
+    ax_win, ax_bal, ax_len = fig.subplots(1, 3)
+    x = table[key].to_numpy()
+    numeric = np.issubdtype(x.dtype, np.number)
+    pos = x if numeric else np.arange(len(x))
+    for s in range(players):
+        color = COLORS[s % len(COLORS)]
+        ax_win.plot(pos, table[f"win_rate_seat_{s}"], "o-", color=color, label=f"seat {s}", markersize=3)
+        ax_win.fill_between(pos, table[f"win_rate_seat_{s}_ci_low"], table[f"win_rate_seat_{s}_ci_high"],
+                            color=color, alpha=0.2)
+    ax_win.axhline(1 / players, color="0.4", linestyle="--", linewidth=1)
+    ax_win.yaxis.set_major_formatter(lambda v, _: f"{v:.0%}")
+    ax_win.set_title("win rate by seat (95% CI)")
+    ax_win.legend(fontsize=7, frameon=False)
+    ax_bal.plot(pos, table["balance"], "o-", color=COLORS[0], markersize=3)
+    ax_bal.set_title("balance (1 − largest seat gap)")
+    ax_len.plot(pos, table["length_mean"], "o-", color=COLORS[3], markersize=3, label="mean")
+    ax_len.fill_between(pos, table["length_mean_ci_low"], table["length_mean_ci_high"], color=COLORS[3], alpha=0.2)
+    ax_len.plot(pos, table["length_median"], "s--", color="0.4", markersize=3, label="median")
+    ax_len.set_title(f"game length ({unit})")
+    ax_len.legend(fontsize=7, frameon=False)
+    for ax in (ax_win, ax_bal, ax_len):
+        ax.set_xlabel(key)
+        if not numeric or (np.issubdtype(x.dtype, np.integer) and len(x) <= 16):
+            ax.set_xticks(pos, [str(v) for v in x])
+        ax.grid(color="0.92")
+    return fig
+
+
+def sweep_heatmap(table: pd.DataFrame, key_x: str, key_y: str, metric: str, label: str) -> Figure:
+    """A metric over a two-key grid, each cell annotated."""
+    pivot = table.pivot(index=key_y, columns=key_x, values=metric)
+    fig = Figure(figsize=(1.4 + 0.75 * pivot.shape[1], 1.2 + 0.5 * pivot.shape[0]), layout="constrained")
+    ax = fig.add_subplot()
+    im = ax.imshow(pivot.to_numpy(dtype=float), cmap="viridis", aspect="auto")
+    ax.set_xticks(range(pivot.shape[1]), [str(c) for c in pivot.columns])
+    ax.set_yticks(range(pivot.shape[0]), [str(i) for i in pivot.index])
+    ax.set_xlabel(key_x)
+    ax.set_ylabel(key_y)
+    values = pivot.to_numpy(dtype=float)
+    mid = np.nanmean(values)
+    for (r, c), v in np.ndenumerate(values):
+        ax.text(c, r, f"{v:.3g}", ha="center", va="center", fontsize=7, color="white" if v < mid else "black")
+    fig.colorbar(im, ax=ax, shrink=0.8)
+    ax.set_title(label)
+    return fig

@@ -1,0 +1,144 @@
+"""Parameter sweeps: metrics over a grid of one or two config keys, and the settings closest to the
+designer's targets.
+
+Every grid point plays the same seed and game indices (common random numbers), so neighbouring
+points differ by the rule change, not by luck. Targets come from the game config's ``[targets]``
+table (``balance_min``, ``length_median``); the best points are re-checked on fresh seeds.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from simbalance.analysis.metrics import Z95
+from simbalance.core.config import get
+from simbalance.core.errors import ConfigError
+
+MAX_POINTS = 400
+
+
+@dataclass(frozen=True)
+class SweepParam:
+    key: str
+    values: tuple
+
+
+def _number(text: str) -> int | float:
+    return int(text) if re.fullmatch(r"[+-]?\d+", text) else float(text)
+
+
+def parse_param(text: str, cfg: dict) -> SweepParam:
+    """``key=start:stop:step`` (stop included) or ``key=a,b,c``, typed like the key's default."""
+    key, sep, spec = (part.strip() for part in text.partition("="))
+    if not sep or not key or not spec:
+        raise ConfigError(f"--param {text!r}: expected key=start:stop:step or key=a,b,c, e.g. rules.pick_cap=10:50:10")
+    try:
+        default = get(cfg, key)
+    except ConfigError:
+        from simbalance.core.config import unknown_key_message
+
+        raise ConfigError(unknown_key_message(cfg, key)) from None
+    try:
+        if ":" in spec:
+            parts = [_number(p) for p in spec.split(":")]
+            if len(parts) != 3 or parts[2] == 0:
+                raise ValueError
+            start, stop, step = parts
+            count = int(np.floor((stop - start) / step + 1e-9)) + 1
+            if count < 1:
+                raise ValueError
+            values = [start + i * step for i in range(count)]
+            if all(isinstance(p, int) for p in parts):
+                values = [int(v) for v in values]
+            else:
+                values = [round(float(v), 10) for v in values]
+        else:
+            values = [_parse_scalar(p.strip()) for p in spec.split(",")]
+    except ValueError:
+        raise ConfigError(f"--param {text!r}: expected key=start:stop:step or key=a,b,c") from None
+    if isinstance(default, bool) and not all(isinstance(v, bool) for v in values):
+        raise ConfigError(f"--param {key}: expected true or false values")
+    if isinstance(default, int) and not isinstance(default, bool) and not all(
+            isinstance(v, int) and not isinstance(v, bool) for v in values):
+        raise ConfigError(f"--param {key}={spec}: {key} takes whole numbers")
+    if isinstance(default, float):
+        values = [float(v) for v in values]
+    if len(values) > MAX_POINTS:
+        raise ConfigError(f"--param {text!r}: {len(values)} values; at most {MAX_POINTS}")
+    return SweepParam(key, tuple(values))
+
+
+def _parse_scalar(text: str) -> Any:
+    if text in ("true", "false"):
+        return text == "true"
+    try:
+        return _number(text)
+    except ValueError:
+        return text.strip('"')
+
+
+def grid(params: list[SweepParam]) -> list[dict[str, Any]]:
+    if not 1 <= len(params) <= 2:
+        raise ConfigError(f"sweep takes one or two --param; got {len(params)}")
+    if len(params) == 2 and params[0].key == params[1].key:
+        raise ConfigError(f"--param {params[0].key} given twice")
+    points = [dict(zip([p.key for p in params], combo, strict=True))
+              for combo in itertools.product(*[p.values for p in params])]
+    if len(points) > MAX_POINTS:
+        raise ConfigError(f"the grid has {len(points)} points; at most {MAX_POINTS}")
+    return points
+
+
+def point_rows(point: dict, summary: dict) -> dict:
+    """The metrics of one grid point, flat, with CIs."""
+    row = dict(point)
+    for seat in summary["seats"]:
+        s = seat["seat"]
+        row[f"win_rate_seat_{s}"] = seat["win_rate"]
+        row[f"win_rate_seat_{s}_ci_low"] = seat["ci_low"]
+        row[f"win_rate_seat_{s}_ci_high"] = seat["ci_high"]
+    for strat in summary["strategies"] if len(summary["strategies"]) > 1 else []:
+        row[f"win_rate_{strat['strategy']}"] = strat["win_rate"]
+    length = summary["length"]
+    half = Z95 * length["sd"] / np.sqrt(summary["n_games"])
+    row.update({
+        "balance": summary["balance"],
+        "first_player_advantage": summary["first_player_advantage"]["value"],
+        "length_mean": length["mean"], "length_mean_ci_low": length["mean"] - half,
+        "length_mean_ci_high": length["mean"] + half, "length_median": length["p50"],
+        "timeouts": summary["outcomes"]["timeouts"], "ties": summary["outcomes"]["ties"],
+        "equal_seats_p": summary["equal_seats_chi_square"]["p_value"],
+    })
+    return row
+
+
+def targets_of(cfg: dict) -> dict:
+    """The ``[targets]`` table, validated; without one, the target is the best seat balance."""
+    table = cfg.get("targets", {})
+    allowed = {"balance_min", "length_median"}
+    for key in table:
+        if key not in allowed:
+            raise ConfigError(f"targets.{key}: unknown target; allowed: {', '.join(sorted(allowed))}")
+    out = {"balance_min": float(table.get("balance_min", 1.0))}
+    band = table.get("length_median")
+    if band is not None:
+        if not (isinstance(band, list) and len(band) == 2 and band[0] <= band[1]):
+            raise ConfigError(f"targets.length_median = {band!r}: expected [low, high]")
+        out["length_median"] = [float(band[0]), float(band[1])]
+    return out
+
+
+def shortfall(df: pd.DataFrame, targets: dict) -> pd.Series:
+    """How far each point misses the targets (0 = on target): balance points plus relative length."""
+    miss = (targets["balance_min"] - df["balance"]).clip(lower=0)
+    if "length_median" in targets:
+        lo, hi = targets["length_median"]
+        med = df["length_median"]
+        miss = miss + ((lo - med).clip(lower=0) + (med - hi).clip(lower=0)) / max(hi, 1.0)
+    return miss

@@ -1,0 +1,61 @@
+"""`simbalance sweep GAME --param key=4:16:2 [--param ...]`: metrics over a grid of settings."""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from simbalance.cli.run_cmd import parse_count
+
+
+def sweep(
+    game: Annotated[str, typer.Argument(help="Game id (see `simbalance games`).", show_default=False)],
+    param: Annotated[list[str], typer.Option("--param", help="key=start:stop:step (stop included) or key=a,b,c; one or two.")],
+    n: Annotated[str, typer.Option("--n", help="Games per grid point: 1e5, 100_000 or 100000.")] = "1e5",
+    players: Annotated[int | None, typer.Option(help="Players (default: the game config's).")] = None,
+    seed: Annotated[int, typer.Option(help="Seed shared by every grid point (common random numbers).")] = 0,
+    set_: Annotated[list[str] | None, typer.Option("--set", help="Override a key at every point (repeatable).")] = None,
+    variant: Annotated[list[str] | None, typer.Option("--variant", help="Apply a variant at every point.")] = None,
+    strategies: Annotated[str | None, typer.Option(help="Strategy per seat, comma-separated.")] = None,
+    rotate: Annotated[bool, typer.Option(help="Play every seat permutation of the strategies.")] = False,
+    recheck: Annotated[int, typer.Option(help="Re-check this many best points on a fresh seed.")] = 3,
+    threads: Annotated[int | None, typer.Option(help="Threads (default: all cores).")] = None,
+    out: Annotated[Path | None, typer.Option(help="Output folder (default: reports/sweep-<game>-<time>).")] = None,
+) -> None:
+    """Sweep one or two config keys (rules, deck counts, caps...): metrics with CI bands per point,
+    the points closest to the config's [targets] pointed out and re-checked on fresh seeds."""
+    from simbalance.api import sweep as run_sweep
+    from simbalance.core.runner import RichProgress
+    from simbalance.report.run_folder import check_out_dir, default_out_dir
+    from simbalance.report.sweep_page import write_sweep_folder
+
+    count = parse_count(n)
+    target = out if out is not None else default_out_dir(f"sweep-{game}")
+    check_out_dir(target)
+    result = run_sweep(game, param, count, players=players, seed=seed, overrides=set_ or [], variants=variant,
+                       strategies=strategies, rotate=rotate, threads=threads, recheck=recheck,
+                       progress_factory=RichProgress)
+    command = "simbalance " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+    folder = write_sweep_folder(result, target, command)
+    keys = [p.key for p in result.params]
+    tab = Table(title=f"{game}: sweep ({count:,} games per point; targets {result.targets})")
+    for col in [*keys, "balance", "seat 0 advantage", "mean length", "median", "timeouts", "shortfall"]:
+        tab.add_column(col, justify="right")
+    for i, (_, r) in enumerate(result.table.iterrows()):
+        tab.add_row(*[str(result.table[k].iloc[i]) for k in keys], f"{r['balance']:.3f}", f"{r['first_player_advantage']:+.2%}",
+                    f"{r['length_mean']:.1f}", f"{r['length_median']:g}", f"{r['timeouts']:.2%}",
+                    f"{r['shortfall']:.3f}")
+    console = Console()
+    console.print(tab)
+    if len(result.rechecked):
+        top = result.rechecked.iloc[0]
+        console.print("closest to the targets, re-checked on a fresh seed: "
+                      + ", ".join(f"{k} = {result.rechecked[k].iloc[0]}" for k in keys)
+                      + f" (balance {top['balance']:.3f}, median length {top['length_median']:g})")
+    Console(stderr=True).print(f"report: {folder / 'sweep.html'}")

@@ -1,0 +1,105 @@
+"""The sweep folder: sweep.html (figures, tables, targets), sweep.parquet, rechecked.parquet."""
+
+from __future__ import annotations
+
+import base64
+import json
+import shutil
+import tempfile
+from datetime import UTC, datetime
+from html import escape
+from io import BytesIO
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import simbalance
+from simbalance.report.figures import sweep_heatmap, sweep_lines
+from simbalance.report.html import CSS, num, table
+from simbalance.report.run_folder import RUN_MARKER, check_out_dir
+
+if TYPE_CHECKING:
+    from simbalance.api import SweepResult
+
+SHOWN = ("balance", "first_player_advantage", "length_mean", "length_median", "timeouts", "shortfall")
+
+
+def sweep_figures(result: SweepResult) -> dict:
+    plan = result.base_plan
+    keys = [p.key for p in result.params]
+    if len(keys) == 1:
+        return {"sweep": sweep_lines(result.table, keys[0], plan.players, plan.spec.length_unit)}
+    return {
+        "balance_heatmap": sweep_heatmap(result.table, keys[0], keys[1], "balance", "balance"),
+        "length_heatmap": sweep_heatmap(result.table, keys[0], keys[1], "length_mean",
+                                        f"mean length ({plan.spec.length_unit})"),
+    }
+
+
+def _rows(df, keys) -> list[list[str]]:
+    return [[escape(str(df[k].iloc[i])) for k in keys] + [num(float(df[m].iloc[i])) for m in SHOWN if m in df]
+            for i in range(len(df))]
+
+
+def render_sweep(result: SweepResult, images: dict[str, bytes], command: str) -> str:
+    plan = result.base_plan
+    keys = [p.key for p in result.params]
+    heads = keys + [m for m in SHOWN]
+    target_text = ", ".join(f"{k} {v}" for k, v in result.targets.items())
+    best = ""
+    if len(result.rechecked):
+        top = result.rechecked.iloc[0]
+        setting = ", ".join(f"{k} = {result.rechecked[k].iloc[0]}" for k in keys)
+        verdict = " (on target)" if top["shortfall"] == 0 else f", shortfall {top['shortfall']:.3f}"
+        best = (f"Closest to the targets: <b>{escape(setting)}</b>, re-checked on a fresh seed: balance "
+                f"{top['balance']:.3f}, median length {top['length_median']:g}{verdict}.")
+    parts = [
+        f"<!doctype html><html><head><meta charset='utf-8'><title>sweep {escape(plan.spec.id)}</title>",
+        f"<style>{CSS}</style></head><body>",
+        f"<h1>{escape(plan.spec.id)}: sweep over {escape(', '.join(keys))}</h1>",
+        f"<p class='sub'>{plan.n:,} games per point · {plan.players} players · seed {plan.seed} (the same games at "
+        f"every point) · simbalance {escape(simbalance.__version__)}</p>",
+        f"<p class='verdict'>Targets: {escape(target_text)}. {best}</p>",
+    ]
+    for name, png in images.items():
+        parts.append(f"<img alt='{escape(name)}' style='max-width:100%' "
+                     f"src='data:image/png;base64,{base64.b64encode(png).decode('ascii')}'>")
+    parts.append("<h2>Best points, re-checked on a fresh seed</h2>")
+    parts.append(table(heads, _rows(result.rechecked, keys)))
+    parts.append("<h2>Every point</h2>")
+    parts.append(table(heads, _rows(result.table, keys)))
+    parts.append(f"<h2>Run</h2><p><code>{escape(command)}</code></p></body></html>")
+    return "\n".join(parts)
+
+
+def write_sweep_folder(result: SweepResult, out: Path, command: str) -> Path:
+    out = Path(out)
+    check_out_dir(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
+    try:
+        result.table.to_parquet(tmp / "sweep.parquet", index=False)
+        result.rechecked.to_parquet(tmp / "rechecked.parquet", index=False)
+        images = {}
+        for name, fig in sweep_figures(result).items():
+            buf = BytesIO()
+            fig.savefig(buf, format="png", dpi=110)
+            images[name] = buf.getvalue()
+            (tmp / f"{name}.png").write_bytes(images[name])
+        (tmp / "sweep.html").write_text(render_sweep(result, images, command), encoding="utf-8")
+        plan = result.base_plan
+        manifest = {
+            "kind": "sweep", "game": plan.spec.id, "engine_version": plan.engine.ENGINE_VERSION,
+            "params": {p.key: list(p.values) for p in result.params}, "n": plan.n, "seed": plan.seed,
+            "players": plan.players, "targets": result.targets, "command": command, "config": plan.config,
+            "simbalance_version": simbalance.__version__,
+            "created_utc": datetime.now(UTC).isoformat(timespec="seconds"),
+        }
+        (tmp / RUN_MARKER).write_text(json.dumps(manifest, indent=2, default=str) + "\n")
+        if out.exists():
+            shutil.rmtree(out)
+        tmp.chmod(0o755)
+        tmp.rename(out)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return out
