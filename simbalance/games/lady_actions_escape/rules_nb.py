@@ -20,11 +20,12 @@ from numba import njit, prange
 
 from simbalance.core.kernel import block_bounds, n_blocks
 from simbalance.core.records import END_INVALID, END_STALEMATE, END_TIMEOUT, END_WIN
-from simbalance.core.rng import seed_game, shuffle
-from simbalance.games.lady_actions_escape.bits_nb import bit, has, popcount
+from simbalance.core.rng import randint, seed_game, shuffle
+from simbalance.games.lady_actions_escape.bits_nb import bit, has, nth_card, popcount
 from simbalance.games.lady_actions_escape.strategies_nb import (
     EFFECT_DRAW,
     EFFECT_REVERSE,
+    RANDOM,
     choose_card,
     name_background,
     name_character,
@@ -148,7 +149,12 @@ def play_game(state, order, seat_sid, seat_params, card_bg, card_ch, card_wild, 
         options = hands[seat] if turns == 1 else hands[seat] & match[top]
         card = -1
         if options != 0:
-            card = choose_card(sid, seat_params[seat], state, steps[seat], hands[seat], options, popcount(options),
+            if sid == RANDOM:
+                # choose_card's random branch, inline: a call passing this many arrays costs about
+                # as much as the rest of the turn (numba counts references to every array argument).
+                card = nth_card(options, randint(state, popcount(options)))
+            else:
+                card = choose_card(sid, seat_params[seat], state, steps[seat], hands[seat], options, popcount(options),
                                card_bg, card_ch, card_wild, card_effect, bg_cards, ch_cards,
                                hand_n[_next_seat(seat, direction, players)],
                                hand_n[_next_seat(seat, -direction, players)])
@@ -158,7 +164,11 @@ def play_game(state, order, seat_sid, seat_params, card_bg, card_ch, card_wild, 
                 break
         else:
             while True:
-                drawn = _draw(state, draw, ctr, disc)
+                if ctr[0] > 0:  # the common case, inline: a call passing four arrays costs more
+                    ctr[0] -= 1
+                    drawn = draw[ctr[0]]
+                else:
+                    drawn = _draw(state, draw, ctr, disc)
                 if drawn < 0:
                     break  # nothing left to draw: he passes
                 seat_stats[seat, 1] += 1
@@ -206,7 +216,11 @@ def play_game(state, order, seat_sid, seat_params, card_bg, card_ch, card_wild, 
             for _ in range(players - 1):
                 s = _next_seat(s, direction, players)
                 for _ in range(n_draw):
-                    drawn = _draw(state, draw, ctr, disc)
+                    if ctr[0] > 0:
+                        ctr[0] -= 1
+                        drawn = draw[ctr[0]]
+                    else:
+                        drawn = _draw(state, draw, ctr, disc)
                     if drawn < 0:
                         break  # a player draws as many as exist
                     seat_stats[s, 1] += 1
