@@ -147,7 +147,22 @@ def summarize_run(result: SimulationResult) -> dict:
     hook = getattr(plan.engine, "summarize", None)
     if hook is not None:
         summary["game"] = _jsonable(hook(result.games, plan.players))
+    table = card_table(result)
+    if table is not None:
+        summary["cards"] = _records(table)
     return summary
+
+
+def card_table(result: SimulationResult) -> pd.DataFrame | None:
+    """Card impact of the run, for engines that record which cards each seat had."""
+    engine = result.plan.engine
+    if not (hasattr(engine, "card_masks") and hasattr(engine, "card_info")):
+        return None
+    from simbalance.analysis.cards import card_impact
+
+    labels, groups = engine.card_info(result.plan.config)
+    return card_impact(result.games, result.plan.players, engine.card_masks(result.games, result.plan.players),
+                       labels, groups)
 
 
 def _records(df: pd.DataFrame) -> list[dict]:

@@ -73,7 +73,7 @@ def flat_metrics(d: dict, prefix: str = "") -> list[tuple[str, object]]:
         name = f"{prefix}{k}"
         if isinstance(v, dict):
             rows.extend(flat_metrics(v, name + "."))
-        elif isinstance(v, list) and len(v) > 12:
+        elif isinstance(v, list) and len(v) > 12:  # long lists stay in summary.json
             rows.append((name, f"[{len(v)} values: see summary.json]"))
         else:
             rows.append((name, v))
@@ -118,6 +118,17 @@ def render_report(manifest: dict, summary: dict, images: dict[str, bytes]) -> st
     if summary.get("game"):
         parts.append("<h2>Game statistics</h2>")
         parts.append(table(["metric", "value"], [[escape(k), num(v)] for k, v in flat_metrics(summary["game"])]))
+    if summary.get("cards"):
+        parts.append("<h2>Card impact</h2><p>Win rate of the seat-games that had the card against those that "
+                     "did not (95% CI); the length-adjusted difference compares games of similar length, which "
+                     "removes the survivor bias of cards seen only in long games.</p>")
+        parts.append(table(["how", "card or group", "seat-games with", "win rate with", "without", "difference",
+                            "95% CI", "length-adjusted"], [
+            [escape(c["kind"]), escape(c["subject"]), num(c["seat_games_with"]), pct(c["win_rate_with"]),
+             pct(c["win_rate_without"]), f"{100 * (c['difference'] or 0):+.2f} pp",
+             f"{100 * (c['ci_low'] or 0):+.2f} to {100 * (c['ci_high'] or 0):+.2f}",
+             f"{100 * (c['difference_length_adjusted'] or 0):+.2f} pp"]
+            for c in summary["cards"]]))
     parts.append("<h2>Run</h2>")
     parts.append(f"<p><code>{escape(manifest['command'])}</code></p>")
     parts.append("<details><summary>Resolved config and manifest</summary><pre>"

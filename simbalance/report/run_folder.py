@@ -90,6 +90,11 @@ def run_figures(result: SimulationResult, summary: dict) -> dict[str, Figure]:
         out["strategy_win_rates"] = figures.win_rates(
             pd.DataFrame(summary["strategies"]), "strategy", fair, "Win rate by strategy (per seat played)"
         )
+    if summary.get("cards"):
+        cards = pd.DataFrame(summary["cards"])
+        for kind in dict.fromkeys(cards["kind"]):
+            out[f"card_impact_{kind.replace(' ', '_')}"] = figures.card_impact_bars(
+                cards, kind, f"Card impact: win rate when {kind} vs not")
     hook = getattr(plan.engine, "figures", None)
     if hook is not None:
         out.update(hook(result.games, summary))

@@ -71,3 +71,22 @@ def summarize(games: pd.DataFrame, players: int) -> dict:
     """Win rate by the seat dealt Dr. Ling: the deal decides the game."""
     won_with_ling = (games["winner"] == games["ling_dealt"]).mean()
     return {"share_won_by_seat_dealt_dr_ling": float(won_with_ling)}
+
+
+def card_info(cfg: dict) -> tuple[list[str], dict[str, list[int]]]:
+    """Labels of the game deck's cards (bit order of ``dealt_mask``) and groups by character and
+    background, for the card-impact table."""
+    deck = game_deck(cfg)
+    labels = [deck.label(c) for c in range(deck.size)]
+    groups: dict[str, list[int]] = {}
+    for c in range(deck.size):
+        if deck.character[c] >= 0:
+            groups.setdefault(f"any {deck.characters[deck.character[c]]}", []).append(c)
+        if deck.background[c] >= 0:
+            groups.setdefault(f"any {deck.backgrounds[deck.background[c]]}", []).append(c)
+    return labels, groups
+
+
+def card_masks(games: pd.DataFrame, players: int) -> dict[str, np.ndarray]:
+    """The cards each seat was dealt (no survivor bias: every game deals every card)."""
+    return {"dealt": np.stack([games[f"dealt_mask_{s}"].to_numpy() for s in range(players)], axis=1)}
