@@ -117,6 +117,17 @@ def load_deck(table: dict) -> CaptainActionDeck:
             character.append(characters.index(name))
             background.append(backgrounds.index(bg))
 
+    removed = table.get("removed", [])
+    if not isinstance(removed, list) or not all(isinstance(r, int) and not isinstance(r, bool) for r in removed):
+        raise ConfigError(f"deck.removed = {removed!r}: expected a list of printed card numbers")
+    for r in removed:
+        if r not in seen:
+            raise ConfigError(f"deck.removed: no card numbered {r} in the deck (wildcards are removed by count)")
+    if len(set(removed)) != len(removed):
+        raise ConfigError(f"deck.removed = {removed!r}: a card is listed twice")
+    keep = [num not in removed for num in number]
+    number, pose, character, background = ([v for v, k in zip(col, keep, strict=True) if k]
+                                           for col in (number, pose, character, background))
     order = np.argsort(number, kind="stable")
     n_wild, n_ling = counts["captain_action"], counts["dr_ling"]
     evil = characters.index(DR_EVIL)

@@ -56,3 +56,15 @@ def test_pose_with_undeclared_background(table):
     table["poses"]["4"]["cards"]["teal"] = 99
     with pytest.raises(ConfigError, match="unknown background 'teal'; declared: periwinkle"):
         load_deck(table)
+
+
+def test_removed_cards_leave_the_deck(table):
+    table["removed"] = [9, 37]
+    deck = load_deck(table)
+    assert deck.size == 51 and 9 not in deck.number and 37 not in deck.number
+
+
+def test_removing_an_unknown_card(table):
+    table["removed"] = [99]
+    with pytest.raises(ConfigError, match="deck.removed: no card numbered 99"):
+        load_deck(table)
