@@ -23,27 +23,20 @@ SPEC = GameSpec(
 
 @cache
 def _default_scorer():
-    """Card attributes by printed number and the scoring vectors, from the default config."""
+    """Card ids by printed number and the scoring arrays, from the default config."""
     import numpy as np
 
     from simbalance.core.config import load_config
     from simbalance.decks.captain_action import KIND_CAPTAIN_WILD
-    from simbalance.games.captain_action.engine import card_arrays, game_deck, score_rules_from
+    from simbalance.games.captain_action.engine import game_deck, scoring_arrays
 
     cfg = load_config(SPEC.id)
     deck = game_deck(cfg)
-    card_bg, card_ch, card_val, ch_scores, ch_val, wild_chars, ab = card_arrays(cfg, deck)
-    by_number = {}
-    wild_id = None
-    for card in range(deck.size):
-        if deck.kind[card] == KIND_CAPTAIN_WILD:
-            wild_id = card
-        elif deck.number[card] > 0:
-            by_number[int(deck.number[card])] = card
-    n_bg = int(card_bg.max()) + 1
-    counts = np.zeros(2 * n_bg + len(ch_val), dtype=np.int64)
-    return by_number, wild_id, card_bg, card_ch, card_val, ch_scores, ch_val, wild_chars, \
-        score_rules_from(cfg, ab), counts
+    card_info, srules = scoring_arrays(cfg, deck)
+    by_number = {int(deck.number[c]): c for c in range(deck.size) if deck.number[c] > 0}
+    wilds = np.flatnonzero(deck.kind == KIND_CAPTAIN_WILD)
+    wild_id = int(wilds[0]) if len(wilds) else None
+    return by_number, wild_id, card_info, srules
 
 
 def score_hand(cards) -> int:
@@ -55,10 +48,9 @@ def score_hand(cards) -> int:
     """
     import numpy as np
 
-    from simbalance.games.captain_action.scoring_nb import hand_score
+    from simbalance.games.captain_action.scoring_nb import RULE_N_BG, RULE_N_CH, hand_score
 
-    by_number, wild_id, card_bg, card_ch, card_val, ch_scores, ch_val, wild_chars, rules, counts = \
-        _default_scorer()
+    by_number, wild_id, card_info, srules = _default_scorer()
     ids = []
     for number in cards:
         if isinstance(number, bool) or not isinstance(number, (int, np.integer)):
@@ -70,7 +62,8 @@ def score_hand(cards) -> int:
             ids.append(by_number[number])
         else:
             raise ValueError(f"card {number}: no such card in the default captain-action deck")
-    hand = np.array(ids, dtype=np.int64)
-    scratch = np.zeros(len(counts) + len(wild_chars) + len(ids) + 1, dtype=np.int64)
-    return int(hand_score(hand, len(ids), card_bg, card_ch, card_val, ch_scores, ch_val, wild_chars, rules,
-                          counts.copy(), scratch))
+    hand = np.array([ids], dtype=np.int64).reshape(1, len(ids))
+    n_bg, n_ch = int(srules[RULE_N_BG]), int(srules[RULE_N_CH])
+    cnt = np.zeros((3, max(n_bg, n_ch)), dtype=np.int64)
+    scratch = np.zeros(n_bg + n_ch + len(ids) + 1, dtype=np.int64)
+    return int(hand_score(hand, 0, len(ids), card_info, srules, cnt, scratch))

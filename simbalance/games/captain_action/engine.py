@@ -26,13 +26,21 @@ from simbalance.games.captain_action.rules_nb import (
     kernel,  # noqa: F401  (the engine's kernel)
 )
 from simbalance.games.captain_action.scoring_nb import (
-    N_SCORE_RULES,
+    INFO_BG,
+    INFO_CH,
+    INFO_VAL,
+    NO_SET,
     RULE_AB_CHAR,
     RULE_AB_POINTS,
+    RULE_CH_VAL,
     RULE_MAX_WILD,
     RULE_MIN_NATURAL,
+    RULE_N_BG,
+    RULE_N_CH,
+    RULE_N_WILD_CH,
     RULE_POINTS,
     RULE_SET_SIZE,
+    WILD,
 )
 
 ENGINE_VERSION = 1
@@ -68,37 +76,46 @@ def game_deck(cfg: dict):
     return deck.select(keep)
 
 
-def card_arrays(cfg: dict, deck) -> tuple:
-    """Per card (background, character or -1 for a wild, points in a set) and per character
-    (can it be in a set, points per card), plus the characters a wild may take."""
+def scoring_arrays(cfg: dict, deck) -> tuple[np.ndarray, np.ndarray]:
+    """``card_info`` (per card: background, character or WILD / NO_SET, points in a set) and the
+    scoring rule vector ``srules`` (layout in scoring_nb)."""
     points = require_int(cfg, "rules.points_per_card", 0, 1000)
     ab_points = require_int(cfg, "rules.points_per_action_boy", 0, 1000)
     dr_ling = require_choice(cfg, "rules.dr_ling", DR_LING_CHOICES)
+    set_size = require_int(cfg, "rules.set_size", 1, MAX_HAND)
+    naturals = require_int(cfg, "rules.naturals_per_set", 1, set_size)
+    max_wild = require_int(cfg, "rules.max_wilds_per_set", 0, MAX_HAND)
     evil = deck.character_index(DR_EVIL)
     ab = deck.characters.index(ACTION_BOY) if ACTION_BOY in deck.characters else -1
-    n_ch = len(deck.characters)
-    ch_scores = np.array([c != evil for c in range(n_ch)], dtype=np.int64)
-    ch_val = np.array([0 if c == evil else (ab_points if c == ab else points) for c in range(n_ch)], dtype=np.int64)
-    card_bg = deck.background.astype(np.int64)
-    card_ch = deck.character.astype(np.int64)  # -1 for Captain Action wildcards
-    if dr_ling == "wild":
-        card_ch[deck.kind == KIND_DR_LING] = -1
-    card_val = np.where(card_ch >= 0, ch_val[np.maximum(card_ch, 0)], 0).astype(np.int64)
-    wild_chars = np.flatnonzero(ch_scores).astype(np.int64)
-    return card_bg, card_ch, card_val, ch_scores, ch_val, wild_chars, ab
+    n_bg, n_ch = len(deck.backgrounds), len(deck.characters)
+    ch_val = [0 if c == evil else (ab_points if c == ab else points) for c in range(n_ch)]
+    wild_chars = [c for c in range(n_ch) if c != evil]
 
+    card_info = np.zeros((deck.size, 3), dtype=np.int64)
+    card_info[:, INFO_BG] = deck.background
+    for card in range(deck.size):
+        ch = int(deck.character[card])
+        if deck.kind[card] == KIND_CAPTAIN_WILD or (deck.kind[card] == KIND_DR_LING and dr_ling == "wild"):
+            card_info[card, INFO_CH] = WILD
+        elif ch == evil:
+            card_info[card, INFO_CH] = NO_SET  # Dr. Evil (and a plain Dr. Ling) is in no set at all
+        else:
+            card_info[card, INFO_CH] = ch
+            card_info[card, INFO_VAL] = ch_val[ch]
 
-def score_rules_from(cfg: dict, ab: int) -> np.ndarray:
-    set_size = require_int(cfg, "rules.set_size", 1, MAX_HAND)
-    rules = np.zeros(N_SCORE_RULES, dtype=np.int64)
-    rules[RULE_SET_SIZE] = set_size
-    rules[RULE_MIN_NATURAL] = require_int(cfg, "rules.naturals_per_set", 1, set_size)
-    max_wild = require_int(cfg, "rules.max_wilds_per_set", 0, MAX_HAND)
-    rules[RULE_MAX_WILD] = UNLIMITED if max_wild == 0 else max_wild
-    rules[RULE_POINTS] = require_int(cfg, "rules.points_per_card", 0, 1000)
-    rules[RULE_AB_POINTS] = require_int(cfg, "rules.points_per_action_boy", 0, 1000)
-    rules[RULE_AB_CHAR] = ab
-    return rules
+    srules = np.zeros(RULE_CH_VAL + n_ch + len(wild_chars), dtype=np.int64)
+    srules[RULE_SET_SIZE] = set_size
+    srules[RULE_MIN_NATURAL] = naturals
+    srules[RULE_MAX_WILD] = UNLIMITED if max_wild == 0 else max_wild
+    srules[RULE_POINTS] = points
+    srules[RULE_AB_POINTS] = ab_points
+    srules[RULE_AB_CHAR] = ab
+    srules[RULE_N_BG] = n_bg
+    srules[RULE_N_CH] = n_ch
+    srules[RULE_N_WILD_CH] = len(wild_chars)
+    srules[RULE_CH_VAL:RULE_CH_VAL + n_ch] = ch_val
+    srules[RULE_CH_VAL + n_ch:] = wild_chars
+    return card_info, srules
 
 
 def prepare(cfg: dict, players: int, validate: bool = False) -> tuple:
@@ -117,8 +134,7 @@ def prepare(cfg: dict, players: int, validate: bool = False) -> tuple:
             f"rules.hand_size = {hand_size}, rules.countdown = {countdown}: {players} players need "
             f"{players} x {hand_size} + {countdown} + 1 = {needed} cards but the deck has {deck.size}"
         )
-    card_bg, card_ch, card_val, ch_scores, ch_val, wild_chars, ab = card_arrays(cfg, deck)
-    score_rules = score_rules_from(cfg, ab)
+    card_info, srules = scoring_arrays(cfg, deck)
     game_rules = np.zeros(N_GAME_RULES, dtype=np.int64)
     game_rules[G_PLAYERS] = players
     game_rules[G_HAND] = hand_size
@@ -134,7 +150,7 @@ def prepare(cfg: dict, players: int, validate: bool = False) -> tuple:
             p = table.get("call", 0.5)
             if not isinstance(p, (int, float)) or not 0 <= p <= 1:
                 raise ConfigError(f"strategies.random.call = {p!r}: a probability from 0 to 1")
-    return card_bg, card_ch, card_val, ch_scores, ch_val, wild_chars, score_rules, game_rules, np.bool_(validate)
+    return card_info, srules, game_rules, np.bool_(validate)
 
 
 # ---------------------------------------------------------------------------------------------

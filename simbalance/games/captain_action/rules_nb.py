@@ -1,9 +1,8 @@
 """The rules of captain-action as one jitted function per game (docs/rules/captain-action.md).
 
 ``play_game`` takes the shuffled deck order as an array, so tests can deal a chosen order. Cards are
-ids into the game's deck (engine.game_deck): ``cards = (card_bg, card_ch, card_val, ch_scores)`` are
-their attributes, ``score_args = (ch_val, wild_chars, score_rules)`` the scoring rules
-(scoring_nb), ``game_rules`` the int64 vector indexed by the G_* constants below.
+ids into the game's deck (engine.game_deck); ``card_info`` and ``srules`` describe the cards and the
+scoring rules (scoring_nb), ``game_rules`` is the int64 vector indexed by the G_* constants below.
 """
 
 from __future__ import annotations
@@ -14,7 +13,7 @@ from numba import njit, prange
 from simbalance.core.kernel import block_bounds, n_blocks
 from simbalance.core.records import END_INVALID, END_TIMEOUT, END_WIN
 from simbalance.core.rng import seed_game, shuffle
-from simbalance.games.captain_action.scoring_nb import hand_score
+from simbalance.games.captain_action.scoring_nb import RULE_N_BG, RULE_N_CH, hand_score
 from simbalance.games.captain_action.strategies_nb import RANDOM, decide_call, decide_discard, decide_source
 
 # Indices into game_rules (built by engine.prepare).
@@ -27,14 +26,6 @@ G_PENALTY = 5  # points lost when the Countdown Deck runs out (0: none)
 G_PENALTY_ALL = 6  # 1: every player loses them; 0: only the player who drew the last Countdown card
 G_TURN_CAP = 7  # a game still running after this many turns is a timeout
 N_GAME_RULES = 8
-
-
-@njit(cache=True)
-def _score(hand, seat, hand_size, cards, score_args, counts, scratch):
-    card_bg, card_ch, card_val, ch_scores = cards
-    ch_val, wild_chars, rules = score_args
-    return hand_score(hand[seat], hand_size, card_bg, card_ch, card_val, ch_scores, ch_val, wild_chars, rules,
-                      counts, scratch)
 
 
 @njit(cache=True)
@@ -59,12 +50,13 @@ def _conserved(order, hand, players, hand_size, pile, pile_n, cd_pos, cd_end):
 
 
 @njit(cache=True)
-def play_game(state, order, seat_sid, seat_params, cards, score_args, game_rules, hand, pile, counts, scratch,
-              out, i, validate):
+def play_game(state, order, seat_sid, seat_params, card_info, srules, game_rules, hand, pile, cnt, scratch, out, i,
+              validate):
     """Deal ``order`` and play one game; write its record into ``out[i]``.
 
     ``seat_sid[s]`` / ``seat_params[s]``: the strategy id and parameters of seat ``s``;
-    ``hand``: int64[players, hand_size + 1]; ``pile``: int64[deck size] (the discard pile). With
+    ``hand``: int64[players, hand_size + 1]; ``pile``: int64[deck size] (the discard pile); ``cnt`` and
+    ``scratch``: work arrays for scoring (scoring_nb). With
     ``validate`` every turn is checked (legal discard, cards conserved); a broken invariant ends
     the game with ``end = END_INVALID``.
     """
@@ -100,7 +92,7 @@ def play_game(state, order, seat_sid, seat_params, cards, score_args, game_rules
         step = turns // players  # this seat's own turn number, for scripted players
         left = cd_end - cd_pos
         if call_before:
-            score = 0 if sid == RANDOM else _score(hand, seat, hand_size, cards, score_args, counts, scratch)
+            score = 0 if sid == RANDOM else hand_score(hand, seat, hand_size, card_info, srules, cnt, scratch)
             if decide_call(sid, params, state, step, score, left, countdown - left):
                 caller = seat
                 bonus = left
@@ -108,8 +100,8 @@ def play_game(state, order, seat_sid, seat_params, cards, score_args, game_rules
 
         # Planning: take the top card of the Countdown Deck or of the discard pile ...
         forbid = -1
-        if decide_source(sid, params, state, step, hand, seat, hand_size, pile[pile_n - 1], cards, score_args,
-                         counts, scratch) == 1:
+        if decide_source(sid, params, state, step, hand, seat, hand_size, pile[pile_n - 1], card_info, srules, cnt,
+                         scratch) == 1:
             pile_n -= 1
             card = pile[pile_n]
             out[i].takes[seat] += 1
@@ -120,8 +112,7 @@ def play_game(state, order, seat_sid, seat_params, cards, score_args, game_rules
             cd_pos += 1
         hand[seat, hand_size] = card
         # ... then discard one card face up.
-        d = decide_discard(sid, params, state, step, hand, seat, hand_size, forbid, cards, score_args, counts,
-                           scratch)
+        d = decide_discard(sid, params, state, step, hand, seat, hand_size, forbid, card_info, srules, cnt, scratch)
         if validate and (d == forbid or d < 0 or d > hand_size):
             end = END_INVALID
             break
@@ -139,7 +130,7 @@ def play_game(state, order, seat_sid, seat_params, cards, score_args, game_rules
             break
         if not call_before:
             left = cd_end - cd_pos
-            score = 0 if sid == RANDOM else _score(hand, seat, hand_size, cards, score_args, counts, scratch)
+            score = 0 if sid == RANDOM else hand_score(hand, seat, hand_size, card_info, srules, cnt, scratch)
             if decide_call(sid, params, state, step, score, left, countdown - left):
                 caller = seat
                 bonus = left
@@ -149,7 +140,7 @@ def play_game(state, order, seat_sid, seat_params, cards, score_args, game_rules
     # Attack: every hand is scored; the caller adds the Countdown Deck's size.
     best = -(1 << 30)
     for s in range(players):
-        hs = _score(hand, s, hand_size, cards, score_args, counts, scratch)
+        hs = hand_score(hand, s, hand_size, card_info, srules, cnt, scratch)
         total = hs
         if s == caller:
             total += bonus
@@ -184,27 +175,29 @@ def play_game(state, order, seat_sid, seat_params, cards, score_args, game_rules
         out[i].winners = 0
 
 
+@njit(cache=True)
+def _work_arrays(card_info, srules, players, hand_size):
+    n_cards = card_info.shape[0]
+    n_bg = srules[RULE_N_BG]
+    n_ch = srules[RULE_N_CH]
+    hand = np.empty((players, hand_size + 1), np.int64)
+    pile = np.empty(n_cards, np.int64)
+    cnt = np.zeros((3, max(n_bg, n_ch)), np.int64)
+    scratch = np.zeros(n_bg + n_ch + n_cards + 1, np.int64)
+    return hand, pile, cnt, scratch
+
+
 @njit(cache=True, parallel=True)
-def kernel(out, first_game, seed, lineups, slot_strategy, slot_params, card_bg, card_ch, card_val, ch_scores,
-           ch_val, wild_chars, score_rules, game_rules, validate):
+def kernel(out, first_game, seed, lineups, slot_strategy, slot_params, card_info, srules, game_rules, validate):
     n = out.shape[0]
-    n_cards = card_bg.shape[0]
+    n_cards = card_info.shape[0]
     players = game_rules[G_PLAYERS]
-    hand_size = game_rules[G_HAND]
-    n_bg = 0
-    for c in range(n_cards):
-        n_bg = max(n_bg, card_bg[c] + 1)
-    cards = (card_bg, card_ch, card_val, ch_scores)
-    score_args = (ch_val, wild_chars, score_rules)
     blocks = n_blocks(n)
     for b in prange(blocks):
         lo, hi = block_bounds(n, blocks, b)
         state = np.zeros(1, np.uint64)
         order = np.empty(n_cards, np.int64)
-        hand = np.empty((players, hand_size + 1), np.int64)
-        pile = np.empty(n_cards, np.int64)
-        counts = np.zeros(2 * n_bg + ch_val.shape[0], np.int64)
-        scratch = np.zeros(n_bg + wild_chars.shape[0] + n_cards + 1, np.int64)
+        hand, pile, cnt, scratch = _work_arrays(card_info, srules, players, game_rules[G_HAND])
         seat_sid = np.empty(players, np.int64)
         seat_params = np.empty((players, slot_params.shape[1]), np.float64)
         for i in range(lo, hi):
@@ -219,24 +212,15 @@ def kernel(out, first_game, seed, lineups, slot_strategy, slot_params, card_bg, 
             for c in range(n_cards):
                 order[c] = c
             shuffle(state, order, n_cards)
-            play_game(state, order, seat_sid, seat_params, cards, score_args, game_rules, hand, pile, counts,
-                      scratch, out, i, validate)
+            play_game(state, order, seat_sid, seat_params, card_info, srules, game_rules, hand, pile, cnt, scratch,
+                      out, i, validate)
 
 
 @njit(cache=True)
-def play_scripted(order, seat_sid, seat_params, card_bg, card_ch, card_val, ch_scores, ch_val, wild_chars,
-                  score_rules, game_rules, seed, game, out):
+def play_scripted(order, seat_sid, seat_params, card_info, srules, game_rules, seed, game, out):
     """Tests: play one game from a chosen deck order with chosen strategies per seat (validated)."""
-    n_cards = order.shape[0]
-    players = game_rules[G_PLAYERS]
-    n_bg = 0
-    for c in range(n_cards):
-        n_bg = max(n_bg, card_bg[c] + 1)
     state = np.zeros(1, np.uint64)
     seed_game(state, seed, game)
-    hand = np.empty((players, game_rules[G_HAND] + 1), np.int64)
-    pile = np.empty(n_cards, np.int64)
-    counts = np.zeros(2 * n_bg + ch_val.shape[0], np.int64)
-    scratch = np.zeros(n_bg + wild_chars.shape[0] + n_cards + 1, np.int64)
-    play_game(state, order.copy(), seat_sid, seat_params, (card_bg, card_ch, card_val, ch_scores),
-              (ch_val, wild_chars, score_rules), game_rules, hand, pile, counts, scratch, out, 0, True)
+    hand, pile, cnt, scratch = _work_arrays(card_info, srules, game_rules[G_PLAYERS], game_rules[G_HAND])
+    play_game(state, order.copy(), seat_sid, seat_params, card_info, srules, game_rules, hand, pile, cnt, scratch,
+              out, 0, True)

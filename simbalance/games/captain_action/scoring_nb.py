@@ -1,14 +1,14 @@
 """Set scoring of captain-action, jitted (docs/rules/captain-action.md, "Scoring").
 
 A hand is scored from counts, not from its card list, so the engine can ask "what if I swapped this
-card for that one?" by changing two counts:
+card for that one?" by changing two counts. ``cnt`` is int64[3, W]:
 
-- ``bg_n[b]`` / ``bg_v[b]``: how many natural cards of background ``b`` can be in a set, and what they
-  are worth together (an Action Boy is worth more);
-- ``ch_n[c]``: how many natural cards show character ``c`` (always 0 for a character in no set);
-- ``wilds``: how many wildcards the hand holds.
+- ``cnt[BG_N, b]`` / ``cnt[BG_V, b]``: how many natural cards of background ``b`` can be in a set,
+  and what they are worth together (an Action Boy is worth more);
+- ``cnt[CH_N, c]``: how many natural cards show character ``c``;
 
-Natural cards of a character in no set (Dr. Evil) count nowhere, not even for their background.
+plus the number of wildcards. Natural cards of a character in no set (Dr. Evil) count nowhere, not
+even for their background.
 
 Wildcards are the only hard part: each takes a character and a background, jointly chosen to
 maximise the score. Enumerating identities per wild is 12**w; instead this enumerates how many wilds
@@ -20,22 +20,40 @@ sets, and the character side adds ``extra * min(a, F)`` for its ``a`` Action Boy
 formed background sets first). With a cap on wilds per set a wild may have to stay out of every set
 (it takes the identity Dr. Evil), hence the outer loop over ``z`` such wilds.
 
-``rules`` is an int64 vector (see RULE_* below) so the kernel signature stays short.
+Cards are described by ``card_info`` (int64[n_cards, 3]: background, character, points; character
+WILD for a wildcard, NO_SET for a card in no set) and the rules by one int64 vector ``srules``
+(RULE_* below, then the points per card of each character, then the characters a wild may take).
+Few, packed arrays on purpose: numba counts a reference for every array passed to a function, and
+in this hot code that costs more than the arithmetic.
 """
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
-# Indices into the scoring rule vector built by engine.prepare (and by score_hand).
+# Card attributes (columns of card_info).
+INFO_BG = 0  # background index; -1: none
+INFO_CH = 1  # character index; WILD or NO_SET
+INFO_VAL = 2  # points in a set
+WILD = -1
+NO_SET = -2
+
+# Rows of cnt.
+BG_N = 0
+BG_V = 1
+CH_N = 2
+
+# Indices into srules.
 RULE_SET_SIZE = 0  # cards needed for a set (3)
 RULE_MIN_NATURAL = 1  # natural cards of its own kind a set needs (2)
 RULE_MAX_WILD = 2  # wildcards allowed in one set (a large number: unlimited)
 RULE_POINTS = 3  # points per card in a set (4)
 RULE_AB_POINTS = 4  # points per Action Boy in a set (8)
 RULE_AB_CHAR = 5  # character index of Action Boy (-1: the deck has none)
-N_SCORE_RULES = 6
+RULE_N_BG = 6  # backgrounds
+RULE_N_CH = 7  # characters
+RULE_N_WILD_CH = 8  # characters a wild may take (those that can be in a set)
+RULE_CH_VAL = 9  # srules[RULE_CH_VAL + c]: points per card of character c; then the wild characters
 
 NEG = -(1 << 40)
 
@@ -58,77 +76,75 @@ def _next_composition(parts, k):
     return True
 
 
-@njit(cache=True)
-def _formed(natural, wild, rules):
-    return (natural >= rules[RULE_MIN_NATURAL] and natural + wild >= rules[RULE_SET_SIZE]
-            and wild <= rules[RULE_MAX_WILD])
+@njit(cache=True, inline="always")
+def _formed(natural, wild, set_size, min_natural, max_wild):
+    return natural >= min_natural and natural + wild >= set_size and wild <= max_wild
 
 
 @njit(cache=True)
-def best_score(bg_n, bg_v, ch_n, ch_val, wild_chars, wilds, rules, scratch):
-    """The best score of a hand given its counts (module docstring).
-
-    ``ch_val[c]``: points per card of character c; ``wild_chars``: the characters a wild may take
-    that can be in a set; ``scratch``: int64 work array of at least ``B + K + wilds + 1`` entries.
-    """
-    n_bg = bg_n.shape[0]
-    n_ch = ch_n.shape[0]
+def best_score(cnt, wilds, srules, scratch):
+    """The best score of a hand given its counts (module docstring). ``scratch``: int64 work array
+    of at least ``B + K + wilds + 1`` entries."""
+    set_size = srules[RULE_SET_SIZE]
+    min_nat = srules[RULE_MIN_NATURAL]
+    max_wild = srules[RULE_MAX_WILD]
+    n_bg = srules[RULE_N_BG]
+    n_ch = srules[RULE_N_CH]
     if wilds == 0:
         total = 0
         for b in range(n_bg):
-            if _formed(bg_n[b], 0, rules):
-                total += bg_v[b]
+            if _formed(cnt[BG_N, b], 0, set_size, min_nat, max_wild):
+                total += cnt[BG_V, b]
         for c in range(n_ch):
-            if _formed(ch_n[c], 0, rules):
-                total += ch_n[c] * ch_val[c]
+            if _formed(cnt[CH_N, c], 0, set_size, min_nat, max_wild):
+                total += cnt[CH_N, c] * srules[RULE_CH_VAL + c]
         return total
 
-    pts = rules[RULE_POINTS]
-    extra = rules[RULE_AB_POINTS] - pts
-    ab_char = rules[RULE_AB_CHAR]
-    k = wild_chars.shape[0]
+    pts = srules[RULE_POINTS]
+    extra = srules[RULE_AB_POINTS] - pts
+    ab_char = srules[RULE_AB_CHAR]
+    k = srules[RULE_N_WILD_CH]
+    wild_ch0 = RULE_CH_VAL + n_ch  # srules[wild_ch0 + j]: the j-th character a wild may take
     m = scratch[:n_bg]
     kc = scratch[n_bg:n_bg + k]
     best_bg = scratch[n_bg + k:n_bg + k + wilds + 1]
     # With no cap on wilds per set, every wild may as well join a set: no wild stays out.
-    z_max = 0 if rules[RULE_MAX_WILD] >= wilds else wilds
+    z_max = 0 if max_wild >= wilds else wilds
     best = 0
     for z in range(z_max + 1):
         u = wilds - z
         # Background side: best_bg[F] over every split of the u wilds between backgrounds.
-        best_bg[:] = NEG
-        m[:] = 0
+        for f_in in range(u + 1):
+            best_bg[f_in] = NEG
+        for b in range(n_bg):
+            m[b] = 0
         m[0] = u
         while True:
             f = 0
             inside = 0
             for b in range(n_bg):
-                if _formed(bg_n[b], m[b], rules):
-                    f += bg_v[b]
+                if _formed(cnt[BG_N, b], m[b], set_size, min_nat, max_wild):
+                    f += cnt[BG_V, b]
                     inside += m[b]
             f += pts * inside
             if f > best_bg[inside]:
                 best_bg[inside] = f
             if not _next_composition(m, n_bg):
                 break
-        # Character side: every split of the u wilds between characters.
-        kc[:] = 0
+        # Character side: every split of the u wilds between the characters a wild may take.
+        for j in range(k):
+            kc[j] = 0
         if k > 0:
             kc[0] = u
         while True:
             g = 0
             a = 0
             for j in range(k):
-                c = wild_chars[j]
+                c = srules[wild_ch0 + j]
                 if c == ab_char:
                     a = kc[j]
-            for c in range(n_ch):
-                kj = 0
-                for j in range(k):
-                    if wild_chars[j] == c:
-                        kj = kc[j]
-                if _formed(ch_n[c], kj, rules):
-                    g += (ch_n[c] + kj) * ch_val[c]
+                if _formed(cnt[CH_N, c], kc[j], set_size, min_nat, max_wild):
+                    g += (cnt[CH_N, c] + kc[j]) * srules[RULE_CH_VAL + c]
             top = NEG
             for f_in in range(u + 1):
                 if best_bg[f_in] > NEG:
@@ -143,29 +159,41 @@ def best_score(bg_n, bg_v, ch_n, ch_val, wild_chars, wilds, rules, scratch):
 
 
 @njit(cache=True, inline="always")
-def add_card(card, sign, card_bg, card_ch, card_val, ch_scores, bg_n, bg_v, ch_n, wilds):
-    """Add (sign=1) or remove (sign=-1) one card's contribution to the counts; returns new wilds."""
-    c = card_ch[card]
-    if c < 0:  # a wildcard
-        return wilds + sign
-    if ch_scores[c]:
-        b = card_bg[card]
+def shift_card(cnt, card_info, card, sign):
+    """Add (sign=1) or remove (sign=-1) one card's counts; returns the change in wildcards."""
+    c = card_info[card, INFO_CH]
+    if c == WILD:
+        return sign
+    if c >= 0:
+        b = card_info[card, INFO_BG]
         if b >= 0:
-            bg_n[b] += sign
-            bg_v[b] += sign * card_val[card]
-        ch_n[c] += sign
+            cnt[BG_N, b] += sign
+            cnt[BG_V, b] += sign * card_info[card, INFO_VAL]
+        cnt[CH_N, c] += sign
+    return 0
+
+
+@njit(cache=True)
+def count_hand(hand, seat, n, card_info, cnt):
+    """Fill ``cnt`` from ``hand[seat, :n]``; returns the number of wildcards."""
+    cnt[:, :] = 0
+    wilds = 0
+    for i in range(n):
+        card = hand[seat, i]
+        c = card_info[card, INFO_CH]
+        if c == WILD:
+            wilds += 1
+        elif c >= 0:
+            b = card_info[card, INFO_BG]
+            if b >= 0:
+                cnt[BG_N, b] += 1
+                cnt[BG_V, b] += card_info[card, INFO_VAL]
+            cnt[CH_N, c] += 1
     return wilds
 
 
 @njit(cache=True)
-def hand_score(hand, n, card_bg, card_ch, card_val, ch_scores, ch_val, wild_chars, rules, counts, scratch):
-    """The best score of ``hand[:n]`` (card ids). ``counts``: int64 work array of 2B + C entries."""
-    n_bg = (counts.shape[0] - ch_val.shape[0]) // 2
-    bg_n = counts[:n_bg]
-    bg_v = counts[n_bg:2 * n_bg]
-    ch_n = counts[2 * n_bg:]
-    counts[:] = 0
-    wilds = 0
-    for i in range(n):
-        wilds = add_card(hand[i], 1, card_bg, card_ch, card_val, ch_scores, bg_n, bg_v, ch_n, wilds)
-    return best_score(bg_n, bg_v, ch_n, ch_val, wild_chars, wilds, rules, scratch)
+def hand_score(hand, seat, n, card_info, srules, cnt, scratch):
+    """The best score of ``hand[seat, :n]`` (card ids)."""
+    wilds = count_hand(hand, seat, n, card_info, cnt)
+    return best_score(cnt, wilds, srules, scratch)

@@ -11,7 +11,7 @@ see only what their player sees: their own hand, the discard pile's top, the Cou
 and the turn number.
 
 Ids (engine.STRATEGIES): 0 random, 1 builder, 2 bold. ``SCRIPTED`` (-1) is for tests only: it plays
-the codes in its parameter row, one per decision (see ``_script``).
+the code in its parameter row for the seat's turn (see SCRIPT_*).
 """
 
 from __future__ import annotations
@@ -19,7 +19,16 @@ from __future__ import annotations
 from numba import njit
 
 from simbalance.core.rng import randint, uniform
-from simbalance.games.captain_action.scoring_nb import RULE_SET_SIZE, add_card, best_score
+from simbalance.games.captain_action.scoring_nb import (
+    BG_N,
+    CH_N,
+    RULE_N_BG,
+    RULE_N_CH,
+    RULE_SET_SIZE,
+    best_score,
+    count_hand,
+    shift_card,
+)
 
 RANDOM = 0
 BUILDER = 1
@@ -39,65 +48,35 @@ SCRIPT_SLOT = 2
 SCRIPT_CALL = 100
 
 
-@njit(cache=True, inline="always")
-def _script(params, step):
-    return int(params[step])
-
-
 @njit(cache=True)
-def hand_value(bg_n, bg_v, ch_n, wilds, pair_weight, ch_val, wild_chars, rules, scratch):
+def hand_value(cnt, wilds, pair_weight, srules, scratch):
     """A heuristic's value of a hand: its score now plus ``pair_weight`` per kind one short of a set."""
-    score = best_score(bg_n, bg_v, ch_n, ch_val, wild_chars, wilds, rules, scratch)
-    near = rules[RULE_SET_SIZE] - 1
+    score = best_score(cnt, wilds, srules, scratch)
+    near = srules[RULE_SET_SIZE] - 1
     pairs = 0
-    for b in range(bg_n.shape[0]):
-        if bg_n[b] == near:
+    for b in range(srules[RULE_N_BG]):
+        if cnt[BG_N, b] == near:
             pairs += 1
-    for c in range(ch_n.shape[0]):
-        if ch_n[c] == near:
+    for c in range(srules[RULE_N_CH]):
+        if cnt[CH_N, c] == near:
             pairs += 1
     return score + pair_weight * pairs
 
 
 @njit(cache=True)
-def _load_counts(hand, seat, n, cards, counts, n_bg):
-    """Counts of ``hand[seat, :n]`` into ``counts`` (bg_n | bg_v | ch_n); returns the wild count."""
-    card_bg, card_ch, card_val, ch_scores = cards
-    counts[:] = 0
-    bg_n = counts[:n_bg]
-    bg_v = counts[n_bg:2 * n_bg]
-    ch_n = counts[2 * n_bg:]
-    wilds = 0
-    for i in range(n):
-        wilds = add_card(hand[seat, i], 1, card_bg, card_ch, card_val, ch_scores, bg_n, bg_v, ch_n, wilds)
-    return wilds
-
-
-@njit(cache=True)
-def best_discard(hand, seat, hand_size, forbid, extra_card, params, cards, score_args, counts, scratch):
-    """The slot whose discard leaves the best-valued hand, and that value.
-
-    The hand is ``hand[seat, :hand_size]`` plus ``extra_card`` (in slot ``hand_size``; -1: the card
-    already there). ``forbid``: a slot that may not be discarded (-1: none).
-    """
-    card_bg, card_ch, card_val, ch_scores = cards
-    ch_val, wild_chars, rules = score_args
-    n_bg = (counts.shape[0] - ch_val.shape[0]) // 2
-    if extra_card >= 0:
-        hand[seat, hand_size] = extra_card
-    wilds = _load_counts(hand, seat, hand_size + 1, cards, counts, n_bg)
-    bg_n = counts[:n_bg]
-    bg_v = counts[n_bg:2 * n_bg]
-    ch_n = counts[2 * n_bg:]
+def best_discard(hand, seat, hand_size, forbid, pair_weight, card_info, srules, cnt, scratch):
+    """The slot of ``hand[seat, :hand_size + 1]`` whose discard leaves the best-valued hand, and
+    that value. ``forbid``: a slot that may not be discarded (-1: none)."""
+    wilds = count_hand(hand, seat, hand_size + 1, card_info, cnt)
     best = -1e18
     best_slot = 0
     for d in range(hand_size + 1):
         if d == forbid:
             continue
         card = hand[seat, d]
-        w = add_card(card, -1, card_bg, card_ch, card_val, ch_scores, bg_n, bg_v, ch_n, wilds)
-        v = hand_value(bg_n, bg_v, ch_n, w, params[P_PAIR_WEIGHT], ch_val, wild_chars, rules, scratch)
-        add_card(card, 1, card_bg, card_ch, card_val, ch_scores, bg_n, bg_v, ch_n, w)
+        w = wilds + shift_card(cnt, card_info, card, -1)
+        v = hand_value(cnt, w, pair_weight, srules, scratch)
+        shift_card(cnt, card_info, card, 1)
         if v > best:
             best = v
             best_slot = d
@@ -105,24 +84,22 @@ def best_discard(hand, seat, hand_size, forbid, extra_card, params, cards, score
 
 
 @njit(cache=True)
-def decide_source(sid, params, state, step, hand, seat, hand_size, top, cards, score_args, counts, scratch):
+def decide_source(sid, params, state, step, hand, seat, hand_size, top, card_info, srules, cnt, scratch):
     """1 to take the discard pile's top card ``top``, 0 to draw from the Countdown Deck."""
     if sid == RANDOM:
         return randint(state, 2)
     if sid == SCRIPTED:
-        return _script(params, step) % SCRIPT_SLOT
+        return int(params[step]) % SCRIPT_SLOT
     # builder and bold: take the visible card when it improves the hand enough.
-    ch_val, wild_chars, rules = score_args
-    n_bg = (counts.shape[0] - ch_val.shape[0]) // 2
-    wilds = _load_counts(hand, seat, hand_size, cards, counts, n_bg)
-    now = hand_value(counts[:n_bg], counts[n_bg:2 * n_bg], counts[2 * n_bg:], wilds, params[P_PAIR_WEIGHT],
-                     ch_val, wild_chars, rules, scratch)
-    _, taken = best_discard(hand, seat, hand_size, hand_size, top, params, cards, score_args, counts, scratch)
+    wilds = count_hand(hand, seat, hand_size, card_info, cnt)
+    now = hand_value(cnt, wilds, params[P_PAIR_WEIGHT], srules, scratch)
+    hand[seat, hand_size] = top
+    _, taken = best_discard(hand, seat, hand_size, hand_size, params[P_PAIR_WEIGHT], card_info, srules, cnt, scratch)
     return 1 if taken - now >= params[P_TAKE_GAIN] else 0
 
 
 @njit(cache=True)
-def decide_discard(sid, params, state, step, hand, seat, hand_size, forbid, cards, score_args, counts, scratch):
+def decide_discard(sid, params, state, step, hand, seat, hand_size, forbid, card_info, srules, cnt, scratch):
     """The slot (0..hand_size, the drawn card in hand_size) to discard; never ``forbid``."""
     if sid == RANDOM:
         n_legal = hand_size + 1 if forbid < 0 else hand_size
@@ -131,8 +108,8 @@ def decide_discard(sid, params, state, step, hand, seat, hand_size, forbid, card
             d += 1
         return d
     if sid == SCRIPTED:
-        return (_script(params, step) % SCRIPT_CALL) // SCRIPT_SLOT
-    slot, _ = best_discard(hand, seat, hand_size, forbid, -1, params, cards, score_args, counts, scratch)
+        return (int(params[step]) % SCRIPT_CALL) // SCRIPT_SLOT
+    slot, _ = best_discard(hand, seat, hand_size, forbid, params[P_PAIR_WEIGHT], card_info, srules, cnt, scratch)
     return slot
 
 
@@ -143,9 +120,9 @@ def decide_call(sid, params, state, step, score, bonus, drawn):
     if sid == RANDOM:
         return uniform(state) < params[P_RANDOM_CALL]
     if sid == SCRIPTED:
-        return _script(params, step) >= SCRIPT_CALL
+        return int(params[step]) >= SCRIPT_CALL
     if sid == BUILDER:
-        # The table's hands change as the Countdown Deck runs down: the bar moves with it.
+        # "Should beat the table": the others' hands improve as the Countdown Deck runs down.
         return score + bonus >= params[P_CALL_SCORE] + params[P_CALL_SLOPE] * drawn
     # bold: a fixed bar that the early bonus clears easily, so it calls early with a thin hand.
     return score + bonus >= params[P_CALL_SCORE]

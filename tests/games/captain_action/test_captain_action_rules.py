@@ -15,6 +15,7 @@ from simbalance.core.records import END_INVALID, END_TIMEOUT, END_WIN
 from simbalance.games.captain_action import score_hand
 from simbalance.games.captain_action.engine import RECORD_DTYPE, game_deck, prepare
 from simbalance.games.captain_action.rules_nb import play_scripted
+from simbalance.games.captain_action.scoring_nb import INFO_CH, NO_SET, WILD
 from simbalance.games.captain_action.strategies_nb import SCRIPTED
 
 CFG = load_config("captain-action")
@@ -55,7 +56,7 @@ def play(hands, countdown, face_up, scripts, overrides=None):
         params[s, : len(script)] = script
     out = np.zeros(1, RECORD_DTYPE)
     play_scripted(order_for(hands, countdown, face_up), np.full(players, SCRIPTED, np.int64), params,
-                  *prepared[:8], np.uint64(0), np.int64(0), out)
+                  *prepared[:3], np.uint64(0), np.int64(0), out)
     return out[0]
 
 
@@ -146,11 +147,12 @@ def test_dr_ling_variants():
     assert DECK.size == 52
     cfg = apply_overrides(CFG, {"rules.dr_ling": "wild"})
     assert game_deck(cfg).size == 53
-    card_bg, card_ch = prepare(cfg, 4)[:2]
-    assert (card_ch < 0).sum() == 5  # Dr. Ling is a fifth wildcard
+    card_info = prepare(cfg, 4)[0]
+    assert (card_info[:, INFO_CH] == WILD).sum() == 5  # Dr. Ling is a fifth wildcard
     cfg = apply_overrides(CFG, {"rules.dr_ling": "dr_evil"})
-    card_ch = prepare(cfg, 4)[1]
-    assert (card_ch < 0).sum() == 4
+    card_info = prepare(cfg, 4)[0]
+    assert (card_info[:, INFO_CH] == WILD).sum() == 4
+    assert card_info[52, INFO_CH] == NO_SET  # a plain Dr. Evil: in no set
 
 
 @pytest.mark.parametrize("overrides, players, key", [

@@ -9,8 +9,8 @@ import pytest
 from simbalance.core.config import apply_overrides, load_config
 from simbalance.decks.captain_action import load_deck
 from simbalance.games.captain_action import score_hand
-from simbalance.games.captain_action.engine import card_arrays, game_deck, score_rules_from
-from simbalance.games.captain_action.scoring_nb import hand_score
+from simbalance.games.captain_action.engine import game_deck, scoring_arrays
+from simbalance.games.captain_action.scoring_nb import INFO_CH, WILD, hand_score
 
 CFG = load_config("captain-action")
 DECK = load_deck(CFG["deck"])
@@ -46,17 +46,14 @@ def brute_force(numbers, set_size=3, naturals=2, max_wilds=None, points=4, ab_po
 def engine_scorer(overrides):
     cfg = apply_overrides(CFG, overrides)
     deck = game_deck(cfg)
-    card_bg, card_ch, card_val, ch_scores, ch_val, wild_chars, ab = card_arrays(cfg, deck)
-    rules = score_rules_from(cfg, ab)
-    wild = int(np.flatnonzero(card_ch < 0)[0])
-    n_bg = len(deck.backgrounds)
+    card_info, srules = scoring_arrays(cfg, deck)
+    wild = int(np.flatnonzero(card_info[:, INFO_CH] == WILD)[0])
 
     def score(numbers):
-        hand = np.array([wild if n == 0 else BY_NUMBER[n] for n in numbers], dtype=np.int64)
-        counts = np.zeros(2 * n_bg + len(ch_val), dtype=np.int64)
+        hand = np.array([[wild if n == 0 else BY_NUMBER[n] for n in numbers]], dtype=np.int64)
+        cnt = np.zeros((3, 4), dtype=np.int64)
         scratch = np.zeros(64, dtype=np.int64)
-        return hand_score(hand, len(hand), card_bg, card_ch, card_val, ch_scores, ch_val, wild_chars, rules, counts,
-                          scratch)
+        return hand_score(hand, 0, hand.shape[1], card_info, srules, cnt, scratch)
 
     return score
 

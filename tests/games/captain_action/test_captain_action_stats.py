@@ -7,10 +7,10 @@ import numpy as np
 import pytest
 
 import simbalance
+from simbalance.core.config import load_config
 from simbalance.core.records import END_TIMEOUT, END_WIN, win_shares
 from simbalance.games.captain_action import score_hand
 from simbalance.games.captain_action.engine import STRATEGIES, figures, game_deck, summarize
-from simbalance.core.config import load_config
 
 DECK = game_deck(load_config("captain-action"))
 
