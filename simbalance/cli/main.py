@@ -53,12 +53,14 @@ app = typer.Typer(
 
 
 def _register() -> None:
-    from simbalance.cli import compare_cmd, games_cmd, run_cmd, sweep_cmd
+    from simbalance.cli import check_cmd, compare_cmd, games_cmd, run_cmd, sweep_cmd
 
     app.command("games")(games_cmd.games)
     app.command("run")(run_cmd.run)
     app.command("compare")(compare_cmd.compare)
     app.command("sweep")(sweep_cmd.sweep)
+    app.command("baseline")(check_cmd.baseline)
+    app.command("check")(check_cmd.check)
 
 
 _register()

@@ -1,0 +1,124 @@
+"""Balance regression gate: compare a fresh run with a stored baseline.
+
+Each headline metric of the baseline is stored with its standard error. A re-run on fresh seeds
+fails a metric only when its change is *significantly larger than a margin*: the one-sided test of
+|difference| > margin, Bonferroni-corrected across the metrics of one baseline. Noise therefore
+passes (the false-alarm rate is at most alpha per baseline), a change within the margin is only
+reported, and a real shift of a few points at the default n fails. Designer bounds from the game
+config's ``[bounds]`` table (e.g. no seat below 20%) are checked on the fresh run as well.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import stats
+
+from simbalance.core.errors import ConfigError
+
+DEFAULT_ALPHA = 0.05
+RATE_MARGIN = 0.01  # 1 percentage point for win rates, balance, shares
+LENGTH_MARGIN = 0.05  # 5% of the baseline's mean length
+
+STATUS_OK = "ok"
+STATUS_CHANGED = "changed within margin"
+STATUS_REGRESSION = "REGRESSION"
+
+
+def config_hash(cfg: dict) -> str:
+    return hashlib.sha256(json.dumps(cfg, sort_keys=True, default=str).encode()).hexdigest()[:16]
+
+
+def _rate(value: float, n: float) -> dict:
+    se = math.sqrt(max(value * (1 - value), 0.0) / n) if n > 0 else float("nan")
+    return {"value": value, "se": se, "margin": RATE_MARGIN, "kind": "share"}
+
+
+def headline_metrics(summary: dict) -> dict[str, dict]:
+    """The metrics a baseline stores, each with its standard error and default margin."""
+    n = summary["n_games"]
+    out: dict[str, dict] = {}
+    seats = summary["seats"]
+    for seat in seats:
+        out[f"win rate seat {seat['seat']}"] = _rate(seat["win_rate"], n)
+    if len(summary["strategies"]) > 1:
+        for strat in summary["strategies"]:
+            out[f"win rate {strat['strategy']}"] = _rate(strat["win_rate"], strat["seat_games"])
+    rates = [s["win_rate"] for s in seats]
+    hi, lo = int(np.argmax(rates)), int(np.argmin(rates))
+    se_gap = math.hypot(out[f"win rate seat {hi}"]["se"], out[f"win rate seat {lo}"]["se"])
+    out["balance"] = {"value": summary["balance"], "se": se_gap, "margin": RATE_MARGIN, "kind": "share"}
+    length = summary["length"]
+    out["mean length"] = {"value": length["mean"], "se": length["sd"] / math.sqrt(n),
+                          "margin": LENGTH_MARGIN * max(length["mean"], 1e-9), "kind": length["unit"]}
+    out["timeouts"] = _rate(summary["outcomes"]["timeouts"], n)
+    out["ties"] = _rate(summary["outcomes"]["ties"], n)
+    for m in out.values():
+        m["ci_low"] = m["value"] - 1.959963984540054 * m["se"]
+        m["ci_high"] = m["value"] + 1.959963984540054 * m["se"]
+    return out
+
+
+@dataclass
+class MetricCheck:
+    metric: str
+    baseline: float
+    value: float
+    difference: float
+    margin: float
+    z: float  # (|difference| - margin) / se of the difference
+    status: str
+
+
+def compare_to_baseline(base: dict[str, dict], fresh: dict[str, dict], alpha: float = DEFAULT_ALPHA,
+                        margins: dict[str, float] | None = None) -> list[MetricCheck]:
+    names = [m for m in base if m in fresh]
+    z_crit = stats.norm.isf(alpha / max(1, len(names)))
+    out = []
+    for name in names:
+        b, f = base[name], fresh[name]
+        margin = (margins or {}).get(name, b["margin"])
+        diff = f["value"] - b["value"]
+        se = math.hypot(b["se"], f["se"])
+        if se == 0 or not math.isfinite(se):
+            z = math.inf if abs(diff) > margin else -math.inf
+            sig_change = diff != 0
+        else:
+            z = (abs(diff) - margin) / se
+            sig_change = abs(diff) / se > z_crit
+        status = STATUS_REGRESSION if z > z_crit else (STATUS_CHANGED if sig_change else STATUS_OK)
+        out.append(MetricCheck(name, b["value"], f["value"], diff, margin, z, status))
+    return out
+
+
+def check_bounds(summary: dict, bounds: dict) -> list[tuple[str, str, bool]]:
+    """Designer bounds on a run: (bound, what was measured, holds?)."""
+    allowed = {"seat_win_rate_min", "seat_win_rate_max", "balance_min", "length_median", "timeouts_max",
+               "first_player_advantage_max"}
+    results = []
+    for key, value in bounds.items():
+        if key not in allowed:
+            raise ConfigError(f"bounds.{key}: unknown bound; allowed: {', '.join(sorted(allowed))}")
+        rates = [s["win_rate"] for s in summary["seats"]]
+        if key == "seat_win_rate_min":
+            results.append((f"every seat wins >= {value:.1%}", f"lowest {min(rates):.2%}", min(rates) >= value))
+        elif key == "seat_win_rate_max":
+            results.append((f"every seat wins <= {value:.1%}", f"highest {max(rates):.2%}", max(rates) <= value))
+        elif key == "balance_min":
+            results.append((f"balance >= {value}", f"{summary['balance']:.3f}", summary["balance"] >= value))
+        elif key == "length_median":
+            if not (isinstance(value, list) and len(value) == 2):
+                raise ConfigError(f"bounds.length_median = {value!r}: expected [low, high]")
+            med = summary["length"]["p50"]
+            results.append((f"median length in [{value[0]}, {value[1]}]", f"{med:g}", value[0] <= med <= value[1]))
+        elif key == "timeouts_max":
+            t = summary["outcomes"]["timeouts"]
+            results.append((f"timeouts <= {value:.2%}", f"{t:.3%}", t <= value))
+        elif key == "first_player_advantage_max":
+            fpa = abs(summary["first_player_advantage"]["value"])
+            results.append((f"|first-player advantage| <= {value:.1%}", f"{fpa:.2%}", fpa <= value))
+    return results

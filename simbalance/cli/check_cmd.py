@@ -1,0 +1,93 @@
+"""`simbalance baseline` stores a setup's balance; `simbalance check` fails when it regresses."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from simbalance.cli.run_cmd import parse_count
+
+
+def baseline(
+    game: Annotated[str, typer.Argument(help="Game id (see `simbalance games`).", show_default=False)],
+    out: Annotated[Path, typer.Option(help="Baseline file to write (JSON), e.g. configs/baselines/<game>.json.")],
+    n: Annotated[str, typer.Option("--n", help="Games: 1e5, 100_000 or 100000.")] = "1e5",
+    seed: Annotated[int, typer.Option(help="Seed of the baseline run (checks use other seeds).")] = 0,
+    players: Annotated[int | None, typer.Option(help="Players (default: the game config's).")] = None,
+    variant: Annotated[list[str] | None, typer.Option("--variant", help="Apply a variant (repeatable).")] = None,
+    strategies: Annotated[str | None, typer.Option(help="Strategy per seat, comma-separated.")] = None,
+    rotate: Annotated[bool, typer.Option(help="Play every seat permutation of the strategies.")] = False,
+    set_: Annotated[list[str] | None, typer.Option("--set", help="Override a config key (repeatable).")] = None,
+) -> None:
+    """Run a setup and store every headline metric with its CI, the engine version, a hash of the
+    resolved config, the seed and n."""
+    from simbalance.core.runner import RichProgress
+    from simbalance.regression import create_baseline
+
+    count = parse_count(n)
+    progress = RichProgress(f"baseline {game}")
+    data = create_baseline(game, count, seed=seed, players=players, variants=variant, strategies=strategies,
+                           rotate=rotate, overrides=set_ or [], progress=progress)
+    progress.close()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_name(f".{out.name}.tmp")
+    tmp.write_text(json.dumps(data, indent=2) + "\n")
+    tmp.replace(out)
+    Console().print(f"baseline of {game} ({count:,} games, seed {seed}) written to {out}")
+
+
+def check(
+    files: Annotated[list[Path] | None, typer.Argument(help="Baseline files (default: configs/baselines/*.json).")] = None,
+    n: Annotated[str | None, typer.Option("--n", help="Games per check (default: each baseline's own n).")] = None,
+    seed: Annotated[int | None, typer.Option(help="Seed of the re-runs (default: each baseline's seed + 1).")] = None,
+    alpha: Annotated[float, typer.Option(help="False-alarm rate per baseline (Bonferroni across its metrics).")] = 0.05,
+    junit: Annotated[Path | None, typer.Option(help="Also write JUnit XML here (for CI systems).")] = None,
+    markdown: Annotated[Path | None, typer.Option(help="Also write a Markdown report here.")] = None,
+) -> None:
+    """Re-run every baseline on fresh seeds and test each metric against it. Exit 0: pass;
+    1: a regression (a metric moved significantly more than its margin, or a bound is violated);
+    2: an error."""
+    from simbalance.core.errors import SimbalanceError
+    from simbalance.core.runner import RichProgress
+    from simbalance.regression import default_baselines, run_check, to_junit, to_markdown
+
+    paths = files or default_baselines()
+    if not paths:
+        raise SimbalanceError("no baselines: give files or create some with `simbalance baseline GAME --out ...`")
+    if not 0 < alpha < 1:
+        raise SimbalanceError(f"--alpha {alpha}: allowed between 0 and 1")
+    count = parse_count(n) if n is not None else None
+    console = Console()
+    results = []
+    for path in paths:
+        progress = RichProgress(f"check {path.name}")
+        result = run_check(path, n=count, seed=seed, alpha=alpha, progress=progress)
+        progress.close()
+        results.append(result)
+        tab = Table(title=f"{result.game} ({path}): {'[green]pass[/]' if result.passed else '[bold red]FAIL[/]'} "
+                          f"({result.n:,} games, seed {result.seed})")
+        for col in ("metric", "baseline", "now", "difference", "margin", "status"):
+            tab.add_column(col, justify="right")
+        for m in result.metrics:
+            style = "bold red" if m.status == "REGRESSION" else ("yellow" if m.status != "ok" else "")
+            tab.add_row(m.metric, f"{m.baseline:.4g}", f"{m.value:.4g}", f"{m.difference:+.4g}", f"{m.margin:.3g}",
+                        f"[{style}]{m.status}[/]" if style else m.status)
+        for bound, measured, ok in result.bounds:
+            tab.add_row(f"bound: {bound}", "", measured, "", "", "ok" if ok else "[bold red]VIOLATED[/]")
+        console.print(tab)
+        for note in result.notes:
+            console.print(f"[yellow]note:[/] {note} (re-create the baseline if the change is intended)")
+    if junit:
+        junit.write_text(to_junit(results))
+    if markdown:
+        markdown.write_text(to_markdown(results))
+    failed = [r.game for r in results if not r.passed]
+    if failed:
+        console.print(f"[bold red]balance regression[/] in {', '.join(failed)}")
+        raise typer.Exit(1)
+    console.print(f"[green]all {len(results)} baseline(s) pass[/]")
