@@ -1,0 +1,67 @@
+"""captain-future engine: config -> arrays, record layout, kernel, report hooks.
+
+Files: board.py (config -> Board/Rules arrays, map parsing), rules_nb.py (the rules on one game's
+state), strategies_nb.py (decisions), play_nb.py (turn order, end, scoring into records, kernel),
+report.py (summarize, figures).
+
+Version history (bump ENGINE_VERSION only when game behaviour changes):
+1. First version: rules as pinned in docs/rules/captain-future.md.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simbalance.core.records import MAX_SEATS, record_dtype
+from simbalance.games.captain_future.board import MAX_BODIES, Layout, build_board, parse_map
+from simbalance.games.captain_future.play_nb import kernel  # noqa: F401  (the engine's kernel)
+from simbalance.games.captain_future.report import figures, summarize  # noqa: F401
+from simbalance.games.captain_future.strategies_nb import AGGRESSOR, BUILDER, RANDOM
+
+ENGINE_VERSION = 1
+CHUNK_SIZE = 1 << 16
+STRATEGIES = {"random": RANDOM, "builder": BUILDER, "aggressor": AGGRESSOR}
+
+RECORD_DTYPE = record_dtype([
+    ("score", np.int16, (MAX_SEATS,)),  # final points
+    ("ships_board", np.int8, (MAX_SEATS,)),  # ships on the board at the end
+    ("ships_supply", np.int8, (MAX_SEATS,)),  # ships left in supply
+    ("ships_lost", np.int8, (MAX_SEATS,)),  # ships removed from the game by attacks
+    ("full_control", np.int8, (MAX_SEATS,)),  # bodies fully controlled at the end
+    ("majorities", np.int8, (MAX_SEATS,)),  # bodies with a strict majority, not fully controlled
+    ("attacks_majority", np.int16, (MAX_SEATS,)),  # attacks as the majority holder (1 card by default)
+    ("attacks_present", np.int16, (MAX_SEATS,)),  # attacks with a ship on the body (2 cards)
+    ("attacks_absent", np.int16, (MAX_SEATS,)),  # attacks with no ship on the body (3 cards)
+    ("simon_wright", np.int16),  # event cards played in the game, by kind
+    ("recall", np.int16),
+    ("otto", np.int16),
+    ("grag", np.int16),
+    ("exchanges", np.int16),
+    ("end_seat", np.int8),  # the seat whose placement triggered the end (-1: none, a cap ended it)
+    ("stone", np.int8),  # the stone's last place: rows 0..R-1, columns R.., bodies R+C..
+    ("held_mask", np.uint64, (2,)),  # bit s (s = landing space in reading order) set when held at the end
+    ("winner_mask", np.uint64, (2,)),  # ... when held by a winner (ties: any winner)
+    ("body_full", np.int8, (MAX_BODIES,)),  # per body (legend order): the seat in full control, or -1
+    ("body_major", np.int8, (MAX_BODIES,)),  # per body: the seat with the strict majority (or full), or -1
+])
+
+# The layout of the last prepared config, for the report hooks (they only get the DataFrame).
+_last_layout: Layout | None = None
+
+
+def prepare(cfg: dict, players: int) -> tuple:
+    global _last_layout
+    bd, lay = build_board(cfg, players)
+    _last_layout = lay
+    return (bd,)
+
+
+def layout(cfg: dict | None = None) -> Layout:
+    """The board layout of ``cfg``, else of the last prepared run, else of the default config."""
+    if cfg is not None:
+        return parse_map(cfg)
+    if _last_layout is not None:
+        return _last_layout
+    from simbalance.core.config import load_config
+
+    return parse_map(load_config("captain-future"))

@@ -1,0 +1,119 @@
+"""Where everything lives in the kernel's flat arrays (pure constants, no numba).
+
+Why flat arrays: numba passes a namedtuple of arrays to a function that is not inlined as hundreds
+of scalar arguments, which made every rule call cost ~300 ns. So the kernel keeps
+
+- ``bd`` (int64): the board, the deck and the rule settings of the run (read-only);
+- ``st`` (int64): one game's state (board, hands, piles, supplies, counters);
+- ``fs`` (float64): scratch values of the heuristics;
+
+each at fixed offsets below. Sizes are capped (checked in board.py): up to MP players, ML landing
+spaces, MB bodies of up to MBS spaces, MR rows, MC columns, MN cards.
+"""
+
+MP = 4  # players
+ML = 128  # landing spaces (the held masks are two uint64 words)
+MB = 16  # bodies
+MBS = 32  # landing spaces per body
+MR = 32  # rows
+MC = 32  # columns
+MK = MR + MC + MB + 1 + 4  # card kinds: rows, columns, bodies, joker, 4 events
+MN = 1024  # cards in the deck
+
+
+class _Alloc:
+    def __init__(self):
+        self.n = 0
+
+    def take(self, size: int) -> int:
+        at = self.n
+        self.n += size
+        return at
+
+
+# ---- bd: board, deck, rules ---------------------------------------------------------------------
+_a = _Alloc()
+NR = _a.take(1)  # rows
+NC = _a.take(1)  # columns
+NB = _a.take(1)  # bodies
+NL = _a.take(1)  # landing spaces
+NK = _a.take(1)  # card kinds in use (R + C + B + 5)
+KJ = _a.take(1)  # the joker's kind; Simon Wright, Recall, Otto, GRAG are KJ + 1 .. KJ + 4
+NCARDS = _a.take(1)  # cards in the deck
+PLAYERS = _a.take(1)
+SHIPS = _a.take(1)  # ships per player
+HAND = _a.take(1)  # hand size
+SLOTS = _a.take(1)  # action slots per turn
+EVPT = _a.take(1)  # events per turn
+COST_MAJ = _a.take(1)  # attack cost for the majority holder
+COST_PRE = _a.take(1)  # ... for a player with a ship on the body
+COST_ABS = _a.take(1)  # ... for a player without
+FINAL_MAX = _a.take(1)  # largest attack cost allowed in the final round
+RESHUFFLE = _a.take(1)  # 1: an empty stack is refilled from the discard pile
+STONE_ANY = _a.take(1)  # 1: the stone starts on any row, column or body; 0: on a body
+TURN_CAP = _a.take(1)
+SHIP_PTS = _a.take(1)
+MAJ_PTS = _a.take(1)
+SP_ROW = _a.take(ML)  # per landing space: row, column, body
+SP_COL = _a.take(ML)
+SP_BODY = _a.take(ML)
+SP_K = _a.take(ML * 4)  # per space, the 4 card kinds naming it: row, column, body, joker
+BODY_SIZE = _a.take(MB)
+BODY_BONUS = _a.take(MB)  # full-control points
+BODY_SP = _a.take(MB * MBS)  # the spaces of body b: BODY_SP + b * MBS + j
+KIND_N = _a.take(MK)  # spaces named by trajectory kind k
+KIND_SP = _a.take(MK * ML)  # ... listed at KIND_SP + k * ML + j
+DECK = _a.take(MN)  # the card kind of every card, unshuffled
+BD_SIZE = _a.n
+
+# ---- st: one game's state ----------------------------------------------------------------------
+_s = _Alloc()
+STONE_T = _s.take(1)  # 0 row, 1 column, 2 body
+STONE_I = _s.take(1)
+NSTACK = _s.take(1)  # cards in the stack; its top is STACK + NSTACK - 1
+NDISC = _s.take(1)
+END_SEAT = _s.take(1)  # the seat whose placement emptied his supply, -1 before
+EXCH = _s.take(1)  # exchanges this game
+LANDS = _s.take(1)  # landings this game
+T_LANDS = _s.take(1)  # landings this turn (trace)
+T_EVENT = _s.take(1)  # event played this turn 0..3, -1 (trace)
+OWNER = _s.take(ML)  # owner of each landing space, -1 empty
+CNT = _s.take(MB * MP)  # ships of player p on body b: CNT + b * MP + p
+FILLED = _s.take(MB)  # ships on body b
+BTOP = _s.take(MB)  # per body, kept live: the largest ship count of a player
+BSEC = _s.take(MB)  # ... the second largest (equal to BTOP when tied)
+BHOLD = _s.take(MB)  # ... the player with the strict majority, -1 if none
+BAWH = _s.take(MB)  # ... the player awarded the body's bonus (full control or majority), -1 if none
+BAWA = _s.take(MB)  # ... and the bonus points
+SCORE = _s.take(MP)  # every player's score as the board stands, kept live
+CLOCK = _s.take(1)  # counts changes of body summaries
+BVER = _s.take(MB)  # per body: the CLOCK of its last change (heuristics cache their values by it)
+HANDS = _s.take(MP * MK)  # cards of kind k in p's hand: HANDS + p * MK + k
+HAND_N = _s.take(MP)
+SUPPLY = _s.take(MP)
+ONBOARD = _s.take(MP)
+REMOVED = _s.take(MP)  # ships out of the game (attacked)
+EMPTY_K = _s.take(MK)  # empty landable spaces named by each trajectory kind
+ATT = _s.take(MP * 4)  # attacks by category: ATT + p * 4 + cat
+EV = _s.take(4)  # events played: Simon Wright, Recall, Otto, GRAG
+SID = _s.take(MP)  # strategy id of each seat
+SC = _s.take(MP)  # scratch: scores
+PTS = _s.take(MP)  # scratch: points on one body
+BUF = _s.take(ML)  # scratch list
+STACK = _s.take(MN)
+DISCARD = _s.take(MN)
+ST_SIZE = _s.n
+
+# ---- fs: heuristics' scratch -------------------------------------------------------------------
+_f = _Alloc()
+FV = _f.take(MB * (MP + 1))  # per body and occupant (-1..P-1): FV + b * (MP + 1) + q + 1
+FBASE = _f.take(MB)  # per body: the evaluation as the board stands
+FW = _f.take(MP)  # weight of each opponent's points
+FLOC = _f.take(MR + MC + MB)  # per stone place: protection value
+# Cached values of the heuristics, per player p, body b and change (q + 1 for "p's ship replaces
+# q's", 0 for "lands on an empty space", p + 1 for "p's ship leaves"): valid while the body's BVER
+# and the player's view of the leader are unchanged.
+CGAIN = _f.take(MP * MB * (MP + 1))
+CVER = _f.take(MP * MB * (MP + 1))
+CLEAD = _f.take(MP)
+FS_SIZE = _f.n

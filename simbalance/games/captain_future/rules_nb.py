@@ -1,0 +1,553 @@
+"""The rules of captain-future as small jitted functions on one game's state (docs/rules/captain-future.md).
+
+A game's state is the flat int64 array ``st`` and the board is ``bd`` (offsets in layout.py), so
+tests can arrange any position by hand and call one rule at a time. Strategies (strategies_nb.py)
+decide; the functions here check and apply.
+
+Bookkeeping kept live, because every decision reads it:
+- ``CNT`` ships of each player on each body, ``FILLED`` ships on each body (conquered = full);
+- ``EMPTY_K`` for every trajectory card kind: the empty spaces it names that a ship may land on now
+  (the stone on a body blocks landing there), so "can this card land?" is one lookup.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from simbalance.core.rng import shuffle
+from simbalance.games.captain_future.layout import (
+    ATT,
+    BAWA,
+    BAWH,
+    BHOLD,
+    BODY_BONUS,
+    BODY_SIZE,
+    BODY_SP,
+    BSEC,
+    BTOP,
+    BVER,
+    CLOCK,
+    CNT,
+    COST_ABS,
+    COST_MAJ,
+    COST_PRE,
+    DECK,
+    DISCARD,
+    EMPTY_K,
+    END_SEAT,
+    EV,
+    EXCH,
+    FILLED,
+    FINAL_MAX,
+    HAND,
+    HAND_N,
+    HANDS,
+    KJ,
+    LANDS,
+    MAJ_PTS,
+    MB,
+    MBS,
+    MK,
+    MP,
+    NB,
+    NC,
+    NCARDS,
+    NDISC,
+    NL,
+    NR,
+    NSTACK,
+    ONBOARD,
+    OWNER,
+    PLAYERS,
+    PTS,
+    REMOVED,
+    RESHUFFLE,
+    SCORE,
+    SHIP_PTS,
+    SHIPS,
+    SID,
+    SP_BODY,
+    SP_COL,
+    SP_K,
+    SP_ROW,
+    ST_SIZE,
+    STACK,
+    STONE_I,
+    STONE_T,
+    SUPPLY,
+    T_EVENT,
+    T_LANDS,
+)
+
+STONE_ROW, STONE_COL, STONE_BODY = 0, 1, 2
+
+# Attack categories (records): by the majority holder, by a player present, by a player absent.
+CAT_MAJORITY, CAT_PRESENT, CAT_ABSENT = 0, 1, 2
+
+
+@njit(cache=True)
+def new_state():
+    return np.zeros(ST_SIZE, np.int64)
+
+
+@njit(cache=True)
+def reset_state(bd, st, stone_t, stone_i):
+    """An empty board, full supplies, no cards anywhere, the stone placed (seat strategies kept)."""
+    st[:SID] = 0
+    st[SID + MP:STACK] = 0
+    st[OWNER:OWNER + bd[NL]] = -1
+    for p in range(bd[PLAYERS]):
+        st[SUPPLY + p] = bd[SHIPS]
+    st[END_SEAT] = -1
+    st[T_EVENT] = -1
+    st[BHOLD:BHOLD + MB] = -1
+    st[BAWH:BAWH + MB] = -1
+    st[STONE_T] = stone_t
+    st[STONE_I] = stone_i
+    recount_empty(bd, st)
+
+
+# ---- small accessors ----------------------------------------------------------------------------
+
+@njit(cache=True)
+def cnt(st, b, p):
+    return st[CNT + b * MP + p]
+
+
+@njit(cache=True)
+def hand(st, p, k):
+    return st[HANDS + p * MK + k]
+
+
+@njit(cache=True)
+def body_space(bd, b, j):
+    return bd[BODY_SP + b * MBS + j]
+
+
+@njit(cache=True)
+def kind_of(bd, s, j):
+    """The j-th card kind naming space s: 0 its row, 1 its column, 2 its body, 3 the joker."""
+    return bd[SP_K + 4 * s + j]
+
+
+@njit(cache=True)
+def conquered(bd, st, b):
+    return st[FILLED + b] == bd[BODY_SIZE + b]
+
+
+# ---- the secret stone -------------------------------------------------------------------------
+
+@njit(cache=True)
+def stone_blocks_attack(bd, st, s):
+    """On a row or column the stone blocks attacks there; on a body, attacks (and landings) there."""
+    t = st[STONE_T]
+    i = st[STONE_I]
+    if t == STONE_ROW:
+        return bd[SP_ROW + s] == i
+    if t == STONE_COL:
+        return bd[SP_COL + s] == i
+    return bd[SP_BODY + s] == i
+
+
+@njit(cache=True)
+def stone_body(st):
+    """The body the stone sits on, or -1."""
+    return st[STONE_I] if st[STONE_T] == STONE_BODY else -1
+
+
+@njit(cache=True)
+def stone_blocks_landing(bd, st, s):
+    return st[STONE_T] == STONE_BODY and bd[SP_BODY + s] == st[STONE_I]
+
+
+@njit(cache=True)
+def recount_empty(bd, st):
+    st[EMPTY_K:EMPTY_K + MK] = 0
+    for s in range(bd[NL]):
+        if st[OWNER + s] < 0 and not stone_blocks_landing(bd, st, s):
+            for j in range(4):
+                st[EMPTY_K + kind_of(bd, s, j)] += 1
+
+
+@njit(cache=True)
+def n_stone_places(bd):
+    return bd[NR] + bd[NC] + bd[NB]
+
+
+@njit(cache=True)
+def stone_place(bd, t, i):
+    """Stone places numbered 0..R+C+B-1: rows, then columns, then bodies."""
+    if t == STONE_ROW:
+        return i
+    if t == STONE_COL:
+        return bd[NR] + i
+    return bd[NR] + bd[NC] + i
+
+
+@njit(cache=True)
+def move_stone(bd, st, place):
+    """Put the stone on place ``place`` (see stone_place)."""
+    if place < bd[NR]:
+        st[STONE_T] = STONE_ROW
+        st[STONE_I] = place
+    elif place < bd[NR] + bd[NC]:
+        st[STONE_T] = STONE_COL
+        st[STONE_I] = place - bd[NR]
+    else:
+        st[STONE_T] = STONE_BODY
+        st[STONE_I] = place - bd[NR] - bd[NC]
+    recount_empty(bd, st)
+
+
+# ---- ships ------------------------------------------------------------------------------------
+
+@njit(cache=True)
+def body_changed(bd, st, b):
+    """Refresh body ``b``'s live summary (largest counts, majority holder, bonus) and the scores."""
+    old = st[BAWH + b]
+    if old >= 0:
+        st[SCORE + old] -= st[BAWA + b]
+    top = 0
+    second = 0
+    best = -1
+    for q in range(bd[PLAYERS]):
+        c = st[CNT + b * MP + q]
+        if c > top:
+            second = top
+            top = c
+            best = q
+        elif c > second:
+            second = c
+    hold = best if top > second else -1
+    st[CLOCK] += 1
+    st[BVER + b] = st[CLOCK]
+    st[BTOP + b] = top
+    st[BSEC + b] = second
+    st[BHOLD + b] = hold
+    award = 0
+    if hold >= 0:
+        award = bd[BODY_BONUS + b] if top == bd[BODY_SIZE + b] else bd[MAJ_PTS]
+        st[SCORE + hold] += award
+    st[BAWH + b] = hold
+    st[BAWA + b] = award
+
+
+@njit(cache=True)
+def put_ship(bd, st, p, s):
+    """A ship of ``p`` onto the empty space ``s`` (from wherever the caller took it)."""
+    b = bd[SP_BODY + s]
+    st[OWNER + s] = p
+    st[CNT + b * MP + p] += 1
+    st[FILLED + b] += 1
+    st[ONBOARD + p] += 1
+    st[SCORE + p] += bd[SHIP_PTS]
+    body_changed(bd, st, b)
+    if not stone_blocks_landing(bd, st, s):
+        for j in range(4):
+            st[EMPTY_K + kind_of(bd, s, j)] -= 1
+
+
+@njit(cache=True)
+def lift_ship(bd, st, s):
+    """Take the ship off ``s``; returns its owner (the caller decides where the ship goes)."""
+    q = st[OWNER + s]
+    b = bd[SP_BODY + s]
+    st[OWNER + s] = -1
+    st[CNT + b * MP + q] -= 1
+    st[FILLED + b] -= 1
+    st[ONBOARD + q] -= 1
+    st[SCORE + q] -= bd[SHIP_PTS]
+    body_changed(bd, st, b)
+    if not stone_blocks_landing(bd, st, s):
+        for j in range(4):
+            st[EMPTY_K + kind_of(bd, s, j)] += 1
+    return q
+
+
+@njit(cache=True)
+def place_from_supply(bd, st, p, s):
+    """A ship of ``p`` from his supply onto empty ``s``. The placement that empties a supply
+    triggers the end (once: a later Recall does not undo it)."""
+    st[SUPPLY + p] -= 1
+    put_ship(bd, st, p, s)
+    if st[SUPPLY + p] == 0 and st[END_SEAT] < 0:
+        st[END_SEAT] = p
+
+
+# ---- cards ------------------------------------------------------------------------------------
+
+@njit(cache=True)
+def draw_card(bd, st, rng, p):
+    """Draw the top card of the stack into ``p``'s hand; an empty stack is refilled by shuffling the
+    discard pile (rules.reshuffle_discards). Returns False when nothing can be drawn."""
+    if st[NSTACK] == 0:
+        nd = st[NDISC]
+        if bd[RESHUFFLE] == 0 or nd == 0:
+            return False
+        st[STACK:STACK + nd] = st[DISCARD:DISCARD + nd]
+        shuffle(rng, st[STACK:STACK + nd], nd)
+        st[NSTACK] = nd
+        st[NDISC] = 0
+    n = st[NSTACK] - 1
+    k = st[STACK + n]
+    st[NSTACK] = n
+    st[HANDS + p * MK + k] += 1
+    st[HAND_N + p] += 1
+    return True
+
+
+@njit(cache=True)
+def discard_card(st, p, k):
+    st[HANDS + p * MK + k] -= 1
+    st[HAND_N + p] -= 1
+    st[DISCARD + st[NDISC]] = k
+    st[NDISC] += 1
+
+
+@njit(cache=True)
+def refill_hand(bd, st, rng, p):
+    while st[HAND_N + p] < bd[HAND]:
+        if not draw_card(bd, st, rng, p):
+            break
+
+
+@njit(cache=True)
+def deal(bd, st, order):
+    """Deal from the shuffled deck ``order`` (card kinds): card k goes to seat k % P until every
+    hand is full; the rest is the stack, ``order[P * hand size]`` on top."""
+    P = bd[PLAYERS]
+    n_deal = P * bd[HAND]
+    for k in range(n_deal):
+        p = k % P
+        st[HANDS + p * MK + order[k]] += 1
+        st[HAND_N + p] += 1
+    n = bd[NCARDS]
+    for j in range(n - n_deal):
+        st[STACK + j] = order[n - 1 - j]
+    st[NSTACK] = n - n_deal
+    st[NDISC] = 0
+
+
+@njit(cache=True)
+def deck_order(bd, rng):
+    order = bd[DECK:DECK + bd[NCARDS]].copy()
+    shuffle(rng, order, order.shape[0])
+    return order
+
+
+@njit(cache=True)
+def can_exchange(bd, st, p):
+    """An exchange needs a card to discard and one to draw (the discarded card itself may come back
+    through the reshuffle)."""
+    if st[HAND_N + p] == 0:
+        return False
+    return st[NSTACK] > 0 or bd[RESHUFFLE] != 0
+
+
+@njit(cache=True)
+def exchange(bd, st, rng, p, k):
+    discard_card(st, p, k)
+    draw_card(bd, st, rng, p)
+    st[EXCH] += 1
+
+
+# ---- landing ----------------------------------------------------------------------------------
+
+@njit(cache=True)
+def names_space(bd, k, s):
+    """Does card kind ``k`` name space ``s`` (its row, its column, its body, or a joker)?"""
+    return k == kind_of(bd, s, 0) or k == kind_of(bd, s, 1) or k == kind_of(bd, s, 2) or k == bd[KJ]
+
+
+@njit(cache=True)
+def naming_cards(bd, st, p, s):
+    """Cards in ``p``'s hand that name space ``s``."""
+    h = HANDS + p * MK
+    return (st[h + kind_of(bd, s, 0)] + st[h + kind_of(bd, s, 1)] + st[h + kind_of(bd, s, 2)]
+            + st[h + bd[KJ]])
+
+
+@njit(cache=True)
+def can_land(bd, st, p, k, s):
+    """Landing: one trajectory card naming an empty landing space not on the stone's body."""
+    return (0 <= k <= bd[KJ] and hand(st, p, k) > 0 and st[SUPPLY + p] > 0 and st[OWNER + s] < 0
+            and names_space(bd, k, s) and not stone_blocks_landing(bd, st, s))
+
+
+@njit(cache=True)
+def land(bd, st, p, k, s):
+    discard_card(st, p, k)
+    place_from_supply(bd, st, p, s)
+    st[T_LANDS] += 1
+    st[LANDS] += 1
+
+
+# ---- attacks ----------------------------------------------------------------------------------
+
+@njit(cache=True)
+def majority_holder(bd, st, b):
+    """The player with strictly more ships on body ``b`` than anyone else, or -1."""
+    return st[BHOLD + b]
+
+
+@njit(cache=True)
+def attack_category(bd, st, p, b):
+    if majority_holder(bd, st, b) == p:
+        return CAT_MAJORITY
+    if cnt(st, b, p) > 0:
+        return CAT_PRESENT
+    return CAT_ABSENT
+
+
+@njit(cache=True)
+def attack_cost(bd, st, p, b):
+    """Cards an attack on body ``b`` costs ``p`` now (majority recomputed live)."""
+    cat = attack_category(bd, st, p, b)
+    if cat == CAT_MAJORITY:
+        return bd[COST_MAJ]
+    if cat == CAT_PRESENT:
+        return bd[COST_PRE]
+    return bd[COST_ABS]
+
+
+@njit(cache=True)
+def attackable(bd, st, p, s):
+    """A foreign ship on a conquered body, not protected by the stone (cards not checked)."""
+    q = st[OWNER + s]
+    if q < 0 or q == p:
+        return False
+    return conquered(bd, st, bd[SP_BODY + s]) and not stone_blocks_attack(bd, st, s)
+
+
+@njit(cache=True)
+def can_attack(bd, st, p, s, final):
+    """Can ``p`` attack ``s`` now? ``final``: another player triggered the end and this is ``p``'s
+    last turn, where attacks above rules.final_round_max_attack_cost ("no three card attacks") are
+    not allowed."""
+    if st[SUPPLY + p] == 0 or not attackable(bd, st, p, s):
+        return False
+    cost = attack_cost(bd, st, p, bd[SP_BODY + s])
+    if final and cost > bd[FINAL_MAX]:
+        return False
+    return naming_cards(bd, st, p, s) >= cost
+
+
+@njit(cache=True)
+def resolve_attack(bd, st, p, s):
+    """The board part of an attack (the caller pays the cards): the attacked ship leaves the game
+    and a ship from ``p``'s supply takes its place."""
+    cat = attack_category(bd, st, p, bd[SP_BODY + s])
+    st[ATT + p * 4 + cat] += 1
+    q = lift_ship(bd, st, s)
+    st[REMOVED + q] += 1
+    place_from_supply(bd, st, p, s)
+
+
+@njit(cache=True)
+def pay_named_cheapest(bd, st, p, s, n):
+    """Pay ``n`` cards naming ``s``, the least useful first: the row or column card that names fewer
+    empty spaces, then the other, then the body card, jokers last."""
+    kr = kind_of(bd, s, 0)
+    kc = kind_of(bd, s, 1)
+    if st[EMPTY_K + kc] < st[EMPTY_K + kr]:
+        kr, kc = kc, kr
+    left = n
+    for j in range(4):
+        k = kr if j == 0 else (kc if j == 1 else kind_of(bd, s, j))
+        while left > 0 and hand(st, p, k) > 0:
+            discard_card(st, p, k)
+            left -= 1
+
+
+# ---- events -----------------------------------------------------------------------------------
+
+@njit(cache=True)
+def play_event_card(bd, st, p, k):
+    """Discard the event card ``k`` and count it (the caller applies its effect)."""
+    discard_card(st, p, k)
+    st[EV + k - bd[KJ] - 1] += 1
+    st[T_EVENT] = k - bd[KJ] - 1
+
+
+@njit(cache=True)
+def otto_ok(bd, st, p, src, dst):
+    """Otto moves ``p``'s ship from ``src`` to another space not holding his own ship, swapping with
+    the ship there; neither space may be one where the stone blocks attacks."""
+    return (st[OWNER + src] == p and dst != src and st[OWNER + dst] != p
+            and not stone_blocks_attack(bd, st, src) and not stone_blocks_attack(bd, st, dst))
+
+
+@njit(cache=True)
+def otto(bd, st, p, src, dst):
+    q = st[OWNER + dst]
+    lift_ship(bd, st, src)
+    if q >= 0:
+        lift_ship(bd, st, dst)
+        put_ship(bd, st, q, src)
+    put_ship(bd, st, p, dst)
+
+
+@njit(cache=True)
+def grag_ok(bd, st, p, s):
+    """GRAG: a ship from supply onto any space not holding one's own ship, where the stone does not
+    block attacks."""
+    return st[SUPPLY + p] > 0 and st[OWNER + s] != p and not stone_blocks_attack(bd, st, s)
+
+
+@njit(cache=True)
+def grag(bd, st, p, s):
+    q = st[OWNER + s]
+    if q >= 0:
+        lift_ship(bd, st, s)
+        st[SUPPLY + q] += 1  # returned to its owner, who may land it again
+    place_from_supply(bd, st, p, s)
+
+
+@njit(cache=True)
+def recall_ship(bd, st, s):
+    """Recall: the ship on ``s`` goes back to its owner's supply (the stone does not matter)."""
+    q = lift_ship(bd, st, s)
+    st[SUPPLY + q] += 1
+
+
+# ---- scoring ----------------------------------------------------------------------------------
+
+@njit(cache=True)
+def body_points(bd, st, b):
+    """Points of every player on body ``b`` into st[PTS..]: ships, plus full control (all spaces
+    his) or a strict majority on a body nobody fully controls."""
+    top = 0
+    second = 0
+    best = -1
+    for q in range(bd[PLAYERS]):
+        c = st[CNT + b * MP + q]
+        st[PTS + q] = c * bd[SHIP_PTS]
+        if c > top:
+            second = top
+            top = c
+            best = q
+        elif c > second:
+            second = c
+    if top == bd[BODY_SIZE + b]:
+        st[PTS + best] += bd[BODY_BONUS + b]
+    elif top > second:
+        st[PTS + best] += bd[MAJ_PTS]
+
+
+@njit(cache=True)
+def scores(bd, st, out):
+    """Every player's score (kept live) into ``out``."""
+    for q in range(bd[PLAYERS]):
+        out[q] = st[SCORE + q]
+
+
+@njit(cache=True)
+def scores_recomputed(bd, st, out):
+    """Every player's score from scratch (tests check it against the live scores)."""
+    for q in range(bd[PLAYERS]):
+        out[q] = 0
+    for b in range(bd[NB]):
+        body_points(bd, st, b)
+        for q in range(bd[PLAYERS]):
+            out[q] += st[PTS + q]

@@ -1,0 +1,792 @@
+"""Decisions of captain-future: one jitted function per decision point, branching on the strategy id.
+
+Decision points (docs/rules/captain-future.md, "Strategies"):
+- ``do_slot``: one action slot: land, attack or exchange (a slot is always used while one is legal);
+- ``do_event``: before and after the slots: play one event card (with its targets) or none;
+- ``recall_choice``: when anyone plays Recall, which of his own ships each player sends home.
+
+``random`` is uniform at each step. The heuristics share one evaluation of a body: the player's
+points there minus a weighted sum of the opponents' points (``opp_weight`` spread over the
+opponents, plus ``leader_weight`` on the current score leader among them), plus ``full_weight`` x
+the full-control points x the share of the body held while nobody else has a ship there. A move is
+worth the change of that evaluation, minus ``card_weight`` per card it costs.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from simbalance.core.rng import randint
+from simbalance.games.captain_future.layout import (
+    BAWA,
+    BAWH,
+    BHOLD,
+    BODY_BONUS,
+    BODY_SIZE,
+    BSEC,
+    BTOP,
+    BVER,
+    CGAIN,
+    CLEAD,
+    CNT,
+    CVER,
+    EMPTY_K,
+    END_SEAT,
+    FBASE,
+    FILLED,
+    FINAL_MAX,
+    FLOC,
+    FV,
+    FW,
+    HAND_N,
+    HANDS,
+    KIND_N,
+    KIND_SP,
+    KJ,
+    MAJ_PTS,
+    MB,
+    MK,
+    ML,
+    MP,
+    NB,
+    NC,
+    NK,
+    NL,
+    NR,
+    ONBOARD,
+    OWNER,
+    PLAYERS,
+    SCORE,
+    SHIP_PTS,
+    SID,
+    SP_BODY,
+    SP_COL,
+    SP_ROW,
+    STONE_I,
+    STONE_T,
+    SUPPLY,
+    T_LANDS,
+)
+from simbalance.games.captain_future.rules_nb import (
+    attack_cost,
+    attackable,
+    body_space,
+    can_exchange,
+    discard_card,
+    exchange,
+    grag,
+    hand,
+    kind_of,
+    land,
+    move_stone,
+    n_stone_places,
+    naming_cards,
+    otto,
+    pay_named_cheapest,
+    play_event_card,
+    recall_ship,
+    resolve_attack,
+    stone_blocks_attack,
+    stone_blocks_landing,
+    stone_body,
+    stone_place,
+)
+
+RANDOM, BUILDER, AGGRESSOR = 0, 1, 2
+
+# Parameter positions (the order of the keys in [strategies.builder] / [strategies.aggressor]).
+P_OPP, P_LEADER, P_FULL, P_CARD, P_EXCH, P_OTTO, P_GRAG, P_SIMON, P_RECALL, P_CHEAP = range(10)
+
+NEG = -1e18
+JOKER_KEEP = 0.2  # a joker spent on a landing: it could have paid for any attack
+BODY_CARD_KEEP = 0.05  # a body card names more spaces than a row or column card
+FQ = MP + 1  # stride of FV: occupant -1..P-1
+
+
+# ---- random -----------------------------------------------------------------------------------
+
+@njit(cache=True)
+def _count_cards(st, p, lo, hi, need_empty):
+    """Cards (not kinds) in ``p``'s hand among kinds lo..hi-1; with ``need_empty`` only kinds that
+    name an empty landable space."""
+    total = 0
+    for k in range(lo, hi):
+        if need_empty and st[EMPTY_K + k] == 0:
+            continue
+        total += st[HANDS + p * MK + k]
+    return total
+
+
+@njit(cache=True)
+def _kth_card(st, p, lo, hi, need_empty, r):
+    for k in range(lo, hi):
+        if need_empty and st[EMPTY_K + k] == 0:
+            continue
+        r -= st[HANDS + p * MK + k]
+        if r < 0:
+            return k
+    return -1
+
+
+@njit(cache=True)
+def random_land(bd, st, rng, p):
+    """Land: a card uniformly among the cards that can land, then a space uniformly among the empty
+    landable spaces it names."""
+    total = _count_cards(st, p, 0, bd[KJ] + 1, True)
+    k = _kth_card(st, p, 0, bd[KJ] + 1, True, randint(rng, total))
+    r = randint(rng, st[EMPTY_K + k])
+    for j in range(bd[KIND_N + k]):
+        s = bd[KIND_SP + k * ML + j]
+        if st[OWNER + s] < 0 and not stone_blocks_landing(bd, st, s):
+            if r == 0:
+                land(bd, st, p, k, s)
+                return
+            r -= 1
+
+
+@njit(cache=True)
+def random_pay(bd, st, rng, p, s, n):
+    """Pay ``n`` cards naming ``s``, each uniformly among the naming cards left in hand."""
+    for _ in range(n):
+        r = randint(rng, naming_cards(bd, st, p, s))
+        for j in range(4):
+            k = kind_of(bd, s, j)
+            if r < hand(st, p, k):
+                discard_card(st, p, k)
+                break
+            r -= hand(st, p, k)
+
+
+@njit(cache=True)
+def list_attacks(bd, st, p, final, out):
+    """Every space ``p`` can attack now, into ``out``; returns how many."""
+    n = 0
+    if st[SUPPLY + p] == 0:
+        return 0
+    sb = stone_body(st)
+    for b in range(bd[NB]):
+        if st[FILLED + b] != bd[BODY_SIZE + b] or b == sb:
+            continue
+        cost = attack_cost(bd, st, p, b)
+        if final and cost > bd[FINAL_MAX]:
+            continue
+        for j in range(bd[BODY_SIZE + b]):
+            s = body_space(bd, b, j)
+            if attackable(bd, st, p, s) and naming_cards(bd, st, p, s) >= cost:
+                out[n] = s
+                n += 1
+    return n
+
+
+@njit(cache=True)
+def random_slot(bd, st, buf, rng, p, final):
+    """Action type uniformly among the legal ones (land, attack, exchange); then its own steps."""
+    can_l = st[SUPPLY + p] > 0 and _count_cards(st, p, 0, bd[KJ] + 1, True) > 0
+    n_att = list_attacks(bd, st, p, final, buf)
+    can_x = can_exchange(bd, st, p)
+    n_types = int(can_l) + int(n_att > 0) + int(can_x)
+    if n_types == 0:
+        return False
+    t = randint(rng, n_types)
+    if can_l:
+        if t == 0:
+            random_land(bd, st, rng, p)
+            return True
+        t -= 1
+    if n_att > 0:
+        if t == 0:
+            s = buf[randint(rng, n_att)]
+            random_pay(bd, st, rng, p, s, attack_cost(bd, st, p, bd[SP_BODY + s]))
+            resolve_attack(bd, st, p, s)
+            return True
+    # exchange: a card uniformly from the hand
+    k = _kth_card(st, p, 0, bd[NK], False, randint(rng, st[HAND_N + p]))
+    exchange(bd, st, rng, p, k)
+    return True
+
+
+@njit(cache=True)
+def _count_spaces(bd, st, p, own):
+    """Spaces holding ``p``'s ship (own) or not (not own), where the stone does not block attacks:
+    Otto's sources / Otto's and GRAG's targets."""
+    n = 0
+    for s in range(bd[NL]):
+        if (st[OWNER + s] == p) == own and not stone_blocks_attack(bd, st, s):
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def _kth_space(bd, st, p, r, own):
+    for s in range(bd[NL]):
+        if (st[OWNER + s] == p) == own and not stone_blocks_attack(bd, st, s):
+            if r == 0:
+                return s
+            r -= 1
+    return -1
+
+
+@njit(cache=True)
+def random_event(bd, st, fs, rng, p, seat_prm):
+    """Uniformly among "no event" and every event card in hand that has a legal use; then its
+    targets uniformly (Simon Wright: any other place; Otto: own ship, then destination; GRAG: space).
+    Recall needs a ship on the board; Otto an own ship and a target; GRAG a ship in supply."""
+    ks = bd[KJ] + 1
+    h = HANDS + p * MK
+    if st[h + ks] + st[h + ks + 1] + st[h + ks + 2] + st[h + ks + 3] == 0:
+        return False
+    n_src = 0
+    n_open = 0
+    if st[h + ks + 2] + st[h + ks + 3] > 0:
+        n_src = _count_spaces(bd, st, p, True)
+        n_open = _count_spaces(bd, st, p, False)
+    any_ship = False
+    for q in range(bd[PLAYERS]):
+        if st[ONBOARD + q] > 0:
+            any_ship = True
+    w_simon = st[h + ks]
+    w_recall = st[h + ks + 1] if any_ship else 0
+    w_otto = st[h + ks + 2] if (n_src > 0 and n_open > 0) else 0
+    w_grag = st[h + ks + 3] if (st[SUPPLY + p] > 0 and n_open > 0) else 0
+    r = randint(rng, 1 + w_simon + w_recall + w_otto + w_grag)
+    if r == 0:
+        return False
+    r -= 1
+    if r < w_simon:
+        play_event_card(bd, st, p, ks)
+        cur = stone_place(bd, st[STONE_T], st[STONE_I])
+        place = randint(rng, n_stone_places(bd) - 1)
+        if place >= cur:
+            place += 1
+        move_stone(bd, st, place)
+        return True
+    r -= w_simon
+    if r < w_recall:
+        play_event_card(bd, st, p, ks + 1)
+        do_recall(bd, st, fs, rng, p, seat_prm)
+        return True
+    r -= w_recall
+    if r < w_otto:
+        play_event_card(bd, st, p, ks + 2)
+        src = _kth_space(bd, st, p, randint(rng, n_src), True)
+        dst = _kth_space(bd, st, p, randint(rng, n_open), False)
+        otto(bd, st, p, src, dst)
+        return True
+    play_event_card(bd, st, p, ks + 3)
+    grag(bd, st, p, _kth_space(bd, st, p, randint(rng, n_open), False))
+    return True
+
+
+# ---- heuristics: evaluation -------------------------------------------------------------------
+
+@njit(cache=True)
+def _weights(bd, st, fs, p, prm):
+    """The score leader among the opponents, and the weight of each opponent's points in FW."""
+    P = bd[PLAYERS]
+    leader = -1
+    for q in range(P):
+        if q != p and (leader < 0 or st[SCORE + q] > st[SCORE + leader]):
+            leader = q
+    for q in range(P):
+        fs[FW + q] = 0.0 if q == p else prm[P_OPP] / (P - 1)
+    fs[FW + leader] += prm[P_LEADER]
+    if fs[CLEAD + p] != leader:  # the weights changed: forget the cached values
+        fs[CLEAD + p] = leader
+        base = CVER + p * MB * FQ
+        for i in range(MB * FQ):
+            fs[base + i] = -1.0
+    return leader
+
+
+@njit(cache=True)
+def reset_cache(fs):
+    for i in range(MP * MB * FQ):
+        fs[CVER + i] = -1.0
+    for p in range(MP):
+        fs[CLEAD + p] = -1.0
+
+
+@njit(cache=True)
+def cached_gain(bd, st, fs, b, p, q, w_full):
+    """_gain for ``p`` on body ``b``: q = -1 landing, q != p replacing q's ship, q = p p's ship
+    leaving; served from the cache while body ``b`` has not changed (call _weights first)."""
+    i = (p * MB + b) * FQ + q + 1
+    if fs[CVER + i] == st[BVER + b]:
+        return fs[CGAIN + i]
+    if q < 0:
+        v = _gain_land(bd, st, fs, b, p, w_full)
+    elif q == p:
+        v = _gain(bd, st, fs, b, p, -1, p, w_full)
+    else:
+        v = _gain(bd, st, fs, b, p, p, q, w_full)
+    fs[CGAIN + i] = v
+    fs[CVER + i] = st[BVER + b]
+    return v
+
+
+@njit(cache=True)
+def _share(fs, p, h, pts):
+    """``h``'s points as they count for ``p``: his own in full, an opponent's by his weight."""
+    if h < 0:
+        return 0.0
+    if h == p:
+        return pts
+    return -fs[FW + h] * pts
+
+
+@njit(cache=True)
+def _potential(bd, b, mine, others, w_full):
+    """Progress towards full control of a body nobody else is on."""
+    size = bd[BODY_SIZE + b]
+    if others == 0 and 0 < mine < size:
+        return w_full * bd[BODY_BONUS + b] * mine / size
+    return 0.0
+
+
+@njit(cache=True)
+def _gain(bd, st, fs, b, p, add, rem, w_full):
+    """Change of ``p``'s evaluation of body ``b`` when player ``add`` gets one more ship there and
+    player ``rem`` one fewer (-1: nobody). Landing: (p, -1); attack or GRAG on q's ship: (p, q);
+    Otto's leaving ship: (-1, p). Reads the body's live summary for the "before" side."""
+    size = bd[BODY_SIZE + b]
+    c0 = CNT + b * MP
+    top = 0
+    second = 0
+    best = -1
+    for q in range(bd[PLAYERS]):
+        c = st[c0 + q]
+        if q == add:
+            c += 1
+        if q == rem:
+            c -= 1
+        if c > top:
+            second = top
+            top = c
+            best = q
+        elif c > second:
+            second = c
+    v = 0.0
+    sp = bd[SHIP_PTS]
+    if add >= 0:
+        v += _share(fs, p, add, sp)
+    if rem >= 0:
+        v -= _share(fs, p, rem, sp)
+    # the body's bonus: who got it before, who gets it after
+    v -= _share(fs, p, st[BAWH + b], st[BAWA + b])
+    if top > second:
+        v += _share(fs, p, best, bd[BODY_BONUS + b] if top == size else bd[MAJ_PTS])
+    mine = st[c0 + p]
+    others = st[FILLED + b] - mine
+    before = _potential(bd, b, mine, others, w_full)
+    if add == p:
+        mine += 1
+    elif add >= 0:
+        others += 1
+    if rem == p:
+        mine -= 1
+    elif rem >= 0:
+        others -= 1
+    return v + _potential(bd, b, mine, others, w_full) - before
+
+
+@njit(cache=True)
+def _gain_land(bd, st, fs, b, p, w_full):
+    """_gain(b, p, p, -1) in O(1) from the body's live summary: one more ship of ``p`` on ``b``."""
+    size = bd[BODY_SIZE + b]
+    c = st[CNT + b * MP + p]
+    top = st[BTOP + b]
+    st[BSEC + b]
+    hold = st[BHOLD + b]
+    c1 = c + 1
+    if hold == p:
+        top1 = top + 1
+        hold1 = p
+    elif c1 > top:
+        top1 = c1
+        hold1 = p
+    elif c1 == top:
+        top1 = top
+        hold1 = -1
+    else:
+        top1 = top
+        hold1 = hold
+    v = bd[SHIP_PTS] - _share(fs, p, st[BAWH + b], st[BAWA + b])
+    if hold1 >= 0:
+        v += _share(fs, p, hold1, bd[BODY_BONUS + b] if top1 == size else bd[MAJ_PTS])
+    others = st[FILLED + b] - c
+    return v + _potential(bd, b, c1, others, w_full) - _potential(bd, b, c, others, w_full)
+
+
+@njit(cache=True)
+def _cheapest_landing_card(bd, st, p, s):
+    """The card a heuristic lands with on ``s``: the row or column card naming fewer empty spaces,
+    then the other, then the body card, then a joker; -1 if the hand has none."""
+    kr = kind_of(bd, s, 0)
+    kc = kind_of(bd, s, 1)
+    if st[EMPTY_K + kc] < st[EMPTY_K + kr]:
+        kr, kc = kc, kr
+    h = HANDS + p * MK
+    if st[h + kr] > 0:
+        return kr
+    if st[h + kc] > 0:
+        return kc
+    kb = kind_of(bd, s, 2)
+    if st[h + kb] > 0:
+        return kb
+    if st[h + bd[KJ]] > 0:
+        return bd[KJ]
+    return -1
+
+
+@njit(cache=True)
+def _usefulness(bd, st, k):
+    """How much a heuristic wants to keep a card kind (an exchange discards the least useful)."""
+    kj = bd[KJ]
+    if k < kj:
+        return 1.0 if st[EMPTY_K + k] > 0 else 0.0
+    if k == kj:
+        return 5.0
+    if k == kj + 1:  # Simon Wright
+        return 1.5
+    if k == kj + 2:  # Recall
+        return 0.2
+    if k == kj + 3:  # Otto
+        return 2.0
+    return 3.0  # GRAG
+
+
+# ---- heuristics: the slot -----------------------------------------------------------------------
+
+@njit(cache=True)
+def heuristic_slot(sid, prm, bd, st, fs, buf, rng, p, final):
+    """Take the best of: the best landing, the best attack, an exchange (see module docstring).
+    The aggressor takes any attack costing at most ``cheap_cost`` cards before anything else."""
+    w_full = prm[P_FULL]
+    card_w = prm[P_CARD]
+    _weights(bd, st, fs, p, prm)
+    best = NEG
+    act = 0  # 0 none, 1 land, 2 attack, 3 exchange
+    a_k = -1
+    a_s = -1
+    B = bd[NB]
+    sb = stone_body(st)
+    P = bd[PLAYERS]
+    h = HANDS + p * MK
+    if st[SUPPLY + p] > 0:
+        # Landing: the value of one more ship depends on the body only. Visit bodies from the best
+        # value down (ties: from a random body on) and stop when no body can beat the best landing.
+        any_land = False
+        for k in range(bd[KJ] + 1):
+            if st[h + k] > 0 and st[EMPTY_K + k] > 0:
+                any_land = True
+                break
+        if any_land:
+            for b in range(B):
+                if st[FILLED + b] < bd[BODY_SIZE + b] and b != sb:
+                    fs[FV + b * FQ] = cached_gain(bd, st, fs, b, p, -1, w_full) - card_w
+                else:
+                    fs[FV + b * FQ] = NEG
+            off = randint(rng, B)
+            while True:
+                bb = -1
+                bv = NEG
+                for i in range(B):
+                    b = i + off
+                    if b >= B:
+                        b -= B
+                    if fs[FV + b * FQ] > bv:
+                        bv = fs[FV + b * FQ]
+                        bb = b
+                if bb < 0 or bv <= best:
+                    break
+                fs[FV + bb * FQ] = NEG  # visited
+                size = bd[BODY_SIZE + bb]
+                j0 = randint(rng, size)
+                for jj in range(size):
+                    j = jj + j0
+                    if j >= size:
+                        j -= size
+                    s = body_space(bd, bb, j)
+                    if st[OWNER + s] >= 0:
+                        continue
+                    k = _cheapest_landing_card(bd, st, p, s)
+                    if k < 0:
+                        continue
+                    v = bv
+                    if k == bd[KJ]:
+                        v -= JOKER_KEEP
+                    elif k == kind_of(bd, s, 2):
+                        v -= BODY_CARD_KEEP
+                    if v > best:
+                        best = v
+                        act = 1
+                        a_k = k
+                        a_s = s
+        # Attacks: first which victims the hand can reach on the body, then their value.
+        for b in range(B):
+            if st[FILLED + b] != bd[BODY_SIZE + b] or b == sb:
+                continue
+            cost = attack_cost(bd, st, p, b)
+            if final and cost > bd[FINAL_MAX]:
+                continue
+            for q in range(P):
+                buf[q] = -1  # first attackable space of each victim
+            found = False
+            for j in range(bd[BODY_SIZE + b]):
+                s = body_space(bd, b, j)
+                q = st[OWNER + s]
+                if q != p and buf[q] < 0 and not stone_blocks_attack(bd, st, s) \
+                        and naming_cards(bd, st, p, s) >= cost:
+                    buf[q] = s
+                    found = True
+            if not found:
+                continue
+            for q in range(P):
+                if buf[q] < 0:
+                    continue
+                v = cached_gain(bd, st, fs, b, p, q, w_full) - card_w * cost
+                if sid == AGGRESSOR and cost <= prm[P_CHEAP]:
+                    v += 1000.0
+                if v > best:
+                    best = v
+                    act = 2
+                    a_s = buf[q]
+                    a_k = cost
+    if best < prm[P_EXCH] and can_exchange(bd, st, p):
+        least = 1e9
+        kx = -1
+        for k in range(bd[NK]):
+            if st[h + k] > 0:
+                u = _usefulness(bd, st, k)
+                if u < least:
+                    least = u
+                    kx = k
+        v = prm[P_EXCH] - least
+        if v > best:
+            best = v
+            act = 3
+            a_k = kx
+    if act == 1:
+        land(bd, st, p, a_k, a_s)
+    elif act == 2:
+        pay_named_cheapest(bd, st, p, a_s, a_k)
+        resolve_attack(bd, st, p, a_s)
+    elif act == 3:
+        exchange(bd, st, rng, p, a_k)
+    else:
+        return False
+    return True
+
+
+# ---- heuristics: events -------------------------------------------------------------------------
+
+@njit(cache=True)
+def _targets(bd, st, fs, p, w_full):
+    """Value of one of ``p``'s ships arriving on each space GRAG or Otto could use: FV[b, q + 1] for
+    body b in place of q's ship (q = -1: an empty space), NEG where no such space is open. Returns
+    the best space and its value."""
+    B = bd[NB]
+    for i in range(B * FQ):
+        fs[FV + i] = NEG
+    best = NEG
+    best_s = -1
+    for s in range(bd[NL]):
+        q = st[OWNER + s]
+        if q == p or stone_blocks_attack(bd, st, s):
+            continue
+        b = bd[SP_BODY + s]
+        i = FV + b * FQ + q + 1
+        if fs[i] == NEG:
+            fs[i] = cached_gain(bd, st, fs, b, p, q, w_full)
+        if fs[i] > best:
+            best = fs[i]
+            best_s = s
+    return best_s, best
+
+
+@njit(cache=True)
+def _best_otto(bd, st, fs, p, w_full, t_s):
+    """The best Otto move (source, destination, value), given the target values of _targets and its
+    best space ``t_s``. The own ship leaves the body where that costs least (not the target's body);
+    the displaced ship's arrival there is counted too."""
+    B = bd[NB]
+    for b in range(B):
+        fs[FBASE + b] = NEG
+    for s in range(bd[NL]):
+        if st[OWNER + s] == p and not stone_blocks_attack(bd, st, s):
+            b = bd[SP_BODY + s]
+            if fs[FBASE + b] == NEG:
+                fs[FBASE + b] = cached_gain(bd, st, fs, b, p, p, w_full)
+    tb = bd[SP_BODY + t_s]
+    tq = st[OWNER + t_s]
+    ba = -1
+    for a in range(B):
+        if a != tb and fs[FBASE + a] != NEG and (ba < 0 or fs[FBASE + a] > fs[FBASE + ba]):
+            ba = a
+    if ba < 0:
+        return -1, -1, NEG
+    v = fs[FV + tb * FQ + tq + 1] + fs[FBASE + ba]
+    if tq >= 0:
+        v += _gain(bd, st, fs, ba, p, tq, -1, w_full)
+    src = -1
+    for j in range(bd[BODY_SIZE + ba]):
+        s = body_space(bd, ba, j)
+        if st[OWNER + s] == p and not stone_blocks_attack(bd, st, s):
+            src = s
+            break
+    return src, t_s, v
+
+
+@njit(cache=True)
+def _best_stone(bd, st, fs, p, prm):
+    """The place where the stone protects the most: own ships on conquered bodies count +1, other
+    ships -opp_weight/(P-1). Returns (place, gain over the current place)."""
+    n_pl = n_stone_places(bd)
+    for i in range(n_pl):
+        fs[FLOC + i] = 0.0
+    other = prm[P_OPP] / (bd[PLAYERS] - 1)
+    off_c = bd[NR]
+    off_b = bd[NR] + bd[NC]
+    for s in range(bd[NL]):
+        q = st[OWNER + s]
+        b = bd[SP_BODY + s]
+        if q < 0 or st[FILLED + b] != bd[BODY_SIZE + b]:
+            continue
+        w = 1.0 if q == p else -other
+        fs[FLOC + bd[SP_ROW + s]] += w
+        fs[FLOC + off_c + bd[SP_COL + s]] += w
+        fs[FLOC + off_b + b] += w
+    cur = stone_place(bd, st[STONE_T], st[STONE_I])
+    best = -1
+    bv = NEG
+    for i in range(n_pl):
+        if i != cur and fs[FLOC + i] > bv:
+            bv = fs[FLOC + i]
+            best = i
+    return best, bv - fs[FLOC + cur]
+
+
+@njit(cache=True)
+def heuristic_event(sid, prm, bd, st, fs, rng, p, seat_prm, phase):
+    """Heuristics consider events after their slots only (phase 1). Play the event with the largest
+    margin over its threshold, if any: GRAG / Otto when they gain at least grag_min / otto_min (in
+    the player's last turn: anything positive), Simon Wright when the stone protects simon_min more
+    elsewhere, Recall when recall_gap points behind the leader (to delay the end), not in the last
+    turn. GRAG, Otto and Simon Wright are only looked at in turns without a landing (they are kept
+    for the fight over conquered bodies) and in the last turn."""
+    if phase == 0:
+        return False
+    ks = bd[KJ] + 1
+    h = HANDS + p * MK
+    has_s = st[h + ks] > 0
+    has_r = st[h + ks + 1] > 0
+    has_o = st[h + ks + 2] > 0
+    has_g = st[h + ks + 3] > 0 and st[SUPPLY + p] > 0
+    if not (has_s or has_r or has_o or has_g):
+        return False
+    last = st[END_SEAT] >= 0
+    w_full = prm[P_FULL]
+    leader = _weights(bd, st, fs, p, prm)
+    best = 0.0
+    choice = -1
+    a1 = -1
+    a2 = -1
+    if (has_g or has_o) and (last or st[T_LANDS] == 0):
+        t_s, t_v = _targets(bd, st, fs, p, w_full)
+        if has_g and t_s >= 0 and t_v > 0:
+            m = t_v if last else t_v - prm[P_GRAG]
+            if m >= best:
+                best = m
+                choice = 3
+                a1 = t_s
+        if has_o and t_s >= 0:
+            src, dst, v = _best_otto(bd, st, fs, p, w_full, t_s)
+            m = v if last else v - prm[P_OTTO]
+            if src >= 0 and v > 0 and m >= best:
+                best = m
+                choice = 2
+                a1 = src
+                a2 = dst
+    if has_s and (last or st[T_LANDS] == 0):
+        place, gain = _best_stone(bd, st, fs, p, prm)
+        m = gain - prm[P_SIMON]
+        if place >= 0 and m >= best:
+            best = m
+            choice = 0
+            a1 = place
+    if has_r and not last and choice < 0:
+        if st[SCORE + leader] - st[SCORE + p] >= prm[P_RECALL] and st[ONBOARD + p] + st[ONBOARD + leader] > 0:
+            choice = 1
+    if choice < 0:
+        return False
+    play_event_card(bd, st, p, ks + choice)
+    if choice == 0:
+        move_stone(bd, st, a1)
+    elif choice == 1:
+        do_recall(bd, st, fs, rng, p, seat_prm)
+    elif choice == 2:
+        otto(bd, st, p, a1, a2)
+    else:
+        grag(bd, st, p, a1)
+    return True
+
+
+# ---- Recall: every player chooses his own ship --------------------------------------------------
+
+@njit(cache=True)
+def recall_choice(sid, prm, bd, st, fs, rng, q):
+    """The space of the ship ``q`` sends home (-1: none on the board). Random: uniformly among his
+    ships. Heuristics: the ship whose loss costs the least."""
+    if st[ONBOARD + q] == 0:
+        return -1
+    if sid == RANDOM:
+        r = randint(rng, st[ONBOARD + q])
+        for s in range(bd[NL]):
+            if st[OWNER + s] == q:
+                if r == 0:
+                    return s
+                r -= 1
+        return -1
+    _weights(bd, st, fs, q, prm)
+    best = NEG
+    best_b = -1
+    for b in range(bd[NB]):
+        if st[CNT + b * MP + q] > 0:
+            v = cached_gain(bd, st, fs, b, q, q, prm[P_FULL])  # q's ship leaves b
+            if v > best:
+                best = v
+                best_b = b
+    for j in range(bd[BODY_SIZE + best_b]):
+        s = body_space(bd, best_b, j)
+        if st[OWNER + s] == q:
+            return s
+    return -1
+
+
+@njit(cache=True)
+def do_recall(bd, st, fs, rng, p, seat_prm):
+    """Recall: from the player who played it on, in seat order, each player sends one ship home,
+    chosen by his own strategy."""
+    P = bd[PLAYERS]
+    for i in range(P):
+        q = (p + i) % P
+        s = recall_choice(st[SID + q], seat_prm[q], bd, st, fs, rng, q)
+        if s >= 0:
+            recall_ship(bd, st, s)
+
+
+# ---- dispatch ---------------------------------------------------------------------------------
+
+@njit(cache=True)
+def do_slot(sid, prm, bd, st, fs, buf, rng, p, final):
+    if sid == RANDOM:
+        return random_slot(bd, st, buf, rng, p, final)
+    return heuristic_slot(sid, prm, bd, st, fs, buf, rng, p, final)
+
+
+@njit(cache=True)
+def do_event(sid, prm, bd, st, fs, rng, p, seat_prm, phase):
+    """``phase`` 0: before the slots, 1: after them."""
+    if sid == RANDOM:
+        return random_event(bd, st, fs, rng, p, seat_prm)
+    return heuristic_event(sid, prm, bd, st, fs, rng, p, seat_prm, phase)
