@@ -76,6 +76,7 @@ def plan_run(
     chunk_size: int | None = None,
     validate: bool = False,
     variants: list[str] | None = None,
+    every_lineup: bool = False,
 ) -> RunPlan:
     """Validate a run completely (config, players, strategies, deck) without playing it.
 
@@ -102,7 +103,7 @@ def plan_run(
         cfg.setdefault("game", {})["players"] = int(players)
     players = require_int(cfg, "game.players", spec.min_players, spec.max_players)
     engine = spec.load()
-    lineup = resolve_lineup(cfg, engine.STRATEGIES, players, strategies, rotate)
+    lineup = resolve_lineup(cfg, engine.STRATEGIES, players, strategies, rotate, every_lineup)
     prepared = engine.prepare(cfg, players, validate=True) if validate else engine.prepare(cfg, players)
     return RunPlan(spec, engine, cfg, players, n, seed, lineup, prepared, threads, chunk_size,
                    variants=list(variants or []))
@@ -319,3 +320,42 @@ def sweep(
     if len(rechecked_df):
         rechecked_df["shortfall"] = shortfall(rechecked_df, targets)
     return SweepResult(game, parsed, table, targets, rechecked_df, base_plan)
+
+
+@dataclass
+class TournamentResult:
+    """Every lineup of the strategies played; matchups and ratings computed from it."""
+
+    result: SimulationResult
+    matchups: pd.DataFrame
+    ratings: pd.DataFrame
+    strategies: pd.DataFrame
+
+
+def tournament(
+    game: str,
+    strategies: list[str] | str,
+    n: int,
+    *,
+    players: int | None = None,
+    seed: int = 0,
+    overrides: list[str] | dict | None = None,
+    variants: list[str] | None = None,
+    threads: int | None = None,
+    progress=None,
+) -> TournamentResult:
+    """Play every assignment of ``strategies`` to the seats equally often (game ``g`` takes lineup
+    ``g % L``), then the matchup matrix, Bradley-Terry ratings and per-strategy win rates."""
+    from simbalance.analysis.metrics import strategy_table
+    from simbalance.analysis.tournament import matchups, ratings
+
+    names = [s.strip() for s in strategies.split(",")] if isinstance(strategies, str) else list(strategies)
+    if len(set(names)) < 2 or len(set(names)) != len(names):
+        raise SimbalanceError(f"tournament strategies = {','.join(names)}: give at least two different names")
+    plan = plan_run(game, n, players=players, seed=seed, overrides=overrides, variants=variants, strategies=names,
+                    threads=threads, every_lineup=True)
+    result = SimulationResult.from_plan(plan, progress=progress)
+    slot_names = plan.lineup.slot_names
+    return TournamentResult(result, matchups(result.games, plan.players, slot_names),
+                            ratings(result.games, plan.players, slot_names, seed),
+                            strategy_table(result.games, plan.players, slot_names))

@@ -53,12 +53,22 @@ app = typer.Typer(
 
 
 def _register() -> None:
-    from simbalance.cli import check_cmd, compare_cmd, games_cmd, run_cmd, sweep_cmd
+    from simbalance.cli import (
+        check_cmd,
+        compare_cmd,
+        games_cmd,
+        run_cmd,
+        strategies_cmd,
+        sweep_cmd,
+        tournament_cmd,
+    )
 
     app.command("games")(games_cmd.games)
+    app.command("strategies")(strategies_cmd.strategies)
     app.command("run")(run_cmd.run)
     app.command("compare")(compare_cmd.compare)
     app.command("sweep")(sweep_cmd.sweep)
+    app.command("tournament")(tournament_cmd.tournament)
     app.command("baseline")(check_cmd.baseline)
     app.command("check")(check_cmd.check)
 

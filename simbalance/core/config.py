@@ -37,6 +37,7 @@ def load_config(game_id: str, path: str | Path | None = None) -> dict:
 
     A ``[deck]`` table with ``source = "NAME"`` is filled from ``configs/decks/NAME.toml`` so the
     deck's keys can be overridden like any other (``--set deck.wildcards.captain_action=6``).
+    Named strategy presets (``configs/<game>/presets.toml``) land under ``presets``.
     """
     cfg_path = Path(path) if path is not None else CONFIG_DIR / f"{game_id}.toml"
     cfg = read_toml(cfg_path)
@@ -49,6 +50,9 @@ def load_config(game_id: str, path: str | Path | None = None) -> dict:
         merged = read_toml(deck_path)
         merged.update({k: v for k, v in deck.items()})
         cfg["deck"] = merged
+    presets = CONFIG_DIR / game_id / "presets.toml"
+    if path is None and presets.exists() and "presets" not in cfg:
+        cfg["presets"] = read_toml(presets)
     return cfg
 
 

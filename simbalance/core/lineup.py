@@ -1,9 +1,14 @@
 """Who sits where: strategy names -> the integer ids and parameter vectors a kernel reads.
 
-A run has *slots*: the distinct strategy names of its lineup, each with the engine's strategy id and
-a float parameter vector from the game config (``[strategies.<name>]``). A *lineup* gives the slot of
-every seat; with rotation there is one lineup per distinct seat permutation and game ``g`` uses
-lineup ``g % L``, so seat and strategy effects separate.
+A strategy name is either one of the engine's heuristics (a ``[strategies.<name>]`` table in the
+game config: ``idea`` and float parameters) or a *preset*: a heuristic with other parameters,
+from ``configs/<game>/presets.toml`` (``[name] base = "heuristic"``, ``idea``, the parameters it
+changes), merged into the config under ``presets`` so ``--set presets.<name>.<param>=...`` works.
+
+A run has *slots*: the distinct names of its lineup, each with an engine strategy id and a float
+parameter vector. A *lineup* gives the slot of every seat; with rotation there is one lineup per
+distinct seat permutation, and a tournament plays every assignment of its strategies to the seats.
+Game ``g`` uses lineup ``g % L``.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ import numpy as np
 from simbalance.core.errors import ConfigError
 
 MAX_PARAMS = 16
+MAX_LINEUPS = 50_000
 
 
 @dataclass(frozen=True)
@@ -31,6 +37,15 @@ class Lineup:
         return [",".join(self.slot_names[s] for s in row) for row in self.seats]
 
 
+@dataclass(frozen=True)
+class StrategyInfo:
+    name: str
+    base: str  # the engine heuristic it runs
+    idea: str
+    params: dict[str, float]
+    preset: bool
+
+
 def strategy_table(cfg: dict, engine_strategies: dict[str, int]) -> dict[str, dict]:
     """The ``[strategies]`` table of a config, checked against the engine's strategy names."""
     table = cfg.get("strategies", {})
@@ -40,18 +55,45 @@ def strategy_table(cfg: dict, engine_strategies: dict[str, int]) -> dict[str, di
     return table
 
 
-def strategy_params(cfg: dict, name: str) -> dict[str, float]:
-    """The numeric parameters of strategy ``name``, in config order."""
+def _numeric(where: str, table: dict, skip: tuple[str, ...]) -> dict[str, float]:
     params = {}
-    for key, value in cfg["strategies"][name].items():
-        if key == "idea":
+    for key, value in table.items():
+        if key in skip:
             continue
         if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise ConfigError(f"strategies.{name}.{key} = {value!r}: strategy parameters are numbers")
+            raise ConfigError(f"{where}.{key} = {value!r}: strategy parameters are numbers")
         params[key] = float(value)
     if len(params) > MAX_PARAMS:
-        raise ConfigError(f"strategies.{name}: {len(params)} parameters; at most {MAX_PARAMS}")
+        raise ConfigError(f"{where}: {len(params)} parameters; at most {MAX_PARAMS}")
     return params
+
+
+def strategy_params(cfg: dict, name: str) -> dict[str, float]:
+    """The numeric parameters of heuristic ``name``, in config order."""
+    return _numeric(f"strategies.{name}", cfg["strategies"][name], ("idea",))
+
+
+def all_strategies(cfg: dict, engine_strategies: dict[str, int]) -> dict[str, StrategyInfo]:
+    """Every usable strategy name of a game: its heuristics, then its presets."""
+    table = strategy_table(cfg, engine_strategies)
+    out = {name: StrategyInfo(name, name, str(table[name].get("idea", "")), strategy_params(cfg, name), False)
+           for name in engine_strategies}
+    for name, preset in cfg.get("presets", {}).items():
+        where = f"presets.{name}"
+        if not isinstance(preset, dict):
+            raise ConfigError(f"{where}: expected a table with base = \"<heuristic>\"")
+        base = preset.get("base")
+        if base not in engine_strategies:
+            raise ConfigError(f"{where}.base = {base!r}: not a heuristic of this game; known: {', '.join(engine_strategies)}")
+        if name in engine_strategies:
+            raise ConfigError(f"{where}: a preset cannot reuse the heuristic name {name!r}")
+        params = dict(out[base].params)
+        for key, value in _numeric(where, preset, ("base", "idea")).items():
+            if key not in params:
+                raise ConfigError(f"{where}.{key}: {base} has no parameter {key!r}; it has: {', '.join(params) or 'none'}")
+            params[key] = value
+        out[name] = StrategyInfo(name, base, str(preset.get("idea", "")), params, True)
+    return out
 
 
 def resolve_lineup(
@@ -60,41 +102,47 @@ def resolve_lineup(
     players: int,
     names: list[str] | str | None = None,
     rotate: bool = False,
+    every_lineup: bool = False,
 ) -> Lineup:
-    """Seat strategies: one name for every seat, or one per seat; ``None`` takes the config default."""
-    strategy_table(cfg, engine_strategies)
+    """Seat strategies: one name for every seat, or one per seat; ``None`` takes the config default.
+
+    ``rotate`` plays every distinct permutation of the given seats; ``every_lineup`` (tournaments)
+    plays every assignment of the distinct names to the seats, repetitions included.
+    """
+    known = all_strategies(cfg, engine_strategies)
     if names is None:
         names = cfg.get("game", {}).get("strategies", ["random"])
     if isinstance(names, str):
         names = [n.strip() for n in names.split(",")]
     names = list(names)
-    known = ", ".join(engine_strategies)
     for name in names:
-        if name not in engine_strategies:
-            raise ConfigError(f"unknown strategy {name!r}; known: {known}")
-    if len(names) == 1:
-        names = names * players
-    if len(names) != players:
-        raise ConfigError(
-            f"strategies = {','.join(names)}: {len(names)} names for {players} players; give one name or one per seat"
-        )
-    slot_names = tuple(dict.fromkeys(names))
-    slot_of = {name: i for i, name in enumerate(slot_names)}
-    base = [slot_of[n] for n in names]
-    if rotate:
-        rows = sorted(set(itertools.permutations(base)))
+        if name not in known:
+            raise ConfigError(f"unknown strategy {name!r}; known: {', '.join(known)}")
+    if every_lineup:
+        slot_names = tuple(dict.fromkeys(names))
+        if len(slot_names) ** players > MAX_LINEUPS:
+            raise ConfigError(f"{len(slot_names)} strategies at {players} seats make too many lineups; fewer strategies")
+        rows = list(itertools.product(range(len(slot_names)), repeat=players))
     else:
-        rows = [tuple(base)]
-    params = {name: strategy_params(cfg, name) for name in slot_names}
-    width = max([1] + [len(p) for p in params.values()])
+        if len(names) == 1:
+            names = names * players
+        if len(names) != players:
+            raise ConfigError(
+                f"strategies = {','.join(names)}: {len(names)} names for {players} players; give one name or one per seat"
+            )
+        slot_names = tuple(dict.fromkeys(names))
+        slot_of = {name: i for i, name in enumerate(slot_names)}
+        base = tuple(slot_of[n] for n in names)
+        rows = sorted(set(itertools.permutations(base))) if rotate else [base]
+    width = max([1] + [len(known[n].params) for n in slot_names])
     slot_params = np.zeros((len(slot_names), width), dtype=np.float64)
     for i, name in enumerate(slot_names):
-        slot_params[i, : len(params[name])] = list(params[name].values())
+        slot_params[i, : len(known[name].params)] = list(known[name].params.values())
     return Lineup(
         slot_names=slot_names,
-        slot_strategy=np.array([engine_strategies[n] for n in slot_names], dtype=np.int32),
+        slot_strategy=np.array([engine_strategies[known[n].base] for n in slot_names], dtype=np.int32),
         slot_params=slot_params,
-        param_names={n: tuple(p) for n, p in params.items()},
+        param_names={n: tuple(known[n].params) for n in slot_names},
         seats=np.array(rows, dtype=np.int8),
         rotate=rotate,
     )

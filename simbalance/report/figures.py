@@ -170,3 +170,38 @@ def card_impact_bars(table: pd.DataFrame, kind: str, title: str) -> Figure:
     ax.legend(fontsize=7, frameon=False, loc="lower right")
     ax.set_title(title)
     return fig
+
+
+def matchup_heatmap(matchups: pd.DataFrame, names: list[str], fair: float) -> Figure:
+    """A's per-seat win rate against B (rows A, columns B); the diagonal is the fair share."""
+    k = len(names)
+    grid = np.full((k, k), np.nan)
+    for _, r in matchups.iterrows():
+        grid[names.index(r["strategy"]), names.index(r["opponent"])] = r["win_rate"]
+    fig = Figure(figsize=(1.6 + 1.1 * k, 1.2 + 0.9 * k), layout="constrained")
+    ax = fig.add_subplot()
+    span = max(0.05, float(np.nanmax(np.abs(grid - fair)))) if np.isfinite(grid).any() else 0.05
+    im = ax.imshow(grid, cmap="RdBu", vmin=fair - span, vmax=fair + span)
+    for (r, c), v in np.ndenumerate(grid):
+        ax.text(c, r, "—" if np.isnan(v) else f"{v:.1%}", ha="center", va="center", fontsize=8)
+    ax.set_xticks(range(k), names, rotation=30, ha="right")
+    ax.set_yticks(range(k), names)
+    ax.set_xlabel("against")
+    ax.set_ylabel("strategy")
+    fig.colorbar(im, ax=ax, shrink=0.8, format=lambda v, _: f"{v:.0%}")
+    ax.set_title(f"win rate per seat, decided A-and-B-only games (fair {fair:.0%})")
+    return fig
+
+
+def ratings_bars(ratings: pd.DataFrame) -> Figure:
+    fig = Figure(figsize=(5.5, 1.0 + 0.45 * len(ratings)), layout="constrained")
+    ax = fig.add_subplot()
+    part = ratings.iloc[::-1]
+    y = np.arange(len(part))
+    err = np.clip(np.vstack([part["elo"] - part["ci_low"], part["ci_high"] - part["elo"]]), 0, None)
+    ax.barh(y, part["elo"], xerr=err, color=[COLORS[i % len(COLORS)] for i in range(len(part))], capsize=4)
+    ax.set_yticks(y, part["strategy"].tolist())
+    ax.axvline(0, color="0.3", linewidth=1)
+    ax.set_xlabel("Bradley-Terry rating, Elo scale (95% bootstrap CI)")
+    ax.set_title("Ratings")
+    return fig

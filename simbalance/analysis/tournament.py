@@ -1,0 +1,97 @@
+"""Tournaments: every assignment of the strategies to the seats, a matchup matrix and ratings.
+
+- Matchup A against B: A's per-seat win rate in the decided games whose seats hold only A and B
+  (both present), with a Wilson interval; the fair share is 1/P. Games without a winner (timeouts,
+  stalemates) say nothing about who is stronger: their share is reported beside.
+- Ratings: Bradley-Terry strengths from "A's seat won, B's seat did not" within the same game (ties
+  count fractionally), fitted by the MM algorithm (Hunter 2004), shown on the Elo scale
+  (400 log10), with 95% intervals from a Poisson bootstrap over games.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from simbalance.analysis.metrics import wilson
+from simbalance.core.records import seat_share
+
+BOOTSTRAP = 200
+
+
+def seat_matrix(games: pd.DataFrame, players: int) -> tuple[np.ndarray, np.ndarray]:
+    """Strategy slot and win share of every seat: two (n, P) arrays."""
+    slots = np.stack([games[f"strategy_{s}"].to_numpy() for s in range(players)], axis=1).astype(np.int64)
+    winners = games["winners"].to_numpy()
+    shares = np.stack([seat_share(winners, s) for s in range(players)], axis=1)
+    return slots, shares
+
+
+def matchups(games: pd.DataFrame, players: int, names: tuple[str, ...]) -> pd.DataFrame:
+    """One row per ordered pair (A, B), A != B: A's per-seat win rate in A/B-only games."""
+    slots, shares = seat_matrix(games, players)
+    rows = []
+    for a in range(len(names)):
+        for b in range(len(names)):
+            if a == b:
+                continue
+            only = np.isin(slots, (a, b)).all(axis=1) & (slots == a).any(axis=1) & (slots == b).any(axis=1)
+            decided = only & (shares.sum(axis=1) > 0)
+            a_seats = (slots[decided] == a)
+            seat_games = int(a_seats.sum())
+            wins = float(shares[decided][a_seats].sum())
+            lo, hi = wilson(wins, seat_games)
+            rows.append({"strategy": names[a], "opponent": names[b], "games": int(only.sum()),
+                         "no_winner_share": float(1 - decided.sum() / only.sum()) if only.any() else float("nan"),
+                         "seat_games": seat_games, "win_rate": wins / seat_games if seat_games else float("nan"),
+                         "ci_low": float(lo), "ci_high": float(hi)})
+    return pd.DataFrame(rows)
+
+
+def _pair_events(slots: np.ndarray, shares: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per (game, seat pair): flat index a*k+b and weight of "a's seat beat b's seat"."""
+    n, players = slots.shape
+    idx, weight, game = [], [], []
+    for s in range(players):
+        for t in range(players):
+            if s == t:
+                continue
+            w = np.where((shares[:, t] == 0) & (slots[:, s] != slots[:, t]), shares[:, s], 0.0)
+            idx.append(slots[:, s] * k + slots[:, t])
+            weight.append(w)
+            game.append(np.arange(n))
+    return np.concatenate(idx), np.concatenate(weight), np.concatenate(game)
+
+
+def bradley_terry(wins: np.ndarray, iterations: int = 500) -> np.ndarray:
+    """Strengths (geometric mean 1) from a matrix of wins[i, j] = i beat j."""
+    k = wins.shape[0]
+    total = wins + wins.T
+    p = np.ones(k)
+    w = wins.sum(axis=1) + 1e-9  # a strategy that never won keeps a tiny strength
+    for _ in range(iterations):
+        denom = (total / (p[:, None] + p[None, :])).sum(axis=1)
+        new = w / np.where(denom > 0, denom, 1.0)
+        new /= np.exp(np.mean(np.log(new)))
+        if np.allclose(new, p, rtol=1e-10):
+            p = new
+            break
+        p = new
+    return p
+
+
+def ratings(games: pd.DataFrame, players: int, names: tuple[str, ...], seed: int = 0) -> pd.DataFrame:
+    slots, shares = seat_matrix(games, players)
+    k = len(names)
+    idx, weight, game = _pair_events(slots, shares, k)
+    wins = np.bincount(idx, weights=weight, minlength=k * k).reshape(k, k)
+    elo = 400 * np.log10(bradley_terry(wins))
+    rng = np.random.default_rng(seed)
+    boot = np.empty((BOOTSTRAP, k))
+    for r in range(BOOTSTRAP):
+        game_weight = rng.poisson(1.0, len(games)).astype(np.float64)
+        w = np.bincount(idx, weights=weight * game_weight[game], minlength=k * k).reshape(k, k)
+        boot[r] = 400 * np.log10(bradley_terry(w, 200))
+    lo, hi = np.percentile(boot, [2.5, 97.5], axis=0)
+    return pd.DataFrame({"strategy": names, "elo": elo, "ci_low": lo, "ci_high": hi,
+                         "wins_over_others": wins.sum(axis=1)}).sort_values("elo", ascending=False)

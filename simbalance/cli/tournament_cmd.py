@@ -1,0 +1,53 @@
+"""`simbalance tournament GAME --strategies a,b,c`: every lineup, matchups, ratings."""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from simbalance.cli.run_cmd import parse_count
+
+
+def tournament(
+    game: Annotated[str, typer.Argument(help="Game id (see `simbalance games`).", show_default=False)],
+    strategies: Annotated[str, typer.Option(help="Two or more strategies or presets, comma-separated.")],
+    n: Annotated[str, typer.Option("--n", help="Games in all: 1e5, 100_000 or 100000.")] = "1e5",
+    players: Annotated[int | None, typer.Option(help="Players (default: the game config's).")] = None,
+    seed: Annotated[int, typer.Option(help="Seed.")] = 0,
+    set_: Annotated[list[str] | None, typer.Option("--set", help="Override a config key (repeatable).")] = None,
+    variant: Annotated[list[str] | None, typer.Option("--variant", help="Apply a variant (repeatable).")] = None,
+    threads: Annotated[int | None, typer.Option(help="Threads (default: all cores).")] = None,
+    out: Annotated[Path | None, typer.Option(help="Output folder (default: reports/tournament-<game>-<time>).")] = None,
+) -> None:
+    """Play every assignment of the strategies to the seats equally often; report the matchup
+    matrix (A against B, with CIs), Bradley-Terry ratings with CIs and a heatmap."""
+    from simbalance.api import tournament as run_tournament
+    from simbalance.core.runner import RichProgress
+    from simbalance.report.run_folder import check_out_dir, default_out_dir
+    from simbalance.report.tournament_page import write_tournament_folder
+
+    count = parse_count(n)
+    target = out if out is not None else default_out_dir(f"tournament-{game}")
+    check_out_dir(target)
+    progress = RichProgress(f"tournament {game}")
+    res = run_tournament(game, strategies, count, players=players, seed=seed, overrides=set_ or [],
+                         variants=variant, threads=threads, progress=progress)
+    progress.close()
+    command = "simbalance " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+    folder = write_tournament_folder(res, target, command)
+    console = Console()
+    tab = Table(title=f"{game}: ratings ({count:,} games, every lineup)")
+    for col in ("strategy", "rating", "95% CI", "win rate per seat"):
+        tab.add_column(col, justify="right")
+    rates = res.strategies.set_index("strategy")["win_rate"]
+    for _, r in res.ratings.iterrows():
+        tab.add_row(r["strategy"], f"{r['elo']:+.0f}", f"{r['ci_low']:+.0f} .. {r['ci_high']:+.0f}",
+                    f"{rates[r['strategy']]:.2%}")
+    console.print(tab)
+    Console(stderr=True).print(f"report: {folder / 'tournament.html'}")
