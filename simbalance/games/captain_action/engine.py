@@ -60,7 +60,7 @@ RECORD_DTYPE = record_dtype([
     ("countdown_out", np.int8),  # 1: the Countdown Deck ran out (attack with no bonus)
     ("score", np.int16, (MAX_SEATS,)),  # final score: sets, plus the bonus, minus any penalty
     ("hand_score", np.int16, (MAX_SEATS,)),  # the sets in the final hand alone
-    ("takes", np.int8, (MAX_SEATS,)),  # cards taken from the discard pile
+    ("takes", np.int32, (MAX_SEATS,)),  # cards taken from the discard pile
     ("hand_mask", np.uint64, (MAX_SEATS,)),  # bit c set when card c of the game deck ends in the hand
 ])
 

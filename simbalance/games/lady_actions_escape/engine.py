@@ -34,14 +34,14 @@ CAPTAIN_ACTION = "Captain Action"
 MAX_CARDS = 64  # hands are 64-bit masks
 
 RECORD_DTYPE = record_dtype([
-    ("plays", np.int16, (MAX_SEATS,)),  # cards each seat played
-    ("drawn", np.int16, (MAX_SEATS,)),  # cards each seat drew (Dr. Evil penalties included)
-    ("cards_left", np.int16, (MAX_SEATS,)),  # cards in each hand when the game ended
-    ("reversals", np.int16),  # Lady Actions played (direction reversed)
-    ("draw_twos", np.int16),  # Dr. Evils played (everyone else drew)
-    ("reshuffles", np.int16),  # times the discard pile was shuffled into a new draw pile
-    ("passes", np.int16),  # turns in which a player could neither play nor draw
-    ("wilds_played", np.int16),  # wildcards played
+    ("plays", np.int32, (MAX_SEATS,)),  # cards each seat played
+    ("drawn", np.int32, (MAX_SEATS,)),  # cards each seat drew (Dr. Evil penalties included)
+    ("cards_left", np.int8, (MAX_SEATS,)),  # cards in each hand when the game ended
+    ("reversals", np.int32),  # Lady Actions played (direction reversed)
+    ("draw_twos", np.int32),  # Dr. Evils played (everyone else drew)
+    ("reshuffles", np.int32),  # times the discard pile was shuffled into a new draw pile
+    ("passes", np.int32),  # turns in which a player could neither play nor draw
+    ("wilds_played", np.int32),  # wildcards played
 ])
 
 
