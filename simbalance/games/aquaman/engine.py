@@ -13,10 +13,37 @@ from simbalance.core.config import get, require_bool, require_choice, require_in
 from simbalance.core.errors import ConfigError
 from simbalance.core.records import MAX_SEATS, record_dtype
 from simbalance.games.aquaman.enums import (
-    DIR_DCOL, DIR_DROW, N_RULES, NO_POWER, POWER_NAMES, R_AQUAMAN_DRAW, R_COLS, R_COMPANION_LOOK,
-    R_DISCARD_AFTER, R_EMPTY_LOSES, R_FACES, R_HAND_LIMIT, R_MISSION_SUITS, R_MISSIONS_PER_TURN,
-    R_MISSIONS_TO_WIN, R_NDICE, R_NSUITS, R_PLAYERS, R_POWER_MIN, R_RANKS, R_RESHUFFLE, R_ROWS,
-    R_START_HAND, R_TIES_REPEAT, R_TURN_CAP, S_RAIDER, S_RANDOM, S_RUNNER,
+    CARD_RANK,
+    CARD_SUIT,
+    DIR_DCOL,
+    DIR_DROW,
+    N_RULES,
+    NO_POWER,
+    POWER_NAMES,
+    R_AQUAMAN_DRAW,
+    R_COLS,
+    R_COMPANION_LOOK,
+    R_CORNER,
+    R_DISCARD_AFTER,
+    R_EMPTY_LOSES,
+    R_FACES,
+    R_HAND_LIMIT,
+    R_MISSION_SUITS,
+    R_MISSIONS_PER_TURN,
+    R_MISSIONS_TO_WIN,
+    R_NDICE,
+    R_NSUITS,
+    R_PLAYERS,
+    R_POWER_MIN,
+    R_RANKS,
+    R_RESHUFFLE,
+    R_ROWS,
+    R_START_HAND,
+    R_TIES_REPEAT,
+    R_TURN_CAP,
+    S_RAIDER,
+    S_RANDOM,
+    S_RUNNER,
 )
 from simbalance.games.aquaman.rules_nb import kernel  # noqa: F401  (the engine's kernel)
 
@@ -162,14 +189,16 @@ def prepare(cfg: dict, players: int) -> tuple:
     _check_strategy_params(cfg)
     _, codes = _suits(cfg)
     n_suits, ranks = int(rules[R_NSUITS]), int(rules[R_RANKS])
-    card_suit = np.repeat(np.arange(n_suits, dtype=np.int8), ranks)
-    card_rank = np.tile(np.arange(1, ranks + 1, dtype=np.int8), n_suits)
-    suit_power = np.array(codes, dtype=np.int8)
     rows, cols = int(rules[R_ROWS]), int(rules[R_COLS])
+    corners = _corners(rows, cols)[:players]
+    rules = np.concatenate([rules, np.full(4, -1, np.int64), np.array(codes, np.int64)])
+    rules[R_CORNER:R_CORNER + players] = corners
+    card = np.empty((2, n_suits * ranks), dtype=np.int8)
+    card[CARD_SUIT] = np.repeat(np.arange(n_suits), ranks)
+    card[CARD_RANK] = np.tile(np.arange(1, ranks + 1), n_suits)
     move_to = move_table(rows, cols, int(rules[R_FACES]), get(cfg, "rules.leg_off_board") == "clamp")
     adj = adjacency_table(rows, cols, get(cfg, "rules.adjacency") == "king")
-    corners = np.array(_corners(rows, cols)[:players], dtype=np.int32)
-    return (rules, card_suit, card_rank, suit_power, move_to, adj, corners)
+    return (rules, card, move_to, adj)
 
 
 # ---------------------------------------------------------------- report hooks

@@ -10,17 +10,45 @@ NO_POWER = 8
 POWER_NAMES = ("aquaman", "companion", "sea_creature", "plot", "foe", "power", "strangeness", "location")
 N_POWERS = 8
 
-# rules[...]: the resolved config as integers.
+# rules[...]: the resolved config as integers. After the N_RULES scalars come the corner square of
+# each seat (R_CORNER + seat, 4 slots) and the power of each suit (R_SUIT_POWER + suit).
 (R_ROWS, R_COLS, R_PLAYERS, R_RANKS, R_NSUITS, R_NDICE, R_FACES, R_START_HAND, R_HAND_LIMIT,
  R_POWER_MIN, R_MISSIONS_TO_WIN, R_MISSION_SUITS, R_MISSIONS_PER_TURN, R_TURN_CAP, R_AQUAMAN_DRAW,
  R_COMPANION_LOOK, R_TIES_REPEAT, R_EMPTY_LOSES, R_DISCARD_AFTER, R_RESHUFFLE, N_RULES) = range(21)
+R_CORNER = N_RULES
+R_SUIT_POWER = N_RULES + 4
 
-# ctr[...]: the game's scalar counters.
-C_DECK, C_DISC, C_TURN, C_REFILLS, C_STAMP, N_CTR = range(6)
+# card[...]: row CARD_SUIT and row CARD_RANK give each card id's suit and rank.
+CARD_SUIT, CARD_RANK = 0, 1
 
-# stats[seat, ...]: what the records report per seat. ST_USE + power counts that power's uses.
-ST_FIGHTS, ST_WON, ST_STOLEN, ST_TAKEN, ST_FOE_HITS, ST_USE = range(6)
-N_STATS = ST_USE + N_POWERS
+# The game state is packed into few arrays: every array handed to a jitted function costs a
+# reference-count update, and a turn makes many such calls (see state_nb).
+#
+# cards[row, :]: card piles, each a list of card ids. The hand of seat s is row K_HAND + s.
+# The board is row K_BOARD (one entry per square, -1 empty).
+K_DECK, K_DISC, K_BUF, K_BOARD, K_HAND = range(5)
+
+# seat[s, ...]: per-seat numbers: pawn square, hand size, missions, statistics (ST_*), then the
+# count of cards of each suit in hand (V_SUIT + suit).
+V_POS, V_HAND_N, V_MISSIONS = range(3)
+ST_FIGHTS, ST_WON, ST_STOLEN, ST_TAKEN, ST_FOE_HITS, ST_USE = range(3, 9)  # ST_USE + power
+V_SUIT = ST_USE + 8
+
+# ctr[...]: the game's counters, then the dice rolled (C_DICE + k), a dice order (C_ORDER + k) and
+# the reachable-square counts per set of dice used (C_REACH_N + mask).
+MAX_DICE = 3
+C_DECK, C_DISC, C_TURN, C_REFILLS, C_STAMP = range(5)
+C_DICE = 5
+C_ORDER = C_DICE + MAX_DICE
+C_REACH_N = C_ORDER + MAX_DICE
+N_CTR = C_REACH_N + (1 << MAX_DICE)
+
+# scratch[row, :]: a candidate list (X_CAND), then per set of dice used the list of reachable
+# squares (X_REACH + mask) and their "seen" stamps (X_STAMP + mask).
+X_CAND = 0
+X_REACH = 1
+X_STAMP = 1 + (1 << MAX_DICE)
+N_SCRATCH = 1 + 2 * (1 << MAX_DICE)
 
 # Strategy ids (engine.STRATEGIES) and the parameter layout shared by the two heuristics
 # (configs/aquaman.toml lists them in this order).

@@ -2,8 +2,8 @@
 
 Each phase is its own function on (Game, State) so tests can arrange a board, hands and a deck
 order by hand and check one rule's exact outcome. Decisions come from ``strategies_nb``; every seat
-decides with its own strategy, also outside its turn (fight cards, and nothing else is asked of an
-opponent).
+decides with its own strategy, also outside its turn (its fight card). The phase functions are
+inlined into ``play_turn`` (one compiled turn; see state_nb on why calls are kept few).
 """
 
 from __future__ import annotations
@@ -15,19 +15,80 @@ from simbalance.core.kernel import block_bounds, n_blocks
 from simbalance.core.records import END_TIMEOUT, END_WIN
 from simbalance.core.rng import randint, seed_game, shuffle
 from simbalance.games.aquaman.enums import (
-    AQUAMAN, C_DECK, C_DISC, C_REFILLS, C_TURN, COMPANION, FOE, LOCATION, PLOT, POWER, R_AQUAMAN_DRAW,
-    R_COLS, R_COMPANION_LOOK, R_DISCARD_AFTER, R_EMPTY_LOSES, R_FACES, R_HAND_LIMIT, R_MISSION_SUITS,
-    R_MISSIONS_PER_TURN, R_MISSIONS_TO_WIN, R_NDICE, R_NSUITS, R_PLAYERS, R_POWER_MIN, R_ROWS,
-    R_START_HAND, R_TIES_REPEAT, R_TURN_CAP, SEA_CREATURE, ST_FIGHTS, ST_FOE_HITS, ST_STOLEN, ST_TAKEN,
-    ST_USE, ST_WON, STRANGENESS,
+    AQUAMAN,
+    C_DECK,
+    C_DICE,
+    C_DISC,
+    C_REFILLS,
+    C_TURN,
+    CARD_RANK,
+    CARD_SUIT,
+    COMPANION,
+    FOE,
+    K_BOARD,
+    K_BUF,
+    K_DECK,
+    K_DISC,
+    K_HAND,
+    LOCATION,
+    N_POWERS,
+    PLOT,
+    POWER,
+    R_AQUAMAN_DRAW,
+    R_COMPANION_LOOK,
+    R_CORNER,
+    R_DISCARD_AFTER,
+    R_EMPTY_LOSES,
+    R_FACES,
+    R_HAND_LIMIT,
+    R_MISSION_SUITS,
+    R_MISSIONS_PER_TURN,
+    R_MISSIONS_TO_WIN,
+    R_NDICE,
+    R_NSUITS,
+    R_PLAYERS,
+    R_POWER_MIN,
+    R_START_HAND,
+    R_SUIT_POWER,
+    R_TIES_REPEAT,
+    R_TURN_CAP,
+    SEA_CREATURE,
+    ST_FIGHTS,
+    ST_FOE_HITS,
+    ST_STOLEN,
+    ST_TAKEN,
+    ST_USE,
+    ST_WON,
+    STRANGENESS,
+    V_HAND_N,
+    V_MISSIONS,
+    V_POS,
+    V_SUIT,
 )
 from simbalance.games.aquaman.state_nb import (
-    Game, add_card, discard, draw, draw_to_hand, new_state, pawns_at, remove_at,
+    Game,
+    add_card,
+    discard,
+    draw,
+    draw_to_hand,
+    new_state,
+    pawns_at,
+    remove_at,
 )
 from simbalance.games.aquaman.strategies_nb import (
-    choose_companion_keep, choose_fight_card, choose_fight_opponent, choose_foe_target, choose_mission,
-    choose_mission_cards, choose_plot_target, choose_power, choose_rest_discard, choose_steal,
-    choose_strangeness_target, choose_swim, power_discards,
+    choose_companion_keep,
+    choose_fight_card,
+    choose_fight_opponent,
+    choose_foe_target,
+    choose_mission,
+    choose_mission_cards,
+    choose_plot_target,
+    choose_power,
+    choose_rest_discard,
+    choose_steal,
+    choose_strangeness_target,
+    choose_swim,
+    power_discards,
 )
 
 # ---------------------------------------------------------------- set-up
@@ -37,26 +98,23 @@ from simbalance.games.aquaman.strategies_nb import (
 def reset(G, S):
     """Empty every place: no cards anywhere, pawns in their corners, counters at zero."""
     S.ctr[:] = 0
-    S.board[:] = -1
-    S.hand_n[:] = 0
-    S.suit_cnt[:, :] = 0
-    S.missions[:] = 0
-    S.stats[:, :] = 0
+    S.cards[:, :] = -1
+    S.seat[:, :] = 0
     for s in range(G.rules[R_PLAYERS]):
-        S.pos[s] = G.corners[s]
+        S.seat[s, V_POS] = G.rules[R_CORNER + s]
 
 
 @njit(cache=True)
 def setup_game(G, S):
     """Shuffle the deck, deal one card face up on every square, pawns to corners, deal hands."""
     reset(G, S)
-    n_cards = G.card_suit.shape[0]
+    n_cards = G.card.shape[1]
     for c in range(n_cards):
-        S.deck[c] = c
-    shuffle(S.rng, S.deck, n_cards)
+        S.cards[K_DECK, c] = c
+    shuffle(S.rng, S.cards[K_DECK], n_cards)
     S.ctr[C_DECK] = n_cards
-    for cell in range(S.board.shape[0]):
-        S.board[cell] = draw(G, S)
+    for cell in range(G.move_to.shape[0]):
+        S.cards[K_BOARD, cell] = draw(G, S)
     for _ in range(G.rules[R_START_HAND]):
         for s in range(G.rules[R_PLAYERS]):
             draw_to_hand(G, S, s)
@@ -65,19 +123,19 @@ def setup_game(G, S):
 # ---------------------------------------------------------------- 1. power phase
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def power_aquaman(G, S, seat, rank):
     """Draw 2; if their ranks sum below ``rank``, draw a third."""
     total = 0
     for _ in range(G.rules[R_AQUAMAN_DRAW]):
         c = draw_to_hand(G, S, seat)
         if c >= 0:
-            total += G.card_rank[c]
+            total += G.card[CARD_RANK, c]
     if total < rank:
         draw_to_hand(G, S, seat)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def power_companion(G, S, seat, sid, par, rank):
     """Look at the next 4: keep one lower than ``rank`` (none if none is), discard the others."""
     n = 0
@@ -85,69 +143,69 @@ def power_companion(G, S, seat, sid, par, rank):
         c = draw(G, S)
         if c < 0:
             break
-        S.buf[n] = c
+        S.cards[K_BUF, n] = c
         n += 1
     keep = choose_companion_keep(G, S, seat, sid, par, n, rank)
     for j in range(n):
         if j == keep:
-            add_card(G, S, seat, S.buf[j])
+            add_card(G.card, S.cards, S.seat, seat, S.cards[K_BUF, j])
         else:
-            discard(S, S.buf[j])
+            discard(S.cards, S.ctr, S.cards[K_BUF, j])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def power_sea_creature(G, S, seat, rank):
     """Take the top card of the discard pile if it is lower than ``rank``."""
     if S.ctr[C_DISC] > 0:
-        top = S.disc[S.ctr[C_DISC] - 1]
-        if G.card_rank[top] < rank:
+        top = S.cards[K_DISC, S.ctr[C_DISC] - 1]
+        if G.card[CARD_RANK, top] < rank:
             S.ctr[C_DISC] -= 1
-            add_card(G, S, seat, top)
+            add_card(G.card, S.cards, S.seat, seat, top)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def power_foe(G, S, seat, sid, par, rank):
     """An adjacent opponent reveals a random card; lower than ``rank``: it is discarded."""
     target = choose_foe_target(G, S, seat, sid, par)
-    if target < 0 or S.hand_n[target] == 0:
+    if target < 0 or S.seat[target, V_HAND_N] == 0:
         return
-    i = randint(S.rng, S.hand_n[target])
-    if G.card_rank[S.hand[target, i]] < rank:
-        discard(S, remove_at(G, S, target, i))
-        S.stats[seat, ST_FOE_HITS] += 1
+    i = randint(S.rng, S.seat[target, V_HAND_N])
+    if G.card[CARD_RANK, S.cards[K_HAND + target, i]] < rank:
+        discard(S.cards, S.ctr, remove_at(G.card, S.cards, S.seat, target, i))
+        S.seat[seat, ST_FOE_HITS] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def power_power(G, S, seat, sid, par, rank):
     """Discard any cards not higher than ``rank`` (the player chooses), then draw as many."""
     x = 0
     # downwards: removing slot i moves the last card, already decided, into it
-    for i in range(S.hand_n[seat] - 1, -1, -1):
-        c = S.hand[seat, i]
-        if G.card_rank[c] <= rank and power_discards(G, S, seat, sid, par, c):
-            discard(S, remove_at(G, S, seat, i))
+    for i in range(S.seat[seat, V_HAND_N] - 1, -1, -1):
+        c = S.cards[K_HAND + seat, i]
+        if G.card[CARD_RANK, c] <= rank and power_discards(G, S, seat, sid, par, c):
+            discard(S.cards, S.ctr, remove_at(G.card, S.cards, S.seat, seat, i))
             x += 1
     for _ in range(x):
         draw_to_hand(G, S, seat)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def power_strangeness(G, S, seat, sid, par, rank):
     """Take an adjacent board card lower than ``rank``; refill its square from the deck."""
     cell = choose_strangeness_target(G, S, seat, sid, par, rank)
     if cell < 0:
         return
-    add_card(G, S, seat, S.board[cell])
-    S.board[cell] = draw(G, S)
+    add_card(G.card, S.cards, S.seat, seat, S.cards[K_BOARD, cell])
+    S.cards[K_BOARD, cell] = draw(G, S)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def location_shows(G, S, rank):
     """Location shows the next min(rank, deck size) cards, never reshuffling; nothing moves."""
     return min(rank, S.ctr[C_DECK])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def activate(G, S, seat, sid, par, i):
     """Discard hand slot ``i`` to use its suit's power. Returns the Plot target square or -1.
 
@@ -155,14 +213,14 @@ def activate(G, S, seat, sid, par, i):
     Creature takes the card that was on top before); rules.activated_card = "before" discards it
     first.
     """
-    card = remove_at(G, S, seat, i)
-    rank = G.card_rank[card]
-    power = G.suit_power[G.card_suit[card]]
+    card = remove_at(G.card, S.cards, S.seat, seat, i)
+    rank = G.card[CARD_RANK, card]
+    power = G.rules[R_SUIT_POWER + G.card[CARD_SUIT, card]]
     after = G.rules[R_DISCARD_AFTER] != 0
     if not after:
-        discard(S, card)
-    if power < 8:
-        S.stats[seat, ST_USE + power] += 1
+        discard(S.cards, S.ctr, card)
+    if power < N_POWERS:
+        S.seat[seat, ST_USE + power] += 1
     target = -1
     if power == AQUAMAN:
         power_aquaman(G, S, seat, rank)
@@ -181,23 +239,33 @@ def activate(G, S, seat, sid, par, i):
     elif power == LOCATION:
         location_shows(G, S, rank)
     if after:
-        discard(S, card)
+        discard(S.cards, S.ctr, card)
     return target
 
 
 # ---------------------------------------------------------------- 2. swim
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def roll(G, S):
     for k in range(G.rules[R_NDICE]):
-        S.dice[k] = 1 + randint(S.rng, G.rules[R_FACES])
+        S.ctr[C_DICE + k] = 1 + randint(S.rng, G.rules[R_FACES])
 
 
 # ---------------------------------------------------------------- 3. action
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
+def _reveal(G, S, seat, strat, par):
+    """``seat`` reveals (and discards) a card of its choice; -1 if its hand is empty."""
+    if S.seat[seat, V_HAND_N] == 0:
+        return -1
+    c = remove_at(G.card, S.cards, S.seat, seat, choose_fight_card(G, S, seat, strat[seat], par[seat]))
+    discard(S.cards, S.ctr, c)
+    return c
+
+
+@njit(cache=True, inline="always")
 def fight(G, S, a, b, strat, par):
     """``a`` fights ``b``. Returns the winner or -1. Revealed cards are discarded; the winner steals.
 
@@ -206,19 +274,13 @@ def fight(G, S, a, b, strat, par):
     cannot reveal loses (with rules.cannot_reveal = "draws", nobody wins); if neither can, nobody
     wins.
     """
-    S.stats[a, ST_FIGHTS] += 1
-    S.stats[b, ST_FIGHTS] += 1
+    S.seat[a, ST_FIGHTS] += 1
+    S.seat[b, ST_FIGHTS] += 1
     winner = -1
     reveals = 0
     while True:
-        ca = -1
-        cb = -1
-        if S.hand_n[a] > 0:
-            ca = remove_at(G, S, a, choose_fight_card(G, S, a, strat[a], par[a]))
-            discard(S, ca)
-        if S.hand_n[b] > 0:
-            cb = remove_at(G, S, b, choose_fight_card(G, S, b, strat[b], par[b]))
-            discard(S, cb)
+        ca = _reveal(G, S, a, strat, par)
+        cb = _reveal(G, S, b, strat, par)
         reveals += 1
         if ca < 0 and cb < 0:
             break
@@ -226,8 +288,8 @@ def fight(G, S, a, b, strat, par):
             if G.rules[R_EMPTY_LOSES] != 0:
                 winner = b if ca < 0 else a
             break
-        ra = G.card_rank[ca]
-        rb = G.card_rank[cb]
+        ra = G.card[CARD_RANK, ca]
+        rb = G.card[CARD_RANK, cb]
         if ra != rb:
             winner = a if ra > rb else b
             break
@@ -235,62 +297,65 @@ def fight(G, S, a, b, strat, par):
             break
     if winner >= 0:
         loser = b if winner == a else a
-        S.stats[winner, ST_WON] += 1
-        if S.hand_n[loser] > 0:
+        S.seat[winner, ST_WON] += 1
+        if S.seat[loser, V_HAND_N] > 0:
             j = choose_steal(G, S, winner, strat[winner], par[winner], loser)
-            add_card(G, S, winner, remove_at(G, S, loser, j))
-            S.stats[winner, ST_STOLEN] += 1
+            add_card(G.card, S.cards, S.seat, winner, remove_at(G.card, S.cards, S.seat, loser, j))
+            S.seat[winner, ST_STOLEN] += 1
     return winner
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def land(G, S, seat, strat, par):
     """The pawn lands on its square: fight an opponent there, else take the card and refill."""
-    cell = S.pos[seat]
-    if pawns_at(S, cell, G.rules[R_PLAYERS], seat) > 0:
+    cell = S.seat[seat, V_POS]
+    if pawns_at(S.seat, cell, G.rules[R_PLAYERS], seat) > 0:
         opp = choose_fight_opponent(G, S, seat, strat[seat], par[seat], cell)
         fight(G, S, seat, opp, strat, par)
         return
-    c = S.board[cell]
+    c = S.cards[K_BOARD, cell]
     if c >= 0:
-        add_card(G, S, seat, c)
-        S.stats[seat, ST_TAKEN] += 1
-        S.board[cell] = draw(G, S)
+        add_card(G.card, S.cards, S.seat, seat, c)
+        S.seat[seat, ST_TAKEN] += 1
+        S.cards[K_BOARD, cell] = draw(G, S)
 
 
 # ---------------------------------------------------------------- 4. mission
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def can_mission(G, S, seat):
     held = 0
     for s in range(G.rules[R_NSUITS]):
-        if S.suit_cnt[seat, s] > 0:
+        if S.seat[seat, V_SUIT + s] > 0:
             held += 1
     return held >= G.rules[R_MISSION_SUITS]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def play_mission(G, S, seat, sid, par):
     """Discard one card of each of the mission's suits (the strategy picks which)."""
     k = choose_mission_cards(G, S, seat, sid, par)
     for j in range(k):
-        c = S.buf[j]
-        for i in range(S.hand_n[seat]):
-            if S.hand[seat, i] == c:
-                discard(S, remove_at(G, S, seat, i))
+        c = S.cards[K_BUF, j]
+        for i in range(S.seat[seat, V_HAND_N]):
+            if S.cards[K_HAND + seat, i] == c:
+                discard(S.cards, S.ctr, remove_at(G.card, S.cards, S.seat, seat, i))
                 break
-    S.missions[seat] += 1
+    S.seat[seat, V_MISSIONS] += 1
 
 
-# ---------------------------------------------------------------- a whole turn
+# ---------------------------------------------------------------- 5. rest
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def rest(G, S, seat, sid, par):
     """Discard down to the hand limit."""
-    while S.hand_n[seat] > G.rules[R_HAND_LIMIT]:
-        discard(S, remove_at(G, S, seat, choose_rest_discard(G, S, seat, sid, par)))
+    while S.seat[seat, V_HAND_N] > G.rules[R_HAND_LIMIT]:
+        discard(S.cards, S.ctr, remove_at(G.card, S.cards, S.seat, seat, choose_rest_discard(G, S, seat, sid, par)))
+
+
+# ---------------------------------------------------------------- a whole turn, a whole game
 
 
 @njit(cache=True)
@@ -300,16 +365,16 @@ def play_turn(G, S, seat, strat, par):
     p = par[seat]
     # 1. power
     plot = -1
-    if S.hand_n[seat] >= G.rules[R_POWER_MIN]:
+    if S.seat[seat, V_HAND_N] >= G.rules[R_POWER_MIN]:
         i = choose_power(G, S, seat, sid, p)
         if i >= 0:
             plot = activate(G, S, seat, sid, p, i)
     # 2. swim (a Plot target replaces the roll)
     if plot >= 0:
-        S.pos[seat] = plot
+        S.seat[seat, V_POS] = plot
     else:
         roll(G, S)
-        S.pos[seat] = choose_swim(G, S, seat, sid, p)
+        S.seat[seat, V_POS] = choose_swim(G, S, seat, sid, p)
     # 3. action
     land(G, S, seat, strat, par)
     # 4. mission
@@ -317,7 +382,7 @@ def play_turn(G, S, seat, strat, par):
         if not can_mission(G, S, seat) or not choose_mission(G, S, seat, sid, p):
             break
         play_mission(G, S, seat, sid, p)
-        if S.missions[seat] >= G.rules[R_MISSIONS_TO_WIN]:
+        if S.seat[seat, V_MISSIONS] >= G.rules[R_MISSIONS_TO_WIN]:
             return True
     # 5. rest
     rest(G, S, seat, sid, p)
@@ -352,33 +417,32 @@ def write_record(G, S, out, i, winner):
         out[i].winner = -1
         out[i].winners = 0
     for s in range(players):
-        out[i].missions[s] = S.missions[s]
-        out[i].hand_end[s] = S.hand_n[s]
-        out[i].fights[s] = S.stats[s, ST_FIGHTS]
-        out[i].fights_won[s] = S.stats[s, ST_WON]
-        out[i].stolen[s] = S.stats[s, ST_STOLEN]
-        out[i].taken[s] = S.stats[s, ST_TAKEN]
-        out[i].foe_hits[s] = S.stats[s, ST_FOE_HITS]
-        out[i].use_aquaman[s] = S.stats[s, ST_USE + 0]
-        out[i].use_companion[s] = S.stats[s, ST_USE + 1]
-        out[i].use_sea_creature[s] = S.stats[s, ST_USE + 2]
-        out[i].use_plot[s] = S.stats[s, ST_USE + 3]
-        out[i].use_foe[s] = S.stats[s, ST_USE + 4]
-        out[i].use_power[s] = S.stats[s, ST_USE + 5]
-        out[i].use_strangeness[s] = S.stats[s, ST_USE + 6]
-        out[i].use_location[s] = S.stats[s, ST_USE + 7]
+        out[i].missions[s] = S.seat[s, V_MISSIONS]
+        out[i].hand_end[s] = S.seat[s, V_HAND_N]
+        out[i].fights[s] = S.seat[s, ST_FIGHTS]
+        out[i].fights_won[s] = S.seat[s, ST_WON]
+        out[i].stolen[s] = S.seat[s, ST_STOLEN]
+        out[i].taken[s] = S.seat[s, ST_TAKEN]
+        out[i].foe_hits[s] = S.seat[s, ST_FOE_HITS]
+        out[i].use_aquaman[s] = S.seat[s, ST_USE + AQUAMAN]
+        out[i].use_companion[s] = S.seat[s, ST_USE + COMPANION]
+        out[i].use_sea_creature[s] = S.seat[s, ST_USE + SEA_CREATURE]
+        out[i].use_plot[s] = S.seat[s, ST_USE + PLOT]
+        out[i].use_foe[s] = S.seat[s, ST_USE + FOE]
+        out[i].use_power[s] = S.seat[s, ST_USE + POWER]
+        out[i].use_strangeness[s] = S.seat[s, ST_USE + STRANGENESS]
+        out[i].use_location[s] = S.seat[s, ST_USE + LOCATION]
 
 
 @njit(cache=True, parallel=True)
-def kernel(out, first_game, seed, lineups, slot_strategy, slot_params, rules, card_suit, card_rank, suit_power,
-           move_to, adj, corners):
-    G = Game(rules, card_suit, card_rank, suit_power, move_to, adj, corners)
+def kernel(out, first_game, seed, lineups, slot_strategy, slot_params, rules, card, move_to, adj):
+    G = Game(rules, card, move_to, adj)
     players = rules[R_PLAYERS]
     n = out.shape[0]
     blocks = n_blocks(n)
     for b in prange(blocks):
         lo, hi = block_bounds(n, blocks, b)
-        S = new_state(rules, card_suit.shape[0])
+        S = new_state(rules, card.shape[1])
         strat = np.zeros(players, np.int64)
         par = np.zeros((players, slot_params.shape[1]), np.float64)
         for i in range(lo, hi):

@@ -29,21 +29,62 @@ parameters (configs/aquaman.toml, order in ``enums.HEURISTIC_PARAM_NAMES``):
 - mission: always, with the lowest card of each suit (most-held suits first); rest: discard the
   card of lowest held value.
 
+Hot functions first bind the arrays they need to locals (``card = G.card`` ...) and pass plain
+arrays to helpers: reading an array out of the Game/State tuples inside a loop makes numba update
+a reference count on every pass.
+
 The runner hunts missing suits and avoids fights (fight < 0); the raider seeks fights with high
 cards, reveals high, steals what the loser needs and uses Foe.
 """
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
-from simbalance.core.rng import randint, shuffle, uniform
+from simbalance.core.rng import randint, shuffle
 from simbalance.games.aquaman.enums import (
-    AQUAMAN, C_DECK, C_DISC, COMPANION, FOE, LOCATION, P_DENY, P_EDGE, P_FIGHT, P_FIGHT_CARD, P_FOE,
-    P_NEED, P_POWER_BAR, P_RANK, P_SPARE, P_SWIM_REACH, PLOT, POWER, R_AQUAMAN_DRAW, R_COMPANION_LOOK,
-    R_DISCARD_AFTER, R_MISSION_SUITS, R_NDICE, R_NSUITS, R_PLAYERS, R_RANKS, S_RANDOM, SEA_CREATURE,
+    AQUAMAN,
+    C_DICE,
+    C_DISC,
+    C_ORDER,
+    CARD_RANK,
+    CARD_SUIT,
+    COMPANION,
+    FOE,
+    K_BOARD,
+    K_BUF,
+    K_DISC,
+    K_HAND,
+    P_DENY,
+    P_EDGE,
+    P_FIGHT,
+    P_FIGHT_CARD,
+    P_FOE,
+    P_NEED,
+    P_POWER_BAR,
+    P_RANK,
+    P_SPARE,
+    P_SWIM_REACH,
+    PLOT,
+    POWER,
+    R_AQUAMAN_DRAW,
+    R_COMPANION_LOOK,
+    R_DISCARD_AFTER,
+    R_MISSION_SUITS,
+    R_NDICE,
+    R_NSUITS,
+    R_PLAYERS,
+    R_RANKS,
+    R_SUIT_POWER,
+    S_RANDOM,
+    SEA_CREATURE,
     STRANGENESS,
+    V_HAND_N,
+    V_MISSIONS,
+    V_POS,
+    V_SUIT,
+    X_CAND,
+    X_REACH,
 )
 from simbalance.games.aquaman.state_nb import best_rank, pawns_at, reachable
 
@@ -51,34 +92,26 @@ from simbalance.games.aquaman.state_nb import best_rank, pawns_at, reachable
 
 
 @njit(cache=True, inline="always")
-def card_gain(G, S, seat, card, par):
-    """What taking ``card`` into ``seat``'s hand is worth."""
-    v = par[P_NEED] if S.suit_cnt[seat, G.card_suit[card]] == 0 else par[P_SPARE]
-    return v + par[P_RANK] * G.card_rank[card] / G.rules[R_RANKS]
+def gain(card, seatv, ranks, seat, c, par):
+    """What taking card ``c`` into ``seat``'s hand is worth."""
+    v = par[P_NEED] if seatv[seat, V_SUIT + card[CARD_SUIT, c]] == 0 else par[P_SPARE]
+    return v + par[P_RANK] * card[CARD_RANK, c] / ranks
 
 
 @njit(cache=True, inline="always")
-def held_value(G, S, seat, card, par):
-    """What keeping ``card`` (in ``seat``'s hand) is worth."""
-    v = par[P_NEED] if S.suit_cnt[seat, G.card_suit[card]] == 1 else par[P_SPARE]
-    return v + par[P_RANK] * G.card_rank[card] / G.rules[R_RANKS]
+def held(card, seatv, ranks, seat, c, par):
+    """What keeping card ``c`` (in ``seat``'s hand) is worth."""
+    v = par[P_NEED] if seatv[seat, V_SUIT + card[CARD_SUIT, c]] == 1 else par[P_SPARE]
+    return v + par[P_RANK] * card[CARD_RANK, c] / ranks
 
 
 @njit(cache=True, inline="always")
-def _missing_share(G, S, seat):
-    n = G.rules[R_NSUITS]
+def missing_share(seatv, n_suits, seat):
     missing = 0
-    for s in range(n):
-        if S.suit_cnt[seat, s] == 0:
+    for s in range(n_suits):
+        if seatv[seat, V_SUIT + s] == 0:
             missing += 1
-    return missing / n
-
-
-@njit(cache=True, inline="always")
-def unknown_card_value(G, S, seat, par):
-    """The expected gain of an unseen card."""
-    pm = _missing_share(G, S, seat)
-    return pm * par[P_NEED] + (1.0 - pm) * par[P_SPARE] + par[P_RANK] * 0.5
+    return missing / n_suits
 
 
 @njit(cache=True, inline="always")
@@ -91,204 +124,287 @@ def _argmax_or_none(best, best_v, cand, v):
 # ---------------------------------------------------------------- power phase
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def plot_targets(G, S, rank):
-    """Legal Plot squares into ``S.cand``: no pawn on it, a card lower than ``rank``. Returns count."""
+    """Legal Plot squares into the candidate list: no pawn on it, a card lower than ``rank``."""
+    card = G.card
+    cards = S.cards
+    seatv = S.seat
+    scratch = S.scratch
     players = G.rules[R_PLAYERS]
     n = 0
-    for cell in range(S.board.shape[0]):
-        c = S.board[cell]
-        if c >= 0 and G.card_rank[c] < rank and pawns_at(S, cell, players, -1) == 0:
-            S.cand[n] = cell
+    for cell in range(G.move_to.shape[0]):
+        c = cards[K_BOARD, cell]
+        if c >= 0 and card[CARD_RANK, c] < rank and pawns_at(seatv, cell, players, -1) == 0:
+            scratch[X_CAND, n] = cell
             n += 1
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def strangeness_targets(G, S, seat, rank):
-    """Adjacent squares whose card is lower than ``rank``, into ``S.cand``. Returns count."""
+    """Adjacent squares whose card is lower than ``rank``, into the candidate list."""
+    card = G.card
+    adj = G.adj
+    cards = S.cards
+    scratch = S.scratch
     n = 0
-    here = S.pos[seat]
-    for k in range(G.adj.shape[1]):
-        cell = G.adj[here, k]
+    here = S.seat[seat, V_POS]
+    for k in range(adj.shape[1]):
+        cell = adj[here, k]
         if cell < 0:
             break
-        c = S.board[cell]
-        if c >= 0 and G.card_rank[c] < rank:
-            S.cand[n] = cell
+        c = cards[K_BOARD, cell]
+        if c >= 0 and card[CARD_RANK, c] < rank:
+            scratch[X_CAND, n] = cell
             n += 1
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def foe_targets(G, S, seat):
-    """Opponents on a square adjacent to ``seat``'s pawn, into ``S.cand``. Returns count."""
+    """Opponents on a square adjacent to ``seat``'s pawn, into the candidate list."""
+    adj = G.adj
+    seatv = S.seat
+    scratch = S.scratch
     n = 0
-    here = S.pos[seat]
+    here = seatv[seat, V_POS]
     for o in range(G.rules[R_PLAYERS]):
         if o == seat:
             continue
-        for k in range(G.adj.shape[1]):
-            cell = G.adj[here, k]
+        for k in range(adj.shape[1]):
+            cell = adj[here, k]
             if cell < 0:
                 break
-            if S.pos[o] == cell:
-                S.cand[n] = o
+            if seatv[o, V_POS] == cell:
+                scratch[X_CAND, n] = o
                 n += 1
                 break
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _best_cell(G, S, seat, par, n):
+    """The candidate square whose card gains most, and that gain."""
+    card = G.card
+    cards = S.cards
+    seatv = S.seat
+    scratch = S.scratch
+    ranks = G.rules[R_RANKS]
     best, best_v = -1, 0.0
     for j in range(n):
-        cell = S.cand[j]
-        best, best_v = _argmax_or_none(best, best_v, cell, card_gain(G, S, seat, S.board[cell], par))
+        cell = scratch[X_CAND, j]
+        best, best_v = _argmax_or_none(best, best_v, cell, gain(card, seatv, ranks, seat, cards[K_BOARD, cell], par))
     return best, best_v
 
 
-@njit(cache=True)
-def _power_gain(G, S, seat, par, power, rank):
-    """The heuristics' estimate of what activating ``power`` at ``rank`` brings (before its cost)."""
+@njit(cache=True, inline="always")
+def _plot_missing(G, S, seat):
+    """Legal Plot squares (no pawn) holding a card of a suit ``seat`` lacks, into the candidate
+    list: the heuristics only Plot toward such a card (any other never beats a swim)."""
+    card = G.card
+    cards = S.cards
+    seatv = S.seat
+    scratch = S.scratch
+    players = G.rules[R_PLAYERS]
+    n = 0
+    for cell in range(G.move_to.shape[0]):
+        c = cards[K_BOARD, cell]
+        if c >= 0 and seatv[seat, V_SUIT + card[CARD_SUIT, c]] == 0 and pawns_at(seatv, cell, players, -1) == 0:
+            scratch[X_CAND, n] = cell
+            n += 1
+    return n
+
+
+@njit(cache=True, inline="always")
+def _best_below(G, S, seat, par, row, n):
+    """``fbuf[row, r]``: the best gain among the ``n`` candidate squares' cards lower than rank
+    ``r``; -1e300 where there is none."""
+    card = G.card
+    cards = S.cards
+    seatv = S.seat
+    scratch = S.scratch
+    fbuf = S.fbuf
     ranks = G.rules[R_RANKS]
-    e = unknown_card_value(G, S, seat, par)
-    if power == AQUAMAN:
-        # a third card when the drawn ranks sum below `rank`: P(a + b < r) = (r-1)(r-2) / (2 R^2)
-        p3 = (rank - 1) * (rank - 2) / (2.0 * ranks * ranks)
-        return e * (G.rules[R_AQUAMAN_DRAW] + p3)
-    if power == COMPANION:
-        q = (rank - 1) / ranks
-        look = G.rules[R_COMPANION_LOOK]
-        p_any = 1.0 - (1.0 - q) ** look
-        pm = _missing_share(G, S, seat)
-        pm_any = 1.0 - (1.0 - pm) ** (look * q + 1e-9)
-        return p_any * (pm_any * par[P_NEED] + (1.0 - pm_any) * par[P_SPARE] + par[P_RANK] * q * 0.5)
-    if power == SEA_CREATURE:
-        if G.rules[R_DISCARD_AFTER] == 0 or S.ctr[C_DISC] == 0:
-            return 0.0
-        top = S.disc[S.ctr[C_DISC] - 1]
-        return card_gain(G, S, seat, top, par) if G.card_rank[top] < rank else 0.0
-    if power == PLOT:
-        n = plot_targets(G, S, rank)
-        if n == 0:
-            return 0.0
-        best, best_v = _best_cell(G, S, seat, par, n)
-        pm = _missing_share(G, S, seat)
-        miss = (1.0 - pm) ** par[P_SWIM_REACH]
-        swim = (1.0 - miss) * par[P_NEED] + miss * par[P_SPARE] + par[P_RANK] * 0.75
-        return best_v - swim
-    if power == FOE:
-        n = foe_targets(G, S, seat)
-        return par[P_FOE] * (rank - 1) / ranks if n > 0 else 0.0
-    if power == POWER:
-        gain = 0.0
-        for i in range(S.hand_n[seat]):
-            c = S.hand[seat, i]
-            if G.card_rank[c] <= rank and S.suit_cnt[seat, G.card_suit[c]] >= 2:
-                v = held_value(G, S, seat, c, par)
-                if v < e:
-                    gain += e - v
-        return gain
-    if power == STRANGENESS:
-        n = strangeness_targets(G, S, seat, rank)
-        if n == 0:
-            return 0.0
-        best, best_v = _best_cell(G, S, seat, par, n)
-        return best_v
-    return 0.0  # LOCATION shows cards the heuristics do not remember; NO_POWER does nothing
+    for r in range(ranks + 2):
+        fbuf[row, r] = -1e300
+    for j in range(n):
+        c = cards[K_BOARD, scratch[X_CAND, j]]
+        g = gain(card, seatv, ranks, seat, c, par)
+        if g > fbuf[row, card[CARD_RANK, c] + 1]:
+            fbuf[row, card[CARD_RANK, c] + 1] = g
+    for r in range(1, ranks + 2):
+        if fbuf[row, r - 1] > fbuf[row, r]:
+            fbuf[row, r] = fbuf[row, r - 1]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def choose_power(G, S, seat, sid, par):
-    """The hand slot of the card to activate, or -1 for no power (only asked with enough cards)."""
-    n = S.hand_n[seat]
+    """The hand slot of the card to activate, or -1 for no power (only asked with enough cards).
+
+    Heuristics: each card's power is judged by an estimate of what it brings minus the card's held
+    value (``e`` is the value of an unseen card, ``pm`` the share of suits missing):
+    Aquaman ``e`` per card drawn (the third with P(a + b < r) = (r-1)(r-2) / 2R^2); Companion the
+    chance one of the seen cards is lower, times a need/spare mix; Sea Creature the top discard's
+    gain; Plot the best legal square's gain minus a normal swim's (the best of ``swim_reach``
+    cards); Foe ``foe`` x the chance the revealed card is lower; Power ``e`` minus the held value
+    of each spare card it would swap; Strangeness the best adjacent card's gain; Location nothing.
+    """
+    seatv = S.seat
+    n = seatv[seat, V_HAND_N]
     if sid == S_RANDOM:
         k = randint(S.rng, n + 1)
         return k if k < n else -1
+    card = G.card
+    rules = G.rules
+    cards = S.cards
+    fbuf = S.fbuf
+    ranks = rules[R_RANKS]
+    need = par[P_NEED]
+    spare = par[P_SPARE]
+    rank_w = par[P_RANK]
+    pm = missing_share(seatv, rules[R_NSUITS], seat)
+    e = pm * need + (1.0 - pm) * spare + rank_w * 0.5
+    have_plot = False
+    have_strange = False
+    foe_adjacent = -1
     best, best_v = -1, 0.0
     for i in range(n):
-        c = S.hand[seat, i]
-        power = G.suit_power[G.card_suit[c]]
-        v = _power_gain(G, S, seat, par, power, G.card_rank[c]) - held_value(G, S, seat, c, par)
-        best, best_v = _argmax_or_none(best, best_v, i, v)
+        c = cards[K_HAND + seat, i]
+        power = rules[R_SUIT_POWER + card[CARD_SUIT, c]]
+        rank = card[CARD_RANK, c]
+        g = 0.0
+        if power == AQUAMAN:
+            p3 = (rank - 1) * (rank - 2) / (2.0 * ranks * ranks)
+            g = e * (rules[R_AQUAMAN_DRAW] + p3)
+        elif power == COMPANION:
+            q = (rank - 1) / ranks
+            look = rules[R_COMPANION_LOOK]
+            p_any = 1.0 - (1.0 - q) ** look
+            pm_any = 1.0 - (1.0 - pm) ** (look * q + 1e-9)
+            g = p_any * (pm_any * need + (1.0 - pm_any) * spare + rank_w * q * 0.5)
+        elif power == SEA_CREATURE:
+            if rules[R_DISCARD_AFTER] != 0 and S.ctr[C_DISC] > 0:
+                top = cards[K_DISC, S.ctr[C_DISC] - 1]
+                if card[CARD_RANK, top] < rank:
+                    g = gain(card, seatv, ranks, seat, top, par)
+        elif power == PLOT:
+            if pm > 0.0:  # a Plot to a card of a suit already held never beats a swim
+                if not have_plot:
+                    _best_below(G, S, seat, par, 0, _plot_missing(G, S, seat))
+                    have_plot = True
+                best_plot = fbuf[0, min(rank, ranks + 1)]
+                if best_plot > -1e299:
+                    miss = (1.0 - pm) ** par[P_SWIM_REACH]
+                    g = best_plot - ((1.0 - miss) * need + miss * spare + rank_w * 0.75)
+        elif power == FOE:
+            if foe_adjacent < 0:
+                foe_adjacent = 1 if foe_targets(G, S, seat) > 0 else 0
+            if foe_adjacent == 1:
+                g = par[P_FOE] * (rank - 1) / ranks
+        elif power == POWER:
+            for j in range(n):
+                cj = cards[K_HAND + seat, j]
+                if j != i and card[CARD_RANK, cj] <= rank and seatv[seat, V_SUIT + card[CARD_SUIT, cj]] >= 2:
+                    v = held(card, seatv, ranks, seat, cj, par)
+                    if v < e:
+                        g += e - v
+        elif power == STRANGENESS:
+            if not have_strange:
+                _best_below(G, S, seat, par, 1, strangeness_targets(G, S, seat, ranks + 1))
+                have_strange = True
+            best_strange = fbuf[1, min(rank, ranks + 1)]
+            if best_strange > -1e299:
+                g = best_strange
+        # LOCATION shows cards the heuristics do not remember; NO_POWER does nothing
+        best, best_v = _argmax_or_none(best, best_v, i, g - held(card, seatv, ranks, seat, c, par))
     if best >= 0 and best_v > par[P_POWER_BAR]:
         return best
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def choose_companion_keep(G, S, seat, sid, par, n_seen, rank):
-    """Which of the seen cards ``S.buf[:n_seen]`` to keep (lower than ``rank``), or -1 if none is."""
+    """Which of the seen cards (scratch pile ``K_BUF[:n_seen]``) to keep, lower than ``rank``; -1 if none is."""
+    card = G.card
+    cards = S.cards
+    seatv = S.seat
+    ranks = G.rules[R_RANKS]
     n_low = 0
     for j in range(n_seen):
-        if G.card_rank[S.buf[j]] < rank:
+        if card[CARD_RANK, cards[K_BUF, j]] < rank:
             n_low += 1
     if n_low == 0:
         return -1
-    if sid == S_RANDOM:
-        pick = randint(S.rng, n_low)
-        for j in range(n_seen):
-            if G.card_rank[S.buf[j]] < rank:
+    best, best_v = -1, 0.0
+    pick = randint(S.rng, n_low) if sid == S_RANDOM else -1
+    for j in range(n_seen):
+        c = cards[K_BUF, j]
+        if card[CARD_RANK, c] < rank:
+            if sid == S_RANDOM:
                 if pick == 0:
                     return j
                 pick -= 1
-    best, best_v = -1, 0.0
-    for j in range(n_seen):
-        if G.card_rank[S.buf[j]] < rank:
-            best, best_v = _argmax_or_none(best, best_v, j, card_gain(G, S, seat, S.buf[j], par))
+            else:
+                best, best_v = _argmax_or_none(best, best_v, j, gain(card, seatv, ranks, seat, c, par))
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def choose_plot_target(G, S, seat, sid, par, rank):
     """The Plot square (chosen before rolling), or -1 when no square qualifies."""
     n = plot_targets(G, S, rank)
     if n == 0:
         return -1
     if sid == S_RANDOM:
-        return S.cand[randint(S.rng, n)]
+        return S.scratch[X_CAND, randint(S.rng, n)]
     best, best_v = _best_cell(G, S, seat, par, n)
     return best
 
 
-@njit(cache=True)
-def _opponent_score(S, o, par):
-    return par[P_DENY] * S.missions[o] + S.hand_n[o]
+@njit(cache=True, inline="always")
+def _opponent_score(seatv, o, par):
+    return par[P_DENY] * seatv[o, V_MISSIONS] + seatv[o, V_HAND_N]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def choose_foe_target(G, S, seat, sid, par):
     """The adjacent opponent Foe targets, or -1 when none is adjacent."""
     n = foe_targets(G, S, seat)
     if n == 0:
         return -1
+    scratch = S.scratch
     if sid == S_RANDOM:
-        return S.cand[randint(S.rng, n)]
+        return scratch[X_CAND, randint(S.rng, n)]
+    seatv = S.seat
     best, best_v = -1, 0.0
     for j in range(n):
-        o = S.cand[j]
-        best, best_v = _argmax_or_none(best, best_v, o, _opponent_score(S, o, par))
+        o = scratch[X_CAND, j]
+        best, best_v = _argmax_or_none(best, best_v, o, _opponent_score(seatv, o, par))
     return best
 
 
-@njit(cache=True)
-def power_discards(G, S, seat, sid, par, card):
-    """Power: discard ``card`` (rank already checked to be allowed) for a replacement?"""
+@njit(cache=True, inline="always")
+def power_discards(G, S, seat, sid, par, c):
+    """Power: discard card ``c`` (its rank is allowed) for a replacement?"""
     if sid == S_RANDOM:
         return randint(S.rng, 2) == 1
-    return (S.suit_cnt[seat, G.card_suit[card]] >= 2
-            and held_value(G, S, seat, card, par) < unknown_card_value(G, S, seat, par))
+    card = G.card
+    seatv = S.seat
+    ranks = G.rules[R_RANKS]
+    pm = missing_share(seatv, G.rules[R_NSUITS], seat)
+    e = pm * par[P_NEED] + (1.0 - pm) * par[P_SPARE] + par[P_RANK] * 0.5
+    return seatv[seat, V_SUIT + card[CARD_SUIT, c]] >= 2 and held(card, seatv, ranks, seat, c, par) < e
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def choose_strangeness_target(G, S, seat, sid, par, rank):
     """The adjacent square whose card Strangeness takes, or -1 when none qualifies."""
     n = strangeness_targets(G, S, seat, rank)
     if n == 0:
         return -1
     if sid == S_RANDOM:
-        return S.cand[randint(S.rng, n)]
+        return S.scratch[X_CAND, randint(S.rng, n)]
     best, best_v = _best_cell(G, S, seat, par, n)
     return best
 
@@ -296,25 +412,28 @@ def choose_strangeness_target(G, S, seat, sid, par, rank):
 # ---------------------------------------------------------------- swim
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def random_swim(G, S, start):
     """Uniform order of the dice, then a uniform legal direction per leg (no legal one: skipped)."""
+    move_to = G.move_to
+    ctr = S.ctr
+    rng = S.rng
     nd = G.rules[R_NDICE]
     for k in range(nd):
-        S.order[k] = k
-    shuffle(S.rng, S.order, nd)
+        ctr[C_ORDER + k] = k
+    shuffle(rng, ctr[C_ORDER:C_ORDER + nd], nd)
     cur = start
     for j in range(nd):
-        d = S.dice[S.order[j]]
+        d = ctr[C_DICE + ctr[C_ORDER + j]]
         legal = 0
         for direction in range(4):
-            if G.move_to[cur, d, direction] >= 0:
+            if move_to[cur, d, direction] >= 0:
                 legal += 1
         if legal == 0:
             continue
-        pick = randint(S.rng, legal)
+        pick = randint(rng, legal)
         for direction in range(4):
-            dst = G.move_to[cur, d, direction]
+            dst = move_to[cur, d, direction]
             if dst >= 0:
                 if pick == 0:
                     cur = dst
@@ -323,80 +442,92 @@ def random_swim(G, S, start):
     return cur
 
 
-@njit(cache=True)
-def square_value(G, S, seat, par, cell, top_rank):
-    """The heuristics' value of ending the swim on ``cell``."""
-    if pawns_at(S, cell, G.rules[R_PLAYERS], seat) > 0:
-        return par[P_FIGHT] + par[P_EDGE] * (2.0 * top_rank / G.rules[R_RANKS] - 1.0)
-    c = S.board[cell]
-    if c < 0:
-        return 0.0
-    return card_gain(G, S, seat, c, par)
-
-
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def choose_swim(G, S, seat, sid, par):
-    """Where ``seat``'s pawn ends its swim with the rolled ``S.dice``."""
-    start = S.pos[seat]
+    """Where ``seat``'s pawn ends its swim with the rolled dice.
+
+    Heuristics: the reachable square of highest value: its card's gain, or with opponents on it
+    ``fight + edge * (2 * best_rank/ranks - 1)``; an empty square is worth 0.
+    """
+    seatv = S.seat
+    start = seatv[seat, V_POS]
     if sid == S_RANDOM:
         return random_swim(G, S, start)
     n = reachable(G, S, start)
+    card = G.card
+    cards = S.cards
+    scratch = S.scratch
+    ranks = G.rules[R_RANKS]
+    players = G.rules[R_PLAYERS]
     full = (1 << G.rules[R_NDICE]) - 1
-    top_rank = best_rank(G, S, seat)
+    fight_v = par[P_FIGHT] + par[P_EDGE] * (2.0 * best_rank(card, cards, seatv, seat) / ranks - 1.0)
     best, best_v = -1, 0.0
     for j in range(n):
-        cell = S.reach_list[full, j]
-        best, best_v = _argmax_or_none(best, best_v, cell, square_value(G, S, seat, par, cell, top_rank))
+        cell = scratch[X_REACH + full, j]
+        if pawns_at(seatv, cell, players, seat) > 0:
+            v = fight_v
+        else:
+            c = cards[K_BOARD, cell]
+            v = gain(card, seatv, ranks, seat, c, par) if c >= 0 else 0.0
+        best, best_v = _argmax_or_none(best, best_v, cell, v)
     return best
 
 
 # ---------------------------------------------------------------- fights
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def choose_fight_opponent(G, S, seat, sid, par, cell):
     """Which of the opponents on ``cell`` to fight."""
-    players = G.rules[R_PLAYERS]
+    seatv = S.seat
+    scratch = S.scratch
     n = 0
-    for o in range(players):
-        if o != seat and S.pos[o] == cell:
-            S.cand[n] = o
+    for o in range(G.rules[R_PLAYERS]):
+        if o != seat and seatv[o, V_POS] == cell:
+            scratch[X_CAND, n] = o
             n += 1
     if sid == S_RANDOM:
-        return S.cand[randint(S.rng, n)]
+        return scratch[X_CAND, randint(S.rng, n)]
     best, best_v = -1, 0.0
     for j in range(n):
-        o = S.cand[j]
-        best, best_v = _argmax_or_none(best, best_v, o, _opponent_score(S, o, par))
+        o = scratch[X_CAND, j]
+        best, best_v = _argmax_or_none(best, best_v, o, _opponent_score(seatv, o, par))
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def choose_fight_card(G, S, seat, sid, par):
     """The hand slot of the card ``seat`` reveals (hand not empty)."""
-    n = S.hand_n[seat]
+    seatv = S.seat
+    n = seatv[seat, V_HAND_N]
     if sid == S_RANDOM:
         return randint(S.rng, n)
+    card = G.card
+    cards = S.cards
     ranks = G.rules[R_RANKS]
     best, best_v = -1, 0.0
     for i in range(n):
-        c = S.hand[seat, i]
-        v = par[P_FIGHT_CARD] * G.card_rank[c] / ranks - held_value(G, S, seat, c, par) / par[P_NEED]
+        c = cards[K_HAND + seat, i]
+        v = par[P_FIGHT_CARD] * card[CARD_RANK, c] / ranks - held(card, seatv, ranks, seat, c, par) / par[P_NEED]
         best, best_v = _argmax_or_none(best, best_v, i, v)
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def choose_steal(G, S, seat, sid, par, loser):
     """The slot in ``loser``'s hand of the card the winner takes (loser's hand not empty)."""
-    n = S.hand_n[loser]
+    seatv = S.seat
+    n = seatv[loser, V_HAND_N]
     if sid == S_RANDOM:
         return randint(S.rng, n)
+    card = G.card
+    cards = S.cards
+    ranks = G.rules[R_RANKS]
     best, best_v = -1, 0.0
     for i in range(n):
-        c = S.hand[loser, i]
-        v = card_gain(G, S, seat, c, par)
-        if S.suit_cnt[loser, G.card_suit[c]] == 1:
+        c = cards[K_HAND + loser, i]
+        v = gain(card, seatv, ranks, seat, c, par)
+        if seatv[loser, V_SUIT + card[CARD_SUIT, c]] == 1:
             v += par[P_DENY]
         best, best_v = _argmax_or_none(best, best_v, i, v)
     return best
@@ -405,7 +536,7 @@ def choose_steal(G, S, seat, sid, par, loser):
 # ---------------------------------------------------------------- mission and rest
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def choose_mission(G, S, seat, sid, par):
     """Play a mission now (asked only when one is possible)?"""
     if sid == S_RANDOM:
@@ -413,65 +544,75 @@ def choose_mission(G, S, seat, sid, par):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def choose_mission_cards(G, S, seat, sid, par):
-    """Fill ``S.buf[:k]`` with the mission's cards, one of each of k = mission_suits held suits."""
+    """Fill the scratch pile ``K_BUF[:k]`` with the mission's cards: one of each of k = mission_suits
+    held suits. Returns k."""
+    card = G.card
+    cards = S.cards
+    seatv = S.seat
+    scratch = S.scratch
+    rng = S.rng
     n_suits = G.rules[R_NSUITS]
     k = G.rules[R_MISSION_SUITS]
-    # S.cand[:n_suits] marks the chosen suits (1) among the held ones
+    # the candidate list marks the chosen suits (1) among the held ones
     for s in range(n_suits):
-        S.cand[s] = 0
-    for j in range(k):
+        scratch[X_CAND, s] = 0
+    for _ in range(k):
         if sid == S_RANDOM:
-            held = 0
+            n_held = 0
             for s in range(n_suits):
-                if S.suit_cnt[seat, s] > 0 and S.cand[s] == 0:
-                    held += 1
-            pick = randint(S.rng, held)
+                if seatv[seat, V_SUIT + s] > 0 and scratch[X_CAND, s] == 0:
+                    n_held += 1
+            pick = randint(rng, n_held)
             for s in range(n_suits):
-                if S.suit_cnt[seat, s] > 0 and S.cand[s] == 0:
+                if seatv[seat, V_SUIT + s] > 0 and scratch[X_CAND, s] == 0:
                     if pick == 0:
-                        S.cand[s] = 1
+                        scratch[X_CAND, s] = 1
                         break
                     pick -= 1
         else:  # the most-held suit first: the mission costs it least
             best, best_n = -1, 0
             for s in range(n_suits):
-                if S.suit_cnt[seat, s] > best_n and S.cand[s] == 0:
-                    best, best_n = s, S.suit_cnt[seat, s]
-            S.cand[best] = 1
+                if seatv[seat, V_SUIT + s] > best_n and scratch[X_CAND, s] == 0:
+                    best, best_n = s, seatv[seat, V_SUIT + s]
+            scratch[X_CAND, best] = 1
     j = 0
     for s in range(n_suits):
-        if S.cand[s] == 0:
+        if scratch[X_CAND, s] == 0:
             continue
         if sid == S_RANDOM:
-            pick = randint(S.rng, S.suit_cnt[seat, s])
-            for i in range(S.hand_n[seat]):
-                c = S.hand[seat, i]
-                if G.card_suit[c] == s:
+            pick = randint(rng, seatv[seat, V_SUIT + s])
+            for i in range(seatv[seat, V_HAND_N]):
+                c = cards[K_HAND + seat, i]
+                if card[CARD_SUIT, c] == s:
                     if pick == 0:
-                        S.buf[j] = c
+                        cards[K_BUF, j] = c
                         break
                     pick -= 1
         else:  # the lowest card of the suit: high cards win fights and power stronger
             low, low_r = -1, 1 << 30
-            for i in range(S.hand_n[seat]):
-                c = S.hand[seat, i]
-                if G.card_suit[c] == s and G.card_rank[c] < low_r:
-                    low, low_r = c, G.card_rank[c]
-            S.buf[j] = low
+            for i in range(seatv[seat, V_HAND_N]):
+                c = cards[K_HAND + seat, i]
+                if card[CARD_SUIT, c] == s and card[CARD_RANK, c] < low_r:
+                    low, low_r = c, card[CARD_RANK, c]
+            cards[K_BUF, j] = low
         j += 1
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def choose_rest_discard(G, S, seat, sid, par):
     """The hand slot of the next card discarded down to the hand limit."""
-    n = S.hand_n[seat]
+    seatv = S.seat
+    n = seatv[seat, V_HAND_N]
     if sid == S_RANDOM:
         return randint(S.rng, n)
+    card = G.card
+    cards = S.cards
+    ranks = G.rules[R_RANKS]
     best, best_v = -1, 0.0
     for i in range(n):
-        v = -held_value(G, S, seat, S.hand[seat, i], par)
+        v = -held(card, seatv, ranks, seat, cards[K_HAND + seat, i], par)
         best, best_v = _argmax_or_none(best, best_v, i, v)
     return best
