@@ -58,9 +58,11 @@ def _register() -> None:
         compare_cmd,
         games_cmd,
         run_cmd,
+        skill_cmd,
         strategies_cmd,
         sweep_cmd,
         tournament_cmd,
+        tune_cmd,
     )
 
     app.command("games")(games_cmd.games)
@@ -69,6 +71,8 @@ def _register() -> None:
     app.command("compare")(compare_cmd.compare)
     app.command("sweep")(sweep_cmd.sweep)
     app.command("tournament")(tournament_cmd.tournament)
+    app.command("skill")(skill_cmd.skill)
+    app.command("tune")(tune_cmd.tune)
     app.command("baseline")(check_cmd.baseline)
     app.command("check")(check_cmd.check)
 

@@ -44,6 +44,7 @@ class StrategyInfo:
     idea: str
     params: dict[str, float]
     preset: bool
+    restricts: str | None = None  # a preset that is `restricts` with one ability taken away
 
 
 def strategy_table(cfg: dict, engine_strategies: dict[str, int]) -> dict[str, dict]:
@@ -88,11 +89,14 @@ def all_strategies(cfg: dict, engine_strategies: dict[str, int]) -> dict[str, St
         if name in engine_strategies:
             raise ConfigError(f"{where}: a preset cannot reuse the heuristic name {name!r}")
         params = dict(out[base].params)
-        for key, value in _numeric(where, preset, ("base", "idea")).items():
+        restricts = preset.get("restricts")
+        if restricts is not None and restricts not in out:
+            raise ConfigError(f"{where}.restricts = {restricts!r}: not a strategy of this game")
+        for key, value in _numeric(where, preset, ("base", "idea", "restricts")).items():
             if key not in params:
                 raise ConfigError(f"{where}.{key}: {base} has no parameter {key!r}; it has: {', '.join(params) or 'none'}")
             params[key] = value
-        out[name] = StrategyInfo(name, base, str(preset.get("idea", "")), params, True)
+        out[name] = StrategyInfo(name, base, str(preset.get("idea", "")), params, True, restricts)
     return out
 
 

@@ -1,0 +1,52 @@
+"""`simbalance skill GAME`: is the game won by skill or by the deal?"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from simbalance.cli.run_cmd import parse_count
+
+
+def skill(
+    game: Annotated[str, typer.Argument(help="Game id (see `simbalance games`).", show_default=False)],
+    n: Annotated[str, typer.Option("--n", help="Games per measurement: 1e5, 100_000 or 100000.")] = "5e4",
+    players: Annotated[int | None, typer.Option(help="Players (default: the game config's).")] = None,
+    seed: Annotated[int, typer.Option(help="Seed.")] = 0,
+    set_: Annotated[list[str] | None, typer.Option("--set", help="Override a config key (repeatable).")] = None,
+    variant: Annotated[list[str] | None, typer.Option("--variant", help="Apply a variant (repeatable).")] = None,
+    threads: Annotated[int | None, typer.Option(help="Threads (default: all cores).")] = None,
+    out: Annotated[Path | None, typer.Option(help="Also write the numbers as JSON here.")] = None,
+) -> None:
+    """Agency (each heuristic alone against random players), restricted play (a strategy without
+    one ability against the full one) and a plain verdict on skill against luck."""
+    from simbalance.api import skill as run_skill
+    from simbalance.core.runner import RichProgress
+
+    count = parse_count(n)
+    res = run_skill(game, count, players=players, seed=seed, overrides=set_ or [], variants=variant,
+                    threads=threads, progress_factory=RichProgress)
+    console = Console()
+    fair = 1 / res.players
+    for title, df in (("agency: alone against random players", res.agency),
+                      ("restricted play: without one ability, against the full strategy", res.restricted)):
+        if df.empty:
+            continue
+        tab = Table(title=f"{game}: {title} (fair share {fair:.0%})")
+        for col in ("strategy", "against", "win rate per seat", "95% CI", "edge"):
+            tab.add_column(col, justify="right")
+        for _, r in df.iterrows():
+            tab.add_row(r["strategy"], r["against"], f"{r['win_rate']:.2%}", f"{r['ci_low']:.2%} .. {r['ci_high']:.2%}",
+                        f"{r['win_rate'] - fair:+.2%}")
+        console.print(tab)
+    console.print(f"[bold]verdict:[/] {res.verdict}")
+    if out:
+        out.write_text(json.dumps({"game": res.game, "players": res.players, "has_decisions": res.has_decisions,
+                                   "agency": res.agency.to_dict(orient="records"),
+                                   "restricted": res.restricted.to_dict(orient="records"),
+                                   "verdict": res.verdict}, indent=2) + "\n")

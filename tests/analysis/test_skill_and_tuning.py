@@ -1,0 +1,48 @@
+"""Skill against luck, and the parameter tuner."""
+
+import numpy as np
+import pytest
+
+from simbalance.analysis.tuning import cross_entropy, search_space
+from simbalance.api import skill, tune
+from simbalance.core.errors import ConfigError, SimbalanceError
+
+
+def test_find_dr_evil_comes_out_as_pure_luck():
+    res = skill("find-dr-evil", 2000)
+    assert not res.has_decisions and res.verdict.startswith("Pure luck")
+
+
+def test_lady_actions_escape_rewards_skill():
+    res = skill("lady-actions-escape", 4000, seed=1)
+    assert not res.agency.empty and (res.agency["ci_low"] > 0.25).any()
+    assert not res.verdict.startswith(("Pure luck", "Luck"))
+    blunt = res.restricted.set_index("strategy").loc["blunt"]
+    assert blunt["against"] == "blocker" and blunt["ci_high"] < 0.25  # holding weapons back is worth it
+
+
+def test_cross_entropy_finds_the_maximum_of_a_known_function():
+    space = search_space({"x": 0.0, "y": 0.0}, ["x=-5:5", "y=-5:5"])
+    best, value, history = cross_entropy(space, lambda v, g: -((v[0] - 2) ** 2) - (v[1] + 1) ** 2, 12, 24, seed=1)
+    assert np.allclose(best, [2, -1], atol=0.3) and len(history) == 12
+
+
+def test_tuner_improves_a_deliberately_bad_parameter_set():
+    # flexible with large positive weights plays its rarest kinds: clearly worse than random.
+    bad = ["strategies.flexible.bg_weight=3", "strategies.flexible.char_weight=3"]
+    res = tune("lady-actions-escape", "flexible", 1500, generations=2, population=6, seed=2, overrides=bad,
+               ranges=["bg_weight=-3:3", "char_weight=-3:3", "wild_hold=0:20"])
+    assert res.margin["ci_low"] > 0 and res.best_win_rate > res.default_win_rate
+    assert set(res.dominance["against"]) >= {"random", "blocker"}
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"strategy": "nope"}, "unknown strategy 'nope'"),
+    ({"strategy": "random", "field": "blocker"}, "no parameters to tune"),
+    ({"strategy": "flexible", "ranges": ["bg_weight=3:1"]}, "low must be below high"),
+    ({"strategy": "flexible", "ranges": ["speed=0:1"]}, "not a parameter"),
+    ({"strategy": "flexible", "field": "flexible"}, "cannot also be in the field"),
+])
+def test_bad_tuning_requests(kwargs, message):
+    with pytest.raises((SimbalanceError, ConfigError), match=message):
+        tune("lady-actions-escape", n=100, generations=1, population=2, **kwargs)
