@@ -1,0 +1,149 @@
+"""captain-future: whole games: the end sequence, invariants over many games, strategies, records."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from captain_future_helpers import Table
+
+import simbalance
+from simbalance.core.records import END_TIMEOUT, END_WIN, win_shares
+from simbalance.core.rng import seed_game
+from simbalance.games.captain_future import layout as X
+from simbalance.games.captain_future.play_nb import TRACE_W, play_game
+from simbalance.games.captain_future.rules_nb import STONE_BODY, deck_order
+
+RANDOM, BUILDER, AGGRESSOR = 0, 1, 2
+PARAMS = np.array([0.5, 0.5, 0.6, 0.45, 0.1, 2.0, 2.0, 1.5, 3.0, 0.0])
+
+
+def play_traced(t: Table, seed: int, cap: int = 400):
+    """Play one game on ``t`` with a trace of every turn; returns (end, turns, trace, order)."""
+    seed_game(t.rng, np.uint64(seed), np.int64(0))
+    order = deck_order(t.bd, t.rng)
+    trace = np.full((cap, TRACE_W), -9, np.int64)
+    buf = np.zeros(X.ML, np.int64)
+    seat_prm = np.tile(PARAMS, (t.players, 1))
+    end, turns = play_game(t.bd, t.st, t.fs, buf, t.rng, order, STONE_BODY, 0, seat_prm, trace)
+    return end, turns, trace[:turns], order
+
+
+@pytest.mark.parametrize("strategies", [(RANDOM,) * 4, (BUILDER, AGGRESSOR, BUILDER, AGGRESSOR)])
+def test_end_sequence_one_more_turn_for_everyone_else_without_3_card_attacks(strategies):
+    seen_final_attack = 0
+    for seed in range(12):
+        t = Table(strategies=strategies, overrides={"ships.4": 22})
+        end, turns, tr, _ = play_traced(t, seed)
+        assert end == END_WIN
+        trig = int(np.flatnonzero(tr[:, 8] >= 0)[0])  # the turn in which the end was triggered
+        seat = int(tr[trig, 0])
+        assert int(tr[trig, 8]) == seat  # triggered by the player on turn ...
+        assert int(tr[trig, 7]) == 0 or int(tr[trig, 6]) == 1  # ... whose supply ran out (or a Recall)
+        assert turns == trig + 1 + 3  # every other player plays once more, then the game ends
+        assert list(tr[trig + 1:, 0]) == [(seat + i) % 4 for i in (1, 2, 3)]  # in seat order
+        assert np.all(tr[trig + 1:, 9] == 1) and np.all(tr[:trig + 1, 9] == 0)
+        assert np.all(tr[trig + 1:, 5] <= 2)  # no 3-card attacks in the final round
+        assert np.all(tr[trig + 1:, 4] == 0)
+        seen_final_attack += int(np.sum(tr[trig + 1:, 2:5]))
+    assert seen_final_attack > 0  # the final-round check was exercised
+
+
+def test_final_round_allows_3_card_attacks_in_the_variant():
+    costs = []
+    for seed in range(40):
+        t = Table(overrides={"ships.4": 22, "rules.final_round_max_attack_cost": 3})
+        end, turns, tr, _ = play_traced(t, seed)
+        costs.extend(tr[turns - 3:, 5])
+    assert max(costs) == 3
+
+
+def test_invariants_over_random_and_heuristic_games():
+    """Ships conserved among supply, board and removed; 66 cards among hands and piles; the board
+    summary consistent; every game ends."""
+    for strategies in ((RANDOM,) * 4, (BUILDER, AGGRESSOR, RANDOM, BUILDER)):
+        for seed in range(40):
+            t = Table(strategies=strategies)
+            end, turns, tr, order = play_traced(t, seed)
+            assert end == END_WIN and 0 < turns < 300
+            st = t.st
+            for q in range(4):
+                assert st[X.SUPPLY + q] + st[X.ONBOARD + q] + st[X.REMOVED + q] == 30
+                assert st[X.SUPPLY + q] >= 0
+                assert np.count_nonzero(st[X.OWNER:X.OWNER + 72] == q) == st[X.ONBOARD + q]
+            assert st[X.HAND_N:X.HAND_N + 4].sum() + st[X.NSTACK] + st[X.NDISC] == 66
+            kinds = np.concatenate([st[X.STACK:X.STACK + st[X.NSTACK]], st[X.DISCARD:X.DISCARD + st[X.NDISC]]])
+            held = np.zeros(X.MK, np.int64)
+            np.add.at(held, kinds, 1)
+            for q in range(4):
+                held += st[X.HANDS + q * X.MK:X.HANDS + (q + 1) * X.MK]
+                assert st[X.HANDS + q * X.MK:X.HANDS + (q + 1) * X.MK].min() >= 0
+            assert np.array_equal(held, np.bincount(order, minlength=X.MK))
+            for b in range(12):
+                row = st[X.CNT + b * X.MP:X.CNT + b * X.MP + 4]
+                assert row.sum() == st[X.FILLED + b] <= t.bd[X.BODY_SIZE + b]
+            assert st[X.END_SEAT] >= 0
+
+
+def test_timeouts_are_recorded_not_dropped():
+    res = simbalance.simulate("captain-future", 40, strategies="random", seed=3, overrides={"rules.turn_cap": 20})
+    g = res.games
+    assert len(g) == 40 and (g["end"] == END_TIMEOUT).all()
+    assert (g["winner"] == -1).all() and (g["winners"] == 0).all() and (g["length"] == 20).all()
+    assert (g["end_seat"] == -1).all()
+
+
+def test_records_are_consistent_and_deterministic():
+    res = simbalance.simulate("captain-future", 300, strategies=["builder", "aggressor", "random", "builder"],
+                              seed=11)
+    g = res.games
+    again = simbalance.simulate("captain-future", 300, strategies=["builder", "aggressor", "random", "builder"],
+                                seed=11, threads=1, chunk_size=77).games
+    assert g.equals(again)
+    assert (g["end"] == END_WIN).all()
+    seats = range(4)
+    for s in seats:
+        assert ((g[f"ships_board_{s}"] + g[f"ships_supply_{s}"] + g[f"ships_lost_{s}"]) == 30).all()
+    held = sum(g[f"held_mask_{w}"].map(lambda x: int(x).bit_count()) for w in (0, 1))
+    assert (held == sum(g[f"ships_board_{s}"] for s in seats)).all()
+    # the winner has the top score; ties share the win
+    scores = np.stack([g[f"score_{s}"] for s in seats], axis=1)
+    top = scores.max(axis=1)
+    bits = np.stack([(g["winners"].to_numpy() >> s) & 1 for s in seats], axis=1).astype(bool)
+    assert np.array_equal(bits, scores == top[:, None])
+    won = sum(g[f"winner_mask_{w}"].map(lambda x: int(x).bit_count()) for w in (0, 1))
+    single = g["winner"] >= 0
+    board_of_winner = np.choose(g["winner"].clip(0), [g[f"ships_board_{s}"] for s in seats])
+    assert (won[single] == board_of_winner[single]).all()
+    # per-body control agrees with per-seat counts
+    full = np.stack([g[f"body_full_{b}"] for b in range(12)], axis=1)
+    for s in seats:
+        assert ((full == s).sum(axis=1) == g[f"full_control_{s}"]).all()
+    assert (g[[f"body_full_{b}" for b in range(12, 16)]] == -1).all().all()
+    assert g[["simon_wright", "recall", "otto", "grag"]].to_numpy().sum() > 0
+
+
+def test_report_hooks():
+    from simbalance.games.captain_future import engine
+
+    res = simbalance.simulate("captain-future", 200, seed=5)
+    summ = engine.summarize(res.games, 4)
+    assert set(summ["bodies"]) == {"uranus", "neptune", "saturn", "jupiter", "mercury", "venus", "earth", "mars",
+                                   "luna", "phobos", "io", "titan"}
+    assert 0 < summ["space_held_share_mean"] <= 1
+    figs = engine.figures(res.games, summ)
+    assert set(figs) == {"captain_future_board", "captain_future_bodies"}
+
+
+@pytest.mark.parametrize("heuristic", ["builder", "aggressor"])
+def test_each_heuristic_beats_random_in_a_4_player_rotation(heuristic):
+    n = 240
+    res = simbalance.simulate("captain-future", n, strategies=[heuristic, "random", "random", "random"],
+                              rotate=True, seed=17)
+    g = res.games
+    shares = win_shares(g["winners"].to_numpy(), 4)
+    slots = np.stack([g[f"strategy_{s}"] for s in range(4)], axis=1)
+    h_share = shares[slots == 0].sum() / n  # slot 0 is the heuristic
+    z = (h_share - 0.25) / math.sqrt(0.25 * 0.75 / n)
+    assert z > 3.0, (heuristic, h_share)
