@@ -40,7 +40,6 @@ from simbalance.games.captain_future.rules_nb import (
 )
 from simbalance.games.captain_future.strategies_nb import do_recall, random_pay
 
-
 # ---- the map ----------------------------------------------------------------------------------
 
 def test_default_map_has_72_landing_spaces_6_per_row_and_column():
