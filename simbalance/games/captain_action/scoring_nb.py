@@ -84,22 +84,75 @@ def _formed(natural, wild, set_size, min_natural, max_wild):
 @njit(cache=True)
 def best_score(cnt, wilds, srules, scratch):
     """The best score of a hand given its counts (module docstring). ``scratch``: int64 work array
-    of at least ``B + K + wilds + 1`` entries."""
+    of at least ``B + K + wilds + 1`` entries.
+
+    Kept small so that it inlines into the heuristics' loops: the enumeration for hands with
+    wildcards is a separate function."""
+    if wilds > 1:
+        return _best_score_wild(cnt, wilds, srules, scratch)
+    if wilds == 1:
+        return _best_score_one_wild(cnt, srules)
+    set_size = srules[RULE_SET_SIZE]
+    min_nat = srules[RULE_MIN_NATURAL]
+    total = 0
+    for b in range(srules[RULE_N_BG]):
+        if cnt[BG_N, b] >= set_size and cnt[BG_N, b] >= min_nat:
+            total += cnt[BG_V, b]
+    for c in range(srules[RULE_N_CH]):
+        if cnt[CH_N, c] >= set_size and cnt[CH_N, c] >= min_nat:
+            total += cnt[CH_N, c] * srules[RULE_CH_VAL + c]
+    return total
+
+
+@njit(cache=True, inline="always")
+def _best_score_one_wild(cnt, srules):
+    """best_score for a hand holding exactly one wildcard: the score without it plus the best gain
+    over its identities (character c, background b), which is the sum of what it adds to the
+    background set and to the character set (each either grows or is completed by it)."""
+    set_size = srules[RULE_SET_SIZE]
+    min_nat = srules[RULE_MIN_NATURAL]
+    n_bg = srules[RULE_N_BG]
+    n_ch = srules[RULE_N_CH]
+    base = 0
+    gain_pts = 0  # best background gain of a wild worth points_per_card ...
+    gain_ab = 0  # ... and of one worth points_per_action_boy
+    pts = srules[RULE_POINTS]
+    ab_pts = srules[RULE_AB_POINTS]
+    for b in range(n_bg):
+        n = cnt[BG_N, b]
+        if n >= set_size and n >= min_nat:
+            base += cnt[BG_V, b]
+            gain_pts = max(gain_pts, pts)
+            gain_ab = max(gain_ab, ab_pts)
+        elif n >= min_nat and n + 1 >= set_size:
+            gain_pts = max(gain_pts, cnt[BG_V, b] + pts)
+            gain_ab = max(gain_ab, cnt[BG_V, b] + ab_pts)
+    best_gain = 0  # a wild that joins no set gains nothing
+    for j in range(srules[RULE_N_WILD_CH]):
+        c = srules[RULE_CH_VAL + n_ch + j]
+        val = srules[RULE_CH_VAL + c]
+        gain = gain_ab if c == srules[RULE_AB_CHAR] else gain_pts
+        n = cnt[CH_N, c]
+        if n >= set_size and n >= min_nat:
+            gain += val
+        elif n >= min_nat and n + 1 >= set_size:
+            gain += (n + 1) * val
+        best_gain = max(best_gain, gain)
+    for c in range(n_ch):
+        n = cnt[CH_N, c]
+        if n >= set_size and n >= min_nat:
+            base += n * srules[RULE_CH_VAL + c]
+    return base + best_gain
+
+
+@njit(cache=True)
+def _best_score_wild(cnt, wilds, srules, scratch):
+    """best_score for a hand holding wildcards: the enumeration of the module docstring."""
     set_size = srules[RULE_SET_SIZE]
     min_nat = srules[RULE_MIN_NATURAL]
     max_wild = srules[RULE_MAX_WILD]
     n_bg = srules[RULE_N_BG]
     n_ch = srules[RULE_N_CH]
-    if wilds == 0:
-        total = 0
-        for b in range(n_bg):
-            if _formed(cnt[BG_N, b], 0, set_size, min_nat, max_wild):
-                total += cnt[BG_V, b]
-        for c in range(n_ch):
-            if _formed(cnt[CH_N, c], 0, set_size, min_nat, max_wild):
-                total += cnt[CH_N, c] * srules[RULE_CH_VAL + c]
-        return total
-
     pts = srules[RULE_POINTS]
     extra = srules[RULE_AB_POINTS] - pts
     ab_char = srules[RULE_AB_CHAR]
@@ -176,7 +229,9 @@ def shift_card(cnt, card_info, card, sign):
 @njit(cache=True)
 def count_hand(hand, seat, n, card_info, cnt):
     """Fill ``cnt`` from ``hand[seat, :n]``; returns the number of wildcards."""
-    cnt[:, :] = 0
+    for r in range(3):
+        for k in range(cnt.shape[1]):
+            cnt[r, k] = 0
     wilds = 0
     for i in range(n):
         card = hand[seat, i]

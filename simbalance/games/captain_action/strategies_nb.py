@@ -48,10 +48,9 @@ SCRIPT_SLOT = 2
 SCRIPT_CALL = 100
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def hand_value(cnt, wilds, pair_weight, srules, scratch):
     """A heuristic's value of a hand: its score now plus ``pair_weight`` per kind one short of a set."""
-    score = best_score(cnt, wilds, srules, scratch)
     near = srules[RULE_SET_SIZE] - 1
     pairs = 0
     for b in range(srules[RULE_N_BG]):
@@ -60,7 +59,7 @@ def hand_value(cnt, wilds, pair_weight, srules, scratch):
     for c in range(srules[RULE_N_CH]):
         if cnt[CH_N, c] == near:
             pairs += 1
-    return score + pair_weight * pairs
+    return best_score(cnt, wilds, srules, scratch) + pair_weight * pairs
 
 
 @njit(cache=True)
