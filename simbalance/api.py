@@ -147,6 +147,13 @@ class SimulationResult:
         return self._summary
 
     @cached_property
+    def aggregate(self):
+        """The run's mergeable statistics (simbalance.analysis.aggregate.RunAggregate)."""
+        from simbalance.analysis.aggregate import RunAggregate
+
+        return RunAggregate.from_records(self.records, self.plan.players, len(self.plan.lineup.slot_names))
+
+    @cached_property
     def _summary(self) -> dict:
         from simbalance.analysis.metrics import summarize_run
 

@@ -36,19 +36,33 @@ def win_rates(table: pd.DataFrame, label: str, fair: float | None, title: str) -
     return fig
 
 
-def length_histogram(games: pd.DataFrame, unit: str) -> Figure:
-    """Histogram of game length with median and 5/95th percentiles marked; timeouts in red."""
+def length_histogram(hist: pd.DataFrame, unit: str) -> Figure:
+    """Histogram of game length (columns ``length``, ``games``, ``undecided``) with the median and
+    the 5th and 95th percentiles marked; games without a winner in red."""
     fig = Figure(figsize=(6.0, 3.6), layout="constrained")
     ax = fig.add_subplot()
-    lengths = games["length"].to_numpy()
-    timeout = games["end"].to_numpy() != 0
-    lo, hi = int(lengths.min()), int(lengths.max())
-    bins = np.arange(lo, hi + 2) - 0.5 if hi - lo <= 120 else 60
-    ax.hist(lengths[~timeout], bins=bins, color=COLORS[0], label="games with a winner")
-    if timeout.any():
-        ax.hist(lengths[timeout], bins=bins, color=COLORS[1], label="timeouts / stalemates")
+    hist = hist[hist["games"].cumsum() > 0]
+    hist = hist.iloc[: int(np.flatnonzero(hist["games"].to_numpy())[-1]) + 1]
+    length = hist["length"].to_numpy()
+    games = hist["games"].to_numpy()
+    undecided = hist["undecided"].to_numpy()
+    if len(length) > 120:  # wide ranges: merge into about 60 bins
+        width = int(np.ceil(len(length) / 60))
+        groups = (length - length[0]) // width
+        length = length[0] + np.unique(groups) * width
+        games = np.bincount(groups, weights=games)
+        undecided = np.bincount(groups, weights=undecided)
+    else:
+        width = 1
+    ax.bar(length, games - undecided, width=width, align="edge" if width > 1 else "center", color=COLORS[0],
+           label="games with a winner")
+    if undecided.any():
+        ax.bar(length, undecided, bottom=games - undecided, width=width, align="edge" if width > 1 else "center",
+               color=COLORS[1], label="timeouts / stalemates")
+    total = hist["games"].to_numpy()
+    cum = np.cumsum(total)
     for q, style in ((50, "-"), (5, ":"), (95, ":")):
-        v = np.percentile(lengths, q)
+        v = hist["length"].to_numpy()[int(np.searchsorted(cum, q / 100 * cum[-1]))]
         ax.axvline(v, color="0.2", linestyle=style, linewidth=1)
         ax.annotate(f"p{q} {v:g}", (v, 1), xycoords=("data", "axes fraction"), xytext=(3, -12),
                     textcoords="offset points", fontsize=8)

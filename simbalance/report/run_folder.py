@@ -84,7 +84,7 @@ def run_figures(result: SimulationResult, summary: dict) -> dict[str, Figure]:
     fair = 1.0 / plan.players
     out = {
         "seat_win_rates": figures.win_rates(pd.DataFrame(summary["seats"]), "seat", fair, "Win rate by seat"),
-        "length_histogram": figures.length_histogram(result.games, plan.spec.length_unit),
+        "length_histogram": figures.length_histogram(result.aggregate.length_histogram(), plan.spec.length_unit),
     }
     if len(plan.lineup.slot_names) > 1:
         out["strategy_win_rates"] = figures.win_rates(

@@ -1,0 +1,167 @@
+"""Mergeable run statistics: what every summary is computed from.
+
+A ``RunAggregate`` holds sums and histograms only (wins per seat and strategy, outcome counts, a
+histogram of game lengths), so chunks of a run can be reduced as they finish and merged in any
+order: a 10^9-game run needs no per-game memory. Percentiles come exactly from the length
+histogram, with numpy's linear interpolation. The in-memory path uses the same class, so both give
+the same numbers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from simbalance.core.records import END_STALEMATE, END_TIMEOUT, END_WIN, seat_share
+
+Z95 = 1.959963984540054
+LENGTH_PERCENTILES = (5, 25, 50, 75, 95)
+
+
+def wilson(successes: float | np.ndarray, n: float | np.ndarray, z: float = Z95):
+    """Wilson score interval for a proportion (successes may be fractional: shared wins)."""
+    successes = np.asarray(successes, dtype=np.float64)
+    n = np.asarray(n, dtype=np.float64)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = successes / n
+        denom = 1.0 + z * z / n
+        centre = (p + z * z / (2 * n)) / denom
+        half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return centre - half, centre + half
+
+
+def _grow(hist: np.ndarray, size: int) -> np.ndarray:
+    return hist if len(hist) >= size else np.concatenate([hist, np.zeros(size - len(hist), hist.dtype)])
+
+
+@dataclass
+class RunAggregate:
+    players: int
+    n_slots: int
+    n: int = 0
+    seat_wins: np.ndarray = field(default=None)
+    slot_wins: np.ndarray = field(default=None)
+    slot_seat_games: np.ndarray = field(default=None)
+    outcomes: np.ndarray = field(default=None)  # decided, ties, timeouts, stalemates
+    length_hist: np.ndarray = field(default=None)  # games by length
+    undecided_hist: np.ndarray = field(default=None)  # games without a winner, by length
+
+    def __post_init__(self):
+        for name, size, dtype in (("seat_wins", self.players, np.float64), ("slot_wins", self.n_slots, np.float64),
+                                  ("slot_seat_games", self.n_slots, np.int64), ("outcomes", 4, np.int64),
+                                  ("length_hist", 1, np.int64), ("undecided_hist", 1, np.int64)):
+            if getattr(self, name) is None:
+                setattr(self, name, np.zeros(size, dtype))
+
+    # -- building -----------------------------------------------------------------------------
+    def add(self, winners: np.ndarray, slots: np.ndarray, end: np.ndarray, length: np.ndarray) -> RunAggregate:
+        """Add games: winners bit masks, (n, P) strategy slots, end codes and lengths."""
+        winners = np.asarray(winners)
+        n = len(winners)
+        self.n += n
+        for s in range(self.players):
+            share = seat_share(winners, s)
+            self.seat_wins[s] += share.sum()
+            slot = np.asarray(slots[:, s], dtype=np.int64)
+            self.slot_wins += np.bincount(slot, weights=share, minlength=self.n_slots)[: self.n_slots]
+            self.slot_seat_games += np.bincount(slot, minlength=self.n_slots)[: self.n_slots]
+        decided = end == END_WIN
+        self.outcomes += np.array([decided.sum(), (decided & (np.bitwise_count(winners) > 1)).sum(),
+                                   (end == END_TIMEOUT).sum(), (end == END_STALEMATE).sum()])
+        length = np.asarray(length, dtype=np.int64)
+        if n:
+            top = int(length.max()) + 1
+            self.length_hist = _grow(self.length_hist, top)
+            self.undecided_hist = _grow(self.undecided_hist, top)
+            self.length_hist[:top] += np.bincount(length, minlength=top)
+            self.undecided_hist[:top] += np.bincount(length[~decided], minlength=top)
+        return self
+
+    @classmethod
+    def from_records(cls, records: np.ndarray, players: int, n_slots: int) -> RunAggregate:
+        return cls(players, n_slots).add(records["winners"], records["strategy"][:, :players], records["end"],
+                                         records["length"])
+
+    @classmethod
+    def from_games(cls, games: pd.DataFrame, players: int, n_slots: int) -> RunAggregate:
+        slots = np.stack([games[f"strategy_{s}"].to_numpy() for s in range(players)], axis=1)
+        return cls(players, n_slots).add(games["winners"].to_numpy(), slots, games["end"].to_numpy(),
+                                         games["length"].to_numpy())
+
+    def merge(self, other: RunAggregate) -> RunAggregate:
+        size = max(len(self.length_hist), len(other.length_hist))
+        out = RunAggregate(self.players, self.n_slots, self.n + other.n, self.seat_wins + other.seat_wins,
+                           self.slot_wins + other.slot_wins, self.slot_seat_games + other.slot_seat_games,
+                           self.outcomes + other.outcomes,
+                           _grow(self.length_hist, size) + _grow(other.length_hist, size),
+                           _grow(self.undecided_hist, size) + _grow(other.undecided_hist, size))
+        return out
+
+    # -- metrics ------------------------------------------------------------------------------
+    def seat_table(self) -> pd.DataFrame:
+        lo, hi = wilson(self.seat_wins, self.n)
+        return pd.DataFrame({"seat": np.arange(self.players), "wins": self.seat_wins, "games": self.n,
+                             "win_rate": self.seat_wins / self.n, "ci_low": lo, "ci_high": hi})
+
+    def strategy_table(self, slot_names: tuple[str, ...]) -> pd.DataFrame:
+        lo, hi = wilson(self.slot_wins, self.slot_seat_games)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            rate = self.slot_wins / self.slot_seat_games
+        return pd.DataFrame({"strategy": list(slot_names), "wins": self.slot_wins,
+                             "seat_games": self.slot_seat_games, "win_rate": rate, "ci_low": lo, "ci_high": hi})
+
+    def percentile(self, q: float) -> float:
+        """numpy's default (linear) percentile of the lengths, from the histogram."""
+        cum = np.cumsum(self.length_hist)
+        pos = q / 100.0 * (self.n - 1)
+        lo = int(np.floor(pos))
+        frac = pos - lo
+        v_lo = int(np.searchsorted(cum, lo + 1))
+        v_hi = int(np.searchsorted(cum, min(lo + 2, self.n)))
+        return float(v_lo + frac * (v_hi - v_lo))
+
+    def length_stats(self) -> dict:
+        values = np.arange(len(self.length_hist), dtype=np.float64)
+        mean = float((values * self.length_hist).sum() / self.n)
+        var = float(((values - mean) ** 2 * self.length_hist).sum() / (self.n - 1)) if self.n > 1 else 0.0
+        nonzero = np.flatnonzero(self.length_hist)
+        out = {"mean": mean, "sd": var ** 0.5, "min": float(nonzero[0]), "max": float(nonzero[-1])}
+        for q in LENGTH_PERCENTILES:
+            out[f"p{q}"] = self.percentile(q)
+        return out
+
+    def outcome_shares(self) -> dict:
+        decided, ties, timeouts, stalemates = (self.outcomes / self.n).tolist()
+        return {"decided": decided, "ties": ties, "timeouts": timeouts, "stalemates": stalemates}
+
+    def length_histogram(self) -> pd.DataFrame:
+        """Games by length, and those of them without a winner: what the length figure draws."""
+        return pd.DataFrame({"length": np.arange(len(self.length_hist)), "games": self.length_hist,
+                             "undecided": _grow(self.undecided_hist, len(self.length_hist))})
+
+    def summary(self, slot_names: tuple[str, ...], length_unit: str = "turns") -> dict:
+        seats = self.seat_table()
+        first = seats.iloc[0]
+        fair = 1.0 / self.players
+        rates = seats["win_rate"].to_numpy()
+        wins = seats["wins"].to_numpy()
+        if wins.sum() > 0 and self.players > 1:
+            res = stats.chisquare(wins)
+            chi = {"statistic": float(res.statistic), "p_value": float(res.pvalue), "dof": self.players - 1}
+        else:
+            chi = {"statistic": None, "p_value": None, "dof": self.players - 1}
+        return {
+            "n_games": int(self.n),
+            "players": self.players,
+            "seats": seats.to_dict(orient="records"),
+            "strategies": self.strategy_table(slot_names).to_dict(orient="records"),
+            "first_player_advantage": {"value": float(first.win_rate - fair), "ci_low": float(first.ci_low - fair),
+                                       "ci_high": float(first.ci_high - fair), "fair_share": fair},
+            "balance": float(1.0 - (rates.max() - rates.min())),
+            "equal_seats_chi_square": chi,
+            "length": {"unit": length_unit, **self.length_stats()},
+            "outcomes": self.outcome_shares(),
+        }
