@@ -108,3 +108,12 @@ def test_report_hooks():
     assert len(summary["score_mean_by_seat"]) == 4
     figs = figures(res.games, summary)
     assert set(figs) == {"captain_action_hand_scores", "captain_action_calls"}
+
+
+@pytest.mark.parametrize("players, overrides", [(2, {}), (3, {}), (5, {}), (6, {"rules.hand_size": 6})])
+def test_every_table_size_plays_valid_games(players, overrides):
+    res = simbalance.simulate("captain-action", 500, players=players, seed=4, overrides=overrides, validate=True,
+                              strategies=["builder", "bold"] + ["random"] * (players - 2))
+    g = res.games
+    assert len(g) == 500 and (g["caller"] < players).all()
+    assert [c for c in g.columns if c.startswith("score_")] == [f"score_{s}" for s in range(players)]

@@ -88,3 +88,13 @@ def test_report_hooks():
     assert len(summary["cards_left_mean_by_seat"]) == 4
     figs = figures(res.games, summary)
     assert set(figs) == {"lady_actions_escape_cards_left", "lady_actions_escape_events"}
+
+
+@pytest.mark.parametrize("players", [2, 3, 5, 6])
+def test_every_table_size_plays_valid_games(players):
+    res = simbalance.simulate("lady-actions-escape", 300, players=players, seed=4, validate=True,
+                              strategies=["blocker", "steer"] + ["random"] * (players - 2))
+    g = res.games
+    assert len(g) == 300 and set(g["end"].unique()) <= {END_WIN, END_TIMEOUT, END_STALEMATE}
+    left = g[[f"cards_left_{s}" for s in range(players)]].to_numpy()
+    assert ((left == 0).sum(axis=1)[g["end"] == END_WIN] == 1).all()
