@@ -52,15 +52,15 @@ CHUNK_SIZE = 1 << 16
 STRATEGIES = {"random": S_RANDOM, "runner": S_RUNNER, "raider": S_RAIDER}
 
 RECORD_DTYPE = record_dtype([
-    ("refills", np.int16),  # times the empty deck was refilled from the discard pile
+    ("refills", np.int32),  # times the empty deck was refilled from the discard pile
     ("missions", np.int8, (MAX_SEATS,)),  # missions completed
-    ("hand_end", np.int8, (MAX_SEATS,)),  # cards in hand when the game ended
-    ("fights", np.int16, (MAX_SEATS,)),  # fights fought (as mover or as the one landed on)
-    ("fights_won", np.int16, (MAX_SEATS,)),
-    ("stolen", np.int16, (MAX_SEATS,)),  # cards taken from a beaten opponent
-    ("taken", np.int16, (MAX_SEATS,)),  # board cards taken by landing
-    ("foe_hits", np.int16, (MAX_SEATS,)),  # opponents' cards discarded by this seat's Foe
-] + [(f"use_{name}", np.int16, (MAX_SEATS,)) for name in POWER_NAMES])  # powers activated, per power
+    ("hand_end", np.int16, (MAX_SEATS,)),  # cards in hand when the game ended
+    ("fights", np.int32, (MAX_SEATS,)),  # fights fought (as mover or as the one landed on)
+    ("fights_won", np.int32, (MAX_SEATS,)),
+    ("stolen", np.int32, (MAX_SEATS,)),  # cards taken from a beaten opponent
+    ("taken", np.int32, (MAX_SEATS,)),  # board cards taken by landing
+    ("foe_hits", np.int32, (MAX_SEATS,)),  # opponents' cards discarded by this seat's Foe
+] + [(f"use_{name}", np.int32, (MAX_SEATS,)) for name in POWER_NAMES])  # powers activated, per power
 
 MAX_CARDS = 4096
 MAX_CELLS = 1024

@@ -20,6 +20,7 @@ from simbalance.games.aquaman.enums import (
     C_DICE,
     C_DISC,
     C_REFILLS,
+    C_STAMP,
     C_TURN,
     CARD_RANK,
     CARD_SUIT,
@@ -96,8 +97,14 @@ from simbalance.games.aquaman.strategies_nb import (
 
 @njit(cache=True)
 def reset(G, S):
-    """Empty every place: no cards anywhere, pawns in their corners, counters at zero."""
+    """Empty every place: no cards anywhere, pawns in their corners, counters at zero.
+
+    The reachable-square stamp keeps counting across games: the stamp tables are not cleared, so a
+    stamp must never be reused.
+    """
+    stamp = S.ctr[C_STAMP]
     S.ctr[:] = 0
+    S.ctr[C_STAMP] = stamp
     S.cards[:, :] = -1
     S.seat[:, :] = 0
     for s in range(G.rules[R_PLAYERS]):
