@@ -16,6 +16,7 @@ from simbalance.decks.captain_action import DR_EVIL, KIND_CAPTAIN_WILD, KIND_DR_
 from simbalance.games.lady_actions_escape.rules_nb import (
     G_DRAW,
     G_HAND,
+    G_N_BG,
     G_PLAYERS,
     G_REVERSE,
     G_TURN_CAP,
@@ -23,7 +24,15 @@ from simbalance.games.lady_actions_escape.rules_nb import (
     kernel,  # noqa: F401  (the engine's kernel)
     top_index,
 )
-from simbalance.games.lady_actions_escape.strategies_nb import EFFECT_DRAW, EFFECT_NONE, EFFECT_REVERSE
+from simbalance.games.lady_actions_escape.strategies_nb import (
+    EFFECT_DRAW,
+    EFFECT_NONE,
+    EFFECT_REVERSE,
+    INFO_BG,
+    INFO_CH,
+    INFO_EFFECT,
+    INFO_WILD,
+)
 
 ENGINE_VERSION = 1
 CHUNK_SIZE = 1 << 15
@@ -51,8 +60,8 @@ def game_deck(cfg: dict):
 
 
 def card_arrays(cfg: dict, deck) -> tuple:
-    """Per card: background, character, wild flag and printed effect; the match masks per top;
-    the masks of each background's and each character's cards."""
+    """``card_info`` (per card: background, character, wild flag, printed effect), the match masks
+    per top card, and ``kind_cards`` (the masks of each background's, then each character's cards)."""
     wildcards = require_bool(cfg, "rules.wildcards")
     anything = require_bool(cfg, "rules.effects_play_on_anything")
     n_bg, n_ch = len(deck.backgrounds), len(deck.characters)
@@ -83,9 +92,14 @@ def card_arrays(cfg: dict, deck) -> tuple:
         for ch in range(-1, n_ch):
             ok = anywhere | ((card_bg >= 0) & (card_bg == bg)) | ((card_ch >= 0) & (card_ch == ch))
             match[top_index(bg, ch, n_ch)] = _mask(np.flatnonzero(ok))
-    bg_cards = np.array([_mask(np.flatnonzero(card_bg == b)) for b in range(n_bg)], dtype=np.uint64)
-    ch_cards = np.array([_mask(np.flatnonzero(card_ch == c)) for c in range(n_ch)], dtype=np.uint64)
-    return card_bg, card_ch, card_wild, card_effect, match, bg_cards, ch_cards
+    kind_cards = np.array([_mask(np.flatnonzero(card_bg == b)) for b in range(n_bg)]
+                          + [_mask(np.flatnonzero(card_ch == c)) for c in range(n_ch)], dtype=np.uint64)
+    card_info = np.zeros((deck.size, 4), dtype=np.int64)
+    card_info[:, INFO_BG] = card_bg
+    card_info[:, INFO_CH] = card_ch
+    card_info[:, INFO_WILD] = card_wild
+    card_info[:, INFO_EFFECT] = card_effect
+    return card_info, match, kind_cards
 
 
 def _mask(cards) -> np.uint64:
@@ -110,8 +124,8 @@ def prepare(cfg: dict, players: int, validate: bool = False) -> tuple:
         raise ConfigError(f"game.players = {players}: at most {MAX_SEATS}")
     if deck.size > MAX_CARDS:
         raise ConfigError(f"deck: {deck.size} lady-actions-escape cards; at most {MAX_CARDS} are supported")
-    card_bg, card_ch, card_wild, card_effect, match, bg_cards, ch_cards = card_arrays(cfg, deck)
-    if not _can_ever_play(card_bg, card_ch, match, len(deck.characters)):
+    card_info, match, kind_cards = card_arrays(cfg, deck)
+    if not _can_ever_play(card_info[:, INFO_BG], card_info[:, INFO_CH], match, len(deck.characters)):
         raise ConfigError("deck: no card of this deck can ever follow another; every game would stall")
     hand_size = require_int(cfg, "rules.hand_size", 1, 100)
     if players * hand_size > deck.size:
@@ -125,7 +139,8 @@ def prepare(cfg: dict, players: int, validate: bool = False) -> tuple:
     game_rules[G_REVERSE] = require_bool(cfg, "rules.reverse")
     game_rules[G_DRAW] = require_int(cfg, "rules.draw_penalty", 0, 100)
     game_rules[G_TURN_CAP] = require_int(cfg, "rules.turn_cap", 1, 10**7)
-    return card_bg, card_ch, card_wild, card_effect, match, bg_cards, ch_cards, game_rules, np.bool_(validate)
+    game_rules[G_N_BG] = len(deck.backgrounds)
+    return card_info, match, kind_cards, game_rules, np.bool_(validate)
 
 
 # ---------------------------------------------------------------------------------------------

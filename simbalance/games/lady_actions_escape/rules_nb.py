@@ -7,10 +7,10 @@ Hands are uint64 masks over card ids (at most 64 cards), so "which cards may I p
 ``bg`` and character ``ch`` (``top = (bg + 1) * (C + 1) + ch + 1``; -1: none, e.g. a Captain Action
 0 without wildcards has no background). A played wildcard stands for what its player names.
 
-Per card (arrays from engine.prepare): ``card_bg``/``card_ch`` (-1: none), ``card_wild`` (its player
-names a background and a character), ``card_effect`` (EFFECT_*: what the printed card does);
-``bg_cards[b]``/``ch_cards[c]``: masks of the cards of each background / character (strategies count
-their hand with them). ``game_rules`` is indexed by the G_* constants below.
+Arrays from engine.prepare: ``card_info`` (per card: background, character, wild flag, printed
+effect; columns INFO_* in strategies_nb), ``match``, ``kind_cards`` (masks of the cards of each
+background, then of each character: strategies count their hand with them) and ``game_rules``
+(indexed by the G_* constants below).
 """
 
 from __future__ import annotations
@@ -25,6 +25,10 @@ from simbalance.games.lady_actions_escape.bits_nb import bit, has, nth_card, pop
 from simbalance.games.lady_actions_escape.strategies_nb import (
     EFFECT_DRAW,
     EFFECT_REVERSE,
+    INFO_BG,
+    INFO_CH,
+    INFO_EFFECT,
+    INFO_WILD,
     RANDOM,
     choose_card,
     name_background,
@@ -36,7 +40,8 @@ G_HAND = 1  # cards dealt to each player (5)
 G_REVERSE = 2  # 1: a Lady Action reverses the direction of play
 G_DRAW = 3  # cards every other player draws when a Dr. Evil is played (0: no effect)
 G_TURN_CAP = 4  # turns (passes included) after which a game is a timeout
-N_GAME_RULES = 5
+G_N_BG = 5  # backgrounds (kind_cards holds their masks first, then the characters')
+N_GAME_RULES = 6
 
 
 @njit(cache=True, inline="always")
@@ -95,8 +100,8 @@ def _conserved(hands, hand_n, players, draw, disc, ctr, n_cards):
 
 
 @njit(cache=True)
-def play_game(state, order, seat_sid, seat_params, card_bg, card_ch, card_wild, card_effect, match, bg_cards,
-              ch_cards, game_rules, hands, hand_n, draw, disc, ctr, steps, seat_stats, out, i, validate):
+def play_game(state, order, seat_sid, seat_params, card_info, match, kind_cards, game_rules, hands, hand_n, draw,
+              disc, ctr, steps, seat_stats, out, i, validate):
     """Deal ``order`` and play one game; write its record into ``out[i]``.
 
     Scratch: ``hands`` uint64[P], ``hand_n``/``steps`` int64[P], ``draw``/``disc`` int64[n_cards],
@@ -110,7 +115,8 @@ def play_game(state, order, seat_sid, seat_params, card_bg, card_ch, card_wild, 
     n_draw = game_rules[G_DRAW]
     reverse_on = game_rules[G_REVERSE] != 0
     turn_cap = game_rules[G_TURN_CAP]
-    n_ch = ch_cards.shape[0]
+    n_bg = game_rules[G_N_BG]
+    n_ch = kind_cards.shape[0] - n_bg
     hands[:] = 0
     hand_n[:] = 0
     steps[:] = 0
@@ -155,9 +161,8 @@ def play_game(state, order, seat_sid, seat_params, card_bg, card_ch, card_wild, 
                 card = nth_card(options, randint(state, popcount(options)))
             else:
                 card = choose_card(sid, seat_params[seat], state, steps[seat], hands[seat], options, popcount(options),
-                               card_bg, card_ch, card_wild, card_effect, bg_cards, ch_cards,
-                               hand_n[_next_seat(seat, direction, players)],
-                               hand_n[_next_seat(seat, -direction, players)])
+                                   card_info, kind_cards, n_bg, hand_n[_next_seat(seat, direction, players)],
+                                   hand_n[_next_seat(seat, -direction, players)])
             steps[seat] += 1
             if validate and (card < 0 or card >= n_cards or not has(options, card)):
                 end = END_INVALID
@@ -191,22 +196,22 @@ def play_game(state, order, seat_sid, seat_params, card_bg, card_ch, card_wild, 
         disc[ctr[1]] = card
         ctr[1] += 1
         seat_stats[seat, 0] += 1
-        if card_wild[card]:
+        if card_info[card, INFO_WILD]:
             wilds += 1
             params = seat_params[seat]
-            bg = name_background(sid, params, state, steps[seat], hands[seat], bg_cards)
+            bg = name_background(sid, params, state, steps[seat], hands[seat], kind_cards, n_bg)
             steps[seat] += 1
-            ch = name_character(sid, params, state, steps[seat], hands[seat], ch_cards)
+            ch = name_character(sid, params, state, steps[seat], hands[seat], kind_cards, n_bg)
             steps[seat] += 1
             top = top_index(bg, ch, n_ch)
         else:
-            top = top_index(card_bg[card], card_ch[card], n_ch)
+            top = top_index(card_info[card, INFO_BG], card_info[card, INFO_CH], n_ch)
         if hand_n[seat] == 0:
             winner = seat  # escaped: the game ends at once
             break
 
         # The printed card's effect: Lady Action reverses, Dr. Evil slows everybody else down.
-        effect = card_effect[card]
+        effect = card_info[card, INFO_EFFECT]
         if effect == EFFECT_REVERSE and reverse_on:
             direction = -direction
             reversals += 1
@@ -251,10 +256,10 @@ def play_game(state, order, seat_sid, seat_params, card_bg, card_ch, card_wild, 
 
 
 @njit(cache=True, parallel=True)
-def kernel(out, first_game, seed, lineups, slot_strategy, slot_params, card_bg, card_ch, card_wild, card_effect,
-           match, bg_cards, ch_cards, game_rules, validate):
+def kernel(out, first_game, seed, lineups, slot_strategy, slot_params, card_info, match, kind_cards, game_rules,
+           validate):
     n = out.shape[0]
-    n_cards = card_bg.shape[0]
+    n_cards = card_info.shape[0]
     players = game_rules[G_PLAYERS]
     blocks = n_blocks(n)
     for b in prange(blocks):
@@ -282,19 +287,18 @@ def kernel(out, first_game, seed, lineups, slot_strategy, slot_params, card_bg, 
             for c in range(n_cards):
                 order[c] = c
             shuffle(state, order, n_cards)
-            play_game(state, order, seat_sid, seat_params, card_bg, card_ch, card_wild, card_effect, match, bg_cards,
-                      ch_cards, game_rules, hands, hand_n, draw, disc, ctr, steps, seat_stats, out, i, validate)
+            play_game(state, order, seat_sid, seat_params, card_info, match, kind_cards, game_rules, hands, hand_n, draw,
+                      disc, ctr, steps, seat_stats, out, i, validate)
 
 
 @njit(cache=True)
-def play_scripted(order, seat_sid, seat_params, card_bg, card_ch, card_wild, card_effect, match, bg_cards,
-                  ch_cards, game_rules, seed, game, out):
+def play_scripted(order, seat_sid, seat_params, card_info, match, kind_cards, game_rules, seed, game, out):
     """Tests: play one game from a chosen deck order with chosen strategies per seat (validated)."""
     n_cards = order.shape[0]
     players = game_rules[G_PLAYERS]
     state = np.zeros(1, np.uint64)
     seed_game(state, seed, game)
-    play_game(state, order.copy(), seat_sid, seat_params, card_bg, card_ch, card_wild, card_effect, match,
-              bg_cards, ch_cards, game_rules, np.zeros(players, np.uint64), np.zeros(players, np.int64),
+    play_game(state, order.copy(), seat_sid, seat_params, card_info, match, kind_cards, game_rules,
+              np.zeros(players, np.uint64), np.zeros(players, np.int64),
               np.empty(n_cards, np.int64), np.empty(n_cards, np.int64), np.zeros(3, np.int64),
               np.zeros(players, np.int64), np.zeros((players, 2), np.int64), out, 0, True)

@@ -10,7 +10,7 @@ parameter row lists, per decision of its player, the card id to play (or, after 
 background then the character to name).
 
 Hands are uint64 masks over card ids (bits_nb). Strategies see their own hand, the cards they may
-play, the direction of play and how many cards every player holds.
+play, and how many cards the next player (and the one after a reversal) holds.
 """
 
 from __future__ import annotations
@@ -37,26 +37,34 @@ EFFECT_NONE = 0
 EFFECT_REVERSE = 1
 EFFECT_DRAW = 2
 
+# Card attributes (columns of card_info, built by engine.prepare). Packed into one array on
+# purpose: numba counts a reference for every array passed to a function, which costs more than
+# the work of a turn.
+INFO_BG = 0  # background; -1: none
+INFO_CH = 1  # character; -1: none (a wildcard until it is named)
+INFO_WILD = 2  # 1: its player names a background and a character
+INFO_EFFECT = 3  # EFFECT_*: what the printed card does
 
-@njit(cache=True)
-def _keep_value(params, card, hand, card_bg, card_ch, card_wild, bg_cards, ch_cards):
+
+@njit(cache=True, inline="always")
+def _keep_value(params, card, hand, card_info, kind_cards, n_bg):
     """How much the player wants to keep ``card``: the cards it holds of the same background and
-    character (majority kinds keep options open), plus a premium on wildcards."""
+    character (``kind_cards``: the masks of each background's, then each character's cards), plus a
+    premium on wildcards."""
     v = 0.0
-    b = card_bg[card]
-    c = card_ch[card]
+    b = card_info[card, INFO_BG]
+    c = card_info[card, INFO_CH]
     if b >= 0:
-        v += params[P_BG_WEIGHT] * popcount(hand & bg_cards[b])
+        v += params[P_BG_WEIGHT] * popcount(hand & kind_cards[b])
     if c >= 0:
-        v += params[P_CH_WEIGHT] * popcount(hand & ch_cards[c])
-    if card_wild[card]:
+        v += params[P_CH_WEIGHT] * popcount(hand & kind_cards[n_bg + c])
+    if card_info[card, INFO_WILD]:
         v += params[P_WILD_HOLD]
     return v
 
 
 @njit(cache=True)
-def choose_card(sid, params, state, step, hand, options, k, card_bg, card_ch, card_wild, card_effect, bg_cards,
-                ch_cards, n_next, n_prev):
+def choose_card(sid, params, state, step, hand, options, k, card_info, kind_cards, n_bg, n_next, n_prev):
     """The card to play, one of the ``k`` cards in the mask ``options`` (the whole hand for the
     leader). ``n_next``/``n_prev``: cards held by the next player and by the one after a reversal."""
     if sid == RANDOM:
@@ -72,9 +80,9 @@ def choose_card(sid, params, state, step, hand, options, k, card_bg, card_ch, ca
     while rest != np.uint64(0):
         card = lowest_card(rest)
         rest &= rest - ONE
-        v = _keep_value(params, card, hand, card_bg, card_ch, card_wild, bg_cards, ch_cards)
+        v = _keep_value(params, card, hand, card_info, kind_cards, n_bg)
         if sid == BLOCKER:
-            effect = card_effect[card]
+            effect = card_info[card, INFO_EFFECT]
             if danger:
                 # Against a player about to go out: Dr. Evil makes him draw; a reversal passes the
                 # turn away from him, unless the player behind is as close to going out.
@@ -90,12 +98,13 @@ def choose_card(sid, params, state, step, hand, options, k, card_bg, card_ch, ca
     return best_card
 
 
-@njit(cache=True)
-def _most_held(hand, kind_cards):
+@njit(cache=True, inline="always")
+def _most_held(hand, kind_cards, first, count):
+    """The kind among ``kind_cards[first:first + count]`` the hand holds most of (0-based)."""
     best = 0
     best_n = -1
-    for x in range(kind_cards.shape[0]):
-        n = popcount(hand & kind_cards[x])
+    for x in range(count):
+        n = popcount(hand & kind_cards[first + x])
         if n > best_n:
             best = x
             best_n = n
@@ -103,20 +112,21 @@ def _most_held(hand, kind_cards):
 
 
 @njit(cache=True)
-def name_background(sid, params, state, step, hand, bg_cards):
+def name_background(sid, params, state, step, hand, kind_cards, n_bg):
     """The background a played wildcard stands for (heuristics: the one they hold most of)."""
     if sid == RANDOM:
-        return randint(state, bg_cards.shape[0])
+        return randint(state, n_bg)
     if sid == SCRIPTED:
         return int(params[step])
-    return _most_held(hand, bg_cards)
+    return _most_held(hand, kind_cards, 0, n_bg)
 
 
 @njit(cache=True)
-def name_character(sid, params, state, step, hand, ch_cards):
+def name_character(sid, params, state, step, hand, kind_cards, n_bg):
     """The character a played wildcard stands for (heuristics: the one they hold most of)."""
+    n_ch = kind_cards.shape[0] - n_bg
     if sid == RANDOM:
-        return randint(state, ch_cards.shape[0])
+        return randint(state, n_ch)
     if sid == SCRIPTED:
         return int(params[step])
-    return _most_held(hand, ch_cards)
+    return _most_held(hand, kind_cards, n_bg, n_ch)

@@ -19,7 +19,7 @@ from simbalance.core.records import END_INVALID, END_STALEMATE, END_TIMEOUT, END
 from simbalance.decks.captain_action import KIND_CAPTAIN_WILD, KIND_DR_LING
 from simbalance.games.lady_actions_escape.engine import RECORD_DTYPE, game_deck, prepare
 from simbalance.games.lady_actions_escape.rules_nb import play_scripted, top_index
-from simbalance.games.lady_actions_escape.strategies_nb import SCRIPTED
+from simbalance.games.lady_actions_escape.strategies_nb import INFO_EFFECT, INFO_WILD, SCRIPTED
 
 CFG = load_config("lady-actions-escape")
 PERIWINKLE, CRIMSON, GOLD, EMERALD = range(4)
@@ -63,7 +63,7 @@ class Table:
             params[s, : len(script)] = script
         out = np.zeros(1, RECORD_DTYPE)
         play_scripted(self.order_for(hands, draw_top_first), np.full(self.players, SCRIPTED, np.int64), params,
-                      *self.prepared[:8], np.uint64(0), np.int64(0), out)
+                      *self.prepared[:4], np.uint64(0), np.int64(0), out)
         return out[0]
 
 
@@ -170,18 +170,18 @@ def test_lady_action_and_dr_evil_on_anything_variant():
 
 def test_no_wildcards_variant_matches_by_character_only():
     t = Table(CFG, 4, {"rules.wildcards": False})
-    card_bg, card_ch, card_wild, card_effect, match = t.prepared[:5]
+    card_info, match = t.prepared[:2]
     zero, ling = t.id(0), t.id("L")
-    assert not card_wild.any()
+    assert not card_info[:, INFO_WILD].any()
     has = lambda top, card: (int(match[top]) >> card) & 1 == 1  # noqa: E731
     assert has(top_index(PERIWINKLE, CAPTAIN, 4), zero)
     assert not has(top_index(PERIWINKLE, BOY, 4), zero)
     assert has(top_index(GOLD, EVIL, 4), ling) and not has(top_index(GOLD, BOY, 4), ling)
     # On a Captain Action 0 (no background) only Captain Actions fit.
     assert has(top_index(-1, CAPTAIN, 4), t.id(2)) and not has(top_index(-1, CAPTAIN, 4), t.id(5))
-    assert card_effect[ling] != 0  # Dr. Ling still makes the others draw
+    assert card_info[ling, INFO_EFFECT] != 0  # Dr. Ling still makes the others draw
     t = Table(CFG, 4)
-    assert t.prepared[2][zero] and t.prepared[2][ling]
+    assert t.prepared[0][zero, INFO_WILD] and t.prepared[0][ling, INFO_WILD]
 
 
 @pytest.mark.parametrize("overrides, key", [
