@@ -60,7 +60,7 @@ RECORD_DTYPE = record_dtype([
     ("countdown_out", np.int8),  # 1: the Countdown Deck ran out (attack with no bonus)
     ("score", np.int16, (MAX_SEATS,)),  # final score: sets, plus the bonus, minus any penalty
     ("hand_score", np.int16, (MAX_SEATS,)),  # the sets in the final hand alone
-    ("takes", np.int32, (MAX_SEATS,)),  # cards taken from the discard pile
+    ("takes", np.int16, (MAX_SEATS,)),  # cards taken from the discard pile
     ("hand_mask", np.uint64, (MAX_SEATS,)),  # bit c set when card c of the game deck ends in the hand
 ])
 
@@ -143,7 +143,7 @@ def prepare(cfg: dict, players: int, validate: bool = False) -> tuple:
     game_rules[G_CALL_BEFORE] = require_choice(cfg, "rules.call_timing", CALL_TIMINGS) == "before_draw"
     game_rules[G_PENALTY] = require_int(cfg, "rules.countdown_penalty", 0, 1000)
     game_rules[G_PENALTY_ALL] = require_choice(cfg, "rules.penalty_to", PENALTY_TO) == "all"
-    game_rules[G_TURN_CAP] = require_int(cfg, "rules.turn_cap", 1, 10**6)
+    game_rules[G_TURN_CAP] = require_int(cfg, "rules.turn_cap", 1, 30000)  # records count in int16
     for name in STRATEGIES:
         table = cfg.get("strategies", {}).get(name, {})
         if name == "random":
