@@ -55,10 +55,9 @@ def play_game(state, order, seat_sid, seat_params, card_info, srules, game_rules
     """Deal ``order`` and play one game; write its record into ``out[i]``.
 
     ``seat_sid[s]`` / ``seat_params[s]``: the strategy id and parameters of seat ``s``;
-    ``hand``: int64[players, hand_size + 1]; ``pile``: int64[deck size] (the discard pile); ``cnt`` and
-    ``scratch``: work arrays for scoring (scoring_nb). With
-    ``validate`` every turn is checked (legal discard, cards conserved); a broken invariant ends
-    the game with ``end = END_INVALID``.
+    ``hand``: int64[players, hand_size + 1]; ``pile``: int64[deck size] (the discard pile); ``cnt``
+    and ``scratch``: work arrays for scoring (scoring_nb). With ``validate`` every turn is checked
+    (legal discard, cards conserved); a broken invariant ends the game with ``end = END_INVALID``.
     """
     players = game_rules[G_PLAYERS]
     hand_size = game_rules[G_HAND]
