@@ -5,6 +5,8 @@ import itertools
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from simbalance.core.config import apply_overrides, load_config
 from simbalance.decks.captain_action import load_deck
@@ -116,3 +118,14 @@ def test_score_hand_rejects_unknown_cards():
         score_hand([49])
     with pytest.raises(ValueError):
         score_hand(["x"])
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.integers(0, 48), min_size=0, max_size=10), st.integers(0, 48), st.randoms())
+def test_adding_a_card_never_lowers_the_score_and_order_does_not_matter(numbers, extra, rnd):
+    # Sets only grow when a card is added (default rules: no cap on wilds per set).
+    before = score_hand(numbers)
+    assert score_hand(numbers + [extra]) >= before
+    shuffled = list(numbers)
+    rnd.shuffle(shuffled)
+    assert score_hand(shuffled) == before
