@@ -7,7 +7,7 @@ seed.
 
 from __future__ import annotations
 
-import time
+import inspect
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -17,20 +17,18 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from simbalance.analysis.aggregate import RunAggregate
 from simbalance.core.config import apply_overrides, load_config, require_int
 from simbalance.core.errors import ConfigError, SimbalanceError
+from simbalance.core.execution import RunOptions, execute
 from simbalance.core.lineup import Lineup, resolve_lineup
-from simbalance.core.records import END_INVALID, records_to_frame
-from simbalance.core.runner import ProgressFn, check_threads, run_games
+from simbalance.core.records import records_to_frame
+from simbalance.core.runner import ProgressFn, check_threads
 from simbalance.core.variants import load_variant
 from simbalance.games.registry import get_game
 from simbalance.games.spec import GameSpec
 
 MAX_SEED = 2**64 - 1
-
-
-class EngineInvariantError(RuntimeError):
-    """A validated run found a game that broke an engine invariant: a bug, not a user error."""
 
 
 @dataclass
@@ -104,6 +102,8 @@ def plan_run(
     players = require_int(cfg, "game.players", spec.min_players, spec.max_players)
     engine = spec.load()
     lineup = resolve_lineup(cfg, engine.STRATEGIES, players, strategies, rotate, every_lineup)
+    if validate and "validate" not in inspect.signature(engine.prepare).parameters:
+        raise SimbalanceError(f"{spec.id}: this engine has no validation mode yet")
     prepared = engine.prepare(cfg, players, validate=True) if validate else engine.prepare(cfg, players)
     return RunPlan(spec, engine, cfg, players, n, seed, lineup, prepared, threads, chunk_size,
                    variants=list(variants or []))
@@ -111,27 +111,24 @@ def plan_run(
 
 @dataclass
 class SimulationResult:
-    """The records of a run, as a DataFrame (``.games``) and as metrics (``.summary()``)."""
+    """The records of a run, as a DataFrame (``.games``) and as metrics (``.summary()``).
+
+    A streamed run (``keep_games=False``) keeps no per-game records: only its merged statistics and
+    a sample of its first games, from which the engine's own statistics are computed.
+    """
 
     plan: RunPlan
-    records: np.ndarray
+    records: np.ndarray | None
     elapsed: float
+    aggregate: RunAggregate
+    sample: np.ndarray
 
     @classmethod
-    def from_plan(cls, plan: RunPlan, progress: ProgressFn | None = None) -> SimulationResult:
-        start = time.perf_counter()
-        records = run_games(
-            plan.engine, plan.lineup, plan.prepared, plan.n, plan.seed,
-            threads=plan.threads, chunk_size=plan.chunk_size, progress=progress,
-        )
-        elapsed = time.perf_counter() - start
-        broken = np.flatnonzero(records["end"] == END_INVALID)
-        if len(broken):
-            raise EngineInvariantError(
-                f"{plan.spec.id}: game {int(records['game'][broken[0]])} of seed {plan.seed} broke an engine "
-                f"invariant ({len(broken)} game(s) in all); replay it to see where"
-            )
-        return cls(plan, records, elapsed)
+    def from_plan(cls, plan: RunPlan, progress: ProgressFn | None = None,
+                  options: RunOptions | None = None) -> SimulationResult:
+        outcome = execute(plan, options or RunOptions(), progress)
+        plan.n = outcome.n_played  # a precision target may stop a run early
+        return cls(plan, outcome.records, outcome.elapsed, outcome.aggregate, outcome.sample)
 
     @property
     def game(self) -> str:
@@ -140,18 +137,21 @@ class SimulationResult:
     @cached_property
     def games(self) -> pd.DataFrame:
         """One row per game: ``game``, ``winner`` (-1: tie or none), ``length``, ``end``, ..."""
+        if self.records is None:
+            raise SimbalanceError("this run was streamed and kept no per-game records; run it with keep_games=True "
+                                  "(CLI: without --stream) to get them")
         return records_to_frame(self.records, self.plan.players)
+
+    @cached_property
+    def stats_games(self) -> pd.DataFrame:
+        """The games the engine's own statistics use: all of them, or a streamed run's sample."""
+        if self.records is not None:
+            return self.games
+        return records_to_frame(self.sample, self.plan.players)
 
     def summary(self) -> dict:
         """Every metric of the run as a JSON-ready dict (see simbalance.analysis.metrics)."""
         return self._summary
-
-    @cached_property
-    def aggregate(self):
-        """The run's mergeable statistics (simbalance.analysis.aggregate.RunAggregate)."""
-        from simbalance.analysis.aggregate import RunAggregate
-
-        return RunAggregate.from_records(self.records, self.plan.players, len(self.plan.lineup.slot_names))
 
     @cached_property
     def _summary(self) -> dict:

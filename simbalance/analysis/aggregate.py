@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from simbalance.core.records import END_STALEMATE, END_TIMEOUT, END_WIN, seat_share
 
@@ -149,6 +148,8 @@ class RunAggregate:
         rates = seats["win_rate"].to_numpy()
         wins = seats["wins"].to_numpy()
         if wins.sum() > 0 and self.players > 1:
+            from scipy import stats  # imported here: it costs half a second at start-up
+
             res = stats.chisquare(wins)
             chi = {"statistic": float(res.statistic), "p_value": float(res.pvalue), "dof": self.players - 1}
         else:

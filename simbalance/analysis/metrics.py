@@ -43,7 +43,9 @@ def summarize_run(result: SimulationResult) -> dict:
     summary = _jsonable(result.aggregate.summary(plan.lineup.slot_names, plan.spec.length_unit))
     hook = getattr(plan.engine, "summarize", None)
     if hook is not None:
-        summary["game"] = _jsonable(hook(result.games, plan.players))
+        summary["game"] = _jsonable(hook(result.stats_games, plan.players))
+    if result.records is None:
+        summary["sampled_games"] = int(len(result.sample))  # engine statistics and card impact use these
     table = card_table(result)
     if table is not None:
         summary["cards"] = _records(table)
@@ -58,8 +60,8 @@ def card_table(result: SimulationResult) -> pd.DataFrame | None:
     from simbalance.analysis.cards import card_impact
 
     labels, groups = engine.card_info(result.plan.config)
-    return card_impact(result.games, result.plan.players, engine.card_masks(result.games, result.plan.players),
-                       labels, groups)
+    games = result.stats_games
+    return card_impact(games, result.plan.players, engine.card_masks(games, result.plan.players), labels, groups)
 
 
 def _records(df: pd.DataFrame) -> list[dict]:

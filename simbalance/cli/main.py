@@ -16,7 +16,7 @@ try:  # typer >= 0.22 vendors click; older typer uses click itself
 except ImportError:  # pragma: no cover
     from click import exceptions as click_exc
 
-from simbalance.core.errors import SimbalanceError
+from simbalance.core.errors import RunInterrupted, SimbalanceError
 
 
 class OneLineErrors(TyperGroup):
@@ -38,6 +38,9 @@ class OneLineErrors(TyperGroup):
             sys.exit(exc.exit_code)
         except typer.Abort:
             typer.echo("aborted", err=True)
+            sys.exit(130)
+        except RunInterrupted as exc:
+            typer.echo(str(exc), err=True)
             sys.exit(130)
         sys.exit(code if isinstance(code, int) else 0)
 

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shlex
+import shutil
+import signal
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -15,7 +18,7 @@ from rich.table import Table
 
 from simbalance.core.errors import SimbalanceError
 
-MEMORY_SHARE = 0.6  # refuse runs whose records would need more than this share of the machine's memory
+MEMORY_SHARE = 0.4  # keep per-game records only while they fit comfortably in memory
 
 
 def parse_count(text: str, option: str = "--n") -> int:
@@ -33,23 +36,40 @@ def parse_count(text: str, option: str = "--n") -> int:
     return value
 
 
-def check_memory(n: int, record_bytes: int) -> None:
+def records_fit(n: int, record_bytes: int) -> bool:
+    """Whether keeping every record (plus the DataFrame and Parquet buffers) fits in memory."""
     try:
         total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
     except (ValueError, OSError, AttributeError):
-        return
-    need = n * record_bytes * 3  # records, the DataFrame, the Parquet buffers
-    if need > MEMORY_SHARE * total:
-        most = int(MEMORY_SHARE * total / (record_bytes * 3))
-        raise SimbalanceError(
-            f"--n {n:,}: the records would need about {need / 2**30:.1f} GiB; at most about {most:,} games "
-            "fit in this machine's memory in one run"
-        )
+        return True
+    return n * record_bytes * 2 <= MEMORY_SHARE * total
+
+
+@contextlib.contextmanager
+def interruptible():
+    """Ctrl-C and SIGTERM ask the run to stop after the chunk in progress (a second Ctrl-C aborts)."""
+    flag = {"stop": False}
+    previous = {}
+
+    def handler(signum, frame):
+        if flag["stop"] and signum == signal.SIGINT:
+            raise KeyboardInterrupt
+        flag["stop"] = True
+        Console(stderr=True).print("[yellow]stopping after the current chunk...[/]")
+
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(ValueError):  # not the main thread: no handlers
+            previous[sig] = signal.signal(sig, handler)
+    try:
+        yield lambda: flag["stop"]
+    finally:
+        for sig, old in previous.items():
+            signal.signal(sig, old)
 
 
 def run(
-    game: Annotated[str, typer.Argument(help="Game id (see `simbalance games`).", show_default=False)],
-    n: Annotated[str, typer.Option("--n", help="Number of games: 1e6, 1_000_000 or 1000000.")] = "1e5",
+    game: Annotated[str | None, typer.Argument(help="Game id (see `simbalance games`).", show_default=False)] = None,
+    n: Annotated[str, typer.Option("--n", help="Number of games: 1e6, 1_000_000 or 1000000 (the most, with --precision).")] = "1e5",
     players: Annotated[int | None, typer.Option(help="Players (default: the game config's).")] = None,
     seed: Annotated[int, typer.Option(help="Seed: the same seed gives the same games.")] = 0,
     out: Annotated[Path | None, typer.Option(help="Run folder (default: reports/<game>-<time>).")] = None,
@@ -67,33 +87,79 @@ def run(
     ] = None,
     rotate: Annotated[bool, typer.Option(help="Play every seat permutation of the strategies equally often.")] = False,
     config: Annotated[Path | None, typer.Option(help="Use this config file instead of configs/<game>.toml.")] = None,
-    chunk_size: Annotated[int | None, typer.Option(help="Games per chunk (progress granularity; no effect on results).")] = None,
-    games_file: Annotated[bool, typer.Option("--games/--no-games", help="Write games.parquet (one row per game).")] = True,
+    chunk_size: Annotated[int | None, typer.Option(help="Games per chunk (progress and checkpoints; no effect on results).")] = None,
+    games_file: Annotated[bool, typer.Option("--games/--no-games", help="Write the games (one row per game) as Parquet.")] = True,
+    stream: Annotated[bool | None, typer.Option("--stream/--no-stream", help="Keep no per-game records in memory (default: only when they would not fit); games go to Parquet shards as chunks finish.")] = None,
+    precision: Annotated[float | None, typer.Option(help="Stop once every win-rate 95% CI half-width is below this (--n is the most).")] = None,
+    validate: Annotated[bool, typer.Option(help="Check the engine's invariants at every step (slower).")] = False,
+    backend: Annotated[str, typer.Option(help="Where chunks run: local (this machine's threads) or dask.")] = "local",
+    scheduler: Annotated[str | None, typer.Option(help="Dask scheduler address, e.g. tcp://host:8786 (default: a local cluster).")] = None,
+    resume: Annotated[Path | None, typer.Option(help="Finish an interrupted run from its checkpoint folder.")] = None,
     quiet: Annotated[bool, typer.Option(help="Print only the run folder's path.")] = False,
 ) -> None:
     """Play N games of GAME, print the summary and write a run folder with the report."""
     from simbalance.api import SimulationResult, plan_run
-    from simbalance.core.runner import RichProgress
+    from simbalance.core.execution import RunOptions, read_state
+    from simbalance.core.runner import BACKENDS, RichProgress
     from simbalance.report.run_folder import check_out_dir, default_out_dir, write_run_folder
 
-    count = parse_count(n)
+    if resume is not None:
+        args = read_state(resume)["args"]
+        state_dir = resume
+    else:
+        if game is None:
+            raise SimbalanceError("missing GAME (see `simbalance games`), or --resume DIR")
+        args = {"game": game, "n": parse_count(n), "players": players, "seed": seed, "out": str(out) if out else None,
+                "overrides": set_ or [], "variants": variant or [], "strategies": strategies, "rotate": rotate,
+                "config": str(config) if config else None, "chunk_size": chunk_size, "games_file": games_file,
+                "stream": stream, "precision": precision, "validate": validate}
+        state_dir = None
+    if backend not in BACKENDS:
+        raise SimbalanceError(f"--backend {backend}: allowed {', '.join(BACKENDS)}")
+    if args["precision"] is not None and not 0 < args["precision"] < 0.5:
+        raise SimbalanceError(f"--precision {args['precision']}: allowed between 0 and 0.5 (a CI half-width)")
     plan = plan_run(
-        game, count, players=players, seed=seed, overrides=set_ or [], strategies=strategies, rotate=rotate,
-        config=config, threads=threads, chunk_size=chunk_size, variants=variant,
+        args["game"], args["n"], players=args["players"], seed=args["seed"], overrides=args["overrides"],
+        strategies=args["strategies"], rotate=args["rotate"], config=args["config"], threads=threads,
+        chunk_size=args["chunk_size"], variants=args["variants"], validate=args["validate"],
     )
-    check_memory(count, plan.engine.RECORD_DTYPE.itemsize)
-    target = out if out is not None else default_out_dir(plan.spec.id)
+    keep = args["stream"] is not True and (args["stream"] is False or records_fit(plan.n, plan.engine.RECORD_DTYPE.itemsize))
+    if args["stream"] is False and not keep:
+        raise SimbalanceError(f"--n {plan.n:,} --no-stream: the records would not fit in memory; drop --no-stream")
+    target = Path(args["out"]) if args["out"] else default_out_dir(plan.spec.id)
+    args["out"] = str(target)
     check_out_dir(target)
+    if state_dir is None:
+        state_dir = target.with_name(target.name + ".partial")
+        if state_dir.exists():
+            raise SimbalanceError(f"{state_dir} holds an interrupted run: finish it with --resume {state_dir} "
+                                  "or delete it")
     err = Console(stderr=True)
-    progress = None if quiet else RichProgress(f"{plan.spec.id}")
-    result = SimulationResult.from_plan(plan, progress=progress)
-    if progress is not None:
-        progress.close()
+    if not keep and not quiet:
+        err.print(f"streaming {plan.n:,} games: statistics are merged chunk by chunk; engine statistics and card "
+                  "impact use the first 200,000 games")
+    progress = None if quiet else RichProgress(plan.spec.id)
+    with interruptible() as stop:
+        options = RunOptions(keep_games=keep, backend=backend, scheduler=scheduler, precision=args["precision"],
+                             state_dir=state_dir, resume=resume is not None, args=args, stop=stop,
+                             shards=not keep and args["games_file"])
+        try:
+            result = SimulationResult.from_plan(plan, progress=progress, options=options)
+        finally:
+            if progress is not None:
+                progress.close()
     command = "simbalance " + " ".join(shlex.quote(a) for a in sys.argv[1:])
-    folder = write_run_folder(result, target, command=command, write_games=games_file)
+    folder = write_run_folder(result, target, command=command, write_games=args["games_file"])
+    shards = state_dir / "games"
+    if shards.is_dir():
+        shutil.move(str(shards), str(folder / "games"))
+    shutil.rmtree(state_dir, ignore_errors=True)
     if quiet:
         print(folder)
         return
+    if args["precision"] is not None:
+        reached = "reached" if plan.n < args["n"] else "checked"
+        err.print(f"precision {args['precision']} {reached} after {plan.n:,} games")
     print_summary(Console(), result.summary(), plan, result)
     err.print(f"report: {folder / 'report.html'}")
 

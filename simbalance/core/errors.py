@@ -12,3 +12,12 @@ class SimbalanceError(Exception):
 
 class ConfigError(SimbalanceError):
     """A config file, an override or a deck that cannot be used."""
+
+
+class RunInterrupted(Exception):
+    """A run stopped between chunks (Ctrl-C, SIGTERM); its checkpoint holds what was finished."""
+
+    def __init__(self, games_done: int, n: int, state_dir=None):
+        self.games_done, self.n, self.state_dir = games_done, n, state_dir
+        where = f"; resume with: simbalance run --resume {state_dir}" if state_dir else ""
+        super().__init__(f"interrupted after {games_done:,} of {n:,} games{where}")

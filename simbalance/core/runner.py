@@ -1,16 +1,20 @@
-"""Run N games: chunks, threads, progress, one record per game.
+"""Play games in chunks, on local threads or on a Dask cluster, in game-index order.
 
-The runner knows nothing about any game. It hands each chunk of game indices to the engine's
-``parallel=True`` kernel and copies the records into one array. Chunking only bounds the time
-between progress updates: game ``g`` is the same game whatever the chunk size or thread count,
-because its randomness is keyed by ``(seed, g)``.
+The runner knows nothing about any game. A run is a list of chunks of consecutive game indices;
+each chunk is one call of the engine's ``parallel=True`` kernel (on this machine, or on a Dask
+worker). Chunks come back in index order whatever the backend, so everything downstream (the
+records, the merged statistics, a checkpoint) is the same for the same seed: game ``g`` is the same
+game whatever the chunk size, thread count or machine, because its randomness is keyed by
+``(seed, g)``.
 """
 
 from __future__ import annotations
 
 import contextlib
+import importlib
 import time
-from collections.abc import Callable
+from collections import deque
+from collections.abc import Callable, Iterator
 from types import ModuleType
 
 import numba
@@ -21,6 +25,7 @@ from simbalance.core.lineup import Lineup
 
 DEFAULT_CHUNK = 1 << 16
 SHOW_BAR_OVER_S = 1.0  # a bar only for runs projected to take longer than this
+BACKENDS = ("local", "dask")
 
 ProgressFn = Callable[[int, int, float], None]  # (games done, total, elapsed seconds)
 
@@ -38,6 +43,112 @@ def check_threads(threads: int | None) -> int:
     return threads
 
 
+def chunk_size_for(engine: ModuleType, chunk_size: int | None) -> int:
+    chunk = int(chunk_size or getattr(engine, "CHUNK_SIZE", DEFAULT_CHUNK))
+    if chunk < 1:
+        raise SimbalanceError(f"chunk_size = {chunk_size!r}: must be at least 1")
+    return chunk
+
+
+def chunk_bounds(n: int, chunk: int, first_game: int = 0) -> list[tuple[int, int]]:
+    """(first game, size) of every chunk of a run of ``n`` games."""
+    return [(first_game + start, min(chunk, n - start)) for start in range(0, n, chunk)]
+
+
+def play_chunk(engine: ModuleType, lineup: Lineup, prepared: tuple, seed: int, first: int, size: int,
+               threads: int) -> np.ndarray:
+    """Play games ``first .. first + size - 1`` on this machine and return their records."""
+    out = np.zeros(size, dtype=engine.RECORD_DTYPE)
+    # Kernels write `out[i].field`; as plain Python (NUMBA_DISABLE_JIT=1) that needs a recarray view.
+    target = out.view(np.recarray) if numba.config.DISABLE_JIT else out
+    previous = numba.get_num_threads()
+    numba.set_num_threads(threads)
+    # As plain Python, numpy warns on the uint64 wrap-around the generator relies on.
+    quiet = np.errstate(over="ignore") if numba.config.DISABLE_JIT else contextlib.nullcontext()
+    try:
+        with quiet:
+            engine.kernel(target, np.int64(first), np.uint64(seed), lineup.seats, lineup.slot_strategy,
+                          lineup.slot_params, *prepared)
+    finally:
+        numba.set_num_threads(previous)
+    return out
+
+
+def _play_chunk_on_worker(engine_name: str, lineup: Lineup, prepared: tuple, seed: int, first: int,
+                          size: int) -> np.ndarray:
+    """What a Dask worker runs: import the engine there and play one chunk on the worker's cores."""
+    engine = importlib.import_module(engine_name)
+    return play_chunk(engine, lineup, prepared, seed, first, size, max_threads())
+
+
+def play_chunks(
+    engine: ModuleType,
+    lineup: Lineup,
+    prepared: tuple,
+    seed: int,
+    chunks: list[tuple[int, int]],
+    *,
+    threads: int,
+    backend: str = "local",
+    scheduler: str | None = None,
+    stop: Callable[[], bool] | None = None,
+) -> Iterator[np.ndarray]:
+    """The records of each chunk, in chunk order. ``stop`` is asked between chunks."""
+    if backend == "local":
+        for first, size in chunks:
+            if stop is not None and stop():
+                return
+            yield play_chunk(engine, lineup, prepared, seed, first, size, threads)
+        return
+    if backend != "dask":
+        raise SimbalanceError(f"backend = {backend!r}: allowed {', '.join(BACKENDS)}")
+    yield from _play_chunks_dask(engine, lineup, prepared, seed, chunks, scheduler, stop)
+
+
+def _dask_client(scheduler: str | None):
+    try:
+        from dask.distributed import Client, LocalCluster
+    except ImportError:
+        raise SimbalanceError("backend = 'dask' needs Dask: pip install 'simbalance[dask]'") from None
+    if scheduler:
+        try:
+            return Client(scheduler, timeout="10s"), None
+        except OSError as exc:
+            raise SimbalanceError(f"--scheduler {scheduler}: cannot reach the Dask scheduler ({exc})") from None
+    cluster = LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None)
+    return Client(cluster), cluster
+
+
+def _play_chunks_dask(engine, lineup, prepared, seed, chunks, scheduler, stop) -> Iterator[np.ndarray]:
+    client, cluster = _dask_client(scheduler)
+    try:
+        workers = max(1, len(client.scheduler_info().get("workers", {})))
+        window = 2 * workers  # chunks in flight: keeps every worker busy, bounds memory
+        pending: deque = deque()
+        todo = iter(chunks)
+
+        def submit() -> bool:
+            nxt = next(todo, None)
+            if nxt is None:
+                return False
+            pending.append(client.submit(_play_chunk_on_worker, engine.__name__, lineup, prepared, seed,
+                                         nxt[0], nxt[1], pure=False))
+            return True
+
+        while len(pending) < window and submit():
+            pass
+        while pending:
+            records = pending.popleft().result()
+            yield records
+            if stop is not None and stop():
+                return
+            submit()
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
 def run_games(
     engine: ModuleType,
     lineup: Lineup,
@@ -49,40 +160,21 @@ def run_games(
     threads: int | None = None,
     chunk_size: int | None = None,
     progress: ProgressFn | None = None,
+    backend: str = "local",
+    scheduler: str | None = None,
 ) -> np.ndarray:
-    """Play games ``first_game .. first_game + n - 1`` and return their records."""
+    """Play games ``first_game .. first_game + n - 1`` and return all their records."""
     threads = check_threads(threads)
-    chunk = int(chunk_size or getattr(engine, "CHUNK_SIZE", DEFAULT_CHUNK))
-    if chunk < 1:
-        raise SimbalanceError(f"chunk_size = {chunk_size!r}: must be at least 1")
+    chunks = chunk_bounds(n, chunk_size_for(engine, chunk_size), first_game)
     out = np.zeros(n, dtype=engine.RECORD_DTYPE)
-    # Kernels write `out[i].field`; as plain Python (NUMBA_DISABLE_JIT=1) that needs a recarray view.
-    target = out.view(np.recarray) if numba.config.DISABLE_JIT else out
-    seed64 = np.uint64(seed)
-    previous = numba.get_num_threads()
-    numba.set_num_threads(threads)
-    # As plain Python, numpy warns on the uint64 wrap-around the generator relies on.
-    quiet_overflow = np.errstate(over="ignore") if numba.config.DISABLE_JIT else contextlib.nullcontext()
-    try:
-        with quiet_overflow:
-            start = time.perf_counter()
-            done = 0
-            while done < n:
-                size = min(chunk, n - done)
-                engine.kernel(
-                    target[done : done + size],
-                    np.int64(first_game + done),
-                    seed64,
-                    lineup.seats,
-                    lineup.slot_strategy,
-                    lineup.slot_params,
-                    *prepared,
-                )
-                done += size
-                if progress is not None:
-                    progress(done, n, time.perf_counter() - start)
-    finally:
-        numba.set_num_threads(previous)
+    start = time.perf_counter()
+    done = 0
+    for records in play_chunks(engine, lineup, prepared, seed, chunks, threads=threads, backend=backend,
+                               scheduler=scheduler):
+        out[done : done + len(records)] = records
+        done += len(records)
+        if progress is not None:
+            progress(done, n, time.perf_counter() - start)
     return out
 
 

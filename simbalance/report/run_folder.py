@@ -97,7 +97,7 @@ def run_figures(result: SimulationResult, summary: dict) -> dict[str, Figure]:
                 cards, kind, f"Card impact: win rate when {kind} vs not")
     hook = getattr(plan.engine, "figures", None)
     if hook is not None:
-        out.update(hook(result.games, summary))
+        out.update(hook(result.stats_games, summary))
     return out
 
 
@@ -111,7 +111,7 @@ def write_run_folder(result: SimulationResult, out: Path, command: str | None = 
     try:
         summary = result.summary()
         man = manifest(result, command)
-        if write_games:
+        if write_games and result.records is not None:
             write_games_parquet(result.games, tmp / "games.parquet")
         _write_json(tmp / "summary.json", summary)
         figs = run_figures(result, summary)

@@ -1,0 +1,131 @@
+"""Streaming, checkpoints and resume, precision targets, validation, and the Dask backend."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pandas as pd
+import pytest
+from typer.testing import CliRunner
+
+import simbalance
+from simbalance.api import SimulationResult, plan_run
+from simbalance.cli.main import app
+from simbalance.core.errors import RunInterrupted, SimbalanceError
+from simbalance.core.execution import RunOptions
+
+GAME = "find-dr-evil"
+
+
+def run(n=20_000, options=None, **kw):
+    plan = plan_run(GAME, n, seed=9, chunk_size=1000, **kw)
+    return SimulationResult.from_plan(plan, options=options or RunOptions())
+
+
+def test_streamed_run_has_the_same_summary_without_records():
+    kept, streamed = run(), run(options=RunOptions(keep_games=False))
+    assert streamed.records is None and len(streamed.sample) == 20_000
+    assert kept.summary()["seats"] == streamed.summary()["seats"]
+    assert kept.summary()["length"] == streamed.summary()["length"]
+    with pytest.raises(SimbalanceError, match="streamed"):
+        _ = streamed.games
+
+
+@pytest.mark.parametrize("keep", [True, False])
+def test_interrupted_run_resumes_to_exactly_the_uninterrupted_result(tmp_path, keep):
+    whole = run(options=RunOptions(keep_games=keep))
+    asked = {"n": 0}
+
+    def stop_after_7_chunks():
+        asked["n"] += 1
+        return asked["n"] > 7
+
+    state = tmp_path / "state"
+    with pytest.raises(RunInterrupted, match="interrupted after 7,000 of 20,000 games"):
+        run(options=RunOptions(keep_games=keep, state_dir=state, stop=stop_after_7_chunks))
+    assert json.loads((state / "state.json").read_text())["games_done"] == 7000
+    resumed = run(options=RunOptions(keep_games=keep, state_dir=state, resume=True))
+    assert resumed.summary() == whole.summary()
+    if keep:
+        assert np.array_equal(resumed.records, whole.records)
+    assert not state.exists()  # a finished run leaves no checkpoint behind
+
+
+def test_resume_refuses_another_config(tmp_path):
+    state = tmp_path / "state"
+    with pytest.raises(RunInterrupted):
+        run(options=RunOptions(state_dir=state, stop=lambda: True))
+    with pytest.raises(SimbalanceError, match="config or seed differs"):
+        run(options=RunOptions(state_dir=state, resume=True), overrides=["rules.pick_cap=99"])
+
+
+def test_precision_target_stops_early_and_says_when():
+    res = run(n=1_000_000, options=RunOptions(precision=0.01))
+    assert res.plan.n < 1_000_000 and res.plan.n % 1000 == 0
+    widths = [(s["ci_high"] - s["ci_low"]) / 2 for s in res.summary()["seats"]]
+    assert max(widths) < 0.01
+    smaller = run(n=res.plan.n - 1000, options=RunOptions(precision=0.01))
+    assert smaller.plan.n == res.plan.n - 1000  # one chunk less was not enough
+
+
+def test_validate_flag_checks_invariants():
+    res = simbalance.simulate(GAME, 5000, validate=True)
+    assert (res.games["end"] == 0).all()
+
+
+def test_sigterm_then_resume_from_the_command_line(tmp_path):
+    out, n = tmp_path / "run", 20_000_000
+    cmd = [sys.executable, "-m", "simbalance.cli.main", "run", GAME, "--n", str(n), "--chunk-size", "100000",
+           "--threads", "1", "--out", str(out), "--quiet", "--stream", "--no-games"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(5)
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=300)
+    assert proc.returncode == 130, err
+    state = tmp_path / "run.partial"
+    assert f"resume with: simbalance run --resume {state}" in err
+    done = json.loads((state / "state.json").read_text())["games_done"]
+    assert 0 < done < n and not out.exists()
+
+    resumed = subprocess.run([sys.executable, "-m", "simbalance.cli.main", "run", "--resume", str(state), "--quiet"],
+                             capture_output=True, text=True, timeout=600)
+    assert resumed.returncode == 0, resumed.stderr
+    assert not state.exists()
+    summary = json.loads((out / "summary.json").read_text())
+    direct = simbalance.simulate(GAME, n, chunk_size=100_000).summary()
+    assert summary["seats"] == json.loads(json.dumps(direct["seats"]))
+    assert summary["length"] == json.loads(json.dumps(direct["length"]))
+
+
+def test_cli_stream_writes_shards(tmp_path):
+    out = tmp_path / "r"
+    res = CliRunner().invoke(app, ["run", GAME, "--n", "5000", "--chunk-size", "2000", "--stream", "--out", str(out),
+                                   "--quiet"])
+    assert res.exit_code == 0, res.output
+    parts = sorted((out / "games").glob("part-*.parquet"))
+    assert len(parts) == 3
+    games = pd.concat([pd.read_parquet(p) for p in parts], ignore_index=True)
+    pd.testing.assert_frame_equal(games, simbalance.simulate(GAME, 5000).games)
+    assert not (tmp_path / "r.partial").exists()
+
+
+def test_dask_local_cluster_plays_the_same_games():
+    pytest.importorskip("dask.distributed")
+    plan = plan_run(GAME, 6000, seed=2, chunk_size=1500)
+    dask = SimulationResult.from_plan(plan, options=RunOptions(backend="dask"))
+    local = simbalance.simulate(GAME, 6000, seed=2)
+    assert np.array_equal(dask.records, local.records)
+
+
+def test_unknown_backend_and_unreachable_scheduler():
+    res = CliRunner().invoke(app, ["run", GAME, "--n", "10", "--backend", "spark"])
+    assert res.exit_code == 2 and "allowed local, dask" in res.output
+    if os.environ.get("SIMBALANCE_SKIP_NETWORK") is None:
+        pytest.importorskip("dask.distributed")
+        res = CliRunner().invoke(app, ["run", GAME, "--n", "10", "--backend", "dask", "--scheduler",
+                                       "tcp://127.0.0.1:9"])
+        assert res.exit_code == 2 and "cannot reach the Dask scheduler" in res.output
