@@ -245,7 +245,7 @@ def render(result: dict) -> str:
     lines += ["", "| engine | compile cold | compile warm | peak memory per 10^6 games | plain Python games/s | JIT speed-up (1 thread) |",
               "|---|---|---|---|---|---|"]
     for row in result["engines"]:
-        if "compile" not in row:
+        if not all(k in row for k in ("compile", "memory", "plain_python")):
             continue
         c, m, p = row["compile"], row["memory"], row["plain_python"]
         lines.append(f"| {row['game']} | {c['cold_s']:.1f} s | {c['warm_s']:.2f} s | {m['mib_per_million']:,.0f} MiB | "
