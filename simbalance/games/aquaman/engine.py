@@ -112,6 +112,8 @@ def _suits(cfg: dict) -> tuple[list[str], list[int]]:
     powers = get(cfg, "deck.powers")
     if not isinstance(suits, list) or not suits or not all(isinstance(s, str) and s for s in suits):
         raise ConfigError(f"deck.suits = {suits!r}: expected a non-empty list of suit names")
+    if len(suits) > 100:
+        raise ConfigError(f"deck.suits: {len(suits)} suits; at most 100")
     if len(set(suits)) != len(suits):
         raise ConfigError(f"deck.suits = {suits!r}: suit names must be different")
     if not isinstance(powers, list) or len(powers) != len(suits):

@@ -137,7 +137,7 @@ def power_aquaman(G, S, seat, rank):
     for _ in range(G.rules[R_AQUAMAN_DRAW]):
         c = draw_to_hand(G, S, seat)
         if c >= 0:
-            total += G.card[CARD_RANK, c]
+            total += np.int64(G.card[CARD_RANK, c])
     if total < rank:
         draw_to_hand(G, S, seat)
 
@@ -221,7 +221,7 @@ def activate(G, S, seat, sid, par, i):
     first.
     """
     card = remove_at(G.card, S.cards, S.seat, seat, i)
-    rank = G.card[CARD_RANK, card]
+    rank = np.int64(G.card[CARD_RANK, card])
     power = G.rules[R_SUIT_POWER + G.card[CARD_SUIT, card]]
     after = G.rules[R_DISCARD_AFTER] != 0
     if not after:

@@ -39,6 +39,7 @@ cards, reveals high, steals what the loser needs and uses Foe.
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from simbalance.core.rng import randint, shuffle
@@ -272,7 +273,7 @@ def choose_power(G, S, seat, sid, par):
     for i in range(n):
         c = cards[K_HAND + seat, i]
         power = rules[R_SUIT_POWER + card[CARD_SUIT, c]]
-        rank = card[CARD_RANK, c]
+        rank = np.int64(card[CARD_RANK, c])  # int64: rank products overflow int8
         g = 0.0
         if power == AQUAMAN:
             p3 = (rank - 1) * (rank - 2) / (2.0 * ranks * ranks)

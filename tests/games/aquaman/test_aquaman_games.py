@@ -148,3 +148,19 @@ def test_each_heuristic_beats_random(heuristic):
     p = strategy_share(res.games, slot)
     z = (p - 0.25) / math.sqrt(0.25 * 0.75 / n)
     assert z > 3.1, f"{heuristic}: win share {p:.3f} vs random (z = {z:.1f})"
+
+
+def test_plain_python_plays_the_same_games_as_the_jit():
+    """NUMBA_DISABLE_JIT=1 runs the same code as Python: integer widths must not change a game."""
+    import os
+    import subprocess
+    import sys
+
+    code = ("import simbalance, hashlib; r = simbalance.simulate('aquaman', 6, seed=4, threads=1, "
+            "strategies=['runner', 'raider', 'random', 'runner']); "
+            "print(hashlib.sha256(r.records.tobytes()).hexdigest())")
+    out = subprocess.run([sys.executable, "-c", code], env={**os.environ, "NUMBA_DISABLE_JIT": "1"},
+                         capture_output=True, text=True, check=True)
+    import hashlib
+    jit = simbalance.simulate("aquaman", 6, seed=4, threads=1, strategies=["runner", "raider", "random", "runner"])
+    assert out.stdout.strip() == hashlib.sha256(jit.records.tobytes()).hexdigest()
