@@ -60,6 +60,7 @@ def _register() -> None:
         check_cmd,
         compare_cmd,
         games_cmd,
+        replay_cmd,
         run_cmd,
         skill_cmd,
         strategies_cmd,
@@ -76,6 +77,7 @@ def _register() -> None:
     app.command("tournament")(tournament_cmd.tournament)
     app.command("skill")(skill_cmd.skill)
     app.command("tune")(tune_cmd.tune)
+    app.command("replay")(replay_cmd.replay)
     app.command("baseline")(check_cmd.baseline)
     app.command("check")(check_cmd.check)
 

@@ -91,3 +91,44 @@ def card_info(cfg: dict) -> tuple[list[str], dict[str, list[int]]]:
 def card_masks(games: pd.DataFrame, players: int) -> dict[str, np.ndarray]:
     """The cards each seat was dealt (no survivor bias: every game deals every card)."""
     return {"dealt": np.stack([games[f"dealt_mask_{s}"].to_numpy() for s in range(players)], axis=1)}
+
+
+def replay(plan, game: int) -> list[str]:
+    """Game ``game`` of the plan's seed, move by move, in words."""
+    from simbalance.games.find_dr_evil.rules_nb import EV_DEAL, EV_PAIR, EV_PICK, EV_WIN, trace_game
+
+    card_pose, ling, _, players, rules, _ = plan.prepared
+    deck = game_deck(plan.config)
+    out = np.zeros(1, RECORD_DTYPE)
+    log = np.zeros((4 * deck.size + 4 * int(rules[PICK_CAP]) + 8, 4), np.int64)
+    log_n = np.zeros(1, np.int64)
+    trace_game(card_pose, ling, players, rules, np.uint64(plan.seed), np.int64(game), out, log, log_n)
+    name = deck.label
+    dealt: dict[int, list[str]] = {}
+    lines = [f"find-dr-evil, game {game} of seed {plan.seed}, {int(players)} players; seat 0 deals."]
+    events = log[: log_n[0]]
+    k = 0
+    while k < len(events) and events[k, 0] in (EV_DEAL, EV_PAIR):
+        kind, a, b, c = events[k]
+        if kind == EV_DEAL:
+            dealt.setdefault(int(a), []).append(name(int(b)))
+        k += 1
+    for seat in sorted(dealt):
+        lines.append(f"Seat {seat} is dealt {len(dealt[seat])} cards: {', '.join(dealt[seat])}.")
+    for kind, a, b, c in events[:k]:
+        if kind == EV_PAIR:
+            lines.append(f"Seat {a} discards the pair {name(int(b))} + {name(int(c))}.")
+    for seat in range(int(players)):
+        lines.append(f"Seat {seat} keeps {int(out[0]['kept'][seat])} cards.")
+    picks = 0
+    for kind, a, b, c in events[k:]:
+        if kind == EV_PICK:
+            picks += 1
+            lines.append(f"Pick {picks}: seat {a} draws {name(int(c))} from seat {b}.")
+        elif kind == EV_PAIR:
+            lines.append(f"  ... and discards the pair {name(int(b))} + {name(int(c))}.")
+        elif kind == EV_WIN:
+            lines.append(f"Only Dr. Ling is left: seat {a} holds him and wins after {picks} picks.")
+        else:
+            lines.append(f"The pick cap ({int(rules[PICK_CAP])}) is reached: a timeout, nobody wins.")
+    return lines

@@ -37,13 +37,32 @@ def _remove_at(hand, count, slot, card_pose, seat, i):
 
 @njit(cache=True, inline="always")
 def _receive(hand, count, slot, card_pose, seat, card):
-    """Give ``card`` to ``seat``; a card of a pose the seat holds makes a pair, discarded at once."""
+    """Give ``card`` to ``seat``; a card of a pose the seat holds makes a pair, discarded at once.
+    Returns the card it paired with, or -1."""
     held = slot[seat, card_pose[card]]
     if held >= 0:
-        _remove_at(hand, count, slot, card_pose, seat, held)
-        return True
+        return _remove_at(hand, count, slot, card_pose, seat, held)
     _add(hand, count, slot, card_pose, seat, card)
-    return False
+    return -1
+
+
+# Replay log: one row per event, (kind, a, b, c). Kernels pass an empty log and record nothing.
+EV_DEAL = 0  # seat a is dealt card b
+EV_PAIR = 1  # seat a discards the pair b + c
+EV_PICK = 2  # seat a picks card c from seat b
+EV_WIN = 3  # seat a holds Dr. Ling, the last card: wins
+EV_TIMEOUT = 4  # the pick cap is reached
+
+
+@njit(cache=True, inline="always")
+def _log(log, log_n, kind, a, b, c):
+    if log_n[0] < log.shape[0]:
+        k = log_n[0]
+        log[k, 0] = kind
+        log[k, 1] = a
+        log[k, 2] = b
+        log[k, 3] = c
+        log_n[0] = k + 1
 
 
 @njit(cache=True, inline="always")
@@ -76,7 +95,7 @@ N_RULES = 4
 
 
 @njit(cache=True)
-def play_game(state, out, i, card_pose, ling, players, rules, deck, hand, count, slot, validate):
+def play_game(state, out, i, card_pose, ling, players, rules, deck, hand, count, slot, validate, log, log_n):
     """Deal ``deck`` (already in its shuffled order) and play one game into ``out[i]``.
 
     With ``validate`` the hands are checked after every pick; a broken invariant ends the game
@@ -96,7 +115,10 @@ def play_game(state, out, i, card_pose, ling, players, rules, deck, hand, count,
         card = deck[k]
         if card == ling:
             out[i].ling_dealt = seat
-        _receive(hand, count, slot, card_pose, seat, card)
+        _log(log, log_n, EV_DEAL, seat, card, 0)
+        other = _receive(hand, count, slot, card_pose, seat, card)
+        if other >= 0:
+            _log(log, log_n, EV_PAIR, seat, other, card)
 
     # The record of the deal, from the deck order (seat s got cards k = s - first, s - first + P, ...).
     cards_in_play = 0
@@ -126,8 +148,11 @@ def play_game(state, out, i, card_pose, ling, players, rules, deck, hand, count,
         picker = _next_holder(count, players, offerer)
         card = _remove_at(hand, count, slot, card_pose, offerer, randint(state, count[offerer]))
         picks += 1
-        paired = _receive(hand, count, slot, card_pose, picker, card)
+        _log(log, log_n, EV_PICK, picker, offerer, card)
+        other = _receive(hand, count, slot, card_pose, picker, card)
+        paired = other >= 0
         if paired:
+            _log(log, log_n, EV_PAIR, picker, other, card)
             cards_in_play -= 2
         if validate and not _hands_consistent(hand, count, slot, card_pose, players, cards_in_play):
             end = END_INVALID
@@ -150,9 +175,11 @@ def play_game(state, out, i, card_pose, ling, players, rules, deck, hand, count,
                 winner = s
         out[i].winner = winner
         out[i].winners = np.uint8(1) << np.uint8(winner)
+        _log(log, log_n, EV_WIN, winner, 0, 0)
     else:
         out[i].winner = -1
         out[i].winners = 0
+        _log(log, log_n, EV_TIMEOUT, 0, 0, 0)
 
 
 @njit(cache=True, parallel=True)
@@ -164,6 +191,8 @@ def kernel(out, first_game, seed, lineups, slot_strategy, slot_params, card_pose
     for b in prange(blocks):
         lo, hi = block_bounds(n, blocks, b)
         state = np.zeros(1, np.uint64)
+        no_log = np.zeros((0, 4), np.int64)
+        no_log_n = np.zeros(1, np.int64)
         deck = np.empty(n_cards, np.int64)
         hand = np.empty((players, n_cards), np.int64)
         count = np.zeros(players, np.int64)
@@ -178,7 +207,8 @@ def kernel(out, first_game, seed, lineups, slot_strategy, slot_params, card_pose
             for c in range(n_cards):
                 deck[c] = c
             shuffle(state, deck, n_cards)
-            play_game(state, out, i, card_pose, ling, players, rules, deck, hand, count, slot, validate)
+            play_game(state, out, i, card_pose, ling, players, rules, deck, hand, count, slot, validate, no_log,
+                      no_log_n)
 
 
 @njit(cache=True)
@@ -192,4 +222,19 @@ def play_scripted(order, card_pose, ling, players, rules, seed, game, out):
     count = np.zeros(players, np.int64)
     slot = np.empty((players, card_pose.max() + 1), np.int64)
     deck = order.copy()
-    play_game(state, out, 0, card_pose, ling, players, rules, deck, hand, count, slot, True)
+    play_game(state, out, 0, card_pose, ling, players, rules, deck, hand, count, slot, True,
+              np.zeros((0, 4), np.int64), np.zeros(1, np.int64))
+
+
+@njit(cache=True)
+def trace_game(card_pose, ling, players, rules, seed, game, out, log, log_n):
+    """Replay: play game ``game`` of ``seed`` exactly as the kernel does, logging every event."""
+    n_cards = card_pose.shape[0]
+    state = np.zeros(1, np.uint64)
+    seed_game(state, seed, game)
+    deck = np.arange(n_cards)
+    shuffle(state, deck, n_cards)
+    hand = np.empty((players, n_cards), np.int64)
+    count = np.zeros(players, np.int64)
+    slot = np.empty((players, card_pose.max() + 1), np.int64)
+    play_game(state, out, 0, card_pose, ling, players, rules, deck, hand, count, slot, True, log, log_n)

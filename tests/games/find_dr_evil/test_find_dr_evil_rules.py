@@ -93,3 +93,15 @@ def test_dealt_mask_records_the_deal(seed):
     rec = play(hands, seed=seed)
     for s, hand in enumerate(hands):
         assert rec["dealt_mask"][s] == sum(1 << c for c in hand)
+
+
+def test_replay_tells_the_game_the_run_played():
+    from simbalance.api import plan_run, simulate
+    from simbalance.games.find_dr_evil.engine import replay
+
+    games = simulate("find-dr-evil", 50, seed=11, players=3).games
+    for index in (0, 17, 49):
+        lines = replay(plan_run("find-dr-evil", 50, seed=11, players=3), index)
+        row = games.iloc[index]
+        assert lines[-1] == f"Only Dr. Ling is left: seat {int(row['winner'])} holds him and wins after {int(row['length'])} picks."
+        assert sum(line.startswith("Pick ") for line in lines) == row["length"]
