@@ -186,7 +186,8 @@ def _check_strategy_params(cfg: dict) -> None:
             raise ConfigError(f"strategies.{name}.need = {need!r}: must be a number > 0")
 
 
-def prepare(cfg: dict, players: int) -> tuple:
+def prepare(cfg: dict, players: int, validate: bool = False) -> tuple:
+    """The kernel's extra arguments; ``validate`` checks every invariant after every turn."""
     rules = rules_array(cfg, players)
     _check_strategy_params(cfg)
     _, codes = _suits(cfg)
@@ -200,7 +201,7 @@ def prepare(cfg: dict, players: int) -> tuple:
     card[CARD_RANK] = np.tile(np.arange(1, ranks + 1), n_suits)
     move_to = move_table(rows, cols, int(rules[R_FACES]), get(cfg, "rules.leg_off_board") == "clamp")
     adj = adjacency_table(rows, cols, get(cfg, "rules.adjacency") == "king")
-    return (rules, card, move_to, adj)
+    return (rules, card, move_to, adj, np.bool_(validate))
 
 
 # ---------------------------------------------------------------- report hooks

@@ -12,7 +12,7 @@ import numpy as np
 from numba import njit, prange
 
 from simbalance.core.kernel import block_bounds, n_blocks
-from simbalance.core.records import END_TIMEOUT, END_WIN
+from simbalance.core.records import END_INVALID, END_TIMEOUT, END_WIN
 from simbalance.core.rng import randint, seed_game, shuffle
 from simbalance.games.aquaman.enums import (
     AQUAMAN,
@@ -65,6 +65,7 @@ from simbalance.games.aquaman.enums import (
     V_MISSIONS,
     V_POS,
     V_SUIT,
+    X_CAND,
 )
 from simbalance.games.aquaman.state_nb import (
     Game,
@@ -396,16 +397,63 @@ def play_turn(G, S, seat, strat, par):
     return False
 
 
+INVALID = -2  # play_game's result when validation found a broken invariant
+
+
 @njit(cache=True)
-def play_game(G, S, strat, par):
-    """Play from a set-up position until a win or the turn cap. Returns the winner or -1."""
+def state_is_valid(G, S):
+    """The invariants between turns: every card in exactly one place (deck, discard pile, board,
+    hands), suit counts matching the hands, pawns on the board, hands within the limit (or the
+    deal), nobody at the missions that win."""
+    n_cards = G.card.shape[1]
+    cells = G.move_to.shape[0]
+    players = G.rules[R_PLAYERS]
+    seen = S.scratch[X_CAND]  # free between turns
+    hand_cap = max(G.rules[R_HAND_LIMIT], G.rules[R_START_HAND])  # before a first turn: the deal
+    seen[:n_cards] = 0
+    for i in range(S.ctr[C_DECK]):
+        seen[S.cards[K_DECK, i]] += 1
+    for i in range(S.ctr[C_DISC]):
+        seen[S.cards[K_DISC, i]] += 1
+    for cell in range(cells):
+        if S.cards[K_BOARD, cell] >= 0:
+            seen[S.cards[K_BOARD, cell]] += 1
+    for s in range(players):
+        n = S.seat[s, V_HAND_N]
+        if n < 0 or n > hand_cap or not 0 <= S.seat[s, V_POS] < cells:
+            return False
+        if S.seat[s, V_MISSIONS] >= G.rules[R_MISSIONS_TO_WIN]:
+            return False
+        for suit in range(G.rules[R_NSUITS]):
+            count = 0
+            for i in range(n):
+                if G.card[CARD_SUIT, S.cards[K_HAND + s, i]] == suit:
+                    count += 1
+            if count != S.seat[s, V_SUIT + suit]:
+                return False
+        for i in range(n):
+            seen[S.cards[K_HAND + s, i]] += 1
+    for c in range(n_cards):
+        if seen[c] != 1:
+            return False
+    return True
+
+
+@njit(cache=True)
+def play_game(G, S, strat, par, validate=False):
+    """Play from a set-up position until a win or the turn cap. Returns the winner, -1 at the cap,
+    or INVALID when ``validate`` found a broken invariant after a turn."""
     players = G.rules[R_PLAYERS]
     cap = G.rules[R_TURN_CAP]
     seat = 0
+    if validate and not state_is_valid(G, S):
+        return INVALID
     while S.ctr[C_TURN] < cap:
         S.ctr[C_TURN] += 1
         if play_turn(G, S, seat, strat, par):
             return seat
+        if validate and not state_is_valid(G, S):
+            return INVALID
         seat = (seat + 1) % players
     return -1
 
@@ -419,6 +467,10 @@ def write_record(G, S, out, i, winner):
         out[i].end = END_WIN
         out[i].winner = winner
         out[i].winners = np.uint8(1) << np.uint8(winner)
+    elif winner == INVALID:
+        out[i].end = END_INVALID
+        out[i].winner = -1
+        out[i].winners = 0
     else:
         out[i].end = END_TIMEOUT
         out[i].winner = -1
@@ -442,7 +494,7 @@ def write_record(G, S, out, i, winner):
 
 
 @njit(cache=True, parallel=True)
-def kernel(out, first_game, seed, lineups, slot_strategy, slot_params, rules, card, move_to, adj):
+def kernel(out, first_game, seed, lineups, slot_strategy, slot_params, rules, card, move_to, adj, validate):
     G = Game(rules, card, move_to, adj)
     players = rules[R_PLAYERS]
     n = out.shape[0]
@@ -462,5 +514,5 @@ def kernel(out, first_game, seed, lineups, slot_strategy, slot_params, rules, ca
                 strat[s] = slot_strategy[lineup[s]]
                 par[s, :] = slot_params[lineup[s], :]
             setup_game(G, S)
-            winner = play_game(G, S, strat, par)
+            winner = play_game(G, S, strat, par, validate)
             write_record(G, S, out, i, winner)

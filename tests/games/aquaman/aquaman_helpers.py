@@ -42,7 +42,7 @@ NO_PARAMS = np.zeros_like(RUNNER)
 def make(players: int = 4, **overrides):
     """A Game and an empty State; overrides use '__' for '.', e.g. rules__fight_ties="once"."""
     cfg = apply_overrides(CONFIG, {k.replace("__", "."): v for k, v in overrides.items()})
-    G = Game(*engine.prepare(cfg, players))
+    G = Game(*engine.prepare(cfg, players)[:4])  # the fifth is the validation flag
     S = new_state(G.rules, G.card.shape[1])
     return G, S
 

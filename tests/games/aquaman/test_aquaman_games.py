@@ -11,7 +11,7 @@ from aquaman_helpers import RAIDER, RUNNER, all_card_ids, make
 
 import simbalance
 from simbalance.core.errors import ConfigError
-from simbalance.core.records import END_TIMEOUT, END_WIN, win_shares
+from simbalance.core.records import END_INVALID, END_TIMEOUT, END_WIN, win_shares
 from simbalance.core.rng import seed_game
 from simbalance.games.aquaman import engine
 from simbalance.games.aquaman.enums import (
@@ -164,3 +164,22 @@ def test_plain_python_plays_the_same_games_as_the_jit():
     import hashlib
     jit = simbalance.simulate("aquaman", 6, seed=4, threads=1, strategies=["runner", "raider", "random", "runner"])
     assert out.stdout.strip() == hashlib.sha256(jit.records.tobytes()).hexdigest()
+
+
+def test_validation_mode_finds_no_broken_invariant():
+    res = simbalance.simulate("aquaman", 300, seed=8, validate=True, rotate=True,
+                              strategies=["random", "runner", "raider", "random"])
+    assert (res.games["end"] != END_INVALID).all()
+
+
+def test_validation_catches_a_broken_state():
+    from simbalance.games.aquaman.rules_nb import INVALID, state_is_valid
+
+    G, S = make()
+    seed_game(S.rng, 1, 1)
+    setup_game(G, S)
+    assert state_is_valid(G, S)
+    S.cards[0, 0] = S.cards[0, 1]  # a card twice in the deck, another one lost
+    assert not state_is_valid(G, S)
+    strat = np.zeros(4, np.int64)
+    assert play_game(G, S, strat, np.zeros((4, len(RUNNER))), True) == INVALID
