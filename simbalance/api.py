@@ -46,6 +46,7 @@ class RunPlan:
     threads: int
     chunk_size: int | None = None
     variants: list[str] = field(default_factory=list)
+    kernel: object = None  # the kernel to run: the engine's, or one built around a plug-in strategy
 
 
 def check_n(n: Any) -> int:
@@ -75,6 +76,7 @@ def plan_run(
     validate: bool = False,
     variants: list[str] | None = None,
     every_lineup: bool = False,
+    strategy_file: str | None = None,
 ) -> RunPlan:
     """Validate a run completely (config, players, strategies, deck) without playing it.
 
@@ -101,12 +103,21 @@ def plan_run(
         cfg.setdefault("game", {})["players"] = int(players)
     players = require_int(cfg, "game.players", spec.min_players, spec.max_players)
     engine = spec.load()
-    lineup = resolve_lineup(cfg, engine.STRATEGIES, players, strategies, rotate, every_lineup)
+    lineup = resolve_lineup(cfg, engine.STRATEGIES, players, strategies, rotate, every_lineup,
+                            plugin=strategy_file is not None)
+    kernel = engine.kernel
+    if strategy_file is not None:
+        from simbalance.core.plugins import PLUGIN_NAME, plugin_kernel
+
+        if PLUGIN_NAME not in lineup.slot_names:
+            raise SimbalanceError(f"--strategy-file: seat the function with the strategy name {PLUGIN_NAME!r}, "
+                                  f"e.g. --strategies {PLUGIN_NAME},random")
+        kernel = plugin_kernel(engine, strategy_file)
     if validate and "validate" not in inspect.signature(engine.prepare).parameters:
         raise SimbalanceError(f"{spec.id}: this engine has no validation mode yet")
     prepared = engine.prepare(cfg, players, validate=True) if validate else engine.prepare(cfg, players)
     return RunPlan(spec, engine, cfg, players, n, seed, lineup, prepared, threads, chunk_size,
-                   variants=list(variants or []))
+                   variants=list(variants or []), kernel=kernel)
 
 
 @dataclass
@@ -178,6 +189,7 @@ def simulate(
     chunk_size: int | None = None,
     validate: bool = False,
     variants: list[str] | None = None,
+    strategy_file: str | None = None,
 ) -> SimulationResult:
     """Play ``n`` games of ``game`` and return the result.
 
@@ -190,6 +202,7 @@ def simulate(
     plan = plan_run(
         game, n, players=players, seed=seed, overrides=overrides, strategies=strategies, rotate=rotate,
         config=config, threads=threads, chunk_size=chunk_size, validate=validate, variants=variants,
+        strategy_file=strategy_file,
     )
     return SimulationResult.from_plan(plan)
 

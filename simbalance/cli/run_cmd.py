@@ -86,6 +86,7 @@ def run(
         str | None, typer.Option(help="Strategy per seat, comma-separated (one name: every seat).")
     ] = None,
     rotate: Annotated[bool, typer.Option(help="Play every seat permutation of the strategies equally often.")] = False,
+    strategy_file: Annotated[str | None, typer.Option(help="Your own @njit strategy, path.py:function; seat it as 'plugin' in --strategies (see examples/).")] = None,
     config: Annotated[Path | None, typer.Option(help="Use this config file instead of configs/<game>.toml.")] = None,
     chunk_size: Annotated[int | None, typer.Option(help="Games per chunk (progress and checkpoints; no effect on results).")] = None,
     games_file: Annotated[bool, typer.Option("--games/--no-games", help="Write the games (one row per game) as Parquet.")] = True,
@@ -112,7 +113,7 @@ def run(
         args = {"game": game, "n": parse_count(n), "players": players, "seed": seed, "out": str(out) if out else None,
                 "overrides": set_ or [], "variants": variant or [], "strategies": strategies, "rotate": rotate,
                 "config": str(config) if config else None, "chunk_size": chunk_size, "games_file": games_file,
-                "stream": stream, "precision": precision, "validate": validate}
+                "stream": stream, "precision": precision, "validate": validate, "strategy_file": strategy_file}
         state_dir = None
     if backend not in BACKENDS:
         raise SimbalanceError(f"--backend {backend}: allowed {', '.join(BACKENDS)}")
@@ -122,6 +123,7 @@ def run(
         args["game"], args["n"], players=args["players"], seed=args["seed"], overrides=args["overrides"],
         strategies=args["strategies"], rotate=args["rotate"], config=args["config"], threads=threads,
         chunk_size=args["chunk_size"], variants=args["variants"], validate=args["validate"],
+        strategy_file=args.get("strategy_file"),
     )
     keep = args["stream"] is not True and (args["stream"] is False or records_fit(plan.n, plan.engine.RECORD_DTYPE.itemsize))
     if args["stream"] is False and not keep:

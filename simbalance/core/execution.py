@@ -182,7 +182,7 @@ def execute(plan: RunPlan, options: RunOptions, progress: ProgressFn | None = No
     index = first_chunk
     stopped_early = False
     for part in play_chunks(engine, lineup, plan.prepared, plan.seed, chunks[first_chunk:], threads=plan.threads,
-                            backend=options.backend, scheduler=options.scheduler, stop=stop):
+                            backend=options.backend, scheduler=options.scheduler, stop=stop, kernel=plan.kernel):
         size = len(part)
         broken = np.flatnonzero(part["end"] == END_INVALID)
         if len(broken):

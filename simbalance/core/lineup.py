@@ -107,6 +107,7 @@ def resolve_lineup(
     names: list[str] | str | None = None,
     rotate: bool = False,
     every_lineup: bool = False,
+    plugin: bool = False,
 ) -> Lineup:
     """Seat strategies: one name for every seat, or one per seat; ``None`` takes the config default.
 
@@ -114,6 +115,11 @@ def resolve_lineup(
     plays every assignment of the distinct names to the seats, repetitions included.
     """
     known = all_strategies(cfg, engine_strategies)
+    if plugin:  # the user's own function (see simbalance/core/plugins.py)
+        from simbalance.core.plugins import PLUGIN_ID, PLUGIN_NAME
+
+        known[PLUGIN_NAME] = StrategyInfo(PLUGIN_NAME, PLUGIN_NAME, "the --strategy-file function", {}, False)
+        engine_strategies = {**engine_strategies, PLUGIN_NAME: PLUGIN_ID}
     if names is None:
         names = cfg.get("game", {}).get("strategies", ["random"])
     if isinstance(names, str):

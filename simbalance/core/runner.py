@@ -56,8 +56,9 @@ def chunk_bounds(n: int, chunk: int, first_game: int = 0) -> list[tuple[int, int
 
 
 def play_chunk(engine: ModuleType, lineup: Lineup, prepared: tuple, seed: int, first: int, size: int,
-               threads: int) -> np.ndarray:
+               threads: int, kernel=None) -> np.ndarray:
     """Play games ``first .. first + size - 1`` on this machine and return their records."""
+    kernel = kernel or engine.kernel
     out = np.zeros(size, dtype=engine.RECORD_DTYPE)
     # Kernels write `out[i].field`; as plain Python (NUMBA_DISABLE_JIT=1) that needs a recarray view.
     target = out.view(np.recarray) if numba.config.DISABLE_JIT else out
@@ -67,8 +68,8 @@ def play_chunk(engine: ModuleType, lineup: Lineup, prepared: tuple, seed: int, f
     quiet = np.errstate(over="ignore") if numba.config.DISABLE_JIT else contextlib.nullcontext()
     try:
         with quiet:
-            engine.kernel(target, np.int64(first), np.uint64(seed), lineup.seats, lineup.slot_strategy,
-                          lineup.slot_params, *prepared)
+            kernel(target, np.int64(first), np.uint64(seed), lineup.seats, lineup.slot_strategy,
+                   lineup.slot_params, *prepared)
     finally:
         numba.set_num_threads(previous)
     return out
@@ -92,16 +93,19 @@ def play_chunks(
     backend: str = "local",
     scheduler: str | None = None,
     stop: Callable[[], bool] | None = None,
+    kernel=None,
 ) -> Iterator[np.ndarray]:
     """The records of each chunk, in chunk order. ``stop`` is asked between chunks."""
     if backend == "local":
         for first, size in chunks:
             if stop is not None and stop():
                 return
-            yield play_chunk(engine, lineup, prepared, seed, first, size, threads)
+            yield play_chunk(engine, lineup, prepared, seed, first, size, threads, kernel)
         return
     if backend != "dask":
         raise SimbalanceError(f"backend = {backend!r}: allowed {', '.join(BACKENDS)}")
+    if kernel is not None and kernel is not engine.kernel:
+        raise SimbalanceError("plug-in strategies run on the local backend only")
     yield from _play_chunks_dask(engine, lineup, prepared, seed, chunks, scheduler, stop)
 
 

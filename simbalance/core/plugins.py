@@ -1,0 +1,52 @@
+"""Strategies written by the user in their own file, used without changing simbalance.
+
+``--strategy-file path.py:name`` loads ``name`` from ``path.py``: an ``@njit`` function with the
+decision signature the engine documents (``engine.PLUGIN_DOC``). It plays every seat given the
+strategy name ``plugin``. The engine builds a kernel around it (``engine.plugin_kernel(fn)``); that
+kernel is compiled once per run, since numba cannot cache code that takes a user's function.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+from simbalance.core.errors import ConfigError
+
+PLUGIN_NAME = "plugin"  # the strategy name that seats the user's function
+PLUGIN_ID = -1  # its strategy id inside kernels
+
+
+def load_plugin(spec: str):
+    """The numba dispatcher named by ``path.py:name``, or a one-line error."""
+    path_text, sep, name = spec.rpartition(":")
+    if not sep or not path_text or not name:
+        raise ConfigError(f"--strategy-file {spec!r}: expected path.py:function_name")
+    path = Path(path_text)
+    if not path.is_file():
+        raise ConfigError(f"--strategy-file {spec}: no file {path}")
+    module_name = f"simbalance_plugin_{abs(hash(path.resolve()))}"
+    loader = importlib.util.spec_from_file_location(module_name, path)
+    if loader is None or loader.loader is None:
+        raise ConfigError(f"--strategy-file {spec}: {path} is not a Python file")
+    module = importlib.util.module_from_spec(loader)
+    sys.modules[module_name] = module
+    try:
+        loader.loader.exec_module(module)
+    except Exception as exc:  # the user's file: any error in it is theirs to see, in one line
+        raise ConfigError(f"--strategy-file {spec}: importing {path} failed: {type(exc).__name__}: {exc}") from None
+    fn = getattr(module, name, None)
+    if fn is None:
+        raise ConfigError(f"--strategy-file {spec}: {path} defines no {name!r}")
+    if not hasattr(fn, "py_func") or not hasattr(fn, "compile"):
+        raise ConfigError(f"--strategy-file {spec}: {name} must be decorated with @numba.njit")
+    return fn
+
+
+def plugin_kernel(engine, spec: str):
+    """The engine's kernel with the user's function deciding for the ``plugin`` seats."""
+    if not hasattr(engine, "plugin_kernel"):
+        raise ConfigError(f"{engine.__name__.split('.')[-2]}: this engine does not take plug-in strategies yet")
+    fn = load_plugin(spec)
+    return engine.plugin_kernel(fn)
