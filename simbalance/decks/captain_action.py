@@ -18,6 +18,7 @@ KIND_CAPTAIN_WILD = 1  # printed 0, no background
 KIND_DR_LING = 2  # "Dr. Evil as Dr. Ling": character Dr. Evil, no background
 
 DR_EVIL = "Dr. Evil"
+MAX_CARD_NUMBER = 9999
 
 
 @dataclass(frozen=True)
@@ -107,8 +108,9 @@ def load_deck(table: dict) -> CaptainActionDeck:
                 raise ConfigError(
                     f"{where}.cards.{bg}: unknown background {bg!r}; declared: {', '.join(backgrounds)}"
                 )
-            if isinstance(num, bool) or not isinstance(num, int) or num < 1:
-                raise ConfigError(f"{where}.cards.{bg} = {num!r}: expected a card number >= 1 (0 is the wildcard)")
+            if isinstance(num, bool) or not isinstance(num, int) or not 1 <= num <= MAX_CARD_NUMBER:
+                raise ConfigError(f"{where}.cards.{bg} = {num!r}: expected a card number from 1 to {MAX_CARD_NUMBER} "
+                                  "(0 is the wildcard)")
             if num in seen:
                 raise ConfigError(f"{where}.cards.{bg} = {num}: card number {num} appears twice (also {seen[num]})")
             seen[num] = f"{where}.cards.{bg}"
