@@ -107,6 +107,35 @@ def engine_rows(games: list[str], quick: bool) -> list[dict]:
     return rows
 
 
+def openspiel_yardstick(seconds: float) -> dict:
+    """OpenSpiel's crazy_eights, 4 uniform random bots, the whole game in C++ (pyspiel.evaluate_bots),
+    on one thread; decisions counted on a sample played step by step."""
+    try:
+        import pyspiel
+    except ImportError:
+        return {"skipped": "open_spiel is not installed (pip install open_spiel); yardstick skipped"}
+    game = pyspiel.load_game("crazy_eights", {"players": 4})
+    bots = [pyspiel.make_uniform_random_bot(p, 7) for p in range(4)]
+    games = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        pyspiel.evaluate_bots(game.new_initial_state(), bots, games)
+        games += 1
+    rate = games / (time.perf_counter() - start)
+    rng = __import__("random").Random(1)
+    decisions = 0
+    for _ in range(200):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+                decisions += 1
+    per_game = decisions / 200
+    return {"games_per_s": rate, "decisions_per_game": per_game, "decisions_per_s": rate * per_game}
+
+
 def compile_times(game: str) -> dict:
     code = f"import time; t=time.perf_counter(); import simbalance; simbalance.simulate({game!r}, 50); print(time.perf_counter()-t)"
     with tempfile.TemporaryDirectory() as cache:
@@ -160,6 +189,15 @@ def main() -> None:
         except Exception as exc:
             row["error"] = f"extra measurements failed: {exc}"
 
+    yardstick = None
+    if "lady-actions-escape" in games:
+        print("  OpenSpiel crazy_eights yardstick (one thread)", flush=True)
+        yardstick = openspiel_yardstick(1.0 if args.quick else 3.0)
+        lady = next(r for r in rows if r["game"] == "lady-actions-escape")
+        if "games_per_s" in yardstick and "p4_t1" in lady:
+            yardstick["lady_games_ratio"] = lady["p4_t1"]["games_per_s"] / yardstick["games_per_s"]
+            yardstick["lady_decisions_ratio"] = lady["p4_t1"]["turns_per_s"] / yardstick["decisions_per_s"]
+
     cli_runs = {}
     if "find-dr-evil" in games:
         with tempfile.TemporaryDirectory() as cache, tempfile.TemporaryDirectory() as out:
@@ -189,6 +227,7 @@ def main() -> None:
         "machine": {"cpus": os.cpu_count(), "platform": platform.platform(), "python": platform.python_version()},
         "engines": rows,
         "cli": {k: {"wall_s": w, "peak_mib": m} for k, (w, m) in cli_runs.items()},
+        "openspiel": yardstick,
     }
     RESULTS.mkdir(parents=True, exist_ok=True)
     stamp = started.strftime("%Y%m%d-%H%M%S")
@@ -254,6 +293,21 @@ def render(result: dict) -> str:
         lines += ["", "| whole command | wall time | peak memory |", "|---|---|---|"]
         for name, v in result["cli"].items():
             lines.append(f"| `simbalance run {name}` | {v['wall_s']:.2f} s | {v['peak_mib']:,.0f} MiB |")
+    y = result.get("openspiel")
+    if y:
+        lines += ["", "## Outside yardstick: OpenSpiel crazy_eights (C++), one thread", ""]
+        if "skipped" in y:
+            lines.append(y["skipped"])
+        else:
+            lines += [
+                "| | games/s | decisions/s |", "|---|---|---|",
+                f"| OpenSpiel crazy_eights, 4 uniform random bots, `pyspiel.evaluate_bots` | {fmt(y['games_per_s'])} | "
+                f"{fmt(y['decisions_per_s'])} ({y['decisions_per_game']:.0f} per game) |",
+                f"| lady-actions-escape, 4 random players, 1 thread | {y['lady_games_ratio']:.1f}x crazy_eights | "
+                f"{y['lady_decisions_ratio']:.1f}x crazy_eights |",
+                "", "Target: lady-actions-escape on one thread at least 10x crazy_eights' games/s "
+                f"({'met' if y['lady_games_ratio'] >= 10 else 'NOT met'}).",
+            ]
     lines += ["", "Raw figures: `benchmarks/results/*.json`.", ""]
     return "\n".join(lines)
 
