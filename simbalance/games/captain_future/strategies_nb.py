@@ -32,7 +32,6 @@ from simbalance.games.captain_future.layout import (
     CVER,
     EMPTY_K,
     END_SEAT,
-    FBASE,
     FILLED,
     FINAL_MAX,
     FLOC,
@@ -290,7 +289,7 @@ def _weights(bd, st, fs, p, prm):
     for q in range(P):
         fs[FW + q] = 0.0 if q == p else prm[P_OPP] / (P - 1)
     fs[FW + leader] += prm[P_LEADER]
-    if fs[CLEAD + p] != leader:  # the weights changed: forget the cached values
+    if prm[P_LEADER] != 0.0 and fs[CLEAD + p] != leader:  # the weights changed: forget the cached values
         fs[CLEAD + p] = leader
         base = CVER + p * MB * FQ
         for i in range(MB * FQ):
@@ -418,27 +417,6 @@ def _gain_land(bd, st, fs, b, p, w_full):
 
 
 @njit(cache=True)
-def _cheapest_landing_card(bd, st, p, s):
-    """The card a heuristic lands with on ``s``: the row or column card naming fewer empty spaces,
-    then the other, then the body card, then a joker; -1 if the hand has none."""
-    kr = kind_of(bd, s, 0)
-    kc = kind_of(bd, s, 1)
-    if st[EMPTY_K + kc] < st[EMPTY_K + kr]:
-        kr, kc = kc, kr
-    h = HANDS + p * MK
-    if st[h + kr] > 0:
-        return kr
-    if st[h + kc] > 0:
-        return kc
-    kb = kind_of(bd, s, 2)
-    if st[h + kb] > 0:
-        return kb
-    if st[h + bd[KJ]] > 0:
-        return bd[KJ]
-    return -1
-
-
-@njit(cache=True)
 def _usefulness(bd, st, k):
     """How much a heuristic wants to keep a card kind (an exchange discards the least useful)."""
     kj = bd[KJ]
@@ -453,6 +431,18 @@ def _usefulness(bd, st, k):
     if k == kj + 3:  # Otto
         return 2.0
     return 3.0  # GRAG
+
+
+@njit(cache=True)
+def _open_space(bd, st, p, b, q, cost):
+    """The first space of body ``b`` holding ``q``'s ship (q = -1: empty) where the stone does not
+    block attacks and, if ``cost`` > 0, that ``p``'s hand can pay ``cost`` cards for; -1 if none."""
+    for j in range(bd[BODY_SIZE + b]):
+        s = body_space(bd, b, j)
+        if st[OWNER + s] == q and not stone_blocks_attack(bd, st, s):
+            if cost == 0 or naming_cards(bd, st, p, s) >= cost:
+                return s
+    return -1
 
 
 # ---- heuristics: the slot -----------------------------------------------------------------------
@@ -473,84 +463,91 @@ def heuristic_slot(sid, prm, bd, st, fs, buf, rng, p, final):
     P = bd[PLAYERS]
     h = HANDS + p * MK
     if st[SUPPLY + p] > 0:
-        # Landing: the value of one more ship depends on the body only. Visit bodies from the best
-        # value down (ties: from a random body on) and stop when no body can beat the best landing.
-        any_land = False
-        for k in range(bd[KJ] + 1):
-            if st[h + k] > 0 and st[EMPTY_K + k] > 0:
-                any_land = True
-                break
-        if any_land:
-            for b in range(B):
-                if st[FILLED + b] < bd[BODY_SIZE + b] and b != sb:
-                    fs[FV + b * FQ] = cached_gain(bd, st, fs, b, p, -1, w_full) - card_w
-                else:
-                    fs[FV + b * FQ] = NEG
-            off = randint(rng, B)
-            while True:
-                bb = -1
-                bv = NEG
-                for i in range(B):
-                    b = i + off
-                    if b >= B:
-                        b -= B
-                    if fs[FV + b * FQ] > bv:
-                        bv = fs[FV + b * FQ]
-                        bb = b
-                if bb < 0 or bv <= best:
-                    break
-                fs[FV + bb * FQ] = NEG  # visited
-                size = bd[BODY_SIZE + bb]
-                j0 = randint(rng, size)
-                for jj in range(size):
-                    j = jj + j0
-                    if j >= size:
-                        j -= size
-                    s = body_space(bd, bb, j)
-                    if st[OWNER + s] >= 0:
-                        continue
-                    k = _cheapest_landing_card(bd, st, p, s)
-                    if k < 0:
-                        continue
-                    v = bv
-                    if k == bd[KJ]:
-                        v -= JOKER_KEEP
-                    elif k == kind_of(bd, s, 2):
-                        v -= BODY_CARD_KEEP
-                    if v > best:
-                        best = v
-                        act = 1
-                        a_k = k
-                        a_s = s
-        # Attacks: first which victims the hand can reach on the body, then their value.
+        # Landing: the value of one more ship depends on the body only (cached per body); the
+        # card spent costs card_weight, plus a little for a body card and more for a joker. So
+        # look at the row and column cards in hand (their empty spaces), then the body cards,
+        # then a joker on the best body; ties go to whichever comes first from a random start.
         for b in range(B):
-            if st[FILLED + b] != bd[BODY_SIZE + b] or b == sb:
+            if st[FILLED + b] < bd[BODY_SIZE + b] and b != sb:
+                fs[FV + b * FQ] = cached_gain(bd, st, fs, b, p, -1, w_full) - card_w
+            else:
+                fs[FV + b * FQ] = NEG
+        n_lines = bd[NR] + bd[NC]
+        off = randint(rng, n_lines)
+        for i in range(n_lines):
+            k = i + off
+            if k >= n_lines:
+                k -= n_lines
+            if st[h + k] == 0 or st[EMPTY_K + k] == 0:
+                continue
+            n = bd[KIND_N + k]
+            j0 = randint(rng, n)
+            for jj in range(n):
+                j = jj + j0
+                if j >= n:
+                    j -= n
+                s = bd[KIND_SP + k * ML + j]
+                if st[OWNER + s] >= 0:
+                    continue
+                v = fs[FV + bd[SP_BODY + s] * FQ]
+                if v > best:
+                    best = v
+                    act = 1
+                    a_k = k
+                    a_s = s
+        k0 = n_lines  # the body cards
+        for i in range(B):
+            b = i + off % B
+            if b >= B:
+                b -= B
+            v = fs[FV + b * FQ]
+            if v == NEG:
+                continue
+            if st[h + k0 + b] > 0 and v - BODY_CARD_KEEP > best:
+                best = v - BODY_CARD_KEEP
+                act = 1
+                a_k = k0 + b
+                a_s = -1 - b  # a space of body b, chosen below
+            if st[h + bd[KJ]] > 0 and v - JOKER_KEEP > best:
+                best = v - JOKER_KEEP
+                act = 1
+                a_k = bd[KJ]
+                a_s = -1 - b
+        if act == 1 and a_s < 0:
+            # a body card or a joker: an empty space of that body, from a random start
+            b = -1 - a_s
+            size = bd[BODY_SIZE + b]
+            j0 = randint(rng, size)
+            for jj in range(size):
+                j = jj + j0
+                if j >= size:
+                    j -= size
+                s = body_space(bd, b, j)
+                if st[OWNER + s] < 0:
+                    a_s = s
+                    break
+        # Attacks: the value depends on the body and the victim (cached), the cost on the body;
+        # a space that the stone leaves open and the hand can pay is looked for only for a value
+        # that beats the best so far.
+        for b in range(B):
+            if st[FILLED + b] != bd[BODY_SIZE + b] or b == sb or st[CNT + b * MP + p] == bd[BODY_SIZE + b]:
                 continue
             cost = attack_cost(bd, st, p, b)
             if final and cost > bd[FINAL_MAX]:
                 continue
             for q in range(P):
-                buf[q] = -1  # first attackable space of each victim
-            found = False
-            for j in range(bd[BODY_SIZE + b]):
-                s = body_space(bd, b, j)
-                q = st[OWNER + s]
-                if q != p and buf[q] < 0 and not stone_blocks_attack(bd, st, s) \
-                        and naming_cards(bd, st, p, s) >= cost:
-                    buf[q] = s
-                    found = True
-            if not found:
-                continue
-            for q in range(P):
-                if buf[q] < 0:
+                if q == p or st[CNT + b * MP + q] == 0:
                     continue
                 v = cached_gain(bd, st, fs, b, p, q, w_full) - card_w * cost
                 if sid == AGGRESSOR and cost <= prm[P_CHEAP]:
                     v += 1000.0
-                if v > best:
+                if v <= best:
+                    continue
+                s = _open_space(bd, st, p, b, q, cost)
+                if s >= 0:
                     best = v
                     act = 2
-                    a_s = buf[q]
+                    a_s = s
                     a_k = cost
     if best < prm[P_EXCH] and can_exchange(bd, st, p):
         least = 1e9
@@ -582,58 +579,61 @@ def heuristic_slot(sid, prm, bd, st, fs, buf, rng, p, final):
 
 @njit(cache=True)
 def _targets(bd, st, fs, p, w_full):
-    """Value of one of ``p``'s ships arriving on each space GRAG or Otto could use: FV[b, q + 1] for
-    body b in place of q's ship (q = -1: an empty space), NEG where no such space is open. Returns
-    the best space and its value."""
+    """The best space for one of ``p``'s ships to arrive on with GRAG or Otto (an empty space or
+    another player's ship, where the stone does not block attacks) and its value. Fills FV[b, q + 1]
+    with the value of arriving on body b in place of q's ship (q = -1: an empty space)."""
     B = bd[NB]
-    for i in range(B * FQ):
-        fs[FV + i] = NEG
+    sb = stone_body(st)
     best = NEG
     best_s = -1
-    for s in range(bd[NL]):
-        q = st[OWNER + s]
-        if q == p or stone_blocks_attack(bd, st, s):
+    for b in range(B):
+        for q in range(-1, MP):
+            fs[FV + b * FQ + q + 1] = NEG
+        if b == sb:
             continue
-        b = bd[SP_BODY + s]
-        i = FV + b * FQ + q + 1
-        if fs[i] == NEG:
-            fs[i] = cached_gain(bd, st, fs, b, p, q, w_full)
-        if fs[i] > best:
-            best = fs[i]
-            best_s = s
+        for q in range(-1, bd[PLAYERS]):
+            if q == p:
+                continue
+            if q < 0 and st[FILLED + b] == bd[BODY_SIZE + b]:
+                continue
+            if q >= 0 and st[CNT + b * MP + q] == 0:
+                continue
+            v = cached_gain(bd, st, fs, b, p, q, w_full)
+            fs[FV + b * FQ + q + 1] = v
+            if v > best:
+                s = _open_space(bd, st, p, b, q, 0)
+                if s >= 0:
+                    best = v
+                    best_s = s
     return best_s, best
 
 
 @njit(cache=True)
 def _best_otto(bd, st, fs, p, w_full, t_s):
-    """The best Otto move (source, destination, value), given the target values of _targets and its
-    best space ``t_s``. The own ship leaves the body where that costs least (not the target's body);
-    the displaced ship's arrival there is counted too."""
-    B = bd[NB]
-    for b in range(B):
-        fs[FBASE + b] = NEG
-    for s in range(bd[NL]):
-        if st[OWNER + s] == p and not stone_blocks_attack(bd, st, s):
-            b = bd[SP_BODY + s]
-            if fs[FBASE + b] == NEG:
-                fs[FBASE + b] = cached_gain(bd, st, fs, b, p, p, w_full)
+    """The best Otto move (source, destination, value) to the best target ``t_s`` of _targets: the
+    own ship leaves the body where that costs least (not the target's body); the displaced ship's
+    arrival there is counted too."""
     tb = bd[SP_BODY + t_s]
     tq = st[OWNER + t_s]
+    sb = stone_body(st)
     ba = -1
-    for a in range(B):
-        if a != tb and fs[FBASE + a] != NEG and (ba < 0 or fs[FBASE + a] > fs[FBASE + ba]):
-            ba = a
+    bv = NEG
+    src = -1
+    for a in range(bd[NB]):
+        if a == tb or a == sb or st[CNT + a * MP + p] == 0:
+            continue
+        v = cached_gain(bd, st, fs, a, p, p, w_full)
+        if v > bv:
+            s = _open_space(bd, st, p, a, p, 0)
+            if s >= 0:
+                bv = v
+                ba = a
+                src = s
     if ba < 0:
         return -1, -1, NEG
-    v = fs[FV + tb * FQ + tq + 1] + fs[FBASE + ba]
+    v = fs[FV + tb * FQ + tq + 1] + bv
     if tq >= 0:
         v += _gain(bd, st, fs, ba, p, tq, -1, w_full)
-    src = -1
-    for j in range(bd[BODY_SIZE + ba]):
-        s = body_space(bd, ba, j)
-        if st[OWNER + s] == p and not stone_blocks_attack(bd, st, s):
-            src = s
-            break
     return src, t_s, v
 
 
