@@ -41,6 +41,7 @@ from simbalance.games.aquaman.enums import (
     R_START_HAND,
     R_TIES_REPEAT,
     R_TURN_CAP,
+    R_TURN_LEGS,
     S_RAIDER,
     S_RANDOM,
     S_RUNNER,
@@ -151,6 +152,7 @@ def rules_array(cfg: dict, players: int) -> np.ndarray:
     rules[R_TIES_REPEAT] = int(require_choice(cfg, "rules.fight_ties", ["repeat", "once"]) == "repeat")
     rules[R_EMPTY_LOSES] = int(require_choice(cfg, "rules.cannot_reveal", ["loses", "draws"]) == "loses")
     rules[R_DISCARD_AFTER] = int(require_choice(cfg, "rules.activated_card", ["after", "before"]) == "after")
+    rules[R_TURN_LEGS] = int(require_choice(cfg, "rules.legs", ["free", "turn"]) == "turn")
     require_choice(cfg, "rules.leg_off_board", ["skip", "clamp"])
     require_choice(cfg, "rules.adjacency", ["orthogonal", "king"])
 

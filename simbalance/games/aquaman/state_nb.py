@@ -48,6 +48,7 @@ from simbalance.games.aquaman.enums import (
     R_RANKS,
     R_RESHUFFLE,
     R_ROWS,
+    R_TURN_LEGS,
     V_HAND_N,
     V_POS,
     V_SUIT,
@@ -69,7 +70,7 @@ def new_state(rules, n_cards):
         np.full((K_HAND + players, width), -1, np.int16),
         np.zeros((players, V_SUIT + rules[R_NSUITS]), np.int32),
         np.zeros(N_CTR, np.int64),
-        np.zeros((N_SCRATCH, width), np.int32),
+        np.zeros((N_SCRATCH, max(3 * cells, n_cards)), np.int32),
         np.zeros((2, rules[R_RANKS] + 2), np.float64),
         np.zeros(1, np.uint64),
     )
@@ -171,22 +172,27 @@ def reachable(G, S, start):
     """Every square the rolled dice can end on from ``start``, in any order and directions.
 
     Layer by layer over the set of dice used so far (a bit mask): each die moves one leg in a legal
-    direction, or is skipped when no direction is legal. Returns the count; the squares are
-    ``S.scratch[X_REACH + full_mask, :count]``.
+    direction, or is skipped when no direction is legal. With rules.legs = "turn" a leg must be at
+    a right angle to the previous leg that moved, so the lists hold ``cell * 3 + axis`` (axis 0:
+    free, 1: last leg vertical, 2: horizontal); with free legs the axis is always 0. Returns the
+    count; the entries are ``S.scratch[X_REACH + full_mask, :count]`` (square = entry // 3).
     """
     scratch = S.scratch
     ctr = S.ctr
     move_to = G.move_to
     nd = G.rules[R_NDICE]
+    turn = G.rules[R_TURN_LEGS] != 0
     full = (1 << nd) - 1
     ctr[C_STAMP] += 1  # a fresh stamp marks "seen" without clearing the tables
     stamp = ctr[C_STAMP]
     for m in range(full + 1):
         ctr[C_REACH_N + m] = 0
-    _push(scratch, ctr, 0, start, stamp)
+    _push(scratch, ctr, 0, start * 3, stamp)
     for mask in range(full):  # a mask is always processed after all its subsets
         for j in range(ctr[C_REACH_N + mask]):
-            cell = scratch[X_REACH + mask, j]
+            code = scratch[X_REACH + mask, j]
+            cell = code // 3
+            axis = code - 3 * cell
             for k in range(nd):
                 bit = 1 << k
                 if mask & bit:
@@ -194,10 +200,13 @@ def reachable(G, S, start):
                 d = ctr[C_DICE + k]
                 moved = False
                 for direction in range(4):
+                    new_axis = 1 + (direction >> 1)  # directions 0, 1 are vertical; 2, 3 horizontal
+                    if turn and new_axis == axis:
+                        continue
                     dst = move_to[cell, d, direction]
                     if dst >= 0:
                         moved = True
-                        _push(scratch, ctr, mask | bit, dst, stamp)
+                        _push(scratch, ctr, mask | bit, dst * 3 + (new_axis if turn else 0), stamp)
                 if not moved:
-                    _push(scratch, ctr, mask | bit, cell, stamp)
+                    _push(scratch, ctr, mask | bit, code, stamp)
     return ctr[C_REACH_N + full]

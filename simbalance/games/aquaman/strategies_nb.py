@@ -77,6 +77,7 @@ from simbalance.games.aquaman.enums import (
     R_PLAYERS,
     R_RANKS,
     R_SUIT_POWER,
+    R_TURN_LEGS,
     S_RANDOM,
     SEA_CREATURE,
     STRANGENESS,
@@ -420,24 +421,27 @@ def random_swim(G, S, start):
     ctr = S.ctr
     rng = S.rng
     nd = G.rules[R_NDICE]
+    turn = G.rules[R_TURN_LEGS] != 0
     for k in range(nd):
         ctr[C_ORDER + k] = k
     shuffle(rng, ctr[C_ORDER:C_ORDER + nd], nd)
     cur = start
+    axis = 0
     for j in range(nd):
         d = ctr[C_DICE + ctr[C_ORDER + j]]
         legal = 0
         for direction in range(4):
-            if move_to[cur, d, direction] >= 0:
+            if move_to[cur, d, direction] >= 0 and not (turn and 1 + (direction >> 1) == axis):
                 legal += 1
         if legal == 0:
             continue
         pick = randint(rng, legal)
         for direction in range(4):
             dst = move_to[cur, d, direction]
-            if dst >= 0:
+            if dst >= 0 and not (turn and 1 + (direction >> 1) == axis):
                 if pick == 0:
                     cur = dst
+                    axis = 1 + (direction >> 1)
                     break
                 pick -= 1
     return cur
@@ -464,7 +468,7 @@ def choose_swim(G, S, seat, sid, par):
     fight_v = par[P_FIGHT] + par[P_EDGE] * (2.0 * best_rank(card, cards, seatv, seat) / ranks - 1.0)
     best, best_v = -1, 0.0
     for j in range(n):
-        cell = scratch[X_REACH + full, j]
+        cell = scratch[X_REACH + full, j] // 3
         if pawns_at(seatv, cell, players, seat) > 0:
             v = fight_v
         else:

@@ -110,7 +110,7 @@ def test_three_players_on_a_two_corner_board_is_an_error_but_two_players_fit():
 
 
 def test_variants_play_to_the_end():
-    for over in ({"rules.leg_off_board": "clamp"}, {"rules.adjacency": "king"}, {"rules.fight_ties": "once"},
+    for over in ({"rules.leg_off_board": "clamp"}, {"rules.legs": "turn"}, {"rules.adjacency": "king"}, {"rules.fight_ties": "once"},
                  {"rules.cannot_reveal": "draws"}, {"rules.activated_card": "before"},
                  {"rules.mission_suits": 6, "rules.missions_to_win": 2}, {"dice.count": 3, "dice.faces": 4},
                  {"board.rows": 6, "board.cols": 6}):

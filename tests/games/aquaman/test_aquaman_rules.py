@@ -69,7 +69,7 @@ def reach(G, S, start, dice):
     n = reachable(G, S, cell(G, *start))
     full = (1 << len(dice)) - 1
     cols = int(G.rules[R_COLS])
-    return {divmod(int(x), cols) for x in S.scratch[X_REACH + full, :n]}
+    return {divmod(int(x) // 3, cols) for x in S.scratch[X_REACH + full, :n]}
 
 
 def test_both_orders_of_the_dice_from_a_corner():
@@ -77,6 +77,22 @@ def test_both_orders_of_the_dice_from_a_corner():
     arrange(G, S)
     # 3 then 5: (3,0)->(3,5), (0,3)->(5,3); 5 then 3: (5,0)->(2,0)|(5,3), (0,5)->(0,2)|(3,5)
     assert reach(G, S, (0, 0), (3, 5)) == {(3, 5), (5, 3), (2, 0), (0, 2)}
+
+
+def test_right_angle_legs_variant():
+    G, S = make(rules__legs="turn")
+    arrange(G, S)
+    # down 3 then right 5, right 3 then down 5, down 5 then right 3, right 5 then down 3
+    assert reach(G, S, (0, 0), (3, 5)) == {(3, 5), (5, 3)}
+    # a skipped leg does not fix a direction: the 1 may go any way
+    assert reach(G, S, (3, 3), (6, 1)) == {(2, 3), (4, 3), (3, 2), (3, 4)}
+    cols = int(G.rules[R_COLS])
+    seen = set()
+    for seed in range(200):
+        arrange(G, S, seed=seed)
+        S.ctr[C_DICE], S.ctr[C_DICE + 1] = 3, 5
+        seen.add(divmod(int(random_swim(G, S, cell(G, 0, 0))), cols))
+    assert seen == {(3, 5), (5, 3)}
 
 
 def test_a_leg_that_would_leave_the_board_everywhere_is_skipped():
