@@ -2,19 +2,20 @@
 
 from __future__ import annotations
 
-import base64
-import json
-import shutil
-import tempfile
-from datetime import UTC, datetime
 from html import escape
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import simbalance
 from simbalance.report.figures import forest
-from simbalance.report.html import CSS, pct, table
-from simbalance.report.run_folder import RUN_MARKER, check_out_dir
+from simbalance.report.html import CSS, embed_png, pct, table
+from simbalance.report.run_folder import (
+    RUN_MARKER,
+    atomic_folder,
+    base_manifest,
+    save_figures,
+    write_json,
+)
 
 if TYPE_CHECKING:
     from simbalance.api import ComparisonResult
@@ -50,7 +51,7 @@ def render_compare(result: ComparisonResult, png: bytes, command: str) -> str:
         f"<p class='sub'>{plan.n:,} games per arm · {plan.players} players · seed {plan.seed} · common random "
         f"numbers (same seeds and shuffles in every arm) · simbalance {escape(simbalance.__version__)}</p>",
         f"<p class='verdict'>Significant changes (Holm-corrected across metrics, alpha {result.alpha}):<br>{summary}</p>",
-        f"<img alt='forest plot' src='data:image/png;base64,{base64.b64encode(png).decode('ascii')}' style='max-width:100%'>",
+        embed_png("forest plot", png, "style='max-width:100%'"),
         "<h2>Every metric</h2>",
         table(["variant", "metric", "baseline", "variant", "difference", "95% CI", "p", "p (Holm)", "significant"],
               rows),
@@ -60,33 +61,15 @@ def render_compare(result: ComparisonResult, png: bytes, command: str) -> str:
 
 
 def write_compare_folder(result: ComparisonResult, out: Path, command: str) -> Path:
-    out = Path(out)
-    check_out_dir(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
-    try:
+    plan = result.baseline.plan
+    with atomic_folder(out) as tmp:
         result.table.to_parquet(tmp / "comparison.parquet", index=False)
-        fig = forest(result.table, f"{result.baseline.plan.spec.id}: difference to {result.baseline_name} (95% CI)")
-        fig.savefig(tmp / "forest.png", dpi=110)
-        png = (tmp / "forest.png").read_bytes()
-        (tmp / "compare.html").write_text(render_compare(result, png, command), encoding="utf-8")
+        images = save_figures(tmp, {"forest": forest(result.table, f"{plan.spec.id}: difference to "
+                                                                 f"{result.baseline_name} (95% CI)")})
+        (tmp / "compare.html").write_text(render_compare(result, images["forest"], command), encoding="utf-8")
         arms = {result.baseline_name: result.baseline.summary(), **{k: v.summary() for k, v in result.arms.items()}}
-        (tmp / "arms.json").write_text(json.dumps(arms, indent=2) + "\n")
-        plan = result.baseline.plan
-        manifest = {
-            "kind": "compare", "game": plan.spec.id, "engine_version": plan.engine.ENGINE_VERSION,
-            "baseline": result.baseline_name, "variants": list(result.arms), "n": plan.n, "seed": plan.seed,
-            "players": plan.players, "alpha": result.alpha, "command": command,
-            "simbalance_version": simbalance.__version__,
-            "created_utc": datetime.now(UTC).isoformat(timespec="seconds"),
-            "configs": {result.baseline_name: plan.config, **{k: v.plan.config for k, v in result.arms.items()}},
-        }
-        (tmp / RUN_MARKER).write_text(json.dumps(manifest, indent=2, default=str) + "\n")
-        if out.exists():
-            shutil.rmtree(out)
-        tmp.chmod(0o755)
-        tmp.rename(out)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
-    return out
+        write_json(tmp / "arms.json", arms)
+        write_json(tmp / RUN_MARKER, base_manifest(
+            "compare", plan, command, baseline=result.baseline_name, variants=list(result.arms), alpha=result.alpha,
+            configs={result.baseline_name: plan.config, **{k: v.plan.config for k, v in result.arms.items()}}))
+    return Path(out)

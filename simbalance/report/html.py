@@ -20,6 +20,12 @@ details pre { background: #f7f7f7; padding: 1em; overflow-x: auto; font-size: 0.
 """
 
 
+def embed_png(name: str, png: bytes, style: str = "") -> str:
+    """An <img> holding the PNG itself, so the page needs no other file."""
+    data = base64.b64encode(png).decode("ascii")
+    return f"<img alt='{escape(name)}' title='{escape(name)}' {style} src='data:image/png;base64,{data}'>"
+
+
 def pct(v, digits=1) -> str:
     return "n/a" if v is None else f"{100 * v:.{digits}f}%"
 
@@ -112,8 +118,7 @@ def render_report(manifest: dict, summary: dict, images: dict[str, bytes]) -> st
         "<h2>Figures</h2><div class='figs'>",
     ]
     for name, png in images.items():
-        data = base64.b64encode(png).decode("ascii")
-        parts.append(f"<img alt='{escape(name)}' title='{escape(name)}' src='data:image/png;base64,{data}'>")
+        parts.append(embed_png(name, png))
     parts.append("</div>")
     if summary.get("game"):
         parts.append("<h2>Game statistics</h2>")

@@ -10,6 +10,7 @@ import json
 import shutil
 import sys
 import tempfile
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -101,27 +102,16 @@ def run_figures(result: SimulationResult, summary: dict) -> dict[str, Figure]:
     return out
 
 
-def write_run_folder(result: SimulationResult, out: Path, command: str | None = None,
-                     write_games: bool = True) -> Path:
-    """Write the whole run folder atomically and return its path."""
+@contextmanager
+def atomic_folder(out: Path):
+    """Build a result folder under a temporary name beside ``out``; rename it into place only when
+    the block finishes, and remove it if the block fails: never a half-written folder."""
     out = Path(out)
     check_out_dir(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
     try:
-        summary = result.summary()
-        man = manifest(result, command)
-        if write_games and result.records is not None:
-            write_games_parquet(result.games, tmp / "games.parquet")
-        _write_json(tmp / "summary.json", summary)
-        figs = run_figures(result, summary)
-        images = {}
-        for name, fig in figs.items():
-            path = tmp / f"{name}.png"
-            fig.savefig(path, dpi=110)
-            images[name] = path.read_bytes()
-        (tmp / "report.html").write_text(render_report(man, summary, images), encoding="utf-8")
-        _write_json(tmp / RUN_MARKER, man)  # last: its presence marks a complete folder
+        yield tmp
         if out.exists():
             shutil.rmtree(out)
         tmp.chmod(0o755)  # mkdtemp makes it private; a report folder is for sharing
@@ -129,7 +119,41 @@ def write_run_folder(result: SimulationResult, out: Path, command: str | None = 
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
-    return out
+
+
+def save_figures(folder: Path, figs: dict[str, Figure]) -> dict[str, bytes]:
+    """Each figure as ``<name>.png`` in ``folder``; returns the PNG bytes for embedding."""
+    images = {}
+    for name, fig in figs.items():
+        path = folder / f"{name}.png"
+        fig.savefig(path, dpi=110)
+        images[name] = path.read_bytes()
+    return images
+
+
+def base_manifest(kind: str, plan, command: str, **fields) -> dict:
+    return {"kind": kind, "game": plan.spec.id, "engine_version": plan.engine.ENGINE_VERSION,
+            "simbalance_version": simbalance.__version__, "n": plan.n, "seed": plan.seed, "players": plan.players,
+            **fields, "command": command, "created_utc": datetime.now(UTC).isoformat(timespec="seconds")}
+
+
+def write_json(path: Path, data: dict) -> None:
+    path.write_text(json.dumps(data, indent=2, default=_json_default) + "\n", encoding="utf-8")
+
+
+def write_run_folder(result: SimulationResult, out: Path, command: str | None = None,
+                     write_games: bool = True) -> Path:
+    """Write the whole run folder atomically and return its path."""
+    with atomic_folder(out) as tmp:
+        summary = result.summary()
+        man = manifest(result, command)
+        if write_games and result.records is not None:
+            write_games_parquet(result.games, tmp / "games.parquet")
+        write_json(tmp / "summary.json", summary)
+        images = save_figures(tmp, run_figures(result, summary))
+        (tmp / "report.html").write_text(render_report(man, summary, images), encoding="utf-8")
+        write_json(tmp / RUN_MARKER, man)  # last: its presence marks a complete folder
+    return Path(out)
 
 
 PARQUET_SLICE = 1 << 20  # rows converted to Arrow at a time: bounds memory on 10^7-game runs
@@ -142,10 +166,6 @@ def write_games_parquet(games: pd.DataFrame, path: Path) -> None:
         for start in range(0, len(games), PARQUET_SLICE):
             part = games.iloc[start : start + PARQUET_SLICE]
             writer.write_table(pa.Table.from_pandas(part, schema=schema, preserve_index=False))
-
-
-def _write_json(path: Path, data: dict) -> None:
-    path.write_text(json.dumps(data, indent=2, default=_json_default) + "\n", encoding="utf-8")
 
 
 def _json_default(value):

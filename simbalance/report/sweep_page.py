@@ -2,20 +2,20 @@
 
 from __future__ import annotations
 
-import base64
-import json
-import shutil
-import tempfile
-from datetime import UTC, datetime
 from html import escape
-from io import BytesIO
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import simbalance
 from simbalance.report.figures import sweep_heatmap, sweep_lines
-from simbalance.report.html import CSS, num, table
-from simbalance.report.run_folder import RUN_MARKER, check_out_dir
+from simbalance.report.html import CSS, embed_png, num, table
+from simbalance.report.run_folder import (
+    RUN_MARKER,
+    atomic_folder,
+    base_manifest,
+    save_figures,
+    write_json,
+)
 
 if TYPE_CHECKING:
     from simbalance.api import SweepResult
@@ -61,8 +61,7 @@ def render_sweep(result: SweepResult, images: dict[str, bytes], command: str) ->
         f"<p class='verdict'>Targets: {escape(target_text)}. {best}</p>",
     ]
     for name, png in images.items():
-        parts.append(f"<img alt='{escape(name)}' style='max-width:100%' "
-                     f"src='data:image/png;base64,{base64.b64encode(png).decode('ascii')}'>")
+        parts.append(embed_png(name, png, "style='max-width:100%'"))
     parts.append("<h2>Best points, re-checked on a fresh seed</h2>")
     parts.append(table(heads, _rows(result.rechecked, keys)))
     parts.append("<h2>Every point</h2>")
@@ -72,34 +71,13 @@ def render_sweep(result: SweepResult, images: dict[str, bytes], command: str) ->
 
 
 def write_sweep_folder(result: SweepResult, out: Path, command: str) -> Path:
-    out = Path(out)
-    check_out_dir(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
-    try:
+    plan = result.base_plan
+    with atomic_folder(out) as tmp:
         result.table.to_parquet(tmp / "sweep.parquet", index=False)
         result.rechecked.to_parquet(tmp / "rechecked.parquet", index=False)
-        images = {}
-        for name, fig in sweep_figures(result).items():
-            buf = BytesIO()
-            fig.savefig(buf, format="png", dpi=110)
-            images[name] = buf.getvalue()
-            (tmp / f"{name}.png").write_bytes(images[name])
+        images = save_figures(tmp, sweep_figures(result))
         (tmp / "sweep.html").write_text(render_sweep(result, images, command), encoding="utf-8")
-        plan = result.base_plan
-        manifest = {
-            "kind": "sweep", "game": plan.spec.id, "engine_version": plan.engine.ENGINE_VERSION,
-            "params": {p.key: list(p.values) for p in result.params}, "n": plan.n, "seed": plan.seed,
-            "players": plan.players, "targets": result.targets, "command": command, "config": plan.config,
-            "simbalance_version": simbalance.__version__,
-            "created_utc": datetime.now(UTC).isoformat(timespec="seconds"),
-        }
-        (tmp / RUN_MARKER).write_text(json.dumps(manifest, indent=2, default=str) + "\n")
-        if out.exists():
-            shutil.rmtree(out)
-        tmp.chmod(0o755)
-        tmp.rename(out)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
-    return out
+        write_json(tmp / RUN_MARKER, base_manifest(
+            "sweep", plan, command, params={p.key: list(p.values) for p in result.params}, targets=result.targets,
+            config=plan.config))
+    return Path(out)

@@ -2,20 +2,20 @@
 
 from __future__ import annotations
 
-import base64
-import json
-import shutil
-import tempfile
-from datetime import UTC, datetime
 from html import escape
-from io import BytesIO
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import simbalance
 from simbalance.report.figures import matchup_heatmap, ratings_bars
-from simbalance.report.html import CSS, pct, table
-from simbalance.report.run_folder import RUN_MARKER, check_out_dir
+from simbalance.report.html import CSS, embed_png, pct, table
+from simbalance.report.run_folder import (
+    RUN_MARKER,
+    atomic_folder,
+    base_manifest,
+    save_figures,
+    write_json,
+)
 
 if TYPE_CHECKING:
     from simbalance.api import TournamentResult
@@ -24,21 +24,12 @@ if TYPE_CHECKING:
 def write_tournament_folder(res: TournamentResult, out: Path, command: str) -> Path:
     plan = res.result.plan
     names = list(plan.lineup.slot_names)
-    out = Path(out)
-    check_out_dir(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
-    try:
+    with atomic_folder(out) as tmp:
         res.matchups.to_parquet(tmp / "matchups.parquet", index=False)
         res.ratings.to_parquet(tmp / "ratings.parquet", index=False)
         res.strategies.to_parquet(tmp / "strategies.parquet", index=False)
-        images = {}
-        for name, fig in {"matchups": matchup_heatmap(res.matchups, names, 1 / plan.players),
-                          "ratings": ratings_bars(res.ratings)}.items():
-            buf = BytesIO()
-            fig.savefig(buf, format="png", dpi=110)
-            images[name] = buf.getvalue()
-            (tmp / f"{name}.png").write_bytes(images[name])
+        images = save_figures(tmp, {"matchups": matchup_heatmap(res.matchups, names, 1 / plan.players),
+                                    "ratings": ratings_bars(res.ratings)})
         best = res.ratings.iloc[0]
         parts = [
             f"<!doctype html><html><head><meta charset='utf-8'><title>tournament {escape(plan.spec.id)}</title>",
@@ -50,7 +41,7 @@ def write_tournament_folder(res: TournamentResult, out: Path, command: str) -> P
             f"95% CI {best['ci_low']:+.0f} to {best['ci_high']:+.0f}).</p>",
         ]
         for name, png in images.items():
-            parts.append(f"<img alt='{name}' src='data:image/png;base64,{base64.b64encode(png).decode('ascii')}'>")
+            parts.append(embed_png(name, png))
         parts.append("<h2>Win rate per seat played, over all lineups</h2>")
         parts.append(table(["strategy", "win rate", "95% CI", "seat-games"], [
             [escape(r["strategy"]), pct(r["win_rate"]), f"{pct(r['ci_low'])} to {pct(r['ci_high'])}",
@@ -67,17 +58,6 @@ def write_tournament_folder(res: TournamentResult, out: Path, command: str) -> P
             for _, r in res.ratings.iterrows()]))
         parts.append(f"<h2>Run</h2><p><code>{escape(command)}</code></p></body></html>")
         (tmp / "tournament.html").write_text("\n".join(parts), encoding="utf-8")
-        manifest = {"kind": "tournament", "game": plan.spec.id, "engine_version": plan.engine.ENGINE_VERSION,
-                    "strategies": names, "n": plan.n, "seed": plan.seed, "players": plan.players,
-                    "lineups": len(plan.lineup.seats), "command": command, "config": plan.config,
-                    "simbalance_version": simbalance.__version__,
-                    "created_utc": datetime.now(UTC).isoformat(timespec="seconds")}
-        (tmp / RUN_MARKER).write_text(json.dumps(manifest, indent=2, default=str) + "\n")
-        if out.exists():
-            shutil.rmtree(out)
-        tmp.chmod(0o755)
-        tmp.rename(out)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
-    return out
+        write_json(tmp / RUN_MARKER, base_manifest("tournament", plan, command, strategies=names,
+                                                    lineups=len(plan.lineup.seats), config=plan.config))
+    return Path(out)
