@@ -10,8 +10,9 @@ import numpy as np
 import pandas as pd
 
 from simbalance.core.config import require_bool, require_int
-from simbalance.core.errors import ConfigError
-from simbalance.core.records import MAX_SEATS, record_dtype
+from simbalance.core.errors import ConfigError, SimbalanceError
+from simbalance.core.plugins import PLUGIN_ID
+from simbalance.core.records import END_INVALID, MAX_SEATS, record_dtype
 from simbalance.decks.captain_action import DR_EVIL, KIND_CAPTAIN_WILD, KIND_DR_LING, KIND_NUMBERED, load_deck
 from simbalance.games.lady_actions_escape.rules_nb import (
     G_DRAW,
@@ -22,6 +23,7 @@ from simbalance.games.lady_actions_escape.rules_nb import (
     G_TURN_CAP,
     N_GAME_RULES,
     kernel,  # noqa: F401  (the engine's kernel)
+    make_plugin_kernel,
     top_index,
 )
 from simbalance.games.lady_actions_escape.strategies_nb import (
@@ -31,7 +33,9 @@ from simbalance.games.lady_actions_escape.strategies_nb import (
     INFO_BG,
     INFO_CH,
     INFO_EFFECT,
+    INFO_NUMBER,
     INFO_WILD,
+    N_INFO,
 )
 
 ENGINE_VERSION = 1
@@ -60,7 +64,7 @@ def game_deck(cfg: dict):
 
 
 def card_arrays(cfg: dict, deck) -> tuple:
-    """``card_info`` (per card: background, character, wild flag, printed effect), the match masks
+    """``card_info`` (per card: background, character, wild flag, printed effect, printed number), the match masks
     per top card, and ``kind_cards`` (the masks of each background's, then each character's cards)."""
     wildcards = require_bool(cfg, "rules.wildcards")
     anything = require_bool(cfg, "rules.effects_play_on_anything")
@@ -94,11 +98,12 @@ def card_arrays(cfg: dict, deck) -> tuple:
             match[top_index(bg, ch, n_ch)] = _mask(np.flatnonzero(ok))
     kind_cards = np.array([_mask(np.flatnonzero(card_bg == b)) for b in range(n_bg)]
                           + [_mask(np.flatnonzero(card_ch == c)) for c in range(n_ch)], dtype=np.uint64)
-    card_info = np.zeros((deck.size, 4), dtype=np.int64)
+    card_info = np.zeros((deck.size, N_INFO), dtype=np.int64)
     card_info[:, INFO_BG] = card_bg
     card_info[:, INFO_CH] = card_ch
     card_info[:, INFO_WILD] = card_wild
     card_info[:, INFO_EFFECT] = card_effect
+    card_info[:, INFO_NUMBER] = deck.number
     return card_info, match, kind_cards
 
 
@@ -141,6 +146,98 @@ def prepare(cfg: dict, players: int, validate: bool = False) -> tuple:
     game_rules[G_TURN_CAP] = require_int(cfg, "rules.turn_cap", 1, 10**7)
     game_rules[G_N_BG] = len(deck.backgrounds)
     return card_info, match, kind_cards, game_rules, np.bool_(validate)
+
+
+# ---------------------------------------------------------------------------------------------
+# Plug-in strategies (--strategy-file path.py:name, seated as "plugin"; see examples/)
+
+PLUGIN_DOC = (
+    "choose(hand, playable, top_background, top_character, hand_sizes, seat, direction, cards, state) -> int, "
+    "the id of the card to play (one of the set bits of playable); hand, playable: uint64 masks, bit c = card id c; "
+    "top_background, top_character: what the discard pile's top card stands for (-1: none; both -1 when leading, "
+    "and then playable == hand); hand_sizes: int64[players], cards held per seat (read only); seat: int; "
+    "direction: 1 clockwise, -1 counter-clockwise; cards: int64[n_cards, 5], per card its background, character "
+    "(-1: a wildcard), wild flag, effect (0 none, 1 reverse, 2 others draw) and printed number (0: wildcard); "
+    "state: uint64[1], the game's random stream for simbalance.core.rng.randint(state, n). A played wildcard is "
+    "named by the built-in rule: the background and the character the hand holds most of"
+)
+
+
+def _plugin_arg_types():
+    """The numba types ``play_game`` passes to the plug-in (see PLUGIN_DOC)."""
+    from numba import types as nt
+
+    return (nt.uint64, nt.uint64, nt.int64, nt.int64, nt.int64[::1], nt.int64, nt.int64, nt.int64[:, ::1],
+            nt.uint64[::1])
+
+
+_PLUGIN_KERNELS: dict = {}  # per plug-in function: compiled once per process
+
+
+def plugin_kernel(fn):
+    """The kernel in which seats with strategy id PLUGIN_ID play with ``fn`` (an ``@njit`` function
+    with the PLUGIN_DOC signature); a wrong function is a one-line ConfigError, not a numba traceback.
+
+    The kernel returned is a Python function with the signature of ``kernel``; it raises a
+    ConfigError when the plug-in returned a card it may not play (the game ends as END_INVALID).
+    """
+    from numba.core.errors import NumbaError
+
+    # Keyed by code, not by the dispatcher: loading the same file twice gives a new dispatcher.
+    key = getattr(getattr(fn, "py_func", None), "__code__", fn)
+    if key in _PLUGIN_KERNELS:
+        return _PLUGIN_KERNELS[key]
+    name = getattr(fn, "__name__", "the plug-in")
+    expected = f"lady-actions-escape plug-ins are called as {PLUGIN_DOC}"
+    args = _plugin_arg_types()
+    try:
+        fn.compile(args)
+    except (NumbaError, TypeError) as exc:  # TypeError: another number of arguments
+        reason = _first_line(exc)
+        raise ConfigError(f"--strategy-file: {name} cannot be called with the game's arguments ({reason}); "
+                          f"expected: {expected}") from None
+    returned = fn.overloads[args].signature.return_type
+    from numba import types as nt
+
+    if not isinstance(returned, nt.Integer) or isinstance(returned, nt.Boolean):
+        raise ConfigError(f"--strategy-file: {name} returns {returned}, not an integer card id; expected: {expected}")
+    jitted, trace = make_plugin_kernel(fn)
+
+    def run(out, first_game, seed, lineups, slot_strategy, slot_params, card_info, match, kind_cards, game_rules,
+            validate):
+        jitted(out, first_game, seed, lineups, slot_strategy, slot_params, card_info, match, kind_cards, game_rules,
+               validate)
+        bad = np.flatnonzero(np.asarray(out["end"]) == END_INVALID)
+        if bad.size:
+            game = int(first_game) + int(bad[0])
+            raise ConfigError(f"--strategy-file: {name} returned a card that is not playable in game {game} (seed "
+                              f"{int(seed)}; `simbalance replay` shows it); it must return one of the set bits of "
+                              f"playable")
+
+    run.trace_game = trace  # the replay of games with this plug-in
+    # Compile now, on one game with the default deck, so that a plug-in numba cannot fit into the
+    # game fails here with one line.
+    from simbalance.core.config import load_config
+
+    cfg = load_config("lady-actions-escape")
+    prepared = prepare(cfg, 2)
+    out = np.zeros(1, RECORD_DTYPE)
+    try:
+        jitted(out, np.int64(0), np.uint64(0), np.zeros((1, 2), np.int8), np.array([PLUGIN_ID], np.int32),
+               np.zeros((1, 1), np.float64), *prepared)
+    except NumbaError as exc:
+        raise ConfigError(f"--strategy-file: {name} does not fit the game ({_first_line(exc)}); "
+                          f"expected: {expected}") from None
+    _PLUGIN_KERNELS[key] = run
+    return run
+
+
+def _first_line(exc) -> str:
+    """The most telling line of a numba error, shortened."""
+    lines = [ln.strip() for ln in str(exc).splitlines() if ln.strip()]
+    useful = [ln for ln in lines if not ln.startswith(("Failed in", "During:", "File ", "^", "- Resolution"))]
+    text = (useful or lines or ["numba could not compile it"])[0]
+    return text[:200]
 
 
 # ---------------------------------------------------------------------------------------------

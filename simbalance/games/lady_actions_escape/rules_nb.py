@@ -11,6 +11,13 @@ Arrays from engine.prepare: ``card_info`` (per card: background, character, wild
 effect; columns INFO_* in strategies_nb), ``match``, ``kind_cards`` (masks of the cards of each
 background, then of each character: strategies count their hand with them) and ``game_rules``
 (indexed by the G_* constants below).
+
+One game function, ``play_game`` (run by ``play_block``), serves the kernel, the tests
+(``play_scripted``) and the replay (``trace_game``: the same game with every event logged). Seats
+with strategy id PLUGIN_ID (a user's ``--strategy-file`` function) call the global
+``plugin_choose``; ``make_plugin_kernel(fn)`` compiles copies of ``play_game``, ``play_block`` and
+``kernel`` in which that name is ``fn``. A global, not a function argument: numba passes a function
+argument as a pointer constant, and a kernel holding one cannot be cached.
 """
 
 from __future__ import annotations
@@ -18,7 +25,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+import types
+
 from simbalance.core.kernel import block_bounds, n_blocks
+from simbalance.core.plugins import PLUGIN_ID
 from simbalance.core.records import END_INVALID, END_STALEMATE, END_TIMEOUT, END_WIN
 from simbalance.core.rng import randint, seed_game, shuffle
 from simbalance.games.lady_actions_escape.bits_nb import bit, has, nth_card, popcount
@@ -30,6 +40,7 @@ from simbalance.games.lady_actions_escape.strategies_nb import (
     INFO_EFFECT,
     INFO_WILD,
     RANDOM,
+    SCRIPTED,
     choose_card,
     name_background,
     name_character,
@@ -42,6 +53,41 @@ G_DRAW = 3  # cards every other player draws when a Dr. Evil is played (0: no ef
 G_TURN_CAP = 4  # turns (passes included) after which a game is a timeout
 G_N_BG = 5  # backgrounds (kind_cards holds their masks first, then the characters')
 N_GAME_RULES = 6
+
+# Replay log: one row per event, (kind, a, b, c). Kernels pass an empty log and record nothing.
+EV_DEAL = 0  # seat a is dealt card b
+EV_TURN = 1  # turn a begins: seat b's turn
+EV_PLAY = 2  # seat a plays card b (c = 1: leads it)
+EV_DRAW = 3  # seat a draws card b (c = 0: cannot play; c = 1: Dr. Evil's penalty)
+EV_NAME = 4  # seat a names the wildcard background b, character c
+EV_REVERSE = 5  # the direction of play is now a (1 clockwise, -1 counter-clockwise)
+EV_DRAW_EFFECT = 6  # seat a's Dr. Evil: every other player draws b cards
+EV_RESHUFFLE = 7  # the discard pile but its top card (a cards) is shuffled into a new draw pile
+EV_PASS = 8  # seat a can neither play nor draw: passes
+EV_WIN = 9  # seat a has no cards left: wins
+EV_STALEMATE = 10  # nobody could play for a full round
+EV_TIMEOUT = 11  # the turn cap is reached
+EV_INVALID = 12  # seat a broke a rule (card b; a plug-in's card that was not playable) or an invariant
+
+
+@njit(cache=True, inline="always")
+def _log(log, log_n, kind, a, b, c):
+    """Append an event; ``log_n`` counts them all, also those that do not fit (the replay then
+    plays the game again with a log of that size)."""
+    k = log_n[0]
+    if k < log.shape[0]:
+        log[k, 0] = kind
+        log[k, 1] = a
+        log[k, 2] = b
+        log[k, 3] = c
+    log_n[0] = k + 1
+
+
+@njit(cache=True)
+def plugin_choose(hand, playable, top_background, top_character, hand_sizes, seat, direction, cards, state):
+    """The decision of seats with strategy id PLUGIN_ID (engine.PLUGIN_DOC). The normal kernel has no
+    such seat; ``make_plugin_kernel`` puts the user's function under this name."""
+    return -1
 
 
 @njit(cache=True, inline="always")
@@ -101,8 +147,10 @@ def _conserved(hands, hand_n, players, draw, disc, ctr, n_cards):
 
 @njit(cache=True)
 def play_game(state, order, seat_sid, seat_params, card_info, match, kind_cards, game_rules, hands, hand_n, draw,
-              disc, ctr, steps, seat_stats, out, i, validate):
+              disc, ctr, steps, seat_stats, out, i, validate, log, log_n):
     """Deal ``order`` and play one game; write its record into ``out[i]``.
+
+    ``log``/``log_n``: the replay's event log (EV_*), shape (0, 4) when not replaying.
 
     Scratch: ``hands`` uint64[P], ``hand_n``/``steps`` int64[P], ``draw``/``disc`` int64[n_cards],
     ``ctr`` int64[3], ``seat_stats`` int64[P, 2] (plays, cards drawn). With ``validate`` every turn
@@ -117,6 +165,7 @@ def play_game(state, order, seat_sid, seat_params, card_info, match, kind_cards,
     turn_cap = game_rules[G_TURN_CAP]
     n_bg = game_rules[G_N_BG]
     n_ch = kind_cards.shape[0] - n_bg
+    tracing = log.shape[0] > 0
     hands[:] = 0
     hand_n[:] = 0
     steps[:] = 0
@@ -126,6 +175,8 @@ def play_game(state, order, seat_sid, seat_params, card_info, match, kind_cards,
     for k in range(players * hand_size):
         hands[k % players] |= bit(order[k])
         hand_n[k % players] += 1
+        if tracing:
+            _log(log, log_n, EV_DEAL, k % players, order[k], 0)
     ctr[0] = 0
     for k in range(players * hand_size, n_cards):
         draw[ctr[0]] = order[k]
@@ -150,6 +201,8 @@ def play_game(state, order, seat_sid, seat_params, card_info, match, kind_cards,
             break
         sid = seat_sid[seat]
         turns += 1
+        if tracing:
+            _log(log, log_n, EV_TURN, turns, seat, 0)
 
         # Play a card: the leader any card; the others a matching one, or draw until one matches.
         options = hands[seat] if turns == 1 else hands[seat] & match[top]
@@ -159,6 +212,14 @@ def play_game(state, order, seat_sid, seat_params, card_info, match, kind_cards,
                 # choose_card's random branch, inline: a call passing this many arrays costs about
                 # as much as the rest of the turn (numba counts references to every array argument).
                 card = nth_card(options, randint(state, popcount(options)))
+            elif sid == PLUGIN_ID:
+                card = plugin_choose(hands[seat], options, top // (n_ch + 1) - 1, top % (n_ch + 1) - 1, hand_n, seat,
+                              direction, card_info, state)
+                if card < 0 or card >= n_cards or not has(options, card):
+                    end = END_INVALID  # engine.plugin_kernel turns this into a clear error
+                    if tracing:
+                        _log(log, log_n, EV_INVALID, seat, card, 0)
+                    break
             else:
                 card = choose_card(sid, seat_params[seat], state, steps[seat], hands[seat], options, popcount(options),
                                    card_info, kind_cards, n_bg, hand_n[_next_seat(seat, direction, players)],
@@ -166,6 +227,8 @@ def play_game(state, order, seat_sid, seat_params, card_info, match, kind_cards,
             steps[seat] += 1
             if validate and (card < 0 or card >= n_cards or not has(options, card)):
                 end = END_INVALID
+                if tracing:
+                    _log(log, log_n, EV_INVALID, seat, card, 0)
                 break
         else:
             while True:
@@ -174,8 +237,12 @@ def play_game(state, order, seat_sid, seat_params, card_info, match, kind_cards,
                     drawn = draw[ctr[0]]
                 else:
                     drawn = _draw(state, draw, ctr, disc)
+                    if tracing and ctr[0] > 0:
+                        _log(log, log_n, EV_RESHUFFLE, ctr[0] + 1, 0, 0)
                 if drawn < 0:
                     break  # nothing left to draw: he passes
+                if tracing:
+                    _log(log, log_n, EV_DRAW, seat, drawn, 0)
                 seat_stats[seat, 1] += 1
                 hands[seat] |= bit(drawn)
                 hand_n[seat] += 1
@@ -183,6 +250,8 @@ def play_game(state, order, seat_sid, seat_params, card_info, match, kind_cards,
                     card = drawn
                     break
         if card < 0:
+            if tracing:
+                _log(log, log_n, EV_PASS, seat, 0, 0)
             passes += 1
             passes_in_row += 1
             if passes_in_row >= players:
@@ -191,6 +260,8 @@ def play_game(state, order, seat_sid, seat_params, card_info, match, kind_cards,
             seat = _next_seat(seat, direction, players)
             continue
         passes_in_row = 0
+        if tracing:
+            _log(log, log_n, EV_PLAY, seat, card, turns == 1)
         hands[seat] &= ~bit(card)
         hand_n[seat] -= 1
         disc[ctr[1]] = card
@@ -204,10 +275,14 @@ def play_game(state, order, seat_sid, seat_params, card_info, match, kind_cards,
             ch = name_character(sid, params, state, steps[seat], hands[seat], kind_cards, n_bg)
             steps[seat] += 1
             top = top_index(bg, ch, n_ch)
+            if tracing:
+                _log(log, log_n, EV_NAME, seat, bg, ch)
         else:
             top = top_index(card_info[card, INFO_BG], card_info[card, INFO_CH], n_ch)
         if hand_n[seat] == 0:
             winner = seat  # escaped: the game ends at once
+            if tracing:
+                _log(log, log_n, EV_WIN, seat, 0, 0)
             break
 
         # The printed card's effect: Lady Action reverses, Dr. Evil slows everybody else down.
@@ -215,8 +290,12 @@ def play_game(state, order, seat_sid, seat_params, card_info, match, kind_cards,
         if effect == EFFECT_REVERSE and reverse_on:
             direction = -direction
             reversals += 1
+            if tracing:
+                _log(log, log_n, EV_REVERSE, direction, 0, 0)
         elif effect == EFFECT_DRAW and n_draw > 0:
             draw_effects += 1
+            if tracing:
+                _log(log, log_n, EV_DRAW_EFFECT, seat, n_draw, 0)
             s = seat
             for _ in range(players - 1):
                 s = _next_seat(s, direction, players)
@@ -226,16 +305,26 @@ def play_game(state, order, seat_sid, seat_params, card_info, match, kind_cards,
                         drawn = draw[ctr[0]]
                     else:
                         drawn = _draw(state, draw, ctr, disc)
+                        if tracing and ctr[0] > 0:
+                            _log(log, log_n, EV_RESHUFFLE, ctr[0] + 1, 0, 0)
                     if drawn < 0:
                         break  # a player draws as many as exist
+                    if tracing:
+                        _log(log, log_n, EV_DRAW, s, drawn, 1)
                     seat_stats[s, 1] += 1
                     hands[s] |= bit(drawn)
                     hand_n[s] += 1
         if validate and not _conserved(hands, hand_n, players, draw, disc, ctr, n_cards):
             end = END_INVALID
+            if tracing:
+                _log(log, log_n, EV_INVALID, -1, -1, 0)
             break
         seat = _next_seat(seat, direction, players)
 
+    if tracing and end == END_STALEMATE:
+        _log(log, log_n, EV_STALEMATE, 0, 0, 0)
+    elif tracing and end == END_TIMEOUT:
+        _log(log, log_n, EV_TIMEOUT, turns, 0, 0)
     out[i].length = turns
     out[i].end = end
     out[i].reversals = reversals
@@ -255,40 +344,64 @@ def play_game(state, order, seat_sid, seat_params, card_info, match, kind_cards,
         out[i].winners = 0
 
 
+@njit(cache=True)
+def play_block(out, lo, hi, first_game, seed, lineups, slot_strategy, slot_params, card_info, match, kind_cards,
+               game_rules, validate, log, log_n):
+    """Games ``first_game + lo .. first_game + hi - 1`` into ``out[lo:hi]``, with one set of scratch
+    arrays: the body of every kernel (the normal one and those around a plug-in) and of the replay."""
+    n_cards = card_info.shape[0]
+    players = game_rules[G_PLAYERS]
+    state = np.zeros(1, np.uint64)
+    order = np.empty(n_cards, np.int64)
+    hands = np.zeros(players, np.uint64)
+    hand_n = np.zeros(players, np.int64)
+    steps = np.zeros(players, np.int64)
+    draw = np.empty(n_cards, np.int64)
+    disc = np.empty(n_cards, np.int64)
+    ctr = np.zeros(3, np.int64)
+    seat_stats = np.zeros((players, 2), np.int64)
+    seat_sid = np.empty(players, np.int64)
+    seat_params = np.empty((players, slot_params.shape[1]), np.float64)
+    for i in range(lo, hi):
+        game = first_game + i
+        seed_game(state, seed, game)
+        out[i].game = game
+        lineup = lineups[game % lineups.shape[0]]
+        for s in range(players):
+            out[i].strategy[s] = lineup[s]
+            seat_sid[s] = slot_strategy[lineup[s]]
+            seat_params[s, :] = slot_params[lineup[s], :]
+        for c in range(n_cards):
+            order[c] = c
+        shuffle(state, order, n_cards)
+        play_game(state, order, seat_sid, seat_params, card_info, match, kind_cards, game_rules, hands, hand_n, draw,
+                  disc, ctr, steps, seat_stats, out, i, validate, log, log_n)
+
+
 @njit(cache=True, parallel=True)
 def kernel(out, first_game, seed, lineups, slot_strategy, slot_params, card_info, match, kind_cards, game_rules,
            validate):
     n = out.shape[0]
-    n_cards = card_info.shape[0]
-    players = game_rules[G_PLAYERS]
     blocks = n_blocks(n)
     for b in prange(blocks):
         lo, hi = block_bounds(n, blocks, b)
-        state = np.zeros(1, np.uint64)
-        order = np.empty(n_cards, np.int64)
-        hands = np.zeros(players, np.uint64)
-        hand_n = np.zeros(players, np.int64)
-        steps = np.zeros(players, np.int64)
-        draw = np.empty(n_cards, np.int64)
-        disc = np.empty(n_cards, np.int64)
-        ctr = np.zeros(3, np.int64)
-        seat_stats = np.zeros((players, 2), np.int64)
-        seat_sid = np.empty(players, np.int64)
-        seat_params = np.empty((players, slot_params.shape[1]), np.float64)
-        for i in range(lo, hi):
-            game = first_game + i
-            seed_game(state, seed, game)
-            out[i].game = game
-            lineup = lineups[game % lineups.shape[0]]
-            for s in range(players):
-                out[i].strategy[s] = lineup[s]
-                seat_sid[s] = slot_strategy[lineup[s]]
-                seat_params[s, :] = slot_params[lineup[s], :]
-            for c in range(n_cards):
-                order[c] = c
-            shuffle(state, order, n_cards)
-            play_game(state, order, seat_sid, seat_params, card_info, match, kind_cards, game_rules, hands, hand_n, draw,
-                      disc, ctr, steps, seat_stats, out, i, validate)
+        play_block(out, lo, hi, first_game, seed, lineups, slot_strategy, slot_params, card_info, match, kind_cards,
+                   game_rules, validate, np.zeros((0, 4), np.int64), np.zeros(1, np.int64))
+
+
+def _rebound(func, **names):
+    """A copy of the Python function behind ``func`` that reads ``names`` as globals."""
+    py = getattr(func, "py_func", func)  # the function itself under NUMBA_DISABLE_JIT
+    return types.FunctionType(py.__code__, {**py.__globals__, **names}, py.__name__, py.__defaults__,
+                              py.__closure__)
+
+
+def make_plugin_kernel(fn):
+    """The kernel and the replay with ``fn`` as ``plugin_choose``: the same code, compiled (on first
+    call, once per process) for this function. engine.plugin_kernel checks ``fn`` first."""
+    game = njit(_rebound(play_game, plugin_choose=fn))
+    block = njit(_rebound(play_block, play_game=game))
+    return njit(parallel=True)(_rebound(kernel, play_block=block)), njit(_rebound(trace_game, play_block=block))
 
 
 @njit(cache=True)
@@ -301,4 +414,15 @@ def play_scripted(order, seat_sid, seat_params, card_info, match, kind_cards, ga
     play_game(state, order.copy(), seat_sid, seat_params, card_info, match, kind_cards, game_rules,
               np.zeros(players, np.uint64), np.zeros(players, np.int64),
               np.empty(n_cards, np.int64), np.empty(n_cards, np.int64), np.zeros(3, np.int64),
-              np.zeros(players, np.int64), np.zeros((players, 2), np.int64), out, 0, True)
+              np.zeros(players, np.int64), np.zeros((players, 2), np.int64), out, 0, True,
+              np.zeros((0, 4), np.int64), np.zeros(1, np.int64))
+
+
+@njit(cache=True)
+def trace_game(lineups, slot_strategy, slot_params, card_info, match, kind_cards, game_rules, seed, game, out, log,
+               log_n):
+    """Replay: game ``game`` of ``seed`` into ``out[0]``, played by the kernels' own ``play_block``
+    (validated), every event in ``log``; ``log_n[0]``: the number of events."""
+    log_n[0] = 0
+    play_block(out, 0, 1, game, seed, lineups, slot_strategy, slot_params, card_info, match, kind_cards, game_rules,
+               True, log, log_n)

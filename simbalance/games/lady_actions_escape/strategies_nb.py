@@ -5,9 +5,11 @@ Decision points (docs/rules/lady-actions-escape.md, "Strategies"):
    who cannot play draws until a playable card comes and plays it: no decision there.
 2. ``name_background`` then ``name_character``: what a played wildcard stands for.
 
-Ids (engine.STRATEGIES): 0 random, 1 flexible (and steer: same rule, negative weights), 2 blocker. ``SCRIPTED`` (-1) is for tests only: its
-parameter row lists, per decision of its player, the card id to play (or, after a wild, the
-background then the character to name).
+Ids (engine.STRATEGIES): 0 random, 1 flexible (and steer: same rule, negative weights), 2 blocker.
+``PLUGIN_ID`` (-1, simbalance.core.plugins) is the user's ``--strategy-file`` function, called by
+rules_nb.play_game itself (it names wildcards with the heuristics' rule below). ``SCRIPTED`` (-2)
+is for tests only: its parameter row lists, per decision of its player, the card id to play (or,
+after a wild, the background then the character to name).
 
 Hands are uint64 masks over card ids (bits_nb). Strategies see their own hand, the cards they may
 play, and how many cards the next player (and the one after a reversal) holds.
@@ -24,7 +26,7 @@ from simbalance.games.lady_actions_escape.bits_nb import ONE, lowest_card, nth_c
 RANDOM = 0
 FLEXIBLE = 1
 BLOCKER = 2
-SCRIPTED = -1
+SCRIPTED = -2  # -1 is PLUGIN_ID
 
 # Parameter positions (the order of the keys in configs/lady-actions-escape.toml).
 P_BG_WEIGHT = 0  # weight of "cards I hold of this card's background"
@@ -44,6 +46,8 @@ INFO_BG = 0  # background; -1: none
 INFO_CH = 1  # character; -1: none (a wildcard until it is named)
 INFO_WILD = 2  # 1: its player names a background and a character
 INFO_EFFECT = 3  # EFFECT_*: what the printed card does
+INFO_NUMBER = 4  # the printed number (0: a wildcard); read by plug-ins and replays only
+N_INFO = 5
 
 
 @njit(cache=True, inline="always")
@@ -113,7 +117,7 @@ def _most_held(hand, kind_cards, first, count):
 
 @njit(cache=True)
 def name_background(sid, params, state, step, hand, kind_cards, n_bg):
-    """The background a played wildcard stands for (heuristics: the one they hold most of)."""
+    """The background a played wildcard stands for (heuristics and plug-ins: the one they hold most of)."""
     if sid == RANDOM:
         return randint(state, n_bg)
     if sid == SCRIPTED:
@@ -123,7 +127,7 @@ def name_background(sid, params, state, step, hand, kind_cards, n_bg):
 
 @njit(cache=True)
 def name_character(sid, params, state, step, hand, kind_cards, n_bg):
-    """The character a played wildcard stands for (heuristics: the one they hold most of)."""
+    """The character a played wildcard stands for (heuristics and plug-ins: the one they hold most of)."""
     n_ch = kind_cards.shape[0] - n_bg
     if sid == RANDOM:
         return randint(state, n_ch)

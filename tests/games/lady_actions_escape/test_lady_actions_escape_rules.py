@@ -2,7 +2,7 @@
 
 Cards are named by printed number (0: a Captain Action wildcard, "L": Dr. Ling). ``order_for``
 arranges the deck so the deal (card k to seat k % P) gives the chosen hands and the draw pile
-(listed top first). Scripted players (strategy id -1) play the card ids in their parameter row, one
+(listed top first). Scripted players (strategy id SCRIPTED, -2) play the card ids in their parameter row, one
 per decision (after a wild: the background, then the character it stands for). Backgrounds:
 0 periwinkle, 1 crimson, 2 gold, 3 emerald; characters: 0 Captain Action, 1 Action Boy,
 2 Lady Action, 3 Dr. Evil.
