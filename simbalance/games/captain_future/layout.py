@@ -110,10 +110,11 @@ FV = _f.take(MB * (MP + 1))  # per body and occupant (-1..P-1): FV + b * (MP + 1
 FBASE = _f.take(MB)  # per body: the evaluation as the board stands
 FW = _f.take(MP)  # weight of each opponent's points
 FLOC = _f.take(MR + MC + MB)  # per stone place: protection value
-# Cached values of the heuristics, per player p, body b and change (q + 1 for "p's ship replaces
-# q's", 0 for "lands on an empty space", p + 1 for "p's ship leaves"): valid while the body's BVER
-# and the player's view of the leader are unchanged.
-CGAIN = _f.take(MP * MB * (MP + 1))
+FD = _f.take(MP)  # scratch: points change of each player
+# Cached points changes of the heuristics, per player p, body b and change (q + 1 for "p's ship
+# replaces q's", 0 for "lands on an empty space", p + 1 for "p's ship leaves"): MP + 1 values each
+# (the player's own change with his progress, then every player's points change), valid while the
+# body's BVER is unchanged.
+CGAIN = _f.take(MP * MB * (MP + 1) * (MP + 1))
 CVER = _f.take(MP * MB * (MP + 1))
-CLEAD = _f.take(MP)
 FS_SIZE = _f.n

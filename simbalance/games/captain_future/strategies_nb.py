@@ -20,21 +20,17 @@ from simbalance.core.rng import randint
 from simbalance.games.captain_future.layout import (
     BAWA,
     BAWH,
-    BHOLD,
     BODY_BONUS,
     BODY_SIZE,
-    BSEC,
-    BTOP,
     BVER,
     CGAIN,
-    CLEAD,
     CNT,
     CVER,
     EMPTY_K,
     END_SEAT,
+    FD,
     FILLED,
     FINAL_MAX,
-    FLOC,
     FV,
     FW,
     HAND_N,
@@ -59,14 +55,14 @@ from simbalance.games.captain_future.layout import (
     SHIP_PTS,
     SID,
     SP_BODY,
-    SP_COL,
-    SP_ROW,
     STONE_I,
     STONE_T,
     SUPPLY,
     T_LANDS,
 )
 from simbalance.games.captain_future.rules_nb import (
+    STONE_BODY,
+    STONE_ROW,
     attack_cost,
     attackable,
     body_space,
@@ -289,11 +285,6 @@ def _weights(bd, st, fs, p, prm):
     for q in range(P):
         fs[FW + q] = 0.0 if q == p else prm[P_OPP] / (P - 1)
     fs[FW + leader] += prm[P_LEADER]
-    if prm[P_LEADER] != 0.0 and fs[CLEAD + p] != leader:  # the weights changed: forget the cached values
-        fs[CLEAD + p] = leader
-        base = CVER + p * MB * FQ
-        for i in range(MB * FQ):
-            fs[base + i] = -1.0
     return leader
 
 
@@ -301,36 +292,6 @@ def _weights(bd, st, fs, p, prm):
 def reset_cache(fs):
     for i in range(MP * MB * FQ):
         fs[CVER + i] = -1.0
-    for p in range(MP):
-        fs[CLEAD + p] = -1.0
-
-
-@njit(cache=True)
-def cached_gain(bd, st, fs, b, p, q, w_full):
-    """_gain for ``p`` on body ``b``: q = -1 landing, q != p replacing q's ship, q = p p's ship
-    leaving; served from the cache while body ``b`` has not changed (call _weights first)."""
-    i = (p * MB + b) * FQ + q + 1
-    if fs[CVER + i] == st[BVER + b]:
-        return fs[CGAIN + i]
-    if q < 0:
-        v = _gain_land(bd, st, fs, b, p, w_full)
-    elif q == p:
-        v = _gain(bd, st, fs, b, p, -1, p, w_full)
-    else:
-        v = _gain(bd, st, fs, b, p, p, q, w_full)
-    fs[CGAIN + i] = v
-    fs[CVER + i] = st[BVER + b]
-    return v
-
-
-@njit(cache=True)
-def _share(fs, p, h, pts):
-    """``h``'s points as they count for ``p``: his own in full, an opponent's by his weight."""
-    if h < 0:
-        return 0.0
-    if h == p:
-        return pts
-    return -fs[FW + h] * pts
 
 
 @njit(cache=True)
@@ -343,77 +304,82 @@ def _potential(bd, b, mine, others, w_full):
 
 
 @njit(cache=True)
-def _gain(bd, st, fs, b, p, add, rem, w_full):
-    """Change of ``p``'s evaluation of body ``b`` when player ``add`` gets one more ship there and
-    player ``rem`` one fewer (-1: nobody). Landing: (p, -1); attack or GRAG on q's ship: (p, q);
-    Otto's leaving ship: (-1, p). Reads the body's live summary for the "before" side."""
+def _deltas(bd, st, fs, b, add, rem, out):
+    """Every player's change of points on body ``b`` (into fs[out + q]) when player ``add`` gets one
+    more ship there and player ``rem`` one fewer (-1: nobody). The "before" side is the body's live
+    summary."""
     size = bd[BODY_SIZE + b]
     c0 = CNT + b * MP
     top = 0
     second = 0
     best = -1
+    sp = bd[SHIP_PTS]
     for q in range(bd[PLAYERS]):
         c = st[c0 + q]
+        d = 0
         if q == add:
             c += 1
+            d += sp
         if q == rem:
             c -= 1
+            d -= sp
+        fs[out + q] = d
         if c > top:
             second = top
             top = c
             best = q
         elif c > second:
             second = c
-    v = 0.0
-    sp = bd[SHIP_PTS]
-    if add >= 0:
-        v += _share(fs, p, add, sp)
-    if rem >= 0:
-        v -= _share(fs, p, rem, sp)
-    # the body's bonus: who got it before, who gets it after
-    v -= _share(fs, p, st[BAWH + b], st[BAWA + b])
+    hb = st[BAWH + b]
+    if hb >= 0:
+        fs[out + hb] -= st[BAWA + b]
     if top > second:
-        v += _share(fs, p, best, bd[BODY_BONUS + b] if top == size else bd[MAJ_PTS])
-    mine = st[c0 + p]
-    others = st[FILLED + b] - mine
-    before = _potential(bd, b, mine, others, w_full)
-    if add == p:
-        mine += 1
-    elif add >= 0:
-        others += 1
-    if rem == p:
-        mine -= 1
-    elif rem >= 0:
-        others -= 1
-    return v + _potential(bd, b, mine, others, w_full) - before
+        fs[out + best] += bd[BODY_BONUS + b] if top == size else bd[MAJ_PTS]
 
 
 @njit(cache=True)
-def _gain_land(bd, st, fs, b, p, w_full):
-    """_gain(b, p, p, -1) in O(1) from the body's live summary: one more ship of ``p`` on ``b``."""
-    size = bd[BODY_SIZE + b]
-    c = st[CNT + b * MP + p]
-    top = st[BTOP + b]
-    st[BSEC + b]
-    hold = st[BHOLD + b]
-    c1 = c + 1
-    if hold == p:
-        top1 = top + 1
-        hold1 = p
-    elif c1 > top:
-        top1 = c1
-        hold1 = p
-    elif c1 == top:
-        top1 = top
-        hold1 = -1
-    else:
-        top1 = top
-        hold1 = hold
-    v = bd[SHIP_PTS] - _share(fs, p, st[BAWH + b], st[BAWA + b])
-    if hold1 >= 0:
-        v += _share(fs, p, hold1, bd[BODY_BONUS + b] if top1 == size else bd[MAJ_PTS])
-    others = st[FILLED + b] - c
-    return v + _potential(bd, b, c1, others, w_full) - _potential(bd, b, c, others, w_full)
+def cached_gain(bd, st, fs, b, p, q, w_full):
+    """Value for ``p`` of a change on body ``b``: q = -1 his ship lands on an empty space, q != p his
+    ship replaces q's, q = p his ship leaves. The evaluation (module docstring) of the change is
+    his own points and progress minus the opponents' points weighted by FW (call _weights first).
+    The points part is cached per body until the body changes, independent of the weights."""
+    i = (p * MB + b) * FQ + q + 1
+    e = CGAIN + i * FQ  # [own change incl. progress, then the points change of each player]
+    if fs[CVER + i] != st[BVER + b]:
+        if q < 0:
+            add, rem = p, -1
+        elif q == p:
+            add, rem = -1, p
+        else:
+            add, rem = p, q
+        _deltas(bd, st, fs, b, add, rem, e + 1)
+        mine = st[CNT + b * MP + p]
+        others = st[FILLED + b] - mine
+        before = _potential(bd, b, mine, others, w_full)
+        if add == p:
+            mine += 1
+        if rem == p:
+            mine -= 1
+        if rem >= 0 and rem != p:
+            others -= 1
+        fs[e] = fs[e + 1 + p] + _potential(bd, b, mine, others, w_full) - before
+        fs[CVER + i] = st[BVER + b]
+    v = fs[e]
+    for o in range(bd[PLAYERS]):
+        if o != p:
+            v -= fs[FW + o] * fs[e + 1 + o]
+    return v
+
+
+@njit(cache=True)
+def _value_shift(bd, st, fs, b, p, q):
+    """Value for ``p`` of one more ship of another player ``q`` on body ``b`` (Otto's displaced
+    ship), not cached."""
+    _deltas(bd, st, fs, b, q, -1, FD)
+    v = 0.0
+    for o in range(bd[PLAYERS]):
+        v += fs[FD + o] if o == p else -fs[FW + o] * fs[FD + o]
+    return v
 
 
 @njit(cache=True)
@@ -543,7 +509,9 @@ def heuristic_slot(sid, prm, bd, st, fs, buf, rng, p, final):
                     v += 1000.0
                 if v <= best:
                     continue
-                s = _open_space(bd, st, p, b, q, cost)
+                # with enough body cards and jokers any space can be paid for
+                hb = st[h + bd[NR] + bd[NC] + b] + st[h + bd[KJ]]
+                s = _open_space(bd, st, p, b, q, 0 if hb >= cost else cost)
                 if s >= 0:
                     best = v
                     act = 2
@@ -633,37 +601,51 @@ def _best_otto(bd, st, fs, p, w_full, t_s):
         return -1, -1, NEG
     v = fs[FV + tb * FQ + tq + 1] + bv
     if tq >= 0:
-        v += _gain(bd, st, fs, ba, p, tq, -1, w_full)
+        v += _value_shift(bd, st, fs, ba, p, tq)
     return src, t_s, v
 
 
 @njit(cache=True)
+def _protection(bd, st, p, b, other):
+    """What the stone on conquered body ``b`` protects for ``p``: his ships there count +1, the
+    others' ``-other`` each (a body not conquered cannot be attacked: 0)."""
+    if st[FILLED + b] != bd[BODY_SIZE + b]:
+        return 0.0
+    mine = st[CNT + b * MP + p]
+    return mine - other * (bd[BODY_SIZE + b] - mine)
+
+
+@njit(cache=True)
 def _best_stone(bd, st, fs, p, prm):
-    """The place where the stone protects the most: own ships on conquered bodies count +1, other
-    ships -opp_weight/(P-1). Returns (place, gain over the current place)."""
-    n_pl = n_stone_places(bd)
-    for i in range(n_pl):
-        fs[FLOC + i] = 0.0
+    """The body where the stone protects the most (see _protection), and how much more than where
+    it is now (a row or column: the same sum over its spaces on conquered bodies). Returns
+    (place, gain); the heuristics move the stone to bodies only."""
     other = prm[P_OPP] / (bd[PLAYERS] - 1)
-    off_c = bd[NR]
-    off_b = bd[NR] + bd[NC]
-    for s in range(bd[NL]):
-        q = st[OWNER + s]
-        b = bd[SP_BODY + s]
-        if q < 0 or st[FILLED + b] != bd[BODY_SIZE + b]:
-            continue
-        w = 1.0 if q == p else -other
-        fs[FLOC + bd[SP_ROW + s]] += w
-        fs[FLOC + off_c + bd[SP_COL + s]] += w
-        fs[FLOC + off_b + b] += w
-    cur = stone_place(bd, st[STONE_T], st[STONE_I])
+    t = st[STONE_T]
+    i = st[STONE_I]
+    if t == STONE_BODY:
+        cur = _protection(bd, st, p, i, other)
+    else:
+        k = i if t == STONE_ROW else bd[NR] + i  # the row or column card kind lists its spaces
+        cur = 0.0
+        for j in range(bd[KIND_N + k]):
+            s = bd[KIND_SP + k * ML + j]
+            q = st[OWNER + s]
+            b = bd[SP_BODY + s]
+            if q >= 0 and st[FILLED + b] == bd[BODY_SIZE + b]:
+                cur += 1.0 if q == p else -other
     best = -1
     bv = NEG
-    for i in range(n_pl):
-        if i != cur and fs[FLOC + i] > bv:
-            bv = fs[FLOC + i]
-            best = i
-    return best, bv - fs[FLOC + cur]
+    for b in range(bd[NB]):
+        if t == STONE_BODY and b == i:
+            continue
+        v = _protection(bd, st, p, b, other)
+        if v > bv:
+            bv = v
+            best = b
+    if best < 0:
+        return -1, NEG
+    return stone_place(bd, STONE_BODY, best), bv - cur
 
 
 @njit(cache=True)
