@@ -202,3 +202,16 @@ def test_stale_jit_cache_is_dropped_when_any_jitted_source_changes(tmp_path):
         fh.write("\n# an edit\n")
     assert engine.drop_stale_jit_cache(tmp_path)
     assert not (cache / "rules_nb.kernel-1.py311.nbi").exists()
+
+
+def test_golden_games_catch_rule_drift():
+    """64 fixed games. A change here is a change of game behaviour: bump engine.ENGINE_VERSION,
+    note it in engine.py's history, then update these numbers."""
+    res = simbalance.simulate("aquaman", 64, seed=2026, strategies=["runner", "raider", "random", "runner"],
+                              rotate=True)
+    g = res.games
+    assert engine.ENGINE_VERSION == 1
+    assert int(g["length"].sum()) == 5320
+    assert int(g["winner"].sum()) == 84
+    assert int(sum(g[f"fights_{s}"].sum() for s in range(4))) == 322
+    assert int(sum(g[f"use_plot_{s}"].sum() for s in range(4))) == 182
