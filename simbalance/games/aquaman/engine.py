@@ -247,27 +247,41 @@ def _seat_frame(games: pd.DataFrame, players: int) -> pd.DataFrame:
     shares = win_shares(games["winners"].to_numpy(), players)
     parts = []
     for s in range(players):
-        part = {"seat": np.full(len(games), s), "win": shares[:, s]}
+        part = {"seat": np.full(len(games), s), "win": shares[:, s], "slot": games[f"strategy_{s}"].to_numpy()}
         for name in POWER_NAMES:
             part[name] = games[f"use_{name}_{s}"].to_numpy()
-        for field in ("missions", "fights", "fights_won", "stolen"):
+        for field in ("missions", "fights", "fights_won", "stolen", "taken", "foe_hits"):
             part[field] = games[f"{field}_{s}"].to_numpy()
         parts.append(pd.DataFrame(part))
     return pd.concat(parts, ignore_index=True)
 
 
 def summarize(games: pd.DataFrame, players: int) -> dict:
-    """Missions, fights, steals and, per power, its use and the win rate of seats that used it."""
+    """Missions, fights, steals, per strategy slot the same per seat and game, and per power its use
+    and the win rate of players who used it (a correlation, not an effect)."""
     seats = _seat_frame(games, players)
-    fights = seats["fights"].sum()
+    n = max(len(games), 1)
+    fights = seats["fights"].sum() / 2  # every fight has two sides
     out = {
         "mean_missions_per_seat": float(seats["missions"].mean()),
-        "fights_per_game": float(seats["fights"].sum() / 2 / max(len(games), 1)),
-        "cards_stolen_per_game": float(seats["stolen"].sum() / max(len(games), 1)),
-        "fight_win_share": float(seats["fights_won"].sum() / fights) if fights else None,
+        "fights_per_game": float(fights / n),
+        "share_of_fights_decided": float(seats["fights_won"].sum() / fights) if fights else None,
+        "cards_stolen_per_game": float(seats["stolen"].sum() / n),
         "deck_refills_per_game": float(games["refills"].mean()),
+        "by_strategy_slot": {},
         "powers": {},
     }
+    for slot, part in seats.groupby("slot"):
+        fought = part["fights"].sum()
+        out["by_strategy_slot"][str(int(slot))] = {
+            "missions_per_seat_game": float(part["missions"].mean()),
+            "fights_per_seat_game": float(part["fights"].mean()),
+            "fights_won_share": float(part["fights_won"].sum() / fought) if fought else None,
+            "stolen_per_seat_game": float(part["stolen"].mean()),
+            "board_cards_per_seat_game": float(part["taken"].mean()),
+            "foe_hits_per_seat_game": float(part["foe_hits"].mean()),
+            "power_uses_per_seat_game": {name: float(part[name].mean()) for name in POWER_NAMES},
+        }
     for name in POWER_NAMES:
         used = seats[name] > 0
         out["powers"][name] = {

@@ -125,7 +125,10 @@ def test_summary_and_power_figure():
     json.dumps(summary)
     assert set(summary["powers"]) == set(engine.POWER_NAMES)
     assert summary["powers"]["aquaman"]["uses_per_seat_game"] > 0
-    assert summary["fights_per_game"] > 0
+    assert summary["fights_per_game"] > 0 and 0 < summary["share_of_fights_decided"] <= 1
+    slots = summary["by_strategy_slot"]  # runner (slot 0) avoids fights that the raider (1) seeks
+    assert slots["1"]["fights_per_seat_game"] > slots["0"]["fights_per_seat_game"]
+    assert slots["1"]["fights_won_share"] > slots["2"]["fights_won_share"]  # raider beats random
     figs = engine.figures(res.games, summary)
     from matplotlib.figure import Figure
     assert isinstance(figs["aquaman_powers"], Figure)
