@@ -117,4 +117,7 @@ FD = _f.take(MP)  # scratch: points change of each player
 # body's BVER is unchanged.
 CGAIN = _f.take(MP * MB * (MP + 1) * (MP + 1))
 CVER = _f.take(MP * MB * (MP + 1))
+CWV = _f.take(MP * MB * (MP + 1))  # ... the value with the weights CWS (the last ones used)
+CWS = _f.take(MP * MB * (MP + 1))
+FWS = _f.take(1)  # which weights FW holds now (player and leader)
 FS_SIZE = _f.n

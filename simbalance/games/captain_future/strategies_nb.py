@@ -26,6 +26,8 @@ from simbalance.games.captain_future.layout import (
     CGAIN,
     CNT,
     CVER,
+    CWS,
+    CWV,
     EMPTY_K,
     END_SEAT,
     FD,
@@ -33,6 +35,7 @@ from simbalance.games.captain_future.layout import (
     FINAL_MAX,
     FV,
     FW,
+    FWS,
     HAND_N,
     HANDS,
     KIND_N,
@@ -285,6 +288,7 @@ def _weights(bd, st, fs, p, prm):
     for q in range(P):
         fs[FW + q] = 0.0 if q == p else prm[P_OPP] / (P - 1)
     fs[FW + leader] += prm[P_LEADER]
+    fs[FWS] = p * MP + leader  # which weights these are (a player's weights depend on the leader only)
     return leader
 
 
@@ -292,6 +296,7 @@ def _weights(bd, st, fs, p, prm):
 def reset_cache(fs):
     for i in range(MP * MB * FQ):
         fs[CVER + i] = -1.0
+        fs[CWS + i] = -1.0
 
 
 @njit(cache=True)
@@ -345,7 +350,8 @@ def cached_gain(bd, st, fs, b, p, q, w_full):
     The points part is cached per body until the body changes, independent of the weights."""
     i = (p * MB + b) * FQ + q + 1
     e = CGAIN + i * FQ  # [own change incl. progress, then the points change of each player]
-    if fs[CVER + i] != st[BVER + b]:
+    fresh = fs[CVER + i] != st[BVER + b]
+    if fresh:
         if q < 0:
             add, rem = p, -1
         elif q == p:
@@ -364,10 +370,14 @@ def cached_gain(bd, st, fs, b, p, q, w_full):
             others -= 1
         fs[e] = fs[e + 1 + p] + _potential(bd, b, mine, others, w_full) - before
         fs[CVER + i] = st[BVER + b]
+    elif fs[CWS + i] == fs[FWS]:
+        return fs[CWV + i]  # same body, same weights: the value itself
     v = fs[e]
     for o in range(bd[PLAYERS]):
         if o != p:
             v -= fs[FW + o] * fs[e + 1 + o]
+    fs[CWV + i] = v
+    fs[CWS + i] = fs[FWS]
     return v
 
 
