@@ -22,8 +22,9 @@ parameters (configs/aquaman.toml, order in ``enums.HEURISTIC_PARAM_NAMES``):
 - swim: the reachable square of highest value: its card's gain, or for a square with opponents
   ``fight + edge * (2 * best_rank/ranks - 1)``;
 - power: the card whose power's estimated gain minus the card's held value is highest, used when
-  that exceeds ``power_bar`` (estimates below in ``_power_gain``; ``foe`` values a Foe hit,
-  ``swim_reach`` is how many board cards a normal swim is assumed to choose from);
+  that exceeds ``power_bar`` (the estimates are in ``choose_power``; ``foe`` values a Foe hit,
+  ``swim_reach`` is how many board cards a rolled swim is assumed to choose from; Plot is only
+  considered toward a card of a missing suit);
 - fight card: the highest ``fight_card * rank/ranks - held_value/need``; steal: the highest gain
   plus ``deny`` if it is the loser's only card of its suit; opponent: ``deny * missions + cards``;
 - mission: always, with the lowest card of each suit (most-held suits first); rest: discard the
