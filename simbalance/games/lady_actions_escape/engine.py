@@ -292,3 +292,126 @@ def figures(games: pd.DataFrame, summary: dict) -> dict:
     ax.set_title("lady-actions-escape: events per game")
     figs["lady_actions_escape_events"] = fig
     return figs
+
+
+# ---------------------------------------------------------------------------------------------
+# Replay
+
+
+def trace(plan, game: int) -> tuple[np.ndarray, np.ndarray]:
+    """Play game ``game`` of the plan's run again (the kernels' own code, validated) and return its
+    record and its event log (rows of rules_nb.EV_*)."""
+    from simbalance.games.lady_actions_escape import rules_nb
+
+    run_trace = getattr(plan.kernel, "trace_game", None)  # a plug-in kernel's own replay
+    if PLUGIN_ID in plan.lineup.slot_strategy and run_trace is None:
+        raise SimbalanceError("lady-actions-escape: replaying a plug-in's game needs its kernel (plan_run with "
+                              "strategy_file=...)")
+    run_trace = run_trace or rules_nb.trace_game
+    lineup = plan.lineup
+    out = np.zeros(1, RECORD_DTYPE)
+    log = np.zeros((4096, 4), np.int64)
+    log_n = np.zeros(1, np.int64)
+    for _ in range(2):  # once more with a log of the right size when the first did not hold it all
+        run_trace(lineup.seats, lineup.slot_strategy, lineup.slot_params, *plan.prepared[:4], np.uint64(plan.seed),
+                  np.int64(game), out, log, log_n)
+        if log_n[0] <= len(log):
+            break
+        log = np.zeros((int(log_n[0]), 4), np.int64)
+    return out, log[: log_n[0]]
+
+
+def replay(plan, game: int) -> list[str]:
+    """Game ``game`` of the plan's seed, move by move, in words."""
+    from simbalance.games.lady_actions_escape import rules_nb as r
+
+    out, events = trace(plan, game)
+    deck = game_deck(plan.config)
+    card = deck.label
+    players = plan.players
+    seats = plan.lineup.seats[game % len(plan.lineup.seats)]
+    who = {s: f"seat {s} ({plan.lineup.slot_names[seats[s]]})" for s in range(players)}
+    held = np.zeros(players, np.int64)
+
+    def kind(bg: int, ch: int) -> str:
+        parts = [deck.backgrounds[bg] if bg >= 0 else "", deck.characters[ch] if ch >= 0 else ""]
+        return " / ".join(p for p in parts if p) or "nothing"
+
+    lines = [f"lady-actions-escape, game {game} of seed {plan.seed}, {players} players; seat 0 leads, play "
+             "starts clockwise."]
+    dealt: dict[int, list[str]] = {}
+    turn: list[str] = []  # the current turn's words
+    after: list[str] = []  # what follows from it (penalties, reshuffles)
+    penalty: dict[int, list[str]] = {}  # Dr. Evil's draws, per seat
+    drawn: list[str] = []  # cards the player drew this turn, looking for a playable one
+
+    def flush_penalty():
+        if penalty:
+            after.append("  " + "; ".join(f"seat {s} draws {', '.join(c)}" for s, c in penalty.items()) + ".")
+            penalty.clear()
+
+    def flush():
+        flush_penalty()
+        if turn:
+            lines.append(" ".join(turn))
+        lines.extend(after)
+        turn.clear()
+        after.clear()
+
+    for ev, a, b, c in events.tolist():
+        if ev == r.EV_DEAL:
+            dealt.setdefault(a, []).append(card(b))
+            held[a] += 1
+            continue
+        if dealt:
+            for s in sorted(dealt):
+                lines.append(f"Seat {s} is dealt {len(dealt[s])} cards: {', '.join(dealt[s])}.")
+            lines.append(f"The draw pile holds {deck.size - int(held.sum())} cards.")
+            dealt.clear()
+        if ev == r.EV_TURN:
+            flush()
+            turn.append(f"Turn {a}, {who[b]}:")
+        elif ev == r.EV_DRAW and c == 0:
+            held[a] += 1
+            drawn.append(card(b))
+        elif ev == r.EV_DRAW:
+            held[a] += 1
+            penalty.setdefault(a, []).append(card(b))
+        elif ev == r.EV_PLAY:
+            held[a] -= 1
+            if drawn:
+                turn.append(f"cannot play, draws {', '.join(drawn)} and")
+                drawn.clear()
+            turn.append(f"{'leads' if c else 'plays'} {card(b)} ({held[a]} left).")
+        elif ev == r.EV_NAME:
+            turn.append(f"The wildcard stands for {kind(b, c)}.")
+        elif ev == r.EV_REVERSE:
+            turn.append(f"Lady Action: play now runs {'clockwise' if a == 1 else 'counter-clockwise'}.")
+        elif ev == r.EV_DRAW_EFFECT:
+            turn.append(f"Dr. Evil: every other player draws {b}:")
+        elif ev == r.EV_RESHUFFLE:
+            flush_penalty()
+            after.append(f"  The discard pile but its top card ({a} cards) is shuffled into a new draw pile.")
+        elif ev == r.EV_PASS:
+            turn.append(f"cannot play, draws {', '.join(drawn)}, nothing is left to draw: passes." if drawn else
+                        "cannot play and nothing is left to draw: passes.")
+            drawn.clear()
+        elif ev == r.EV_WIN:
+            flush()
+            lines.append(f"Seat {a} has played its last card and escapes: {who[a]} wins after "
+                         f"{int(out[0]['length'])} turns.")
+        elif ev == r.EV_STALEMATE:
+            flush()
+            lines.append(f"Nobody could play for a full round: a stalemate after {int(out[0]['length'])} turns, "
+                         "nobody wins.")
+        elif ev == r.EV_TIMEOUT:
+            flush()
+            lines.append(f"The turn cap ({a} turns) is reached: a timeout, nobody wins.")
+        elif ev == r.EV_INVALID:
+            flush()
+            what = f"seat {a} played {b}, not a playable card" if a >= 0 else "the cards are no longer all accounted for"
+            lines.append(f"Invalid game: {what}.")
+    flush()
+    left = ", ".join(f"seat {s} {int(out[0]['cards_left'][s])}" for s in range(players))
+    lines.append(f"Cards left: {left}.")
+    return lines

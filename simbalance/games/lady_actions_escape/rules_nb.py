@@ -236,8 +236,9 @@ def play_game(state, order, seat_sid, seat_params, card_info, match, kind_cards,
                     ctr[0] -= 1
                     drawn = draw[ctr[0]]
                 else:
+                    reshuffles = ctr[2]
                     drawn = _draw(state, draw, ctr, disc)
-                    if tracing and ctr[0] > 0:
+                    if tracing and ctr[2] != reshuffles:
                         _log(log, log_n, EV_RESHUFFLE, ctr[0] + 1, 0, 0)
                 if drawn < 0:
                     break  # nothing left to draw: he passes
@@ -304,8 +305,9 @@ def play_game(state, order, seat_sid, seat_params, card_info, match, kind_cards,
                         ctr[0] -= 1
                         drawn = draw[ctr[0]]
                     else:
+                        reshuffles = ctr[2]
                         drawn = _draw(state, draw, ctr, disc)
-                        if tracing and ctr[0] > 0:
+                        if tracing and ctr[2] != reshuffles:
                             _log(log, log_n, EV_RESHUFFLE, ctr[0] + 1, 0, 0)
                     if drawn < 0:
                         break  # a player draws as many as exist
