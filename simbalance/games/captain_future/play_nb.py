@@ -68,7 +68,7 @@ from simbalance.games.captain_future.strategies_nb import do_event, do_slot, res
 TRACE_W = 10
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play_turn(bd, st, fs, buf, rng, p, final, seat_prm):
     """One turn of seat ``p``: an optional event, the action slots, an optional event if none was
     played yet, then draw back up to the hand size. Returns False if the player could do nothing."""
@@ -92,7 +92,7 @@ def play_turn(bd, st, fs, buf, rng, p, final, seat_prm):
     return acted
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play_game(bd, st, fs, buf, rng, order, stone_t, stone_i, seat_prm, trace):
     """Deal ``order`` (a shuffled deck of card kinds), place the stone, play until the end or a
     cap. Seat strategy ids must be in st[SID..] (kept by reset). Returns (end code, turns played).
@@ -158,7 +158,7 @@ def play_game(bd, st, fs, buf, rng, order, stone_t, stone_i, seat_prm, trace):
     return end, turn
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def write_record(bd, st, out, i, end, turns):
     P = bd[PLAYERS]
     sc = st[SC:SC + MP]
@@ -233,7 +233,7 @@ def write_record(bd, st, out, i, end, turns):
     out[i].winner_mask[1] = won1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def first_stone(bd, rng):
     """The stone's first place: a random body (default), or a random row, column or body."""
     if bd[STONE_ANY]:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simbalance.core.rng import shuffle
+from simbalance.core.rng import randint, shuffle
 from simbalance.games.captain_future.layout import (
     ATT,
     BAWA,
@@ -91,7 +91,7 @@ def new_state():
     return np.zeros(ST_SIZE, np.int64)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def reset_state(bd, st, stone_t, stone_i):
     """An empty board, full supplies, no cards anywhere, the stone placed (seat strategies kept)."""
     st[:SID] = 0
@@ -110,35 +110,35 @@ def reset_state(bd, st, stone_t, stone_i):
 
 # ---- small accessors ----------------------------------------------------------------------------
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def cnt(st, b, p):
     return st[CNT + b * MP + p]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def hand(st, p, k):
     return st[HANDS + p * MK + k]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def body_space(bd, b, j):
     return bd[BODY_SP + b * MBS + j]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def kind_of(bd, s, j):
     """The j-th card kind naming space s: 0 its row, 1 its column, 2 its body, 3 the joker."""
     return bd[SP_K + 4 * s + j]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def conquered(bd, st, b):
     return st[FILLED + b] == bd[BODY_SIZE + b]
 
 
 # ---- the secret stone -------------------------------------------------------------------------
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def stone_blocks_attack(bd, st, s):
     """On a row or column the stone blocks attacks there; on a body, attacks (and landings) there."""
     t = st[STONE_T]
@@ -150,18 +150,18 @@ def stone_blocks_attack(bd, st, s):
     return bd[SP_BODY + s] == i
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def stone_body(st):
     """The body the stone sits on, or -1."""
     return st[STONE_I] if st[STONE_T] == STONE_BODY else -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def stone_blocks_landing(bd, st, s):
     return st[STONE_T] == STONE_BODY and bd[SP_BODY + s] == st[STONE_I]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def recount_empty(bd, st):
     st[EMPTY_K:EMPTY_K + MK] = 0
     for s in range(bd[NL]):
@@ -170,12 +170,12 @@ def recount_empty(bd, st):
                 st[EMPTY_K + kind_of(bd, s, j)] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def n_stone_places(bd):
     return bd[NR] + bd[NC] + bd[NB]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def stone_place(bd, t, i):
     """Stone places numbered 0..R+C+B-1: rows, then columns, then bodies."""
     if t == STONE_ROW:
@@ -185,7 +185,7 @@ def stone_place(bd, t, i):
     return bd[NR] + bd[NC] + i
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def move_stone(bd, st, place):
     """Put the stone on place ``place`` (see stone_place)."""
     if place < bd[NR]:
@@ -202,7 +202,7 @@ def move_stone(bd, st, place):
 
 # ---- ships ------------------------------------------------------------------------------------
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def body_changed(bd, st, b):
     """Refresh body ``b``'s live summary (largest counts, majority holder, bonus) and the scores."""
     old = st[BAWH + b]
@@ -233,7 +233,7 @@ def body_changed(bd, st, b):
     st[BAWA + b] = award
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def put_ship(bd, st, p, s):
     """A ship of ``p`` onto the empty space ``s`` (from wherever the caller took it)."""
     b = bd[SP_BODY + s]
@@ -248,7 +248,7 @@ def put_ship(bd, st, p, s):
             st[EMPTY_K + kind_of(bd, s, j)] -= 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def lift_ship(bd, st, s):
     """Take the ship off ``s``; returns its owner (the caller decides where the ship goes)."""
     q = st[OWNER + s]
@@ -265,7 +265,7 @@ def lift_ship(bd, st, s):
     return q
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def place_from_supply(bd, st, p, s):
     """A ship of ``p`` from his supply onto empty ``s``. The placement that empties a supply
     triggers the end (once: a later Recall does not undo it)."""
@@ -277,7 +277,7 @@ def place_from_supply(bd, st, p, s):
 
 # ---- cards ------------------------------------------------------------------------------------
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def draw_card(bd, st, rng, p):
     """Draw the top card of the stack into ``p``'s hand; an empty stack is refilled by shuffling the
     discard pile (rules.reshuffle_discards). Returns False when nothing can be drawn."""
@@ -285,8 +285,14 @@ def draw_card(bd, st, rng, p):
         nd = st[NDISC]
         if bd[RESHUFFLE] == 0 or nd == 0:
             return False
-        st[STACK:STACK + nd] = st[DISCARD:DISCARD + nd]
-        shuffle(rng, st[STACK:STACK + nd], nd)
+        for j in range(nd):
+            st[STACK + j] = st[DISCARD + j]
+        # Fisher-Yates in place (as simbalance.core.rng.shuffle, on a part of the state array)
+        for j in range(nd - 1, 0, -1):
+            r = STACK + randint(rng, j + 1)
+            tmp = st[STACK + j]
+            st[STACK + j] = st[r]
+            st[r] = tmp
         st[NSTACK] = nd
         st[NDISC] = 0
     n = st[NSTACK] - 1
@@ -297,7 +303,7 @@ def draw_card(bd, st, rng, p):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def discard_card(st, p, k):
     st[HANDS + p * MK + k] -= 1
     st[HAND_N + p] -= 1
@@ -305,14 +311,14 @@ def discard_card(st, p, k):
     st[NDISC] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def refill_hand(bd, st, rng, p):
     while st[HAND_N + p] < bd[HAND]:
         if not draw_card(bd, st, rng, p):
             break
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def deal(bd, st, order):
     """Deal from the shuffled deck ``order`` (card kinds): card k goes to seat k % P until every
     hand is full; the rest is the stack, ``order[P * hand size]`` on top."""
@@ -336,7 +342,7 @@ def deck_order(bd, rng):
     return order
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def can_exchange(bd, st, p):
     """An exchange needs a card to discard and one to draw (the discarded card itself may come back
     through the reshuffle)."""
@@ -345,7 +351,7 @@ def can_exchange(bd, st, p):
     return st[NSTACK] > 0 or bd[RESHUFFLE] != 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def exchange(bd, st, rng, p, k):
     discard_card(st, p, k)
     draw_card(bd, st, rng, p)
@@ -354,13 +360,13 @@ def exchange(bd, st, rng, p, k):
 
 # ---- landing ----------------------------------------------------------------------------------
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def names_space(bd, k, s):
     """Does card kind ``k`` name space ``s`` (its row, its column, its body, or a joker)?"""
     return k == kind_of(bd, s, 0) or k == kind_of(bd, s, 1) or k == kind_of(bd, s, 2) or k == bd[KJ]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def naming_cards(bd, st, p, s):
     """Cards in ``p``'s hand that name space ``s``."""
     h = HANDS + p * MK
@@ -368,14 +374,14 @@ def naming_cards(bd, st, p, s):
             + st[h + bd[KJ]])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def can_land(bd, st, p, k, s):
     """Landing: one trajectory card naming an empty landing space not on the stone's body."""
     return (0 <= k <= bd[KJ] and hand(st, p, k) > 0 and st[SUPPLY + p] > 0 and st[OWNER + s] < 0
             and names_space(bd, k, s) and not stone_blocks_landing(bd, st, s))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def land(bd, st, p, k, s):
     discard_card(st, p, k)
     place_from_supply(bd, st, p, s)
@@ -385,13 +391,13 @@ def land(bd, st, p, k, s):
 
 # ---- attacks ----------------------------------------------------------------------------------
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def majority_holder(bd, st, b):
     """The player with strictly more ships on body ``b`` than anyone else, or -1."""
     return st[BHOLD + b]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def attack_category(bd, st, p, b):
     if majority_holder(bd, st, b) == p:
         return CAT_MAJORITY
@@ -400,7 +406,7 @@ def attack_category(bd, st, p, b):
     return CAT_ABSENT
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def attack_cost(bd, st, p, b):
     """Cards an attack on body ``b`` costs ``p`` now (majority recomputed live)."""
     cat = attack_category(bd, st, p, b)
@@ -411,7 +417,7 @@ def attack_cost(bd, st, p, b):
     return bd[COST_ABS]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def attackable(bd, st, p, s):
     """A foreign ship on a conquered body, not protected by the stone (cards not checked)."""
     q = st[OWNER + s]
@@ -420,7 +426,7 @@ def attackable(bd, st, p, s):
     return conquered(bd, st, bd[SP_BODY + s]) and not stone_blocks_attack(bd, st, s)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def can_attack(bd, st, p, s, final):
     """Can ``p`` attack ``s`` now? ``final``: another player triggered the end and this is ``p``'s
     last turn, where attacks above rules.final_round_max_attack_cost ("no three card attacks") are
@@ -433,7 +439,7 @@ def can_attack(bd, st, p, s, final):
     return naming_cards(bd, st, p, s) >= cost
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def resolve_attack(bd, st, p, s):
     """The board part of an attack (the caller pays the cards): the attacked ship leaves the game
     and a ship from ``p``'s supply takes its place."""
@@ -444,7 +450,7 @@ def resolve_attack(bd, st, p, s):
     place_from_supply(bd, st, p, s)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def pay_named_cheapest(bd, st, p, s, n):
     """Pay ``n`` cards naming ``s``, the least useful first: the row or column card that names fewer
     empty spaces, then the other, then the body card, jokers last."""
@@ -462,7 +468,7 @@ def pay_named_cheapest(bd, st, p, s, n):
 
 # ---- events -----------------------------------------------------------------------------------
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play_event_card(bd, st, p, k):
     """Discard the event card ``k`` and count it (the caller applies its effect)."""
     discard_card(st, p, k)
@@ -470,7 +476,7 @@ def play_event_card(bd, st, p, k):
     st[T_EVENT] = k - bd[KJ] - 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def otto_ok(bd, st, p, src, dst):
     """Otto moves ``p``'s ship from ``src`` to another space not holding his own ship, swapping with
     the ship there; neither space may be one where the stone blocks attacks."""
@@ -478,7 +484,7 @@ def otto_ok(bd, st, p, src, dst):
             and not stone_blocks_attack(bd, st, src) and not stone_blocks_attack(bd, st, dst))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def otto(bd, st, p, src, dst):
     q = st[OWNER + dst]
     lift_ship(bd, st, src)
@@ -488,14 +494,14 @@ def otto(bd, st, p, src, dst):
     put_ship(bd, st, p, dst)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def grag_ok(bd, st, p, s):
     """GRAG: a ship from supply onto any space not holding one's own ship, where the stone does not
     block attacks."""
     return st[SUPPLY + p] > 0 and st[OWNER + s] != p and not stone_blocks_attack(bd, st, s)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def grag(bd, st, p, s):
     q = st[OWNER + s]
     if q >= 0:
@@ -504,7 +510,7 @@ def grag(bd, st, p, s):
     place_from_supply(bd, st, p, s)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def recall_ship(bd, st, s):
     """Recall: the ship on ``s`` goes back to its owner's supply (the stone does not matter)."""
     q = lift_ship(bd, st, s)
@@ -513,7 +519,7 @@ def recall_ship(bd, st, s):
 
 # ---- scoring ----------------------------------------------------------------------------------
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def body_points(bd, st, b):
     """Points of every player on body ``b`` into st[PTS..]: ships, plus full control (all spaces
     his) or a strict majority on a body nobody fully controls."""
@@ -535,14 +541,14 @@ def body_points(bd, st, b):
         st[PTS + best] += bd[MAJ_PTS]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def scores(bd, st, out):
     """Every player's score (kept live) into ``out``."""
     for q in range(bd[PLAYERS]):
         out[q] = st[SCORE + q]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def scores_recomputed(bd, st, out):
     """Every player's score from scratch (tests check it against the live scores)."""
     for q in range(bd[PLAYERS]):

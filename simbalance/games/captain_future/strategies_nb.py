@@ -103,7 +103,7 @@ FQ = MP + 1  # stride of FV: occupant -1..P-1
 
 # ---- random -----------------------------------------------------------------------------------
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _count_cards(st, p, lo, hi, need_empty):
     """Cards (not kinds) in ``p``'s hand among kinds lo..hi-1; with ``need_empty`` only kinds that
     name an empty landable space."""
@@ -115,7 +115,7 @@ def _count_cards(st, p, lo, hi, need_empty):
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _kth_card(st, p, lo, hi, need_empty, r):
     for k in range(lo, hi):
         if need_empty and st[EMPTY_K + k] == 0:
@@ -126,7 +126,7 @@ def _kth_card(st, p, lo, hi, need_empty, r):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def random_land(bd, st, rng, p):
     """Land: a card uniformly among the cards that can land, then a space uniformly among the empty
     landable spaces it names."""
@@ -142,7 +142,7 @@ def random_land(bd, st, rng, p):
             r -= 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def random_pay(bd, st, rng, p, s, n):
     """Pay ``n`` cards naming ``s``, each uniformly among the naming cards left in hand."""
     for _ in range(n):
@@ -155,7 +155,7 @@ def random_pay(bd, st, rng, p, s, n):
             r -= hand(st, p, k)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def list_attacks(bd, st, p, final, out):
     """Every space ``p`` can attack now, into ``out``; returns how many."""
     n = 0
@@ -176,7 +176,7 @@ def list_attacks(bd, st, p, final, out):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def random_slot(bd, st, buf, rng, p, final):
     """Action type uniformly among the legal ones (land, attack, exchange); then its own steps."""
     can_l = st[SUPPLY + p] > 0 and _count_cards(st, p, 0, bd[KJ] + 1, True) > 0
@@ -203,7 +203,7 @@ def random_slot(bd, st, buf, rng, p, final):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _count_spaces(bd, st, p, own):
     """Spaces holding ``p``'s ship (own) or not (not own), where the stone does not block attacks:
     Otto's sources / Otto's and GRAG's targets."""
@@ -214,7 +214,7 @@ def _count_spaces(bd, st, p, own):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _kth_space(bd, st, p, r, own):
     for s in range(bd[NL]):
         if (st[OWNER + s] == p) == own and not stone_blocks_attack(bd, st, s):
@@ -224,7 +224,7 @@ def _kth_space(bd, st, p, r, own):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def random_event(bd, st, fs, rng, p, seat_prm):
     """Uniformly among "no event" and every event card in hand that has a legal use; then its
     targets uniformly (Simon Wright: any other place; Otto: own ship, then destination; GRAG: space).
@@ -277,7 +277,7 @@ def random_event(bd, st, fs, rng, p, seat_prm):
 
 # ---- heuristics: evaluation -------------------------------------------------------------------
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _weights(bd, st, fs, p, prm):
     """The score leader among the opponents, and the weight of each opponent's points in FW."""
     P = bd[PLAYERS]
@@ -292,14 +292,14 @@ def _weights(bd, st, fs, p, prm):
     return leader
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def reset_cache(fs):
     for i in range(MP * MB * FQ):
         fs[CVER + i] = -1.0
         fs[CWS + i] = -1.0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _potential(bd, b, mine, others, w_full):
     """Progress towards full control of a body nobody else is on."""
     size = bd[BODY_SIZE + b]
@@ -308,7 +308,7 @@ def _potential(bd, b, mine, others, w_full):
     return 0.0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _deltas(bd, st, fs, b, add, rem, out):
     """Every player's change of points on body ``b`` (into fs[out + q]) when player ``add`` gets one
     more ship there and player ``rem`` one fewer (-1: nobody). The "before" side is the body's live
@@ -342,7 +342,7 @@ def _deltas(bd, st, fs, b, add, rem, out):
         fs[out + best] += bd[BODY_BONUS + b] if top == size else bd[MAJ_PTS]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def cached_gain(bd, st, fs, b, p, q, w_full):
     """Value for ``p`` of a change on body ``b``: q = -1 his ship lands on an empty space, q != p his
     ship replaces q's, q = p his ship leaves. The evaluation (module docstring) of the change is
@@ -381,7 +381,7 @@ def cached_gain(bd, st, fs, b, p, q, w_full):
     return v
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _value_shift(bd, st, fs, b, p, q):
     """Value for ``p`` of one more ship of another player ``q`` on body ``b`` (Otto's displaced
     ship), not cached."""
@@ -392,7 +392,7 @@ def _value_shift(bd, st, fs, b, p, q):
     return v
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _usefulness(bd, st, k):
     """How much a heuristic wants to keep a card kind (an exchange discards the least useful)."""
     kj = bd[KJ]
@@ -409,7 +409,7 @@ def _usefulness(bd, st, k):
     return 3.0  # GRAG
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _open_space(bd, st, p, b, q, cost):
     """The first space of body ``b`` holding ``q``'s ship (q = -1: empty) where the stone does not
     block attacks and, if ``cost`` > 0, that ``p``'s hand can pay ``cost`` cards for; -1 if none."""
@@ -423,7 +423,7 @@ def _open_space(bd, st, p, b, q, cost):
 
 # ---- heuristics: the slot -----------------------------------------------------------------------
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def heuristic_slot(sid, prm, bd, st, fs, buf, rng, p, final):
     """Take the best of: the best landing, the best attack, an exchange (see module docstring).
     The aggressor takes any attack costing at most ``cheap_cost`` cards before anything else."""
@@ -555,7 +555,7 @@ def heuristic_slot(sid, prm, bd, st, fs, buf, rng, p, final):
 
 # ---- heuristics: events -------------------------------------------------------------------------
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _targets(bd, st, fs, p, w_full):
     """The best space for one of ``p``'s ships to arrive on with GRAG or Otto (an empty space or
     another player's ship, where the stone does not block attacks) and its value. Fills FV[b, q + 1]
@@ -586,7 +586,7 @@ def _targets(bd, st, fs, p, w_full):
     return best_s, best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _best_otto(bd, st, fs, p, w_full, t_s):
     """The best Otto move (source, destination, value) to the best target ``t_s`` of _targets: the
     own ship leaves the body where that costs least (not the target's body); the displaced ship's
@@ -615,7 +615,7 @@ def _best_otto(bd, st, fs, p, w_full, t_s):
     return src, t_s, v
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _protection(bd, st, p, b, other):
     """What the stone on conquered body ``b`` protects for ``p``: his ships there count +1, the
     others' ``-other`` each (a body not conquered cannot be attacked: 0)."""
@@ -625,7 +625,7 @@ def _protection(bd, st, p, b, other):
     return mine - other * (bd[BODY_SIZE + b] - mine)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _best_stone(bd, st, fs, p, prm):
     """The body where the stone protects the most (see _protection), and how much more than where
     it is now (a row or column: the same sum over its spaces on conquered bodies). Returns
@@ -658,7 +658,7 @@ def _best_stone(bd, st, fs, p, prm):
     return stone_place(bd, STONE_BODY, best), bv - cur
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def heuristic_event(sid, prm, bd, st, fs, rng, p, seat_prm, phase):
     """Heuristics consider events after their slots only (phase 1). Play the event with the largest
     margin over its threshold, if any: GRAG / Otto when they gain at least grag_min / otto_min (in
@@ -725,7 +725,7 @@ def heuristic_event(sid, prm, bd, st, fs, rng, p, seat_prm, phase):
 
 # ---- Recall: every player chooses his own ship --------------------------------------------------
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def recall_choice(sid, prm, bd, st, fs, rng, q):
     """The space of the ship ``q`` sends home (-1: none on the board). Random: uniformly among his
     ships. Heuristics: the ship whose loss costs the least."""
@@ -755,7 +755,7 @@ def recall_choice(sid, prm, bd, st, fs, rng, q):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def do_recall(bd, st, fs, rng, p, seat_prm):
     """Recall: from the player who played it on, in seat order, each player sends one ship home,
     chosen by his own strategy."""
@@ -769,14 +769,14 @@ def do_recall(bd, st, fs, rng, p, seat_prm):
 
 # ---- dispatch ---------------------------------------------------------------------------------
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def do_slot(sid, prm, bd, st, fs, buf, rng, p, final):
     if sid == RANDOM:
         return random_slot(bd, st, buf, rng, p, final)
     return heuristic_slot(sid, prm, bd, st, fs, buf, rng, p, final)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def do_event(sid, prm, bd, st, fs, rng, p, seat_prm, phase):
     """``phase`` 0: before the slots, 1: after them."""
     if sid == RANDOM:
