@@ -75,7 +75,8 @@ def test_same_seed_same_games_whatever_the_threads():
 
 
 def test_random_never_calling_runs_the_countdown_out():
-    g = simbalance.simulate("captain-action", 500, seed=1, overrides={"strategies.random.call": 0.0}).games
+    g = simbalance.simulate("captain-action", 500, seed=1, strategies=["random"],
+                            overrides={"strategies.random.call": 0.0}).games
     assert (g["caller"] == -1).all() and (g["countdown_out"] == 1).all()
 
 

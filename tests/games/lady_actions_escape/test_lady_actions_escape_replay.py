@@ -65,5 +65,5 @@ def test_replay_command_prints_the_game():
     assert lines[1].startswith("Seat 0 is dealt 5 cards: ")
     assert any(line.startswith("Turn 1, seat 0 (") and " leads " in line for line in lines)
     g = simbalance.simulate("lady-actions-escape", 4, seed=4, strategies=["flexible", "random", "random", "random"],
-                            rotate=True).games.iloc[3]
+                            rotate=True).records[3]
     assert f"wins after {g['length']} turns." in res.output and f"seat {g['winner']} (" in lines[-2]
