@@ -14,7 +14,7 @@ from simbalance.cli.main import app
 from simbalance.core.config import flat_keys, load_config
 from simbalance.core.errors import SimbalanceError
 
-CARD_GAMES = ["find-dr-evil", "captain-action", "lady-actions-escape"]
+CARD_GAMES = ["find-dr-evil", "captain-action", "lady-actions-escape", "aquaman"]
 SKIP = ("strategies.", "presets.", "deck.source", "targets.", "bounds.")  # not rules: other tests cover them
 
 values = st.one_of(

@@ -6,9 +6,6 @@ Version history (bump ENGINE_VERSION only when game behaviour changes):
 
 from __future__ import annotations
 
-import hashlib
-from pathlib import Path
-
 import numpy as np
 import pandas as pd
 
@@ -50,34 +47,6 @@ from simbalance.games.aquaman.enums import (
     S_RUNNER,
 )
 from simbalance.games.aquaman.rules_nb import kernel  # noqa: F401  (the engine's kernel)
-
-PACKAGE_DIR = Path(__file__).resolve().parent
-JIT_SOURCES = ("enums.py", "state_nb.py", "strategies_nb.py", "rules_nb.py")
-
-
-def drop_stale_jit_cache(folder: Path = PACKAGE_DIR) -> bool:
-    """Remove this package's numba cache when any of its jitted sources changed; True if removed.
-
-    Numba checks a cached function against its own source file only, but the kernel in rules_nb
-    inlines code from state_nb and strategies_nb: without this, an edit there would keep running
-    the old compiled code. (Only the default cache beside the sources; NUMBA_CACHE_DIR is left
-    alone.)
-    """
-    try:
-        digest = hashlib.sha256(b"".join((folder / name).read_bytes() for name in JIT_SOURCES)).hexdigest()
-        cache = folder / "__pycache__"
-        stamp = cache / "aquaman_jit_sources.sha256"
-        if not cache.is_dir() or (stamp.is_file() and stamp.read_text() == digest):
-            return False
-        for path in list(cache.glob("*.nbi")) + list(cache.glob("*.nbc")):
-            path.unlink(missing_ok=True)
-        stamp.write_text(digest)
-        return True
-    except OSError:  # a read-only install: numba's own checks are all there is
-        return False
-
-
-drop_stale_jit_cache()
 
 ENGINE_VERSION = 1
 CHUNK_SIZE = 1 << 16

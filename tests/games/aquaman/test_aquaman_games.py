@@ -188,25 +188,6 @@ def test_validation_catches_a_broken_state():
     assert play_game(G, S, strat, np.zeros((4, len(RUNNER))), True) == INVALID
 
 
-def test_stale_jit_cache_is_dropped_when_any_jitted_source_changes(tmp_path):
-    import shutil
-
-    for name in engine.JIT_SOURCES:
-        shutil.copy(engine.PACKAGE_DIR / name, tmp_path / name)
-    cache = tmp_path / "__pycache__"
-    cache.mkdir()
-    (cache / "rules_nb.kernel-1.py311.nbi").write_text("x")
-    assert engine.drop_stale_jit_cache(tmp_path)
-    assert not (cache / "rules_nb.kernel-1.py311.nbi").exists()
-    (cache / "rules_nb.kernel-1.py311.nbi").write_text("x")
-    assert not engine.drop_stale_jit_cache(tmp_path)  # nothing changed: the cache stays
-    assert (cache / "rules_nb.kernel-1.py311.nbi").exists()
-    with open(tmp_path / "strategies_nb.py", "a") as fh:
-        fh.write("\n# an edit\n")
-    assert engine.drop_stale_jit_cache(tmp_path)
-    assert not (cache / "rules_nb.kernel-1.py311.nbi").exists()
-
-
 def test_golden_games_catch_rule_drift():
     """64 fixed games. A change here is a change of game behaviour: bump engine.ENGINE_VERSION,
     note it in engine.py's history, then update these numbers."""
