@@ -110,35 +110,35 @@ def reset_state(bd, st, stone_t, stone_i):
 
 # ---- small accessors ----------------------------------------------------------------------------
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def cnt(st, b, p):
     return st[CNT + b * MP + p]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def hand(st, p, k):
     return st[HANDS + p * MK + k]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def body_space(bd, b, j):
     return bd[BODY_SP + b * MBS + j]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def kind_of(bd, s, j):
     """The j-th card kind naming space s: 0 its row, 1 its column, 2 its body, 3 the joker."""
     return bd[SP_K + 4 * s + j]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def conquered(bd, st, b):
     return st[FILLED + b] == bd[BODY_SIZE + b]
 
 
 # ---- the secret stone -------------------------------------------------------------------------
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def stone_blocks_attack(bd, st, s):
     """On a row or column the stone blocks attacks there; on a body, attacks (and landings) there."""
     t = st[STONE_T]
@@ -150,13 +150,13 @@ def stone_blocks_attack(bd, st, s):
     return bd[SP_BODY + s] == i
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def stone_body(st):
     """The body the stone sits on, or -1."""
     return st[STONE_I] if st[STONE_T] == STONE_BODY else -1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def stone_blocks_landing(bd, st, s):
     return st[STONE_T] == STONE_BODY and bd[SP_BODY + s] == st[STONE_I]
 
@@ -360,13 +360,13 @@ def exchange(bd, st, rng, p, k):
 
 # ---- landing ----------------------------------------------------------------------------------
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def names_space(bd, k, s):
     """Does card kind ``k`` name space ``s`` (its row, its column, its body, or a joker)?"""
     return k == kind_of(bd, s, 0) or k == kind_of(bd, s, 1) or k == kind_of(bd, s, 2) or k == bd[KJ]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def naming_cards(bd, st, p, s):
     """Cards in ``p``'s hand that name space ``s``."""
     h = HANDS + p * MK
@@ -391,13 +391,13 @@ def land(bd, st, p, k, s):
 
 # ---- attacks ----------------------------------------------------------------------------------
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def majority_holder(bd, st, b):
     """The player with strictly more ships on body ``b`` than anyone else, or -1."""
     return st[BHOLD + b]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def attack_category(bd, st, p, b):
     if majority_holder(bd, st, b) == p:
         return CAT_MAJORITY
@@ -406,7 +406,7 @@ def attack_category(bd, st, p, b):
     return CAT_ABSENT
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def attack_cost(bd, st, p, b):
     """Cards an attack on body ``b`` costs ``p`` now (majority recomputed live)."""
     cat = attack_category(bd, st, p, b)
@@ -417,7 +417,7 @@ def attack_cost(bd, st, p, b):
     return bd[COST_ABS]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def attackable(bd, st, p, s):
     """A foreign ship on a conquered body, not protected by the stone (cards not checked)."""
     q = st[OWNER + s]

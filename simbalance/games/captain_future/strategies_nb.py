@@ -299,7 +299,7 @@ def reset_cache(fs):
         fs[CWS + i] = -1.0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _potential(bd, b, mine, others, w_full):
     """Progress towards full control of a body nobody else is on."""
     size = bd[BODY_SIZE + b]
@@ -308,7 +308,7 @@ def _potential(bd, b, mine, others, w_full):
     return 0.0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _deltas(bd, st, fs, b, add, rem, out):
     """Every player's change of points on body ``b`` (into fs[out + q]) when player ``add`` gets one
     more ship there and player ``rem`` one fewer (-1: nobody). The "before" side is the body's live
@@ -342,7 +342,7 @@ def _deltas(bd, st, fs, b, add, rem, out):
         fs[out + best] += bd[BODY_BONUS + b] if top == size else bd[MAJ_PTS]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def cached_gain(bd, st, fs, b, p, q, w_full):
     """Value for ``p`` of a change on body ``b``: q = -1 his ship lands on an empty space, q != p his
     ship replaces q's, q = p his ship leaves. The evaluation (module docstring) of the change is
@@ -409,7 +409,7 @@ def _usefulness(bd, st, k):
     return 3.0  # GRAG
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _open_space(bd, st, p, b, q, cost):
     """The first space of body ``b`` holding ``q``'s ship (q = -1: empty) where the stone does not
     block attacks and, if ``cost`` > 0, that ``p``'s hand can pay ``cost`` cards for; -1 if none."""
