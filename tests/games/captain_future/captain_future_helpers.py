@@ -8,6 +8,7 @@ from simbalance.core.config import apply_overrides, load_config
 from simbalance.games.captain_future import layout as X
 from simbalance.games.captain_future.board import build_board
 from simbalance.games.captain_future.rules_nb import STONE_BODY, new_state, place_from_supply, reset_state
+from simbalance.games.captain_future.strategies_nb import reset_cache
 
 
 class Table:
@@ -20,6 +21,7 @@ class Table:
         self.players = players
         self.st = new_state()
         self.fs = np.zeros(X.FS_SIZE)
+        reset_cache(self.fs)
         self.rng = np.zeros(1, np.uint64)
         for q in range(players):
             self.st[X.SID + q] = strategies[q]

@@ -361,3 +361,39 @@ def test_attack_categories_are_recorded_by_cost_kind():
     pay_named_cheapest(t.bd, t.st, 3, t.space("L1"), 3)
     resolve_attack(t.bd, t.st, 3, t.space("L1"))
     assert int(t.st[X.ATT + 3 * 4 + CAT_ABSENT]) == 1
+
+
+# ---- heuristic decisions ------------------------------------------------------------------------
+
+BUILDER_PARAMS = np.array([0.5, 0.5, 0.6, 0.45, 0.1, 2.0, 2.0, 1.5, 3.0, 0.0])
+
+
+def test_heuristic_moves_the_stone_onto_its_conquered_majority():
+    from simbalance.games.captain_future.strategies_nb import heuristic_event
+
+    t = Table(stone=(STONE_BODY, "jupiter"), strategies=(1, 1, 1, 1))
+    t.put(0, "K1", "K2", "L1")
+    t.put(1, "L2")  # Luna conquered, seat 0 holds 3 of 4
+    t.give(0, t.event("simon_wright"))
+    prm = np.tile(BUILDER_PARAMS, (4, 1))
+    assert not heuristic_event(1, BUILDER_PARAMS, t.bd, t.st, t.fs, t.rng, 0, prm, 0)  # not before the slots
+    assert heuristic_event(1, BUILDER_PARAMS, t.bd, t.st, t.fs, t.rng, 0, prm, 1)
+    assert int(t.st[X.STONE_T]) == STONE_BODY and int(t.st[X.STONE_I]) == t.body("luna")
+    assert int(t.st[X.EV]) == 1 and t.hand(0, t.event("simon_wright")) == 0
+
+
+def test_heuristic_keeps_a_small_grag_for_its_last_turn():
+    from simbalance.games.captain_future.strategies_nb import heuristic_event
+
+    t = Table(strategies=(1, 1, 1, 1))
+    t.give(0, t.event("grag"))
+    mine = BUILDER_PARAMS.copy()
+    mine[6] = 3.0  # grag_min
+    prm = np.tile(mine, (4, 1))
+    # the best GRAG on an empty board: 1 ship + a majority + progress on a moon = 2.45 < 3
+    assert not heuristic_event(1, mine, t.bd, t.st, t.fs, t.rng, 0, prm, 1)
+    t.st[X.END_SEAT] = 2  # the end is triggered: this is seat 0's last turn
+    assert heuristic_event(1, mine, t.bd, t.st, t.fs, t.rng, 0, prm, 1)
+    assert int(t.st[X.EV + 3]) == 1 and int(t.st[X.ONBOARD]) == 1 and t.supply(0) == 29
+    s = int(np.flatnonzero(t.st[X.OWNER:X.OWNER + 72] == 0)[0])
+    assert t.lay.body_classes[t.lay.space_body[s]] == "moon"
