@@ -30,7 +30,7 @@ G_PENALTY_ALL = 6  # 1: every player loses them; 0: only the player who drew the
 G_TURN_CAP = 7  # a game still running after this many turns is a timeout
 N_GAME_RULES = 8
 
-# Replay log: one row per event, (kind, a, b, c). Kernels pass an empty log and record nothing.
+# Replay log: one row per event, (kind, a, b, c). Kernels pass None: no log, no cost.
 EV_DEAL = 0  # seat a is dealt card b
 EV_FACE_UP = 1  # card a starts the discard pile
 EV_TURN = 2  # turn a begins: seat b's turn
@@ -87,9 +87,9 @@ def play_game(state, order, seat_sid, seat_params, card_info, srules, game_rules
     ``hand``: int64[players, hand_size + 1]; ``pile``: int64[deck size] (the discard pile); ``cnt``
     and ``scratch``: work arrays for scoring (scoring_nb). With ``validate`` every turn is checked
     (legal discard, cards conserved); a broken invariant ends the game with ``end = END_INVALID``.
-    ``log``/``log_n``: the replay's event log (EV_*), shape (0, 4) when not replaying.
+    ``log``/``log_n``: the replay's event log (EV_*); None when not replaying (numba then compiles
+    the game without a trace of the logging).
     """
-    tracing = log.shape[0] > 0
     players = game_rules[G_PLAYERS]
     hand_size = game_rules[G_HAND]
     countdown = game_rules[G_COUNTDOWN]
@@ -100,13 +100,13 @@ def play_game(state, order, seat_sid, seat_params, card_info, srules, game_rules
     # card face up to start the discard pile. The rest of the deck is not used.
     for k in range(players * hand_size):
         hand[k % players, k // players] = order[k]
-        if tracing:
+        if log is not None:
             _log(log, log_n, EV_DEAL, k % players, order[k], 0)
     cd_pos = players * hand_size  # the Countdown Deck is order[cd_pos:cd_end], top first
     cd_end = cd_pos + countdown
     pile[0] = order[cd_end]
     pile_n = 1
-    if tracing:
+    if log is not None:
         _log(log, log_n, EV_FACE_UP, pile[0], 0, 0)
     for s in range(players):
         out[i].takes[s] = 0
@@ -120,21 +120,21 @@ def play_game(state, order, seat_sid, seat_params, card_info, srules, game_rules
     while True:
         if turns >= game_rules[G_TURN_CAP]:
             end = END_TIMEOUT
-            if tracing:
+            if log is not None:
                 _log(log, log_n, EV_TIMEOUT, turns, 0, 0)
             break
         sid = seat_sid[seat]
         params = seat_params[seat]
         step = turns // players  # this seat's own turn number, for scripted players
         left = cd_end - cd_pos
-        if tracing:
+        if log is not None:
             _log(log, log_n, EV_TURN, turns + 1, seat, 0)
         if call_before:
             score = 0 if sid == RANDOM else hand_score(hand, seat, hand_size, card_info, srules, cnt, scratch)
             if decide_call(sid, params, state, step, score, left, countdown - left):
                 caller = seat
                 bonus = left
-                if tracing:
+                if log is not None:
                     _log(log, log_n, EV_CALL, seat, left, 0)
                 break
 
@@ -147,22 +147,22 @@ def play_game(state, order, seat_sid, seat_params, card_info, srules, game_rules
             out[i].takes[seat] += 1
             if not take_back:
                 forbid = hand_size  # the card just taken may not go straight back
-            if tracing:
+            if log is not None:
                 _log(log, log_n, EV_TAKE, seat, card, 0)
         else:
             card = order[cd_pos]
             cd_pos += 1
-            if tracing:
+            if log is not None:
                 _log(log, log_n, EV_DRAW, seat, card, cd_end - cd_pos)
         hand[seat, hand_size] = card
         # ... then discard one card face up.
         d = decide_discard(sid, params, state, step, hand, seat, hand_size, forbid, card_info, srules, cnt, scratch)
         if validate and (d == forbid or d < 0 or d > hand_size):
             end = END_INVALID
-            if tracing:
+            if log is not None:
                 _log(log, log_n, EV_INVALID, seat, d, 0)
             break
-        if tracing:
+        if log is not None:
             _log(log, log_n, EV_DISCARD, seat, hand[seat, d], 0)
         pile[pile_n] = hand[seat, d]
         pile_n += 1
@@ -170,14 +170,14 @@ def play_game(state, order, seat_sid, seat_params, card_info, srules, game_rules
         turns += 1
         if validate and not _conserved(order, hand, players, hand_size, pile, pile_n, cd_pos, cd_end):
             end = END_INVALID
-            if tracing:
+            if log is not None:
                 _log(log, log_n, EV_INVALID, -1, 0, 0)
             break
 
         # Drawing the last Countdown card starts the attack at once: Dr. Evil got the jump.
         if cd_pos == cd_end:
             last_drawer = seat
-            if tracing:
+            if log is not None:
                 _log(log, log_n, EV_COUNTDOWN_OUT, seat, 0, 0)
             break
         if not call_before:
@@ -186,7 +186,7 @@ def play_game(state, order, seat_sid, seat_params, card_info, srules, game_rules
             if decide_call(sid, params, state, step, score, left, countdown - left):
                 caller = seat
                 bonus = left
-                if tracing:
+                if log is not None:
                     _log(log, log_n, EV_CALL, seat, left, 0)
                 break
         seat = (seat + 1) % players
@@ -202,7 +202,7 @@ def play_game(state, order, seat_sid, seat_params, card_info, srules, game_rules
             total -= game_rules[G_PENALTY]
         out[i].hand_score[s] = hs
         out[i].score[s] = total
-        if tracing:
+        if log is not None:
             _log(log, log_n, EV_SCORE, s, hs, total)
         mask = np.uint64(0)
         for k in range(hand_size):
@@ -278,7 +278,7 @@ def kernel(out, first_game, seed, lineups, slot_strategy, slot_params, card_info
     for b in prange(blocks):
         lo, hi = block_bounds(n, blocks, b)
         play_block(out, lo, hi, first_game, seed, lineups, slot_strategy, slot_params, card_info, srules, game_rules,
-                   validate, np.zeros((0, 4), np.int64), np.zeros(1, np.int64))
+                   validate, None, None)
 
 
 @njit(cache=True)
@@ -288,7 +288,7 @@ def play_scripted(order, seat_sid, seat_params, card_info, srules, game_rules, s
     seed_game(state, seed, game)
     hand, pile, cnt, scratch = _work_arrays(card_info, srules, game_rules[G_PLAYERS], game_rules[G_HAND])
     play_game(state, order.copy(), seat_sid, seat_params, card_info, srules, game_rules, hand, pile, cnt, scratch,
-              out, 0, True, np.zeros((0, 4), np.int64), np.zeros(1, np.int64))
+              out, 0, True, None, None)
 
 
 @njit(cache=True)

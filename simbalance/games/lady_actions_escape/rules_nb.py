@@ -54,7 +54,7 @@ G_TURN_CAP = 4  # turns (passes included) after which a game is a timeout
 G_N_BG = 5  # backgrounds (kind_cards holds their masks first, then the characters')
 N_GAME_RULES = 6
 
-# Replay log: one row per event, (kind, a, b, c). Kernels pass an empty log and record nothing.
+# Replay log: one row per event, (kind, a, b, c). Kernels pass None: no log, no cost.
 EV_DEAL = 0  # seat a is dealt card b
 EV_TURN = 1  # turn a begins: seat b's turn
 EV_PLAY = 2  # seat a plays card b (c = 1: leads it)
@@ -150,7 +150,8 @@ def play_game(state, order, seat_sid, seat_params, card_info, match, kind_cards,
               disc, ctr, steps, seat_stats, out, i, validate, log, log_n):
     """Deal ``order`` and play one game; write its record into ``out[i]``.
 
-    ``log``/``log_n``: the replay's event log (EV_*), shape (0, 4) when not replaying.
+    ``log``/``log_n``: the replay's event log (EV_*); None when not replaying (numba then compiles
+    the game without a trace of the logging).
 
     Scratch: ``hands`` uint64[P], ``hand_n``/``steps`` int64[P], ``draw``/``disc`` int64[n_cards],
     ``ctr`` int64[3], ``seat_stats`` int64[P, 2] (plays, cards drawn). With ``validate`` every turn
@@ -165,7 +166,6 @@ def play_game(state, order, seat_sid, seat_params, card_info, match, kind_cards,
     turn_cap = game_rules[G_TURN_CAP]
     n_bg = game_rules[G_N_BG]
     n_ch = kind_cards.shape[0] - n_bg
-    tracing = log.shape[0] > 0
     hands[:] = 0
     hand_n[:] = 0
     steps[:] = 0
@@ -175,7 +175,7 @@ def play_game(state, order, seat_sid, seat_params, card_info, match, kind_cards,
     for k in range(players * hand_size):
         hands[k % players] |= bit(order[k])
         hand_n[k % players] += 1
-        if tracing:
+        if log is not None:
             _log(log, log_n, EV_DEAL, k % players, order[k], 0)
     ctr[0] = 0
     for k in range(players * hand_size, n_cards):
@@ -201,7 +201,7 @@ def play_game(state, order, seat_sid, seat_params, card_info, match, kind_cards,
             break
         sid = seat_sid[seat]
         turns += 1
-        if tracing:
+        if log is not None:
             _log(log, log_n, EV_TURN, turns, seat, 0)
 
         # Play a card: the leader any card; the others a matching one, or draw until one matches.
@@ -217,7 +217,7 @@ def play_game(state, order, seat_sid, seat_params, card_info, match, kind_cards,
                               direction, card_info, state)
                 if card < 0 or card >= n_cards or not has(options, card):
                     end = END_INVALID  # engine.plugin_kernel turns this into a clear error
-                    if tracing:
+                    if log is not None:
                         _log(log, log_n, EV_INVALID, seat, card, 0)
                     break
             else:
@@ -227,7 +227,7 @@ def play_game(state, order, seat_sid, seat_params, card_info, match, kind_cards,
             steps[seat] += 1
             if validate and (card < 0 or card >= n_cards or not has(options, card)):
                 end = END_INVALID
-                if tracing:
+                if log is not None:
                     _log(log, log_n, EV_INVALID, seat, card, 0)
                 break
         else:
@@ -238,11 +238,12 @@ def play_game(state, order, seat_sid, seat_params, card_info, match, kind_cards,
                 else:
                     reshuffles = ctr[2]
                     drawn = _draw(state, draw, ctr, disc)
-                    if tracing and ctr[2] != reshuffles:
-                        _log(log, log_n, EV_RESHUFFLE, ctr[0] + 1, 0, 0)
+                    if log is not None:
+                        if ctr[2] != reshuffles:
+                            _log(log, log_n, EV_RESHUFFLE, ctr[0] + 1, 0, 0)
                 if drawn < 0:
                     break  # nothing left to draw: he passes
-                if tracing:
+                if log is not None:
                     _log(log, log_n, EV_DRAW, seat, drawn, 0)
                 seat_stats[seat, 1] += 1
                 hands[seat] |= bit(drawn)
@@ -251,7 +252,7 @@ def play_game(state, order, seat_sid, seat_params, card_info, match, kind_cards,
                     card = drawn
                     break
         if card < 0:
-            if tracing:
+            if log is not None:
                 _log(log, log_n, EV_PASS, seat, 0, 0)
             passes += 1
             passes_in_row += 1
@@ -261,7 +262,7 @@ def play_game(state, order, seat_sid, seat_params, card_info, match, kind_cards,
             seat = _next_seat(seat, direction, players)
             continue
         passes_in_row = 0
-        if tracing:
+        if log is not None:
             _log(log, log_n, EV_PLAY, seat, card, turns == 1)
         hands[seat] &= ~bit(card)
         hand_n[seat] -= 1
@@ -276,13 +277,13 @@ def play_game(state, order, seat_sid, seat_params, card_info, match, kind_cards,
             ch = name_character(sid, params, state, steps[seat], hands[seat], kind_cards, n_bg)
             steps[seat] += 1
             top = top_index(bg, ch, n_ch)
-            if tracing:
+            if log is not None:
                 _log(log, log_n, EV_NAME, seat, bg, ch)
         else:
             top = top_index(card_info[card, INFO_BG], card_info[card, INFO_CH], n_ch)
         if hand_n[seat] == 0:
             winner = seat  # escaped: the game ends at once
-            if tracing:
+            if log is not None:
                 _log(log, log_n, EV_WIN, seat, 0, 0)
             break
 
@@ -291,11 +292,11 @@ def play_game(state, order, seat_sid, seat_params, card_info, match, kind_cards,
         if effect == EFFECT_REVERSE and reverse_on:
             direction = -direction
             reversals += 1
-            if tracing:
+            if log is not None:
                 _log(log, log_n, EV_REVERSE, direction, 0, 0)
         elif effect == EFFECT_DRAW and n_draw > 0:
             draw_effects += 1
-            if tracing:
+            if log is not None:
                 _log(log, log_n, EV_DRAW_EFFECT, seat, n_draw, 0)
             s = seat
             for _ in range(players - 1):
@@ -307,26 +308,28 @@ def play_game(state, order, seat_sid, seat_params, card_info, match, kind_cards,
                     else:
                         reshuffles = ctr[2]
                         drawn = _draw(state, draw, ctr, disc)
-                        if tracing and ctr[2] != reshuffles:
-                            _log(log, log_n, EV_RESHUFFLE, ctr[0] + 1, 0, 0)
+                        if log is not None:
+                            if ctr[2] != reshuffles:
+                                _log(log, log_n, EV_RESHUFFLE, ctr[0] + 1, 0, 0)
                     if drawn < 0:
                         break  # a player draws as many as exist
-                    if tracing:
+                    if log is not None:
                         _log(log, log_n, EV_DRAW, s, drawn, 1)
                     seat_stats[s, 1] += 1
                     hands[s] |= bit(drawn)
                     hand_n[s] += 1
         if validate and not _conserved(hands, hand_n, players, draw, disc, ctr, n_cards):
             end = END_INVALID
-            if tracing:
+            if log is not None:
                 _log(log, log_n, EV_INVALID, -1, -1, 0)
             break
         seat = _next_seat(seat, direction, players)
 
-    if tracing and end == END_STALEMATE:
-        _log(log, log_n, EV_STALEMATE, 0, 0, 0)
-    elif tracing and end == END_TIMEOUT:
-        _log(log, log_n, EV_TIMEOUT, turns, 0, 0)
+    if log is not None:
+        if end == END_STALEMATE:
+            _log(log, log_n, EV_STALEMATE, 0, 0, 0)
+        elif end == END_TIMEOUT:
+            _log(log, log_n, EV_TIMEOUT, turns, 0, 0)
     out[i].length = turns
     out[i].end = end
     out[i].reversals = reversals
@@ -388,7 +391,7 @@ def kernel(out, first_game, seed, lineups, slot_strategy, slot_params, card_info
     for b in prange(blocks):
         lo, hi = block_bounds(n, blocks, b)
         play_block(out, lo, hi, first_game, seed, lineups, slot_strategy, slot_params, card_info, match, kind_cards,
-                   game_rules, validate, np.zeros((0, 4), np.int64), np.zeros(1, np.int64))
+                   game_rules, validate, None, None)
 
 
 def _rebound(func, **names):
@@ -417,7 +420,7 @@ def play_scripted(order, seat_sid, seat_params, card_info, match, kind_cards, ga
               np.zeros(players, np.uint64), np.zeros(players, np.int64),
               np.empty(n_cards, np.int64), np.empty(n_cards, np.int64), np.zeros(3, np.int64),
               np.zeros(players, np.int64), np.zeros((players, 2), np.int64), out, 0, True,
-              np.zeros((0, 4), np.int64), np.zeros(1, np.int64))
+              None, None)
 
 
 @njit(cache=True)
