@@ -79,17 +79,17 @@ def summarize(games: pd.DataFrame, players: int) -> dict:
     return out
 
 
-def _heat(ax, lay, values, title, fig):
+def _heat(ax, lay, values, title, fig, vmax=1.0):
     grid = np.full((len(lay.row_labels), len(lay.col_labels)), np.nan)
     grid[lay.space_row, lay.space_col] = values
-    im = ax.imshow(grid, vmin=0.0, vmax=1.0, cmap="viridis")
+    im = ax.imshow(grid, vmin=0.0, vmax=vmax, cmap="viridis")
     ax.set_xticks(range(len(lay.col_labels)), lay.col_labels)
     ax.set_yticks(range(len(lay.row_labels)), lay.row_labels)
     ax.set_title(title)
     for s in range(len(values)):
         letter = lay.body_ids[lay.space_body[s]][:2]
         ax.text(lay.space_col[s], lay.space_row[s], f"{letter}\n{values[s]:.2f}", ha="center", va="center",
-                fontsize=6, color="white" if values[s] < 0.6 else "black")
+                fontsize=6, color="white" if values[s] < 0.6 * vmax else "black")
     fig.colorbar(im, ax=ax, shrink=0.8)
 
 
@@ -101,7 +101,8 @@ def figures(games: pd.DataFrame, summary: dict) -> dict[str, Figure]:
     fig = Figure(figsize=(12, 5.5), layout="constrained")
     ax1, ax2 = fig.subplots(1, 2)
     _heat(ax1, lay, held, "share of games the space ends held", fig)
-    _heat(ax2, lay, won, "share of games the space ends held by the winner", fig)
+    _heat(ax2, lay, won, "share of games the space ends held by the winner (own scale)", fig,
+          vmax=max(float(won.max()) if len(won) else 0.0, 0.01))
     figs = {"captain_future_board": fig}
 
     n = max(len(games), 1)

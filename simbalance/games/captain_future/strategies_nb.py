@@ -449,15 +449,16 @@ def heuristic_slot(sid, prm, bd, st, fs, buf, rng, p, final):
             else:
                 fs[FV + b * FQ] = NEG
         n_lines = bd[NR] + bd[NC]
-        off = randint(rng, n_lines)
+        off = randint(rng, 1 << 30)  # one random start for the lines, their spaces and the bodies
+        off_l = off % n_lines
         for i in range(n_lines):
-            k = i + off
+            k = i + off_l
             if k >= n_lines:
                 k -= n_lines
             if st[h + k] == 0 or st[EMPTY_K + k] == 0:
                 continue
             n = bd[KIND_N + k]
-            j0 = randint(rng, n)
+            j0 = off % n
             for jj in range(n):
                 j = jj + j0
                 if j >= n:
@@ -493,7 +494,7 @@ def heuristic_slot(sid, prm, bd, st, fs, buf, rng, p, final):
             # a body card or a joker: an empty space of that body, from a random start
             b = -1 - a_s
             size = bd[BODY_SIZE + b]
-            j0 = randint(rng, size)
+            j0 = off % size
             for jj in range(size):
                 j = jj + j0
                 if j >= size:
