@@ -6,6 +6,7 @@ Version history (bump ENGINE_VERSION only when game behaviour changes):
 
 from __future__ import annotations
 
+import numba
 import numpy as np
 import pandas as pd
 
@@ -247,11 +248,13 @@ def trace(plan, game: int) -> tuple[np.ndarray, np.ndarray]:
 
     lineup = plan.lineup
     out = np.zeros(1, RECORD_DTYPE)
+    # Games write `out[i].field`; as plain Python (NUMBA_DISABLE_JIT=1) that needs a recarray view.
+    target = out.view(np.recarray) if numba.config.DISABLE_JIT else out
     log = np.zeros((1024, 4), np.int64)
     log_n = np.zeros(1, np.int64)
     for _ in range(2):  # once more with a log of the right size when the first did not hold it all
         trace_game(lineup.seats, lineup.slot_strategy, lineup.slot_params, *plan.prepared[:3], np.uint64(plan.seed),
-                   np.int64(game), out, log, log_n)
+                   np.int64(game), target, log, log_n)
         if log_n[0] <= len(log):
             break
         log = np.zeros((int(log_n[0]), 4), np.int64)

@@ -22,10 +22,10 @@ argument as a pointer constant, and a kernel holding one cannot be cached.
 
 from __future__ import annotations
 
+import types
+
 import numpy as np
 from numba import njit, prange
-
-import types
 
 from simbalance.core.kernel import block_bounds, n_blocks
 from simbalance.core.plugins import PLUGIN_ID
@@ -40,7 +40,6 @@ from simbalance.games.lady_actions_escape.strategies_nb import (
     INFO_EFFECT,
     INFO_WILD,
     RANDOM,
-    SCRIPTED,
     choose_card,
     name_background,
     name_character,
