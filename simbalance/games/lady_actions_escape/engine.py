@@ -184,8 +184,7 @@ def plugin_kernel(fn):
     """
     from numba.core.errors import NumbaError
 
-    # Keyed by code, not by the dispatcher: loading the same file twice gives a new dispatcher.
-    key = getattr(getattr(fn, "py_func", None), "__code__", fn)
+    key = _plugin_key(fn)
     if key in _PLUGIN_KERNELS:
         return _PLUGIN_KERNELS[key]
     name = getattr(fn, "__name__", "the plug-in")
@@ -231,6 +230,19 @@ def plugin_kernel(fn):
                           f"expected: {expected}") from None
     _PLUGIN_KERNELS[key] = run
     return run
+
+
+def _plugin_key(fn):
+    """Loading the same file twice gives a new dispatcher: key by the function's code and its file's
+    content instead, so a run and its replay (or a test's API and CLI runs) compile once."""
+    import hashlib
+    from pathlib import Path
+
+    py = getattr(fn, "py_func", None)
+    file = getattr(py, "__globals__", {}).get("__file__")
+    if py is None or not file or not Path(file).is_file():
+        return fn
+    return py.__code__, hashlib.sha256(Path(file).read_bytes()).hexdigest()
 
 
 def _first_line(exc) -> str:

@@ -56,3 +56,29 @@ def test_plugin_games_replay_exactly():
     # ... and they are the plug-in's games: another strategy in its seats plays other games.
     assert not np.array_equal(res.games["winner"], simbalance.simulate(
         "lady-actions-escape", 40, **{**setup, "strategies": ["random", "blocker", "random"]}).games["winner"])
+
+
+def test_plugins_with_the_same_code_but_other_constants_are_compiled_apart(tmp_path):
+    source = '''
+import numpy as np
+from numba import njit
+
+COLUMN = {column}
+
+
+@njit
+def choose(hand, playable, top_background, top_character, hand_sizes, seat, direction, cards, state):
+    best = -1
+    for c in range(cards.shape[0]):
+        if (playable >> np.uint64(c)) & np.uint64(1) and (best < 0 or cards[c, COLUMN] > cards[best, COLUMN]):
+            best = c
+    return best
+'''
+    games = []
+    for column in (0, 4):  # highest background index, highest printed number
+        (tmp_path / f"p{column}").mkdir()
+        path = tmp_path / f"p{column}" / "plugin.py"
+        path.write_text(source.replace("{column}", str(column)))
+        games.append(simbalance.simulate("lady-actions-escape", 300, seed=2, strategies=["plugin"],
+                                         strategy_file=f"{path}:choose").games)
+    assert not games[0].equals(games[1])
