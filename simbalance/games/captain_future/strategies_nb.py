@@ -512,17 +512,31 @@ def heuristic_slot(sid, prm, bd, st, fs, buf, rng, p, final):
             cost = attack_cost(bd, st, p, b)
             if final and cost > bd[FINAL_MAX]:
                 continue
+            # which victims the hand can pay for: with enough body cards and jokers, all of them;
+            # otherwise those with a space whose row and column cards make up the difference
+            hb = st[h + bd[NR] + bd[NC] + b] + st[h + bd[KJ]]
+            pay_any = hb >= cost
+            payable = 0
+            if not pay_any:
+                for j in range(bd[BODY_SIZE + b]):
+                    s = body_space(bd, b, j)
+                    q = st[OWNER + s]
+                    if q == p or (payable >> q) & 1:
+                        continue
+                    if hb + st[h + kind_of(bd, s, 0)] + st[h + kind_of(bd, s, 1)] >= cost \
+                            and not stone_blocks_attack(bd, st, s):
+                        payable |= 1 << q
+                if payable == 0:
+                    continue
             for q in range(P):
-                if q == p or st[CNT + b * MP + q] == 0:
+                if q == p or st[CNT + b * MP + q] == 0 or not (pay_any or (payable >> q) & 1):
                     continue
                 v = cached_gain(bd, st, fs, b, p, q, w_full) - card_w * cost
                 if sid == AGGRESSOR and cost <= prm[P_CHEAP]:
                     v += 1000.0
                 if v <= best:
                     continue
-                # with enough body cards and jokers any space can be paid for
-                hb = st[h + bd[NR] + bd[NC] + b] + st[h + bd[KJ]]
-                s = _open_space(bd, st, p, b, q, 0 if hb >= cost else cost)
+                s = _open_space(bd, st, p, b, q, 0 if pay_any else cost)
                 if s >= 0:
                     best = v
                     act = 2
