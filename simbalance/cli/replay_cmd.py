@@ -16,6 +16,7 @@ def replay(
     variant: Annotated[list[str] | None, typer.Option("--variant", help="Variants, as in the run.")] = None,
     strategies: Annotated[str | None, typer.Option(help="Strategies, as in the run.")] = None,
     rotate: Annotated[bool, typer.Option(help="As in the run.")] = False,
+    strategy_file: Annotated[str | None, typer.Option(help="The plug-in strategy, as in the run.")] = None,
 ) -> None:
     """Print game I of seed S move by move, exactly as the run played it (give the run's players,
     --set, --variant and --strategies)."""
@@ -23,7 +24,7 @@ def replay(
     from simbalance.core.errors import SimbalanceError
 
     plan = plan_run(game, max(1, game_index + 1), players=players, seed=seed, overrides=set_ or [], variants=variant,
-                    strategies=strategies, rotate=rotate)
+                    strategies=strategies, rotate=rotate, strategy_file=strategy_file)
     if game_index < 0:
         raise SimbalanceError(f"--game {game_index}: game indices start at 0")
     hook = getattr(plan.engine, "replay", None)
