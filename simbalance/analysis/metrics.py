@@ -8,6 +8,7 @@ stalemates) count as 0 wins for everyone, and win rates are over all games.
 
 from __future__ import annotations
 
+import inspect
 import math
 from typing import TYPE_CHECKING
 
@@ -43,13 +44,20 @@ def summarize_run(result: SimulationResult) -> dict:
     summary = _jsonable(result.aggregate.summary(plan.lineup.slot_names, plan.spec.length_unit))
     hook = getattr(plan.engine, "summarize", None)
     if hook is not None:
-        summary["game"] = _jsonable(hook(result.stats_games, plan.players))
+        summary["game"] = _jsonable(call_hook(hook, result.stats_games, plan.players, config=plan.config))
     if result.records is None:
         summary["sampled_games"] = int(len(result.sample))  # engine statistics and card impact use these
     table = card_table(result)
     if table is not None:
         summary["cards"] = _records(table)
     return summary
+
+
+def call_hook(hook, *args, config: dict):
+    """Call an engine's report hook, with the resolved config when it takes one (``config=``)."""
+    if "config" in inspect.signature(hook).parameters:
+        return hook(*args, config=config)
+    return hook(*args)
 
 
 def card_table(result: SimulationResult) -> pd.DataFrame | None:

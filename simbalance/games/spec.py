@@ -16,10 +16,15 @@ numba import) and an engine module (``SPEC.engine``) that defines:
   first_game + len(out) - 1`` and writes one record per game into ``out``. Game ``g`` seats the
   strategy slots ``lineups[g % len(lineups)]`` and draws all randomness from ``seed_game(seed, g)``.
 
-Optional engine hooks for the report:
+Optional engine hooks for the report (each may also take ``config=``, the resolved config):
 - ``summarize(games: DataFrame, players: int) -> dict``: game-specific metrics for summary.json.
 - ``figures(games: DataFrame, summary: dict) -> dict[str, Figure]``: extra figures (file stem ->
   matplotlib Figure), pure functions of the DataFrame.
+- ``card_info(cfg)`` and ``card_masks(games, players)``: card labels and groups, and per seat the
+  bit mask of the cards it had (kind -> (n, P) uint64): the card-impact table.
+- ``replay(plan, game) -> list[str]``: one game in words (``simbalance replay``).
+- ``plugin_kernel(fn)`` and ``PLUGIN_DOC``: a kernel around a user's strategy function.
+- ``HAS_DECISIONS = False`` for games without decisions (skill analysis says "pure luck").
 """
 
 from __future__ import annotations

@@ -21,6 +21,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 import simbalance
+from simbalance.analysis.metrics import call_hook
 from simbalance.core.errors import SimbalanceError
 from simbalance.report import figures
 from simbalance.report.html import render_report
@@ -98,7 +99,7 @@ def run_figures(result: SimulationResult, summary: dict) -> dict[str, Figure]:
                 cards, kind, f"Card impact: win rate when {kind} vs not")
     hook = getattr(plan.engine, "figures", None)
     if hook is not None:
-        out.update(hook(result.stats_games, summary))
+        out.update(call_hook(hook, result.stats_games, summary, config=plan.config))
     return out
 
 
