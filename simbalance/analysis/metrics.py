@@ -63,11 +63,11 @@ def call_hook(hook, *args, config: dict):
 def card_table(result: SimulationResult) -> pd.DataFrame | None:
     """Card impact of the run, for engines that record which cards each seat had."""
     engine = result.plan.engine
-    if not (hasattr(engine, "card_masks") and hasattr(engine, "card_info")):
+    if not (hasattr(engine, "card_masks") and hasattr(engine, "card_labels")):
         return None
     from simbalance.analysis.cards import card_impact
 
-    labels, groups = engine.card_info(result.plan.config)
+    labels, groups = engine.card_labels(result.plan.config)
     games = result.stats_games
     return card_impact(games, result.plan.players, engine.card_masks(games, result.plan.players), labels, groups)
 

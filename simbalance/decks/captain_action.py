@@ -54,6 +54,26 @@ class CaptainActionDeck:
             f"({self.backgrounds[self.background[card]]})"
         )
 
+    def labels_and_groups(self) -> tuple[list[str], dict[str, list[int]]]:
+        """Every card's label, and the cards of each character and background: what the
+        card-impact table reports on."""
+        labels = [self.label(c) for c in range(self.size)]
+        seen: dict[str, int] = {}
+        for c, name in enumerate(labels):  # the wildcards share a face: number the copies
+            if labels.count(name) > 1:
+                seen[name] = seen.get(name, 0) + 1
+                labels[c] = f"{name} (copy {seen[name]})"
+        groups: dict[str, list[int]] = {}
+        for c in range(self.size):
+            if self.character[c] >= 0:
+                groups.setdefault(f"any {self.characters[self.character[c]]}", []).append(c)
+            if self.background[c] >= 0:
+                groups.setdefault(f"any {self.backgrounds[self.background[c]]}", []).append(c)
+        wild = [c for c in range(self.size) if self.kind[c] != KIND_NUMBERED]
+        if wild:
+            groups["any wildcard"] = wild
+        return labels, groups
+
     def select(self, keep: np.ndarray) -> CaptainActionDeck:
         """The sub-deck of the cards where ``keep`` is true, in the same order."""
         keep = np.asarray(keep, dtype=bool)

@@ -77,6 +77,16 @@ def game_deck(cfg: dict):
     return deck.select(keep)
 
 
+def card_labels(cfg: dict) -> tuple[list[str], dict[str, list[int]]]:
+    """Labels of the game deck's cards (the bit order of ``hand_mask``) and their groups."""
+    return game_deck(cfg).labels_and_groups()
+
+
+def card_masks(games: pd.DataFrame, players: int) -> dict[str, np.ndarray]:
+    """The cards each seat held at the end (the card-impact table adjusts for game length)."""
+    return {"held at the end": np.stack([games[f"hand_mask_{s}"].to_numpy() for s in range(players)], axis=1)}
+
+
 def scoring_arrays(cfg: dict, deck) -> tuple[np.ndarray, np.ndarray]:
     """``card_info`` (per card: background, character or WILD / NO_SET, points in a set) and the
     scoring rule vector ``srules`` (layout in scoring_nb)."""

@@ -74,18 +74,9 @@ def summarize(games: pd.DataFrame, players: int) -> dict:
     return {"share_won_by_seat_dealt_dr_ling": float(won_with_ling)}
 
 
-def card_info(cfg: dict) -> tuple[list[str], dict[str, list[int]]]:
-    """Labels of the game deck's cards (bit order of ``dealt_mask``) and groups by character and
-    background, for the card-impact table."""
-    deck = game_deck(cfg)
-    labels = [deck.label(c) for c in range(deck.size)]
-    groups: dict[str, list[int]] = {}
-    for c in range(deck.size):
-        if deck.character[c] >= 0:
-            groups.setdefault(f"any {deck.characters[deck.character[c]]}", []).append(c)
-        if deck.background[c] >= 0:
-            groups.setdefault(f"any {deck.backgrounds[deck.background[c]]}", []).append(c)
-    return labels, groups
+def card_labels(cfg: dict) -> tuple[list[str], dict[str, list[int]]]:
+    """Labels of the game deck's cards (the bit order of ``dealt_mask``) and their groups."""
+    return game_deck(cfg).labels_and_groups()
 
 
 def card_masks(games: pd.DataFrame, players: int) -> dict[str, np.ndarray]:
