@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 # The project's main job, on the embedded defaults (local threads, local files).
-MAIN_JOB ?= run find-dr-evil --n 1e6
+MAIN_JOB ?= run captain-future --n 1e6
 
 .PHONY: run test bench lint clean
 

@@ -33,6 +33,8 @@ def pct(v, digits=1) -> str:
 def num(v) -> str:
     if v is None:
         return "n/a"
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(num(x) for x in v) + "]"
     if isinstance(v, float):
         return f"{v:,.4g}" if abs(v) < 1e5 else f"{v:,.0f}"
     if isinstance(v, int):
