@@ -51,6 +51,8 @@ RECORD_DTYPE = record_dtype([
     ("plays", np.int32, (MAX_SEATS,)),  # cards each seat played
     ("drawn", np.int32, (MAX_SEATS,)),  # cards each seat drew (Dr. Evil penalties included)
     ("cards_left", np.int8, (MAX_SEATS,)),  # cards in each hand when the game ended
+    ("dealt_mask", np.uint64, (MAX_SEATS,)),  # bit c set when card c of the game deck was dealt to the seat
+    ("hand_mask", np.uint64, (MAX_SEATS,)),  # bit c set when card c is in the seat's hand at the end
     ("reversals", np.int32),  # Lady Actions played (direction reversed)
     ("draw_twos", np.int32),  # Dr. Evils played (everyone else drew)
     ("reshuffles", np.int32),  # times the discard pile was shuffled into a new draw pile
@@ -62,6 +64,18 @@ RECORD_DTYPE = record_dtype([
 def game_deck(cfg: dict):
     """The lady-actions-escape deck: the whole Captain Action deck (53 cards by default)."""
     return load_deck(cfg["deck"])
+
+
+def card_labels(cfg: dict) -> tuple[list[str], dict[str, list[int]]]:
+    """Labels of the game deck's cards (the bit order of the masks) and their groups."""
+    return game_deck(cfg).labels_and_groups()
+
+
+def card_masks(games: pd.DataFrame, players: int) -> dict[str, np.ndarray]:
+    """The opening hand (no survivor bias) and the cards stuck in hand at the end."""
+    def masks(field):
+        return np.stack([games[f"{field}_{s}"].to_numpy() for s in range(players)], axis=1)
+    return {"dealt": masks("dealt_mask"), "held at the end": masks("hand_mask")}
 
 
 def card_arrays(cfg: dict, deck) -> tuple:

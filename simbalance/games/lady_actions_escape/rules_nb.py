@@ -176,6 +176,8 @@ def play_game(state, order, seat_sid, seat_params, card_info, match, kind_cards,
         hand_n[k % players] += 1
         if log is not None:
             _log(log, log_n, EV_DEAL, k % players, order[k], 0)
+    for s in range(players):
+        out[i].dealt_mask[s] = hands[s]
     ctr[0] = 0
     for k in range(players * hand_size, n_cards):
         draw[ctr[0]] = order[k]
@@ -338,6 +340,7 @@ def play_game(state, order, seat_sid, seat_params, card_info, match, kind_cards,
     out[i].wilds_played = wilds
     for s in range(players):
         out[i].cards_left[s] = hand_n[s]
+        out[i].hand_mask[s] = hands[s]
         out[i].plays[s] = seat_stats[s, 0]
         out[i].drawn[s] = seat_stats[s, 1]
     if end == END_WIN:
