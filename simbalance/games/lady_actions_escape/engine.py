@@ -72,10 +72,9 @@ def card_labels(cfg: dict) -> tuple[list[str], dict[str, list[int]]]:
 
 
 def card_masks(games: pd.DataFrame, players: int) -> dict[str, np.ndarray]:
-    """The opening hand (no survivor bias) and the cards stuck in hand at the end."""
-    def masks(field):
-        return np.stack([games[f"{field}_{s}"].to_numpy() for s in range(players)], axis=1)
-    return {"dealt": masks("dealt_mask"), "held at the end": masks("hand_mask")}
+    """The opening hand (no survivor bias). Cards held at the end are recorded too (``hand_mask``),
+    but in a shedding game holding any card at the end means losing: no impact to measure there."""
+    return {"dealt": np.stack([games[f"dealt_mask_{s}"].to_numpy() for s in range(players)], axis=1)}
 
 
 def card_arrays(cfg: dict, deck) -> tuple:
