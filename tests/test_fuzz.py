@@ -14,7 +14,7 @@ from simbalance.cli.main import app
 from simbalance.core.config import flat_keys, load_config
 from simbalance.core.errors import SimbalanceError
 
-CARD_GAMES = ["find-dr-evil", "captain-action", "lady-actions-escape", "aquaman"]
+GAMES = ["find-dr-evil", "captain-action", "lady-actions-escape", "aquaman", "captain-future"]
 SKIP = ("strategies.", "presets.", "deck.source", "targets.", "bounds.")  # not rules: other tests cover them
 
 values = st.one_of(
@@ -56,7 +56,7 @@ def _caps(game):
     return {k: 400 for k in flat_keys(cfg) if k.endswith("_cap")}
 
 
-@pytest.mark.parametrize("game", CARD_GAMES)
+@pytest.mark.parametrize("game", GAMES)
 def test_random_configs_run_or_fail_clearly(game):
     @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
     @given(overrides(game), st.integers(2, 6))
