@@ -61,3 +61,13 @@ HEURISTIC_PARAM_NAMES = ("need", "spare", "rank", "fight", "edge", "deny", "powe
 # Directions of a leg: up, down, left, right (row -1, row +1, col -1, col +1).
 DIR_DROW = (-1, 1, 0, 0)
 DIR_DCOL = (0, 0, -1, 1)
+
+# The replay's event log (engine.replay): rows of (EV_*, a, b, c, d, deck refills so far); row 0
+# holds the count of events in [0, 0]. The kernel passes None for the log: numba then compiles the
+# game without any trace of the logging.
+(EV_BOARD, EV_DEAL, EV_TURN, EV_ACTIVATE, EV_DRAW, EV_SEE, EV_KEEP, EV_DISC, EV_SEA, EV_PLOT, EV_FOE,
+ EV_STRANGE, EV_LOCATION, EV_ROLL, EV_LEG, EV_SWIM, EV_TAKE, EV_EMPTY, EV_FIGHT, EV_REVEAL, EV_FIGHT_END,
+ EV_STEAL, EV_MISSION, EV_WIN, EV_TIMEOUT, EV_INVALID, EV_MOVE) = range(27)
+N_EV_COLS = 6
+# why a card was discarded (EV_DISC c)
+WHY_ACTIVATED, WHY_COMPANION, WHY_POWER, WHY_FOE, WHY_MISSION, WHY_REST = range(6)

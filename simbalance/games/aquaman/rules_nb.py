@@ -27,6 +27,31 @@ from simbalance.games.aquaman.enums import (
     CARD_RANK,
     CARD_SUIT,
     COMPANION,
+    EV_ACTIVATE,
+    EV_BOARD,
+    EV_DEAL,
+    EV_DISC,
+    EV_DRAW,
+    EV_EMPTY,
+    EV_FIGHT,
+    EV_FIGHT_END,
+    EV_FOE,
+    EV_INVALID,
+    EV_KEEP,
+    EV_LOCATION,
+    EV_MISSION,
+    EV_MOVE,
+    EV_PLOT,
+    EV_REVEAL,
+    EV_ROLL,
+    EV_SEA,
+    EV_SEE,
+    EV_STEAL,
+    EV_STRANGE,
+    EV_TAKE,
+    EV_TIMEOUT,
+    EV_TURN,
+    EV_WIN,
     FOE,
     K_BOARD,
     K_BUF,
@@ -67,6 +92,11 @@ from simbalance.games.aquaman.enums import (
     V_MISSIONS,
     V_POS,
     V_SUIT,
+    WHY_ACTIVATED,
+    WHY_COMPANION,
+    WHY_MISSION,
+    WHY_POWER,
+    WHY_REST,
     X_CAND,
 )
 from simbalance.games.aquaman.state_nb import (
@@ -75,6 +105,7 @@ from simbalance.games.aquaman.state_nb import (
     discard,
     draw,
     draw_to_hand,
+    log_event,
     new_state,
     pawns_at,
     remove_at,
@@ -115,7 +146,7 @@ def reset(G, S):
 
 
 @njit(cache=True)
-def setup_game(G, S):
+def setup_game(G, S, log=None):
     """Shuffle the deck, deal one card face up on every square, pawns to corners, deal hands."""
     reset(G, S)
     n_cards = G.card.shape[1]
@@ -125,28 +156,36 @@ def setup_game(G, S):
     S.ctr[C_DECK] = n_cards
     for cell in range(G.move_to.shape[0]):
         S.cards[K_BOARD, cell] = draw(G, S)
+        if log is not None:
+            log_event(log, S, EV_BOARD, cell, S.cards[K_BOARD, cell], 0, 0)
     for _ in range(G.rules[R_START_HAND]):
         for s in range(G.rules[R_PLAYERS]):
-            draw_to_hand(G, S, s)
+            c = draw_to_hand(G, S, s)
+            if log is not None:
+                log_event(log, S, EV_DEAL, s, c, 0, 0)
 
 
 # ---------------------------------------------------------------- 1. power phase
 
 
 @njit(cache=True, inline="always")
-def power_aquaman(G, S, seat, rank):
+def power_aquaman(G, S, seat, rank, log):
     """Draw 2; if their ranks sum below ``rank``, draw a third."""
     total = 0
     for _ in range(G.rules[R_AQUAMAN_DRAW]):
         c = draw_to_hand(G, S, seat)
+        if log is not None:
+            log_event(log, S, EV_DRAW, seat, c, S.ctr[C_DECK], 0)
         if c >= 0:
             total += np.int64(G.card[CARD_RANK, c])
     if total < rank:
-        draw_to_hand(G, S, seat)
+        c = draw_to_hand(G, S, seat)
+        if log is not None:
+            log_event(log, S, EV_DRAW, seat, c, S.ctr[C_DECK], 1)
 
 
 @njit(cache=True, inline="always")
-def power_companion(G, S, seat, sid, par, rank):
+def power_companion(G, S, seat, sid, par, rank, log):
     """Look at the next 4: keep one lower than ``rank`` (none if none is), discard the others."""
     n = 0
     for _ in range(G.rules[R_COMPANION_LOOK]):
@@ -155,38 +194,54 @@ def power_companion(G, S, seat, sid, par, rank):
             break
         S.cards[K_BUF, n] = c
         n += 1
+        if log is not None:
+            log_event(log, S, EV_SEE, seat, c, 0, 0)
     keep = choose_companion_keep(G, S, seat, sid, par, n, rank)
+    if log is not None:
+        log_event(log, S, EV_KEEP, seat, S.cards[K_BUF, keep] if keep >= 0 else -1, 0, 0)
     for j in range(n):
         if j == keep:
             add_card(G.card, S.cards, S.seat, seat, S.cards[K_BUF, j])
         else:
             discard(S.cards, S.ctr, S.cards[K_BUF, j])
+            if log is not None:
+                log_event(log, S, EV_DISC, seat, S.cards[K_BUF, j], WHY_COMPANION, 0)
 
 
 @njit(cache=True, inline="always")
-def power_sea_creature(G, S, seat, rank):
+def power_sea_creature(G, S, seat, rank, log):
     """Take the top card of the discard pile if it is lower than ``rank``."""
     if S.ctr[C_DISC] > 0:
         top = S.cards[K_DISC, S.ctr[C_DISC] - 1]
-        if G.card[CARD_RANK, top] < rank:
+        taken = G.card[CARD_RANK, top] < rank
+        if taken:
             S.ctr[C_DISC] -= 1
             add_card(G.card, S.cards, S.seat, seat, top)
+        if log is not None:
+            log_event(log, S, EV_SEA, seat, top, 1 if taken else 0, 0)
+    elif log is not None:
+        log_event(log, S, EV_SEA, seat, -1, 0, 0)
 
 
 @njit(cache=True, inline="always")
-def power_foe(G, S, seat, sid, par, rank):
+def power_foe(G, S, seat, sid, par, rank, log):
     """An adjacent opponent reveals a random card; lower than ``rank``: it is discarded."""
     target = choose_foe_target(G, S, seat, sid, par)
     if target < 0 or S.seat[target, V_HAND_N] == 0:
+        if log is not None:
+            log_event(log, S, EV_FOE, seat, target, -1, 0)
         return
     i = randint(S.rng, S.seat[target, V_HAND_N])
-    if G.card[CARD_RANK, S.cards[K_HAND + target, i]] < rank:
+    hit = G.card[CARD_RANK, S.cards[K_HAND + target, i]] < rank
+    if log is not None:
+        log_event(log, S, EV_FOE, seat, target, S.cards[K_HAND + target, i], 1 if hit else 0)
+    if hit:
         discard(S.cards, S.ctr, remove_at(G.card, S.cards, S.seat, target, i))
         S.seat[seat, ST_FOE_HITS] += 1
 
 
 @njit(cache=True, inline="always")
-def power_power(G, S, seat, sid, par, rank):
+def power_power(G, S, seat, sid, par, rank, log):
     """Discard any cards not higher than ``rank`` (the player chooses), then draw as many."""
     x = 0
     # downwards: removing slot i moves the last card, already decided, into it
@@ -195,18 +250,27 @@ def power_power(G, S, seat, sid, par, rank):
         if G.card[CARD_RANK, c] <= rank and power_discards(G, S, seat, sid, par, c):
             discard(S.cards, S.ctr, remove_at(G.card, S.cards, S.seat, seat, i))
             x += 1
+            if log is not None:
+                log_event(log, S, EV_DISC, seat, c, WHY_POWER, 0)
     for _ in range(x):
-        draw_to_hand(G, S, seat)
+        c = draw_to_hand(G, S, seat)
+        if log is not None:
+            log_event(log, S, EV_DRAW, seat, c, S.ctr[C_DECK], 0)
 
 
 @njit(cache=True, inline="always")
-def power_strangeness(G, S, seat, sid, par, rank):
+def power_strangeness(G, S, seat, sid, par, rank, log):
     """Take an adjacent board card lower than ``rank``; refill its square from the deck."""
     cell = choose_strangeness_target(G, S, seat, sid, par, rank)
     if cell < 0:
+        if log is not None:
+            log_event(log, S, EV_STRANGE, seat, -1, -1, -1)
         return
-    add_card(G.card, S.cards, S.seat, seat, S.cards[K_BOARD, cell])
+    taken = S.cards[K_BOARD, cell]
+    add_card(G.card, S.cards, S.seat, seat, taken)
     S.cards[K_BOARD, cell] = draw(G, S)
+    if log is not None:
+        log_event(log, S, EV_STRANGE, seat, cell, taken, S.cards[K_BOARD, cell])
 
 
 @njit(cache=True, inline="always")
@@ -216,7 +280,7 @@ def location_shows(G, S, rank):
 
 
 @njit(cache=True)
-def activate(G, S, seat, sid, par, i):
+def activate(G, S, seat, sid, par, i, log=None):
     """Discard hand slot ``i`` to use its suit's power. Returns the Plot target square or -1.
 
     By default the activated card reaches the discard pile after its power resolves (so Sea
@@ -227,29 +291,40 @@ def activate(G, S, seat, sid, par, i):
     rank = np.int64(G.card[CARD_RANK, card])
     power = G.rules[R_SUIT_POWER + G.card[CARD_SUIT, card]]
     after = G.rules[R_DISCARD_AFTER] != 0
+    if log is not None:
+        log_event(log, S, EV_ACTIVATE, seat, card, power, 0)
     if not after:
         discard(S.cards, S.ctr, card)
+        if log is not None:
+            log_event(log, S, EV_DISC, seat, card, WHY_ACTIVATED, 0)
     if power < N_POWERS:
         S.seat[seat, ST_USE + power] += 1
     target = -1
     if power == AQUAMAN:
-        power_aquaman(G, S, seat, rank)
+        power_aquaman(G, S, seat, rank, log)
     elif power == COMPANION:
-        power_companion(G, S, seat, sid, par, rank)
+        power_companion(G, S, seat, sid, par, rank, log)
     elif power == SEA_CREATURE:
-        power_sea_creature(G, S, seat, rank)
+        power_sea_creature(G, S, seat, rank, log)
     elif power == PLOT:
         target = choose_plot_target(G, S, seat, sid, par, rank)
+        if log is not None:
+            log_event(log, S, EV_PLOT, seat, target, 0, 0)
     elif power == FOE:
-        power_foe(G, S, seat, sid, par, rank)
+        power_foe(G, S, seat, sid, par, rank, log)
     elif power == POWER:
-        power_power(G, S, seat, sid, par, rank)
+        power_power(G, S, seat, sid, par, rank, log)
     elif power == STRANGENESS:
-        power_strangeness(G, S, seat, sid, par, rank)
+        power_strangeness(G, S, seat, sid, par, rank, log)
     elif power == LOCATION:
-        location_shows(G, S, rank)
+        shown = location_shows(G, S, rank)
+        if log is not None:
+            for j in range(shown):
+                log_event(log, S, EV_LOCATION, seat, S.cards[K_DECK, S.ctr[C_DECK] - 1 - j], j, shown)
     if after:
         discard(S.cards, S.ctr, card)
+        if log is not None:
+            log_event(log, S, EV_DISC, seat, card, WHY_ACTIVATED, 0)
     return target
 
 
@@ -276,7 +351,7 @@ def _reveal(G, S, seat, strat, par):
 
 
 @njit(cache=True)
-def fight(G, S, a, b, strat, par):
+def fight(G, S, a, b, strat, par, log=None):
     """``a`` fights ``b``. Returns the winner or -1. Revealed cards are discarded; the winner steals.
 
     Both choose their card at once (a choice depends only on the chooser's own hand). High rank
@@ -286,12 +361,16 @@ def fight(G, S, a, b, strat, par):
     """
     S.seat[a, ST_FIGHTS] += 1
     S.seat[b, ST_FIGHTS] += 1
+    if log is not None:
+        log_event(log, S, EV_FIGHT, a, b, 0, 0)
     winner = -1
     reveals = 0
     while True:
         ca = _reveal(G, S, a, strat, par)
         cb = _reveal(G, S, b, strat, par)
         reveals += 1
+        if log is not None:
+            log_event(log, S, EV_REVEAL, a, ca, b, cb)
         if ca < 0 and cb < 0:
             break
         if ca < 0 or cb < 0:
@@ -310,24 +389,33 @@ def fight(G, S, a, b, strat, par):
         S.seat[winner, ST_WON] += 1
         if S.seat[loser, V_HAND_N] > 0:
             j = choose_steal(G, S, winner, strat[winner], par[winner], loser)
-            add_card(G.card, S.cards, S.seat, winner, remove_at(G.card, S.cards, S.seat, loser, j))
+            c = remove_at(G.card, S.cards, S.seat, loser, j)
+            add_card(G.card, S.cards, S.seat, winner, c)
             S.seat[winner, ST_STOLEN] += 1
+            if log is not None:
+                log_event(log, S, EV_STEAL, winner, loser, c, 0)
+    if log is not None:
+        log_event(log, S, EV_FIGHT_END, a, b, winner, reveals)
     return winner
 
 
 @njit(cache=True, inline="always")
-def land(G, S, seat, strat, par):
+def land(G, S, seat, strat, par, log):
     """The pawn lands on its square: fight an opponent there, else take the card and refill."""
     cell = S.seat[seat, V_POS]
     if pawns_at(S.seat, cell, G.rules[R_PLAYERS], seat) > 0:
         opp = choose_fight_opponent(G, S, seat, strat[seat], par[seat], cell)
-        fight(G, S, seat, opp, strat, par)
+        fight(G, S, seat, opp, strat, par, log)
         return
     c = S.cards[K_BOARD, cell]
     if c >= 0:
         add_card(G.card, S.cards, S.seat, seat, c)
         S.seat[seat, ST_TAKEN] += 1
         S.cards[K_BOARD, cell] = draw(G, S)
+        if log is not None:
+            log_event(log, S, EV_TAKE, seat, cell, c, S.cards[K_BOARD, cell])
+    elif log is not None:
+        log_event(log, S, EV_EMPTY, seat, cell, 0, 0)
 
 
 # ---------------------------------------------------------------- 4. mission
@@ -343,7 +431,7 @@ def can_mission(G, S, seat):
 
 
 @njit(cache=True, inline="always")
-def play_mission(G, S, seat, sid, par):
+def play_mission(G, S, seat, sid, par, log):
     """Discard one card of each of the mission's suits (the strategy picks which)."""
     k = choose_mission_cards(G, S, seat, sid, par)
     for j in range(k):
@@ -351,25 +439,32 @@ def play_mission(G, S, seat, sid, par):
         for i in range(S.seat[seat, V_HAND_N]):
             if S.cards[K_HAND + seat, i] == c:
                 discard(S.cards, S.ctr, remove_at(G.card, S.cards, S.seat, seat, i))
+                if log is not None:
+                    log_event(log, S, EV_DISC, seat, c, WHY_MISSION, 0)
                 break
     S.seat[seat, V_MISSIONS] += 1
+    if log is not None:
+        log_event(log, S, EV_MISSION, seat, S.seat[seat, V_MISSIONS], 0, 0)
 
 
 # ---------------------------------------------------------------- 5. rest
 
 
 @njit(cache=True, inline="always")
-def rest(G, S, seat, sid, par):
+def rest(G, S, seat, sid, par, log):
     """Discard down to the hand limit."""
     while S.seat[seat, V_HAND_N] > G.rules[R_HAND_LIMIT]:
-        discard(S.cards, S.ctr, remove_at(G.card, S.cards, S.seat, seat, choose_rest_discard(G, S, seat, sid, par)))
+        c = remove_at(G.card, S.cards, S.seat, seat, choose_rest_discard(G, S, seat, sid, par))
+        discard(S.cards, S.ctr, c)
+        if log is not None:
+            log_event(log, S, EV_DISC, seat, c, WHY_REST, 0)
 
 
 # ---------------------------------------------------------------- a whole turn, a whole game
 
 
 @njit(cache=True)
-def play_turn(G, S, seat, strat, par):
+def play_turn(G, S, seat, strat, par, log=None):
     """One turn of ``seat``'s five phases. Returns True when the seat has won."""
     sid = strat[seat]
     p = par[seat]
@@ -378,24 +473,29 @@ def play_turn(G, S, seat, strat, par):
     if S.seat[seat, V_HAND_N] >= G.rules[R_POWER_MIN]:
         i = choose_power(G, S, seat, sid, p)
         if i >= 0:
-            plot = activate(G, S, seat, sid, p, i)
+            plot = activate(G, S, seat, sid, p, i, log)
     # 2. swim (a Plot target replaces the roll)
+    start = S.seat[seat, V_POS]
     if plot >= 0:
         S.seat[seat, V_POS] = plot
     else:
         roll(G, S)
-        S.seat[seat, V_POS] = choose_swim(G, S, seat, sid, p)
+        if log is not None:
+            log_event(log, S, EV_ROLL, seat, S.ctr[C_DICE], S.ctr[C_DICE + 1], S.ctr[C_DICE + 2])
+        S.seat[seat, V_POS] = choose_swim(G, S, seat, sid, p, log)
+    if log is not None:
+        log_event(log, S, EV_MOVE, seat, start, S.seat[seat, V_POS], 1 if plot >= 0 else 0)
     # 3. action
-    land(G, S, seat, strat, par)
+    land(G, S, seat, strat, par, log)
     # 4. mission
     for _ in range(G.rules[R_MISSIONS_PER_TURN]):
         if not can_mission(G, S, seat) or not choose_mission(G, S, seat, sid, p):
             break
-        play_mission(G, S, seat, sid, p)
+        play_mission(G, S, seat, sid, p, log)
         if S.seat[seat, V_MISSIONS] >= G.rules[R_MISSIONS_TO_WIN]:
             return True
     # 5. rest
-    rest(G, S, seat, sid, p)
+    rest(G, S, seat, sid, p, log)
     return False
 
 
@@ -442,7 +542,7 @@ def state_is_valid(G, S):
 
 
 @njit(cache=True)
-def play_game(G, S, strat, par, validate=False):
+def play_game(G, S, strat, par, validate=False, log=None):
     """Play from a set-up position until a win or the turn cap. Returns the winner, -1 at the cap,
     or INVALID when ``validate`` found a broken invariant after a turn."""
     players = G.rules[R_PLAYERS]
@@ -452,11 +552,19 @@ def play_game(G, S, strat, par, validate=False):
         return INVALID
     while S.ctr[C_TURN] < cap:
         S.ctr[C_TURN] += 1
-        if play_turn(G, S, seat, strat, par):
+        if log is not None:
+            log_event(log, S, EV_TURN, S.ctr[C_TURN], seat, 0, 0)
+        if play_turn(G, S, seat, strat, par, log):
+            if log is not None:
+                log_event(log, S, EV_WIN, seat, S.ctr[C_TURN], 0, 0)
             return seat
         if validate and not state_is_valid(G, S):
+            if log is not None:
+                log_event(log, S, EV_INVALID, S.ctr[C_TURN], 0, 0, 0)
             return INVALID
         seat = (seat + 1) % players
+    if log is not None:
+        log_event(log, S, EV_TIMEOUT, S.ctr[C_TURN], 0, 0, 0)
     return -1
 
 
@@ -507,14 +615,33 @@ def kernel(out, first_game, seed, lineups, slot_strategy, slot_params, rules, ca
         strat = np.zeros(players, np.int64)
         par = np.zeros((players, slot_params.shape[1]), np.float64)
         for i in range(lo, hi):
-            game = first_game + i
-            seed_game(S.rng, seed, game)
-            out[i].game = game
-            lineup = lineups[game % lineups.shape[0]]
-            for s in range(players):
-                out[i].strategy[s] = lineup[s]
-                strat[s] = slot_strategy[lineup[s]]
-                par[s, :] = slot_params[lineup[s], :]
-            setup_game(G, S)
-            winner = play_game(G, S, strat, par, validate)
-            write_record(G, S, out, i, winner)
+            play_one(G, S, out, i, first_game + i, seed, lineups, slot_strategy, slot_params, strat, par, validate,
+                     None)
+
+
+@njit(cache=True, inline="always")
+def play_one(G, S, out, i, game, seed, lineups, slot_strategy, slot_params, strat, par, validate, log):
+    """Game ``game`` of the run into ``out[i]``: the body of the kernel (``log`` None) and of the
+    replay (``trace_game``, with a log)."""
+    seed_game(S.rng, seed, game)
+    out[i].game = game
+    lineup = lineups[game % lineups.shape[0]]
+    for s in range(G.rules[R_PLAYERS]):
+        out[i].strategy[s] = lineup[s]
+        strat[s] = slot_strategy[lineup[s]]
+        par[s, :] = slot_params[lineup[s], :]
+    setup_game(G, S, log)
+    winner = play_game(G, S, strat, par, validate, log)
+    write_record(G, S, out, i, winner)
+
+
+@njit(cache=True)
+def trace_game(out, game, seed, lineups, slot_strategy, slot_params, rules, card, move_to, adj, validate, log):
+    """Game ``game`` of a run again, exactly as the kernel plays it, into ``out[0]`` with every event
+    in ``log`` (see enums.EV_*; ``log[0, 0]`` is the number of events)."""
+    G = Game(rules, card, move_to, adj)
+    S = new_state(rules, card.shape[1])
+    strat = np.zeros(rules[R_PLAYERS], np.int64)
+    par = np.zeros((rules[R_PLAYERS], slot_params.shape[1]), np.float64)
+    log[0, 0] = 0
+    play_one(G, S, out, 0, game, seed, lineups, slot_strategy, slot_params, strat, par, validate, log)

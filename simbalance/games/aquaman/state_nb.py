@@ -211,3 +211,20 @@ def reachable(G, S, start):
                 if not moved:
                     _push(scratch, ctr, mask | bit, code, stamp)
     return ctr[C_REACH_N + full]
+
+
+@njit(cache=True)
+def log_event(log, S, kind, a, b, c, d):
+    """Append an event to the replay's log (a no-op that numba compiles away when ``log`` is None).
+    ``log[0, 0]`` counts every event, also those that do not fit (the replay then plays the game
+    again with a log of that size)."""
+    if log is not None:
+        k = log[0, 0] + 1
+        if k < log.shape[0]:
+            log[k, 0] = kind
+            log[k, 1] = a
+            log[k, 2] = b
+            log[k, 3] = c
+            log[k, 4] = d
+            log[k, 5] = S.ctr[C_REFILLS]
+        log[0, 0] = k

@@ -52,6 +52,7 @@ from simbalance.games.aquaman.enums import (
     CARD_RANK,
     CARD_SUIT,
     COMPANION,
+    EV_LEG,
     FOE,
     K_BOARD,
     K_BUF,
@@ -89,7 +90,7 @@ from simbalance.games.aquaman.enums import (
     X_CAND,
     X_REACH,
 )
-from simbalance.games.aquaman.state_nb import best_rank, pawns_at, reachable
+from simbalance.games.aquaman.state_nb import best_rank, log_event, pawns_at, reachable
 
 # ---------------------------------------------------------------- values shared by the heuristics
 
@@ -416,7 +417,7 @@ def choose_strangeness_target(G, S, seat, sid, par, rank):
 
 
 @njit(cache=True, inline="always")
-def random_swim(G, S, start):
+def random_swim(G, S, start, log=None):
     """Uniform order of the dice, then a uniform legal direction per leg (no legal one: skipped)."""
     move_to = G.move_to
     ctr = S.ctr
@@ -435,12 +436,16 @@ def random_swim(G, S, start):
             if move_to[cur, d, direction] >= 0 and not (turn and 1 + (direction >> 1) == axis):
                 legal += 1
         if legal == 0:
+            if log is not None:
+                log_event(log, S, EV_LEG, d, -1, cur, cur)
             continue
         pick = randint(rng, legal)
         for direction in range(4):
             dst = move_to[cur, d, direction]
             if dst >= 0 and not (turn and 1 + (direction >> 1) == axis):
                 if pick == 0:
+                    if log is not None:
+                        log_event(log, S, EV_LEG, d, direction, cur, dst)
                     cur = dst
                     axis = 1 + (direction >> 1)
                     break
@@ -449,7 +454,7 @@ def random_swim(G, S, start):
 
 
 @njit(cache=True, inline="always")
-def choose_swim(G, S, seat, sid, par):
+def choose_swim(G, S, seat, sid, par, log=None):
     """Where ``seat``'s pawn ends its swim with the rolled dice.
 
     Heuristics: the reachable square of highest value: its card's gain, or with opponents on it
@@ -458,7 +463,7 @@ def choose_swim(G, S, seat, sid, par):
     seatv = S.seat
     start = seatv[seat, V_POS]
     if sid == S_RANDOM:
-        return random_swim(G, S, start)
+        return random_swim(G, S, start, log)
     n = reachable(G, S, start)
     card = G.card
     cards = S.cards
