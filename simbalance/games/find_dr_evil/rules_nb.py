@@ -46,7 +46,8 @@ def _receive(hand, count, slot, card_pose, seat, card):
     return -1
 
 
-# Replay log: one row per event, (kind, a, b, c). Kernels pass an empty log and record nothing.
+# Replay log: one row per event, (kind, a, b, c). Kernels pass None: numba then compiles the game
+# without any logging, so the replay costs the kernel nothing.
 EV_DEAL = 0  # seat a is dealt card b
 EV_PAIR = 1  # seat a discards the pair b + c
 EV_PICK = 2  # seat a picks card c from seat b
@@ -103,6 +104,8 @@ def play_game(state, out, i, card_pose, ling, players, rules, deck, hand, count,
     """
     pick_cap = rules[PICK_CAP]
     first = rules[FIRST_CARD_TO]
+    repeat_after_pair = rules[REPEAT_AFTER_PAIR] != 0
+    repeat_min_holders = rules[REPEAT_MIN_HOLDERS]
     n_cards = deck.shape[0]
     count[:] = 0
     slot[:, :] = -1
@@ -115,10 +118,12 @@ def play_game(state, out, i, card_pose, ling, players, rules, deck, hand, count,
         card = deck[k]
         if card == ling:
             out[i].ling_dealt = seat
-        _log(log, log_n, EV_DEAL, seat, card, 0)
+        if log is not None:
+            _log(log, log_n, EV_DEAL, seat, card, 0)
         other = _receive(hand, count, slot, card_pose, seat, card)
         if other >= 0:
-            _log(log, log_n, EV_PAIR, seat, other, card)
+            if log is not None:
+                _log(log, log_n, EV_PAIR, seat, other, card)
 
     # The record of the deal, from the deck order (seat s got cards k = s - first, s - first + P, ...).
     cards_in_play = 0
@@ -148,11 +153,13 @@ def play_game(state, out, i, card_pose, ling, players, rules, deck, hand, count,
         picker = _next_holder(count, players, offerer)
         card = _remove_at(hand, count, slot, card_pose, offerer, randint(state, count[offerer]))
         picks += 1
-        _log(log, log_n, EV_PICK, picker, offerer, card)
+        if log is not None:
+            _log(log, log_n, EV_PICK, picker, offerer, card)
         other = _receive(hand, count, slot, card_pose, picker, card)
         paired = other >= 0
         if paired:
-            _log(log, log_n, EV_PAIR, picker, other, card)
+            if log is not None:
+                _log(log, log_n, EV_PAIR, picker, other, card)
             cards_in_play -= 2
         if validate and not _hands_consistent(hand, count, slot, card_pose, players, cards_in_play):
             end = END_INVALID
@@ -161,8 +168,8 @@ def play_game(state, out, i, card_pose, ling, players, rules, deck, hand, count,
             holders -= 1
         if paired and count[picker] == 0:
             holders -= 1
-        if (paired and rules[REPEAT_AFTER_PAIR] and count[picker] > 0 and count[offerer] > 0
-                and holders >= rules[REPEAT_MIN_HOLDERS]):
+        if (paired and repeat_after_pair and count[picker] > 0 and count[offerer] > 0
+                and holders >= repeat_min_holders):
             continue  # a pair lets the picker pick again from the same offerer
         offerer = picker if count[picker] > 0 else _next_holder(count, players, picker)
 
@@ -175,11 +182,13 @@ def play_game(state, out, i, card_pose, ling, players, rules, deck, hand, count,
                 winner = s
         out[i].winner = winner
         out[i].winners = np.uint8(1) << np.uint8(winner)
-        _log(log, log_n, EV_WIN, winner, 0, 0)
+        if log is not None:
+            _log(log, log_n, EV_WIN, winner, 0, 0)
     else:
         out[i].winner = -1
         out[i].winners = 0
-        _log(log, log_n, EV_TIMEOUT, 0, 0, 0)
+        if log is not None:
+            _log(log, log_n, EV_TIMEOUT, 0, 0, 0)
 
 
 @njit(cache=True, parallel=True)
@@ -191,8 +200,6 @@ def kernel(out, first_game, seed, lineups, slot_strategy, slot_params, card_pose
     for b in prange(blocks):
         lo, hi = block_bounds(n, blocks, b)
         state = np.zeros(1, np.uint64)
-        no_log = np.zeros((0, 4), np.int64)
-        no_log_n = np.zeros(1, np.int64)
         deck = np.empty(n_cards, np.int64)
         hand = np.empty((players, n_cards), np.int64)
         count = np.zeros(players, np.int64)
@@ -207,8 +214,7 @@ def kernel(out, first_game, seed, lineups, slot_strategy, slot_params, card_pose
             for c in range(n_cards):
                 deck[c] = c
             shuffle(state, deck, n_cards)
-            play_game(state, out, i, card_pose, ling, players, rules, deck, hand, count, slot, validate, no_log,
-                      no_log_n)
+            play_game(state, out, i, card_pose, ling, players, rules, deck, hand, count, slot, validate, None, None)
 
 
 @njit(cache=True)
@@ -222,8 +228,7 @@ def play_scripted(order, card_pose, ling, players, rules, seed, game, out):
     count = np.zeros(players, np.int64)
     slot = np.empty((players, card_pose.max() + 1), np.int64)
     deck = order.copy()
-    play_game(state, out, 0, card_pose, ling, players, rules, deck, hand, count, slot, True,
-              np.zeros((0, 4), np.int64), np.zeros(1, np.int64))
+    play_game(state, out, 0, card_pose, ling, players, rules, deck, hand, count, slot, True, None, None)
 
 
 @njit(cache=True)
