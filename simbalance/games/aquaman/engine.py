@@ -1,4 +1,4 @@
-"""aquaman engine: config -> arrays, record layout, kernel, report hooks.
+"""aquaman engine: config -> arrays, record layout, kernel, report hooks, replay (trace + words).
 
 Version history (bump ENGINE_VERSION only when game behaviour changes):
 1. First version: rules as pinned in docs/rules/aquaman.md.

@@ -6,6 +6,10 @@ decides with its own strategy, also outside its turn (its fight card). The phase
 inlined into ``play_turn`` (one compiled turn; see state_nb on why calls are kept few), except
 ``activate`` and ``fight``: they run in at most half of the turns and are large, so compiling them
 once (shared by the turn and the tests) saves more compile time than their calls cost.
+
+The replay (engine.replay) plays a game with ``trace_game``, the kernel's own per-game code
+(``play_one``) with an event log (``log``, enums.EV_*); the kernel passes None, so numba compiles
+every ``if log is not None`` away and the simulated games do not pay for the replay.
 """
 
 from __future__ import annotations

@@ -69,12 +69,12 @@ def test_replay_plays_exactly_the_runs_game(setup):
 def test_replay_tells_every_kind_of_event():
     # Over a few random games every power, fight, steal, mission, discard and deck refill is told.
     plan = plan_run("aquaman", 1, seed=3, strategies=["random", "raider", "random", "runner"], rotate=True,
-                    overrides={"rules.hand_limit": 4})
+                    overrides={"rules.hand_limit": 6})
     text = "\n".join(line for game in range(3) for line in replay(plan, game))
     for words in ("power aquaman", "power companion", "power sea_creature", "power plot", "power foe",
                   "power power", "power strangeness", "power location", "rolls ", "order and directions chosen",
                   "one way there", " reveals ", " steals ", " wins the fight", "completes mission",
-                  "hand limit: discards", "the deck ran out", "takes ", " refills the square"):
+                  "hand limit: discards", "the deck ran out", "takes ", " refills the square", "a tie", "skipped"):
         assert words in text, words
 
 
