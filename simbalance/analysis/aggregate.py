@@ -13,8 +13,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
+from numba import njit
 
-from simbalance.core.records import END_STALEMATE, END_TIMEOUT, END_WIN, seat_share
+from simbalance.core.records import END_STALEMATE, END_TIMEOUT, END_WIN
 
 Z95 = 1.959963984540054
 LENGTH_PERCENTILES = (5, 25, 50, 75, 95)
@@ -30,6 +31,43 @@ def wilson(successes: float | np.ndarray, n: float | np.ndarray, z: float = Z95)
         centre = (p + z * z / (2 * n)) / denom
         half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
     return centre - half, centre + half
+
+
+@njit(cache=True)
+def _chunk_sums(winners, slots, end, length, players, n_slots, hist_size):
+    """One pass over a chunk's games: win shares by seat and by strategy slot, seat-games by slot,
+    outcome counts, and the length histograms (all games; games without a winner)."""
+    seat_wins = np.zeros(players)
+    slot_wins = np.zeros(n_slots)
+    slot_games = np.zeros(n_slots, np.int64)
+    outcomes = np.zeros(4, np.int64)
+    hist = np.zeros(hist_size, np.int64)
+    undecided = np.zeros(hist_size, np.int64)
+    for g in range(winners.shape[0]):
+        mask = np.int64(winners[g])
+        k = 0
+        for s in range(players):
+            k += (mask >> s) & 1
+        for s in range(players):
+            slot = slots[g, s]
+            slot_games[slot] += 1
+            if (mask >> s) & 1:
+                share = 1.0 / k
+                seat_wins[s] += share
+                slot_wins[slot] += share
+        e = end[g]
+        if e == END_WIN:
+            outcomes[0] += 1
+            if k > 1:
+                outcomes[1] += 1
+        else:
+            undecided[length[g]] += 1
+            if e == END_TIMEOUT:
+                outcomes[2] += 1
+            elif e == END_STALEMATE:
+                outcomes[3] += 1
+        hist[length[g]] += 1
+    return seat_wins, slot_wins, slot_games, outcomes, hist, undecided
 
 
 def _grow(hist: np.ndarray, size: int) -> np.ndarray:
@@ -60,23 +98,21 @@ class RunAggregate:
         """Add games: winners bit masks, (n, P) strategy slots, end codes and lengths."""
         winners = np.asarray(winners)
         n = len(winners)
+        if n == 0:
+            return self
+        length = np.asarray(length)
+        top = int(length.max()) + 1
+        seat_wins, slot_wins, slot_games, outcomes, hist, undecided = _chunk_sums(
+            winners, np.asarray(slots), np.asarray(end), length, self.players, self.n_slots, top)
         self.n += n
-        for s in range(self.players):
-            share = seat_share(winners, s)
-            self.seat_wins[s] += share.sum()
-            slot = np.asarray(slots[:, s], dtype=np.int64)
-            self.slot_wins += np.bincount(slot, weights=share, minlength=self.n_slots)[: self.n_slots]
-            self.slot_seat_games += np.bincount(slot, minlength=self.n_slots)[: self.n_slots]
-        decided = end == END_WIN
-        self.outcomes += np.array([decided.sum(), (decided & (np.bitwise_count(winners) > 1)).sum(),
-                                   (end == END_TIMEOUT).sum(), (end == END_STALEMATE).sum()])
-        length = np.asarray(length, dtype=np.int64)
-        if n:
-            top = int(length.max()) + 1
-            self.length_hist = _grow(self.length_hist, top)
-            self.undecided_hist = _grow(self.undecided_hist, top)
-            self.length_hist[:top] += np.bincount(length, minlength=top)
-            self.undecided_hist[:top] += np.bincount(length[~decided], minlength=top)
+        self.seat_wins += seat_wins
+        self.slot_wins += slot_wins
+        self.slot_seat_games += slot_games
+        self.outcomes += outcomes
+        self.length_hist = _grow(self.length_hist, top)
+        self.undecided_hist = _grow(self.undecided_hist, top)
+        self.length_hist[:top] += hist
+        self.undecided_hist[:top] += undecided
         return self
 
     @classmethod

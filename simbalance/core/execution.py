@@ -169,7 +169,9 @@ def execute(plan: RunPlan, options: RunOptions, progress: ProgressFn | None = No
     chunks = chunk_bounds(plan.n, chunk)
     n_slots = len(lineup.slot_names)
     records = np.zeros(plan.n, dtype=engine.RECORD_DTYPE) if options.keep_games else None
-    sample = np.zeros(min(plan.n, SAMPLE_GAMES), dtype=engine.RECORD_DTYPE)
+    # Kept runs sample their own first games (a view); streamed runs copy them as they pass.
+    sample = (records[: min(plan.n, SAMPLE_GAMES)] if records is not None
+              else np.zeros(min(plan.n, SAMPLE_GAMES), dtype=engine.RECORD_DTYPE))
     agg = RunAggregate(plan.players, n_slots)
     checkpoint = Checkpoint(options.state_dir, plan, options, chunk) if options.state_dir else None
     first_chunk, done = 0, 0
@@ -182,7 +184,8 @@ def execute(plan: RunPlan, options: RunOptions, progress: ProgressFn | None = No
     index = first_chunk
     stopped_early = False
     for part in play_chunks(engine, lineup, plan.prepared, plan.seed, chunks[first_chunk:], threads=plan.threads,
-                            backend=options.backend, scheduler=options.scheduler, stop=stop, kernel=plan.kernel):
+                            backend=options.backend, scheduler=options.scheduler, stop=stop, kernel=plan.kernel,
+                            target=records):
         size = len(part)
         broken = np.flatnonzero(part["end"] == END_INVALID)
         if len(broken):
@@ -190,9 +193,7 @@ def execute(plan: RunPlan, options: RunOptions, progress: ProgressFn | None = No
                 f"{plan.spec.id}: game {int(part['game'][broken[0]])} of seed {plan.seed} broke an engine invariant; "
                 f"see it with: simbalance replay {plan.spec.id} --seed {plan.seed} --game {int(part['game'][broken[0]])}"
             )
-        if records is not None:
-            records[done : done + size] = part
-        if done < len(sample):
+        if records is None and done < len(sample):
             take = min(size, len(sample) - done)
             sample[done : done + take] = part[:take]
         agg = agg.merge(RunAggregate.from_records(part, plan.players, n_slots))

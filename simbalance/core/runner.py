@@ -56,10 +56,12 @@ def chunk_bounds(n: int, chunk: int, first_game: int = 0) -> list[tuple[int, int
 
 
 def play_chunk(engine: ModuleType, lineup: Lineup, prepared: tuple, seed: int, first: int, size: int,
-               threads: int, kernel=None) -> np.ndarray:
-    """Play games ``first .. first + size - 1`` on this machine and return their records."""
+               threads: int, kernel=None, out: np.ndarray | None = None) -> np.ndarray:
+    """Play games ``first .. first + size - 1`` on this machine and return their records (written
+    into ``out`` when given: no copy)."""
     kernel = kernel or engine.kernel
-    out = np.zeros(size, dtype=engine.RECORD_DTYPE)
+    if out is None:
+        out = np.zeros(size, dtype=engine.RECORD_DTYPE)
     # Kernels write `out[i].field`; as plain Python (NUMBA_DISABLE_JIT=1) that needs a recarray view.
     target = out.view(np.recarray) if numba.config.DISABLE_JIT else out
     previous = numba.get_num_threads()
@@ -94,19 +96,22 @@ def play_chunks(
     scheduler: str | None = None,
     stop: Callable[[], bool] | None = None,
     kernel=None,
+    target: np.ndarray | None = None,
 ) -> Iterator[np.ndarray]:
-    """The records of each chunk, in chunk order. ``stop`` is asked between chunks."""
+    """The records of each chunk, in chunk order. ``stop`` is asked between chunks. With
+    ``target`` (records indexed by game), chunks are written straight into it."""
     if backend == "local":
         for first, size in chunks:
             if stop is not None and stop():
                 return
-            yield play_chunk(engine, lineup, prepared, seed, first, size, threads, kernel)
+            out = target[first : first + size] if target is not None else None
+            yield play_chunk(engine, lineup, prepared, seed, first, size, threads, kernel, out)
         return
     if backend != "dask":
         raise SimbalanceError(f"backend = {backend!r}: allowed {', '.join(BACKENDS)}")
     if kernel is not None and kernel is not engine.kernel:
         raise SimbalanceError("plug-in strategies run on the local backend only")
-    yield from _play_chunks_dask(engine, lineup, prepared, seed, chunks, scheduler, stop)
+    yield from _play_chunks_dask(engine, lineup, prepared, seed, chunks, scheduler, stop, target)
 
 
 def _dask_client(scheduler: str | None):
@@ -123,7 +128,7 @@ def _dask_client(scheduler: str | None):
     return Client(cluster), cluster
 
 
-def _play_chunks_dask(engine, lineup, prepared, seed, chunks, scheduler, stop) -> Iterator[np.ndarray]:
+def _play_chunks_dask(engine, lineup, prepared, seed, chunks, scheduler, stop, target) -> Iterator[np.ndarray]:
     client, cluster = _dask_client(scheduler)
     try:
         workers = max(1, len(client.scheduler_info().get("workers", {})))
@@ -143,6 +148,9 @@ def _play_chunks_dask(engine, lineup, prepared, seed, chunks, scheduler, stop) -
             pass
         while pending:
             records = pending.popleft().result()
+            if target is not None:
+                first = int(records["game"][0]) if len(records) else 0
+                target[first : first + len(records)] = records
             yield records
             if stop is not None and stop():
                 return
@@ -171,11 +179,13 @@ def run_games(
     threads = check_threads(threads)
     chunks = chunk_bounds(n, chunk_size_for(engine, chunk_size), first_game)
     out = np.zeros(n, dtype=engine.RECORD_DTYPE)
+    target = out if first_game == 0 else None
     start = time.perf_counter()
     done = 0
     for records in play_chunks(engine, lineup, prepared, seed, chunks, threads=threads, backend=backend,
-                               scheduler=scheduler):
-        out[done : done + len(records)] = records
+                               scheduler=scheduler, target=target):
+        if target is None:
+            out[done : done + len(records)] = records
         done += len(records)
         if progress is not None:
             progress(done, n, time.perf_counter() - start)
