@@ -173,7 +173,7 @@ def setup_game(G, S, log=None):
 
 
 @njit(cache=True, inline="always")
-def power_aquaman(G, S, seat, rank, log):
+def power_aquaman(G, S, seat, rank, log=None):
     """Draw 2; if their ranks sum below ``rank``, draw a third."""
     total = 0
     for _ in range(G.rules[R_AQUAMAN_DRAW]):
@@ -189,7 +189,7 @@ def power_aquaman(G, S, seat, rank, log):
 
 
 @njit(cache=True, inline="always")
-def power_companion(G, S, seat, sid, par, rank, log):
+def power_companion(G, S, seat, sid, par, rank, log=None):
     """Look at the next 4: keep one lower than ``rank`` (none if none is), discard the others."""
     n = 0
     for _ in range(G.rules[R_COMPANION_LOOK]):
@@ -213,7 +213,7 @@ def power_companion(G, S, seat, sid, par, rank, log):
 
 
 @njit(cache=True, inline="always")
-def power_sea_creature(G, S, seat, rank, log):
+def power_sea_creature(G, S, seat, rank, log=None):
     """Take the top card of the discard pile if it is lower than ``rank``."""
     if S.ctr[C_DISC] > 0:
         top = S.cards[K_DISC, S.ctr[C_DISC] - 1]
@@ -228,7 +228,7 @@ def power_sea_creature(G, S, seat, rank, log):
 
 
 @njit(cache=True, inline="always")
-def power_foe(G, S, seat, sid, par, rank, log):
+def power_foe(G, S, seat, sid, par, rank, log=None):
     """An adjacent opponent reveals a random card; lower than ``rank``: it is discarded."""
     target = choose_foe_target(G, S, seat, sid, par)
     if target < 0 or S.seat[target, V_HAND_N] == 0:
@@ -245,7 +245,7 @@ def power_foe(G, S, seat, sid, par, rank, log):
 
 
 @njit(cache=True, inline="always")
-def power_power(G, S, seat, sid, par, rank, log):
+def power_power(G, S, seat, sid, par, rank, log=None):
     """Discard any cards not higher than ``rank`` (the player chooses), then draw as many."""
     x = 0
     # downwards: removing slot i moves the last card, already decided, into it
@@ -263,7 +263,7 @@ def power_power(G, S, seat, sid, par, rank, log):
 
 
 @njit(cache=True, inline="always")
-def power_strangeness(G, S, seat, sid, par, rank, log):
+def power_strangeness(G, S, seat, sid, par, rank, log=None):
     """Take an adjacent board card lower than ``rank``; refill its square from the deck."""
     cell = choose_strangeness_target(G, S, seat, sid, par, rank)
     if cell < 0:
@@ -404,7 +404,7 @@ def fight(G, S, a, b, strat, par, log=None):
 
 
 @njit(cache=True, inline="always")
-def land(G, S, seat, strat, par, log):
+def land(G, S, seat, strat, par, log=None):
     """The pawn lands on its square: fight an opponent there, else take the card and refill."""
     cell = S.seat[seat, V_POS]
     if pawns_at(S.seat, cell, G.rules[R_PLAYERS], seat) > 0:
@@ -435,7 +435,7 @@ def can_mission(G, S, seat):
 
 
 @njit(cache=True, inline="always")
-def play_mission(G, S, seat, sid, par, log):
+def play_mission(G, S, seat, sid, par, log=None):
     """Discard one card of each of the mission's suits (the strategy picks which)."""
     k = choose_mission_cards(G, S, seat, sid, par)
     for j in range(k):
@@ -455,7 +455,7 @@ def play_mission(G, S, seat, sid, par, log):
 
 
 @njit(cache=True, inline="always")
-def rest(G, S, seat, sid, par, log):
+def rest(G, S, seat, sid, par, log=None):
     """Discard down to the hand limit."""
     while S.seat[seat, V_HAND_N] > G.rules[R_HAND_LIMIT]:
         c = remove_at(G.card, S.cards, S.seat, seat, choose_rest_discard(G, S, seat, sid, par))

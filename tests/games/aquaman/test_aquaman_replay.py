@@ -36,27 +36,19 @@ def test_replay_plays_exactly_the_runs_game(setup):
         for field in rec.dtype.names:  # every field: winner(s), length, missions, fights, power uses, ...
             assert np.array_equal(out[0][field], rec[field]), (game, field)
         kinds = events[:, 0]
-
-        def per_seat(kind, col=1, rows=None):
-            rows = events[kinds == kind] if rows is None else rows
-            return np.bincount(rows[:, col], minlength=players).tolist()
-
-        def record(field):
-            return [int(rec[field][s]) for s in range(players)]
-
+        count = lambda rows, col=1: np.bincount(rows[:, col], minlength=players).tolist()  # noqa: E731
+        record = lambda field: [int(rec[field][s]) for s in range(players)]  # noqa: B023, E731
         assert (kinds == e.EV_TURN).sum() == rec["length"]
-        assert per_seat(e.EV_MISSION) == record("missions")
-        assert per_seat(e.EV_TAKE) == record("taken")
-        assert per_seat(e.EV_STEAL) == record("stolen")
+        assert count(events[kinds == e.EV_MISSION]) == record("missions")
+        assert count(events[kinds == e.EV_TAKE]) == record("taken")
+        assert count(events[kinds == e.EV_STEAL]) == record("stolen")
         fights = events[kinds == e.EV_FIGHT]
-        assert (np.array(per_seat(0, 1, fights)) + np.array(per_seat(0, 2, fights))).tolist() == record("fights")
+        assert (np.array(count(fights, 1)) + np.array(count(fights, 2))).tolist() == record("fights")
         ends = events[(kinds == e.EV_FIGHT_END) & (events[:, 3] >= 0)]
-        assert per_seat(0, 3, ends) == record("fights_won")
-        foe = events[(kinds == e.EV_FOE) & (events[:, 4] == 1)]
-        assert per_seat(0, 1, foe) == record("foe_hits")
+        assert count(ends, 3) == record("fights_won")
+        assert count(events[(kinds == e.EV_FOE) & (events[:, 4] == 1)]) == record("foe_hits")
         for p, power in enumerate(e.POWER_NAMES):
-            used = events[(kinds == e.EV_ACTIVATE) & (events[:, 3] == p)]
-            assert per_seat(0, 1, used) == record(f"use_{power}")
+            assert count(events[(kinds == e.EV_ACTIVATE) & (events[:, 3] == p)]) == record(f"use_{power}")
         assert (events[-1, 5] if len(events) else 0) == rec["refills"]
         lines = replay(plan, game)  # raises if the hands it follows do not end as the record's
         assert sum(line.startswith("Turn ") for line in lines) == rec["length"]
@@ -96,10 +88,10 @@ def test_replay_command_prints_the_game():
     res = CliRunner().invoke(app, args)
     assert res.exit_code == 0, (res.output, res.exception)
     lines = res.output.splitlines()
-    assert lines[0].startswith("aquaman, game 2 of seed 4, 3 players: seat 0 (raider) starts at (0,0)")
+    assert lines[0].startswith("aquaman, game 2 of seed 4, 3 players: seat 0 (random) starts at (0,0)")
     assert lines[1] == "The board:"
-    assert lines[10].startswith("Seat 0 (raider) is dealt: ")
-    assert lines[13].startswith("Turn 1, seat 0 (raider), hand: ")
+    assert lines[10].startswith("Seat 0 (random) is dealt: ")
+    assert lines[13].startswith("Turn 1, seat 0 (random), hand: ")
     g = simbalance.simulate("aquaman", 3, players=3, seed=4, strategies=["runner", "random", "raider"],
                             rotate=True).records[2]
     assert f"Seat {g['winner']} wins with 3 missions on turn {g['length']}." in lines
