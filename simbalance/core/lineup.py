@@ -144,8 +144,9 @@ def resolve_lineup(
         slot_of = {name: i for i, name in enumerate(slot_names)}
         base = tuple(slot_of[n] for n in names)
         rows = sorted(set(itertools.permutations(base))) if rotate else [base]
-    width = max([1] + [len(known[n].params) for n in slot_names])
-    slot_params = np.zeros((len(slot_names), width), dtype=np.float64)
+    # Always MAX_PARAMS wide: a kernel reading a parameter its config lacks reads 0, never the
+    # memory after the array.
+    slot_params = np.zeros((len(slot_names), MAX_PARAMS), dtype=np.float64)
     for i, name in enumerate(slot_names):
         slot_params[i, : len(known[name].params)] = list(known[name].params.values())
     return Lineup(

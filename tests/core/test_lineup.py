@@ -31,7 +31,8 @@ def test_every_lineup_for_tournaments():
 def test_presets_run_their_base_with_their_parameters():
     lineup = resolve_lineup(CFG, ENGINE, 2, ["eager", "greedy"])
     assert lineup.slot_strategy.tolist() == [1, 1]
-    assert lineup.slot_params.tolist() == [[1.0, 9.0], [1.0, 2.0]]
+    assert lineup.slot_params[:, :2].tolist() == [[1.0, 9.0], [1.0, 2.0]]
+    assert not lineup.slot_params[:, 2:].any()  # padded with zeros to the full width
 
 
 @pytest.mark.parametrize("presets, message", [

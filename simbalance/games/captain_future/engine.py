@@ -6,6 +6,8 @@ report.py (summarize, figures).
 
 Version history (bump ENGINE_VERSION only when game behaviour changes):
 1. First version: rules as pinned in docs/rules/captain-future.md.
+2. The aggressor reads its `cheap_cost` parameter from the config; it was missing there and read
+   past the parameter vector (games with aggressors were not reproducible).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from simbalance.games.captain_future.play_nb import kernel  # noqa: F401  (the e
 from simbalance.games.captain_future.report import figures, summarize  # noqa: F401
 from simbalance.games.captain_future.strategies_nb import AGGRESSOR, BUILDER, RANDOM
 
-ENGINE_VERSION = 1
+ENGINE_VERSION = 2
 CHUNK_SIZE = 1 << 16
 STRATEGIES = {"random": RANDOM, "builder": BUILDER, "aggressor": AGGRESSOR}
 
