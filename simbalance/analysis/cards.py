@@ -61,25 +61,36 @@ def _rates(n1, s1, q1, n, s, q):
     return r1, r0, r1 - r0, var
 
 
+SLICE = 1 << 20  # games summed at a time: bounds memory on 10^7-game runs
+
+
 def card_impact(games: pd.DataFrame, players: int, masks: dict[str, np.ndarray], labels: list[str],
                 groups: dict[str, list[int]] | None = None) -> pd.DataFrame:
     """One row per (kind, card or group): win rate with and without it, the difference with a 95% CI,
     and the length-stratified difference."""
     winners = games["winners"].to_numpy()
-    won = np.stack([seat_share(winners, s) for s in range(players)], axis=1).ravel()
     length = games["length"].to_numpy()
     edges = np.unique(np.quantile(length, np.linspace(0, 1, N_STRATA + 1)[1:-1]))
-    strata = np.searchsorted(edges, length, side="right").astype(np.int64)
     n_strata = len(edges) + 1
-    stratum = np.repeat(strata, players)
     names = list(labels) + list(groups or {})
     levels = ["card"] * len(labels) + ["group"] * len(groups or {})
     subjects = np.array([1 << c for c in range(len(labels))]
                         + [sum(1 << c for c in cards) for cards in (groups or {}).values()], dtype=np.uint64)
     rows = []
     for kind, mask in masks.items():
-        flat = np.ascontiguousarray(np.asarray(mask, dtype=np.uint64)[:, :players]).ravel()
-        n1, s1, q1, n, s, q = _subject_sums(flat, won, stratum, subjects, n_strata)
+        k = len(subjects)
+        n1, s1, q1 = np.zeros((n_strata, k)), np.zeros((n_strata, k)), np.zeros((n_strata, k))
+        n, s, q = np.zeros(n_strata), np.zeros(n_strata), np.zeros(n_strata)
+        for lo in range(0, len(games), SLICE):
+            hi = min(len(games), lo + SLICE)
+            won = np.stack([seat_share(winners[lo:hi], p) for p in range(players)], axis=1).ravel()
+            strata = np.searchsorted(edges, length[lo:hi], side="right").astype(np.int64)
+            part = (np.stack([m[lo:hi] for m in mask], axis=1) if isinstance(mask, (list, tuple))
+                    else np.asarray(mask[lo:hi])[:, :players])
+            flat = np.ascontiguousarray(part, dtype=np.uint64).ravel()
+            parts = _subject_sums(flat, won, np.repeat(strata, players), subjects, n_strata)
+            for total, part in zip((n1, s1, q1, n, s, q), parts, strict=True):
+                total += part
         r1, r0, diff, var = _rates(n1.sum(0), s1.sum(0), q1.sum(0), n.sum(), s.sum(), q.sum())
         _, _, d_st, _ = _rates(n1, s1, q1, n[:, None], s[:, None], q[:, None])
         weights = np.where(np.isfinite(d_st), n[:, None], 0.0)

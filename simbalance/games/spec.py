@@ -21,7 +21,7 @@ Optional engine hooks for the report (each may also take ``config=``, the resolv
 - ``figures(games: DataFrame, summary: dict) -> dict[str, Figure]``: extra figures (file stem ->
   matplotlib Figure), pure functions of the DataFrame.
 - ``card_labels(cfg)`` and ``card_masks(games, players)``: card labels and groups, and per seat the
-  bit mask of the cards it had (kind -> (n, P) uint64): the card-impact table.
+  bit mask of the cards it had (kind -> one uint64 array per seat): the card-impact table.
 - ``replay(plan, game) -> list[str]``: one game in words (``simbalance replay``).
 - ``plugin_kernel(fn)`` and ``PLUGIN_DOC``: a kernel around a user's strategy function.
 - ``HAS_DECISIONS = False`` for games without decisions (skill analysis says "pure luck").

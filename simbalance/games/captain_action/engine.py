@@ -82,9 +82,9 @@ def card_labels(cfg: dict) -> tuple[list[str], dict[str, list[int]]]:
     return game_deck(cfg).labels_and_groups()
 
 
-def card_masks(games: pd.DataFrame, players: int) -> dict[str, np.ndarray]:
+def card_masks(games: pd.DataFrame, players: int) -> dict[str, list[np.ndarray]]:
     """The cards each seat held at the end (the card-impact table adjusts for game length)."""
-    return {"held at the end": np.stack([games[f"hand_mask_{s}"].to_numpy() for s in range(players)], axis=1)}
+    return {"held at the end": [games[f"hand_mask_{s}"].to_numpy() for s in range(players)]}
 
 
 def scoring_arrays(cfg: dict, deck) -> tuple[np.ndarray, np.ndarray]:

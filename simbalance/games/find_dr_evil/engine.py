@@ -79,9 +79,9 @@ def card_labels(cfg: dict) -> tuple[list[str], dict[str, list[int]]]:
     return game_deck(cfg).labels_and_groups()
 
 
-def card_masks(games: pd.DataFrame, players: int) -> dict[str, np.ndarray]:
+def card_masks(games: pd.DataFrame, players: int) -> dict[str, list[np.ndarray]]:
     """The cards each seat was dealt (no survivor bias: every game deals every card)."""
-    return {"dealt": np.stack([games[f"dealt_mask_{s}"].to_numpy() for s in range(players)], axis=1)}
+    return {"dealt": [games[f"dealt_mask_{s}"].to_numpy() for s in range(players)]}
 
 
 def replay(plan, game: int) -> list[str]:

@@ -71,10 +71,10 @@ def card_labels(cfg: dict) -> tuple[list[str], dict[str, list[int]]]:
     return game_deck(cfg).labels_and_groups()
 
 
-def card_masks(games: pd.DataFrame, players: int) -> dict[str, np.ndarray]:
+def card_masks(games: pd.DataFrame, players: int) -> dict[str, list[np.ndarray]]:
     """The opening hand (no survivor bias). Cards held at the end are recorded too (``hand_mask``),
     but in a shedding game holding any card at the end means losing: no impact to measure there."""
-    return {"dealt": np.stack([games[f"dealt_mask_{s}"].to_numpy() for s in range(players)], axis=1)}
+    return {"dealt": [games[f"dealt_mask_{s}"].to_numpy() for s in range(players)]}
 
 
 def card_arrays(cfg: dict, deck) -> tuple:
