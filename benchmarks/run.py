@@ -154,14 +154,13 @@ def plain_python_speedup(game: str, jit_rate_1t: float) -> dict:
 
 
 def memory_per_million(game: str, rate_all: float) -> dict:
+    """Peak RSS of a process that plays and summarises a run (10^6 games, fewer for slow engines),
+    and the size of 10^6 records (what grows with n; streamed runs keep none)."""
     n = int(min(1_000_000, max(20_000, rate_all * 4)))
     code = (f"import simbalance, resource; r = simbalance.simulate({game!r}, {n}); r.games; r.summary(); "
-            "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
-    base_code = ("import simbalance, resource; r = simbalance.simulate("
-                 f"{game!r}, 100); r.games; r.summary(); print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
-    peak = int(child(code)[1]) / 1024
-    base = int(child(base_code)[1]) / 1024
-    return {"n": n, "peak_mib": peak, "base_mib": base, "mib_per_million": (peak - base) * 1e6 / n}
+            "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, r.records.dtype.itemsize)")
+    peak, itemsize = child(code)[1].split()
+    return {"n": n, "peak_mib": int(peak) / 1024, "records_mib_per_million": int(itemsize) * 1e6 / 2**20}
 
 
 def main() -> None:
@@ -182,12 +181,13 @@ def main() -> None:
             continue
         game = row["game"]
         print(f"  compile, memory, plain-Python baseline: {game}", flush=True)
-        try:
-            row["compile"] = compile_times(game)
-            row["memory"] = memory_per_million(game, row[f"p4_t{row['threads_all']}"]["games_per_s"])
-            row["plain_python"] = plain_python_speedup(game, row["p4_t1"]["games_per_s"])
-        except Exception as exc:
-            row["error"] = f"extra measurements failed: {exc}"
+        for key, measure in (("compile", lambda g=game: compile_times(g)),
+                             ("memory", lambda g=game, r=row: memory_per_million(g, r[f"p4_t{r['threads_all']}"]["games_per_s"])),
+                             ("plain_python", lambda g=game, r=row: plain_python_speedup(g, r["p4_t1"]["games_per_s"]))):
+            try:
+                row[key] = measure()
+            except Exception as exc:  # e.g. an engine that cannot run as plain Python
+                row[key] = {"error": str(exc)}
 
     yardstick = None
     if "lady-actions-escape" in games:
@@ -281,14 +281,19 @@ def render(result: dict) -> str:
                 f"| {row['game']} | {players} | {fmt(one['games_per_s'])} | {fmt(many.get('games_per_s'))} | "
                 f"{fmt(many.get('turns_per_s'))} | {target} |"
             )
-    lines += ["", "| engine | compile cold | compile warm | peak memory per 10^6 games | plain Python games/s | JIT speed-up (1 thread) |",
-              "|---|---|---|---|---|---|"]
+    lines += ["", "| engine | compile cold | compile warm | records per 10^6 games | peak RSS, simulate + summary "
+              "| plain Python games/s | JIT speed-up (1 thread) |", "|---|---|---|---|---|---|---|"]
     for row in result["engines"]:
-        if not all(k in row for k in ("compile", "memory", "plain_python")):
+        c, m, p = row.get("compile", {}), row.get("memory", {}), row.get("plain_python", {})
+        if not (c or m or p):
             continue
-        c, m, p = row["compile"], row["memory"], row["plain_python"]
-        lines.append(f"| {row['game']} | {c['cold_s']:.1f} s | {c['warm_s']:.2f} s | {m['mib_per_million']:,.0f} MiB | "
-                     f"{fmt(p['python_games_per_s'])} | {p['speedup']:,.0f}x |")
+        cold = f"{c['cold_s']:.1f} s" if "cold_s" in c else "–"
+        warm = f"{c['warm_s']:.2f} s" if "warm_s" in c else "–"
+        rec = f"{m['records_mib_per_million']:,.0f} MiB" if "records_mib_per_million" in m else "–"
+        peak = f"{m['peak_mib']:,.0f} MiB ({m['n']:,} games)" if "peak_mib" in m else "–"
+        py = fmt(p["python_games_per_s"]) if "python_games_per_s" in p else "not runnable as plain Python"
+        speed = f"{p['speedup']:,.0f}x" if p.get("speedup") else "–"
+        lines.append(f"| {row['game']} | {cold} | {warm} | {rec} | {peak} | {py} | {speed} |")
     if result["cli"]:
         lines += ["", "| whole command | wall time | peak memory |", "|---|---|---|"]
         for name, v in result["cli"].items():
