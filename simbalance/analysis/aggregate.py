@@ -184,10 +184,14 @@ class RunAggregate:
         rates = seats["win_rate"].to_numpy()
         wins = seats["wins"].to_numpy()
         if wins.sum() > 0 and self.players > 1:
-            from scipy import stats  # imported here: it costs half a second at start-up
+            # The chi-square test by hand on scipy.special: scipy.stats costs 0.65 s at start-up,
+            # a third of a small run's time budget (tests check it against scipy.stats.chisquare).
+            from scipy.special import chdtrc
 
-            res = stats.chisquare(wins)
-            chi = {"statistic": float(res.statistic), "p_value": float(res.pvalue), "dof": self.players - 1}
+            expected = wins.sum() / self.players
+            statistic = float(((wins - expected) ** 2 / expected).sum())
+            chi = {"statistic": statistic, "p_value": float(chdtrc(self.players - 1, statistic)),
+                   "dof": self.players - 1}
         else:
             chi = {"statistic": None, "p_value": None, "dof": self.players - 1}
         return {

@@ -86,7 +86,36 @@ _register()
 
 
 def main() -> None:
-    app()
+    try:
+        app()
+    except SystemExit as done:
+        code = done.code
+    else:
+        code = 0
+    _exit_now(code)
+
+
+def _exit_now(code) -> None:
+    """Leave without tearing the interpreter down.
+
+    Unloading numba's compiled code, LLVM and matplotlib at exit costs 0.3 s, a sixth of a small
+    run. Every file is closed and renamed into place by now; what remains is to run the atexit
+    hooks (logging, Dask) and flush the terminal, which is all a normal exit would add.
+    """
+    import atexit
+    import os
+
+    if code is None:
+        status = 0
+    elif isinstance(code, int):
+        status = code
+    else:  # sys.exit("message") prints the message and exits 1, as Python does
+        print(code, file=sys.stderr)
+        status = 1
+    atexit._run_exitfuncs()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(status)
 
 
 if __name__ == "__main__":

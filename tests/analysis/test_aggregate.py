@@ -26,3 +26,16 @@ def test_merged_chunks_equal_the_whole_run():
     lengths = res.games["length"].to_numpy()
     assert whole["length"]["p25"] == np.percentile(lengths, 25)
     assert abs(whole["length"]["sd"] - lengths.std(ddof=1)) < 1e-9
+
+
+def test_equal_seats_chi_square_matches_scipy_stats():
+    from scipy import stats
+
+    for players, seed in ((2, 1), (4, 2), (6, 3)):
+        res = simbalance.simulate("find-dr-evil", 3_000, seed=seed, players=players)
+        chi = res.summary()["equal_seats_chi_square"]
+        wins = res.aggregate.seat_table()["wins"].to_numpy()
+        expected = stats.chisquare(wins)
+        assert abs(chi["statistic"] - expected.statistic) < 1e-9
+        assert abs(chi["p_value"] - expected.pvalue) < 1e-12 + 1e-9 * expected.pvalue
+        assert chi["dof"] == players - 1

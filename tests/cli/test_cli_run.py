@@ -107,3 +107,19 @@ def test_api_rejects_bad_arguments():
     res = simbalance.simulate("find-dr-evil", 10, players=2)
     assert list(res.games.columns[:4]) == ["game", "winner", "winners", "length"]
     assert np.isin(res.games["winner"], [0, 1]).all()
+
+
+def test_the_console_entry_point_flushes_its_output_and_keeps_exit_codes(tmp_path):
+    """main() skips interpreter teardown (os._exit): output must still arrive, codes must hold."""
+    import subprocess
+    import sys
+
+    entry = [sys.executable, "-m", "simbalance.cli.main"]
+    ok = subprocess.run(entry + ["run", "find-dr-evil", "--n", "200", "--out", str(tmp_path / "r")],
+                        capture_output=True, text=True, timeout=300)
+    assert ok.returncode == 0, ok.stderr
+    assert "win rate by seat" in ok.stdout and "report:" in ok.stdout + ok.stderr
+    assert (tmp_path / "r" / "report.html").exists()
+    bad = subprocess.run(entry + ["run", "find-dr-evil", "--n", "0"], capture_output=True, text=True, timeout=300)
+    assert bad.returncode == 2
+    assert bad.stderr.strip().startswith("error:") and len(bad.stderr.strip().splitlines()) == 1
