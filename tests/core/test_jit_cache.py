@@ -1,22 +1,55 @@
 """The numba cache is dropped when any jitted source changes, not only the kernel's own file."""
 
-from simbalance.core.jit_cache import drop_stale_cache
+from simbalance.core.jit_cache import drop_stale_cache, jit_sources
 
 
-def test_stale_cache_is_dropped_when_any_jitted_source_changes(tmp_path):
-    (tmp_path / "rules_nb.py").write_text("from numba import njit\n@njit\ndef f():\n    return 1\n")
+def _tree(tmp_path):
+    (tmp_path / "rules_nb.py").write_text(
+        "from numba import njit\nfrom simbalance.layout import SIZE\n@njit\ndef f():\n    return SIZE\n")
     (tmp_path / "strategies_nb.py").write_text("from numba import njit\n@njit\ndef g():\n    return 2\n")
+    (tmp_path / "layout.py").write_text("SIZE = 3\n")  # no jitted code, but its constants are compiled in
     (tmp_path / "plain.py").write_text("x = 1\n")
     cache = tmp_path / "__pycache__"
     cache.mkdir()
-    stamp = cache / "stamp"
-    entry = cache / "rules_nb.f-3.py311.nbi"
+    return cache / "stamp", cache / "rules_nb.f-3.py311.nbi"
+
+
+def test_stale_cache_is_dropped_when_any_jitted_source_changes(tmp_path, monkeypatch):
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    stamp, entry = _tree(tmp_path)
     entry.write_text("x")
     assert drop_stale_cache(tmp_path, stamp) and not entry.exists()
     entry.write_text("x")
     assert not drop_stale_cache(tmp_path, stamp) and entry.exists()  # nothing changed: kept
     (tmp_path / "plain.py").write_text("x = 2\n")
-    assert not drop_stale_cache(tmp_path, stamp)  # not jitted code: kept
+    assert not drop_stale_cache(tmp_path, stamp)  # not used by jitted code: kept
     with open(tmp_path / "strategies_nb.py", "a") as fh:
         fh.write("# an edit\n")
     assert drop_stale_cache(tmp_path, stamp) and not entry.exists()
+    entry.write_text("x")
+    (tmp_path / "layout.py").write_text("SIZE = 4\n")  # a constant the kernel baked in
+    assert drop_stale_cache(tmp_path, stamp) and not entry.exists()
+
+
+def test_imported_modules_count_as_jitted_sources(tmp_path):
+    _tree(tmp_path)
+    names = {p.name for p in jit_sources(tmp_path)}
+    assert names == {"rules_nb.py", "strategies_nb.py", "layout.py"}
+
+
+def test_a_user_cache_dir_is_kept_honest_too(tmp_path, monkeypatch):
+    from numba.core.caching import _CacheLocator
+
+    src = tmp_path / "src"
+    src.mkdir()
+    stamp, _ = _tree(src)
+    user = tmp_path / "numba-cache"
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(user))
+    entry = user / _CacheLocator.get_suitable_cache_subpath(str(src / "rules_nb.py")) / "rules_nb.f-3.py311.nbi"
+    entry.parent.mkdir(parents=True)
+    entry.write_text("x")
+    assert drop_stale_cache(src, stamp) and not entry.exists()
+    entry.write_text("x")
+    assert not drop_stale_cache(src, stamp) and entry.exists()
+    (src / "layout.py").write_text("SIZE = 5\n")
+    assert drop_stale_cache(src, stamp) and not entry.exists()
