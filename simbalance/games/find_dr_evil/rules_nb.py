@@ -16,13 +16,6 @@ from simbalance.core.rng import randint, seed_game, shuffle
 
 
 @njit(cache=True, inline="always")
-def _add(hand, count, slot, card_pose, seat, card):
-    hand[seat, count[seat]] = card
-    slot[seat, card_pose[card]] = count[seat]
-    count[seat] += 1
-
-
-@njit(cache=True, inline="always")
 def _remove_at(hand, count, slot, card_pose, seat, i):
     """Take the card in slot ``i`` out of ``seat``'s hand (the last card fills the gap)."""
     card = hand[seat, i]
@@ -39,11 +32,22 @@ def _remove_at(hand, count, slot, card_pose, seat, i):
 def _receive(hand, count, slot, card_pose, seat, card):
     """Give ``card`` to ``seat``; a card of a pose the seat holds makes a pair, discarded at once.
     Returns the card it paired with, or -1."""
-    held = slot[seat, card_pose[card]]
-    if held >= 0:
-        return _remove_at(hand, count, slot, card_pose, seat, held)
-    _add(hand, count, slot, card_pose, seat, card)
-    return -1
+    # Both outcomes as one sequence of stores with selects instead of a branch: whether a card
+    # pairs is a coin flip the CPU cannot predict, and a mispredicted branch costs more than the
+    # stores. A pair: the last card of the hand fills the held card's slot. No pair: the card goes
+    # last. Either way one slot of the hand gets one card, whose pose then points at that slot.
+    pose = card_pose[card]
+    held = slot[seat, pose]
+    pair = held >= 0
+    c = count[seat]
+    partner = hand[seat, held] if pair else -1
+    at = held if pair else c
+    moved = hand[seat, c - 1] if pair else card
+    hand[seat, at] = moved
+    slot[seat, card_pose[moved]] = at
+    slot[seat, pose] = -1 if pair else c
+    count[seat] = c - 1 if pair else c + 1
+    return partner
 
 
 # Replay log: one row per event, (kind, a, b, c). Kernels pass None: numba then compiles the game
@@ -68,10 +72,11 @@ def _log(log, log_n, kind, a, b, c):
 
 @njit(cache=True, inline="always")
 def _next_holder(count, players, seat):
-    """The next seat clockwise after ``seat`` that still holds cards."""
-    s = (seat + 1) % players
+    """The next seat clockwise after ``seat`` that still holds cards (no modulo: a division per
+    step costs more than the rest of the step)."""
+    s = seat + 1 if seat + 1 < players else 0
     while count[s] == 0:
-        s = (s + 1) % players
+        s = s + 1 if s + 1 < players else 0
     return s
 
 
@@ -113,9 +118,12 @@ def play_game(state, out, i, card_pose, ling, players, rules, deck, hand, count,
     # Deal: card k of the shuffled deck goes to seat (k + first) % P; pairs are discarded as they
     # form, which leaves what "discard all pairs" leaves (2 or 4 of a pose: none; 3: one).
     seat = first - 1 if first > 0 else players - 1
+    for s in range(players):
+        out[i].dealt_mask[s] = 0
     for k in range(n_cards):
         seat = seat + 1 if seat + 1 < players else 0
         card = deck[k]
+        out[i].dealt_mask[seat] |= np.uint64(1) << np.uint64(card)  # the record of the deal
         if card == ling:
             out[i].ling_dealt = seat
         if log is not None:
@@ -125,15 +133,8 @@ def play_game(state, out, i, card_pose, ling, players, rules, deck, hand, count,
             if log is not None:
                 _log(log, log_n, EV_PAIR, seat, other, card)
 
-    # The record of the deal, from the deck order (seat s got cards k = s - first, s - first + P, ...).
     cards_in_play = 0
     for s in range(players):
-        mask = np.uint64(0)
-        k = (s - first) % players
-        while k < n_cards:
-            mask |= np.uint64(1) << np.uint64(deck[k])
-            k += players
-        out[i].dealt_mask[s] = mask
         out[i].kept[s] = count[s]
         cards_in_play += count[s]
 
