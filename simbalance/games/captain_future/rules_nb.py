@@ -213,12 +213,10 @@ def body_changed(bd, st, b):
     best = -1
     for q in range(bd[PLAYERS]):
         c = st[CNT + b * MP + q]
-        if c > top:
-            second = top
-            top = c
-            best = q
-        elif c > second:
-            second = c
+        gt = c > top  # selects, not branches: the counts are coin flips to the CPU
+        second = top if gt else max(second, c)
+        best = q if gt else best
+        top = c if gt else top
     hold = best if top > second else -1
     st[CLOCK] += 1
     st[BVER + b] = st[CLOCK]
