@@ -224,5 +224,10 @@ def build_board(cfg: dict, players: int) -> tuple[np.ndarray, Layout]:
     bd[X.KIND_N:X.KIND_N + n_traj] = kind_n
     for k in range(n_traj):
         bd[X.KIND_SP + k * X.ML:X.KIND_SP + k * X.ML + kind_n[k]] = kind_sp[k, :kind_n[k]]
+    for b in range(n_bodies):
+        lines = {int(lay.space_row[s]) for s in body_sp[b, :body_size[b]]}
+        lines |= {n_rows + int(lay.space_col[s]) for s in body_sp[b, :body_size[b]]}
+        mask = sum(1 << k for k in lines)
+        bd[X.BODY_LINES + b] = mask - (1 << 64) if mask >= 1 << 63 else mask  # 64 bits in an int64
     bd[X.DECK:X.DECK + deck.size] = deck
     return bd, lay

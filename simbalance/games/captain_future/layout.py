@@ -63,6 +63,7 @@ BODY_BONUS = _a.take(MB)  # full-control points
 BODY_SP = _a.take(MB * MBS)  # the spaces of body b: BODY_SP + b * MBS + j
 KIND_N = _a.take(MK)  # spaces named by trajectory kind k
 KIND_SP = _a.take(MK * ML)  # ... listed at KIND_SP + k * ML + j
+BODY_LINES = _a.take(MB)  # per body, bit k set for every row or column kind naming one of its spaces
 DECK = _a.take(MN)  # the card kind of every card, unshuffled
 BD_SIZE = _a.n
 

@@ -21,6 +21,7 @@ from simbalance.games.captain_future.layout import (
     BAWA,
     BAWH,
     BODY_BONUS,
+    BODY_LINES,
     BODY_SIZE,
     BVER,
     CGAIN,
@@ -500,6 +501,9 @@ def heuristic_slot(sid, prm, bd, st, fs, buf, rng, p, final):
                 if st[OWNER + s] < 0:
                     a_s = s
                     break
+        lines_in_hand = 0  # bit k: a row or column card of kind k in hand
+        for k in range(n_lines):
+            lines_in_hand |= (st[h + k] > 0) << k
         # Attacks: the value depends on the body and the victim (cached), the cost on the body;
         # a space that the stone leaves open and the hand can pay is looked for only for a value
         # that beats the best so far.
@@ -514,15 +518,15 @@ def heuristic_slot(sid, prm, bd, st, fs, buf, rng, p, final):
             hb = st[h + bd[NR] + bd[NC] + b] + st[h + bd[KJ]]
             pay_any = hb >= cost
             payable = 0
+            if not pay_any and bd[BODY_LINES + b] & lines_in_hand == 0:
+                continue  # short of body cards and jokers, and no row or column card in hand helps
             if not pay_any:
-                for j in range(bd[BODY_SIZE + b]):
+                for j in range(bd[BODY_SIZE + b]):  # (a conquered body: every space holds a ship)
                     s = body_space(bd, b, j)
                     q = st[OWNER + s]
-                    if q == p or (payable >> q) & 1:
-                        continue
-                    if hb + st[h + kind_of(bd, s, 0)] + st[h + kind_of(bd, s, 1)] >= cost \
-                            and not stone_blocks_attack(bd, st, s):
-                        payable |= 1 << q
+                    ok = ((q != p) & (hb + st[h + kind_of(bd, s, 0)] + st[h + kind_of(bd, s, 1)] >= cost)
+                          & (not stone_blocks_attack(bd, st, s)))
+                    payable |= ok << q
                 if payable == 0:
                     continue
             for q in range(P):
