@@ -304,9 +304,8 @@ def reset_cache(fs):
 def _potential(bd, b, mine, others, w_full):
     """Progress towards full control of a body nobody else is on."""
     size = bd[BODY_SIZE + b]
-    if others == 0 and 0 < mine < size:
-        return w_full * bd[BODY_BONUS + b] * mine / size
-    return 0.0
+    progress = w_full * bd[BODY_BONUS + b] * mine / size
+    return progress if (others == 0) & (0 < mine) & (mine < size) else 0.0  # a select, not a branch
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -368,8 +367,7 @@ def cached_gain(bd, st, fs, b, p, q, w_full):
         return fs[CWV + i]  # same body, same weights: the value itself
     v = fs[e]
     for o in range(bd[PLAYERS]):
-        if o != p:
-            v -= fs[FW + o] * fs[e + 1 + o]
+        v -= fs[FW + o] * fs[e + 1 + o]  # FW of p himself is 0
     fs[CWV + i] = v
     fs[CWS + i] = fs[FWS]
     return v
