@@ -1,7 +1,13 @@
 """One game of captain-future from the deal to the score, and the parallel kernel.
 
 ``play_game`` takes the shuffled deck and the stone's first place as arguments so tests can script a
-game; the kernel draws both from the game's own random stream.
+game; the kernel draws both from the game's own random stream (``start_game``).
+
+An optional argument of ``play_game`` / ``play_turn`` switches validation on; the kernel's ordinary
+path does not pass it, and numba compiles every ``if work is not None`` away:
+- ``work`` (validate_nb.WORK_SIZE int64): check every invariant (validate_nb.check_invariants) after
+  the deal, after every event and action slot and after the refill; a broken one ends the game as
+  END_INVALID. The kernel chooses the validating or the plain ``play_game`` once per game.
 """
 
 from __future__ import annotations
@@ -10,7 +16,7 @@ import numpy as np
 from numba import njit, prange
 
 from simbalance.core.kernel import block_bounds, n_blocks
-from simbalance.core.records import END_STALEMATE, END_TIMEOUT, END_WIN
+from simbalance.core.records import END_INVALID, END_STALEMATE, END_TIMEOUT, END_WIN
 from simbalance.core.rng import randint, seed_game, shuffle
 from simbalance.games.captain_future.layout import (
     ATT,
@@ -62,6 +68,7 @@ from simbalance.games.captain_future.rules_nb import (
     stone_place,
 )
 from simbalance.games.captain_future.strategies_nb import do_event, do_slot, reset_cache
+from simbalance.games.captain_future.validate_nb import W_BAD, WORK_SIZE, check_invariants
 
 # Trace columns (one row per turn, for tests): seat, landings, attacks by category (3), the largest
 # attack cost paid, the event played (-1 none), supply after the turn, the end seat, final-round turn.
@@ -69,35 +76,55 @@ TRACE_W = 10
 
 
 @njit(cache=True, _nrt=False)
-def play_turn(bd, st, fs, buf, rng, p, final, seat_prm):
+def play_turn(bd, st, fs, buf, rng, p, final, seat_prm, work=None):
     """One turn of seat ``p``: an optional event, the action slots, an optional event if none was
-    played yet, then draw back up to the hand size. Returns False if the player could do nothing."""
+    played yet, then draw back up to the hand size. Returns False if the player could do nothing.
+    With ``work``: the invariants are checked after every step; the first broken one goes into
+    work[W_BAD] and ends the turn there."""
     sid = st[SID + p]
     prm = seat_prm[p]
     st[T_LANDS] = 0
     st[T_EVENT] = -1
     acted = False
     events_left = bd[EVPT]
-    if events_left > 0 and do_event(sid, prm, bd, st, fs, rng, p, seat_prm, 0):
-        events_left -= 1
-        acted = True
+    if events_left > 0:
+        if do_event(sid, prm, bd, st, fs, rng, p, seat_prm, 0):
+            events_left -= 1
+            acted = True
+        if work is not None:
+            work[W_BAD] = check_invariants(bd, st, work)
+            if work[W_BAD] != 0:
+                return acted
     for _ in range(bd[SLOTS]):
         if not do_slot(sid, prm, bd, st, fs, buf, rng, p, final):
             break  # nothing legal: the player passes the rest of his slots
         acted = True
-    while events_left > 0 and do_event(sid, prm, bd, st, fs, rng, p, seat_prm, 1):
+        if work is not None:
+            work[W_BAD] = check_invariants(bd, st, work)
+            if work[W_BAD] != 0:
+                return acted
+    while events_left > 0:
+        if not do_event(sid, prm, bd, st, fs, rng, p, seat_prm, 1):
+            break
         events_left -= 1
         acted = True
+        if work is not None:
+            work[W_BAD] = check_invariants(bd, st, work)
+            if work[W_BAD] != 0:
+                return acted
     refill_hand(bd, st, rng, p)
+    if work is not None:
+        work[W_BAD] = check_invariants(bd, st, work)
     return acted
 
 
 @njit(cache=True, _nrt=False)
-def play_game(bd, st, fs, buf, rng, order, stone_t, stone_i, seat_prm, trace):
+def play_game(bd, st, fs, buf, rng, order, stone_t, stone_i, seat_prm, trace, work=None):
     """Deal ``order`` (a shuffled deck of card kinds), place the stone, play until the end or a
     cap. Seat strategy ids must be in st[SID..] (kept by reset). Returns (end code, turns played).
     ``trace`` (n x TRACE_W, may have 0 rows) gets one row per
-    turn while it has room."""
+    turn while it has room. ``work``: validate (END_INVALID when an invariant breaks; see the
+    module docstring)."""
     P = bd[PLAYERS]
     reset_state(bd, st, stone_t, stone_i)
     reset_cache(fs)
@@ -107,6 +134,10 @@ def play_game(bd, st, fs, buf, rng, order, stone_t, stone_i, seat_prm, trace):
     final_left = -1  # turns left in the final round once the end is triggered
     passes = 0
     end = END_WIN
+    if work is not None:
+        work[W_BAD] = check_invariants(bd, st, work)
+        if work[W_BAD] != 0:
+            return END_INVALID, 0
     while True:
         if turn >= bd[TURN_CAP]:
             end = END_TIMEOUT
@@ -116,7 +147,7 @@ def play_game(bd, st, fs, buf, rng, order, stone_t, stone_i, seat_prm, trace):
         att0 = st[a0 + CAT_MAJORITY]
         att1 = st[a0 + CAT_PRESENT]
         att2 = st[a0 + CAT_ABSENT]
-        acted = play_turn(bd, st, fs, buf, rng, seat, in_final, seat_prm)
+        acted = play_turn(bd, st, fs, buf, rng, seat, in_final, seat_prm, work)
         if turn < trace.shape[0]:
             d0 = st[a0 + CAT_MAJORITY] - att0
             d1 = st[a0 + CAT_PRESENT] - att1
@@ -139,6 +170,9 @@ def play_game(bd, st, fs, buf, rng, order, stone_t, stone_i, seat_prm, trace):
             trace[turn, 8] = st[END_SEAT]
             trace[turn, 9] = 1 if in_final else 0
         turn += 1
+        if work is not None and work[W_BAD] != 0:
+            end = END_INVALID
+            break
         passes = 0 if acted else passes + 1
         if in_final:
             final_left -= 1
@@ -246,8 +280,26 @@ def first_stone(bd, rng):
     return STONE_BODY, randint(rng, bd[NB])
 
 
+@njit(cache=True, inline="always")
+def start_game(bd, st, rng, order, seat_prm, out, i, game, seed, lineups, slot_strategy, slot_params):
+    """Game ``game`` of the run: its random stream, seats, shuffled deck and the stone's first place
+    (returned): the start of every game of the kernel."""
+    P = bd[PLAYERS]
+    n_cards = bd[NCARDS]
+    seed_game(rng, seed, game)
+    out[i].game = game
+    lineup = lineups[game % lineups.shape[0]]
+    for s in range(P):
+        out[i].strategy[s] = lineup[s]
+        st[SID + s] = slot_strategy[lineup[s]]
+        seat_prm[s, :] = slot_params[lineup[s], :]
+    order[:] = bd[DECK:DECK + n_cards]
+    shuffle(rng, order, n_cards)
+    return first_stone(bd, rng)
+
+
 @njit(cache=True, parallel=True)
-def kernel(out, first_game, seed, lineups, slot_strategy, slot_params, bd):
+def kernel(out, first_game, seed, lineups, slot_strategy, slot_params, bd, validate):
     n = out.shape[0]
     P = bd[PLAYERS]
     n_cards = bd[NCARDS]
@@ -261,17 +313,13 @@ def kernel(out, first_game, seed, lineups, slot_strategy, slot_params, bd):
         order = np.empty(n_cards, np.int64)
         seat_prm = np.zeros((P, slot_params.shape[1]), np.float64)
         trace = np.zeros((0, TRACE_W), np.int64)
+        work = np.zeros(WORK_SIZE, np.int64)
         for i in range(lo, hi):
-            game = first_game + i
-            seed_game(rng, seed, game)
-            out[i].game = game
-            lineup = lineups[game % lineups.shape[0]]
-            for s in range(P):
-                out[i].strategy[s] = lineup[s]
-                st[SID + s] = slot_strategy[lineup[s]]
-                seat_prm[s, :] = slot_params[lineup[s], :]
-            order[:] = bd[DECK:DECK + n_cards]
-            shuffle(rng, order, n_cards)
-            stone_t, stone_i = first_stone(bd, rng)
-            end, turns = play_game(bd, st, fs, buf, rng, order, stone_t, stone_i, seat_prm, trace)
+            stone_t, stone_i = start_game(bd, st, rng, order, seat_prm, out, i, first_game + i, seed, lineups,
+                                          slot_strategy, slot_params)
+            if validate:
+                end, turns = play_game(bd, st, fs, buf, rng, order, stone_t, stone_i, seat_prm, trace, work)
+            else:
+                end, turns = play_game(bd, st, fs, buf, rng, order, stone_t, stone_i, seat_prm, trace)
             write_record(bd, st, out, i, end, turns)
+
