@@ -1,8 +1,9 @@
-"""captain-future engine: config -> arrays, record layout, kernel, report hooks.
+"""captain-future engine: config -> arrays, record layout, kernel, report hooks, replay.
 
 Files: board.py (config -> Board/Rules arrays, map parsing), rules_nb.py (the rules on one game's
 state), strategies_nb.py (decisions), play_nb.py (turn order, end, scoring into records, kernel),
-report.py (summarize, figures), validate_nb.py (the invariants checked by ``--validate``).
+report.py (summarize, figures), validate_nb.py (the invariants checked by ``--validate``),
+replay_nb.py and replay_text.py (the replay: the event log, the words).
 
 Version history (bump ENGINE_VERSION only when game behaviour changes):
 1. First version: rules as pinned in docs/rules/captain-future.md.
@@ -70,3 +71,9 @@ def layout(cfg: dict | None = None) -> Layout:
 
     return parse_map(load_config("captain-future"))
 
+
+def replay(plan, game: int) -> list[str]:
+    """Game ``game`` of the plan's seed, move by move, in words (replay_text)."""
+    from simbalance.games.captain_future.replay_text import replay as tell
+
+    return tell(plan, game)

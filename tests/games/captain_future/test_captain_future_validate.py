@@ -16,6 +16,7 @@ from simbalance.core.records import END_INVALID
 from simbalance.core.rng import seed_game
 from simbalance.games.captain_future import layout as X
 from simbalance.games.captain_future import validate_nb as V
+from simbalance.games.captain_future.engine import replay
 from simbalance.games.captain_future.play_nb import TRACE_W, play_game
 from simbalance.games.captain_future.rules_nb import STONE_BODY, deal, deck_order, scores_recomputed
 
@@ -142,9 +143,12 @@ def test_every_game_state_passes_and_a_broken_deal_ends_the_game_invalid():
     assert (end, turns) == (END_INVALID, 0) and work[V.W_BAD] == V.INV_CARDS
 
 
-def test_a_broken_game_stops_the_run_with_seed_and_game():
+def test_a_broken_game_stops_the_run_with_seed_and_game_and_its_replay_says_why():
     plan = plan_run("captain-future", 50, seed=8, validate=True)
     bd = plan.prepared[0]
     bd[X.DECK + 5] = bd[X.KJ] + 10  # a card kind that does not exist: every deal breaks an invariant
     with pytest.raises(EngineInvariantError, match="game 0 of seed 8 broke an engine invariant"):
         SimulationResult.from_plan(plan)
+    lines = replay(plan, 0)
+    assert lines[-1] == ("Validation: in turn 0 an invariant broke: the cards in hands, stack and discard pile are not "
+                         "the deck. The game stops here (end = invalid): this is a bug in the engine.")
