@@ -1,8 +1,9 @@
-"""captain-future engine: config -> arrays, record layout, kernel, report hooks.
+"""captain-future engine: config -> arrays, record layout, kernel, report hooks, replay.
 
 Files: board.py (config -> Board/Rules arrays, map parsing), rules_nb.py (the rules on one game's
 state), strategies_nb.py (decisions), play_nb.py (turn order, end, scoring into records, kernel),
-report.py (summarize, figures).
+report.py (summarize, figures), validate_nb.py (the invariants checked by ``--validate``),
+replay_nb.py and replay_text.py (the replay: the event log, the words).
 
 Version history (bump ENGINE_VERSION only when game behaviour changes):
 1. First version: rules as pinned in docs/rules/captain-future.md.
@@ -51,11 +52,13 @@ RECORD_DTYPE = record_dtype([
 _last_layout: Layout | None = None
 
 
-def prepare(cfg: dict, players: int) -> tuple:
+def prepare(cfg: dict, players: int, validate: bool = False) -> tuple:
+    """The kernel's extra arguments: the board array and the validate flag (check every invariant
+    after every step, validate_nb)."""
     global _last_layout
     bd, lay = build_board(cfg, players)
     _last_layout = lay
-    return (bd,)
+    return (bd, np.bool_(validate))
 
 
 def layout(cfg: dict | None = None) -> Layout:
@@ -67,3 +70,10 @@ def layout(cfg: dict | None = None) -> Layout:
     from simbalance.core.config import load_config
 
     return parse_map(load_config("captain-future"))
+
+
+def replay(plan, game: int) -> list[str]:
+    """Game ``game`` of the plan's seed, move by move, in words (replay_text)."""
+    from simbalance.games.captain_future.replay_text import replay as tell
+
+    return tell(plan, game)

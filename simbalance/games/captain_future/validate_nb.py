@@ -1,0 +1,214 @@
+"""captain-future's invariants, checked from scratch on one game's state (``--validate``).
+
+``check_invariants(bd, st, work)`` recounts everything the rules keep live and compares: it only
+reads ``st`` (its counting goes into ``work``, a scratch array of ``WORK_SIZE`` int64), so a
+validated game plays exactly as an unvalidated one. It returns 0 when every invariant holds, else
+the number of the first one broken (``INVARIANTS`` names them). play_nb calls it after the deal,
+after every event and every action slot and after the refill; a broken invariant ends the game with
+``end = END_INVALID``.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from simbalance.games.captain_future.layout import (
+    BAWA,
+    BAWH,
+    BHOLD,
+    BODY_BONUS,
+    BODY_SIZE,
+    BSEC,
+    BTOP,
+    CNT,
+    DECK,
+    DISCARD,
+    EMPTY_K,
+    END_SEAT,
+    FILLED,
+    HAND,
+    HAND_N,
+    HANDS,
+    MAJ_PTS,
+    MB,
+    MK,
+    MN,
+    MP,
+    NB,
+    NC,
+    NCARDS,
+    NDISC,
+    NK,
+    NL,
+    NR,
+    NSTACK,
+    ONBOARD,
+    OWNER,
+    PLAYERS,
+    REMOVED,
+    SCORE,
+    SHIP_PTS,
+    SHIPS,
+    SP_BODY,
+    SP_K,
+    STACK,
+    STONE_I,
+    STONE_T,
+    SUPPLY,
+)
+
+# What check_invariants returns: 0, or the first invariant broken.
+INV_OK = 0
+INV_SHIPS = 1
+INV_OWNER = 2
+INV_COUNTS = 3
+INV_SUMMARY = 4
+INV_SCORE = 5
+INV_STONE = 6
+INV_EMPTY = 7
+INV_HAND = 8
+INV_CARDS = 9
+INV_END_SEAT = 10
+INVARIANTS = {
+    INV_SHIPS: "ships not conserved: supply + on board + removed by attacks differs from the ships per player, "
+               "or a count is negative",
+    INV_OWNER: "a landing space is held by no seat of the game",
+    INV_COUNTS: "the live ship counts (per body and player, per body, per player on the board) disagree with "
+                "the landing spaces",
+    INV_SUMMARY: "a body's live summary (largest counts, majority holder, bonus) disagrees with a recount",
+    INV_SCORE: "the live scores disagree with a recomputation from the board",
+    INV_STONE: "the secret stone is not on a row, column or body of the board",
+    INV_EMPTY: "the live count of empty landable spaces per card kind disagrees with a recount",
+    INV_HAND: "a hand holds more cards than the hand size, or a negative count",
+    INV_CARDS: "the cards in hands, stack and discard pile are not the deck",
+    INV_END_SEAT: "the end was triggered by no seat of the game",
+}
+
+# work: scratch of check_invariants, then room for play_nb (W_BAD) and the replay's log (W_LOG..).
+W_CNT = 0  # ships per body and player: W_CNT + b * MP + q
+W_ON = W_CNT + MB * MP  # ships on the board per player
+W_KIND = W_ON + MP  # cards per kind: the deck's minus those found
+W_EMPTY = W_KIND + MK  # empty landable spaces per card kind
+W_SC = W_EMPTY + MK  # scores
+W_BAD = W_SC + MP  # play_nb: the invariant a turn broke (0: none)
+W_LOG = W_BAD + 1  # the replay's snapshots (play_nb)
+WORK_SIZE = W_LOG + 512
+
+
+@njit(cache=True, _nrt=False)
+def check_invariants(bd, st, work):
+    """0 when every invariant of captain-future holds on ``st``, else the first broken (INV_*)."""
+    P = bd[PLAYERS]
+    L = bd[NL]
+    B = bd[NB]
+    # ships: conserved per player, no negative counts
+    for q in range(MP):
+        work[W_ON + q] = 0
+        if q >= P:
+            if st[SUPPLY + q] != 0 or st[ONBOARD + q] != 0 or st[REMOVED + q] != 0:
+                return INV_SHIPS
+            continue
+        if st[SUPPLY + q] < 0 or st[ONBOARD + q] < 0 or st[REMOVED + q] < 0:
+            return INV_SHIPS
+        if st[SUPPLY + q] + st[ONBOARD + q] + st[REMOVED + q] != bd[SHIPS]:
+            return INV_SHIPS
+    # the landing spaces, counted per body and player
+    for i in range(MB * MP):
+        work[W_CNT + i] = 0
+    for s in range(L):
+        q = st[OWNER + s]
+        if q < -1 or q >= P:
+            return INV_OWNER
+        if q >= 0:
+            work[W_CNT + bd[SP_BODY + s] * MP + q] += 1
+            work[W_ON + q] += 1
+    for q in range(P):
+        if work[W_ON + q] != st[ONBOARD + q]:
+            return INV_COUNTS
+    for b in range(B):
+        filled = 0
+        for q in range(MP):
+            c = work[W_CNT + b * MP + q]
+            if c != st[CNT + b * MP + q]:
+                return INV_COUNTS
+            filled += c
+        if filled != st[FILLED + b] or filled > bd[BODY_SIZE + b]:
+            return INV_COUNTS
+    # per body: the live summary, and the scores from scratch
+    for q in range(P):
+        work[W_SC + q] = work[W_ON + q] * bd[SHIP_PTS]
+    for b in range(B):
+        top = 0
+        second = 0
+        best = -1
+        for q in range(P):
+            c = work[W_CNT + b * MP + q]
+            if c > top:
+                second = top
+                top = c
+                best = q
+            elif c > second:
+                second = c
+        hold = best if top > second else -1
+        award = 0
+        if hold >= 0:
+            award = bd[BODY_BONUS + b] if top == bd[BODY_SIZE + b] else bd[MAJ_PTS]
+            work[W_SC + hold] += award
+        if (st[BTOP + b] != top or st[BSEC + b] != second or st[BHOLD + b] != hold or st[BAWH + b] != hold
+                or st[BAWA + b] != award):
+            return INV_SUMMARY
+    for q in range(P):
+        if work[W_SC + q] != st[SCORE + q]:
+            return INV_SCORE
+    # the stone, and the empty spaces each card kind can land on
+    t = st[STONE_T]
+    i = st[STONE_I]
+    if not ((t == 0 and 0 <= i < bd[NR]) or (t == 1 and 0 <= i < bd[NC]) or (t == 2 and 0 <= i < B)):
+        return INV_STONE
+    for k in range(MK):
+        work[W_EMPTY + k] = 0
+    for s in range(L):
+        if st[OWNER + s] < 0 and not (t == 2 and bd[SP_BODY + s] == i):
+            for j in range(4):
+                work[W_EMPTY + bd[SP_K + 4 * s + j]] += 1
+    for k in range(MK):
+        if work[W_EMPTY + k] != st[EMPTY_K + k]:
+            return INV_EMPTY
+    # cards: hands within the hand size; hands + stack + discard pile = the deck, kind by kind
+    nk = bd[NK]
+    for q in range(MP):
+        n = 0
+        for k in range(MK):
+            c = st[HANDS + q * MK + k]
+            if c < 0 or (k >= nk and c != 0):
+                return INV_HAND
+            n += c
+        if n != st[HAND_N + q] or n > (bd[HAND] if q < P else 0):
+            return INV_HAND
+    n_stack = st[NSTACK]
+    n_disc = st[NDISC]
+    if n_stack < 0 or n_disc < 0 or n_stack > MN or n_disc > MN:
+        return INV_CARDS
+    for k in range(MK):
+        work[W_KIND + k] = 0
+    for c in range(bd[NCARDS]):
+        work[W_KIND + bd[DECK + c]] += 1
+    for j in range(n_stack):
+        k = st[STACK + j]
+        if k < 0 or k >= nk:
+            return INV_CARDS
+        work[W_KIND + k] -= 1
+    for j in range(n_disc):
+        k = st[DISCARD + j]
+        if k < 0 or k >= nk:
+            return INV_CARDS
+        work[W_KIND + k] -= 1
+    for k in range(MK):
+        left = work[W_KIND + k]
+        for q in range(P):
+            left -= st[HANDS + q * MK + k]
+        if left != 0:
+            return INV_CARDS
+    if st[END_SEAT] < -1 or st[END_SEAT] >= P:
+        return INV_END_SEAT
+    return INV_OK
