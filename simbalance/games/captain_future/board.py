@@ -229,5 +229,9 @@ def build_board(cfg: dict, players: int) -> tuple[np.ndarray, Layout]:
         lines |= {n_rows + int(lay.space_col[s]) for s in body_sp[b, :body_size[b]]}
         mask = sum(1 << k for k in lines)
         bd[X.BODY_LINES + b] = mask - (1 << 64) if mask >= 1 << 63 else mask  # 64 bits in an int64
+    for k in range(n_rows + n_cols):
+        crossed = sorted(set(lay.space_body[kind_sp[k, :kind_n[k]]].tolist()))
+        bd[X.LINE_NB + k] = len(crossed)
+        bd[X.LINE_B + k * X.MB:X.LINE_B + k * X.MB + len(crossed)] = crossed
     bd[X.DECK:X.DECK + deck.size] = deck
     return bd, lay

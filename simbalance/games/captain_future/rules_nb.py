@@ -34,6 +34,7 @@ from simbalance.games.captain_future.layout import (
     COST_PRE,
     DECK,
     DISCARD,
+    ELB,
     EMPTY_K,
     END_SEAT,
     EV,
@@ -105,6 +106,10 @@ def reset_state(bd, st, stone_t, stone_i):
     st[BAWH:BAWH + MB] = -1
     st[STONE_T] = stone_t
     st[STONE_I] = stone_i
+    for s in range(bd[NL]):
+        b = bd[SP_BODY + s]
+        st[ELB + kind_of(bd, s, 0) * MB + b] += 1
+        st[ELB + kind_of(bd, s, 1) * MB + b] += 1
     recount_empty(bd, st)
 
 
@@ -236,6 +241,8 @@ def put_ship(bd, st, p, s):
     """A ship of ``p`` onto the empty space ``s`` (from wherever the caller took it)."""
     b = bd[SP_BODY + s]
     st[OWNER + s] = p
+    st[ELB + kind_of(bd, s, 0) * MB + b] -= 1
+    st[ELB + kind_of(bd, s, 1) * MB + b] -= 1
     st[CNT + b * MP + p] += 1
     st[FILLED + b] += 1
     st[ONBOARD + p] += 1
@@ -252,6 +259,8 @@ def lift_ship(bd, st, s):
     q = st[OWNER + s]
     b = bd[SP_BODY + s]
     st[OWNER + s] = -1
+    st[ELB + kind_of(bd, s, 0) * MB + b] += 1
+    st[ELB + kind_of(bd, s, 1) * MB + b] += 1
     st[CNT + b * MP + q] -= 1
     st[FILLED + b] -= 1
     st[ONBOARD + q] -= 1

@@ -29,6 +29,7 @@ from simbalance.games.captain_future.layout import (
     CVER,
     CWS,
     CWV,
+    ELB,
     EMPTY_K,
     END_SEAT,
     FD,
@@ -42,6 +43,8 @@ from simbalance.games.captain_future.layout import (
     KIND_N,
     KIND_SP,
     KJ,
+    LINE_B,
+    LINE_NB,
     MAJ_PTS,
     MB,
     MK,
@@ -454,6 +457,16 @@ def heuristic_slot(sid, prm, bd, st, fs, buf, rng, p, final):
             n_usable += (st[h + k] > 0) & (st[EMPTY_K + k] > 0)
         for i in range(n_usable):
             k = buf[i]
+            # The best body with an empty space on this line (kept live per line and body) ...
+            top = NEG
+            for jb in range(bd[LINE_NB + k]):
+                b = bd[LINE_B + k * MB + jb]
+                v = fs[FV + b * FQ] if st[ELB + k * MB + b] > 0 else NEG
+                top = max(top, v)
+            if top <= best:
+                continue
+            # ... and the first empty space of such a body from the random start: the space a scan
+            # of the whole line keeping the first strictly best value finds.
             n = bd[KIND_N + k]
             j0 = off % n
             for jj in range(n):
@@ -461,12 +474,12 @@ def heuristic_slot(sid, prm, bd, st, fs, buf, rng, p, final):
                 if j >= n:
                     j -= n
                 s = bd[KIND_SP + k * ML + j]
-                v = fs[FV + bd[SP_BODY + s] * FQ] if st[OWNER + s] < 0 else NEG
-                if v > best:
-                    best = v
+                if st[OWNER + s] < 0 and fs[FV + bd[SP_BODY + s] * FQ] == top:
+                    best = top
                     act = 1
                     a_k = k
                     a_s = s
+                    break
         k0 = n_lines  # the body cards
         has_joker = st[h + bd[KJ]] > 0
         for i in range(B):

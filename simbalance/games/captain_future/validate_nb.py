@@ -23,6 +23,7 @@ from simbalance.games.captain_future.layout import (
     CNT,
     DECK,
     DISCARD,
+    ELB,
     EMPTY_K,
     END_SEAT,
     FILLED,
@@ -31,9 +32,11 @@ from simbalance.games.captain_future.layout import (
     HANDS,
     MAJ_PTS,
     MB,
+    MC,
     MK,
     MN,
     MP,
+    MR,
     NB,
     NC,
     NCARDS,
@@ -78,7 +81,8 @@ INVARIANTS = {
     INV_SUMMARY: "a body's live summary (largest counts, majority holder, bonus) disagrees with a recount",
     INV_SCORE: "the live scores disagree with a recomputation from the board",
     INV_STONE: "the secret stone is not on a row, column or body of the board",
-    INV_EMPTY: "the live count of empty landable spaces per card kind disagrees with a recount",
+    INV_EMPTY: "the live count of empty (landable) spaces per card kind, or per line and body, disagrees with "
+               "a recount",
     INV_HAND: "a hand holds more cards than the hand size, or a negative count",
     INV_CARDS: "the cards in hands, stack and discard pile are not the deck",
     INV_END_SEAT: "the end was triggered by no seat of the game",
@@ -90,7 +94,8 @@ W_ON = W_CNT + MB * MP  # ships on the board per player
 W_KIND = W_ON + MP  # cards per kind: the deck's minus those found
 W_EMPTY = W_KIND + MK  # empty landable spaces per card kind
 W_SC = W_EMPTY + MK  # scores
-W_BAD = W_SC + MP  # play_nb: the invariant a turn broke (0: none)
+W_ELB = W_SC + MP  # empty spaces per row or column kind and body
+W_BAD = W_ELB + (MR + MC) * MB  # play_nb: the invariant a turn broke (0: none)
 W_LOG = W_BAD + 1  # the replay's snapshots (play_nb)
 WORK_SIZE = W_LOG + 512
 
@@ -173,6 +178,15 @@ def check_invariants(bd, st, work):
                 work[W_EMPTY + bd[SP_K + 4 * s + j]] += 1
     for k in range(MK):
         if work[W_EMPTY + k] != st[EMPTY_K + k]:
+            return INV_EMPTY
+    for j in range((MR + MC) * MB):
+        work[W_ELB + j] = 0
+    for s in range(L):
+        if st[OWNER + s] < 0:
+            for j in range(2):
+                work[W_ELB + bd[SP_K + 4 * s + j] * MB + bd[SP_BODY + s]] += 1
+    for j in range((MR + MC) * MB):
+        if work[W_ELB + j] != st[ELB + j]:
             return INV_EMPTY
     # cards: hands within the hand size; hands + stack + discard pile = the deck, kind by kind
     nk = bd[NK]

@@ -107,6 +107,8 @@ CORRUPTIONS = {
     "a live score": (lambda t: t.st.__setitem__(X.SCORE + 2, t.st[X.SCORE + 2] + 1), V.INV_SCORE),
     "the stone off the board": (lambda t: t.st.__setitem__(X.STONE_I, 12), V.INV_STONE),
     "an empty-space count": (lambda t: t.st.__setitem__(X.EMPTY_K + t.row_card("A"), 0), V.INV_EMPTY),
+    "an empty-space count per line and body": (lambda t: t.st.__setitem__(X.ELB + t.row_card("A") * X.MB, 9),
+                                               V.INV_EMPTY),
     "a hand above the hand size": (_extra_card, V.INV_HAND),
     "a hand size that is not its cards": (lambda t: t.st.__setitem__(X.HAND_N + 1, 9), V.INV_HAND),
     "a negative card count": (lambda t: t.give(0, t.row_card("A"), -(t.hand(0, t.row_card("A")) + 1)), V.INV_HAND),
