@@ -585,15 +585,14 @@ def heuristic_slot(sid, prm, bd, st, fs, buf, rng, p, final):
 @njit(cache=True, _nrt=False)
 def _targets(bd, st, fs, p, w_full):
     """The best space for one of ``p``'s ships to arrive on with GRAG or Otto (an empty space or
-    another player's ship, where the stone does not block attacks) and its value. Fills FV[b, q + 1]
-    with the value of arriving on body b in place of q's ship (q = -1: an empty space)."""
+    another player's ship, where the stone does not block attacks) and its value. Sets FV[b, q + 1]
+    to the value of arriving on body b in place of q's ship (q = -1: an empty space) for every
+    possible arrival (others keep stale values: only the best target's is read)."""
     B = bd[NB]
     sb = stone_body(st)
     best = NEG
     best_s = -1
     for b in range(B):
-        for q in range(-1, MP):
-            fs[FV + b * FQ + q + 1] = NEG
         if b == sb:
             continue
         for q in range(-1, bd[PLAYERS]):
@@ -701,16 +700,17 @@ def heuristic_event(sid, prm, bd, st, fs, rng, p, seat_prm, phase):
     has_r = st[h + ks + 1] > 0
     has_o = st[h + ks + 2] > 0
     has_g = st[h + ks + 3] > 0 and st[SUPPLY + p] > 0
-    if not (has_s or has_r or has_o or has_g):
-        return False
     last = st[END_SEAT] >= 0
+    window = last or st[T_LANDS] == 0  # when GRAG, Otto and Simon Wright are looked at
+    if not ((window and (has_s or has_o or has_g)) or (has_r and not last)):
+        return False  # nothing to consider: skip the evaluation
     w_full = prm[P_FULL]
     leader = _weights(bd, st, fs, p, prm)
     best = 0.0
     choice = -1
     a1 = -1
     a2 = -1
-    if (has_g or has_o) and (last or st[T_LANDS] == 0):
+    if (has_g or has_o) and window:
         t_s, t_v = _targets(bd, st, fs, p, w_full)
         if has_g and t_s >= 0 and t_v > 0:
             m = t_v if last else t_v - prm[P_GRAG]
@@ -726,7 +726,7 @@ def heuristic_event(sid, prm, bd, st, fs, rng, p, seat_prm, phase):
                 choice = 2
                 a1 = src
                 a2 = dst
-    if has_s and (last or st[T_LANDS] == 0):
+    if has_s and window:
         place, gain = _best_stone(bd, st, fs, p, prm)
         m = gain - prm[P_SIMON]
         if place >= 0 and m >= best:
