@@ -449,12 +449,15 @@ def heuristic_slot(sid, prm, bd, st, fs, buf, rng, p, final):
         # Whether a card is in hand or a space is free is a coin flip to the CPU: the loops below
         # filter with arithmetic instead of branches (a mispredicted branch costs ~15 cycles).
         n_usable = 0
+        lines_in_hand = 0  # bit k: a row or column card of kind k in hand (for the attacks below)
         for i in range(n_lines):
             k = i + off_l
             if k >= n_lines:
                 k -= n_lines
+            in_hand = st[h + k] > 0
+            lines_in_hand |= in_hand << k
             buf[n_usable] = k
-            n_usable += (st[h + k] > 0) & (st[EMPTY_K + k] > 0)
+            n_usable += in_hand & (st[EMPTY_K + k] > 0)
         for i in range(n_usable):
             k = buf[i]
             # The best body with an empty space on this line (kept live per line and body) ...
@@ -512,9 +515,6 @@ def heuristic_slot(sid, prm, bd, st, fs, buf, rng, p, final):
                 if st[OWNER + s] < 0:
                     a_s = s
                     break
-        lines_in_hand = 0  # bit k: a row or column card of kind k in hand
-        for k in range(n_lines):
-            lines_in_hand |= (st[h + k] > 0) << k
         # Attacks: the value depends on the body and the victim (cached), the cost on the body;
         # a space that the stone leaves open and the hand can pay is looked for only for a value
         # that beats the best so far.
