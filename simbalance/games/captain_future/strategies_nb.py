@@ -289,10 +289,13 @@ def _weights(bd, st, fs, p, prm):
     for q in range(P):
         if q != p and (leader < 0 or st[SCORE + q] > st[SCORE + leader]):
             leader = q
+    stamp = p * MP + leader  # which weights these are (a player's weights depend on the leader only)
+    if fs[FWS] == stamp:
+        return leader  # FW holds them already (reset_cache clears the stamp between games)
     for q in range(P):
         fs[FW + q] = 0.0 if q == p else prm[P_OPP] / (P - 1)
     fs[FW + leader] += prm[P_LEADER]
-    fs[FWS] = p * MP + leader  # which weights these are (a player's weights depend on the leader only)
+    fs[FWS] = stamp
     return leader
 
 
@@ -301,6 +304,7 @@ def reset_cache(fs):
     for i in range(MP * MB * FQ):
         fs[CVER + i] = -1.0
         fs[CWS + i] = -1.0
+    fs[FWS] = -1.0  # the players' parameters may differ in the next game
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -558,11 +562,10 @@ def heuristic_slot(sid, prm, bd, st, fs, buf, rng, p, final):
         least = 1e9
         kx = -1
         for k in range(bd[NK]):
-            if st[h + k] > 0:
-                u = _usefulness(bd, st, k)
-                if u < least:
-                    least = u
-                    kx = k
+            u = _usefulness(bd, st, k) if st[h + k] > 0 else 1e9  # a select: in hand or not is a coin flip
+            if u < least:
+                least = u
+                kx = k
         v = prm[P_EXCH] - least
         if v > best:
             best = v
