@@ -193,6 +193,7 @@ def stone_place(bd, t, i):
 @njit(cache=True, _nrt=False)
 def move_stone(bd, st, place):
     """Put the stone on place ``place`` (see stone_place)."""
+    old_b = stone_body(st)
     if place < bd[NR]:
         st[STONE_T] = STONE_ROW
         st[STONE_I] = place
@@ -202,7 +203,25 @@ def move_stone(bd, st, place):
     else:
         st[STONE_T] = STONE_BODY
         st[STONE_I] = place - bd[NR] - bd[NC]
-    recount_empty(bd, st)
+    # Only a stone on a body blocks landings: the empty spaces of the body it left become landable,
+    # those of the body it reached no longer are (the same counts as recount_empty, by difference).
+    new_b = stone_body(st)
+    if old_b != new_b:
+        _shift_empty(bd, st, old_b, 1)
+        _shift_empty(bd, st, new_b, -1)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _shift_empty(bd, st, b, d):
+    """Add ``d`` to the landable-space counts of the card kinds naming each empty space of body
+    ``b`` (nothing for b = -1)."""
+    if b < 0:
+        return
+    for j in range(bd[BODY_SIZE + b]):
+        s = bd[BODY_SP + b * MBS + j]
+        if st[OWNER + s] < 0:
+            for i in range(4):
+                st[EMPTY_K + kind_of(bd, s, i)] += d
 
 
 # ---- ships ------------------------------------------------------------------------------------
