@@ -24,20 +24,22 @@ def _seats(games: pd.DataFrame) -> int:
 
 def space_shares(games: pd.DataFrame, n_spaces: int) -> tuple[np.ndarray, np.ndarray]:
     """Per landing space: share of games it ends held, and held by a winner."""
-    held = np.zeros(n_spaces)
-    won = np.zeros(n_spaces)
     n = max(len(games), 1)
-    for w in range(2):
-        h = games[f"held_mask_{w}"].to_numpy(np.uint64)
-        v = games[f"winner_mask_{w}"].to_numpy(np.uint64)
-        for bit in range(64):
-            s = 64 * w + bit
-            if s >= n_spaces:
-                break
-            b = np.uint64(1) << np.uint64(bit)
-            held[s] = np.count_nonzero(h & b) / n
-            won[s] = np.count_nonzero(v & b) / n
-    return held, won
+
+    def bit_shares(prefix: str) -> np.ndarray:
+        # Byte by byte: how often each byte value occurs, then which bits each value has set;
+        # 16 passes over the column instead of one per bit.
+        bits_of_value = (np.arange(256)[:, None] >> np.arange(8)) & 1  # [value, bit]
+        counts = np.zeros(128)
+        for w in range(2):
+            words = np.ascontiguousarray(games[f"{prefix}_{w}"].to_numpy(np.uint64)).astype("<u8", copy=False)
+            as_bytes = words.view(np.uint8).reshape(-1, 8)  # little-endian: byte j holds bits 8j..8j+7
+            for j in range(8):
+                tally = np.bincount(as_bytes[:, j], minlength=256)
+                counts[64 * w + 8 * j:64 * w + 8 * j + 8] = tally @ bits_of_value
+        return counts[:n_spaces] / n
+
+    return bit_shares("held_mask"), bit_shares("winner_mask")
 
 
 def summarize(games: pd.DataFrame, players: int) -> dict:

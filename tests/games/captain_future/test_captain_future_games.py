@@ -147,3 +147,21 @@ def test_each_heuristic_beats_random_in_a_4_player_rotation(heuristic):
     h_share = shares[slots == 0].sum() / n  # slot 0 is the heuristic
     z = (h_share - 0.25) / math.sqrt(0.25 * 0.75 / n)
     assert z > 3.0, (heuristic, h_share)
+
+
+def test_space_shares_count_every_bit_of_both_mask_words():
+    import numpy as np
+    import pandas as pd
+
+    from simbalance.games.captain_future.report import space_shares
+
+    rng = np.random.default_rng(5)
+    n = 3000
+    cols = {f"{p}_{w}": rng.integers(0, 2**63, n, dtype=np.uint64) * np.uint64(2) + rng.integers(0, 2, n, dtype=np.uint64)
+            for p in ("held_mask", "winner_mask") for w in range(2)}
+    held, won = space_shares(pd.DataFrame(cols), 100)
+    for s in (0, 1, 7, 8, 63, 64, 65, 99):
+        bit = np.uint64(1) << np.uint64(s % 64)
+        assert held[s] == np.count_nonzero(cols[f"held_mask_{s // 64}"] & bit) / n
+        assert won[s] == np.count_nonzero(cols[f"winner_mask_{s // 64}"] & bit) / n
+    assert held.shape == won.shape == (100,)
