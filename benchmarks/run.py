@@ -157,8 +157,11 @@ def memory_per_million(game: str, rate_all: float) -> dict:
     """Peak RSS of a process that plays and summarises a run (10^6 games, fewer for slow engines),
     and the size of 10^6 records (what grows with n; streamed runs keep none)."""
     n = int(min(1_000_000, max(20_000, rate_all * 4)))
-    code = (f"import simbalance, resource; r = simbalance.simulate({game!r}, {n}); r.games; r.summary(); "
-            "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, r.records.dtype.itemsize)")
+    # VmHWM, not ru_maxrss: Linux carries ru_maxrss across exec, so a child forked from this (large)
+    # bench process would report the bench's own size.
+    code = (f"import simbalance; r = simbalance.simulate({game!r}, {n}); r.games; r.summary(); "
+            "hwm = [l for l in open('/proc/self/status') if l.startswith('VmHWM')][0].split()[1]; "
+            "print(hwm, r.records.dtype.itemsize)")
     peak, itemsize = child(code)[1].split()
     return {"n": n, "peak_mib": int(peak) / 1024, "records_mib_per_million": int(itemsize) * 1e6 / 2**20}
 
@@ -310,8 +313,12 @@ def render(result: dict) -> str:
                 f"{fmt(y['decisions_per_s'])} ({y['decisions_per_game']:.0f} per game) |",
                 f"| lady-actions-escape, 4 random players, 1 thread | {y['lady_games_ratio']:.1f}x crazy_eights | "
                 f"{y['lady_decisions_ratio']:.1f}x crazy_eights |",
-                "", "Target: lady-actions-escape on one thread at least 10x crazy_eights' games/s "
-                f"({'met' if y['lady_games_ratio'] >= 10 else 'NOT met'}).",
+                "", "Issue 10 asked for 10x crazy_eights' games/s "
+                f"({'met' if y['lady_games_ratio'] >= 10 else 'not met'}: {y['lady_games_ratio']:.1f}x). The two games "
+                "differ in length (a random 4-player lady-actions-escape game is ~500 turns, crazy_eights ~80 "
+                "decisions), so the newer targets page (shared guide, targets.md) states the lady-actions-escape target "
+                "in turns/s (>= 15 M, above) and names crazy_eights' decisions/s as the yardstick: "
+                f"{y['lady_decisions_ratio']:.1f}x per decision on one thread.",
             ]
     lines += ["", "Raw figures: `benchmarks/results/*.json`.", ""]
     return "\n".join(lines)

@@ -328,7 +328,7 @@ def _deltas(bd, st, fs, b, add, rem, out):
     sp = bd[SHIP_PTS]
     for q in range(bd[PLAYERS]):
         # selects, not branches (the counts are coin flips to the CPU)
-        change = (q == add) - (q == rem)
+        change = int(q == add) - int(q == rem)
         c = st[c0 + q] + change
         fs[out + q] = change * sp
         gt = c > top
