@@ -6,13 +6,13 @@ Version history (bump ENGINE_VERSION only when game behaviour changes):
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 import pandas as pd
 
 from simbalance.core.config import require_bool, require_choice, require_int
 from simbalance.core.errors import ConfigError
 from simbalance.core.records import END_TIMEOUT, END_WIN, MAX_SEATS, record_dtype
+from simbalance.core.replay import trace_with_log
 from simbalance.decks.captain_action import DR_EVIL, KIND_CAPTAIN_WILD, KIND_DR_LING, load_deck
 from simbalance.games.captain_action.rules_nb import (
     G_CALL_BEFORE,
@@ -257,18 +257,11 @@ def trace(plan, game: int) -> tuple[np.ndarray, np.ndarray]:
     from simbalance.games.captain_action.rules_nb import trace_game
 
     lineup = plan.lineup
-    out = np.zeros(1, RECORD_DTYPE)
-    # Games write `out[i].field`; as plain Python (NUMBA_DISABLE_JIT=1) that needs a recarray view.
-    target = out.view(np.recarray) if numba.config.DISABLE_JIT else out
-    log = np.zeros((1024, 4), np.int64)
-    log_n = np.zeros(1, np.int64)
-    for _ in range(2):  # once more with a log of the right size when the first did not hold it all
-        trace_game(lineup.seats, lineup.slot_strategy, lineup.slot_params, *plan.prepared[:3], np.uint64(plan.seed),
-                   np.int64(game), target, log, log_n)
-        if log_n[0] <= len(log):
-            break
-        log = np.zeros((int(log_n[0]), 4), np.int64)
-    return out, log[: log_n[0]]
+    return trace_with_log(
+        lambda target, log, log_n: trace_game(lineup.seats, lineup.slot_strategy, lineup.slot_params,
+                                              *plan.prepared[:3], np.uint64(plan.seed), np.int64(game), target,
+                                              log, log_n),
+        RECORD_DTYPE, 4, rows=1024)
 
 
 def replay(plan, game: int) -> list[str]:

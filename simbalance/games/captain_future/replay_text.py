@@ -8,11 +8,11 @@ something is a bug and raises.
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
 from simbalance.core.errors import SimbalanceError
 from simbalance.core.records import END_INVALID, END_STALEMATE, END_TIMEOUT, END_WIN
+from simbalance.core.replay import trace_with_log
 from simbalance.games.captain_future import layout as X
 from simbalance.games.captain_future import replay_nb as R
 from simbalance.games.captain_future.board import EVENT_NAMES, parse_map
@@ -43,18 +43,10 @@ def trace(plan, game: int) -> tuple[np.ndarray, np.ndarray]:
         raise SimbalanceError("replay: a plug-in strategy cannot be replayed; replay the built-in strategies")
     lineup = plan.lineup
     bd = plan.prepared[0]
-    out = np.zeros(1, RECORD_DTYPE)
-    # Games write `out[i].field`; as plain Python (NUMBA_DISABLE_JIT=1) that needs a recarray view.
-    target = out.view(np.recarray) if numba.config.DISABLE_JIT else out
-    log = np.zeros((4096, R.N_EV_COLS), np.int64)
-    log_n = np.zeros(1, np.int64)
-    for _ in range(2):  # once more with a log of the right size when the first did not hold it all
-        trace_game(target, np.int64(game), np.uint64(plan.seed), lineup.seats, lineup.slot_strategy,
-                   lineup.slot_params, bd, log, log_n)
-        if log_n[0] <= len(log):
-            break
-        log = np.zeros((int(log_n[0]), R.N_EV_COLS), np.int64)
-    return out, log[: int(log_n[0])]
+    return trace_with_log(
+        lambda target, log, log_n: trace_game(target, np.int64(game), np.uint64(plan.seed), lineup.seats,
+                                              lineup.slot_strategy, lineup.slot_params, bd, log, log_n),
+        RECORD_DTYPE, R.N_EV_COLS)
 
 
 class _Names:

@@ -6,7 +6,6 @@ Version history (bump ENGINE_VERSION only when game behaviour changes):
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 import pandas as pd
 
@@ -14,6 +13,7 @@ from simbalance.core.config import require_bool, require_int
 from simbalance.core.errors import ConfigError, SimbalanceError
 from simbalance.core.plugins import PLUGIN_ID
 from simbalance.core.records import END_INVALID, MAX_SEATS, record_dtype
+from simbalance.core.replay import trace_with_log
 from simbalance.decks.captain_action import DR_EVIL, KIND_CAPTAIN_WILD, KIND_DR_LING, KIND_NUMBERED, load_deck
 from simbalance.games.lady_actions_escape.rules_nb import (
     G_DRAW,
@@ -335,18 +335,11 @@ def trace(plan, game: int) -> tuple[np.ndarray, np.ndarray]:
                               "strategy_file=...)")
     run_trace = run_trace or rules_nb.trace_game
     lineup = plan.lineup
-    out = np.zeros(1, RECORD_DTYPE)
-    # Games write `out[i].field`; as plain Python (NUMBA_DISABLE_JIT=1) that needs a recarray view.
-    target = out.view(np.recarray) if numba.config.DISABLE_JIT else out
-    log = np.zeros((4096, 4), np.int64)
-    log_n = np.zeros(1, np.int64)
-    for _ in range(2):  # once more with a log of the right size when the first did not hold it all
-        run_trace(lineup.seats, lineup.slot_strategy, lineup.slot_params, *plan.prepared[:4], np.uint64(plan.seed),
-                  np.int64(game), target, log, log_n)
-        if log_n[0] <= len(log):
-            break
-        log = np.zeros((int(log_n[0]), 4), np.int64)
-    return out, log[: log_n[0]]
+    return trace_with_log(
+        lambda target, log, log_n: run_trace(lineup.seats, lineup.slot_strategy, lineup.slot_params,
+                                             *plan.prepared[:4], np.uint64(plan.seed), np.int64(game), target,
+                                             log, log_n),
+        RECORD_DTYPE, 4)
 
 
 def replay(plan, game: int) -> list[str]:
