@@ -93,6 +93,16 @@ TRACE_W = 10
 
 
 @njit(cache=True, _nrt=False)
+def _broken(bd, st, work):
+    """Validation (``work`` given): check every invariant after a step and note the first broken
+    one in work[W_BAD]. Without ``work`` numba compiles this to ``False``."""
+    if work is None:
+        return False
+    work[W_BAD] = check_invariants(bd, st, work)
+    return work[W_BAD] != 0
+
+
+@njit(cache=True, _nrt=False)
 def play_turn(bd, st, fs, buf, rng, p, final, seat_prm, work=None, log=None, log_n=None):
     """One turn of seat ``p``: an optional event, the action slots, an optional event if none was
     played yet, then draw back up to the hand size. Returns False if the player could do nothing.
@@ -112,10 +122,8 @@ def play_turn(bd, st, fs, buf, rng, p, final, seat_prm, work=None, log=None, log
             acted = True
             if log is not None:
                 log_event_card(bd, st, work, p, log, log_n)
-        if work is not None:
-            work[W_BAD] = check_invariants(bd, st, work)
-            if work[W_BAD] != 0:
-                return acted
+        if _broken(bd, st, work):
+            return acted
     for slot in range(bd[SLOTS]):
         if log is not None:
             snapshot(bd, st, work, p)
@@ -126,10 +134,8 @@ def play_turn(bd, st, fs, buf, rng, p, final, seat_prm, work=None, log=None, log
         acted = True
         if log is not None:
             log_slot(bd, st, work, p, log, log_n)
-        if work is not None:
-            work[W_BAD] = check_invariants(bd, st, work)
-            if work[W_BAD] != 0:
-                return acted
+        if _broken(bd, st, work):
+            return acted
     while events_left > 0:
         if log is not None:
             snapshot(bd, st, work, p)
@@ -139,17 +145,14 @@ def play_turn(bd, st, fs, buf, rng, p, final, seat_prm, work=None, log=None, log
         acted = True
         if log is not None:
             log_event_card(bd, st, work, p, log, log_n)
-        if work is not None:
-            work[W_BAD] = check_invariants(bd, st, work)
-            if work[W_BAD] != 0:
-                return acted
+        if _broken(bd, st, work):
+            return acted
     if log is not None:
         snapshot(bd, st, work, p)
     refill_hand(bd, st, rng, p)
     if log is not None:
         log_refill(bd, st, work, p, log, log_n)
-    if work is not None:
-        work[W_BAD] = check_invariants(bd, st, work)
+    _broken(bd, st, work)
     return acted
 
 
@@ -175,13 +178,11 @@ def play_game(bd, st, fs, buf, rng, order, stone_t, stone_i, seat_prm, trace, wo
     final_left = -1  # turns left in the final round once the end is triggered
     passes = 0
     end = END_WIN
-    if work is not None:
-        work[W_BAD] = check_invariants(bd, st, work)
-        if work[W_BAD] != 0:
-            if log is not None:
-                log_event(log, log_n, EV_INVALID, 0, work[W_BAD], 0, 0, 0)
-                log_event(log, log_n, EV_END, END_INVALID, 0, 0, 0, 0)
-            return END_INVALID, 0
+    if _broken(bd, st, work):
+        if log is not None:
+            log_event(log, log_n, EV_INVALID, 0, work[W_BAD], 0, 0, 0)
+            log_event(log, log_n, EV_END, END_INVALID, 0, 0, 0, 0)
+        return END_INVALID, 0
     while True:
         if turn >= bd[TURN_CAP]:
             end = END_TIMEOUT
