@@ -799,16 +799,19 @@ def do_recall(bd, st, fs, rng, p, seat_prm):
 
 # ---- dispatch ---------------------------------------------------------------------------------
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def do_slot(sid, prm, bd, st, fs, buf, rng, p, final):
     if sid == RANDOM:
         return random_slot(bd, st, buf, rng, p, final)
     return heuristic_slot(sid, prm, bd, st, fs, buf, rng, p, final)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def do_event(sid, prm, bd, st, fs, rng, p, seat_prm, phase):
-    """``phase`` 0: before the slots, 1: after them."""
+    """``phase`` 0: before the slots, 1: after them. Inlined into the turn, so the heuristics'
+    phase-0 call (they play events after their slots only) costs a comparison, not a call."""
     if sid == RANDOM:
         return random_event(bd, st, fs, rng, p, seat_prm)
+    if phase == 0:
+        return False
     return heuristic_event(sid, prm, bd, st, fs, rng, p, seat_prm, phase)
