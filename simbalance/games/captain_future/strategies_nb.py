@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
-from numba.cpython.unsafe.numbers import trailing_zeros
 
+from simbalance.core.bits import lowest_bit
 from simbalance.core.rng import randint
 from simbalance.games.captain_future.layout import (
     BAWA,
@@ -466,7 +466,7 @@ def heuristic_slot(sid, prm, bd, st, fs, buf, rng, p, final):
         todo = (usable >> np.uint64(off_l)) | ((usable << np.uint64(n_lines - off_l - 1)) << np.uint64(1))
         todo &= np.uint64(0xFFFFFFFFFFFFFFFF) >> np.uint64(64 - n_lines)
         while todo != 0:
-            k = np.int64(trailing_zeros(todo)) + off_l
+            k = lowest_bit(todo) + off_l
             todo &= todo - np.uint64(1)
             if k >= n_lines:
                 k -= n_lines
