@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from numba import njit
 
+from simbalance.core.rng import seed_game
+
 MAX_BLOCKS = 256
 
 
@@ -26,3 +28,19 @@ def n_blocks(n_games):
 def block_bounds(n_games, blocks, b):
     """First and one-past-last game (chunk-relative) of block ``b``."""
     return (b * n_games) // blocks, ((b + 1) * n_games) // blocks
+
+
+@njit(cache=True, inline="always")
+def begin_game(state, seed, game, out, i, lineups, slot_strategy, slot_params, players, seat_sid, sid_at,
+               seat_params):
+    """What every kernel does first for game ``game`` (recorded in ``out[i]``): key the random
+    stream ``state`` to ``(seed, game)``, record the game index and each seat's strategy slot from
+    the run's lineups, and give each seat its strategy id (``seat_sid[sid_at + s]``) and parameters
+    (``seat_params[s]``)."""
+    seed_game(state, seed, game)
+    out[i].game = game
+    lineup = lineups[game % lineups.shape[0]]
+    for s in range(players):
+        out[i].strategy[s] = lineup[s]
+        seat_sid[sid_at + s] = slot_strategy[lineup[s]]
+        seat_params[s, :] = slot_params[lineup[s], :]

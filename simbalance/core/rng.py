@@ -80,6 +80,14 @@ def shuffle(state, arr, n):
         arr[j] = tmp
 
 
+@njit(cache=True, inline="always")
+def shuffled_range(state, out, n):
+    """``out[:n]``: a uniformly random order of ``0 .. n-1`` (a freshly shuffled deck of card ids)."""
+    for c in range(n):
+        out[c] = c
+    shuffle(state, out, n)
+
+
 @njit(cache=True)
 def _draw_u64(seed, game, count):
     """Test helper: the first ``count`` words of one game's stream."""

@@ -17,9 +17,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from simbalance.core.kernel import block_bounds, n_blocks
+from simbalance.core.kernel import begin_game, block_bounds, n_blocks
 from simbalance.core.records import END_INVALID, END_TIMEOUT, END_WIN
-from simbalance.core.rng import randint, seed_game, shuffle
+from simbalance.core.rng import randint, shuffle
 from simbalance.games.aquaman.enums import (
     AQUAMAN,
     C_DECK,
@@ -627,13 +627,7 @@ def kernel(out, first_game, seed, lineups, slot_strategy, slot_params, rules, ca
 def play_one(G, S, out, i, game, seed, lineups, slot_strategy, slot_params, strat, par, validate, log):
     """Game ``game`` of the run into ``out[i]``: the body of the kernel (``log`` None) and of the
     replay (``trace_game``, with a log)."""
-    seed_game(S.rng, seed, game)
-    out[i].game = game
-    lineup = lineups[game % lineups.shape[0]]
-    for s in range(G.rules[R_PLAYERS]):
-        out[i].strategy[s] = lineup[s]
-        strat[s] = slot_strategy[lineup[s]]
-        par[s, :] = slot_params[lineup[s], :]
+    begin_game(S.rng, seed, game, out, i, lineups, slot_strategy, slot_params, G.rules[R_PLAYERS], strat, 0, par)
     setup_game(G, S, log)
     winner = play_game(G, S, strat, par, validate, log)
     write_record(G, S, out, i, winner)

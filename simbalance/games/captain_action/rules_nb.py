@@ -13,9 +13,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from simbalance.core.kernel import block_bounds, n_blocks
+from simbalance.core.kernel import begin_game, block_bounds, n_blocks
 from simbalance.core.records import END_INVALID, END_TIMEOUT, END_WIN
-from simbalance.core.rng import seed_game, shuffle
+from simbalance.core.rng import seed_game, shuffled_range
 from simbalance.games.captain_action.scoring_nb import RULE_N_BG, RULE_N_CH, hand_score
 from simbalance.games.captain_action.strategies_nb import RANDOM, decide_call, decide_discard, decide_source
 
@@ -257,17 +257,9 @@ def play_block(out, lo, hi, first_game, seed, lineups, slot_strategy, slot_param
     seat_sid = np.empty(players, np.int64)
     seat_params = np.empty((players, slot_params.shape[1]), np.float64)
     for i in range(lo, hi):
-        game = first_game + i
-        seed_game(state, seed, game)
-        out[i].game = game
-        lineup = lineups[game % lineups.shape[0]]
-        for s in range(players):
-            out[i].strategy[s] = lineup[s]
-            seat_sid[s] = slot_strategy[lineup[s]]
-            seat_params[s, :] = slot_params[lineup[s], :]
-        for c in range(n_cards):
-            order[c] = c
-        shuffle(state, order, n_cards)
+        begin_game(state, seed, first_game + i, out, i, lineups, slot_strategy, slot_params, players, seat_sid, 0,
+                   seat_params)
+        shuffled_range(state, order, n_cards)
         play_game(state, order, seat_sid, seat_params, card_info, srules, game_rules, hand, pile, cnt, scratch,
                   out, i, validate, log, log_n)
 

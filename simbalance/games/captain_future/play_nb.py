@@ -16,9 +16,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from simbalance.core.kernel import block_bounds, n_blocks
+from simbalance.core.kernel import begin_game, block_bounds, n_blocks
 from simbalance.core.records import END_INVALID, END_STALEMATE, END_TIMEOUT, END_WIN
-from simbalance.core.rng import randint, seed_game, shuffle
+from simbalance.core.rng import randint, shuffle
 from simbalance.games.captain_future.layout import (
     ATT,
     BODY_SIZE,
@@ -338,13 +338,7 @@ def start_game(bd, st, rng, order, seat_prm, out, i, game, seed, lineups, slot_s
     (returned); the start of every game of the kernel and of the replay."""
     P = bd[PLAYERS]
     n_cards = bd[NCARDS]
-    seed_game(rng, seed, game)
-    out[i].game = game
-    lineup = lineups[game % lineups.shape[0]]
-    for s in range(P):
-        out[i].strategy[s] = lineup[s]
-        st[SID + s] = slot_strategy[lineup[s]]
-        seat_prm[s, :] = slot_params[lineup[s], :]
+    begin_game(rng, seed, game, out, i, lineups, slot_strategy, slot_params, P, st, SID, seat_prm)
     order[:] = bd[DECK:DECK + n_cards]
     shuffle(rng, order, n_cards)
     return first_stone(bd, rng)

@@ -12,7 +12,7 @@ from numba import njit, prange
 
 from simbalance.core.kernel import block_bounds, n_blocks
 from simbalance.core.records import END_INVALID, END_TIMEOUT, END_WIN
-from simbalance.core.rng import randint, seed_game, shuffle
+from simbalance.core.rng import randint, seed_game, shuffled_range
 
 
 @njit(cache=True, inline="always")
@@ -212,9 +212,7 @@ def kernel(out, first_game, seed, lineups, slot_strategy, slot_params, card_pose
             lineup = lineups[game % lineups.shape[0]]
             for s in range(players):
                 out[i].strategy[s] = lineup[s]  # no decisions: strategies are recorded, not used
-            for c in range(n_cards):
-                deck[c] = c
-            shuffle(state, deck, n_cards)
+            shuffled_range(state, deck, n_cards)
             play_game(state, out, i, card_pose, ling, players, rules, deck, hand, count, slot, validate, None, None)
 
 
@@ -238,8 +236,8 @@ def trace_game(card_pose, ling, players, rules, seed, game, out, log, log_n):
     n_cards = card_pose.shape[0]
     state = np.zeros(1, np.uint64)
     seed_game(state, seed, game)
-    deck = np.arange(n_cards)
-    shuffle(state, deck, n_cards)
+    deck = np.empty(n_cards, np.int64)
+    shuffled_range(state, deck, n_cards)
     hand = np.empty((players, n_cards), np.int64)
     count = np.zeros(players, np.int64)
     slot = np.empty((players, card_pose.max() + 1), np.int64)
