@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from simbalance.core.event_log import log_event
 from simbalance.core.kernel import begin_game, block_bounds, n_blocks
 from simbalance.core.records import END_INVALID, END_TIMEOUT, END_WIN
 from simbalance.core.rng import seed_game, shuffled_range
@@ -42,19 +43,6 @@ EV_COUNTDOWN_OUT = 7  # seat a drew the last Countdown card: the attack starts
 EV_SCORE = 8  # seat a's hand scores b, its total is c
 EV_TIMEOUT = 9  # the turn cap (a turns) is reached
 EV_INVALID = 10  # seat a broke a rule (discard slot b) or the cards are not all accounted for (a = -1)
-
-
-@njit(cache=True, inline="always")
-def _log(log, log_n, kind, a, b, c):
-    """Append an event; ``log_n`` counts them all, also those that do not fit (the replay then
-    plays the game again with a log of that size)."""
-    k = log_n[0]
-    if k < log.shape[0]:
-        log[k, 0] = kind
-        log[k, 1] = a
-        log[k, 2] = b
-        log[k, 3] = c
-    log_n[0] = k + 1
 
 
 @njit(cache=True)
@@ -101,13 +89,13 @@ def play_game(state, order, seat_sid, seat_params, card_info, srules, game_rules
     for k in range(players * hand_size):
         hand[k % players, k // players] = order[k]
         if log is not None:
-            _log(log, log_n, EV_DEAL, k % players, order[k], 0)
+            log_event(log, log_n, EV_DEAL, k % players, order[k], 0)
     cd_pos = players * hand_size  # the Countdown Deck is order[cd_pos:cd_end], top first
     cd_end = cd_pos + countdown
     pile[0] = order[cd_end]
     pile_n = 1
     if log is not None:
-        _log(log, log_n, EV_FACE_UP, pile[0], 0, 0)
+        log_event(log, log_n, EV_FACE_UP, pile[0], 0, 0)
     for s in range(players):
         out[i].takes[s] = 0
 
@@ -121,21 +109,21 @@ def play_game(state, order, seat_sid, seat_params, card_info, srules, game_rules
         if turns >= game_rules[G_TURN_CAP]:
             end = END_TIMEOUT
             if log is not None:
-                _log(log, log_n, EV_TIMEOUT, turns, 0, 0)
+                log_event(log, log_n, EV_TIMEOUT, turns, 0, 0)
             break
         sid = seat_sid[seat]
         params = seat_params[seat]
         step = turns // players  # this seat's own turn number, for scripted players
         left = cd_end - cd_pos
         if log is not None:
-            _log(log, log_n, EV_TURN, turns + 1, seat, 0)
+            log_event(log, log_n, EV_TURN, turns + 1, seat, 0)
         if call_before:
             score = 0 if sid == RANDOM else hand_score(hand, seat, hand_size, card_info, srules, cnt, scratch)
             if decide_call(sid, params, state, step, score, left, countdown - left):
                 caller = seat
                 bonus = left
                 if log is not None:
-                    _log(log, log_n, EV_CALL, seat, left, 0)
+                    log_event(log, log_n, EV_CALL, seat, left, 0)
                 break
 
         # Planning: take the top card of the Countdown Deck or of the discard pile ...
@@ -148,22 +136,22 @@ def play_game(state, order, seat_sid, seat_params, card_info, srules, game_rules
             if not take_back:
                 forbid = hand_size  # the card just taken may not go straight back
             if log is not None:
-                _log(log, log_n, EV_TAKE, seat, card, 0)
+                log_event(log, log_n, EV_TAKE, seat, card, 0)
         else:
             card = order[cd_pos]
             cd_pos += 1
             if log is not None:
-                _log(log, log_n, EV_DRAW, seat, card, cd_end - cd_pos)
+                log_event(log, log_n, EV_DRAW, seat, card, cd_end - cd_pos)
         hand[seat, hand_size] = card
         # ... then discard one card face up.
         d = decide_discard(sid, params, state, step, hand, seat, hand_size, forbid, card_info, srules, cnt, scratch)
         if validate and (d == forbid or d < 0 or d > hand_size):
             end = END_INVALID
             if log is not None:
-                _log(log, log_n, EV_INVALID, seat, d, 0)
+                log_event(log, log_n, EV_INVALID, seat, d, 0)
             break
         if log is not None:
-            _log(log, log_n, EV_DISCARD, seat, hand[seat, d], 0)
+            log_event(log, log_n, EV_DISCARD, seat, hand[seat, d], 0)
         pile[pile_n] = hand[seat, d]
         pile_n += 1
         hand[seat, d] = hand[seat, hand_size]
@@ -171,14 +159,14 @@ def play_game(state, order, seat_sid, seat_params, card_info, srules, game_rules
         if validate and not _conserved(order, hand, players, hand_size, pile, pile_n, cd_pos, cd_end):
             end = END_INVALID
             if log is not None:
-                _log(log, log_n, EV_INVALID, -1, 0, 0)
+                log_event(log, log_n, EV_INVALID, -1, 0, 0)
             break
 
         # Drawing the last Countdown card starts the attack at once: Dr. Evil got the jump.
         if cd_pos == cd_end:
             last_drawer = seat
             if log is not None:
-                _log(log, log_n, EV_COUNTDOWN_OUT, seat, 0, 0)
+                log_event(log, log_n, EV_COUNTDOWN_OUT, seat, 0, 0)
             break
         if not call_before:
             left = cd_end - cd_pos
@@ -187,7 +175,7 @@ def play_game(state, order, seat_sid, seat_params, card_info, srules, game_rules
                 caller = seat
                 bonus = left
                 if log is not None:
-                    _log(log, log_n, EV_CALL, seat, left, 0)
+                    log_event(log, log_n, EV_CALL, seat, left, 0)
                 break
         seat = (seat + 1) % players
 
@@ -203,7 +191,7 @@ def play_game(state, order, seat_sid, seat_params, card_info, srules, game_rules
         out[i].hand_score[s] = hs
         out[i].score[s] = total
         if log is not None:
-            _log(log, log_n, EV_SCORE, s, hs, total)
+            log_event(log, log_n, EV_SCORE, s, hs, total)
         mask = np.uint64(0)
         for k in range(hand_size):
             mask |= np.uint64(1) << np.uint64(hand[s, k])

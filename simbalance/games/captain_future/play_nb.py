@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from simbalance.core.event_log import log_event
 from simbalance.core.kernel import begin_game, block_bounds, n_blocks
 from simbalance.core.records import END_INVALID, END_STALEMATE, END_TIMEOUT, END_WIN
 from simbalance.core.rng import randint, shuffle
@@ -64,7 +65,6 @@ from simbalance.games.captain_future.replay_nb import (
     EV_PASS,
     EV_STONE,
     EV_TURN,
-    log_event,
     log_event_card,
     log_refill,
     log_slot,

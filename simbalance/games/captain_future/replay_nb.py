@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from numba import njit
 
+from simbalance.core.event_log import log_event
 from simbalance.games.captain_future.layout import (
     ATT,
     EV,
@@ -68,19 +69,6 @@ S_STONE = S_ATT + 3
 S_END = S_STONE + 1
 S_EV = S_END + 1  # 4 event counters
 S_END_OF = S_EV + 4
-
-
-@njit(cache=True, _nrt=False)
-def log_event(log, log_n, kind, a, b, c, d, e):
-    k = log_n[0]
-    if k < log.shape[0]:
-        log[k, 0] = kind
-        log[k, 1] = a
-        log[k, 2] = b
-        log[k, 3] = c
-        log[k, 4] = d
-        log[k, 5] = e
-    log_n[0] = k + 1
 
 
 @njit(cache=True, _nrt=False)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from simbalance.core.event_log import log_event
 from simbalance.core.kernel import block_bounds, n_blocks
 from simbalance.core.records import END_INVALID, END_TIMEOUT, END_WIN
 from simbalance.core.rng import randint, seed_game, shuffled_range
@@ -57,17 +58,6 @@ EV_PAIR = 1  # seat a discards the pair b + c
 EV_PICK = 2  # seat a picks card c from seat b
 EV_WIN = 3  # seat a holds Dr. Ling, the last card: wins
 EV_TIMEOUT = 4  # the pick cap is reached
-
-
-@njit(cache=True, inline="always")
-def _log(log, log_n, kind, a, b, c):
-    if log_n[0] < log.shape[0]:
-        k = log_n[0]
-        log[k, 0] = kind
-        log[k, 1] = a
-        log[k, 2] = b
-        log[k, 3] = c
-        log_n[0] = k + 1
 
 
 @njit(cache=True, inline="always")
@@ -127,11 +117,11 @@ def play_game(state, out, i, card_pose, ling, players, rules, deck, hand, count,
         if card == ling:
             out[i].ling_dealt = seat
         if log is not None:
-            _log(log, log_n, EV_DEAL, seat, card, 0)
+            log_event(log, log_n, EV_DEAL, seat, card, 0)
         other = _receive(hand, count, slot, card_pose, seat, card)
         if other >= 0:
             if log is not None:
-                _log(log, log_n, EV_PAIR, seat, other, card)
+                log_event(log, log_n, EV_PAIR, seat, other, card)
 
     cards_in_play = 0
     for s in range(players):
@@ -155,12 +145,12 @@ def play_game(state, out, i, card_pose, ling, players, rules, deck, hand, count,
         card = _remove_at(hand, count, slot, card_pose, offerer, randint(state, count[offerer]))
         picks += 1
         if log is not None:
-            _log(log, log_n, EV_PICK, picker, offerer, card)
+            log_event(log, log_n, EV_PICK, picker, offerer, card)
         other = _receive(hand, count, slot, card_pose, picker, card)
         paired = other >= 0
         if paired:
             if log is not None:
-                _log(log, log_n, EV_PAIR, picker, other, card)
+                log_event(log, log_n, EV_PAIR, picker, other, card)
             cards_in_play -= 2
         if validate and not _hands_consistent(hand, count, slot, card_pose, players, cards_in_play):
             end = END_INVALID
@@ -184,12 +174,12 @@ def play_game(state, out, i, card_pose, ling, players, rules, deck, hand, count,
         out[i].winner = winner
         out[i].winners = np.uint8(1) << np.uint8(winner)
         if log is not None:
-            _log(log, log_n, EV_WIN, winner, 0, 0)
+            log_event(log, log_n, EV_WIN, winner, 0, 0)
     else:
         out[i].winner = -1
         out[i].winners = 0
         if log is not None:
-            _log(log, log_n, EV_TIMEOUT, 0, 0, 0)
+            log_event(log, log_n, EV_TIMEOUT, 0, 0, 0)
 
 
 @njit(cache=True, parallel=True)

@@ -27,6 +27,7 @@ import types
 import numpy as np
 from numba import njit, prange
 
+from simbalance.core.event_log import log_event
 from simbalance.core.kernel import begin_game, block_bounds, n_blocks
 from simbalance.core.plugins import PLUGIN_ID
 from simbalance.core.records import END_INVALID, END_STALEMATE, END_TIMEOUT, END_WIN
@@ -67,19 +68,6 @@ EV_WIN = 9  # seat a has no cards left: wins
 EV_STALEMATE = 10  # nobody could play for a full round
 EV_TIMEOUT = 11  # the turn cap is reached
 EV_INVALID = 12  # seat a broke a rule (card b; a plug-in's card that was not playable) or an invariant
-
-
-@njit(cache=True, inline="always")
-def _log(log, log_n, kind, a, b, c):
-    """Append an event; ``log_n`` counts them all, also those that do not fit (the replay then
-    plays the game again with a log of that size)."""
-    k = log_n[0]
-    if k < log.shape[0]:
-        log[k, 0] = kind
-        log[k, 1] = a
-        log[k, 2] = b
-        log[k, 3] = c
-    log_n[0] = k + 1
 
 
 @njit(cache=True)
@@ -175,7 +163,7 @@ def play_game(state, order, seat_sid, seat_params, card_info, match, kind_cards,
         hands[k % players] |= bit(order[k])
         hand_n[k % players] += 1
         if log is not None:
-            _log(log, log_n, EV_DEAL, k % players, order[k], 0)
+            log_event(log, log_n, EV_DEAL, k % players, order[k], 0)
     for s in range(players):
         out[i].dealt_mask[s] = hands[s]
     ctr[0] = 0
@@ -203,7 +191,7 @@ def play_game(state, order, seat_sid, seat_params, card_info, match, kind_cards,
         sid = seat_sid[seat]
         turns += 1
         if log is not None:
-            _log(log, log_n, EV_TURN, turns, seat, 0)
+            log_event(log, log_n, EV_TURN, turns, seat, 0)
 
         # Play a card: the leader any card; the others a matching one, or draw until one matches.
         options = hands[seat] if turns == 1 else hands[seat] & match[top]
@@ -219,7 +207,7 @@ def play_game(state, order, seat_sid, seat_params, card_info, match, kind_cards,
                 if card < 0 or card >= n_cards or not has(options, card):
                     end = END_INVALID  # engine.plugin_kernel turns this into a clear error
                     if log is not None:
-                        _log(log, log_n, EV_INVALID, seat, card, 0)
+                        log_event(log, log_n, EV_INVALID, seat, card, 0)
                     break
             else:
                 card = choose_card(sid, seat_params[seat], state, steps[seat], hands[seat], options, popcount(options),
@@ -229,7 +217,7 @@ def play_game(state, order, seat_sid, seat_params, card_info, match, kind_cards,
             if validate and (card < 0 or card >= n_cards or not has(options, card)):
                 end = END_INVALID
                 if log is not None:
-                    _log(log, log_n, EV_INVALID, seat, card, 0)
+                    log_event(log, log_n, EV_INVALID, seat, card, 0)
                 break
         else:
             while True:
@@ -241,11 +229,11 @@ def play_game(state, order, seat_sid, seat_params, card_info, match, kind_cards,
                     drawn = _draw(state, draw, ctr, disc)
                     if log is not None:
                         if ctr[2] != reshuffles:
-                            _log(log, log_n, EV_RESHUFFLE, ctr[0] + 1, 0, 0)
+                            log_event(log, log_n, EV_RESHUFFLE, ctr[0] + 1, 0, 0)
                 if drawn < 0:
                     break  # nothing left to draw: he passes
                 if log is not None:
-                    _log(log, log_n, EV_DRAW, seat, drawn, 0)
+                    log_event(log, log_n, EV_DRAW, seat, drawn, 0)
                 seat_stats[seat, 1] += 1
                 hands[seat] |= bit(drawn)
                 hand_n[seat] += 1
@@ -254,7 +242,7 @@ def play_game(state, order, seat_sid, seat_params, card_info, match, kind_cards,
                     break
         if card < 0:
             if log is not None:
-                _log(log, log_n, EV_PASS, seat, 0, 0)
+                log_event(log, log_n, EV_PASS, seat, 0, 0)
             passes += 1
             passes_in_row += 1
             if passes_in_row >= players:
@@ -264,7 +252,7 @@ def play_game(state, order, seat_sid, seat_params, card_info, match, kind_cards,
             continue
         passes_in_row = 0
         if log is not None:
-            _log(log, log_n, EV_PLAY, seat, card, turns == 1)
+            log_event(log, log_n, EV_PLAY, seat, card, turns == 1)
         hands[seat] &= ~bit(card)
         hand_n[seat] -= 1
         disc[ctr[1]] = card
@@ -279,13 +267,13 @@ def play_game(state, order, seat_sid, seat_params, card_info, match, kind_cards,
             steps[seat] += 1
             top = top_index(bg, ch, n_ch)
             if log is not None:
-                _log(log, log_n, EV_NAME, seat, bg, ch)
+                log_event(log, log_n, EV_NAME, seat, bg, ch)
         else:
             top = top_index(card_info[card, INFO_BG], card_info[card, INFO_CH], n_ch)
         if hand_n[seat] == 0:
             winner = seat  # escaped: the game ends at once
             if log is not None:
-                _log(log, log_n, EV_WIN, seat, 0, 0)
+                log_event(log, log_n, EV_WIN, seat, 0, 0)
             break
 
         # The printed card's effect: Lady Action reverses, Dr. Evil slows everybody else down.
@@ -294,11 +282,11 @@ def play_game(state, order, seat_sid, seat_params, card_info, match, kind_cards,
             direction = -direction
             reversals += 1
             if log is not None:
-                _log(log, log_n, EV_REVERSE, direction, 0, 0)
+                log_event(log, log_n, EV_REVERSE, direction, 0, 0)
         elif effect == EFFECT_DRAW and n_draw > 0:
             draw_effects += 1
             if log is not None:
-                _log(log, log_n, EV_DRAW_EFFECT, seat, n_draw, 0)
+                log_event(log, log_n, EV_DRAW_EFFECT, seat, n_draw, 0)
             s = seat
             for _ in range(players - 1):
                 s = _next_seat(s, direction, players)
@@ -311,26 +299,26 @@ def play_game(state, order, seat_sid, seat_params, card_info, match, kind_cards,
                         drawn = _draw(state, draw, ctr, disc)
                         if log is not None:
                             if ctr[2] != reshuffles:
-                                _log(log, log_n, EV_RESHUFFLE, ctr[0] + 1, 0, 0)
+                                log_event(log, log_n, EV_RESHUFFLE, ctr[0] + 1, 0, 0)
                     if drawn < 0:
                         break  # a player draws as many as exist
                     if log is not None:
-                        _log(log, log_n, EV_DRAW, s, drawn, 1)
+                        log_event(log, log_n, EV_DRAW, s, drawn, 1)
                     seat_stats[s, 1] += 1
                     hands[s] |= bit(drawn)
                     hand_n[s] += 1
         if validate and not _conserved(hands, hand_n, players, draw, disc, ctr, n_cards):
             end = END_INVALID
             if log is not None:
-                _log(log, log_n, EV_INVALID, -1, -1, 0)
+                log_event(log, log_n, EV_INVALID, -1, -1, 0)
             break
         seat = _next_seat(seat, direction, players)
 
     if log is not None:
         if end == END_STALEMATE:
-            _log(log, log_n, EV_STALEMATE, 0, 0, 0)
+            log_event(log, log_n, EV_STALEMATE, 0, 0, 0)
         elif end == END_TIMEOUT:
-            _log(log, log_n, EV_TIMEOUT, turns, 0, 0)
+            log_event(log, log_n, EV_TIMEOUT, turns, 0, 0)
     out[i].length = turns
     out[i].end = end
     out[i].reversals = reversals
