@@ -1,0 +1,43 @@
+"""Same seed, same games, also across code changes: every engine's records for a fixed seed are
+pinned by a digest. A speed-up must leave them alone; a change of the rules, of a strategy or of the
+order of random draws changes them on purpose: say so in the commit (with a test that the headline
+metrics keep their distribution, where the games should only be reshuffled) and pin the new digest
+printed by the failing test."""
+
+import hashlib
+
+import pytest
+
+import simbalance
+from simbalance.games.registry import get_game
+
+# (game, games, players): digest of the records of simulate(game, games, players=..., seed=11, **lineup(...))
+PINNED = {
+    ("find-dr-evil", 20000, 2): "c2ae6e58bfe23e53",
+    ("find-dr-evil", 20000, 4): "3eb5eafe1fbec4e1",
+    ("captain-action", 20000, 2): "be5c86d579dd57e0",
+    ("captain-action", 20000, 4): "a140b4bd4f9b9696",
+    ("lady-actions-escape", 5000, 2): "a2293e3c463b3663",
+    ("lady-actions-escape", 5000, 4): "e172286841da5a3c",
+    ("aquaman", 2000, 2): "0b22a3b114349430",
+    ("aquaman", 2000, 4): "6908e7799f459470",
+    ("captain-future", 2000, 2): "4580c4e20d5f1c03",
+    ("captain-future", 2000, 4): "7d4e2dcb47f2a2b4",
+}
+
+
+def lineup(game: str, players: int) -> dict:
+    """The game's strategies in turn on the seats, every seat permutation equally often."""
+    names = list(get_game(game).load().STRATEGIES)
+    if len(names) == 1:
+        return {}
+    return {"strategies": [names[s % len(names)] for s in range(players)], "rotate": True}
+
+
+@pytest.mark.parametrize("game,n,players", list(PINNED))
+def test_records_for_a_fixed_seed_are_pinned(game, n, players):
+    records = simbalance.simulate(game, n, players=players, seed=11, **lineup(game, players)).records
+    digest = hashlib.sha256(records.tobytes()).hexdigest()[:16]
+    assert digest == PINNED[(game, n, players)], (
+        f"{game}, {players} players: the games for seed 11 changed (digest now {digest}); "
+        "if that is intended, say why in the commit and pin the new digest")
