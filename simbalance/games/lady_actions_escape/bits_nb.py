@@ -3,23 +3,11 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, types
-from numba.cpython.unsafe.numbers import trailing_zeros
-from numba.extending import intrinsic
+from numba import njit
+
+from simbalance.core.bits import lowest_bit, popcount  # noqa: F401  (popcount: used by the engine's modules)
 
 ONE = np.uint64(1)
-
-
-@intrinsic
-def popcount(typingctx, x):
-    """Number of set bits (LLVM ctpop: one instruction on current CPUs)."""
-    if not isinstance(x, types.Integer):
-        return None
-
-    def codegen(context, builder, signature, args):
-        return builder.ctpop(args[0])
-
-    return x(x), codegen
 
 
 @njit(cache=True, inline="always")
@@ -37,9 +25,9 @@ def nth_card(mask, r):
     """The card id of the ``r``-th set bit of ``mask`` (0 = lowest)."""
     for _ in range(r):
         mask &= mask - ONE
-    return np.int64(trailing_zeros(mask))
+    return lowest_bit(mask)
 
 
 @njit(cache=True, inline="always")
 def lowest_card(mask):
-    return np.int64(trailing_zeros(mask))
+    return lowest_bit(mask)
