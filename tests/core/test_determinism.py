@@ -6,6 +6,7 @@ import subprocess
 import sys
 
 import numpy as np
+from plain_python import assert_plain_python_plays_the_same_games
 
 import simbalance
 
@@ -41,9 +42,4 @@ def test_one_and_two_threads_give_identical_games():
 
 
 def test_plain_python_plays_the_same_games_as_the_jit():
-    code = ("import hashlib, simbalance; r = simbalance.simulate('find-dr-evil', 40, seed=8, players=3); "
-            "print(hashlib.sha256(r.records.tobytes()).hexdigest())")
-    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
-    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
-    jit = simbalance.simulate("find-dr-evil", 40, seed=8, players=3).records
-    assert out.stdout.strip() == hashlib.sha256(jit.tobytes()).hexdigest()
+    assert_plain_python_plays_the_same_games("find-dr-evil", 40, seed=8, players=3)

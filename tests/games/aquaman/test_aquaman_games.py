@@ -8,6 +8,7 @@ import math
 import numpy as np
 import pytest
 from aquaman_helpers import RAIDER, RUNNER, all_card_ids, make
+from plain_python import assert_plain_python_plays_the_same_games
 
 import simbalance
 from simbalance.core.errors import ConfigError
@@ -154,19 +155,7 @@ def test_each_heuristic_beats_random(heuristic):
 
 
 def test_plain_python_plays_the_same_games_as_the_jit():
-    """NUMBA_DISABLE_JIT=1 runs the same code as Python: integer widths must not change a game."""
-    import os
-    import subprocess
-    import sys
-
-    code = ("import simbalance, hashlib; r = simbalance.simulate('aquaman', 6, seed=4, threads=1, "
-            "strategies=['runner', 'raider', 'random', 'runner']); "
-            "print(hashlib.sha256(r.records.tobytes()).hexdigest())")
-    out = subprocess.run([sys.executable, "-c", code], env={**os.environ, "NUMBA_DISABLE_JIT": "1"},
-                         capture_output=True, text=True, check=True)
-    import hashlib
-    jit = simbalance.simulate("aquaman", 6, seed=4, threads=1, strategies=["runner", "raider", "random", "runner"])
-    assert out.stdout.strip() == hashlib.sha256(jit.records.tobytes()).hexdigest()
+    assert_plain_python_plays_the_same_games("aquaman", 6, seed=4, strategies=["runner", "raider", "random", "runner"])
 
 
 def test_validation_mode_finds_no_broken_invariant():
