@@ -226,7 +226,7 @@ def main() -> None:
 
     result = {
         "started_utc": started.isoformat(timespec="seconds"),
-        "command": "make bench  (python -m benchmarks.run " + " ".join(sys.argv[1:]) + ")",
+        "command": "make bench (" + " ".join(["python -m benchmarks.run", *sys.argv[1:]]) + ")",
         "machine": {"cpus": os.cpu_count(), "platform": platform.platform(), "python": platform.python_version()},
         "engines": rows,
         "cli": {k: {"wall_s": w, "peak_mib": m} for k, (w, m) in cli_runs.items()},
@@ -262,12 +262,13 @@ def render(result: dict) -> str:
         "turns/s counts each game's `length` (picks or turns: the decisions of the game).",
         "The machine is shared and noisy: compare rows of one run, not across runs.",
         "",
-        "| engine | players | games/s 1 thread | games/s all threads | turns/s all threads | target (4 players) |",
-        "|---|---|---|---|---|---|",
+        "| engine | players | games/s 1 thread | games/s all threads | turns/s 1 thread | turns/s all threads "
+        "| target (4 players) |",
+        "|---|---|---|---|---|---|---|",
     ]
     for row in result["engines"]:
         if "error" in row and "p4_t1" not in row:
-            lines.append(f"| {row['game']} | – | – | – | – | not measured: {row['error']} |")
+            lines.append(f"| {row['game']} | – | – | – | – | – | not measured: {row['error']} |")
             continue
         t_all = row["threads_all"]
         for key in sorted(k for k in row if k.startswith("p") and k.endswith("_t1")):
@@ -283,7 +284,7 @@ def render(result: dict) -> str:
                     target = f"{fmt(t)} turns/s: {'met' if many.get('turns_per_s', 0) >= t else 'NOT met'}"
             lines.append(
                 f"| {row['game']} | {players} | {fmt(one['games_per_s'])} | {fmt(many.get('games_per_s'))} | "
-                f"{fmt(many.get('turns_per_s'))} | {target} |"
+                f"{fmt(one.get('turns_per_s'))} | {fmt(many.get('turns_per_s'))} | {target} |"
             )
     lines += ["", "| engine | compile cold | compile warm | records per 10^6 games | peak RSS, simulate + summary "
               "| plain Python games/s | JIT speed-up (1 thread) |", "|---|---|---|---|---|---|---|"]
