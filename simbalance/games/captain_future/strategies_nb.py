@@ -425,7 +425,7 @@ def _open_space(bd, st, p, b, q, cost):
 # ---- heuristics: the slot -----------------------------------------------------------------------
 
 @njit(cache=True, _nrt=False)
-def heuristic_slot(sid, prm, bd, st, fs, buf, rng, p, final):
+def heuristic_slot(sid, prm, bd, st, fs, rng, p, final):
     """Take the best of: the best landing, the best attack, an exchange (see module docstring).
     The aggressor takes any attack costing at most ``cheap_cost`` cards before anything else."""
     w_full = prm[P_FULL]
@@ -809,7 +809,7 @@ def do_recall(bd, st, fs, rng, p, seat_prm):
 def do_slot(sid, prm, bd, st, fs, buf, rng, p, final):
     if sid == RANDOM:
         return random_slot(bd, st, buf, rng, p, final)
-    return heuristic_slot(sid, prm, bd, st, fs, buf, rng, p, final)
+    return heuristic_slot(sid, prm, bd, st, fs, rng, p, final)
 
 
 @njit(cache=True, _nrt=False, inline="always")
