@@ -283,7 +283,7 @@ def random_event(bd, st, fs, rng, p, seat_prm):
 
 # ---- heuristics: evaluation -------------------------------------------------------------------
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _weights(bd, st, fs, p, prm):
     """The score leader among the opponents, and the weight of each opponent's points in FW."""
     P = bd[PLAYERS]
