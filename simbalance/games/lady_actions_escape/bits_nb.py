@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simbalance.core.bits import lowest_bit, popcount  # noqa: F401  (popcount: used by the engine's modules)
+from simbalance.core.bits import lowest_bit
 
 ONE = np.uint64(1)
 

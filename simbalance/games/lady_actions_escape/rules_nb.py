@@ -27,12 +27,13 @@ import types
 import numpy as np
 from numba import njit, prange
 
+from simbalance.core.bits import popcount
 from simbalance.core.event_log import log_event
 from simbalance.core.kernel import begin_game, block_bounds, n_blocks
 from simbalance.core.plugins import PLUGIN_ID
 from simbalance.core.records import END_INVALID, END_STALEMATE, END_TIMEOUT, END_WIN
 from simbalance.core.rng import randint, seed_game, shuffle, shuffled_range
-from simbalance.games.lady_actions_escape.bits_nb import bit, has, nth_card, popcount
+from simbalance.games.lady_actions_escape.bits_nb import bit, has, nth_card
 from simbalance.games.lady_actions_escape.strategies_nb import (
     EFFECT_DRAW,
     EFFECT_REVERSE,

@@ -20,8 +20,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from simbalance.core.bits import popcount
 from simbalance.core.rng import randint
-from simbalance.games.lady_actions_escape.bits_nb import ONE, lowest_card, nth_card, popcount
+from simbalance.games.lady_actions_escape.bits_nb import ONE, lowest_card, nth_card
 
 RANDOM = 0
 FLEXIBLE = 1
