@@ -103,7 +103,7 @@ def plan_run(
         cfg.setdefault("game", {})["players"] = int(players)
     players = require_int(cfg, "game.players", spec.min_players, spec.max_players)
     engine = spec.load()
-    lineup = resolve_lineup(cfg, engine.STRATEGIES, players, strategies, rotate, every_lineup,
+    lineup = resolve_lineup(cfg, engine.STRATEGIES, engine.STRATEGY_PARAMS, players, strategies, rotate, every_lineup,
                             plugin=strategy_file is not None)
     kernel = engine.kernel
     if strategy_file is not None:
@@ -410,7 +410,7 @@ def skill(
 
     base = plan_run(game, 1, players=players, overrides=overrides, variants=variants)
     p = base.players
-    infos = all_strategies(base.config, base.engine.STRATEGIES)
+    infos = all_strategies(base.config, base.engine.STRATEGIES, base.engine.STRATEGY_PARAMS)
     has_decisions = bool(getattr(base.engine, "HAS_DECISIONS", True))
 
     def alone_against(name: str, field_name: str) -> dict:
@@ -475,7 +475,7 @@ def tune(
 
     base_plan = plan_run(game, 1, players=players, overrides=overrides, variants=variants)
     p = base_plan.players
-    infos = all_strategies(base_plan.config, base_plan.engine.STRATEGIES)
+    infos = all_strategies(base_plan.config, base_plan.engine.STRATEGIES, base_plan.engine.STRATEGY_PARAMS)
     if strategy not in infos:
         raise SimbalanceError(f"unknown strategy {strategy!r}; known: {', '.join(infos)}")
     field_names = [f.strip() for f in field.split(",")] if isinstance(field, str) else list(field)

@@ -53,6 +53,9 @@ def strategy_table(cfg: dict, engine_strategies: dict[str, int]) -> dict[str, di
     for name in engine_strategies:
         if name not in table:
             raise ConfigError(f"strategies.{name}: missing from the config (every strategy needs its table)")
+    for name in table:
+        if name not in engine_strategies:
+            raise ConfigError(f"strategies.{name}: not a heuristic of this game; known: {', '.join(engine_strategies)}")
     return table
 
 
@@ -64,20 +67,54 @@ def _numeric(where: str, table: dict, skip: tuple[str, ...]) -> dict[str, float]
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise ConfigError(f"{where}.{key} = {value!r}: strategy parameters are numbers")
         params[key] = float(value)
-    if len(params) > MAX_PARAMS:
-        raise ConfigError(f"{where}: {len(params)} parameters; at most {MAX_PARAMS}")
     return params
 
 
-def strategy_params(cfg: dict, name: str) -> dict[str, float]:
-    """The numeric parameters of heuristic ``name``, in config order."""
-    return _numeric(f"strategies.{name}", cfg["strategies"][name], ("idea",))
+def _allowed(names: tuple[str, ...]) -> str:
+    return ", ".join(names) if names else "none"
 
 
-def all_strategies(cfg: dict, engine_strategies: dict[str, int]) -> dict[str, StrategyInfo]:
-    """Every usable strategy name of a game: its heuristics, then its presets."""
+def bind_params(where: str, given: dict[str, float], names: tuple[str, ...]) -> dict[str, float]:
+    """``given`` in the engine's declared order ``names``: every name present, no other.
+
+    Kernels read parameters by position; binding them here by name means the order of the keys in
+    a config file, a preset or an override can never move a value into another parameter's place.
+    """
+    for key in given:
+        if key not in names:
+            raise ConfigError(f"{where}.{key}: unknown parameter; allowed: {_allowed(names)}")
+    for key in names:
+        if key not in given:
+            raise ConfigError(f"{where}: missing parameter {key!r}; it needs: {_allowed(names)}")
+    return {key: given[key] for key in names}
+
+
+def strategy_params(cfg: dict, name: str, names: tuple[str, ...]) -> dict[str, float]:
+    """The numeric parameters of heuristic ``name``, in the engine's declared order."""
+    where = f"strategies.{name}"
+    return bind_params(where, _numeric(where, cfg["strategies"][name], ("idea",)), names)
+
+
+def check_param_names(engine_strategies: dict[str, int], param_names: dict[str, tuple[str, ...]]) -> None:
+    """An engine declares the ordered parameter names of every heuristic (a programming error if not)."""
+    for name in engine_strategies:
+        if name not in param_names:
+            raise TypeError(f"engine declares no parameter names for strategy {name!r} (STRATEGY_PARAMS)")
+        if len(param_names[name]) > MAX_PARAMS:
+            raise TypeError(f"strategy {name!r}: {len(param_names[name])} parameters; at most {MAX_PARAMS}")
+
+
+def all_strategies(cfg: dict, engine_strategies: dict[str, int],
+                   param_names: dict[str, tuple[str, ...]]) -> dict[str, StrategyInfo]:
+    """Every usable strategy name of a game: its heuristics, then its presets.
+
+    ``param_names`` is the engine's ``STRATEGY_PARAMS``: for each heuristic, its parameter names in
+    the order its kernel reads them.
+    """
+    check_param_names(engine_strategies, param_names)
     table = strategy_table(cfg, engine_strategies)
-    out = {name: StrategyInfo(name, name, str(table[name].get("idea", "")), strategy_params(cfg, name), False)
+    out = {name: StrategyInfo(name, name, str(table[name].get("idea", "")),
+                              strategy_params(cfg, name, tuple(param_names[name])), False)
            for name in engine_strategies}
     for name, preset in cfg.get("presets", {}).items():
         where = f"presets.{name}"
@@ -94,7 +131,7 @@ def all_strategies(cfg: dict, engine_strategies: dict[str, int]) -> dict[str, St
             raise ConfigError(f"{where}.restricts = {restricts!r}: not a strategy of this game")
         for key, value in _numeric(where, preset, ("base", "idea", "restricts")).items():
             if key not in params:
-                raise ConfigError(f"{where}.{key}: {base} has no parameter {key!r}; it has: {', '.join(params) or 'none'}")
+                raise ConfigError(f"{where}.{key}: {base} has no parameter {key!r}; allowed: {_allowed(tuple(params))}")
             params[key] = value
         out[name] = StrategyInfo(name, base, str(preset.get("idea", "")), params, True, restricts)
     return out
@@ -103,6 +140,7 @@ def all_strategies(cfg: dict, engine_strategies: dict[str, int]) -> dict[str, St
 def resolve_lineup(
     cfg: dict,
     engine_strategies: dict[str, int],
+    param_names: dict[str, tuple[str, ...]],
     players: int,
     names: list[str] | str | None = None,
     rotate: bool = False,
@@ -114,7 +152,7 @@ def resolve_lineup(
     ``rotate`` plays every distinct permutation of the given seats; ``every_lineup`` (tournaments)
     plays every assignment of the distinct names to the seats, repetitions included.
     """
-    known = all_strategies(cfg, engine_strategies)
+    known = all_strategies(cfg, engine_strategies, param_names)
     if plugin:  # the user's own function (see simbalance/core/plugins.py)
         from simbalance.core.plugins import PLUGIN_ID, PLUGIN_NAME
 
@@ -144,8 +182,8 @@ def resolve_lineup(
         slot_of = {name: i for i, name in enumerate(slot_names)}
         base = tuple(slot_of[n] for n in names)
         rows = sorted(set(itertools.permutations(base))) if rotate else [base]
-    # Always MAX_PARAMS wide: a kernel reading a parameter its config lacks reads 0, never the
-    # memory after the array.
+    # Always MAX_PARAMS wide, in each strategy's declared order (bound by name above); the padding
+    # is 0 and no heuristic reads past its own names.
     slot_params = np.zeros((len(slot_names), MAX_PARAMS), dtype=np.float64)
     for i, name in enumerate(slot_names):
         slot_params[i, : len(known[name].params)] = list(known[name].params.values())

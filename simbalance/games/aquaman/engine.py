@@ -17,6 +17,7 @@ from simbalance.games.aquaman.enums import (
     CARD_SUIT,
     DIR_DCOL,
     DIR_DROW,
+    HEURISTIC_PARAM_NAMES,
     N_RULES,
     NO_POWER,
     POWER_NAMES,
@@ -51,6 +52,8 @@ from simbalance.games.aquaman.rules_nb import kernel  # noqa: F401  (the engine'
 ENGINE_VERSION = 1
 CHUNK_SIZE = 1 << 16
 STRATEGIES = {"random": S_RANDOM, "runner": S_RUNNER, "raider": S_RAIDER}
+# Each heuristic's parameters in the order its code reads them (enums.P_*); configs bind by name.
+STRATEGY_PARAMS = {"random": (), "runner": HEURISTIC_PARAM_NAMES, "raider": HEURISTIC_PARAM_NAMES}
 
 RECORD_DTYPE = record_dtype([
     ("refills", np.int32),  # times the empty deck was refilled from the discard pile

@@ -47,6 +47,12 @@ from simbalance.games.captain_action.scoring_nb import (
 ENGINE_VERSION = 1
 CHUNK_SIZE = 1 << 17
 STRATEGIES = {"random": 0, "builder": 1, "bold": 2}
+# Each heuristic's parameters in the order its code reads them (strategies_nb.P_*); configs bind by name.
+STRATEGY_PARAMS = {
+    "random": ("call",),
+    "builder": ("take_gain", "pair_weight", "call_score", "call_slope"),
+    "bold": ("take_gain", "pair_weight", "call_score"),
+}
 
 ACTION_BOY = "Action Boy"
 UNLIMITED = 1 << 20  # rules.max_wilds_per_set = 0 means no cap

@@ -19,11 +19,17 @@ from simbalance.core.records import MAX_SEATS, record_dtype
 from simbalance.games.captain_future.board import MAX_BODIES, Layout, build_board, parse_map
 from simbalance.games.captain_future.play_nb import kernel  # noqa: F401  (the engine's kernel)
 from simbalance.games.captain_future.report import figures, summarize  # noqa: F401
-from simbalance.games.captain_future.strategies_nb import AGGRESSOR, BUILDER, RANDOM
+from simbalance.games.captain_future.strategies_nb import AGGRESSOR, BUILDER, HEURISTIC_PARAMS, RANDOM
 
 ENGINE_VERSION = 2
 CHUNK_SIZE = 1 << 16
 STRATEGIES = {"random": RANDOM, "builder": BUILDER, "aggressor": AGGRESSOR}
+# Each heuristic's parameters in the order its code reads them (strategies_nb.P_*); configs bind by name.
+STRATEGY_PARAMS = {
+    "random": (),
+    "builder": HEURISTIC_PARAMS[:-1],
+    "aggressor": HEURISTIC_PARAMS,
+}
 
 RECORD_DTYPE = record_dtype([
     ("score", np.int16, (MAX_SEATS,)),  # final points

@@ -100,6 +100,8 @@ RANDOM, BUILDER, AGGRESSOR = 0, 1, 2
 
 # Parameter positions (the order of the keys in [strategies.builder] / [strategies.aggressor]).
 P_OPP, P_LEADER, P_FULL, P_CARD, P_EXCH, P_OTTO, P_GRAG, P_SIMON, P_RECALL, P_CHEAP = range(10)
+HEURISTIC_PARAMS = ("opp_weight", "leader_weight", "full_weight", "card_weight", "exchange_value", "otto_min",
+                    "grag_min", "simon_min", "recall_gap", "cheap_cost")
 
 NEG = -1e18
 JOKER_KEEP = 0.2  # a joker spent on a landing: it could have paid for any attack

@@ -25,6 +25,7 @@ from simbalance.games.find_dr_evil.rules_nb import (  # noqa: F401  (kernel: the
 ENGINE_VERSION = 1
 CHUNK_SIZE = 1 << 18
 STRATEGIES = {"random": 0}  # no decisions: every strategy plays the same
+STRATEGY_PARAMS = {"random": ()}
 HAS_DECISIONS = False
 
 RECORD_DTYPE = record_dtype([

@@ -42,6 +42,13 @@ from simbalance.games.lady_actions_escape.strategies_nb import (
 ENGINE_VERSION = 1
 CHUNK_SIZE = 1 << 15
 STRATEGIES = {"random": 0, "flexible": 1, "steer": 1, "blocker": 2}  # steer: flexible's code, other weights
+# Each heuristic's parameters in the order its code reads them (strategies_nb.P_*); configs bind by name.
+STRATEGY_PARAMS = {
+    "random": (),
+    "flexible": ("bg_weight", "char_weight", "wild_hold"),
+    "steer": ("bg_weight", "char_weight", "wild_hold"),
+    "blocker": ("bg_weight", "char_weight", "wild_hold", "danger", "weapon_hold"),
+}
 
 LADY_ACTION = "Lady Action"
 CAPTAIN_ACTION = "Captain Action"
