@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 # The project's main job, on the embedded defaults (local threads, local files).
 MAIN_JOB ?= run captain-future --n 1e6
 
-.PHONY: run test bench lint clean
+.PHONY: run test bench lint clean docs-figures
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -27,6 +27,9 @@ test: $(VENV)/.installed-test
 bench: $(VENV)/.installed-test
 	$(BIN)/python -m pip install --disable-pip-version-check -q open_spiel || echo "open_spiel not installable: the yardstick is skipped"
 	$(BIN)/python -m benchmarks.run
+
+docs-figures: $(VENV)/.installed
+	$(BIN)/python docs/figures/run.py $(GAMES)
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check simbalance tests benchmarks
