@@ -15,8 +15,8 @@ from simbalance.games.registry import get_game
 PINNED = {
     ("find-dr-evil", 20000, 2): "c2ae6e58bfe23e53",
     ("find-dr-evil", 20000, 4): "3eb5eafe1fbec4e1",
-    ("captain-action", 20000, 2): "be5c86d579dd57e0",
-    ("captain-action", 20000, 4): "a140b4bd4f9b9696",
+    ("captain-action", 20000, 2): "772f7dba739d95c2",
+    ("captain-action", 20000, 4): "2a30d3d1244769dd",
     ("lady-actions-escape", 5000, 2): "a2293e3c463b3663",
     ("lady-actions-escape", 5000, 4): "e172286841da5a3c",
     ("aquaman", 2000, 2): "0b22a3b114349430",

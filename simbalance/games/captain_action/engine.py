@@ -2,6 +2,9 @@
 
 Version history (bump ENGINE_VERSION only when game behaviour changes):
 1. First version: rules as pinned in docs/rules/captain-action.md.
+2. Fair heuristics (issue 17): builder, bold and collector discard uniformly at random among the
+   cards whose discard leaves the same best hand value (was: the first such card in hand order), one
+   draw from the game's stream per tie; new heuristic ``collector`` (id 3).
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ import pandas as pd
 
 from simbalance.core.config import require_bool, require_choice, require_int
 from simbalance.core.errors import ConfigError
-from simbalance.core.records import END_TIMEOUT, END_WIN, MAX_SEATS, record_dtype
+from simbalance.core.records import END_TIMEOUT, END_WIN, MAX_SEATS, record_dtype, win_shares
 from simbalance.core.replay import trace_with_log
 from simbalance.decks.captain_action import DR_EVIL, KIND_CAPTAIN_WILD, KIND_DR_LING, load_deck
 from simbalance.games.captain_action.rules_nb import (
@@ -44,14 +47,15 @@ from simbalance.games.captain_action.scoring_nb import (
     WILD,
 )
 
-ENGINE_VERSION = 1
+ENGINE_VERSION = 2
 CHUNK_SIZE = 1 << 17
-STRATEGIES = {"random": 0, "builder": 1, "bold": 2}
+STRATEGIES = {"random": 0, "builder": 1, "bold": 2, "collector": 3}
 # Each heuristic's parameters in the order its code reads them (strategies_nb.P_*); configs bind by name.
 STRATEGY_PARAMS = {
     "random": ("call",),
     "builder": ("take_gain", "pair_weight", "call_score", "call_slope"),
     "bold": ("take_gain", "pair_weight", "call_score"),
+    "collector": ("take_gain", "pair_weight", "call_score", "call_slope", "min_turns"),
 }
 
 ACTION_BOY = "Action Boy"
@@ -201,9 +205,10 @@ def summarize(games: pd.DataFrame, players: int) -> dict:
     out["hand_score_hist"] = {int(v): int(c) for v, c in zip(values, counts, strict=True)}
     out["hand_score_percentiles"] = {str(q): float(np.percentile(hs, q)) for q in (5, 25, 50, 75, 95)}
     if called.any():
-        won = (games.loc[called, "winners"].to_numpy().astype(np.int64)
-               >> games.loc[called, "caller"].to_numpy().astype(np.int64)) & 1
-        out["share_caller_wins"] = float(won.mean())
+        # A caller tied with k - 1 others wins 1/k, as in every win rate (docs/architecture.md, "Ties").
+        shares = win_shares(games.loc[called, "winners"].to_numpy(), players)
+        caller = games.loc[called, "caller"].to_numpy().astype(np.int64)
+        out["share_caller_wins"] = float(shares[np.arange(len(caller)), caller].mean())
     # Per strategy slot: how often its seats call, and their mean score.
     strat_cols = _seat_cols(games, "strategy", players)
     if strat_cols:

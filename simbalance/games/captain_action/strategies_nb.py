@@ -10,8 +10,12 @@ Hands are ``hand[seat, :H]`` plus, during a turn, the drawn card in ``hand[seat,
 see only what their player sees: their own hand, the discard pile's top, the Countdown Deck's size
 and the turn number.
 
-Ids (engine.STRATEGIES): 0 random, 1 builder, 2 bold. ``SCRIPTED`` (-1) is for tests only: it plays
-the code in its parameter row for the seat's turn (see SCRIPT_*).
+Ids (engine.STRATEGIES): 0 random, 1 builder, 2 bold, 3 collector. ``SCRIPTED`` (-1) is for tests
+only: it plays the code in its parameter row for the seat's turn (see SCRIPT_*).
+
+Fairness: a choice among equally valued options (cards whose discard leaves the same hand value) is
+uniform at random, drawn from the game's own stream (reservoir sampling over the equal-best: the
+k-th equal option replaces the kept one with probability 1/k), never the first one in hand order.
 """
 
 from __future__ import annotations
@@ -33,14 +37,16 @@ from simbalance.games.captain_action.scoring_nb import (
 RANDOM = 0
 BUILDER = 1
 BOLD = 2
+COLLECTOR = 3
 SCRIPTED = -1
 
-# Parameter positions (the order of the keys in configs/captain-action.toml).
+# Parameter positions (engine.STRATEGY_PARAMS declares the names in this order; configs bind by name).
 P_RANDOM_CALL = 0  # random: chance of calling at each call decision
-P_TAKE_GAIN = 0  # builder/bold: take the discard if it raises the hand's value by this much
-P_PAIR_WEIGHT = 1  # builder/bold: value of one kind held one card short of a set
-P_CALL_SCORE = 2  # builder/bold: call when score + bonus reaches this ...
-P_CALL_SLOPE = 3  # builder: ... plus this much per card already drawn from the Countdown Deck
+P_TAKE_GAIN = 0  # builder/bold/collector: take the discard if it raises the hand's value by this much
+P_PAIR_WEIGHT = 1  # builder/bold/collector: value of one kind held one card short of a set
+P_CALL_SCORE = 2  # builder/bold/collector: call when score + bonus reaches this ...
+P_CALL_SLOPE = 3  # builder/collector: ... plus this much per card already drawn from the Countdown Deck
+P_MIN_TURNS = 4  # collector: never calls before its own turn number min_turns (its first turn is 1)
 
 # Scripted codes, one per turn of the seat (all decisions of that turn read it): source (0 countdown,
 # 1 discard pile) + 2 * discard slot + 100 * call.
@@ -63,12 +69,16 @@ def hand_value(cnt, wilds, pair_weight, srules, scratch):
 
 
 @njit(cache=True)
-def best_discard(hand, seat, hand_size, forbid, pair_weight, card_info, srules, cnt, scratch):
+def best_discard(state, pick, hand, seat, hand_size, forbid, pair_weight, card_info, srules, cnt, scratch):
     """The slot of ``hand[seat, :hand_size + 1]`` whose discard leaves the best-valued hand, and
-    that value. ``forbid``: a slot that may not be discarded (-1: none)."""
+    that value. ``forbid``: a slot that may not be discarded (-1: none).
+
+    With ``pick`` the slot is uniform at random among the equally best (one draw from ``state`` per
+    tie); without it only the value is wanted and nothing is drawn."""
     wilds = count_hand(hand, seat, hand_size + 1, card_info, cnt)
     best = -1e18
     best_slot = 0
+    ties = 0
     for d in range(hand_size + 1):
         if d == forbid:
             continue
@@ -79,6 +89,11 @@ def best_discard(hand, seat, hand_size, forbid, pair_weight, card_info, srules, 
         if v > best:
             best = v
             best_slot = d
+            ties = 1
+        elif v == best and pick:
+            ties += 1
+            if randint(state, ties) == 0:
+                best_slot = d
     return best_slot, best
 
 
@@ -89,11 +104,12 @@ def decide_source(sid, params, state, step, hand, seat, hand_size, top, card_inf
         return randint(state, 2)
     if sid == SCRIPTED:
         return int(params[step]) % SCRIPT_SLOT
-    # builder and bold: take the visible card when it improves the hand enough.
+    # builder, bold and collector: take the visible card when it improves the hand enough.
     wilds = count_hand(hand, seat, hand_size, card_info, cnt)
     now = hand_value(cnt, wilds, params[P_PAIR_WEIGHT], srules, scratch)
     hand[seat, hand_size] = top
-    _, taken = best_discard(hand, seat, hand_size, hand_size, params[P_PAIR_WEIGHT], card_info, srules, cnt, scratch)
+    _, taken = best_discard(state, False, hand, seat, hand_size, hand_size, params[P_PAIR_WEIGHT], card_info, srules,
+                            cnt, scratch)
     return 1 if taken - now >= params[P_TAKE_GAIN] else 0
 
 
@@ -108,20 +124,26 @@ def decide_discard(sid, params, state, step, hand, seat, hand_size, forbid, card
         return d
     if sid == SCRIPTED:
         return (int(params[step]) % SCRIPT_CALL) // SCRIPT_SLOT
-    slot, _ = best_discard(hand, seat, hand_size, forbid, params[P_PAIR_WEIGHT], card_info, srules, cnt, scratch)
+    slot, _ = best_discard(state, True, hand, seat, hand_size, forbid, params[P_PAIR_WEIGHT], card_info, srules, cnt,
+                           scratch)
     return slot
 
 
 @njit(cache=True)
 def decide_call(sid, params, state, step, score, bonus, drawn):
-    """Call "Let Justice Be Done!" now? ``score``: the hand's score, ``bonus``: the Countdown Deck's
-    size, ``drawn``: cards already drawn from it."""
+    """Call "Let Justice Be Done!" now? ``step``: the seat's own turn (0: its first), ``score``: the
+    hand's score, ``bonus``: the Countdown Deck's size, ``drawn``: cards already drawn from it."""
     if sid == RANDOM:
         return uniform(state) < params[P_RANDOM_CALL]
     if sid == SCRIPTED:
         return int(params[step]) >= SCRIPT_CALL
     if sid == BUILDER:
         # "Should beat the table": the others' hands improve as the Countdown Deck runs down.
+        return score + bonus >= params[P_CALL_SCORE] + params[P_CALL_SLOPE] * drawn
+    if sid == COLLECTOR:
+        # Builds sets first: no call before its own turn min_turns, then builder's bar.
+        if step + 1 < params[P_MIN_TURNS]:
+            return False
         return score + bonus >= params[P_CALL_SCORE] + params[P_CALL_SLOPE] * drawn
     # bold: a fixed bar that the early bonus clears easily, so it calls early with a thin hand.
     return score + bonus >= params[P_CALL_SCORE]
