@@ -2,6 +2,10 @@
 
 Version history (bump ENGINE_VERSION only when game behaviour changes):
 1. First version: rules as pinned in docs/rules/lady-actions-escape.md.
+2. Fair heuristics (issue 17): flexible, steer, blocker (and the naming of a plug-in's wildcards)
+   choose uniformly at random among equally valued cards, backgrounds and characters (was: the
+   lowest card id, the first kind in deck order), one draw from the game's stream per tie; new key
+   ``rules.first_leader`` ("seat0", the default and the old behaviour, "rotate" or "random").
 """
 
 from __future__ import annotations
@@ -9,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from simbalance.core.config import require_bool, require_int
+from simbalance.core.config import require_bool, require_choice, require_int
 from simbalance.core.errors import ConfigError, SimbalanceError
 from simbalance.core.plugins import PLUGIN_ID
 from simbalance.core.records import END_INVALID, MAX_SEATS, record_dtype
@@ -18,6 +22,7 @@ from simbalance.decks.captain_action import DR_EVIL, KIND_CAPTAIN_WILD, KIND_DR_
 from simbalance.games.lady_actions_escape.rules_nb import (
     G_DRAW,
     G_HAND,
+    G_LEADER,
     G_N_BG,
     G_PLAYERS,
     G_REVERSE,
@@ -39,7 +44,7 @@ from simbalance.games.lady_actions_escape.strategies_nb import (
     N_INFO,
 )
 
-ENGINE_VERSION = 1
+ENGINE_VERSION = 2
 CHUNK_SIZE = 1 << 15
 STRATEGIES = {"random": 0, "flexible": 1, "steer": 1, "blocker": 2}  # steer: flexible's code, other weights
 # Each heuristic's parameters in the order its code reads them (strategies_nb.P_*); configs bind by name.
@@ -49,6 +54,8 @@ STRATEGY_PARAMS = {
     "steer": ("bg_weight", "char_weight", "wild_hold"),
     "blocker": ("bg_weight", "char_weight", "wild_hold", "danger", "weapon_hold"),
 }
+
+FIRST_LEADERS = ["seat0", "rotate", "random"]  # rules_nb.LEADER_* in this order
 
 LADY_ACTION = "Lady Action"
 CAPTAIN_ACTION = "Captain Action"
@@ -166,6 +173,7 @@ def prepare(cfg: dict, players: int, validate: bool = False) -> tuple:
     game_rules[G_DRAW] = require_int(cfg, "rules.draw_penalty", 0, 100)
     game_rules[G_TURN_CAP] = require_int(cfg, "rules.turn_cap", 1, 10**7)
     game_rules[G_N_BG] = len(deck.backgrounds)
+    game_rules[G_LEADER] = FIRST_LEADERS.index(require_choice(cfg, "rules.first_leader", FIRST_LEADERS))
     return card_info, match, kind_cards, game_rules, np.bool_(validate)
 
 
@@ -365,7 +373,8 @@ def replay(plan, game: int) -> list[str]:
         parts = [deck.backgrounds[bg] if bg >= 0 else "", deck.characters[ch] if ch >= 0 else ""]
         return " / ".join(p for p in parts if p) or "nothing"
 
-    lines = [f"lady-actions-escape, game {game} of seed {plan.seed}, {players} players; seat 0 leads, play "
+    leader = next((int(b) for ev, a, b, c in events.tolist() if ev == r.EV_TURN), 0)
+    lines = [f"lady-actions-escape, game {game} of seed {plan.seed}, {players} players; seat {leader} leads, play "
              "starts clockwise."]
     dealt: dict[int, list[str]] = {}
     turn: list[str] = []  # the current turn's words

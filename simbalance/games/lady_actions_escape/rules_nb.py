@@ -53,7 +53,13 @@ G_REVERSE = 2  # 1: a Lady Action reverses the direction of play
 G_DRAW = 3  # cards every other player draws when a Dr. Evil is played (0: no effect)
 G_TURN_CAP = 4  # turns (passes included) after which a game is a timeout
 G_N_BG = 5  # backgrounds (kind_cards holds their masks first, then the characters')
-N_GAME_RULES = 6
+G_LEADER = 6  # who leads the first card: LEADER_SEAT0, LEADER_ROTATE or LEADER_RANDOM
+N_GAME_RULES = 7
+
+# rules.first_leader (engine.FIRST_LEADERS, in this order)
+LEADER_SEAT0 = 0  # seat 0 leads every game
+LEADER_ROTATE = 1  # game g's first leader is seat g % players
+LEADER_RANDOM = 2  # uniform at random from the game's stream (one draw after the shuffle)
 
 # Replay log: one row per event, (kind, a, b, c). Kernels pass None: no log, no cost.
 EV_DEAL = 0  # seat a is dealt card b
@@ -174,7 +180,13 @@ def play_game(state, order, seat_sid, seat_params, card_info, match, kind_cards,
     ctr[1] = 0
     ctr[2] = 0
 
-    seat = 0  # the first leader
+    leader = game_rules[G_LEADER]
+    if leader == LEADER_ROTATE:
+        seat = out[i].game % players
+    elif leader == LEADER_RANDOM:
+        seat = randint(state, players)
+    else:
+        seat = 0  # the first leader
     direction = 1  # clockwise
     top = 0  # index into match of what the discard pile's top card stands for
     turns = 0
@@ -399,6 +411,7 @@ def play_scripted(order, seat_sid, seat_params, card_info, match, kind_cards, ga
     players = game_rules[G_PLAYERS]
     state = np.zeros(1, np.uint64)
     seed_game(state, seed, game)
+    out[0].game = game  # rules.first_leader = "rotate" reads it
     play_game(state, order.copy(), seat_sid, seat_params, card_info, match, kind_cards, game_rules,
               np.zeros(players, np.uint64), np.zeros(players, np.int64),
               np.empty(n_cards, np.int64), np.empty(n_cards, np.int64), np.zeros(3, np.int64),

@@ -13,6 +13,11 @@ after a wild, the background then the character to name).
 
 Hands are uint64 masks over card ids (bits_nb). Strategies see their own hand, the cards they may
 play, and how many cards the next player (and the one after a reversal) holds.
+
+Fairness: a choice among equally valued options (playable cards of the same value, backgrounds or
+characters held equally often) is uniform at random, drawn from the game's own stream (reservoir
+sampling: the k-th equal option replaces the kept one with probability 1/k), never the lowest card
+id or the first kind in deck order.
 """
 
 from __future__ import annotations
@@ -77,10 +82,11 @@ def choose_card(sid, params, state, step, hand, options, k, card_info, kind_card
     if sid == SCRIPTED:
         return int(params[step])
 
-    # flexible and blocker: play the card it would least like to keep.
+    # flexible and blocker: play the card it would least like to keep (ties: uniform at random).
     danger = sid == BLOCKER and n_next <= params[P_DANGER]
     best = 1e300
     best_card = -1
+    ties = 0
     rest = options
     while rest != np.uint64(0):
         card = lowest_card(rest)
@@ -100,38 +106,52 @@ def choose_card(sid, params, state, step, hand, options, k, card_info, kind_card
         if v < best:
             best = v
             best_card = card
+            ties = 1
+        elif v == best:
+            ties += 1
+            if randint(state, ties) == 0:
+                best_card = card
     return best_card
 
 
 @njit(cache=True, inline="always")
-def _most_held(hand, kind_cards, first, count):
-    """The kind among ``kind_cards[first:first + count]`` the hand holds most of (0-based)."""
+def _most_held(state, hand, kind_cards, first, count):
+    """The kind among ``kind_cards[first:first + count]`` the hand holds most of (0-based); among
+    kinds held equally often, uniform at random."""
     best = 0
     best_n = -1
+    ties = 0
     for x in range(count):
         n = popcount(hand & kind_cards[first + x])
         if n > best_n:
             best = x
             best_n = n
+            ties = 1
+        elif n == best_n:
+            ties += 1
+            if randint(state, ties) == 0:
+                best = x
     return best
 
 
 @njit(cache=True)
 def name_background(sid, params, state, step, hand, kind_cards, n_bg):
-    """The background a played wildcard stands for (heuristics and plug-ins: the one they hold most of)."""
+    """The background a played wildcard stands for (heuristics and plug-ins: the one they hold most of,
+    ties uniform at random)."""
     if sid == RANDOM:
         return randint(state, n_bg)
     if sid == SCRIPTED:
         return int(params[step])
-    return _most_held(hand, kind_cards, 0, n_bg)
+    return _most_held(state, hand, kind_cards, 0, n_bg)
 
 
 @njit(cache=True)
 def name_character(sid, params, state, step, hand, kind_cards, n_bg):
-    """The character a played wildcard stands for (heuristics and plug-ins: the one they hold most of)."""
+    """The character a played wildcard stands for (heuristics and plug-ins: the one they hold most of,
+    ties uniform at random)."""
     n_ch = kind_cards.shape[0] - n_bg
     if sid == RANDOM:
         return randint(state, n_ch)
     if sid == SCRIPTED:
         return int(params[step])
-    return _most_held(hand, kind_cards, n_bg, n_ch)
+    return _most_held(state, hand, kind_cards, n_bg, n_ch)

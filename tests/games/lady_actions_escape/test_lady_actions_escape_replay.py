@@ -42,7 +42,7 @@ def test_replay_logs_every_card_movement_of_a_long_game():
     # A long game: draws, Dr. Evil penalties and reshuffles; the log accounts for every card.
     plan = plan_run("lady-actions-escape", 1, seed=3, strategies=["blocker", "random", "random", "random"],
                     rotate=True)
-    out, events = trace(plan, 2)
+    out, events = trace(plan, 20)  # engine v2; with v1 game 2 was this long
     assert out[0]["reshuffles"] > 0 and len(events) > 4096  # more than the first log held
     kinds = events[:, 0]
     assert (kinds == r.EV_RESHUFFLE).sum() == out[0]["reshuffles"]
