@@ -40,6 +40,7 @@ def _chunk_sums(winners, slots, end, length, players, n_slots, hist_size):
     seat_wins = np.zeros(players)
     slot_wins = np.zeros(n_slots)
     slot_games = np.zeros(n_slots, np.int64)
+    slot_decided = np.zeros(n_slots, np.int64)
     outcomes = np.zeros(4, np.int64)
     hist = np.zeros(hist_size, np.int64)
     undecided = np.zeros(hist_size, np.int64)
@@ -51,6 +52,7 @@ def _chunk_sums(winners, slots, end, length, players, n_slots, hist_size):
         for s in range(players):
             slot = slots[g, s]
             slot_games[slot] += 1
+            slot_decided[slot] += end[g] == END_WIN
             if (mask >> s) & 1:
                 share = 1.0 / k
                 seat_wins[s] += share
@@ -67,7 +69,7 @@ def _chunk_sums(winners, slots, end, length, players, n_slots, hist_size):
             elif e == END_STALEMATE:
                 outcomes[3] += 1
         hist[length[g]] += 1
-    return seat_wins, slot_wins, slot_games, outcomes, hist, undecided
+    return seat_wins, slot_wins, slot_games, slot_decided, outcomes, hist, undecided
 
 
 def _grow(hist: np.ndarray, size: int) -> np.ndarray:
@@ -85,11 +87,13 @@ class RunAggregate:
     outcomes: np.ndarray = field(default=None)  # decided, ties, timeouts, stalemates
     length_hist: np.ndarray = field(default=None)  # games by length
     undecided_hist: np.ndarray = field(default=None)  # games without a winner, by length
+    slot_decided_games: np.ndarray = field(default=None)  # seat-games of each slot in decided games
 
     def __post_init__(self):
         for name, size, dtype in (("seat_wins", self.players, np.float64), ("slot_wins", self.n_slots, np.float64),
                                   ("slot_seat_games", self.n_slots, np.int64), ("outcomes", 4, np.int64),
-                                  ("length_hist", 1, np.int64), ("undecided_hist", 1, np.int64)):
+                                  ("length_hist", 1, np.int64), ("undecided_hist", 1, np.int64),
+                                  ("slot_decided_games", self.n_slots, np.int64)):
             if getattr(self, name) is None:
                 setattr(self, name, np.zeros(size, dtype))
 
@@ -102,12 +106,13 @@ class RunAggregate:
             return self
         length = np.asarray(length)
         top = int(length.max()) + 1
-        seat_wins, slot_wins, slot_games, outcomes, hist, undecided = _chunk_sums(
+        seat_wins, slot_wins, slot_games, slot_decided, outcomes, hist, undecided = _chunk_sums(
             winners, np.asarray(slots), np.asarray(end), length, self.players, self.n_slots, top)
         self.n += n
         self.seat_wins += seat_wins
         self.slot_wins += slot_wins
         self.slot_seat_games += slot_games
+        self.slot_decided_games += slot_decided
         self.outcomes += outcomes
         self.length_hist = _grow(self.length_hist, top)
         self.undecided_hist = _grow(self.undecided_hist, top)
@@ -132,21 +137,37 @@ class RunAggregate:
                            self.slot_wins + other.slot_wins, self.slot_seat_games + other.slot_seat_games,
                            self.outcomes + other.outcomes,
                            _grow(self.length_hist, size) + _grow(other.length_hist, size),
-                           _grow(self.undecided_hist, size) + _grow(other.undecided_hist, size))
+                           _grow(self.undecided_hist, size) + _grow(other.undecided_hist, size),
+                           self.slot_decided_games + other.slot_decided_games)
         return out
 
     # -- metrics ------------------------------------------------------------------------------
+    @property
+    def decided(self) -> int:
+        """Games with a winner (ties included: their shares add up to one win)."""
+        return int(self.outcomes[0])
+
     def seat_table(self) -> pd.DataFrame:
+        """Per seat: win rate over all games (timeouts count 0 for everyone) and over decided games."""
         lo, hi = wilson(self.seat_wins, self.n)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            decided_rate = self.seat_wins / self.decided
         return pd.DataFrame({"seat": np.arange(self.players), "wins": self.seat_wins, "games": self.n,
-                             "win_rate": self.seat_wins / self.n, "ci_low": lo, "ci_high": hi})
+                             "win_rate": self.seat_wins / self.n, "ci_low": lo, "ci_high": hi,
+                             "decided_games": self.decided, "win_rate_decided": decided_rate})
 
     def strategy_table(self, slot_names: tuple[str, ...]) -> pd.DataFrame:
+        """Per strategy: win rate per seat played, over all its seat-games and over those in
+        decided games (the one to hold against the fair share 1/P), each with a Wilson interval."""
         lo, hi = wilson(self.slot_wins, self.slot_seat_games)
+        dlo, dhi = wilson(self.slot_wins, self.slot_decided_games)
         with np.errstate(invalid="ignore", divide="ignore"):
             rate = self.slot_wins / self.slot_seat_games
+            decided_rate = self.slot_wins / self.slot_decided_games
         return pd.DataFrame({"strategy": list(slot_names), "wins": self.slot_wins,
-                             "seat_games": self.slot_seat_games, "win_rate": rate, "ci_low": lo, "ci_high": hi})
+                             "seat_games": self.slot_seat_games, "win_rate": rate, "ci_low": lo, "ci_high": hi,
+                             "decided_seat_games": self.slot_decided_games, "win_rate_decided": decided_rate,
+                             "decided_ci_low": dlo, "decided_ci_high": dhi})
 
     def percentile(self, q: float) -> float:
         """numpy's default (linear) percentile of the lengths, from the histogram."""
@@ -177,11 +198,30 @@ class RunAggregate:
         return pd.DataFrame({"length": np.arange(len(self.length_hist)), "games": self.length_hist,
                              "undecided": _grow(self.undecided_hist, len(self.length_hist))})
 
+    def first_player_advantage(self) -> dict:
+        """Seat 0's share of the decided games minus the fair share 1/P, with a Wilson 95% CI.
+
+        Over decided games, not all games: a timeout has no winner, so over all games every seat's
+        rate shrinks with the timeouts and "seat 0 minus 1/P" turns negative for a seat that wins
+        more than its share of the games that end (docs/metrics.md)."""
+        fair = 1.0 / self.players
+        if self.decided == 0:
+            return {"value": None, "ci_low": None, "ci_high": None, "fair_share": fair, "over": "decided games",
+                    "decided_games": 0}
+        lo, hi = wilson(self.seat_wins[0], self.decided)
+        return {"value": float(self.seat_wins[0] / self.decided - fair), "ci_low": float(lo - fair),
+                "ci_high": float(hi - fair), "fair_share": fair, "over": "decided games",
+                "decided_games": self.decided}
+
+    def balance(self) -> float | None:
+        """1 minus the largest gap between two seats' shares of the decided games (None: none)."""
+        if self.decided == 0:
+            return None
+        rates = self.seat_wins / self.decided
+        return float(1.0 - (rates.max() - rates.min()))
+
     def summary(self, slot_names: tuple[str, ...], length_unit: str = "turns") -> dict:
         seats = self.seat_table()
-        first = seats.iloc[0]
-        fair = 1.0 / self.players
-        rates = seats["win_rate"].to_numpy()
         wins = seats["wins"].to_numpy()
         if wins.sum() > 0 and self.players > 1:
             # The chi-square test by hand on scipy.special: scipy.stats costs 0.65 s at start-up,
@@ -199,9 +239,8 @@ class RunAggregate:
             "players": self.players,
             "seats": seats.to_dict(orient="records"),
             "strategies": self.strategy_table(slot_names).to_dict(orient="records"),
-            "first_player_advantage": {"value": float(first.win_rate - fair), "ci_low": float(first.ci_low - fair),
-                                       "ci_high": float(first.ci_high - fair), "fair_share": fair},
-            "balance": float(1.0 - (rates.max() - rates.min())),
+            "first_player_advantage": self.first_player_advantage(),
+            "balance": self.balance(),
             "equal_seats_chi_square": chi,
             "length": {"unit": length_unit, **self.length_stats()},
             "outcomes": self.outcome_shares(),

@@ -48,10 +48,12 @@ def headline_metrics(summary: dict) -> dict[str, dict]:
     if len(summary["strategies"]) > 1:
         for strat in summary["strategies"]:
             out[f"win rate {strat['strategy']}"] = _rate(strat["win_rate"], strat["seat_games"])
-    rates = [s["win_rate"] for s in seats]
-    hi, lo = int(np.argmax(rates)), int(np.argmin(rates))
-    se_gap = math.hypot(out[f"win rate seat {hi}"]["se"], out[f"win rate seat {lo}"]["se"])
-    out["balance"] = {"value": summary["balance"], "se": se_gap, "margin": RATE_MARGIN, "kind": "share"}
+    if summary["balance"] is not None:  # over decided games, like the summary's
+        decided = seats[0]["decided_games"]
+        rates = [s["win_rate_decided"] for s in seats]
+        hi, lo = int(np.argmax(rates)), int(np.argmin(rates))
+        se_gap = math.hypot(_rate(rates[hi], decided)["se"], _rate(rates[lo], decided)["se"])
+        out["balance"] = {"value": summary["balance"], "se": se_gap, "margin": RATE_MARGIN, "kind": "share"}
     length = summary["length"]
     out["mean length"] = {"value": length["mean"], "se": length["sd"] / math.sqrt(n),
                           "margin": LENGTH_MARGIN * max(length["mean"], 1e-9), "kind": length["unit"]}
@@ -109,7 +111,9 @@ def check_bounds(summary: dict, bounds: dict) -> list[tuple[str, str, bool]]:
         elif key == "seat_win_rate_max":
             results.append((f"every seat wins <= {value:.1%}", f"highest {max(rates):.2%}", max(rates) <= value))
         elif key == "balance_min":
-            results.append((f"balance >= {value}", f"{summary['balance']:.3f}", summary["balance"] >= value))
+            bal = summary["balance"]
+            results.append((f"balance >= {value}", "n/a (no winner)" if bal is None else f"{bal:.3f}",
+                            bal is not None and bal >= value))
         elif key == "length_median":
             if not (isinstance(value, list) and len(value) == 2):
                 raise ConfigError(f"bounds.length_median = {value!r}: expected [low, high]")
@@ -119,6 +123,8 @@ def check_bounds(summary: dict, bounds: dict) -> list[tuple[str, str, bool]]:
             t = summary["outcomes"]["timeouts"]
             results.append((f"timeouts <= {value:.2%}", f"{t:.3%}", t <= value))
         elif key == "first_player_advantage_max":
-            fpa = abs(summary["first_player_advantage"]["value"])
-            results.append((f"|first-player advantage| <= {value:.1%}", f"{fpa:.2%}", fpa <= value))
+            fpa = summary["first_player_advantage"]["value"]
+            results.append((f"|first-player advantage| <= {value:.1%}",
+                            "n/a (no winner)" if fpa is None else f"{abs(fpa):.2%}",
+                            fpa is not None and abs(fpa) <= value))
     return results

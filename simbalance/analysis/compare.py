@@ -89,12 +89,14 @@ def holm(p_values: np.ndarray) -> np.ndarray:
 def balance_test(base_shares: np.ndarray, var_shares: np.ndarray) -> dict:
     """Balance (1 - largest gap between two seats): difference with CI from the per-game gaps.
 
-    The gap of each arm is measured between its own best and worst seat; per game, the difference
-    of the two gaps has mean exactly gap_variant - gap_baseline.
+    The gap of each arm is measured between its own best and worst seat, over its decided games
+    (as in the run summary: timeouts must not shrink it); per game, the difference of the two arms'
+    gaps (each scaled by its arm's share of decided games) has mean exactly gap_variant - gap_baseline.
     """
     def gap_per_game(shares):
+        decided = max(float((shares.sum(axis=1) > 0).mean()), 1e-12)
         rates = shares.mean(axis=0)
-        return shares[:, int(np.argmax(rates))] - shares[:, int(np.argmin(rates))]
+        return (shares[:, int(np.argmax(rates))] - shares[:, int(np.argmin(rates))]) / decided
 
     res = paired_test(gap_per_game(var_shares), gap_per_game(base_shares))  # balance = -gap
     res["baseline"] = 1 - float(gap_per_game(base_shares).mean())

@@ -108,8 +108,9 @@ def point_rows(point: dict, summary: dict) -> dict:
     length = summary["length"]
     half = Z95 * length["sd"] / np.sqrt(summary["n_games"])
     row.update({
-        "balance": summary["balance"],
-        "first_player_advantage": summary["first_player_advantage"]["value"],
+        "balance": np.nan if summary["balance"] is None else summary["balance"],
+        "first_player_advantage": (np.nan if summary["first_player_advantage"]["value"] is None
+                                   else summary["first_player_advantage"]["value"]),
         "length_mean": length["mean"], "length_mean_ci_low": length["mean"] - half,
         "length_mean_ci_high": length["mean"] + half, "length_median": length["p50"],
         "timeouts": summary["outcomes"]["timeouts"], "ties": summary["outcomes"]["ties"],

@@ -191,9 +191,11 @@ def print_summary(console: Console, summary: dict, plan, result) -> None:
     length = summary["length"]
     outc = summary["outcomes"]
     p = "n/a" if chi["p_value"] is None else f"{chi['p_value']:.3g}"
+    advantage = ("n/a (no game had a winner)" if fpa["value"] is None else
+                 f"{fpa['value']:+.2%} ({fpa['ci_low']:+.2%} to {fpa['ci_high']:+.2%})")
+    balance = "n/a" if summary["balance"] is None else f"{summary['balance']:.3f}"
     console.print(
-        f"first-player advantage {fpa['value']:+.2%} ({fpa['ci_low']:+.2%} to {fpa['ci_high']:+.2%}) · "
-        f"balance {summary['balance']:.3f} · all seats equal: p = {p}\n"
+        f"over decided games: first-player advantage {advantage} · balance {balance} · all seats equal: p = {p}\n"
         f"length ({length['unit']}): mean {length['mean']:.1f}, sd {length['sd']:.1f}, median {length['p50']:g}, "
         f"p5-p95 {length['p5']:g}-{length['p95']:g} · timeouts {outc['timeouts']:.2%} · ties {outc['ties']:.2%}"
     )

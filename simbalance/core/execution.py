@@ -92,7 +92,8 @@ class Checkpoint:
                 fh.write(records[self.saved_games:games_done].tobytes())
         _save_npz(self.dir / "aggregate.npz", seat_wins=agg.seat_wins, slot_wins=agg.slot_wins,
                   slot_seat_games=agg.slot_seat_games, outcomes=agg.outcomes, length_hist=agg.length_hist,
-                  undecided_hist=agg.undecided_hist, n=np.array(agg.n))
+                  undecided_hist=agg.undecided_hist, slot_decided_games=agg.slot_decided_games,
+                  n=np.array(agg.n))
         _save_npz(self.dir / "sample.npz", sample=sample[: min(len(sample), games_done)])
         state = {"args": self.options.args, "game": self.plan.spec.id, "n": self.plan.n, "seed": self.plan.seed,
                  "chunk_size": self.chunk, "chunks_done": chunks_done, "games_done": games_done,
@@ -113,7 +114,7 @@ class Checkpoint:
             records[:games] = np.frombuffer(raw, dtype=records.dtype)
         with np.load(self.dir / "aggregate.npz") as z:
             agg = RunAggregate(players, n_slots, int(z["n"]), z["seat_wins"], z["slot_wins"], z["slot_seat_games"],
-                               z["outcomes"], z["length_hist"], z["undecided_hist"])
+                               z["outcomes"], z["length_hist"], z["undecided_hist"], z["slot_decided_games"])
         with np.load(self.dir / "sample.npz") as z:
             part = z["sample"]
             sample[: len(part)] = part

@@ -65,9 +65,9 @@ def pvalue(p) -> str:
 def verdict(summary: dict) -> str:
     """One plain sentence on seat balance, from the chi-square test and the largest gap."""
     test = summary["equal_seats_chi_square"]
-    gap = 1 - summary["balance"]
-    if test["p_value"] is None:
+    if test["p_value"] is None or summary["balance"] is None:
         return "No game had a winner: seat balance cannot be judged."
+    gap = 1 - summary["balance"]
     if test["p_value"] < 0.01:
         return (f"Seats are <b>not</b> equal (chi-square p {pvalue(test['p_value'])}); the largest gap between "
                 f"two seats is {pct(gap)}.")
@@ -104,9 +104,11 @@ def render_report(manifest: dict, summary: dict, images: dict[str, bytes]) -> st
         table(["seat", "win rate", "95% CI", "games"], rate_rows(summary["seats"], "seat")),
         table(["strategy", "win rate", "95% CI", "seat-games"], rate_rows(summary["strategies"], "strategy")),
         table(["metric", "value"], [
-            ["first-player advantage (seat 0 − fair share)",
+            ["first-player advantage (seat 0's share of the decided games − 1/P)",
+             "n/a (no game had a winner)" if fpa["value"] is None else
              f"{fpa['value']:+.2%} (95% CI {fpa['ci_low']:+.2%} to {fpa['ci_high']:+.2%})"],
-            ["balance (1 − largest gap between seats)", f"{summary['balance']:.3f}"],
+            ["balance (1 − largest gap between seats' shares of the decided games)",
+             "n/a" if summary["balance"] is None else f"{summary['balance']:.3f}"],
             ["chi-square, all seats equal", f"{num(summary['equal_seats_chi_square']['statistic'])} "
              f"(p {pvalue(summary['equal_seats_chi_square']['p_value'])})"],
             ["games with a winner", pct(out["decided"])],
