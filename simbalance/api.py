@@ -216,6 +216,7 @@ class ComparisonResult:
     arms: dict[str, SimulationResult]
     table: pd.DataFrame
     alpha: float
+    warnings: list[str] = field(default_factory=list)  # e.g. an arm that plays the baseline's games
 
     def significant(self) -> pd.DataFrame:
         return self.table[self.table["significant"]]
@@ -257,6 +258,9 @@ def compare(
         if plan.players != base_players:
             raise SimbalanceError(f"variant {name} plays with {plan.players} players, the baseline with "
                                   f"{base_players}: compare arms at the same player count")
+    warnings = [f"variant {name} changes nothing with {base_players} players: its games are the "
+                f"baseline's (same rules, same players)"
+                for name, plan in plans.items() if name != names[0] and same_games(plan, plans[names[0]])]
     results = {}
     for name, plan in plans.items():
         progress = progress_factory(f"{game} [{name}]") if progress_factory else None
@@ -265,7 +269,25 @@ def compare(
             progress.close()
     base = results.pop(names[0])
     table = compare_arms(base, results, alpha)
-    return ComparisonResult(names[0], base, results, table, alpha)
+    return ComparisonResult(names[0], base, results, table, alpha, warnings)
+
+
+def same_games(a: RunPlan, b: RunPlan) -> bool:
+    """Whether two plans play identical games: the same kernel arguments (what the engine made of
+    the config for this player count) and the same seats. A variant can change a config key that
+    this player count never reads (captain-future's ships.4 with 2 players)."""
+    def equal(x, y) -> bool:
+        if isinstance(x, np.ndarray) or isinstance(y, np.ndarray):
+            return (isinstance(x, np.ndarray) and isinstance(y, np.ndarray) and x.dtype == y.dtype
+                    and x.shape == y.shape and bool(np.array_equal(x, y)))
+        if isinstance(x, tuple) and isinstance(y, tuple):
+            return len(x) == len(y) and all(equal(u, v) for u, v in zip(x, y, strict=True))
+        return type(x) is type(y) and x == y
+
+    la, lb = a.lineup, b.lineup
+    return (a.kernel is b.kernel and a.players == b.players and equal(a.prepared, b.prepared)
+            and la.slot_names == lb.slot_names and equal(la.slot_strategy, lb.slot_strategy)
+            and equal(la.slot_params, lb.slot_params) and equal(la.seats, lb.seats))
 
 
 @dataclass
@@ -420,9 +442,11 @@ def skill(
         result = SimulationResult.from_plan(plan, progress=progress)
         if progress is not None:
             progress.close()
+        # over decided games: held against the fair share 1/P, a timeout must not count as a loss
         row = strategy_table(result.games, p, plan.lineup.slot_names).set_index("strategy").loc[name]
-        return {"strategy": name, "against": field_name, "win_rate": float(row["win_rate"]),
-                "ci_low": float(row["ci_low"]), "ci_high": float(row["ci_high"]), "seat_games": int(row["seat_games"])}
+        return {"strategy": name, "against": field_name, "win_rate": float(row["win_rate_decided"]),
+                "ci_low": float(row["decided_ci_low"]), "ci_high": float(row["decided_ci_high"]),
+                "seat_games": int(row["decided_seat_games"])}
 
     agency = pd.DataFrame([alone_against(name, "random") for name in infos if name != "random"]
                           if has_decisions and "random" in infos else [],

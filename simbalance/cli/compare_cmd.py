@@ -41,6 +41,8 @@ def compare(
     result = run_compare(game, variant, count, baseline=baseline, players=players, seed=seed, overrides=set_ or [],
                          strategies=strategies, rotate=rotate, threads=threads, alpha=alpha,
                          progress_factory=RichProgress)
+    for warning in result.warnings:
+        Console(stderr=True).print(f"[bold yellow]warning:[/] {warning}")
     command = "simbalance " + " ".join(shlex.quote(a) for a in sys.argv[1:])
     folder = write_compare_folder(result, target, command)
     console = Console()

@@ -50,6 +50,7 @@ def render_compare(result: ComparisonResult, png: bytes, command: str) -> str:
         f"<h1>{escape(plan.spec.id)}: variants against {escape(result.baseline_name)}</h1>",
         f"<p class='sub'>{plan.n:,} games per arm · {plan.players} players · seed {plan.seed} · common random "
         f"numbers (same seeds and shuffles in every arm) · simbalance {escape(simbalance.__version__)}</p>",
+        *[f"<p class='verdict'><b>Warning:</b> {escape(w)}</p>" for w in result.warnings],
         f"<p class='verdict'>Significant changes (Holm-corrected across metrics, alpha {result.alpha}):<br>{summary}</p>",
         embed_png("forest plot", png, "style='max-width:100%'"),
         "<h2>Every metric</h2>",

@@ -31,6 +31,25 @@ def test_identical_variant_shows_no_difference(tmp_path):
     res = compare("find-dr-evil", [str(same)], 20_000, seed=4)
     assert not res.table["significant"].any()
     assert (res.table["diff"] == 0).all()  # common random numbers: the very same games
+    assert res.warnings == [f"variant {same} changes nothing with 4 players: its games are the baseline's "
+                            "(same rules, same players)"]
+
+
+def test_a_variant_that_changes_only_another_player_count_is_flagged(tmp_path):
+    """Issue 17: a variant setting only ships.4 compared identical games with 2 players, silently."""
+    four_only = tmp_path / "four-only.toml"
+    four_only.write_text("[ships]\n4 = 20\n")
+    res = compare("captain-future", [str(four_only), "short-game"], 200, players=2, seed=1)
+    assert res.warnings == [f"variant {four_only} changes nothing with 2 players: its games are the "
+                            "baseline's (same rules, same players)"]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_short_game_shortens_every_player_count(players):
+    from simbalance.api import plan_run, same_games
+
+    assert not same_games(plan_run("captain-future", 10, players=players, variants=["short-game"]),
+                          plan_run("captain-future", 10, players=players))
 
 
 def test_false_positive_rate_is_near_alpha():
