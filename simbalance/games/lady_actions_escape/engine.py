@@ -5,7 +5,8 @@ Version history (bump ENGINE_VERSION only when game behaviour changes):
 2. Fair heuristics (issue 17): flexible, steer, blocker (and the naming of a plug-in's wildcards)
    choose uniformly at random among equally valued cards, backgrounds and characters (was: the
    lowest card id, the first kind in deck order), one draw from the game's stream per tie; new key
-   ``rules.first_leader`` ("seat0", the default and the old behaviour, "rotate" or "random").
+   ``rules.first_leader`` ("seat0", the default and the old behaviour, "rotate": seat (g // lineups) %
+   players leads game g, or "random").
 """
 
 from __future__ import annotations
@@ -188,7 +189,7 @@ PLUGIN_DOC = (
     "direction: 1 clockwise, -1 counter-clockwise; cards: int64[n_cards, 5], per card its background, character "
     "(-1: a wildcard), wild flag, effect (0 none, 1 reverse, 2 others draw) and printed number (0: wildcard); "
     "state: uint64[1], the game's random stream for simbalance.core.rng.randint(state, n). A played wildcard is "
-    "named by the built-in rule: the background and the character the hand holds most of"
+    "named by the built-in rule: the background and the character the hand holds most of (ties: uniform at random)"
 )
 
 

@@ -58,7 +58,7 @@ N_GAME_RULES = 7
 
 # rules.first_leader (engine.FIRST_LEADERS, in this order)
 LEADER_SEAT0 = 0  # seat 0 leads every game
-LEADER_ROTATE = 1  # game g's first leader is seat g % players
+LEADER_ROTATE = 1  # game g's first leader is seat (g // L) % players, L = the run's lineups (1: g % players)
 LEADER_RANDOM = 2  # uniform at random from the game's stream (one draw after the shuffle)
 
 # Replay log: one row per event, (kind, a, b, c). Kernels pass None: no log, no cost.
@@ -141,8 +141,12 @@ def _conserved(hands, hand_n, players, draw, disc, ctr, n_cards):
 
 @njit(cache=True)
 def play_game(state, order, seat_sid, seat_params, card_info, match, kind_cards, game_rules, hands, hand_n, draw,
-              disc, ctr, steps, seat_stats, out, i, validate, log, log_n):
+              disc, ctr, steps, seat_stats, out, i, rotation, validate, log, log_n):
     """Deal ``order`` and play one game; write its record into ``out[i]``.
+
+    ``rotation``: the game's round through the run's lineups (game // lineups); with
+    ``rules.first_leader = "rotate"`` seat ``rotation % players`` leads, so that every lineup of a
+    rotated run is led from every seat equally often.
 
     ``log``/``log_n``: the replay's event log (EV_*); None when not replaying (numba then compiles
     the game without a trace of the logging).
@@ -182,7 +186,7 @@ def play_game(state, order, seat_sid, seat_params, card_info, match, kind_cards,
 
     leader = game_rules[G_LEADER]
     if leader == LEADER_ROTATE:
-        seat = out[i].game % players
+        seat = rotation % players
     elif leader == LEADER_RANDOM:
         seat = randint(state, players)
     else:
@@ -375,7 +379,7 @@ def play_block(out, lo, hi, first_game, seed, lineups, slot_strategy, slot_param
                    seat_params)
         shuffled_range(state, order, n_cards)
         play_game(state, order, seat_sid, seat_params, card_info, match, kind_cards, game_rules, hands, hand_n, draw,
-                  disc, ctr, steps, seat_stats, out, i, validate, log, log_n)
+                  disc, ctr, steps, seat_stats, out, i, (first_game + i) // lineups.shape[0], validate, log, log_n)
 
 
 @njit(cache=True, parallel=True)
@@ -406,16 +410,16 @@ def make_plugin_kernel(fn):
 
 @njit(cache=True)
 def play_scripted(order, seat_sid, seat_params, card_info, match, kind_cards, game_rules, seed, game, out):
-    """Tests: play one game from a chosen deck order with chosen strategies per seat (validated)."""
+    """Tests: play one game from a chosen deck order with chosen strategies per seat (validated); a
+    rotating first leader is seat ``game % players``."""
     n_cards = order.shape[0]
     players = game_rules[G_PLAYERS]
     state = np.zeros(1, np.uint64)
     seed_game(state, seed, game)
-    out[0].game = game  # rules.first_leader = "rotate" reads it
     play_game(state, order.copy(), seat_sid, seat_params, card_info, match, kind_cards, game_rules,
               np.zeros(players, np.uint64), np.zeros(players, np.int64),
               np.empty(n_cards, np.int64), np.empty(n_cards, np.int64), np.zeros(3, np.int64),
-              np.zeros(players, np.int64), np.zeros((players, 2), np.int64), out, 0, True,
+              np.zeros(players, np.int64), np.zeros((players, 2), np.int64), out, 0, game, True,
               None, None)
 
 

@@ -116,6 +116,22 @@ def test_rotating_leader_leads_game_g_from_seat_g_mod_players(players):
         assert first_play == (game % players, 1)  # the leader leads (c = 1)
 
 
+def test_rotating_leader_with_rotated_lineups_leads_every_lineup_from_every_seat():
+    # g % players would pair lineup g % 4 with leader g % 4: the blocker (seat g % 4 of lineup g % 4)
+    # would lead every game. Seat (g // lineups) % players leads instead.
+    plan = plan_run("lady-actions-escape", 16, players=4, seed=3, strategies=["blocker", "random", "random", "random"],
+                    rotate=True, variants=["rotating-leader"])
+    n_lineups = len(plan.lineup.seats)
+    assert n_lineups == 4
+    pairs = set()
+    for game in range(16):
+        _, events = plan.engine.trace(plan, game)
+        leader = next(int(b) for ev, a, b, c in events.tolist() if ev == EV_TURN)
+        assert leader == (game // n_lineups) % 4
+        pairs.add((game % n_lineups, leader))
+    assert len(pairs) == 16  # every (lineup, leader) pair once
+
+
 def test_default_leader_is_seat_0_and_random_leader_is_uniform():
     for variant, expect in ((None, "seat0"), ("random", "random")):
         overrides = {} if variant is None else {"rules.first_leader": variant}
