@@ -21,8 +21,8 @@ PINNED = {
     ("lady-actions-escape", 5000, 4): "2a526d66b2e0e875",
     ("aquaman", 2000, 2): "0b22a3b114349430",
     ("aquaman", 2000, 4): "6908e7799f459470",
-    ("captain-future", 2000, 2): "4580c4e20d5f1c03",
-    ("captain-future", 2000, 4): "7d4e2dcb47f2a2b4",
+    ("captain-future", 2000, 2): "0d8b7cd1b28598ad",
+    ("captain-future", 2000, 4): "8ddfc68b66d16ed0",
 }
 
 

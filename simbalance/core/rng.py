@@ -65,6 +65,14 @@ def randint(state, n):
 
 
 @njit(cache=True, inline="always")
+def wins_tie(state, ties):
+    """Reservoir sampling of equally valued options: the ``ties``-th option found equal to the best
+    replaces it with probability 1/ties, so every tied option is kept with the same chance whatever
+    the scan order (a player who keeps the first of equals favours the lowest seat or card)."""
+    return randint(state, ties) == 0
+
+
+@njit(cache=True, inline="always")
 def uniform(state):
     """Uniform float in ``[0, 1)`` with 53 random bits."""
     return np.float64(next_u64(state) >> S11) * TWO_POW_M53

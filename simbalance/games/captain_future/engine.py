@@ -9,6 +9,12 @@ Version history (bump ENGINE_VERSION only when game behaviour changes):
 1. First version: rules as pinned in docs/rules/captain-future.md.
 2. The aggressor reads its `cheap_cost` parameter from the config; it was missing there and read
    past the parameter vector (games with aggressors were not reproducible).
+3. Players fair to every seat (issue 17): every choice among equally valued options is uniform at
+   random from the game's stream (attack victims and bodies, GRAG/Otto targets and sources, the
+   stone's body, Recall's ship, the space within a body, the card exchanged); opponents tied for
+   the score lead share `leader_weight`. New switches `play_events` (0: no event in any turn, the
+   `no_events` preset) and `hold_events`; exchanges keep row/column/body cards that pay for an
+   attack. builder and aggressor retuned with `simbalance tune`.
 """
 
 from __future__ import annotations
@@ -21,7 +27,7 @@ from simbalance.games.captain_future.play_nb import kernel  # noqa: F401  (the e
 from simbalance.games.captain_future.report import figures, summarize  # noqa: F401
 from simbalance.games.captain_future.strategies_nb import AGGRESSOR, BUILDER, HEURISTIC_PARAMS, RANDOM
 
-ENGINE_VERSION = 2
+ENGINE_VERSION = 3
 CHUNK_SIZE = 1 << 16
 STRATEGIES = {"random": RANDOM, "builder": BUILDER, "aggressor": AGGRESSOR}
 # Each heuristic's parameters in the order its code reads them (strategies_nb.P_*); configs bind by name.

@@ -42,6 +42,12 @@ def space_shares(games: pd.DataFrame, n_spaces: int) -> tuple[np.ndarray, np.nda
     return bit_shares("held_mask"), bit_shares("winner_mask")
 
 
+def held_by_winner(seat: np.ndarray, winners: np.ndarray) -> np.ndarray:
+    """Per game: the body's holder (``seat``, -1: nobody) is one of the winners (the ``winners``
+    bit mask, so a tied winner counts too; ``winner`` is -1 on ties)."""
+    return (seat >= 0) & (((winners >> np.maximum(seat, 0)) & 1) == 1)
+
+
 def summarize(games: pd.DataFrame, players: int) -> dict:
     """Ships, attacks, events, and per body the share of games it ends fully controlled / with a
     majority, and controlled by the winner."""
@@ -63,7 +69,7 @@ def summarize(games: pd.DataFrame, players: int) -> dict:
     out["events_per_game"] = {e: float(games[e].mean()) for e in ("simon_wright", "recall", "otto", "grag")}
     out["exchanges_per_game"] = float(games["exchanges"].mean())
     out["end_triggered_by_seat"] = [float((games["end_seat"] == s).mean()) for s in seats]
-    winner = games["winner"].to_numpy()
+    winners = games["winners"].to_numpy().astype(np.int64)
     bodies = {}
     for b, bid in enumerate(lay.body_ids):
         full = games[f"body_full_{b}"].to_numpy()
@@ -71,8 +77,8 @@ def summarize(games: pd.DataFrame, players: int) -> dict:
         bodies[bid] = {
             "full_control": float(np.count_nonzero(full >= 0) / n),
             "majority": float(np.count_nonzero(major >= 0) / n),
-            "full_control_by_winner": float(np.count_nonzero((full >= 0) & (full == winner)) / n),
-            "majority_by_winner": float(np.count_nonzero((major >= 0) & (major == winner)) / n),
+            "full_control_by_winner": float(np.count_nonzero(held_by_winner(full, winners)) / n),
+            "majority_by_winner": float(np.count_nonzero(held_by_winner(major, winners)) / n),
         }
     out["bodies"] = bodies
     held, won = space_shares(games, len(lay.space_body))
@@ -108,7 +114,7 @@ def figures(games: pd.DataFrame, summary: dict) -> dict[str, Figure]:
     figs = {"captain_future_board": fig}
 
     n = max(len(games), 1)
-    winner = games["winner"].to_numpy()
+    winners = games["winners"].to_numpy().astype(np.int64)
     rows = []
     for b in range(len(lay.body_ids)):
         full = games[f"body_full_{b}"].to_numpy()
@@ -116,7 +122,7 @@ def figures(games: pd.DataFrame, summary: dict) -> dict[str, Figure]:
         rows.append((
             np.count_nonzero(full >= 0) / n,
             np.count_nonzero((major >= 0) & (full < 0)) / n,
-            np.count_nonzero((major >= 0) & (major == winner)) / n,
+            np.count_nonzero(held_by_winner(major, winners)) / n,
         ))
     arr = np.array(rows)
     fig2 = Figure(figsize=(10, 4.5), layout="constrained")

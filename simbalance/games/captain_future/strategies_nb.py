@@ -18,7 +18,7 @@ import numpy as np
 from numba import njit
 
 from simbalance.core.bits import lowest_bit
-from simbalance.core.rng import randint
+from simbalance.core.rng import randint, wins_tie
 from simbalance.games.captain_future.layout import (
     BAWA,
     BAWH,
@@ -98,12 +98,16 @@ from simbalance.games.captain_future.rules_nb import (
 
 RANDOM, BUILDER, AGGRESSOR = 0, 1, 2
 
-# Parameter positions (the order of the keys in [strategies.builder] / [strategies.aggressor]).
-P_OPP, P_LEADER, P_FULL, P_CARD, P_EXCH, P_OTTO, P_GRAG, P_SIMON, P_RECALL, P_CHEAP = range(10)
+# Parameter positions: the engine binds the config's [strategies.builder] / [strategies.aggressor]
+# keys by these names (engine.STRATEGY_PARAMS); builder has every one but the last.
+P_OPP, P_LEADER, P_FULL, P_CARD, P_EXCH, P_OTTO, P_GRAG, P_SIMON, P_RECALL, P_EVENTS, P_HOLD, P_CHEAP = range(12)
 HEURISTIC_PARAMS = ("opp_weight", "leader_weight", "full_weight", "card_weight", "exchange_value", "otto_min",
-                    "grag_min", "simon_min", "recall_gap", "cheap_cost")
+                    "grag_min", "simon_min", "recall_gap", "play_events", "hold_events", "cheap_cost")
 
 NEG = -1e18
+# Values closer than this are equally good: two victims worth the same come out of the evaluation's
+# sums in different orders and can differ in the last bits, which must not decide between seats.
+TIE = 1e-9
 JOKER_KEEP = 0.2  # a joker spent on a landing: it could have paid for any attack
 BODY_CARD_KEEP = 0.05  # a body card names more spaces than a row or column card
 FQ = MP + 1  # stride of FV: occupant -1..P-1
@@ -287,20 +291,32 @@ def random_event(bd, st, fs, rng, p, seat_prm):
 
 @njit(cache=True, _nrt=False, inline="always")
 def _weights(bd, st, fs, p, prm):
-    """The score leader among the opponents, and the weight of each opponent's points in FW."""
+    """The score leaders among the opponents (a bit mask: opponents tied for the lead are all
+    leaders, and share ``leader_weight`` equally, so no seat is the leader for being seated first),
+    and the weight of each opponent's points in FW."""
     P = bd[PLAYERS]
-    leader = -1
+    top = -(1 << 30)
+    leaders = 0
     for q in range(P):
-        if q != p and (leader < 0 or st[SCORE + q] > st[SCORE + leader]):
-            leader = q
-    stamp = p * MP + leader  # which weights these are (a player's weights depend on the leader only)
+        if q != p:
+            sc = st[SCORE + q]
+            if sc > top:
+                top = sc
+                leaders = 0
+            if sc == top:
+                leaders |= 1 << q
+    stamp = p * (1 << MP) + leaders  # which weights these are (they depend on the leaders only)
     if fs[FWS] == stamp:
-        return leader  # FW holds them already (reset_cache clears the stamp between games)
+        return leaders  # FW holds them already (reset_cache clears the stamp between games)
+    n_lead = 0
+    for q in range(P):
+        n_lead += (leaders >> q) & 1
     for q in range(P):
         fs[FW + q] = 0.0 if q == p else prm[P_OPP] / (P - 1)
-    fs[FW + leader] += prm[P_LEADER]
+        if (leaders >> q) & 1:
+            fs[FW + q] += prm[P_LEADER] / n_lead
     fs[FWS] = stamp
-    return leader
+    return leaders
 
 
 @njit(cache=True, _nrt=False)
@@ -396,13 +412,26 @@ def _value_shift(bd, st, fs, b, p, q):
 
 
 @njit(cache=True, _nrt=False)
-def _usefulness(bd, st, k):
-    """How much a heuristic wants to keep a card kind (an exchange discards the least useful)."""
+def _usefulness(bd, st, p, k, events):
+    """How much a heuristic wants to keep a card kind (an exchange discards the least useful). A
+    row, column or body card is worth most while it names an empty space (a landing), and still
+    something while it names another player's ship on a conquered body (it pays for an attack);
+    event cards are worth nothing to a player who never plays events."""
     kj = bd[KJ]
     if k < kj:
-        return 1.0 if st[EMPTY_K + k] > 0 else 0.0
+        if st[EMPTY_K + k] > 0:
+            return 1.0
+        for j in range(bd[KIND_N + k]):
+            s = bd[KIND_SP + k * ML + j]
+            b = bd[SP_BODY + s]
+            q = st[OWNER + s]
+            if q >= 0 and q != p and st[FILLED + b] == bd[BODY_SIZE + b]:
+                return 0.5
+        return 0.0
     if k == kj:
         return 5.0
+    if not events:
+        return 0.0
     if k == kj + 1:  # Simon Wright
         return 1.5
     if k == kj + 2:  # Recall
@@ -413,15 +442,20 @@ def _usefulness(bd, st, k):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _open_space(bd, st, p, b, q, cost):
-    """The first space of body ``b`` holding ``q``'s ship (q = -1: empty) where the stone does not
-    block attacks and, if ``cost`` > 0, that ``p``'s hand can pay ``cost`` cards for; -1 if none."""
+def _open_space(bd, st, rng, p, b, q, cost):
+    """A space of body ``b`` holding ``q``'s ship (q = -1: empty) where the stone does not block
+    attacks and, if ``cost`` > 0, that ``p``'s hand can pay ``cost`` cards for, uniformly among
+    those (they are worth the same to the evaluation); -1 if none."""
+    found = -1
+    ties = 0
     for j in range(bd[BODY_SIZE + b]):
         s = body_space(bd, b, j)
         if st[OWNER + s] == q and not stone_blocks_attack(bd, st, s):
             if cost == 0 or naming_cards(bd, st, p, s) >= cost:
-                return s
-    return -1
+                ties += 1
+                if ties == 1 or wins_tie(rng, ties):
+                    found = s
+    return found
 
 
 # ---- heuristics: the slot -----------------------------------------------------------------------
@@ -434,6 +468,7 @@ def heuristic_slot(sid, prm, bd, st, fs, rng, p, final):
     card_w = prm[P_CARD]
     _weights(bd, st, fs, p, prm)
     best = NEG
+    ties = 1  # how many options found so far are worth ``best`` (the attacks' random tie-break)
     act = 0  # 0 none, 1 land, 2 attack, 3 exchange
     a_k = -1
     a_s = -1
@@ -558,22 +593,38 @@ def heuristic_slot(sid, prm, bd, st, fs, rng, p, final):
                 v = cached_gain(bd, st, fs, b, p, q, w_full) - card_w * cost
                 if sid == AGGRESSOR and cost <= prm[P_CHEAP]:
                     v += 1000.0
-                if v <= best:
+                if v < best - TIE:
                     continue
-                s = _open_space(bd, st, p, b, q, 0 if pay_any else cost)
-                if s >= 0:
+                s = _open_space(bd, st, rng, p, b, q, 0 if pay_any else cost)
+                if s < 0:
+                    continue
+                if v <= best + TIE:  # equally good attacks (two victims, two bodies): uniformly at random
+                    ties += 1
+                    if not wins_tie(rng, ties):
+                        continue
+                else:
+                    ties = 1
                     best = v
-                    act = 2
-                    a_s = s
-                    a_k = cost
+                act = 2
+                a_s = s
+                a_k = cost
     if best < prm[P_EXCH] and can_exchange(bd, st, p):
         least = 1e9
         kx = -1
+        n_least = 0
+        events = prm[P_EVENTS] >= 0.5
         for k in range(bd[NK]):
-            u = _usefulness(bd, st, k) if st[h + k] > 0 else 1e9  # a select: in hand or not is a coin flip
+            if st[h + k] == 0:
+                continue
+            u = _usefulness(bd, st, p, k, events)
             if u < least:
                 least = u
                 kx = k
+                n_least = 1
+            elif u == least:
+                n_least += 1
+                if wins_tie(rng, n_least):
+                    kx = k
         v = prm[P_EXCH] - least
         if v > best:
             best = v
@@ -594,15 +645,17 @@ def heuristic_slot(sid, prm, bd, st, fs, rng, p, final):
 # ---- heuristics: events -------------------------------------------------------------------------
 
 @njit(cache=True, _nrt=False)
-def _targets(bd, st, fs, p, w_full):
+def _targets(bd, st, fs, rng, p, w_full):
     """The best space for one of ``p``'s ships to arrive on with GRAG or Otto (an empty space or
-    another player's ship, where the stone does not block attacks) and its value. Sets FV[b, q + 1]
-    to the value of arriving on body b in place of q's ship (q = -1: an empty space) for every
-    possible arrival (others keep stale values: only the best target's is read)."""
+    another player's ship, where the stone does not block attacks) and its value; equally good
+    targets uniformly at random. Sets FV[b, q + 1] to the value of arriving on body b in place of
+    q's ship (q = -1: an empty space) for every possible arrival (others keep stale values: only
+    the best target's is read)."""
     B = bd[NB]
     sb = stone_body(st)
     best = NEG
     best_s = -1
+    ties = 0
     for b in range(B):
         if b == sb:
             continue
@@ -615,35 +668,42 @@ def _targets(bd, st, fs, p, w_full):
                 continue
             v = cached_gain(bd, st, fs, b, p, q, w_full)
             fs[FV + b * FQ + q + 1] = v
-            if v > best:
-                s = _open_space(bd, st, p, b, q, 0)
+            if v >= best - TIE:
+                s = _open_space(bd, st, rng, p, b, q, 0)
                 if s >= 0:
-                    best = v
-                    best_s = s
+                    ties = ties + 1 if v <= best + TIE else 1
+                    if ties == 1:
+                        best = v
+                    if ties == 1 or wins_tie(rng, ties):
+                        best_s = s
     return best_s, best
 
 
 @njit(cache=True, _nrt=False)
-def _best_otto(bd, st, fs, p, w_full, t_s):
+def _best_otto(bd, st, fs, rng, p, w_full, t_s):
     """The best Otto move (source, destination, value) to the best target ``t_s`` of _targets: the
-    own ship leaves the body where that costs least (not the target's body); the displaced ship's
-    arrival there is counted too."""
+    own ship leaves the body where that costs least (not the target's body; equally cheap sources
+    uniformly at random); the displaced ship's arrival there is counted too."""
     tb = bd[SP_BODY + t_s]
     tq = st[OWNER + t_s]
     sb = stone_body(st)
     ba = -1
     bv = NEG
     src = -1
+    ties = 0
     for a in range(bd[NB]):
         if a == tb or a == sb or st[CNT + a * MP + p] == 0:
             continue
         v = cached_gain(bd, st, fs, a, p, p, w_full)
-        if v > bv:
-            s = _open_space(bd, st, p, a, p, 0)
+        if v >= bv - TIE:
+            s = _open_space(bd, st, rng, p, a, p, 0)
             if s >= 0:
-                bv = v
-                ba = a
-                src = s
+                ties = ties + 1 if v <= bv + TIE else 1
+                if ties == 1:
+                    bv = v
+                if ties == 1 or wins_tie(rng, ties):
+                    ba = a
+                    src = s
     if ba < 0:
         return -1, -1, NEG
     v = fs[FV + tb * FQ + tq + 1] + bv
@@ -663,7 +723,7 @@ def _protection(bd, st, p, b, other):
 
 
 @njit(cache=True, _nrt=False)
-def _best_stone(bd, st, fs, p, prm):
+def _best_stone(bd, st, fs, rng, p, prm):
     """The body where the stone protects the most (see _protection), and how much more than where
     it is now (a row or column: the same sum over its spaces on conquered bodies). Returns
     (place, gain); the heuristics move the stone to bodies only."""
@@ -683,13 +743,17 @@ def _best_stone(bd, st, fs, p, prm):
                 cur += 1.0 if q == p else -other
     best = -1
     bv = NEG
+    ties = 0
     for b in range(bd[NB]):
         if t == STONE_BODY and b == i:
             continue
         v = _protection(bd, st, p, b, other)
-        if v > bv:
-            bv = v
-            best = b
+        if v >= bv - TIE:
+            ties = ties + 1 if v <= bv + TIE else 1
+            if ties == 1:
+                bv = v
+            if ties == 1 or wins_tie(rng, ties):
+                best = b
     if best < 0:
         return -1, NEG
     return stone_place(bd, STONE_BODY, best), bv - cur
@@ -702,8 +766,9 @@ def heuristic_event(sid, prm, bd, st, fs, rng, p, seat_prm, phase):
     the player's last turn: anything positive), Simon Wright when the stone protects simon_min more
     elsewhere, Recall when recall_gap points behind the leader (to delay the end), not in the last
     turn. GRAG, Otto and Simon Wright are only looked at in turns without a landing (they are kept
-    for the fight over conquered bodies) and in the last turn."""
-    if phase == 0:
+    for the fight over conquered bodies) and in the last turn. ``play_events`` = 0: never any event,
+    in any turn (restricted play); the switches read >= 0.5 as on."""
+    if phase == 0 or prm[P_EVENTS] < 0.5:
         return False
     ks = bd[KJ] + 1
     h = HANDS + p * MK
@@ -712,17 +777,19 @@ def heuristic_event(sid, prm, bd, st, fs, rng, p, seat_prm, phase):
     has_o = st[h + ks + 2] > 0
     has_g = st[h + ks + 3] > 0 and st[SUPPLY + p] > 0
     last = st[END_SEAT] >= 0
-    window = last or st[T_LANDS] == 0  # when GRAG, Otto and Simon Wright are looked at
+    # when GRAG, Otto and Simon Wright are looked at: with hold_events, only in turns without a
+    # landing and in the last turn; without, in every turn
+    window = last or st[T_LANDS] == 0 or prm[P_HOLD] < 0.5
     if not ((window and (has_s or has_o or has_g)) or (has_r and not last)):
         return False  # nothing to consider: skip the evaluation
     w_full = prm[P_FULL]
-    leader = _weights(bd, st, fs, p, prm)
+    leaders = _weights(bd, st, fs, p, prm)
     best = 0.0
     choice = -1
     a1 = -1
     a2 = -1
     if (has_g or has_o) and window:
-        t_s, t_v = _targets(bd, st, fs, p, w_full)
+        t_s, t_v = _targets(bd, st, fs, rng, p, w_full)
         if has_g and t_s >= 0 and t_v > 0:
             m = t_v if last else t_v - prm[P_GRAG]
             if m >= best:
@@ -730,7 +797,7 @@ def heuristic_event(sid, prm, bd, st, fs, rng, p, seat_prm, phase):
                 choice = 3
                 a1 = t_s
         if has_o and t_s >= 0:
-            src, dst, v = _best_otto(bd, st, fs, p, w_full, t_s)
+            src, dst, v = _best_otto(bd, st, fs, rng, p, w_full, t_s)
             m = v if last else v - prm[P_OTTO]
             if src >= 0 and v > 0 and m >= best:
                 best = m
@@ -738,14 +805,20 @@ def heuristic_event(sid, prm, bd, st, fs, rng, p, seat_prm, phase):
                 a1 = src
                 a2 = dst
     if has_s and window:
-        place, gain = _best_stone(bd, st, fs, p, prm)
+        place, gain = _best_stone(bd, st, fs, rng, p, prm)
         m = gain - prm[P_SIMON]
         if place >= 0 and m >= best:
             best = m
             choice = 0
             a1 = place
     if has_r and not last and choice < 0:
-        if st[SCORE + leader] - st[SCORE + p] >= prm[P_RECALL] and st[ONBOARD + p] + st[ONBOARD + leader] > 0:
+        lead_score = 0
+        ships = st[ONBOARD + p]
+        for q in range(bd[PLAYERS]):
+            if (leaders >> q) & 1:
+                lead_score = st[SCORE + q]
+                ships += st[ONBOARD + q]
+        if lead_score - st[SCORE + p] >= prm[P_RECALL] and ships > 0:
             choice = 1
     if choice < 0:
         return False
@@ -780,17 +853,26 @@ def recall_choice(sid, prm, bd, st, fs, rng, q):
     _weights(bd, st, fs, q, prm)
     best = NEG
     best_b = -1
+    ties = 0
     for b in range(bd[NB]):
         if st[CNT + b * MP + q] > 0:
             v = cached_gain(bd, st, fs, b, q, q, prm[P_FULL])  # q's ship leaves b
-            if v > best:
-                best = v
-                best_b = b
+            if v >= best - TIE:
+                ties = ties + 1 if v <= best + TIE else 1
+                if ties == 1:
+                    best = v
+                if ties == 1 or wins_tie(rng, ties):
+                    best_b = b
+    # his ship on that body, uniformly among his ships there
+    found = -1
+    ties = 0
     for j in range(bd[BODY_SIZE + best_b]):
         s = body_space(bd, best_b, j)
         if st[OWNER + s] == q:
-            return s
-    return -1
+            ties += 1
+            if ties == 1 or wins_tie(rng, ties):
+                found = s
+    return found
 
 
 @njit(cache=True, _nrt=False)

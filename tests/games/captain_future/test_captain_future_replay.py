@@ -100,10 +100,10 @@ def test_replay_command_prints_a_readable_game():
     res = CliRunner().invoke(app, ["replay", "captain-future", "--seed", "3", "--game", "5"])
     assert res.exit_code == 0, (res.output, res.exception)
     lines = res.output.splitlines()
-    assert lines[0].startswith("captain-future, game 5 of seed 3, 4 players: seat 0 (builder), seat 1 (builder)")
-    assert lines[1] == "The deal:" and lines[2].startswith("  seat 0 (builder): ")
+    assert lines[0].startswith("captain-future, game 5 of seed 3, 4 players: seat 0 (aggressor), seat 1 (aggressor)")
+    assert lines[1] == "The deal:" and lines[2].startswith("  seat 0 (aggressor): ")
     assert lines[6].startswith("The secret stone starts on ")
-    assert lines[7].startswith("Turn 1, seat 0 (builder): 0 points, 30 ships in supply; hand: ")
+    assert lines[7].startswith("Turn 1, seat 0 (aggressor): 0 points, 30 ships in supply; hand: ")
     rec = simbalance.simulate("captain-future", 6, seed=3).records[5]
     assert f"The game ends after {rec['length']} turns." in lines
     assert sum(line.startswith("Turn ") for line in lines) == rec["length"]

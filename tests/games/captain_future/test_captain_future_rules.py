@@ -365,7 +365,8 @@ def test_attack_categories_are_recorded_by_cost_kind():
 
 # ---- heuristic decisions ------------------------------------------------------------------------
 
-BUILDER_PARAMS = np.array([0.5, 0.5, 0.6, 0.45, 0.1, 2.0, 2.0, 1.5, 3.0, 0.0])
+# opp, leader, full, card, exchange, otto, grag, simon, recall, play_events, hold_events, cheap_cost
+BUILDER_PARAMS = np.array([0.5, 0.5, 0.6, 0.45, 0.1, 2.0, 2.0, 1.5, 3.0, 1.0, 1.0, 0.0])
 
 
 def test_heuristic_moves_the_stone_onto_its_conquered_majority():

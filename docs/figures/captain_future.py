@@ -1,0 +1,76 @@
+"""The numbers quoted in docs/rules/captain-future.md (`make docs-figures`; see docs/figures/run.py)."""
+
+from __future__ import annotations
+
+import simbalance
+from simbalance.api import tournament
+from simbalance.core.records import seat_share
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def default_run() -> str:
+    """The default lineup on the default rules: seats, ties, length, attacks and events."""
+    n = 200_000
+    res = simbalance.simulate("captain-future", n, seed=0)
+    s = res.summary()
+    g = res.games
+    lineup = ", ".join(res.plan.lineup.describe())
+    seats = " / ".join(_pct(row["win_rate"]) for row in s["seats"])
+    fpa = s["first_player_advantage"]
+    attacks = sum(s["game"]["attacks_per_game"].values())
+    ev = s["game"]["events_per_game"]
+    length = s["length"]
+    return (f"Default run ({n:,} games, seed 0, 4 players, `{lineup}`): seats 0-3 win {seats} of the games; "
+            f"{_pct(s['outcomes']['ties'])} are ties (shared wins), {_pct(s['outcomes']['timeouts'])} time out; "
+            f"first-player advantage {100 * fpa['value']:+.1f} points (over decided games), balance "
+            f"{s['balance']:.3f}. A game lasts {length['mean']:.0f} turns (p5-p95 {length['p5']:g}-{length['p95']:g}) "
+            f"with {attacks:.0f} attacks, {ev['simon_wright']:.1f} Simon Wright, {ev['recall']:.1f} Recall, "
+            f"{ev['otto']:.1f} Otto and {ev['grag']:.1f} GRAG per game. The last seats win more: the final "
+            f"round gives them the last moves (seat 3 triggers the end in "
+            f"{_pct(float((g['end_seat'] == 3).mean()))} of the games).")
+
+
+def strategy_ranking() -> str:
+    """A tournament of the heuristics and random, and each heuristic alone against the others."""
+    n = 40_000
+    t = tournament("captain-future", ["builder", "aggressor", "random"], n, seed=1)
+    rows = ["| strategy | rating (Elo scale) | win rate per seat |", "|---|---|---|"]
+    for _, r in t.ratings.iterrows():
+        rate = t.strategies.set_index("strategy").loc[r["strategy"], "win_rate"]
+        rows.append(f"| `{r['strategy']}` | {r['elo']:+.0f} ({r['ci_low']:+.0f} to {r['ci_high']:+.0f}) | {_pct(rate)} |")
+    pairs = []
+    for a, b in (("builder", "aggressor"), ("aggressor", "builder"), ("no_events", "builder")):
+        res = simbalance.simulate("captain-future", 20_000, seed=2, strategies=[a, b, b, b], rotate=True)
+        table = res.summary()["strategies"]
+        rate = next(r["win_rate_decided"] for r in table if r["strategy"] == a)
+        pairs.append(f"one `{a}` among three `{b}` wins {_pct(rate)} of the games (25% is fair)")
+    return (f"Tournament ({n:,} games, every assignment of the three strategies to the 4 seats, seed 1):\n\n"
+            + "\n".join(rows) + "\n\nRotated, 20,000 games each (seed 2): " + "; ".join(pairs) + ".")
+
+
+def seat_ties() -> str:
+    """How much the seat-order tie-breaks of engine v2 moved the seat rates (they are random now)."""
+    res = simbalance.simulate("captain-future", 100_000, seed=3, strategies="builder")
+    rates = [float(seat_share(res.games["winners"].to_numpy(), s).mean()) for s in range(4)]
+    return ("With four `builder`s (100,000 games, seed 3) seats 0-3 win "
+            + " / ".join(_pct(r) for r in rates) + " of the games.")
+
+
+def replay_example() -> str:
+    """`simbalance replay captain-future --seed 3 --game 5`, abridged: the start, a stretch of the
+    middle and the end."""
+    from simbalance.api import plan_run
+
+    plan = plan_run("captain-future", 6, seed=3)
+    lines = plan.engine.replay(plan, 5)
+    turns = [i for i, line in enumerate(lines) if line.startswith("Turn ")]
+    mid = turns[len(turns) // 2]
+    end = next(i for i, line in enumerate(lines) if line.startswith("The game ends"))
+    shown = lines[:turns[0] + 4] + ["..."] + lines[mid:turns[turns.index(mid) + 2]] + ["..."] + lines[end:]
+    return "`simbalance replay captain-future --seed 3 --game 5`:\n\n```\n" + "\n".join(shown) + "\n```"
+
+
+FIGURES = {"replay-example": replay_example, "default-run": default_run, "strategy-ranking": strategy_ranking, "seat-ties": seat_ties}

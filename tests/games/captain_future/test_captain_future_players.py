@@ -1,0 +1,150 @@
+"""captain-future players: fair to every seat (equally good choices split at random, never by seat
+order), the events switch holds in every turn, parameters bound by name (issue 17)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from captain_future_helpers import Table
+from scipy.stats import binomtest
+
+import simbalance
+from simbalance.core.rng import seed_game
+from simbalance.games.captain_future import layout as X
+from simbalance.games.captain_future.engine import STRATEGY_PARAMS
+from simbalance.games.captain_future.strategies_nb import (
+    AGGRESSOR,
+    BUILDER,
+    HEURISTIC_PARAMS,
+    _targets,
+    _weights,
+    heuristic_event,
+    heuristic_slot,
+    recall_choice,
+)
+
+TRIALS = 300
+
+
+def params(**changes) -> np.ndarray:
+    """The builder's default parameters (configs/captain-future.toml) by name, with ``changes``."""
+    from simbalance.core.config import load_config
+
+    table = {k: v for k, v in load_config("captain-future")["strategies"]["aggressor"].items() if k != "idea"}
+    table.update(changes)
+    return np.array([float(table[name]) for name in HEURISTIC_PARAMS])
+
+
+def luna_split() -> Table:
+    """Luna (K1 K2 L1 L2) conquered: seats 1 and 2 hold two ships each, alike in every way."""
+    t = Table(strategies=(1, 1, 1, 1))
+    t.put(1, "K1", "L1")
+    t.put(2, "K2", "L2")
+    return t
+
+
+def assert_even_split(counts: dict[int, int]) -> None:
+    total = sum(counts.values())
+    assert set(counts) == {1, 2}, f"only seats {sorted(counts)} chosen"
+    assert binomtest(counts[1], total).pvalue > 1e-3, counts  # a fixed choice gives p ~ 1e-90
+
+
+@pytest.mark.parametrize("sid", [BUILDER, AGGRESSOR])
+def test_an_attack_on_two_identical_opponents_picks_either(sid):
+    counts: dict[int, int] = {}
+    prm = params(card_weight=0.0)
+    for trial in range(TRIALS):
+        t = luna_split()
+        t.give(0, t.body_card("luna"), 3)  # pays a 3-card attack on any Luna space; cannot land
+        seed_game(t.rng, 99, trial)
+        assert heuristic_slot(sid, prm, t.bd, t.st, t.fs, t.rng, 0, False)
+        victim = 1 if t.cnt("luna", 1) == 1 else 2
+        assert t.cnt("luna", 0) == 1 and t.cnt("luna", 3 - victim) == 2
+        counts[victim] = counts.get(victim, 0) + 1
+    assert_even_split(counts)
+
+
+def test_grag_and_otto_targets_on_two_identical_opponents_pick_either():
+    counts: dict[int, int] = {}
+    for trial in range(TRIALS):
+        t = luna_split()
+        luna = {t.space(s) for s in ("K1", "K2", "L1", "L2")}
+        t.st[X.SUPPLY] = 200
+        for s in range(t.lay.space_body.size):  # seat 0 holds every other space: no empty target
+            if s not in luna:
+                from simbalance.games.captain_future.rules_nb import place_from_supply
+
+                place_from_supply(t.bd, t.st, 0, s)
+        seed_game(t.rng, 7, trial)
+        prm = params()
+        _weights(t.bd, t.st, t.fs, 0, prm)
+        s, v = _targets(t.bd, t.st, t.fs, t.rng, 0, prm[2])
+        assert s in luna and v > 0
+        owner = int(t.st[X.OWNER + s])
+        counts[owner] = counts.get(owner, 0) + 1
+    assert_even_split(counts)
+
+
+def test_opponents_tied_for_the_lead_share_the_leader_weight():
+    t = luna_split()
+    prm = params(opp_weight=0.6, leader_weight=0.4)
+    leaders = _weights(t.bd, t.st, t.fs, 0, prm)
+    assert leaders == 0b0110  # seats 1 and 2 lead with 2 points each, seat 3 has none
+    w = t.fs[X.FW:X.FW + 4]
+    assert w[0] == 0 and w[1] == w[2] == pytest.approx(0.2 + 0.4 / 2) and w[3] == pytest.approx(0.2)
+
+
+def test_three_opponents_tied_for_the_lead_share_it_in_thirds():
+    t = luna_split()
+    t.put(3, "A1")  # one ship and a majority on Uranus: 2 points, like seats 1 and 2
+    prm = params(opp_weight=0.6, leader_weight=0.4)
+    assert t.score(1) == t.score(2) == t.score(3) == 2
+    assert _weights(t.bd, t.st, t.fs, 0, prm) == 0b1110
+    w = t.fs[X.FW:X.FW + 4]
+    assert w[1] == w[2] == w[3] == pytest.approx(0.2 + 0.4 / 3)
+
+
+def test_recall_sends_home_either_of_two_equal_ships():
+    seen = set()
+    prm = params()
+    for trial in range(60):
+        t = Table(strategies=(1, 1, 1, 1))
+        t.put(0, "K1", "K2")  # both on Luna: the same loss
+        seed_game(t.rng, 3, trial)
+        seen.add(recall_choice(BUILDER, prm, t.bd, t.st, t.fs, t.rng, 0))
+    assert seen == {t.space("K1"), t.space("K2")}
+
+
+def test_play_events_off_plays_no_event_even_in_the_last_turn():
+    t = Table(strategies=(1, 1, 1, 1))
+    for e in ("grag", "otto", "simon_wright", "recall"):
+        t.give(0, t.event(e))
+    t.st[X.END_SEAT] = 2  # seat 0's last turn: the thresholds drop
+    on, off = params(), params(play_events=0.0)
+    prm = np.tile(on, (4, 1))
+    assert not heuristic_event(BUILDER, off, t.bd, t.st, t.fs, t.rng, 0, prm, 1)
+    assert heuristic_event(BUILDER, on, t.bd, t.st, t.fs, t.rng, 0, prm, 1)
+
+
+def test_no_events_preset_plays_no_event_in_any_game():
+    games = simbalance.simulate("captain-future", 400, seed=2, strategies="no_events").games
+    assert (games[["simon_wright", "recall", "otto", "grag"]].to_numpy() == 0).all()
+    mixed = simbalance.simulate("captain-future", 400, seed=2, strategies="no_events,builder,builder,builder",
+                                rotate=True).games
+    assert mixed[["otto", "grag"]].to_numpy().sum() > 0  # the builders still play theirs
+
+
+def test_builder_declares_every_parameter_but_cheap_cost():
+    assert STRATEGY_PARAMS["builder"] == HEURISTIC_PARAMS[:-1]
+    assert STRATEGY_PARAMS["aggressor"] == HEURISTIC_PARAMS
+
+
+def test_controlled_by_the_winner_counts_tied_winners():
+    import pandas as pd
+
+    from simbalance.games.captain_future.report import held_by_winner
+
+    holder = np.array([0, 1, -1, 2])
+    winners = np.array([0b011, 0b011, 0b011, 0b001])  # games 0-2: seats 0 and 1 tied
+    assert held_by_winner(holder, winners).tolist() == [True, True, False, False]
+    assert pd.Series(held_by_winner(holder, winners)).mean() == 0.5
