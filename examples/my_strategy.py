@@ -21,11 +21,15 @@ play (one of the cards that match the top card). The engine documents the argume
   (never use np.random: games must be the same for the same seed).
 
 It returns the id of the card to play, which must be one of the set bits of ``playable``. A played
-wildcard is named by the built-in rule (the background and character the hand holds most of).
+wildcard is named by the built-in rule (the background and character the hand holds most of; equal
+counts are broken at random). Choose among equally good cards at random too (``wins_tie``): a
+player who keeps the first of equals is biased.
 """
 
 import numpy as np
 from numba import njit
+
+from simbalance.core.rng import wins_tie
 
 NUMBER = 4  # column of the printed number in ``cards``
 
@@ -36,9 +40,16 @@ def choose(hand, playable, top_background, top_character, hand_sizes, seat, dire
     else fits, so they are kept for when they are needed."""
     best = -1
     best_number = -1
+    ties = 0
     for card in range(cards.shape[0]):
         if (playable >> np.uint64(card)) & np.uint64(1):
             if cards[card, NUMBER] > best_number:
                 best = card
                 best_number = cards[card, NUMBER]
+                ties = 1
+            elif cards[card, NUMBER] == best_number:
+                # equally good cards: each is kept with the same chance (never "the lowest id")
+                ties += 1
+                if wins_tie(state, ties):
+                    best = card
     return best
