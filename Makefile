@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 # The project's main job, on the embedded defaults (local threads, local files).
 MAIN_JOB ?= run captain-future --n 1e6
 
-.PHONY: run test bench lint clean docs-figures
+.PHONY: run test bench lint clean docs-figures docs-picture
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -30,6 +30,10 @@ bench: $(VENV)/.installed-test
 
 docs-figures: $(VENV)/.installed
 	$(BIN)/python docs/figures/run.py $(GAMES)
+
+# README's report picture: the main job's report.html through headless Chromium
+docs-picture: $(VENV)/.installed
+	$(BIN)/python docs/figures/report_picture.py
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check simbalance tests benchmarks

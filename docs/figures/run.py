@@ -29,7 +29,7 @@ MARKER = re.compile(r"(<!-- figure (?P<name>[\w-]+) -->\n)(?P<body>.*?)(<!-- end
 
 def figure_modules() -> dict[str, Path]:
     """game id -> the file of its figure functions."""
-    return {p.stem.replace("_", "-"): p for p in sorted(HERE.glob("*.py")) if p.stem != "run"}
+    return {p.stem.replace("_", "-"): p for p in sorted(HERE.glob("*.py")) if p.stem not in ("run", "report_picture")}
 
 
 def load_figures(path: Path) -> dict:
