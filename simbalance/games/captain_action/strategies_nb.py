@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from simbalance.core.rng import randint, uniform
+from simbalance.core.rng import randint, uniform, wins_tie
 from simbalance.games.captain_action.scoring_nb import (
     BG_N,
     CH_N,
@@ -92,7 +92,7 @@ def best_discard(state, pick, hand, seat, hand_size, forbid, pair_weight, card_i
             ties = 1
         elif v == best and pick:
             ties += 1
-            if randint(state, ties) == 0:
+            if wins_tie(state, ties):
                 best_slot = d
     return best_slot, best
 

@@ -26,7 +26,7 @@ import numpy as np
 from numba import njit
 
 from simbalance.core.bits import popcount
-from simbalance.core.rng import randint
+from simbalance.core.rng import randint, wins_tie
 from simbalance.games.lady_actions_escape.bits_nb import ONE, lowest_card, nth_card
 
 RANDOM = 0
@@ -109,7 +109,7 @@ def choose_card(sid, params, state, step, hand, options, k, card_info, kind_card
             ties = 1
         elif v == best:
             ties += 1
-            if randint(state, ties) == 0:
+            if wins_tie(state, ties):
                 best_card = card
     return best_card
 
@@ -129,7 +129,7 @@ def _most_held(state, hand, kind_cards, first, count):
             ties = 1
         elif n == best_n:
             ties += 1
-            if randint(state, ties) == 0:
+            if wins_tie(state, ties):
                 best = x
     return best
 
