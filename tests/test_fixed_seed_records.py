@@ -19,8 +19,8 @@ PINNED = {
     ("captain-action", 20000, 4): "2a30d3d1244769dd",
     ("lady-actions-escape", 5000, 2): "ef516934579008e7",
     ("lady-actions-escape", 5000, 4): "2a526d66b2e0e875",
-    ("aquaman", 2000, 2): "0b22a3b114349430",
-    ("aquaman", 2000, 4): "6908e7799f459470",
+    ("aquaman", 2000, 2): "2c660a50d4fe5ba0",
+    ("aquaman", 2000, 4): "216c82b58919da67",
     ("captain-future", 2000, 2): "0d8b7cd1b28598ad",
     ("captain-future", 2000, 4): "8ddfc68b66d16ed0",
 }

@@ -2,6 +2,13 @@
 
 Version history (bump ENGINE_VERSION only when game behaviour changes):
 1. First version: rules as pinned in docs/rules/aquaman.md.
+2. Issue 17, trustworthy players. A fighter who cannot reveal now by default ends the fight before
+   the reveal (nobody reveals, nobody wins; rules.cannot_reveal = "ends", variant empty-hand-loses
+   restores version 1's "loses"). The heuristics break every tie between equally valued seats,
+   squares, cards and suits uniformly from the game's stream (v1 took the first: the lowest seat,
+   the first square or hand slot); value Power without the activated card (v1 counted it in its own
+   suit, so about a quarter of Power activations swapped nothing) and swap every eligible card
+   but the highest of its suit; neither fight nor Foe opponents who hold no card.
 """
 
 from __future__ import annotations
@@ -13,6 +20,7 @@ from simbalance.core.config import get, require_bool, require_choice, require_in
 from simbalance.core.errors import ConfigError
 from simbalance.core.records import MAX_SEATS, record_dtype
 from simbalance.games.aquaman.enums import (
+    CANNOT_REVEAL_NAMES,
     CARD_RANK,
     CARD_SUIT,
     DIR_DCOL,
@@ -22,11 +30,11 @@ from simbalance.games.aquaman.enums import (
     NO_POWER,
     POWER_NAMES,
     R_AQUAMAN_DRAW,
+    R_CANNOT_REVEAL,
     R_COLS,
     R_COMPANION_LOOK,
     R_CORNER,
     R_DISCARD_AFTER,
-    R_EMPTY_LOSES,
     R_FACES,
     R_HAND_LIMIT,
     R_MISSION_SUITS,
@@ -49,7 +57,7 @@ from simbalance.games.aquaman.enums import (
 )
 from simbalance.games.aquaman.rules_nb import kernel  # noqa: F401  (the engine's kernel)
 
-ENGINE_VERSION = 1
+ENGINE_VERSION = 2
 CHUNK_SIZE = 1 << 16
 STRATEGIES = {"random": S_RANDOM, "runner": S_RUNNER, "raider": S_RAIDER}
 # Each heuristic's parameters in the order its code reads them (enums.P_*); configs bind by name.
@@ -153,7 +161,8 @@ def rules_array(cfg: dict, players: int) -> np.ndarray:
     rules[R_COMPANION_LOOK] = require_int(cfg, "rules.companion_look", 0, 100)
     rules[R_RESHUFFLE] = int(require_bool(cfg, "rules.reshuffle"))
     rules[R_TIES_REPEAT] = int(require_choice(cfg, "rules.fight_ties", ["repeat", "once"]) == "repeat")
-    rules[R_EMPTY_LOSES] = int(require_choice(cfg, "rules.cannot_reveal", ["loses", "draws"]) == "loses")
+    rules[R_CANNOT_REVEAL] = CANNOT_REVEAL_NAMES.index(
+        require_choice(cfg, "rules.cannot_reveal", list(CANNOT_REVEAL_NAMES)))
     rules[R_DISCARD_AFTER] = int(require_choice(cfg, "rules.activated_card", ["after", "before"]) == "after")
     rules[R_TURN_LEGS] = int(require_choice(cfg, "rules.legs", ["free", "turn"]) == "turn")
     require_choice(cfg, "rules.leg_off_board", ["skip", "clamp"])
@@ -498,6 +507,11 @@ def replay(plan, game: int) -> list[str]:
             hands[b].remove(c)
             hands[a].append(c)
             lines.append(f"    seat {a} steals {name(c)} from seat {b}.")
+        elif kind == e.EV_NO_REVEAL:
+            empty = [s for s, k in ((a, b), (c, d)) if k == 0]
+            lines.append("    " + " and ".join(f"seat {s}" for s in empty)
+                         + (" has" if len(empty) == 1 else " have") + " no card to reveal: "
+                         "the fight ends before the reveal.")
         elif kind == e.EV_FIGHT_END:
             if c < 0:
                 lines.append("    nobody wins the fight.")

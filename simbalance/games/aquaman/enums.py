@@ -14,9 +14,15 @@ N_POWERS = 8
 # each seat (R_CORNER + seat, 4 slots) and the power of each suit (R_SUIT_POWER + suit).
 (R_ROWS, R_COLS, R_PLAYERS, R_RANKS, R_NSUITS, R_NDICE, R_FACES, R_START_HAND, R_HAND_LIMIT,
  R_POWER_MIN, R_MISSIONS_TO_WIN, R_MISSION_SUITS, R_MISSIONS_PER_TURN, R_TURN_CAP, R_AQUAMAN_DRAW,
- R_COMPANION_LOOK, R_TIES_REPEAT, R_EMPTY_LOSES, R_DISCARD_AFTER, R_RESHUFFLE, R_TURN_LEGS, N_RULES) = range(22)
+ R_COMPANION_LOOK, R_TIES_REPEAT, R_CANNOT_REVEAL, R_DISCARD_AFTER, R_RESHUFFLE, R_TURN_LEGS, N_RULES) = range(22)
 R_CORNER = N_RULES
 R_SUIT_POWER = N_RULES + 4
+
+# rules[R_CANNOT_REVEAL]: when a fighter has no card to reveal (config rules.cannot_reveal, whose
+# names CANNOT_REVEAL_NAMES are in this order): the fight ends before the reveal (nobody reveals,
+# nobody wins), he loses, or nobody wins (the other's revealed card is still spent).
+REVEAL_ENDS, REVEAL_LOSES, REVEAL_DRAWS = range(3)
+CANNOT_REVEAL_NAMES = ("ends", "loses", "draws")
 
 # card[...]: row CARD_SUIT and row CARD_RANK give each card id's suit and rank.
 CARD_SUIT, CARD_RANK = 0, 1
@@ -67,7 +73,7 @@ DIR_DCOL = (0, 0, -1, 1)
 # game without any trace of the logging.
 (EV_BOARD, EV_DEAL, EV_TURN, EV_ACTIVATE, EV_DRAW, EV_SEE, EV_KEEP, EV_DISC, EV_SEA, EV_PLOT, EV_FOE,
  EV_STRANGE, EV_LOCATION, EV_ROLL, EV_LEG, EV_SWIM, EV_TAKE, EV_EMPTY, EV_FIGHT, EV_REVEAL, EV_FIGHT_END,
- EV_STEAL, EV_MISSION, EV_WIN, EV_TIMEOUT, EV_INVALID, EV_MOVE) = range(27)
+ EV_STEAL, EV_MISSION, EV_WIN, EV_TIMEOUT, EV_INVALID, EV_MOVE, EV_NO_REVEAL) = range(28)
 N_EV_COLS = 6
 # why a card was discarded (EV_DISC c)
 WHY_ACTIVATED, WHY_COMPANION, WHY_POWER, WHY_FOE, WHY_MISSION, WHY_REST = range(6)

@@ -45,6 +45,7 @@ from simbalance.games.aquaman.enums import (
     EV_LOCATION,
     EV_MISSION,
     EV_MOVE,
+    EV_NO_REVEAL,
     EV_PLOT,
     EV_REVEAL,
     EV_ROLL,
@@ -67,10 +68,10 @@ from simbalance.games.aquaman.enums import (
     PLOT,
     POWER,
     R_AQUAMAN_DRAW,
+    R_CANNOT_REVEAL,
     R_COMPANION_LOOK,
     R_CORNER,
     R_DISCARD_AFTER,
-    R_EMPTY_LOSES,
     R_FACES,
     R_HAND_LIMIT,
     R_MISSION_SUITS,
@@ -84,6 +85,8 @@ from simbalance.games.aquaman.enums import (
     R_SUIT_POWER,
     R_TIES_REPEAT,
     R_TURN_CAP,
+    REVEAL_ENDS,
+    REVEAL_LOSES,
     SEA_CREATURE,
     ST_FIGHTS,
     ST_FOE_HITS,
@@ -359,9 +362,11 @@ def fight(G, S, a, b, strat, par, log=None):
     """``a`` fights ``b``. Returns the winner or -1. Revealed cards are discarded; the winner steals.
 
     Both choose their card at once (a choice depends only on the chooser's own hand). High rank
-    wins; a tie makes both reveal again (once only with rules.fight_ties = "once"). A player who
-    cannot reveal loses (with rules.cannot_reveal = "draws", nobody wins); if neither can, nobody
-    wins.
+    wins; a tie makes both reveal again (once only with rules.fight_ties = "once"). When one of them
+    has no card to reveal (hand sizes are public), by default the fight ends before the reveal:
+    nobody reveals, nobody wins (also after a tie). With rules.cannot_reveal = "loses" the other
+    reveals and the one who cannot loses; with "draws" the other reveals and nobody wins. If
+    neither can reveal, nobody wins.
     """
     S.seat[a, ST_FIGHTS] += 1
     S.seat[b, ST_FIGHTS] += 1
@@ -369,7 +374,12 @@ def fight(G, S, a, b, strat, par, log=None):
         log_event(log, S, EV_FIGHT, a, b, 0, 0)
     winner = -1
     reveals = 0
+    ends = G.rules[R_CANNOT_REVEAL] == REVEAL_ENDS
     while True:
+        if ends and (S.seat[a, V_HAND_N] == 0 or S.seat[b, V_HAND_N] == 0):
+            if log is not None:
+                log_event(log, S, EV_NO_REVEAL, a, S.seat[a, V_HAND_N], b, S.seat[b, V_HAND_N])
+            break
         ca = _reveal(G, S, a, strat, par)
         cb = _reveal(G, S, b, strat, par)
         reveals += 1
@@ -378,7 +388,7 @@ def fight(G, S, a, b, strat, par, log=None):
         if ca < 0 and cb < 0:
             break
         if ca < 0 or cb < 0:
-            if G.rules[R_EMPTY_LOSES] != 0:
+            if G.rules[R_CANNOT_REVEAL] == REVEAL_LOSES:
                 winner = b if ca < 0 else a
             break
         ra = G.card[CARD_RANK, ca]

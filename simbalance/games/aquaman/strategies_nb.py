@@ -20,15 +20,21 @@ parameters (configs/aquaman.toml, order in ``enums.HEURISTIC_PARAM_NAMES``):
   ``rank * rank/ranks``; a card *held* is worth ``need`` if it is the only one of its suit, else
   ``spare``, plus the same rank term;
 - swim: the reachable square of highest value: its card's gain, or for a square with opponents
-  ``fight + edge * (2 * best_rank/ranks - 1)``;
+  ``fight + edge * (2 * best_rank/ranks - 1)`` (a fight nobody can win, against opponents without
+  cards or with none in one's own hand, gains nothing);
 - power: the card whose power's estimated gain minus the card's held value is highest, used when
   that exceeds ``power_bar`` (the estimates are in ``choose_power``; ``foe`` values a Foe hit,
   ``swim_reach`` is how many board cards a rolled swim is assumed to choose from; Plot is only
-  considered toward a card of a missing suit);
+  considered toward a card of a missing suit; Power is judged without the activated card);
 - fight card: the highest ``fight_card * rank/ranks - held_value/need``; steal: the highest gain
-  plus ``deny`` if it is the loser's only card of its suit; opponent: ``deny * missions + cards``;
+  plus ``deny`` if it is the loser's only card of its suit; opponent (to fight or Foe):
+  ``deny * missions + cards`` among those who hold a card;
 - mission: always, with the lowest card of each suit (most-held suits first); rest: discard the
   card of lowest held value.
+
+Every choice among equally valued options (seats, squares, hand slots, suits) is uniform, drawn
+from the game's stream (``argmax_fair``): never the first one found, which would favour the lowest
+seat or the first square.
 
 Hot functions first bind the arrays they need to locals (``card = G.card`` ...) and pass plain
 arrays to helpers: reading an array out of the Game/State tuples inside a loop makes numba update
@@ -43,7 +49,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simbalance.core.rng import randint, shuffle
+from simbalance.core.rng import randint, shuffle, wins_tie
 from simbalance.games.aquaman.enums import (
     AQUAMAN,
     C_DICE,
@@ -71,6 +77,7 @@ from simbalance.games.aquaman.enums import (
     PLOT,
     POWER,
     R_AQUAMAN_DRAW,
+    R_CANNOT_REVEAL,
     R_COMPANION_LOOK,
     R_DISCARD_AFTER,
     R_MISSION_SUITS,
@@ -80,6 +87,7 @@ from simbalance.games.aquaman.enums import (
     R_RANKS,
     R_SUIT_POWER,
     R_TURN_LEGS,
+    REVEAL_ENDS,
     S_RANDOM,
     SEA_CREATURE,
     STRANGENESS,
@@ -119,10 +127,21 @@ def missing_share(seatv, n_suits, seat):
 
 
 @njit(cache=True, inline="always")
-def _argmax_or_none(best, best_v, cand, v):
+def argmax_fair(rng, best, best_v, n_best, cand, v):
+    """One step of a scan for the highest ``v``: returns the new (best, best_v, n_best).
+
+    Ties are broken uniformly at random (``core.rng.wins_tie``: reservoir sampling over the
+    ``n_best`` equal-best candidates seen so far, from the game's own stream ``rng``), never toward
+    the first candidate (the lowest seat, square or hand slot). A draw is made only on a tie. Start
+    with ``best, best_v, n_best = -1, 0.0, 0``.
+    """
     if best < 0 or v > best_v:
-        return cand, v
-    return best, best_v
+        return cand, v, 1
+    if v == best_v:
+        n_best += 1
+        if wins_tie(rng, n_best):
+            return cand, v, n_best
+    return best, best_v, n_best
 
 
 # ---------------------------------------------------------------- power phase
@@ -195,10 +214,12 @@ def _best_cell(G, S, seat, par, n):
     seatv = S.seat
     scratch = S.scratch
     ranks = G.rules[R_RANKS]
-    best, best_v = -1, 0.0
+    rng = S.rng
+    best, best_v, n_best = -1, 0.0, 0
     for j in range(n):
         cell = scratch[X_CAND, j]
-        best, best_v = _argmax_or_none(best, best_v, cell, gain(card, seatv, ranks, seat, cards[K_BOARD, cell], par))
+        v = gain(card, seatv, ranks, seat, cards[K_BOARD, cell], par)
+        best, best_v, n_best = argmax_fair(rng, best, best_v, n_best, cell, v)
     return best, best_v
 
 
@@ -272,7 +293,8 @@ def choose_power(G, S, seat, sid, par):
     have_plot = False
     have_strange = False
     foe_adjacent = -1
-    best, best_v = -1, 0.0
+    rng = S.rng
+    best, best_v, n_best = -1, 0.0, 0
     for i in range(n):
         c = cards[K_HAND + seat, i]
         power = rules[R_SUIT_POWER + card[CARD_SUIT, c]]
@@ -303,16 +325,21 @@ def choose_power(G, S, seat, sid, par):
                     g = best_plot - ((1.0 - miss) * need + miss * spare + rank_w * 0.75)
         elif power == FOE:
             if foe_adjacent < 0:
-                foe_adjacent = 1 if foe_targets(G, S, seat) > 0 else 0
+                foe_adjacent = 1 if _foe_can_hit(G, S, seat) else 0
             if foe_adjacent == 1:
                 g = par[P_FOE] * (rank - 1) / ranks
         elif power == POWER:
+            # the activated card leaves the hand first: judge the swaps as power_discards will make
+            # them, without it (its suit one card shorter, perhaps missing)
+            own = card[CARD_SUIT, c]
+            pm_after = pm + (1.0 / rules[R_NSUITS] if seatv[seat, V_SUIT + own] == 1 else 0.0)
+            e_after = pm_after * need + (1.0 - pm_after) * spare + rank_w * 0.5
             for j in range(n):
                 cj = cards[K_HAND + seat, j]
-                if j != i and card[CARD_RANK, cj] <= rank and seatv[seat, V_SUIT + card[CARD_SUIT, cj]] >= 2:
-                    v = held(card, seatv, ranks, seat, cj, par)
-                    if v < e:
-                        g += e - v
+                if j != i and card[CARD_RANK, cj] <= rank and _outranked(card, cards, seatv, seat, cj, c):
+                    v = spare + rank_w * card[CARD_RANK, cj] / ranks  # held value of a card not its suit's last
+                    if v < e_after:
+                        g += e_after - v
         elif power == STRANGENESS:
             if not have_strange:
                 _best_below(G, S, seat, par, 1, strangeness_targets(G, S, seat, ranks + 1))
@@ -321,7 +348,7 @@ def choose_power(G, S, seat, sid, par):
             if best_strange > -1e299:
                 g = best_strange
         # LOCATION shows cards the heuristics do not remember; NO_POWER does nothing
-        best, best_v = _argmax_or_none(best, best_v, i, g - held(card, seatv, ranks, seat, c, par))
+        best, best_v, n_best = argmax_fair(rng, best, best_v, n_best, i, g - held(card, seatv, ranks, seat, c, par))
     if best >= 0 and best_v > par[P_POWER_BAR]:
         return best
     return -1
@@ -340,7 +367,8 @@ def choose_companion_keep(G, S, seat, sid, par, n_seen, rank):
             n_low += 1
     if n_low == 0:
         return -1
-    best, best_v = -1, 0.0
+    rng = S.rng
+    best, best_v, n_best = -1, 0.0, 0
     pick = randint(S.rng, n_low) if sid == S_RANDOM else -1
     for j in range(n_seen):
         c = cards[K_BUF, j]
@@ -350,7 +378,7 @@ def choose_companion_keep(G, S, seat, sid, par, n_seen, rank):
                     return j
                 pick -= 1
             else:
-                best, best_v = _argmax_or_none(best, best_v, j, gain(card, seatv, ranks, seat, c, par))
+                best, best_v, n_best = argmax_fair(rng, best, best_v, n_best, j, gain(card, seatv, ranks, seat, c, par))
     return best
 
 
@@ -368,7 +396,23 @@ def choose_plot_target(G, S, seat, sid, par, rank):
 
 @njit(cache=True, inline="always")
 def _opponent_score(seatv, o, par):
+    """How much the heuristics like to fight or Foe opponent ``o``: ``deny * missions + cards``; an
+    opponent without cards cannot reveal (a fight or a Foe against him gains nothing): -1, below
+    every opponent who holds a card."""
+    if seatv[o, V_HAND_N] == 0:
+        return -1.0
     return par[P_DENY] * seatv[o, V_MISSIONS] + seatv[o, V_HAND_N]
+
+
+@njit(cache=True, inline="always")
+def _foe_can_hit(G, S, seat):
+    """Whether an adjacent opponent holds a card (the heuristics' Foe needs one to hit)."""
+    scratch = S.scratch
+    seatv = S.seat
+    for j in range(foe_targets(G, S, seat)):
+        if seatv[scratch[X_CAND, j], V_HAND_N] > 0:
+            return True
+    return False
 
 
 @njit(cache=True, inline="always")
@@ -381,16 +425,33 @@ def choose_foe_target(G, S, seat, sid, par):
     if sid == S_RANDOM:
         return scratch[X_CAND, randint(S.rng, n)]
     seatv = S.seat
-    best, best_v = -1, 0.0
+    rng = S.rng
+    best, best_v, n_best = -1, 0.0, 0
     for j in range(n):
         o = scratch[X_CAND, j]
-        best, best_v = _argmax_or_none(best, best_v, o, _opponent_score(seatv, o, par))
+        best, best_v, n_best = argmax_fair(rng, best, best_v, n_best, o, _opponent_score(seatv, o, par))
     return best
 
 
 @njit(cache=True, inline="always")
+def _outranked(card, cards, seatv, seat, c, skip):
+    """Whether ``seat`` holds a card of ``c``'s suit ranked above ``c``, card ``skip`` not counted."""
+    suit = card[CARD_SUIT, c]
+    for k in range(seatv[seat, V_HAND_N]):
+        ck = cards[K_HAND + seat, k]
+        if ck != skip and card[CARD_SUIT, ck] == suit and card[CARD_RANK, ck] > card[CARD_RANK, c]:
+            return True
+    return False
+
+
+@njit(cache=True, inline="always")
 def power_discards(G, S, seat, sid, par, c):
-    """Power: discard card ``c`` (its rank is allowed) for a replacement?"""
+    """Power: discard card ``c`` (its rank is allowed) for a replacement?
+
+    Heuristics: when its held value is below an unseen card's and a higher card of its suit stays in
+    hand (the highest of each suit is kept, so a suit is never emptied and the choice does not depend
+    on the order the hand is gone through; the activated card has already left the hand).
+    """
     if sid == S_RANDOM:
         return randint(S.rng, 2) == 1
     card = G.card
@@ -398,7 +459,7 @@ def power_discards(G, S, seat, sid, par, c):
     ranks = G.rules[R_RANKS]
     pm = missing_share(seatv, G.rules[R_NSUITS], seat)
     e = pm * par[P_NEED] + (1.0 - pm) * par[P_SPARE] + par[P_RANK] * 0.5
-    return seatv[seat, V_SUIT + card[CARD_SUIT, c]] >= 2 and held(card, seatv, ranks, seat, c, par) < e
+    return _outranked(card, S.cards, seatv, seat, c, -1) and held(card, seatv, ranks, seat, c, par) < e
 
 
 @njit(cache=True, inline="always")
@@ -458,7 +519,11 @@ def choose_swim(G, S, seat, sid, par, log=None):
     """Where ``seat``'s pawn ends its swim with the rolled dice.
 
     Heuristics: the reachable square of highest value: its card's gain, or with opponents on it
-    ``fight + edge * (2 * best_rank/ranks - 1)``; an empty square is worth 0.
+    ``fight + edge * (2 * best_rank/ranks - 1)``; an empty square is worth 0. A fight that cannot be
+    won against anyone (no opponent there holds a card, or the mover holds none) gains nothing: by
+    default it ends before the reveal and the square is worth 0; with rules.cannot_reveal "loses" or
+    "draws" the mover's revealed card is spent for nothing (minus its held value). Equally valued
+    squares are chosen uniformly.
     """
     seatv = S.seat
     start = seatv[seat, V_POS]
@@ -471,20 +536,52 @@ def choose_swim(G, S, seat, sid, par, log=None):
     ranks = G.rules[R_RANKS]
     players = G.rules[R_PLAYERS]
     full = (1 << G.rules[R_NDICE]) - 1
+    mine = seatv[seat, V_HAND_N]
     fight_v = par[P_FIGHT] + par[P_EDGE] * (2.0 * best_rank(card, cards, seatv, seat) / ranks - 1.0)
-    best, best_v = -1, 0.0
+    idle_v = 0.0  # a fight nobody can win
+    if mine > 0 and G.rules[R_CANNOT_REVEAL] != REVEAL_ENDS:
+        idle_v = -_reveal_cost(card, cards, seatv, seat, par, ranks)
+    rng = S.rng
+    best, best_v, n_best = -1, 0.0, 0
     for j in range(n):
         cell = scratch[X_REACH + full, j] // 3
         if pawns_at(seatv, cell, players, seat) > 0:
-            v = fight_v
+            v = fight_v if mine > 0 and _holders_at(seatv, cell, players, seat) > 0 else idle_v
         else:
             c = cards[K_BOARD, cell]
             v = gain(card, seatv, ranks, seat, c, par) if c >= 0 else 0.0
-        best, best_v = _argmax_or_none(best, best_v, cell, v)
+        best, best_v, n_best = argmax_fair(rng, best, best_v, n_best, cell, v)
     return best
 
 
 # ---------------------------------------------------------------- fights
+
+
+@njit(cache=True, inline="always")
+def _fight_card_score(card, seatv, ranks, seat, c, par):
+    return par[P_FIGHT_CARD] * card[CARD_RANK, c] / ranks - held(card, seatv, ranks, seat, c, par) / par[P_NEED]
+
+
+@njit(cache=True, inline="always")
+def _reveal_cost(card, cards, seatv, seat, par, ranks):
+    """The held value of the card ``seat`` would reveal (an estimate: the first of equal cards)."""
+    best_c, best_v = -1, 0.0
+    for i in range(seatv[seat, V_HAND_N]):
+        c = cards[K_HAND + seat, i]
+        v = _fight_card_score(card, seatv, ranks, seat, c, par)
+        if best_c < 0 or v > best_v:
+            best_c, best_v = c, v
+    return held(card, seatv, ranks, seat, best_c, par)
+
+
+@njit(cache=True, inline="always")
+def _holders_at(seatv, cell, players, seat):
+    """How many opponents of ``seat`` on ``cell`` hold a card (could reveal one)."""
+    n = 0
+    for o in range(players):
+        if o != seat and seatv[o, V_POS] == cell and seatv[o, V_HAND_N] > 0:
+            n += 1
+    return n
 
 
 @njit(cache=True, inline="always")
@@ -499,10 +596,11 @@ def choose_fight_opponent(G, S, seat, sid, par, cell):
             n += 1
     if sid == S_RANDOM:
         return scratch[X_CAND, randint(S.rng, n)]
-    best, best_v = -1, 0.0
+    rng = S.rng
+    best, best_v, n_best = -1, 0.0, 0
     for j in range(n):
         o = scratch[X_CAND, j]
-        best, best_v = _argmax_or_none(best, best_v, o, _opponent_score(seatv, o, par))
+        best, best_v, n_best = argmax_fair(rng, best, best_v, n_best, o, _opponent_score(seatv, o, par))
     return best
 
 
@@ -516,11 +614,12 @@ def choose_fight_card(G, S, seat, sid, par):
     card = G.card
     cards = S.cards
     ranks = G.rules[R_RANKS]
-    best, best_v = -1, 0.0
+    rng = S.rng
+    best, best_v, n_best = -1, 0.0, 0
     for i in range(n):
         c = cards[K_HAND + seat, i]
-        v = par[P_FIGHT_CARD] * card[CARD_RANK, c] / ranks - held(card, seatv, ranks, seat, c, par) / par[P_NEED]
-        best, best_v = _argmax_or_none(best, best_v, i, v)
+        v = _fight_card_score(card, seatv, ranks, seat, c, par)
+        best, best_v, n_best = argmax_fair(rng, best, best_v, n_best, i, v)
     return best
 
 
@@ -534,13 +633,14 @@ def choose_steal(G, S, seat, sid, par, loser):
     card = G.card
     cards = S.cards
     ranks = G.rules[R_RANKS]
-    best, best_v = -1, 0.0
+    rng = S.rng
+    best, best_v, n_best = -1, 0.0, 0
     for i in range(n):
         c = cards[K_HAND + loser, i]
         v = gain(card, seatv, ranks, seat, c, par)
         if seatv[loser, V_SUIT + card[CARD_SUIT, c]] == 1:
             v += par[P_DENY]
-        best, best_v = _argmax_or_none(best, best_v, i, v)
+        best, best_v, n_best = argmax_fair(rng, best, best_v, n_best, i, v)
     return best
 
 
@@ -582,11 +682,11 @@ def choose_mission_cards(G, S, seat, sid, par):
                         scratch[X_CAND, s] = 1
                         break
                     pick -= 1
-        else:  # the most-held suit first: the mission costs it least
-            best, best_n = -1, 0
+        else:  # the most-held suit first: the mission costs it least (equally held: a uniform one)
+            best, best_v, n_best = -1, 0.0, 0
             for s in range(n_suits):
-                if seatv[seat, V_SUIT + s] > best_n and scratch[X_CAND, s] == 0:
-                    best, best_n = s, seatv[seat, V_SUIT + s]
+                if seatv[seat, V_SUIT + s] > 0 and scratch[X_CAND, s] == 0:
+                    best, best_v, n_best = argmax_fair(rng, best, best_v, n_best, s, np.float64(seatv[seat, V_SUIT + s]))
             scratch[X_CAND, best] = 1
     j = 0
     for s in range(n_suits):
@@ -622,8 +722,9 @@ def choose_rest_discard(G, S, seat, sid, par):
     card = G.card
     cards = S.cards
     ranks = G.rules[R_RANKS]
-    best, best_v = -1, 0.0
+    rng = S.rng
+    best, best_v, n_best = -1, 0.0, 0
     for i in range(n):
         v = -held(card, seatv, ranks, seat, cards[K_HAND + seat, i], par)
-        best, best_v = _argmax_or_none(best, best_v, i, v)
+        best, best_v, n_best = argmax_fair(rng, best, best_v, n_best, i, v)
     return best

@@ -17,6 +17,7 @@ from simbalance.games.aquaman.enums import (
     C_STAMP,
     CARD_RANK,
     CARD_SUIT,
+    HEURISTIC_PARAM_NAMES,
     K_BOARD,
     K_DECK,
     K_DISC,
@@ -32,10 +33,10 @@ from simbalance.games.aquaman.enums import (
 from simbalance.games.aquaman.state_nb import Game, new_state
 
 LETTERS = "ACXPFOSL"
-# the strategies' parameters as in configs/aquaman.toml
+# the strategies' parameters as in configs/aquaman.toml, in the order the code reads them
 CONFIG = load_config("aquaman")
-RUNNER = np.array([float(v) for k, v in CONFIG["strategies"]["runner"].items() if k != "idea"])
-RAIDER = np.array([float(v) for k, v in CONFIG["strategies"]["raider"].items() if k != "idea"])
+RUNNER = np.array([float(CONFIG["strategies"]["runner"][k]) for k in HEURISTIC_PARAM_NAMES])
+RAIDER = np.array([float(CONFIG["strategies"]["raider"][k]) for k in HEURISTIC_PARAM_NAMES])
 NO_PARAMS = np.zeros_like(RUNNER)
 
 

@@ -112,7 +112,7 @@ def test_three_players_on_a_two_corner_board_is_an_error_but_two_players_fit():
 
 def test_variants_play_to_the_end():
     for over in ({"rules.leg_off_board": "clamp"}, {"rules.legs": "turn"}, {"rules.adjacency": "king"}, {"rules.fight_ties": "once"},
-                 {"rules.cannot_reveal": "draws"}, {"rules.activated_card": "before"},
+                 {"rules.cannot_reveal": "draws"}, {"rules.cannot_reveal": "loses"}, {"rules.activated_card": "before"},
                  {"rules.mission_suits": 6, "rules.missions_to_win": 2}, {"dice.count": 3, "dice.faces": 4},
                  {"board.rows": 6, "board.cols": 6}):
         g = simbalance.simulate("aquaman", 100, seed=5, strategies=["raider", "runner"] * 2, overrides=over).games
@@ -183,8 +183,8 @@ def test_golden_games_catch_rule_drift():
     res = simbalance.simulate("aquaman", 64, seed=2026, strategies=["runner", "raider", "random", "runner"],
                               rotate=True)
     g = res.games
-    assert engine.ENGINE_VERSION == 1
-    assert int(g["length"].sum()) == 5320
-    assert int(g["winner"].sum()) == 84
-    assert int(sum(g[f"fights_{s}"].sum() for s in range(4))) == 322
-    assert int(sum(g[f"use_plot_{s}"].sum() for s in range(4))) == 182
+    assert engine.ENGINE_VERSION == 2
+    assert int(g["length"].sum()) == 5226
+    assert int(g["winner"].sum()) == 86
+    assert int(sum(g[f"fights_{s}"].sum() for s in range(4))) == 292
+    assert int(sum(g[f"use_plot_{s}"].sum() for s in range(4))) == 200

@@ -17,7 +17,7 @@ SETUPS = [
     dict(players=4, strategies=["raider", "random", "runner", "random"], rotate=True, overrides={}),
     dict(players=3, strategies=["random", "raider", "random"], rotate=True,
          overrides={"rules.fight_ties": "once", "rules.activated_card": "before", "rules.legs": "turn",
-                    "dice.count": 3, "rules.leg_off_board": "clamp"}),
+                    "dice.count": 3, "rules.leg_off_board": "clamp", "rules.cannot_reveal": "loses"}),
     dict(players=2, strategies=["random", "raider"], rotate=True,
          overrides={"rules.cannot_reveal": "draws", "rules.adjacency": "king", "rules.reshuffle": False}),
     dict(players=4, strategies=["random"], rotate=False, overrides={"rules.turn_cap": 30}),  # timeouts
@@ -59,14 +59,18 @@ def test_replay_plays_exactly_the_runs_game(setup):
 
 
 def test_replay_tells_every_kind_of_event():
-    # Over a few random games every power, fight, steal, mission, discard and deck refill is told.
+    # Over a few games every power, fight, steal, mission, discard and deck refill is told.
     plan = plan_run("aquaman", 1, seed=3, strategies=["random", "raider", "random", "runner"], rotate=True,
                     overrides={"rules.hand_limit": 6})
-    text = "\n".join(line for game in range(3) for line in replay(plan, game))
+    text = "\n".join(line for game in range(8) for line in replay(plan, game))
+    # missions are rare with a hand limit of 6: one game of the same lineup with the default limit
+    text += "\n".join(replay(plan_run("aquaman", 1, seed=3, strategies=["random", "raider", "random", "runner"],
+                                      rotate=True), 0))
     for words in ("power aquaman", "power companion", "power sea_creature", "power plot", "power foe",
                   "power power", "power strangeness", "power location", "rolls ", "order and directions chosen",
                   "one way there", " reveals ", " steals ", " wins the fight", "completes mission",
-                  "hand limit: discards", "the deck ran out", "takes ", " refills the square", "a tie", "skipped"):
+                  "hand limit: discards", "the deck ran out", "takes ", " refills the square", "a tie", "skipped",
+                  "no card to reveal: the fight ends before the reveal"):
         assert words in text, words
 
 

@@ -268,11 +268,12 @@ def test_foe_discards_a_lower_card_of_an_orthogonally_adjacent_opponent():
 
 def test_power_swaps_chosen_cards_not_above_its_rank():
     G, S = make()
-    arrange(G, S, deck=["L5", "L6"], hands={0: ["O6", "A3", "A4", "C9"]})
+    arrange(G, S, deck=["L5", "L6", "L7"], hands={0: ["O6", "A3", "A4", "C9", "A2"]})
     activate(G, S, 0, S_RUNNER, RUNNER, 0)
-    # the runner swaps one spare Aquaman (never the last of a suit); C9 is above 6
-    assert hand(G, S, 0) == ["A3", "C9", "L5"]
-    assert discard_pile(G, S) == ["A4", "O6"] and deck_top_first(G, S) == ["L6"]
+    # the runner swaps the spare Aquamans and keeps the highest of the suit; C9 is above 6
+    assert hand(G, S, 0) == ["A4", "C9", "L5", "L6"]
+    assert sorted(discard_pile(G, S)[:2]) == ["A2", "A3"] and discard_pile(G, S)[2] == "O6"
+    assert deck_top_first(G, S) == ["L7"]
 
 
 def test_strangeness_takes_an_adjacent_lower_card_even_under_a_pawn():
@@ -329,17 +330,43 @@ def test_fight_ties_once_variant_and_repeat_default():
     assert hand(G, S, 0) == ["O5"] and hand(G, S, 1) == ["S2"] and S.seat[0, ST_WON] == 0
 
 
-def test_fight_with_an_empty_hand():
-    G, S = make()
+def test_fight_with_an_empty_hand_ends_before_the_reveal():
+    G, S = make()  # default rules.cannot_reveal = "ends": hand sizes are public, nobody reveals
+    for hands in ({0: ["A5"], 1: []}, {0: [], 1: ["A5"]}, {0: [], 1: []}):
+        arrange(G, S, hands=hands)
+        assert fight(G, S, 0, 1, *raiders()) == -1
+        assert hand(G, S, 0) == sorted(hands[0]) and hand(G, S, 1) == sorted(hands[1])
+        assert discard_pile(G, S) == [] and list(S.seat[:2, ST_WON]) == [0, 0]
+        assert list(S.seat[:2, ST_FIGHTS]) == [1, 1]  # it still counts as a fight
+    # after a tie: the next reveal does not happen when one of them has no card left
+    arrange(G, S, hands={0: ["A9", "C7"], 1: ["X9"]})
+    assert fight(G, S, 0, 1, *raiders()) == -1
+    assert hand(G, S, 0) == ["C7"] and hand(G, S, 1) == [] and discard_pile(G, S) == ["A9", "X9"]
+
+
+def test_fight_with_an_empty_hand_loses_and_draws_readings():
+    G, S = make(rules__cannot_reveal="loses")
     arrange(G, S, hands={0: ["A5"], 1: []})
     assert fight(G, S, 0, 1, *raiders()) == 0  # b cannot reveal: loses, gives nothing
     assert discard_pile(G, S) == ["A5"] and S.seat[0, ST_STOLEN] == 0
+    arrange(G, S, hands={0: [], 1: ["A5"]})
+    assert fight(G, S, 0, 1, *raiders()) == 1 and discard_pile(G, S) == ["A5"] and hand(G, S, 1) == []
+    arrange(G, S, hands={0: ["A9", "C7"], 1: ["X9"]})  # a tie, then b cannot reveal
+    assert fight(G, S, 0, 1, *raiders()) == 0 and discard_pile(G, S) == ["A9", "X9", "C7"]
     arrange(G, S, hands={0: [], 1: []})
     assert fight(G, S, 0, 1, *raiders()) == -1
     assert list(S.seat[:2, ST_FIGHTS]) == [1, 1]
     G, S = make(rules__cannot_reveal="draws")
     arrange(G, S, hands={0: ["A5"], 1: []})
-    assert fight(G, S, 0, 1, *raiders()) == -1 and discard_pile(G, S) == ["A5"]
+    assert fight(G, S, 0, 1, *raiders()) == -1 and discard_pile(G, S) == ["A5"] and S.seat[0, ST_WON] == 0
+
+
+def test_empty_hand_variants_restore_the_other_readings():
+    from simbalance.api import plan_run
+
+    for variant, reading in (("empty-hand-loses", "loses"), ("empty-hand-draws", "draws")):
+        assert plan_run("aquaman", 1, variants=[variant]).config["rules"]["cannot_reveal"] == reading
+    assert plan_run("aquaman", 1).config["rules"]["cannot_reveal"] == "ends"
 
 
 def test_landing_on_a_pawn_fights_and_takes_no_card():
@@ -372,8 +399,10 @@ def test_mission_needs_every_suit_and_discards_one_of_each():
 def test_mission_of_fewer_suits_variant():
     G, S = make(rules__mission_suits=6)
     arrange(G, S, hands={0: ["A1", "A5", "C2", "X3", "P4", "F5", "O6", "S7", "L8", "L2"]})
-    play_mission(G, S, 0, S_RUNNER, RUNNER)  # most-held suits first (A, L), then in suit order
-    assert hand(G, S, 0) == ["A5", "L8", "O6", "S7"]
+    play_mission(G, S, 0, S_RUNNER, RUNNER)  # most-held suits first (A, L), then 4 of the 6 others
+    left = hand(G, S, 0)  # (uniformly: tests/games/aquaman/test_aquaman_players.py)
+    assert {"A5", "L8"} < set(left) and len(left) == 4
+    assert set(left) - {"A5", "L8"} < {"C2", "X3", "P4", "F5", "O6", "S7"} and S.seat[0, V_MISSIONS] == 1
 
 
 def test_rest_discards_down_to_the_hand_limit():
