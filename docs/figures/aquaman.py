@@ -9,6 +9,8 @@ from __future__ import annotations
 from functools import cache
 
 import numpy as np
+from common import pct as _pct
+from common import strategy_share
 
 import simbalance
 from simbalance.core.records import END_TIMEOUT, win_shares
@@ -25,9 +27,6 @@ def _play(strategies: tuple[str, ...], players: int = 4, n: int = N):
                                rotate=len(set(strategies)) > 1)
 
 
-def _pct(x: float) -> str:
-    return f"{100 * x:.1f}%"
-
 
 def _seat_rates(strategies: tuple[str, ...], players: int = 4) -> np.ndarray:
     return win_shares(_play(strategies, players).games["winners"].to_numpy(), players).mean(axis=0)
@@ -35,12 +34,7 @@ def _seat_rates(strategies: tuple[str, ...], players: int = 4) -> np.ndarray:
 
 def _strategy_share(strategies: tuple[str, ...], name: str) -> float:
     """The win share of the seats played by ``name`` (all lineups of a rotated run)."""
-    res = _play(strategies)
-    games = res.games
-    slot = res.plan.lineup.slot_names.index(name)
-    shares = win_shares(games["winners"].to_numpy(), 4)
-    mine = sum(np.where(games[f"strategy_{s}"].to_numpy() == slot, shares[:, s], 0.0) for s in range(4))
-    return float(mine.sum() / (games.shape[0] * strategies.count(name)))
+    return strategy_share(_play(strategies), name)
 
 
 def _fights_per_game(strategies: tuple[str, ...], players: int = 4) -> float:

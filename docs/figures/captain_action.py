@@ -9,6 +9,7 @@ from __future__ import annotations
 from functools import cache
 
 import numpy as np
+from common import pct as _pct
 
 import simbalance
 from simbalance.core.config import load_config
@@ -27,9 +28,6 @@ def _play(strategies: tuple[str, ...], overrides: tuple = (), players: int = PLA
     return simbalance.simulate("captain-action", n, players=players, seed=SEED, strategies=list(strategies),
                                rotate=len(set(strategies)) > 1, overrides=dict(overrides))
 
-
-def _pct(x: float) -> str:
-    return f"{100 * x:.1f}%"
 
 
 def _seat_rates(strategies: tuple[str, ...], overrides: tuple = ()) -> np.ndarray:

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
+from common import pct as _pct
+
 import simbalance
 from simbalance.api import tournament
 from simbalance.core.records import seat_share
-
-
-def _pct(x: float) -> str:
-    return f"{100 * x:.1f}%"
 
 
 def default_run() -> str:

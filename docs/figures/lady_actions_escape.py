@@ -9,6 +9,8 @@ from __future__ import annotations
 from functools import cache
 
 import numpy as np
+from common import pct as _pct
+from common import strategy_share
 
 import simbalance
 from simbalance.core.config import load_config
@@ -28,9 +30,6 @@ def _play(strategies: tuple[str, ...], overrides: tuple = (), players: int = 4, 
                                rotate=len(set(strategies)) > 1, overrides=dict(overrides))
 
 
-def _pct(x: float) -> str:
-    return f"{100 * x:.1f}%"
-
 
 def _seat_rates(strategies: tuple[str, ...], overrides: tuple = (), players: int = 4) -> np.ndarray:
     return win_shares(_play(strategies, overrides, players).games["winners"].to_numpy(), players).mean(axis=0)
@@ -41,13 +40,8 @@ def _by_seat(rates) -> str:
 
 
 def _share(strategies: tuple[str, ...], name: str) -> float:
-    """The win share of one seat played by ``name`` (all lineups of a rotated run)."""
-    res = _play(strategies)
-    games = res.games
-    slot = res.plan.lineup.slot_names.index(name)
-    shares = win_shares(games["winners"].to_numpy(), 4)
-    mine = sum(np.where(games[f"strategy_{s}"].to_numpy() == slot, shares[:, s], 0.0) for s in range(4))
-    return float(mine.sum() / (games.shape[0] * strategies.count(name)))
+    """The win share of the seats played by ``name`` (all lineups of a rotated run)."""
+    return strategy_share(_play(strategies), name)
 
 
 def random_play() -> str:

@@ -29,10 +29,12 @@ MARKER = re.compile(r"(<!-- figure (?P<name>[\w-]+) -->\n)(?P<body>.*?)(<!-- end
 
 def figure_modules() -> dict[str, Path]:
     """game id -> the file of its figure functions."""
-    return {p.stem.replace("_", "-"): p for p in sorted(HERE.glob("*.py")) if p.stem not in ("run", "report_picture")}
+    return {p.stem.replace("_", "-"): p for p in sorted(HERE.glob("*.py")) if p.stem not in ("run", "report_picture", "common")}
 
 
 def load_figures(path: Path) -> dict:
+    if str(HERE) not in sys.path:  # the scripts share docs/figures/common.py
+        sys.path.insert(0, str(HERE))
     spec = importlib.util.spec_from_file_location(f"docs_figures_{path.stem}", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
