@@ -7,6 +7,8 @@ numba import) and an engine module (``SPEC.engine``) that defines:
 - ``RECORD_DTYPE``: ``simbalance.core.records.record_dtype([...game fields...])``.
 - ``STRATEGIES: dict[str, int]``: strategy name -> integer id used inside the kernel. Each name has a
   ``[strategies.<name>]`` table in the game's config: ``idea`` (one line) and its float parameters.
+- ``STRATEGY_PARAMS: dict[str, tuple[str, ...]]``: per strategy name, its parameter names in the
+  order the kernel reads them from the seat's parameter vector; the config binds to them by name.
 - ``prepare(cfg, players, validate=False) -> tuple``: validate the resolved config (raise
   ConfigError) and return the engine's extra kernel arguments (numpy arrays and scalars, never
   Python objects). With ``validate`` the kernel checks its invariants at every step and ends a game
