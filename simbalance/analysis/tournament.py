@@ -1,8 +1,9 @@
 """Tournaments: every assignment of the strategies to the seats, a matchup matrix and ratings.
 
 - Matchup A against B: A's per-seat win rate in the decided games whose seats hold only A and B
-  (both present), with a Wilson interval; the fair share is 1/P. Games without a winner (timeouts,
-  stalemates) say nothing about who is stronger: their share is reported beside.
+  (both present), with a Wilson interval; the fair share is 1/P. Over decided games, like every
+  comparison with 1/P (docs/metrics.md): games without a winner (timeouts, stalemates) say
+  nothing about who is stronger; their share is reported beside.
 - Ratings: Bradley-Terry strengths from "A's seat won, B's seat did not" within the same game (ties
   count fractionally), fitted by the MM algorithm (Hunter 2004), shown on the Elo scale
   (400 log10), with 95% intervals from a Poisson bootstrap over games.

@@ -74,3 +74,19 @@ def test_cli_tournament(tmp_path):
 def test_strategies_lists_heuristics_and_presets():
     res = CliRunner().invoke(app, ["strategies", GAME])
     assert res.exit_code == 0 and "blocker" in res.output and "preset of flexible" in res.output
+
+
+def test_matchups_are_over_decided_games_with_planted_timeouts():
+    """Two strategies, two seats: A wins 30 games, B 10, and 60 time out. A's matchup rate is its
+    share of the decided games (0.75), not of all games (0.30): the same denominator as the
+    first-player advantage and the balance (docs/metrics.md)."""
+    import pandas as pd
+
+    from simbalance.analysis.tournament import matchups
+
+    rows = [(0b01, 0, 1)] * 30 + [(0b10, 0, 1)] * 10 + [(0, 0, 1)] * 60  # winners, slot of seat 0, of seat 1
+    games = pd.DataFrame({"winners": np.array([w for w, _, _ in rows], np.uint8),
+                          "strategy_0": [a for _, a, _ in rows], "strategy_1": [b for _, _, b in rows]})
+    table = matchups(games, 2, ("A", "B")).set_index("strategy")
+    assert table.loc["A", "win_rate"] == 0.75 and table.loc["B", "win_rate"] == 0.25
+    assert table.loc["A", "no_winner_share"] == 0.6
