@@ -5,11 +5,15 @@ and, when the run keeps its games, copied into one records array. A streaming ru
 aggregate and a sample of its first games (for the engine's own statistics and figures), so its
 memory stays flat at any n.
 
-A checkpoint is the state of a finished prefix of chunks: ``state.json``, the merged aggregate, the
-sample and, for runs that keep their games, the records so far. It is written (each file under a
-temporary name, then renamed) once a run has taken longer than a few seconds, and whenever the run
-is stopped; a resumed run replays nothing it has and merges in the same order, so it ends with
-exactly the result of an uninterrupted run.
+A checkpoint is the state of a finished prefix of chunks. Its one commit point is ``checkpoint.npz``
+(the state, the merged aggregate and a streaming run's sample in one file, written under a temporary
+name and renamed): whatever else a run writes (``records.bin``, the games' Parquet shards) is
+written before that rename and, on resume, cut back to what the committed state vouches for. So a
+run killed at any instant resumes from the last commit, never from a mix of two. A fresh run commits
+an empty checkpoint first (its folder appears by a rename, complete), so a checkpoint folder can
+always be resumed. Checkpoints are then written once a run has taken longer than a few seconds, and
+whenever the run is stopped; a resumed run replays nothing it has and merges in the same order, so
+it ends with exactly the result of an uninterrupted run.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import shutil
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,7 +39,16 @@ if TYPE_CHECKING:
 
 SAMPLE_GAMES = 200_000  # a streaming run keeps this many first games for engine statistics
 CHECKPOINT_AFTER_S = 5.0
-STATE = "state.json"
+CHECKPOINT = "checkpoint.npz"  # the one commit point: state, aggregate and sample together
+RECORDS = "records.bin"
+LEGACY = ("state.json", "aggregate.npz", "sample.npz")  # before one-file checkpoints
+AGGREGATE_FIELDS = ("seat_wins", "slot_wins", "slot_seat_games", "outcomes", "length_hist", "undecided_hist",
+                    "slot_decided_games")
+
+
+def _fault(step: str) -> None:
+    """Called before and after every write of a checkpoint or shard; tests replace it to kill a run
+    at that step (fault injection). A no-op otherwise."""
 
 
 @dataclass
@@ -63,16 +77,13 @@ class Outcome:
     elapsed: float
 
 
-def _atomic_write(path: Path, data: bytes) -> None:
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_bytes(data)
-    os.replace(tmp, path)
-
-
-def _save_npz(path: Path, **arrays) -> None:
-    tmp = path.with_name(f".{path.name}.tmp.npz")
-    np.savez(tmp, **arrays)
-    os.replace(tmp, path)
+def _fsync_dir(path: Path) -> None:
+    with contextlib.suppress(OSError):
+        fd = os.open(path, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
 
 
 class Checkpoint:
@@ -81,26 +92,58 @@ class Checkpoint:
         self.plan, self.options, self.chunk = plan, options, chunk
         self.saved_games = 0
 
+    def begin(self, agg: RunAggregate, sample: np.ndarray) -> None:
+        """Commit the empty checkpoint of a fresh run. A new folder is built under a hidden name and
+        renamed, so a folder of that name always holds a checkpoint (a kill leaves only the hidden one,
+        which the next run of that name clears)."""
+        if self.dir.exists():
+            self.save(0, 0, agg, None, sample)
+            return
+        staging = self.dir.with_name(f".{self.dir.name}.new")
+        shutil.rmtree(staging, ignore_errors=True)
+        staging.mkdir(parents=True)
+        self._commit(staging, 0, 0, agg, sample)
+        _fault("before rename folder")
+        os.rename(staging, self.dir)
+        _fsync_dir(self.dir.parent)
+        _fault("after rename folder")
+
     def save(self, chunks_done: int, games_done: int, agg: RunAggregate, records: np.ndarray | None,
              sample: np.ndarray) -> None:
         self.dir.mkdir(parents=True, exist_ok=True)
         if records is not None:
-            # Append what is new; a resumed run truncates to the games state.json vouches for.
-            with open(self.dir / "records.bin", "ab") as fh:
+            # Append what is new, before the commit; a resumed run reads only what the commit vouches for.
+            _fault("before records")
+            with open(self.dir / RECORDS, "ab") as fh:
                 fh.truncate(self.saved_games * records.dtype.itemsize)
                 fh.seek(0, os.SEEK_END)
                 fh.write(records[self.saved_games:games_done].tobytes())
-        _save_npz(self.dir / "aggregate.npz", seat_wins=agg.seat_wins, slot_wins=agg.slot_wins,
-                  slot_seat_games=agg.slot_seat_games, outcomes=agg.outcomes, length_hist=agg.length_hist,
-                  undecided_hist=agg.undecided_hist, slot_decided_games=agg.slot_decided_games,
-                  n=np.array(agg.n))
-        _save_npz(self.dir / "sample.npz", sample=sample[: min(len(sample), games_done)])
+                fh.flush()
+                os.fsync(fh.fileno())
+            _fault("after records")
+        self._commit(self.dir, chunks_done, games_done, agg, sample)
+        self.saved_games = games_done
+
+    def _commit(self, folder: Path, chunks_done: int, games_done: int, agg: RunAggregate,
+                sample: np.ndarray) -> None:
         state = {"args": self.options.args, "game": self.plan.spec.id, "n": self.plan.n, "seed": self.plan.seed,
                  "chunk_size": self.chunk, "chunks_done": chunks_done, "games_done": games_done,
                  "keep_games": self.options.keep_games, "config": self.plan.config,
                  "engine_version": self.plan.engine.ENGINE_VERSION}
-        _atomic_write(self.dir / STATE, (json.dumps(state, indent=2, default=str) + "\n").encode())
-        self.saved_games = games_done
+        blob = np.frombuffer((json.dumps(state, indent=2, default=str) + "\n").encode(), dtype=np.uint8)
+        # A kept run's sample is a view of its records (records.bin has it); a streamed run stores its own.
+        part = sample[:0] if self.options.keep_games else sample[: min(len(sample), games_done)]
+        tmp = folder / f".{CHECKPOINT}.tmp"
+        _fault("before checkpoint")
+        with open(tmp, "wb") as fh:
+            np.savez(fh, state=blob, n=np.array(agg.n), sample=part,
+                     **{name: getattr(agg, name) for name in AGGREGATE_FIELDS})
+            fh.flush()
+            os.fsync(fh.fileno())
+        _fault("before rename checkpoint")
+        os.replace(tmp, folder / CHECKPOINT)  # the commit
+        _fsync_dir(folder)
+        _fault("after rename checkpoint")
 
     def load(self, records: np.ndarray | None, sample: np.ndarray, players: int, n_slots: int):
         state = read_state(self.dir)
@@ -108,34 +151,67 @@ class Checkpoint:
             raise SimbalanceError(f"--resume {self.dir}: the config or seed differs from the interrupted run")
         if state["chunk_size"] != self.chunk or state["keep_games"] != self.options.keep_games:
             raise SimbalanceError(f"--resume {self.dir}: the run was checkpointed with other chunking or storage")
-        games = state["games_done"]
-        if records is not None:
-            raw = (self.dir / "records.bin").read_bytes()[: games * records.dtype.itemsize]
-            records[:games] = np.frombuffer(raw, dtype=records.dtype)
-        with np.load(self.dir / "aggregate.npz") as z:
-            agg = RunAggregate(players, n_slots, int(z["n"]), z["seat_wins"], z["slot_wins"], z["slot_seat_games"],
-                               z["outcomes"], z["length_hist"], z["undecided_hist"], z["slot_decided_games"])
-        with np.load(self.dir / "sample.npz") as z:
+        chunks, games = state["chunks_done"], state["games_done"]
+        broken = f"--resume {self.dir}: the checkpoint is inconsistent"
+        if games != sum(size for _, size in chunk_bounds(self.plan.n, self.chunk)[:chunks]):
+            raise SimbalanceError(f"{broken} ({chunks} chunks but {games:,} games)")
+        with np.load(self.dir / CHECKPOINT, allow_pickle=False) as z:
+            agg = RunAggregate(players, n_slots, int(z["n"]), *(z[name] for name in AGGREGATE_FIELDS))
             part = z["sample"]
+        if agg.n != games:
+            raise SimbalanceError(f"{broken} (its statistics hold {agg.n:,} games, its state {games:,})")
+        if records is not None:
+            size = games * records.dtype.itemsize
+            raw = b""
+            if games:
+                with open(self.dir / RECORDS, "rb") as fh:
+                    raw = fh.read(size)
+            if len(raw) != size:
+                raise SimbalanceError(f"{broken} ({RECORDS} holds fewer than {games:,} games)")
+            records[:games] = np.frombuffer(raw, dtype=records.dtype)
+        else:
+            if len(part) != min(len(sample), games):
+                raise SimbalanceError(f"{broken} (its sample holds {len(part):,} games)")
             sample[: len(part)] = part
+        if self.options.shards:
+            self._trim_shards(chunks)
         self.saved_games = games
-        return state["chunks_done"], games, agg
+        return chunks, games, agg
+
+    def _trim_shards(self, chunks: int) -> None:
+        """Drop shards (and half-written ones) of chunks after the commit; the resumed run writes them again."""
+        folder = self.dir / "games"
+        if not folder.is_dir():
+            folder.mkdir()
+        for path in folder.iterdir():
+            name = path.name
+            if name.startswith(".part-") and name.endswith(".tmp"):
+                path.unlink()
+            elif name.startswith("part-") and name.endswith(".parquet") and int(name[5:11]) >= chunks:
+                path.unlink()
+        missing = [i for i in range(chunks) if not (folder / f"part-{i:06d}.parquet").exists()]
+        if missing:
+            raise SimbalanceError(f"--resume {self.dir}: the games of chunk {missing[0]} are missing from {folder}")
 
     def remove(self) -> None:
         """Delete the checkpoint files; shards written beside them stay for the caller to move."""
-        for name in (STATE, "records.bin", "aggregate.npz", "sample.npz"):
+        for name in (CHECKPOINT, f".{CHECKPOINT}.tmp", RECORDS, *LEGACY):
             (self.dir / name).unlink(missing_ok=True)
         with contextlib.suppress(OSError):
             self.dir.rmdir()  # only when nothing else is left
 
 
 def read_state(state_dir: Path) -> dict:
-    path = Path(state_dir) / STATE
+    path = Path(state_dir) / CHECKPOINT
     try:
-        return json.loads(path.read_text())
+        with np.load(path, allow_pickle=False) as z:
+            return json.loads(z["state"].tobytes().decode())
     except FileNotFoundError:
-        raise SimbalanceError(f"--resume {state_dir}: no checkpoint there ({STATE} is missing)") from None
-    except (OSError, json.JSONDecodeError) as exc:
+        if (Path(state_dir) / LEGACY[0]).exists():
+            raise SimbalanceError(f"--resume {state_dir}: the checkpoint was written by an older simbalance "
+                                  "(state.json); run it again from the start") from None
+        raise SimbalanceError(f"--resume {state_dir}: no checkpoint there ({CHECKPOINT} is missing)") from None
+    except (OSError, ValueError, KeyError) as exc:
         raise SimbalanceError(f"--resume {state_dir}: the checkpoint cannot be read ({exc})") from None
 
 
@@ -149,9 +225,15 @@ def write_shard(folder: Path, index: int, part: np.ndarray, players: int) -> Non
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"part-{index:06d}.parquet"
     tmp = folder / f".part-{index:06d}.parquet.tmp"
-    pq.write_table(pa.Table.from_pandas(records_to_frame(part, players), preserve_index=False), tmp,
-                   compression="zstd")
+    _fault("before shard")
+    with open(tmp, "wb") as fh:
+        pq.write_table(pa.Table.from_pandas(records_to_frame(part, players), preserve_index=False), fh,
+                       compression="zstd")
+        fh.flush()
+        os.fsync(fh.fileno())
+    _fault("before rename shard")
     os.replace(tmp, path)
+    _fault("after rename shard")
 
 
 def precision_reached(agg: RunAggregate, target: float) -> bool:
@@ -180,6 +262,8 @@ def execute(plan: RunPlan, options: RunOptions, progress: ProgressFn | None = No
         if checkpoint is None:
             raise SimbalanceError("resume needs the checkpoint folder")
         first_chunk, done, agg = checkpoint.load(records, sample, plan.players, n_slots)
+    elif checkpoint is not None:
+        checkpoint.begin(agg, sample)
     start = time.perf_counter()
     stop = options.stop if callable(options.stop) else None
     index = first_chunk

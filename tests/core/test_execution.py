@@ -16,7 +16,7 @@ import simbalance
 from simbalance.api import SimulationResult, plan_run
 from simbalance.cli.main import app
 from simbalance.core.errors import RunInterrupted, SimbalanceError
-from simbalance.core.execution import RunOptions
+from simbalance.core.execution import RunOptions, read_state
 
 GAME = "find-dr-evil"
 
@@ -47,7 +47,7 @@ def test_interrupted_run_resumes_to_exactly_the_uninterrupted_result(tmp_path, k
     state = tmp_path / "state"
     with pytest.raises(RunInterrupted, match="interrupted after 7,000 of 20,000 games"):
         run(options=RunOptions(keep_games=keep, state_dir=state, stop=stop_after_7_chunks))
-    assert json.loads((state / "state.json").read_text())["games_done"] == 7000
+    assert read_state(state)["games_done"] == 7000
     resumed = run(options=RunOptions(keep_games=keep, state_dir=state, resume=True))
     assert resumed.summary() == whole.summary()
     if keep:
@@ -88,7 +88,7 @@ def test_sigterm_then_resume_from_the_command_line(tmp_path):
     assert proc.returncode == 130, err
     state = tmp_path / "run.partial"
     assert f"resume with: simbalance run --resume {state}" in err
-    done = json.loads((state / "state.json").read_text())["games_done"]
+    done = read_state(state)["games_done"]
     assert 0 < done < n and not out.exists()
 
     resumed = subprocess.run([sys.executable, "-m", "simbalance.cli.main", "run", "--resume", str(state), "--quiet"],
