@@ -9,6 +9,7 @@ simbalance/analysis/check.py), plus the designer bounds of the game config's ``[
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -22,10 +23,13 @@ from simbalance.analysis.check import (
     compare_to_baseline,
     config_hash,
     headline_metrics,
+    short_value,
+    validate_baseline_metrics,
 )
 from simbalance.api import SimulationResult, plan_run
 from simbalance.core.config import CONFIG_DIR
-from simbalance.core.errors import ConfigError
+from simbalance.core.errors import ConfigError, SimbalanceError
+from simbalance.games.registry import all_games
 
 BASELINE_DIR = CONFIG_DIR / "baselines"
 FORMAT = 1
@@ -61,15 +65,49 @@ def _plan(setup: dict, n: int, seed: int):
 
 
 def read_baseline(path: Path) -> dict:
+    """A baseline file, checked for shape and types (not yet against the setup it names)."""
     try:
         data = json.loads(Path(path).read_text())
     except FileNotFoundError:
         raise ConfigError(f"baseline {path} does not exist") from None
-    except (OSError, json.JSONDecodeError) as exc:
-        raise ConfigError(f"baseline {path} cannot be read: {exc}") from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ConfigError(f"baseline {path} cannot be read: {' '.join(str(exc).split())}") from None
+    where = f"baseline {path}"
+    redo = "re-create it with `simbalance baseline`"
+    if not isinstance(data, dict):
+        raise ConfigError(f"{where}: the file holds {short_value(data)}, expected a JSON object; {redo}")
     for key in ("setup", "n", "seed", "metrics", "engine_version", "config_hash"):
         if key not in data:
-            raise ConfigError(f"baseline {path}: missing {key!r}; re-create it with `simbalance baseline`")
+            raise ConfigError(f"{where}: missing {key!r}; {redo}")
+    if data.get("format", FORMAT) != FORMAT:
+        raise ConfigError(f"{where}: format = {short_value(data['format'])}: this simbalance reads format {FORMAT}; {redo}")
+    setup = data["setup"]
+    if not isinstance(setup, dict):
+        raise ConfigError(f"{where}: setup = {short_value(setup)}: expected a table with game, players, variants, "
+                          f"strategies, rotate, overrides")
+    if not isinstance(setup.get("game"), str):
+        raise ConfigError(f"{where}: setup.game = {short_value(setup.get('game'))}: expected a game id "
+                          "(see `simbalance games`)")
+    players = setup.get("players")
+    if players is not None and (isinstance(players, bool) or not isinstance(players, int)):
+        raise ConfigError(f"{where}: setup.players = {short_value(players)}: expected a whole number or null")
+    for key in ("variants", "overrides"):
+        value = setup.get(key) or []
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise ConfigError(f"{where}: setup.{key} = {short_value(value)}: expected a list of strings")
+    strategies = setup.get("strategies")
+    if strategies is not None and not isinstance(strategies, str):
+        raise ConfigError(f"{where}: setup.strategies = {short_value(strategies)}: expected a comma-separated string or null")
+    if not isinstance(setup.get("rotate", False), bool):
+        raise ConfigError(f"{where}: setup.rotate = {short_value(setup['rotate'])}: expected true or false")
+    for key, low in (("n", 1), ("seed", 0)):
+        value = data[key]
+        if isinstance(value, bool) or not isinstance(value, int) or value < low:
+            raise ConfigError(f"{where}: {key} = {short_value(value)}: expected a whole number >= {low}")
+    if isinstance(data["engine_version"], bool) or not isinstance(data["engine_version"], (int, str)):
+        raise ConfigError(f"{where}: engine_version = {short_value(data['engine_version'])}: expected a number")
+    if not isinstance(data["config_hash"], str):
+        raise ConfigError(f"{where}: config_hash = {short_value(data['config_hash'])}: expected a hash string")
     return data
 
 
@@ -89,25 +127,97 @@ class CheckResult:
         return all(m.status != STATUS_REGRESSION for m in self.metrics) and all(ok for _, _, ok in self.bounds)
 
 
-def run_check(path: Path, *, n: int | None = None, seed: int | None = None, alpha: float = 0.05,
-              progress=None) -> CheckResult:
+@dataclass
+class PreparedCheck:
+    """A baseline read, validated and planned: nothing played yet."""
+
+    path: Path
+    base: dict
+    plan: object
+    n: int
+    seed: int
+    notes: list[str]
+
+
+def prepare_check(path: Path, *, n: int | None = None, seed: int | None = None,
+                  game: str | None = None) -> PreparedCheck:
+    """Everything a check can get wrong, found before a game is played: the file, its setup (a known
+    game, the expected one), its metrics against what the re-run produces, the seed.
+
+    The expected game is ``game`` if given, else the file's name when it is a game id
+    (configs/baselines/<game>.json)."""
+    path = Path(path)
     base = read_baseline(path)
     setup = base["setup"]
+    where = f"baseline {path}"
+    known_games = all_games()
+    if setup["game"] not in known_games:
+        raise ConfigError(f"{where}: setup.game = {setup['game']!r}: unknown game; known games: "
+                          f"{', '.join(known_games)}")
+    expected = game if game is not None else (path.stem if path.stem in known_games else None)
+    if expected is not None and setup["game"] != expected:
+        why = "--game" if game is not None else "its file name"
+        raise ConfigError(f"{where}: setup.game = {setup['game']!r}, but {why} expects {expected!r}; "
+                          f"check the file, or re-create it with `simbalance baseline {expected}`")
     n = n or base["n"]
     seed = base["seed"] + 1 if seed is None else seed
     if seed == base["seed"]:
         raise ConfigError(f"check of {path}: seed {seed} is the baseline's own; a check needs fresh seeds")
-    plan = _plan(setup, n, seed)
+    try:
+        plan = _plan(setup, n, seed)
+    except SimbalanceError as exc:
+        raise ConfigError(f"{where}: setup: {exc}") from None
+    validate_baseline_metrics(where, base["metrics"], base.get("margins"), plan.players, plan.lineup.slot_names)
     notes = []
     if plan.engine.ENGINE_VERSION != base["engine_version"]:
         notes.append(f"engine version changed: {base['engine_version']} -> {plan.engine.ENGINE_VERSION}")
     if config_hash(plan.config) != base["config_hash"]:
         notes.append(f"resolved config changed: hash {base['config_hash']} -> {config_hash(plan.config)}")
+    return PreparedCheck(path, base, plan, n, seed, notes)
+
+
+def play_check(prepared: PreparedCheck, *, alpha: float = 0.05, progress=None) -> CheckResult:
+    plan, base = prepared.plan, prepared.base
     result = SimulationResult.from_plan(plan, progress=progress)
     summary = result.summary()
     checks = compare_to_baseline(base["metrics"], headline_metrics(summary), alpha, base.get("margins"))
     bounds = check_bounds(summary, plan.config.get("bounds", {}))
-    return CheckResult(str(path), setup["game"], n, seed, checks, bounds, notes, result.elapsed)
+    return CheckResult(str(prepared.path), base["setup"]["game"], prepared.n, prepared.seed, checks, bounds,
+                       list(prepared.notes), result.elapsed)
+
+
+def run_check(path: Path, *, n: int | None = None, seed: int | None = None, alpha: float = 0.05,
+              progress=None, game: str | None = None) -> CheckResult:
+    return play_check(prepare_check(path, n=n, seed=seed, game=game), alpha=alpha, progress=progress)
+
+
+def check_report_path(option: str, path: Path) -> None:
+    """Refuse a report path that cannot be written, before anything runs (nothing is created here)."""
+    path = Path(path)
+    if path.is_dir():
+        raise SimbalanceError(f"{option} {path}: is a directory; give a file name")
+    if path.exists() and not os.access(path, os.W_OK):
+        raise SimbalanceError(f"{option} {path}: the file is not writable")
+    parent = path.parent
+    while not parent.exists() and parent != parent.parent:
+        parent = parent.parent
+    if not parent.is_dir():
+        raise SimbalanceError(f"{option} {path}: {parent} is not a directory")
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise SimbalanceError(f"{option} {path}: the directory {parent} is not writable")
+
+
+def write_report(path: Path, text: str) -> None:
+    """Write a report whole or not at all (a temporary file renamed into place)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.tmp")
+    try:
+        tmp.write_text(text)
+        tmp.replace(path)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise SimbalanceError(f"report {path} cannot be written: {exc.strerror or exc}") from None
 
 
 def default_baselines() -> list[Path]:

@@ -38,6 +38,68 @@ def _rate(value: float, n: float) -> dict:
     return {"value": value, "se": se, "margin": RATE_MARGIN, "kind": "share"}
 
 
+def metric_names(players: int, strategy_names: tuple[str, ...] | list[str]) -> list[str]:
+    """Every metric headline_metrics() can produce for a run of this many seats and these strategies
+    (balance only when some game has a winner)."""
+    names = [f"win rate seat {seat}" for seat in range(players)]
+    if len(strategy_names) > 1:
+        names += [f"win rate {name}" for name in strategy_names]
+    return names + ["balance", "mean length", "timeouts", "ties"]
+
+
+def _finite(value) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def validate_baseline_metrics(where: str, metrics, margins, players: int,
+                              strategy_names: tuple[str, ...] | list[str]) -> None:
+    """A baseline's metrics and margins, before anything is played: every key is one the re-run
+    produces, every seat's win rate is there, and each metric has a finite value, se, margin and a kind."""
+    known = metric_names(players, strategy_names)
+    allowed = f"known: {', '.join(repr(k) for k in known)}"
+    if not isinstance(metrics, dict):
+        raise ConfigError(f"{where}: metrics = {short_value(metrics)}: expected a table of metric name -> "
+                          f"{{value, se, margin, kind}}; re-create it with `simbalance baseline`")
+    if not metrics:
+        raise ConfigError(f"{where}: metrics = {{}}: a baseline must check at least the seat win rates; {allowed}")
+    for name, metric in metrics.items():
+        if name not in known:
+            raise ConfigError(f"{where}: metrics.{name!r}: unknown metric for this setup; {allowed}")
+        if not isinstance(metric, dict):
+            raise ConfigError(f"{where}: metrics.{name!r} = {short_value(metric)}: expected a table with "
+                              "value, se, margin and kind")
+        for key in ("value", "se", "margin"):
+            if key not in metric:
+                raise ConfigError(f"{where}: metrics.{name!r}: missing {key!r}; each metric needs value, se, "
+                                  "margin and kind")
+            if not _finite(metric[key]):
+                raise ConfigError(f"{where}: metrics.{name!r}.{key} = {short_value(metric[key])}: expected a finite number")
+            if key != "value" and metric[key] < 0:
+                raise ConfigError(f"{where}: metrics.{name!r}.{key} = {metric[key]!r}: must be >= 0")
+        if not isinstance(metric.get("kind"), str) or not metric["kind"]:
+            raise ConfigError(f"{where}: metrics.{name!r}.kind = {short_value(metric.get('kind'))}: expected a unit name "
+                              "such as 'share' or 'turns'")
+    missing = [k for k in known[:players] if k not in metrics]
+    if missing:
+        raise ConfigError(f"{where}: metrics: missing {', '.join(repr(k) for k in missing)}; a baseline must "
+                          f"hold the win rate of every one of its {players} seats")
+    if margins is None:
+        return
+    if not isinstance(margins, dict):
+        raise ConfigError(f"{where}: margins = {short_value(margins)}: expected a table of metric name -> margin")
+    for name, margin in margins.items():
+        if name not in metrics:
+            raise ConfigError(f"{where}: margins.{name!r}: not a metric of this baseline; known: "
+                              f"{', '.join(repr(k) for k in metrics)}")
+        if not _finite(margin) or margin < 0:
+            raise ConfigError(f"{where}: margins.{name!r} = {short_value(margin)}: expected a finite number >= 0")
+
+
+def short_value(value) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
 def headline_metrics(summary: dict) -> dict[str, dict]:
     """The metrics a baseline stores, each with its standard error and default margin."""
     n = summary["n_games"]
@@ -78,10 +140,18 @@ class MetricCheck:
 
 def compare_to_baseline(base: dict[str, dict], fresh: dict[str, dict], alpha: float = DEFAULT_ALPHA,
                         margins: dict[str, float] | None = None) -> list[MetricCheck]:
-    names = [m for m in base if m in fresh]
-    z_crit = stats.norm.isf(alpha / max(1, len(names)))
+    if not base:
+        raise ConfigError("baseline metrics: none to check; a baseline must hold at least the seat win rates")
+    names = list(base)
+    z_crit = stats.norm.isf(alpha / len(names))
     out = []
     for name in names:
+        if name not in fresh:
+            # e.g. balance when no game of the re-run had a winner: a change the gate must not pass over
+            b = base[name]
+            out.append(MetricCheck(name, b["value"], math.nan, math.nan, (margins or {}).get(name, b["margin"]),
+                                   math.inf, STATUS_REGRESSION))
+            continue
         b, f = base[name], fresh[name]
         margin = (margins or {}).get(name, b["margin"])
         diff = f["value"] - b["value"]

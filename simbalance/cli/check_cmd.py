@@ -48,13 +48,23 @@ def check(
     alpha: Annotated[float, typer.Option(help="False-alarm rate per baseline (Bonferroni across its metrics).")] = 0.05,
     junit: Annotated[Path | None, typer.Option(help="Also write JUnit XML here (for CI systems).")] = None,
     markdown: Annotated[Path | None, typer.Option(help="Also write a Markdown report here.")] = None,
+    game: Annotated[str | None, typer.Option(help="The game every baseline must be for (default: a file named "
+                                                  "<game>.json must be for that game).")] = None,
 ) -> None:
     """Re-run every baseline on fresh seeds and test each metric against it. Exit 0: pass;
     1: a regression (a metric moved significantly more than its margin, or a bound is violated);
-    2: an error."""
+    2: an error (a malformed baseline, an unwritable report path), found before any game is played."""
     from simbalance.core.errors import SimbalanceError
     from simbalance.core.runner import RichProgress
-    from simbalance.regression import default_baselines, run_check, to_junit, to_markdown
+    from simbalance.regression import (
+        check_report_path,
+        default_baselines,
+        play_check,
+        prepare_check,
+        to_junit,
+        to_markdown,
+        write_report,
+    )
 
     paths = files or default_baselines()
     if not paths:
@@ -62,11 +72,19 @@ def check(
     if not 0 < alpha < 1:
         raise SimbalanceError(f"--alpha {alpha}: allowed between 0 and 1")
     count = parse_count(n) if n is not None else None
+    for option, report in (("--junit", junit), ("--markdown", markdown)):
+        if report is not None:
+            check_report_path(option, report)
+    if junit is not None and markdown is not None and junit.resolve() == markdown.resolve():
+        raise SimbalanceError(f"--junit and --markdown are the same file {junit}; give two paths")
+    # Every baseline is validated and planned before the first game is played.
+    prepared = [prepare_check(path, n=count, seed=seed, game=game) for path in paths]
     console = Console()
     results = []
-    for path in paths:
+    for prep in prepared:
+        path = prep.path
         progress = RichProgress(f"check {path.name}")
-        result = run_check(path, n=count, seed=seed, alpha=alpha, progress=progress)
+        result = play_check(prep, alpha=alpha, progress=progress)
         progress.close()
         results.append(result)
         tab = Table(title=f"{result.game} ({path}): {'[green]pass[/]' if result.passed else '[bold red]FAIL[/]'} "
@@ -83,9 +101,9 @@ def check(
         for note in result.notes:
             console.print(f"[yellow]note:[/] {note} (re-create the baseline if the change is intended)")
     if junit:
-        junit.write_text(to_junit(results))
+        write_report(junit, to_junit(results))
     if markdown:
-        markdown.write_text(to_markdown(results))
+        write_report(markdown, to_markdown(results))
     failed = [r.game for r in results if not r.passed]
     if failed:
         console.print(f"[bold red]balance regression[/] in {', '.join(failed)}")
