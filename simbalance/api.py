@@ -23,7 +23,7 @@ from simbalance.core.errors import ConfigError, SimbalanceError
 from simbalance.core.execution import RunOptions, execute
 from simbalance.core.lineup import Lineup, resolve_lineup
 from simbalance.core.records import records_to_frame
-from simbalance.core.runner import ProgressFn, check_threads
+from simbalance.core.runner import MAX_GAMES, MAX_GAMES_TEXT, ProgressFn, check_threads
 from simbalance.core.variants import load_variant
 from simbalance.games.registry import get_game
 from simbalance.games.spec import GameSpec
@@ -52,6 +52,8 @@ class RunPlan:
 def check_n(n: Any) -> int:
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
         raise SimbalanceError(f"n = {n!r}: the number of games must be a whole number >= 1")
+    if n > MAX_GAMES:
+        raise SimbalanceError(f"n = {int(n)}: at most {MAX_GAMES_TEXT} games per run")
     return int(n)
 
 

@@ -49,10 +49,15 @@ def parse_param(text: str, cfg: dict) -> SweepParam:
             parts = [_number(p) for p in spec.split(":")]
             if len(parts) != 3 or parts[2] == 0:
                 raise ValueError
+            if not all(np.isfinite(float(p)) for p in parts):
+                raise ConfigError(f"--param {text!r}: start, stop and step must be finite numbers")
             start, stop, step = parts
             count = int(np.floor((stop - start) / step + 1e-9)) + 1
             if count < 1:
                 raise ValueError
+            # The count first: a huge range fails here, before any of its values is made.
+            if count > MAX_POINTS:
+                raise ConfigError(f"--param {text!r}: {count} values; at most {MAX_POINTS}")
             values = [start + i * step for i in range(count)]
             if all(isinstance(p, int) for p in parts):
                 values = [int(v) for v in values]
@@ -60,7 +65,7 @@ def parse_param(text: str, cfg: dict) -> SweepParam:
                 values = [round(float(v), 10) for v in values]
         else:
             values = [_parse_scalar(p.strip()) for p in spec.split(",")]
-    except ValueError:
+    except (ValueError, OverflowError):
         raise ConfigError(f"--param {text!r}: expected key=start:stop:step or key=a,b,c") from None
     if isinstance(default, bool) and not all(isinstance(v, bool) for v in values):
         raise ConfigError(f"--param {key}: expected true or false values")
@@ -88,11 +93,11 @@ def grid(params: list[SweepParam]) -> list[dict[str, Any]]:
         raise ConfigError(f"sweep takes one or two --param; got {len(params)}")
     if len(params) == 2 and params[0].key == params[1].key:
         raise ConfigError(f"--param {params[0].key} given twice")
-    points = [dict(zip([p.key for p in params], combo, strict=True))
-              for combo in itertools.product(*[p.values for p in params])]
-    if len(points) > MAX_POINTS:
-        raise ConfigError(f"the grid has {len(points)} points; at most {MAX_POINTS}")
-    return points
+    size = int(np.prod([len(p.values) for p in params], dtype=object))  # before any point is made
+    if size > MAX_POINTS:
+        raise ConfigError(f"the grid has {size} points; at most {MAX_POINTS}")
+    return [dict(zip([p.key for p in params], combo, strict=True))
+            for combo in itertools.product(*[p.values for p in params])]
 
 
 def point_rows(point: dict, summary: dict) -> dict:

@@ -22,15 +22,24 @@ MEMORY_SHARE = 0.4  # keep per-game records only while they fit comfortably in m
 
 
 def parse_count(text: str, option: str = "--n") -> int:
-    """``1e6``, ``1_000_000`` and ``1000000`` all mean one million; anything else is an error."""
+    """``1e6``, ``1_000_000`` and ``1000000`` all mean one million; anything else is an error, and so
+    is a count above ``MAX_GAMES`` (however it is written)."""
+    from simbalance.core.runner import MAX_GAMES, MAX_GAMES_TEXT
+
     cleaned = text.strip().replace("_", "")
     value = None
     if re.fullmatch(r"\d+", cleaned):
+        if len(cleaned.lstrip("0")) > len(str(MAX_GAMES)):  # far too many digits: no huge int
+            raise SimbalanceError(f"{option} {text!r}: at most {MAX_GAMES_TEXT} games")
         value = int(cleaned)
     elif re.fullmatch(r"\d+(\.\d+)?[eE]\+?\d+", cleaned):
-        number = float(cleaned)
-        if number.is_integer() and number < 1e15:
+        number = float(cleaned)  # exact for whole numbers up to MAX_GAMES; inf for huge exponents
+        if number > MAX_GAMES:
+            raise SimbalanceError(f"{option} {text!r}: at most {MAX_GAMES_TEXT} games")
+        if number.is_integer():
             value = int(number)
+    if value is not None and value > MAX_GAMES:
+        raise SimbalanceError(f"{option} {text!r}: at most {MAX_GAMES_TEXT} games")
     if value is None or value < 1:
         raise SimbalanceError(f"{option} {text!r}: expected a whole number of games >= 1, e.g. 1000000, 1_000_000 or 1e6")
     return value

@@ -32,7 +32,7 @@ import numpy as np
 from simbalance.analysis.aggregate import RunAggregate, wilson
 from simbalance.core.errors import RunInterrupted, SimbalanceError
 from simbalance.core.records import END_INVALID
-from simbalance.core.runner import ProgressFn, chunk_bounds, chunk_size_for, play_chunks
+from simbalance.core.runner import ProgressFn, chunk_bounds, chunk_size_for, games_in_chunks, play_chunks
 
 if TYPE_CHECKING:
     from simbalance.api import RunPlan
@@ -153,7 +153,7 @@ class Checkpoint:
             raise SimbalanceError(f"--resume {self.dir}: the run was checkpointed with other chunking or storage")
         chunks, games = state["chunks_done"], state["games_done"]
         broken = f"--resume {self.dir}: the checkpoint is inconsistent"
-        if games != sum(size for _, size in chunk_bounds(self.plan.n, self.chunk)[:chunks]):
+        if games != games_in_chunks(self.plan.n, self.chunk, chunks):
             raise SimbalanceError(f"{broken} ({chunks} chunks but {games:,} games)")
         with np.load(self.dir / CHECKPOINT, allow_pickle=False) as z:
             agg = RunAggregate(players, n_slots, int(z["n"]), *(z[name] for name in AGGREGATE_FIELDS))
@@ -187,7 +187,7 @@ class Checkpoint:
             name = path.name
             if name.startswith(".part-") and name.endswith(".tmp"):
                 path.unlink()
-            elif name.startswith("part-") and name.endswith(".parquet") and int(name[5:11]) >= chunks:
+            elif name.startswith("part-") and name.endswith(".parquet") and int(name[5:-8]) >= chunks:  # 6+ digits
                 path.unlink()
         missing = [i for i in range(chunks) if not (folder / f"part-{i:06d}.parquet").exists()]
         if missing:
@@ -249,7 +249,6 @@ def precision_reached(agg: RunAggregate, target: float) -> bool:
 def execute(plan: RunPlan, options: RunOptions, progress: ProgressFn | None = None) -> Outcome:
     engine, lineup = plan.engine, plan.lineup
     chunk = chunk_size_for(engine, plan.chunk_size)
-    chunks = chunk_bounds(plan.n, chunk)
     n_slots = len(lineup.slot_names)
     records = np.zeros(plan.n, dtype=engine.RECORD_DTYPE) if options.keep_games else None
     # Kept runs sample their own first games (a view); streamed runs copy them as they pass.
@@ -268,7 +267,8 @@ def execute(plan: RunPlan, options: RunOptions, progress: ProgressFn | None = No
     stop = options.stop if callable(options.stop) else None
     index = first_chunk
     stopped_early = False
-    for part in play_chunks(engine, lineup, plan.prepared, plan.seed, chunks[first_chunk:], threads=plan.threads,
+    chunks = chunk_bounds(plan.n, chunk, first_chunk=first_chunk)  # lazy: flat memory at any n
+    for part in play_chunks(engine, lineup, plan.prepared, plan.seed, chunks, threads=plan.threads,
                             backend=options.backend, scheduler=options.scheduler, stop=stop, kernel=plan.kernel,
                             target=records):
         size = len(part)

@@ -14,7 +14,7 @@ import contextlib
 import importlib
 import time
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from types import ModuleType
 
 import numba
@@ -24,6 +24,8 @@ from simbalance.core.errors import SimbalanceError
 from simbalance.core.lineup import Lineup
 
 DEFAULT_CHUNK = 1 << 16
+MAX_GAMES = 10**12  # the most games one run may play (--n, a precision run's maximum): see docs/scale.md
+MAX_GAMES_TEXT = "10^12 (1e12)"
 SHOW_BAR_OVER_S = 1.0  # a bar only for runs projected to take longer than this
 BACKENDS = ("local", "dask")
 
@@ -50,9 +52,18 @@ def chunk_size_for(engine: ModuleType, chunk_size: int | None) -> int:
     return chunk
 
 
-def chunk_bounds(n: int, chunk: int, first_game: int = 0) -> list[tuple[int, int]]:
-    """(first game, size) of every chunk of a run of ``n`` games."""
-    return [(first_game + start, min(chunk, n - start)) for start in range(0, n, chunk)]
+def chunk_bounds(n: int, chunk: int, first_game: int = 0, first_chunk: int = 0) -> Iterator[tuple[int, int]]:
+    """(first game, size) of every chunk of a run of ``n`` games, from chunk ``first_chunk`` on.
+
+    Lazy: one tuple at a time, so a run's bookkeeping does not grow with ``n``. The boundaries are
+    those of ``range(0, n, chunk)``: the same chunks whatever the chunk is started from."""
+    for start in range(first_chunk * chunk, n, chunk):
+        yield first_game + start, min(chunk, n - start)
+
+
+def games_in_chunks(n: int, chunk: int, chunks: int) -> int:
+    """How many games the first ``chunks`` chunks of a run of ``n`` games hold."""
+    return min(n, chunks * chunk)
 
 
 def play_chunk(engine: ModuleType, lineup: Lineup, prepared: tuple, seed: int, first: int, size: int,
@@ -89,7 +100,7 @@ def play_chunks(
     lineup: Lineup,
     prepared: tuple,
     seed: int,
-    chunks: list[tuple[int, int]],
+    chunks: Iterable[tuple[int, int]],
     *,
     threads: int,
     backend: str = "local",
