@@ -22,7 +22,11 @@ def replay(
     --set, --variant and --strategies)."""
     from simbalance.api import plan_run
     from simbalance.core.errors import SimbalanceError
+    from simbalance.core.runner import MAX_GAMES
 
+    if game_index >= MAX_GAMES:
+        raise SimbalanceError(f"game {game_index}: out of range; a run has at most {MAX_GAMES:,} games "
+                              f"(indices 0 to {MAX_GAMES - 1:,})")
     plan = plan_run(game, max(1, game_index + 1), players=players, seed=seed, overrides=set_ or [], variants=variant,
                     strategies=strategies, rotate=rotate, strategy_file=strategy_file)
     if game_index < 0:
