@@ -108,6 +108,18 @@ NEG = -1e18
 # Values closer than this are equally good: two victims worth the same come out of the evaluation's
 # sums in different orders and can differ in the last bits, which must not decide between seats.
 TIE = 1e-9
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _scan_step(rng, v, best, ties):
+    """One step of a scan for the highest value with a fair tie-break: (take this option?, best,
+    ties). A value above ``best`` is a new best; one within TIE of it is the ``ties``-th equal
+    option and is taken with probability 1/ties (core/rng.wins_tie), so every equal option is
+    kept with the same chance whatever the scan order."""
+    if v > best + TIE:
+        return True, v, 1
+    ties += 1
+    return wins_tie(rng, ties), best, ties
 JOKER_KEEP = 0.2  # a joker spent on a landing: it could have paid for any attack
 BODY_CARD_KEEP = 0.05  # a body card names more spaces than a row or column card
 FQ = MP + 1  # stride of FV: occupant -1..P-1
@@ -598,13 +610,9 @@ def heuristic_slot(sid, prm, bd, st, fs, rng, p, final):
                 s = _open_space(bd, st, rng, p, b, q, 0 if pay_any else cost)
                 if s < 0:
                     continue
-                if v <= best + TIE:  # equally good attacks (two victims, two bodies): uniformly at random
-                    ties += 1
-                    if not wins_tie(rng, ties):
-                        continue
-                else:
-                    ties = 1
-                    best = v
+                take, best, ties = _scan_step(rng, v, best, ties)  # equal attacks: uniformly at random
+                if not take:
+                    continue
                 act = 2
                 a_s = s
                 a_k = cost
@@ -671,10 +679,8 @@ def _targets(bd, st, fs, rng, p, w_full):
             if v >= best - TIE:
                 s = _open_space(bd, st, rng, p, b, q, 0)
                 if s >= 0:
-                    ties = ties + 1 if v <= best + TIE else 1
-                    if ties == 1:
-                        best = v
-                    if ties == 1 or wins_tie(rng, ties):
+                    take, best, ties = _scan_step(rng, v, best, ties)
+                    if take:
                         best_s = s
     return best_s, best
 
@@ -698,10 +704,8 @@ def _best_otto(bd, st, fs, rng, p, w_full, t_s):
         if v >= bv - TIE:
             s = _open_space(bd, st, rng, p, a, p, 0)
             if s >= 0:
-                ties = ties + 1 if v <= bv + TIE else 1
-                if ties == 1:
-                    bv = v
-                if ties == 1 or wins_tie(rng, ties):
+                take, bv, ties = _scan_step(rng, v, bv, ties)
+                if take:
                     ba = a
                     src = s
     if ba < 0:
@@ -749,10 +753,8 @@ def _best_stone(bd, st, fs, rng, p, prm):
             continue
         v = _protection(bd, st, p, b, other)
         if v >= bv - TIE:
-            ties = ties + 1 if v <= bv + TIE else 1
-            if ties == 1:
-                bv = v
-            if ties == 1 or wins_tie(rng, ties):
+            take, bv, ties = _scan_step(rng, v, bv, ties)
+            if take:
                 best = b
     if best < 0:
         return -1, NEG
@@ -858,10 +860,8 @@ def recall_choice(sid, prm, bd, st, fs, rng, q):
         if st[CNT + b * MP + q] > 0:
             v = cached_gain(bd, st, fs, b, q, q, prm[P_FULL])  # q's ship leaves b
             if v >= best - TIE:
-                ties = ties + 1 if v <= best + TIE else 1
-                if ties == 1:
-                    best = v
-                if ties == 1 or wins_tie(rng, ties):
+                take, best, ties = _scan_step(rng, v, best, ties)
+                if take:
                     best_b = b
     # his ship on that body, uniformly among his ships there
     found = -1
