@@ -8,10 +8,6 @@
 
 __version__ = "0.1.0"
 
-from simbalance.core.jit_cache import drop_stale_cache  # noqa: E402
-
-drop_stale_cache()  # before any engine loads its compiled kernels
-
 from simbalance.api import SimulationResult, simulate  # noqa: E402
 
 __all__ = ["SimulationResult", "simulate", "__version__"]

@@ -7,11 +7,9 @@ seed.
 
 from __future__ import annotations
 
-import inspect
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import numpy as np
@@ -26,7 +24,7 @@ from simbalance.core.records import records_to_frame
 from simbalance.core.runner import MAX_GAMES, MAX_GAMES_TEXT, ProgressFn, check_threads
 from simbalance.core.variants import load_variant
 from simbalance.games.registry import get_game
-from simbalance.games.spec import GameSpec
+from simbalance.games.spec import Engine, GameSpec
 
 MAX_SEED = 2**64 - 1
 
@@ -36,7 +34,7 @@ class RunPlan:
     """A validated run: everything needed to play it, nothing played yet."""
 
     spec: GameSpec
-    engine: ModuleType
+    engine: Engine
     config: dict
     players: int
     n: int
@@ -105,7 +103,7 @@ def plan_run(
         cfg.setdefault("game", {})["players"] = int(players)
     players = require_int(cfg, "game.players", spec.min_players, spec.max_players)
     engine = spec.load()
-    lineup = resolve_lineup(cfg, engine.STRATEGIES, engine.STRATEGY_PARAMS, players, strategies, rotate, every_lineup,
+    lineup = resolve_lineup(cfg, engine.strategies, engine.strategy_params, players, strategies, rotate, every_lineup,
                             plugin=strategy_file is not None)
     kernel = engine.kernel
     if strategy_file is not None:
@@ -114,10 +112,8 @@ def plan_run(
         if PLUGIN_NAME not in lineup.slot_names:
             raise SimbalanceError(f"--strategy-file: seat the function with the strategy name {PLUGIN_NAME!r}, "
                                   f"e.g. --strategies {PLUGIN_NAME},random")
-        kernel = plugin_kernel(engine, strategy_file)
-    if validate and "validate" not in inspect.signature(engine.prepare).parameters:
-        raise SimbalanceError(f"{spec.id}: this engine has no validation mode yet")
-    prepared = engine.prepare(cfg, players, validate=True) if validate else engine.prepare(cfg, players)
+        kernel = plugin_kernel(engine, spec.id, strategy_file)
+    prepared = engine.prepare(cfg, players, bool(validate))
     return RunPlan(spec, engine, cfg, players, n, seed, lineup, prepared, threads, chunk_size,
                    variants=list(variants or []), kernel=kernel)
 
@@ -434,8 +430,8 @@ def skill(
 
     base = plan_run(game, 1, players=players, overrides=overrides, variants=variants)
     p = base.players
-    infos = all_strategies(base.config, base.engine.STRATEGIES, base.engine.STRATEGY_PARAMS)
-    has_decisions = bool(getattr(base.engine, "HAS_DECISIONS", True))
+    infos = all_strategies(base.config, base.engine.strategies, base.engine.strategy_params)
+    has_decisions = base.engine.has_decisions
 
     def alone_against(name: str, field_name: str) -> dict:
         plan = plan_run(game, n, players=p, seed=seed, overrides=overrides, variants=variants, threads=threads,
@@ -501,7 +497,7 @@ def tune(
 
     base_plan = plan_run(game, 1, players=players, overrides=overrides, variants=variants)
     p = base_plan.players
-    infos = all_strategies(base_plan.config, base_plan.engine.STRATEGIES, base_plan.engine.STRATEGY_PARAMS)
+    infos = all_strategies(base_plan.config, base_plan.engine.strategies, base_plan.engine.strategy_params)
     if strategy not in infos:
         raise SimbalanceError(f"unknown strategy {strategy!r}; known: {', '.join(infos)}")
     field_names = [f.strip() for f in field.split(",")] if isinstance(field, str) else list(field)

@@ -49,7 +49,7 @@ def create_baseline(game: str, n: int, *, seed: int = 0, players: int | None = N
         "setup": setup,
         "n": n,
         "seed": seed,
-        "engine_version": plan.engine.ENGINE_VERSION,
+        "engine_version": plan.engine.version,
         "config_hash": config_hash(plan.config),
         "simbalance_version": simbalance.__version__,
         "created_utc": datetime.now(UTC).isoformat(timespec="seconds"),
@@ -169,8 +169,8 @@ def prepare_check(path: Path, *, n: int | None = None, seed: int | None = None,
         raise ConfigError(f"{where}: setup: {exc}") from None
     validate_baseline_metrics(where, base["metrics"], base.get("margins"), plan.players, plan.lineup.slot_names)
     notes = []
-    if plan.engine.ENGINE_VERSION != base["engine_version"]:
-        notes.append(f"engine version changed: {base['engine_version']} -> {plan.engine.ENGINE_VERSION}")
+    if plan.engine.version != base["engine_version"]:
+        notes.append(f"engine version changed: {base['engine_version']} -> {plan.engine.version}")
     if config_hash(plan.config) != base["config_hash"]:
         notes.append(f"resolved config changed: hash {base['config_hash']} -> {config_hash(plan.config)}")
     return PreparedCheck(path, base, plan, n, seed, notes)

@@ -28,7 +28,7 @@ PINNED = {
 
 def lineup(game: str, players: int) -> dict:
     """The game's strategies in turn on the seats, every seat permutation equally often."""
-    names = list(get_game(game).load().STRATEGIES)
+    names = list(get_game(game).load().strategies)
     if len(names) == 1:
         return {}
     return {"strategies": [names[s % len(names)] for s in range(players)], "rotate": True}

@@ -56,7 +56,7 @@ def regenerate(game: str) -> None:
     unused = [name for name in figures if name not in markers(text)]
     if missing or unused:
         raise SystemExit(f"{page}: markers without a function {missing}, functions without a marker {unused}")
-    version = get_game(game).load().ENGINE_VERSION
+    version = get_game(game).load().version
 
     def body(match: re.Match) -> str:
         name = match.group("name")

@@ -27,7 +27,7 @@ class Metric:
 
 
 def per_game_metrics(games: pd.DataFrame, players: int, slot_names: tuple[str, ...], unit: str,
-                     engine=None) -> dict[Metric, np.ndarray]:
+                     paired=None, config: dict | None = None) -> dict[Metric, np.ndarray]:
     """Per-game values of every compared metric (the mean over games is the metric)."""
     winners = games["winners"].to_numpy()
     end = games["end"].to_numpy()
@@ -48,9 +48,8 @@ def per_game_metrics(games: pd.DataFrame, players: int, slot_names: tuple[str, .
     out[Metric("timeouts", "share")] = (end == END_TIMEOUT).astype(np.float64)
     out[Metric("stalemates", "share")] = (end == END_STALEMATE).astype(np.float64)
     out[Metric("ties", "share")] = ((end == END_WIN) & (np.bitwise_count(winners) > 1)).astype(np.float64)
-    hook = getattr(engine, "paired_metrics", None)
-    if hook is not None:
-        for name, (kind, values) in hook(games, players).items():
+    if paired is not None:  # the engine's own per-game metrics (Engine.paired_metrics)
+        for name, (kind, values) in paired(games, players, config or {}).items():
             out[Metric(name, kind)] = np.asarray(values, dtype=np.float64)
     return out
 
@@ -108,12 +107,12 @@ def compare_arms(baseline, arms: dict, alpha: float = ALPHA) -> pd.DataFrame:
     """One row per (variant, metric): baseline, value, diff, CI, p, Holm p, significant."""
     plan = baseline.plan
     base_metrics = per_game_metrics(baseline.games, plan.players, plan.lineup.slot_names,
-                                    plan.spec.length_unit, plan.engine)
+                                    plan.spec.length_unit, plan.engine.paired_metrics, plan.config)
     base_shares = np.stack([m for k, m in base_metrics.items() if k.name.startswith("win rate seat")], axis=1)
     rows = []
     for name, result in arms.items():
         metrics = per_game_metrics(result.games, result.plan.players, result.plan.lineup.slot_names,
-                                   plan.spec.length_unit, plan.engine)
+                                   plan.spec.length_unit, plan.engine.paired_metrics, result.plan.config)
         var_shares = np.stack([m for k, m in metrics.items() if k.name.startswith("win rate seat")], axis=1)
         arm_rows = []
         bal = balance_test(base_shares, var_shares)

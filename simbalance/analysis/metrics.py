@@ -8,7 +8,6 @@ stalemates) count as 0 wins for everyone, and win rates are over all games.
 
 from __future__ import annotations
 
-import inspect
 import math
 from typing import TYPE_CHECKING
 
@@ -42,9 +41,8 @@ def summarize_run(result: SimulationResult) -> dict:
     """The generic metrics plus the engine's own (``summarize`` hook) under ``"game"``."""
     plan = result.plan
     summary = _jsonable(result.aggregate.summary(plan.lineup.slot_names, plan.spec.length_unit))
-    hook = getattr(plan.engine, "summarize", None)
-    if hook is not None:
-        summary["game"] = _jsonable(call_hook(hook, result.stats_games, plan.players, config=plan.config))
+    if plan.engine.summarize is not None:
+        summary["game"] = _jsonable(plan.engine.summarize(result.stats_games, plan.players, plan.config))
     if result.records is None:
         summary["sampled_games"] = int(len(result.sample))  # engine statistics and card impact use these
     table = card_table(result)
@@ -53,23 +51,17 @@ def summarize_run(result: SimulationResult) -> dict:
     return summary
 
 
-def call_hook(hook, *args, config: dict):
-    """Call an engine's report hook, with the resolved config when it takes one (``config=``)."""
-    if "config" in inspect.signature(hook).parameters:
-        return hook(*args, config=config)
-    return hook(*args)
-
-
 def card_table(result: SimulationResult) -> pd.DataFrame | None:
     """Card impact of the run, for engines that record which cards each seat had."""
-    engine = result.plan.engine
-    if not (hasattr(engine, "card_masks") and hasattr(engine, "card_labels")):
+    plan = result.plan
+    cards = plan.engine.cards
+    if cards is None:
         return None
     from simbalance.analysis.cards import card_impact
 
-    labels, groups = engine.card_labels(result.plan.config)
+    labels, groups = cards.labels(plan.config)
     games = result.stats_games
-    return card_impact(games, result.plan.players, engine.card_masks(games, result.plan.players), labels, groups)
+    return card_impact(games, plan.players, cards.masks(games, plan.players, plan.config), labels, groups)
 
 
 def _records(df: pd.DataFrame) -> list[dict]:

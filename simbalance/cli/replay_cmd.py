@@ -31,8 +31,7 @@ def replay(
                     strategies=strategies, rotate=rotate, strategy_file=strategy_file)
     if game_index < 0:
         raise SimbalanceError(f"--game {game_index}: game indices start at 0")
-    hook = getattr(plan.engine, "replay", None)
-    if hook is None:
+    if plan.engine.replay is None:
         raise SimbalanceError(f"{plan.spec.id}: replay is not available for this engine yet")
-    for line in hook(plan, game_index):
+    for line in plan.engine.replay(plan, game_index):
         typer.echo(line)

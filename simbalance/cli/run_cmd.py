@@ -134,7 +134,7 @@ def run(
         chunk_size=args["chunk_size"], variants=args["variants"], validate=args["validate"],
         strategy_file=args.get("strategy_file"),
     )
-    keep = args["stream"] is not True and (args["stream"] is False or records_fit(plan.n, plan.engine.RECORD_DTYPE.itemsize))
+    keep = args["stream"] is not True and (args["stream"] is False or records_fit(plan.n, plan.engine.record_dtype.itemsize))
     if args["stream"] is False and not keep:
         raise SimbalanceError(f"--n {plan.n:,} --no-stream: the records would not fit in memory; drop --no-stream")
     target = Path(args["out"]) if args["out"] else default_out_dir(plan.spec.id)

@@ -23,8 +23,8 @@ def strategies(
     table = Table(title=f"{spec.id}: strategies (use the name with --strategies; a preset anywhere a name is)")
     for col in ("name", "id", "kind", "idea", "parameters (defaults)"):
         table.add_column(col)
-    for info in all_strategies(cfg, engine.STRATEGIES, engine.STRATEGY_PARAMS).values():
+    for info in all_strategies(cfg, engine.strategies, engine.strategy_params).values():
         params = ", ".join(f"{k}={v:g}" for k, v in info.params.items()) or "none"
         kind = f"preset of {info.base}" if info.preset else "heuristic"
-        table.add_row(info.name, str(engine.STRATEGIES[info.base]), kind, info.idea, params)
+        table.add_row(info.name, str(engine.strategies[info.base]), kind, info.idea, params)
     Console().print(table)

@@ -129,7 +129,7 @@ class Checkpoint:
         state = {"args": self.options.args, "game": self.plan.spec.id, "n": self.plan.n, "seed": self.plan.seed,
                  "chunk_size": self.chunk, "chunks_done": chunks_done, "games_done": games_done,
                  "keep_games": self.options.keep_games, "config": self.plan.config,
-                 "engine_version": self.plan.engine.ENGINE_VERSION}
+                 "engine_version": self.plan.engine.version}
         blob = np.frombuffer((json.dumps(state, indent=2, default=str) + "\n").encode(), dtype=np.uint8)
         # A kept run's sample is a view of its records (records.bin has it); a streamed run stores its own.
         part = sample[:0] if self.options.keep_games else sample[: min(len(sample), games_done)]
@@ -250,10 +250,10 @@ def execute(plan: RunPlan, options: RunOptions, progress: ProgressFn | None = No
     engine, lineup = plan.engine, plan.lineup
     chunk = chunk_size_for(engine, plan.chunk_size)
     n_slots = len(lineup.slot_names)
-    records = np.zeros(plan.n, dtype=engine.RECORD_DTYPE) if options.keep_games else None
+    records = np.zeros(plan.n, dtype=engine.record_dtype) if options.keep_games else None
     # Kept runs sample their own first games (a view); streamed runs copy them as they pass.
     sample = (records[: min(plan.n, SAMPLE_GAMES)] if records is not None
-              else np.zeros(min(plan.n, SAMPLE_GAMES), dtype=engine.RECORD_DTYPE))
+              else np.zeros(min(plan.n, SAMPLE_GAMES), dtype=engine.record_dtype))
     agg = RunAggregate(plan.players, n_slots)
     checkpoint = Checkpoint(options.state_dir, plan, options, chunk) if options.state_dir else None
     first_chunk, done = 0, 0

@@ -1,12 +1,14 @@
-"""Keep numba's on-disk cache honest.
+"""Keep numba's on-disk cache honest, one game package at a time.
 
 Numba checks a cached function against its own source file only. An engine kernel inlines code
 from other files (strategies, state, the shared RNG) and bakes in constants from others (the array
 layouts), so after an edit there the kernel would keep running the old compiled code, or read its
-arrays at stale offsets. On import, simbalance hashes every source file that holds jitted code and
-every simbalance module those files import; when the hash changes, it deletes the package's numba
-cache files so everything recompiles. That is the cache beside the sources, or the package's part
-of ``NUMBA_CACHE_DIR`` when that is set.
+arrays at stale offsets. So before a game's engine is loaded (``GameSpec.load``), simbalance hashes
+the package's files that hold jitted code and every simbalance module those files import,
+transitively; when that hash changed, it deletes the numba cache files of exactly those sources and
+the package recompiles. An edit to one game leaves the other games' kernels cached; an edit to a
+core module they all import recompiles each of them when it is next loaded. The cache lives beside
+the sources, or in ``NUMBA_CACHE_DIR`` when that is set. Importing simbalance touches no cache.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ import re
 from pathlib import Path
 
 PACKAGE_DIR = Path(__file__).resolve().parents[1]
-STAMP = PACKAGE_DIR / "__pycache__" / "jit_sources.sha256"
+STAMP_NAME = "jit_sources.sha256"
 _IMPORT = re.compile(r"^(?:from\s+simbalance\.([\w.]+)\s+import|import\s+simbalance\.([\w.]+))", re.MULTILINE)
 
 
@@ -29,10 +31,10 @@ def _module_file(root: Path, dotted: str) -> Path | None:
     return None
 
 
-def jit_sources(root: Path = PACKAGE_DIR) -> list[Path]:
-    """Files holding jitted code, and the simbalance modules they import at the top (what jitted
-    code can see), transitively."""
-    todo = [p for p in root.rglob("*.py") if "@njit" in p.read_text(encoding="utf-8", errors="ignore")]
+def jit_sources(folder: Path, root: Path = PACKAGE_DIR) -> list[Path]:
+    """Files in ``folder`` holding jitted code, and the modules under ``root`` (the simbalance
+    package) they import at the top (what jitted code can see), transitively."""
+    todo = [p for p in Path(folder).rglob("*.py") if "@njit" in p.read_text(encoding="utf-8", errors="ignore")]
     seen: set[Path] = set()
     while todo:
         path = todo.pop()
@@ -46,36 +48,42 @@ def jit_sources(root: Path = PACKAGE_DIR) -> list[Path]:
     return sorted(seen)
 
 
-def _cache_dirs(root: Path, sources: list[Path]) -> tuple[list[Path], Path | None]:
-    """Where numba keeps the cache of ``sources``, and where the stamp goes (None: the default)."""
+def _cache_dir(source: Path) -> Path:
+    """Where numba keeps the cache files of one source file."""
     user_dir = os.environ.get("NUMBA_CACHE_DIR")
     if not user_dir:
-        return [root], None
+        return source.parent / "__pycache__"
     from numba.core.caching import _CacheLocator  # numba names a source folder's cache folder so
 
-    base = Path(user_dir)
-    dirs = sorted({base / _CacheLocator.get_suitable_cache_subpath(str(p)) for p in sources})
-    key = hashlib.sha1(str(root).encode()).hexdigest()[:16]
-    return dirs, base / f"simbalance-{key}.jit_sources.sha256"
+    return Path(user_dir) / _CacheLocator.get_suitable_cache_subpath(str(source))
 
 
-def drop_stale_cache(root: Path = PACKAGE_DIR, stamp: Path = STAMP) -> bool:
-    """Delete every numba cache file of ``root`` if any jitted source changed; True if it did."""
+def _stamp_path(folder: Path) -> Path:
+    user_dir = os.environ.get("NUMBA_CACHE_DIR")
+    if not user_dir:
+        return Path(folder) / "__pycache__" / STAMP_NAME
+    key = hashlib.sha1(str(Path(folder).resolve()).encode()).hexdigest()[:16]
+    return Path(user_dir) / f"simbalance-{key}.{STAMP_NAME}"
+
+
+def drop_stale_cache(folder: Path, root: Path = PACKAGE_DIR, stamp: Path | None = None) -> bool:
+    """Delete the numba cache files of ``folder``'s jitted sources (and of what they import) if
+    any of them changed since the last check; True if they did."""
     try:
-        sources = jit_sources(root)
+        sources = jit_sources(folder, root)
         digest = hashlib.sha256()
         for path in sources:
-            digest.update(str(path.relative_to(root)).encode())
+            digest.update(str(path.relative_to(root) if path.is_relative_to(root) else path).encode())
             digest.update(path.read_bytes())
         value = digest.hexdigest()
-        dirs, user_stamp = _cache_dirs(root, sources)
-        stamp = user_stamp or stamp
+        stamp = stamp or _stamp_path(folder)
         if stamp.is_file() and stamp.read_text() == value:
             return False
-        for folder in dirs:
-            if folder.is_dir():
-                for path in list(folder.rglob("*.nbi")) + list(folder.rglob("*.nbc")):
-                    path.unlink(missing_ok=True)
+        for source in sources:
+            cache = _cache_dir(source)
+            if cache.is_dir():
+                for entry in list(cache.glob(f"{source.stem}.*.nbi")) + list(cache.glob(f"{source.stem}.*.nbc")):
+                    entry.unlink(missing_ok=True)
         stamp.parent.mkdir(parents=True, exist_ok=True)
         stamp.write_text(value)
         return True

@@ -1,8 +1,8 @@
 """Strategies written by the user in their own file, used without changing simbalance.
 
 ``--strategy-file path.py:name`` loads ``name`` from ``path.py``: an ``@njit`` function with the
-decision signature the engine documents (``engine.PLUGIN_DOC``). It plays every seat given the
-strategy name ``plugin``. The engine builds a kernel around it (``engine.plugin_kernel(fn)``); that
+decision signature the engine documents (``Engine.plugin.doc``). It plays every seat given the
+strategy name ``plugin``. The engine builds a kernel around it (``Engine.plugin.kernel(fn)``); that
 kernel is compiled once per run, since numba cannot cache code that takes a user's function.
 """
 
@@ -44,9 +44,9 @@ def load_plugin(spec: str):
     return fn
 
 
-def plugin_kernel(engine, spec: str):
+def plugin_kernel(engine, game: str, spec: str):
     """The engine's kernel with the user's function deciding for the ``plugin`` seats."""
-    if not hasattr(engine, "plugin_kernel"):
-        raise ConfigError(f"{engine.__name__.split('.')[-2]}: this engine does not take plug-in strategies yet")
+    if engine.plugin is None:
+        raise ConfigError(f"{game}: this engine does not take plug-in strategies yet")
     fn = load_plugin(spec)
-    return engine.plugin_kernel(fn)
+    return engine.plugin.kernel(fn)

@@ -15,7 +15,7 @@ import importlib
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from types import ModuleType
+from typing import TYPE_CHECKING
 
 import numba
 import numpy as np
@@ -23,7 +23,9 @@ import numpy as np
 from simbalance.core.errors import SimbalanceError
 from simbalance.core.lineup import Lineup
 
-DEFAULT_CHUNK = 1 << 16
+if TYPE_CHECKING:
+    from simbalance.games.spec import Engine
+
 MAX_GAMES = 10**12  # the most games one run may play (--n, a precision run's maximum): see docs/scale.md
 MAX_GAMES_TEXT = "10^12 (1e12)"
 SHOW_BAR_OVER_S = 1.0  # a bar only for runs projected to take longer than this
@@ -45,8 +47,8 @@ def check_threads(threads: int | None) -> int:
     return threads
 
 
-def chunk_size_for(engine: ModuleType, chunk_size: int | None) -> int:
-    chunk = int(chunk_size or getattr(engine, "CHUNK_SIZE", DEFAULT_CHUNK))
+def chunk_size_for(engine: Engine, chunk_size: int | None) -> int:
+    chunk = int(chunk_size or engine.chunk_size)
     if chunk < 1:
         raise SimbalanceError(f"chunk_size = {chunk_size!r}: must be at least 1")
     return chunk
@@ -66,13 +68,13 @@ def games_in_chunks(n: int, chunk: int, chunks: int) -> int:
     return min(n, chunks * chunk)
 
 
-def play_chunk(engine: ModuleType, lineup: Lineup, prepared: tuple, seed: int, first: int, size: int,
+def play_chunk(engine: Engine, lineup: Lineup, prepared: tuple, seed: int, first: int, size: int,
                threads: int, kernel=None, out: np.ndarray | None = None) -> np.ndarray:
     """Play games ``first .. first + size - 1`` on this machine and return their records (written
     into ``out`` when given: no copy)."""
     kernel = kernel or engine.kernel
     if out is None:
-        out = np.zeros(size, dtype=engine.RECORD_DTYPE)
+        out = np.zeros(size, dtype=engine.record_dtype)
     # Kernels write `out[i].field`; as plain Python (NUMBA_DISABLE_JIT=1) that needs a recarray view.
     target = out.view(np.recarray) if numba.config.DISABLE_JIT else out
     previous = numba.get_num_threads()
@@ -88,15 +90,15 @@ def play_chunk(engine: ModuleType, lineup: Lineup, prepared: tuple, seed: int, f
     return out
 
 
-def _play_chunk_on_worker(engine_name: str, lineup: Lineup, prepared: tuple, seed: int, first: int,
+def _play_chunk_on_worker(engine_module: str, lineup: Lineup, prepared: tuple, seed: int, first: int,
                           size: int) -> np.ndarray:
     """What a Dask worker runs: import the engine there and play one chunk on the worker's cores."""
-    engine = importlib.import_module(engine_name)
+    engine = importlib.import_module(engine_module).ENGINE
     return play_chunk(engine, lineup, prepared, seed, first, size, max_threads())
 
 
 def play_chunks(
-    engine: ModuleType,
+    engine: Engine,
     lineup: Lineup,
     prepared: tuple,
     seed: int,
@@ -151,7 +153,7 @@ def _play_chunks_dask(engine, lineup, prepared, seed, chunks, scheduler, stop, t
             nxt = next(todo, None)
             if nxt is None:
                 return False
-            pending.append(client.submit(_play_chunk_on_worker, engine.__name__, lineup, prepared, seed,
+            pending.append(client.submit(_play_chunk_on_worker, engine.module, lineup, prepared, seed,
                                          nxt[0], nxt[1], pure=False))
             return True
 
@@ -173,7 +175,7 @@ def _play_chunks_dask(engine, lineup, prepared, seed, chunks, scheduler, stop, t
 
 
 def run_games(
-    engine: ModuleType,
+    engine: Engine,
     lineup: Lineup,
     prepared: tuple,
     n: int,
@@ -189,7 +191,7 @@ def run_games(
     """Play games ``first_game .. first_game + n - 1`` and return all their records."""
     threads = check_threads(threads)
     chunks = chunk_bounds(n, chunk_size_for(engine, chunk_size), first_game)
-    out = np.zeros(n, dtype=engine.RECORD_DTYPE)
+    out = np.zeros(n, dtype=engine.record_dtype)
     target = out if first_game == 0 else None
     start = time.perf_counter()
     done = 0

@@ -1,39 +1,162 @@
-"""What the runner needs to know about a game, and the contract every engine module fulfils.
+"""The two things a game gives simbalance: ``GameSpec`` (who it is) and ``Engine`` (how it plays).
 
-A game package ``simbalance/games/<name>/`` has a light ``__init__.py`` that defines ``SPEC`` (no
-numba import) and an engine module (``SPEC.engine``) that defines:
+A game package ``simbalance/games/<name>/`` follows one file template (docs/architecture.md):
 
-- ``ENGINE_VERSION: int``: bumped only when game behaviour changes.
-- ``RECORD_DTYPE``: ``simbalance.core.records.record_dtype([...game fields...])``.
-- ``STRATEGIES: dict[str, int]``: strategy name -> integer id used inside the kernel. Each name has a
-  ``[strategies.<name>]`` table in the game's config: ``idea`` (one line) and its float parameters.
-- ``STRATEGY_PARAMS: dict[str, tuple[str, ...]]``: per strategy name, its parameter names in the
-  order the kernel reads them from the seat's parameter vector; the config binds to them by name.
-- ``prepare(cfg, players, validate=False) -> tuple``: validate the resolved config (raise
-  ConfigError) and return the engine's extra kernel arguments (numpy arrays and scalars, never
-  Python objects). With ``validate`` the kernel checks its invariants at every step and ends a game
-  that breaks one with ``end = END_INVALID`` (the runner then reports seed and game index).
-- ``kernel(out, first_game, seed, lineups, slot_strategy, slot_params, *prepared)``: an
-  ``@njit(parallel=True, cache=True)`` function that plays games ``first_game ..
-  first_game + len(out) - 1`` and writes one record per game into ``out``. Game ``g`` seats the
-  strategy slots ``lineups[g % len(lineups)]`` and draws all randomness from ``seed_game(seed, g)``.
+- ``__init__.py`` defines ``SPEC = GameSpec(...)``. It stays light: no numba, so ``simbalance
+  games`` lists every game without compiling any.
+- ``engine.py`` defines ``ENGINE = Engine(...)``: the contract below, filled in. ``SPEC.load()``
+  imports it (and with it the compiled kernel).
 
-Optional engine hooks for the report (each may also take ``config=``, the resolved config):
-- ``summarize(games: DataFrame, players: int) -> dict``: game-specific metrics for summary.json.
-- ``figures(games: DataFrame, summary: dict) -> dict[str, Figure]``: extra figures (file stem ->
-  matplotlib Figure), pure functions of the DataFrame.
-- ``card_labels(cfg)`` and ``card_masks(games, players)``: card labels and groups, and per seat the
-  bit mask of the cards it had (kind -> one uint64 array per seat): the card-impact table.
-- ``replay(plan, game) -> list[str]``: one game in words (``simbalance replay``).
-- ``plugin_kernel(fn)`` and ``PLUGIN_DOC``: a kernel around a user's strategy function.
-- ``HAS_DECISIONS = False`` for games without decisions (skill analysis says "pure luck").
+Every field of ``Engine`` has one meaning and one signature; a game without a part leaves its hook
+``None`` and the part is absent from its reports (no discovery by ``hasattr`` or ``inspect``). Hooks
+get everything they need as arguments: an engine keeps no module-level state between calls.
 """
 
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from types import ModuleType
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+if TYPE_CHECKING:
+    import pandas as pd
+    from matplotlib.figure import Figure
+
+DEFAULT_CHUNK = 1 << 16
+
+# A report hook sees the games (one row per game: the records as a DataFrame), the player count
+# and the resolved config; the figures hook also gets the summary the summarize hook made.
+Summarize = Callable[["pd.DataFrame", int, dict], dict]
+Figures = Callable[["pd.DataFrame", int, dict, dict], "dict[str, Figure]"]
+PairedMetrics = Callable[["pd.DataFrame", int, dict], "dict[str, tuple[str, Any]]"]
+Replay = Callable[[Any, int], "list[str]"]  # (plan, game index) -> the game in words
+Trace = Callable[[Any, int], "tuple[np.ndarray, np.ndarray]"]  # (plan, game) -> (record, event log)
+
+
+@dataclass(frozen=True)
+class Cards:
+    """The card-impact table: which cards each seat had, and what they are called.
+
+    ``labels(config) -> (labels, groups)``: one label per card id, and named groups of card ids.
+    ``masks(games, players, config) -> {kind: [one uint64 array per seat]}``: per game and seat the
+    bit mask of the cards the seat held (kind: e.g. ``"dealt"``).
+    """
+
+    labels: Callable[[dict], tuple[list[str], dict[str, list[int]]]]
+    masks: Callable[[pd.DataFrame, int, dict], dict[str, list[np.ndarray]]]
+
+
+@dataclass(frozen=True)
+class Plugin:
+    """Strategies written by a user (``--strategy-file``): ``kernel(fn)`` builds a kernel in which
+    ``fn`` decides for the seats named ``plugin``; ``doc`` is the decision signature ``fn`` must have."""
+
+    kernel: Callable[[Callable], Callable]
+    doc: str
+
+
+@dataclass(frozen=True)
+class Resumable:
+    """A game that can be stopped at any decision, copied, and played on (docs/architecture.md,
+    "Resumable state"): what search players and the contract test build on.
+
+    All but ``context`` and ``max_options`` are ``@njit`` functions of ``play_nb.py``:
+    - ``context(*prepared) -> ctx``: the game's read-only arrays (a tuple) from ``prepare``'s output.
+    - ``new_state(ctx) -> state``: a blank state (a tuple of arrays, the random stream among them).
+    - ``start(ctx, state, seed, game)``: deal game ``game`` of ``seed`` into ``state`` and play on
+      to the first decision (or the end).
+    - ``to_move(ctx, state) -> int``: the seat whose decision is pending; -1 once the game is over.
+    - ``legal_options(ctx, state, options) -> int``: write the pending decision's options (int64
+      codes, the game's own) into ``options`` (length ``max_options(ctx)``) and return how many.
+    - ``apply_option(ctx, state, option)``: take one listed option and play on to the next decision.
+    - ``play_out(ctx, state, seat_sid, seat_prm, max_decisions) -> int``: let the seats'
+      strategies (ids and parameter rows, as the kernel gives them) decide, at most
+      ``max_decisions`` times (-1: to the end); returns the decisions made.
+    - ``clone(state) -> state``: an independent copy (the random stream too).
+    - ``check(ctx, state) -> int``: the engine's own validation (0: every invariant holds).
+    - ``write_record(ctx, state, out, i)``: the finished game's record into ``out[i]``, as the kernel
+      writes it (the kernel's strategy and game fields excepted: the kernel writes those itself).
+    The kernel plays every game as ``start``, ``play_out(..., -1)``, ``write_record``: the resumable
+    path and the fast path are one code.
+    """
+
+    context: Callable[..., tuple]
+    max_options: Callable[[tuple], int]
+    new_state: Callable
+    start: Callable
+    to_move: Callable
+    legal_options: Callable
+    apply_option: Callable
+    play_out: Callable
+    clone: Callable
+    check: Callable
+    write_record: Callable
+
+
+@dataclass(frozen=True)
+class Engine:
+    """What the runner, the studies and the reports need from a game's engine.
+
+    - ``version``: bumped only when game behaviour changes (the pinned digests say when).
+    - ``record_dtype``: ``simbalance.core.records.record_dtype([...the game's fields...])``.
+    - ``strategies``: strategy name -> integer id inside the kernel. Each name has a
+      ``[strategies.<name>]`` table in the game's config: ``idea`` (one line) and its parameters.
+    - ``strategy_params``: per strategy, its parameter names in the order the kernel reads them from
+      a seat's parameter vector; configs bind to them by name.
+    - ``prepare(config, players, validate) -> tuple``: check the resolved config (raise
+      ConfigError) and return the kernel's extra arguments (numpy arrays and scalars, never Python
+      objects). With ``validate`` the kernel checks its invariants at every step and ends a game that
+      breaks one with ``end = END_INVALID``.
+    - ``kernel(out, first_game, seed, lineups, slot_strategy, slot_params, *prepared)``: an
+      ``@njit(parallel=True, cache=True)`` function that plays games ``first_game ..
+      first_game + len(out) - 1``, one record each into ``out``. Game ``g`` seats the strategy slots
+      ``lineups[g % len(lineups)]`` and draws all its randomness from ``seed_game(seed, g)``.
+    - ``chunk_size``: games per kernel call (large enough to amortise the call, small enough for a
+      progress bar and checkpoints).
+    - ``has_decisions``: False for a game of pure luck (the skill study says so instead of measuring).
+    - ``summarize``, ``figures``, ``paired_metrics``, ``cards``: the report's game-specific parts.
+      ``paired_metrics`` gives per-game values (name -> (kind, array)) that ``compare`` tests in pairs.
+    - ``replay`` and ``trace``: one game again, in words and as (record, event log).
+    - ``plugin``: user strategies, for the games that take them.
+    - ``resumable``: the game as resumable steps (``Resumable``).
+    - ``module``: the dotted path of the engine module (a Dask worker imports it by this name).
+    """
+
+    version: int
+    record_dtype: np.dtype
+    strategies: Mapping[str, int]
+    strategy_params: Mapping[str, tuple[str, ...]]
+    prepare: Callable[[dict, int, bool], tuple]
+    kernel: Callable
+    module: str
+    chunk_size: int = DEFAULT_CHUNK
+    has_decisions: bool = True
+    summarize: Summarize | None = None
+    figures: Figures | None = None
+    paired_metrics: PairedMetrics | None = None
+    cards: Cards | None = None
+    replay: Replay | None = None
+    trace: Trace | None = None
+    plugin: Plugin | None = None
+    resumable: Resumable | None = None
+
+    def __post_init__(self):
+        missing = set(self.strategies) ^ set(self.strategy_params)
+        if missing:
+            raise TypeError(f"{self.module}: strategies and strategy_params disagree on {sorted(missing)}")
+        if self.chunk_size < 1:
+            raise TypeError(f"{self.module}: chunk_size must be at least 1")
+
+
+def load_engine(module: str) -> Engine:
+    """The ``ENGINE`` of an engine module, checked to be an ``Engine``."""
+    engine = getattr(importlib.import_module(module), "ENGINE", None)
+    if not isinstance(engine, Engine):
+        raise TypeError(f"{module} defines no ENGINE = Engine(...)")
+    return engine
 
 
 @dataclass(frozen=True)
@@ -46,6 +169,18 @@ class GameSpec:
     engine: str  # dotted module path of the engine module
     length_unit: str = "turns"  # what `length` counts: "picks", "turns", ...
 
-    def load(self) -> ModuleType:
-        """Import the engine module (this imports numba and may load compiled kernels)."""
-        return importlib.import_module(self.engine)
+    def load(self) -> Engine:
+        """The game's engine. First drops this game's compiled kernels if any source they are built
+        from changed (core/jit_cache.py), then imports the engine module (and its kernels)."""
+        self.check_cache()
+        return load_engine(self.engine)
+
+    def check_cache(self) -> None:
+        """Drop this game's compiled kernels if a source they were built from changed."""
+        from pathlib import Path
+
+        from simbalance.core.jit_cache import PACKAGE_DIR, drop_stale_cache
+
+        package = importlib.import_module(self.engine.rpartition(".")[0])
+        drop_stale_cache(Path(package.__file__).parent)
+        drop_stale_cache(PACKAGE_DIR / "analysis")  # the jitted statistics every run uses

@@ -21,7 +21,6 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 import simbalance
-from simbalance.analysis.metrics import call_hook
 from simbalance.core.errors import SimbalanceError
 from simbalance.report import figures
 from simbalance.report.html import render_report
@@ -57,7 +56,7 @@ def manifest(result: SimulationResult, command: str | None) -> dict:
     plan = result.plan
     return {
         "game": plan.spec.id,
-        "engine_version": plan.engine.ENGINE_VERSION,
+        "engine_version": plan.engine.version,
         "simbalance_version": simbalance.__version__,
         "n": plan.n,
         "seed": plan.seed,
@@ -97,9 +96,8 @@ def run_figures(result: SimulationResult, summary: dict) -> dict[str, Figure]:
         for kind in dict.fromkeys(cards["kind"]):
             out[f"card_impact_{kind.replace(' ', '_')}"] = figures.card_impact_bars(
                 cards, kind, f"Card impact: win rate when {kind} vs not")
-    hook = getattr(plan.engine, "figures", None)
-    if hook is not None:
-        out.update(call_hook(hook, result.stats_games, summary, config=plan.config))
+    if plan.engine.figures is not None:
+        out.update(plan.engine.figures(result.stats_games, plan.players, plan.config, summary))
     return out
 
 
@@ -133,7 +131,7 @@ def save_figures(folder: Path, figs: dict[str, Figure]) -> dict[str, bytes]:
 
 
 def base_manifest(kind: str, plan, command: str, **fields) -> dict:
-    return {"kind": kind, "game": plan.spec.id, "engine_version": plan.engine.ENGINE_VERSION,
+    return {"kind": kind, "game": plan.spec.id, "engine_version": plan.engine.version,
             "simbalance_version": simbalance.__version__, "n": plan.n, "seed": plan.seed, "players": plan.players,
             **fields, "command": command, "created_utc": datetime.now(UTC).isoformat(timespec="seconds")}
 

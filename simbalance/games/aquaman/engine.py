@@ -56,6 +56,7 @@ from simbalance.games.aquaman.enums import (
     S_RUNNER,
 )
 from simbalance.games.aquaman.rules_nb import kernel  # noqa: F401  (the engine's kernel)
+from simbalance.games.spec import Engine
 
 ENGINE_VERSION = 2
 CHUNK_SIZE = 1 << 16
@@ -237,7 +238,7 @@ def _seat_frame(games: pd.DataFrame, players: int) -> pd.DataFrame:
     return pd.concat(parts, ignore_index=True)
 
 
-def summarize(games: pd.DataFrame, players: int) -> dict:
+def summarize(games: pd.DataFrame, players: int, config: dict) -> dict:
     """Missions, fights, steals, per strategy slot the same per seat and game, and per power its use
     and the win rate of players who used it (a correlation, not an effect)."""
     seats = _seat_frame(games, players)
@@ -274,7 +275,7 @@ def summarize(games: pd.DataFrame, players: int) -> dict:
     return out
 
 
-def figures(games: pd.DataFrame, summary: dict) -> dict:
+def figures(games: pd.DataFrame, players: int, config: dict, summary: dict) -> dict:
     """``aquaman_powers``: uses per seat and game of each power, and the win rate of seats that used it."""
     from matplotlib.figure import Figure
 
@@ -532,3 +533,19 @@ def replay(plan, game: int) -> list[str]:
     for s in range(players):
         lines.append(f"  {who[s]}: {int(rec['missions'][s])} missions, hand: {hand(s) or 'empty'}.")
     return lines
+
+
+ENGINE = Engine(
+    version=ENGINE_VERSION,
+    record_dtype=RECORD_DTYPE,
+    strategies=STRATEGIES,
+    strategy_params=STRATEGY_PARAMS,
+    prepare=prepare,
+    kernel=kernel,
+    module=__name__,
+    chunk_size=CHUNK_SIZE,
+    summarize=summarize,
+    figures=figures,
+    replay=replay,
+    trace=trace,
+)

@@ -46,6 +46,7 @@ from simbalance.games.captain_action.scoring_nb import (
     RULE_SET_SIZE,
     WILD,
 )
+from simbalance.games.spec import Cards, Engine
 
 ENGINE_VERSION = 2
 CHUNK_SIZE = 1 << 17
@@ -92,7 +93,7 @@ def card_labels(cfg: dict) -> tuple[list[str], dict[str, list[int]]]:
     return game_deck(cfg).labels_and_groups()
 
 
-def card_masks(games: pd.DataFrame, players: int) -> dict[str, list[np.ndarray]]:
+def card_masks(games: pd.DataFrame, players: int, config: dict) -> dict[str, list[np.ndarray]]:
     """The cards each seat held at the end (the card-impact table adjusts for game length)."""
     return {"held at the end": [games[f"hand_mask_{s}"].to_numpy() for s in range(players)]}
 
@@ -182,7 +183,7 @@ def _seat_cols(games: pd.DataFrame, field: str, players: int) -> list[str]:
     return [f"{field}_{s}" for s in range(players) if f"{field}_{s}" in games]
 
 
-def summarize(games: pd.DataFrame, players: int) -> dict:
+def summarize(games: pd.DataFrame, players: int, config: dict) -> dict:
     """Who called, the Countdown at the call, countdown run-outs, scores per seat, hand scores."""
     n = len(games)
     if n == 0:
@@ -229,7 +230,7 @@ def summarize(games: pd.DataFrame, players: int) -> dict:
     return out
 
 
-def figures(games: pd.DataFrame, summary: dict) -> dict:
+def figures(games: pd.DataFrame, players: int, config: dict, summary: dict) -> dict:
     """Final-hand score distribution, and the Countdown Deck's size at the call."""
     from matplotlib.figure import Figure
 
@@ -357,3 +358,20 @@ def replay(plan, game: int) -> list[str]:
 def _turns(rec) -> str:
     n = int(rec["length"])
     return f"{n} turn" if n == 1 else f"{n} turns"
+
+
+ENGINE = Engine(
+    version=ENGINE_VERSION,
+    record_dtype=RECORD_DTYPE,
+    strategies=STRATEGIES,
+    strategy_params=STRATEGY_PARAMS,
+    prepare=prepare,
+    kernel=kernel,
+    module=__name__,
+    chunk_size=CHUNK_SIZE,
+    summarize=summarize,
+    figures=figures,
+    cards=Cards(card_labels, card_masks),
+    replay=replay,
+    trace=trace,
+)

@@ -22,10 +22,12 @@ from __future__ import annotations
 import numpy as np
 
 from simbalance.core.records import MAX_SEATS, record_dtype
-from simbalance.games.captain_future.board import MAX_BODIES, Layout, build_board, parse_map
-from simbalance.games.captain_future.play_nb import kernel  # noqa: F401  (the engine's kernel)
-from simbalance.games.captain_future.report import figures, summarize  # noqa: F401
+from simbalance.games.captain_future.board import MAX_BODIES, build_board
+from simbalance.games.captain_future.play_nb import kernel
+from simbalance.games.captain_future.replay_text import replay, trace
+from simbalance.games.captain_future.report import figures, summarize
 from simbalance.games.captain_future.strategies_nb import AGGRESSOR, BUILDER, HEURISTIC_PARAMS, RANDOM
+from simbalance.games.spec import Engine
 
 ENGINE_VERSION = 3
 CHUNK_SIZE = 1 << 16
@@ -60,32 +62,25 @@ RECORD_DTYPE = record_dtype([
     ("body_major", np.int8, (MAX_BODIES,)),  # per body: the seat with the strict majority (or full), or -1
 ])
 
-# The layout of the last prepared config, for the report hooks (they only get the DataFrame).
-_last_layout: Layout | None = None
-
 
 def prepare(cfg: dict, players: int, validate: bool = False) -> tuple:
     """The kernel's extra arguments: the board array and the validate flag (check every invariant
     after every step, validate_nb)."""
-    global _last_layout
-    bd, lay = build_board(cfg, players)
-    _last_layout = lay
+    bd, _ = build_board(cfg, players)
     return (bd, np.bool_(validate))
 
 
-def layout(cfg: dict | None = None) -> Layout:
-    """The board layout of ``cfg``, else of the last prepared run, else of the default config."""
-    if cfg is not None:
-        return parse_map(cfg)
-    if _last_layout is not None:
-        return _last_layout
-    from simbalance.core.config import load_config
-
-    return parse_map(load_config("captain-future"))
-
-
-def replay(plan, game: int) -> list[str]:
-    """Game ``game`` of the plan's seed, move by move, in words (replay_text)."""
-    from simbalance.games.captain_future.replay_text import replay as tell
-
-    return tell(plan, game)
+ENGINE = Engine(
+    version=ENGINE_VERSION,
+    record_dtype=RECORD_DTYPE,
+    strategies=STRATEGIES,
+    strategy_params=STRATEGY_PARAMS,
+    prepare=prepare,
+    kernel=kernel,
+    module=__name__,
+    chunk_size=CHUNK_SIZE,
+    summarize=summarize,
+    figures=figures,
+    replay=replay,
+    trace=trace,
+)

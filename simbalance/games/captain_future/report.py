@@ -1,8 +1,8 @@
 """Report hooks of captain-future: game-specific metrics and figures, pure functions of the DataFrame.
 
-The board geometry comes from the layout of the last prepared run (or the default config): the
-hooks only receive the games DataFrame, whose ``held_mask_*`` / ``winner_mask_*`` bits are landing
-spaces in reading order and whose ``body_*_<b>`` columns are bodies in legend order.
+The board geometry comes from the run's config (``board.parse_map``): the games' ``held_mask_*`` /
+``winner_mask_*`` bits are landing spaces in reading order and their ``body_*_<b>`` columns are
+bodies in legend order.
 """
 
 from __future__ import annotations
@@ -11,11 +11,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-
-def _layout():
-    from simbalance.games.captain_future.engine import layout
-
-    return layout()
+from simbalance.games.captain_future.board import parse_map
 
 
 def _seats(games: pd.DataFrame) -> int:
@@ -48,10 +44,10 @@ def held_by_winner(seat: np.ndarray, winners: np.ndarray) -> np.ndarray:
     return (seat >= 0) & (((winners >> np.maximum(seat, 0)) & 1) == 1)
 
 
-def summarize(games: pd.DataFrame, players: int) -> dict:
+def summarize(games: pd.DataFrame, players: int, config: dict) -> dict:
     """Ships, attacks, events, and per body the share of games it ends fully controlled / with a
     majority, and controlled by the winner."""
-    lay = _layout()
+    lay = parse_map(config)
     n = max(len(games), 1)
     seats = range(players)
     out: dict = {}
@@ -101,10 +97,10 @@ def _heat(ax, lay, values, title, fig, vmax=1.0):
     fig.colorbar(im, ax=ax, shrink=0.8)
 
 
-def figures(games: pd.DataFrame, summary: dict) -> dict[str, Figure]:
+def figures(games: pd.DataFrame, players: int, config: dict, summary: dict) -> dict[str, Figure]:
     """Board heatmaps (share of games each space ends held, and held by a winner) and the control
     rate per body (full control, majority, and by the winner)."""
-    lay = _layout()
+    lay = parse_map(config)
     held, won = space_shares(games, len(lay.space_body))
     fig = Figure(figsize=(12, 5.5), layout="constrained")
     ax1, ax2 = fig.subplots(1, 2)

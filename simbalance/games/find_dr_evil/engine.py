@@ -21,6 +21,7 @@ from simbalance.games.find_dr_evil.rules_nb import (  # noqa: F401  (kernel: the
     REPEAT_MIN_HOLDERS,
     kernel,
 )
+from simbalance.games.spec import Cards, Engine
 
 ENGINE_VERSION = 1
 CHUNK_SIZE = 1 << 18
@@ -69,7 +70,7 @@ def prepare(cfg: dict, players: int, validate: bool = False) -> tuple:
             np.bool_(validate))
 
 
-def summarize(games: pd.DataFrame, players: int) -> dict:
+def summarize(games: pd.DataFrame, players: int, config: dict) -> dict:
     """Win rate by the seat dealt Dr. Ling: the deal decides the game."""
     won_with_ling = (games["winner"] == games["ling_dealt"]).mean()
     return {"share_won_by_seat_dealt_dr_ling": float(won_with_ling)}
@@ -80,7 +81,7 @@ def card_labels(cfg: dict) -> tuple[list[str], dict[str, list[int]]]:
     return game_deck(cfg).labels_and_groups()
 
 
-def card_masks(games: pd.DataFrame, players: int) -> dict[str, list[np.ndarray]]:
+def card_masks(games: pd.DataFrame, players: int, config: dict) -> dict[str, list[np.ndarray]]:
     """The cards each seat was dealt (no survivor bias: every game deals every card)."""
     return {"dealt": [games[f"dealt_mask_{s}"].to_numpy() for s in range(players)]}
 
@@ -124,3 +125,19 @@ def replay(plan, game: int) -> list[str]:
         else:
             lines.append(f"The pick cap ({int(rules[PICK_CAP])}) is reached: a timeout, nobody wins.")
     return lines
+
+
+ENGINE = Engine(
+    version=ENGINE_VERSION,
+    record_dtype=RECORD_DTYPE,
+    strategies=STRATEGIES,
+    strategy_params=STRATEGY_PARAMS,
+    prepare=prepare,
+    kernel=kernel,
+    module=__name__,
+    chunk_size=CHUNK_SIZE,
+    has_decisions=False,
+    summarize=summarize,
+    cards=Cards(card_labels, card_masks),
+    replay=replay,
+)

@@ -44,6 +44,7 @@ from simbalance.games.lady_actions_escape.strategies_nb import (
     INFO_WILD,
     N_INFO,
 )
+from simbalance.games.spec import Cards, Engine, Plugin
 
 ENGINE_VERSION = 2
 CHUNK_SIZE = 1 << 15
@@ -86,7 +87,7 @@ def card_labels(cfg: dict) -> tuple[list[str], dict[str, list[int]]]:
     return game_deck(cfg).labels_and_groups()
 
 
-def card_masks(games: pd.DataFrame, players: int) -> dict[str, list[np.ndarray]]:
+def card_masks(games: pd.DataFrame, players: int, config: dict) -> dict[str, list[np.ndarray]]:
     """The opening hand (no survivor bias). Cards held at the end are recorded too (``hand_mask``),
     but in a shedding game holding any card at the end means losing: no impact to measure there."""
     return {"dealt": [games[f"dealt_mask_{s}"].to_numpy() for s in range(players)]}
@@ -290,7 +291,7 @@ def _cols(games: pd.DataFrame, field: str, players: int) -> list[str]:
     return [f"{field}_{s}" for s in range(players) if f"{field}_{s}" in games]
 
 
-def summarize(games: pd.DataFrame, players: int) -> dict:
+def summarize(games: pd.DataFrame, players: int, config: dict) -> dict:
     """Plays, reversals, Dr. Evil draws, reshuffles, passes and cards left per seat."""
     if len(games) == 0:
         return {}
@@ -309,7 +310,7 @@ def summarize(games: pd.DataFrame, players: int) -> dict:
     return out
 
 
-def figures(games: pd.DataFrame, summary: dict) -> dict:
+def figures(games: pd.DataFrame, players: int, config: dict, summary: dict) -> dict:
     """Cards left in the losers' hands, and the game's event counts."""
     from matplotlib.figure import Figure
 
@@ -453,3 +454,21 @@ def replay(plan, game: int) -> list[str]:
     left = ", ".join(f"seat {s} {int(out[0]['cards_left'][s])}" for s in range(players))
     lines.append(f"Cards left: {left}.")
     return lines
+
+
+ENGINE = Engine(
+    version=ENGINE_VERSION,
+    record_dtype=RECORD_DTYPE,
+    strategies=STRATEGIES,
+    strategy_params=STRATEGY_PARAMS,
+    prepare=prepare,
+    kernel=kernel,
+    module=__name__,
+    chunk_size=CHUNK_SIZE,
+    summarize=summarize,
+    figures=figures,
+    cards=Cards(card_labels, card_masks),
+    replay=replay,
+    trace=trace,
+    plugin=Plugin(plugin_kernel, PLUGIN_DOC),
+)

@@ -122,7 +122,7 @@ def test_variants_play_to_the_end():
 def test_summary_and_power_figure():
     res = simbalance.simulate("aquaman", 300, seed=2, strategies=["runner", "raider", "random", "random"],
                               rotate=True)
-    summary = engine.summarize(res.games, 4)
+    summary = engine.summarize(res.games, 4, res.plan.config)
     json.dumps(summary)
     assert set(summary["powers"]) == set(engine.POWER_NAMES)
     assert summary["powers"]["aquaman"]["uses_per_seat_game"] > 0
@@ -130,7 +130,7 @@ def test_summary_and_power_figure():
     slots = summary["by_strategy_slot"]  # runner (slot 0) avoids fights that the raider (1) seeks
     assert slots["1"]["fights_per_seat_game"] > slots["0"]["fights_per_seat_game"]
     assert slots["1"]["fights_won_share"] > slots["2"]["fights_won_share"]  # raider beats random
-    figs = engine.figures(res.games, summary)
+    figs = engine.figures(res.games, 4, res.plan.config, summary)
     from matplotlib.figure import Figure
     assert isinstance(figs["aquaman_powers"], Figure)
 

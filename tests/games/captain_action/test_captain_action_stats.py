@@ -102,12 +102,12 @@ def test_heuristic_beats_random_in_a_rotation(heuristic):
 def test_report_hooks():
     res = simbalance.simulate("captain-action", 2000, seed=3, strategies=["builder", "random", "random", "random"],
                               rotate=True)
-    summary = summarize(res.games, 4)
+    summary = summarize(res.games, 4, res.plan.config)
     assert 0 < summary["share_called"] <= 1
     assert abs(sum(summary["call_share_by_seat"]) - summary["share_called"]) < 1e-9
     assert sum(summary["hand_score_hist"].values()) == 4 * 2000
     assert len(summary["score_mean_by_seat"]) == 4
-    figs = figures(res.games, summary)
+    figs = figures(res.games, 4, res.plan.config, summary)
     assert set(figs) == {"captain_action_hand_scores", "captain_action_calls"}
 
 

@@ -149,4 +149,4 @@ def test_a_tied_caller_counts_one_over_k_as_a_win():
     # Game 0: seat 0 calls and wins alone; game 1: seat 0 calls and ties with seat 1 (1/2);
     # game 2: seat 1 calls and loses; game 3: nobody calls (not counted).
     g = planted([[0, 0b01, 5, 0], [0, 0b11, 4, 0], [1, 0b01, 3, 0], [-1, 0b10, 0, 1]])
-    assert summarize(g, 2)["share_caller_wins"] == (1 + 0.5 + 0) / 3
+    assert summarize(g, 2, {})["share_caller_wins"] == (1 + 0.5 + 0) / 3

@@ -128,11 +128,11 @@ def test_report_hooks():
     from simbalance.games.captain_future import engine
 
     res = simbalance.simulate("captain-future", 200, seed=5)
-    summ = engine.summarize(res.games, 4)
+    summ = engine.summarize(res.games, 4, res.plan.config)
     assert set(summ["bodies"]) == {"uranus", "neptune", "saturn", "jupiter", "mercury", "venus", "earth", "mars",
                                    "luna", "phobos", "io", "titan"}
     assert 0 < summ["space_held_share_mean"] <= 1
-    figs = engine.figures(res.games, summ)
+    figs = engine.figures(res.games, 4, res.plan.config, summ)
     assert set(figs) == {"captain_future_board", "captain_future_bodies"}
 
 

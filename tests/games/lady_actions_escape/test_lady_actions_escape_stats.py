@@ -83,10 +83,10 @@ def test_heuristic_beats_random_in_a_rotation(heuristic):
 
 def test_report_hooks():
     res = simbalance.simulate("lady-actions-escape", 1000, seed=3)
-    summary = summarize(res.games, 4)
+    summary = summarize(res.games, 4, res.plan.config)
     assert summary["reversals_mean"] > 0 and summary["draw_twos_mean"] > 0 and summary["reshuffles_mean"] > 0
     assert len(summary["cards_left_mean_by_seat"]) == 4
-    figs = figures(res.games, summary)
+    figs = figures(res.games, 4, res.plan.config, summary)
     assert set(figs) == {"lady_actions_escape_cards_left", "lady_actions_escape_events"}
 
 
