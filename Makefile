@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 # The project's main job, on the embedded defaults (local threads, local files).
 MAIN_JOB ?= run captain-future --n 1e6
 
-.PHONY: run test bench lint clean docs-figures docs-picture
+.PHONY: run test test-fast bench lint clean docs-figures docs-picture
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -24,6 +24,10 @@ run: $(VENV)/.installed
 test: $(VENV)/.installed-test
 	$(BIN)/python -m pytest -q
 
+# The inner loop: the contract test on small n and the unit tests, not the long statistical ones.
+test-fast: $(VENV)/.installed-test
+	$(BIN)/python -m pytest -q -m "not slow"
+
 bench: $(VENV)/.installed-test
 	$(BIN)/python -m pip install --disable-pip-version-check -q open_spiel || echo "open_spiel not installable: the yardstick is skipped"
 	$(BIN)/python -m benchmarks.run
@@ -36,7 +40,7 @@ docs-picture: $(VENV)/.installed
 	$(BIN)/python docs/figures/report_picture.py
 
 lint: $(VENV)/.installed-test
-	$(BIN)/ruff check simbalance tests benchmarks
+	$(BIN)/ruff check simbalance tests benchmarks docs/figures
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache

@@ -6,8 +6,7 @@
 >>> result.summary()           # win rates with CIs, balance, lengths, ...
 """
 
-__version__ = "0.1.0"
-
-from simbalance.api import SimulationResult, simulate  # noqa: E402
+from simbalance.api import SimulationResult, simulate
+from simbalance.version import __version__
 
 __all__ = ["SimulationResult", "simulate", "__version__"]

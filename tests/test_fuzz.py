@@ -13,8 +13,9 @@ from simbalance.api import plan_run, simulate
 from simbalance.cli.main import app
 from simbalance.core.config import flat_keys, load_config
 from simbalance.core.errors import SimbalanceError
+from simbalance.games.registry import all_games
 
-GAMES = ["find-dr-evil", "captain-action", "lady-actions-escape", "aquaman", "captain-future"]
+GAMES = sorted(all_games())
 SKIP = ("strategies.", "presets.", "deck.source", "targets.", "bounds.")  # not rules: other tests cover them
 
 values = st.one_of(

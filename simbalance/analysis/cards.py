@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 from numba import njit
 
-from simbalance.analysis.metrics import Z95
+from simbalance.core.aggregate import Z95
 from simbalance.core.records import seat_share
 
 N_STRATA = 5

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from simbalance.analysis.metrics import Z95
+from simbalance.core.aggregate import Z95
 from simbalance.core.config import get
 from simbalance.core.errors import ConfigError
 

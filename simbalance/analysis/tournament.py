@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from simbalance.analysis.metrics import wilson
+from simbalance.core.aggregate import wilson
 from simbalance.core.records import seat_share
 
 BOOTSTRAP = 200

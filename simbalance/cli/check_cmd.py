@@ -27,7 +27,7 @@ def baseline(
     """Run a setup and store every headline metric with its CI, the engine version, a hash of the
     resolved config, the seed and n."""
     from simbalance.core.runner import RichProgress
-    from simbalance.regression import create_baseline
+    from simbalance.studies.check import create_baseline
 
     count = parse_count(n)
     progress = RichProgress(f"baseline {game}")
@@ -44,7 +44,7 @@ def baseline(
 def check(
     files: Annotated[list[Path] | None, typer.Argument(help="Baseline files (default: configs/baselines/*.json).")] = None,
     n: Annotated[str | None, typer.Option("--n", help="Games per check (default: each baseline's own n).")] = None,
-    seed: Annotated[int | None, typer.Option(help="Seed of the re-runs (default: each baseline's seed + 1).")] = None,
+    seed: Annotated[int | None, typer.Option(help="Seed of the re-runs (default: a fresh seed derived from each baseline's).")] = None,
     alpha: Annotated[float, typer.Option(help="False-alarm rate per baseline (Bonferroni across its metrics).")] = 0.05,
     junit: Annotated[Path | None, typer.Option(help="Also write JUnit XML here (for CI systems).")] = None,
     markdown: Annotated[Path | None, typer.Option(help="Also write a Markdown report here.")] = None,
@@ -56,7 +56,7 @@ def check(
     2: an error (a malformed baseline, an unwritable report path), found before any game is played."""
     from simbalance.core.errors import SimbalanceError
     from simbalance.core.runner import RichProgress
-    from simbalance.regression import (
+    from simbalance.studies.check import (
         check_report_path,
         default_baselines,
         play_check,

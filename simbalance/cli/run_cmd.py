@@ -9,6 +9,7 @@ import shlex
 import shutil
 import signal
 import sys
+from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Annotated
 
@@ -19,6 +20,51 @@ from rich.table import Table
 from simbalance.core.errors import SimbalanceError
 
 MEMORY_SHARE = 0.4  # keep per-game records only while they fit comfortably in memory
+
+
+@dataclass(frozen=True)
+class RunRequest:
+    """What `simbalance run` was asked for, checked and typed. A checkpoint stores it, so that
+    ``--resume`` asks for exactly the same run again."""
+
+    game: str
+    n: int
+    players: int | None = None
+    seed: int = 0
+    overrides: tuple[str, ...] = ()
+    variants: tuple[str, ...] = ()
+    strategies: str | None = None
+    rotate: bool = False
+    config: str | None = None
+    chunk_size: int | None = None
+    validate: bool = False
+    strategy_file: str | None = None
+    out: str | None = None
+    games_file: bool = True  # write games.parquet (or shards, when streaming)
+    stream: bool | None = None  # None: stream only when the records would not fit in memory
+    precision: float | None = None
+
+    def to_state(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_state(cls, state: dict, where: Path) -> RunRequest:
+        known = {f.name for f in fields(cls)}
+        if not isinstance(state, dict) or "game" not in state or set(state) - known:
+            raise SimbalanceError(f"--resume {where}: the checkpoint was written by another simbalance version; "
+                                  "run it again from the start")
+        state = dict(state)
+        for key in ("overrides", "variants"):
+            state[key] = tuple(state.get(key) or ())
+        return cls(**state)
+
+    def plan(self, threads: int | None):
+        from simbalance.studies.run import plan_run
+
+        return plan_run(self.game, self.n, players=self.players, seed=self.seed, overrides=list(self.overrides),
+                        strategies=self.strategies, rotate=self.rotate, config=self.config, threads=threads,
+                        chunk_size=self.chunk_size, variants=list(self.variants), validate=self.validate,
+                        strategy_file=self.strategy_file)
 
 
 def parse_count(text: str, option: str = "--n") -> int:
@@ -108,37 +154,32 @@ def run(
     quiet: Annotated[bool, typer.Option(help="Print only the run folder's path.")] = False,
 ) -> None:
     """Play N games of GAME, print the summary and write a run folder with the report."""
-    from simbalance.api import SimulationResult, plan_run
     from simbalance.core.execution import RunOptions, read_state
     from simbalance.core.runner import BACKENDS, RichProgress
     from simbalance.report.run_folder import check_out_dir, default_out_dir, write_run_folder
+    from simbalance.studies.run import SimulationResult
 
     if resume is not None:
-        args = read_state(resume)["args"]
+        request = RunRequest.from_state(read_state(resume)["args"], resume)
         state_dir = resume
     else:
         if game is None:
             raise SimbalanceError("missing GAME (see `simbalance games`), or --resume DIR")
-        args = {"game": game, "n": parse_count(n), "players": players, "seed": seed, "out": str(out) if out else None,
-                "overrides": set_ or [], "variants": variant or [], "strategies": strategies, "rotate": rotate,
-                "config": str(config) if config else None, "chunk_size": chunk_size, "games_file": games_file,
-                "stream": stream, "precision": precision, "validate": validate, "strategy_file": strategy_file}
+        request = RunRequest(game, parse_count(n), players, seed, tuple(set_ or ()), tuple(variant or ()), strategies,
+                             rotate, str(config) if config else None, chunk_size, validate, strategy_file,
+                             str(out) if out else None, games_file, stream, precision)
         state_dir = None
     if backend not in BACKENDS:
         raise SimbalanceError(f"--backend {backend}: allowed {', '.join(BACKENDS)}")
-    if args["precision"] is not None and not 0 < args["precision"] < 0.5:
-        raise SimbalanceError(f"--precision {args['precision']}: allowed between 0 and 0.5 (a CI half-width)")
-    plan = plan_run(
-        args["game"], args["n"], players=args["players"], seed=args["seed"], overrides=args["overrides"],
-        strategies=args["strategies"], rotate=args["rotate"], config=args["config"], threads=threads,
-        chunk_size=args["chunk_size"], variants=args["variants"], validate=args["validate"],
-        strategy_file=args.get("strategy_file"),
-    )
-    keep = args["stream"] is not True and (args["stream"] is False or records_fit(plan.n, plan.engine.record_dtype.itemsize))
-    if args["stream"] is False and not keep:
+    if request.precision is not None and not 0 < request.precision < 0.5:
+        raise SimbalanceError(f"--precision {request.precision}: allowed between 0 and 0.5 (a CI half-width)")
+    plan = request.plan(threads)
+    keep = request.stream is not True and (request.stream is False
+                                           or records_fit(plan.n, plan.engine.record_dtype.itemsize))
+    if request.stream is False and not keep:
         raise SimbalanceError(f"--n {plan.n:,} --no-stream: the records would not fit in memory; drop --no-stream")
-    target = Path(args["out"]) if args["out"] else default_out_dir(plan.spec.id)
-    args["out"] = str(target)
+    target = Path(request.out) if request.out else default_out_dir(plan.spec.id)
+    request = replace(request, out=str(target))
     check_out_dir(target)
     if state_dir is None:
         state_dir = target.with_name(target.name + ".partial")
@@ -151,16 +192,16 @@ def run(
                   "impact use the first 200,000 games")
     progress = None if quiet else RichProgress(plan.spec.id)
     with interruptible() as stop:
-        options = RunOptions(keep_games=keep, backend=backend, scheduler=scheduler, precision=args["precision"],
-                             state_dir=state_dir, resume=resume is not None, args=args, stop=stop,
-                             shards=not keep and args["games_file"])
+        options = RunOptions(keep_games=keep, backend=backend, scheduler=scheduler, precision=request.precision,
+                             state_dir=state_dir, resume=resume is not None, args=request.to_state(), stop=stop,
+                             shards=not keep and request.games_file)
         try:
             result = SimulationResult.from_plan(plan, progress=progress, options=options)
         finally:
             if progress is not None:
                 progress.close()
     command = "simbalance " + " ".join(shlex.quote(a) for a in sys.argv[1:])
-    folder = write_run_folder(result, target, command=command, write_games=args["games_file"])
+    folder = write_run_folder(result, target, command=command, write_games=request.games_file)
     shards = state_dir / "games"
     if shards.is_dir():
         shutil.move(str(shards), str(folder / "games"))
@@ -168,16 +209,16 @@ def run(
     if quiet:
         print(folder)
         return
-    if args["precision"] is not None:
-        reached = "reached" if plan.n < args["n"] else "checked"
-        err.print(f"precision {args['precision']} {reached} after {plan.n:,} games")
+    if request.precision is not None:
+        reached = "reached" if result.n_played < plan.n else "checked"
+        err.print(f"precision {request.precision} {reached} after {result.n_played:,} games")
     print_summary(Console(), result.summary(), plan, result)
     err.print(f"report: {folder / 'report.html'}")
 
 
 def print_summary(console: Console, summary: dict, plan, result) -> None:
     console.print(
-        f"[bold]{plan.spec.id}[/]: {plan.n:,} games, {plan.players} players, seed {plan.seed}, "
+        f"[bold]{plan.spec.id}[/]: {result.n_played:,} games, {plan.players} players, seed {plan.seed}, "
         f"{result.elapsed:.2f} s ({result.games_per_second:,.0f} games/s)"
     )
     seats = Table(title="win rate by seat (95% Wilson CI)")

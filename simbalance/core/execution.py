@@ -29,13 +29,13 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from simbalance.analysis.aggregate import RunAggregate, wilson
+from simbalance.core.aggregate import RunAggregate, wilson
 from simbalance.core.errors import RunInterrupted, SimbalanceError
 from simbalance.core.records import END_INVALID
 from simbalance.core.runner import ProgressFn, chunk_bounds, chunk_size_for, games_in_chunks, play_chunks
 
 if TYPE_CHECKING:
-    from simbalance.api import RunPlan
+    from simbalance.core.plan import RunPlan
 
 SAMPLE_GAMES = 200_000  # a streaming run keeps this many first games for engine statistics
 CHECKPOINT_AFTER_S = 5.0

@@ -126,3 +126,18 @@ def _draw_shuffle(seed, game, n):
     out = np.arange(n)
     shuffle(state, out, n)
     return out
+
+
+def derive_seed(seed: int, purpose: str, index: int = 0) -> int:
+    """The seed of one part of a study (a sweep's fresh re-check, a tuning generation, ...): a
+    SplitMix64 mix of the run's seed, a hash of ``purpose`` and ``index``, so every part draws its
+    own games, independent of every other part and of the run's own seed, yet reproducible."""
+    import hashlib
+
+    salt = int.from_bytes(hashlib.sha256(purpose.encode()).digest()[:8], "little")
+    mask = (1 << 64) - 1
+    z = (int(seed) ^ salt) & mask
+    z = (z + (int(index) + 1) * int(GOLDEN)) & mask
+    z = ((z ^ (z >> 30)) * int(MIX1)) & mask
+    z = ((z ^ (z >> 27)) * int(MIX2)) & mask
+    return z ^ (z >> 31)

@@ -183,4 +183,5 @@ class GameSpec:
 
         package = importlib.import_module(self.engine.rpartition(".")[0])
         drop_stale_cache(Path(package.__file__).parent)
-        drop_stale_cache(PACKAGE_DIR / "analysis")  # the jitted statistics every run uses
+        for shared in ("core", "analysis"):  # the jitted statistics every run uses
+            drop_stale_cache(PACKAGE_DIR / shared)

@@ -6,7 +6,6 @@ from html import escape
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import simbalance
 from simbalance.report.figures import forest
 from simbalance.report.html import CSS, embed_png, pct, table
 from simbalance.report.run_folder import (
@@ -16,6 +15,7 @@ from simbalance.report.run_folder import (
     save_figures,
     write_json,
 )
+from simbalance.version import __version__
 
 if TYPE_CHECKING:
     from simbalance.api import ComparisonResult
@@ -49,7 +49,7 @@ def render_compare(result: ComparisonResult, png: bytes, command: str) -> str:
         f"<style>{CSS}</style></head><body>",
         f"<h1>{escape(plan.spec.id)}: variants against {escape(result.baseline_name)}</h1>",
         f"<p class='sub'>{plan.n:,} games per arm · {plan.players} players · seed {plan.seed} · common random "
-        f"numbers (same seeds and shuffles in every arm) · simbalance {escape(simbalance.__version__)}</p>",
+        f"numbers (same seeds and shuffles in every arm) · simbalance {escape(__version__)}</p>",
         *[f"<p class='verdict'><b>Warning:</b> {escape(w)}</p>" for w in result.warnings],
         f"<p class='verdict'>Significant changes (Holm-corrected across metrics, alpha {result.alpha}):<br>{summary}</p>",
         embed_png("forest plot", png, "style='max-width:100%'"),

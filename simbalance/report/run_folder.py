@@ -20,10 +20,10 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-import simbalance
 from simbalance.core.errors import SimbalanceError
 from simbalance.report import figures
 from simbalance.report.html import render_report
+from simbalance.version import __version__
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -57,8 +57,8 @@ def manifest(result: SimulationResult, command: str | None) -> dict:
     return {
         "game": plan.spec.id,
         "engine_version": plan.engine.version,
-        "simbalance_version": simbalance.__version__,
-        "n": plan.n,
+        "simbalance_version": __version__,
+        "n": result.n_played,
         "seed": plan.seed,
         "players": plan.players,
         "variants": plan.variants,
@@ -132,7 +132,7 @@ def save_figures(folder: Path, figs: dict[str, Figure]) -> dict[str, bytes]:
 
 def base_manifest(kind: str, plan, command: str, **fields) -> dict:
     return {"kind": kind, "game": plan.spec.id, "engine_version": plan.engine.version,
-            "simbalance_version": simbalance.__version__, "n": plan.n, "seed": plan.seed, "players": plan.players,
+            "simbalance_version": __version__, "n": plan.n, "seed": plan.seed, "players": plan.players,
             **fields, "command": command, "created_utc": datetime.now(UTC).isoformat(timespec="seconds")}
 
 

@@ -6,7 +6,6 @@ from html import escape
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import simbalance
 from simbalance.report.figures import sweep_heatmap, sweep_lines
 from simbalance.report.html import CSS, embed_png, num, table
 from simbalance.report.run_folder import (
@@ -16,6 +15,7 @@ from simbalance.report.run_folder import (
     save_figures,
     write_json,
 )
+from simbalance.version import __version__
 
 if TYPE_CHECKING:
     from simbalance.api import SweepResult
@@ -57,7 +57,7 @@ def render_sweep(result: SweepResult, images: dict[str, bytes], command: str) ->
         f"<style>{CSS}</style></head><body>",
         f"<h1>{escape(plan.spec.id)}: sweep over {escape(', '.join(keys))}</h1>",
         f"<p class='sub'>{plan.n:,} games per point · {plan.players} players · seed {plan.seed} (the same games at "
-        f"every point) · simbalance {escape(simbalance.__version__)}</p>",
+        f"every point) · simbalance {escape(__version__)}</p>",
         f"<p class='verdict'>Targets: {escape(target_text)}. {best}</p>",
     ]
     for name, png in images.items():

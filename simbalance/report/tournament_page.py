@@ -6,7 +6,6 @@ from html import escape
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import simbalance
 from simbalance.report.figures import matchup_heatmap, ratings_bars
 from simbalance.report.html import CSS, embed_png, pct, table
 from simbalance.report.run_folder import (
@@ -16,6 +15,7 @@ from simbalance.report.run_folder import (
     save_figures,
     write_json,
 )
+from simbalance.version import __version__
 
 if TYPE_CHECKING:
     from simbalance.api import TournamentResult
@@ -36,7 +36,7 @@ def write_tournament_folder(res: TournamentResult, out: Path, command: str) -> P
             f"<style>{CSS}</style></head><body>",
             f"<h1>{escape(plan.spec.id)}: tournament of {escape(', '.join(names))}</h1>",
             f"<p class='sub'>{plan.n:,} games · {plan.players} players · every one of {len(plan.lineup.seats)} "
-            f"lineups equally often · seed {plan.seed} · simbalance {escape(simbalance.__version__)}</p>",
+            f"lineups equally often · seed {plan.seed} · simbalance {escape(__version__)}</p>",
             f"<p class='verdict'>Strongest: <b>{escape(best['strategy'])}</b> (rating {best['elo']:+.0f}, "
             f"95% CI {best['ci_low']:+.0f} to {best['ci_high']:+.0f}).</p>",
         ]

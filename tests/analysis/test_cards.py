@@ -5,7 +5,7 @@ import pandas as pd
 
 import simbalance
 from simbalance.analysis.cards import card_impact
-from simbalance.analysis.metrics import card_table
+from simbalance.studies.cards import card_table
 
 
 def test_matches_a_direct_computation():
@@ -29,7 +29,7 @@ def test_matches_a_direct_computation():
 
 def test_dr_ling_is_the_card_that_wins_find_dr_evil():
     res = simbalance.simulate("find-dr-evil", 50_000, seed=2)
-    table = card_table(res)
+    table = card_table(res.plan, res.stats_games)
     ling = table[table["subject"] == "Dr. Ling wildcard"].iloc[0]
     assert ling["ci_low"] > 0.08
     assert np.isclose(ling["win_rate_with"], res.summary()["game"]["share_won_by_seat_dealt_dr_ling"])

@@ -6,7 +6,7 @@ import pytest
 from typer.testing import CliRunner
 
 from simbalance.cli.main import app
-from simbalance.regression import create_baseline, run_check
+from simbalance.studies.check import create_baseline, run_check
 
 runner = CliRunner()
 

@@ -6,11 +6,11 @@ import math
 import pytest
 from typer.testing import CliRunner
 
-import simbalance.regression as regression
+import simbalance.studies.check as regression
 from simbalance.analysis.check import metric_names
 from simbalance.api import plan_run
 from simbalance.cli.main import app
-from simbalance.regression import create_baseline
+from simbalance.studies.check import create_baseline
 
 runner = CliRunner()
 

@@ -96,10 +96,10 @@ def test_a_precision_run_with_the_largest_n_stays_small():
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
-    assert 1000 <= result.plan.n < 100_000 and result.plan.n % 1000 == 0
+    assert 1000 <= result.n_played < 100_000 and result.n_played % 1000 == 0
     assert peak < 64 * 2**20  # the sample of the first games and the aggregates: nothing per chunk of n
     # The games played are games 0..k-1 of the seed, whatever the maximum.
-    same = SimulationResult.from_plan(plan_run(GAME, result.plan.n, seed=9, chunk_size=1000),
+    same = SimulationResult.from_plan(plan_run(GAME, result.n_played, seed=9, chunk_size=1000),
                                       options=RunOptions(keep_games=False))
     assert same.summary()["seats"] == result.summary()["seats"]
 

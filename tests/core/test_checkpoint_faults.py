@@ -94,7 +94,7 @@ def test_a_kill_at_any_write_step_resumes_to_the_uninterrupted_result(monkeypatc
         else:  # killed before the first commit: nothing to resume, and nothing in the way of a new run
             assert call < steps.index("after rename folder"), step
             resumed = run(state, keep=keep)
-        assert resumed.plan.n == N and resumed.aggregate.n == N, step
+        assert resumed.n_played == N and resumed.aggregate.n == N, step
         assert resumed.summary() == whole.summary(), step
         assert np.array_equal(resumed.sample, whole.sample), step
         if keep:

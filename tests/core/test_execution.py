@@ -65,11 +65,11 @@ def test_resume_refuses_another_config(tmp_path):
 
 def test_precision_target_stops_early_and_says_when():
     res = run(n=1_000_000, options=RunOptions(precision=0.01))
-    assert res.plan.n < 1_000_000 and res.plan.n % 1000 == 0
+    assert res.n_played < 1_000_000 and res.n_played % 1000 == 0
     widths = [(s["ci_high"] - s["ci_low"]) / 2 for s in res.summary()["seats"]]
     assert max(widths) < 0.01
-    smaller = run(n=res.plan.n - 1000, options=RunOptions(precision=0.01))
-    assert smaller.plan.n == res.plan.n - 1000  # one chunk less was not enough
+    smaller = run(n=res.n_played - 1000, options=RunOptions(precision=0.01))
+    assert smaller.n_played == res.n_played - 1000  # one chunk less was not enough
 
 
 def test_validate_flag_checks_invariants():
@@ -129,3 +129,11 @@ def test_unknown_backend_and_unreachable_scheduler():
         res = CliRunner().invoke(app, ["run", GAME, "--n", "10", "--backend", "dask", "--scheduler",
                                        "tcp://127.0.0.1:9"])
         assert res.exit_code == 2 and "cannot reach the Dask scheduler" in res.output
+
+
+def test_a_run_leaves_its_plan_as_it_was():
+    """The plan is the request; what the run did is in its result (a precision stop plays fewer)."""
+    plan = plan_run("find-dr-evil", 1_000_000, seed=3, chunk_size=1000)
+    res = SimulationResult.from_plan(plan, options=RunOptions(precision=0.05))
+    assert plan.n == 1_000_000 and res.plan is plan
+    assert res.n_played < plan.n and len(res.games) == res.n_played == res.aggregate.n

@@ -15,7 +15,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 from xml.sax.saxutils import escape as xml_escape
 
-import simbalance
 from simbalance.analysis.check import (
     STATUS_REGRESSION,
     MetricCheck,
@@ -26,10 +25,12 @@ from simbalance.analysis.check import (
     short_value,
     validate_baseline_metrics,
 )
-from simbalance.api import SimulationResult, plan_run
 from simbalance.core.config import CONFIG_DIR
 from simbalance.core.errors import ConfigError, SimbalanceError
+from simbalance.core.rng import derive_seed
 from simbalance.games.registry import all_games
+from simbalance.studies.run import SimulationResult, plan_run
+from simbalance.version import __version__
 
 BASELINE_DIR = CONFIG_DIR / "baselines"
 FORMAT = 1
@@ -51,7 +52,7 @@ def create_baseline(game: str, n: int, *, seed: int = 0, players: int | None = N
         "seed": seed,
         "engine_version": plan.engine.version,
         "config_hash": config_hash(plan.config),
-        "simbalance_version": simbalance.__version__,
+        "simbalance_version": __version__,
         "created_utc": datetime.now(UTC).isoformat(timespec="seconds"),
         "metrics": headline_metrics(result.summary()),
         "margins": {},
@@ -160,7 +161,7 @@ def prepare_check(path: Path, *, n: int | None = None, seed: int | None = None,
         raise ConfigError(f"{where}: setup.game = {setup['game']!r}, but {why} expects {expected!r}; "
                           f"check the file, or re-create it with `simbalance baseline {expected}`")
     n = n or base["n"]
-    seed = base["seed"] + 1 if seed is None else seed
+    seed = derive_seed(base["seed"], "check") if seed is None else seed
     if seed == base["seed"]:
         raise ConfigError(f"check of {path}: seed {seed} is the baseline's own; a check needs fresh seeds")
     try:

@@ -5,7 +5,7 @@ import pandas as pd
 import pytest
 
 import simbalance
-from simbalance.analysis.aggregate import RunAggregate
+from simbalance.core.aggregate import RunAggregate
 
 
 def test_percentiles_from_the_histogram_match_numpy():

@@ -1,0 +1,51 @@
+"""A validated run: everything needed to play it, nothing played yet (``studies.run.plan_run``
+makes one; ``core.execution.execute`` plays it)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from simbalance.core.errors import SimbalanceError
+from simbalance.core.lineup import Lineup
+from simbalance.core.runner import MAX_GAMES, MAX_GAMES_TEXT
+
+if TYPE_CHECKING:
+    from simbalance.games.spec import Engine, GameSpec
+
+MAX_SEED = 2**64 - 1
+
+
+@dataclass(frozen=True)
+class RunPlan:
+    """A validated run: everything needed to play it, nothing played yet. Never changed once made:
+    what a run did (the games it played) is in its result."""
+
+    spec: GameSpec
+    engine: Engine
+    config: dict
+    players: int
+    n: int
+    seed: int
+    lineup: Lineup
+    prepared: tuple
+    threads: int
+    chunk_size: int | None = None
+    variants: list[str] = field(default_factory=list)
+    kernel: object = None  # the kernel to run: the engine's, or one built around a plug-in strategy
+
+
+def check_n(n: Any) -> int:
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
+        raise SimbalanceError(f"n = {n!r}: the number of games must be a whole number >= 1")
+    if n > MAX_GAMES:
+        raise SimbalanceError(f"n = {int(n)}: at most {MAX_GAMES_TEXT} games per run")
+    return int(n)
+
+
+def check_seed(seed: Any) -> int:
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed <= MAX_SEED:
+        raise SimbalanceError(f"seed = {seed!r}: allowed a whole number from 0 to 2**64 - 1")
+    return int(seed)

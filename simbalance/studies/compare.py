@@ -1,0 +1,96 @@
+"""Compare: the baseline and every variant on the same seed and game indices (common random
+numbers), every metric's difference tested game by game (analysis/compare.py)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from simbalance.analysis.compare import compare_arms
+from simbalance.core.errors import SimbalanceError
+from simbalance.core.plan import RunPlan
+from simbalance.studies.run import SimulationResult, plan_run
+
+
+@dataclass
+class ComparisonResult:
+    """Arms of a comparison and the table of their differences to the baseline."""
+
+    baseline_name: str
+    baseline: SimulationResult
+    arms: dict[str, SimulationResult]
+    table: pd.DataFrame
+    alpha: float
+    warnings: list[str] = field(default_factory=list)  # e.g. an arm that plays the baseline's games
+
+    def significant(self) -> pd.DataFrame:
+        return self.table[self.table["significant"]]
+
+
+def compare(
+    game: str,
+    variants: list[str],
+    n: int,
+    *,
+    baseline: str | None = None,
+    players: int | None = None,
+    seed: int = 0,
+    overrides: dict[str, Any] | list[str] | None = None,
+    strategies: list[str] | str | None = None,
+    rotate: bool = False,
+    threads: int | None = None,
+    alpha: float = 0.05,
+    progress_factory=None,
+) -> ComparisonResult:
+    """Play the baseline (the defaults, or variant ``baseline``) and every variant on the same seed
+    and game indices (common random numbers), and test every metric's difference."""
+    if not variants:
+        raise SimbalanceError("compare needs at least one --variant")
+    if not 0 < alpha < 1:
+        raise SimbalanceError(f"alpha = {alpha}: allowed between 0 and 1")
+    names = [baseline or "defaults", *variants]
+    if len(set(names)) != len(names):
+        raise SimbalanceError(f"variants {', '.join(names)}: each arm must be different")
+    common = dict(players=players, seed=seed, overrides=overrides, strategies=strategies, rotate=rotate,
+                  threads=threads)
+    plans = {names[0]: plan_run(game, n, variants=[baseline] if baseline else None, **common)}
+    for name in variants:
+        plans[name] = plan_run(game, n, variants=[name], **common)
+    base_players = plans[names[0]].players
+    for name, plan in plans.items():
+        if plan.players != base_players:
+            raise SimbalanceError(f"variant {name} plays with {plan.players} players, the baseline with "
+                                  f"{base_players}: compare arms at the same player count")
+    warnings = [f"variant {name} changes nothing with {base_players} players: its games are the "
+                f"baseline's (same rules, same players)"
+                for name, plan in plans.items() if name != names[0] and same_games(plan, plans[names[0]])]
+    results = {}
+    for name, plan in plans.items():
+        progress = progress_factory(f"{game} [{name}]") if progress_factory else None
+        results[name] = SimulationResult.from_plan(plan, progress=progress)
+        if progress is not None:
+            progress.close()
+    base = results.pop(names[0])
+    table = compare_arms(base, results, alpha)
+    return ComparisonResult(names[0], base, results, table, alpha, warnings)
+
+
+def same_games(a: RunPlan, b: RunPlan) -> bool:
+    """Whether two plans play identical games: the same kernel arguments (what the engine made of
+    the config for this player count) and the same seats. A variant can change a config key that
+    this player count never reads (captain-future's ships.4 with 2 players)."""
+    def equal(x, y) -> bool:
+        if isinstance(x, np.ndarray) or isinstance(y, np.ndarray):
+            return (isinstance(x, np.ndarray) and isinstance(y, np.ndarray) and x.dtype == y.dtype
+                    and x.shape == y.shape and bool(np.array_equal(x, y)))
+        if isinstance(x, tuple) and isinstance(y, tuple):
+            return len(x) == len(y) and all(equal(u, v) for u, v in zip(x, y, strict=True))
+        return type(x) is type(y) and x == y
+
+    la, lb = a.lineup, b.lineup
+    return (a.kernel is b.kernel and a.players == b.players and equal(a.prepared, b.prepared)
+            and la.slot_names == lb.slot_names and equal(la.slot_strategy, lb.slot_strategy)
+            and equal(la.slot_params, lb.slot_params) and equal(la.seats, lb.seats))

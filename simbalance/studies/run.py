@@ -1,0 +1,184 @@
+"""One run: ``plan_run`` (validate everything, touch nothing), ``SimulationResult.from_plan`` (play)
+and ``simulate`` (both). The CLI calls the same two steps, so the API and the CLI give the same
+numbers for the same seed. Every other study is made of runs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from simbalance.analysis.metrics import json_records, jsonable
+from simbalance.core.aggregate import RunAggregate
+from simbalance.core.config import apply_overrides, load_config, require_int
+from simbalance.core.errors import ConfigError, SimbalanceError
+from simbalance.core.execution import RunOptions, execute
+from simbalance.core.lineup import resolve_lineup
+from simbalance.core.plan import RunPlan, check_n, check_seed
+from simbalance.core.records import records_to_frame
+from simbalance.core.runner import ProgressFn, check_threads
+from simbalance.core.variants import load_variant
+from simbalance.games.registry import get_game
+from simbalance.studies.cards import card_table
+
+
+def plan_run(
+    game: str,
+    n: int,
+    *,
+    players: int | None = None,
+    seed: int = 0,
+    overrides: dict[str, Any] | list[str] | None = None,
+    strategies: list[str] | str | None = None,
+    rotate: bool = False,
+    config: str | Path | None = None,
+    threads: int | None = None,
+    chunk_size: int | None = None,
+    validate: bool = False,
+    variants: list[str] | None = None,
+    every_lineup: bool = False,
+    strategy_file: str | None = None,
+) -> RunPlan:
+    """Validate a run completely (config, players, strategies, deck) without playing it.
+
+    ``variants`` (names under ``configs/<game>/variants/`` or TOML paths) apply first, in order;
+    then ``overrides``.
+    """
+    spec = get_game(game)
+    n = check_n(n)
+    seed = check_seed(seed)
+    threads = check_threads(threads)
+    if chunk_size is not None and (isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1):
+        raise SimbalanceError(f"chunk_size = {chunk_size!r}: must be a whole number >= 1")
+    cfg = load_config(spec.id, config)
+    for name in variants or []:
+        changes, _ = load_variant(spec.id, name)
+        try:
+            cfg = apply_overrides(cfg, changes)
+        except ConfigError as exc:
+            raise ConfigError(f"variant {name}: {exc}") from None
+    cfg = apply_overrides(cfg, overrides)
+    if players is not None:
+        if isinstance(players, bool) or not isinstance(players, (int, np.integer)):
+            raise SimbalanceError(f"players = {players!r}: expected a whole number")
+        cfg.setdefault("game", {})["players"] = int(players)
+    players = require_int(cfg, "game.players", spec.min_players, spec.max_players)
+    engine = spec.load()
+    lineup = resolve_lineup(cfg, engine.strategies, engine.strategy_params, players, strategies, rotate, every_lineup,
+                            plugin=strategy_file is not None)
+    kernel = engine.kernel
+    if strategy_file is not None:
+        from simbalance.core.plugins import PLUGIN_NAME, plugin_kernel
+
+        if PLUGIN_NAME not in lineup.slot_names:
+            raise SimbalanceError(f"--strategy-file: seat the function with the strategy name {PLUGIN_NAME!r}, "
+                                  f"e.g. --strategies {PLUGIN_NAME},random")
+        kernel = plugin_kernel(engine, spec.id, strategy_file)
+    prepared = engine.prepare(cfg, players, bool(validate))
+    return RunPlan(spec, engine, cfg, players, n, seed, lineup, prepared, threads, chunk_size,
+                   variants=list(variants or []), kernel=kernel)
+
+
+@dataclass
+class SimulationResult:
+    """The records of a run, as a DataFrame (``.games``) and as metrics (``.summary()``).
+
+    A streamed run (``keep_games=False``) keeps no per-game records: only its merged statistics and
+    a sample of its first games, from which the engine's own statistics are computed.
+    """
+
+    plan: RunPlan
+    records: np.ndarray | None
+    elapsed: float
+    aggregate: RunAggregate
+    sample: np.ndarray
+    n_played: int  # the games played: plan.n, or fewer when a precision target stopped the run
+
+    @classmethod
+    def from_plan(cls, plan: RunPlan, progress: ProgressFn | None = None,
+                  options: RunOptions | None = None) -> SimulationResult:
+        outcome = execute(plan, options or RunOptions(), progress)
+        return cls(plan, outcome.records, outcome.elapsed, outcome.aggregate, outcome.sample, outcome.n_played)
+
+    @property
+    def game(self) -> str:
+        return self.plan.spec.id
+
+    @cached_property
+    def games(self) -> pd.DataFrame:
+        """One row per game: ``game``, ``winner`` (-1: tie or none), ``length``, ``end``, ..."""
+        if self.records is None:
+            raise SimbalanceError("this run was streamed and kept no per-game records; run it with keep_games=True "
+                                  "(CLI: without --stream) to get them")
+        return records_to_frame(self.records, self.plan.players)
+
+    @cached_property
+    def stats_games(self) -> pd.DataFrame:
+        """The games the engine's own statistics use: all of them, or a streamed run's sample."""
+        if self.records is not None:
+            return self.games
+        return records_to_frame(self.sample, self.plan.players)
+
+    def summary(self) -> dict:
+        """Every metric of the run as a JSON-ready dict (see simbalance.analysis.metrics)."""
+        return self._summary
+
+    @cached_property
+    def _summary(self) -> dict:
+        return summarize_run(self)
+
+    @property
+    def games_per_second(self) -> float:
+        return self.n_played / self.elapsed if self.elapsed > 0 else float("inf")
+
+
+def simulate(
+    game: str,
+    n: int,
+    *,
+    players: int | None = None,
+    seed: int = 0,
+    overrides: dict[str, Any] | list[str] | None = None,
+    strategies: list[str] | str | None = None,
+    rotate: bool = False,
+    config: str | Path | None = None,
+    threads: int | None = None,
+    chunk_size: int | None = None,
+    validate: bool = False,
+    variants: list[str] | None = None,
+    strategy_file: str | None = None,
+) -> SimulationResult:
+    """Play ``n`` games of ``game`` and return the result.
+
+    ``variants`` applies named rule variants (``["no-repeat-pick"]``), then ``overrides`` changes
+    config keys (``{"rules.pick_cap": 500}``); ``strategies`` is one name per
+    seat (or one name for all); ``rotate`` plays every seat permutation of them equally often.
+    Games are keyed by ``(seed, game index)``: the same seed gives the same games. ``validate``
+    checks the engine's invariants at every step (slower).
+    """
+    plan = plan_run(
+        game, n, players=players, seed=seed, overrides=overrides, strategies=strategies, rotate=rotate,
+        config=config, threads=threads, chunk_size=chunk_size, validate=validate, variants=variants,
+        strategy_file=strategy_file,
+    )
+    return SimulationResult.from_plan(plan)
+
+
+def summarize_run(result: SimulationResult) -> dict:
+    """The generic metrics plus the engine's own (``Engine.summarize``) under ``"game"``, and the
+    card-impact table under ``"cards"``: every metric of a run as a JSON-ready dict."""
+    plan = result.plan
+    summary = jsonable(result.aggregate.summary(plan.lineup.slot_names, plan.spec.length_unit))
+    if plan.engine.summarize is not None:
+        summary["game"] = jsonable(plan.engine.summarize(result.stats_games, plan.players, plan.config))
+    if result.records is None:
+        summary["sampled_games"] = int(len(result.sample))  # engine statistics and card impact use these
+    table = card_table(plan, result.stats_games)
+    if table is not None:
+        summary["cards"] = json_records(table)
+    return summary

@@ -1,0 +1,62 @@
+"""Skill: each heuristic's agency against random players, restricted play of every preset marked
+``restricts`` against the full strategy, and a verdict from the measured numbers (analysis/skill.py)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pandas as pd
+
+from simbalance.analysis.metrics import strategy_table
+from simbalance.analysis.skill import verdict
+from simbalance.core.lineup import all_strategies
+from simbalance.studies.run import SimulationResult, plan_run
+
+
+@dataclass
+class SkillResult:
+    game: str
+    players: int
+    has_decisions: bool
+    agency: pd.DataFrame  # strategy, win_rate, ci_low, ci_high against random players
+    restricted: pd.DataFrame  # preset, restricts, win_rate, ci against the full strategy
+    verdict: str
+
+
+def skill(
+    game: str,
+    n: int,
+    *,
+    players: int | None = None,
+    seed: int = 0,
+    overrides: list[str] | dict | None = None,
+    variants: list[str] | None = None,
+    threads: int | None = None,
+    progress_factory=None,
+) -> SkillResult:
+    """Agency of every heuristic and preset against random players, restricted play of every
+    preset marked ``restricts``, and a verdict from the measured numbers."""
+    base = plan_run(game, 1, players=players, overrides=overrides, variants=variants)
+    p = base.players
+    infos = all_strategies(base.config, base.engine.strategies, base.engine.strategy_params)
+    has_decisions = base.engine.has_decisions
+
+    def alone_against(name: str, field_name: str) -> dict:
+        plan = plan_run(game, n, players=p, seed=seed, overrides=overrides, variants=variants, threads=threads,
+                        strategies=[name] + [field_name] * (p - 1), rotate=True)
+        progress = progress_factory(f"{game}: {name} vs {field_name}") if progress_factory else None
+        result = SimulationResult.from_plan(plan, progress=progress)
+        if progress is not None:
+            progress.close()
+        # over decided games: held against the fair share 1/P, a timeout must not count as a loss
+        row = strategy_table(result.games, p, plan.lineup.slot_names).set_index("strategy").loc[name]
+        return {"strategy": name, "against": field_name, "win_rate": float(row["win_rate_decided"]),
+                "ci_low": float(row["decided_ci_low"]), "ci_high": float(row["decided_ci_high"]),
+                "seat_games": int(row["decided_seat_games"])}
+
+    agency = pd.DataFrame([alone_against(name, "random") for name in infos if name != "random"]
+                          if has_decisions and "random" in infos else [],
+                          columns=["strategy", "against", "win_rate", "ci_low", "ci_high", "seat_games"])
+    restricted = pd.DataFrame([alone_against(name, info.restricts) for name, info in infos.items() if info.restricts],
+                              columns=["strategy", "against", "win_rate", "ci_low", "ci_high", "seat_games"])
+    return SkillResult(base.spec.id, p, has_decisions, agency, restricted, verdict(has_decisions, agency, p))

@@ -1,0 +1,4 @@
+"""The package version, in a module of its own so that any module can read it without importing
+the package's front door (``simbalance/__init__.py`` imports the whole API)."""
+
+__version__ = "0.1.0"
