@@ -27,17 +27,16 @@ def baseline(
     """Run a setup and store every headline metric with its CI, the engine version, a hash of the
     resolved config, the seed and n."""
     from simbalance.core.runner import RichProgress
+    from simbalance.report.files import check_report_path, write_report
     from simbalance.studies.check import create_baseline
 
     count = parse_count(n)
+    check_report_path("--out", out)
     progress = RichProgress(f"baseline {game}")
     data = create_baseline(game, count, seed=seed, players=players, variants=variant, strategies=strategies,
                            rotate=rotate, overrides=set_ or [], progress=progress)
     progress.close()
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_name(f".{out.name}.tmp")
-    tmp.write_text(json.dumps(data, indent=2) + "\n")
-    tmp.replace(out)
+    write_report(out, json.dumps(data, indent=2) + "\n", "--out")
     Console().print(f"baseline of {game} ({count:,} games, seed {seed}) written to {out}")
 
 
@@ -56,15 +55,8 @@ def check(
     2: an error (a malformed baseline, an unwritable report path), found before any game is played."""
     from simbalance.core.errors import SimbalanceError
     from simbalance.core.runner import RichProgress
-    from simbalance.studies.check import (
-        check_report_path,
-        default_baselines,
-        play_check,
-        prepare_check,
-        to_junit,
-        to_markdown,
-        write_report,
-    )
+    from simbalance.report.files import check_report_path, write_report
+    from simbalance.studies.check import default_baselines, play_check, prepare_check, to_junit, to_markdown
 
     paths = files or default_baselines()
     if not paths:

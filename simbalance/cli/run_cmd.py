@@ -19,6 +19,11 @@ from rich.table import Table
 
 from simbalance.core.errors import SimbalanceError
 
+try:  # typer >= 0.22 vendors click; older typer uses click itself
+    from typer._click.core import ParameterSource
+except ImportError:  # pragma: no cover
+    from click.core import ParameterSource
+
 MEMORY_SHARE = 0.4  # keep per-game records only while they fit comfortably in memory
 
 
@@ -102,27 +107,77 @@ def records_fit(n: int, record_bytes: int) -> bool:
 
 @contextlib.contextmanager
 def interruptible():
-    """Ctrl-C and SIGTERM ask the run to stop after the chunk in progress (a second Ctrl-C aborts)."""
+    """Ctrl-C and SIGTERM ask the run to stop after the chunk in progress; a second Ctrl-C aborts
+    at once, even inside a compiled kernel (a plug-in stuck in a loop included).
+
+    Python runs its signal handlers in the main thread between bytecodes, so while a kernel plays a
+    chunk no handler runs. The kernels release the GIL (``nogil=True``), and a watcher thread reads
+    the signals from the interpreter's wakeup file descriptor as they arrive: at the second Ctrl-C
+    it ends the process. Checkpoints are atomic, so the last one survives the abort."""
     flag = {"stop": False}
     previous = {}
 
     def handler(signum, frame):
-        if flag["stop"] and signum == signal.SIGINT:
-            raise KeyboardInterrupt
+        if not flag["stop"]:
+            Console(stderr=True).print("[yellow]stopping after the current chunk... "
+                                       "(Ctrl-C again to abort at once)[/]")
         flag["stop"] = True
-        Console(stderr=True).print("[yellow]stopping after the current chunk...[/]")
 
     for sig in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(ValueError):  # not the main thread: no handlers
             previous[sig] = signal.signal(sig, handler)
+    watcher = _AbortOnSecondInterrupt(flag) if previous else None
     try:
         yield lambda: flag["stop"]
     finally:
+        if watcher is not None:
+            watcher.close()
         for sig, old in previous.items():
             signal.signal(sig, old)
 
 
+class _AbortOnSecondInterrupt:
+    """Counts SIGINTs as the C-level handler writes them to the wakeup fd; the second one exits."""
+
+    def __init__(self, flag: dict):
+        import socket
+        import threading
+
+        self.flag = flag
+        self.reader, self.writer = socket.socketpair()
+        self.writer.setblocking(False)
+        self.previous_fd = signal.set_wakeup_fd(self.writer.fileno(), warn_on_full_buffer=False)
+        self.thread = threading.Thread(target=self._watch, name="simbalance-interrupts", daemon=True)
+        self.thread.start()
+
+    def _watch(self) -> None:
+        seen = 0
+        while True:
+            try:
+                data = self.reader.recv(64)
+            except OSError:
+                return
+            if not data:
+                return
+            for signum in data:
+                if signum in (signal.SIGINT, signal.SIGTERM):
+                    self.flag["stop"] = True
+                if signum == signal.SIGINT:
+                    seen += 1
+                    if seen >= 2:
+                        sys.stderr.write("aborted; the last checkpoint is kept\n")
+                        sys.stderr.flush()
+                        os._exit(130)
+
+    def close(self) -> None:
+        signal.set_wakeup_fd(self.previous_fd)
+        self.writer.close()  # the watcher's recv returns b"" and the thread ends
+        self.thread.join(timeout=1)
+        self.reader.close()
+
+
 def run(
+    ctx: typer.Context,
     game: Annotated[str | None, typer.Argument(help="Game id (see `simbalance games`).", show_default=False)] = None,
     n: Annotated[str, typer.Option("--n", help="Number of games: 1e6, 1_000_000 or 1000000 (the most, with --precision).")] = "1e5",
     players: Annotated[int | None, typer.Option(help="Players (default: the game config's).")] = None,
@@ -150,27 +205,33 @@ def run(
     validate: Annotated[bool, typer.Option(help="Check the engine's invariants at every step (slower).")] = False,
     backend: Annotated[str, typer.Option(help="Where chunks run: local (this machine's threads) or dask.")] = "local",
     scheduler: Annotated[str | None, typer.Option(help="Dask scheduler address, e.g. tcp://host:8786 (default: a local cluster).")] = None,
+    dask_timeout: Annotated[float, typer.Option(help="Dask: seconds to wait for a worker to join, or for the next chunk, before giving up.")] = 60.0,
     resume: Annotated[Path | None, typer.Option(help="Finish an interrupted run from its checkpoint folder.")] = None,
     quiet: Annotated[bool, typer.Option(help="Print only the run folder's path.")] = False,
 ) -> None:
     """Play N games of GAME, print the summary and write a run folder with the report."""
-    from simbalance.core.execution import RunOptions, read_state
-    from simbalance.core.runner import BACKENDS, RichProgress
-    from simbalance.report.run_folder import check_out_dir, default_out_dir, write_run_folder
-    from simbalance.studies.run import SimulationResult
+    from simbalance.core.runner import BACKENDS
+    from simbalance.report.run_folder import claim_out_dir
 
     if resume is not None:
-        request = RunRequest.from_state(read_state(resume)["args"], resume)
-        state_dir = resume
+        given = ["GAME" if name == "game" else f"--{name.rstrip('_').replace('_', '-')}" for name in RESULT_OPTIONS
+                 if ctx.get_parameter_source(name) == ParameterSource.COMMANDLINE]
+        if given:
+            raise SimbalanceError(f"--resume {resume}: {', '.join(given)} cannot change an interrupted run; "
+                                  "resume it with --resume alone (and --threads, --backend, --scheduler, --dask-timeout, --quiet)")
+        request = RunRequest.from_state(read_checkpoint_args(resume), resume)
     else:
         if game is None:
             raise SimbalanceError("missing GAME (see `simbalance games`), or --resume DIR")
         request = RunRequest(game, parse_count(n), players, seed, tuple(set_ or ()), tuple(variant or ()), strategies,
                              rotate, str(config) if config else None, chunk_size, validate, strategy_file,
                              str(out) if out else None, games_file, stream, precision)
-        state_dir = None
     if backend not in BACKENDS:
         raise SimbalanceError(f"--backend {backend}: allowed {', '.join(BACKENDS)}")
+    if scheduler is not None and backend != "dask":
+        raise SimbalanceError(f"--scheduler {scheduler}: a scheduler is for --backend dask (the run is local)")
+    if not dask_timeout > 0:
+        raise SimbalanceError(f"--dask-timeout {dask_timeout}: allowed a number of seconds above 0")
     if request.precision is not None and not 0 < request.precision < 0.5:
         raise SimbalanceError(f"--precision {request.precision}: allowed between 0 and 0.5 (a CI half-width)")
     plan = request.plan(threads)
@@ -178,14 +239,52 @@ def run(
                                            or records_fit(plan.n, plan.engine.record_dtype.itemsize))
     if request.stream is False and not keep:
         raise SimbalanceError(f"--n {plan.n:,} --no-stream: the records would not fit in memory; drop --no-stream")
-    target = Path(request.out) if request.out else default_out_dir(plan.spec.id)
-    request = replace(request, out=str(target))
-    check_out_dir(target)
-    if state_dir is None:
-        state_dir = target.with_name(target.name + ".partial")
-        if state_dir.exists():
-            raise SimbalanceError(f"{state_dir} holds an interrupted run: finish it with --resume {state_dir} "
-                                  "or delete it")
+    with claim_out_dir(Path(request.out) if request.out else None, plan.spec.id) as target:
+        request = replace(request, out=str(target))
+        state_dir = resume if resume is not None else fresh_state_dir(target, quiet)
+        _play_and_write(plan, request, keep, state_dir, resume is not None, backend, scheduler, dask_timeout, quiet)
+
+
+# Options that decide what a run plays or writes: fixed by the checkpoint of an interrupted run.
+RESULT_OPTIONS = ("game", "n", "players", "seed", "out", "set_", "variant", "strategies", "rotate", "strategy_file",
+                  "config", "chunk_size", "games_file", "stream", "precision", "validate")
+
+
+def read_checkpoint_args(state_dir: Path) -> dict:
+    from simbalance.core.execution import read_state
+
+    return read_state(state_dir)["args"]
+
+
+def fresh_state_dir(target: Path, quiet: bool) -> Path:
+    """The ``.partial`` folder of a new run into ``target``. One holding a resumable run blocks the
+    new run with the command that finishes it; one holding nothing resumable (a run that failed or
+    was killed before its first checkpoint) is discarded, with a line saying so."""
+    from simbalance.report.run_folder import partial_dir
+
+    state_dir = partial_dir(target)
+    if not state_dir.exists():
+        return state_dir
+    try:
+        read_checkpoint_args(state_dir)
+    except SimbalanceError:
+        shutil.rmtree(state_dir, ignore_errors=True)
+        if not quiet:
+            Console(stderr=True).print(f"discarded {state_dir}: it held no run that can be resumed")
+        return state_dir
+    raise SimbalanceError(f"{state_dir} holds an interrupted run: finish it with "
+                          f"simbalance run --resume {state_dir}, or delete that folder to start again")
+
+
+def _play_and_write(plan, request: RunRequest, keep: bool, state_dir: Path, resuming: bool, backend: str,
+                    scheduler: str | None, dask_timeout: float, quiet: bool) -> None:
+    from simbalance.core.errors import RunInterrupted
+    from simbalance.core.execution import RunOptions
+    from simbalance.core.runner import RichProgress
+    from simbalance.report.run_folder import write_run_folder
+    from simbalance.studies.run import SimulationResult
+
+    target = Path(request.out)
     err = Console(stderr=True)
     if not keep and not quiet:
         err.print(f"streaming {plan.n:,} games: statistics are merged chunk by chunk; engine statistics and card "
@@ -193,10 +292,15 @@ def run(
     progress = None if quiet else RichProgress(plan.spec.id)
     with interruptible() as stop:
         options = RunOptions(keep_games=keep, backend=backend, scheduler=scheduler, precision=request.precision,
-                             state_dir=state_dir, resume=resume is not None, args=request.to_state(), stop=stop,
-                             shards=not keep and request.games_file)
+                             state_dir=state_dir, resume=resuming, args=request.to_state(), stop=stop,
+                             shards=not keep and request.games_file, dask_timeout=dask_timeout)
         try:
             result = SimulationResult.from_plan(plan, progress=progress, options=options)
+        except RunInterrupted:
+            raise
+        except Exception:  # a failure, not a stop or a kill: keep only what can be resumed
+            _discard_unless_resumable(state_dir)
+            raise
         finally:
             if progress is not None:
                 progress.close()
@@ -214,6 +318,19 @@ def run(
         err.print(f"precision {request.precision} {reached} after {result.n_played:,} games")
     print_summary(Console(), result.summary(), plan, result)
     err.print(f"report: {folder / 'report.html'}")
+
+
+def _discard_unless_resumable(state_dir: Path) -> None:
+    """After a failed run: keep a checkpoint that holds games (``--resume`` continues it), remove a
+    folder that holds none, so nothing blocks the same command run again."""
+    from simbalance.core.execution import read_state
+
+    try:
+        if read_state(state_dir)["games_done"] > 0:
+            return
+    except SimbalanceError:
+        pass
+    shutil.rmtree(state_dir, ignore_errors=True)
 
 
 def print_summary(console: Console, summary: dict, plan, result) -> None:

@@ -27,8 +27,11 @@ def skill(
     one ability against the full one) and a plain verdict on skill against luck."""
     from simbalance.api import skill as run_skill
     from simbalance.core.runner import RichProgress
+    from simbalance.report.files import check_report_path, write_report
 
     count = parse_count(n)
+    if out is not None:
+        check_report_path("--out", out)
     res = run_skill(game, count, players=players, seed=seed, overrides=set_ or [], variants=variant,
                     threads=threads, progress_factory=RichProgress)
     console = Console()
@@ -46,7 +49,7 @@ def skill(
         console.print(tab)
     console.print(f"[bold]verdict:[/] {res.verdict}")
     if out:
-        out.write_text(json.dumps({"game": res.game, "players": res.players, "has_decisions": res.has_decisions,
+        write_report(out, json.dumps({"game": res.game, "players": res.players, "has_decisions": res.has_decisions,
                                    "agency": res.agency.to_dict(orient="records"),
                                    "restricted": res.restricted.to_dict(orient="records"),
-                                   "verdict": res.verdict}, indent=2) + "\n")
+                                   "verdict": res.verdict}, indent=2) + "\n", "--out")

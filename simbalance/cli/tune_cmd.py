@@ -32,8 +32,11 @@ def tune(
     win rate against the field; report the best found, its margin over the defaults with a CI on
     fresh seeds, and whether it dominates every other strategy."""
     from simbalance.api import tune as run_tune
+    from simbalance.report.files import check_report_path, write_report
 
     count = parse_count(n)
+    if out is not None:
+        check_report_path("--out", out)
     console = Console()
 
     def show(row):
@@ -65,8 +68,8 @@ def tune(
     console.print(f"as a preset (configs/{game}/presets.toml):")
     console.print(preset, markup=False, highlight=False)
     if out:
-        out.write_text(json.dumps({
+        write_report(out, json.dumps({
             "game": res.game, "strategy": res.strategy, "field": res.field, "default": res.default, "best": res.best,
             "history": res.history, "default_win_rate": res.default_win_rate, "best_win_rate": res.best_win_rate,
             "margin": res.margin, "dominance": res.dominance.to_dict(orient="records"),
-            "dominates_all": res.dominates_all}, indent=2, default=float) + "\n")
+            "dominates_all": res.dominates_all}, indent=2, default=float) + "\n", "--out")

@@ -19,6 +19,10 @@ from simbalance.core.records import END_STALEMATE, END_TIMEOUT, END_WIN
 
 Z95 = 1.959963984540054
 LENGTH_PERCENTILES = (5, 25, 50, 75, 95)
+# Wins are counted in whole units: a win shared by k seats gives each 60 / k units (60 is the least
+# common multiple of 1..6, the most seats), so sums are exact integers and a run's statistics are
+# the same to the last bit whatever its chunking or merge order.
+WIN_UNITS = 60
 
 
 def wilson(successes: float | np.ndarray, n: float | np.ndarray, z: float = Z95):
@@ -37,8 +41,8 @@ def wilson(successes: float | np.ndarray, n: float | np.ndarray, z: float = Z95)
 def _chunk_sums(winners, slots, end, length, players, n_slots, hist_size):
     """One pass over a chunk's games: win shares by seat and by strategy slot, seat-games by slot,
     outcome counts, and the length histograms (all games; games without a winner)."""
-    seat_wins = np.zeros(players)
-    slot_wins = np.zeros(n_slots)
+    seat_wins = np.zeros(players, np.int64)
+    slot_wins = np.zeros(n_slots, np.int64)
     slot_games = np.zeros(n_slots, np.int64)
     slot_decided = np.zeros(n_slots, np.int64)
     outcomes = np.zeros(4, np.int64)
@@ -54,7 +58,7 @@ def _chunk_sums(winners, slots, end, length, players, n_slots, hist_size):
             slot_games[slot] += 1
             slot_decided[slot] += end[g] == END_WIN
             if (mask >> s) & 1:
-                share = 1.0 / k
+                share = WIN_UNITS // k
                 seat_wins[s] += share
                 slot_wins[slot] += share
         e = end[g]
@@ -81,8 +85,8 @@ class RunAggregate:
     players: int
     n_slots: int
     n: int = 0
-    seat_wins: np.ndarray = field(default=None)
-    slot_wins: np.ndarray = field(default=None)
+    seat_win_units: np.ndarray = field(default=None)  # wins by seat, in WIN_UNITS per win
+    slot_win_units: np.ndarray = field(default=None)  # wins by strategy slot, in WIN_UNITS per win
     slot_seat_games: np.ndarray = field(default=None)
     outcomes: np.ndarray = field(default=None)  # decided, ties, timeouts, stalemates
     length_hist: np.ndarray = field(default=None)  # games by length
@@ -90,7 +94,7 @@ class RunAggregate:
     slot_decided_games: np.ndarray = field(default=None)  # seat-games of each slot in decided games
 
     def __post_init__(self):
-        for name, size, dtype in (("seat_wins", self.players, np.float64), ("slot_wins", self.n_slots, np.float64),
+        for name, size, dtype in (("seat_win_units", self.players, np.int64), ("slot_win_units", self.n_slots, np.int64),
                                   ("slot_seat_games", self.n_slots, np.int64), ("outcomes", 4, np.int64),
                                   ("length_hist", 1, np.int64), ("undecided_hist", 1, np.int64),
                                   ("slot_decided_games", self.n_slots, np.int64)):
@@ -109,8 +113,8 @@ class RunAggregate:
         seat_wins, slot_wins, slot_games, slot_decided, outcomes, hist, undecided = _chunk_sums(
             winners, np.asarray(slots), np.asarray(end), length, self.players, self.n_slots, top)
         self.n += n
-        self.seat_wins += seat_wins
-        self.slot_wins += slot_wins
+        self.seat_win_units += seat_wins
+        self.slot_win_units += slot_wins
         self.slot_seat_games += slot_games
         self.slot_decided_games += slot_decided
         self.outcomes += outcomes
@@ -133,8 +137,8 @@ class RunAggregate:
 
     def merge(self, other: RunAggregate) -> RunAggregate:
         size = max(len(self.length_hist), len(other.length_hist))
-        out = RunAggregate(self.players, self.n_slots, self.n + other.n, self.seat_wins + other.seat_wins,
-                           self.slot_wins + other.slot_wins, self.slot_seat_games + other.slot_seat_games,
+        out = RunAggregate(self.players, self.n_slots, self.n + other.n, self.seat_win_units + other.seat_win_units,
+                           self.slot_win_units + other.slot_win_units, self.slot_seat_games + other.slot_seat_games,
                            self.outcomes + other.outcomes,
                            _grow(self.length_hist, size) + _grow(other.length_hist, size),
                            _grow(self.undecided_hist, size) + _grow(other.undecided_hist, size),
@@ -146,6 +150,16 @@ class RunAggregate:
     def decided(self) -> int:
         """Games with a winner (ties included: their shares add up to one win)."""
         return int(self.outcomes[0])
+
+    @property
+    def seat_wins(self) -> np.ndarray:
+        """Wins by seat (a win shared by k seats counts 1/k)."""
+        return self.seat_win_units / WIN_UNITS
+
+    @property
+    def slot_wins(self) -> np.ndarray:
+        """Wins by strategy slot, summed over the seats it occupied."""
+        return self.slot_win_units / WIN_UNITS
 
     def seat_table(self) -> pd.DataFrame:
         """Per seat: win rate over all games (timeouts count 0 for everyone) and over decided games."""

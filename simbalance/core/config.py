@@ -142,6 +142,9 @@ def apply_overrides(cfg: dict, overrides: dict[str, Any] | list[str] | None) -> 
                 raise ConfigError(f"--set {item!r}: expected key=value, e.g. rules.pick_cap=500")
             items.append((key, _parse_value(text), text))
     for key, value, shown in items:
+        if key == "deck.source":  # read when the config loads: setting it later would change nothing
+            raise ConfigError(f"deck.source = {shown}: the deck file is read when the config loads, so it cannot "
+                              "be set afterwards; use --config with a config whose [deck] has source = \"NAME\"")
         *parents, leaf = key.split(".")
         node: Any = out
         for part in parents:

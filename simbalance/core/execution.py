@@ -23,6 +23,7 @@ import json
 import os
 import shutil
 import time
+import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -32,7 +33,14 @@ import numpy as np
 from simbalance.core.aggregate import RunAggregate, wilson
 from simbalance.core.errors import RunInterrupted, SimbalanceError
 from simbalance.core.records import END_INVALID
-from simbalance.core.runner import ProgressFn, chunk_bounds, chunk_size_for, games_in_chunks, play_chunks
+from simbalance.core.runner import (
+    DASK_TIMEOUT_S,
+    ProgressFn,
+    chunk_bounds,
+    chunk_size_for,
+    games_in_chunks,
+    play_chunks,
+)
 
 if TYPE_CHECKING:
     from simbalance.core.plan import RunPlan
@@ -42,7 +50,7 @@ CHECKPOINT_AFTER_S = 5.0
 CHECKPOINT = "checkpoint.npz"  # the one commit point: state, aggregate and sample together
 RECORDS = "records.bin"
 LEGACY = ("state.json", "aggregate.npz", "sample.npz")  # before one-file checkpoints
-AGGREGATE_FIELDS = ("seat_wins", "slot_wins", "slot_seat_games", "outcomes", "length_hist", "undecided_hist",
+AGGREGATE_FIELDS = ("seat_win_units", "slot_win_units", "slot_seat_games", "outcomes", "length_hist", "undecided_hist",
                     "slot_decided_games")
 
 
@@ -62,6 +70,7 @@ class RunOptions:
     args: dict = field(default_factory=dict)  # how the run was asked for: stored in the checkpoint
     stop: object = None  # callable () -> bool, asked between chunks (Ctrl-C, SIGTERM)
     shards: bool = False  # streaming runs: write each chunk's games to state_dir/games/ as it finishes
+    dask_timeout: float = DASK_TIMEOUT_S  # Dask: the longest wait for a worker, or for the next chunk
 
 
 class EngineInvariantError(RuntimeError):
@@ -155,9 +164,12 @@ class Checkpoint:
         broken = f"--resume {self.dir}: the checkpoint is inconsistent"
         if games != games_in_chunks(self.plan.n, self.chunk, chunks):
             raise SimbalanceError(f"{broken} ({chunks} chunks but {games:,} games)")
-        with np.load(self.dir / CHECKPOINT, allow_pickle=False) as z:
-            agg = RunAggregate(players, n_slots, int(z["n"]), *(z[name] for name in AGGREGATE_FIELDS))
-            part = z["sample"]
+        try:
+            with np.load(self.dir / CHECKPOINT, allow_pickle=False) as z:
+                agg = RunAggregate(players, n_slots, int(z["n"]), *(z[name] for name in AGGREGATE_FIELDS))
+                part = z["sample"]
+        except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as exc:
+            raise SimbalanceError(f"{broken} ({exc})") from None
         if agg.n != games:
             raise SimbalanceError(f"{broken} (its statistics hold {agg.n:,} games, its state {games:,})")
         if records is not None:
@@ -211,8 +223,9 @@ def read_state(state_dir: Path) -> dict:
             raise SimbalanceError(f"--resume {state_dir}: the checkpoint was written by an older simbalance "
                                   "(state.json); run it again from the start") from None
         raise SimbalanceError(f"--resume {state_dir}: no checkpoint there ({CHECKPOINT} is missing)") from None
-    except (OSError, ValueError, KeyError) as exc:
-        raise SimbalanceError(f"--resume {state_dir}: the checkpoint cannot be read ({exc})") from None
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as exc:
+        raise SimbalanceError(f"--resume {state_dir}: the checkpoint cannot be read ({exc}); "
+                              "delete the folder and run again from the start") from None
 
 
 def write_shard(folder: Path, index: int, part: np.ndarray, players: int) -> None:
@@ -270,7 +283,7 @@ def execute(plan: RunPlan, options: RunOptions, progress: ProgressFn | None = No
     chunks = chunk_bounds(plan.n, chunk, first_chunk=first_chunk)  # lazy: flat memory at any n
     for part in play_chunks(engine, lineup, plan.prepared, plan.seed, chunks, threads=plan.threads,
                             backend=options.backend, scheduler=options.scheduler, stop=stop, kernel=plan.kernel,
-                            target=records):
+                            target=records, timeout=options.dask_timeout):
         size = len(part)
         broken = np.flatnonzero(part["end"] == END_INVALID)
         if len(broken):

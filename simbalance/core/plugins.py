@@ -34,6 +34,8 @@ def load_plugin(spec: str):
     sys.modules[module_name] = module
     try:
         loader.loader.exec_module(module)
+    except SystemExit as exc:  # a file that exits while loading would end the run with its code
+        raise ConfigError(f"--strategy-file {spec}: importing {path} called sys.exit({exc.code!r})") from None
     except Exception as exc:  # the user's file: any error in it is theirs to see, in one line
         raise ConfigError(f"--strategy-file {spec}: importing {path} failed: {type(exc).__name__}: {exc}") from None
     fn = getattr(module, name, None)
@@ -49,4 +51,31 @@ def plugin_kernel(engine, game: str, spec: str):
     if engine.plugin is None:
         raise ConfigError(f"{game}: this engine does not take plug-in strategies yet")
     fn = load_plugin(spec)
-    return engine.plugin.kernel(fn)
+    try:
+        kernel = engine.plugin.kernel(fn)  # compiles it and plays a probe game
+    except ConfigError:
+        raise
+    except (SystemExit, Exception) as exc:  # the user's code raised while playing the probe game
+        raise ConfigError(_raised(spec, exc)) from None
+    return _guarded(kernel, spec)
+
+
+def _raised(spec: str, exc: BaseException) -> str:
+    message = str(exc).splitlines()[0] if str(exc) else "no message"
+    return f"--strategy-file {spec}: the function raised {type(exc).__name__}: {message}"
+
+
+def _guarded(kernel, spec: str):
+    """The plug-in kernel, with an exception raised inside the user's function (numba surfaces it
+    as SystemError or as the exception itself) turned into one line naming the file."""
+
+    def run(*args):
+        try:
+            return kernel(*args)
+        except ConfigError:
+            raise
+        except (SystemExit, Exception) as exc:  # the user's code, compiled into the kernel
+            raise ConfigError(_raised(spec, exc)) from None
+
+    run.__dict__.update(getattr(kernel, "__dict__", {}))  # e.g. the kernel's own replay (trace_game)
+    return run

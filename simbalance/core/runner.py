@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 MAX_GAMES = 10**12  # the most games one run may play (--n, a precision run's maximum): see docs/scale.md
 MAX_GAMES_TEXT = "10^12 (1e12)"
 SHOW_BAR_OVER_S = 1.0  # a bar only for runs projected to take longer than this
+DASK_TIMEOUT_S = 60.0  # the longest a Dask run waits for a worker, or for its next chunk
 BACKENDS = ("local", "dask")
 
 ProgressFn = Callable[[int, int, float], None]  # (games done, total, elapsed seconds)
@@ -110,9 +111,11 @@ def play_chunks(
     stop: Callable[[], bool] | None = None,
     kernel=None,
     target: np.ndarray | None = None,
+    timeout: float = DASK_TIMEOUT_S,
 ) -> Iterator[np.ndarray]:
-    """The records of each chunk, in chunk order. ``stop`` is asked between chunks. With
-    ``target`` (records indexed by game), chunks are written straight into it."""
+    """The records of each chunk, in chunk order. ``stop`` is asked between chunks (on Dask, also
+    while waiting). With ``target`` (records indexed by game), chunks are written straight into it.
+    ``timeout``: on Dask, how long to wait for a worker to join or for the next chunk."""
     if backend == "local":
         for first, size in chunks:
             if stop is not None and stop():
@@ -124,25 +127,52 @@ def play_chunks(
         raise SimbalanceError(f"backend = {backend!r}: allowed {', '.join(BACKENDS)}")
     if kernel is not None and kernel is not engine.kernel:
         raise SimbalanceError("plug-in strategies run on the local backend only")
-    yield from _play_chunks_dask(engine, lineup, prepared, seed, chunks, scheduler, stop, target)
+    yield from _play_chunks_dask(engine, lineup, prepared, seed, chunks, scheduler, stop, target, timeout)
 
 
-def _dask_client(scheduler: str | None):
+def _dask_client(scheduler: str | None, timeout: float):
     try:
         from dask.distributed import Client, LocalCluster
     except ImportError:
         raise SimbalanceError("backend = 'dask' needs Dask: pip install 'simbalance[dask]'") from None
     if scheduler:
         try:
-            return Client(scheduler, timeout="10s"), None
-        except OSError as exc:
+            client = Client(scheduler, timeout=f"{min(timeout, 10.0)}s")
+        except (OSError, ValueError, TypeError) as exc:
             raise SimbalanceError(f"--scheduler {scheduler}: cannot reach the Dask scheduler ({exc})") from None
+        try:
+            client.wait_for_workers(1, timeout=timeout)
+        except (TimeoutError, OSError) as exc:
+            client.close()
+            raise SimbalanceError(f"--scheduler {scheduler}: no Dask worker joined within {timeout:g} s "
+                                  f"({type(exc).__name__})") from None
+        return client, None
     cluster = LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None)
     return Client(cluster), cluster
 
 
-def _play_chunks_dask(engine, lineup, prepared, seed, chunks, scheduler, stop, target) -> Iterator[np.ndarray]:
-    client, cluster = _dask_client(scheduler)
+def _wait_for(future, scheduler: str | None, timeout: float, stop: Callable[[], bool] | None):
+    """A chunk's records, or None when ``stop`` asks to stop; a one-line error when no chunk came
+    back within ``timeout`` (every worker gone, say)."""
+    from dask.distributed import TimeoutError as DaskTimeout
+
+    waited = 0.0
+    while True:
+        try:
+            return future.result(timeout=1.0)
+        except (DaskTimeout, TimeoutError):
+            waited += 1.0
+        if stop is not None and stop():
+            return None
+        if waited >= timeout:
+            where = f"--scheduler {scheduler}" if scheduler else "the local Dask cluster"
+            raise SimbalanceError(f"{where}: no chunk came back within {timeout:g} s; are its workers alive? "
+                                  "(--dask-timeout sets the wait)")
+
+
+def _play_chunks_dask(engine, lineup, prepared, seed, chunks, scheduler, stop, target,
+                      timeout: float) -> Iterator[np.ndarray]:
+    client, cluster = _dask_client(scheduler, timeout)
     try:
         workers = max(1, len(client.scheduler_info().get("workers", {})))
         window = 2 * workers  # chunks in flight: keeps every worker busy, bounds memory
@@ -160,7 +190,9 @@ def _play_chunks_dask(engine, lineup, prepared, seed, chunks, scheduler, stop, t
         while len(pending) < window and submit():
             pass
         while pending:
-            records = pending.popleft().result()
+            records = _wait_for(pending.popleft(), scheduler, timeout, stop)
+            if records is None:
+                return
             if target is not None:
                 first = int(records["game"][0]) if len(records) else 0
                 target[first : first + len(records)] = records

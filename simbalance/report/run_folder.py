@@ -6,10 +6,14 @@ everything is written, so an interrupted or failed run never leaves a half-writt
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import json
+import os
 import shutil
 import sys
 import tempfile
+from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -34,14 +38,79 @@ RUN_MARKER = "manifest.json"  # a folder holding this is a simbalance run folder
 
 
 def default_out_dir(game: str, root: Path | None = None) -> Path:
+    """``reports/<game>-<time>``, with ``-2``, ``-3``... when that name is taken (``claim_default_out``
+    also skips names another run holds)."""
+    return next(_default_names(game, root))
+
+
+def _default_names(game: str, root: Path | None) -> Iterator[Path]:
     root = root or Path("reports")
     stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
-    out = root / f"{game}-{stamp}"
     k = 1
-    while out.exists():
+    while True:
+        out = root / (f"{game}-{stamp}" if k == 1 else f"{game}-{stamp}-{k}")
+        if not (out.exists() or partial_dir(out).exists() or lock_file(out).exists()):
+            yield out
         k += 1
-        out = root / f"{game}-{stamp}-{k}"
-    return out
+
+
+def partial_dir(out: Path) -> Path:
+    """Where a run into ``out`` keeps its checkpoint until it finishes."""
+    return out.with_name(out.name + ".partial")
+
+
+def lock_file(out: Path) -> Path:
+    return out.with_name(f".{out.name}.lock")
+
+
+def _lock(out: Path) -> int | None:
+    """An exclusive lock on ``out``'s lock file: its descriptor, or None when another run holds it."""
+    blocking = next((p for p in reversed(out.parents) if p.exists() and not p.is_dir()), None)
+    if blocking is not None:
+        raise SimbalanceError(f"--out {out}: {blocking} is a file, not a folder")
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(lock_file(out), os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as exc:
+        raise SimbalanceError(f"--out {out}: cannot write there ({exc.strerror or exc})") from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        return None
+    return fd
+
+
+def _unlock(out: Path, fd: int) -> None:
+    with contextlib.suppress(OSError):
+        lock_file(out).unlink()
+    os.close(fd)
+
+
+@contextmanager
+def claim_out_dir(out: Path | None, game: str) -> Iterator[Path]:
+    """Hold the run's folder (and its ``.partial``) for the whole run: check before any game that
+    the folder can be created there, then take an exclusive lock, so a second run into the same
+    folder stops at once with one line instead of overwriting the first. Without ``out``: a fresh
+    ``reports/<game>-<time>``, never one that exists or that another run holds (two runs started in
+    the same second get two folders). The lock file goes when the run ends."""
+    if out is not None:
+        check_out_dir(out)
+        fd = _lock(out)
+        if fd is None:
+            raise SimbalanceError(f"--out {out}: another simbalance run is writing this folder; wait for it to "
+                                  "finish or choose another --out")
+    else:
+        for out in _default_names(game, None):
+            fd = _lock(out)
+            if fd is not None and not (out.exists() or partial_dir(out).exists()):
+                break
+            if fd is not None:  # taken between the look and the lock
+                _unlock(out, fd)
+    try:
+        yield out
+    finally:
+        _unlock(out, fd)
 
 
 def check_out_dir(out: Path) -> None:

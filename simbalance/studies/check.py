@@ -9,7 +9,6 @@ simbalance/analysis/check.py), plus the designer bounds of the game config's ``[
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -190,35 +189,6 @@ def play_check(prepared: PreparedCheck, *, alpha: float = 0.05, progress=None) -
 def run_check(path: Path, *, n: int | None = None, seed: int | None = None, alpha: float = 0.05,
               progress=None, game: str | None = None) -> CheckResult:
     return play_check(prepare_check(path, n=n, seed=seed, game=game), alpha=alpha, progress=progress)
-
-
-def check_report_path(option: str, path: Path) -> None:
-    """Refuse a report path that cannot be written, before anything runs (nothing is created here)."""
-    path = Path(path)
-    if path.is_dir():
-        raise SimbalanceError(f"{option} {path}: is a directory; give a file name")
-    if path.exists() and not os.access(path, os.W_OK):
-        raise SimbalanceError(f"{option} {path}: the file is not writable")
-    parent = path.parent
-    while not parent.exists() and parent != parent.parent:
-        parent = parent.parent
-    if not parent.is_dir():
-        raise SimbalanceError(f"{option} {path}: {parent} is not a directory")
-    if not os.access(parent, os.W_OK | os.X_OK):
-        raise SimbalanceError(f"{option} {path}: the directory {parent} is not writable")
-
-
-def write_report(path: Path, text: str) -> None:
-    """Write a report whole or not at all (a temporary file renamed into place)."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp")
-    try:
-        tmp.write_text(text)
-        tmp.replace(path)
-    except OSError as exc:
-        tmp.unlink(missing_ok=True)
-        raise SimbalanceError(f"report {path} cannot be written: {exc.strerror or exc}") from None
 
 
 def default_baselines() -> list[Path]:

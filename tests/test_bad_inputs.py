@@ -1,0 +1,86 @@
+"""Every bad input a careless operator can give (issue "Reliability"): one line naming the problem,
+exit 2, and nothing written: no run folder, no ``.partial``, no temporary file."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from simbalance.cli.main import app
+
+runner = CliRunner()
+
+PLUGIN_RAISES = '''
+from numba import njit
+
+@njit
+def choose(hand, playable, top_background, top_character, hand_sizes, seat, direction, cards, state):
+    if seat >= 0:
+        raise ValueError("my plug-in gave up")
+    return 0
+'''
+PLUGIN_EXITS = "import sys\nsys.exit(0)\n"
+
+
+def _setup(tmp_path, case: str) -> None:
+    """Files some cases need, made before the command runs (they are not what the test checks)."""
+    if case in ("out under a file", "baseline out under a file"):
+        (tmp_path / "afile").write_text("x")
+    if case == "baseline out is a folder":
+        (tmp_path / "adir").mkdir()
+    if case == "plug-in raises":
+        (tmp_path / "raises.py").write_text(PLUGIN_RAISES)
+    if case == "plug-in exits":
+        (tmp_path / "exits.py").write_text(PLUGIN_EXITS)
+    if case == "corrupt checkpoint":
+        state = tmp_path / "run.partial"
+        state.mkdir()
+        (state / "checkpoint.npz").write_bytes(b"PK\x03\x04 not a zip file at all")
+
+
+CASES = {
+    # case: (arguments, the expected error's words)
+    "out under a file": (["run", "find-dr-evil", "--n", "10", "--out", "{tmp}/afile/run"], "afile is a file, not a folder"),
+    "resume with another n": (["run", "--resume", "{tmp}/run.partial", "--n", "5"], "--n cannot change an interrupted run"),
+    "resume with a game": (["run", "find-dr-evil", "--resume", "{tmp}/run.partial"], "GAME cannot change"),
+    "scheduler without dask": (["run", "find-dr-evil", "--n", "10", "--scheduler", "tcp://h:1", "--out", "{tmp}/r"],
+                               "a scheduler is for --backend dask"),
+    "scheduler not a url": (["run", "find-dr-evil", "--n", "10", "--backend", "dask", "--scheduler", "not a url",
+                             "--dask-timeout", "2", "--out", "{tmp}/r"], "cannot reach the Dask scheduler"),
+    "dask timeout zero": (["run", "find-dr-evil", "--n", "10", "--dask-timeout", "0", "--out", "{tmp}/r"],
+                          "--dask-timeout 0.0: allowed"),
+    "deck source": (["run", "captain-action", "--n", "10", "--set", "deck.source=other", "--out", "{tmp}/r"],
+                    "deck.source = other: the deck file is read when the config loads"),
+    "baseline out is a folder": (["baseline", "find-dr-evil", "--n", "100", "--out", "{tmp}/adir"], "is a directory"),
+    "baseline out under a file": (["baseline", "find-dr-evil", "--n", "100", "--out", "{tmp}/afile/b.json"],
+                                  "is not a directory"),
+    "skill out is a folder": (["skill", "find-dr-evil", "--n", "100", "--out", "{tmp}"], "is a directory"),
+    "plug-in raises": (["run", "lady-actions-escape", "--n", "20", "--players", "2", "--strategies", "plugin,random",
+                        "--strategy-file", "{tmp}/raises.py:choose", "--out", "{tmp}/r"],
+                       "the function raised"),
+    "plug-in exits": (["run", "lady-actions-escape", "--n", "20", "--players", "2", "--strategies", "plugin,random",
+                       "--strategy-file", "{tmp}/exits.py:choose", "--out", "{tmp}/r"], "called sys.exit(0)"),
+    "corrupt checkpoint": (["run", "--resume", "{tmp}/run.partial"], "the checkpoint cannot be read"),
+    "sweep to infinity": (["sweep", "find-dr-evil", "--param", "rules.pick_cap=1:inf:1", "--n", "10"], "rules.pick_cap"),
+    "replay beyond the limit": (["replay", "find-dr-evil", "--game", str(2**63)], "out of range"),
+}
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_bad_input_is_one_line_exit_2_and_leaves_nothing(tmp_path, case):
+    args, words = CASES[case]
+    _setup(tmp_path, case)
+    before = sorted(p.name for p in tmp_path.rglob("*"))
+    res = runner.invoke(app, [a.replace("{tmp}", str(tmp_path)) for a in args])
+    text = res.output.strip()
+    assert res.exit_code == 2, (case, res.output, res.exception)
+    assert len(text.splitlines()) == 1 and text.startswith("error: "), text
+    assert words in text, text
+    after = sorted(p.name for p in tmp_path.rglob("*"))
+    assert after == before, f"{case}: left {set(after) - set(before)}"
+
+
+def test_every_case_is_in_the_table_once():
+    assert len({tuple(args) for args, _ in CASES.values()}) == len(CASES)
+    assert np.all([words for _, words in CASES.values()])
