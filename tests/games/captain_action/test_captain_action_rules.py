@@ -13,10 +13,10 @@ from simbalance.core.config import apply_overrides, load_config
 from simbalance.core.errors import ConfigError
 from simbalance.core.records import END_INVALID, END_TIMEOUT, END_WIN
 from simbalance.games.captain_action import score_hand
-from simbalance.games.captain_action.engine import RECORD_DTYPE, game_deck, prepare
-from simbalance.games.captain_action.rules_nb import play_scripted
-from simbalance.games.captain_action.scoring_nb import INFO_CH, NO_SET, WILD
-from simbalance.games.captain_action.strategies_nb import SCRIPTED
+from simbalance.games.captain_action.deck import game_deck
+from simbalance.games.captain_action.engine import RECORD_DTYPE, prepare
+from simbalance.games.captain_action.play_nb import play_scripted
+from simbalance.games.captain_action.state_nb import INFO_CH, NO_SET, SCRIPTED, WILD
 
 CFG = load_config("captain-action")
 DECK = game_deck(CFG)
