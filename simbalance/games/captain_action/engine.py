@@ -15,7 +15,7 @@ import numpy as np
 from simbalance.core.config import require_bool, require_choice, require_int
 from simbalance.core.errors import ConfigError
 from simbalance.core.records import MAX_SEATS, record_dtype
-from simbalance.games.captain_action import play_nb
+from simbalance.games.captain_action import play_nb, state_nb
 from simbalance.games.captain_action.deck import MAX_HAND, game_deck, scoring_arrays
 from simbalance.games.captain_action.replay import replay, trace
 from simbalance.games.captain_action.report import card_labels, card_masks, figures, summarize
@@ -34,7 +34,8 @@ from simbalance.games.captain_action.state_nb import (
     N_GAME_RULES,
     RANDOM,
 )
-from simbalance.games.spec import Cards, Engine
+from simbalance.games.captain_action.validate_nb import check
+from simbalance.games.spec import Cards, Engine, Resumable
 
 ENGINE_VERSION = 2
 CHUNK_SIZE = 1 << 17
@@ -109,4 +110,17 @@ ENGINE = Engine(
     cards=Cards(card_labels, card_masks),
     replay=replay,
     trace=trace,
+    resumable=Resumable(
+        context=play_nb.context,
+        max_options=play_nb.max_options,
+        new_state=state_nb.new_state,
+        start=play_nb.start,
+        to_move=play_nb.to_move,
+        legal_options=play_nb.legal_options,
+        apply_option=play_nb.apply_option,
+        play_out=play_nb.play_out,
+        clone=state_nb.clone,
+        check=check,
+        write_record=play_nb.write_record,
+    ),
 )

@@ -143,10 +143,12 @@ def apply_option(ctx, state, option):
     take_option(ctx, state, option, None, None)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play_on(ctx, state, seat_sid, seat_prm, max_decisions, log, log_n):
     """Let each seat's strategy decide (at most ``max_decisions`` times; -1: to the end); returns
-    the decisions made."""
+    the decisions made. Compiled without reference counting (it allocates nothing): every inlined
+    step unpacks the state's arrays, and counting a reference for each would cost more than the
+    step (docs/architecture.md, "Speed notes")."""
     gv = state[1]
     made = 0
     while gv[V_PHASE] != PH_OVER and made != max_decisions:
