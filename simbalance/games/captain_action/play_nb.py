@@ -126,16 +126,12 @@ def take_option(ctx, state, option, log, log_n):
             draw_from_countdown(ctx, state, log, log_n)
     elif phase == PH_DISCARD:
         discard(ctx, state, option, log, log_n)
+    elif option == CALL:  # PH_CALL_AFTER or PH_CALL_BEFORE
+        call(ctx, state, log, log_n)
     elif phase == PH_CALL_AFTER:
-        if option == CALL:
-            call(ctx, state, log, log_n)
-        else:
-            end_turn(ctx, state, log, log_n)
+        end_turn(ctx, state, log, log_n)
     elif phase == PH_CALL_BEFORE:
-        if option == CALL:
-            call(ctx, state, log, log_n)
-        else:
-            state[1][V_PHASE] = PH_SOURCE
+        state[1][V_PHASE] = PH_SOURCE  # no call: on to the draw
 
 
 @njit(cache=True)
@@ -143,12 +139,10 @@ def apply_option(ctx, state, option):
     take_option(ctx, state, option, None, None)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always")
 def play_on(ctx, state, seat_sid, seat_prm, max_decisions, log, log_n):
     """Let each seat's strategy decide (at most ``max_decisions`` times; -1: to the end); returns
-    the decisions made. Compiled without reference counting (it allocates nothing): every inlined
-    step unpacks the state's arrays, and counting a reference for each would cost more than the
-    step (docs/architecture.md, "Speed notes")."""
+    the decisions made."""
     gv = state[1]
     made = 0
     while gv[V_PHASE] != PH_OVER and made != max_decisions:
@@ -158,7 +152,10 @@ def play_on(ctx, state, seat_sid, seat_prm, max_decisions, log, log_n):
     return made
 
 
-@njit(cache=True)
+# play_out and play_game are compiled without reference counting (they allocate nothing): every
+# inlined step unpacks the state's arrays, and counting a reference for each made the kernel ~14%
+# slower (docs/architecture.md, "Speed notes").
+@njit(cache=True, _nrt=False)
 def play_out(ctx, state, seat_sid, seat_prm, max_decisions):
     return play_on(ctx, state, seat_sid, seat_prm, max_decisions, None, None)
 
@@ -196,6 +193,16 @@ def write_record(ctx, state, out, i):
 # ---- the kernel and its variants ----------------------------------------------------------------
 
 
+@njit(cache=True, _nrt=False)
+def play_game(ctx, state, seed, game, seat_sid, seat_prm, out, i, log, log_n):
+    """One whole game as the kernel plays it: ``start``, ``play_out`` to the end, ``write_record``
+    into ``out[i]``. One call per game: inlined into the kernel's parallel loop, these steps made
+    its compile twice as slow."""
+    start_game(ctx, state, seed, game, log, log_n)
+    play_on(ctx, state, seat_sid, seat_prm, -1, log, log_n)
+    write_record(ctx, state, out, i)
+
+
 @njit(cache=True, inline="always")
 def play_block(out, lo, hi, first_game, seed, lineups, slot_strategy, slot_params, ctx, log, log_n):
     """Games ``first_game + lo .. first_game + hi - 1`` into ``out[lo:hi]``, with one state (and its
@@ -208,9 +215,7 @@ def play_block(out, lo, hi, first_game, seed, lineups, slot_strategy, slot_param
     for i in range(lo, hi):
         game = first_game + i
         begin_game(state[0], seed, game, out, i, lineups, slot_strategy, slot_params, players, seat_sid, 0, seat_prm)
-        start_game(ctx, state, seed, game, log, log_n)
-        play_on(ctx, state, seat_sid, seat_prm, -1, log, log_n)
-        write_record(ctx, state, out, i)
+        play_game(ctx, state, seed, game, seat_sid, seat_prm, out, i, log, log_n)
 
 
 @njit(cache=True, parallel=True)

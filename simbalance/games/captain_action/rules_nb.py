@@ -5,8 +5,10 @@ Each step takes the run's read-only arrays ``ctx`` and one game's ``state`` and 
 one rule: set-up (``deal``), the start of a turn (``begin_turn``), the two ways of taking a card
 (``draw_from_countdown``, ``take_from_discard_pile``), ``discard``, ``call``, the turn passing on
 (``end_turn``) and the attack that ends every game (``end_game``). The steps decide nothing: the
-decisions are the strategies' (strategies_nb), and play_nb strings both together. Every step is
-inlined: a game is a few turns, and a call per step would cost more than the step.
+decisions are the strategies' (strategies_nb), and play_nb strings both together. The steps of a
+turn are inlined: a game is a few turns, and a call per step would cost more than the step;
+``end_turn`` and ``end_game``, reached from several steps, are calls (inlined copies of them made
+the cold compile much slower).
 
 ``log``/``log_n``: the replay's event log (state_nb EV_*); None when not replaying (numba then
 compiles the steps without a trace of the logging).
@@ -86,7 +88,7 @@ def deal(ctx, state, log, log_n):
         log_event(log, log_n, EV_FACE_UP, pile[0], 0, 0)
     gv[V_CALLER] = -1
     gv[V_LAST_DRAWER] = -1
-    gv[V_END] = END_WIN
+    gv[V_END] = END_WIN  # until a step ends the game otherwise
     begin_turn(ctx, state, log, log_n)
 
 
@@ -100,7 +102,8 @@ def begin_turn(ctx, state, log, log_n):
     if turns >= game_rules[G_TURN_CAP]:
         if log is not None:
             log_event(log, log_n, EV_TIMEOUT, turns, 0, 0)
-        end_game(ctx, state, END_TIMEOUT, log, log_n)
+        gv[V_END] = END_TIMEOUT
+        end_game(ctx, state, log, log_n)
         return
     gv[V_STEP] = turns // game_rules[G_PLAYERS]  # this seat's own turn number, for scripted players
     gv[V_FORBID] = -1
@@ -154,7 +157,8 @@ def discard(ctx, state, slot, log, log_n):
     if validate and not legal_discard(ctx, state, slot):
         if log is not None:
             log_event(log, log_n, EV_INVALID, seat, slot, 0)
-        end_game(ctx, state, END_INVALID, log, log_n)
+        gv[V_END] = END_INVALID
+        end_game(ctx, state, log, log_n)
         return
     if log is not None:
         log_event(log, log_n, EV_DISCARD, seat, hand[seat, slot], 0)
@@ -165,13 +169,14 @@ def discard(ctx, state, slot, log, log_n):
     if validate and not cards_conserved(ctx, state, False):
         if log is not None:
             log_event(log, log_n, EV_INVALID, -1, 0, 0)
-        end_game(ctx, state, END_INVALID, log, log_n)
+        gv[V_END] = END_INVALID
+        end_game(ctx, state, log, log_n)
         return
     if gv[V_CD_POS] == gv[V_CD_END]:
         gv[V_LAST_DRAWER] = seat
         if log is not None:
             log_event(log, log_n, EV_COUNTDOWN_OUT, seat, 0, 0)
-        end_game(ctx, state, END_WIN, log, log_n)
+        end_game(ctx, state, log, log_n)
     elif game_rules[G_CALL_BEFORE] == 0:
         gv[V_PHASE] = PH_CALL_AFTER
     else:
@@ -188,22 +193,27 @@ def call(ctx, state, log, log_n):
     gv[V_BONUS] = left
     if log is not None:
         log_event(log, log_n, EV_CALL, gv[V_SEAT], left, 0)
-    end_game(ctx, state, END_WIN, log, log_n)
+    end_game(ctx, state, log, log_n)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def end_turn(ctx, state, log, log_n):
-    """Rule 2: play goes clockwise."""
+    """Rule 2: play goes clockwise. Not inlined (nor reference counted), like ``end_game``: two
+    steps end a turn, and each inlined copy of the next turn's start made the compile slower."""
     _, _, game_rules, _ = ctx
     gv = state[1]
     gv[V_SEAT] = (gv[V_SEAT] + 1) % game_rules[G_PLAYERS]
     begin_turn(ctx, state, log, log_n)
 
 
-@njit(cache=True, inline="always")
-def end_game(ctx, state, end, log, log_n):
+@njit(cache=True, _nrt=False)
+def end_game(ctx, state, log, log_n):
     """Rules 6-8, the attack: every hand is scored; the caller adds the bonus, a countdown penalty
-    is subtracted; the best total wins (ties share). A timeout or an invalid game has no winner."""
+    is subtracted; the best total wins (ties share). A timeout or an invalid game (``gv[V_END]``, set
+    by the step that ends it; END_WIN otherwise) has no winner.
+
+    Not inlined: it runs once per game, and six steps end a game (inlining it six times over made
+    the engine's cold compile nearly twice as slow). Without reference counting, as play_on."""
     card_info, srules, game_rules, _ = ctx
     _, gv, _, hand, _, cnt, scratch = state
     players = game_rules[G_PLAYERS]
@@ -224,11 +234,10 @@ def end_game(ctx, state, end, log, log_n):
             log_event(log, log_n, EV_SCORE, s, hs, total)
         best = max(best, total)
     winners = 0
-    if end == END_WIN:
+    if gv[V_END] == END_WIN:
         for s in range(players):
             if gv[V_SCORE + s] == best:
                 winners |= 1 << s
     gv[V_WINNERS] = winners
-    gv[V_END] = end
     gv[V_PHASE] = PH_OVER
 
