@@ -105,7 +105,7 @@ def begin_turn(ctx, state, log, log_n):
         gv[V_END] = END_TIMEOUT
         end_game(ctx, state, log, log_n)
         return
-    gv[V_STEP] = turns // game_rules[G_PLAYERS]  # this seat's own turn number, for scripted players
+    gv[V_STEP] = turns // game_rules[G_PLAYERS]  # the seat's own turn number: collector waits on it
     gv[V_FORBID] = -1
     if log is not None:
         log_event(log, log_n, EV_TURN, turns + 1, gv[V_SEAT], 0)
