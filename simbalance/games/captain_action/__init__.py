@@ -28,7 +28,7 @@ def _default_scorer():
 
     from simbalance.core.config import load_config
     from simbalance.decks.captain_action import KIND_CAPTAIN_WILD
-    from simbalance.games.captain_action.engine import game_deck, scoring_arrays
+    from simbalance.games.captain_action.deck import game_deck, scoring_arrays
 
     cfg = load_config(SPEC.id)
     deck = game_deck(cfg)
@@ -48,7 +48,8 @@ def score_hand(cards) -> int:
     """
     import numpy as np
 
-    from simbalance.games.captain_action.scoring_nb import RULE_N_BG, RULE_N_CH, hand_score
+    from simbalance.games.captain_action.scoring_nb import hand_score
+    from simbalance.games.captain_action.state_nb import RULE_N_BG, RULE_N_CH
 
     by_number, wild_id, card_info, srules = _default_scorer()
     ids = []

@@ -1,281 +1,243 @@
-"""The rules of captain-action as one jitted function per game (docs/rules/captain-action.md).
+"""The rules of captain-action as steps on the game state, named after the rule text
+(docs/rules/captain-action.md, "Rules as simulated"; the state's layout is in state_nb).
 
-``play_game`` takes the shuffled deck order as an array, so tests can deal a chosen order. Cards are
-ids into the game's deck (engine.game_deck); ``card_info`` and ``srules`` describe the cards and the
-scoring rules (scoring_nb), ``game_rules`` is the int64 vector indexed by the G_* constants below.
+Each step takes the run's read-only arrays ``ctx`` and one game's ``state`` and moves the game on by
+one rule: set-up (``deal``), the start of a turn (``begin_turn``), the two ways of taking a card
+(``draw_from_countdown``, ``take_from_discard_pile``), ``discard``, ``call``, the turn passing on
+(``end_turn``) and the attack that ends every game (``end_game``). The steps decide nothing: the
+decisions are the strategies' (strategies_nb), and play_nb strings both together. The steps of a
+turn are inlined: a game is a few turns, and a call per step would cost more than the step;
+``end_turn`` and ``end_game``, reached from several steps, are calls (inlined copies of them made
+the cold compile much slower).
 
-One game function, ``play_game`` (run by ``play_block``), serves the kernel, the tests
-(``play_scripted``) and the replay (``trace_game``: the same game with every event logged).
+``log``/``log_n``: the replay's event log (state_nb EV_*); None when not replaying (numba then
+compiles the steps without a trace of the logging).
 """
 
 from __future__ import annotations
 
-import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from simbalance.core.event_log import log_event
-from simbalance.core.kernel import begin_game, block_bounds, n_blocks
 from simbalance.core.records import END_INVALID, END_TIMEOUT, END_WIN
-from simbalance.core.rng import seed_game, shuffled_range
-from simbalance.games.captain_action.scoring_nb import RULE_N_BG, RULE_N_CH, hand_score
-from simbalance.games.captain_action.strategies_nb import RANDOM, decide_call, decide_discard, decide_source
-
-# Indices into game_rules (built by engine.prepare).
-G_PLAYERS = 0
-G_HAND = 1  # cards per hand (8)
-G_COUNTDOWN = 2  # cards in the Countdown Deck (10)
-G_TAKE_BACK = 3  # 1: a card taken from the discard pile may be discarded in the same turn
-G_CALL_BEFORE = 4  # 1: call at the start of one's turn (before drawing) instead of after discarding
-G_PENALTY = 5  # points lost when the Countdown Deck runs out (0: none)
-G_PENALTY_ALL = 6  # 1: every player loses them; 0: only the player who drew the last Countdown card
-G_TURN_CAP = 7  # a game still running after this many turns is a timeout
-N_GAME_RULES = 8
-
-# Replay log: one row per event, (kind, a, b, c). Kernels pass None: no log, no cost.
-EV_DEAL = 0  # seat a is dealt card b
-EV_FACE_UP = 1  # card a starts the discard pile
-EV_TURN = 2  # turn a begins: seat b's turn
-EV_DRAW = 3  # seat a draws card b from the Countdown Deck, which then holds c cards
-EV_TAKE = 4  # seat a takes card b from the discard pile
-EV_DISCARD = 5  # seat a discards card b
-EV_CALL = 6  # seat a calls "Let Justice Be Done!" with b cards left in the Countdown Deck
-EV_COUNTDOWN_OUT = 7  # seat a drew the last Countdown card: the attack starts
-EV_SCORE = 8  # seat a's hand scores b, its total is c
-EV_TIMEOUT = 9  # the turn cap (a turns) is reached
-EV_INVALID = 10  # seat a broke a rule (discard slot b) or the cards are not all accounted for (a = -1)
-
-
-@njit(cache=True)
-def _conserved(order, hand, players, hand_size, pile, pile_n, cd_pos, cd_end):
-    """Validation: every card of the deck is in exactly one place (a hand, the discard pile, the
-    Countdown Deck or the unused rest)."""
-    n_cards = order.shape[0]
-    seen = np.zeros(n_cards, np.int64)
-    for s in range(players):
-        for k in range(hand_size):
-            seen[hand[s, k]] += 1
-    for k in range(pile_n):
-        seen[pile[k]] += 1
-    for k in range(cd_pos, cd_end):
-        seen[order[k]] += 1
-    for k in range(cd_end + 1, n_cards):
-        seen[order[k]] += 1
-    for c in range(n_cards):
-        if seen[c] != 1:
-            return False
-    return True
+from simbalance.games.captain_action.scoring_nb import hand_score
+from simbalance.games.captain_action.state_nb import (
+    EV_CALL,
+    EV_COUNTDOWN_OUT,
+    EV_DEAL,
+    EV_DISCARD,
+    EV_DRAW,
+    EV_FACE_UP,
+    EV_INVALID,
+    EV_SCORE,
+    EV_TAKE,
+    EV_TIMEOUT,
+    EV_TURN,
+    G_CALL_BEFORE,
+    G_COUNTDOWN,
+    G_HAND,
+    G_PENALTY,
+    G_PENALTY_ALL,
+    G_PLAYERS,
+    G_TAKE_BACK,
+    G_TURN_CAP,
+    PH_CALL_AFTER,
+    PH_CALL_BEFORE,
+    PH_DISCARD,
+    PH_OVER,
+    PH_SOURCE,
+    V_BONUS,
+    V_CALLER,
+    V_CD_END,
+    V_CD_POS,
+    V_END,
+    V_FORBID,
+    V_HAND_SCORE,
+    V_LAST_DRAWER,
+    V_PHASE,
+    V_PILE_N,
+    V_SCORE,
+    V_SEAT,
+    V_STEP,
+    V_TAKES,
+    V_TURNS,
+    V_WINNERS,
+)
+from simbalance.games.captain_action.validate_nb import cards_conserved, legal_discard
 
 
-@njit(cache=True)
-def play_game(state, order, seat_sid, seat_params, card_info, srules, game_rules, hand, pile, cnt, scratch, out, i,
-              validate, log, log_n):
-    """Deal ``order`` and play one game; write its record into ``out[i]``.
-
-    ``seat_sid[s]`` / ``seat_params[s]``: the strategy id and parameters of seat ``s``;
-    ``hand``: int64[players, hand_size + 1]; ``pile``: int64[deck size] (the discard pile); ``cnt``
-    and ``scratch``: work arrays for scoring (scoring_nb). With ``validate`` every turn is checked
-    (legal discard, cards conserved); a broken invariant ends the game with ``end = END_INVALID``.
-    ``log``/``log_n``: the replay's event log (EV_*); None when not replaying (numba then compiles
-    the game without a trace of the logging).
-    """
+@njit(cache=True, inline="always")
+def deal(ctx, state, log, log_n):
+    """Rules 1-2: deal hand_size cards each from ``order`` (card k to seat k % P), then the Countdown
+    Deck, then one card face up to start the discard pile; the rest of the deck is not used. Seat 0
+    (the youngest player) starts."""
+    _, _, game_rules, _ = ctx
+    _, gv, order, hand, pile, _, _ = state
     players = game_rules[G_PLAYERS]
     hand_size = game_rules[G_HAND]
-    countdown = game_rules[G_COUNTDOWN]
-    take_back = game_rules[G_TAKE_BACK] != 0
-    call_before = game_rules[G_CALL_BEFORE] != 0
-
-    # Set up: deal hand_size cards each (card k to seat k % P), then the Countdown Deck, then one
-    # card face up to start the discard pile. The rest of the deck is not used.
     for k in range(players * hand_size):
         hand[k % players, k // players] = order[k]
         if log is not None:
             log_event(log, log_n, EV_DEAL, k % players, order[k], 0)
-    cd_pos = players * hand_size  # the Countdown Deck is order[cd_pos:cd_end], top first
-    cd_end = cd_pos + countdown
-    pile[0] = order[cd_end]
-    pile_n = 1
+    gv[:] = 0
+    gv[V_CD_POS] = players * hand_size
+    gv[V_CD_END] = players * hand_size + game_rules[G_COUNTDOWN]
+    pile[0] = order[gv[V_CD_END]]
+    gv[V_PILE_N] = 1
     if log is not None:
         log_event(log, log_n, EV_FACE_UP, pile[0], 0, 0)
-    for s in range(players):
-        out[i].takes[s] = 0
+    gv[V_CALLER] = -1
+    gv[V_LAST_DRAWER] = -1
+    gv[V_END] = END_WIN  # until a step ends the game otherwise
+    begin_turn(ctx, state, log, log_n)
 
-    seat = 0  # the youngest player starts; play goes clockwise
-    turns = 0
-    caller = -1
-    bonus = 0
-    last_drawer = -1
-    end = END_WIN
-    while True:
-        if turns >= game_rules[G_TURN_CAP]:
-            end = END_TIMEOUT
-            if log is not None:
-                log_event(log, log_n, EV_TIMEOUT, turns, 0, 0)
-            break
-        sid = seat_sid[seat]
-        params = seat_params[seat]
-        step = turns // players  # this seat's own turn number, for scripted players
-        left = cd_end - cd_pos
+
+@njit(cache=True, inline="always")
+def begin_turn(ctx, state, log, log_n):
+    """Rules 2-4 and 9: the seat ``gv[V_SEAT]`` starts its turn (with a call first if calls come
+    before drawing), unless the turn cap is reached: then the game is a timeout."""
+    _, _, game_rules, _ = ctx
+    gv = state[1]
+    turns = gv[V_TURNS]
+    if turns >= game_rules[G_TURN_CAP]:
         if log is not None:
-            log_event(log, log_n, EV_TURN, turns + 1, seat, 0)
-        if call_before:
-            score = 0 if sid == RANDOM else hand_score(hand, seat, hand_size, card_info, srules, cnt, scratch)
-            if decide_call(sid, params, state, step, score, left, countdown - left):
-                caller = seat
-                bonus = left
-                if log is not None:
-                    log_event(log, log_n, EV_CALL, seat, left, 0)
-                break
+            log_event(log, log_n, EV_TIMEOUT, turns, 0, 0)
+        gv[V_END] = END_TIMEOUT
+        end_game(ctx, state, log, log_n)
+        return
+    gv[V_STEP] = turns // game_rules[G_PLAYERS]  # the seat's own turn number: collector waits on it
+    gv[V_FORBID] = -1
+    if log is not None:
+        log_event(log, log_n, EV_TURN, turns + 1, gv[V_SEAT], 0)
+    gv[V_PHASE] = PH_CALL_BEFORE if game_rules[G_CALL_BEFORE] != 0 else PH_SOURCE
 
-        # Planning: take the top card of the Countdown Deck or of the discard pile ...
-        forbid = -1
-        if decide_source(sid, params, state, step, hand, seat, hand_size, pile[pile_n - 1], card_info, srules, cnt,
-                         scratch) == 1:
-            pile_n -= 1
-            card = pile[pile_n]
-            out[i].takes[seat] += 1
-            if not take_back:
-                forbid = hand_size  # the card just taken may not go straight back
-            if log is not None:
-                log_event(log, log_n, EV_TAKE, seat, card, 0)
-        else:
-            card = order[cd_pos]
-            cd_pos += 1
-            if log is not None:
-                log_event(log, log_n, EV_DRAW, seat, card, cd_end - cd_pos)
-        hand[seat, hand_size] = card
-        # ... then discard one card face up.
-        d = decide_discard(sid, params, state, step, hand, seat, hand_size, forbid, card_info, srules, cnt, scratch)
-        if validate and (d == forbid or d < 0 or d > hand_size):
-            end = END_INVALID
-            if log is not None:
-                log_event(log, log_n, EV_INVALID, seat, d, 0)
-            break
+
+@njit(cache=True, inline="always")
+def draw_from_countdown(ctx, state, log, log_n):
+    """Rule 3: take the top card of the Countdown Deck into the drawn card's slot."""
+    _, _, game_rules, _ = ctx
+    _, gv, order, hand, _, _, _ = state
+    seat = gv[V_SEAT]
+    card = order[gv[V_CD_POS]]
+    gv[V_CD_POS] += 1
+    hand[seat, game_rules[G_HAND]] = card
+    if log is not None:
+        log_event(log, log_n, EV_DRAW, seat, card, gv[V_CD_END] - gv[V_CD_POS])
+    gv[V_PHASE] = PH_DISCARD
+
+
+@njit(cache=True, inline="always")
+def take_from_discard_pile(ctx, state, log, log_n):
+    """Rule 3: take the top card of the discard pile into the drawn card's slot; unless
+    ``rules.take_back``, that card may not be discarded in the same turn."""
+    _, _, game_rules, _ = ctx
+    _, gv, _, hand, pile, _, _ = state
+    seat = gv[V_SEAT]
+    hand_size = game_rules[G_HAND]
+    gv[V_PILE_N] -= 1
+    card = pile[gv[V_PILE_N]]
+    gv[V_TAKES + seat] += 1
+    if game_rules[G_TAKE_BACK] == 0:
+        gv[V_FORBID] = hand_size
+    hand[seat, hand_size] = card
+    if log is not None:
+        log_event(log, log_n, EV_TAKE, seat, card, 0)
+    gv[V_PHASE] = PH_DISCARD
+
+
+@njit(cache=True, inline="always")
+def discard(ctx, state, slot, log, log_n):
+    """Rule 3: discard the card in hand slot ``slot`` face up (the drawn card fills the gap). Rule 5:
+    who drew the last Countdown card cannot call; the attack starts at once ("Dr. Evil got the
+    jump"). Otherwise the turn goes on to the call (rule 4) or passes on."""
+    _, _, game_rules, validate = ctx
+    _, gv, _, hand, pile, _, _ = state
+    seat = gv[V_SEAT]
+    hand_size = game_rules[G_HAND]
+    if validate and not legal_discard(ctx, state, slot):
         if log is not None:
-            log_event(log, log_n, EV_DISCARD, seat, hand[seat, d], 0)
-        pile[pile_n] = hand[seat, d]
-        pile_n += 1
-        hand[seat, d] = hand[seat, hand_size]
-        turns += 1
-        if validate and not _conserved(order, hand, players, hand_size, pile, pile_n, cd_pos, cd_end):
-            end = END_INVALID
-            if log is not None:
-                log_event(log, log_n, EV_INVALID, -1, 0, 0)
-            break
+            log_event(log, log_n, EV_INVALID, seat, slot, 0)
+        gv[V_END] = END_INVALID
+        end_game(ctx, state, log, log_n)
+        return
+    if log is not None:
+        log_event(log, log_n, EV_DISCARD, seat, hand[seat, slot], 0)
+    pile[gv[V_PILE_N]] = hand[seat, slot]
+    gv[V_PILE_N] += 1
+    hand[seat, slot] = hand[seat, hand_size]
+    gv[V_TURNS] += 1
+    if validate and not cards_conserved(ctx, state, False):
+        if log is not None:
+            log_event(log, log_n, EV_INVALID, -1, 0, 0)
+        gv[V_END] = END_INVALID
+        end_game(ctx, state, log, log_n)
+        return
+    if gv[V_CD_POS] == gv[V_CD_END]:
+        gv[V_LAST_DRAWER] = seat
+        if log is not None:
+            log_event(log, log_n, EV_COUNTDOWN_OUT, seat, 0, 0)
+        end_game(ctx, state, log, log_n)
+    elif game_rules[G_CALL_BEFORE] == 0:
+        gv[V_PHASE] = PH_CALL_AFTER
+    else:
+        end_turn(ctx, state, log, log_n)
 
-        # Drawing the last Countdown card starts the attack at once: Dr. Evil got the jump.
-        if cd_pos == cd_end:
-            last_drawer = seat
-            if log is not None:
-                log_event(log, log_n, EV_COUNTDOWN_OUT, seat, 0, 0)
-            break
-        if not call_before:
-            left = cd_end - cd_pos
-            score = 0 if sid == RANDOM else hand_score(hand, seat, hand_size, card_info, srules, cnt, scratch)
-            if decide_call(sid, params, state, step, score, left, countdown - left):
-                caller = seat
-                bonus = left
-                if log is not None:
-                    log_event(log, log_n, EV_CALL, seat, left, 0)
-                break
-        seat = (seat + 1) % players
 
-    # Attack: every hand is scored; the caller adds the Countdown Deck's size.
+@njit(cache=True, inline="always")
+def call(ctx, state, log, log_n):
+    """Rule 4: "Let Justice Be Done!": the attack starts at once; the caller's bonus is the number
+    of cards left in the Countdown Deck."""
+    gv = state[1]
+    left = gv[V_CD_END] - gv[V_CD_POS]
+    gv[V_CALLER] = gv[V_SEAT]
+    gv[V_BONUS] = left
+    if log is not None:
+        log_event(log, log_n, EV_CALL, gv[V_SEAT], left, 0)
+    end_game(ctx, state, log, log_n)
+
+
+@njit(cache=True, _nrt=False)
+def end_turn(ctx, state, log, log_n):
+    """Rule 2: play goes clockwise. Not inlined (nor reference counted), like ``end_game``: two
+    steps end a turn, and each inlined copy of the next turn's start made the compile slower."""
+    _, _, game_rules, _ = ctx
+    gv = state[1]
+    gv[V_SEAT] = (gv[V_SEAT] + 1) % game_rules[G_PLAYERS]
+    begin_turn(ctx, state, log, log_n)
+
+
+@njit(cache=True, _nrt=False)
+def end_game(ctx, state, log, log_n):
+    """Rules 6-8, the attack: every hand is scored; the caller adds the bonus, a countdown penalty
+    is subtracted; the best total wins (ties share). A timeout or an invalid game (``gv[V_END]``, set
+    by the step that ends it; END_WIN otherwise) has no winner.
+
+    Not inlined: it runs once per game, and six steps end a game (inlining it six times over made
+    the engine's cold compile nearly twice as slow). Without reference counting, as play_on."""
+    card_info, srules, game_rules, _ = ctx
+    _, gv, _, hand, _, cnt, scratch = state
+    players = game_rules[G_PLAYERS]
+    hand_size = game_rules[G_HAND]
+    caller = gv[V_CALLER]
+    last_drawer = gv[V_LAST_DRAWER]
     best = -(1 << 30)
     for s in range(players):
         hs = hand_score(hand, s, hand_size, card_info, srules, cnt, scratch)
         total = hs
         if s == caller:
-            total += bonus
+            total += gv[V_BONUS]
         if last_drawer >= 0 and (game_rules[G_PENALTY_ALL] != 0 or s == last_drawer):
             total -= game_rules[G_PENALTY]
-        out[i].hand_score[s] = hs
-        out[i].score[s] = total
+        gv[V_HAND_SCORE + s] = hs
+        gv[V_SCORE + s] = total
         if log is not None:
             log_event(log, log_n, EV_SCORE, s, hs, total)
-        mask = np.uint64(0)
-        for k in range(hand_size):
-            mask |= np.uint64(1) << np.uint64(hand[s, k])
-        out[i].hand_mask[s] = mask
-        if total > best:
-            best = total
-    out[i].caller = caller
-    out[i].countdown_left = cd_end - cd_pos
-    out[i].countdown_out = 1 if last_drawer >= 0 else 0
-    out[i].length = turns
-    out[i].end = end
-    if end == END_WIN:
-        winners = 0
-        n_win = 0
+        best = max(best, total)
+    winners = 0
+    if gv[V_END] == END_WIN:
         for s in range(players):
-            if out[i].score[s] == best:
+            if gv[V_SCORE + s] == best:
                 winners |= 1 << s
-                n_win += 1
-                out[i].winner = s
-        out[i].winners = winners
-        if n_win > 1:
-            out[i].winner = -1
-    else:
-        out[i].winner = -1
-        out[i].winners = 0
+    gv[V_WINNERS] = winners
+    gv[V_PHASE] = PH_OVER
 
-
-@njit(cache=True)
-def _work_arrays(card_info, srules, players, hand_size):
-    n_cards = card_info.shape[0]
-    n_bg = srules[RULE_N_BG]
-    n_ch = srules[RULE_N_CH]
-    hand = np.empty((players, hand_size + 1), np.int64)
-    pile = np.empty(n_cards, np.int64)
-    cnt = np.zeros((3, max(n_bg, n_ch)), np.int64)
-    scratch = np.zeros(n_bg + n_ch + n_cards + 1, np.int64)
-    return hand, pile, cnt, scratch
-
-
-@njit(cache=True, inline="always")
-def play_block(out, lo, hi, first_game, seed, lineups, slot_strategy, slot_params, card_info, srules, game_rules,
-               validate, log, log_n):
-    """Games ``first_game + lo .. first_game + hi - 1`` into ``out[lo:hi]``, with one set of scratch
-    arrays: the body of the kernel and of the replay. Inlined: with games this short (a few turns) a
-    call per block measurably slowed the kernel."""
-    n_cards = card_info.shape[0]
-    players = game_rules[G_PLAYERS]
-    state = np.zeros(1, np.uint64)
-    order = np.empty(n_cards, np.int64)
-    hand, pile, cnt, scratch = _work_arrays(card_info, srules, players, game_rules[G_HAND])
-    seat_sid = np.empty(players, np.int64)
-    seat_params = np.empty((players, slot_params.shape[1]), np.float64)
-    for i in range(lo, hi):
-        begin_game(state, seed, first_game + i, out, i, lineups, slot_strategy, slot_params, players, seat_sid, 0,
-                   seat_params)
-        shuffled_range(state, order, n_cards)
-        play_game(state, order, seat_sid, seat_params, card_info, srules, game_rules, hand, pile, cnt, scratch,
-                  out, i, validate, log, log_n)
-
-
-@njit(cache=True, parallel=True)
-def kernel(out, first_game, seed, lineups, slot_strategy, slot_params, card_info, srules, game_rules, validate):
-    n = out.shape[0]
-    blocks = n_blocks(n)
-    for b in prange(blocks):
-        lo, hi = block_bounds(n, blocks, b)
-        play_block(out, lo, hi, first_game, seed, lineups, slot_strategy, slot_params, card_info, srules, game_rules,
-                   validate, None, None)
-
-
-@njit(cache=True)
-def play_scripted(order, seat_sid, seat_params, card_info, srules, game_rules, seed, game, out):
-    """Tests: play one game from a chosen deck order with chosen strategies per seat (validated)."""
-    state = np.zeros(1, np.uint64)
-    seed_game(state, seed, game)
-    hand, pile, cnt, scratch = _work_arrays(card_info, srules, game_rules[G_PLAYERS], game_rules[G_HAND])
-    play_game(state, order.copy(), seat_sid, seat_params, card_info, srules, game_rules, hand, pile, cnt, scratch,
-              out, 0, True, None, None)
-
-
-@njit(cache=True)
-def trace_game(lineups, slot_strategy, slot_params, card_info, srules, game_rules, seed, game, out, log, log_n):
-    """Replay: game ``game`` of ``seed`` into ``out[0]``, played by the kernel's own ``play_block``
-    (validated), every event in ``log``; ``log_n[0]``: the number of events."""
-    log_n[0] = 0
-    play_block(out, 0, 1, game, seed, lineups, slot_strategy, slot_params, card_info, srules, game_rules, True, log,
-               log_n)

@@ -22,7 +22,7 @@ formed background sets first). With a cap on wilds per set a wild may have to st
 
 Cards are described by ``card_info`` (int64[n_cards, 3]: background, character, points; character
 WILD for a wildcard, NO_SET for a card in no set) and the rules by one int64 vector ``srules``
-(RULE_* below, then the points per card of each character, then the characters a wild may take).
+(RULE_* in state_nb, then the points per card of each character, then the characters a wild may take).
 Few, packed arrays on purpose: numba counts a reference for every array passed to a function, and
 in this hot code that costs more than the arithmetic.
 """
@@ -31,29 +31,25 @@ from __future__ import annotations
 
 from numba import njit
 
-# Card attributes (columns of card_info).
-INFO_BG = 0  # background index; -1: none
-INFO_CH = 1  # character index; WILD or NO_SET
-INFO_VAL = 2  # points in a set
-WILD = -1
-NO_SET = -2
-
-# Rows of cnt.
-BG_N = 0
-BG_V = 1
-CH_N = 2
-
-# Indices into srules.
-RULE_SET_SIZE = 0  # cards needed for a set (3)
-RULE_MIN_NATURAL = 1  # natural cards of its own kind a set needs (2)
-RULE_MAX_WILD = 2  # wildcards allowed in one set (a large number: unlimited)
-RULE_POINTS = 3  # points per card in a set (4)
-RULE_AB_POINTS = 4  # points per Action Boy in a set (8)
-RULE_AB_CHAR = 5  # character index of Action Boy (-1: the deck has none)
-RULE_N_BG = 6  # backgrounds
-RULE_N_CH = 7  # characters
-RULE_N_WILD_CH = 8  # characters a wild may take (those that can be in a set)
-RULE_CH_VAL = 9  # srules[RULE_CH_VAL + c]: points per card of character c; then the wild characters
+from simbalance.games.captain_action.state_nb import (
+    BG_N,
+    BG_V,
+    CH_N,
+    INFO_BG,
+    INFO_CH,
+    INFO_VAL,
+    RULE_AB_CHAR,
+    RULE_AB_POINTS,
+    RULE_CH_VAL,
+    RULE_MAX_WILD,
+    RULE_MIN_NATURAL,
+    RULE_N_BG,
+    RULE_N_CH,
+    RULE_N_WILD_CH,
+    RULE_POINTS,
+    RULE_SET_SIZE,
+    WILD,
+)
 
 NEG = -(1 << 40)
 

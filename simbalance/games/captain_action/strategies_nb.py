@@ -10,8 +10,10 @@ Hands are ``hand[seat, :H]`` plus, during a turn, the drawn card in ``hand[seat,
 see only what their player sees: their own hand, the discard pile's top, the Countdown Deck's size
 and the turn number.
 
-Ids (engine.STRATEGIES): 0 random, 1 builder, 2 bold, 3 collector. ``SCRIPTED`` (-1) is for tests
-only: it plays the code in its parameter row for the seat's turn (see SCRIPT_*).
+Ids (state_nb, named in engine.STRATEGIES): 0 random, 1 builder, 2 bold, 3 collector. ``SCRIPTED``
+(-1) is for tests only: it plays the code in its parameter row for the seat's turn (see SCRIPT_*).
+``choose`` gives a seat's strategy what its player sees and returns its choice as an option code
+of the pending decision (state_nb PH_*).
 
 Fairness: a choice among equally valued options (cards whose discard leaves the same hand value) is
 uniform at random, drawn from the game's own stream (reservoir sampling over the equal-best: the
@@ -23,35 +25,39 @@ from __future__ import annotations
 from numba import njit
 
 from simbalance.core.rng import randint, uniform, wins_tie
-from simbalance.games.captain_action.scoring_nb import (
+from simbalance.games.captain_action.scoring_nb import best_score, count_hand, hand_score, shift_card
+from simbalance.games.captain_action.state_nb import (
     BG_N,
+    BUILDER,
+    CALL,
     CH_N,
+    COLLECTOR,
+    G_COUNTDOWN,
+    G_HAND,
+    P_CALL_SCORE,
+    P_CALL_SLOPE,
+    P_MIN_TURNS,
+    P_PAIR_WEIGHT,
+    P_RANDOM_CALL,
+    P_TAKE_GAIN,
+    PH_DISCARD,
+    PH_SOURCE,
+    PLAY_ON,
+    RANDOM,
     RULE_N_BG,
     RULE_N_CH,
     RULE_SET_SIZE,
-    best_score,
-    count_hand,
-    shift_card,
+    SCRIPT_CALL,
+    SCRIPT_SLOT,
+    SCRIPTED,
+    V_CD_END,
+    V_CD_POS,
+    V_FORBID,
+    V_PHASE,
+    V_PILE_N,
+    V_SEAT,
+    V_STEP,
 )
-
-RANDOM = 0
-BUILDER = 1
-BOLD = 2
-COLLECTOR = 3
-SCRIPTED = -1
-
-# Parameter positions (engine.STRATEGY_PARAMS declares the names in this order; configs bind by name).
-P_RANDOM_CALL = 0  # random: chance of calling at each call decision
-P_TAKE_GAIN = 0  # builder/bold/collector: take the discard if it raises the hand's value by this much
-P_PAIR_WEIGHT = 1  # builder/bold/collector: value of one kind held one card short of a set
-P_CALL_SCORE = 2  # builder/bold/collector: call when score + bonus reaches this ...
-P_CALL_SLOPE = 3  # builder/collector: ... plus this much per card already drawn from the Countdown Deck
-P_MIN_TURNS = 4  # collector: never calls before its own turn number min_turns (its first turn is 1)
-
-# Scripted codes, one per turn of the seat (all decisions of that turn read it): source (0 countdown,
-# 1 discard pile) + 2 * discard slot + 100 * call.
-SCRIPT_SLOT = 2
-SCRIPT_CALL = 100
 
 
 @njit(cache=True, inline="always")
@@ -147,3 +153,25 @@ def decide_call(sid, params, state, step, score, bonus, drawn):
         return score + bonus >= params[P_CALL_SCORE] + params[P_CALL_SLOPE] * drawn
     # bold: a fixed bar that the early bonus clears easily, so it calls early with a thin hand.
     return score + bonus >= params[P_CALL_SCORE]
+
+
+@njit(cache=True, inline="always")
+def choose(ctx, state, sid, params):
+    """The option (state_nb: PH_* and its codes) that strategy ``sid`` with ``params`` picks for the
+    pending decision of the seat to move; draws from the game's stream as the strategy does."""
+    card_info, srules, game_rules, _ = ctx
+    rng, gv, _, hand, pile, cnt, scratch = state
+    hand_size = game_rules[G_HAND]
+    seat = gv[V_SEAT]
+    step = gv[V_STEP]
+    phase = gv[V_PHASE]
+    if phase == PH_SOURCE:
+        return decide_source(sid, params, rng, step, hand, seat, hand_size, pile[gv[V_PILE_N] - 1], card_info,
+                             srules, cnt, scratch)
+    if phase == PH_DISCARD:
+        return decide_discard(sid, params, rng, step, hand, seat, hand_size, gv[V_FORBID], card_info, srules, cnt,
+                              scratch)
+    # PH_CALL_BEFORE or PH_CALL_AFTER: random calls blindly, the others weigh the hand's score.
+    left = gv[V_CD_END] - gv[V_CD_POS]
+    score = 0 if sid == RANDOM else hand_score(hand, seat, hand_size, card_info, srules, cnt, scratch)
+    return CALL if decide_call(sid, params, rng, step, score, left, game_rules[G_COUNTDOWN] - left) else PLAY_ON

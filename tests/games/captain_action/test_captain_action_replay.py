@@ -7,8 +7,8 @@ from typer.testing import CliRunner
 import simbalance
 from simbalance.api import plan_run
 from simbalance.cli.main import app
-from simbalance.games.captain_action import rules_nb as r
-from simbalance.games.captain_action.engine import replay, trace
+from simbalance.games.captain_action import state_nb as r
+from simbalance.games.captain_action.replay import replay, trace
 
 SETUPS = [
     dict(players=4, strategies=["random"], rotate=False, overrides={}),

@@ -1,49 +1,23 @@
 """captain-action rules on scripted deals with exact outcomes.
 
-Cards are named by printed number (0: a Captain Action wildcard). ``order_for`` arranges the deck so
-the deal gives the chosen hands, Countdown Deck (top first) and face-up card. Scripted players
-(strategy id -1) play one code per turn: source (0 Countdown, 1 discard pile) + 2 x the slot to
-discard (the drawn card is slot 8) + 100 to call.
+Cards are named by printed number (0: a Captain Action wildcard). ``order_for``
+(captain_action_deals) arranges the deck so the deal gives the chosen hands, Countdown Deck (top
+first) and face-up card. Scripted players (strategy id -1) play one code per turn: source (0
+Countdown, 1 discard pile) + 2 x the slot to discard (the drawn card is slot 8) + 100 to call.
 """
 
 import numpy as np
 import pytest
+from captain_action_deals import CFG, COUNTDOWN, DECK, FACE_UP, HAND_A, HAND_B, HAND_C, order_for
 
-from simbalance.core.config import apply_overrides, load_config
+from simbalance.core.config import apply_overrides
 from simbalance.core.errors import ConfigError
 from simbalance.core.records import END_INVALID, END_TIMEOUT, END_WIN
 from simbalance.games.captain_action import score_hand
-from simbalance.games.captain_action.engine import RECORD_DTYPE, game_deck, prepare
-from simbalance.games.captain_action.rules_nb import play_scripted
-from simbalance.games.captain_action.scoring_nb import INFO_CH, NO_SET, WILD
-from simbalance.games.captain_action.strategies_nb import SCRIPTED
-
-CFG = load_config("captain-action")
-DECK = game_deck(CFG)
-WILDS = [c for c in range(DECK.size) if DECK.number[c] == 0]
-ID = {int(DECK.number[c]): c for c in range(DECK.size) if DECK.number[c] > 0}
-
-HAND_A = [1, 2, 3, 5, 6, 7, 9, 10]  # CA set 12, AB set 24, periwinkle 4+8+4, crimson 4+8+4: 68
-HAND_B = [33, 34, 35, 25, 26, 27, 41, 42]  # Lady set 12; the rest is Dr. Evil, in no set: 12
-HAND_C = [17, 18, 19, 21, 22, 23, 33, 34]  # the same shape as HAND_A: 68
-
-
-def ids(numbers, wilds):
-    out = []
-    for n in numbers:
-        out.append(wilds.pop() if n == 0 else ID[n])
-    return out
-
-
-def order_for(hands, countdown, face_up):
-    wilds = list(WILDS)
-    players = len(hands)
-    hand_ids = [ids(h, wilds) for h in hands]
-    order = [hand_ids[k % players][k // players] for k in range(players * len(hands[0]))]
-    order += ids(countdown, wilds) + ids([face_up], wilds)
-    order += [c for c in range(DECK.size) if c not in order]
-    assert sorted(order) == list(range(DECK.size))
-    return np.array(order, dtype=np.int64)
+from simbalance.games.captain_action.deck import game_deck
+from simbalance.games.captain_action.engine import RECORD_DTYPE, prepare
+from simbalance.games.captain_action.play_nb import play_scripted
+from simbalance.games.captain_action.state_nb import INFO_CH, NO_SET, SCRIPTED, WILD
 
 
 def play(hands, countdown, face_up, scripts, overrides=None):
@@ -64,10 +38,6 @@ def test_hand_scores_used_below():
     assert score_hand(HAND_A) == 68
     assert score_hand(HAND_B) == 12
     assert score_hand(HAND_C) == 68
-
-
-COUNTDOWN = [37, 38, 39, 40, 45, 46, 47, 48, 29, 30]
-FACE_UP = 44
 
 
 def test_call_after_discarding_earns_the_countdown_bonus():

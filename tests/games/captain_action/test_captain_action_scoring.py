@@ -11,8 +11,9 @@ from hypothesis import strategies as st
 from simbalance.core.config import apply_overrides, load_config
 from simbalance.decks.captain_action import load_deck
 from simbalance.games.captain_action import score_hand
-from simbalance.games.captain_action.engine import game_deck, scoring_arrays
-from simbalance.games.captain_action.scoring_nb import INFO_CH, WILD, hand_score
+from simbalance.games.captain_action.deck import game_deck, scoring_arrays
+from simbalance.games.captain_action.scoring_nb import hand_score
+from simbalance.games.captain_action.state_nb import INFO_CH, WILD
 
 CFG = load_config("captain-action")
 DECK = load_deck(CFG["deck"])

@@ -10,7 +10,9 @@ import simbalance
 from simbalance.core.config import load_config
 from simbalance.core.records import END_TIMEOUT, END_WIN, win_shares
 from simbalance.games.captain_action import score_hand
-from simbalance.games.captain_action.engine import STRATEGIES, figures, game_deck, summarize
+from simbalance.games.captain_action.deck import game_deck
+from simbalance.games.captain_action.engine import STRATEGIES
+from simbalance.games.captain_action.report import figures, summarize
 
 DECK = game_deck(load_config("captain-action"))
 

@@ -7,8 +7,10 @@ import pandas as pd
 import simbalance
 from simbalance.core.config import load_config
 from simbalance.core.rng import seed_game
-from simbalance.games.captain_action.engine import STRATEGY_PARAMS, game_deck, prepare, summarize
-from simbalance.games.captain_action.strategies_nb import (
+from simbalance.games.captain_action.deck import game_deck
+from simbalance.games.captain_action.engine import STRATEGY_PARAMS, prepare
+from simbalance.games.captain_action.report import summarize
+from simbalance.games.captain_action.state_nb import (
     BUILDER,
     COLLECTOR,
     P_CALL_SCORE,
@@ -16,10 +18,8 @@ from simbalance.games.captain_action.strategies_nb import (
     P_MIN_TURNS,
     P_PAIR_WEIGHT,
     P_TAKE_GAIN,
-    decide_call,
-    decide_discard,
-    decide_source,
 )
+from simbalance.games.captain_action.strategies_nb import decide_call, decide_discard, decide_source
 
 CFG = load_config("captain-action")
 DECK = game_deck(CFG)

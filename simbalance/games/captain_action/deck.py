@@ -1,0 +1,88 @@
+"""The captain-action deck as the config makes it, and what its cards score.
+
+``engine.prepare`` turns these into the kernel's arrays; the report and the replay name cards by the
+same deck, and ``score_hand`` scores with the same arrays. (Not in engine.py: the report and the
+replay are hooks of the engine and must not import it.)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simbalance.core.config import require_choice, require_int
+from simbalance.decks.captain_action import DR_EVIL, KIND_CAPTAIN_WILD, KIND_DR_LING, load_deck
+from simbalance.games.captain_action.state_nb import (
+    INFO_BG,
+    INFO_CH,
+    INFO_VAL,
+    NO_SET,
+    RULE_AB_CHAR,
+    RULE_AB_POINTS,
+    RULE_CH_VAL,
+    RULE_MAX_WILD,
+    RULE_MIN_NATURAL,
+    RULE_N_BG,
+    RULE_N_CH,
+    RULE_N_WILD_CH,
+    RULE_POINTS,
+    RULE_SET_SIZE,
+    WILD,
+)
+
+ACTION_BOY = "Action Boy"
+UNLIMITED = 1 << 20  # rules.max_wilds_per_set = 0 means no cap
+DR_LING_CHOICES = ["removed", "wild", "dr_evil"]
+MAX_HAND = 30
+
+
+def game_deck(cfg: dict):
+    """The captain-action deck: every numbered card and Captain Action wildcard; Dr. Ling per
+    ``rules.dr_ling`` (removed by default)."""
+    deck = load_deck(cfg["deck"])
+    dr_ling = require_choice(cfg, "rules.dr_ling", DR_LING_CHOICES)
+    keep = deck.kind != KIND_DR_LING
+    if dr_ling != "removed":
+        keep = np.ones(deck.size, dtype=bool)
+    return deck.select(keep)
+
+
+def scoring_arrays(cfg: dict, deck) -> tuple[np.ndarray, np.ndarray]:
+    """``card_info`` (per card: background, character or WILD / NO_SET, points in a set) and the
+    scoring rule vector ``srules`` (layouts in state_nb)."""
+    points = require_int(cfg, "rules.points_per_card", 0, 1000)
+    ab_points = require_int(cfg, "rules.points_per_action_boy", 0, 1000)
+    dr_ling = require_choice(cfg, "rules.dr_ling", DR_LING_CHOICES)
+    set_size = require_int(cfg, "rules.set_size", 1, MAX_HAND)
+    naturals = require_int(cfg, "rules.naturals_per_set", 1, set_size)
+    max_wild = require_int(cfg, "rules.max_wilds_per_set", 0, MAX_HAND)
+    evil = deck.character_index(DR_EVIL)
+    ab = deck.characters.index(ACTION_BOY) if ACTION_BOY in deck.characters else -1
+    n_bg, n_ch = len(deck.backgrounds), len(deck.characters)
+    ch_val = [0 if c == evil else (ab_points if c == ab else points) for c in range(n_ch)]
+    wild_chars = [c for c in range(n_ch) if c != evil]
+
+    card_info = np.zeros((deck.size, 3), dtype=np.int64)
+    card_info[:, INFO_BG] = deck.background
+    for card in range(deck.size):
+        ch = int(deck.character[card])
+        if deck.kind[card] == KIND_CAPTAIN_WILD or (deck.kind[card] == KIND_DR_LING and dr_ling == "wild"):
+            card_info[card, INFO_CH] = WILD
+        elif ch == evil:
+            card_info[card, INFO_CH] = NO_SET  # Dr. Evil (and a plain Dr. Ling) is in no set at all
+        else:
+            card_info[card, INFO_CH] = ch
+            card_info[card, INFO_VAL] = ch_val[ch]
+
+    srules = np.zeros(RULE_CH_VAL + n_ch + len(wild_chars), dtype=np.int64)
+    srules[RULE_SET_SIZE] = set_size
+    srules[RULE_MIN_NATURAL] = naturals
+    srules[RULE_MAX_WILD] = UNLIMITED if max_wild == 0 else max_wild
+    srules[RULE_POINTS] = points
+    srules[RULE_AB_POINTS] = ab_points
+    srules[RULE_AB_CHAR] = ab
+    srules[RULE_N_BG] = n_bg
+    srules[RULE_N_CH] = n_ch
+    srules[RULE_N_WILD_CH] = len(wild_chars)
+    srules[RULE_CH_VAL:RULE_CH_VAL + n_ch] = ch_val
+    srules[RULE_CH_VAL + n_ch:] = wild_chars
+    return card_info, srules
