@@ -18,10 +18,13 @@ from typer.testing import CliRunner
 import simbalance
 from simbalance.cli.main import app
 from simbalance.core.errors import SimbalanceError
+from simbalance.core.execution import read_state
 from simbalance.report.run_folder import claim_out_dir, lock_file, partial_dir
 
 runner = CliRunner()
 LONG_RUN = ["run", "find-dr-evil", "--n", "1e9", "--chunk-size", "200000000", "--threads", "1"]
+# One chunk that keeps a compiled kernel busy for minutes: no Python runs in the main thread meanwhile.
+KERNEL_BOUND_RUN = ["run", "captain-action", "--n", "1e9", "--chunk-size", "100000000", "--threads", "1"]
 
 
 def _start(args: list[str], cwd: Path) -> subprocess.Popen:
@@ -58,6 +61,24 @@ def test_default_folders_are_unique_even_within_one_second(tmp_path, monkeypatch
     b = runner.invoke(app, ["run", "find-dr-evil", "--n", "100", "--quiet"])
     assert a.exit_code == b.exit_code == 0 and a.output != b.output
     assert len(list((tmp_path / "reports").iterdir())) == 2
+
+
+def test_a_second_ctrl_c_aborts_at_once_and_keeps_the_checkpoint(tmp_path):
+    out = tmp_path / "run"
+    proc = _start([*KERNEL_BOUND_RUN, "--out", str(out)], tmp_path)
+    _wait_for(partial_dir(out) / "checkpoint.npz", proc)
+    time.sleep(0.5)  # inside the first chunk: a compiled kernel that runs for a long time
+    proc.send_signal(signal.SIGINT)
+    time.sleep(0.5)
+    proc.send_signal(signal.SIGINT)
+    start = time.monotonic()
+    try:
+        proc.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        pytest.fail("a second Ctrl-C did not abort the run")
+    assert time.monotonic() - start < 20 and proc.returncode != 0
+    assert read_state(partial_dir(out))["games_done"] == 0  # the last checkpoint is intact and readable
 
 
 def test_a_partial_folder_with_nothing_to_resume_does_not_block(tmp_path):
