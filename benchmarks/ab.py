@@ -18,9 +18,11 @@ import sys
 
 GAMES = {"find-dr-evil": 400_000, "captain-action": 100_000, "lady-actions-escape": 20_000, "aquaman": 10_000,
          "captain-future": 10_000}
+THIS_TREE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PROBE = """
 import sys, time, simbalance
-game, n = sys.argv[1], int(sys.argv[2])
+game, n, tree = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+assert simbalance.__file__.startswith(tree), f"{simbalance.__file__} is not from {tree}"
 simbalance.simulate(game, min(n, 2000), seed=1, threads=1)
 best = 0.0
 for r in range(3):
@@ -29,12 +31,14 @@ print(best)
 """
 
 
-def games_per_s(game: str, n: int, tree: str | None) -> float:
-    env = dict(os.environ)
-    if tree is not None:
-        env["PYTHONPATH"] = tree
-    out = subprocess.run([sys.executable, "-c", PROBE, game, str(n)], env=env, capture_output=True, text=True,
-                         check=True)
+def games_per_s(game: str, n: int, tree: str) -> float:
+    """Best of three runs in a fresh process that imports simbalance from ``tree`` and nowhere else
+    (``-P``: the working directory is not put first on sys.path, so both sides of an A/B run from
+    any folder import their own checkout; the probe checks it)."""
+    tree = os.path.abspath(tree)
+    env = dict(os.environ, PYTHONPATH=tree)
+    out = subprocess.run([sys.executable, "-P", "-c", PROBE, game, str(n), tree], env=env, capture_output=True,
+                         text=True, check=True)
     return float(out.stdout.strip().splitlines()[-1])
 
 
@@ -48,7 +52,7 @@ def main() -> None:
         ratios = []
         for r in range(args.rounds):
             old = games_per_s(game, GAMES[game], args.before)
-            new = games_per_s(game, GAMES[game], None)
+            new = games_per_s(game, GAMES[game], THIS_TREE)
             ratios.append(new / old)
             print(f"{game} round {r + 1}: before {old:,.0f} games/s, now {new:,.0f} games/s, ratio {new / old:.2f}",
                   flush=True)
