@@ -13,7 +13,20 @@ from simbalance.core.errors import ConfigError
 from simbalance.core.records import MAX_SEATS, record_dtype
 from simbalance.decks.captain_action import KIND_DR_LING
 from simbalance.games.find_dr_evil.deck import game_deck
-from simbalance.games.find_dr_evil.play_nb import kernel
+from simbalance.games.find_dr_evil.play_nb import (
+    apply_option,
+    check,
+    clone,
+    context,
+    kernel,
+    legal_options,
+    max_options,
+    new_state,
+    play_out,
+    start,
+    to_move,
+    write_record,
+)
 from simbalance.games.find_dr_evil.replay import replay, trace
 from simbalance.games.find_dr_evil.report import card_labels, card_masks, summarize
 from simbalance.games.find_dr_evil.state_nb import (
@@ -24,7 +37,7 @@ from simbalance.games.find_dr_evil.state_nb import (
     REPEAT_AFTER_PAIR,
     REPEAT_MIN_HOLDERS,
 )
-from simbalance.games.spec import Cards, Engine
+from simbalance.games.spec import Cards, Engine, Resumable
 
 ENGINE_VERSION = 1
 CHUNK_SIZE = 1 << 18
@@ -80,4 +93,9 @@ ENGINE = Engine(
     cards=Cards(card_labels, card_masks),
     replay=replay,
     trace=trace,
+    # Every pick is a decision of the picking seat: which slot of the offerer's hand to take
+    # (docs/rules/find-dr-evil.md, "Decisions"). Blind, so the game still has no informed decisions.
+    resumable=Resumable(context=context, max_options=max_options, new_state=new_state, start=start,
+                        to_move=to_move, legal_options=legal_options, apply_option=apply_option,
+                        play_out=play_out, clone=clone, check=check, write_record=write_record),
 )

@@ -47,6 +47,11 @@ from simbalance.games.find_dr_evil.state_nb import (
     REPEAT_AFTER_PAIR,
     REPEAT_MIN_HOLDERS,
     RUNNING,
+    S_COUNT,
+    S_DEALT,
+    S_DECK,
+    S_INFO,
+    S_RNG,
     TO_MOVE,
     WINNER,
     clone,  # noqa: F401  (part of the resumable contract)
@@ -106,7 +111,7 @@ def _pick_and_pass(ctx, hand, count, slot, position, picker, offerer, in_play, h
 def _save_turn(ctx, state, to_move, offerer, in_play, holders, picks, end, log, log_n):
     """Store the turn in ``info``; a game that has just ended gets its winner (the seat holding the
     last card, Dr. Ling) and its last event."""
-    count, info = state[3], state[5]
+    count, info = state[S_COUNT], state[S_INFO]
     if end != RUNNING and info[END] == RUNNING:
         winner = last_holder(count, ctx[3]) if end == END_WIN else -1
         info[WINNER] = winner
@@ -147,7 +152,7 @@ def start_dealt(ctx, state, log=None, log_n=None):
 @njit(cache=True, inline="always")
 def start(ctx, state, seed, game, log=None, log_n=None):
     """Game ``game`` of ``seed``: its random stream, the shuffled deck, the deal, up to the first pick."""
-    rng, deck = state[0], state[1]
+    rng, deck = state[S_RNG], state[S_DECK]
     seed_game(rng, seed, game)
     shuffled_range(rng, deck, deck.shape[0])
     start_dealt(ctx, state, log, log_n)
@@ -156,14 +161,14 @@ def start(ctx, state, seed, game, log=None, log_n=None):
 @njit(cache=True)
 def to_move(ctx, state):
     """The seat whose pick is pending; -1 once the game is over."""
-    return state[5][TO_MOVE]
+    return state[S_INFO][TO_MOVE]
 
 
 @njit(cache=True)
 def legal_options(ctx, state, options):
     """The pending pick's options: every slot of the offerer's hand (``0 .. count - 1``); none once
     the game is over. Returns how many."""
-    count, info = state[3], state[5]
+    count, info = state[S_COUNT], state[S_INFO]
     if info[TO_MOVE] < 0:
         return 0
     n = count[info[OFFERER]]
@@ -213,7 +218,7 @@ def check(ctx, state):
 def write_record(ctx, state, out, i):
     """The finished game's record into ``out[i]`` (the game and strategy fields are begin_game's)."""
     players = ctx[3]
-    info, dealt = state[5], state[6]
+    info, dealt = state[S_INFO], state[S_DEALT]
     end = info[END]
     out[i].length = info[PICKS]
     out[i].end = end
@@ -245,7 +250,7 @@ def play_block(out, lo, hi, first_game, seed, lineups, slot_strategy, slot_param
         game = first_game + i
         # begin_game keys the stream to (seed, game) and records the seats' strategies; start keys
         # it again to the same value (it starts a game from scratch for the resumable path too).
-        begin_game(state[0], seed, game, out, i, lineups, slot_strategy, slot_params, players, seat_sid, 0,
+        begin_game(state[S_RNG], seed, game, out, i, lineups, slot_strategy, slot_params, players, seat_sid, 0,
                    seat_prm)
         start(ctx, state, seed, game)
         play_out(ctx, state, seat_sid, seat_prm, -1)
@@ -273,7 +278,7 @@ def trace_game(lineups, slot_strategy, slot_params, card_pose, ling, n_pose_ids,
     seat_sid = np.zeros(players, np.int64)
     seat_prm = np.zeros((players, slot_params.shape[1]), np.float64)
     log_n[0] = 0
-    begin_game(state[0], seed, game, out, 0, lineups, slot_strategy, slot_params, players, seat_sid, 0, seat_prm)
+    begin_game(state[S_RNG], seed, game, out, 0, lineups, slot_strategy, slot_params, players, seat_sid, 0, seat_prm)
     start(ctx, state, seed, game, log, log_n)
     play_out(ctx, state, seat_sid, seat_prm, -1, log, log_n)
     write_record(ctx, state, out, 0)
@@ -286,7 +291,7 @@ def start_scripted(ctx, order, seed, game):
     ``(seed, game)``."""
     blank = new_state(ctx)
     state = (blank[0], order.copy(), blank[2], blank[3], blank[4], blank[5], blank[6])
-    seed_game(state[0], seed, game)
+    seed_game(state[S_RNG], seed, game)
     start_dealt(ctx, state)
     return state
 

@@ -45,6 +45,9 @@ EV_WIN = 3  # seat a holds Dr. Ling, the last card: wins
 EV_TIMEOUT = 4  # the pick cap is reached
 EV_INVALID = 5  # validation: a broken invariant ends the game (a bug)
 
+# ---- the state tuple: where each part sits (the order of the module docstring) ----------------
+S_RNG, S_DECK, S_HAND, S_COUNT, S_SLOT, S_INFO, S_DEALT = range(7)
+
 # ---- info: where the game stands ---------------------------------------------------------
 RUNNING = -1  # info[END] while the game goes on (else END_WIN, END_TIMEOUT or END_INVALID)
 TO_MOVE = 0  # the seat whose pick is pending (the picker); -1 once the game is over
