@@ -88,12 +88,14 @@ def _next_pick(count, players, offerer, in_play, picks, pick_cap):
 
 
 @njit(cache=True, inline="always")
-def _pick_and_pass(ctx, hand, count, slot, position, picker, offerer, in_play, holders, picks, log, log_n):
+def _pick_and_pass(ctx, turn_rules, hand, count, slot, position, picker, offerer, in_play, holders, picks, log,
+                   log_n):
     """One decision taken: the picker takes slot ``position`` of the offerer's hand (rule 4),
     players without cards are out (rule 6), the picker picks again or the turn passes (rule 5), and
-    the game goes on to its next pick or ends. Returns the turn: (to_move, offerer, in_play,
-    holders, picks, end)."""
-    card_pose, _, _, players, rules, validate = ctx
+    the game goes on to its next pick or ends. ``turn_rules``: ``_turn_rules(ctx)``. Returns the
+    turn: (to_move, offerer, in_play, holders, picks, end)."""
+    card_pose, _, _, players, _, validate = ctx
+    pick_cap, repeat_after_pair, repeat_min_holders = turn_rules
     paired = pick(hand, count, slot, card_pose, picker, offerer, position, log, log_n)
     picks += 1
     if paired:
@@ -101,10 +103,17 @@ def _pick_and_pass(ctx, hand, count, slot, position, picker, offerer, in_play, h
     if validate and check_hands(hand, count, slot, card_pose, players, in_play) != HANDS_OK:
         return -1, offerer, in_play, holders, picks, END_INVALID
     holders = holders_after_pick(count, picker, offerer, paired, holders)
-    offerer = next_offerer(count, players, picker, offerer, paired, holders, rules[REPEAT_AFTER_PAIR] != 0,
-                           rules[REPEAT_MIN_HOLDERS])
-    to_move, end = _next_pick(count, players, offerer, in_play, picks, rules[PICK_CAP])
+    offerer = next_offerer(count, players, picker, offerer, paired, holders, repeat_after_pair, repeat_min_holders)
+    to_move, end = _next_pick(count, players, offerer, in_play, picks, pick_cap)
     return to_move, offerer, in_play, holders, picks, end
+
+
+@njit(cache=True, inline="always")
+def _turn_rules(ctx):
+    """The rules a pick reads, as values read once per call: read from the rules array at every
+    pick they cost a load each (the compiler cannot tell that the hands' stores leave them alone)."""
+    rules = ctx[4]
+    return rules[PICK_CAP], rules[REPEAT_AFTER_PAIR] != 0, rules[REPEAT_MIN_HOLDERS]
 
 
 @njit(cache=True, inline="always")
@@ -183,8 +192,8 @@ def apply_option(ctx, state, option):
     pick (or ends)."""
     _, _, hand, count, slot, info, _ = state
     picker, offerer, in_play, holders, picks, end = _pick_and_pass(
-        ctx, hand, count, slot, option, info[TO_MOVE], info[OFFERER], info[IN_PLAY], info[HOLDERS], info[PICKS],
-        None, None)
+        ctx, _turn_rules(ctx), hand, count, slot, option, info[TO_MOVE], info[OFFERER], info[IN_PLAY],
+        info[HOLDERS], info[PICKS], None, None)
     _save_turn(ctx, state, picker, offerer, in_play, holders, picks, end, None, None)
 
 
@@ -196,11 +205,12 @@ def play_out(ctx, state, seat_sid, seat_prm, max_decisions, log=None, log_n=None
     rng, _, hand, count, slot, info, _ = state
     picker, offerer, in_play, holders, picks, end = (info[TO_MOVE], info[OFFERER], info[IN_PLAY],
                                                      info[HOLDERS], info[PICKS], info[END])
+    turn_rules = _turn_rules(ctx)
     made = 0
     while picker >= 0 and made != max_decisions:
         position = random_pick(rng, count[offerer])
         picker, offerer, in_play, holders, picks, end = _pick_and_pass(
-            ctx, hand, count, slot, position, picker, offerer, in_play, holders, picks, log, log_n)
+            ctx, turn_rules, hand, count, slot, position, picker, offerer, in_play, holders, picks, log, log_n)
         made += 1
     _save_turn(ctx, state, picker, offerer, in_play, holders, picks, end, log, log_n)
     return made
@@ -236,25 +246,37 @@ def write_record(ctx, state, out, i):
 
 # ---- the kernel, the replay's trace, scripted games for the tests ---------------------------------
 
-@njit(cache=True)
-def play_block(out, lo, hi, first_game, seed, lineups, slot_strategy, slot_params, card_pose, ling, n_pose_ids,
-               players, rules, validate):
-    """Games ``first_game + lo .. first_game + hi - 1`` into ``out[lo:hi]`` with one state for the
-    block. A function of its own, not the body of the ``prange`` loop, so that numba's parallel
-    pass does not have to digest the inlined game (it doubled the cold compile)."""
-    ctx = (card_pose, ling, n_pose_ids, players, rules, validate)
-    state = new_state(ctx)
-    seat_sid = np.zeros(players, np.int64)
-    seat_prm = np.zeros((players, slot_params.shape[1]), np.float64)
+@njit(cache=True, _nrt=False)
+def play_games(out, lo, hi, first_game, seed, lineups, slot_strategy, slot_params, ctx, state, seat_sid, seat_prm):
+    """Games ``first_game + lo .. first_game + hi - 1`` into ``out[lo:hi]``, one after the other on
+    one ``state``. Compiled without reference counting (``_nrt=False``: it allocates nothing): the
+    inlined steps hand the state's arrays from one to the next, and numba counted references to
+    them at every pick, which made the kernel 3 times slower."""
     for i in range(lo, hi):
         game = first_game + i
         # begin_game keys the stream to (seed, game) and records the seats' strategies; start keys
         # it again to the same value (it starts a game from scratch for the resumable path too).
-        begin_game(state[S_RNG], seed, game, out, i, lineups, slot_strategy, slot_params, players, seat_sid, 0,
+        begin_game(state[S_RNG], seed, game, out, i, lineups, slot_strategy, slot_params, ctx[3], seat_sid, 0,
                    seat_prm)
         start(ctx, state, seed, game)
         play_out(ctx, state, seat_sid, seat_prm, -1)
         write_record(ctx, state, out, i)
+
+
+@njit(cache=True)
+def play_block(out, lo, hi, first_game, seed, lineups, slot_strategy, slot_params, card_pose, ling, n_pose_ids,
+               players, rules, validate):
+    """The block's scratch (one state, the seats' strategies) and its games. A function of its own,
+    not the body of the ``prange`` loop, so that numba's parallel pass does not have to digest the
+    inlined game (it doubled the cold compile)."""
+    ctx = (card_pose, ling, n_pose_ids, players, rules, validate)
+    state = new_state(ctx)
+    seat_sid = np.zeros(players, np.int64)
+    # The one strategy reads no parameters (STRATEGY_PARAMS): the seats get none, and begin_game
+    # copies none per game.
+    no_params = slot_params[:, :0]
+    seat_prm = np.zeros((players, 0), np.float64)
+    play_games(out, lo, hi, first_game, seed, lineups, slot_strategy, no_params, ctx, state, seat_sid, seat_prm)
 
 
 @njit(cache=True, parallel=True)
