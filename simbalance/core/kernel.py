@@ -43,4 +43,7 @@ def begin_game(state, seed, game, out, i, lineups, slot_strategy, slot_params, p
     for s in range(players):
         out[i].strategy[s] = lineup[s]
         seat_sid[sid_at + s] = slot_strategy[lineup[s]]
-        seat_params[s, :] = slot_params[lineup[s], :]
+        # Element by element: a slice copy may allocate a temporary (numba cannot rule out that the
+        # two overlap), and a game loop compiled with _nrt=False could then not call begin_game.
+        for k in range(slot_params.shape[1]):
+            seat_params[s, k] = slot_params[lineup[s], k]

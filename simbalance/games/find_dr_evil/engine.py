@@ -1,4 +1,4 @@
-"""find-dr-evil engine: config -> arrays, record layout, kernel.
+"""find-dr-evil engine: the contract (ENGINE), config -> arrays, the record layout.
 
 Version history (bump ENGINE_VERSION only when game behaviour changes):
 1. First version: rules as pinned in docs/rules/find-dr-evil.md.
@@ -7,27 +7,42 @@ Version history (bump ENGINE_VERSION only when game behaviour changes):
 from __future__ import annotations
 
 import numpy as np
-import pandas as pd
 
 from simbalance.core.config import require_bool, require_int
 from simbalance.core.errors import ConfigError
 from simbalance.core.records import MAX_SEATS, record_dtype
-from simbalance.decks.captain_action import DR_EVIL, KIND_CAPTAIN_WILD, KIND_DR_LING, load_deck
-from simbalance.games.find_dr_evil.rules_nb import (  # noqa: F401  (kernel: the engine's kernel)
+from simbalance.decks.captain_action import KIND_DR_LING
+from simbalance.games.find_dr_evil.deck import game_deck
+from simbalance.games.find_dr_evil.play_nb import (
+    apply_option,
+    check,
+    clone,
+    context,
+    kernel,
+    legal_options,
+    max_options,
+    new_state,
+    play_out,
+    start,
+    to_move,
+    write_record,
+)
+from simbalance.games.find_dr_evil.replay import replay, trace
+from simbalance.games.find_dr_evil.report import card_labels, card_masks, summarize
+from simbalance.games.find_dr_evil.state_nb import (
     FIRST_CARD_TO,
     N_RULES,
     PICK_CAP,
+    RANDOM,
     REPEAT_AFTER_PAIR,
     REPEAT_MIN_HOLDERS,
-    kernel,
 )
-from simbalance.games.spec import Cards, Engine
+from simbalance.games.spec import Cards, Engine, Resumable
 
 ENGINE_VERSION = 1
 CHUNK_SIZE = 1 << 18
-STRATEGIES = {"random": 0}  # no decisions: every strategy plays the same
+STRATEGIES = {"random": RANDOM}  # no decisions: every strategy plays the same
 STRATEGY_PARAMS = {"random": ()}
-HAS_DECISIONS = False
 
 RECORD_DTYPE = record_dtype([
     ("ling_dealt", np.int8),  # the seat dealt Dr. Ling
@@ -36,15 +51,9 @@ RECORD_DTYPE = record_dtype([
 ])
 
 
-def game_deck(cfg: dict):
-    """The find-dr-evil deck: every numbered card that is not Dr. Evil, plus Dr. Ling."""
-    deck = load_deck(cfg["deck"])
-    evil = deck.character_index(DR_EVIL)
-    keep = ((deck.kind != KIND_CAPTAIN_WILD) & (deck.character != evil)) | (deck.kind == KIND_DR_LING)
-    return deck.select(keep)
-
-
 def prepare(cfg: dict, players: int, validate: bool = False) -> tuple:
+    """The kernel's arguments after its common ones: (card_pose, ling, n_pose_ids, players, rules,
+    validate), the order of the game's context (state_nb.py)."""
     deck = game_deck(cfg)
     n_ling = int(np.sum(deck.kind == KIND_DR_LING))
     if n_ling != 1:
@@ -70,63 +79,6 @@ def prepare(cfg: dict, players: int, validate: bool = False) -> tuple:
             np.bool_(validate))
 
 
-def summarize(games: pd.DataFrame, players: int, config: dict) -> dict:
-    """Win rate by the seat dealt Dr. Ling: the deal decides the game."""
-    won_with_ling = (games["winner"] == games["ling_dealt"]).mean()
-    return {"share_won_by_seat_dealt_dr_ling": float(won_with_ling)}
-
-
-def card_labels(cfg: dict) -> tuple[list[str], dict[str, list[int]]]:
-    """Labels of the game deck's cards (the bit order of ``dealt_mask``) and their groups."""
-    return game_deck(cfg).labels_and_groups()
-
-
-def card_masks(games: pd.DataFrame, players: int, config: dict) -> dict[str, list[np.ndarray]]:
-    """The cards each seat was dealt (no survivor bias: every game deals every card)."""
-    return {"dealt": [games[f"dealt_mask_{s}"].to_numpy() for s in range(players)]}
-
-
-def replay(plan, game: int) -> list[str]:
-    """Game ``game`` of the plan's seed, move by move, in words."""
-    from simbalance.games.find_dr_evil.rules_nb import EV_DEAL, EV_PAIR, EV_PICK, EV_WIN, trace_game
-
-    card_pose, ling, _, players, rules, _ = plan.prepared
-    deck = game_deck(plan.config)
-    out = np.zeros(1, RECORD_DTYPE)
-    log = np.zeros((4 * deck.size + 4 * int(rules[PICK_CAP]) + 8, 4), np.int64)
-    log_n = np.zeros(1, np.int64)
-    trace_game(card_pose, ling, players, rules, np.uint64(plan.seed), np.int64(game), out, log, log_n)
-    name = deck.label
-    dealt: dict[int, list[str]] = {}
-    lines = [f"find-dr-evil, game {game} of seed {plan.seed}, {int(players)} players; seat 0 deals."]
-    events = log[: log_n[0]]
-    k = 0
-    while k < len(events) and events[k, 0] in (EV_DEAL, EV_PAIR):
-        kind, a, b, c = events[k]
-        if kind == EV_DEAL:
-            dealt.setdefault(int(a), []).append(name(int(b)))
-        k += 1
-    for seat in sorted(dealt):
-        lines.append(f"Seat {seat} is dealt {len(dealt[seat])} cards: {', '.join(dealt[seat])}.")
-    for kind, a, b, c in events[:k]:
-        if kind == EV_PAIR:
-            lines.append(f"Seat {a} discards the pair {name(int(b))} + {name(int(c))}.")
-    for seat in range(int(players)):
-        lines.append(f"Seat {seat} keeps {int(out[0]['kept'][seat])} cards.")
-    picks = 0
-    for kind, a, b, c in events[k:]:
-        if kind == EV_PICK:
-            picks += 1
-            lines.append(f"Pick {picks}: seat {a} draws {name(int(c))} from seat {b}.")
-        elif kind == EV_PAIR:
-            lines.append(f"  ... and discards the pair {name(int(b))} + {name(int(c))}.")
-        elif kind == EV_WIN:
-            lines.append(f"Only Dr. Ling is left: seat {a} holds him and wins after {picks} picks.")
-        else:
-            lines.append(f"The pick cap ({int(rules[PICK_CAP])}) is reached: a timeout, nobody wins.")
-    return lines
-
-
 ENGINE = Engine(
     version=ENGINE_VERSION,
     record_dtype=RECORD_DTYPE,
@@ -140,4 +92,10 @@ ENGINE = Engine(
     summarize=summarize,
     cards=Cards(card_labels, card_masks),
     replay=replay,
+    trace=trace,
+    # Every pick is a decision of the picking seat: which slot of the offerer's hand to take
+    # (docs/rules/find-dr-evil.md, "Decisions"). Blind, so the game still has no informed decisions.
+    resumable=Resumable(context=context, max_options=max_options, new_state=new_state, start=start,
+                        to_move=to_move, legal_options=legal_options, apply_option=apply_option,
+                        play_out=play_out, clone=clone, check=check, write_record=write_record),
 )

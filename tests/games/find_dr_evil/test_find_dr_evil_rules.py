@@ -9,7 +9,7 @@ import pytest
 
 from simbalance.core.records import END_TIMEOUT, END_WIN
 from simbalance.games.find_dr_evil.engine import RECORD_DTYPE
-from simbalance.games.find_dr_evil.rules_nb import play_scripted
+from simbalance.games.find_dr_evil.play_nb import play_scripted
 
 A1, A2, B1, B2, C1, C2, LING, A3, A4 = range(9)
 POSE = np.array([0, 0, 1, 1, 2, 2, 3, 0, 0], dtype=np.int64)  # poses A, B, C; Dr. Ling is pose 3
@@ -97,7 +97,7 @@ def test_dealt_mask_records_the_deal(seed):
 
 def test_replay_tells_the_game_the_run_played():
     from simbalance.api import plan_run, simulate
-    from simbalance.games.find_dr_evil.engine import replay
+    from simbalance.games.find_dr_evil.replay import replay
 
     games = simulate("find-dr-evil", 50, seed=11, players=3).games
     for index in (0, 17, 49):

@@ -10,7 +10,7 @@ import pytest
 import simbalance
 from simbalance.core.config import load_config
 from simbalance.core.records import END_WIN
-from simbalance.games.find_dr_evil.engine import game_deck
+from simbalance.games.find_dr_evil.deck import game_deck
 
 
 @pytest.fixture(scope="module")

@@ -1,0 +1,327 @@
+"""find-dr-evil as resumable steps, the kernel and the replay's trace (docs/architecture.md,
+"Resumable state"; the decisions are in docs/rules/find-dr-evil.md, "Decisions").
+
+A decision is a pick: the picking seat (``to_move``) chooses a slot of the offerer's hand, blind.
+Its options are the slots ``0 .. count[offerer] - 1``. ``start`` deals and stops at the first pick,
+``apply_option`` makes one pick and stops at the next, ``play_out`` lets the seats' strategy pick
+until the end. The kernel plays every game as ``start``, ``play_out(..., -1)``, ``write_record``,
+so the fast path and the resumable path are one code.
+
+Inside a game the turn (picker, offerer, cards in play, holders, picks) is kept in locals and saved
+into ``info`` only when a step returns: the pick loop of ``play_out`` touches no more memory than
+the rules need.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from simbalance.core.event_log import log_event
+from simbalance.core.kernel import begin_game, block_bounds, n_blocks
+from simbalance.core.records import END_INVALID, END_TIMEOUT, END_WIN
+from simbalance.core.rng import seed_game, shuffled_range
+from simbalance.games.find_dr_evil.rules_nb import (
+    deal,
+    first_offerer,
+    holders_after_pick,
+    holders_of,
+    last_holder,
+    next_holder,
+    next_offerer,
+    pick,
+)
+from simbalance.games.find_dr_evil.state_nb import (
+    END,
+    EV_INVALID,
+    EV_TIMEOUT,
+    EV_WIN,
+    FIRST_CARD_TO,
+    HOLDERS,
+    IN_PLAY,
+    KEPT,
+    LING_DEALT,
+    OFFERER,
+    PICK_CAP,
+    PICKS,
+    REPEAT_AFTER_PAIR,
+    REPEAT_MIN_HOLDERS,
+    RUNNING,
+    S_COUNT,
+    S_DEALT,
+    S_DECK,
+    S_INFO,
+    S_RNG,
+    TO_MOVE,
+    WINNER,
+    clone,  # noqa: F401  (part of the resumable contract)
+    new_state,
+)
+from simbalance.games.find_dr_evil.strategies_nb import random_pick
+from simbalance.games.find_dr_evil.validate_nb import HANDS_OK, check_hands
+
+
+def context(card_pose, ling, n_pose_ids, players, rules, validate) -> tuple:
+    """The game's read-only arrays and settings (``engine.prepare``'s output) as the tuple every step
+    reads, typed as the kernel builds it."""
+    return (card_pose, np.int64(ling), np.int64(n_pose_ids), np.int64(players), rules, np.bool_(validate))
+
+
+def max_options(ctx) -> int:
+    """The most options a pick can have: a hand never holds more than the deck."""
+    return int(ctx[0].shape[0])
+
+
+# ---- the game's course: after the deal and after every pick --------------------------------------
+
+@njit(cache=True, inline="always")
+def _next_pick(count, players, offerer, in_play, picks, pick_cap):
+    """Rule 4 and the pick cap, before each pick: the game is won when the only card left is
+    Dr. Ling (every other pose has an even number of cards left, so that is "one card is left"),
+    a timeout once the cap is reached; else the next seat after the offerer that holds cards picks.
+    Returns (to_move, end)."""
+    if in_play <= 1:
+        return -1, END_WIN
+    if picks >= pick_cap:
+        return -1, END_TIMEOUT
+    return next_holder(count, players, offerer), RUNNING
+
+
+@njit(cache=True, inline="always")
+def _pick_and_pass(ctx, turn_rules, hand, count, slot, position, picker, offerer, in_play, holders, picks, log,
+                   log_n):
+    """One decision taken: the picker takes slot ``position`` of the offerer's hand (rule 4),
+    players without cards are out (rule 6), the picker picks again or the turn passes (rule 5), and
+    the game goes on to its next pick or ends. ``turn_rules``: ``_turn_rules(ctx)``. Returns the
+    turn: (to_move, offerer, in_play, holders, picks, end)."""
+    card_pose, _, _, players, _, validate = ctx
+    pick_cap, repeat_after_pair, repeat_min_holders = turn_rules
+    paired = pick(hand, count, slot, card_pose, picker, offerer, position, log, log_n)
+    picks += 1
+    if paired:
+        in_play -= 2
+    if validate and check_hands(hand, count, slot, card_pose, players, in_play) != HANDS_OK:
+        return -1, offerer, in_play, holders, picks, END_INVALID
+    holders = holders_after_pick(count, picker, offerer, paired, holders)
+    offerer = next_offerer(count, players, picker, offerer, paired, holders, repeat_after_pair, repeat_min_holders)
+    to_move, end = _next_pick(count, players, offerer, in_play, picks, pick_cap)
+    return to_move, offerer, in_play, holders, picks, end
+
+
+@njit(cache=True, inline="always")
+def _turn_rules(ctx):
+    """The rules a pick reads, as values read once per call: read from the rules array at every
+    pick they cost a load each (the compiler cannot tell that the hands' stores leave them alone)."""
+    rules = ctx[4]
+    return rules[PICK_CAP], rules[REPEAT_AFTER_PAIR] != 0, rules[REPEAT_MIN_HOLDERS]
+
+
+@njit(cache=True, inline="always")
+def _save_turn(ctx, state, to_move, offerer, in_play, holders, picks, end, log, log_n):
+    """Store the turn in ``info``; a game that has just ended gets its winner (the seat holding the
+    last card, Dr. Ling) and its last event."""
+    count, info = state[S_COUNT], state[S_INFO]
+    if end != RUNNING and info[END] == RUNNING:
+        winner = last_holder(count, ctx[3]) if end == END_WIN else -1
+        info[WINNER] = winner
+        if log is not None:
+            if end == END_WIN:
+                log_event(log, log_n, EV_WIN, winner, 0, 0)
+            else:
+                log_event(log, log_n, EV_TIMEOUT if end == END_TIMEOUT else EV_INVALID, 0, 0, 0)
+    info[TO_MOVE] = to_move
+    info[OFFERER] = offerer
+    info[IN_PLAY] = in_play
+    info[HOLDERS] = holders
+    info[PICKS] = picks
+    info[END] = end
+
+
+# ---- the resumable steps ---------------------------------------------------------------------------
+
+@njit(cache=True, inline="always")
+def start_dealt(ctx, state, log=None, log_n=None):
+    """Deal ``state``'s deck as it lies (rules 1 and 2), find the first offerer (rule 3) and stop at
+    the first pick, or at the end when the deal left only Dr. Ling."""
+    card_pose, ling, _, players, rules, _ = ctx
+    _, deck, hand, count, slot, info, dealt = state
+    info[LING_DEALT] = deal(deck, rules[FIRST_CARD_TO], players, card_pose, ling, hand, count, slot, dealt, log,
+                            log_n)
+    in_play = 0
+    for s in range(players):
+        info[KEPT + s] = count[s]
+        in_play += count[s]
+    offerer = first_offerer(count, players)
+    info[END] = RUNNING
+    info[WINNER] = -1
+    to_move, end = _next_pick(count, players, offerer, in_play, 0, rules[PICK_CAP])
+    _save_turn(ctx, state, to_move, offerer, in_play, holders_of(count, players), 0, end, log, log_n)
+
+
+@njit(cache=True, inline="always")
+def start(ctx, state, seed, game, log=None, log_n=None):
+    """Game ``game`` of ``seed``: its random stream, the shuffled deck, the deal, up to the first pick."""
+    rng, deck = state[S_RNG], state[S_DECK]
+    seed_game(rng, seed, game)
+    shuffled_range(rng, deck, deck.shape[0])
+    start_dealt(ctx, state, log, log_n)
+
+
+@njit(cache=True)
+def to_move(ctx, state):
+    """The seat whose pick is pending; -1 once the game is over."""
+    return state[S_INFO][TO_MOVE]
+
+
+@njit(cache=True)
+def legal_options(ctx, state, options):
+    """The pending pick's options: every slot of the offerer's hand (``0 .. count - 1``); none once
+    the game is over. Returns how many."""
+    count, info = state[S_COUNT], state[S_INFO]
+    if info[TO_MOVE] < 0:
+        return 0
+    n = count[info[OFFERER]]
+    for k in range(n):
+        options[k] = k
+    return n
+
+
+@njit(cache=True)
+def apply_option(ctx, state, option):
+    """The pending pick takes slot ``option`` of the offerer's hand; the game goes on to the next
+    pick (or ends)."""
+    _, _, hand, count, slot, info, _ = state
+    picker, offerer, in_play, holders, picks, end = _pick_and_pass(
+        ctx, _turn_rules(ctx), hand, count, slot, option, info[TO_MOVE], info[OFFERER], info[IN_PLAY],
+        info[HOLDERS], info[PICKS], None, None)
+    _save_turn(ctx, state, picker, offerer, in_play, holders, picks, end, None, None)
+
+
+@njit(cache=True, inline="always")
+def play_out(ctx, state, seat_sid, seat_prm, max_decisions, log=None, log_n=None):
+    """Let the seats pick, at most ``max_decisions`` times (-1: to the end); returns the picks made.
+    Every seat plays the one strategy, ``random`` (strategies_nb.py): a pick is blind, so
+    ``seat_sid`` and ``seat_prm`` are not read."""
+    rng, _, hand, count, slot, info, _ = state
+    picker, offerer, in_play, holders, picks, end = (info[TO_MOVE], info[OFFERER], info[IN_PLAY],
+                                                     info[HOLDERS], info[PICKS], info[END])
+    turn_rules = _turn_rules(ctx)
+    made = 0
+    while picker >= 0 and made != max_decisions:
+        position = random_pick(rng, count[offerer])
+        picker, offerer, in_play, holders, picks, end = _pick_and_pass(
+            ctx, turn_rules, hand, count, slot, position, picker, offerer, in_play, holders, picks, log, log_n)
+        made += 1
+    _save_turn(ctx, state, picker, offerer, in_play, holders, picks, end, log, log_n)
+    return made
+
+
+@njit(cache=True)
+def check(ctx, state):
+    """The engine's own validation of a state (validate_nb.py): 0 when every invariant holds."""
+    card_pose, _, _, players, _, _ = ctx
+    _, _, hand, count, slot, info, _ = state
+    return check_hands(hand, count, slot, card_pose, players, info[IN_PLAY])
+
+
+@njit(cache=True, inline="always")
+def write_record(ctx, state, out, i):
+    """The finished game's record into ``out[i]`` (the game and strategy fields are begin_game's)."""
+    players = ctx[3]
+    info, dealt = state[S_INFO], state[S_DEALT]
+    end = info[END]
+    out[i].length = info[PICKS]
+    out[i].end = end
+    out[i].ling_dealt = info[LING_DEALT]
+    for s in range(players):
+        out[i].kept[s] = info[KEPT + s]
+        out[i].dealt_mask[s] = dealt[s]
+    winner = info[WINNER]
+    out[i].winner = winner
+    if end == END_WIN:
+        out[i].winners = np.uint8(1) << np.uint8(winner)
+    else:
+        out[i].winners = 0
+
+
+# ---- the kernel, the replay's trace, scripted games for the tests ---------------------------------
+
+@njit(cache=True, _nrt=False)
+def play_games(out, lo, hi, first_game, seed, lineups, slot_strategy, slot_params, ctx, state, seat_sid, seat_prm):
+    """Games ``first_game + lo .. first_game + hi - 1`` into ``out[lo:hi]``, one after the other on
+    one ``state``. Compiled without reference counting (``_nrt=False``: it allocates nothing): the
+    inlined steps hand the state's arrays from one to the next, and numba counted references to
+    them at every pick, which made the kernel 3 times slower."""
+    for i in range(lo, hi):
+        game = first_game + i
+        # begin_game keys the stream to (seed, game) and records the seats' strategies; start keys
+        # it again to the same value (it starts a game from scratch for the resumable path too).
+        begin_game(state[S_RNG], seed, game, out, i, lineups, slot_strategy, slot_params, ctx[3], seat_sid, 0,
+                   seat_prm)
+        start(ctx, state, seed, game)
+        play_out(ctx, state, seat_sid, seat_prm, -1)
+        write_record(ctx, state, out, i)
+
+
+@njit(cache=True)
+def play_block(out, lo, hi, first_game, seed, lineups, slot_strategy, slot_params, card_pose, ling, n_pose_ids,
+               players, rules, validate):
+    """The block's scratch (one state, the seats' strategies) and its games. A function of its own,
+    not the body of the ``prange`` loop, so that numba's parallel pass does not have to digest the
+    inlined game (it doubled the cold compile)."""
+    ctx = (card_pose, ling, n_pose_ids, players, rules, validate)
+    state = new_state(ctx)
+    seat_sid = np.zeros(players, np.int64)
+    # The one strategy reads no parameters (STRATEGY_PARAMS): the seats get none, and begin_game
+    # copies none per game.
+    no_params = slot_params[:, :0]
+    seat_prm = np.zeros((players, 0), np.float64)
+    play_games(out, lo, hi, first_game, seed, lineups, slot_strategy, no_params, ctx, state, seat_sid, seat_prm)
+
+
+@njit(cache=True, parallel=True)
+def kernel(out, first_game, seed, lineups, slot_strategy, slot_params, card_pose, ling, n_pose_ids, players,
+           rules, validate):
+    n = out.shape[0]
+    blocks = n_blocks(n)
+    for b in prange(blocks):
+        lo, hi = block_bounds(n, blocks, b)
+        play_block(out, lo, hi, first_game, seed, lineups, slot_strategy, slot_params, card_pose, ling,
+                   n_pose_ids, players, rules, validate)
+
+
+@njit(cache=True)
+def trace_game(lineups, slot_strategy, slot_params, card_pose, ling, n_pose_ids, players, rules, seed, game, out,
+               log, log_n):
+    """Replay: game ``game`` of ``seed`` into ``out[0]`` exactly as the kernel plays it (validated),
+    every event in ``log`` (state_nb.EV_*)."""
+    ctx = (card_pose, ling, n_pose_ids, players, rules, True)
+    state = new_state(ctx)
+    seat_sid = np.zeros(players, np.int64)
+    seat_prm = np.zeros((players, slot_params.shape[1]), np.float64)
+    log_n[0] = 0
+    begin_game(state[S_RNG], seed, game, out, 0, lineups, slot_strategy, slot_params, players, seat_sid, 0, seat_prm)
+    start(ctx, state, seed, game, log, log_n)
+    play_out(ctx, state, seat_sid, seat_prm, -1, log, log_n)
+    write_record(ctx, state, out, 0)
+
+
+@njit(cache=True)
+def start_scripted(ctx, order, seed, game):
+    """Tests: a state started from a chosen deck order, which may leave cards of the game's deck
+    out (card k goes to seat (k + first) % players); the picks still draw from the stream of
+    ``(seed, game)``."""
+    blank = new_state(ctx)
+    state = (blank[0], order.copy(), blank[2], blank[3], blank[4], blank[5], blank[6])
+    seed_game(state[S_RNG], seed, game)
+    start_dealt(ctx, state)
+    return state
+
+
+@njit(cache=True)
+def play_scripted(order, card_pose, ling, players, rules, seed, game, out):
+    """Tests: play one validated game from a chosen deck order into ``out[0]``."""
+    ctx = (card_pose, ling, card_pose.max() + 1, players, rules, True)
+    state = start_scripted(ctx, order, seed, game)
+    play_out(ctx, state, np.zeros(players, np.int64), np.zeros((players, 1), np.float64), -1)
+    write_record(ctx, state, out, 0)

@@ -1,0 +1,58 @@
+"""One game of a run again: ``trace`` (its record and event log) and ``replay`` (in words)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simbalance.core.replay import trace_with_log
+from simbalance.games.find_dr_evil.deck import game_deck
+from simbalance.games.find_dr_evil.play_nb import trace_game
+from simbalance.games.find_dr_evil.state_nb import EV_DEAL, EV_INVALID, EV_PAIR, EV_PICK, EV_WIN, PICK_CAP
+
+
+def trace(plan, game: int) -> tuple[np.ndarray, np.ndarray]:
+    """Play game ``game`` of the plan's run again (the kernel's own code, validated) and return its
+    record and its event log (rows of state_nb.EV_*)."""
+    lineup = plan.lineup
+    card_pose, ling, n_pose_ids, players, rules, _ = plan.prepared
+    return trace_with_log(
+        lambda target, log, log_n: trace_game(lineup.seats, lineup.slot_strategy, lineup.slot_params, card_pose,
+                                              ling, n_pose_ids, players, rules, np.uint64(plan.seed),
+                                              np.int64(game), target, log, log_n),
+        plan.engine.record_dtype, 4, rows=4 * len(card_pose) + 64)
+
+
+def replay(plan, game: int) -> list[str]:
+    """Game ``game`` of the plan's seed, move by move, in words."""
+    out, events = trace(plan, game)
+    players, rules = int(plan.prepared[3]), plan.prepared[4]
+    name = game_deck(plan.config).label
+    dealt: dict[int, list[str]] = {}
+    lines = [f"find-dr-evil, game {game} of seed {plan.seed}, {players} players; seat 0 deals."]
+    k = 0
+    while k < len(events) and events[k, 0] in (EV_DEAL, EV_PAIR):
+        kind, a, b, c = events[k]
+        if kind == EV_DEAL:
+            dealt.setdefault(int(a), []).append(name(int(b)))
+        k += 1
+    for seat in sorted(dealt):
+        lines.append(f"Seat {seat} is dealt {len(dealt[seat])} cards: {', '.join(dealt[seat])}.")
+    for kind, a, b, c in events[:k]:
+        if kind == EV_PAIR:
+            lines.append(f"Seat {a} discards the pair {name(int(b))} + {name(int(c))}.")
+    for seat in range(players):
+        lines.append(f"Seat {seat} keeps {int(out[0]['kept'][seat])} cards.")
+    picks = 0
+    for kind, a, b, c in events[k:]:
+        if kind == EV_PICK:
+            picks += 1
+            lines.append(f"Pick {picks}: seat {a} draws {name(int(c))} from seat {b}.")
+        elif kind == EV_PAIR:
+            lines.append(f"  ... and discards the pair {name(int(b))} + {name(int(c))}.")
+        elif kind == EV_WIN:
+            lines.append(f"Only Dr. Ling is left: seat {a} holds him and wins after {picks} picks.")
+        elif kind == EV_INVALID:
+            lines.append(f"Validation failed after pick {picks}: the hands broke an invariant (a bug).")
+        else:
+            lines.append(f"The pick cap ({int(rules[PICK_CAP])}) is reached: a timeout, nobody wins.")
+    return lines
