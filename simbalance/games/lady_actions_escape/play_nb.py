@@ -119,35 +119,34 @@ def resolve_play(ctx, state, seat, card, bg, ch, log, log_n):
     return True
 
 
-@njit(cache=True, inline="always")
-def advance(ctx, state, log, log_n):
-    """Play on to the next decision (or the end): turns in which the player has no playable card are
-    forced (he draws until one fits and plays it, or passes); they stop at a turn with a choice, or
-    at a drawn wildcard, whose naming is its player's choice."""
+@njit(cache=True, _nrt=False)
+def play_on(ctx, state, card, bg, ch, log, log_n):
+    """The seat to move plays ``card`` (a wildcard named ``bg``, ``ch``; -1: no card, as after the
+    deal), then the game goes on to the next decision (or the end). Turns in which the player has no
+    playable card are forced: he draws until one fits and plays it, or passes. They stop at a turn
+    with a choice, or at a drawn wildcard, whose naming is its player's choice.
+
+    Not inlined: the game's whole turn is compiled once, here, and called once per decision."""
     st = state[2]
-    while begin_turn(ctx, st, log, log_n):
+    while True:
+        if card >= 0 and not resolve_play(ctx, state, st[SEAT], card, bg, ch, log, log_n):
+            return
+        if not begin_turn(ctx, st, log, log_n):
+            return
         seat = st[SEAT]
         if playable(ctx, state, seat) != 0:
             st[PHASE] = PHASE_PLAY
             return
         card = draw_until_playable(ctx, state, seat, log, log_n)
+        bg = -1
+        ch = -1
         if card < 0:
             if not pass_turn(ctx, st, seat, log, log_n):
                 return
-            continue
-        if ctx[0][card, INFO_WILD]:
+        elif ctx[0][card, INFO_WILD]:
             st[PENDING] = card
             st[PHASE] = PHASE_NAME
             return
-        if not resolve_play(ctx, state, seat, card, -1, -1, log, log_n):
-            return
-
-
-@njit(cache=True, inline="always")
-def take_turn(ctx, state, seat, card, bg, ch, log, log_n):
-    """The decision taken (``card``, named ``bg``, ``ch`` when wild): play it and on to the next."""
-    if resolve_play(ctx, state, seat, card, bg, ch, log, log_n):
-        advance(ctx, state, log, log_n)
 
 
 # ---- Resumable ---------------------------------------------------------------------------------
@@ -156,7 +155,7 @@ def start_from(ctx, state, order, rotation, log=None, log_n=None):
     """Deal the deck in ``order`` and play on to the first decision. ``rotation``: the game's round
     through the run's lineups (rules_nb.first_leader)."""
     deal(ctx, state, order, rotation, log, log_n)
-    advance(ctx, state, log, log_n)
+    play_on(ctx, state, -1, -1, -1, log, log_n)
 
 
 @njit(cache=True, _nrt=False)
@@ -246,7 +245,7 @@ def apply_option(ctx, state, option, log=None, log_n=None):
     if not is_legal(ctx, state, card, bg, ch):
         invalid_play(st, seat, card, log, log_n)
         return
-    take_turn(ctx, state, seat, card, bg, ch, log, log_n)
+    play_on(ctx, state, card, bg, ch, log, log_n)
 
 
 @njit(cache=True, inline="always")
@@ -305,7 +304,7 @@ def play_out(ctx, state, seat_sid, seat_prm, max_decisions, log=None, log_n=None
         if not legal:
             invalid_play(st, seat, card, log, log_n)  # a plug-in's: plugin.py turns it into an error
             break
-        take_turn(ctx, state, seat, card, bg, ch, log, log_n)
+        play_on(ctx, state, card, bg, ch, log, log_n)
     return made
 
 
