@@ -16,7 +16,7 @@ import simbalance
 from simbalance.core.config import load_config
 from simbalance.core.records import END_TIMEOUT, END_WIN, win_shares
 from simbalance.games.lady_actions_escape.engine import prepare
-from simbalance.games.lady_actions_escape.strategies_nb import EFFECT_DRAW, INFO_EFFECT
+from simbalance.games.lady_actions_escape.state_nb import EFFECT_DRAW, INFO_EFFECT
 
 N = 20_000  # games per setup of random players and mixed tables
 N_HEURISTIC = 5_000  # games per table of four heuristic players (many run to the 5,000-turn cap)

@@ -7,11 +7,12 @@ Decision points (docs/rules/lady-actions-escape.md, "Strategies"):
 
 Ids (engine.STRATEGIES): 0 random, 1 flexible (and steer: same rule, negative weights), 2 blocker.
 ``PLUGIN_ID`` (-1, simbalance.core.plugins) is the user's ``--strategy-file`` function, called by
-rules_nb.play_game itself (it names wildcards with the heuristics' rule below). ``SCRIPTED`` (-2)
+play_nb.strategy_move itself (it names wildcards with the heuristics' rule below). ``SCRIPTED`` (-2)
 is for tests only: its parameter row lists, per decision of its player, the card id to play (or,
-after a wild, the background then the character to name).
+after a wild, the background then the character to name). Ids and parameter positions live in
+state_nb.
 
-Hands are uint64 masks over card ids (bits_nb). Strategies see their own hand, the cards they may
+Hands are uint64 masks over card ids (state_nb). Strategies see their own hand, the cards they may
 play, and how many cards the next player (and the one after a reversal) holds.
 
 Fairness: a choice among equally valued options (playable cards of the same value, backgrounds or
@@ -27,33 +28,26 @@ from numba import njit
 
 from simbalance.core.bits import popcount
 from simbalance.core.rng import randint, wins_tie
-from simbalance.games.lady_actions_escape.bits_nb import ONE, lowest_card, nth_card
-
-RANDOM = 0
-FLEXIBLE = 1
-BLOCKER = 2
-SCRIPTED = -2  # -1 is PLUGIN_ID
-
-# Parameter positions (the order of the keys in configs/lady-actions-escape.toml).
-P_BG_WEIGHT = 0  # weight of "cards I hold of this card's background"
-P_CH_WEIGHT = 1  # weight of "cards I hold of this card's character"
-P_WILD_HOLD = 2  # extra cost of playing a wildcard (keeps it for when nothing else fits)
-P_DANGER = 3  # blocker: a player holding this many cards or fewer is about to go out
-P_WEAPON_HOLD = 4  # blocker: extra cost of spending a Dr. Evil or Lady Action when nobody is in danger
-
-EFFECT_NONE = 0
-EFFECT_REVERSE = 1
-EFFECT_DRAW = 2
-
-# Card attributes (columns of card_info, built by engine.prepare). Packed into one array on
-# purpose: numba counts a reference for every array passed to a function, which costs more than
-# the work of a turn.
-INFO_BG = 0  # background; -1: none
-INFO_CH = 1  # character; -1: none (a wildcard until it is named)
-INFO_WILD = 2  # 1: its player names a background and a character
-INFO_EFFECT = 3  # EFFECT_*: what the printed card does
-INFO_NUMBER = 4  # the printed number (0: a wildcard); read by plug-ins and replays only
-N_INFO = 5
+from simbalance.games.lady_actions_escape.state_nb import (
+    BLOCKER,
+    EFFECT_DRAW,
+    EFFECT_NONE,
+    EFFECT_REVERSE,
+    INFO_BG,
+    INFO_CH,
+    INFO_EFFECT,
+    INFO_WILD,
+    ONE,
+    P_BG_WEIGHT,
+    P_CH_WEIGHT,
+    P_DANGER,
+    P_WEAPON_HOLD,
+    P_WILD_HOLD,
+    RANDOM,
+    SCRIPTED,
+    lowest_card,
+    nth_card,
+)
 
 
 @njit(cache=True, inline="always")

@@ -6,7 +6,7 @@ import numpy as np
 
 import simbalance
 from simbalance.api import plan_run
-from simbalance.games.lady_actions_escape.engine import trace
+from simbalance.games.lady_actions_escape.replay import trace
 
 EXAMPLE = str(Path(__file__).resolve().parents[3] / "examples" / "my_strategy.py") + ":choose"
 

@@ -7,8 +7,8 @@ from typer.testing import CliRunner
 import simbalance
 from simbalance.api import plan_run
 from simbalance.cli.main import app
-from simbalance.games.lady_actions_escape import rules_nb as r
-from simbalance.games.lady_actions_escape.engine import replay, trace
+from simbalance.games.lady_actions_escape import state_nb as r
+from simbalance.games.lady_actions_escape.replay import replay, trace
 
 SETUPS = [
     dict(players=4, strategies=["random"], rotate=False, overrides={}),

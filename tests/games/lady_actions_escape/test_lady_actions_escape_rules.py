@@ -17,9 +17,10 @@ from simbalance.core.config import apply_overrides, load_config
 from simbalance.core.errors import ConfigError
 from simbalance.core.records import END_INVALID, END_STALEMATE, END_TIMEOUT, END_WIN
 from simbalance.decks.captain_action import KIND_CAPTAIN_WILD, KIND_DR_LING
-from simbalance.games.lady_actions_escape.engine import RECORD_DTYPE, game_deck, prepare
-from simbalance.games.lady_actions_escape.rules_nb import play_scripted, top_index
-from simbalance.games.lady_actions_escape.strategies_nb import INFO_EFFECT, INFO_WILD, SCRIPTED
+from simbalance.games.lady_actions_escape.deck import game_deck
+from simbalance.games.lady_actions_escape.engine import RECORD_DTYPE, prepare
+from simbalance.games.lady_actions_escape.play_nb import play_scripted
+from simbalance.games.lady_actions_escape.state_nb import INFO_EFFECT, INFO_WILD, SCRIPTED, top_index
 
 CFG = load_config("lady-actions-escape")
 PERIWINKLE, CRIMSON, GOLD, EMERALD = range(4)

@@ -8,7 +8,8 @@ import pytest
 
 import simbalance
 from simbalance.core.records import END_STALEMATE, END_TIMEOUT, END_WIN, win_shares
-from simbalance.games.lady_actions_escape.engine import STRATEGIES, figures, summarize
+from simbalance.games.lady_actions_escape.engine import STRATEGIES
+from simbalance.games.lady_actions_escape.report import figures, summarize
 
 DECK_SIZE = 53
 

@@ -9,16 +9,20 @@ from simbalance.api import plan_run
 from simbalance.core.config import load_config
 from simbalance.core.errors import ConfigError
 from simbalance.core.rng import seed_game
-from simbalance.games.lady_actions_escape.engine import RECORD_DTYPE, STRATEGY_PARAMS, game_deck, prepare
-from simbalance.games.lady_actions_escape.rules_nb import EV_PLAY, EV_TURN
-from simbalance.games.lady_actions_escape.strategies_nb import (
+from simbalance.games.lady_actions_escape.deck import game_deck
+from simbalance.games.lady_actions_escape.engine import RECORD_DTYPE, STRATEGY_PARAMS, prepare
+from simbalance.games.lady_actions_escape.state_nb import (
     BLOCKER,
+    EV_PLAY,
+    EV_TURN,
     FLEXIBLE,
     P_BG_WEIGHT,
     P_CH_WEIGHT,
     P_DANGER,
     P_WEAPON_HOLD,
     P_WILD_HOLD,
+)
+from simbalance.games.lady_actions_escape.strategies_nb import (
     choose_card,
     name_background,
     name_character,

@@ -1,0 +1,401 @@
+"""lady-actions-escape as resumable steps, the kernel and the replay's ``trace_game``.
+
+A game is ``start`` (deal, then play on to the first decision), then decisions until it is over,
+then ``write_record``. The kernel plays every game so: ``start``, ``play_out(..., -1)`` (the seats'
+strategies take every decision), ``write_record``; the resumable path (``Resumable`` in
+games/spec.py: copy the state, list the options, apply one, play on) is the same code.
+
+Decisions (docs/rules/lady-actions-escape.md, "Decisions"): in a turn the player can play in, which
+card he plays (any card when leading) and, for a wildcard, the background and character it stands
+for; when he drew a wildcard that he must play, what it stands for. Drawing and passing are forced.
+An option is one int64 code: ``card`` for a card that is not wild, ``card + n_cards * (1 + bg *
+n_ch + ch)`` for a wildcard named (bg, ch) (``option_code``).
+
+The functions that run the game (``start``, ``play_out``, ``apply_option``, ...) are compiled with
+``_nrt=False``: they allocate nothing, and with numba's reference counting on, the array locals of
+the inlined rule steps cost atomic increments and decrements every turn (five times slower).
+
+Seats with strategy id PLUGIN_ID (a user's ``--strategy-file`` function) call the global
+``plugin_choose``; ``make_plugin_kernel(fn)`` compiles copies of ``strategy_move``, ``play_out``,
+``play_block``, ``kernel`` and ``trace_game`` in which that name is ``fn``. A global, not a
+function argument: numba passes a function argument as a pointer constant, and a kernel holding
+one cannot be cached.
+"""
+
+from __future__ import annotations
+
+import types
+
+import numpy as np
+from numba import njit, prange
+
+from simbalance.core.bits import popcount
+from simbalance.core.kernel import begin_game, block_bounds, n_blocks
+from simbalance.core.plugins import PLUGIN_ID
+from simbalance.core.records import END_WIN
+from simbalance.core.rng import randint, seed_game, shuffled_range
+from simbalance.games.lady_actions_escape.rules_nb import (
+    begin_turn,
+    card_effect,
+    deal,
+    draw_until_playable,
+    escaped,
+    invalid_play,
+    next_seat,
+    pass_turn,
+    play_card,
+    playable,
+)
+from simbalance.games.lady_actions_escape.state_nb import (
+    DEALT,
+    DIRECTION,
+    DISC,
+    DRAW_EFFECTS,
+    DRAWN,
+    END,
+    G_N_BG,
+    G_PLAYERS,
+    HAND,
+    HAND_N,
+    INFO_WILD,
+    PASSES,
+    PENDING,
+    PHASE,
+    PHASE_NAME,
+    PHASE_OVER,
+    PHASE_PLAY,
+    PLAYS,
+    RANDOM,
+    RESHUFFLES,
+    REVERSALS,
+    SEAT,
+    STEPS,
+    TOP,
+    TURN,
+    WILDS,
+    WINNER,
+    bit,
+    has,
+    new_state,
+    nth_card,
+)
+from simbalance.games.lady_actions_escape.strategies_nb import choose_card, name_background, name_character
+from simbalance.games.lady_actions_escape.validate_nb import broken_invariant
+
+
+@njit(cache=True)
+def plugin_choose(hand, playable, top_background, top_character, hand_sizes, seat, direction, cards, state):
+    """The decision of seats with strategy id PLUGIN_ID (plugin.PLUGIN_DOC). The normal kernel has no
+    such seat; ``make_plugin_kernel`` puts the user's function under this name."""
+    return -1
+
+
+def context(card_info, match, kind_cards, game_rules, validate):
+    """Resumable.context: the run's read-only arrays (engine.prepare's output) as one tuple."""
+    return card_info, match, kind_cards, game_rules, validate
+
+
+def max_options(ctx) -> int:
+    """Resumable.max_options: at most every card of the deck, a wildcard once per naming."""
+    card_info, kind_cards, game_rules = ctx[0], ctx[2], ctx[3]
+    n_bg = int(game_rules[G_N_BG])
+    return card_info.shape[0] * max(1, n_bg * (kind_cards.shape[0] - n_bg))
+
+
+# ---- the game between decisions ----------------------------------------------------------------
+@njit(cache=True, inline="always")
+def resolve_play(ctx, state, seat, card, bg, ch, log, log_n):
+    """``seat`` plays ``card`` (a wildcard named ``bg``, ``ch``), the player who empties his hand
+    escapes, else the printed card's effect, and the turn passes on. False when the game is over."""
+    st = state[2]
+    play_card(ctx, state, seat, card, bg, ch, log, log_n)
+    if escaped(st, seat, log, log_n):
+        return False
+    card_effect(ctx, state, seat, card, log, log_n)
+    if ctx[4] and broken_invariant(ctx, state) != 0:  # --validate: after every turn
+        invalid_play(st, -1, -1, log, log_n)
+        return False
+    st[SEAT] = next_seat(seat, st[DIRECTION], ctx[3][G_PLAYERS])
+    return True
+
+
+@njit(cache=True, _nrt=False)
+def play_on(ctx, state, card, bg, ch, log, log_n):
+    """The seat to move plays ``card`` (a wildcard named ``bg``, ``ch``; -1: no card, as after the
+    deal), then the game goes on to the next decision (or the end). Turns in which the player has no
+    playable card are forced: he draws until one fits and plays it, or passes. They stop at a turn
+    with a choice, or at a drawn wildcard, whose naming is its player's choice.
+
+    Not inlined: the game's whole turn is compiled once, here, and called once per decision."""
+    st = state[2]
+    while True:
+        if card >= 0 and not resolve_play(ctx, state, st[SEAT], card, bg, ch, log, log_n):
+            return
+        if not begin_turn(ctx, st, log, log_n):
+            return
+        seat = st[SEAT]
+        if playable(ctx, state, seat) != 0:
+            st[PHASE] = PHASE_PLAY
+            return
+        card = draw_until_playable(ctx, state, seat, log, log_n)
+        bg = -1
+        ch = -1
+        if card < 0:
+            if not pass_turn(ctx, st, seat, log, log_n):
+                return
+        elif ctx[0][card, INFO_WILD]:
+            st[PENDING] = card
+            st[PHASE] = PHASE_NAME
+            return
+
+
+# ---- Resumable ---------------------------------------------------------------------------------
+@njit(cache=True, _nrt=False)
+def start_from(ctx, state, order, rotation, log=None, log_n=None):
+    """Deal the deck in ``order`` and play on to the first decision. ``rotation``: the game's round
+    through the run's lineups (rules_nb.first_leader)."""
+    deal(ctx, state, order, rotation, log, log_n)
+    play_on(ctx, state, -1, -1, -1, log, log_n)
+
+
+@njit(cache=True, _nrt=False)
+def start(ctx, state, seed, game, lineups=1, log=None, log_n=None):
+    """Resumable.start: deal game ``game`` of ``seed`` and play on to the first decision.
+    ``lineups``: how many lineups the run rotates through (a rotating first leader depends on it)."""
+    rng, st = state[0], state[2]
+    n_cards = ctx[0].shape[0]
+    seed_game(rng, seed, game)
+    order = st[DISC:DISC + n_cards]  # the discard pile is empty until the deal is done: shuffle there
+    shuffled_range(rng, order, n_cards)
+    start_from(ctx, state, order, game // lineups, log, log_n)
+
+
+@njit(cache=True, _nrt=False)
+def to_move(ctx, state):
+    """Resumable.to_move: the seat whose decision is pending; -1 once the game is over."""
+    st = state[2]
+    return -1 if st[PHASE] == PHASE_OVER else st[SEAT]
+
+
+@njit(cache=True, inline="always")
+def option_code(card, bg, ch, n_cards, n_ch):
+    """The option playing ``card`` (a wildcard: named background ``bg``, character ``ch``)."""
+    return card if bg < 0 else card + n_cards * (1 + bg * n_ch + ch)
+
+
+@njit(cache=True, _nrt=False)
+def legal_options(ctx, state, options):
+    """Resumable.legal_options: every playable card, a wildcard once per (background, character)
+    it may be named; after a drawn wildcard, its namings. Returns how many were written."""
+    card_info, kind_cards, game_rules = ctx[0], ctx[2], ctx[3]
+    st = state[2]
+    n_cards = card_info.shape[0]
+    n_bg = game_rules[G_N_BG]
+    n_ch = kind_cards.shape[0] - n_bg
+    if st[PHASE] == PHASE_OVER:
+        return 0
+    cards = bit(st[PENDING]) if st[PHASE] == PHASE_NAME else playable(ctx, state, st[SEAT])
+    n = 0
+    for card in range(n_cards):
+        if not has(cards, card):
+            continue
+        if not card_info[card, INFO_WILD]:
+            options[n] = card
+            n += 1
+            continue
+        for bg in range(n_bg):
+            for ch in range(n_ch):
+                options[n] = option_code(card, bg, ch, n_cards, n_ch)
+                n += 1
+    return n
+
+
+@njit(cache=True, inline="always")
+def is_legal(ctx, state, card, bg, ch):
+    """May the seat to move play ``card`` (named ``bg``, ``ch`` if wild)? Rules 2-5."""
+    card_info, kind_cards, game_rules = ctx[0], ctx[2], ctx[3]
+    st = state[2]
+    n_bg = game_rules[G_N_BG]
+    if card < 0 or card >= card_info.shape[0]:
+        return False
+    if st[PHASE] == PHASE_NAME:
+        if card != st[PENDING]:
+            return False
+    elif not has(playable(ctx, state, st[SEAT]), card):
+        return False
+    if not card_info[card, INFO_WILD]:
+        return bg < 0 and ch < 0
+    return 0 <= bg < n_bg and 0 <= ch < kind_cards.shape[0] - n_bg
+
+
+@njit(cache=True, _nrt=False)
+def apply_option(ctx, state, option, log=None, log_n=None):
+    """Resumable.apply_option: take ``option`` (one of ``legal_options``; any other ends the game as
+    END_INVALID) and play on to the next decision."""
+    st = state[2]
+    if st[PHASE] == PHASE_OVER:
+        return
+    n_cards = ctx[0].shape[0]
+    n_ch = ctx[2].shape[0] - ctx[3][G_N_BG]
+    card = option % n_cards if option >= 0 else -1
+    naming = option // n_cards - 1 if option >= 0 else -1
+    bg = naming // n_ch if naming >= 0 else -1
+    ch = naming % n_ch if naming >= 0 else -1
+    seat = st[SEAT]
+    if not is_legal(ctx, state, card, bg, ch):
+        invalid_play(st, seat, card, log, log_n)
+        return
+    play_on(ctx, state, card, bg, ch, log, log_n)
+
+
+@njit(cache=True, inline="always")
+def strategy_move(ctx, state, sid, params):
+    """The pending decision, taken by the strategy ``sid`` with its parameters: (card, background,
+    character, legal); background and character -1 for a card that is not wild. ``legal`` False: the
+    strategy chose a card it may not play (the caller ends the game)."""
+    card_info, kind_cards, game_rules = ctx[0], ctx[2], ctx[3]
+    rng, masks, st = state
+    seat = st[SEAT]
+    hand = masks[HAND + seat]
+    n_bg = game_rules[G_N_BG]
+    n_ch = kind_cards.shape[0] - n_bg
+    if st[PHASE] == PHASE_NAME:
+        card = st[PENDING]  # drawn, and it must be played: only its naming is left to decide
+    else:
+        options = playable(ctx, state, seat)
+        if sid == RANDOM:
+            # choose_card's random branch, inline: a call passing this many arrays costs about as
+            # much as the rest of the turn (numba counts references to every array argument).
+            card = nth_card(options, randint(rng, popcount(options)))
+        elif sid == PLUGIN_ID:
+            players = game_rules[G_PLAYERS]
+            top = st[TOP]
+            card = plugin_choose(hand, options, top // (n_ch + 1) - 1, top % (n_ch + 1) - 1,
+                                 st[HAND_N:HAND_N + players], seat, st[DIRECTION], card_info, rng)
+        else:
+            players = game_rules[G_PLAYERS]
+            direction = st[DIRECTION]
+            card = choose_card(sid, params, rng, st[STEPS + seat], hand, options, popcount(options), card_info,
+                               kind_cards, n_bg, st[HAND_N + next_seat(seat, direction, players)],
+                               st[HAND_N + next_seat(seat, -direction, players)])
+        st[STEPS + seat] += 1
+        if card < 0 or card >= card_info.shape[0] or not has(options, card):
+            return card, -1, -1, False
+    if not card_info[card, INFO_WILD]:
+        return card, -1, -1, True
+    rest = hand & ~bit(card)  # what it names, it names for the hand it keeps
+    bg = name_background(sid, params, rng, st[STEPS + seat], rest, kind_cards, n_bg)
+    st[STEPS + seat] += 1
+    ch = name_character(sid, params, rng, st[STEPS + seat], rest, kind_cards, n_bg)
+    st[STEPS + seat] += 1
+    return card, bg, ch, 0 <= bg < n_bg and 0 <= ch < n_ch
+
+
+@njit(cache=True, _nrt=False)
+def play_out(ctx, state, seat_sid, seat_prm, max_decisions, log=None, log_n=None):
+    """Resumable.play_out: the seats' strategies (``seat_sid[s]``, parameters ``seat_prm[s]``) take
+    the decisions, at most ``max_decisions`` (-1: to the end). Returns the decisions taken."""
+    st = state[2]
+    made = 0
+    while made != max_decisions and st[PHASE] != PHASE_OVER:
+        seat = st[SEAT]
+        card, bg, ch, legal = strategy_move(ctx, state, seat_sid[seat], seat_prm[seat])
+        made += 1
+        if not legal:
+            invalid_play(st, seat, card, log, log_n)  # a plug-in's: plugin.py turns it into an error
+            break
+        play_on(ctx, state, card, bg, ch, log, log_n)
+    return made
+
+
+@njit(cache=True, _nrt=False)
+def write_record(ctx, state, out, i):
+    """Resumable.write_record: the finished game into ``out[i]`` (not its game and strategy fields)."""
+    masks, st = state[1], state[2]
+    players = ctx[3][G_PLAYERS]
+    out[i].length = st[TURN]
+    out[i].end = st[END]
+    out[i].reversals = st[REVERSALS]
+    out[i].draw_twos = st[DRAW_EFFECTS]
+    out[i].reshuffles = st[RESHUFFLES]
+    out[i].passes = st[PASSES]
+    out[i].wilds_played = st[WILDS]
+    for s in range(players):
+        out[i].cards_left[s] = st[HAND_N + s]
+        out[i].hand_mask[s] = masks[HAND + s]
+        out[i].dealt_mask[s] = masks[DEALT + s]
+        out[i].plays[s] = st[PLAYS + s]
+        out[i].drawn[s] = st[DRAWN + s]
+    if st[END] == END_WIN:
+        out[i].winner = st[WINNER]
+        out[i].winners = 1 << st[WINNER]
+    else:
+        out[i].winner = -1
+        out[i].winners = 0
+
+
+# ---- the kernel --------------------------------------------------------------------------------
+@njit(cache=True)
+def play_block(out, lo, hi, first_game, seed, lineups, slot_strategy, slot_params, ctx, log, log_n):
+    """Games ``first_game + lo .. first_game + hi - 1`` into ``out[lo:hi]``, in one state allocated
+    once: the body of every kernel (the normal one and those around a plug-in) and of the replay."""
+    players = ctx[3][G_PLAYERS]
+    state = new_state(ctx)
+    seat_sid = np.empty(players, np.int64)
+    seat_params = np.empty((players, slot_params.shape[1]), np.float64)
+    for i in range(lo, hi):
+        game = first_game + i
+        begin_game(state[0], seed, game, out, i, lineups, slot_strategy, slot_params, players, seat_sid, 0,
+                   seat_params)
+        start(ctx, state, seed, game, lineups.shape[0], log, log_n)
+        play_out(ctx, state, seat_sid, seat_params, -1, log, log_n)
+        write_record(ctx, state, out, i)
+
+
+@njit(cache=True, parallel=True)
+def kernel(out, first_game, seed, lineups, slot_strategy, slot_params, card_info, match, kind_cards, game_rules,
+           validate):
+    ctx = (card_info, match, kind_cards, game_rules, validate)
+    n = out.shape[0]
+    blocks = n_blocks(n)
+    for b in prange(blocks):
+        lo, hi = block_bounds(n, blocks, b)
+        play_block(out, lo, hi, first_game, seed, lineups, slot_strategy, slot_params, ctx, None, None)
+
+
+@njit(cache=True)
+def trace_game(lineups, slot_strategy, slot_params, card_info, match, kind_cards, game_rules, seed, game, out, log,
+               log_n):
+    """Replay: game ``game`` of ``seed`` into ``out[0]``, played by the kernels' own ``play_block``
+    (validated), every event in ``log``; ``log_n[0]``: the number of events."""
+    log_n[0] = 0
+    ctx = (card_info, match, kind_cards, game_rules, np.bool_(True))
+    play_block(out, 0, 1, game, seed, lineups, slot_strategy, slot_params, ctx, log, log_n)
+
+
+@njit(cache=True)
+def play_scripted(order, seat_sid, seat_params, card_info, match, kind_cards, game_rules, seed, game, out):
+    """Tests: play one game from a chosen deck order with chosen strategies per seat (validated); a
+    rotating first leader is seat ``game % players``."""
+    ctx = (card_info, match, kind_cards, game_rules, np.bool_(True))
+    state = new_state(ctx)
+    seed_game(state[0], seed, game)
+    start_from(ctx, state, order, game, None, None)
+    play_out(ctx, state, seat_sid, seat_params, -1, None, None)
+    write_record(ctx, state, out, 0)
+
+
+def _rebound(func, **names):
+    """A copy of the Python function behind ``func`` that reads ``names`` as globals."""
+    py = getattr(func, "py_func", func)  # the function itself under NUMBA_DISABLE_JIT
+    return types.FunctionType(py.__code__, {**py.__globals__, **names}, py.__name__, py.__defaults__,
+                              py.__closure__)
+
+
+def make_plugin_kernel(fn):
+    """The kernel and the replay with ``fn`` as ``plugin_choose``: the same code, compiled (on first
+    call, once per process) for this function. plugin.build_plugin_kernel checks ``fn`` first."""
+    move = njit(inline="always")(_rebound(strategy_move, plugin_choose=fn))
+    out = njit(_nrt=False)(_rebound(play_out, strategy_move=move))  # as play_out: no reference counting
+    block = njit(_rebound(play_block, play_out=out))
+    return njit(parallel=True)(_rebound(kernel, play_block=block)), njit(_rebound(trace_game, play_block=block))

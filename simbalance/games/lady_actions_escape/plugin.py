@@ -1,0 +1,114 @@
+"""Plug-in strategies for lady-actions-escape (``--strategy-file path.py:name``, seated as
+``plugin``; see examples/): the decision signature a user's function must have, and the kernel built
+around it, checked so that a function that cannot be used is a one-line ConfigError."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simbalance.core.errors import ConfigError
+from simbalance.core.plugins import PLUGIN_ID
+from simbalance.core.records import END_INVALID
+from simbalance.games.lady_actions_escape.play_nb import make_plugin_kernel
+
+PLUGIN_DOC = (
+    "choose(hand, playable, top_background, top_character, hand_sizes, seat, direction, cards, state) -> int, "
+    "the id of the card to play (one of the set bits of playable); hand, playable: uint64 masks, bit c = card id c; "
+    "top_background, top_character: what the discard pile's top card stands for (-1: none; both -1 when leading, "
+    "and then playable == hand); hand_sizes: int64[players], cards held per seat (read only); seat: int; "
+    "direction: 1 clockwise, -1 counter-clockwise; cards: int64[n_cards, 5], per card its background, character "
+    "(-1: a wildcard), wild flag, effect (0 none, 1 reverse, 2 others draw) and printed number (0: wildcard); "
+    "state: uint64[1], the game's random stream for simbalance.core.rng.randint(state, n). A played wildcard is "
+    "named by the built-in rule: the background and the character the hand holds most of (ties: uniform at random)"
+)
+
+
+def _plugin_arg_types():
+    """The numba types ``play_nb.strategy_move`` passes to the plug-in (see PLUGIN_DOC)."""
+    from numba import types as nt
+
+    return (nt.uint64, nt.uint64, nt.int64, nt.int64, nt.int64[::1], nt.int64, nt.int64, nt.int64[:, ::1],
+            nt.uint64[::1])
+
+
+_PLUGIN_KERNELS: dict = {}  # per plug-in function: compiled once per process
+
+
+def build_plugin_kernel(fn, prepare, record_dtype):
+    """The kernel in which seats with strategy id PLUGIN_ID play with ``fn`` (an ``@njit`` function
+    with the PLUGIN_DOC signature); a wrong function is a one-line ConfigError, not a numba traceback.
+    ``prepare`` and ``record_dtype`` are the engine's (engine.plugin_kernel passes them): the kernel
+    is compiled here on one game.
+
+    The kernel returned is a Python function with the signature of ``kernel``; it raises a
+    ConfigError when the plug-in returned a card it may not play (the game ends as END_INVALID).
+    """
+    from numba.core.errors import NumbaError
+
+    key = _plugin_key(fn)
+    if key in _PLUGIN_KERNELS:
+        return _PLUGIN_KERNELS[key]
+    name = getattr(fn, "__name__", "the plug-in")
+    expected = f"lady-actions-escape plug-ins are called as {PLUGIN_DOC}"
+    args = _plugin_arg_types()
+    try:
+        fn.compile(args)
+    except (NumbaError, TypeError) as exc:  # TypeError: another number of arguments
+        reason = _first_line(exc)
+        raise ConfigError(f"--strategy-file: {name} cannot be called with the game's arguments ({reason}); "
+                          f"expected: {expected}") from None
+    returned = fn.overloads[args].signature.return_type
+    from numba import types as nt
+
+    if not isinstance(returned, nt.Integer) or isinstance(returned, nt.Boolean):
+        raise ConfigError(f"--strategy-file: {name} returns {returned}, not an integer card id; expected: {expected}")
+    jitted, trace = make_plugin_kernel(fn)
+
+    def run(out, first_game, seed, lineups, slot_strategy, slot_params, card_info, match, kind_cards, game_rules,
+            validate):
+        jitted(out, first_game, seed, lineups, slot_strategy, slot_params, card_info, match, kind_cards, game_rules,
+               validate)
+        bad = np.flatnonzero(np.asarray(out["end"]) == END_INVALID)
+        if bad.size:
+            game = int(first_game) + int(bad[0])
+            raise ConfigError(f"--strategy-file: {name} returned a card that is not playable in game {game} (seed "
+                              f"{int(seed)}; `simbalance replay` shows it); it must return one of the set bits of "
+                              f"playable")
+
+    run.trace_game = trace  # the replay of games with this plug-in
+    # Compile now, on one game with the default deck, so that a plug-in numba cannot fit into the
+    # game fails here with one line.
+    from simbalance.core.config import load_config
+
+    cfg = load_config("lady-actions-escape")
+    prepared = prepare(cfg, 2)
+    out = np.zeros(1, record_dtype)
+    try:
+        jitted(out, np.int64(0), np.uint64(0), np.zeros((1, 2), np.int8), np.array([PLUGIN_ID], np.int32),
+               np.zeros((1, 1), np.float64), *prepared)
+    except NumbaError as exc:
+        raise ConfigError(f"--strategy-file: {name} does not fit the game ({_first_line(exc)}); "
+                          f"expected: {expected}") from None
+    _PLUGIN_KERNELS[key] = run
+    return run
+
+
+def _plugin_key(fn):
+    """Loading the same file twice gives a new dispatcher: key by the function's code and its file's
+    content instead, so a run and its replay (or a test's API and CLI runs) compile once."""
+    import hashlib
+    from pathlib import Path
+
+    py = getattr(fn, "py_func", None)
+    file = getattr(py, "__globals__", {}).get("__file__")
+    if py is None or not file or not Path(file).is_file():
+        return fn
+    return py.__code__, hashlib.sha256(Path(file).read_bytes()).hexdigest()
+
+
+def _first_line(exc) -> str:
+    """The most telling line of a numba error, shortened."""
+    lines = [ln.strip() for ln in str(exc).splitlines() if ln.strip()]
+    useful = [ln for ln in lines if not ln.startswith(("Failed in", "During:", "File ", "^", "- Resolution"))]
+    text = (useful or lines or ["numba could not compile it"])[0]
+    return text[:200]
