@@ -19,77 +19,207 @@ from numba import njit, prange
 from simbalance.core.event_log import log_event
 from simbalance.core.kernel import begin_game, block_bounds, n_blocks
 from simbalance.core.records import END_INVALID, END_STALEMATE, END_TIMEOUT, END_WIN
-from simbalance.core.rng import randint, shuffle
-from simbalance.games.captain_future.layout import (
+from simbalance.games.captain_future.rules_nb import (
+    deal,
+    first_stone,
+    majority_holder,
+    refill_hand,
+    scores,
+    set_up,
+    shuffle_deck,
+    stone_place,
+)
+from simbalance.games.captain_future.state_nb import (
     ATT,
     BODY_SIZE,
+    CAT_ABSENT,
+    CAT_MAJORITY,
+    CAT_PRESENT,
     CNT,
     COST_ABS,
     COST_MAJ,
     COST_PRE,
-    DECK,
     END_SEAT,
     EV,
+    EV_ATTACK,
+    EV_DRAW,
+    EV_END,
+    EV_EXCHANGE,
+    EV_GRAG,
+    EV_HAND,
+    EV_INVALID,
+    EV_LAND,
+    EV_OTTO,
+    EV_PASS,
+    EV_PAY,
+    EV_RECALL,
+    EV_RESHUFFLE,
+    EV_RETURN,
+    EV_SIMON,
+    EV_STONE,
+    EV_TRIGGER,
+    EV_TURN,
     EVPT,
     EXCH,
     FS_SIZE,
     HAND_N,
     HANDS,
+    LANDS,
     MK,
     ML,
     MP,
     NB,
-    NC,
     NCARDS,
+    NDISC,
     NL,
-    NR,
+    NSTACK,
     ONBOARD,
     OWNER,
     PLAYERS,
     REMOVED,
+    S_ATT,
+    S_END,
+    S_EV,
+    S_EXCH,
+    S_HAND,
+    S_LANDS,
+    S_NDISC,
+    S_NSTACK,
+    S_OWN,
+    S_STONE,
     SC,
     SID,
     SLOTS,
-    STONE_ANY,
+    STACK,
     STONE_I,
     STONE_T,
     SUPPLY,
     T_EVENT,
     T_LANDS,
     TURN_CAP,
-)
-from simbalance.games.captain_future.replay_nb import (
-    EV_END,
-    EV_HAND,
-    EV_INVALID,
-    EV_PASS,
-    EV_STONE,
-    EV_TURN,
-    log_event_card,
-    log_refill,
-    log_slot,
-    snapshot,
-)
-from simbalance.games.captain_future.rules_nb import (
-    CAT_ABSENT,
-    CAT_MAJORITY,
-    CAT_PRESENT,
-    STONE_BODY,
-    deal,
-    majority_holder,
-    n_stone_places,
+    W_BAD,
+    WORK_SIZE,
     new_state,
-    refill_hand,
-    reset_state,
-    scores,
-    stone_place,
 )
 from simbalance.games.captain_future.strategies_nb import do_event, do_slot, reset_cache
-from simbalance.games.captain_future.validate_nb import W_BAD, WORK_SIZE, check_invariants
+from simbalance.games.captain_future.validate_nb import check_invariants
 
 # Trace columns (one row per turn, for tests): seat, landings, attacks by category (3), the largest
 # attack cost paid, the event played (-1 none), supply after the turn, the end seat, final-round turn.
 TRACE_W = 10
+
+
+# ---- the replay's event log: what a step did, from a snapshot taken before it ----------------------
+
+@njit(cache=True, _nrt=False)
+def snapshot(bd, st, work, p):
+    """What an action of ``p`` can change, into work[W_LOG..]."""
+    for s in range(bd[NL]):
+        work[S_OWN + s] = st[OWNER + s]
+    for k in range(MK):
+        work[S_HAND + k] = st[HANDS + p * MK + k]
+    work[S_NSTACK] = st[NSTACK]
+    work[S_NDISC] = st[NDISC]
+    work[S_LANDS] = st[LANDS]
+    work[S_EXCH] = st[EXCH]
+    for c in range(3):
+        work[S_ATT + c] = st[ATT + p * 4 + c]
+    work[S_STONE] = stone_place(bd, st[STONE_T], st[STONE_I])
+    work[S_END] = st[END_SEAT]
+    for e in range(4):
+        work[S_EV + e] = st[EV + e]
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _taken_space(bd, st, work, p):
+    """The space that is ``p``'s now and was not before (-1: none)."""
+    for s in range(bd[NL]):
+        if st[OWNER + s] == p and work[S_OWN + s] != p:
+            return s
+    return -1
+
+
+@njit(cache=True, _nrt=False)
+def _log_trigger(st, work, log, log_n):
+    if work[S_END] < 0 and st[END_SEAT] >= 0:
+        log_event(log, log_n, EV_TRIGGER, st[END_SEAT], 0, 0, 0, 0)
+
+
+@njit(cache=True, _nrt=False)
+def log_slot(bd, st, work, p, log, log_n):
+    """Log the action slot ``p`` just used: a landing, an attack or an exchange."""
+    h = HANDS + p * MK
+    if st[LANDS] != work[S_LANDS]:
+        k = -1
+        for j in range(MK):
+            if work[S_HAND + j] - st[h + j] == 1:
+                k = j
+        log_event(log, log_n, EV_LAND, p, _taken_space(bd, st, work, p), k, 0, 0)
+    elif st[EXCH] != work[S_EXCH]:
+        drawn = st[STACK + st[NSTACK]]  # the card drawn is left just above the stack's new top
+        gone = -1
+        for j in range(MK):
+            if work[S_HAND + j] - st[h + j] + (1 if j == drawn else 0) == 1:
+                gone = j
+        log_event(log, log_n, EV_EXCHANGE, p, gone, drawn, 0, 0)
+        if work[S_NSTACK] == 0:  # the exchanged card went to the discard pile, then the pile became the stack
+            log_event(log, log_n, EV_RESHUFFLE, work[S_NDISC] + 1, 0, 0, 0, 0)
+    else:
+        cat = 0
+        for c in range(3):
+            if st[ATT + p * 4 + c] != work[S_ATT + c]:
+                cat = c
+        s = _taken_space(bd, st, work, p)
+        cost = 0
+        for j in range(MK):
+            cost += work[S_HAND + j] - st[h + j]
+        log_event(log, log_n, EV_ATTACK, p, s, work[S_OWN + s], cat, cost)
+        for j in range(MK):
+            if work[S_HAND + j] > st[h + j]:
+                log_event(log, log_n, EV_PAY, p, work[S_HAND + j] - st[h + j], j, 0, 0)
+    _log_trigger(st, work, log, log_n)
+
+
+@njit(cache=True, _nrt=False)
+def log_event_card(bd, st, work, p, log, log_n):
+    """Log the event card ``p`` just played, with its targets and effects."""
+    e = 0
+    for j in range(4):
+        if st[EV + j] != work[S_EV + j]:
+            e = j
+    if e == 0:
+        log_event(log, log_n, EV_SIMON, p, work[S_STONE], stone_place(bd, st[STONE_T], st[STONE_I]), 0, 0)
+    elif e == 1:
+        log_event(log, log_n, EV_RECALL, p, 0, 0, 0, 0)
+        P = bd[PLAYERS]
+        for i in range(P):  # in the order the players chose: from the one who played it on
+            q = (p + i) % P
+            for s in range(bd[NL]):
+                if work[S_OWN + s] == q and st[OWNER + s] < 0:
+                    log_event(log, log_n, EV_RETURN, q, s, 0, 0, 0)
+    elif e == 2:
+        dst = _taken_space(bd, st, work, p)
+        src = -1
+        for s in range(bd[NL]):
+            if work[S_OWN + s] == p and st[OWNER + s] != p:
+                src = s
+        log_event(log, log_n, EV_OTTO, p, src, dst, work[S_OWN + dst], 0)
+    else:
+        s = _taken_space(bd, st, work, p)
+        log_event(log, log_n, EV_GRAG, p, s, work[S_OWN + s], 0, 0)
+    _log_trigger(st, work, log, log_n)
+
+
+@njit(cache=True, _nrt=False)
+def log_refill(bd, st, work, p, log, log_n):
+    """Log the cards ``p`` drew back up to the hand size (and a reshuffle on the way)."""
+    if st[NDISC] < work[S_NDISC]:
+        log_event(log, log_n, EV_RESHUFFLE, work[S_NDISC], 0, 0, 0, 0)
+    h = HANDS + p * MK
+    for j in range(MK):
+        if st[h + j] > work[S_HAND + j]:
+            log_event(log, log_n, EV_DRAW, p, st[h + j] - work[S_HAND + j], j, 0, 0)
+
 
 
 @njit(cache=True, _nrt=False)
@@ -164,7 +294,7 @@ def play_game(bd, st, fs, buf, rng, order, stone_t, stone_i, seat_prm, trace, wo
     turn while it has room. ``work``: validate (END_INVALID when an invariant breaks); ``log``,
     ``log_n``: the replay's event log (see the module docstring)."""
     P = bd[PLAYERS]
-    reset_state(bd, st, stone_t, stone_i)
+    set_up(bd, st, stone_t, stone_i)
     reset_cache(fs)
     deal(bd, st, order)
     if log is not None:
@@ -319,28 +449,13 @@ def write_record(bd, st, out, i, end, turns):
     out[i].winner_mask[1] = won1
 
 
-@njit(cache=True, _nrt=False)
-def first_stone(bd, rng):
-    """The stone's first place: a random body (default), or a random row, column or body."""
-    if bd[STONE_ANY]:
-        place = randint(rng, n_stone_places(bd))
-        if place < bd[NR]:
-            return 0, place
-        if place < bd[NR] + bd[NC]:
-            return 1, place - bd[NR]
-        return 2, place - bd[NR] - bd[NC]
-    return STONE_BODY, randint(rng, bd[NB])
-
-
 @njit(cache=True, inline="always")
 def start_game(bd, st, rng, order, seat_prm, out, i, game, seed, lineups, slot_strategy, slot_params):
     """Game ``game`` of the run: its random stream, seats, shuffled deck and the stone's first place
     (returned); the start of every game of the kernel and of the replay."""
     P = bd[PLAYERS]
-    n_cards = bd[NCARDS]
     begin_game(rng, seed, game, out, i, lineups, slot_strategy, slot_params, P, st, SID, seat_prm)
-    order[:] = bd[DECK:DECK + n_cards]
-    shuffle(rng, order, n_cards)
+    shuffle_deck(bd, rng, order)
     return first_stone(bd, rng)
 
 

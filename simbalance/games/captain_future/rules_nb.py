@@ -1,6 +1,6 @@
 """The rules of captain-future as small jitted functions on one game's state (docs/rules/captain-future.md).
 
-A game's state is the flat int64 array ``st`` and the board is ``bd`` (offsets in layout.py), so
+A game's state is the flat int64 array ``st`` and the board is ``bd`` (offsets in state_nb.py), so
 tests can arrange any position by hand and call one rule at a time. Strategies (strategies_nb.py)
 decide; the functions here check and apply.
 
@@ -12,11 +12,10 @@ Bookkeeping kept live, because every decision reads it:
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 from simbalance.core.rng import randint, shuffle
-from simbalance.games.captain_future.layout import (
+from simbalance.games.captain_future.state_nb import (
     ATT,
     BAWA,
     BAWH,
@@ -27,6 +26,9 @@ from simbalance.games.captain_future.layout import (
     BSEC,
     BTOP,
     BVER,
+    CAT_ABSENT,
+    CAT_MAJORITY,
+    CAT_PRESENT,
     CLOCK,
     CNT,
     COST_ABS,
@@ -66,44 +68,53 @@ from simbalance.games.captain_future.layout import (
     RESHUFFLE,
     SCORE,
     SHIP_PTS,
-    SHIPS,
-    SID,
     SP_BODY,
     SP_COL,
     SP_K,
     SP_ROW,
-    ST_SIZE,
     STACK,
+    STONE_ANY,
+    STONE_BODY,
+    STONE_COL,
     STONE_I,
+    STONE_ROW,
     STONE_T,
     SUPPLY,
     T_EVENT,
     T_LANDS,
+    reset_state,
 )
 
-STONE_ROW, STONE_COL, STONE_BODY = 0, 1, 2
+# ---- the set-up --------------------------------------------------------------------------------
 
-# Attack categories (records): by the majority holder, by a player present, by a player absent.
-CAT_MAJORITY, CAT_PRESENT, CAT_ABSENT = 0, 1, 2
-
-
-@njit(cache=True)
-def new_state():
-    return np.zeros(ST_SIZE, np.int64)
+@njit(cache=True, _nrt=False)
+def shuffle_deck(bd, rng, order):
+    """The deck (its card kinds) into ``order``, shuffled."""
+    n = bd[NCARDS]
+    for j in range(n):
+        order[j] = bd[DECK + j]
+    shuffle(rng, order, n)
 
 
 @njit(cache=True, _nrt=False)
-def reset_state(bd, st, stone_t, stone_i):
-    """An empty board, full supplies, no cards anywhere, the stone placed (seat strategies kept)."""
-    st[:SID] = 0
-    st[SID + MP:STACK] = 0
-    st[OWNER:OWNER + bd[NL]] = -1
-    for p in range(bd[PLAYERS]):
-        st[SUPPLY + p] = bd[SHIPS]
-    st[END_SEAT] = -1
-    st[T_EVENT] = -1
-    st[BHOLD:BHOLD + MB] = -1
-    st[BAWH:BAWH + MB] = -1
+def first_stone(bd, rng):
+    """The stone's first place (type, index): a random body (default), or a random row, column or
+    body (rules.stone_start = "anywhere")."""
+    if bd[STONE_ANY]:
+        place = randint(rng, n_stone_places(bd))
+        if place < bd[NR]:
+            return STONE_ROW, place
+        if place < bd[NR] + bd[NC]:
+            return STONE_COL, place - bd[NR]
+        return STONE_BODY, place - bd[NR] - bd[NC]
+    return STONE_BODY, randint(rng, bd[NB])
+
+
+@njit(cache=True, _nrt=False)
+def set_up(bd, st, stone_t, stone_i):
+    """The board before the deal: no ship, full supplies, no cards anywhere (state_nb.reset_state),
+    the stone on its first place, and every space empty (landable unless the stone's body)."""
+    reset_state(bd, st)
     st[STONE_T] = stone_t
     st[STONE_I] = stone_i
     for s in range(bd[NL]):
@@ -359,13 +370,6 @@ def deal(bd, st, order):
         st[STACK + j] = order[n - 1 - j]
     st[NSTACK] = n - n_deal
     st[NDISC] = 0
-
-
-@njit(cache=True)
-def deck_order(bd, rng):
-    order = bd[DECK:DECK + bd[NCARDS]].copy()
-    shuffle(rng, order, order.shape[0])
-    return order
 
 
 @njit(cache=True, _nrt=False)

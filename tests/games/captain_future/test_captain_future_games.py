@@ -6,14 +6,14 @@ import math
 
 import numpy as np
 import pytest
-from captain_future_helpers import Table
+from captain_future_helpers import Table, deck_order
 
 import simbalance
 from simbalance.core.records import END_TIMEOUT, END_WIN, win_shares
 from simbalance.core.rng import seed_game
-from simbalance.games.captain_future import layout as X
+from simbalance.games.captain_future import state_nb as X
 from simbalance.games.captain_future.play_nb import TRACE_W, play_game
-from simbalance.games.captain_future.rules_nb import STONE_BODY, deck_order
+from simbalance.games.captain_future.state_nb import STONE_BODY
 
 RANDOM, BUILDER, AGGRESSOR = 0, 1, 2
 PARAMS = np.array([0.5, 0.5, 0.6, 0.45, 0.1, 2.0, 2.0, 1.5, 3.0, 0.0])

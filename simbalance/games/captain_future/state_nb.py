@@ -1,4 +1,6 @@
-"""Where everything lives in the kernel's flat arrays (pure constants, no numba).
+"""The one home of captain-future's layouts and enums: where everything lives in the kernel's flat
+arrays, and every code the engine's parts share (stone places, attack categories, strategy ids and
+parameter positions, the replay's event kinds, the invariants, the scratch layout of ``work``).
 
 Why flat arrays: numba passes a namedtuple of arrays to a function that is not inlined as hundreds
 of scalar arguments, which made every rule call cost ~300 ns. So the kernel keeps
@@ -10,6 +12,11 @@ of scalar arguments, which made every rule call cost ~300 ns. So the kernel keep
 each at fixed offsets below. Sizes are capped (checked in board.py): up to MP players, ML landing
 spaces, MB bodies of up to MBS spaces, MR rows, MC columns, MN cards.
 """
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
 
 MP = 4  # players
 ML = 128  # landing spaces (the held masks are two uint64 words)
@@ -125,3 +132,95 @@ CWV = _f.take(MP * MB * (MP + 1))  # ... the value with the weights CWS (the las
 CWS = _f.take(MP * MB * (MP + 1))
 FWS = _f.take(1)  # which weights FW holds now (player and leader)
 FS_SIZE = _f.n
+FQ = MP + 1  # stride of FV: occupant -1..P-1
+
+# ---- codes ------------------------------------------------------------------------------------
+STONE_ROW, STONE_COL, STONE_BODY = 0, 1, 2  # STONE_T: what the stone sits on
+
+# Attack categories (records): by the majority holder, by a player present, by a player absent.
+CAT_MAJORITY, CAT_PRESENT, CAT_ABSENT = 0, 1, 2
+
+# Strategy ids (engine.STRATEGIES) and the heuristics' parameter positions: the engine binds the
+# config's [strategies.builder] / [strategies.aggressor] keys by these names (engine.STRATEGY_PARAMS);
+# builder has every one but the last.
+RANDOM, BUILDER, AGGRESSOR = 0, 1, 2
+P_OPP, P_LEADER, P_FULL, P_CARD, P_EXCH, P_OTTO, P_GRAG, P_SIMON, P_RECALL, P_EVENTS, P_HOLD, P_CHEAP = range(12)
+HEURISTIC_PARAMS = ("opp_weight", "leader_weight", "full_weight", "card_weight", "exchange_value", "otto_min",
+                    "grag_min", "simon_min", "recall_gap", "play_events", "hold_events", "cheap_cost")
+
+# The replay's event log (play_nb writes it, replay.py tells it): one row (EV_*, a, b, c, d, e).
+EV_HAND = 0  # after the deal: seat a holds b cards of kind c
+EV_STONE = 1  # the stone starts on place a (rows, then columns, then bodies)
+EV_TURN = 2  # turn a (from 1): seat b; c = 1 in the final round; d cards in hand, e ships in supply
+EV_LAND = 3  # seat a lands on space b with a card of kind c
+EV_ATTACK = 4  # seat a attacks space b held by seat c; category d (0 majority, 1 present, 2 absent), e cards
+EV_PAY = 5  # ... paying b cards of kind c (seat a)
+EV_EXCHANGE = 6  # seat a discards a card of kind b and draws one of kind c
+EV_PASS = 7  # seat a can do nothing legal: passes its b remaining action slots
+EV_SIMON = 8  # seat a plays Simon Wright: the stone moves from place b to place c
+EV_RECALL = 9  # seat a plays Recall
+EV_RETURN = 10  # ... seat a sends its ship on space b home
+EV_OTTO = 11  # seat a plays Otto: its ship moves from space b to space c, swapping with seat d's (-1: none)
+EV_GRAG = 12  # seat a plays GRAG: a ship from supply onto space b, whose ship (seat c, -1: none) goes home
+EV_TRIGGER = 13  # seat a placed its last ship: the end is triggered
+EV_DRAW = 14  # seat a draws b cards of kind c (the refill at the end of its turn)
+EV_RESHUFFLE = 15  # the stack ran out: the discard pile (a cards) is shuffled into a new stack
+EV_END = 16  # the game ends: end code a (core.records END_*) after b turns
+EV_INVALID = 17  # validation: invariant b (INV_*) broke in turn a
+N_EV_COLS = 6
+
+# What validate_nb.check_invariants returns: 0, or the first invariant broken (validate_nb.INVARIANTS
+# says what each means).
+INV_OK = 0
+INV_SHIPS = 1
+INV_OWNER = 2
+INV_COUNTS = 3
+INV_SUMMARY = 4
+INV_SCORE = 5
+INV_STONE = 6
+INV_EMPTY = 7
+INV_HAND = 8
+INV_CARDS = 9
+INV_END_SEAT = 10
+
+# ---- work: validation's scratch, then play_nb's note of a broken invariant and the replay's snapshot
+_w = _Alloc()
+W_CNT = _w.take(MB * MP)  # ships per body and player: W_CNT + b * MP + q
+W_ON = _w.take(MP)  # ships on the board per player
+W_KIND = _w.take(MK)  # cards per kind: the deck's minus those found
+W_EMPTY = _w.take(MK)  # empty landable spaces per card kind
+W_SC = _w.take(MP)  # scores
+W_ELB = _w.take((MR + MC) * MB)  # empty spaces per row or column kind and body
+W_BAD = _w.take(1)  # play_nb: the invariant a step broke (0: none)
+W_LOG = _w.n  # the replay's snapshot of what an action can change (play_nb.snapshot):
+S_OWN = _w.take(ML)  # the landing spaces' owners
+S_HAND = _w.take(MK)  # the acting player's hand
+S_NSTACK = _w.take(1)
+S_NDISC = _w.take(1)
+S_LANDS = _w.take(1)
+S_EXCH = _w.take(1)
+S_ATT = _w.take(3)  # the acting player's attacks, by category
+S_STONE = _w.take(1)
+S_END = _w.take(1)
+S_EV = _w.take(4)  # event counters
+WORK_SIZE = _w.n
+
+
+@njit(cache=True)
+def new_state():
+    return np.zeros(ST_SIZE, np.int64)
+
+
+@njit(cache=True, _nrt=False)
+def reset_state(bd, st):
+    """A blank game: an empty board, full supplies, no cards anywhere, no end triggered (the seats'
+    strategy ids kept). The stone and the counts of empty spaces are the set-up's (rules_nb.set_up)."""
+    st[:SID] = 0
+    st[SID + MP:STACK] = 0
+    st[OWNER:OWNER + bd[NL]] = -1
+    for p in range(bd[PLAYERS]):
+        st[SUPPLY + p] = bd[SHIPS]
+    st[END_SEAT] = -1
+    st[T_EVENT] = -1
+    st[BHOLD:BHOLD + MB] = -1
+    st[BAWH:BAWH + MB] = -1
