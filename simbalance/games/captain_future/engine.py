@@ -23,12 +23,20 @@ from __future__ import annotations
 import numpy as np
 
 from simbalance.core.records import MAX_SEATS, record_dtype
+from simbalance.games.captain_future import play_nb
 from simbalance.games.captain_future.board import MAX_BODIES, build_board
 from simbalance.games.captain_future.play_nb import kernel
 from simbalance.games.captain_future.replay import replay, trace
 from simbalance.games.captain_future.report import figures, summarize
-from simbalance.games.captain_future.state_nb import AGGRESSOR, BUILDER, HEURISTIC_PARAMS, RANDOM
-from simbalance.games.spec import Engine
+from simbalance.games.captain_future.state_nb import (
+    AGGRESSOR,
+    BUILDER,
+    HEURISTIC_PARAMS,
+    RANDOM,
+    clone,
+    new_state,
+)
+from simbalance.games.spec import Engine, Resumable
 
 ENGINE_VERSION = 3
 CHUNK_SIZE = 1 << 16
@@ -84,4 +92,19 @@ ENGINE = Engine(
     figures=figures,
     replay=replay,
     trace=trace,
+    # Decisions: the event before the slots, each action slot, the events after them
+    # (docs/rules/captain-future.md, "Decisions"; option codes state_nb.OPT_*).
+    resumable=Resumable(
+        context=play_nb.context,
+        max_options=play_nb.max_options,
+        new_state=new_state,
+        start=play_nb.start,
+        to_move=play_nb.to_move,
+        legal_options=play_nb.legal_options,
+        apply_option=play_nb.apply_option,
+        play_out=play_nb.play_out,
+        clone=clone,
+        check=play_nb.check,
+        write_record=play_nb.write_record,
+    ),
 )

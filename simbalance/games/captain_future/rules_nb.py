@@ -57,10 +57,19 @@ from simbalance.games.captain_future.state_nb import (
     NC,
     NCARDS,
     NDISC,
+    NK,
     NL,
     NR,
     NSTACK,
     ONBOARD,
+    OPT_ATTACK,
+    OPT_EXCHANGE,
+    OPT_GRAG,
+    OPT_LAND,
+    OPT_NONE,
+    OPT_OTTO,
+    OPT_RECALL,
+    OPT_SIMON,
     OWNER,
     PLAYERS,
     PTS,
@@ -80,8 +89,8 @@ from simbalance.games.captain_future.state_nb import (
     STONE_ROW,
     STONE_T,
     SUPPLY,
-    T_EVENT,
     T_LANDS,
+    option,
     reset_state,
 )
 
@@ -481,6 +490,14 @@ def resolve_attack(bd, st, p, s):
 
 
 @njit(cache=True, _nrt=False)
+def attack(bd, st, p, s):
+    """``p`` attacks ``s``, paying the cards that name it the least useful first (the heuristics'
+    payment, and an option's: state_nb.OPT_ATTACK)."""
+    pay_named_cheapest(bd, st, p, s, attack_cost(bd, st, p, bd[SP_BODY + s]))
+    resolve_attack(bd, st, p, s)
+
+
+@njit(cache=True, _nrt=False)
 def pay_named_cheapest(bd, st, p, s, n):
     """Pay ``n`` cards naming ``s``, the least useful first: the row or column card that names fewer
     empty spaces, then the other, then the body card, jokers last."""
@@ -503,7 +520,6 @@ def play_event_card(bd, st, p, k):
     """Discard the event card ``k`` and count it (the caller applies its effect)."""
     discard_card(st, p, k)
     st[EV + k - bd[KJ] - 1] += 1
-    st[T_EVENT] = k - bd[KJ] - 1
 
 
 @njit(cache=True, _nrt=False)
@@ -538,6 +554,15 @@ def grag(bd, st, p, s):
         lift_ship(bd, st, s)
         st[SUPPLY + q] += 1  # returned to its owner, who may land it again
     place_from_supply(bd, st, p, s)
+
+
+@njit(cache=True, _nrt=False)
+def recall_ok(bd, st):
+    """Recall has a use: a ship on the board (anyone's)."""
+    for q in range(bd[PLAYERS]):
+        if st[ONBOARD + q] > 0:
+            return True
+    return False
 
 
 @njit(cache=True, _nrt=False)
@@ -587,3 +612,87 @@ def scores_recomputed(bd, st, out):
         body_points(bd, st, b)
         for q in range(bd[PLAYERS]):
             out[q] += st[PTS + q]
+
+
+# ---- a slot, carried out; what a decision allows -------------------------------------------------
+
+@njit(cache=True, _nrt=False, inline="always")
+def take_action(bd, st, rng, p, act, k, s):
+    """Carry out an action slot of ``p``: ``act`` OPT_LAND (card kind ``k`` on space ``s``),
+    OPT_ATTACK (space ``s``) or OPT_EXCHANGE (a card of kind ``k``); OPT_NONE is a pass. Returns
+    whether the player did something."""
+    if act == OPT_LAND:
+        land(bd, st, p, k, s)
+    elif act == OPT_ATTACK:
+        attack(bd, st, p, s)
+    elif act == OPT_EXCHANGE:
+        exchange(bd, st, rng, p, k)
+    else:
+        return False
+    return True
+
+
+@njit(cache=True, _nrt=False)
+def slot_options(bd, st, p, final, out):
+    """Every option of ``p``'s action slot into ``out`` (codes state_nb.option); returns how many.
+    ``final``: ``p``'s last turn after another player triggered the end. The rule text: a landing
+    with any trajectory card in hand on any empty space it names (not on the stone's body), an attack
+    on any ship the player can attack now, an exchange of any card kind in hand; a pass only when
+    none of these is legal."""
+    n = 0
+    for k in range(bd[KJ] + 1):
+        if st[HANDS + p * MK + k] == 0:
+            continue
+        for s in range(bd[NL]):
+            if can_land(bd, st, p, k, s):
+                out[n] = option(OPT_LAND, k, s)
+                n += 1
+    for s in range(bd[NL]):
+        if can_attack(bd, st, p, s, final):
+            out[n] = option(OPT_ATTACK, 0, s)
+            n += 1
+    if can_exchange(bd, st, p):
+        for k in range(bd[NK]):
+            if st[HANDS + p * MK + k] > 0:
+                out[n] = option(OPT_EXCHANGE, k, 0)
+                n += 1
+    if n == 0:
+        out[0] = option(OPT_NONE, 0, 0)
+        n = 1
+    return n
+
+
+@njit(cache=True, _nrt=False)
+def event_options(bd, st, p, out):
+    """Every option of ``p``'s event decision into ``out``; returns how many: no event, then each
+    event card in hand with each of its legal uses (Simon Wright: every other place of the stone;
+    Recall: once, if a ship is on the board; Otto: every own ship and space allowed by otto_ok;
+    GRAG: every space allowed by grag_ok)."""
+    ks = bd[KJ] + 1
+    h = HANDS + p * MK
+    out[0] = option(OPT_NONE, 0, 0)
+    n = 1
+    if st[h + ks] > 0:
+        cur = stone_place(bd, st[STONE_T], st[STONE_I])
+        for place in range(n_stone_places(bd)):
+            if place != cur:
+                out[n] = option(OPT_SIMON, place, 0)
+                n += 1
+    if st[h + ks + 1] > 0 and recall_ok(bd, st):
+        out[n] = option(OPT_RECALL, 0, 0)
+        n += 1
+    if st[h + ks + 2] > 0:
+        for src in range(bd[NL]):
+            if st[OWNER + src] != p:
+                continue
+            for dst in range(bd[NL]):
+                if otto_ok(bd, st, p, src, dst):
+                    out[n] = option(OPT_OTTO, src, dst)
+                    n += 1
+    if st[h + ks + 3] > 0:
+        for s in range(bd[NL]):
+            if grag_ok(bd, st, p, s):
+                out[n] = option(OPT_GRAG, s, 0)
+                n += 1
+    return n
+

@@ -18,6 +18,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from simbalance.core.lineup import MAX_PARAMS
+
 MP = 4  # players
 ML = 128  # landing spaces (the held masks are two uint64 words)
 MB = 16  # bodies
@@ -85,8 +87,17 @@ NDISC = _s.take(1)
 END_SEAT = _s.take(1)  # the seat whose placement emptied his supply, -1 before
 EXCH = _s.take(1)  # exchanges this game
 LANDS = _s.take(1)  # landings this game
-T_LANDS = _s.take(1)  # landings this turn (trace)
-T_EVENT = _s.take(1)  # event played this turn 0..3, -1 (trace)
+T_LANDS = _s.take(1)  # landings this turn (the heuristics hold events in turns with a landing)
+# Where the game stands (play_nb): everything the loop needs to go on from a decision.
+TURN = _s.take(1)  # turns played; the turn under way is turn TURN + 1
+SEAT = _s.take(1)  # the seat whose turn it is
+PHASE = _s.take(1)  # where in the turn (PH_*)
+SLOT = _s.take(1)  # the action slot under way (PH_SLOT), from 0
+EVENTS_LEFT = _s.take(1)  # event cards the seat may still play this turn
+ACTED = _s.take(1)  # 1 once the seat did something this turn
+PASSES = _s.take(1)  # turns in a row in which the seat could do nothing
+FINAL_LEFT = _s.take(1)  # turns left in the final round once the end is triggered, -1 before
+END = _s.take(1)  # the end code (core.records END_*) once PHASE is PH_OVER
 OWNER = _s.take(ML)  # owner of each landing space, -1 empty
 CNT = _s.take(MB * MP)  # ships of player p on body b: CNT + b * MP + p
 FILLED = _s.take(MB)  # ships on body b
@@ -137,6 +148,25 @@ FQ = MP + 1  # stride of FV: occupant -1..P-1
 # ---- codes ------------------------------------------------------------------------------------
 STONE_ROW, STONE_COL, STONE_BODY = 0, 1, 2  # STONE_T: what the stone sits on
 
+# Where in a turn the game stands (st[PHASE]). The first three are decisions of st[SEAT]; the game
+# passes PH_TURN_END (draw up, the next turn) at once, and stops at PH_OVER.
+PH_EVENT_BEFORE = 0  # an event card before the slots, or none
+PH_SLOT = 1  # action slot st[SLOT]: land, attack, exchange, or pass when nothing is legal
+PH_EVENT_AFTER = 2  # an event card after the slots (while st[EVENTS_LEFT] > 0), or none
+PH_TURN_END = 3  # the turn is over: draw back up, then the next turn
+PH_OVER = 4  # the game is over (st[END])
+
+# The options of a decision (play_nb.legal_options, docs/rules/captain-future.md "Decisions"): one
+# int64 each, option(kind, a, b) = kind * 65536 + a * 256 + b.
+OPT_NONE = 0  # no event / pass (a slot with nothing legal)
+OPT_LAND = 1  # land with a card of kind a on space b
+OPT_ATTACK = 2  # attack space b (paying the cards that name it, the least useful first)
+OPT_EXCHANGE = 3  # exchange a card of kind a
+OPT_SIMON = 4  # Simon Wright: the stone to place a; then Recall, Otto, GRAG: OPT_SIMON + event index
+OPT_RECALL = 5  # Recall (every player chooses his own ship by his strategy)
+OPT_OTTO = 6  # Otto: own ship on space a to space b
+OPT_GRAG = 7  # GRAG: a ship from supply onto space a
+
 # Attack categories (records): by the majority holder, by a player present, by a player absent.
 CAT_MAJORITY, CAT_PRESENT, CAT_ABSENT = 0, 1, 2
 
@@ -182,6 +212,7 @@ INV_EMPTY = 7
 INV_HAND = 8
 INV_CARDS = 9
 INV_END_SEAT = 10
+INV_TURN = 11
 
 # ---- work: validation's scratch, then play_nb's note of a broken invariant and the replay's snapshot
 _w = _Alloc()
@@ -206,9 +237,45 @@ S_EV = _w.take(4)  # event counters
 WORK_SIZE = _w.n
 
 
+@njit(cache=True, inline="always")
+def option(kind, a, b):
+    return kind * 65536 + a * 256 + b
+
+
+@njit(cache=True, inline="always")
+def option_kind(code):
+    return code // 65536
+
+
+@njit(cache=True, inline="always")
+def option_a(code):
+    return (code // 256) % 256
+
+
+@njit(cache=True, inline="always")
+def option_b(code):
+    return code % 256
+
+
+# ---- one game's state: a tuple of arrays ------------------------------------------------------
+# (st, fs, buf, rng, seat_prm, work, order): the flat state, the heuristics' cache, a scratch list,
+# the random stream, each seat's strategy parameters, validation's and the replay's scratch, and the
+# deck as shuffled for the deal. The kernel makes one per block; clone copies all of it.
+
 @njit(cache=True)
-def new_state():
-    return np.zeros(ST_SIZE, np.int64)
+def new_state(ctx):
+    """A blank state for the board of ``ctx`` = (bd, validate)."""
+    bd = ctx[0]
+    return (np.zeros(ST_SIZE, np.int64), np.zeros(FS_SIZE, np.float64), np.zeros(ML, np.int64),
+            np.zeros(1, np.uint64), np.zeros((bd[PLAYERS], MAX_PARAMS), np.float64), np.zeros(WORK_SIZE, np.int64),
+            np.zeros(bd[NCARDS], np.int64))
+
+
+@njit(cache=True)
+def clone(state):
+    """An independent copy of a state (the random stream too)."""
+    st, fs, buf, rng, seat_prm, work, order = state
+    return st.copy(), fs.copy(), buf.copy(), rng.copy(), seat_prm.copy(), work.copy(), order.copy()
 
 
 @njit(cache=True, _nrt=False)
@@ -221,6 +288,6 @@ def reset_state(bd, st):
     for p in range(bd[PLAYERS]):
         st[SUPPLY + p] = bd[SHIPS]
     st[END_SEAT] = -1
-    st[T_EVENT] = -1
+    st[FINAL_LEFT] = -1
     st[BHOLD:BHOLD + MB] = -1
     st[BAWH:BAWH + MB] = -1

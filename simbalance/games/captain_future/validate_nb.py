@@ -26,7 +26,10 @@ from simbalance.games.captain_future.state_nb import (
     ELB,
     EMPTY_K,
     END_SEAT,
+    EVENTS_LEFT,
+    EVPT,
     FILLED,
+    FINAL_LEFT,
     HAND,
     HAND_N,
     HANDS,
@@ -41,6 +44,7 @@ from simbalance.games.captain_future.state_nb import (
     INV_SHIPS,
     INV_STONE,
     INV_SUMMARY,
+    INV_TURN,
     MAJ_PTS,
     MB,
     MC,
@@ -58,17 +62,25 @@ from simbalance.games.captain_future.state_nb import (
     NSTACK,
     ONBOARD,
     OWNER,
+    PASSES,
+    PH_OVER,
+    PHASE,
     PLAYERS,
     REMOVED,
     SCORE,
+    SEAT,
     SHIP_PTS,
     SHIPS,
+    SLOT,
+    SLOTS,
     SP_BODY,
     SP_K,
     STACK,
     STONE_I,
     STONE_T,
     SUPPLY,
+    TURN,
+    TURN_CAP,
     W_CNT,
     W_ELB,
     W_EMPTY,
@@ -92,6 +104,8 @@ INVARIANTS = {
     INV_HAND: "a hand holds more cards than the hand size, or a negative count",
     INV_CARDS: "the cards in hands, stack and discard pile are not the deck",
     INV_END_SEAT: "the end was triggered by no seat of the game",
+    INV_TURN: "where the game stands (turn, seat, phase of the turn, action slot, events left, final round, "
+              "passes) is no position of a game",
 }
 
 @njit(cache=True, _nrt=False)
@@ -219,4 +233,9 @@ def check_invariants(bd, st, work):
             return INV_CARDS
     if st[END_SEAT] < -1 or st[END_SEAT] >= P:
         return INV_END_SEAT
+    # where the game stands (play_nb's loop goes on from there)
+    if not (0 <= st[SEAT] < P and 0 <= st[PHASE] <= PH_OVER and 0 <= st[SLOT] < max(bd[SLOTS], 1)
+            and 0 <= st[EVENTS_LEFT] <= bd[EVPT] and -1 <= st[FINAL_LEFT] < P and 0 <= st[PASSES] <= P
+            and 0 <= st[TURN] <= bd[TURN_CAP]):
+        return INV_TURN
     return INV_OK

@@ -8,7 +8,7 @@ from simbalance.core.config import apply_overrides, load_config
 from simbalance.games.captain_future import state_nb as X
 from simbalance.games.captain_future.board import build_board
 from simbalance.games.captain_future.rules_nb import place_from_supply, set_up, shuffle_deck
-from simbalance.games.captain_future.state_nb import STONE_BODY, new_state
+from simbalance.games.captain_future.state_nb import STONE_BODY
 from simbalance.games.captain_future.strategies_nb import reset_cache
 
 
@@ -27,7 +27,7 @@ class Table:
         cfg = apply_overrides(load_config("captain-future"), overrides)
         self.bd, self.lay = build_board(cfg, players)
         self.players = players
-        self.st = new_state()
+        self.st = np.zeros(X.ST_SIZE, np.int64)
         self.fs = np.zeros(X.FS_SIZE)
         reset_cache(self.fs)
         self.rng = np.zeros(1, np.uint64)

@@ -17,7 +17,7 @@ from simbalance.core.rng import seed_game
 from simbalance.games.captain_future import state_nb as X
 from simbalance.games.captain_future import validate_nb as V
 from simbalance.games.captain_future.engine import replay
-from simbalance.games.captain_future.play_nb import TRACE_W, play_game
+from simbalance.games.captain_future.play_nb import deal_and_begin, play_on
 from simbalance.games.captain_future.rules_nb import deal, scores_recomputed
 from simbalance.games.captain_future.state_nb import STONE_BODY
 
@@ -118,6 +118,9 @@ CORRUPTIONS = {
     "a card kind that does not exist": (lambda t: t.st.__setitem__(X.DISCARD, 200) or t.st.__setitem__(
         X.NDISC, 1), X.INV_CARDS),
     "an end seat that is no seat": (lambda t: t.st.__setitem__(X.END_SEAT, 4), X.INV_END_SEAT),
+    "a turn of a seat that is no seat": (lambda t: t.st.__setitem__(X.SEAT, 4), X.INV_TURN),
+    "an action slot beyond the last": (lambda t: t.st.__setitem__(X.SLOT, 2), X.INV_TURN),
+    "more events left than a turn has": (lambda t: t.st.__setitem__(X.EVENTS_LEFT, 2), X.INV_TURN),
 }
 
 
@@ -137,12 +140,17 @@ def test_every_game_state_passes_and_a_broken_deal_ends_the_game_invalid():
     seed_game(rng, np.uint64(5), np.int64(0))
     order = deck_order(t.bd, rng)
     work = np.zeros(X.WORK_SIZE, np.int64)
-    trace = np.zeros((0, TRACE_W), np.int64)
     prm = np.tile(np.array([0.5, 0.5, 0.6, 0.45, 0.1, 2.0, 2.0, 1.5, 3.0, 0.0]), (4, 1))
-    end, turns = play_game(t.bd, t.st, t.fs, np.zeros(X.ML, np.int64), rng, order, STONE_BODY, 0, prm, trace, work)
+
+    def play(order):
+        deal_and_begin(t.bd, t.st, t.fs, rng, order, STONE_BODY, 0, work)
+        play_on(t.bd, t.st, t.fs, np.zeros(X.ML, np.int64), rng, prm, -1, -1, work)
+        return int(t.st[X.END]), int(t.st[X.TURN])
+
+    end, turns = play(order)
     assert end != END_INVALID and turns > 0 and work[X.W_BAD] == 0
     order[3] = order[3] + 1 if order[3] + 1 != order[4] else order[3] + 2  # one card is not the deck's
-    end, turns = play_game(t.bd, t.st, t.fs, np.zeros(X.ML, np.int64), rng, order, STONE_BODY, 0, prm, trace, work)
+    end, turns = play(order)
     assert (end, turns) == (END_INVALID, 0) and work[X.W_BAD] == X.INV_CARDS
 
 
