@@ -375,6 +375,16 @@ def deal_and_begin(bd, st, fs, rng, order, stone_t, stone_i, work=None, log=None
     next_turns(bd, st, rng, work, log, log_n)
 
 
+@njit(cache=True, _nrt=False)
+def deal_game(bd, st, fs, rng, order, seed, game, work=None, log=None, log_n=None):
+    """Game ``game`` of ``seed``: its random stream, the shuffled deck, the stone's first place, the
+    deal; then on to the first decision (the start of the kernel's games and of the replay's)."""
+    seed_game(rng, seed, game)
+    shuffle_deck(bd, rng, order)
+    stone_t, stone_i = first_stone(bd, rng)
+    deal_and_begin(bd, st, fs, rng, order, stone_t, stone_i, work, log, log_n)
+
+
 # ---- the game loop ------------------------------------------------------------------------------
 
 @njit(cache=True, _nrt=False)
@@ -459,17 +469,13 @@ def max_options(ctx) -> int:
 
 @njit(cache=True)
 def start(ctx, state, seed, game):
-    """Game ``game`` of ``seed``: its random stream, the shuffled deck, the stone's first place, the
-    deal; then on to the first decision."""
+    """Game ``game`` of ``seed`` dealt into ``state``, on to the first decision."""
     bd, validate = ctx
     st, fs, buf, rng, seat_prm, work, order = state
-    seed_game(rng, seed, game)
-    shuffle_deck(bd, rng, order)
-    stone_t, stone_i = first_stone(bd, rng)
     if validate:
-        deal_and_begin(bd, st, fs, rng, order, stone_t, stone_i, work)
+        deal_game(bd, st, fs, rng, order, seed, game, work)
     else:
-        deal_and_begin(bd, st, fs, rng, order, stone_t, stone_i)
+        deal_game(bd, st, fs, rng, order, seed, game)
 
 
 @njit(cache=True)
@@ -623,6 +629,8 @@ def kernel(out, first_game, seed, lineups, slot_strategy, slot_params, bd, valid
         seat_prm = state[4]
         for i in range(lo, hi):
             game = first_game + i
+            # the record's game and strategy fields and the seats' strategies (begin_game keys the
+            # random stream too; start keys it again, to the same state)
             begin_game(state[3], seed, game, out, i, lineups, slot_strategy, slot_params, P, st, SID, seat_prm)
             start(ctx, state, seed, game)
             play_out(ctx, state, st[SID:SID + P], seat_prm, -1)
@@ -639,9 +647,6 @@ def trace_game(out, game, seed, lineups, slot_strategy, slot_params, bd, log, lo
     st, fs, buf, rng, seat_prm, work, order = state
     log_n[0] = 0
     begin_game(rng, seed, game, out, 0, lineups, slot_strategy, slot_params, P, st, SID, seat_prm)
-    seed_game(rng, seed, game)
-    shuffle_deck(bd, rng, order)
-    stone_t, stone_i = first_stone(bd, rng)
-    deal_and_begin(bd, st, fs, rng, order, stone_t, stone_i, work, log, log_n)
+    deal_game(bd, st, fs, rng, order, seed, game, work, log, log_n)
     play_on(bd, st, fs, buf, rng, seat_prm, -1, -1, work, log, log_n)
     write_record(ctx, state, out, 0)
