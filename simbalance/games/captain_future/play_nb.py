@@ -259,6 +259,7 @@ def _broken(bd, st, work):
 
 @njit(cache=True, _nrt=False)
 def game_over(st, end, log, log_n):
+    """The game ends with ``end`` (core.records END_*): nobody is to move any more."""
     st[PHASE] = PH_OVER
     st[END] = end
     if log is not None:

@@ -10,6 +10,7 @@ import pytest
 from captain_future_helpers import Table
 
 import simbalance
+from simbalance.core.lineup import MAX_PARAMS
 from simbalance.core.records import END_INVALID
 from simbalance.games.captain_future import state_nb as X
 from simbalance.games.captain_future.engine import ENGINE
@@ -157,7 +158,7 @@ def position(t: Table, phase: int, seat: int = 0, final: bool = False):
     st[X.SLOT] = 0
     st[X.EVENTS_LEFT] = 1
     st[X.FINAL_LEFT] = 2 if final else -1
-    state = (st, t.fs, np.zeros(X.ML, np.int64), t.rng, np.zeros((t.players, 16)), np.zeros(X.WORK_SIZE, np.int64),
+    state = (st, t.fs, np.zeros(X.ML, np.int64), t.rng, np.zeros((t.players, MAX_PARAMS)), np.zeros(X.WORK_SIZE, np.int64),
              np.zeros(int(t.bd[X.NCARDS]), np.int64))
     return (t.bd, np.bool_(True)), state
 
