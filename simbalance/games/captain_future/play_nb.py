@@ -9,7 +9,8 @@ once: after the deal and after every decision the state stands at the next decis
 (st[PHASE] = PH_OVER).
 
 The kernel plays every game as ``start``, ``play_out`` to the end, ``write_record`` (the
-``Resumable`` contract of games/spec.py); search players and tests also list the options of a
+``Resumable`` contract of games/spec.py; inlined into the kernel, so a game pays no call that
+passes the state's arrays); search players and tests also list the options of a
 decision (``legal_options``) and take one (``apply_option``). All of them run ``play_on``, the one
 game loop.
 
@@ -468,7 +469,7 @@ def max_options(ctx) -> int:
     return max(events, slots)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def start(ctx, state, seed, game):
     """Game ``game`` of ``seed`` dealt into ``state``, on to the first decision."""
     bd, validate = ctx
@@ -513,7 +514,7 @@ def apply_option(ctx, state, option):
         play_on(bd, st, fs, buf, rng, seat_prm, 1, option)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def play_out(ctx, state, seat_sid, seat_prm, max_decisions):
     """Let the seats' strategies (ids ``seat_sid``, parameter rows ``seat_prm``, as the kernel gives
     them; they become the state's) decide, at most ``max_decisions`` times (-1: to the end); returns
@@ -535,7 +536,7 @@ def check(ctx, state):
     return check_invariants(ctx[0], state[0], state[5])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def write_record(ctx, state, out, i):
     """The finished game's record into ``out[i]`` (all but the kernel's game and strategy fields)."""
     bd = ctx[0]
