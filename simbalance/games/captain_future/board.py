@@ -7,7 +7,7 @@ row, left to right); that numbering is the bit order of the ``*_mask_*`` record 
 
 Card kinds (the hand is kept as a count per kind): row r -> r, column c -> R + c, body b ->
 R + C + b, joker -> R + C + B, then Simon Wright, Recall, Otto, GRAG. The kernel's arrays are laid
-out in layout.py.
+out in state_nb.py.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import numpy as np
 
 from simbalance.core.config import get, require_bool, require_choice, require_int
 from simbalance.core.errors import ConfigError
-from simbalance.games.captain_future import layout as X
+from simbalance.games.captain_future import state_nb as X
 
 MAX_SPACES = X.ML  # the held-space masks are two uint64 words
 MAX_BODIES = X.MB  # per-body record fields have this length

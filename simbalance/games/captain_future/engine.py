@@ -1,9 +1,10 @@
 """captain-future engine: config -> arrays, record layout, kernel, report hooks, replay.
 
-Files: board.py (config -> Board/Rules arrays, map parsing), rules_nb.py (the rules on one game's
-state), strategies_nb.py (decisions), play_nb.py (turn order, end, scoring into records, kernel),
-report.py (summarize, figures), validate_nb.py (the invariants checked by ``--validate``),
-replay_nb.py and replay_text.py (the replay: the event log, the words).
+Files (the game template of docs/architecture.md): board.py (config -> the board array, map
+parsing), state_nb.py (the layout of the flat arrays, every enum), rules_nb.py (the rule steps on
+one game's state), strategies_nb.py (decisions), play_nb.py (the turn as steps, the end, the record,
+the kernel, the replay's event log), validate_nb.py (the invariants checked by ``--validate``),
+replay.py (one game again: its event log, in words), report.py (summarize, figures).
 
 Version history (bump ENGINE_VERSION only when game behaviour changes):
 1. First version: rules as pinned in docs/rules/captain-future.md.
@@ -22,17 +23,25 @@ from __future__ import annotations
 import numpy as np
 
 from simbalance.core.records import MAX_SEATS, record_dtype
+from simbalance.games.captain_future import play_nb
 from simbalance.games.captain_future.board import MAX_BODIES, build_board
 from simbalance.games.captain_future.play_nb import kernel
-from simbalance.games.captain_future.replay_text import replay, trace
+from simbalance.games.captain_future.replay import replay, trace
 from simbalance.games.captain_future.report import figures, summarize
-from simbalance.games.captain_future.strategies_nb import AGGRESSOR, BUILDER, HEURISTIC_PARAMS, RANDOM
-from simbalance.games.spec import Engine
+from simbalance.games.captain_future.state_nb import (
+    AGGRESSOR,
+    BUILDER,
+    HEURISTIC_PARAMS,
+    RANDOM,
+    clone,
+    new_state,
+)
+from simbalance.games.spec import Engine, Resumable
 
 ENGINE_VERSION = 3
 CHUNK_SIZE = 1 << 16
 STRATEGIES = {"random": RANDOM, "builder": BUILDER, "aggressor": AGGRESSOR}
-# Each heuristic's parameters in the order its code reads them (strategies_nb.P_*); configs bind by name.
+# Each heuristic's parameters in the order its code reads them (state_nb.P_*); configs bind by name.
 STRATEGY_PARAMS = {
     "random": (),
     "builder": HEURISTIC_PARAMS[:-1],
@@ -83,4 +92,19 @@ ENGINE = Engine(
     figures=figures,
     replay=replay,
     trace=trace,
+    # Decisions: the event before the slots, each action slot, the events after them
+    # (docs/rules/captain-future.md, "Decisions"; option codes state_nb.OPT_*).
+    resumable=Resumable(
+        context=play_nb.context,
+        max_options=play_nb.max_options,
+        new_state=new_state,
+        start=play_nb.start,
+        to_move=play_nb.to_move,
+        legal_options=play_nb.legal_options,
+        apply_option=play_nb.apply_option,
+        play_out=play_nb.play_out,
+        clone=clone,
+        check=play_nb.check,
+        write_record=play_nb.write_record,
+    ),
 )

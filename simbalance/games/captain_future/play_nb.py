@@ -1,14 +1,26 @@
-"""One game of captain-future from the deal to the score, the parallel kernel, and the replay.
+"""captain-future's game as resumable steps, the parallel kernel, and the replay's event log.
 
-``play_game`` takes the shuffled deck and the stone's first place as arguments so tests can script a
-game; the kernel draws both from the game's own random stream (``start_game``).
+A game is a sequence of decisions (docs/rules/captain-future.md, "Decisions"): in each turn of seat
+st[SEAT], the event before the slots, each action slot, and the events after the slots. Where the
+game stands is part of its state (st[TURN], st[SEAT], st[PHASE], st[SLOT], st[EVENTS_LEFT], ...:
+state_nb), so it can stop at any decision, be copied (state_nb.clone) and play on. What lies between
+two decisions (the checks, the refill, the end of a turn, the final round, the next turn) runs at
+once: after the deal and after every decision the state stands at the next decision, or at the end
+(st[PHASE] = PH_OVER).
 
-Two optional arguments of ``play_game`` / ``play_turn`` switch extras on; the kernel's ordinary
-path passes neither, and numba compiles every ``if work is not None`` / ``if log is not None`` away:
-- ``work`` (validate_nb.WORK_SIZE int64): check every invariant (validate_nb.check_invariants) after
+The kernel plays every game as ``start``, ``play_out`` to the end, ``write_record`` (the
+``Resumable`` contract of games/spec.py; inlined into the kernel, so a game pays no call that
+passes the state's arrays); search players and tests also list the options of a
+decision (``legal_options``) and take one (``apply_option``). All of them run ``play_on``, the one
+game loop.
+
+Optional arguments of the steps switch extras on; the kernel's ordinary path passes none, and
+numba compiles every ``if work is not None`` / ``if log is not None`` away:
+- ``work`` (state_nb.WORK_SIZE int64): check every invariant (validate_nb.check_invariants) after
   the deal, after every event and action slot and after the refill; a broken one ends the game as
-  END_INVALID. The kernel chooses the validating or the plain ``play_game`` once per game.
-- ``log``, ``log_n`` (with ``work``): the replay's event log (replay_nb), written by ``trace_game``.
+  END_INVALID. ``ctx = (bd, validate)`` says which.
+- ``log``, ``log_n`` (with ``work``): the replay's event log, written by ``trace_game``: a snapshot
+  of what a step can change before it, the difference logged after it.
 """
 
 from __future__ import annotations
@@ -19,77 +31,219 @@ from numba import njit, prange
 from simbalance.core.event_log import log_event
 from simbalance.core.kernel import begin_game, block_bounds, n_blocks
 from simbalance.core.records import END_INVALID, END_STALEMATE, END_TIMEOUT, END_WIN
-from simbalance.core.rng import randint, shuffle
-from simbalance.games.captain_future.layout import (
+from simbalance.core.rng import seed_game
+from simbalance.games.captain_future.rules_nb import (
+    deal,
+    event_options,
+    first_stone,
+    majority_holder,
+    n_stone_places,
+    refill_hand,
+    scores,
+    set_up,
+    shuffle_deck,
+    slot_options,
+    stone_place,
+    take_action,
+)
+from simbalance.games.captain_future.state_nb import (
+    ACTED,
     ATT,
     BODY_SIZE,
-    CNT,
-    COST_ABS,
-    COST_MAJ,
-    COST_PRE,
-    DECK,
-    END_SEAT,
-    EV,
-    EVPT,
-    EXCH,
-    FS_SIZE,
-    HAND_N,
-    HANDS,
-    MK,
-    ML,
-    MP,
-    NB,
-    NC,
-    NCARDS,
-    NL,
-    NR,
-    ONBOARD,
-    OWNER,
-    PLAYERS,
-    REMOVED,
-    SC,
-    SID,
-    SLOTS,
-    STONE_ANY,
-    STONE_I,
-    STONE_T,
-    SUPPLY,
-    T_EVENT,
-    T_LANDS,
-    TURN_CAP,
-)
-from simbalance.games.captain_future.replay_nb import (
-    EV_END,
-    EV_HAND,
-    EV_INVALID,
-    EV_PASS,
-    EV_STONE,
-    EV_TURN,
-    log_event_card,
-    log_refill,
-    log_slot,
-    snapshot,
-)
-from simbalance.games.captain_future.rules_nb import (
     CAT_ABSENT,
     CAT_MAJORITY,
     CAT_PRESENT,
-    STONE_BODY,
-    deal,
-    majority_holder,
-    n_stone_places,
+    CNT,
+    END,
+    END_SEAT,
+    EV,
+    EV_ATTACK,
+    EV_DRAW,
+    EV_END,
+    EV_EXCHANGE,
+    EV_GRAG,
+    EV_HAND,
+    EV_INVALID,
+    EV_LAND,
+    EV_OTTO,
+    EV_PASS,
+    EV_PAY,
+    EV_RECALL,
+    EV_RESHUFFLE,
+    EV_RETURN,
+    EV_SIMON,
+    EV_STONE,
+    EV_TRIGGER,
+    EV_TURN,
+    EVENTS_LEFT,
+    EVPT,
+    EXCH,
+    FINAL_LEFT,
+    HAND_N,
+    HANDS,
+    LANDS,
+    MK,
+    MP,
+    NB,
+    NDISC,
+    NK,
+    NL,
+    NSTACK,
+    ONBOARD,
+    OPT_NONE,
+    OPT_SIMON,
+    OWNER,
+    PASSES,
+    PH_EVENT_AFTER,
+    PH_EVENT_BEFORE,
+    PH_OVER,
+    PH_SLOT,
+    PH_TURN_END,
+    PHASE,
+    PLAYERS,
+    REMOVED,
+    S_ATT,
+    S_END,
+    S_EV,
+    S_EXCH,
+    S_HAND,
+    S_LANDS,
+    S_NDISC,
+    S_NSTACK,
+    S_OWN,
+    S_STONE,
+    SC,
+    SEAT,
+    SID,
+    SLOT,
+    SLOTS,
+    STACK,
+    STONE_I,
+    STONE_T,
+    SUPPLY,
+    T_LANDS,
+    TURN,
+    TURN_CAP,
+    W_BAD,
     new_state,
-    refill_hand,
-    reset_state,
-    scores,
-    stone_place,
+    option_a,
+    option_b,
+    option_kind,
 )
-from simbalance.games.captain_future.strategies_nb import do_event, do_slot, reset_cache
-from simbalance.games.captain_future.validate_nb import W_BAD, WORK_SIZE, check_invariants
+from simbalance.games.captain_future.strategies_nb import do_event, do_slot, play_event, reset_cache
+from simbalance.games.captain_future.validate_nb import check_invariants
 
-# Trace columns (one row per turn, for tests): seat, landings, attacks by category (3), the largest
-# attack cost paid, the event played (-1 none), supply after the turn, the end seat, final-round turn.
-TRACE_W = 10
+# ---- the replay's event log: what a step did, from a snapshot taken before it ----------------------
+
+@njit(cache=True, _nrt=False)
+def snapshot(bd, st, work, p):
+    """What an action of ``p`` can change, into work[W_LOG..]."""
+    for s in range(bd[NL]):
+        work[S_OWN + s] = st[OWNER + s]
+    for k in range(MK):
+        work[S_HAND + k] = st[HANDS + p * MK + k]
+    work[S_NSTACK] = st[NSTACK]
+    work[S_NDISC] = st[NDISC]
+    work[S_LANDS] = st[LANDS]
+    work[S_EXCH] = st[EXCH]
+    for c in range(3):
+        work[S_ATT + c] = st[ATT + p * 4 + c]
+    work[S_STONE] = stone_place(bd, st[STONE_T], st[STONE_I])
+    work[S_END] = st[END_SEAT]
+    for e in range(4):
+        work[S_EV + e] = st[EV + e]
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _taken_space(bd, st, work, p):
+    """The space that is ``p``'s now and was not before (-1: none)."""
+    for s in range(bd[NL]):
+        if st[OWNER + s] == p and work[S_OWN + s] != p:
+            return s
+    return -1
+
+
+@njit(cache=True, _nrt=False)
+def _log_trigger(st, work, log, log_n):
+    if work[S_END] < 0 and st[END_SEAT] >= 0:
+        log_event(log, log_n, EV_TRIGGER, st[END_SEAT], 0, 0, 0, 0)
+
+
+@njit(cache=True, _nrt=False)
+def log_slot(bd, st, work, p, log, log_n):
+    """Log the action slot ``p`` just used: a landing, an attack or an exchange."""
+    h = HANDS + p * MK
+    if st[LANDS] != work[S_LANDS]:
+        k = -1
+        for j in range(MK):
+            if work[S_HAND + j] - st[h + j] == 1:
+                k = j
+        log_event(log, log_n, EV_LAND, p, _taken_space(bd, st, work, p), k, 0, 0)
+    elif st[EXCH] != work[S_EXCH]:
+        drawn = st[STACK + st[NSTACK]]  # the card drawn is left just above the stack's new top
+        gone = -1
+        for j in range(MK):
+            if work[S_HAND + j] - st[h + j] + (1 if j == drawn else 0) == 1:
+                gone = j
+        log_event(log, log_n, EV_EXCHANGE, p, gone, drawn, 0, 0)
+        if work[S_NSTACK] == 0:  # the exchanged card went to the discard pile, then the pile became the stack
+            log_event(log, log_n, EV_RESHUFFLE, work[S_NDISC] + 1, 0, 0, 0, 0)
+    else:
+        cat = 0
+        for c in range(3):
+            if st[ATT + p * 4 + c] != work[S_ATT + c]:
+                cat = c
+        s = _taken_space(bd, st, work, p)
+        cost = 0
+        for j in range(MK):
+            cost += work[S_HAND + j] - st[h + j]
+        log_event(log, log_n, EV_ATTACK, p, s, work[S_OWN + s], cat, cost)
+        for j in range(MK):
+            if work[S_HAND + j] > st[h + j]:
+                log_event(log, log_n, EV_PAY, p, work[S_HAND + j] - st[h + j], j, 0, 0)
+    _log_trigger(st, work, log, log_n)
+
+
+@njit(cache=True, _nrt=False)
+def log_event_card(bd, st, work, p, log, log_n):
+    """Log the event card ``p`` just played, with its targets and effects."""
+    e = 0
+    for j in range(4):
+        if st[EV + j] != work[S_EV + j]:
+            e = j
+    if e == 0:
+        log_event(log, log_n, EV_SIMON, p, work[S_STONE], stone_place(bd, st[STONE_T], st[STONE_I]), 0, 0)
+    elif e == 1:
+        log_event(log, log_n, EV_RECALL, p, 0, 0, 0, 0)
+        P = bd[PLAYERS]
+        for i in range(P):  # in the order the players chose: from the one who played it on
+            q = (p + i) % P
+            for s in range(bd[NL]):
+                if work[S_OWN + s] == q and st[OWNER + s] < 0:
+                    log_event(log, log_n, EV_RETURN, q, s, 0, 0, 0)
+    elif e == 2:
+        dst = _taken_space(bd, st, work, p)
+        src = -1
+        for s in range(bd[NL]):
+            if work[S_OWN + s] == p and st[OWNER + s] != p:
+                src = s
+        log_event(log, log_n, EV_OTTO, p, src, dst, work[S_OWN + dst], 0)
+    else:
+        s = _taken_space(bd, st, work, p)
+        log_event(log, log_n, EV_GRAG, p, s, work[S_OWN + s], 0, 0)
+    _log_trigger(st, work, log, log_n)
+
+
+@njit(cache=True, _nrt=False)
+def log_refill(bd, st, work, p, log, log_n):
+    """Log the cards ``p`` drew back up to the hand size (and a reshuffle on the way)."""
+    if st[NDISC] < work[S_NDISC]:
+        log_event(log, log_n, EV_RESHUFFLE, work[S_NDISC], 0, 0, 0, 0)
+    h = HANDS + p * MK
+    for j in range(MK):
+        if st[h + j] > work[S_HAND + j]:
+            log_event(log, log_n, EV_DRAW, p, st[h + j] - work[S_HAND + j], j, 0, 0)
+
 
 
 @njit(cache=True, _nrt=False)
@@ -102,150 +256,293 @@ def _broken(bd, st, work):
     return work[W_BAD] != 0
 
 
+# ---- the steps between decisions ----------------------------------------------------------------
+
 @njit(cache=True, _nrt=False)
-def play_turn(bd, st, fs, buf, rng, p, final, seat_prm, work=None, log=None, log_n=None):
-    """One turn of seat ``p``: an optional event, the action slots, an optional event if none was
-    played yet, then draw back up to the hand size. Returns False if the player could do nothing.
-    With ``work``: the invariants are checked after every step; the first broken one goes into
-    work[W_BAD] and ends the turn there. With ``log``: every step is logged (replay_nb)."""
-    sid = st[SID + p]
-    prm = seat_prm[p]
+def game_over(st, end, log, log_n):
+    """The game ends with ``end`` (core.records END_*): nobody is to move any more."""
+    st[PHASE] = PH_OVER
+    st[END] = end
+    if log is not None:
+        log_event(log, log_n, EV_END, end, st[TURN], 0, 0, 0)
+
+
+@njit(cache=True, _nrt=False)
+def begin_turn(bd, st, log, log_n):
+    """Seat st[SEAT]'s turn begins, unless the turn cap ends the game (a timeout): an optional event
+    first (if the rules allow events), then the action slots."""
+    if st[TURN] >= bd[TURN_CAP]:
+        game_over(st, END_TIMEOUT, log, log_n)
+        return
+    p = st[SEAT]
+    if log is not None:
+        log_event(log, log_n, EV_TURN, st[TURN] + 1, p, 1 if st[FINAL_LEFT] > 0 else 0, st[HAND_N + p],
+                  st[SUPPLY + p])
     st[T_LANDS] = 0
-    st[T_EVENT] = -1
-    acted = False
-    events_left = bd[EVPT]
-    if events_left > 0:
-        if log is not None:
-            snapshot(bd, st, work, p)
-        if do_event(sid, prm, bd, st, fs, rng, p, seat_prm, 0):
-            events_left -= 1
-            acted = True
-            if log is not None:
-                log_event_card(bd, st, work, p, log, log_n)
-        if _broken(bd, st, work):
-            return acted
-    for slot in range(bd[SLOTS]):
-        if log is not None:
-            snapshot(bd, st, work, p)
-        if not do_slot(sid, prm, bd, st, fs, buf, rng, p, final):
-            if log is not None:
-                log_event(log, log_n, EV_PASS, p, bd[SLOTS] - slot, 0, 0, 0)
-            break  # nothing legal: the player passes the rest of his slots
-        acted = True
-        if log is not None:
-            log_slot(bd, st, work, p, log, log_n)
-        if _broken(bd, st, work):
-            return acted
-    while events_left > 0:
-        if log is not None:
-            snapshot(bd, st, work, p)
-        if not do_event(sid, prm, bd, st, fs, rng, p, seat_prm, 1):
-            break
-        events_left -= 1
-        acted = True
-        if log is not None:
-            log_event_card(bd, st, work, p, log, log_n)
-        if _broken(bd, st, work):
-            return acted
-    if log is not None:
-        snapshot(bd, st, work, p)
-    refill_hand(bd, st, rng, p)
-    if log is not None:
-        log_refill(bd, st, work, p, log, log_n)
-    _broken(bd, st, work)
-    return acted
+    st[ACTED] = 0
+    st[EVENTS_LEFT] = bd[EVPT]
+    if bd[EVPT] > 0:
+        st[PHASE] = PH_EVENT_BEFORE
+    else:
+        to_slot(bd, st, 0)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def to_slot(bd, st, k):
+    """On to action slot ``k``; after the last one, to the events after the slots (if any are left)."""
+    if k < bd[SLOTS]:
+        st[PHASE] = PH_SLOT
+        st[SLOT] = k
+    else:
+        after_slots(st)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def after_slots(st):
+    """The slots are over: an event card after them while the seat may play one, else the turn ends."""
+    st[PHASE] = PH_EVENT_AFTER if st[EVENTS_LEFT] > 0 else PH_TURN_END
 
 
 @njit(cache=True, _nrt=False)
-def play_game(bd, st, fs, buf, rng, order, stone_t, stone_i, seat_prm, trace, work=None, log=None, log_n=None):
-    """Deal ``order`` (a shuffled deck of card kinds), place the stone, play until the end or a
-    cap. Seat strategy ids must be in st[SID..] (kept by reset). Returns (end code, turns played).
-    ``trace`` (n x TRACE_W, may have 0 rows) gets one row per
-    turn while it has room. ``work``: validate (END_INVALID when an invariant breaks); ``log``,
-    ``log_n``: the replay's event log (see the module docstring)."""
+def end_turn(bd, st, rng, work, log, log_n):
+    """Draw back up to the hand size (not after a broken step); then the end of the turn: the final
+    round once a player emptied his supply (everyone else plays once more), a stalemate after a
+    whole round in which nobody could act, else the next seat's turn."""
+    p = st[SEAT]
+    broken = work is not None and work[W_BAD] != 0
+    if not broken:
+        if log is not None:
+            snapshot(bd, st, work, p)
+        refill_hand(bd, st, rng, p)
+        if log is not None:
+            log_refill(bd, st, work, p, log, log_n)
+        broken = _broken(bd, st, work)
+    st[TURN] += 1
+    if broken:
+        if log is not None:
+            log_event(log, log_n, EV_INVALID, st[TURN], work[W_BAD], 0, 0, 0)
+        game_over(st, END_INVALID, log, log_n)
+        return
     P = bd[PLAYERS]
-    reset_state(bd, st, stone_t, stone_i)
+    st[PASSES] = 0 if st[ACTED] else st[PASSES] + 1
+    if st[FINAL_LEFT] > 0:
+        st[FINAL_LEFT] -= 1
+        if st[FINAL_LEFT] == 0:
+            game_over(st, END_WIN, log, log_n)
+            return
+    elif st[END_SEAT] >= 0:
+        # The player who emptied his supply has finished his turn: everyone else plays once more.
+        st[FINAL_LEFT] = P - 1
+        if st[FINAL_LEFT] == 0:
+            game_over(st, END_WIN, log, log_n)
+            return
+    if st[PASSES] >= P:
+        game_over(st, END_STALEMATE, log, log_n)
+        return
+    st[SEAT] = st[SEAT] + 1 if st[SEAT] + 1 < P else 0
+    begin_turn(bd, st, log, log_n)
+
+
+@njit(cache=True, _nrt=False)
+def next_turns(bd, st, rng, work, log, log_n):
+    """End the turn and begin the next, until a turn with a decision (or the end of the game)."""
+    while st[PHASE] == PH_TURN_END:
+        end_turn(bd, st, rng, work, log, log_n)
+
+
+@njit(cache=True, _nrt=False)
+def deal_and_begin(bd, st, fs, rng, order, stone_t, stone_i, work=None, log=None, log_n=None):
+    """Set up (the stone on its first place), deal ``order`` (a shuffled deck of card kinds), and
+    begin seat 0's turn: the state then stands at the first decision. Seat strategy ids in st[SID..]
+    are kept. Tests call this with a scripted deck; ``start`` with the game's own."""
+    set_up(bd, st, stone_t, stone_i)
     reset_cache(fs)
     deal(bd, st, order)
     if log is not None:
-        for q in range(P):
+        for q in range(bd[PLAYERS]):
             for k in range(MK):
                 if st[HANDS + q * MK + k] > 0:
                     log_event(log, log_n, EV_HAND, q, st[HANDS + q * MK + k], k, 0, 0)
         log_event(log, log_n, EV_STONE, stone_place(bd, stone_t, stone_i), 0, 0, 0, 0)
-    turn = 0
-    seat = 0
-    final_left = -1  # turns left in the final round once the end is triggered
-    passes = 0
-    end = END_WIN
+    st[TURN] = 0
+    st[SEAT] = 0
+    st[PASSES] = 0
+    st[FINAL_LEFT] = -1
     if _broken(bd, st, work):
         if log is not None:
             log_event(log, log_n, EV_INVALID, 0, work[W_BAD], 0, 0, 0)
-            log_event(log, log_n, EV_END, END_INVALID, 0, 0, 0, 0)
-        return END_INVALID, 0
-    while True:
-        if turn >= bd[TURN_CAP]:
-            end = END_TIMEOUT
-            break
-        in_final = final_left > 0
-        a0 = ATT + seat * 4
-        att0 = st[a0 + CAT_MAJORITY]
-        att1 = st[a0 + CAT_PRESENT]
-        att2 = st[a0 + CAT_ABSENT]
-        if log is not None:
-            log_event(log, log_n, EV_TURN, turn + 1, seat, 1 if in_final else 0, st[HAND_N + seat],
-                      st[SUPPLY + seat])
-        acted = play_turn(bd, st, fs, buf, rng, seat, in_final, seat_prm, work, log, log_n)
-        if turn < trace.shape[0]:
-            d0 = st[a0 + CAT_MAJORITY] - att0
-            d1 = st[a0 + CAT_PRESENT] - att1
-            d2 = st[a0 + CAT_ABSENT] - att2
-            trace[turn, 0] = seat
-            trace[turn, 1] = st[T_LANDS]
-            trace[turn, 2] = d0
-            trace[turn, 3] = d1
-            trace[turn, 4] = d2
-            mc = 0
-            if d0 > 0:
-                mc = bd[COST_MAJ]
-            if d1 > 0:
-                mc = max(mc, bd[COST_PRE])
-            if d2 > 0:
-                mc = max(mc, bd[COST_ABS])
-            trace[turn, 5] = mc
-            trace[turn, 6] = st[T_EVENT]
-            trace[turn, 7] = st[SUPPLY + seat]
-            trace[turn, 8] = st[END_SEAT]
-            trace[turn, 9] = 1 if in_final else 0
-        turn += 1
-        if work is not None and work[W_BAD] != 0:
-            if log is not None:
-                log_event(log, log_n, EV_INVALID, turn, work[W_BAD], 0, 0, 0)
-            end = END_INVALID
-            break
-        passes = 0 if acted else passes + 1
-        if in_final:
-            final_left -= 1
-            if final_left == 0:
-                break
-        elif st[END_SEAT] >= 0:
-            # The player who emptied his supply has finished his turn: everyone else plays once more.
-            final_left = P - 1
-            if final_left == 0:
-                break
-        if passes >= P:
-            end = END_STALEMATE
-            break
-        seat += 1
-        if seat == P:
-            seat = 0
-    if log is not None:
-        log_event(log, log_n, EV_END, end, turn, 0, 0, 0)
-    return end, turn
+        game_over(st, END_INVALID, log, log_n)
+        return
+    begin_turn(bd, st, log, log_n)
+    next_turns(bd, st, rng, work, log, log_n)
 
 
 @njit(cache=True, _nrt=False)
-def write_record(bd, st, out, i, end, turns):
+def deal_game(bd, st, fs, rng, order, seed, game, work=None, log=None, log_n=None):
+    """Game ``game`` of ``seed``: its random stream, the shuffled deck, the stone's first place, the
+    deal; then on to the first decision (the start of the kernel's games and of the replay's)."""
+    seed_game(rng, seed, game)
+    shuffle_deck(bd, rng, order)
+    stone_t, stone_i = first_stone(bd, rng)
+    deal_and_begin(bd, st, fs, rng, order, stone_t, stone_i, work, log, log_n)
+
+
+# ---- the game loop ------------------------------------------------------------------------------
+
+@njit(cache=True, _nrt=False)
+def play_on(bd, st, fs, buf, rng, seat_prm, max_decisions, forced, work=None, log=None, log_n=None):
+    """Play on from the pending decision: the seats' strategies (st[SID..], ``seat_prm``) decide, at
+    most ``max_decisions`` times (-1: to the end of the game); ``forced`` >= 0: the first decision
+    takes that option (state_nb.OPT_*) instead. After each decision the game runs on to the next.
+    Returns the decisions made."""
+    n = 0
+    while n != max_decisions and st[PHASE] != PH_OVER:
+        p = st[SEAT]
+        sid = st[SID + p]
+        prm = seat_prm[p]
+        phase = st[PHASE]
+        if log is not None:
+            snapshot(bd, st, work, p)
+        if phase == PH_SLOT:
+            # An action slot: land, attack or exchange; a player with nothing legal passes the rest.
+            if forced >= 0:
+                acted = take_action(bd, st, rng, p, option_kind(forced), option_a(forced), option_b(forced))
+            else:
+                acted = do_slot(sid, prm, bd, st, fs, buf, rng, p, st[FINAL_LEFT] > 0)
+            if not acted:
+                if log is not None:
+                    log_event(log, log_n, EV_PASS, p, bd[SLOTS] - st[SLOT], 0, 0, 0)
+                after_slots(st)
+            else:
+                st[ACTED] = 1
+                if log is not None:
+                    log_slot(bd, st, work, p, log, log_n)
+                if _broken(bd, st, work):
+                    st[PHASE] = PH_TURN_END
+                else:
+                    to_slot(bd, st, st[SLOT] + 1)
+        else:
+            # An event card before or after the slots, or none.
+            if forced >= 0:
+                played = forced != OPT_NONE
+                if played:
+                    play_event(bd, st, fs, rng, p, seat_prm, option_kind(forced) - OPT_SIMON, option_a(forced),
+                               option_b(forced))
+            else:
+                played = do_event(sid, prm, bd, st, fs, rng, p, seat_prm, 0 if phase == PH_EVENT_BEFORE else 1)
+            if played:
+                st[EVENTS_LEFT] -= 1
+                st[ACTED] = 1
+                if log is not None:
+                    log_event_card(bd, st, work, p, log, log_n)
+            if phase == PH_EVENT_BEFORE:
+                if _broken(bd, st, work):
+                    st[PHASE] = PH_TURN_END
+                else:
+                    to_slot(bd, st, 0)
+            elif not played or _broken(bd, st, work):
+                st[PHASE] = PH_TURN_END
+            else:
+                after_slots(st)
+        forced = -1
+        n += 1
+        if st[PHASE] == PH_TURN_END:
+            next_turns(bd, st, rng, work, log, log_n)
+    return n
+
+
+# ---- the Resumable contract (games/spec.py) -------------------------------------------------------
+
+def context(bd, validate) -> tuple:
+    """The game's read-only arrays from prepare's output: (board array, validate flag)."""
+    return (bd, np.bool_(validate))
+
+
+def max_options(ctx) -> int:
+    """The most options a decision on the board of ``ctx`` can have (the length of ``options``): an
+    event decision: none, the stone's other places, Recall, Otto's pairs of spaces, GRAG's spaces; a
+    slot: landings (every space is named by 4 card kinds), attacks, exchanges (or the pass)."""
+    bd = ctx[0]
+    n_spaces, n_kinds = int(bd[NL]), int(bd[NK])
+    events = 1 + (int(n_stone_places(bd)) - 1) + 1 + n_spaces * n_spaces + n_spaces
+    slots = 4 * n_spaces + n_spaces + n_kinds + 1
+    return max(events, slots)
+
+
+@njit(cache=True, inline="always")
+def start(ctx, state, seed, game):
+    """Game ``game`` of ``seed`` dealt into ``state``, on to the first decision."""
+    bd, validate = ctx
+    st, fs, buf, rng, seat_prm, work, order = state
+    if validate:
+        deal_game(bd, st, fs, rng, order, seed, game, work)
+    else:
+        deal_game(bd, st, fs, rng, order, seed, game)
+
+
+@njit(cache=True)
+def to_move(ctx, state):
+    """The seat whose decision is pending; -1 once the game is over."""
+    st = state[0]
+    return -1 if st[PHASE] == PH_OVER else st[SEAT]
+
+
+@njit(cache=True)
+def legal_options(ctx, state, options):
+    """The pending decision's options (state_nb.OPT_*) into ``options``; returns how many (0 once
+    the game is over)."""
+    bd = ctx[0]
+    st = state[0]
+    phase = st[PHASE]
+    if phase == PH_OVER:
+        return 0
+    p = st[SEAT]
+    if phase == PH_SLOT:
+        return slot_options(bd, st, p, st[FINAL_LEFT] > 0, options)
+    return event_options(bd, st, p, options)
+
+
+@njit(cache=True)
+def apply_option(ctx, state, option):
+    """Take one listed option of the pending decision, then play on to the next decision. Recall's
+    choices (every player sends a ship home) are made by the seats' strategies in the state."""
+    bd, validate = ctx
+    st, fs, buf, rng, seat_prm, work, order = state
+    if validate:
+        play_on(bd, st, fs, buf, rng, seat_prm, 1, option, work)
+    else:
+        play_on(bd, st, fs, buf, rng, seat_prm, 1, option)
+
+
+@njit(cache=True, inline="always")
+def play_out(ctx, state, seat_sid, seat_prm, max_decisions):
+    """Let the seats' strategies (ids ``seat_sid``, parameter rows ``seat_prm``, as the kernel gives
+    them; they become the state's) decide, at most ``max_decisions`` times (-1: to the end); returns
+    the decisions made."""
+    bd, validate = ctx
+    st, fs, buf, rng, prm, work, order = state
+    for q in range(bd[PLAYERS]):
+        st[SID + q] = seat_sid[q]
+        for j in range(prm.shape[1]):
+            prm[q, j] = seat_prm[q, j] if j < seat_prm.shape[1] else 0.0
+    if validate:
+        return play_on(bd, st, fs, buf, rng, prm, max_decisions, -1, work)
+    return play_on(bd, st, fs, buf, rng, prm, max_decisions, -1)
+
+
+@njit(cache=True)
+def check(ctx, state):
+    """The engine's own validation: 0 when every invariant holds, else the first broken (INV_*)."""
+    return check_invariants(ctx[0], state[0], state[5])
+
+
+@njit(cache=True, inline="always")
+def write_record(ctx, state, out, i):
+    """The finished game's record into ``out[i]`` (all but the kernel's game and strategy fields)."""
+    bd = ctx[0]
+    st = state[0]
+    end = st[END]
+    turns = st[TURN]
     P = bd[PLAYERS]
     sc = st[SC:SC + MP]
     scores(bd, st, sc)
@@ -319,73 +616,39 @@ def write_record(bd, st, out, i, end, turns):
     out[i].winner_mask[1] = won1
 
 
-@njit(cache=True, _nrt=False)
-def first_stone(bd, rng):
-    """The stone's first place: a random body (default), or a random row, column or body."""
-    if bd[STONE_ANY]:
-        place = randint(rng, n_stone_places(bd))
-        if place < bd[NR]:
-            return 0, place
-        if place < bd[NR] + bd[NC]:
-            return 1, place - bd[NR]
-        return 2, place - bd[NR] - bd[NC]
-    return STONE_BODY, randint(rng, bd[NB])
-
-
-@njit(cache=True, inline="always")
-def start_game(bd, st, rng, order, seat_prm, out, i, game, seed, lineups, slot_strategy, slot_params):
-    """Game ``game`` of the run: its random stream, seats, shuffled deck and the stone's first place
-    (returned); the start of every game of the kernel and of the replay."""
-    P = bd[PLAYERS]
-    n_cards = bd[NCARDS]
-    begin_game(rng, seed, game, out, i, lineups, slot_strategy, slot_params, P, st, SID, seat_prm)
-    order[:] = bd[DECK:DECK + n_cards]
-    shuffle(rng, order, n_cards)
-    return first_stone(bd, rng)
-
 
 @njit(cache=True, parallel=True)
 def kernel(out, first_game, seed, lineups, slot_strategy, slot_params, bd, validate):
+    """Games first_game .. first_game + len(out) - 1, each as start, play_out, write_record."""
     n = out.shape[0]
     P = bd[PLAYERS]
-    n_cards = bd[NCARDS]
+    ctx = (bd, validate)
     blocks = n_blocks(n)
     for blk in prange(blocks):
         lo, hi = block_bounds(n, blocks, blk)
-        st = new_state()
-        fs = np.zeros(FS_SIZE, np.float64)
-        buf = np.zeros(ML, np.int64)
-        rng = np.zeros(1, np.uint64)
-        order = np.empty(n_cards, np.int64)
-        seat_prm = np.zeros((P, slot_params.shape[1]), np.float64)
-        trace = np.zeros((0, TRACE_W), np.int64)
-        work = np.zeros(WORK_SIZE, np.int64)
+        state = new_state(ctx)
+        st = state[0]
+        seat_prm = state[4]
         for i in range(lo, hi):
-            stone_t, stone_i = start_game(bd, st, rng, order, seat_prm, out, i, first_game + i, seed, lineups,
-                                          slot_strategy, slot_params)
-            if validate:
-                end, turns = play_game(bd, st, fs, buf, rng, order, stone_t, stone_i, seat_prm, trace, work, None,
-                                       None)
-            else:
-                end, turns = play_game(bd, st, fs, buf, rng, order, stone_t, stone_i, seat_prm, trace)
-            write_record(bd, st, out, i, end, turns)
+            game = first_game + i
+            # the record's game and strategy fields and the seats' strategies (begin_game keys the
+            # random stream too; start keys it again, to the same state)
+            begin_game(state[3], seed, game, out, i, lineups, slot_strategy, slot_params, P, st, SID, seat_prm)
+            start(ctx, state, seed, game)
+            play_out(ctx, state, st[SID:SID + P], seat_prm, -1)
+            write_record(ctx, state, out, i)
 
 
 @njit(cache=True)
 def trace_game(out, game, seed, lineups, slot_strategy, slot_params, bd, log, log_n):
     """Replay: game ``game`` of ``seed`` into ``out[0]`` exactly as the kernel plays it (validated),
-    every event in ``log`` (replay_nb.EV_*); ``log_n[0]``: the number of events."""
+    every event in ``log`` (state_nb.EV_*); ``log_n[0]``: the number of events."""
     P = bd[PLAYERS]
-    st = new_state()
-    fs = np.zeros(FS_SIZE, np.float64)
-    buf = np.zeros(ML, np.int64)
-    rng = np.zeros(1, np.uint64)
-    order = np.empty(bd[NCARDS], np.int64)
-    seat_prm = np.zeros((P, slot_params.shape[1]), np.float64)
-    trace = np.zeros((0, TRACE_W), np.int64)
-    work = np.zeros(WORK_SIZE, np.int64)
+    ctx = (bd, True)
+    state = new_state(ctx)
+    st, fs, buf, rng, seat_prm, work, order = state
     log_n[0] = 0
-    stone_t, stone_i = start_game(bd, st, rng, order, seat_prm, out, 0, game, seed, lineups, slot_strategy,
-                                  slot_params)
-    end, turns = play_game(bd, st, fs, buf, rng, order, stone_t, stone_i, seat_prm, trace, work, log, log_n)
-    write_record(bd, st, out, 0, end, turns)
+    begin_game(rng, seed, game, out, 0, lineups, slot_strategy, slot_params, P, st, SID, seat_prm)
+    deal_game(bd, st, fs, rng, order, seed, game, work, log, log_n)
+    play_on(bd, st, fs, buf, rng, seat_prm, -1, -1, work, log, log_n)
+    write_record(ctx, state, out, 0)

@@ -1,6 +1,6 @@
 """The rules of captain-future as small jitted functions on one game's state (docs/rules/captain-future.md).
 
-A game's state is the flat int64 array ``st`` and the board is ``bd`` (offsets in layout.py), so
+A game's state is the flat int64 array ``st`` and the board is ``bd`` (offsets in state_nb.py), so
 tests can arrange any position by hand and call one rule at a time. Strategies (strategies_nb.py)
 decide; the functions here check and apply.
 
@@ -12,11 +12,10 @@ Bookkeeping kept live, because every decision reads it:
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 from simbalance.core.rng import randint, shuffle
-from simbalance.games.captain_future.layout import (
+from simbalance.games.captain_future.state_nb import (
     ATT,
     BAWA,
     BAWH,
@@ -27,6 +26,9 @@ from simbalance.games.captain_future.layout import (
     BSEC,
     BTOP,
     BVER,
+    CAT_ABSENT,
+    CAT_MAJORITY,
+    CAT_PRESENT,
     CLOCK,
     CNT,
     COST_ABS,
@@ -55,10 +57,19 @@ from simbalance.games.captain_future.layout import (
     NC,
     NCARDS,
     NDISC,
+    NK,
     NL,
     NR,
     NSTACK,
     ONBOARD,
+    OPT_ATTACK,
+    OPT_EXCHANGE,
+    OPT_GRAG,
+    OPT_LAND,
+    OPT_NONE,
+    OPT_OTTO,
+    OPT_RECALL,
+    OPT_SIMON,
     OWNER,
     PLAYERS,
     PTS,
@@ -66,44 +77,53 @@ from simbalance.games.captain_future.layout import (
     RESHUFFLE,
     SCORE,
     SHIP_PTS,
-    SHIPS,
-    SID,
     SP_BODY,
     SP_COL,
     SP_K,
     SP_ROW,
-    ST_SIZE,
     STACK,
+    STONE_ANY,
+    STONE_BODY,
+    STONE_COL,
     STONE_I,
+    STONE_ROW,
     STONE_T,
     SUPPLY,
-    T_EVENT,
     T_LANDS,
+    option,
+    reset_state,
 )
 
-STONE_ROW, STONE_COL, STONE_BODY = 0, 1, 2
+# ---- the set-up --------------------------------------------------------------------------------
 
-# Attack categories (records): by the majority holder, by a player present, by a player absent.
-CAT_MAJORITY, CAT_PRESENT, CAT_ABSENT = 0, 1, 2
-
-
-@njit(cache=True)
-def new_state():
-    return np.zeros(ST_SIZE, np.int64)
+@njit(cache=True, _nrt=False)
+def shuffle_deck(bd, rng, order):
+    """The deck (its card kinds) into ``order``, shuffled."""
+    n = bd[NCARDS]
+    for j in range(n):
+        order[j] = bd[DECK + j]
+    shuffle(rng, order, n)
 
 
 @njit(cache=True, _nrt=False)
-def reset_state(bd, st, stone_t, stone_i):
-    """An empty board, full supplies, no cards anywhere, the stone placed (seat strategies kept)."""
-    st[:SID] = 0
-    st[SID + MP:STACK] = 0
-    st[OWNER:OWNER + bd[NL]] = -1
-    for p in range(bd[PLAYERS]):
-        st[SUPPLY + p] = bd[SHIPS]
-    st[END_SEAT] = -1
-    st[T_EVENT] = -1
-    st[BHOLD:BHOLD + MB] = -1
-    st[BAWH:BAWH + MB] = -1
+def first_stone(bd, rng):
+    """The stone's first place (type, index): a random body (default), or a random row, column or
+    body (rules.stone_start = "anywhere")."""
+    if bd[STONE_ANY]:
+        place = randint(rng, n_stone_places(bd))
+        if place < bd[NR]:
+            return STONE_ROW, place
+        if place < bd[NR] + bd[NC]:
+            return STONE_COL, place - bd[NR]
+        return STONE_BODY, place - bd[NR] - bd[NC]
+    return STONE_BODY, randint(rng, bd[NB])
+
+
+@njit(cache=True, _nrt=False)
+def set_up(bd, st, stone_t, stone_i):
+    """The board before the deal: no ship, full supplies, no cards anywhere (state_nb.reset_state),
+    the stone on its first place, and every space empty (landable unless the stone's body)."""
+    reset_state(bd, st)
     st[STONE_T] = stone_t
     st[STONE_I] = stone_i
     for s in range(bd[NL]):
@@ -361,13 +381,6 @@ def deal(bd, st, order):
     st[NDISC] = 0
 
 
-@njit(cache=True)
-def deck_order(bd, rng):
-    order = bd[DECK:DECK + bd[NCARDS]].copy()
-    shuffle(rng, order, order.shape[0])
-    return order
-
-
 @njit(cache=True, _nrt=False)
 def can_exchange(bd, st, p):
     """An exchange needs a card to discard and one to draw (the discarded card itself may come back
@@ -477,6 +490,14 @@ def resolve_attack(bd, st, p, s):
 
 
 @njit(cache=True, _nrt=False)
+def attack(bd, st, p, s):
+    """``p`` attacks ``s``, paying the cards that name it the least useful first (the heuristics'
+    payment, and an option's: state_nb.OPT_ATTACK)."""
+    pay_named_cheapest(bd, st, p, s, attack_cost(bd, st, p, bd[SP_BODY + s]))
+    resolve_attack(bd, st, p, s)
+
+
+@njit(cache=True, _nrt=False)
 def pay_named_cheapest(bd, st, p, s, n):
     """Pay ``n`` cards naming ``s``, the least useful first: the row or column card that names fewer
     empty spaces, then the other, then the body card, jokers last."""
@@ -499,7 +520,6 @@ def play_event_card(bd, st, p, k):
     """Discard the event card ``k`` and count it (the caller applies its effect)."""
     discard_card(st, p, k)
     st[EV + k - bd[KJ] - 1] += 1
-    st[T_EVENT] = k - bd[KJ] - 1
 
 
 @njit(cache=True, _nrt=False)
@@ -534,6 +554,15 @@ def grag(bd, st, p, s):
         lift_ship(bd, st, s)
         st[SUPPLY + q] += 1  # returned to its owner, who may land it again
     place_from_supply(bd, st, p, s)
+
+
+@njit(cache=True, _nrt=False)
+def recall_ok(bd, st):
+    """Recall has a use: a ship on the board (anyone's)."""
+    for q in range(bd[PLAYERS]):
+        if st[ONBOARD + q] > 0:
+            return True
+    return False
 
 
 @njit(cache=True, _nrt=False)
@@ -583,3 +612,87 @@ def scores_recomputed(bd, st, out):
         body_points(bd, st, b)
         for q in range(bd[PLAYERS]):
             out[q] += st[PTS + q]
+
+
+# ---- a slot, carried out; what a decision allows -------------------------------------------------
+
+@njit(cache=True, _nrt=False, inline="always")
+def take_action(bd, st, rng, p, act, k, s):
+    """Carry out an action slot of ``p``: ``act`` OPT_LAND (card kind ``k`` on space ``s``),
+    OPT_ATTACK (space ``s``) or OPT_EXCHANGE (a card of kind ``k``); OPT_NONE is a pass. Returns
+    whether the player did something."""
+    if act == OPT_LAND:
+        land(bd, st, p, k, s)
+    elif act == OPT_ATTACK:
+        attack(bd, st, p, s)
+    elif act == OPT_EXCHANGE:
+        exchange(bd, st, rng, p, k)
+    else:
+        return False
+    return True
+
+
+@njit(cache=True, _nrt=False)
+def slot_options(bd, st, p, final, out):
+    """Every option of ``p``'s action slot into ``out`` (codes state_nb.option); returns how many.
+    ``final``: ``p``'s last turn after another player triggered the end. The rule text: a landing
+    with any trajectory card in hand on any empty space it names (not on the stone's body), an attack
+    on any ship the player can attack now, an exchange of any card kind in hand; a pass only when
+    none of these is legal."""
+    n = 0
+    for k in range(bd[KJ] + 1):
+        if st[HANDS + p * MK + k] == 0:
+            continue
+        for s in range(bd[NL]):
+            if can_land(bd, st, p, k, s):
+                out[n] = option(OPT_LAND, k, s)
+                n += 1
+    for s in range(bd[NL]):
+        if can_attack(bd, st, p, s, final):
+            out[n] = option(OPT_ATTACK, 0, s)
+            n += 1
+    if can_exchange(bd, st, p):
+        for k in range(bd[NK]):
+            if st[HANDS + p * MK + k] > 0:
+                out[n] = option(OPT_EXCHANGE, k, 0)
+                n += 1
+    if n == 0:
+        out[0] = option(OPT_NONE, 0, 0)
+        n = 1
+    return n
+
+
+@njit(cache=True, _nrt=False)
+def event_options(bd, st, p, out):
+    """Every option of ``p``'s event decision into ``out``; returns how many: no event, then each
+    event card in hand with each of its legal uses (Simon Wright: every other place of the stone;
+    Recall: once, if a ship is on the board; Otto: every own ship and space allowed by otto_ok;
+    GRAG: every space allowed by grag_ok)."""
+    ks = bd[KJ] + 1
+    h = HANDS + p * MK
+    out[0] = option(OPT_NONE, 0, 0)
+    n = 1
+    if st[h + ks] > 0:
+        cur = stone_place(bd, st[STONE_T], st[STONE_I])
+        for place in range(n_stone_places(bd)):
+            if place != cur:
+                out[n] = option(OPT_SIMON, place, 0)
+                n += 1
+    if st[h + ks + 1] > 0 and recall_ok(bd, st):
+        out[n] = option(OPT_RECALL, 0, 0)
+        n += 1
+    if st[h + ks + 2] > 0:
+        for src in range(bd[NL]):
+            if st[OWNER + src] != p:
+                continue
+            for dst in range(bd[NL]):
+                if otto_ok(bd, st, p, src, dst):
+                    out[n] = option(OPT_OTTO, src, dst)
+                    n += 1
+    if st[h + ks + 3] > 0:
+        for s in range(bd[NL]):
+            if grag_ok(bd, st, p, s):
+                out[n] = option(OPT_GRAG, s, 0)
+                n += 1
+    return n
+

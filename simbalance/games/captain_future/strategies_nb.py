@@ -19,7 +19,33 @@ from numba import njit
 
 from simbalance.core.bits import lowest_bit
 from simbalance.core.rng import randint, wins_tie
-from simbalance.games.captain_future.layout import (
+from simbalance.games.captain_future.rules_nb import (
+    attack_cost,
+    attackable,
+    body_space,
+    can_exchange,
+    discard_card,
+    exchange,
+    grag,
+    hand,
+    kind_of,
+    land,
+    move_stone,
+    n_stone_places,
+    naming_cards,
+    otto,
+    play_event_card,
+    recall_ok,
+    recall_ship,
+    resolve_attack,
+    stone_blocks_attack,
+    stone_blocks_landing,
+    stone_body,
+    stone_place,
+    take_action,
+)
+from simbalance.games.captain_future.state_nb import (
+    AGGRESSOR,
     BAWA,
     BAWH,
     BODY_BONUS,
@@ -37,6 +63,7 @@ from simbalance.games.captain_future.layout import (
     FD,
     FILLED,
     FINAL_MAX,
+    FQ,
     FV,
     FW,
     FWS,
@@ -58,51 +85,36 @@ from simbalance.games.captain_future.layout import (
     NL,
     NR,
     ONBOARD,
+    OPT_ATTACK,
+    OPT_EXCHANGE,
+    OPT_LAND,
+    OPT_NONE,
     OWNER,
+    P_CARD,
+    P_CHEAP,
+    P_EVENTS,
+    P_EXCH,
+    P_FULL,
+    P_GRAG,
+    P_HOLD,
+    P_LEADER,
+    P_OPP,
+    P_OTTO,
+    P_RECALL,
+    P_SIMON,
     PLAYERS,
+    RANDOM,
     SCORE,
     SHIP_PTS,
     SID,
     SP_BODY,
+    STONE_BODY,
     STONE_I,
+    STONE_ROW,
     STONE_T,
     SUPPLY,
     T_LANDS,
 )
-from simbalance.games.captain_future.rules_nb import (
-    STONE_BODY,
-    STONE_ROW,
-    attack_cost,
-    attackable,
-    body_space,
-    can_exchange,
-    discard_card,
-    exchange,
-    grag,
-    hand,
-    kind_of,
-    land,
-    move_stone,
-    n_stone_places,
-    naming_cards,
-    otto,
-    pay_named_cheapest,
-    play_event_card,
-    recall_ship,
-    resolve_attack,
-    stone_blocks_attack,
-    stone_blocks_landing,
-    stone_body,
-    stone_place,
-)
-
-RANDOM, BUILDER, AGGRESSOR = 0, 1, 2
-
-# Parameter positions: the engine binds the config's [strategies.builder] / [strategies.aggressor]
-# keys by these names (engine.STRATEGY_PARAMS); builder has every one but the last.
-P_OPP, P_LEADER, P_FULL, P_CARD, P_EXCH, P_OTTO, P_GRAG, P_SIMON, P_RECALL, P_EVENTS, P_HOLD, P_CHEAP = range(12)
-HEURISTIC_PARAMS = ("opp_weight", "leader_weight", "full_weight", "card_weight", "exchange_value", "otto_min",
-                    "grag_min", "simon_min", "recall_gap", "play_events", "hold_events", "cheap_cost")
 
 NEG = -1e18
 # Values closer than this are equally good: two victims worth the same come out of the evaluation's
@@ -122,7 +134,6 @@ def _scan_step(rng, v, best, ties):
     return wins_tie(rng, ties), best, ties
 JOKER_KEEP = 0.2  # a joker spent on a landing: it could have paid for any attack
 BODY_CARD_KEEP = 0.05  # a body card names more spaces than a row or column card
-FQ = MP + 1  # stride of FV: occupant -1..P-1
 
 
 # ---- random -----------------------------------------------------------------------------------
@@ -262,40 +273,33 @@ def random_event(bd, st, fs, rng, p, seat_prm):
     if st[h + ks + 2] + st[h + ks + 3] > 0:
         n_src = _count_spaces(bd, st, p, True)
         n_open = _count_spaces(bd, st, p, False)
-    any_ship = False
-    for q in range(bd[PLAYERS]):
-        if st[ONBOARD + q] > 0:
-            any_ship = True
     w_simon = st[h + ks]
-    w_recall = st[h + ks + 1] if any_ship else 0
+    w_recall = st[h + ks + 1] if recall_ok(bd, st) else 0
     w_otto = st[h + ks + 2] if (n_src > 0 and n_open > 0) else 0
     w_grag = st[h + ks + 3] if (st[SUPPLY + p] > 0 and n_open > 0) else 0
     r = randint(rng, 1 + w_simon + w_recall + w_otto + w_grag)
     if r == 0:
         return False
     r -= 1
+    # the targets are drawn before the card is played (it changes nothing they depend on)
+    a1 = -1
+    a2 = -1
     if r < w_simon:
-        play_event_card(bd, st, p, ks)
+        e = 0
         cur = stone_place(bd, st[STONE_T], st[STONE_I])
-        place = randint(rng, n_stone_places(bd) - 1)
-        if place >= cur:
-            place += 1
-        move_stone(bd, st, place)
-        return True
-    r -= w_simon
-    if r < w_recall:
-        play_event_card(bd, st, p, ks + 1)
-        do_recall(bd, st, fs, rng, p, seat_prm)
-        return True
-    r -= w_recall
-    if r < w_otto:
-        play_event_card(bd, st, p, ks + 2)
-        src = _kth_space(bd, st, p, randint(rng, n_src), True)
-        dst = _kth_space(bd, st, p, randint(rng, n_open), False)
-        otto(bd, st, p, src, dst)
-        return True
-    play_event_card(bd, st, p, ks + 3)
-    grag(bd, st, p, _kth_space(bd, st, p, randint(rng, n_open), False))
+        a1 = randint(rng, n_stone_places(bd) - 1)
+        if a1 >= cur:
+            a1 += 1
+    elif r < w_simon + w_recall:
+        e = 1
+    elif r < w_simon + w_recall + w_otto:
+        e = 2
+        a1 = _kth_space(bd, st, p, randint(rng, n_src), True)
+        a2 = _kth_space(bd, st, p, randint(rng, n_open), False)
+    else:
+        e = 3
+        a1 = _kth_space(bd, st, p, randint(rng, n_open), False)
+    play_event(bd, st, fs, rng, p, seat_prm, e, a1, a2)
     return True
 
 
@@ -481,7 +485,7 @@ def heuristic_slot(sid, prm, bd, st, fs, rng, p, final):
     _weights(bd, st, fs, p, prm)
     best = NEG
     ties = 1  # how many options found so far are worth ``best`` (the attacks' random tie-break)
-    act = 0  # 0 none, 1 land, 2 attack, 3 exchange
+    act = OPT_NONE  # or OPT_LAND, OPT_ATTACK, OPT_EXCHANGE (take_action)
     a_k = -1
     a_s = -1
     B = bd[NB]
@@ -538,7 +542,7 @@ def heuristic_slot(sid, prm, bd, st, fs, rng, p, final):
                 s = bd[KIND_SP + k * ML + j]
                 if st[OWNER + s] < 0 and fs[FV + bd[SP_BODY + s] * FQ] == top:
                     best = top
-                    act = 1
+                    act = OPT_LAND
                     a_k = k
                     a_s = s
                     break
@@ -552,16 +556,16 @@ def heuristic_slot(sid, prm, bd, st, fs, rng, p, final):
             v_card = v - BODY_CARD_KEEP if st[h + k0 + b] > 0 else NEG
             if v_card > best:
                 best = v_card
-                act = 1
+                act = OPT_LAND
                 a_k = k0 + b
                 a_s = -1 - b  # a space of body b, chosen below
             v_joker = v - JOKER_KEEP if has_joker else NEG
             if v_joker > best:
                 best = v_joker
-                act = 1
+                act = OPT_LAND
                 a_k = bd[KJ]
                 a_s = -1 - b
-        if act == 1 and a_s < 0:
+        if act == OPT_LAND and a_s < 0:
             # a body card or a joker: an empty space of that body, from a random start
             b = -1 - a_s
             size = bd[BODY_SIZE + b]
@@ -613,9 +617,8 @@ def heuristic_slot(sid, prm, bd, st, fs, rng, p, final):
                 take, best, ties = _scan_step(rng, v, best, ties)  # equal attacks: uniformly at random
                 if not take:
                     continue
-                act = 2
+                act = OPT_ATTACK
                 a_s = s
-                a_k = cost
     if best < prm[P_EXCH] and can_exchange(bd, st, p):
         least = 1e9
         kx = -1
@@ -636,18 +639,9 @@ def heuristic_slot(sid, prm, bd, st, fs, rng, p, final):
         v = prm[P_EXCH] - least
         if v > best:
             best = v
-            act = 3
+            act = OPT_EXCHANGE
             a_k = kx
-    if act == 1:
-        land(bd, st, p, a_k, a_s)
-    elif act == 2:
-        pay_named_cheapest(bd, st, p, a_s, a_k)
-        resolve_attack(bd, st, p, a_s)
-    elif act == 3:
-        exchange(bd, st, rng, p, a_k)
-    else:
-        return False
-    return True
+    return take_action(bd, st, rng, p, act, a_k, a_s)
 
 
 # ---- heuristics: events -------------------------------------------------------------------------
@@ -824,15 +818,7 @@ def heuristic_event(sid, prm, bd, st, fs, rng, p, seat_prm, phase):
             choice = 1
     if choice < 0:
         return False
-    play_event_card(bd, st, p, ks + choice)
-    if choice == 0:
-        move_stone(bd, st, a1)
-    elif choice == 1:
-        do_recall(bd, st, fs, rng, p, seat_prm)
-    elif choice == 2:
-        otto(bd, st, p, a1, a2)
-    else:
-        grag(bd, st, p, a1)
+    play_event(bd, st, fs, rng, p, seat_prm, choice, a1, a2)
     return True
 
 
@@ -885,6 +871,22 @@ def do_recall(bd, st, fs, rng, p, seat_prm):
         s = recall_choice(st[SID + q], seat_prm[q], bd, st, fs, rng, q)
         if s >= 0:
             recall_ship(bd, st, s)
+
+
+@njit(cache=True, _nrt=False)
+def play_event(bd, st, fs, rng, p, seat_prm, e, a1, a2):
+    """``p`` plays event card ``e`` (0 Simon Wright, 1 Recall, 2 Otto, 3 GRAG) with its targets:
+    Simon Wright moves the stone to place ``a1``; Recall lets every player send a ship home (each by
+    his own strategy); Otto moves ``p``'s ship on ``a1`` to ``a2``; GRAG puts a ship on ``a1``."""
+    play_event_card(bd, st, p, bd[KJ] + 1 + e)
+    if e == 0:
+        move_stone(bd, st, a1)
+    elif e == 1:
+        do_recall(bd, st, fs, rng, p, seat_prm)
+    elif e == 2:
+        otto(bd, st, p, a1, a2)
+    else:
+        grag(bd, st, p, a1)
 
 
 # ---- dispatch ---------------------------------------------------------------------------------

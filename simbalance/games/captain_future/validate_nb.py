@@ -1,7 +1,7 @@
 """captain-future's invariants, checked from scratch on one game's state (``--validate``).
 
 ``check_invariants(bd, st, work)`` recounts everything the rules keep live and compares: it only
-reads ``st`` (its counting goes into ``work``, a scratch array of ``WORK_SIZE`` int64), so a
+reads ``st`` (its counting goes into ``work``, a scratch array of state_nb.WORK_SIZE int64), so a
 validated game plays exactly as an unvalidated one. It returns 0 when every invariant holds, else
 the number of the first one broken (``INVARIANTS`` names them). play_nb calls it after the deal,
 after every event and every action slot and after the refill; a broken invariant ends the game with
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from simbalance.games.captain_future.layout import (
+from simbalance.games.captain_future.state_nb import (
     BAWA,
     BAWH,
     BHOLD,
@@ -26,10 +26,25 @@ from simbalance.games.captain_future.layout import (
     ELB,
     EMPTY_K,
     END_SEAT,
+    EVENTS_LEFT,
+    EVPT,
     FILLED,
+    FINAL_LEFT,
     HAND,
     HAND_N,
     HANDS,
+    INV_CARDS,
+    INV_COUNTS,
+    INV_EMPTY,
+    INV_END_SEAT,
+    INV_HAND,
+    INV_OK,
+    INV_OWNER,
+    INV_SCORE,
+    INV_SHIPS,
+    INV_STONE,
+    INV_SUMMARY,
+    INV_TURN,
     MAJ_PTS,
     MB,
     MC,
@@ -47,31 +62,34 @@ from simbalance.games.captain_future.layout import (
     NSTACK,
     ONBOARD,
     OWNER,
+    PASSES,
+    PH_OVER,
+    PHASE,
     PLAYERS,
     REMOVED,
     SCORE,
+    SEAT,
     SHIP_PTS,
     SHIPS,
+    SLOT,
+    SLOTS,
     SP_BODY,
     SP_K,
     STACK,
     STONE_I,
     STONE_T,
     SUPPLY,
+    TURN,
+    TURN_CAP,
+    W_CNT,
+    W_ELB,
+    W_EMPTY,
+    W_KIND,
+    W_ON,
+    W_SC,
 )
 
-# What check_invariants returns: 0, or the first invariant broken.
-INV_OK = 0
-INV_SHIPS = 1
-INV_OWNER = 2
-INV_COUNTS = 3
-INV_SUMMARY = 4
-INV_SCORE = 5
-INV_STONE = 6
-INV_EMPTY = 7
-INV_HAND = 8
-INV_CARDS = 9
-INV_END_SEAT = 10
+# What each code check_invariants returns (state_nb.INV_*) means.
 INVARIANTS = {
     INV_SHIPS: "ships not conserved: supply + on board + removed by attacks differs from the ships per player, "
                "or a count is negative",
@@ -86,19 +104,9 @@ INVARIANTS = {
     INV_HAND: "a hand holds more cards than the hand size, or a negative count",
     INV_CARDS: "the cards in hands, stack and discard pile are not the deck",
     INV_END_SEAT: "the end was triggered by no seat of the game",
+    INV_TURN: "where the game stands (turn, seat, phase of the turn, action slot, events left, final round, "
+              "passes) is no position of a game",
 }
-
-# work: scratch of check_invariants, then room for play_nb (W_BAD) and the replay's log (W_LOG..).
-W_CNT = 0  # ships per body and player: W_CNT + b * MP + q
-W_ON = W_CNT + MB * MP  # ships on the board per player
-W_KIND = W_ON + MP  # cards per kind: the deck's minus those found
-W_EMPTY = W_KIND + MK  # empty landable spaces per card kind
-W_SC = W_EMPTY + MK  # scores
-W_ELB = W_SC + MP  # empty spaces per row or column kind and body
-W_BAD = W_ELB + (MR + MC) * MB  # play_nb: the invariant a turn broke (0: none)
-W_LOG = W_BAD + 1  # the replay's snapshots (play_nb)
-WORK_SIZE = W_LOG + 512
-
 
 @njit(cache=True, _nrt=False)
 def check_invariants(bd, st, work):
@@ -225,4 +233,9 @@ def check_invariants(bd, st, work):
             return INV_CARDS
     if st[END_SEAT] < -1 or st[END_SEAT] >= P:
         return INV_END_SEAT
+    # where the game stands (play_nb's loop goes on from there)
+    if not (0 <= st[SEAT] < P and 0 <= st[PHASE] <= PH_OVER and 0 <= st[SLOT] < max(bd[SLOTS], 1)
+            and 0 <= st[EVENTS_LEFT] <= bd[EVPT] and -1 <= st[FINAL_LEFT] < P and 0 <= st[PASSES] <= P
+            and 0 <= st[TURN] <= bd[TURN_CAP]):
+        return INV_TURN
     return INV_OK

@@ -5,10 +5,18 @@ from __future__ import annotations
 import numpy as np
 
 from simbalance.core.config import apply_overrides, load_config
-from simbalance.games.captain_future import layout as X
+from simbalance.games.captain_future import state_nb as X
 from simbalance.games.captain_future.board import build_board
-from simbalance.games.captain_future.rules_nb import STONE_BODY, new_state, place_from_supply, reset_state
+from simbalance.games.captain_future.rules_nb import place_from_supply, set_up, shuffle_deck
+from simbalance.games.captain_future.state_nb import STONE_BODY
 from simbalance.games.captain_future.strategies_nb import reset_cache
+
+
+def deck_order(bd: np.ndarray, rng: np.ndarray) -> np.ndarray:
+    """The deck shuffled from the stream ``rng``, as a game's set-up shuffles it."""
+    order = np.empty(int(bd[X.NCARDS]), np.int64)
+    shuffle_deck(bd, rng, order)
+    return order
 
 
 class Table:
@@ -19,14 +27,14 @@ class Table:
         cfg = apply_overrides(load_config("captain-future"), overrides)
         self.bd, self.lay = build_board(cfg, players)
         self.players = players
-        self.st = new_state()
+        self.st = np.zeros(X.ST_SIZE, np.int64)
         self.fs = np.zeros(X.FS_SIZE)
         reset_cache(self.fs)
         self.rng = np.zeros(1, np.uint64)
         for q in range(players):
             self.st[X.SID + q] = strategies[q]
         t, i = (STONE_BODY, self.body("jupiter")) if stone is None else (stone[0], self._stone_index(stone))
-        reset_state(self.bd, self.st, t, i)
+        set_up(self.bd, self.st, t, i)
 
     def _stone_index(self, stone):
         t, name = stone

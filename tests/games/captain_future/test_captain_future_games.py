@@ -6,28 +6,45 @@ import math
 
 import numpy as np
 import pytest
-from captain_future_helpers import Table
+from captain_future_helpers import Table, deck_order
 
 import simbalance
 from simbalance.core.records import END_TIMEOUT, END_WIN, win_shares
 from simbalance.core.rng import seed_game
-from simbalance.games.captain_future import layout as X
-from simbalance.games.captain_future.play_nb import TRACE_W, play_game
-from simbalance.games.captain_future.rules_nb import STONE_BODY, deck_order
+from simbalance.games.captain_future import state_nb as X
+from simbalance.games.captain_future.play_nb import deal_and_begin, play_on
+from simbalance.games.captain_future.state_nb import STONE_BODY
 
 RANDOM, BUILDER, AGGRESSOR = 0, 1, 2
 PARAMS = np.array([0.5, 0.5, 0.6, 0.45, 0.1, 2.0, 2.0, 1.5, 3.0, 0.0])
 
 
 def play_traced(t: Table, seed: int, cap: int = 400):
-    """Play one game on ``t`` with a trace of every turn; returns (end, turns, trace, order)."""
+    """Play one game on ``t`` decision by decision, noting every turn; returns (end, turns, trace,
+    order). A trace row per turn: seat, landings, attacks by category (3), the largest attack cost
+    paid, the event played (0..3, -1 none), supply after the turn, the end seat after it, 1 in the
+    final round."""
     seed_game(t.rng, np.uint64(seed), np.int64(0))
     order = deck_order(t.bd, t.rng)
-    trace = np.full((cap, TRACE_W), -9, np.int64)
     buf = np.zeros(X.ML, np.int64)
     seat_prm = np.tile(PARAMS, (t.players, 1))
-    end, turns = play_game(t.bd, t.st, t.fs, buf, t.rng, order, STONE_BODY, 0, seat_prm, trace)
-    return end, turns, trace[:turns], order
+    st = t.st
+    deal_and_begin(t.bd, st, t.fs, t.rng, order, STONE_BODY, 0)
+    rows = []
+    while st[X.PHASE] != X.PH_OVER and len(rows) < cap:
+        turn, seat, final = int(st[X.TURN]), int(st[X.SEAT]), int(st[X.FINAL_LEFT] > 0)
+        att0 = st[X.ATT + seat * 4:X.ATT + seat * 4 + 3].copy()
+        lands0, ev0 = int(st[X.LANDS]), st[X.EV:X.EV + 4].copy()
+        while st[X.TURN] == turn and st[X.PHASE] != X.PH_OVER:
+            play_on(t.bd, st, t.fs, buf, t.rng, seat_prm, 1, -1)
+        if st[X.TURN] == turn:
+            break  # the turn cap ended the game before this turn
+        d = st[X.ATT + seat * 4:X.ATT + seat * 4 + 3] - att0
+        costs = [int(t.bd[c]) for c, n in zip((X.COST_MAJ, X.COST_PRE, X.COST_ABS), d, strict=True) if n > 0]
+        played = np.flatnonzero(st[X.EV:X.EV + 4] != ev0)
+        rows.append([seat, int(st[X.LANDS]) - lands0, *d, max(costs, default=0),
+                     int(played[-1]) if len(played) else -1, int(st[X.SUPPLY + seat]), int(st[X.END_SEAT]), final])
+    return int(st[X.END]), int(st[X.TURN]), np.array(rows, np.int64).reshape(-1, 10), order
 
 
 @pytest.mark.parametrize("strategies", [(RANDOM,) * 4, (BUILDER, AGGRESSOR, BUILDER, AGGRESSOR)])

@@ -10,12 +10,10 @@ from scipy.stats import binomtest
 
 import simbalance
 from simbalance.core.rng import seed_game
-from simbalance.games.captain_future import layout as X
+from simbalance.games.captain_future import state_nb as X
 from simbalance.games.captain_future.engine import STRATEGY_PARAMS
+from simbalance.games.captain_future.state_nb import AGGRESSOR, BUILDER, HEURISTIC_PARAMS
 from simbalance.games.captain_future.strategies_nb import (
-    AGGRESSOR,
-    BUILDER,
-    HEURISTIC_PARAMS,
     _targets,
     _weights,
     heuristic_event,

@@ -13,9 +13,9 @@ from simbalance.api import plan_run
 from simbalance.cli.main import app
 from simbalance.core.errors import SimbalanceError
 from simbalance.core.records import END_STALEMATE, END_TIMEOUT, END_WIN
-from simbalance.games.captain_future import replay_nb as R
+from simbalance.games.captain_future import state_nb as R
 from simbalance.games.captain_future.engine import replay
-from simbalance.games.captain_future.replay_text import trace
+from simbalance.games.captain_future.replay import trace
 
 SETUPS = [
     dict(players=4, strategies=None, rotate=False, overrides={}),  # builder x 4

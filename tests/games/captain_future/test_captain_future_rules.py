@@ -6,14 +6,8 @@ import numpy as np
 import pytest
 from captain_future_helpers import Table
 
-from simbalance.games.captain_future import layout as X
+from simbalance.games.captain_future import state_nb as X
 from simbalance.games.captain_future.rules_nb import (
-    CAT_ABSENT,
-    CAT_MAJORITY,
-    CAT_PRESENT,
-    STONE_BODY,
-    STONE_COL,
-    STONE_ROW,
     attack_cost,
     attackable,
     body_points,
@@ -37,6 +31,14 @@ from simbalance.games.captain_future.rules_nb import (
     resolve_attack,
     scores_recomputed,
     stone_place,
+)
+from simbalance.games.captain_future.state_nb import (
+    CAT_ABSENT,
+    CAT_MAJORITY,
+    CAT_PRESENT,
+    STONE_BODY,
+    STONE_COL,
+    STONE_ROW,
 )
 from simbalance.games.captain_future.strategies_nb import do_recall, random_pay
 

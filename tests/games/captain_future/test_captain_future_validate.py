@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from captain_future_helpers import Table
+from captain_future_helpers import Table, deck_order
 from typer.testing import CliRunner
 
 import simbalance
@@ -14,11 +14,12 @@ from simbalance.cli.main import app
 from simbalance.core.execution import EngineInvariantError
 from simbalance.core.records import END_INVALID
 from simbalance.core.rng import seed_game
-from simbalance.games.captain_future import layout as X
+from simbalance.games.captain_future import state_nb as X
 from simbalance.games.captain_future import validate_nb as V
 from simbalance.games.captain_future.engine import replay
-from simbalance.games.captain_future.play_nb import TRACE_W, play_game
-from simbalance.games.captain_future.rules_nb import STONE_BODY, deal, deck_order, scores_recomputed
+from simbalance.games.captain_future.play_nb import deal_and_begin, play_on
+from simbalance.games.captain_future.rules_nb import deal, scores_recomputed
+from simbalance.games.captain_future.state_nb import STONE_BODY
 
 LINEUPS = [
     dict(players=4, strategies="random"),
@@ -67,12 +68,12 @@ def dealt_table(seed: int = 1) -> Table:
 
 
 def check(t: Table) -> int:
-    return int(V.check_invariants(t.bd, t.st, np.zeros(V.WORK_SIZE, np.int64)))
+    return int(V.check_invariants(t.bd, t.st, np.zeros(X.WORK_SIZE, np.int64)))
 
 
 def test_a_sound_position_passes():
     t = dealt_table()
-    assert check(t) == V.INV_OK
+    assert check(t) == X.INV_OK
     live = t.st[X.SCORE:X.SCORE + 4].copy()
     again = np.zeros(4, np.int64)
     scores_recomputed(t.bd, t.st, again)
@@ -94,29 +95,32 @@ def _extra_card(t: Table) -> None:
 
 
 CORRUPTIONS = {
-    "a ship vanishes from supply": (lambda t: t.st.__setitem__(X.SUPPLY + 1, t.st[X.SUPPLY + 1] - 1), V.INV_SHIPS),
-    "a ship too many was removed": (lambda t: t.st.__setitem__(X.REMOVED + 3, 1), V.INV_SHIPS),
-    "a space held by seat 7": (lambda t: t.st.__setitem__(X.OWNER + t.space("A1"), 7), V.INV_OWNER),
+    "a ship vanishes from supply": (lambda t: t.st.__setitem__(X.SUPPLY + 1, t.st[X.SUPPLY + 1] - 1), X.INV_SHIPS),
+    "a ship too many was removed": (lambda t: t.st.__setitem__(X.REMOVED + 3, 1), X.INV_SHIPS),
+    "a space held by seat 7": (lambda t: t.st.__setitem__(X.OWNER + t.space("A1"), 7), X.INV_OWNER),
     "a space changes hands without counts": (
-        lambda t: t.st.__setitem__(X.OWNER + t.space("C6"), 1), V.INV_COUNTS),
-    "a ship count per body": (lambda t: t.st.__setitem__(X.CNT + t.body("saturn") * X.MP + 3, 1), V.INV_COUNTS),
-    "a body's filled count": (lambda t: t.st.__setitem__(X.FILLED + t.body("io"), 2), V.INV_COUNTS),
-    "a majority holder": (lambda t: t.st.__setitem__(X.BHOLD + t.body("saturn"), 2), V.INV_SUMMARY),
-    "a body's bonus": (lambda t: t.st.__setitem__(X.BAWA + t.body("saturn"), 7), V.INV_SUMMARY),
-    "a second largest count": (lambda t: t.st.__setitem__(X.BSEC + t.body("saturn"), 0), V.INV_SUMMARY),
-    "a live score": (lambda t: t.st.__setitem__(X.SCORE + 2, t.st[X.SCORE + 2] + 1), V.INV_SCORE),
-    "the stone off the board": (lambda t: t.st.__setitem__(X.STONE_I, 12), V.INV_STONE),
-    "an empty-space count": (lambda t: t.st.__setitem__(X.EMPTY_K + t.row_card("A"), 0), V.INV_EMPTY),
+        lambda t: t.st.__setitem__(X.OWNER + t.space("C6"), 1), X.INV_COUNTS),
+    "a ship count per body": (lambda t: t.st.__setitem__(X.CNT + t.body("saturn") * X.MP + 3, 1), X.INV_COUNTS),
+    "a body's filled count": (lambda t: t.st.__setitem__(X.FILLED + t.body("io"), 2), X.INV_COUNTS),
+    "a majority holder": (lambda t: t.st.__setitem__(X.BHOLD + t.body("saturn"), 2), X.INV_SUMMARY),
+    "a body's bonus": (lambda t: t.st.__setitem__(X.BAWA + t.body("saturn"), 7), X.INV_SUMMARY),
+    "a second largest count": (lambda t: t.st.__setitem__(X.BSEC + t.body("saturn"), 0), X.INV_SUMMARY),
+    "a live score": (lambda t: t.st.__setitem__(X.SCORE + 2, t.st[X.SCORE + 2] + 1), X.INV_SCORE),
+    "the stone off the board": (lambda t: t.st.__setitem__(X.STONE_I, 12), X.INV_STONE),
+    "an empty-space count": (lambda t: t.st.__setitem__(X.EMPTY_K + t.row_card("A"), 0), X.INV_EMPTY),
     "an empty-space count per line and body": (lambda t: t.st.__setitem__(X.ELB + t.row_card("A") * X.MB, 9),
-                                               V.INV_EMPTY),
-    "a hand above the hand size": (_extra_card, V.INV_HAND),
-    "a hand size that is not its cards": (lambda t: t.st.__setitem__(X.HAND_N + 1, 9), V.INV_HAND),
-    "a negative card count": (lambda t: t.give(0, t.row_card("A"), -(t.hand(0, t.row_card("A")) + 1)), V.INV_HAND),
-    "a card vanishes": (_card_vanishes, V.INV_CARDS),
-    "a card in the stack changes kind": (_card_in_stack_changed, V.INV_CARDS),
+                                               X.INV_EMPTY),
+    "a hand above the hand size": (_extra_card, X.INV_HAND),
+    "a hand size that is not its cards": (lambda t: t.st.__setitem__(X.HAND_N + 1, 9), X.INV_HAND),
+    "a negative card count": (lambda t: t.give(0, t.row_card("A"), -(t.hand(0, t.row_card("A")) + 1)), X.INV_HAND),
+    "a card vanishes": (_card_vanishes, X.INV_CARDS),
+    "a card in the stack changes kind": (_card_in_stack_changed, X.INV_CARDS),
     "a card kind that does not exist": (lambda t: t.st.__setitem__(X.DISCARD, 200) or t.st.__setitem__(
-        X.NDISC, 1), V.INV_CARDS),
-    "an end seat that is no seat": (lambda t: t.st.__setitem__(X.END_SEAT, 4), V.INV_END_SEAT),
+        X.NDISC, 1), X.INV_CARDS),
+    "an end seat that is no seat": (lambda t: t.st.__setitem__(X.END_SEAT, 4), X.INV_END_SEAT),
+    "a turn of a seat that is no seat": (lambda t: t.st.__setitem__(X.SEAT, 4), X.INV_TURN),
+    "an action slot beyond the last": (lambda t: t.st.__setitem__(X.SLOT, 2), X.INV_TURN),
+    "more events left than a turn has": (lambda t: t.st.__setitem__(X.EVENTS_LEFT, 2), X.INV_TURN),
 }
 
 
@@ -135,14 +139,19 @@ def test_every_game_state_passes_and_a_broken_deal_ends_the_game_invalid():
     rng = np.zeros(1, np.uint64)
     seed_game(rng, np.uint64(5), np.int64(0))
     order = deck_order(t.bd, rng)
-    work = np.zeros(V.WORK_SIZE, np.int64)
-    trace = np.zeros((0, TRACE_W), np.int64)
+    work = np.zeros(X.WORK_SIZE, np.int64)
     prm = np.tile(np.array([0.5, 0.5, 0.6, 0.45, 0.1, 2.0, 2.0, 1.5, 3.0, 0.0]), (4, 1))
-    end, turns = play_game(t.bd, t.st, t.fs, np.zeros(X.ML, np.int64), rng, order, STONE_BODY, 0, prm, trace, work)
-    assert end != END_INVALID and turns > 0 and work[V.W_BAD] == 0
+
+    def play(order):
+        deal_and_begin(t.bd, t.st, t.fs, rng, order, STONE_BODY, 0, work)
+        play_on(t.bd, t.st, t.fs, np.zeros(X.ML, np.int64), rng, prm, -1, -1, work)
+        return int(t.st[X.END]), int(t.st[X.TURN])
+
+    end, turns = play(order)
+    assert end != END_INVALID and turns > 0 and work[X.W_BAD] == 0
     order[3] = order[3] + 1 if order[3] + 1 != order[4] else order[3] + 2  # one card is not the deck's
-    end, turns = play_game(t.bd, t.st, t.fs, np.zeros(X.ML, np.int64), rng, order, STONE_BODY, 0, prm, trace, work)
-    assert (end, turns) == (END_INVALID, 0) and work[V.W_BAD] == V.INV_CARDS
+    end, turns = play(order)
+    assert (end, turns) == (END_INVALID, 0) and work[X.W_BAD] == X.INV_CARDS
 
 
 def test_a_broken_game_stops_the_run_with_seed_and_game_and_its_replay_says_why():

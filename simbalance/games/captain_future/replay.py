@@ -1,5 +1,5 @@
 """captain-future's replay: one game played again with the kernel's own code (play_nb.trace_game),
-its event log (replay_nb.EV_*) told move by move in words, with the board's names (board.Layout).
+its event log (state_nb.EV_*) told move by move in words, with the board's names (board.Layout).
 
 The text follows the board from the log alone (owners, supplies, hands) and, at the end, checks
 that this agrees with the game's record (scores, ships, control per body): a log that lost track of
@@ -13,8 +13,7 @@ import numpy as np
 from simbalance.core.errors import SimbalanceError
 from simbalance.core.records import END_INVALID, END_STALEMATE, END_TIMEOUT, END_WIN
 from simbalance.core.replay import trace_with_log
-from simbalance.games.captain_future import layout as X
-from simbalance.games.captain_future import replay_nb as R
+from simbalance.games.captain_future import state_nb as X
 from simbalance.games.captain_future.board import EVENT_NAMES, parse_map
 from simbalance.games.captain_future.validate_nb import INVARIANTS
 
@@ -34,7 +33,7 @@ def check_game_index(plan, game) -> int:
 
 def trace(plan, game: int) -> tuple[np.ndarray, np.ndarray]:
     """Play game ``game`` of the plan's run again (the kernel's own code, validated) and return its
-    record and its event log (rows of replay_nb.EV_*, columns kind, a..e)."""
+    record and its event log (rows of state_nb.EV_*, columns kind, a..e)."""
     from simbalance.games.captain_future.play_nb import trace_game
 
     game = check_game_index(plan, game)
@@ -45,7 +44,7 @@ def trace(plan, game: int) -> tuple[np.ndarray, np.ndarray]:
     return trace_with_log(
         lambda target, log, log_n: trace_game(target, np.int64(game), np.uint64(plan.seed), lineup.seats,
                                               lineup.slot_strategy, lineup.slot_params, bd, log, log_n),
-        plan.engine.record_dtype, R.N_EV_COLS)
+        plan.engine.record_dtype, X.N_EV_COLS)
 
 
 class _Names:
@@ -205,14 +204,14 @@ def replay(plan, game: int) -> list[str]:
     while i < len(rows):
         kind, a, b, c, d, e = rows[i]
         i += 1
-        if kind == R.EV_HAND:
+        if kind == X.EV_HAND:
             g.give(a, c, b)
-        elif kind == R.EV_STONE:
+        elif kind == X.EV_STONE:
             lines.append("The deal:")
             for q in range(P):
                 lines.append(f"  {who[q]}: {nm.cards(g.hands[q])}.")
             lines.append(f"The secret stone starts on {nm.place(a)}.")
-        elif kind == R.EV_TURN:
+        elif kind == X.EV_TURN:
             if seat >= 0 and short_hand(seat):
                 lines.append(short_hand(seat))
             seat = b
@@ -221,15 +220,15 @@ def replay(plan, game: int) -> list[str]:
                 raise RuntimeError(f"captain-future replay of game {game}: the log lost track of seat {b} (a bug)")
             lines.append(f"Turn {a}{final}, {who[b]}: {_n(g.score(b), 'point')}, {_n(e, 'ship')} in supply; "
                          f"hand: {nm.cards(g.hands[b])}.")
-        elif kind == R.EV_LAND:
+        elif kind == X.EV_LAND:
             was_full = g.full(body_of(b))
             g.take(a, c)
             g.owner[b] = a
             g.supply[a] -= 1
             lines.append(f"  lands on {nm.space(b)} with {nm.a_card(c)}.{conquered(body_of(b), was_full)}")
-        elif kind == R.EV_ATTACK:
+        elif kind == X.EV_ATTACK:
             paid = []
-            while i < len(rows) and rows[i][0] == R.EV_PAY:
+            while i < len(rows) and rows[i][0] == X.EV_PAY:
                 _, _, n, k, _, _ = rows[i]
                 g.take(a, k, n)
                 paid.append(nm.card(k) + (f" x{n}" if n > 1 else ""))
@@ -240,23 +239,23 @@ def replay(plan, game: int) -> list[str]:
             attacks[a, d] += 1
             lines.append(f"  attacks {nm.space(b)} held by seat {c}, {CATEGORY_WORDS[d]}: pays {_n(e, 'card')} "
                          f"({', '.join(paid)}); seat {c}'s ship leaves the game and one of seat {a}'s takes the space.")
-        elif kind == R.EV_EXCHANGE:
+        elif kind == X.EV_EXCHANGE:
             g.take(a, b)
             g.give(a, c)
             counts["exchanges"] += 1
             lines.append(f"  exchanges {nm.a_card(b)} and draws {nm.a_card(c)}.")
-        elif kind == R.EV_PASS:
+        elif kind == X.EV_PASS:
             what = "its last action slot" if b == 1 else f"its {b} action slots"
             lines.append(f"  can do nothing legal: passes {what}.")
-        elif kind == R.EV_SIMON:
+        elif kind == X.EV_SIMON:
             g.take(a, nm.kj + 1)
             counts["simon_wright"] += 1
             lines.append(f"  plays Simon Wright: the secret stone moves from {nm.place(b)} to {nm.place(c)}.")
-        elif kind == R.EV_RECALL:
+        elif kind == X.EV_RECALL:
             g.take(a, nm.kj + 2)
             counts["recall"] += 1
             back = []
-            while i < len(rows) and rows[i][0] == R.EV_RETURN:
+            while i < len(rows) and rows[i][0] == X.EV_RETURN:
                 _, q, s, _, _, _ = rows[i]
                 g.owner[s] = -1
                 g.supply[q] += 1
@@ -269,7 +268,7 @@ def replay(plan, game: int) -> list[str]:
                             + (" has" if len(none) == 1 else " have") + " no ship on the board")
             lines.append("  plays Recall: every player sends one of his ships back to his supply: "
                          + "; ".join(said) + ".")
-        elif kind == R.EV_OTTO:
+        elif kind == X.EV_OTTO:
             g.take(a, nm.kj + 3)
             counts["otto"] += 1
             was_full = g.full(body_of(c))
@@ -278,7 +277,7 @@ def replay(plan, game: int) -> list[str]:
             swap = f"; seat {d}'s ship there moves to {nm.space(b)}" if d >= 0 else f", leaving {nm.space(b)} empty"
             lines.append(f"  plays Otto: its ship on {nm.space(b)} moves to {nm.space(c)}{swap}."
                          f"{conquered(body_of(c), was_full)}")
-        elif kind == R.EV_GRAG:
+        elif kind == X.EV_GRAG:
             g.take(a, nm.kj + 4)
             counts["grag"] += 1
             was_full = g.full(body_of(b))
@@ -289,25 +288,25 @@ def replay(plan, game: int) -> list[str]:
             back = f"; seat {c}'s ship there goes back to its supply" if c >= 0 else ""
             lines.append(f"  plays GRAG: a ship from its supply onto {nm.space(b)}{back}."
                          f"{conquered(body_of(b), was_full)}")
-        elif kind == R.EV_TRIGGER:
+        elif kind == X.EV_TRIGGER:
             rest = ("everyone else plays one more turn, in seat order, with no attack costing more than "
                     f"{_n(final_max, 'card')}") if P > 1 else "the game ends"
             lines.append(f"  Seat {a} placed its last ship: {rest}.")
-        elif kind == R.EV_RESHUFFLE:
+        elif kind == X.EV_RESHUFFLE:
             lines.append(f"  (the stack ran out: the {_n(a, 'card')} of the discard pile are shuffled into a new "
                          "stack)")
-        elif kind == R.EV_DRAW:
+        elif kind == X.EV_DRAW:
             drawn = {}
             i -= 1
-            while i < len(rows) and rows[i][0] == R.EV_DRAW:
+            while i < len(rows) and rows[i][0] == X.EV_DRAW:
                 _, q, n, k, _, _ = rows[i]
                 g.give(q, k, n)
                 drawn[k] = n
                 i += 1
             lines.append(f"  draws {_n(sum(drawn.values()), 'card')}: {nm.cards(drawn)}.")
-        elif kind == R.EV_INVALID:
+        elif kind == X.EV_INVALID:
             invalid = (a, b)
-        elif kind == R.EV_END:
+        elif kind == X.EV_END:
             end_code, turns = a, b
             if seat >= 0 and invalid is None and short_hand(seat):
                 lines.append(short_hand(seat))
