@@ -13,10 +13,13 @@ from simbalance.core.records import END_TIMEOUT, END_WIN, win_shares
 from simbalance.core.rng import seed_game
 from simbalance.games.captain_future import state_nb as X
 from simbalance.games.captain_future.play_nb import deal_and_begin, play_on
-from simbalance.games.captain_future.state_nb import STONE_BODY
+from simbalance.games.captain_future.state_nb import HEURISTIC_PARAMS, STONE_BODY
 
 RANDOM, BUILDER, AGGRESSOR = 0, 1, 2
-PARAMS = np.array([0.5, 0.5, 0.6, 0.45, 0.1, 2.0, 2.0, 1.5, 3.0, 0.0])
+# A builder's parameters, one per name the heuristics read (HEURISTIC_PARAMS): the row must be that
+# long, or the kernel reads past it.
+PARAMS = np.array([0.5, 0.5, 0.6, 0.45, 0.1, 2.0, 2.0, 1.5, 3.0, 1.0, 1.0, 0.0])
+assert len(PARAMS) == len(HEURISTIC_PARAMS)
 
 
 def play_traced(t: Table, seed: int, cap: int = 400):
