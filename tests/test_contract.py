@@ -83,6 +83,8 @@ def check_threads_and_chunks(plan: RunPlan) -> None:
     assert np.array_equal(base, play(plan, threads=threads)), f"{plan.spec.id}: 1 and {threads} threads play different games"
     for chunk in (1, 7, plan.n // 3 + 1):
         assert np.array_equal(base, play(plan, chunk=chunk)), f"{plan.spec.id}: chunks of {chunk} change the games"
+    shorter = dataclasses.replace(plan, n=plan.n // 2)
+    assert np.array_equal(base[:shorter.n], play(shorter)), f"{plan.spec.id}: a shorter run plays other games"
 
 
 def check_resumable_play_on(plan: RunPlan, games=range(6)) -> None:

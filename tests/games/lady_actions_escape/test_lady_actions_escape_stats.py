@@ -56,13 +56,6 @@ def test_random_game_lengths_match_the_pinned_reading():
     assert 1900 <= g["length"].quantile(0.99) <= 2700
 
 
-def test_same_seed_same_games_whatever_the_threads():
-    kw = dict(seed=5, strategies=["blocker", "random", "flexible", "random"])
-    a = simbalance.simulate("lady-actions-escape", 1000, threads=1, chunk_size=77, **kw)
-    b = simbalance.simulate("lady-actions-escape", 1000, **kw)
-    assert np.array_equal(a.records, b.records)
-
-
 def _one_sided_p(wins: float, n: int, p0: float) -> float:
     z = (wins / n - p0) / math.sqrt(p0 * (1 - p0) / n)
     return 0.5 * math.erfc(z / math.sqrt(2))
