@@ -15,19 +15,15 @@ every ``if log is not None`` away and the simulated games do not pay for the rep
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
-from simbalance.core.kernel import begin_game, block_bounds, n_blocks
-from simbalance.core.records import END_INVALID, END_TIMEOUT, END_WIN
 from simbalance.core.rng import randint, shuffle
-from simbalance.games.aquaman.enums import (
+from simbalance.games.aquaman.state_nb import (
     AQUAMAN,
     C_DECK,
     C_DICE,
     C_DISC,
-    C_REFILLS,
     C_STAMP,
-    C_TURN,
     CARD_RANK,
     CARD_SUIT,
     COMPANION,
@@ -40,23 +36,17 @@ from simbalance.games.aquaman.enums import (
     EV_FIGHT,
     EV_FIGHT_END,
     EV_FOE,
-    EV_INVALID,
     EV_KEEP,
     EV_LOCATION,
     EV_MISSION,
-    EV_MOVE,
     EV_NO_REVEAL,
     EV_PLOT,
     EV_REVEAL,
-    EV_ROLL,
     EV_SEA,
     EV_SEE,
     EV_STEAL,
     EV_STRANGE,
     EV_TAKE,
-    EV_TIMEOUT,
-    EV_TURN,
-    EV_WIN,
     FOE,
     K_BOARD,
     K_BUF,
@@ -75,16 +65,12 @@ from simbalance.games.aquaman.enums import (
     R_FACES,
     R_HAND_LIMIT,
     R_MISSION_SUITS,
-    R_MISSIONS_PER_TURN,
-    R_MISSIONS_TO_WIN,
     R_NDICE,
     R_NSUITS,
     R_PLAYERS,
-    R_POWER_MIN,
     R_START_HAND,
     R_SUIT_POWER,
     R_TIES_REPEAT,
-    R_TURN_CAP,
     REVEAL_ENDS,
     REVEAL_LOSES,
     SEA_CREATURE,
@@ -104,16 +90,11 @@ from simbalance.games.aquaman.enums import (
     WHY_MISSION,
     WHY_POWER,
     WHY_REST,
-    X_CAND,
-)
-from simbalance.games.aquaman.state_nb import (
-    Game,
     add_card,
     discard,
     draw,
     draw_to_hand,
-    log_event,
-    new_state,
+    log_step,
     pawns_at,
     remove_at,
 )
@@ -122,14 +103,11 @@ from simbalance.games.aquaman.strategies_nb import (
     choose_fight_card,
     choose_fight_opponent,
     choose_foe_target,
-    choose_mission,
     choose_mission_cards,
     choose_plot_target,
-    choose_power,
     choose_rest_discard,
     choose_steal,
     choose_strangeness_target,
-    choose_swim,
     power_discards,
 )
 
@@ -164,12 +142,12 @@ def setup_game(G, S, log=None):
     for cell in range(G.move_to.shape[0]):
         S.cards[K_BOARD, cell] = draw(G, S)
         if log is not None:
-            log_event(log, S, EV_BOARD, cell, S.cards[K_BOARD, cell], 0, 0)
+            log_step(log, S, EV_BOARD, cell, S.cards[K_BOARD, cell], 0, 0)
     for _ in range(G.rules[R_START_HAND]):
         for s in range(G.rules[R_PLAYERS]):
             c = draw_to_hand(G, S, s)
             if log is not None:
-                log_event(log, S, EV_DEAL, s, c, 0, 0)
+                log_step(log, S, EV_DEAL, s, c, 0, 0)
 
 
 # ---------------------------------------------------------------- 1. power phase
@@ -182,13 +160,13 @@ def power_aquaman(G, S, seat, rank, log=None):
     for _ in range(G.rules[R_AQUAMAN_DRAW]):
         c = draw_to_hand(G, S, seat)
         if log is not None:
-            log_event(log, S, EV_DRAW, seat, c, S.ctr[C_DECK], 0)
+            log_step(log, S, EV_DRAW, seat, c, S.ctr[C_DECK], 0)
         if c >= 0:
             total += np.int64(G.card[CARD_RANK, c])
     if total < rank:
         c = draw_to_hand(G, S, seat)
         if log is not None:
-            log_event(log, S, EV_DRAW, seat, c, S.ctr[C_DECK], 1)
+            log_step(log, S, EV_DRAW, seat, c, S.ctr[C_DECK], 1)
 
 
 @njit(cache=True, inline="always")
@@ -202,17 +180,17 @@ def power_companion(G, S, seat, sid, par, rank, log=None):
         S.cards[K_BUF, n] = c
         n += 1
         if log is not None:
-            log_event(log, S, EV_SEE, seat, c, 0, 0)
+            log_step(log, S, EV_SEE, seat, c, 0, 0)
     keep = choose_companion_keep(G, S, seat, sid, par, n, rank)
     if log is not None:
-        log_event(log, S, EV_KEEP, seat, S.cards[K_BUF, keep] if keep >= 0 else -1, 0, 0)
+        log_step(log, S, EV_KEEP, seat, S.cards[K_BUF, keep] if keep >= 0 else -1, 0, 0)
     for j in range(n):
         if j == keep:
             add_card(G.card, S.cards, S.seat, seat, S.cards[K_BUF, j])
         else:
             discard(S.cards, S.ctr, S.cards[K_BUF, j])
             if log is not None:
-                log_event(log, S, EV_DISC, seat, S.cards[K_BUF, j], WHY_COMPANION, 0)
+                log_step(log, S, EV_DISC, seat, S.cards[K_BUF, j], WHY_COMPANION, 0)
 
 
 @njit(cache=True, inline="always")
@@ -225,9 +203,9 @@ def power_sea_creature(G, S, seat, rank, log=None):
             S.ctr[C_DISC] -= 1
             add_card(G.card, S.cards, S.seat, seat, top)
         if log is not None:
-            log_event(log, S, EV_SEA, seat, top, 1 if taken else 0, 0)
+            log_step(log, S, EV_SEA, seat, top, 1 if taken else 0, 0)
     elif log is not None:
-        log_event(log, S, EV_SEA, seat, -1, 0, 0)
+        log_step(log, S, EV_SEA, seat, -1, 0, 0)
 
 
 @njit(cache=True, inline="always")
@@ -236,12 +214,12 @@ def power_foe(G, S, seat, sid, par, rank, log=None):
     target = choose_foe_target(G, S, seat, sid, par)
     if target < 0 or S.seat[target, V_HAND_N] == 0:
         if log is not None:
-            log_event(log, S, EV_FOE, seat, target, -1, 0)
+            log_step(log, S, EV_FOE, seat, target, -1, 0)
         return
     i = randint(S.rng, S.seat[target, V_HAND_N])
     hit = G.card[CARD_RANK, S.cards[K_HAND + target, i]] < rank
     if log is not None:
-        log_event(log, S, EV_FOE, seat, target, S.cards[K_HAND + target, i], 1 if hit else 0)
+        log_step(log, S, EV_FOE, seat, target, S.cards[K_HAND + target, i], 1 if hit else 0)
     if hit:
         discard(S.cards, S.ctr, remove_at(G.card, S.cards, S.seat, target, i))
         S.seat[seat, ST_FOE_HITS] += 1
@@ -258,11 +236,11 @@ def power_power(G, S, seat, sid, par, rank, log=None):
             discard(S.cards, S.ctr, remove_at(G.card, S.cards, S.seat, seat, i))
             x += 1
             if log is not None:
-                log_event(log, S, EV_DISC, seat, c, WHY_POWER, 0)
+                log_step(log, S, EV_DISC, seat, c, WHY_POWER, 0)
     for _ in range(x):
         c = draw_to_hand(G, S, seat)
         if log is not None:
-            log_event(log, S, EV_DRAW, seat, c, S.ctr[C_DECK], 0)
+            log_step(log, S, EV_DRAW, seat, c, S.ctr[C_DECK], 0)
 
 
 @njit(cache=True, inline="always")
@@ -271,13 +249,13 @@ def power_strangeness(G, S, seat, sid, par, rank, log=None):
     cell = choose_strangeness_target(G, S, seat, sid, par, rank)
     if cell < 0:
         if log is not None:
-            log_event(log, S, EV_STRANGE, seat, -1, -1, -1)
+            log_step(log, S, EV_STRANGE, seat, -1, -1, -1)
         return
     taken = S.cards[K_BOARD, cell]
     add_card(G.card, S.cards, S.seat, seat, taken)
     S.cards[K_BOARD, cell] = draw(G, S)
     if log is not None:
-        log_event(log, S, EV_STRANGE, seat, cell, taken, S.cards[K_BOARD, cell])
+        log_step(log, S, EV_STRANGE, seat, cell, taken, S.cards[K_BOARD, cell])
 
 
 @njit(cache=True, inline="always")
@@ -299,11 +277,11 @@ def activate(G, S, seat, sid, par, i, log=None):
     power = G.rules[R_SUIT_POWER + G.card[CARD_SUIT, card]]
     after = G.rules[R_DISCARD_AFTER] != 0
     if log is not None:
-        log_event(log, S, EV_ACTIVATE, seat, card, power, 0)
+        log_step(log, S, EV_ACTIVATE, seat, card, power, 0)
     if not after:
         discard(S.cards, S.ctr, card)
         if log is not None:
-            log_event(log, S, EV_DISC, seat, card, WHY_ACTIVATED, 0)
+            log_step(log, S, EV_DISC, seat, card, WHY_ACTIVATED, 0)
     if power < N_POWERS:
         S.seat[seat, ST_USE + power] += 1
     target = -1
@@ -316,7 +294,7 @@ def activate(G, S, seat, sid, par, i, log=None):
     elif power == PLOT:
         target = choose_plot_target(G, S, seat, sid, par, rank)
         if log is not None:
-            log_event(log, S, EV_PLOT, seat, target, 0, 0)
+            log_step(log, S, EV_PLOT, seat, target, 0, 0)
     elif power == FOE:
         power_foe(G, S, seat, sid, par, rank, log)
     elif power == POWER:
@@ -327,11 +305,11 @@ def activate(G, S, seat, sid, par, i, log=None):
         shown = location_shows(G, S, rank)
         if log is not None:
             for j in range(shown):
-                log_event(log, S, EV_LOCATION, seat, S.cards[K_DECK, S.ctr[C_DECK] - 1 - j], j, shown)
+                log_step(log, S, EV_LOCATION, seat, S.cards[K_DECK, S.ctr[C_DECK] - 1 - j], j, shown)
     if after:
         discard(S.cards, S.ctr, card)
         if log is not None:
-            log_event(log, S, EV_DISC, seat, card, WHY_ACTIVATED, 0)
+            log_step(log, S, EV_DISC, seat, card, WHY_ACTIVATED, 0)
     return target
 
 
@@ -371,20 +349,20 @@ def fight(G, S, a, b, strat, par, log=None):
     S.seat[a, ST_FIGHTS] += 1
     S.seat[b, ST_FIGHTS] += 1
     if log is not None:
-        log_event(log, S, EV_FIGHT, a, b, 0, 0)
+        log_step(log, S, EV_FIGHT, a, b, 0, 0)
     winner = -1
     reveals = 0
     ends = G.rules[R_CANNOT_REVEAL] == REVEAL_ENDS
     while True:
         if ends and (S.seat[a, V_HAND_N] == 0 or S.seat[b, V_HAND_N] == 0):
             if log is not None:
-                log_event(log, S, EV_NO_REVEAL, a, S.seat[a, V_HAND_N], b, S.seat[b, V_HAND_N])
+                log_step(log, S, EV_NO_REVEAL, a, S.seat[a, V_HAND_N], b, S.seat[b, V_HAND_N])
             break
         ca = _reveal(G, S, a, strat, par)
         cb = _reveal(G, S, b, strat, par)
         reveals += 1
         if log is not None:
-            log_event(log, S, EV_REVEAL, a, ca, b, cb)
+            log_step(log, S, EV_REVEAL, a, ca, b, cb)
         if ca < 0 and cb < 0:
             break
         if ca < 0 or cb < 0:
@@ -407,9 +385,9 @@ def fight(G, S, a, b, strat, par, log=None):
             add_card(G.card, S.cards, S.seat, winner, c)
             S.seat[winner, ST_STOLEN] += 1
             if log is not None:
-                log_event(log, S, EV_STEAL, winner, loser, c, 0)
+                log_step(log, S, EV_STEAL, winner, loser, c, 0)
     if log is not None:
-        log_event(log, S, EV_FIGHT_END, a, b, winner, reveals)
+        log_step(log, S, EV_FIGHT_END, a, b, winner, reveals)
     return winner
 
 
@@ -427,9 +405,9 @@ def land(G, S, seat, strat, par, log=None):
         S.seat[seat, ST_TAKEN] += 1
         S.cards[K_BOARD, cell] = draw(G, S)
         if log is not None:
-            log_event(log, S, EV_TAKE, seat, cell, c, S.cards[K_BOARD, cell])
+            log_step(log, S, EV_TAKE, seat, cell, c, S.cards[K_BOARD, cell])
     elif log is not None:
-        log_event(log, S, EV_EMPTY, seat, cell, 0, 0)
+        log_step(log, S, EV_EMPTY, seat, cell, 0, 0)
 
 
 # ---------------------------------------------------------------- 4. mission
@@ -454,11 +432,11 @@ def play_mission(G, S, seat, sid, par, log=None):
             if S.cards[K_HAND + seat, i] == c:
                 discard(S.cards, S.ctr, remove_at(G.card, S.cards, S.seat, seat, i))
                 if log is not None:
-                    log_event(log, S, EV_DISC, seat, c, WHY_MISSION, 0)
+                    log_step(log, S, EV_DISC, seat, c, WHY_MISSION, 0)
                 break
     S.seat[seat, V_MISSIONS] += 1
     if log is not None:
-        log_event(log, S, EV_MISSION, seat, S.seat[seat, V_MISSIONS], 0, 0)
+        log_step(log, S, EV_MISSION, seat, S.seat[seat, V_MISSIONS], 0, 0)
 
 
 # ---------------------------------------------------------------- 5. rest
@@ -471,185 +449,4 @@ def rest(G, S, seat, sid, par, log=None):
         c = remove_at(G.card, S.cards, S.seat, seat, choose_rest_discard(G, S, seat, sid, par))
         discard(S.cards, S.ctr, c)
         if log is not None:
-            log_event(log, S, EV_DISC, seat, c, WHY_REST, 0)
-
-
-# ---------------------------------------------------------------- a whole turn, a whole game
-
-
-@njit(cache=True)
-def play_turn(G, S, seat, strat, par, log=None):
-    """One turn of ``seat``'s five phases. Returns True when the seat has won."""
-    sid = strat[seat]
-    p = par[seat]
-    # 1. power
-    plot = -1
-    if S.seat[seat, V_HAND_N] >= G.rules[R_POWER_MIN]:
-        i = choose_power(G, S, seat, sid, p)
-        if i >= 0:
-            plot = activate(G, S, seat, sid, p, i, log)
-    # 2. swim (a Plot target replaces the roll)
-    start = S.seat[seat, V_POS]
-    if plot >= 0:
-        S.seat[seat, V_POS] = plot
-    else:
-        roll(G, S)
-        if log is not None:
-            log_event(log, S, EV_ROLL, seat, S.ctr[C_DICE], S.ctr[C_DICE + 1], S.ctr[C_DICE + 2])
-        S.seat[seat, V_POS] = choose_swim(G, S, seat, sid, p, log)
-    if log is not None:
-        log_event(log, S, EV_MOVE, seat, start, S.seat[seat, V_POS], 1 if plot >= 0 else 0)
-    # 3. action
-    land(G, S, seat, strat, par, log)
-    # 4. mission
-    for _ in range(G.rules[R_MISSIONS_PER_TURN]):
-        if not can_mission(G, S, seat) or not choose_mission(G, S, seat, sid, p):
-            break
-        play_mission(G, S, seat, sid, p, log)
-        if S.seat[seat, V_MISSIONS] >= G.rules[R_MISSIONS_TO_WIN]:
-            return True
-    # 5. rest
-    rest(G, S, seat, sid, p, log)
-    return False
-
-
-INVALID = -2  # play_game's result when validation found a broken invariant
-
-
-@njit(cache=True)
-def state_is_valid(G, S):
-    """The invariants between turns: every card in exactly one place (deck, discard pile, board,
-    hands), suit counts matching the hands, pawns on the board, hands within the limit (or the
-    deal), nobody at the missions that win."""
-    n_cards = G.card.shape[1]
-    cells = G.move_to.shape[0]
-    players = G.rules[R_PLAYERS]
-    seen = S.scratch[X_CAND]  # free between turns
-    hand_cap = max(G.rules[R_HAND_LIMIT], G.rules[R_START_HAND])  # before a first turn: the deal
-    seen[:n_cards] = 0
-    for i in range(S.ctr[C_DECK]):
-        seen[S.cards[K_DECK, i]] += 1
-    for i in range(S.ctr[C_DISC]):
-        seen[S.cards[K_DISC, i]] += 1
-    for cell in range(cells):
-        if S.cards[K_BOARD, cell] >= 0:
-            seen[S.cards[K_BOARD, cell]] += 1
-    for s in range(players):
-        n = S.seat[s, V_HAND_N]
-        if n < 0 or n > hand_cap or not 0 <= S.seat[s, V_POS] < cells:
-            return False
-        if S.seat[s, V_MISSIONS] >= G.rules[R_MISSIONS_TO_WIN]:
-            return False
-        for suit in range(G.rules[R_NSUITS]):
-            count = 0
-            for i in range(n):
-                if G.card[CARD_SUIT, S.cards[K_HAND + s, i]] == suit:
-                    count += 1
-            if count != S.seat[s, V_SUIT + suit]:
-                return False
-        for i in range(n):
-            seen[S.cards[K_HAND + s, i]] += 1
-    for c in range(n_cards):
-        if seen[c] != 1:
-            return False
-    return True
-
-
-@njit(cache=True)
-def play_game(G, S, strat, par, validate=False, log=None):
-    """Play from a set-up position until a win or the turn cap. Returns the winner, -1 at the cap,
-    or INVALID when ``validate`` found a broken invariant after a turn."""
-    players = G.rules[R_PLAYERS]
-    cap = G.rules[R_TURN_CAP]
-    seat = 0
-    if validate and not state_is_valid(G, S):
-        return INVALID
-    while S.ctr[C_TURN] < cap:
-        S.ctr[C_TURN] += 1
-        if log is not None:
-            log_event(log, S, EV_TURN, S.ctr[C_TURN], seat, 0, 0)
-        if play_turn(G, S, seat, strat, par, log):
-            if log is not None:
-                log_event(log, S, EV_WIN, seat, S.ctr[C_TURN], 0, 0)
-            return seat
-        if validate and not state_is_valid(G, S):
-            if log is not None:
-                log_event(log, S, EV_INVALID, S.ctr[C_TURN], 0, 0, 0)
-            return INVALID
-        seat = (seat + 1) % players
-    if log is not None:
-        log_event(log, S, EV_TIMEOUT, S.ctr[C_TURN], 0, 0, 0)
-    return -1
-
-
-@njit(cache=True)
-def write_record(G, S, out, i, winner):
-    players = G.rules[R_PLAYERS]
-    out[i].length = S.ctr[C_TURN]
-    out[i].refills = S.ctr[C_REFILLS]
-    if winner >= 0:
-        out[i].end = END_WIN
-        out[i].winner = winner
-        out[i].winners = np.uint8(1) << np.uint8(winner)
-    elif winner == INVALID:
-        out[i].end = END_INVALID
-        out[i].winner = -1
-        out[i].winners = 0
-    else:
-        out[i].end = END_TIMEOUT
-        out[i].winner = -1
-        out[i].winners = 0
-    for s in range(players):
-        out[i].missions[s] = S.seat[s, V_MISSIONS]
-        out[i].hand_end[s] = S.seat[s, V_HAND_N]
-        out[i].fights[s] = S.seat[s, ST_FIGHTS]
-        out[i].fights_won[s] = S.seat[s, ST_WON]
-        out[i].stolen[s] = S.seat[s, ST_STOLEN]
-        out[i].taken[s] = S.seat[s, ST_TAKEN]
-        out[i].foe_hits[s] = S.seat[s, ST_FOE_HITS]
-        out[i].use_aquaman[s] = S.seat[s, ST_USE + AQUAMAN]
-        out[i].use_companion[s] = S.seat[s, ST_USE + COMPANION]
-        out[i].use_sea_creature[s] = S.seat[s, ST_USE + SEA_CREATURE]
-        out[i].use_plot[s] = S.seat[s, ST_USE + PLOT]
-        out[i].use_foe[s] = S.seat[s, ST_USE + FOE]
-        out[i].use_power[s] = S.seat[s, ST_USE + POWER]
-        out[i].use_strangeness[s] = S.seat[s, ST_USE + STRANGENESS]
-        out[i].use_location[s] = S.seat[s, ST_USE + LOCATION]
-
-
-@njit(cache=True, parallel=True)
-def kernel(out, first_game, seed, lineups, slot_strategy, slot_params, rules, card, move_to, adj, validate):
-    G = Game(rules, card, move_to, adj)
-    players = rules[R_PLAYERS]
-    n = out.shape[0]
-    blocks = n_blocks(n)
-    for b in prange(blocks):
-        lo, hi = block_bounds(n, blocks, b)
-        S = new_state(rules, card.shape[1])
-        strat = np.zeros(players, np.int64)
-        par = np.zeros((players, slot_params.shape[1]), np.float64)
-        for i in range(lo, hi):
-            play_one(G, S, out, i, first_game + i, seed, lineups, slot_strategy, slot_params, strat, par, validate,
-                     None)
-
-
-@njit(cache=True, inline="always")
-def play_one(G, S, out, i, game, seed, lineups, slot_strategy, slot_params, strat, par, validate, log):
-    """Game ``game`` of the run into ``out[i]``: the body of the kernel (``log`` None) and of the
-    replay (``trace_game``, with a log)."""
-    begin_game(S.rng, seed, game, out, i, lineups, slot_strategy, slot_params, G.rules[R_PLAYERS], strat, 0, par)
-    setup_game(G, S, log)
-    winner = play_game(G, S, strat, par, validate, log)
-    write_record(G, S, out, i, winner)
-
-
-@njit(cache=True)
-def trace_game(out, game, seed, lineups, slot_strategy, slot_params, rules, card, move_to, adj, validate, log):
-    """Game ``game`` of a run again, exactly as the kernel plays it, into ``out[0]`` with every event
-    in ``log`` (see enums.EV_*; ``log[0, 0]`` is the number of events)."""
-    G = Game(rules, card, move_to, adj)
-    S = new_state(rules, card.shape[1])
-    strat = np.zeros(rules[R_PLAYERS], np.int64)
-    par = np.zeros((rules[R_PLAYERS], slot_params.shape[1]), np.float64)
-    log[0, 0] = 0
-    play_one(G, S, out, 0, game, seed, lineups, slot_strategy, slot_params, strat, par, validate, log)
+            log_step(log, S, EV_DISC, seat, c, WHY_REST, 0)

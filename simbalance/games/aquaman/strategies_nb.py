@@ -50,7 +50,7 @@ import numpy as np
 from numba import njit
 
 from simbalance.core.rng import randint, shuffle, wins_tie
-from simbalance.games.aquaman.enums import (
+from simbalance.games.aquaman.state_nb import (
     AQUAMAN,
     C_DICE,
     C_DISC,
@@ -97,8 +97,11 @@ from simbalance.games.aquaman.enums import (
     V_SUIT,
     X_CAND,
     X_REACH,
+    best_rank,
+    log_step,
+    pawns_at,
+    reachable,
 )
-from simbalance.games.aquaman.state_nb import best_rank, log_event, pawns_at, reachable
 
 # ---------------------------------------------------------------- values shared by the heuristics
 
@@ -496,7 +499,7 @@ def random_swim(G, S, start, log=None):
                 legal += 1
         if legal == 0:
             if log is not None:
-                log_event(log, S, EV_LEG, d, -1, cur, cur)
+                log_step(log, S, EV_LEG, d, -1, cur, cur)
             continue
         pick = randint(rng, legal)
         for direction in range(4):
@@ -504,7 +507,7 @@ def random_swim(G, S, start, log=None):
             if dst >= 0 and not (turn and 1 + (direction >> 1) == axis):
                 if pick == 0:
                     if log is not None:
-                        log_event(log, S, EV_LEG, d, direction, cur, dst)
+                        log_step(log, S, EV_LEG, d, direction, cur, dst)
                     cur = dst
                     axis = 1 + (direction >> 1)
                     break

@@ -11,7 +11,7 @@ import numpy as np
 from simbalance.core.config import apply_overrides, load_config
 from simbalance.core.rng import seed_game
 from simbalance.games.aquaman import engine
-from simbalance.games.aquaman.enums import (
+from simbalance.games.aquaman.state_nb import (
     C_DECK,
     C_DISC,
     C_STAMP,
@@ -29,8 +29,9 @@ from simbalance.games.aquaman.enums import (
     V_HAND_N,
     V_POS,
     V_SUIT,
+    Game,
+    new_state,
 )
-from simbalance.games.aquaman.state_nb import Game, new_state
 
 LETTERS = "ACXPFOSL"
 # the strategies' parameters as in configs/aquaman.toml, in the order the code reads them

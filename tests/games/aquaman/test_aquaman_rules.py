@@ -18,7 +18,18 @@ from aquaman_helpers import (
     make,
 )
 
-from simbalance.games.aquaman.enums import (
+from simbalance.games.aquaman.play_nb import play_game, play_turn
+from simbalance.games.aquaman.rules_nb import (
+    activate,
+    can_mission,
+    fight,
+    land,
+    location_shows,
+    play_mission,
+    rest,
+    setup_game,
+)
+from simbalance.games.aquaman.state_nb import (
     C_DECK,
     C_DICE,
     C_REFILLS,
@@ -39,20 +50,9 @@ from simbalance.games.aquaman.enums import (
     V_MISSIONS,
     V_POS,
     X_REACH,
+    draw,
+    reachable,
 )
-from simbalance.games.aquaman.rules_nb import (
-    activate,
-    can_mission,
-    fight,
-    land,
-    location_shows,
-    play_game,
-    play_mission,
-    play_turn,
-    rest,
-    setup_game,
-)
-from simbalance.games.aquaman.state_nb import draw, reachable
 from simbalance.games.aquaman.strategies_nb import choose_swim, random_swim
 
 
