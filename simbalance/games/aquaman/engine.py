@@ -18,7 +18,17 @@ import numpy as np
 from simbalance.core.config import get, require_bool, require_choice, require_int
 from simbalance.core.errors import ConfigError
 from simbalance.core.records import MAX_SEATS, record_dtype
-from simbalance.games.aquaman.play_nb import kernel
+from simbalance.games.aquaman.play_nb import (
+    apply_option,
+    context,
+    kernel,
+    legal_options,
+    max_options,
+    play_out,
+    start,
+    to_move,
+    write_record,
+)
 from simbalance.games.aquaman.replay import replay, trace
 from simbalance.games.aquaman.report import figures, summarize
 from simbalance.games.aquaman.state_nb import (
@@ -56,8 +66,11 @@ from simbalance.games.aquaman.state_nb import (
     S_RAIDER,
     S_RANDOM,
     S_RUNNER,
+    clone,
+    new_state,
 )
-from simbalance.games.spec import Engine
+from simbalance.games.aquaman.validate_nb import check
+from simbalance.games.spec import Engine, Resumable
 
 ENGINE_VERSION = 2
 CHUNK_SIZE = 1 << 16
@@ -233,4 +246,17 @@ ENGINE = Engine(
     figures=figures,
     replay=replay,
     trace=trace,
+    resumable=Resumable(
+        context=context,
+        max_options=max_options,
+        new_state=new_state,
+        start=start,
+        to_move=to_move,
+        legal_options=legal_options,
+        apply_option=apply_option,
+        play_out=play_out,
+        clone=clone,
+        check=check,
+        write_record=write_record,
+    ),
 )

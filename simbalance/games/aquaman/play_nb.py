@@ -1,4 +1,12 @@
-"""The aquaman game loop: a turn of five phases, a game of turns, the kernel and ``trace_game``.
+"""An aquaman game as resumable steps (``Resumable`` in games/spec.py), the kernel and ``trace_game``.
+
+The rules (rules_nb) run step by step until a player must decide something; the game then waits,
+with everything it needs to go on in its state (state_nb: the next step, the pending decision, the
+seat to decide it). From there one can copy the state (``clone``), list the decision's options
+(``legal_options``), take one (``apply_option``) or let the seats' strategies play on
+(``play_out``). The kernel plays every game the same way: ``start``, ``play_out`` to the end,
+``write_record``; so the fast path and the resumable path are one code. The decisions and their
+option codes are listed in docs/rules/aquaman.md ("Decisions").
 
 The replay (replay.py) plays a game with ``trace_game``, the kernel's own per-game code
 (``play_one``) with an event log; the kernel passes None, so numba compiles every
@@ -12,36 +20,81 @@ from numba import njit, prange
 
 from simbalance.core.kernel import begin_game, block_bounds, n_blocks
 from simbalance.core.records import END_INVALID, END_TIMEOUT, END_WIN
+from simbalance.core.rng import seed_game
 from simbalance.games.aquaman.rules_nb import (
-    activate,
-    can_mission,
+    activation_ends,
+    begin_turn,
+    companion_keeps,
+    end_turn,
+    fight_begins,
+    fight_ends,
+    fight_round,
+    first_turn,
+    foe_chosen,
+    foe_targets,
     land,
-    play_mission,
+    mission_card_chosen,
+    mission_chosen,
+    mission_phase,
+    mission_suit_chosen,
+    next_mission_card,
+    opponents_at,
+    plot_chosen,
+    plot_targets,
+    power_chosen,
+    power_next_swap,
     rest,
-    roll,
+    rest_discard_chosen,
+    reveal_chosen,
+    second_reveal,
     setup_game,
+    steal_chosen,
+    strangeness_chosen,
+    strangeness_targets,
+    swap_chosen,
+    swim,
+    swim_chosen,
 )
 from simbalance.games.aquaman.state_nb import (
     AQUAMAN,
-    C_DICE,
+    C_ACT_RANK,
+    C_DECISION,
+    C_FIGHT_A,
+    C_FIGHT_B,
     C_REFILLS,
+    C_RESULT,
+    C_SEEN,
+    C_STEP,
+    C_SUIT,
+    C_TO_MOVE,
     C_TURN,
+    CARD_RANK,
+    CARD_SUIT,
     COMPANION,
-    EV_INVALID,
-    EV_MOVE,
-    EV_ROLL,
-    EV_TIMEOUT,
-    EV_TURN,
-    EV_WIN,
+    D_COMPANION,
+    D_FOE,
+    D_MISSION,
+    D_MISSION_CARD,
+    D_MISSION_SUIT,
+    D_OPPONENT,
+    D_PLOT,
+    D_POWER,
+    D_REST,
+    D_REVEAL,
+    D_STEAL,
+    D_STRANGE,
+    D_SWAP,
+    D_SWIM,
     FOE,
+    K_BUF,
+    K_HAND,
     LOCATION,
     PLOT,
     POWER,
-    R_MISSIONS_PER_TURN,
-    R_MISSIONS_TO_WIN,
+    R_NDICE,
+    R_NSUITS,
     R_PLAYERS,
-    R_POWER_MIN,
-    R_TURN_CAP,
+    RESULT_INVALID,
     SEA_CREATURE,
     ST_FIGHTS,
     ST_FOE_HITS,
@@ -49,91 +102,244 @@ from simbalance.games.aquaman.state_nb import (
     ST_TAKEN,
     ST_USE,
     ST_WON,
+    STEP_ACTIVATED,
+    STEP_END_TURN,
+    STEP_FIGHT_END,
+    STEP_LAND,
+    STEP_MISSION,
+    STEP_MISSION_CARDS,
+    STEP_POWER_SWAPS,
+    STEP_REST,
+    STEP_REVEAL,
+    STEP_REVEAL_B,
+    STEP_SWIM,
+    STEP_TURN,
     STRANGENESS,
     V_HAND_N,
     V_MISSIONS,
     V_POS,
+    V_SUIT,
+    X_CAND,
+    X_REACH,
+    X_SUITS,
     Game,
-    log_step,
     new_state,
+    reachable,
 )
-from simbalance.games.aquaman.strategies_nb import choose_mission, choose_power, choose_swim
-from simbalance.games.aquaman.validate_nb import INVALID, state_is_valid
+from simbalance.games.aquaman.strategies_nb import decide
+
+# ---------------------------------------------------------------- the rules between two decisions
+
+
+@njit(cache=True, inline="always")
+def run_step(G, S, log=None):
+    """Run the rule step in ``ctr[C_STEP]`` (the commonest first); it names the next step or asks
+    for a decision."""
+    step = S.ctr[C_STEP]
+    if step == STEP_SWIM:
+        swim(G, S, log)
+    elif step == STEP_LAND:
+        land(G, S, log)
+    elif step == STEP_MISSION:
+        mission_phase(G, S, log)
+    elif step == STEP_REST:
+        rest(G, S, log)
+    elif step == STEP_END_TURN:
+        end_turn(G, S, log)
+    elif step == STEP_TURN:
+        begin_turn(G, S, log)
+    elif step == STEP_ACTIVATED:
+        activation_ends(G, S, log)
+    elif step == STEP_POWER_SWAPS:
+        power_next_swap(G, S, log)
+    elif step == STEP_REVEAL:
+        fight_round(G, S, log)
+    elif step == STEP_REVEAL_B:
+        second_reveal(G, S, log)
+    elif step == STEP_FIGHT_END:
+        fight_ends(G, S, log)
+    elif step == STEP_MISSION_CARDS:
+        next_mission_card(G, S, log)
+
+
+@njit(cache=True, inline="always")
+def advance(G, S, log=None):
+    """Run the rules until a decision is pending or the game is over (STEP_OVER asks nothing and
+    names no step: the loop ends there)."""
+    ctr = S.ctr
+    while ctr[C_DECISION] < 0 and ctr[C_TO_MOVE] >= 0:
+        run_step(G, S, log)
+
+
+@njit(cache=True, inline="always")
+def resolve(G, S, option, log=None):
+    """Apply ``option`` to the pending decision (the rule step it belongs to names the next step
+    or asks the next decision)."""
+    ctr = S.ctr
+    d = ctr[C_DECISION]
+    ctr[C_DECISION] = -1
+    seat = ctr[C_TO_MOVE]
+    if d == D_SWIM:
+        swim_chosen(G, S, option, log)
+    elif d == D_POWER:
+        power_chosen(G, S, option, log)
+    elif d == D_REST:
+        rest_discard_chosen(G, S, option, log)
+    elif d == D_REVEAL:
+        reveal_chosen(G, S, option, log)
+    elif d == D_MISSION:
+        mission_chosen(G, S, option, log)
+    elif d == D_MISSION_SUIT:
+        mission_suit_chosen(G, S, option, log)
+    elif d == D_MISSION_CARD:
+        mission_card_chosen(G, S, option, log)
+    elif d == D_OPPONENT:
+        fight_begins(G, S, option, log)
+    elif d == D_STEAL:
+        steal_chosen(G, S, option, log)
+    elif d == D_SWAP:
+        swap_chosen(G, S, option, log)
+    elif d == D_COMPANION:
+        companion_keeps(G, S, seat, option, log)
+    elif d == D_PLOT:
+        plot_chosen(G, S, seat, option, log)
+    elif d == D_FOE:
+        foe_chosen(G, S, seat, option, log)
+    elif d == D_STRANGE:
+        strangeness_chosen(G, S, seat, option, log)
+
+
+# ---------------------------------------------------------------- Resumable
 
 
 @njit(cache=True)
-def play_turn(G, S, seat, strat, par, log=None):
-    """One turn of ``seat``'s five phases. Returns True when the seat has won."""
-    sid = strat[seat]
-    p = par[seat]
-    # 1. power
-    plot = -1
-    if S.seat[seat, V_HAND_N] >= G.rules[R_POWER_MIN]:
-        i = choose_power(G, S, seat, sid, p)
-        if i >= 0:
-            plot = activate(G, S, seat, sid, p, i, log)
-    # 2. swim (a Plot target replaces the roll)
-    start = S.seat[seat, V_POS]
-    if plot >= 0:
-        S.seat[seat, V_POS] = plot
-    else:
-        roll(G, S)
-        if log is not None:
-            log_step(log, S, EV_ROLL, seat, S.ctr[C_DICE], S.ctr[C_DICE + 1], S.ctr[C_DICE + 2])
-        S.seat[seat, V_POS] = choose_swim(G, S, seat, sid, p, log)
-    if log is not None:
-        log_step(log, S, EV_MOVE, seat, start, S.seat[seat, V_POS], 1 if plot >= 0 else 0)
-    # 3. action
-    land(G, S, seat, strat, par, log)
-    # 4. mission
-    for _ in range(G.rules[R_MISSIONS_PER_TURN]):
-        if not can_mission(G, S, seat) or not choose_mission(G, S, seat, sid, p):
-            break
-        play_mission(G, S, seat, sid, p, log)
-        if S.seat[seat, V_MISSIONS] >= G.rules[R_MISSIONS_TO_WIN]:
-            return True
-    # 5. rest
-    rest(G, S, seat, sid, p, log)
-    return False
+def start(G, S, seed, game, log=None):
+    """Deal game ``game`` of ``seed`` into ``S`` and play on to the first decision. (The kernel's
+    ``begin_game`` has keyed the stream already; keying it again here lets ``start`` stand alone
+    and costs two multiplications.)"""
+    seed_game(S.rng, seed, game)
+    setup_game(G, S, log)
+    first_turn(G, S)
+    advance(G, S, log)
 
 
 @njit(cache=True)
-def play_game(G, S, strat, par, validate=False, log=None):
-    """Play from a set-up position until a win or the turn cap. Returns the winner, -1 at the cap,
-    or INVALID when ``validate`` found a broken invariant after a turn."""
+def to_move(G, S):
+    """The seat whose decision is pending; -1 once the game is over."""
+    return S.ctr[C_TO_MOVE]
+
+
+@njit(cache=True)
+def apply_option(G, S, option, log=None):
+    """Take ``option`` (one that ``legal_options`` lists) and play on to the next decision."""
+    resolve(G, S, option, log)
+    advance(G, S, log)
+
+
+@njit(cache=True)
+def play_out(G, S, strat, par, max_decisions, log=None):
+    """Let each seat's strategy (``strat[s]``, parameters ``par[s]``) decide, at most
+    ``max_decisions`` times (-1: to the end). Returns the decisions made."""
+    made = 0
+    ctr = S.ctr
+    while ctr[C_TO_MOVE] >= 0 and made != max_decisions:
+        option = decide(G, S, strat, par, log)
+        resolve(G, S, option, log)
+        advance(G, S, log)
+        made += 1
+    return made
+
+
+@njit(cache=True, inline="always")
+def _list_hand(options, n):
+    for i in range(n):
+        options[i] = i
+    return n
+
+
+@njit(cache=True)
+def legal_options(G, S, options):
+    """The pending decision's options into ``options`` (codes in docs/rules/aquaman.md,
+    "Decisions"); returns how many (0 once the game is over)."""
+    ctr = S.ctr
+    seat = ctr[C_TO_MOVE]
+    d = ctr[C_DECISION]
+    if seat < 0 or d < 0:
+        return 0
+    hand_n = S.seat[seat, V_HAND_N]
+    if d == D_POWER:  # no power (-1), or any hand slot
+        options[0] = -1
+        for i in range(hand_n):
+            options[1 + i] = i
+        return hand_n + 1
+    if d == D_SWAP or d == D_MISSION:  # no (0) or yes (1)
+        options[0] = 0
+        options[1] = 1
+        return 2
+    if d == D_REVEAL or d == D_REST:  # a slot of the deciding seat's hand
+        return _list_hand(options, hand_n)
+    if d == D_STEAL:  # a slot of the loser's hand
+        return _list_hand(options, S.seat[ctr[C_FIGHT_A] + ctr[C_FIGHT_B] - seat, V_HAND_N])
+    n = 0
+    if d == D_COMPANION:  # a seen card (its index among them) lower than the Companion card
+        for j in range(ctr[C_SEEN]):
+            if G.card[CARD_RANK, S.cards[K_BUF, j]] < ctr[C_ACT_RANK]:
+                options[n] = j
+                n += 1
+        return n
+    if d == D_MISSION_SUIT:  # a held suit not picked yet
+        for s in range(G.rules[R_NSUITS]):
+            if S.seat[seat, V_SUIT + s] > 0 and S.scratch[X_SUITS, s] == 0:
+                options[n] = s
+                n += 1
+        return n
+    if d == D_MISSION_CARD:  # a hand slot holding a card of the suit being picked
+        for i in range(hand_n):
+            if G.card[CARD_SUIT, S.cards[K_HAND + seat, i]] == ctr[C_SUIT]:
+                options[n] = i
+                n += 1
+        return n
+    if d == D_SWIM:  # a square the rolled dice reach (each once)
+        full = (1 << G.rules[R_NDICE]) - 1
+        for j in range(reachable(G, S, S.seat[seat, V_POS])):
+            cell = S.scratch[X_REACH + full, j] // 3
+            new = True
+            for k in range(n):
+                if options[k] == cell:
+                    new = False
+                    break
+            if new:
+                options[n] = cell
+                n += 1
+        return n
+    if d == D_PLOT:
+        n = plot_targets(G, S, ctr[C_ACT_RANK])
+    elif d == D_STRANGE:
+        n = strangeness_targets(G, S, seat, ctr[C_ACT_RANK])
+    elif d == D_FOE:
+        n = foe_targets(G, S, seat)
+    elif d == D_OPPONENT:
+        n = opponents_at(G, S, seat, S.seat[seat, V_POS])
+    for j in range(n):
+        options[j] = S.scratch[X_CAND, j]
+    return n
+
+
+# ---------------------------------------------------------------- the record, the kernel
+
+
+@njit(cache=True)
+def write_record(G, S, out, i):
+    """The finished game's record into ``out[i]`` (the kernel writes the game and strategy fields)."""
     players = G.rules[R_PLAYERS]
-    cap = G.rules[R_TURN_CAP]
-    seat = 0
-    if validate and not state_is_valid(G, S):
-        return INVALID
-    while S.ctr[C_TURN] < cap:
-        S.ctr[C_TURN] += 1
-        if log is not None:
-            log_step(log, S, EV_TURN, S.ctr[C_TURN], seat, 0, 0)
-        if play_turn(G, S, seat, strat, par, log):
-            if log is not None:
-                log_step(log, S, EV_WIN, seat, S.ctr[C_TURN], 0, 0)
-            return seat
-        if validate and not state_is_valid(G, S):
-            if log is not None:
-                log_step(log, S, EV_INVALID, S.ctr[C_TURN], 0, 0, 0)
-            return INVALID
-        seat = (seat + 1) % players
-    if log is not None:
-        log_step(log, S, EV_TIMEOUT, S.ctr[C_TURN], 0, 0, 0)
-    return -1
-
-
-@njit(cache=True)
-def write_record(G, S, out, i, winner):
-    players = G.rules[R_PLAYERS]
+    result = S.ctr[C_RESULT]
     out[i].length = S.ctr[C_TURN]
     out[i].refills = S.ctr[C_REFILLS]
-    if winner >= 0:
+    if result >= 0:
         out[i].end = END_WIN
-        out[i].winner = winner
-        out[i].winners = np.uint8(1) << np.uint8(winner)
-    elif winner == INVALID:
+        out[i].winner = result
+        out[i].winners = np.uint8(1) << np.uint8(result)
+    elif result == RESULT_INVALID:
         out[i].end = END_INVALID
         out[i].winner = -1
         out[i].winners = 0
@@ -159,30 +365,29 @@ def write_record(G, S, out, i, winner):
         out[i].use_location[s] = S.seat[s, ST_USE + LOCATION]
 
 
+@njit(cache=True, inline="always")
+def play_one(G, S, out, i, game, seed, lineups, slot_strategy, slot_params, strat, par, log):
+    """Game ``game`` of the run into ``out[i]``: the body of the kernel (``log`` None) and of the
+    replay (``trace_game``, with a log)."""
+    begin_game(S.rng, seed, game, out, i, lineups, slot_strategy, slot_params, G.rules[R_PLAYERS], strat, 0, par)
+    start(G, S, seed, game, log)
+    play_out(G, S, strat, par, -1, log)
+    write_record(G, S, out, i)
+
+
 @njit(cache=True, parallel=True)
 def kernel(out, first_game, seed, lineups, slot_strategy, slot_params, rules, card, move_to, adj, validate):
-    G = Game(rules, card, move_to, adj)
+    G = Game(rules, card, move_to, adj, validate)
     players = rules[R_PLAYERS]
     n = out.shape[0]
     blocks = n_blocks(n)
     for b in prange(blocks):
         lo, hi = block_bounds(n, blocks, b)
-        S = new_state(rules, card.shape[1])
+        S = new_state(G)
         strat = np.zeros(players, np.int64)
         par = np.zeros((players, slot_params.shape[1]), np.float64)
         for i in range(lo, hi):
-            play_one(G, S, out, i, first_game + i, seed, lineups, slot_strategy, slot_params, strat, par, validate,
-                     None)
-
-
-@njit(cache=True, inline="always")
-def play_one(G, S, out, i, game, seed, lineups, slot_strategy, slot_params, strat, par, validate, log):
-    """Game ``game`` of the run into ``out[i]``: the body of the kernel (``log`` None) and of the
-    replay (``trace_game``, with a log)."""
-    begin_game(S.rng, seed, game, out, i, lineups, slot_strategy, slot_params, G.rules[R_PLAYERS], strat, 0, par)
-    setup_game(G, S, log)
-    winner = play_game(G, S, strat, par, validate, log)
-    write_record(G, S, out, i, winner)
+            play_one(G, S, out, i, first_game + i, seed, lineups, slot_strategy, slot_params, strat, par, None)
 
 
 @njit(cache=True)
@@ -190,9 +395,21 @@ def trace_game(out, game, seed, lineups, slot_strategy, slot_params, rules, card
                log_n):
     """Game ``game`` of a run again, exactly as the kernel plays it, into ``out[0]`` with every event
     in ``log`` (``core.replay.trace_with_log`` sizes it; kinds ``EV_*`` in state_nb)."""
-    G = Game(rules, card, move_to, adj)
-    S = new_state(rules, card.shape[1])
+    G = Game(rules, card, move_to, adj, validate)
+    S = new_state(G)
     strat = np.zeros(rules[R_PLAYERS], np.int64)
     par = np.zeros((rules[R_PLAYERS], slot_params.shape[1]), np.float64)
     log_n[0] = 0  # a second try (with a larger log) counts from zero again
-    play_one(G, S, out, 0, game, seed, lineups, slot_strategy, slot_params, strat, par, validate, (log, log_n))
+    play_one(G, S, out, 0, game, seed, lineups, slot_strategy, slot_params, strat, par, (log, log_n))
+
+
+def context(rules, card, move_to, adj, validate):
+    """The game's read-only arrays (``Resumable.context``) from ``engine.prepare``'s output."""
+    return Game(rules, card, move_to, adj, np.bool_(validate))
+
+
+def max_options(G) -> int:
+    """The most options a decision can have: a hand slot for every card and no power, or every
+    square."""
+    return max(G.card.shape[1], G.move_to.shape[0]) + 1
+

@@ -3,13 +3,15 @@ every rule is made of.
 
 A game is two named tuples of arrays:
 
-- ``Game`` (read-only, from ``engine.prepare``): ``rules`` (the config as integers, then each
+- ``Game`` (read-only, from ``engine.prepare``; the ``ctx`` of ``Resumable``): ``rules`` (the config as integers, then each
   seat's corner and each suit's power; indices ``R_*`` below), ``card`` (suit and rank of every
   card id), ``move_to[cell, distance, direction]`` (where a straight leg ends, -1 where it cannot
-  go) and ``adj[cell, :]`` (adjacent squares, -1 padded).
+  go), ``adj[cell, :]`` (adjacent squares, -1 padded) and ``validate`` (check the invariants after
+  every turn).
 - ``State`` (rewritten every game, allocated once per block): ``cards`` (deck, discard pile,
   scratch list, board and one hand per seat, as rows ``K_*``), ``seat`` (per seat: pawn, hand size,
-  missions, statistics, suit counts, columns ``V_*``/``ST_*``), ``ctr`` (counters and dice),
+  missions, statistics, suit counts, columns ``V_*``/``ST_*``), ``ctr`` (counters, dice, and where
+  the game stands: the next rule step, the pending decision and what the turn remembers),
   ``scratch`` (candidate and reachable-square lists), ``fbuf`` (float tables) and ``rng``.
 
 Why so few arrays: numba updates a reference count for every array inside a tuple each time the
@@ -55,7 +57,7 @@ CANNOT_REVEAL_NAMES = ("ends", "loses", "draws")
 CARD_SUIT, CARD_RANK = 0, 1
 
 # The game state is packed into few arrays: every array handed to a jitted function costs a
-# reference-count update, and a turn makes many such calls (see state_nb).
+# reference-count update, and a turn makes many such calls (see the docstring).
 #
 # cards[row, :]: card piles, each a list of card ids. The hand of seat s is row K_HAND + s.
 # The board is row K_BOARD (one entry per square, -1 empty).
@@ -74,14 +76,47 @@ C_DECK, C_DISC, C_TURN, C_REFILLS, C_STAMP = range(5)
 C_DICE = 5
 C_ORDER = C_DICE + MAX_DICE
 C_REACH_N = C_ORDER + MAX_DICE
-N_CTR = C_REACH_N + (1 << MAX_DICE)
+# Where the game stands (play_nb): the next rule step (C_STEP, STEP_*), the pending decision
+# (C_DECISION, D_*, -1 while the rules run) and the seat that decides it (C_TO_MOVE, -1 once the game
+# is over), whose turn it is (C_MOVER) and, once over, the result (C_RESULT: the winner, RESULT_TIMEOUT
+# or RESULT_INVALID).
+C_STEP = C_REACH_N + (1 << MAX_DICE)
+C_DECISION, C_TO_MOVE, C_MOVER, C_RESULT = range(C_STEP + 1, C_STEP + 5)
+# What a turn's later steps remember of its earlier ones: the power phase's card (C_ACT_CARD while
+# it waits for the discard pile, -1 otherwise; C_ACT_RANK its rank), the Plot square (C_PLOT, -1:
+# roll), Power's next hand slot to judge and cards swapped (C_SLOT, C_SWAPS), Companion's cards seen
+# (C_SEEN, in cards[K_BUF]); a fight's two sides, rounds revealed, the first side's card this round
+# and the winner (C_FIGHT_A .. C_WINNER); missions played this turn, mission suits or cards picked so
+# far and the suit whose card is picked next (C_MISSION_ROUND, C_PICKED, C_SUIT).
+(C_ACT_CARD, C_ACT_RANK, C_PLOT, C_SLOT, C_SWAPS, C_SEEN, C_FIGHT_A, C_FIGHT_B, C_REVEALS, C_REVEAL_A,
+ C_WINNER, C_MISSION_ROUND, C_PICKED, C_SUIT, N_CTR) = range(C_STEP + 5, C_STEP + 20)
+
+# The rule steps of a turn, in order (play_nb.run_step runs the one in C_STEP; docs/rules/aquaman.md).
+(STEP_TURN, STEP_ACTIVATED, STEP_POWER_SWAPS, STEP_SWIM, STEP_LAND, STEP_REVEAL, STEP_REVEAL_B,
+ STEP_FIGHT_END, STEP_MISSION, STEP_MISSION_CARDS, STEP_REST, STEP_END_TURN, STEP_OVER) = range(13)
+
+# The decisions (docs/rules/aquaman.md, "Decisions"; the option codes are listed there):
+# the power phase's card (or none), Companion's kept card, Plot's square, Foe's opponent, Power's
+# swap of one card (keep 0 / swap 1), Strangeness's square, the swim's end square, the opponent to
+# fight, the card to reveal, the card to steal, a mission now (no 0 / yes 1), the mission's next
+# suit, the mission's card of a suit, the card discarded down to the hand limit.
+(D_POWER, D_COMPANION, D_PLOT, D_FOE, D_SWAP, D_STRANGE, D_SWIM, D_OPPONENT, D_REVEAL, D_STEAL, D_MISSION,
+ D_MISSION_SUIT, D_MISSION_CARD, D_REST, N_DECISIONS) = range(15)
+NO_DECISION = -1
+
+# C_RESULT of a game without a winner
+RESULT_TIMEOUT = -1
+RESULT_INVALID = -2
 
 # scratch[row, :]: a candidate list (X_CAND), then per set of dice used the list of reachable
-# squares (X_REACH + mask) and their "seen" stamps (X_STAMP + mask).
+# squares (X_REACH + mask) and their "seen" stamps (X_STAMP + mask), the suits a mission has
+# picked (X_SUITS: 1 = picked) and the validation's count of every card (X_SEEN).
 X_CAND = 0
 X_REACH = 1
 X_STAMP = 1 + (1 << MAX_DICE)
-N_SCRATCH = 1 + 2 * (1 << MAX_DICE)
+X_SUITS = 1 + 2 * (1 << MAX_DICE)
+X_SEEN = X_SUITS + 1
+N_SCRATCH = X_SEEN + 1
 
 # Strategy ids (engine.STRATEGIES) and the parameter layout shared by the two heuristics
 # (configs/aquaman.toml lists them in this order).
@@ -105,13 +140,15 @@ N_EV_COLS = 6
 # why a card was discarded (EV_DISC c)
 WHY_ACTIVATED, WHY_COMPANION, WHY_POWER, WHY_FOE, WHY_MISSION, WHY_REST = range(6)
 
-Game = namedtuple("Game", ["rules", "card", "move_to", "adj"])
+Game = namedtuple("Game", ["rules", "card", "move_to", "adj", "validate"])
 State = namedtuple("State", ["cards", "seat", "ctr", "scratch", "fbuf", "rng"])
 
 
 @njit(cache=True)
-def new_state(rules, n_cards):
-    """Scratch for one block of games (every entry is reset by ``setup_game``)."""
+def new_state(G):
+    """The state of one game, allocated once per block of games (``setup_game`` resets every entry)."""
+    rules = G.rules
+    n_cards = G.card.shape[1]
     players = rules[R_PLAYERS]
     cells = rules[R_ROWS] * rules[R_COLS]
     width = max(cells, n_cards)
@@ -123,6 +160,13 @@ def new_state(rules, n_cards):
         np.zeros((2, rules[R_RANKS] + 2), np.float64),
         np.zeros(1, np.uint64),
     )
+
+
+@njit(cache=True)
+def clone(S):
+    """An independent copy of a game's state, the random stream included: played on with the same
+    decisions it gives the same game."""
+    return State(S.cards.copy(), S.seat.copy(), S.ctr.copy(), S.scratch.copy(), S.fbuf.copy(), S.rng.copy())
 
 
 @njit(cache=True)

@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 import pytest
-from aquaman_helpers import RAIDER, RUNNER, all_card_ids, make
+from aquaman_helpers import RAIDER, RUNNER, all_card_ids, make, play_game
 from plain_python import assert_plain_python_plays_the_same_games
 
 import simbalance
@@ -15,7 +15,6 @@ from simbalance.core.errors import ConfigError
 from simbalance.core.records import END_INVALID, END_TIMEOUT, END_WIN, win_shares
 from simbalance.core.rng import seed_game
 from simbalance.games.aquaman import engine, report
-from simbalance.games.aquaman.play_nb import play_game
 from simbalance.games.aquaman.rules_nb import setup_game
 from simbalance.games.aquaman.state_nb import (
     C_TURN,
@@ -166,16 +165,17 @@ def test_validation_mode_finds_no_broken_invariant():
 
 
 def test_validation_catches_a_broken_state():
-    from simbalance.games.aquaman.validate_nb import INVALID, state_is_valid
+    from simbalance.games.aquaman.state_nb import RESULT_INVALID
+    from simbalance.games.aquaman.validate_nb import check
 
     G, S = make()
     seed_game(S.rng, 1, 1)
     setup_game(G, S)
-    assert state_is_valid(G, S)
+    assert check(G, S) == 0
     S.cards[0, 0] = S.cards[0, 1]  # a card twice in the deck, another one lost
-    assert not state_is_valid(G, S)
+    assert check(G, S) != 0
     strat = np.zeros(4, np.int64)
-    assert play_game(G, S, strat, np.zeros((4, len(RUNNER))), True) == INVALID
+    assert play_game(G, S, strat, np.zeros((4, len(RUNNER))), True) == RESULT_INVALID
 
 
 def test_golden_games_catch_rule_drift():

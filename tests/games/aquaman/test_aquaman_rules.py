@@ -8,27 +8,24 @@ from aquaman_helpers import (
     NO_PARAMS,
     RAIDER,
     RUNNER,
+    activate,
     arrange,
     board_at,
     card,
     cell,
     deck_top_first,
     discard_pile,
+    fight,
     hand,
+    land,
     make,
+    play_game,
+    play_mission,
+    play_turn,
+    rest,
 )
 
-from simbalance.games.aquaman.play_nb import play_game, play_turn
-from simbalance.games.aquaman.rules_nb import (
-    activate,
-    can_mission,
-    fight,
-    land,
-    location_shows,
-    play_mission,
-    rest,
-    setup_game,
-)
+from simbalance.games.aquaman.rules_nb import can_mission, location_shows, setup_game
 from simbalance.games.aquaman.state_nb import (
     C_DECK,
     C_DICE,
