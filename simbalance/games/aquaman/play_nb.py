@@ -236,10 +236,15 @@ def apply_option(G, S, option, log=None):
     advance(G, S, log)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play_out(G, S, strat, par, max_decisions, log=None):
     """Let each seat's strategy (``strat[s]``, parameters ``par[s]``) decide, at most
-    ``max_decisions`` times (-1: to the end). Returns the decisions made."""
+    ``max_decisions`` times (-1: to the end). Returns the decisions made.
+
+    The whole game runs inside this loop (decide, resolve and the rule steps are inlined), and
+    every read of an array out of the Game/State tuples inside it would update a reference count
+    that numba cannot prune in so branchy a loop; nothing here allocates, so it is compiled
+    without reference counting (``_nrt=False``)."""
     made = 0
     ctr = S.ctr
     while ctr[C_TO_MOVE] >= 0 and made != max_decisions:
