@@ -14,7 +14,7 @@ from common import strategy_share
 
 import simbalance
 from simbalance.core.records import END_TIMEOUT, win_shares
-from simbalance.games.aquaman import engine
+from simbalance.games.aquaman import report
 
 N = 20_000  # games per setup
 SEED = 2026
@@ -82,7 +82,7 @@ def fights() -> str:
     runners, raiders = ("runner",) * 4, ("raider",) * 4
     one_runner = ("runner", "raider", "raider", "raider")
     one_raider = ("raider", "runner", "runner", "runner")
-    decided = engine.summarize(_play(raiders).games, 4, {})["share_of_fights_decided"]
+    decided = report.summarize(_play(raiders).games, 4, {})["share_of_fights_decided"]
     runner, raider = _strategy_share(one_runner, "runner"), _strategy_share(one_raider, "raider")
     verdict = ("seeking fights costs cards that missions need" if runner > 0.25 > raider else
                "fighting pays" if raider > 0.25 > runner else "neither style dominates")
@@ -95,8 +95,8 @@ def fights() -> str:
 
 
 def powers() -> str:
-    summary = engine.summarize(_play(("runner",) * 4).games, 4, {})["powers"]
-    raider = engine.summarize(_play(("raider",) * 4).games, 4, {})["powers"]
+    summary = report.summarize(_play(("runner",) * 4).games, 4, {})["powers"]
+    raider = report.summarize(_play(("raider",) * 4).games, 4, {})["powers"]
     aq = summary["aquaman"]
     top = sorted(summary, key=lambda p: -summary[p]["uses_per_seat_game"])
     uses = ", ".join(f"{p} {summary[p]['uses_per_seat_game']:.2f}" for p in top)

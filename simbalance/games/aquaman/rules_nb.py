@@ -1,36 +1,71 @@
-"""The rules of aquaman as jitted functions, in the order of a turn (docs/rules/aquaman.md).
+"""The rules of aquaman as jitted rule steps, in the order of a turn (docs/rules/aquaman.md).
 
-Each phase is its own function on (Game, State) so tests can arrange a board, hands and a deck
-order by hand and check one rule's exact outcome. Decisions come from ``strategies_nb``; every seat
-decides with its own strategy, also outside its turn (its fight card). The phase functions are
-inlined into ``play_turn`` (one compiled turn; see state_nb on why calls are kept few), except
-``activate`` and ``fight``: they run in at most half of the turns and are large, so compiling them
-once (shared by the turn and the tests) saves more compile time than their calls cost.
+A turn is a chain of steps (``STEP_*`` in state_nb). Each step does what the rule text says up to
+the next choice a player makes, then either names the step that follows (``ctr[C_STEP]``) or asks
+for a decision (``ask``: ``ctr[C_DECISION]``, ``ctr[C_TO_MOVE]``). The decision's option is applied
+by the matching ``*_chosen``/``*_takes`` function here (play_nb.resolve picks it), which names the
+next step in turn. No rule calls a strategy: the strategies answer the decisions in play_nb, so a
+game can stop at any decision, be copied, and be played on (state_nb.clone).
 
-The replay (engine.replay) plays a game with ``trace_game``, the kernel's own per-game code
-(``play_one``) with an event log (``log``, enums.EV_*); the kernel passes None, so numba compiles
-every ``if log is not None`` away and the simulated games do not pay for the replay.
+Each step is its own function on (Game, State) so tests can arrange a board, hands and a deck
+order by hand and check one rule's exact outcome. Most are inlined into play_nb's loop (one
+compiled game; see state_nb on why calls are kept few); the power and fight steps are not: they
+run in at most half of the turns and are large, so compiling them once saves more compile time
+than their calls cost.
+
+Every event is logged for the replay with ``if log is not None: log_step(...)``; the kernel passes
+None and numba compiles the logging away.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
-from simbalance.core.kernel import begin_game, block_bounds, n_blocks
-from simbalance.core.records import END_INVALID, END_TIMEOUT, END_WIN
 from simbalance.core.rng import randint, shuffle
-from simbalance.games.aquaman.enums import (
+from simbalance.games.aquaman.state_nb import (
     AQUAMAN,
+    C_ACT_CARD,
+    C_ACT_RANK,
+    C_DECISION,
     C_DECK,
     C_DICE,
     C_DISC,
-    C_REFILLS,
+    C_FIGHT_A,
+    C_FIGHT_B,
+    C_MISSION_ROUND,
+    C_MOVER,
+    C_PICKED,
+    C_PLOT,
+    C_RESULT,
+    C_REVEAL_A,
+    C_REVEALS,
+    C_SEEN,
+    C_SLOT,
     C_STAMP,
+    C_STEP,
+    C_SUIT,
+    C_SWAPS,
+    C_TO_MOVE,
     C_TURN,
+    C_WINNER,
     CARD_RANK,
     CARD_SUIT,
     COMPANION,
+    D_COMPANION,
+    D_FOE,
+    D_MISSION,
+    D_MISSION_CARD,
+    D_MISSION_SUIT,
+    D_OPPONENT,
+    D_PLOT,
+    D_POWER,
+    D_REST,
+    D_REVEAL,
+    D_STEAL,
+    D_STRANGE,
+    D_SWAP,
+    D_SWIM,
     EV_ACTIVATE,
     EV_BOARD,
     EV_DEAL,
@@ -65,6 +100,7 @@ from simbalance.games.aquaman.enums import (
     K_HAND,
     LOCATION,
     N_POWERS,
+    NO_DECISION,
     PLOT,
     POWER,
     R_AQUAMAN_DRAW,
@@ -85,6 +121,8 @@ from simbalance.games.aquaman.enums import (
     R_SUIT_POWER,
     R_TIES_REPEAT,
     R_TURN_CAP,
+    RESULT_INVALID,
+    RESULT_TIMEOUT,
     REVEAL_ENDS,
     REVEAL_LOSES,
     SEA_CREATURE,
@@ -94,6 +132,19 @@ from simbalance.games.aquaman.enums import (
     ST_TAKEN,
     ST_USE,
     ST_WON,
+    STEP_ACTIVATED,
+    STEP_END_TURN,
+    STEP_FIGHT_END,
+    STEP_LAND,
+    STEP_MISSION,
+    STEP_MISSION_CARDS,
+    STEP_OVER,
+    STEP_POWER_SWAPS,
+    STEP_REST,
+    STEP_REVEAL,
+    STEP_REVEAL_B,
+    STEP_SWIM,
+    STEP_TURN,
     STRANGENESS,
     V_HAND_N,
     V_MISSIONS,
@@ -105,33 +156,116 @@ from simbalance.games.aquaman.enums import (
     WHY_POWER,
     WHY_REST,
     X_CAND,
-)
-from simbalance.games.aquaman.state_nb import (
-    Game,
+    X_SUITS,
     add_card,
     discard,
     draw,
     draw_to_hand,
-    log_event,
-    new_state,
+    log_step,
     pawns_at,
     remove_at,
 )
-from simbalance.games.aquaman.strategies_nb import (
-    choose_companion_keep,
-    choose_fight_card,
-    choose_fight_opponent,
-    choose_foe_target,
-    choose_mission,
-    choose_mission_cards,
-    choose_plot_target,
-    choose_power,
-    choose_rest_discard,
-    choose_steal,
-    choose_strangeness_target,
-    choose_swim,
-    power_discards,
-)
+from simbalance.games.aquaman.validate_nb import check
+
+# ---------------------------------------------------------------- where the game stands
+
+
+@njit(cache=True, inline="always")
+def ask(S, decision, seat):
+    """Stop the rules: ``seat`` decides ``decision`` next."""
+    S.ctr[C_DECISION] = decision
+    S.ctr[C_TO_MOVE] = seat
+
+
+@njit(cache=True, inline="always")
+def then(S, step):
+    """The rules go on with ``step``."""
+    S.ctr[C_STEP] = step
+
+
+@njit(cache=True, inline="always")
+def game_over(S, result):
+    """The game ends: ``result`` is the winner, RESULT_TIMEOUT or RESULT_INVALID; nobody is to move."""
+    S.ctr[C_RESULT] = result
+    S.ctr[C_STEP] = STEP_OVER
+    S.ctr[C_DECISION] = NO_DECISION
+    S.ctr[C_TO_MOVE] = -1
+
+
+# ---------------------------------------------------------------- legal targets (candidate lists)
+
+
+@njit(cache=True, inline="always")
+def plot_targets(G, S, rank):
+    """Legal Plot squares into the candidate list: no pawn on it, a card lower than ``rank``."""
+    card = G.card
+    cards = S.cards
+    seatv = S.seat
+    scratch = S.scratch
+    players = G.rules[R_PLAYERS]
+    n = 0
+    for cell in range(G.move_to.shape[0]):
+        c = cards[K_BOARD, cell]
+        if c >= 0 and card[CARD_RANK, c] < rank and pawns_at(seatv, cell, players, -1) == 0:
+            scratch[X_CAND, n] = cell
+            n += 1
+    return n
+
+
+@njit(cache=True, inline="always")
+def strangeness_targets(G, S, seat, rank):
+    """Adjacent squares whose card is lower than ``rank``, into the candidate list."""
+    card = G.card
+    adj = G.adj
+    cards = S.cards
+    scratch = S.scratch
+    n = 0
+    here = S.seat[seat, V_POS]
+    for k in range(adj.shape[1]):
+        cell = adj[here, k]
+        if cell < 0:
+            break
+        c = cards[K_BOARD, cell]
+        if c >= 0 and card[CARD_RANK, c] < rank:
+            scratch[X_CAND, n] = cell
+            n += 1
+    return n
+
+
+@njit(cache=True, inline="always")
+def foe_targets(G, S, seat):
+    """Opponents on a square adjacent to ``seat``'s pawn, into the candidate list."""
+    adj = G.adj
+    seatv = S.seat
+    scratch = S.scratch
+    n = 0
+    here = seatv[seat, V_POS]
+    for o in range(G.rules[R_PLAYERS]):
+        if o == seat:
+            continue
+        for k in range(adj.shape[1]):
+            cell = adj[here, k]
+            if cell < 0:
+                break
+            if seatv[o, V_POS] == cell:
+                scratch[X_CAND, n] = o
+                n += 1
+                break
+    return n
+
+
+@njit(cache=True, inline="always")
+def opponents_at(G, S, seat, cell):
+    """The opponents of ``seat`` on ``cell``, in seat order, into the candidate list."""
+    seatv = S.seat
+    scratch = S.scratch
+    n = 0
+    for o in range(G.rules[R_PLAYERS]):
+        if o != seat and seatv[o, V_POS] == cell:
+            scratch[X_CAND, n] = o
+            n += 1
+    return n
+
 
 # ---------------------------------------------------------------- set-up
 
@@ -146,6 +280,7 @@ def reset(G, S):
     stamp = S.ctr[C_STAMP]
     S.ctr[:] = 0
     S.ctr[C_STAMP] = stamp
+    S.ctr[C_ACT_CARD] = -1  # no activated card waits for the discard pile
     S.cards[:, :] = -1
     S.seat[:, :] = 0
     for s in range(G.rules[R_PLAYERS]):
@@ -164,12 +299,45 @@ def setup_game(G, S, log=None):
     for cell in range(G.move_to.shape[0]):
         S.cards[K_BOARD, cell] = draw(G, S)
         if log is not None:
-            log_event(log, S, EV_BOARD, cell, S.cards[K_BOARD, cell], 0, 0)
+            log_step(log, S, EV_BOARD, cell, S.cards[K_BOARD, cell], 0, 0)
     for _ in range(G.rules[R_START_HAND]):
         for s in range(G.rules[R_PLAYERS]):
             c = draw_to_hand(G, S, s)
             if log is not None:
-                log_event(log, S, EV_DEAL, s, c, 0, 0)
+                log_step(log, S, EV_DEAL, s, c, 0, 0)
+
+
+@njit(cache=True, inline="always")
+def first_turn(G, S):
+    """After the deal seat 0 moves first; with validation the dealt position is checked first."""
+    S.ctr[C_MOVER] = 0
+    S.ctr[C_DECISION] = NO_DECISION
+    then(S, STEP_TURN)
+    if G.validate and check(G, S) != 0:
+        game_over(S, RESULT_INVALID)
+
+
+# ---------------------------------------------------------------- the turn begins
+
+
+@njit(cache=True, inline="always")
+def begin_turn(G, S, log=None):
+    """A new turn of the seat to move, unless the turn cap is reached (a timeout). With enough
+    cards in hand, the power phase asks which card to activate (or none)."""
+    if S.ctr[C_TURN] >= G.rules[R_TURN_CAP]:
+        if log is not None:
+            log_step(log, S, EV_TIMEOUT, S.ctr[C_TURN], 0, 0, 0)
+        game_over(S, RESULT_TIMEOUT)
+        return
+    S.ctr[C_TURN] += 1
+    seat = S.ctr[C_MOVER]
+    if log is not None:
+        log_step(log, S, EV_TURN, S.ctr[C_TURN], seat, 0, 0)
+    S.ctr[C_PLOT] = -1
+    S.ctr[C_MISSION_ROUND] = 0
+    then(S, STEP_SWIM)
+    if S.seat[seat, V_HAND_N] >= G.rules[R_POWER_MIN]:
+        ask(S, D_POWER, seat)
 
 
 # ---------------------------------------------------------------- 1. power phase
@@ -182,18 +350,36 @@ def power_aquaman(G, S, seat, rank, log=None):
     for _ in range(G.rules[R_AQUAMAN_DRAW]):
         c = draw_to_hand(G, S, seat)
         if log is not None:
-            log_event(log, S, EV_DRAW, seat, c, S.ctr[C_DECK], 0)
+            log_step(log, S, EV_DRAW, seat, c, S.ctr[C_DECK], 0)
         if c >= 0:
             total += np.int64(G.card[CARD_RANK, c])
     if total < rank:
         c = draw_to_hand(G, S, seat)
         if log is not None:
-            log_event(log, S, EV_DRAW, seat, c, S.ctr[C_DECK], 1)
+            log_step(log, S, EV_DRAW, seat, c, S.ctr[C_DECK], 1)
 
 
 @njit(cache=True, inline="always")
-def power_companion(G, S, seat, sid, par, rank, log=None):
-    """Look at the next 4: keep one lower than ``rank`` (none if none is), discard the others."""
+def companion_keeps(G, S, seat, keep, log=None):
+    """Companion keeps seen card ``keep`` (-1: none) and discards the other seen cards."""
+    n = S.ctr[C_SEEN]
+    if log is not None:
+        log_step(log, S, EV_KEEP, seat, S.cards[K_BUF, keep] if keep >= 0 else -1, 0, 0)
+    for j in range(n):
+        if j == keep:
+            add_card(G.card, S.cards, S.seat, seat, S.cards[K_BUF, j])
+        else:
+            discard(S.cards, S.ctr, S.cards[K_BUF, j])
+            if log is not None:
+                log_step(log, S, EV_DISC, seat, S.cards[K_BUF, j], WHY_COMPANION, 0)
+    S.ctr[C_SEEN] = 0
+    then(S, STEP_ACTIVATED)
+
+
+@njit(cache=True, inline="always")
+def power_companion(G, S, seat, rank, log=None):
+    """Look at the next 4: keep one lower than ``rank`` (the player chooses; none if none is),
+    discard the others."""
     n = 0
     for _ in range(G.rules[R_COMPANION_LOOK]):
         c = draw(G, S)
@@ -202,17 +388,13 @@ def power_companion(G, S, seat, sid, par, rank, log=None):
         S.cards[K_BUF, n] = c
         n += 1
         if log is not None:
-            log_event(log, S, EV_SEE, seat, c, 0, 0)
-    keep = choose_companion_keep(G, S, seat, sid, par, n, rank)
-    if log is not None:
-        log_event(log, S, EV_KEEP, seat, S.cards[K_BUF, keep] if keep >= 0 else -1, 0, 0)
+            log_step(log, S, EV_SEE, seat, c, 0, 0)
+    S.ctr[C_SEEN] = n
     for j in range(n):
-        if j == keep:
-            add_card(G.card, S.cards, S.seat, seat, S.cards[K_BUF, j])
-        else:
-            discard(S.cards, S.ctr, S.cards[K_BUF, j])
-            if log is not None:
-                log_event(log, S, EV_DISC, seat, S.cards[K_BUF, j], WHY_COMPANION, 0)
+        if G.card[CARD_RANK, S.cards[K_BUF, j]] < rank:
+            ask(S, D_COMPANION, seat)
+            return
+    companion_keeps(G, S, seat, -1, log)
 
 
 @njit(cache=True, inline="always")
@@ -225,59 +407,87 @@ def power_sea_creature(G, S, seat, rank, log=None):
             S.ctr[C_DISC] -= 1
             add_card(G.card, S.cards, S.seat, seat, top)
         if log is not None:
-            log_event(log, S, EV_SEA, seat, top, 1 if taken else 0, 0)
+            log_step(log, S, EV_SEA, seat, top, 1 if taken else 0, 0)
     elif log is not None:
-        log_event(log, S, EV_SEA, seat, -1, 0, 0)
+        log_step(log, S, EV_SEA, seat, -1, 0, 0)
 
 
 @njit(cache=True, inline="always")
-def power_foe(G, S, seat, sid, par, rank, log=None):
-    """An adjacent opponent reveals a random card; lower than ``rank``: it is discarded."""
-    target = choose_foe_target(G, S, seat, sid, par)
+def plot_chosen(G, S, seat, cell, log=None):
+    """Plot: the pawn will swim to ``cell`` without rolling (-1: no square qualified, it rolls)."""
+    S.ctr[C_PLOT] = cell
+    if log is not None:
+        log_step(log, S, EV_PLOT, seat, cell, 0, 0)
+    then(S, STEP_ACTIVATED)
+
+
+@njit(cache=True, inline="always")
+def foe_chosen(G, S, seat, target, log=None):
+    """Foe: ``target`` (-1: nobody adjacent) reveals a random card; lower than the Foe card: it is
+    discarded."""
+    then(S, STEP_ACTIVATED)
     if target < 0 or S.seat[target, V_HAND_N] == 0:
         if log is not None:
-            log_event(log, S, EV_FOE, seat, target, -1, 0)
+            log_step(log, S, EV_FOE, seat, target, -1, 0)
         return
     i = randint(S.rng, S.seat[target, V_HAND_N])
-    hit = G.card[CARD_RANK, S.cards[K_HAND + target, i]] < rank
+    hit = G.card[CARD_RANK, S.cards[K_HAND + target, i]] < S.ctr[C_ACT_RANK]
     if log is not None:
-        log_event(log, S, EV_FOE, seat, target, S.cards[K_HAND + target, i], 1 if hit else 0)
+        log_step(log, S, EV_FOE, seat, target, S.cards[K_HAND + target, i], 1 if hit else 0)
     if hit:
         discard(S.cards, S.ctr, remove_at(G.card, S.cards, S.seat, target, i))
         S.seat[seat, ST_FOE_HITS] += 1
 
 
-@njit(cache=True, inline="always")
-def power_power(G, S, seat, sid, par, rank, log=None):
-    """Discard any cards not higher than ``rank`` (the player chooses), then draw as many."""
-    x = 0
-    # downwards: removing slot i moves the last card, already decided, into it
-    for i in range(S.seat[seat, V_HAND_N] - 1, -1, -1):
-        c = S.cards[K_HAND + seat, i]
-        if G.card[CARD_RANK, c] <= rank and power_discards(G, S, seat, sid, par, c):
-            discard(S.cards, S.ctr, remove_at(G.card, S.cards, S.seat, seat, i))
-            x += 1
-            if log is not None:
-                log_event(log, S, EV_DISC, seat, c, WHY_POWER, 0)
-    for _ in range(x):
+@njit(cache=True)
+def power_next_swap(G, S, log=None):
+    """Power: the next hand card, from the last slot down, not higher than the Power card asks
+    whether to swap it; when none is left, draw as many cards as were discarded. (Downwards:
+    removing slot i moves the last card, already decided, into it.)"""
+    seat = S.ctr[C_MOVER]
+    slot = S.ctr[C_SLOT]
+    while slot >= 0 and G.card[CARD_RANK, S.cards[K_HAND + seat, slot]] > S.ctr[C_ACT_RANK]:
+        slot -= 1
+    S.ctr[C_SLOT] = slot
+    if slot >= 0:
+        ask(S, D_SWAP, seat)
+        return
+    for _ in range(S.ctr[C_SWAPS]):
         c = draw_to_hand(G, S, seat)
         if log is not None:
-            log_event(log, S, EV_DRAW, seat, c, S.ctr[C_DECK], 0)
+            log_step(log, S, EV_DRAW, seat, c, S.ctr[C_DECK], 0)
+    then(S, STEP_ACTIVATED)
 
 
 @njit(cache=True, inline="always")
-def power_strangeness(G, S, seat, sid, par, rank, log=None):
-    """Take an adjacent board card lower than ``rank``; refill its square from the deck."""
-    cell = choose_strangeness_target(G, S, seat, sid, par, rank)
+def swap_chosen(G, S, swap, log=None):
+    """Power: discard the card in slot C_SLOT (``swap`` 1) or keep it (0); then the next slot."""
+    seat = S.ctr[C_MOVER]
+    slot = S.ctr[C_SLOT]
+    if swap != 0:
+        c = S.cards[K_HAND + seat, slot]
+        discard(S.cards, S.ctr, remove_at(G.card, S.cards, S.seat, seat, slot))
+        S.ctr[C_SWAPS] += 1
+        if log is not None:
+            log_step(log, S, EV_DISC, seat, c, WHY_POWER, 0)
+    S.ctr[C_SLOT] = slot - 1
+    then(S, STEP_POWER_SWAPS)
+
+
+@njit(cache=True, inline="always")
+def strangeness_chosen(G, S, seat, cell, log=None):
+    """Strangeness: take the card of adjacent ``cell`` (-1: none qualifies, no effect); refill its
+    square from the deck."""
+    then(S, STEP_ACTIVATED)
     if cell < 0:
         if log is not None:
-            log_event(log, S, EV_STRANGE, seat, -1, -1, -1)
+            log_step(log, S, EV_STRANGE, seat, -1, -1, -1)
         return
     taken = S.cards[K_BOARD, cell]
     add_card(G.card, S.cards, S.seat, seat, taken)
     S.cards[K_BOARD, cell] = draw(G, S)
     if log is not None:
-        log_event(log, S, EV_STRANGE, seat, cell, taken, S.cards[K_BOARD, cell])
+        log_step(log, S, EV_STRANGE, seat, cell, taken, S.cards[K_BOARD, cell])
 
 
 @njit(cache=True, inline="always")
@@ -287,52 +497,82 @@ def location_shows(G, S, rank):
 
 
 @njit(cache=True)
-def activate(G, S, seat, sid, par, i, log=None):
-    """Discard hand slot ``i`` to use its suit's power. Returns the Plot target square or -1.
+def activate(G, S, seat, i, log=None):
+    """Discard hand slot ``i`` to use its suit's power. A power with a choice asks for it (its
+    ``*_chosen`` function goes on); the others resolve at once.
 
     By default the activated card reaches the discard pile after its power resolves (so Sea
-    Creature takes the card that was on top before); rules.activated_card = "before" discards it
-    first.
+    Creature takes the card that was on top before; it waits in C_ACT_CARD): rules.activated_card
+    = "before" discards it first.
     """
     card = remove_at(G.card, S.cards, S.seat, seat, i)
     rank = np.int64(G.card[CARD_RANK, card])
     power = G.rules[R_SUIT_POWER + G.card[CARD_SUIT, card]]
-    after = G.rules[R_DISCARD_AFTER] != 0
     if log is not None:
-        log_event(log, S, EV_ACTIVATE, seat, card, power, 0)
-    if not after:
+        log_step(log, S, EV_ACTIVATE, seat, card, power, 0)
+    S.ctr[C_ACT_RANK] = rank
+    if G.rules[R_DISCARD_AFTER] != 0:
+        S.ctr[C_ACT_CARD] = card
+    else:
+        S.ctr[C_ACT_CARD] = -1
         discard(S.cards, S.ctr, card)
         if log is not None:
-            log_event(log, S, EV_DISC, seat, card, WHY_ACTIVATED, 0)
+            log_step(log, S, EV_DISC, seat, card, WHY_ACTIVATED, 0)
     if power < N_POWERS:
         S.seat[seat, ST_USE + power] += 1
-    target = -1
+    then(S, STEP_ACTIVATED)
     if power == AQUAMAN:
         power_aquaman(G, S, seat, rank, log)
     elif power == COMPANION:
-        power_companion(G, S, seat, sid, par, rank, log)
+        power_companion(G, S, seat, rank, log)
     elif power == SEA_CREATURE:
         power_sea_creature(G, S, seat, rank, log)
     elif power == PLOT:
-        target = choose_plot_target(G, S, seat, sid, par, rank)
-        if log is not None:
-            log_event(log, S, EV_PLOT, seat, target, 0, 0)
+        if plot_targets(G, S, rank) > 0:
+            ask(S, D_PLOT, seat)
+        else:
+            plot_chosen(G, S, seat, -1, log)
     elif power == FOE:
-        power_foe(G, S, seat, sid, par, rank, log)
+        if foe_targets(G, S, seat) > 0:
+            ask(S, D_FOE, seat)
+        else:
+            foe_chosen(G, S, seat, -1, log)
     elif power == POWER:
-        power_power(G, S, seat, sid, par, rank, log)
+        S.ctr[C_SLOT] = S.seat[seat, V_HAND_N] - 1
+        S.ctr[C_SWAPS] = 0
+        then(S, STEP_POWER_SWAPS)
     elif power == STRANGENESS:
-        power_strangeness(G, S, seat, sid, par, rank, log)
+        if strangeness_targets(G, S, seat, rank) > 0:
+            ask(S, D_STRANGE, seat)
+        else:
+            strangeness_chosen(G, S, seat, -1, log)
     elif power == LOCATION:
         shown = location_shows(G, S, rank)
         if log is not None:
             for j in range(shown):
-                log_event(log, S, EV_LOCATION, seat, S.cards[K_DECK, S.ctr[C_DECK] - 1 - j], j, shown)
-    if after:
+                log_step(log, S, EV_LOCATION, seat, S.cards[K_DECK, S.ctr[C_DECK] - 1 - j], j, shown)
+
+
+@njit(cache=True, inline="always")
+def power_chosen(G, S, slot, log=None):
+    """The power phase: activate hand slot ``slot``, or no power (-1)."""
+    if slot >= 0:
+        activate(G, S, S.ctr[C_MOVER], slot, log)
+    else:
+        then(S, STEP_SWIM)
+
+
+@njit(cache=True, inline="always")
+def activation_ends(G, S, log=None):
+    """The power has resolved: the activated card goes to the discard pile now (unless it went
+    before); then the swim."""
+    card = S.ctr[C_ACT_CARD]
+    if card >= 0:
         discard(S.cards, S.ctr, card)
+        S.ctr[C_ACT_CARD] = -1
         if log is not None:
-            log_event(log, S, EV_DISC, seat, card, WHY_ACTIVATED, 0)
-    return target
+            log_step(log, S, EV_DISC, S.ctr[C_MOVER], card, WHY_ACTIVATED, 0)
+    then(S, STEP_SWIM)
 
 
 # ---------------------------------------------------------------- 2. swim
@@ -344,82 +584,46 @@ def roll(G, S):
         S.ctr[C_DICE + k] = 1 + randint(S.rng, G.rules[R_FACES])
 
 
+@njit(cache=True, inline="always")
+def swim(G, S, log=None):
+    """A Plot target replaces the roll; otherwise roll the dice and ask where the swim ends."""
+    seat = S.ctr[C_MOVER]
+    plot = S.ctr[C_PLOT]
+    if plot >= 0:
+        start = S.seat[seat, V_POS]
+        S.seat[seat, V_POS] = plot
+        if log is not None:
+            log_step(log, S, EV_MOVE, seat, start, plot, 1)
+        then(S, STEP_LAND)
+        return
+    roll(G, S)
+    if log is not None:
+        log_step(log, S, EV_ROLL, seat, S.ctr[C_DICE], S.ctr[C_DICE + 1], S.ctr[C_DICE + 2])
+    ask(S, D_SWIM, seat)
+
+
+@njit(cache=True, inline="always")
+def swim_chosen(G, S, cell, log=None):
+    """The pawn swims to ``cell`` (a square the rolled dice reach)."""
+    seat = S.ctr[C_MOVER]
+    start = S.seat[seat, V_POS]
+    S.seat[seat, V_POS] = cell
+    if log is not None:
+        log_step(log, S, EV_MOVE, seat, start, cell, 0)
+    then(S, STEP_LAND)
+
+
 # ---------------------------------------------------------------- 3. action
 
 
 @njit(cache=True, inline="always")
-def _reveal(G, S, seat, strat, par):
-    """``seat`` reveals (and discards) a card of its choice; -1 if its hand is empty."""
-    if S.seat[seat, V_HAND_N] == 0:
-        return -1
-    c = remove_at(G.card, S.cards, S.seat, seat, choose_fight_card(G, S, seat, strat[seat], par[seat]))
-    discard(S.cards, S.ctr, c)
-    return c
-
-
-@njit(cache=True)
-def fight(G, S, a, b, strat, par, log=None):
-    """``a`` fights ``b``. Returns the winner or -1. Revealed cards are discarded; the winner steals.
-
-    Both choose their card at once (a choice depends only on the chooser's own hand). High rank
-    wins; a tie makes both reveal again (once only with rules.fight_ties = "once"). When one of them
-    has no card to reveal (hand sizes are public), by default the fight ends before the reveal:
-    nobody reveals, nobody wins (also after a tie). With rules.cannot_reveal = "loses" the other
-    reveals and the one who cannot loses; with "draws" the other reveals and nobody wins. If
-    neither can reveal, nobody wins.
-    """
-    S.seat[a, ST_FIGHTS] += 1
-    S.seat[b, ST_FIGHTS] += 1
-    if log is not None:
-        log_event(log, S, EV_FIGHT, a, b, 0, 0)
-    winner = -1
-    reveals = 0
-    ends = G.rules[R_CANNOT_REVEAL] == REVEAL_ENDS
-    while True:
-        if ends and (S.seat[a, V_HAND_N] == 0 or S.seat[b, V_HAND_N] == 0):
-            if log is not None:
-                log_event(log, S, EV_NO_REVEAL, a, S.seat[a, V_HAND_N], b, S.seat[b, V_HAND_N])
-            break
-        ca = _reveal(G, S, a, strat, par)
-        cb = _reveal(G, S, b, strat, par)
-        reveals += 1
-        if log is not None:
-            log_event(log, S, EV_REVEAL, a, ca, b, cb)
-        if ca < 0 and cb < 0:
-            break
-        if ca < 0 or cb < 0:
-            if G.rules[R_CANNOT_REVEAL] == REVEAL_LOSES:
-                winner = b if ca < 0 else a
-            break
-        ra = G.card[CARD_RANK, ca]
-        rb = G.card[CARD_RANK, cb]
-        if ra != rb:
-            winner = a if ra > rb else b
-            break
-        if G.rules[R_TIES_REPEAT] == 0 and reveals >= 2:
-            break
-    if winner >= 0:
-        loser = b if winner == a else a
-        S.seat[winner, ST_WON] += 1
-        if S.seat[loser, V_HAND_N] > 0:
-            j = choose_steal(G, S, winner, strat[winner], par[winner], loser)
-            c = remove_at(G.card, S.cards, S.seat, loser, j)
-            add_card(G.card, S.cards, S.seat, winner, c)
-            S.seat[winner, ST_STOLEN] += 1
-            if log is not None:
-                log_event(log, S, EV_STEAL, winner, loser, c, 0)
-    if log is not None:
-        log_event(log, S, EV_FIGHT_END, a, b, winner, reveals)
-    return winner
-
-
-@njit(cache=True, inline="always")
-def land(G, S, seat, strat, par, log=None):
-    """The pawn lands on its square: fight an opponent there, else take the card and refill."""
+def land(G, S, log=None):
+    """The pawn lands on its square: with opponents there, ask which to fight; else take the card
+    and refill the square."""
+    seat = S.ctr[C_MOVER]
     cell = S.seat[seat, V_POS]
     if pawns_at(S.seat, cell, G.rules[R_PLAYERS], seat) > 0:
-        opp = choose_fight_opponent(G, S, seat, strat[seat], par[seat], cell)
-        fight(G, S, seat, opp, strat, par, log)
+        ask(S, D_OPPONENT, seat)
         return
     c = S.cards[K_BOARD, cell]
     if c >= 0:
@@ -427,9 +631,125 @@ def land(G, S, seat, strat, par, log=None):
         S.seat[seat, ST_TAKEN] += 1
         S.cards[K_BOARD, cell] = draw(G, S)
         if log is not None:
-            log_event(log, S, EV_TAKE, seat, cell, c, S.cards[K_BOARD, cell])
+            log_step(log, S, EV_TAKE, seat, cell, c, S.cards[K_BOARD, cell])
     elif log is not None:
-        log_event(log, S, EV_EMPTY, seat, cell, 0, 0)
+        log_step(log, S, EV_EMPTY, seat, cell, 0, 0)
+    then(S, STEP_MISSION)
+
+
+@njit(cache=True)
+def fight_begins(G, S, b, log=None):
+    """The mover fights opponent ``b``. Both reveal a card of their choice (a choice depends only
+    on the chooser's own hand, so the mover's is asked first); revealed cards are discarded."""
+    a = S.ctr[C_MOVER]
+    S.seat[a, ST_FIGHTS] += 1
+    S.seat[b, ST_FIGHTS] += 1
+    if log is not None:
+        log_step(log, S, EV_FIGHT, a, b, 0, 0)
+    S.ctr[C_FIGHT_A] = a
+    S.ctr[C_FIGHT_B] = b
+    S.ctr[C_REVEALS] = 0
+    S.ctr[C_WINNER] = -1
+    then(S, STEP_REVEAL)
+
+
+@njit(cache=True)
+def fight_decided(G, S, winner, log=None):
+    """The fight is over (``winner`` -1: nobody won). The winner steals a card of his choice from
+    the loser's hand, if it holds one."""
+    S.ctr[C_WINNER] = winner
+    then(S, STEP_FIGHT_END)
+    if winner >= 0:
+        loser = S.ctr[C_FIGHT_A] + S.ctr[C_FIGHT_B] - winner
+        S.seat[winner, ST_WON] += 1
+        if S.seat[loser, V_HAND_N] > 0:
+            ask(S, D_STEAL, winner)
+
+
+@njit(cache=True)
+def reveals_compared(G, S, ca, cb, log=None):
+    """Both have revealed (-1: had no card). High rank wins; a tie makes both reveal again (once
+    only with rules.fight_ties = "once"). With rules.cannot_reveal = "loses" the one who could not
+    reveal loses; with "draws" nobody wins; if neither could, nobody wins."""
+    a = S.ctr[C_FIGHT_A]
+    b = S.ctr[C_FIGHT_B]
+    S.ctr[C_REVEALS] += 1
+    if log is not None:
+        log_step(log, S, EV_REVEAL, a, ca, b, cb)
+    if ca < 0 and cb < 0:
+        fight_decided(G, S, -1, log)
+    elif ca < 0 or cb < 0:
+        winner = -1
+        if G.rules[R_CANNOT_REVEAL] == REVEAL_LOSES:
+            winner = b if ca < 0 else a
+        fight_decided(G, S, winner, log)
+    elif G.card[CARD_RANK, ca] != G.card[CARD_RANK, cb]:
+        fight_decided(G, S, a if G.card[CARD_RANK, ca] > G.card[CARD_RANK, cb] else b, log)
+    elif G.rules[R_TIES_REPEAT] == 0 and S.ctr[C_REVEALS] >= 2:
+        fight_decided(G, S, -1, log)
+    else:
+        then(S, STEP_REVEAL)
+
+
+@njit(cache=True)
+def second_reveal(G, S, log=None):
+    """The opponent reveals (asked), or has no card to reveal."""
+    b = S.ctr[C_FIGHT_B]
+    if S.seat[b, V_HAND_N] > 0:
+        ask(S, D_REVEAL, b)
+    else:
+        reveals_compared(G, S, S.ctr[C_REVEAL_A], -1, log)
+
+
+@njit(cache=True)
+def fight_round(G, S, log=None):
+    """A round of reveals. When one of them has no card to reveal (hand sizes are public), by
+    default (rules.cannot_reveal = "ends") the fight ends before the reveal: nobody reveals, nobody
+    wins (also after a tie). Otherwise the mover reveals first (asked), or has no card."""
+    a = S.ctr[C_FIGHT_A]
+    b = S.ctr[C_FIGHT_B]
+    if G.rules[R_CANNOT_REVEAL] == REVEAL_ENDS and (S.seat[a, V_HAND_N] == 0 or S.seat[b, V_HAND_N] == 0):
+        if log is not None:
+            log_step(log, S, EV_NO_REVEAL, a, S.seat[a, V_HAND_N], b, S.seat[b, V_HAND_N])
+        fight_decided(G, S, -1, log)
+    elif S.seat[a, V_HAND_N] > 0:
+        ask(S, D_REVEAL, a)
+    else:
+        S.ctr[C_REVEAL_A] = -1
+        second_reveal(G, S, log)
+
+
+@njit(cache=True)
+def reveal_chosen(G, S, slot, log=None):
+    """The deciding fighter reveals (and discards) the card in his hand slot ``slot``."""
+    seat = S.ctr[C_TO_MOVE]
+    c = remove_at(G.card, S.cards, S.seat, seat, slot)
+    discard(S.cards, S.ctr, c)
+    if seat == S.ctr[C_FIGHT_A]:
+        S.ctr[C_REVEAL_A] = c
+        then(S, STEP_REVEAL_B)
+    else:
+        reveals_compared(G, S, S.ctr[C_REVEAL_A], c, log)
+
+
+@njit(cache=True)
+def steal_chosen(G, S, slot, log=None):
+    """The winner takes the card in the loser's hand slot ``slot``."""
+    winner = S.ctr[C_WINNER]
+    loser = S.ctr[C_FIGHT_A] + S.ctr[C_FIGHT_B] - winner
+    c = remove_at(G.card, S.cards, S.seat, loser, slot)
+    add_card(G.card, S.cards, S.seat, winner, c)
+    S.seat[winner, ST_STOLEN] += 1
+    if log is not None:
+        log_step(log, S, EV_STEAL, winner, loser, c, 0)
+    then(S, STEP_FIGHT_END)
+
+
+@njit(cache=True, inline="always")
+def fight_ends(G, S, log=None):
+    if log is not None:
+        log_step(log, S, EV_FIGHT_END, S.ctr[C_FIGHT_A], S.ctr[C_FIGHT_B], S.ctr[C_WINNER], S.ctr[C_REVEALS])
+    then(S, STEP_MISSION)
 
 
 # ---------------------------------------------------------------- 4. mission
@@ -445,211 +765,117 @@ def can_mission(G, S, seat):
 
 
 @njit(cache=True, inline="always")
-def play_mission(G, S, seat, sid, par, log=None):
-    """Discard one card of each of the mission's suits (the strategy picks which)."""
-    k = choose_mission_cards(G, S, seat, sid, par)
-    for j in range(k):
+def mission_phase(G, S, log=None):
+    """While the turn allows another mission and the hand holds enough suits: ask whether to play
+    one now; else the rest phase."""
+    seat = S.ctr[C_MOVER]
+    if S.ctr[C_MISSION_ROUND] < G.rules[R_MISSIONS_PER_TURN] and can_mission(G, S, seat):
+        ask(S, D_MISSION, seat)
+    else:
+        then(S, STEP_REST)
+
+
+@njit(cache=True, inline="always")
+def mission_chosen(G, S, play, log=None):
+    """Play a mission (``play`` 1): first its suits are picked, one at a time; or not now (0)."""
+    if play == 0:
+        then(S, STEP_REST)
+        return
+    for s in range(G.rules[R_NSUITS]):
+        S.scratch[X_SUITS, s] = 0
+    S.ctr[C_PICKED] = 0
+    ask(S, D_MISSION_SUIT, S.ctr[C_MOVER])
+
+
+@njit(cache=True, inline="always")
+def mission_suit_chosen(G, S, suit, log=None):
+    """The mission uses ``suit``; when all its suits are picked, one card of each is picked, in suit
+    order."""
+    S.scratch[X_SUITS, suit] = 1
+    S.ctr[C_PICKED] += 1
+    if S.ctr[C_PICKED] < G.rules[R_MISSION_SUITS]:
+        ask(S, D_MISSION_SUIT, S.ctr[C_MOVER])
+        return
+    S.ctr[C_PICKED] = 0
+    S.ctr[C_SUIT] = -1
+    then(S, STEP_MISSION_CARDS)
+
+
+@njit(cache=True)
+def mission_played(G, S, log=None):
+    """Discard the picked cards (cards[K_BUF], one of each of the mission's suits): a mission is
+    done. The one that reaches rules.missions_to_win wins the game at once."""
+    seat = S.ctr[C_MOVER]
+    for j in range(G.rules[R_MISSION_SUITS]):
         c = S.cards[K_BUF, j]
         for i in range(S.seat[seat, V_HAND_N]):
             if S.cards[K_HAND + seat, i] == c:
                 discard(S.cards, S.ctr, remove_at(G.card, S.cards, S.seat, seat, i))
                 if log is not None:
-                    log_event(log, S, EV_DISC, seat, c, WHY_MISSION, 0)
+                    log_step(log, S, EV_DISC, seat, c, WHY_MISSION, 0)
                 break
     S.seat[seat, V_MISSIONS] += 1
     if log is not None:
-        log_event(log, S, EV_MISSION, seat, S.seat[seat, V_MISSIONS], 0, 0)
+        log_step(log, S, EV_MISSION, seat, S.seat[seat, V_MISSIONS], 0, 0)
+    if S.seat[seat, V_MISSIONS] >= G.rules[R_MISSIONS_TO_WIN]:
+        if log is not None:
+            log_step(log, S, EV_WIN, seat, S.ctr[C_TURN], 0, 0)
+        game_over(S, seat)
+        return
+    S.ctr[C_MISSION_ROUND] += 1
+    then(S, STEP_MISSION)
+
+
+@njit(cache=True, inline="always")
+def next_mission_card(G, S, log=None):
+    """Ask for the card of the next picked suit; when every picked suit has its card, play it."""
+    for s in range(S.ctr[C_SUIT] + 1, G.rules[R_NSUITS]):
+        if S.scratch[X_SUITS, s] != 0:
+            S.ctr[C_SUIT] = s
+            ask(S, D_MISSION_CARD, S.ctr[C_MOVER])
+            return
+    mission_played(G, S, log)
+
+
+@njit(cache=True, inline="always")
+def mission_card_chosen(G, S, slot, log=None):
+    """The card in hand slot ``slot`` (of suit C_SUIT) goes into the mission; the hand keeps it
+    until every card is picked."""
+    S.cards[K_BUF, S.ctr[C_PICKED]] = S.cards[K_HAND + S.ctr[C_MOVER], slot]
+    S.ctr[C_PICKED] += 1
+    then(S, STEP_MISSION_CARDS)
 
 
 # ---------------------------------------------------------------- 5. rest
 
 
 @njit(cache=True, inline="always")
-def rest(G, S, seat, sid, par, log=None):
-    """Discard down to the hand limit."""
-    while S.seat[seat, V_HAND_N] > G.rules[R_HAND_LIMIT]:
-        c = remove_at(G.card, S.cards, S.seat, seat, choose_rest_discard(G, S, seat, sid, par))
-        discard(S.cards, S.ctr, c)
-        if log is not None:
-            log_event(log, S, EV_DISC, seat, c, WHY_REST, 0)
-
-
-# ---------------------------------------------------------------- a whole turn, a whole game
-
-
-@njit(cache=True)
-def play_turn(G, S, seat, strat, par, log=None):
-    """One turn of ``seat``'s five phases. Returns True when the seat has won."""
-    sid = strat[seat]
-    p = par[seat]
-    # 1. power
-    plot = -1
-    if S.seat[seat, V_HAND_N] >= G.rules[R_POWER_MIN]:
-        i = choose_power(G, S, seat, sid, p)
-        if i >= 0:
-            plot = activate(G, S, seat, sid, p, i, log)
-    # 2. swim (a Plot target replaces the roll)
-    start = S.seat[seat, V_POS]
-    if plot >= 0:
-        S.seat[seat, V_POS] = plot
+def rest(G, S, log=None):
+    """Discard down to the hand limit, one card (asked) at a time; then the turn ends."""
+    seat = S.ctr[C_MOVER]
+    if S.seat[seat, V_HAND_N] > G.rules[R_HAND_LIMIT]:
+        ask(S, D_REST, seat)
     else:
-        roll(G, S)
-        if log is not None:
-            log_event(log, S, EV_ROLL, seat, S.ctr[C_DICE], S.ctr[C_DICE + 1], S.ctr[C_DICE + 2])
-        S.seat[seat, V_POS] = choose_swim(G, S, seat, sid, p, log)
-    if log is not None:
-        log_event(log, S, EV_MOVE, seat, start, S.seat[seat, V_POS], 1 if plot >= 0 else 0)
-    # 3. action
-    land(G, S, seat, strat, par, log)
-    # 4. mission
-    for _ in range(G.rules[R_MISSIONS_PER_TURN]):
-        if not can_mission(G, S, seat) or not choose_mission(G, S, seat, sid, p):
-            break
-        play_mission(G, S, seat, sid, p, log)
-        if S.seat[seat, V_MISSIONS] >= G.rules[R_MISSIONS_TO_WIN]:
-            return True
-    # 5. rest
-    rest(G, S, seat, sid, p, log)
-    return False
-
-
-INVALID = -2  # play_game's result when validation found a broken invariant
-
-
-@njit(cache=True)
-def state_is_valid(G, S):
-    """The invariants between turns: every card in exactly one place (deck, discard pile, board,
-    hands), suit counts matching the hands, pawns on the board, hands within the limit (or the
-    deal), nobody at the missions that win."""
-    n_cards = G.card.shape[1]
-    cells = G.move_to.shape[0]
-    players = G.rules[R_PLAYERS]
-    seen = S.scratch[X_CAND]  # free between turns
-    hand_cap = max(G.rules[R_HAND_LIMIT], G.rules[R_START_HAND])  # before a first turn: the deal
-    seen[:n_cards] = 0
-    for i in range(S.ctr[C_DECK]):
-        seen[S.cards[K_DECK, i]] += 1
-    for i in range(S.ctr[C_DISC]):
-        seen[S.cards[K_DISC, i]] += 1
-    for cell in range(cells):
-        if S.cards[K_BOARD, cell] >= 0:
-            seen[S.cards[K_BOARD, cell]] += 1
-    for s in range(players):
-        n = S.seat[s, V_HAND_N]
-        if n < 0 or n > hand_cap or not 0 <= S.seat[s, V_POS] < cells:
-            return False
-        if S.seat[s, V_MISSIONS] >= G.rules[R_MISSIONS_TO_WIN]:
-            return False
-        for suit in range(G.rules[R_NSUITS]):
-            count = 0
-            for i in range(n):
-                if G.card[CARD_SUIT, S.cards[K_HAND + s, i]] == suit:
-                    count += 1
-            if count != S.seat[s, V_SUIT + suit]:
-                return False
-        for i in range(n):
-            seen[S.cards[K_HAND + s, i]] += 1
-    for c in range(n_cards):
-        if seen[c] != 1:
-            return False
-    return True
-
-
-@njit(cache=True)
-def play_game(G, S, strat, par, validate=False, log=None):
-    """Play from a set-up position until a win or the turn cap. Returns the winner, -1 at the cap,
-    or INVALID when ``validate`` found a broken invariant after a turn."""
-    players = G.rules[R_PLAYERS]
-    cap = G.rules[R_TURN_CAP]
-    seat = 0
-    if validate and not state_is_valid(G, S):
-        return INVALID
-    while S.ctr[C_TURN] < cap:
-        S.ctr[C_TURN] += 1
-        if log is not None:
-            log_event(log, S, EV_TURN, S.ctr[C_TURN], seat, 0, 0)
-        if play_turn(G, S, seat, strat, par, log):
-            if log is not None:
-                log_event(log, S, EV_WIN, seat, S.ctr[C_TURN], 0, 0)
-            return seat
-        if validate and not state_is_valid(G, S):
-            if log is not None:
-                log_event(log, S, EV_INVALID, S.ctr[C_TURN], 0, 0, 0)
-            return INVALID
-        seat = (seat + 1) % players
-    if log is not None:
-        log_event(log, S, EV_TIMEOUT, S.ctr[C_TURN], 0, 0, 0)
-    return -1
-
-
-@njit(cache=True)
-def write_record(G, S, out, i, winner):
-    players = G.rules[R_PLAYERS]
-    out[i].length = S.ctr[C_TURN]
-    out[i].refills = S.ctr[C_REFILLS]
-    if winner >= 0:
-        out[i].end = END_WIN
-        out[i].winner = winner
-        out[i].winners = np.uint8(1) << np.uint8(winner)
-    elif winner == INVALID:
-        out[i].end = END_INVALID
-        out[i].winner = -1
-        out[i].winners = 0
-    else:
-        out[i].end = END_TIMEOUT
-        out[i].winner = -1
-        out[i].winners = 0
-    for s in range(players):
-        out[i].missions[s] = S.seat[s, V_MISSIONS]
-        out[i].hand_end[s] = S.seat[s, V_HAND_N]
-        out[i].fights[s] = S.seat[s, ST_FIGHTS]
-        out[i].fights_won[s] = S.seat[s, ST_WON]
-        out[i].stolen[s] = S.seat[s, ST_STOLEN]
-        out[i].taken[s] = S.seat[s, ST_TAKEN]
-        out[i].foe_hits[s] = S.seat[s, ST_FOE_HITS]
-        out[i].use_aquaman[s] = S.seat[s, ST_USE + AQUAMAN]
-        out[i].use_companion[s] = S.seat[s, ST_USE + COMPANION]
-        out[i].use_sea_creature[s] = S.seat[s, ST_USE + SEA_CREATURE]
-        out[i].use_plot[s] = S.seat[s, ST_USE + PLOT]
-        out[i].use_foe[s] = S.seat[s, ST_USE + FOE]
-        out[i].use_power[s] = S.seat[s, ST_USE + POWER]
-        out[i].use_strangeness[s] = S.seat[s, ST_USE + STRANGENESS]
-        out[i].use_location[s] = S.seat[s, ST_USE + LOCATION]
-
-
-@njit(cache=True, parallel=True)
-def kernel(out, first_game, seed, lineups, slot_strategy, slot_params, rules, card, move_to, adj, validate):
-    G = Game(rules, card, move_to, adj)
-    players = rules[R_PLAYERS]
-    n = out.shape[0]
-    blocks = n_blocks(n)
-    for b in prange(blocks):
-        lo, hi = block_bounds(n, blocks, b)
-        S = new_state(rules, card.shape[1])
-        strat = np.zeros(players, np.int64)
-        par = np.zeros((players, slot_params.shape[1]), np.float64)
-        for i in range(lo, hi):
-            play_one(G, S, out, i, first_game + i, seed, lineups, slot_strategy, slot_params, strat, par, validate,
-                     None)
+        then(S, STEP_END_TURN)
 
 
 @njit(cache=True, inline="always")
-def play_one(G, S, out, i, game, seed, lineups, slot_strategy, slot_params, strat, par, validate, log):
-    """Game ``game`` of the run into ``out[i]``: the body of the kernel (``log`` None) and of the
-    replay (``trace_game``, with a log)."""
-    begin_game(S.rng, seed, game, out, i, lineups, slot_strategy, slot_params, G.rules[R_PLAYERS], strat, 0, par)
-    setup_game(G, S, log)
-    winner = play_game(G, S, strat, par, validate, log)
-    write_record(G, S, out, i, winner)
+def rest_discard_chosen(G, S, slot, log=None):
+    seat = S.ctr[C_MOVER]
+    c = remove_at(G.card, S.cards, S.seat, seat, slot)
+    discard(S.cards, S.ctr, c)
+    if log is not None:
+        log_step(log, S, EV_DISC, seat, c, WHY_REST, 0)
+    then(S, STEP_REST)
 
 
-@njit(cache=True)
-def trace_game(out, game, seed, lineups, slot_strategy, slot_params, rules, card, move_to, adj, validate, log):
-    """Game ``game`` of a run again, exactly as the kernel plays it, into ``out[0]`` with every event
-    in ``log`` (see enums.EV_*; ``log[0, 0]`` is the number of events)."""
-    G = Game(rules, card, move_to, adj)
-    S = new_state(rules, card.shape[1])
-    strat = np.zeros(rules[R_PLAYERS], np.int64)
-    par = np.zeros((rules[R_PLAYERS], slot_params.shape[1]), np.float64)
-    log[0, 0] = 0
-    play_one(G, S, out, 0, game, seed, lineups, slot_strategy, slot_params, strat, par, validate, log)
+@njit(cache=True, inline="always")
+def end_turn(G, S, log=None):
+    """With validation, the invariants are checked after every turn; then the next seat's turn."""
+    if G.validate and check(G, S) != 0:
+        if log is not None:
+            log_step(log, S, EV_INVALID, S.ctr[C_TURN], 0, 0, 0)
+        game_over(S, RESULT_INVALID)
+        return
+    S.ctr[C_MOVER] = (S.ctr[C_MOVER] + 1) % G.rules[R_PLAYERS]
+    then(S, STEP_TURN)

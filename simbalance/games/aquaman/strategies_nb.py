@@ -1,4 +1,5 @@
-"""Every decision of aquaman, one jitted function per decision, branching on the strategy id.
+"""Every decision of aquaman, one jitted function per decision, branching on the strategy id;
+``decide`` answers the pending decision of a game (play_nb.play_out asks it).
 
 ``random`` (S_RANDOM) is uniform at each step:
 
@@ -9,8 +10,8 @@
 - swim: a uniform order of the dice, then for each leg a uniform legal direction;
 - fights: a uniform opponent when several share the square, a uniform card to reveal, a uniform card
   to steal;
-- mission: when one is possible, a fair coin to play it, then (if a mission needs fewer suits than
-  exist) uniform suits one at a time, and a uniform card of each chosen suit;
+- mission: when one is possible, a fair coin to play it, then uniform suits one at a time (a
+  forced pick when the mission needs every suit held), and a uniform card of each chosen suit;
 - rest: each excess discard uniform.
 
 The heuristics ``runner`` (S_RUNNER) and ``raider`` (S_RAIDER) share one evaluator and differ in
@@ -50,14 +51,36 @@ import numpy as np
 from numba import njit
 
 from simbalance.core.rng import randint, shuffle, wins_tie
-from simbalance.games.aquaman.enums import (
+from simbalance.games.aquaman.rules_nb import foe_targets, opponents_at, plot_targets, strangeness_targets
+from simbalance.games.aquaman.state_nb import (
     AQUAMAN,
+    C_ACT_RANK,
+    C_DECISION,
     C_DICE,
     C_DISC,
+    C_FIGHT_A,
+    C_FIGHT_B,
     C_ORDER,
+    C_SEEN,
+    C_SLOT,
+    C_SUIT,
+    C_TO_MOVE,
     CARD_RANK,
     CARD_SUIT,
     COMPANION,
+    D_COMPANION,
+    D_FOE,
+    D_MISSION,
+    D_MISSION_CARD,
+    D_MISSION_SUIT,
+    D_OPPONENT,
+    D_PLOT,
+    D_POWER,
+    D_REST,
+    D_REVEAL,
+    D_STEAL,
+    D_SWAP,
+    D_SWIM,
     EV_LEG,
     FOE,
     K_BOARD,
@@ -80,7 +103,6 @@ from simbalance.games.aquaman.enums import (
     R_CANNOT_REVEAL,
     R_COMPANION_LOOK,
     R_DISCARD_AFTER,
-    R_MISSION_SUITS,
     R_NDICE,
     R_NSUITS,
     R_PLAYERS,
@@ -97,8 +119,12 @@ from simbalance.games.aquaman.enums import (
     V_SUIT,
     X_CAND,
     X_REACH,
+    X_SUITS,
+    best_rank,
+    log_step,
+    pawns_at,
+    reachable,
 )
-from simbalance.games.aquaman.state_nb import best_rank, log_event, pawns_at, reachable
 
 # ---------------------------------------------------------------- values shared by the heuristics
 
@@ -147,65 +173,6 @@ def argmax_fair(S, best, best_v, n_best, cand, v):
 
 
 # ---------------------------------------------------------------- power phase
-
-
-@njit(cache=True, inline="always")
-def plot_targets(G, S, rank):
-    """Legal Plot squares into the candidate list: no pawn on it, a card lower than ``rank``."""
-    card = G.card
-    cards = S.cards
-    seatv = S.seat
-    scratch = S.scratch
-    players = G.rules[R_PLAYERS]
-    n = 0
-    for cell in range(G.move_to.shape[0]):
-        c = cards[K_BOARD, cell]
-        if c >= 0 and card[CARD_RANK, c] < rank and pawns_at(seatv, cell, players, -1) == 0:
-            scratch[X_CAND, n] = cell
-            n += 1
-    return n
-
-
-@njit(cache=True, inline="always")
-def strangeness_targets(G, S, seat, rank):
-    """Adjacent squares whose card is lower than ``rank``, into the candidate list."""
-    card = G.card
-    adj = G.adj
-    cards = S.cards
-    scratch = S.scratch
-    n = 0
-    here = S.seat[seat, V_POS]
-    for k in range(adj.shape[1]):
-        cell = adj[here, k]
-        if cell < 0:
-            break
-        c = cards[K_BOARD, cell]
-        if c >= 0 and card[CARD_RANK, c] < rank:
-            scratch[X_CAND, n] = cell
-            n += 1
-    return n
-
-
-@njit(cache=True, inline="always")
-def foe_targets(G, S, seat):
-    """Opponents on a square adjacent to ``seat``'s pawn, into the candidate list."""
-    adj = G.adj
-    seatv = S.seat
-    scratch = S.scratch
-    n = 0
-    here = seatv[seat, V_POS]
-    for o in range(G.rules[R_PLAYERS]):
-        if o == seat:
-            continue
-        for k in range(adj.shape[1]):
-            cell = adj[here, k]
-            if cell < 0:
-                break
-            if seatv[o, V_POS] == cell:
-                scratch[X_CAND, n] = o
-                n += 1
-                break
-    return n
 
 
 @njit(cache=True, inline="always")
@@ -496,7 +463,7 @@ def random_swim(G, S, start, log=None):
                 legal += 1
         if legal == 0:
             if log is not None:
-                log_event(log, S, EV_LEG, d, -1, cur, cur)
+                log_step(log, S, EV_LEG, d, -1, cur, cur)
             continue
         pick = randint(rng, legal)
         for direction in range(4):
@@ -504,7 +471,7 @@ def random_swim(G, S, start, log=None):
             if dst >= 0 and not (turn and 1 + (direction >> 1) == axis):
                 if pick == 0:
                     if log is not None:
-                        log_event(log, S, EV_LEG, d, direction, cur, dst)
+                        log_step(log, S, EV_LEG, d, direction, cur, dst)
                     cur = dst
                     axis = 1 + (direction >> 1)
                     break
@@ -584,15 +551,11 @@ def _holders_at(seatv, cell, players, seat):
 @njit(cache=True, inline="always")
 def choose_fight_opponent(G, S, seat, sid, par, cell):
     """Which of the opponents on ``cell`` to fight."""
-    seatv = S.seat
+    n = opponents_at(G, S, seat, cell)
     scratch = S.scratch
-    n = 0
-    for o in range(G.rules[R_PLAYERS]):
-        if o != seat and seatv[o, V_POS] == cell:
-            scratch[X_CAND, n] = o
-            n += 1
     if sid == S_RANDOM:
         return scratch[X_CAND, randint(S.rng, n)]
+    seatv = S.seat
     best, best_v, n_best = -1, 0.0, 0
     for j in range(n):
         o = scratch[X_CAND, j]
@@ -650,60 +613,51 @@ def choose_mission(G, S, seat, sid, par):
 
 
 @njit(cache=True, inline="always")
-def choose_mission_cards(G, S, seat, sid, par):
-    """Fill the scratch pile ``K_BUF[:k]`` with the mission's cards: one of each of k = mission_suits
-    held suits. Returns k."""
+def choose_mission_suit(G, S, seat, sid, par):
+    """The next suit the mission uses: a held suit not picked yet (scratch row X_SUITS marks the
+    picked ones). The heuristics take the most-held suit first: the mission costs it least (equally
+    held: a uniform one)."""
+    seatv = S.seat
+    scratch = S.scratch
+    n_suits = G.rules[R_NSUITS]
+    if sid == S_RANDOM:
+        n_held = 0
+        for s in range(n_suits):
+            if seatv[seat, V_SUIT + s] > 0 and scratch[X_SUITS, s] == 0:
+                n_held += 1
+        pick = randint(S.rng, n_held)
+        for s in range(n_suits):
+            if seatv[seat, V_SUIT + s] > 0 and scratch[X_SUITS, s] == 0:
+                if pick == 0:
+                    return s
+                pick -= 1
+    best, best_v, n_best = -1, 0.0, 0
+    for s in range(n_suits):
+        if seatv[seat, V_SUIT + s] > 0 and scratch[X_SUITS, s] == 0:
+            best, best_v, n_best = argmax_fair(S, best, best_v, n_best, s, np.float64(seatv[seat, V_SUIT + s]))
+    return best
+
+
+@njit(cache=True, inline="always")
+def choose_mission_card(G, S, seat, sid, par, suit):
+    """The hand slot of the mission's card of ``suit``. The heuristics give the lowest card of the
+    suit (the first of equals): high cards win fights and power stronger."""
     card = G.card
     cards = S.cards
     seatv = S.seat
-    scratch = S.scratch
-    rng = S.rng
-    n_suits = G.rules[R_NSUITS]
-    k = G.rules[R_MISSION_SUITS]
-    # the candidate list marks the chosen suits (1) among the held ones
-    for s in range(n_suits):
-        scratch[X_CAND, s] = 0
-    for _ in range(k):
-        if sid == S_RANDOM:
-            n_held = 0
-            for s in range(n_suits):
-                if seatv[seat, V_SUIT + s] > 0 and scratch[X_CAND, s] == 0:
-                    n_held += 1
-            pick = randint(rng, n_held)
-            for s in range(n_suits):
-                if seatv[seat, V_SUIT + s] > 0 and scratch[X_CAND, s] == 0:
-                    if pick == 0:
-                        scratch[X_CAND, s] = 1
-                        break
-                    pick -= 1
-        else:  # the most-held suit first: the mission costs it least (equally held: a uniform one)
-            best, best_v, n_best = -1, 0.0, 0
-            for s in range(n_suits):
-                if seatv[seat, V_SUIT + s] > 0 and scratch[X_CAND, s] == 0:
-                    best, best_v, n_best = argmax_fair(S, best, best_v, n_best, s, np.float64(seatv[seat, V_SUIT + s]))
-            scratch[X_CAND, best] = 1
-    j = 0
-    for s in range(n_suits):
-        if scratch[X_CAND, s] == 0:
-            continue
-        if sid == S_RANDOM:
-            pick = randint(rng, seatv[seat, V_SUIT + s])
-            for i in range(seatv[seat, V_HAND_N]):
-                c = cards[K_HAND + seat, i]
-                if card[CARD_SUIT, c] == s:
-                    if pick == 0:
-                        cards[K_BUF, j] = c
-                        break
-                    pick -= 1
-        else:  # the lowest card of the suit: high cards win fights and power stronger
-            low, low_r = -1, 1 << 30
-            for i in range(seatv[seat, V_HAND_N]):
-                c = cards[K_HAND + seat, i]
-                if card[CARD_SUIT, c] == s and card[CARD_RANK, c] < low_r:
-                    low, low_r = c, card[CARD_RANK, c]
-            cards[K_BUF, j] = low
-        j += 1
-    return k
+    if sid == S_RANDOM:
+        pick = randint(S.rng, seatv[seat, V_SUIT + suit])
+        for i in range(seatv[seat, V_HAND_N]):
+            if card[CARD_SUIT, cards[K_HAND + seat, i]] == suit:
+                if pick == 0:
+                    return i
+                pick -= 1
+    low, low_r = -1, 1 << 30
+    for i in range(seatv[seat, V_HAND_N]):
+        c = cards[K_HAND + seat, i]
+        if card[CARD_SUIT, c] == suit and card[CARD_RANK, c] < low_r:
+            low, low_r = i, card[CARD_RANK, c]
+    return low
 
 
 @njit(cache=True, inline="always")
@@ -721,3 +675,46 @@ def choose_rest_discard(G, S, seat, sid, par):
         v = -held(card, seatv, ranks, seat, cards[K_HAND + seat, i], par)
         best, best_v, n_best = argmax_fair(S, best, best_v, n_best, i, v)
     return best
+
+
+# ---------------------------------------------------------------- the pending decision
+
+
+@njit(cache=True, inline="always")
+def decide(G, S, strat, par, log=None):
+    """The option (play_nb.legal_options' codes) that the deciding seat's strategy takes at the
+    pending decision; ``strat``/``par`` are every seat's strategy id and parameter row. The most
+    frequent decisions come first."""
+    ctr = S.ctr
+    seat = ctr[C_TO_MOVE]
+    sid = strat[seat]
+    p = par[seat]
+    d = ctr[C_DECISION]
+    if d == D_SWIM:
+        return np.int64(choose_swim(G, S, seat, sid, p, log))
+    if d == D_POWER:
+        return np.int64(choose_power(G, S, seat, sid, p))
+    if d == D_REST:
+        return np.int64(choose_rest_discard(G, S, seat, sid, p))
+    if d == D_REVEAL:
+        return np.int64(choose_fight_card(G, S, seat, sid, p))
+    if d == D_MISSION:
+        return np.int64(1 if choose_mission(G, S, seat, sid, p) else 0)
+    if d == D_MISSION_SUIT:
+        return np.int64(choose_mission_suit(G, S, seat, sid, p))
+    if d == D_MISSION_CARD:
+        return np.int64(choose_mission_card(G, S, seat, sid, p, ctr[C_SUIT]))
+    if d == D_OPPONENT:
+        return np.int64(choose_fight_opponent(G, S, seat, sid, p, S.seat[seat, V_POS]))
+    if d == D_STEAL:
+        return np.int64(choose_steal(G, S, seat, sid, p, ctr[C_FIGHT_A] + ctr[C_FIGHT_B] - seat))
+    if d == D_SWAP:
+        c = S.cards[K_HAND + seat, ctr[C_SLOT]]
+        return np.int64(1 if power_discards(G, S, seat, sid, p, c) else 0)
+    if d == D_COMPANION:
+        return np.int64(choose_companion_keep(G, S, seat, sid, p, ctr[C_SEEN], ctr[C_ACT_RANK]))
+    if d == D_PLOT:
+        return np.int64(choose_plot_target(G, S, seat, sid, p, ctr[C_ACT_RANK]))
+    if d == D_FOE:
+        return np.int64(choose_foe_target(G, S, seat, sid, p))
+    return np.int64(choose_strangeness_target(G, S, seat, sid, p, ctr[C_ACT_RANK]))  # D_STRANGE

@@ -7,15 +7,16 @@ import math
 
 import numpy as np
 import pytest
-from aquaman_helpers import RAIDER, RUNNER, all_card_ids, make
+from aquaman_helpers import RAIDER, RUNNER, all_card_ids, make, play_game
 from plain_python import assert_plain_python_plays_the_same_games
 
 import simbalance
 from simbalance.core.errors import ConfigError
 from simbalance.core.records import END_INVALID, END_TIMEOUT, END_WIN, win_shares
 from simbalance.core.rng import seed_game
-from simbalance.games.aquaman import engine
-from simbalance.games.aquaman.enums import (
+from simbalance.games.aquaman import engine, report
+from simbalance.games.aquaman.rules_nb import setup_game
+from simbalance.games.aquaman.state_nb import (
     C_TURN,
     R_HAND_LIMIT,
     R_TURN_CAP,
@@ -26,7 +27,6 @@ from simbalance.games.aquaman.enums import (
     V_MISSIONS,
     V_POS,
 )
-from simbalance.games.aquaman.rules_nb import play_game, setup_game
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -122,7 +122,7 @@ def test_variants_play_to_the_end():
 def test_summary_and_power_figure():
     res = simbalance.simulate("aquaman", 300, seed=2, strategies=["runner", "raider", "random", "random"],
                               rotate=True)
-    summary = engine.summarize(res.games, 4, res.plan.config)
+    summary = report.summarize(res.games, 4, res.plan.config)
     json.dumps(summary)
     assert set(summary["powers"]) == set(engine.POWER_NAMES)
     assert summary["powers"]["aquaman"]["uses_per_seat_game"] > 0
@@ -130,7 +130,7 @@ def test_summary_and_power_figure():
     slots = summary["by_strategy_slot"]  # runner (slot 0) avoids fights that the raider (1) seeks
     assert slots["1"]["fights_per_seat_game"] > slots["0"]["fights_per_seat_game"]
     assert slots["1"]["fights_won_share"] > slots["2"]["fights_won_share"]  # raider beats random
-    figs = engine.figures(res.games, 4, res.plan.config, summary)
+    figs = report.figures(res.games, 4, res.plan.config, summary)
     from matplotlib.figure import Figure
     assert isinstance(figs["aquaman_powers"], Figure)
 
@@ -165,16 +165,17 @@ def test_validation_mode_finds_no_broken_invariant():
 
 
 def test_validation_catches_a_broken_state():
-    from simbalance.games.aquaman.rules_nb import INVALID, state_is_valid
+    from simbalance.games.aquaman.state_nb import RESULT_INVALID
+    from simbalance.games.aquaman.validate_nb import check
 
     G, S = make()
     seed_game(S.rng, 1, 1)
     setup_game(G, S)
-    assert state_is_valid(G, S)
+    assert check(G, S) == 0
     S.cards[0, 0] = S.cards[0, 1]  # a card twice in the deck, another one lost
-    assert not state_is_valid(G, S)
+    assert check(G, S) != 0
     strat = np.zeros(4, np.int64)
-    assert play_game(G, S, strat, np.zeros((4, len(RUNNER))), True) == INVALID
+    assert play_game(G, S, strat, np.zeros((4, len(RUNNER))), True) == RESULT_INVALID
 
 
 def test_golden_games_catch_rule_drift():

@@ -13,11 +13,23 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from aquaman_helpers import LETTERS, RAIDER, RUNNER, arrange, card, cell, discard_pile, hand, make, name
+from aquaman_helpers import (
+    LETTERS,
+    RAIDER,
+    RUNNER,
+    activate,
+    arrange,
+    card,
+    cell,
+    discard_pile,
+    hand,
+    make,
+    name,
+    play_mission,
+)
 from scipy.stats import binomtest, chisquare
 
-from simbalance.games.aquaman.enums import C_DICE, CARD_SUIT, K_BUF, K_HAND, S_RAIDER, S_RUNNER, V_MISSIONS
-from simbalance.games.aquaman.rules_nb import activate, play_mission
+from simbalance.games.aquaman.state_nb import C_DICE, CARD_SUIT, K_BUF, K_HAND, S_RAIDER, S_RUNNER, V_MISSIONS
 from simbalance.games.aquaman.strategies_nb import (
     choose_companion_keep,
     choose_fight_card,

@@ -9,8 +9,8 @@ from typer.testing import CliRunner
 import simbalance
 from simbalance.api import plan_run
 from simbalance.cli.main import app
-from simbalance.games.aquaman import enums as e
-from simbalance.games.aquaman.engine import replay, trace
+from simbalance.games.aquaman import state_nb as e
+from simbalance.games.aquaman.replay import replay, trace
 
 SETUPS = [
     dict(players=4, strategies=None, rotate=False, overrides={}),

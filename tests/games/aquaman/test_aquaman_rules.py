@@ -8,17 +8,25 @@ from aquaman_helpers import (
     NO_PARAMS,
     RAIDER,
     RUNNER,
+    activate,
     arrange,
     board_at,
     card,
     cell,
     deck_top_first,
     discard_pile,
+    fight,
     hand,
+    land,
     make,
+    play_game,
+    play_mission,
+    play_turn,
+    rest,
 )
 
-from simbalance.games.aquaman.enums import (
+from simbalance.games.aquaman.rules_nb import can_mission, location_shows, setup_game
+from simbalance.games.aquaman.state_nb import (
     C_DECK,
     C_DICE,
     C_REFILLS,
@@ -39,20 +47,9 @@ from simbalance.games.aquaman.enums import (
     V_MISSIONS,
     V_POS,
     X_REACH,
+    draw,
+    reachable,
 )
-from simbalance.games.aquaman.rules_nb import (
-    activate,
-    can_mission,
-    fight,
-    land,
-    location_shows,
-    play_game,
-    play_mission,
-    play_turn,
-    rest,
-    setup_game,
-)
-from simbalance.games.aquaman.state_nb import draw, reachable
 from simbalance.games.aquaman.strategies_nb import choose_swim, random_swim
 
 

@@ -1,0 +1,420 @@
+"""An aquaman game as resumable steps (``Resumable`` in games/spec.py), the kernel and ``trace_game``.
+
+The rules (rules_nb) run step by step until a player must decide something; the game then waits,
+with everything it needs to go on in its state (state_nb: the next step, the pending decision, the
+seat to decide it). From there one can copy the state (``clone``), list the decision's options
+(``legal_options``), take one (``apply_option``) or let the seats' strategies play on
+(``play_out``). The kernel plays every game the same way: ``start``, ``play_out`` to the end,
+``write_record``; so the fast path and the resumable path are one code. The decisions and their
+option codes are listed in docs/rules/aquaman.md ("Decisions").
+
+The replay (replay.py) plays a game with ``trace_game``, the kernel's own per-game code
+(``play_one``) with an event log; the kernel passes None, so numba compiles every
+``if log is not None`` away and the simulated games do not pay for the replay.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from simbalance.core.kernel import begin_game, block_bounds, n_blocks
+from simbalance.core.records import END_INVALID, END_TIMEOUT, END_WIN
+from simbalance.core.rng import seed_game
+from simbalance.games.aquaman.rules_nb import (
+    activation_ends,
+    begin_turn,
+    companion_keeps,
+    end_turn,
+    fight_begins,
+    fight_ends,
+    fight_round,
+    first_turn,
+    foe_chosen,
+    foe_targets,
+    land,
+    mission_card_chosen,
+    mission_chosen,
+    mission_phase,
+    mission_suit_chosen,
+    next_mission_card,
+    opponents_at,
+    plot_chosen,
+    plot_targets,
+    power_chosen,
+    power_next_swap,
+    rest,
+    rest_discard_chosen,
+    reveal_chosen,
+    second_reveal,
+    setup_game,
+    steal_chosen,
+    strangeness_chosen,
+    strangeness_targets,
+    swap_chosen,
+    swim,
+    swim_chosen,
+)
+from simbalance.games.aquaman.state_nb import (
+    AQUAMAN,
+    C_ACT_RANK,
+    C_DECISION,
+    C_FIGHT_A,
+    C_FIGHT_B,
+    C_REFILLS,
+    C_RESULT,
+    C_SEEN,
+    C_STEP,
+    C_SUIT,
+    C_TO_MOVE,
+    C_TURN,
+    CARD_RANK,
+    CARD_SUIT,
+    COMPANION,
+    D_COMPANION,
+    D_FOE,
+    D_MISSION,
+    D_MISSION_CARD,
+    D_MISSION_SUIT,
+    D_OPPONENT,
+    D_PLOT,
+    D_POWER,
+    D_REST,
+    D_REVEAL,
+    D_STEAL,
+    D_STRANGE,
+    D_SWAP,
+    D_SWIM,
+    FOE,
+    K_BUF,
+    K_HAND,
+    LOCATION,
+    PLOT,
+    POWER,
+    R_NDICE,
+    R_NSUITS,
+    R_PLAYERS,
+    RESULT_INVALID,
+    SEA_CREATURE,
+    ST_FIGHTS,
+    ST_FOE_HITS,
+    ST_STOLEN,
+    ST_TAKEN,
+    ST_USE,
+    ST_WON,
+    STEP_ACTIVATED,
+    STEP_END_TURN,
+    STEP_FIGHT_END,
+    STEP_LAND,
+    STEP_MISSION,
+    STEP_MISSION_CARDS,
+    STEP_POWER_SWAPS,
+    STEP_REST,
+    STEP_REVEAL,
+    STEP_REVEAL_B,
+    STEP_SWIM,
+    STEP_TURN,
+    STRANGENESS,
+    V_HAND_N,
+    V_MISSIONS,
+    V_POS,
+    V_SUIT,
+    X_CAND,
+    X_REACH,
+    X_SUITS,
+    Game,
+    new_state,
+    reachable,
+)
+from simbalance.games.aquaman.strategies_nb import decide
+
+# ---------------------------------------------------------------- the rules between two decisions
+
+
+@njit(cache=True, inline="always")
+def run_step(G, S, log=None):
+    """Run the rule step in ``ctr[C_STEP]`` (the commonest first); it names the next step or asks
+    for a decision."""
+    step = S.ctr[C_STEP]
+    if step == STEP_SWIM:
+        swim(G, S, log)
+    elif step == STEP_LAND:
+        land(G, S, log)
+    elif step == STEP_MISSION:
+        mission_phase(G, S, log)
+    elif step == STEP_REST:
+        rest(G, S, log)
+    elif step == STEP_END_TURN:
+        end_turn(G, S, log)
+    elif step == STEP_TURN:
+        begin_turn(G, S, log)
+    elif step == STEP_ACTIVATED:
+        activation_ends(G, S, log)
+    elif step == STEP_POWER_SWAPS:
+        power_next_swap(G, S, log)
+    elif step == STEP_REVEAL:
+        fight_round(G, S, log)
+    elif step == STEP_REVEAL_B:
+        second_reveal(G, S, log)
+    elif step == STEP_FIGHT_END:
+        fight_ends(G, S, log)
+    elif step == STEP_MISSION_CARDS:
+        next_mission_card(G, S, log)
+
+
+@njit(cache=True, inline="always")
+def advance(G, S, log=None):
+    """Run the rules until a decision is pending or the game is over (STEP_OVER asks nothing and
+    names no step: the loop ends there)."""
+    ctr = S.ctr
+    while ctr[C_DECISION] < 0 and ctr[C_TO_MOVE] >= 0:
+        run_step(G, S, log)
+
+
+@njit(cache=True, inline="always")
+def resolve(G, S, option, log=None):
+    """Apply ``option`` to the pending decision (the rule step it belongs to names the next step
+    or asks the next decision)."""
+    ctr = S.ctr
+    d = ctr[C_DECISION]
+    ctr[C_DECISION] = -1
+    seat = ctr[C_TO_MOVE]
+    if d == D_SWIM:
+        swim_chosen(G, S, option, log)
+    elif d == D_POWER:
+        power_chosen(G, S, option, log)
+    elif d == D_REST:
+        rest_discard_chosen(G, S, option, log)
+    elif d == D_REVEAL:
+        reveal_chosen(G, S, option, log)
+    elif d == D_MISSION:
+        mission_chosen(G, S, option, log)
+    elif d == D_MISSION_SUIT:
+        mission_suit_chosen(G, S, option, log)
+    elif d == D_MISSION_CARD:
+        mission_card_chosen(G, S, option, log)
+    elif d == D_OPPONENT:
+        fight_begins(G, S, option, log)
+    elif d == D_STEAL:
+        steal_chosen(G, S, option, log)
+    elif d == D_SWAP:
+        swap_chosen(G, S, option, log)
+    elif d == D_COMPANION:
+        companion_keeps(G, S, seat, option, log)
+    elif d == D_PLOT:
+        plot_chosen(G, S, seat, option, log)
+    elif d == D_FOE:
+        foe_chosen(G, S, seat, option, log)
+    elif d == D_STRANGE:
+        strangeness_chosen(G, S, seat, option, log)
+
+
+# ---------------------------------------------------------------- Resumable
+
+
+@njit(cache=True)
+def start(G, S, seed, game, log=None):
+    """Deal game ``game`` of ``seed`` into ``S`` and play on to the first decision. (The kernel's
+    ``begin_game`` has keyed the stream already; keying it again here lets ``start`` stand alone
+    and costs two multiplications.)"""
+    seed_game(S.rng, seed, game)
+    setup_game(G, S, log)
+    first_turn(G, S)
+    advance(G, S, log)
+
+
+@njit(cache=True)
+def to_move(G, S):
+    """The seat whose decision is pending; -1 once the game is over."""
+    return S.ctr[C_TO_MOVE]
+
+
+@njit(cache=True)
+def apply_option(G, S, option, log=None):
+    """Take ``option`` (one that ``legal_options`` lists) and play on to the next decision."""
+    resolve(G, S, option, log)
+    advance(G, S, log)
+
+
+@njit(cache=True, _nrt=False)
+def play_out(G, S, strat, par, max_decisions, log=None):
+    """Let each seat's strategy (``strat[s]``, parameters ``par[s]``) decide, at most
+    ``max_decisions`` times (-1: to the end). Returns the decisions made.
+
+    The whole game runs inside this loop (decide, resolve and the rule steps are inlined), and
+    every read of an array out of the Game/State tuples inside it would update a reference count
+    that numba cannot prune in so branchy a loop; nothing here allocates, so it is compiled
+    without reference counting (``_nrt=False``)."""
+    made = 0
+    ctr = S.ctr
+    while ctr[C_TO_MOVE] >= 0 and made != max_decisions:
+        option = decide(G, S, strat, par, log)
+        resolve(G, S, option, log)
+        advance(G, S, log)
+        made += 1
+    return made
+
+
+@njit(cache=True, inline="always")
+def _list_hand(options, n):
+    for i in range(n):
+        options[i] = i
+    return n
+
+
+@njit(cache=True)
+def legal_options(G, S, options):
+    """The pending decision's options into ``options`` (codes in docs/rules/aquaman.md,
+    "Decisions"); returns how many (0 once the game is over)."""
+    ctr = S.ctr
+    seat = ctr[C_TO_MOVE]
+    d = ctr[C_DECISION]
+    if seat < 0 or d < 0:
+        return 0
+    hand_n = S.seat[seat, V_HAND_N]
+    if d == D_POWER:  # no power (-1), or any hand slot
+        options[0] = -1
+        for i in range(hand_n):
+            options[1 + i] = i
+        return hand_n + 1
+    if d == D_SWAP or d == D_MISSION:  # no (0) or yes (1)
+        options[0] = 0
+        options[1] = 1
+        return 2
+    if d == D_REVEAL or d == D_REST:  # a slot of the deciding seat's hand
+        return _list_hand(options, hand_n)
+    if d == D_STEAL:  # a slot of the loser's hand
+        return _list_hand(options, S.seat[ctr[C_FIGHT_A] + ctr[C_FIGHT_B] - seat, V_HAND_N])
+    n = 0
+    if d == D_COMPANION:  # a seen card (its index among them) lower than the Companion card
+        for j in range(ctr[C_SEEN]):
+            if G.card[CARD_RANK, S.cards[K_BUF, j]] < ctr[C_ACT_RANK]:
+                options[n] = j
+                n += 1
+        return n
+    if d == D_MISSION_SUIT:  # a held suit not picked yet
+        for s in range(G.rules[R_NSUITS]):
+            if S.seat[seat, V_SUIT + s] > 0 and S.scratch[X_SUITS, s] == 0:
+                options[n] = s
+                n += 1
+        return n
+    if d == D_MISSION_CARD:  # a hand slot holding a card of the suit being picked
+        for i in range(hand_n):
+            if G.card[CARD_SUIT, S.cards[K_HAND + seat, i]] == ctr[C_SUIT]:
+                options[n] = i
+                n += 1
+        return n
+    if d == D_SWIM:  # a square the rolled dice reach (each once)
+        full = (1 << G.rules[R_NDICE]) - 1
+        for j in range(reachable(G, S, S.seat[seat, V_POS])):
+            cell = S.scratch[X_REACH + full, j] // 3
+            new = True
+            for k in range(n):
+                if options[k] == cell:
+                    new = False
+                    break
+            if new:
+                options[n] = cell
+                n += 1
+        return n
+    if d == D_PLOT:
+        n = plot_targets(G, S, ctr[C_ACT_RANK])
+    elif d == D_STRANGE:
+        n = strangeness_targets(G, S, seat, ctr[C_ACT_RANK])
+    elif d == D_FOE:
+        n = foe_targets(G, S, seat)
+    elif d == D_OPPONENT:
+        n = opponents_at(G, S, seat, S.seat[seat, V_POS])
+    for j in range(n):
+        options[j] = S.scratch[X_CAND, j]
+    return n
+
+
+# ---------------------------------------------------------------- the record, the kernel
+
+
+@njit(cache=True)
+def write_record(G, S, out, i):
+    """The finished game's record into ``out[i]`` (the kernel writes the game and strategy fields)."""
+    players = G.rules[R_PLAYERS]
+    result = S.ctr[C_RESULT]
+    out[i].length = S.ctr[C_TURN]
+    out[i].refills = S.ctr[C_REFILLS]
+    if result >= 0:
+        out[i].end = END_WIN
+        out[i].winner = result
+        out[i].winners = np.uint8(1) << np.uint8(result)
+    elif result == RESULT_INVALID:
+        out[i].end = END_INVALID
+        out[i].winner = -1
+        out[i].winners = 0
+    else:
+        out[i].end = END_TIMEOUT
+        out[i].winner = -1
+        out[i].winners = 0
+    for s in range(players):
+        out[i].missions[s] = S.seat[s, V_MISSIONS]
+        out[i].hand_end[s] = S.seat[s, V_HAND_N]
+        out[i].fights[s] = S.seat[s, ST_FIGHTS]
+        out[i].fights_won[s] = S.seat[s, ST_WON]
+        out[i].stolen[s] = S.seat[s, ST_STOLEN]
+        out[i].taken[s] = S.seat[s, ST_TAKEN]
+        out[i].foe_hits[s] = S.seat[s, ST_FOE_HITS]
+        out[i].use_aquaman[s] = S.seat[s, ST_USE + AQUAMAN]
+        out[i].use_companion[s] = S.seat[s, ST_USE + COMPANION]
+        out[i].use_sea_creature[s] = S.seat[s, ST_USE + SEA_CREATURE]
+        out[i].use_plot[s] = S.seat[s, ST_USE + PLOT]
+        out[i].use_foe[s] = S.seat[s, ST_USE + FOE]
+        out[i].use_power[s] = S.seat[s, ST_USE + POWER]
+        out[i].use_strangeness[s] = S.seat[s, ST_USE + STRANGENESS]
+        out[i].use_location[s] = S.seat[s, ST_USE + LOCATION]
+
+
+@njit(cache=True, inline="always")
+def play_one(G, S, out, i, game, seed, lineups, slot_strategy, slot_params, strat, par, log):
+    """Game ``game`` of the run into ``out[i]``: the body of the kernel (``log`` None) and of the
+    replay (``trace_game``, with a log)."""
+    begin_game(S.rng, seed, game, out, i, lineups, slot_strategy, slot_params, G.rules[R_PLAYERS], strat, 0, par)
+    start(G, S, seed, game, log)
+    play_out(G, S, strat, par, -1, log)
+    write_record(G, S, out, i)
+
+
+@njit(cache=True, parallel=True)
+def kernel(out, first_game, seed, lineups, slot_strategy, slot_params, rules, card, move_to, adj, validate):
+    G = Game(rules, card, move_to, adj, validate)
+    players = rules[R_PLAYERS]
+    n = out.shape[0]
+    blocks = n_blocks(n)
+    for b in prange(blocks):
+        lo, hi = block_bounds(n, blocks, b)
+        S = new_state(G)
+        strat = np.zeros(players, np.int64)
+        par = np.zeros((players, slot_params.shape[1]), np.float64)
+        for i in range(lo, hi):
+            play_one(G, S, out, i, first_game + i, seed, lineups, slot_strategy, slot_params, strat, par, None)
+
+
+@njit(cache=True)
+def trace_game(out, game, seed, lineups, slot_strategy, slot_params, rules, card, move_to, adj, validate, log,
+               log_n):
+    """Game ``game`` of a run again, exactly as the kernel plays it, into ``out[0]`` with every event
+    in ``log`` (``core.replay.trace_with_log`` sizes it; kinds ``EV_*`` in state_nb)."""
+    G = Game(rules, card, move_to, adj, validate)
+    S = new_state(G)
+    strat = np.zeros(rules[R_PLAYERS], np.int64)
+    par = np.zeros((rules[R_PLAYERS], slot_params.shape[1]), np.float64)
+    log_n[0] = 0  # a second try (with a larger log) counts from zero again
+    play_one(G, S, out, 0, game, seed, lineups, slot_strategy, slot_params, strat, par, (log, log_n))
+
+
+def context(rules, card, move_to, adj, validate):
+    """The game's read-only arrays (``Resumable.context``) from ``engine.prepare``'s output."""
+    return Game(rules, card, move_to, adj, np.bool_(validate))
+
+
+def max_options(G) -> int:
+    """The most options a decision can have: a hand slot for every card and no power, or every
+    square."""
+    return max(G.card.shape[1], G.move_to.shape[0]) + 1
+

@@ -1,0 +1,92 @@
+"""The invariants of an aquaman game: what ``--validate`` checks after every turn (rules_nb.end_turn
+ends a game that breaks one) and what ``Resumable.check`` checks at any decision."""
+
+from __future__ import annotations
+
+from numba import njit
+
+from simbalance.games.aquaman.state_nb import (
+    C_ACT_CARD,
+    C_DECISION,
+    C_DECK,
+    C_DISC,
+    C_SEEN,
+    C_STEP,
+    C_TO_MOVE,
+    CARD_SUIT,
+    D_COMPANION,
+    K_BOARD,
+    K_BUF,
+    K_DECK,
+    K_DISC,
+    K_HAND,
+    N_DECISIONS,
+    R_HAND_LIMIT,
+    R_MISSIONS_TO_WIN,
+    R_NSUITS,
+    R_PLAYERS,
+    R_START_HAND,
+    STEP_END_TURN,
+    STEP_OVER,
+    STEP_TURN,
+    V_HAND_N,
+    V_MISSIONS,
+    V_POS,
+    V_SUIT,
+    X_SEEN,
+)
+
+# check's results: 0 when every invariant holds, else the first one broken
+(VALID, BAD_CARDS, BAD_SUIT_COUNT, BAD_SEAT, BAD_BETWEEN_TURNS, BAD_DECISION) = range(6)
+
+
+@njit(cache=True)
+def check(G, S):
+    """Every card in exactly one place (deck, discard pile, board, hands; also the cards Companion
+    shows while its choice is pending and the activated card while its power resolves), suit counts
+    matching the hands, pawns on the board, a pending decision that is one of the game's with a
+    player to decide it; between turns also hands within the limit (or the deal) and nobody at
+    the missions that win. Returns VALID (0) or the first broken invariant (BAD_*)."""
+    n_cards = G.card.shape[1]
+    cells = G.move_to.shape[0]
+    players = G.rules[R_PLAYERS]
+    seen = S.scratch[X_SEEN]
+    step = S.ctr[C_STEP]
+    decision = S.ctr[C_DECISION]
+    between_turns = decision < 0 and (step == STEP_TURN or step == STEP_END_TURN)
+    hand_cap = max(G.rules[R_HAND_LIMIT], G.rules[R_START_HAND])  # before a first turn: the deal
+    seen[:n_cards] = 0
+    for i in range(S.ctr[C_DECK]):
+        seen[S.cards[K_DECK, i]] += 1
+    for i in range(S.ctr[C_DISC]):
+        seen[S.cards[K_DISC, i]] += 1
+    for cell in range(cells):
+        if S.cards[K_BOARD, cell] >= 0:
+            seen[S.cards[K_BOARD, cell]] += 1
+    if decision == D_COMPANION:
+        for j in range(S.ctr[C_SEEN]):
+            seen[S.cards[K_BUF, j]] += 1
+    if S.ctr[C_ACT_CARD] >= 0:
+        seen[S.ctr[C_ACT_CARD]] += 1
+    for s in range(players):
+        n = S.seat[s, V_HAND_N]
+        if n < 0 or not 0 <= S.seat[s, V_POS] < cells:
+            return BAD_SEAT
+        if between_turns and (n > hand_cap or S.seat[s, V_MISSIONS] >= G.rules[R_MISSIONS_TO_WIN]):
+            return BAD_BETWEEN_TURNS
+        for suit in range(G.rules[R_NSUITS]):
+            count = 0
+            for i in range(n):
+                if G.card[CARD_SUIT, S.cards[K_HAND + s, i]] == suit:
+                    count += 1
+            if count != S.seat[s, V_SUIT + suit]:
+                return BAD_SUIT_COUNT
+        for i in range(n):
+            seen[S.cards[K_HAND + s, i]] += 1
+    for c in range(n_cards):
+        if seen[c] != 1:
+            return BAD_CARDS
+    if step != STEP_OVER and decision >= 0:
+        if decision >= N_DECISIONS or not 0 <= S.ctr[C_TO_MOVE] < players:
+            return BAD_DECISION
+    return VALID
