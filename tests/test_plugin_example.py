@@ -67,6 +67,7 @@ def test_unusable_plugins_fail_in_one_line(tmp_path, source, name, message):
         simbalance.simulate("lady-actions-escape", 10, players=2, strategies=["plugin", "random"], strategy_file=spec)
 
 
+@pytest.mark.slow
 def test_a_plugin_playing_an_unplayable_card_is_a_clear_error(tmp_path):
     # The lowest card of the hand, playable or not.
     spec = _write(tmp_path, "@njit\ndef choose(" + PLUGIN_ARGS + "):\n"

@@ -73,6 +73,7 @@ def test_cli_exit_codes_and_ci_reports(base_file, tmp_path):
     assert same_seed.exit_code == 2 and "fresh seeds" in same_seed.output
 
 
+@pytest.mark.slow
 def test_committed_baselines_pass():
     # The project's own gate: every committed baseline, at a quick n, against the current engines.
     res = runner.invoke(app, ["check", "--n", "2e4"])

@@ -40,6 +40,7 @@ def _wait_for(path: Path, proc: subprocess.Popen, seconds: float = 120) -> None:
         time.sleep(0.1)
 
 
+@pytest.mark.slow
 def test_a_second_run_into_the_same_folder_stops_at_once(tmp_path):
     out = tmp_path / "run"
     first = _start([*LONG_RUN, "--out", str(out)], tmp_path)
@@ -63,6 +64,7 @@ def test_default_folders_are_unique_even_within_one_second(tmp_path, monkeypatch
     assert len(list((tmp_path / "reports").iterdir())) == 2
 
 
+@pytest.mark.slow
 def test_a_second_ctrl_c_aborts_at_once_and_keeps_the_checkpoint(tmp_path):
     out = tmp_path / "run"
     proc = _start([*KERNEL_BOUND_RUN, "--out", str(out)], tmp_path)
@@ -90,6 +92,7 @@ def test_a_partial_folder_with_nothing_to_resume_does_not_block(tmp_path):
     assert (out / "report.html").is_file()
 
 
+@pytest.mark.slow
 def test_a_resumable_partial_folder_gives_advice_that_works(tmp_path):
     out = tmp_path / "run"
     proc = _start([*LONG_RUN[:3], "2e6", "--chunk-size", "1000", "--threads", "1", "--out", str(out)], tmp_path)
@@ -117,6 +120,7 @@ def test_a_failed_run_leaves_no_partial_folder(tmp_path, monkeypatch):
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.slow
 def test_dask_without_workers_times_out_in_one_line(tmp_path):
     pytest.importorskip("distributed")
     port = 8700 + os.getpid() % 200
