@@ -9,6 +9,7 @@ import shlex
 import shutil
 import signal
 import sys
+import time
 from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Annotated
@@ -305,7 +306,9 @@ def _play_and_write(plan, request: RunRequest, keep: bool, state_dir: Path, resu
             if progress is not None:
                 progress.close()
     command = "simbalance " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+    report_start = time.perf_counter()
     folder = write_run_folder(result, target, command=command, write_games=request.games_file)
+    report_seconds = time.perf_counter() - report_start
     shards = state_dir / "games"
     if shards.is_dir():
         shutil.move(str(shards), str(folder / "games"))
@@ -317,7 +320,7 @@ def _play_and_write(plan, request: RunRequest, keep: bool, state_dir: Path, resu
         reached = "reached" if result.n_played < plan.n else "checked"
         err.print(f"precision {request.precision} {reached} after {result.n_played:,} games")
     print_summary(Console(), result.summary(), plan, result)
-    err.print(f"report: {folder / 'report.html'}")
+    err.print(f"report: {folder / 'report.html'} (written in {report_seconds:.1f} s)")
 
 
 def _discard_unless_resumable(state_dir: Path) -> None:
@@ -336,7 +339,8 @@ def _discard_unless_resumable(state_dir: Path) -> None:
 def print_summary(console: Console, summary: dict, plan, result) -> None:
     console.print(
         f"[bold]{plan.spec.id}[/]: {result.n_played:,} games, {plan.players} players, seed {plan.seed}, "
-        f"{result.elapsed:.2f} s ({result.games_per_second:,.0f} games/s)"
+        f"{result.elapsed:.2f} s of play ({result.games_per_second:,.0f} games/s)"
+        + (f", {result.compile_seconds:.1f} s compiling the engine first" if result.compile_seconds >= 1 else "")
     )
     seats = Table(title="win rate by seat (95% Wilson CI)")
     for col in ("seat", "strategy", "win rate", "95% CI"):

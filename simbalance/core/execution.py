@@ -39,6 +39,7 @@ from simbalance.core.runner import (
     chunk_bounds,
     chunk_size_for,
     games_in_chunks,
+    play_chunk,
     play_chunks,
 )
 
@@ -83,7 +84,8 @@ class Outcome:
     aggregate: RunAggregate
     sample: np.ndarray
     n_played: int
-    elapsed: float
+    elapsed: float  # seconds of play: the clock starts once the kernel is compiled (or loaded)
+    compile_seconds: float = 0.0  # compiling or loading the kernel, before the first game
 
 
 def _fsync_dir(path: Path) -> None:
@@ -276,6 +278,7 @@ def execute(plan: RunPlan, options: RunOptions, progress: ProgressFn | None = No
         first_chunk, done, agg = checkpoint.load(records, sample, plan.players, n_slots)
     elif checkpoint is not None:
         checkpoint.begin(agg, sample)
+    compile_seconds = _compile(plan) if options.backend == "local" else 0.0
     start = time.perf_counter()
     stop = options.stop if callable(options.stop) else None
     index = first_chunk
@@ -316,4 +319,13 @@ def execute(plan: RunPlan, options: RunOptions, progress: ProgressFn | None = No
         checkpoint.remove()
     if records is not None and done < plan.n:
         records = records[:done]
-    return Outcome(records, agg, sample[: min(done, len(sample))], done, elapsed)
+    return Outcome(records, agg, sample[: min(done, len(sample))], done, elapsed, compile_seconds)
+
+
+def _compile(plan: RunPlan) -> float:
+    """Compile (or load from the cache) the run's kernel by playing no game with it, so that games/s
+    counts play only; returns the seconds it took."""
+    begin = time.perf_counter()
+    play_chunk(plan.engine, plan.lineup, plan.prepared, plan.seed, 0, 0, 1, plan.kernel,
+               np.zeros(0, plan.engine.record_dtype))
+    return time.perf_counter() - begin

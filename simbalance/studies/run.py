@@ -98,12 +98,14 @@ class SimulationResult:
     aggregate: RunAggregate
     sample: np.ndarray
     n_played: int  # the games played: plan.n, or fewer when a precision target stopped the run
+    compile_seconds: float = 0.0  # compiling or loading the kernel (not in ``elapsed``)
 
     @classmethod
     def from_plan(cls, plan: RunPlan, progress: ProgressFn | None = None,
                   options: RunOptions | None = None) -> SimulationResult:
         outcome = execute(plan, options or RunOptions(), progress)
-        return cls(plan, outcome.records, outcome.elapsed, outcome.aggregate, outcome.sample, outcome.n_played)
+        return cls(plan, outcome.records, outcome.elapsed, outcome.aggregate, outcome.sample, outcome.n_played,
+                   outcome.compile_seconds)
 
     @property
     def game(self) -> str:

@@ -140,3 +140,23 @@ def test_a_run_leaves_its_plan_as_it_was():
     res = SimulationResult.from_plan(plan, options=RunOptions(precision=0.05))
     assert plan.n == 1_000_000 and res.plan is plan
     assert res.n_played < plan.n and len(res.games) == res.n_played == res.aggregate.n
+
+
+def test_games_per_second_counts_play_only():
+    """Compiling (or loading) the kernel happens before the clock starts: a cold first run must not
+    report a fraction of the engine's speed. A kernel that takes a second to 'compile' shows it."""
+    import dataclasses
+
+    plan = plan_run("find-dr-evil", 2000, seed=3)
+    real, calls = plan.kernel, []
+
+    def slow_first_call(out, *args):
+        if not calls:
+            time.sleep(1.0)  # stands for the compile of a cold cache
+        calls.append(len(out))
+        real(out, *args)
+
+    plan = dataclasses.replace(plan, kernel=slow_first_call)
+    res = SimulationResult.from_plan(plan)
+    assert res.compile_seconds >= 1.0 and res.elapsed < 1.0 and calls[0] == 0
+    assert np.array_equal(res.records, simbalance.simulate("find-dr-evil", 2000, seed=3).records)
