@@ -14,6 +14,7 @@ get everything they need as arguments: an engine keeps no module-level state bet
 
 from __future__ import annotations
 
+import functools
 import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -176,12 +177,19 @@ class GameSpec:
         return load_engine(self.engine)
 
     def check_cache(self) -> None:
-        """Drop this game's compiled kernels if a source they were built from changed."""
+        """Drop this game's compiled kernels if a source they were built from changed (once per
+        process: a sweep plans hundreds of runs of one game)."""
         from pathlib import Path
 
-        from simbalance.core.jit_cache import PACKAGE_DIR, drop_stale_cache
+        from simbalance.core.jit_cache import PACKAGE_DIR
 
         package = importlib.import_module(self.engine.rpartition(".")[0])
-        drop_stale_cache(Path(package.__file__).parent)
-        for shared in ("core", "analysis"):  # the jitted statistics every run uses
-            drop_stale_cache(PACKAGE_DIR / shared)
+        for folder in (Path(package.__file__).parent, PACKAGE_DIR / "core", PACKAGE_DIR / "analysis"):
+            _check_folder(folder)  # the game's own, and the jitted statistics every run uses
+
+
+@functools.cache
+def _check_folder(folder) -> None:
+    from simbalance.core.jit_cache import drop_stale_cache
+
+    drop_stale_cache(folder)

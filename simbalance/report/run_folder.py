@@ -38,8 +38,8 @@ RUN_MARKER = "manifest.json"  # a folder holding this is a simbalance run folder
 
 
 def default_out_dir(game: str, root: Path | None = None) -> Path:
-    """``reports/<game>-<time>``, with ``-2``, ``-3``... when that name is taken (``claim_default_out``
-    also skips names another run holds)."""
+    """``reports/<game>-<time>``, with ``-2``, ``-3``... when that name is taken or held by another
+    run (``claim_out_dir`` also locks the one it takes)."""
     return next(_default_names(game, root))
 
 
