@@ -220,7 +220,9 @@ def start(G, S, seed, game, log=None):
     seed_game(S.rng, seed, game)
     setup_game(G, S, log)
     first_turn(G, S)
-    advance(G, S, log)
+    # The rules up to the first decision, in play_out's own copy of them: a second inlined copy
+    # here cost 16 s of every cold compile. With no decision to make, no strategy is read.
+    play_out(G, S, np.zeros(0, np.int64), np.zeros((0, 0), np.float64), np.int64(0), log)
 
 
 @njit(cache=True)
@@ -233,7 +235,7 @@ def to_move(G, S):
 def apply_option(G, S, option, log=None):
     """Take ``option`` (one that ``legal_options`` lists) and play on to the next decision."""
     resolve(G, S, option, log)
-    advance(G, S, log)
+    play_out(G, S, np.zeros(0, np.int64), np.zeros((0, 0), np.float64), np.int64(0), log)
 
 
 @njit(cache=True, _nrt=False)
@@ -241,18 +243,19 @@ def play_out(G, S, strat, par, max_decisions, log=None):
     """Let each seat's strategy (``strat[s]``, parameters ``par[s]``) decide, at most
     ``max_decisions`` times (-1: to the end). Returns the decisions made.
 
-    The whole game runs inside this loop (decide, resolve and the rule steps are inlined), and
-    every read of an array out of the Game/State tuples inside it would update a reference count
+    The whole game runs inside this loop (decide, resolve and the frequent rule steps and
+    strategies are inlined; rules_nb says which are not), and every read of an array out of the Game/State tuples inside it would update a reference count
     that numba cannot prune in so branchy a loop; nothing here allocates, so it is compiled
     without reference counting (``_nrt=False``)."""
     made = 0
     ctr = S.ctr
-    while ctr[C_TO_MOVE] >= 0 and made != max_decisions:
+    while True:
+        advance(G, S, log)  # nothing to do while a decision is pending
+        if ctr[C_TO_MOVE] < 0 or made == max_decisions:
+            return made
         option = decide(G, S, strat, par, log)
         resolve(G, S, option, log)
-        advance(G, S, log)
         made += 1
-    return made
 
 
 @njit(cache=True, inline="always")
@@ -376,7 +379,7 @@ def play_one(G, S, out, i, game, seed, lineups, slot_strategy, slot_params, stra
     replay (``trace_game``, with a log)."""
     begin_game(S.rng, seed, game, out, i, lineups, slot_strategy, slot_params, G.rules[R_PLAYERS], strat, 0, par)
     start(G, S, seed, game, log)
-    play_out(G, S, strat, par, -1, log)
+    play_out(G, S, strat, par, np.int64(-1), log)
     write_record(G, S, out, i)
 
 

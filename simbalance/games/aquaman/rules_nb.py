@@ -8,10 +8,13 @@ next step in turn. No rule calls a strategy: the strategies answer the decisions
 game can stop at any decision, be copied, and be played on (state_nb.clone).
 
 Each step is its own function on (Game, State) so tests can arrange a board, hands and a deck
-order by hand and check one rule's exact outcome. Most are inlined into play_nb's loop (one
-compiled game; see state_nb on why calls are kept few); the power and fight steps are not: they
-run in at most half of the turns and are large, so compiling them once saves more compile time
-than their calls cost.
+order by hand and check one rule's exact outcome. The steps of every turn (swim, land, missions,
+end of turn) are inlined into play_nb's loop (see state_nb on why calls are kept few); the power,
+fight and rest steps and the answers to rare decisions (companion, plot, foe, swap, strangeness)
+are not: they run in a few turns only, and numba's compile time grows faster than the size of the
+function it compiles, so each one inlined into the loop cost seconds of every cold compile (all of
+them together about 50 s) and saved no measurable time per game (docs/architecture.md, "Compile
+time").
 
 Every event is logged for the replay with ``if log is not None: log_step(...)``; the kernel passes
 None and numba compiles the logging away.
@@ -359,7 +362,7 @@ def power_aquaman(G, S, seat, rank, log=None):
             log_step(log, S, EV_DRAW, seat, c, S.ctr[C_DECK], 1)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def companion_keeps(G, S, seat, keep, log=None):
     """Companion keeps seen card ``keep`` (-1: none) and discards the other seen cards."""
     n = S.ctr[C_SEEN]
@@ -412,7 +415,7 @@ def power_sea_creature(G, S, seat, rank, log=None):
         log_step(log, S, EV_SEA, seat, -1, 0, 0)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def plot_chosen(G, S, seat, cell, log=None):
     """Plot: the pawn will swim to ``cell`` without rolling (-1: no square qualified, it rolls)."""
     S.ctr[C_PLOT] = cell
@@ -421,7 +424,7 @@ def plot_chosen(G, S, seat, cell, log=None):
     then(S, STEP_ACTIVATED)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def foe_chosen(G, S, seat, target, log=None):
     """Foe: ``target`` (-1: nobody adjacent) reveals a random card; lower than the Foe card: it is
     discarded."""
@@ -459,7 +462,7 @@ def power_next_swap(G, S, log=None):
     then(S, STEP_ACTIVATED)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def swap_chosen(G, S, swap, log=None):
     """Power: discard the card in slot C_SLOT (``swap`` 1) or keep it (0); then the next slot."""
     seat = S.ctr[C_MOVER]
@@ -474,7 +477,7 @@ def swap_chosen(G, S, swap, log=None):
     then(S, STEP_POWER_SWAPS)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def strangeness_chosen(G, S, seat, cell, log=None):
     """Strangeness: take the card of adjacent ``cell`` (-1: none qualifies, no effect); refill its
     square from the deck."""
@@ -849,7 +852,7 @@ def mission_card_chosen(G, S, slot, log=None):
 # ---------------------------------------------------------------- 5. rest
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def rest(G, S, log=None):
     """Discard down to the hand limit, one card (asked) at a time; then the turn ends."""
     seat = S.ctr[C_MOVER]
@@ -859,7 +862,7 @@ def rest(G, S, log=None):
         then(S, STEP_END_TURN)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def rest_discard_chosen(G, S, slot, log=None):
     seat = S.ctr[C_MOVER]
     c = remove_at(G.card, S.cards, S.seat, seat, slot)

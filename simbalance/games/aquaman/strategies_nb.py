@@ -1,5 +1,8 @@
 """Every decision of aquaman, one jitted function per decision, branching on the strategy id;
-``decide`` answers the pending decision of a game (play_nb.play_out asks it).
+``decide`` answers the pending decision of a game (play_nb.play_out asks it). ``decide``, the swim,
+whether to play a mission and the rest discards are inlined into the game loop; the other answers
+are compiled once as functions of their own (``_nrt=False``: they allocate nothing), which halves
+the cold compile (rules_nb says why).
 
 ``random`` (S_RANDOM) is uniform at each step:
 
@@ -231,7 +234,7 @@ def _best_below(G, S, seat, par, row, n):
             fbuf[row, r] = fbuf[row, r - 1]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def choose_power(G, S, seat, sid, par):
     """The hand slot of the card to activate, or -1 for no power (only asked with enough cards).
 
@@ -321,7 +324,7 @@ def choose_power(G, S, seat, sid, par):
     return -1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def choose_companion_keep(G, S, seat, sid, par, n_seen, rank):
     """Which of the seen cards (scratch pile ``K_BUF[:n_seen]``) to keep, lower than ``rank``; -1 if none is."""
     card = G.card
@@ -348,7 +351,7 @@ def choose_companion_keep(G, S, seat, sid, par, n_seen, rank):
     return best
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def choose_plot_target(G, S, seat, sid, par, rank):
     """The Plot square (chosen before rolling), or -1 when no square qualifies."""
     n = plot_targets(G, S, rank)
@@ -381,7 +384,7 @@ def _foe_can_hit(G, S, seat):
     return False
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def choose_foe_target(G, S, seat, sid, par):
     """The adjacent opponent Foe targets, or -1 when none is adjacent."""
     n = foe_targets(G, S, seat)
@@ -409,7 +412,7 @@ def _outranked(card, cards, seatv, seat, c, skip):
     return False
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def power_discards(G, S, seat, sid, par, c):
     """Power: discard card ``c`` (its rank is allowed) for a replacement?
 
@@ -427,7 +430,7 @@ def power_discards(G, S, seat, sid, par, c):
     return _outranked(card, S.cards, seatv, seat, c, -1) and held(card, seatv, ranks, seat, c, par) < e
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def choose_strangeness_target(G, S, seat, sid, par, rank):
     """The adjacent square whose card Strangeness takes, or -1 when none qualifies."""
     n = strangeness_targets(G, S, seat, rank)
@@ -548,7 +551,7 @@ def _holders_at(seatv, cell, players, seat):
     return n
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def choose_fight_opponent(G, S, seat, sid, par, cell):
     """Which of the opponents on ``cell`` to fight."""
     n = opponents_at(G, S, seat, cell)
@@ -563,7 +566,7 @@ def choose_fight_opponent(G, S, seat, sid, par, cell):
     return best
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def choose_fight_card(G, S, seat, sid, par):
     """The hand slot of the card ``seat`` reveals (hand not empty)."""
     seatv = S.seat
@@ -581,7 +584,7 @@ def choose_fight_card(G, S, seat, sid, par):
     return best
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def choose_steal(G, S, seat, sid, par, loser):
     """The slot in ``loser``'s hand of the card the winner takes (loser's hand not empty)."""
     seatv = S.seat
@@ -612,7 +615,7 @@ def choose_mission(G, S, seat, sid, par):
     return True
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def choose_mission_suit(G, S, seat, sid, par):
     """The next suit the mission uses: a held suit not picked yet (scratch row X_SUITS marks the
     picked ones). The heuristics take the most-held suit first: the mission costs it least (equally
@@ -638,7 +641,7 @@ def choose_mission_suit(G, S, seat, sid, par):
     return best
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def choose_mission_card(G, S, seat, sid, par, suit):
     """The hand slot of the mission's card of ``suit``. The heuristics give the lowest card of the
     suit (the first of equals): high cards win fights and power stronger."""
