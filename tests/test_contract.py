@@ -17,10 +17,13 @@ with the thread count, are caught.
 from __future__ import annotations
 
 import dataclasses
+import sys
 
 import numba
 import numpy as np
 import pytest
+from numba.core import types
+from numba.core.registry import CPUDispatcher
 from plain_python import assert_plain_python_plays_the_same_games
 
 from simbalance.core.errors import ConfigError
@@ -193,6 +196,30 @@ def test_plain_python_plays_the_same_games(game):
 @pytest.mark.parametrize("game", GAMES)
 def test_a_copy_of_the_state_plays_on_to_the_same_game(game):
     check_resumable_play_on(plan_of(game))
+
+
+def literal_specializations(package: str) -> list[str]:
+    """The jitted functions of ``package`` compiled for an integer literal argument (a call such as
+    ``f(x, -1)`` compiles ``f`` once more for each literal value: docs/architecture.md, "Compile
+    time")."""
+    found = []
+    for name, module in list(sys.modules.items()):
+        if name.startswith(package):
+            for fname, fn in vars(module).items():
+                if isinstance(fn, CPUDispatcher) and fn.__module__ == name:
+                    found += [f"{name}.{fname}{tuple(map(str, sig))}" for sig in fn.signatures
+                              if any(isinstance(arg, types.Literal) for arg in sig)]
+    return found
+
+
+@pytest.mark.skipif(numba.config.DISABLE_JIT, reason="nothing is compiled")
+@pytest.mark.parametrize("game", GAMES)
+def test_no_function_is_compiled_for_a_literal(game):
+    plan = plan_of(game, n=8)
+    play(plan)
+    check_resumable_play_on(plan, games=range(1))
+    package = all_games()[game].load().module.rsplit(".", 1)[0]
+    assert not literal_specializations(package), literal_specializations(package)
 
 
 # ---------------------------------------------------------------------------------------------------

@@ -397,7 +397,7 @@ def power_companion(G, S, seat, rank, log=None):
         if G.card[CARD_RANK, S.cards[K_BUF, j]] < rank:
             ask(S, D_COMPANION, seat)
             return
-    companion_keeps(G, S, seat, -1, log)
+    companion_keeps(G, S, seat, np.int64(-1), log)
 
 
 @njit(cache=True, inline="always")
@@ -534,12 +534,12 @@ def activate(G, S, seat, i, log=None):
         if plot_targets(G, S, rank) > 0:
             ask(S, D_PLOT, seat)
         else:
-            plot_chosen(G, S, seat, -1, log)
+            plot_chosen(G, S, seat, np.int64(-1), log)
     elif power == FOE:
         if foe_targets(G, S, seat) > 0:
             ask(S, D_FOE, seat)
         else:
-            foe_chosen(G, S, seat, -1, log)
+            foe_chosen(G, S, seat, np.int64(-1), log)
     elif power == POWER:
         S.ctr[C_SLOT] = S.seat[seat, V_HAND_N] - 1
         S.ctr[C_SWAPS] = 0
@@ -548,7 +548,7 @@ def activate(G, S, seat, i, log=None):
         if strangeness_targets(G, S, seat, rank) > 0:
             ask(S, D_STRANGE, seat)
         else:
-            strangeness_chosen(G, S, seat, -1, log)
+            strangeness_chosen(G, S, seat, np.int64(-1), log)
     elif power == LOCATION:
         shown = location_shows(G, S, rank)
         if log is not None:
@@ -680,7 +680,7 @@ def reveals_compared(G, S, ca, cb, log=None):
     if log is not None:
         log_step(log, S, EV_REVEAL, a, ca, b, cb)
     if ca < 0 and cb < 0:
-        fight_decided(G, S, -1, log)
+        fight_decided(G, S, np.int64(-1), log)
     elif ca < 0 or cb < 0:
         winner = -1
         if G.rules[R_CANNOT_REVEAL] == REVEAL_LOSES:
@@ -689,7 +689,7 @@ def reveals_compared(G, S, ca, cb, log=None):
     elif G.card[CARD_RANK, ca] != G.card[CARD_RANK, cb]:
         fight_decided(G, S, a if G.card[CARD_RANK, ca] > G.card[CARD_RANK, cb] else b, log)
     elif G.rules[R_TIES_REPEAT] == 0 and S.ctr[C_REVEALS] >= 2:
-        fight_decided(G, S, -1, log)
+        fight_decided(G, S, np.int64(-1), log)
     else:
         then(S, STEP_REVEAL)
 
@@ -701,7 +701,7 @@ def second_reveal(G, S, log=None):
     if S.seat[b, V_HAND_N] > 0:
         ask(S, D_REVEAL, b)
     else:
-        reveals_compared(G, S, S.ctr[C_REVEAL_A], -1, log)
+        reveals_compared(G, S, S.ctr[C_REVEAL_A], np.int64(-1), log)
 
 
 @njit(cache=True)
@@ -714,7 +714,7 @@ def fight_round(G, S, log=None):
     if G.rules[R_CANNOT_REVEAL] == REVEAL_ENDS and (S.seat[a, V_HAND_N] == 0 or S.seat[b, V_HAND_N] == 0):
         if log is not None:
             log_step(log, S, EV_NO_REVEAL, a, S.seat[a, V_HAND_N], b, S.seat[b, V_HAND_N])
-        fight_decided(G, S, -1, log)
+        fight_decided(G, S, np.int64(-1), log)
     elif S.seat[a, V_HAND_N] > 0:
         ask(S, D_REVEAL, a)
     else:
