@@ -112,9 +112,9 @@ def interruptible():
     at once, even inside a compiled kernel (a plug-in stuck in a loop included).
 
     Python runs its signal handlers in the main thread between bytecodes, so while a kernel plays a
-    chunk no handler runs. A kernel's parallel region runs without the GIL, and a watcher thread
-    reads the signals from the interpreter's wakeup file descriptor as they arrive: at the second
-    Ctrl-C it ends the process. Checkpoints are atomic, so the last one survives the abort."""
+    chunk on the main thread (a one-thread run) no handler runs. Kernels run without the GIL
+    (``nogil``), and a watcher thread reads the signals from the interpreter's wakeup file
+    descriptor as they arrive: at the second Ctrl-C it ends the process. Checkpoints are atomic, so the last one survives the abort."""
     flag = {"stop": False}
     previous = {}
 

@@ -1,12 +1,11 @@
 """Helpers shared by every engine kernel.
 
-Each engine's kernel has the same outer shape: split the chunk into blocks, give each block its own
-scratch arrays (allocated once, reused for every game of the block), and ``prange`` over blocks.
-Allocating per game would dominate short games; per block it costs nothing.
-
-The block count is a constant, not the thread count: asking numba for its thread count inside a
-kernel makes the kernel uncachable. 256 blocks keep threads evenly loaded on machines up to a few
-dozen cores even when game lengths are uneven.
+Each engine's kernel has the same shape: ``kernel(out, lo, hi, first_game, seed, lineups,
+slot_strategy, slot_params, *prepared)`` plays the games ``lo .. hi - 1`` of a chunk into
+``out[lo:hi]`` on scratch arrays it allocates once (reused for every game of the block: allocating
+per game would dominate short games). It is compiled ``nogil=True``, and the runner plays a
+chunk's blocks on a pool of threads (core/runner.py): no ``parallel=True``, whose pass cost 2 to
+10 s of every cold compile.
 """
 
 from __future__ import annotations
@@ -14,20 +13,6 @@ from __future__ import annotations
 from numba import njit
 
 from simbalance.core.rng import seed_game
-
-MAX_BLOCKS = 256
-
-
-@njit(cache=True)
-def n_blocks(n_games):
-    """How many blocks a chunk of ``n_games`` is split into."""
-    return max(1, min(n_games, MAX_BLOCKS))
-
-
-@njit(cache=True, inline="always")
-def block_bounds(n_games, blocks, b):
-    """First and one-past-last game (chunk-relative) of block ``b``."""
-    return (b * n_games) // blocks, ((b + 1) * n_games) // blocks
 
 
 @njit(cache=True, inline="always")

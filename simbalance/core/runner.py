@@ -1,8 +1,10 @@
 """Play games in chunks, on local threads or on a Dask cluster, in game-index order.
 
 The runner knows nothing about any game. A run is a list of chunks of consecutive game indices;
-each chunk is one call of the engine's ``parallel=True`` kernel (on this machine, or on a Dask
-worker). Chunks come back in index order whatever the backend, so everything downstream (the
+each chunk is played on this machine's threads or on a Dask worker. On a machine, a chunk is split
+into blocks of consecutive games, and each block is one call of the engine's kernel (compiled
+``nogil=True``) on a thread of a pool: the kernels hold no GIL, so the threads play side by side.
+Chunks come back in index order whatever the backend, so everything downstream (the
 records, the merged statistics, a checkpoint) is the same for the same seed: game ``g`` is the same
 game whatever the chunk size, thread count or machine, because its randomness is keyed by
 ``(seed, g)``.
@@ -11,10 +13,12 @@ game whatever the chunk size, thread count or machine, because its randomness is
 from __future__ import annotations
 
 import contextlib
+import functools
 import importlib
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING
 
 import numba
@@ -69,25 +73,46 @@ def games_in_chunks(n: int, chunk: int, chunks: int) -> int:
     return min(n, chunks * chunk)
 
 
+BLOCKS_PER_THREAD = 8  # blocks per thread in a chunk: uneven game lengths still even out
+
+
+def block_spans(size: int, threads: int) -> list[tuple[int, int]]:
+    """The blocks ``(lo, hi)`` a chunk of ``size`` games is played in: one on one thread, else
+    about ``BLOCKS_PER_THREAD`` per thread. Which block plays a game changes nothing in it (its
+    randomness is keyed by its index), so the records are the same for any split."""
+    blocks = 1 if threads <= 1 else max(1, min(size, threads * BLOCKS_PER_THREAD))
+    return [((b * size) // blocks, ((b + 1) * size) // blocks) for b in range(blocks)]
+
+
+@functools.cache
+def _thread_pool(threads: int) -> ThreadPoolExecutor:
+    """One pool per thread count, kept for the process: a run calls it once per chunk."""
+    return ThreadPoolExecutor(max_workers=threads, thread_name_prefix="simbalance-kernel")
+
+
 def play_chunk(engine: Engine, lineup: Lineup, prepared: tuple, seed: int, first: int, size: int,
                threads: int, kernel=None, out: np.ndarray | None = None) -> np.ndarray:
     """Play games ``first .. first + size - 1`` on this machine and return their records (written
-    into ``out`` when given: no copy)."""
+    into ``out`` when given: no copy). A chunk of no games still calls the kernel once: that
+    compiles it (or loads it from the cache)."""
     kernel = kernel or engine.kernel
     if out is None:
         out = np.zeros(size, dtype=engine.record_dtype)
-    # Kernels write `out[i].field`; as plain Python (NUMBA_DISABLE_JIT=1) that needs a recarray view.
-    target = out.view(np.recarray) if numba.config.DISABLE_JIT else out
-    previous = numba.get_num_threads()
-    numba.set_num_threads(threads)
+    # Kernels write `out[i].field`; as plain Python (NUMBA_DISABLE_JIT=1) that needs a recarray view,
+    # and one thread: plain Python holds the GIL.
+    plain = numba.config.DISABLE_JIT
+    target = out.view(np.recarray) if plain else out
+    args = (np.int64(first), np.uint64(seed), lineup.seats, lineup.slot_strategy, lineup.slot_params, *prepared)
+    spans = block_spans(size, 1 if plain else threads)
     # As plain Python, numpy warns on the uint64 wrap-around the generator relies on.
-    quiet = np.errstate(over="ignore") if numba.config.DISABLE_JIT else contextlib.nullcontext()
-    try:
-        with quiet:
-            kernel(target, np.int64(first), np.uint64(seed), lineup.seats, lineup.slot_strategy,
-                   lineup.slot_params, *prepared)
-    finally:
-        numba.set_num_threads(previous)
+    with np.errstate(over="ignore") if plain else contextlib.nullcontext():
+        if len(spans) == 1:
+            kernel(target, np.int64(0), np.int64(size), *args)
+        else:
+            blocks = [_thread_pool(threads).submit(kernel, target, np.int64(lo), np.int64(hi), *args)
+                      for lo, hi in spans]
+            for block in blocks:
+                block.result()  # an exception in a block is raised here
     return out
 
 

@@ -111,11 +111,12 @@ class Engine:
       ConfigError) and return the kernel's extra arguments (numpy arrays and scalars, never Python
       objects). With ``validate`` the kernel checks its invariants at every step and ends a game that
       breaks one with ``end = END_INVALID``.
-    - ``kernel(out, first_game, seed, lineups, slot_strategy, slot_params, *prepared)``: an
-      ``@njit(parallel=True, cache=True)`` function that plays games ``first_game ..
-      first_game + len(out) - 1``, one record each into ``out``. Game ``g`` seats the strategy slots
-      ``lineups[g % len(lineups)]`` and draws all its randomness from ``seed_game(seed, g)``.
-    - ``chunk_size``: games per kernel call (large enough to amortise the call, small enough for a
+    - ``kernel(out, lo, hi, first_game, seed, lineups, slot_strategy, slot_params, *prepared)``: an
+      ``@njit(cache=True, nogil=True)`` function that plays the block ``lo .. hi - 1`` of a chunk:
+      game ``first_game + i`` into ``out[i]``. Game ``g`` seats the strategy slots
+      ``lineups[g % len(lineups)]`` and draws all its randomness from ``seed_game(seed, g)``. The
+      runner plays a chunk's blocks on its threads (core/runner.py).
+    - ``chunk_size``: games per chunk (large enough to amortise the call, small enough for a
       progress bar and checkpoints).
     - ``has_decisions``: False for a game of pure luck (the skill study says so instead of measuring).
     - ``summarize``, ``figures``, ``paired_metrics``, ``cards``: the report's game-specific parts.

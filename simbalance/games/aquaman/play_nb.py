@@ -16,9 +16,9 @@ The replay (replay.py) plays a game with ``trace_game``, the kernel's own per-ga
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
-from simbalance.core.kernel import begin_game, block_bounds, n_blocks
+from simbalance.core.kernel import begin_game
 from simbalance.core.records import END_INVALID, END_TIMEOUT, END_WIN
 from simbalance.core.rng import seed_game
 from simbalance.games.aquaman.rules_nb import (
@@ -221,8 +221,10 @@ def start(G, S, seed, game, log=None):
     setup_game(G, S, log)
     first_turn(G, S)
     # The rules up to the first decision, in play_out's own copy of them: a second inlined copy
-    # here cost 16 s of every cold compile. With no decision to make, no strategy is read.
-    play_out(G, S, np.zeros(0, np.int64), np.zeros((0, 0), np.float64), np.int64(0), log)
+    # here cost 16 s of every cold compile. With no decision to make, no strategy is read: the
+    # seats' strategies are empty views (no allocation, so that the kernel's game loop can run
+    # without reference counting).
+    play_out(G, S, S.ctr[:0], S.fbuf[:0], np.int64(0), log)
 
 
 @njit(cache=True)
@@ -235,7 +237,7 @@ def to_move(G, S):
 def apply_option(G, S, option, log=None):
     """Take ``option`` (one that ``legal_options`` lists) and play on to the next decision."""
     resolve(G, S, option, log)
-    play_out(G, S, np.zeros(0, np.int64), np.zeros((0, 0), np.float64), np.int64(0), log)
+    play_out(G, S, S.ctr[:0], S.fbuf[:0], np.int64(0), log)
 
 
 @njit(cache=True, _nrt=False)
@@ -383,19 +385,23 @@ def play_one(G, S, out, i, game, seed, lineups, slot_strategy, slot_params, stra
     write_record(G, S, out, i)
 
 
-@njit(cache=True, parallel=True)
-def kernel(out, first_game, seed, lineups, slot_strategy, slot_params, rules, card, move_to, adj, validate):
+@njit(cache=True, _nrt=False)
+def play_games(G, S, out, lo, hi, first_game, seed, lineups, slot_strategy, slot_params, strat, par):
+    """The block's games on its one state. Without reference counting (``_nrt=False``: it allocates
+    nothing): with it, handing the state's arrays to the steps at every game cost 5 %."""
+    for i in range(lo, hi):
+        play_one(G, S, out, i, first_game + i, seed, lineups, slot_strategy, slot_params, strat, par, None)
+
+
+@njit(cache=True, nogil=True)
+def kernel(out, lo, hi, first_game, seed, lineups, slot_strategy, slot_params, rules, card, move_to, adj, validate):
+    """Games ``lo .. hi - 1`` of the chunk (core/kernel.py), on one state."""
     G = Game(rules, card, move_to, adj, validate)
     players = rules[R_PLAYERS]
-    n = out.shape[0]
-    blocks = n_blocks(n)
-    for b in prange(blocks):
-        lo, hi = block_bounds(n, blocks, b)
-        S = new_state(G)
-        strat = np.zeros(players, np.int64)
-        par = np.zeros((players, slot_params.shape[1]), np.float64)
-        for i in range(lo, hi):
-            play_one(G, S, out, i, first_game + i, seed, lineups, slot_strategy, slot_params, strat, par, None)
+    S = new_state(G)
+    strat = np.zeros(players, np.int64)
+    par = np.zeros((players, slot_params.shape[1]), np.float64)
+    play_games(G, S, out, lo, hi, first_game, seed, lineups, slot_strategy, slot_params, strat, par)
 
 
 @njit(cache=True)
@@ -408,7 +414,7 @@ def trace_game(out, game, seed, lineups, slot_strategy, slot_params, rules, card
     strat = np.zeros(rules[R_PLAYERS], np.int64)
     par = np.zeros((rules[R_PLAYERS], slot_params.shape[1]), np.float64)
     log_n[0] = 0  # a second try (with a larger log) counts from zero again
-    play_one(G, S, out, 0, game, seed, lineups, slot_strategy, slot_params, strat, par, (log, log_n))
+    play_one(G, S, out, np.int64(0), game, seed, lineups, slot_strategy, slot_params, strat, par, (log, log_n))
 
 
 def context(rules, card, move_to, adj, validate):

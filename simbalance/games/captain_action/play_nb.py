@@ -13,9 +13,9 @@ The decisions and their option codes are in docs/rules/captain-action.md, "Decis
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
-from simbalance.core.kernel import begin_game, block_bounds, n_blocks
+from simbalance.core.kernel import begin_game
 from simbalance.core.records import END_WIN
 from simbalance.core.rng import seed_game, shuffled_range
 from simbalance.games.captain_action.rules_nb import (
@@ -196,8 +196,8 @@ def write_record(ctx, state, out, i):
 @njit(cache=True, _nrt=False)
 def play_game(ctx, state, seed, game, seat_sid, seat_prm, out, i, log, log_n):
     """One whole game as the kernel plays it: ``start``, ``play_out`` to the end, ``write_record``
-    into ``out[i]``. One call per game: inlined into the kernel's parallel loop, these steps made
-    its compile twice as slow."""
+    into ``out[i]``. One call per game: inlined into the kernel's loop, these steps made its
+    compile twice as slow."""
     start_game(ctx, state, seed, game, log, log_n)
     play_on(ctx, state, seat_sid, seat_prm, -1, log, log_n)
     write_record(ctx, state, out, i)
@@ -218,14 +218,12 @@ def play_block(out, lo, hi, first_game, seed, lineups, slot_strategy, slot_param
         play_game(ctx, state, seed, game, seat_sid, seat_prm, out, i, log, log_n)
 
 
-@njit(cache=True, parallel=True)
-def kernel(out, first_game, seed, lineups, slot_strategy, slot_params, card_info, srules, game_rules, validate):
+@njit(cache=True, nogil=True)
+def kernel(out, lo, hi, first_game, seed, lineups, slot_strategy, slot_params, card_info, srules, game_rules,
+           validate):
+    """Games ``lo .. hi - 1`` of the chunk (core/kernel.py)."""
     ctx = (card_info, srules, game_rules, validate)
-    n = out.shape[0]
-    blocks = n_blocks(n)
-    for b in prange(blocks):
-        lo, hi = block_bounds(n, blocks, b)
-        play_block(out, lo, hi, first_game, seed, lineups, slot_strategy, slot_params, ctx, None, None)
+    play_block(out, lo, hi, first_game, seed, lineups, slot_strategy, slot_params, ctx, None, None)
 
 
 @njit(cache=True)
@@ -243,7 +241,7 @@ def play_scripted(order, seat_sid, seat_params, card_info, srules, game_rules, s
     ctx = (card_info, srules, game_rules, True)
     state = new_state(ctx)
     start_scripted(ctx, state, seed, game, order)
-    play_out(ctx, state, seat_sid, seat_params, -1)
+    play_out(ctx, state, seat_sid, seat_params, np.int64(-1))
     write_record(ctx, state, out, 0)
 
 

@@ -16,6 +16,7 @@ compiles the steps without a trace of the logging).
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from simbalance.core.event_log import log_event
@@ -166,7 +167,7 @@ def discard(ctx, state, slot, log, log_n):
     gv[V_PILE_N] += 1
     hand[seat, slot] = hand[seat, hand_size]
     gv[V_TURNS] += 1
-    if validate and not cards_conserved(ctx, state, False):
+    if validate and not cards_conserved(ctx, state, np.bool_(False)):
         if log is not None:
             log_event(log, log_n, EV_INVALID, -1, 0, 0)
         gv[V_END] = END_INVALID

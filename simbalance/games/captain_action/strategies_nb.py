@@ -22,6 +22,7 @@ k-th equal option replaces the kept one with probability 1/k), never the first o
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from simbalance.core.rng import randint, uniform, wins_tie
@@ -114,8 +115,8 @@ def decide_source(sid, params, state, step, hand, seat, hand_size, top, card_inf
     wilds = count_hand(hand, seat, hand_size, card_info, cnt)
     now = hand_value(cnt, wilds, params[P_PAIR_WEIGHT], srules, scratch)
     hand[seat, hand_size] = top
-    _, taken = best_discard(state, False, hand, seat, hand_size, hand_size, params[P_PAIR_WEIGHT], card_info, srules,
-                            cnt, scratch)
+    _, taken = best_discard(state, np.bool_(False), hand, seat, hand_size, hand_size, params[P_PAIR_WEIGHT],
+                            card_info, srules, cnt, scratch)
     return 1 if taken - now >= params[P_TAKE_GAIN] else 0
 
 
@@ -130,8 +131,8 @@ def decide_discard(sid, params, state, step, hand, seat, hand_size, forbid, card
         return d
     if sid == SCRIPTED:
         return (int(params[step]) % SCRIPT_CALL) // SCRIPT_SLOT
-    slot, _ = best_discard(state, True, hand, seat, hand_size, forbid, params[P_PAIR_WEIGHT], card_info, srules, cnt,
-                           scratch)
+    slot, _ = best_discard(state, np.bool_(True), hand, seat, hand_size, forbid, params[P_PAIR_WEIGHT], card_info,
+                           srules, cnt, scratch)
     return slot
 
 

@@ -1,4 +1,4 @@
-"""captain-future's game as resumable steps, the parallel kernel, and the replay's event log.
+"""captain-future's game as resumable steps, the kernel, and the replay's event log.
 
 A game is a sequence of decisions (docs/rules/captain-future.md, "Decisions"): in each turn of seat
 st[SEAT], the event before the slots, each action slot, and the events after the slots. Where the
@@ -26,10 +26,10 @@ numba compiles every ``if work is not None`` / ``if log is not None`` away:
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from simbalance.core.event_log import log_event
-from simbalance.core.kernel import begin_game, block_bounds, n_blocks
+from simbalance.core.kernel import begin_game
 from simbalance.core.records import END_INVALID, END_STALEMATE, END_TIMEOUT, END_WIN
 from simbalance.core.rng import seed_game
 from simbalance.games.captain_future.rules_nb import (
@@ -272,7 +272,7 @@ def begin_turn(bd, st, log, log_n):
     """Seat st[SEAT]'s turn begins, unless the turn cap ends the game (a timeout): an optional event
     first (if the rules allow events), then the action slots."""
     if st[TURN] >= bd[TURN_CAP]:
-        game_over(st, END_TIMEOUT, log, log_n)
+        game_over(st, np.int64(END_TIMEOUT), log, log_n)
         return
     p = st[SEAT]
     if log is not None:
@@ -321,23 +321,23 @@ def end_turn(bd, st, rng, work, log, log_n):
     if broken:
         if log is not None:
             log_event(log, log_n, EV_INVALID, st[TURN], work[W_BAD], 0, 0, 0)
-        game_over(st, END_INVALID, log, log_n)
+        game_over(st, np.int64(END_INVALID), log, log_n)
         return
     P = bd[PLAYERS]
     st[PASSES] = 0 if st[ACTED] else st[PASSES] + 1
     if st[FINAL_LEFT] > 0:
         st[FINAL_LEFT] -= 1
         if st[FINAL_LEFT] == 0:
-            game_over(st, END_WIN, log, log_n)
+            game_over(st, np.int64(END_WIN), log, log_n)
             return
     elif st[END_SEAT] >= 0:
         # The player who emptied his supply has finished his turn: everyone else plays once more.
         st[FINAL_LEFT] = P - 1
         if st[FINAL_LEFT] == 0:
-            game_over(st, END_WIN, log, log_n)
+            game_over(st, np.int64(END_WIN), log, log_n)
             return
     if st[PASSES] >= P:
-        game_over(st, END_STALEMATE, log, log_n)
+        game_over(st, np.int64(END_STALEMATE), log, log_n)
         return
     st[SEAT] = st[SEAT] + 1 if st[SEAT] + 1 < P else 0
     begin_turn(bd, st, log, log_n)
@@ -371,7 +371,7 @@ def deal_and_begin(bd, st, fs, rng, order, stone_t, stone_i, work=None, log=None
     if _broken(bd, st, work):
         if log is not None:
             log_event(log, log_n, EV_INVALID, 0, work[W_BAD], 0, 0, 0)
-        game_over(st, END_INVALID, log, log_n)
+        game_over(st, np.int64(END_INVALID), log, log_n)
         return
     begin_turn(bd, st, log, log_n)
     next_turns(bd, st, rng, work, log, log_n)
@@ -509,9 +509,9 @@ def apply_option(ctx, state, option):
     bd, validate = ctx
     st, fs, buf, rng, seat_prm, work, order = state
     if validate:
-        play_on(bd, st, fs, buf, rng, seat_prm, 1, option, work)
+        play_on(bd, st, fs, buf, rng, seat_prm, np.int64(1), option, work)
     else:
-        play_on(bd, st, fs, buf, rng, seat_prm, 1, option)
+        play_on(bd, st, fs, buf, rng, seat_prm, np.int64(1), option)
 
 
 @njit(cache=True, inline="always")
@@ -526,8 +526,8 @@ def play_out(ctx, state, seat_sid, seat_prm, max_decisions):
         for j in range(prm.shape[1]):
             prm[q, j] = seat_prm[q, j] if j < seat_prm.shape[1] else 0.0
     if validate:
-        return play_on(bd, st, fs, buf, rng, prm, max_decisions, -1, work)
-    return play_on(bd, st, fs, buf, rng, prm, max_decisions, -1)
+        return play_on(bd, st, fs, buf, rng, prm, max_decisions, np.int64(-1), work)
+    return play_on(bd, st, fs, buf, rng, prm, max_decisions, np.int64(-1))
 
 
 @njit(cache=True)
@@ -617,26 +617,23 @@ def write_record(ctx, state, out, i):
 
 
 
-@njit(cache=True, parallel=True)
-def kernel(out, first_game, seed, lineups, slot_strategy, slot_params, bd, validate):
-    """Games first_game .. first_game + len(out) - 1, each as start, play_out, write_record."""
-    n = out.shape[0]
+@njit(cache=True, nogil=True)
+def kernel(out, lo, hi, first_game, seed, lineups, slot_strategy, slot_params, bd, validate):
+    """Games ``lo .. hi - 1`` of the chunk (core/kernel.py) on one state, each as start, play_out,
+    write_record."""
     P = bd[PLAYERS]
     ctx = (bd, validate)
-    blocks = n_blocks(n)
-    for blk in prange(blocks):
-        lo, hi = block_bounds(n, blocks, blk)
-        state = new_state(ctx)
-        st = state[0]
-        seat_prm = state[4]
-        for i in range(lo, hi):
-            game = first_game + i
-            # the record's game and strategy fields and the seats' strategies (begin_game keys the
-            # random stream too; start keys it again, to the same state)
-            begin_game(state[3], seed, game, out, i, lineups, slot_strategy, slot_params, P, st, SID, seat_prm)
-            start(ctx, state, seed, game)
-            play_out(ctx, state, st[SID:SID + P], seat_prm, -1)
-            write_record(ctx, state, out, i)
+    state = new_state(ctx)
+    st = state[0]
+    seat_prm = state[4]
+    for i in range(lo, hi):
+        game = first_game + i
+        # the record's game and strategy fields and the seats' strategies (begin_game keys the
+        # random stream too; start keys it again, to the same state)
+        begin_game(state[3], seed, game, out, i, lineups, slot_strategy, slot_params, P, st, SID, seat_prm)
+        start(ctx, state, seed, game)
+        play_out(ctx, state, st[SID:SID + P], seat_prm, -1)
+        write_record(ctx, state, out, i)
 
 
 @njit(cache=True)
@@ -650,5 +647,5 @@ def trace_game(out, game, seed, lineups, slot_strategy, slot_params, bd, log, lo
     log_n[0] = 0
     begin_game(rng, seed, game, out, 0, lineups, slot_strategy, slot_params, P, st, SID, seat_prm)
     deal_game(bd, st, fs, rng, order, seed, game, work, log, log_n)
-    play_on(bd, st, fs, buf, rng, seat_prm, -1, -1, work, log, log_n)
+    play_on(bd, st, fs, buf, rng, seat_prm, np.int64(-1), np.int64(-1), work, log, log_n)
     write_record(ctx, state, out, 0)

@@ -165,8 +165,8 @@ def _kth_card(st, p, lo, hi, need_empty, r):
 def random_land(bd, st, rng, p):
     """Land: a card uniformly among the cards that can land, then a space uniformly among the empty
     landable spaces it names."""
-    total = _count_cards(st, p, 0, bd[KJ] + 1, True)
-    k = _kth_card(st, p, 0, bd[KJ] + 1, True, randint(rng, total))
+    total = _count_cards(st, p, np.int64(0), bd[KJ] + 1, np.bool_(True))
+    k = _kth_card(st, p, np.int64(0), bd[KJ] + 1, np.bool_(True), randint(rng, total))
     r = randint(rng, st[EMPTY_K + k])
     for j in range(bd[KIND_N + k]):
         s = bd[KIND_SP + k * ML + j]
@@ -214,7 +214,7 @@ def list_attacks(bd, st, p, final, out):
 @njit(cache=True, _nrt=False)
 def random_slot(bd, st, buf, rng, p, final):
     """Action type uniformly among the legal ones (land, attack, exchange); then its own steps."""
-    can_l = st[SUPPLY + p] > 0 and _count_cards(st, p, 0, bd[KJ] + 1, True) > 0
+    can_l = st[SUPPLY + p] > 0 and _count_cards(st, p, np.int64(0), bd[KJ] + 1, np.bool_(True)) > 0
     n_att = list_attacks(bd, st, p, final, buf)
     can_x = can_exchange(bd, st, p)
     n_types = int(can_l) + int(n_att > 0) + int(can_x)
@@ -233,7 +233,7 @@ def random_slot(bd, st, buf, rng, p, final):
             resolve_attack(bd, st, p, s)
             return True
     # exchange: a card uniformly from the hand
-    k = _kth_card(st, p, 0, bd[NK], False, randint(rng, st[HAND_N + p]))
+    k = _kth_card(st, p, np.int64(0), bd[NK], np.bool_(False), randint(rng, st[HAND_N + p]))
     exchange(bd, st, rng, p, k)
     return True
 
@@ -271,8 +271,8 @@ def random_event(bd, st, fs, rng, p, seat_prm):
     n_src = 0
     n_open = 0
     if st[h + ks + 2] + st[h + ks + 3] > 0:
-        n_src = _count_spaces(bd, st, p, True)
-        n_open = _count_spaces(bd, st, p, False)
+        n_src = _count_spaces(bd, st, p, np.bool_(True))
+        n_open = _count_spaces(bd, st, p, np.bool_(False))
     w_simon = st[h + ks]
     w_recall = st[h + ks + 1] if recall_ok(bd, st) else 0
     w_otto = st[h + ks + 2] if (n_src > 0 and n_open > 0) else 0
@@ -294,11 +294,11 @@ def random_event(bd, st, fs, rng, p, seat_prm):
         e = 1
     elif r < w_simon + w_recall + w_otto:
         e = 2
-        a1 = _kth_space(bd, st, p, randint(rng, n_src), True)
-        a2 = _kth_space(bd, st, p, randint(rng, n_open), False)
+        a1 = _kth_space(bd, st, p, randint(rng, n_src), np.bool_(True))
+        a2 = _kth_space(bd, st, p, randint(rng, n_open), np.bool_(False))
     else:
         e = 3
-        a1 = _kth_space(bd, st, p, randint(rng, n_open), False)
+        a1 = _kth_space(bd, st, p, randint(rng, n_open), np.bool_(False))
     play_event(bd, st, fs, rng, p, seat_prm, e, a1, a2)
     return True
 
@@ -752,7 +752,7 @@ def _best_stone(bd, st, fs, rng, p, prm):
                 best = b
     if best < 0:
         return -1, NEG
-    return stone_place(bd, STONE_BODY, best), bv - cur
+    return stone_place(bd, np.int64(STONE_BODY), best), bv - cur
 
 
 @njit(cache=True, _nrt=False)

@@ -7,6 +7,10 @@ Its options are the slots ``0 .. count[offerer] - 1``. ``start`` deals and stops
 until the end. The kernel plays every game as ``start``, ``play_out(..., -1)``, ``write_record``,
 so the fast path and the resumable path are one code.
 
+The steps are inlined by LLVM (``forceinline=True``), not by numba (``inline="always"``): each
+step is typed once instead of at every call, which cut the cold compile by a third at the same
+games/s (docs/architecture.md, "Compile time"). They allocate nothing (``_nrt=False``).
+
 Inside a game the turn (picker, offerer, cards in play, holders, picks) is kept in locals and saved
 into ``info`` only when a step returns: the pick loop of ``play_out`` touches no more memory than
 the rules need.
@@ -15,10 +19,10 @@ the rules need.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from simbalance.core.event_log import log_event
-from simbalance.core.kernel import begin_game, block_bounds, n_blocks
+from simbalance.core.kernel import begin_game
 from simbalance.core.records import END_INVALID, END_TIMEOUT, END_WIN
 from simbalance.core.rng import seed_game, shuffled_range
 from simbalance.games.find_dr_evil.rules_nb import (
@@ -74,7 +78,7 @@ def max_options(ctx) -> int:
 
 # ---- the game's course: after the deal and after every pick --------------------------------------
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False)
 def _next_pick(count, players, offerer, in_play, picks, pick_cap):
     """Rule 4 and the pick cap, before each pick: the game is won when the only card left is
     Dr. Ling (every other pose has an even number of cards left, so that is "one card is left"),
@@ -87,7 +91,7 @@ def _next_pick(count, players, offerer, in_play, picks, pick_cap):
     return next_holder(count, players, offerer), RUNNING
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False)
 def _pick_and_pass(ctx, turn_rules, hand, count, slot, position, picker, offerer, in_play, holders, picks, log,
                    log_n):
     """One decision taken: the picker takes slot ``position`` of the offerer's hand (rule 4),
@@ -108,7 +112,7 @@ def _pick_and_pass(ctx, turn_rules, hand, count, slot, position, picker, offerer
     return to_move, offerer, in_play, holders, picks, end
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False)
 def _turn_rules(ctx):
     """The rules a pick reads, as values read once per call: read from the rules array at every
     pick they cost a load each (the compiler cannot tell that the hands' stores leave them alone)."""
@@ -116,7 +120,7 @@ def _turn_rules(ctx):
     return rules[PICK_CAP], rules[REPEAT_AFTER_PAIR] != 0, rules[REPEAT_MIN_HOLDERS]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False)
 def _save_turn(ctx, state, to_move, offerer, in_play, holders, picks, end, log, log_n):
     """Store the turn in ``info``; a game that has just ended gets its winner (the seat holding the
     last card, Dr. Ling) and its last event."""
@@ -139,7 +143,7 @@ def _save_turn(ctx, state, to_move, offerer, in_play, holders, picks, end, log, 
 
 # ---- the resumable steps ---------------------------------------------------------------------------
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False)
 def start_dealt(ctx, state, log=None, log_n=None):
     """Deal ``state``'s deck as it lies (rules 1 and 2), find the first offerer (rule 3) and stop at
     the first pick, or at the end when the deal left only Dr. Ling."""
@@ -154,11 +158,11 @@ def start_dealt(ctx, state, log=None, log_n=None):
     offerer = first_offerer(count, players)
     info[END] = RUNNING
     info[WINNER] = -1
-    to_move, end = _next_pick(count, players, offerer, in_play, 0, rules[PICK_CAP])
-    _save_turn(ctx, state, to_move, offerer, in_play, holders_of(count, players), 0, end, log, log_n)
+    to_move, end = _next_pick(count, players, offerer, in_play, np.int64(0), rules[PICK_CAP])
+    _save_turn(ctx, state, to_move, offerer, in_play, holders_of(count, players), np.int64(0), end, log, log_n)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False)
 def start(ctx, state, seed, game, log=None, log_n=None):
     """Game ``game`` of ``seed``: its random stream, the shuffled deck, the deal, up to the first pick."""
     rng, deck = state[S_RNG], state[S_DECK]
@@ -197,7 +201,7 @@ def apply_option(ctx, state, option):
     _save_turn(ctx, state, picker, offerer, in_play, holders, picks, end, None, None)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False)
 def play_out(ctx, state, seat_sid, seat_prm, max_decisions, log=None, log_n=None):
     """Let the seats pick, at most ``max_decisions`` times (-1: to the end); returns the picks made.
     Every seat plays the one strategy, ``random`` (strategies_nb.py): a pick is blind, so
@@ -224,7 +228,7 @@ def check(ctx, state):
     return check_hands(hand, count, slot, card_pose, players, info[IN_PLAY])
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False)
 def write_record(ctx, state, out, i):
     """The finished game's record into ``out[i]`` (the game and strategy fields are begin_game's)."""
     players = ctx[3]
@@ -259,16 +263,15 @@ def play_games(out, lo, hi, first_game, seed, lineups, slot_strategy, slot_param
         begin_game(state[S_RNG], seed, game, out, i, lineups, slot_strategy, slot_params, ctx[3], seat_sid, 0,
                    seat_prm)
         start(ctx, state, seed, game)
-        play_out(ctx, state, seat_sid, seat_prm, -1)
+        play_out(ctx, state, seat_sid, seat_prm, np.int64(-1))
         write_record(ctx, state, out, i)
 
 
-@njit(cache=True)
-def play_block(out, lo, hi, first_game, seed, lineups, slot_strategy, slot_params, card_pose, ling, n_pose_ids,
-               players, rules, validate):
-    """The block's scratch (one state, the seats' strategies) and its games. A function of its own,
-    not the body of the ``prange`` loop, so that numba's parallel pass does not have to digest the
-    inlined game (it doubled the cold compile)."""
+@njit(cache=True, nogil=True)
+def kernel(out, lo, hi, first_game, seed, lineups, slot_strategy, slot_params, card_pose, ling, n_pose_ids, players,
+           rules, validate):
+    """Games ``lo .. hi - 1`` of the chunk (core/kernel.py): the block's scratch (one state, the
+    seats' strategies) and its games."""
     ctx = (card_pose, ling, n_pose_ids, players, rules, validate)
     state = new_state(ctx)
     seat_sid = np.zeros(players, np.int64)
@@ -277,17 +280,6 @@ def play_block(out, lo, hi, first_game, seed, lineups, slot_strategy, slot_param
     no_params = slot_params[:, :0]
     seat_prm = np.zeros((players, 0), np.float64)
     play_games(out, lo, hi, first_game, seed, lineups, slot_strategy, no_params, ctx, state, seat_sid, seat_prm)
-
-
-@njit(cache=True, parallel=True)
-def kernel(out, first_game, seed, lineups, slot_strategy, slot_params, card_pose, ling, n_pose_ids, players,
-           rules, validate):
-    n = out.shape[0]
-    blocks = n_blocks(n)
-    for b in prange(blocks):
-        lo, hi = block_bounds(n, blocks, b)
-        play_block(out, lo, hi, first_game, seed, lineups, slot_strategy, slot_params, card_pose, ling,
-                   n_pose_ids, players, rules, validate)
 
 
 @njit(cache=True)
@@ -302,8 +294,8 @@ def trace_game(lineups, slot_strategy, slot_params, card_pose, ling, n_pose_ids,
     log_n[0] = 0
     begin_game(state[S_RNG], seed, game, out, 0, lineups, slot_strategy, slot_params, players, seat_sid, 0, seat_prm)
     start(ctx, state, seed, game, log, log_n)
-    play_out(ctx, state, seat_sid, seat_prm, -1, log, log_n)
-    write_record(ctx, state, out, 0)
+    play_out(ctx, state, seat_sid, seat_prm, np.int64(-1), log, log_n)
+    write_record(ctx, state, out, np.int64(0))
 
 
 @njit(cache=True)
@@ -323,5 +315,5 @@ def play_scripted(order, card_pose, ling, players, rules, seed, game, out):
     """Tests: play one validated game from a chosen deck order into ``out[0]``."""
     ctx = (card_pose, ling, card_pose.max() + 1, players, rules, True)
     state = start_scripted(ctx, order, seed, game)
-    play_out(ctx, state, np.zeros(players, np.int64), np.zeros((players, 1), np.float64), -1)
-    write_record(ctx, state, out, 0)
+    play_out(ctx, state, np.zeros(players, np.int64), np.zeros((players, 1), np.float64), np.int64(-1))
+    write_record(ctx, state, out, np.int64(0))

@@ -14,7 +14,7 @@ from simbalance.core.event_log import log_event
 from simbalance.games.find_dr_evil.state_nb import EV_DEAL, EV_PAIR, EV_PICK
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False)
 def next_holder(count, players, seat):
     """The next seat clockwise after ``seat`` that still holds cards (no modulo: a division per
     step costs more than the rest of the step)."""
@@ -24,7 +24,7 @@ def next_holder(count, players, seat):
     return s
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False)
 def take_card(hand, count, slot, card_pose, seat, i):
     """Take the card in slot ``i`` out of ``seat``'s hand (the last card fills the gap)."""
     card = hand[seat, i]
@@ -37,7 +37,7 @@ def take_card(hand, count, slot, card_pose, seat, i):
     return card
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False)
 def receive_card(hand, count, slot, card_pose, seat, card):
     """Give ``card`` to ``seat``; a card of a pose the seat holds makes a pair, discarded at once.
     Returns the card it paired with, or -1."""
@@ -59,7 +59,7 @@ def receive_card(hand, count, slot, card_pose, seat, card):
     return partner
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False)
 def deal(deck, first, players, card_pose, ling, hand, count, slot, dealt, log, log_n):
     """Rules 1 and 2: card k of the shuffled ``deck`` goes to seat (k + first) % P, and every player
     discards all pairs. Pairs are discarded as they form, which leaves what "discard all pairs"
@@ -85,13 +85,13 @@ def deal(deck, first, players, card_pose, ling, hand, count, slot, dealt, log, l
     return ling_dealt
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False)
 def first_offerer(count, players):
     """Rule 3: seat 0 offers first, or the next seat clockwise that holds cards."""
-    return 0 if count[0] > 0 else next_holder(count, players, 0)
+    return 0 if count[0] > 0 else next_holder(count, players, np.int64(0))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False)
 def holders_of(count, players):
     """How many seats hold cards."""
     holders = 0
@@ -101,7 +101,7 @@ def holders_of(count, players):
     return holders
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False)
 def pick(hand, count, slot, card_pose, picker, offerer, position, log, log_n):
     """Rule 4: the picker takes the card in slot ``position`` of the offerer's hand (blind: which
     slot is the picking seat's decision); if it pairs with one of the picker's cards, both are
@@ -116,7 +116,7 @@ def pick(hand, count, slot, card_pose, picker, offerer, position, log, log_n):
     return other >= 0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False)
 def holders_after_pick(count, picker, offerer, paired, holders):
     """Rule 6: a player without cards is out. A pick can empty the offerer's hand, and a pair the
     picker's."""
@@ -127,7 +127,7 @@ def holders_after_pick(count, picker, offerer, paired, holders):
     return holders
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False)
 def next_offerer(count, players, picker, offerer, paired, holders, repeat_after_pair, repeat_min_holders):
     """Rule 5: after a pair, while picker and offerer both hold cards and at least
     ``repeat_min_holders`` players do, the picker picks again from the same offerer. Otherwise the
@@ -138,7 +138,7 @@ def next_offerer(count, players, picker, offerer, paired, holders, repeat_after_
     return picker if count[picker] > 0 else next_holder(count, players, picker)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False)
 def last_holder(count, players):
     """Rule 4, the end: the seat holding the last card (Dr. Ling) wins."""
     winner = 0

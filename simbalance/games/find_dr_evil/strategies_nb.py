@@ -7,7 +7,7 @@ from numba import njit
 from simbalance.core.rng import randint
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False)
 def random_pick(rng, offered):
     """The ``random`` strategy: a slot of the offerer's hand (of ``offered`` cards), uniform at
     random with one draw of the game's stream. The picker sees only the backs of the cards, so no

@@ -27,10 +27,10 @@ from __future__ import annotations
 import types
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from simbalance.core.bits import popcount
-from simbalance.core.kernel import begin_game, block_bounds, n_blocks
+from simbalance.core.kernel import begin_game
 from simbalance.core.plugins import PLUGIN_ID
 from simbalance.core.records import END_WIN
 from simbalance.core.rng import randint, seed_game, shuffled_range
@@ -155,7 +155,7 @@ def start_from(ctx, state, order, rotation, log=None, log_n=None):
     """Deal the deck in ``order`` and play on to the first decision. ``rotation``: the game's round
     through the run's lineups (rules_nb.first_leader)."""
     deal(ctx, state, order, rotation, log, log_n)
-    play_on(ctx, state, -1, -1, -1, log, log_n)
+    play_on(ctx, state, np.int64(-1), np.int64(-1), np.int64(-1), log, log_n)
 
 
 @njit(cache=True, _nrt=False)
@@ -348,19 +348,16 @@ def play_block(out, lo, hi, first_game, seed, lineups, slot_strategy, slot_param
         begin_game(state[0], seed, game, out, i, lineups, slot_strategy, slot_params, players, seat_sid, 0,
                    seat_params)
         start(ctx, state, seed, game, lineups.shape[0], log, log_n)
-        play_out(ctx, state, seat_sid, seat_params, -1, log, log_n)
+        play_out(ctx, state, seat_sid, seat_params, np.int64(-1), log, log_n)
         write_record(ctx, state, out, i)
 
 
-@njit(cache=True, parallel=True)
-def kernel(out, first_game, seed, lineups, slot_strategy, slot_params, card_info, match, kind_cards, game_rules,
-           validate):
+@njit(cache=True, nogil=True)
+def kernel(out, lo, hi, first_game, seed, lineups, slot_strategy, slot_params, card_info, match, kind_cards,
+           game_rules, validate):
+    """Games ``lo .. hi - 1`` of the chunk (core/kernel.py)."""
     ctx = (card_info, match, kind_cards, game_rules, validate)
-    n = out.shape[0]
-    blocks = n_blocks(n)
-    for b in prange(blocks):
-        lo, hi = block_bounds(n, blocks, b)
-        play_block(out, lo, hi, first_game, seed, lineups, slot_strategy, slot_params, ctx, None, None)
+    play_block(out, lo, hi, first_game, seed, lineups, slot_strategy, slot_params, ctx, None, None)
 
 
 @njit(cache=True)
@@ -370,7 +367,7 @@ def trace_game(lineups, slot_strategy, slot_params, card_info, match, kind_cards
     (validated), every event in ``log``; ``log_n[0]``: the number of events."""
     log_n[0] = 0
     ctx = (card_info, match, kind_cards, game_rules, np.bool_(True))
-    play_block(out, 0, 1, game, seed, lineups, slot_strategy, slot_params, ctx, log, log_n)
+    play_block(out, np.int64(0), np.int64(1), game, seed, lineups, slot_strategy, slot_params, ctx, log, log_n)
 
 
 @njit(cache=True)
@@ -381,8 +378,8 @@ def play_scripted(order, seat_sid, seat_params, card_info, match, kind_cards, ga
     state = new_state(ctx)
     seed_game(state[0], seed, game)
     start_from(ctx, state, order, game, None, None)
-    play_out(ctx, state, seat_sid, seat_params, -1, None, None)
-    write_record(ctx, state, out, 0)
+    play_out(ctx, state, seat_sid, seat_params, np.int64(-1), None, None)
+    write_record(ctx, state, out, np.int64(0))
 
 
 def _rebound(func, **names):
@@ -398,4 +395,4 @@ def make_plugin_kernel(fn):
     move = njit(inline="always")(_rebound(strategy_move, plugin_choose=fn))
     out = njit(_nrt=False)(_rebound(play_out, strategy_move=move))  # as play_out: no reference counting
     block = njit(_rebound(play_block, play_out=out))
-    return njit(parallel=True)(_rebound(kernel, play_block=block)), njit(_rebound(trace_game, play_block=block))
+    return njit(nogil=True)(_rebound(kernel, play_block=block)), njit(_rebound(trace_game, play_block=block))

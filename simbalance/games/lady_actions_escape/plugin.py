@@ -64,13 +64,13 @@ def build_plugin_kernel(fn, prepare, record_dtype):
         raise ConfigError(f"--strategy-file: {name} returns {returned}, not an integer card id; expected: {expected}")
     jitted, trace = make_plugin_kernel(fn)
 
-    def run(out, first_game, seed, lineups, slot_strategy, slot_params, card_info, match, kind_cards, game_rules,
-            validate):
-        jitted(out, first_game, seed, lineups, slot_strategy, slot_params, card_info, match, kind_cards, game_rules,
-               validate)
-        bad = np.flatnonzero(np.asarray(out["end"]) == END_INVALID)
+    def run(out, lo, hi, first_game, seed, lineups, slot_strategy, slot_params, card_info, match, kind_cards,
+            game_rules, validate):
+        jitted(out, lo, hi, first_game, seed, lineups, slot_strategy, slot_params, card_info, match, kind_cards,
+               game_rules, validate)
+        bad = np.flatnonzero(np.asarray(out["end"][lo:hi]) == END_INVALID)
         if bad.size:
-            game = int(first_game) + int(bad[0])
+            game = int(first_game) + int(lo) + int(bad[0])
             raise ConfigError(f"--strategy-file: {name} returned a card that is not playable in game {game} (seed "
                               f"{int(seed)}; `simbalance replay` shows it); it must return one of the set bits of "
                               f"playable")
@@ -84,7 +84,7 @@ def build_plugin_kernel(fn, prepare, record_dtype):
     prepared = prepare(cfg, 2)
     out = np.zeros(1, record_dtype)
     try:
-        jitted(out, np.int64(0), np.uint64(0), np.zeros((1, 2), np.int8), np.array([PLUGIN_ID], np.int32),
+        jitted(out, np.int64(0), np.int64(1), np.int64(0), np.uint64(0), np.zeros((1, 2), np.int8), np.array([PLUGIN_ID], np.int32),
                np.zeros((1, 1), np.float64), *prepared)
     except NumbaError as exc:
         raise ConfigError(f"--strategy-file: {name} does not fit the game ({_first_line(exc)}); "

@@ -45,8 +45,8 @@ def _setup(players, overrides, seed=7):
     plan = plan_run("find-dr-evil", N, players=players, seed=seed, overrides=overrides, validate=True)
     lineup = plan.lineup
     out = np.zeros(N, RECORD_DTYPE)
-    ENGINE.kernel(out, np.int64(0), np.uint64(seed), lineup.seats, lineup.slot_strategy, lineup.slot_params,
-                  *plan.prepared)
+    ENGINE.kernel(out, np.int64(0), np.int64(N), np.int64(0), np.uint64(seed), lineup.seats, lineup.slot_strategy,
+                  lineup.slot_params, *plan.prepared)
     return plan, out
 
 
