@@ -7,9 +7,10 @@ Its options are the slots ``0 .. count[offerer] - 1``. ``start`` deals and stops
 until the end. The kernel plays every game as ``start``, ``play_out(..., -1)``, ``write_record``,
 so the fast path and the resumable path are one code.
 
-The steps are inlined by LLVM (``forceinline=True``), not by numba (``inline="always"``): each
-step is typed once instead of at every call, which cut the cold compile by a third at the same
-games/s (docs/architecture.md, "Compile time"). They allocate nothing (``_nrt=False``).
+Most steps are inlined by LLVM (``forceinline=True``), not by numba (``inline="always"``): each
+is typed once instead of at every call, which cut the cold compile by a third at the same games/s
+(docs/architecture.md, "Compile time"); they allocate nothing (``_nrt=False``). The tiny helpers,
+``new_state`` and ``write_record`` (one call site in the kernel) are cheaper inlined by numba.
 
 Inside a game the turn (picker, offerer, cards in play, holders, picks) is kept in locals and saved
 into ``info`` only when a step returns: the pick loop of ``play_out`` touches no more memory than
@@ -228,7 +229,7 @@ def check(ctx, state):
     return check_hands(hand, count, slot, card_pose, players, info[IN_PLAY])
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, inline="always")
 def write_record(ctx, state, out, i):
     """The finished game's record into ``out[i]`` (the game and strategy fields are begin_game's)."""
     players = ctx[3]

@@ -62,7 +62,7 @@ KEPT = 8  # KEPT + s: the cards seat s kept after the opening discards
 INFO_SIZE = KEPT + MAX_SEATS
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def new_state(ctx):
     """A blank state for the run's deck and table (see the module docstring for its parts)."""
     card_pose, _, n_pose_ids, players, _, _ = ctx
