@@ -16,7 +16,6 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats
 
 from simbalance.core.errors import ConfigError
 
@@ -142,6 +141,8 @@ def compare_to_baseline(base: dict[str, dict], fresh: dict[str, dict], alpha: fl
                         margins: dict[str, float] | None = None) -> list[MetricCheck]:
     if not base:
         raise ConfigError("baseline metrics: none to check; a baseline must hold at least the seat win rates")
+    from scipy import stats  # here, not at the top: scipy.stats takes 0.6 s to import, and a run needs none
+
     names = list(base)
     z_crit = stats.norm.isf(alpha / len(names))
     out = []
