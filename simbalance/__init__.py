@@ -4,9 +4,13 @@
 >>> result = simbalance.simulate("find-dr-evil", 100_000, players=4, seed=7)
 >>> result.games.head()        # one row per game
 >>> result.summary()           # win rates with CIs, balance, lengths, ...
+>>> result.win_shares().mean() # each seat's share of the wins (ties split), as in summary()
+
+The studies (``compare``, ``sweep``, ``tournament``, ``skill``, ``tune``) are here too; see
+``simbalance.api`` and docs/studies.md.
 """
 
-from simbalance.api import SimulationResult, simulate
+from simbalance.api import SimulationResult, compare, simulate, skill, sweep, tournament, tune
 from simbalance.version import __version__
 
-__all__ = ["SimulationResult", "simulate", "__version__"]
+__all__ = ["SimulationResult", "compare", "simulate", "skill", "sweep", "tournament", "tune", "__version__"]

@@ -230,7 +230,8 @@ def read_state(state_dir: Path) -> dict:
                               "delete the folder and run again from the start") from None
 
 
-def write_shard(folder: Path, index: int, part: np.ndarray, players: int) -> None:
+def write_shard(folder: Path, index: int, part: np.ndarray, players: int,
+                strategy_names: tuple[str, ...] | None = None) -> None:
     """One chunk's games as a Parquet file, written under a temporary name and renamed."""
     import pyarrow as pa
     import pyarrow.parquet as pq
@@ -242,7 +243,7 @@ def write_shard(folder: Path, index: int, part: np.ndarray, players: int) -> Non
     tmp = folder / f".part-{index:06d}.parquet.tmp"
     _fault("before shard")
     with open(tmp, "wb") as fh:
-        pq.write_table(pa.Table.from_pandas(records_to_frame(part, players), preserve_index=False), fh,
+        pq.write_table(pa.Table.from_pandas(records_to_frame(part, players, strategy_names), preserve_index=False), fh,
                        compression="zstd")
         fh.flush()
         os.fsync(fh.fileno())
@@ -299,7 +300,7 @@ def execute(plan: RunPlan, options: RunOptions, progress: ProgressFn | None = No
             sample[done : done + take] = part[:take]
         agg = agg.merge(RunAggregate.from_records(part, plan.players, n_slots))
         if options.shards and options.state_dir is not None:
-            write_shard(Path(options.state_dir) / "games", index, part, plan.players)
+            write_shard(Path(options.state_dir) / "games", index, part, plan.players, plan.lineup.slot_names)
         done += size
         index += 1
         elapsed = time.perf_counter() - start

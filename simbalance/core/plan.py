@@ -38,8 +38,11 @@ class RunPlan:
 
 
 def check_n(n: Any) -> int:
+    """The number of games: a whole number >= 1, also written as a float (``1e5``, as on the CLI)."""
+    if isinstance(n, (float, np.floating)) and np.isfinite(n) and float(n).is_integer():
+        n = int(n)
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
-        raise SimbalanceError(f"n = {n!r}: the number of games must be a whole number >= 1")
+        raise SimbalanceError(f"n = {n!r}: the number of games must be a whole number >= 1 (such as 1000 or 1e5)")
     if n > MAX_GAMES:
         raise SimbalanceError(f"n = {int(n)}: at most {MAX_GAMES_TEXT} games per run")
     return int(n)

@@ -38,8 +38,11 @@ def record_dtype(game_fields: list[tuple]) -> np.dtype:
     return np.dtype(BASE_FIELDS + list(game_fields))
 
 
-def records_to_frame(records: np.ndarray, players: int) -> pd.DataFrame:
-    """Flatten records into a DataFrame: sub-array fields become one column per seat.
+def records_to_frame(records: np.ndarray, players: int, strategy_names: tuple[str, ...] | None = None
+                     ) -> pd.DataFrame:
+    """Flatten records into a DataFrame: sub-array fields become one column per seat. With
+    ``strategy_names`` (the lineup's slot names), each seat's slot column ``strategy_<seat>`` is
+    followed by its name, ``strategy_name_<seat>`` (categorical: one byte per game).
 
     The columns are views into ``records`` (no copy), so a 10^7-game run does not hold its
     records twice.
@@ -52,6 +55,9 @@ def records_to_frame(records: np.ndarray, players: int) -> pd.DataFrame:
         elif values.shape[1] == MAX_SEATS:
             for seat in range(players):
                 columns[f"{name}_{seat}"] = values[:, seat]
+                if name == "strategy" and strategy_names is not None:
+                    columns[f"strategy_name_{seat}"] = pd.Categorical.from_codes(values[:, seat],
+                                                                                 categories=list(strategy_names))
         else:  # a per-game vector that is not per seat (e.g. per body): keep every entry
             for j in range(values.shape[1]):
                 columns[f"{name}_{j}"] = values[:, j]

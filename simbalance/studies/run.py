@@ -20,7 +20,7 @@ from simbalance.core.errors import ConfigError, SimbalanceError
 from simbalance.core.execution import RunOptions, execute
 from simbalance.core.lineup import resolve_lineup
 from simbalance.core.plan import RunPlan, check_n, check_seed
-from simbalance.core.records import records_to_frame
+from simbalance.core.records import records_to_frame, win_shares
 from simbalance.core.runner import ProgressFn, check_threads
 from simbalance.core.variants import load_variant
 from simbalance.games.registry import get_game
@@ -84,12 +84,15 @@ def plan_run(
                    variants=list(variants or []), kernel=kernel)
 
 
-@dataclass
+@dataclass(repr=False)
 class SimulationResult:
     """The records of a run, as a DataFrame (``.games``) and as metrics (``.summary()``).
 
     A streamed run (``keep_games=False``) keeps no per-game records: only its merged statistics and
     a sample of its first games, from which the engine's own statistics are computed.
+
+    In a notebook the result shows as a table of the players' win rates (``_repr_html_``); its
+    ``repr`` is one line.
     """
 
     plan: RunPlan
@@ -113,18 +116,50 @@ class SimulationResult:
 
     @cached_property
     def games(self) -> pd.DataFrame:
-        """One row per game: ``game``, ``winner`` (-1: tie or none), ``length``, ``end``, ..."""
+        """One row per game: ``game``, ``winner`` (-1: tie or none), ``length``, ``end``, each seat's
+        strategy slot and name (``strategy_<seat>``, ``strategy_name_<seat>``), ..."""
         if self.records is None:
             raise SimbalanceError("this run was streamed and kept no per-game records; run it with keep_games=True "
                                   "(CLI: without --stream) to get them")
-        return records_to_frame(self.records, self.plan.players)
+        return records_to_frame(self.records, self.plan.players, self.plan.lineup.slot_names)
+
+    def win_shares(self) -> pd.DataFrame:
+        """Per game (rows) and seat (columns ``seat_0`` ...), the seat's share of the win: 1 for a win,
+        1/k for each of k tied winners, 0 otherwise. Its column means are ``summary()``'s seat win
+        rates (over all games); ``games.winner`` is -1 for a shared win, so counting winners would
+        leave the ties out."""
+        if self.records is None:
+            raise SimbalanceError("this run was streamed and kept no per-game records; run it with keep_games=True "
+                                  "(CLI: without --stream) to get them")
+        shares = win_shares(self.records["winners"], self.plan.players)
+        return pd.DataFrame(shares, columns=[f"seat_{s}" for s in range(self.plan.players)])
+
+    def __repr__(self) -> str:
+        return (f"<SimulationResult {self.game}: {self.n_played:,} games, {self.plan.players} players, seed "
+                f"{self.plan.seed}, {self.elapsed:.1f} s ({self.games_per_second:,.0f} games/s)>")
+
+    def _repr_html_(self) -> str:
+        """A notebook's view: each player's win rate with its 95 % interval, then ties, timeouts and
+        the median length (players numbered from 1, as at the table)."""
+        import html
+
+        summary = self.summary()
+        rows = "".join(
+            f"<tr><td>player {seat['seat'] + 1}</td><td>{100 * seat['win_rate']:.1f} %</td>"
+            f"<td>{100 * seat['ci_low']:.1f} to {100 * seat['ci_high']:.1f} %</td></tr>"
+            for seat in summary["seats"])
+        outcomes, length = summary["outcomes"], summary["length"]
+        caption = html.escape(f"{self.game}: {self.n_played:,} games, seed {self.plan.seed}")
+        return (f"<table><caption>{caption}</caption><tr><th></th><th>wins (all games)</th><th>95 % CI</th></tr>"
+                f"{rows}</table><p>ties {100 * outcomes['ties']:.1f} %, timeouts {100 * outcomes['timeouts']:.1f} %, "
+                f"median length {length['p50']:g} {html.escape(str(length['unit']))}</p>")
 
     @cached_property
     def stats_games(self) -> pd.DataFrame:
         """The games the engine's own statistics use: all of them, or a streamed run's sample."""
         if self.records is not None:
             return self.games
-        return records_to_frame(self.sample, self.plan.players)
+        return records_to_frame(self.sample, self.plan.players, self.plan.lineup.slot_names)
 
     def summary(self) -> dict:
         """Every metric of the run as a JSON-ready dict (see simbalance.analysis.metrics)."""
