@@ -62,5 +62,21 @@ def test_games_carry_strategy_names_beside_slots(result):
 
 
 def test_the_studies_are_exported():
-    for name in ("simulate", "compare", "sweep", "tournament", "skill", "tune"):
+    for name in ("simulate", "compare", "sweep", "tournament", "skill", "tune", "report"):
         assert callable(getattr(simbalance, name)) and name in simbalance.__all__
+
+
+def test_report_writes_the_folder_the_cli_writes(tmp_path):
+    import json
+
+    from typer.testing import CliRunner
+
+    from simbalance.cli.main import app
+
+    result = simbalance.simulate("find-dr-evil", 2000, seed=5)
+    folder = simbalance.report(result, tmp_path / "api")
+    assert CliRunner().invoke(app, ["run", "find-dr-evil", "--n", "2000", "--seed", "5", "--out",
+                                    str(tmp_path / "cli"), "--quiet"]).exit_code == 0
+    written = sorted(p.name for p in folder.iterdir())
+    assert written == sorted(p.name for p in (tmp_path / "cli").iterdir()) and "report.html" in written
+    assert json.loads((folder / "summary.json").read_text()) == json.loads((tmp_path / "cli" / "summary.json").read_text())

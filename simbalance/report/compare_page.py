@@ -18,7 +18,7 @@ from simbalance.report.run_folder import (
 from simbalance.version import __version__
 
 if TYPE_CHECKING:
-    from simbalance.api import ComparisonResult
+    from simbalance.studies.compare import ComparisonResult
 
 
 def _fmt(kind: str, v: float) -> str:

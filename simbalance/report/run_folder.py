@@ -32,7 +32,7 @@ from simbalance.version import __version__
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-    from simbalance.api import SimulationResult
+    from simbalance.studies.run import SimulationResult
 
 RUN_MARKER = "manifest.json"  # a folder holding this is a simbalance run folder and may be replaced
 

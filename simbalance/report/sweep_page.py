@@ -18,7 +18,7 @@ from simbalance.report.run_folder import (
 from simbalance.version import __version__
 
 if TYPE_CHECKING:
-    from simbalance.api import SweepResult
+    from simbalance.studies.sweep import SweepResult
 
 SHOWN = ("balance", "first_player_advantage", "length_mean", "length_median", "timeouts", "shortfall")
 

@@ -18,7 +18,7 @@ from simbalance.report.run_folder import (
 from simbalance.version import __version__
 
 if TYPE_CHECKING:
-    from simbalance.api import TournamentResult
+    from simbalance.studies.tournament import TournamentResult
 
 
 def write_tournament_folder(res: TournamentResult, out: Path, command: str) -> Path:
