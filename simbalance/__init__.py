@@ -5,13 +5,14 @@
 >>> result.games.head()        # one row per game
 >>> result.summary()           # win rates with CIs, balance, lengths, ...
 >>> result.win_shares().mean() # each seat's share of the wins (ties split), as in summary()
->>> simbalance.report(result, "reports/mine")  # the folder `simbalance run` writes
+>>> simbalance.write_report(result, "reports/mine")  # the folder `simbalance run` writes
 
 The studies (``compare``, ``sweep``, ``tournament``, ``skill``, ``tune``) are here too; see
 ``simbalance.api`` and docs/studies.md.
 """
 
-from simbalance.api import SimulationResult, compare, report, simulate, skill, sweep, tournament, tune
+from simbalance.api import SimulationResult, compare, simulate, skill, sweep, tournament, tune, write_report
 from simbalance.version import __version__
 
-__all__ = ["SimulationResult", "compare", "report", "simulate", "skill", "sweep", "tournament", "tune", "__version__"]
+__all__ = ["SimulationResult", "compare", "simulate", "skill", "sweep", "tournament", "tune", "write_report",
+           "__version__"]

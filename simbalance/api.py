@@ -2,7 +2,7 @@
 
     >>> from simbalance.api import simulate, compare, sweep, tournament, skill, tune
     >>> result = simulate("captain-future", 100_000, seed=1)
-    >>> report(result, "reports/first")      # the same folder as `simbalance run`
+    >>> write_report(result, "reports/first")      # the same folder as `simbalance run`
 
 The studies live in ``simbalance/studies/`` (one module each, with its result type); this module
 only gathers them. The CLI calls the same functions, so the API and the CLI give the same numbers
@@ -23,19 +23,19 @@ from simbalance.studies.tournament import TournamentResult, tournament
 from simbalance.studies.tune import TuneResult, tune
 
 
-def report(result: SimulationResult, out: str | Path | None = None) -> Path:
+def write_report(result: SimulationResult, out: str | Path | None = None) -> Path:
     """Write ``result``'s run folder (report.html, summary.json, the figures, games.parquet) exactly
     as ``simbalance run`` does, into ``out`` (default: a new ``reports/<game>-<time>``); returns
     its path. A function of the API, not a method of the result: the report is drawn from
-    results, so results do not know the report."""
+    results, so results do not know the report (and ``simbalance.report`` is the report package)."""
     from simbalance.report.run_folder import claim_out_dir, write_run_folder
 
     with claim_out_dir(Path(out) if out is not None else None, result.game) as target:
-        return write_run_folder(result, target, command="simbalance.report() from Python")
+        return write_run_folder(result, target, command="simbalance.write_report() from Python")
 
 
 __all__ = [
     "MAX_SEED", "ComparisonResult", "ConfigError", "RunPlan", "SimbalanceError", "SimulationResult", "SkillResult",
-    "SweepResult", "TournamentResult", "TuneResult", "check_n", "check_seed", "compare", "plan_run", "report", "same_games",
-    "simulate", "skill", "summarize_run", "sweep", "tournament", "tune",
+    "SweepResult", "TournamentResult", "TuneResult", "check_n", "check_seed", "compare", "plan_run", "same_games",
+    "simulate", "skill", "summarize_run", "sweep", "tournament", "tune", "write_report",
 ]

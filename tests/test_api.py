@@ -62,7 +62,7 @@ def test_games_carry_strategy_names_beside_slots(result):
 
 
 def test_the_studies_are_exported():
-    for name in ("simulate", "compare", "sweep", "tournament", "skill", "tune", "report"):
+    for name in ("simulate", "compare", "sweep", "tournament", "skill", "tune", "write_report"):
         assert callable(getattr(simbalance, name)) and name in simbalance.__all__
 
 
@@ -74,7 +74,7 @@ def test_report_writes_the_folder_the_cli_writes(tmp_path):
     from simbalance.cli.main import app
 
     result = simbalance.simulate("find-dr-evil", 2000, seed=5)
-    folder = simbalance.report(result, tmp_path / "api")
+    folder = simbalance.write_report(result, tmp_path / "api")
     assert CliRunner().invoke(app, ["run", "find-dr-evil", "--n", "2000", "--seed", "5", "--out",
                                     str(tmp_path / "cli"), "--quiet"]).exit_code == 0
     written = sorted(p.name for p in folder.iterdir())

@@ -41,6 +41,11 @@ def _setup(tmp_path, case: str) -> None:
 
 CASES = {
     # case: (arguments, the expected error's words)
+    "mistyped game": (["run", "captan-future", "--n", "10", "--out", "{tmp}/r"], "(did you mean captain-future?)"),
+    "mistyped strategy": (["run", "captain-future", "--n", "10", "--strategies", "buildr", "--out", "{tmp}/r"],
+                          "(did you mean builder?)"),
+    "range written as on paper": (["sweep", "find-dr-evil", "--param", "rules.pick_cap=4-16", "--n", "10", "--out",
+                                   "{tmp}/r"], "a range is start:stop:step, e.g. rules.pick_cap=4:16:1"),
     "out under a file": (["run", "find-dr-evil", "--n", "10", "--out", "{tmp}/afile/run"], "afile is a file, not a folder"),
     "resume with another n": (["run", "--resume", "{tmp}/run.partial", "--n", "5"], "--n cannot change an interrupted run"),
     "resume with a game": (["run", "find-dr-evil", "--resume", "{tmp}/run.partial"], "GAME cannot change"),

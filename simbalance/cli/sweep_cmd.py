@@ -29,7 +29,7 @@ def sweep(
     out: Annotated[Path | None, typer.Option(help="Output folder (default: reports/sweep-<game>-<time>).")] = None,
 ) -> None:
     """Sweep one or two config keys (rules, deck counts, caps...): metrics with CI bands per point,
-    the points closest to the config's [targets] pointed out and re-checked on fresh seeds."""
+    the points closest to the config's \\[targets] pointed out and re-checked on fresh seeds."""
     from simbalance.api import sweep as run_sweep
     from simbalance.core.runner import RichProgress
     from simbalance.report.run_folder import check_out_dir, default_out_dir

@@ -8,13 +8,12 @@ type is a clear error that names the allowed keys instead of a silent fallback.
 from __future__ import annotations
 
 import copy
-import difflib
 import os
 import tomllib
 from pathlib import Path
 from typing import Any
 
-from simbalance.core.errors import ConfigError
+from simbalance.core.errors import ConfigError, did_you_mean
 
 CONFIG_DIR = Path(os.environ.get("SIMBALANCE_CONFIG_DIR", Path(__file__).resolve().parents[2] / "configs"))
 
@@ -77,9 +76,7 @@ def unknown_key_message(cfg: dict, key: str) -> str:
             break
         node, prefix = node[part], f"{prefix}{part}."
     allowed = [f"{prefix}{k}" + (".*" if isinstance(v, dict) else "") for k, v in node.items()]
-    close = difflib.get_close_matches(key, flat_keys(cfg), n=1)
-    hint = f" (did you mean {close[0]}?)" if close else ""
-    return f"unknown config key {key!r}{hint}; allowed keys: {', '.join(allowed)}"
+    return f"unknown config key {key!r}{did_you_mean(key, flat_keys(cfg))}; allowed keys: {', '.join(allowed)}"
 
 
 def _parse_value(text: str) -> Any:

@@ -6,6 +6,16 @@ that line and exits with code 2; nothing is written before validation has passed
 """
 
 
+import difflib
+from collections.abc import Iterable
+
+
+def did_you_mean(word: str, choices: Iterable[str]) -> str:
+    """`` (did you mean X?)`` for the closest of ``choices`` to a mistyped ``word``, or nothing."""
+    close = difflib.get_close_matches(str(word), list(choices), n=1)
+    return f" (did you mean {close[0]}?)" if close else ""
+
+
 class SimbalanceError(Exception):
     """A problem with the user's input: printed as one line, exit code 2."""
 

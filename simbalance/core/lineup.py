@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simbalance.core.errors import ConfigError
+from simbalance.core.errors import ConfigError, did_you_mean
 
 MAX_PARAMS = 16
 MAX_LINEUPS = 50_000
@@ -165,7 +165,7 @@ def resolve_lineup(
     names = list(names)
     for name in names:
         if name not in known:
-            raise ConfigError(f"unknown strategy {name!r}; known: {', '.join(known)}")
+            raise ConfigError(f"unknown strategy {name!r}{did_you_mean(name, known)}; known: {', '.join(known)}")
     if every_lineup:
         slot_names = tuple(dict.fromkeys(names))
         if len(slot_names) ** players > MAX_LINEUPS:

@@ -10,7 +10,7 @@ import pkgutil
 from functools import cache
 
 import simbalance.games as games_pkg
-from simbalance.core.errors import SimbalanceError
+from simbalance.core.errors import SimbalanceError, did_you_mean
 from simbalance.games.spec import GameSpec
 
 
@@ -30,5 +30,6 @@ def all_games() -> dict[str, GameSpec]:
 def get_game(game_id: str) -> GameSpec:
     games = all_games()
     if game_id not in games:
-        raise SimbalanceError(f"unknown game {game_id!r}; known games: {', '.join(games)}")
+        raise SimbalanceError(f"unknown game {game_id!r}{did_you_mean(game_id, games)}; known games: "
+                              f"{', '.join(games)}")
     return games[game_id]

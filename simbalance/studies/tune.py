@@ -12,7 +12,7 @@ import pandas as pd
 from simbalance.analysis.compare import paired_test
 from simbalance.analysis.metrics import strategy_table
 from simbalance.analysis.tuning import cross_entropy, search_space
-from simbalance.core.errors import SimbalanceError
+from simbalance.core.errors import SimbalanceError, did_you_mean
 from simbalance.core.lineup import all_strategies
 from simbalance.core.records import seat_share
 from simbalance.core.rng import derive_seed
@@ -58,7 +58,8 @@ def tune(
     p = base_plan.players
     infos = all_strategies(base_plan.config, base_plan.engine.strategies, base_plan.engine.strategy_params)
     if strategy not in infos:
-        raise SimbalanceError(f"unknown strategy {strategy!r}; known: {', '.join(infos)}")
+        raise SimbalanceError(f"unknown strategy {strategy!r}{did_you_mean(strategy, infos)}; known: "
+                              f"{', '.join(infos)}")
     field_names = [f.strip() for f in field.split(",")] if isinstance(field, str) else list(field)
     if len(field_names) == 1:
         field_names = field_names * (p - 1)
