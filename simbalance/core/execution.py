@@ -72,6 +72,7 @@ class RunOptions:
     stop: object = None  # callable () -> bool, asked between chunks (Ctrl-C, SIGTERM)
     shards: bool = False  # streaming runs: write each chunk's games to state_dir/games/ as it finishes
     dask_timeout: float = DASK_TIMEOUT_S  # Dask: the longest wait for a worker, or for the next chunk
+    compiling: object = None  # a context manager factory () -> ..., held while the kernel compiles or loads
 
 
 class EngineInvariantError(RuntimeError):
@@ -279,7 +280,10 @@ def execute(plan: RunPlan, options: RunOptions, progress: ProgressFn | None = No
         first_chunk, done, agg = checkpoint.load(records, sample, plan.players, n_slots)
     elif checkpoint is not None:
         checkpoint.begin(agg, sample)
-    compile_seconds = _compile(plan) if options.backend == "local" else 0.0
+    compile_seconds = 0.0
+    if options.backend == "local":
+        with options.compiling() if options.compiling is not None else contextlib.nullcontext():
+            compile_seconds = _compile(plan)
     start = time.perf_counter()
     stop = options.stop if callable(options.stop) else None
     index = first_chunk

@@ -262,6 +262,40 @@ def run_games(
     return out
 
 
+COMPILE_NOTICE_AFTER_S = 0.5  # a warm cache loads a kernel faster: no notice then
+
+
+@contextlib.contextmanager
+def compile_notice(game: str):
+    """While a kernel compiles (a cold cache: the first run, or after an update), a spinner with the
+    elapsed time, so that a first run does not look like a hang; a warm cache loads faster than
+    ``COMPILE_NOTICE_AFTER_S`` and shows nothing."""
+    import threading
+
+    from rich.console import Console
+
+    status = Console(stderr=True).status(f"compiling the {game} engine (first run only; up to a minute or two)...")
+    lock, state = threading.Lock(), {"shown": False, "done": False}
+
+    def show():
+        with lock:  # not after the compile has ended
+            if not state["done"]:
+                state["shown"] = True
+                status.start()
+
+    timer = threading.Timer(COMPILE_NOTICE_AFTER_S, show)
+    timer.daemon = True
+    timer.start()
+    try:
+        yield
+    finally:
+        timer.cancel()
+        with lock:
+            state["done"] = True
+            if state["shown"]:
+                status.stop()  # the run's header then says how long it took
+
+
 class RichProgress:
     """A rich progress bar with games/s and ETA that appears only for runs longer than a moment."""
 

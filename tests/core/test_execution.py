@@ -160,3 +160,23 @@ def test_games_per_second_counts_play_only():
     res = SimulationResult.from_plan(plan)
     assert res.compile_seconds >= 1.0 and res.elapsed < 1.0 and calls[0] == 0
     assert np.array_equal(res.records, simbalance.simulate("find-dr-evil", 2000, seed=3).records)
+
+
+def test_a_slow_compile_shows_a_notice_and_a_fast_one_none(monkeypatch):
+    """The spinner starts only when compiling takes longer than a warm cache's load, and is gone
+    when the compile ends (no spinner left running over the run's output)."""
+    from simbalance.core import runner
+
+    started = []
+    monkeypatch.setattr(runner, "COMPILE_NOTICE_AFTER_S", 0.05)
+    import rich.status
+
+    real_start, real_stop = rich.status.Status.start, rich.status.Status.stop
+    monkeypatch.setattr(rich.status.Status, "start", lambda self: (started.append("start"), real_start(self)))
+    monkeypatch.setattr(rich.status.Status, "stop", lambda self: (started.append("stop"), real_stop(self)))
+    with runner.compile_notice("find-dr-evil"):
+        pass
+    assert started == []
+    with runner.compile_notice("find-dr-evil"):
+        time.sleep(0.3)
+    assert started == ["start", "stop"]
