@@ -71,10 +71,10 @@ def parse_param(text: str, cfg: dict) -> SweepParam:
         raise ConfigError(f"--param {key}: expected true or false values")
     if isinstance(default, int) and not isinstance(default, bool) and not all(
             isinstance(v, int) and not isinstance(v, bool) for v in values):
+        as_on_paper = re.fullmatch(r"\s*(-?\d+)\s*-\s*(-?\d+)\s*", spec)  # 4-16
         hint = ""
-        if re.fullmatch(r"\s*-?\d+\s*-\s*-?\d+\s*", spec):  # 4-16: a range written as on paper
-            low, high = re.fullmatch(r"\s*(-?\d+)\s*-\s*(-?\d+)\s*", spec).groups()
-            hint = f" (a range is start:stop:step, e.g. {key}={low}:{high}:1)"
+        if as_on_paper:
+            hint = f" (a range is start:stop:step, e.g. {key}={as_on_paper[1]}:{as_on_paper[2]}:1)"
         raise ConfigError(f"--param {key}={spec}: {key} takes whole numbers{hint}")
     if isinstance(default, float):
         values = [float(v) for v in values]

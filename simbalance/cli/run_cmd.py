@@ -115,7 +115,8 @@ def interruptible():
     Python runs its signal handlers in the main thread between bytecodes, so while a kernel plays a
     chunk on the main thread (a one-thread run) no handler runs. Kernels run without the GIL
     (``nogil``), and a watcher thread reads the signals from the interpreter's wakeup file
-    descriptor as they arrive: at the second Ctrl-C it ends the process. Checkpoints are atomic, so the last one survives the abort."""
+    descriptor as they arrive: at the second Ctrl-C it ends the process. Checkpoints are atomic, so
+    the last one survives the abort."""
     flag = {"stop": False}
     previous = {}
 

@@ -244,8 +244,8 @@ def write_shard(folder: Path, index: int, part: np.ndarray, players: int,
     tmp = folder / f".part-{index:06d}.parquet.tmp"
     _fault("before shard")
     with open(tmp, "wb") as fh:
-        pq.write_table(pa.Table.from_pandas(records_to_frame(part, players, strategy_names), preserve_index=False), fh,
-                       compression="zstd")
+        frame = records_to_frame(part, players, strategy_names)
+        pq.write_table(pa.Table.from_pandas(frame, preserve_index=False), fh, compression="zstd")
         fh.flush()
         os.fsync(fh.fileno())
     _fault("before rename shard")

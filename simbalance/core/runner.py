@@ -274,7 +274,14 @@ def compile_notice(game: str):
 
     from rich.console import Console
 
-    status = Console(stderr=True).status(f"compiling the {game} engine (first run only; up to a minute or two)...")
+    started = time.perf_counter()
+
+    class Elapsed:  # rendered at every refresh of the spinner
+        def __rich__(self) -> str:
+            return (f"compiling the {game} engine (first run only; up to a minute or two): "
+                    f"{time.perf_counter() - started:.0f} s")
+
+    status = Console(stderr=True).status(Elapsed())
     lock, state = threading.Lock(), {"shown": False, "done": False}
 
     def show():

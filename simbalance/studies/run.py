@@ -118,20 +118,20 @@ class SimulationResult:
     def games(self) -> pd.DataFrame:
         """One row per game: ``game``, ``winner`` (-1: tie or none), ``length``, ``end``, each seat's
         strategy slot and name (``strategy_<seat>``, ``strategy_name_<seat>``), ..."""
+        return records_to_frame(self._kept_records(), self.plan.players, self.plan.lineup.slot_names)
+
+    def _kept_records(self) -> np.ndarray:
         if self.records is None:
             raise SimbalanceError("this run was streamed and kept no per-game records; run it with keep_games=True "
                                   "(CLI: without --stream) to get them")
-        return records_to_frame(self.records, self.plan.players, self.plan.lineup.slot_names)
+        return self.records
 
     def win_shares(self) -> pd.DataFrame:
         """Per game (rows) and seat (columns ``seat_0`` ...), the seat's share of the win: 1 for a win,
         1/k for each of k tied winners, 0 otherwise. Its column means are ``summary()``'s seat win
         rates (over all games); ``games.winner`` is -1 for a shared win, so counting winners would
         leave the ties out."""
-        if self.records is None:
-            raise SimbalanceError("this run was streamed and kept no per-game records; run it with keep_games=True "
-                                  "(CLI: without --stream) to get them")
-        shares = win_shares(self.records["winners"], self.plan.players)
+        shares = win_shares(self._kept_records()["winners"], self.plan.players)
         return pd.DataFrame(shares, columns=[f"seat_{s}" for s in range(self.plan.players)])
 
     def __repr__(self) -> str:

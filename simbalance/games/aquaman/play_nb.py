@@ -246,8 +246,9 @@ def play_out(G, S, strat, par, max_decisions, log=None):
     ``max_decisions`` times (-1: to the end). Returns the decisions made.
 
     The whole game runs inside this loop (decide, resolve and the frequent rule steps and
-    strategies are inlined; rules_nb says which are not), and every read of an array out of the Game/State tuples inside it would update a reference count
-    that numba cannot prune in so branchy a loop; nothing here allocates, so it is compiled
+    strategies are inlined; rules_nb says which are not), and every read of an array out of the
+    Game/State tuples inside it would update a reference count that numba cannot prune in so
+    branchy a loop; nothing here allocates, so it is compiled
     without reference counting (``_nrt=False``)."""
     made = 0
     ctr = S.ctr

@@ -84,8 +84,8 @@ def build_plugin_kernel(fn, prepare, record_dtype):
     prepared = prepare(cfg, 2)
     out = np.zeros(1, record_dtype)
     try:
-        jitted(out, np.int64(0), np.int64(1), np.int64(0), np.uint64(0), np.zeros((1, 2), np.int8), np.array([PLUGIN_ID], np.int32),
-               np.zeros((1, 1), np.float64), *prepared)
+        jitted(out, np.int64(0), np.int64(1), np.int64(0), np.uint64(0), np.zeros((1, 2), np.int8),
+               np.array([PLUGIN_ID], np.int32), np.zeros((1, 1), np.float64), *prepared)
     except NumbaError as exc:
         raise ConfigError(f"--strategy-file: {name} does not fit the game ({_first_line(exc)}); "
                           f"expected: {expected}") from None
