@@ -69,6 +69,23 @@ CASES = {
     "corrupt checkpoint": (["run", "--resume", "{tmp}/run.partial"], "the checkpoint cannot be read"),
     "sweep to infinity": (["sweep", "find-dr-evil", "--param", "rules.pick_cap=1:inf:1", "--n", "10"], "rules.pick_cap"),
     "replay beyond the limit": (["replay", "find-dr-evil", "--game", str(2**63)], "out of range"),
+    "arm without a name": (["compare", "find-dr-evil", "--arm", "rules.pick_cap=5", "--n", "10", "--out", "{tmp}/r"],
+                           "--arm 'rules.pick_cap=5': expected NAME:key=value"),
+    "arm with an unknown key": (["compare", "find-dr-evil", "--arm", "x:rules.pick_cop=5", "--n", "10", "--out",
+                                 "{tmp}/r"], "arm x: unknown config key 'rules.pick_cop' (did you mean rules.pick_cap?)"),
+    "arm named like a variant": (["compare", "find-dr-evil", "--variant", "no-repeat-pick", "--arm",
+                                  "no-repeat-pick:rules.pick_cap=5", "--n", "10", "--out", "{tmp}/r"],
+                                 "arm no-repeat-pick is given twice"),
+    "compare without arms": (["compare", "find-dr-evil", "--n", "10", "--out", "{tmp}/r"],
+                             "compare needs at least one arm"),
+    "unknown target": (["sweep", "find-dr-evil", "--param", "rules.pick_cap=10:20:10", "--target", "lenght_median=5:9",
+                        "--n", "10", "--out", "{tmp}/r"], "--target lenght_median: unknown target (did you mean"),
+    "target band upside down": (["sweep", "find-dr-evil", "--param", "rules.pick_cap=10:20:10", "--target",
+                                 "length_median=60:55", "--n", "10", "--out", "{tmp}/r"], "low:high with low <= high"),
+    "unknown targets key": (["run", "find-dr-evil", "--n", "10", "--set", "targets.speed=3", "--out", "{tmp}/r"],
+                            "unknown config key 'targets.speed'"),
+    "missing config file": (["compare", "find-dr-evil", "--arm", "a:rules.pick_cap=5", "--config", "{tmp}/nope.toml",
+                             "--n", "10", "--out", "{tmp}/r"], "nope.toml does not exist"),
 }
 
 

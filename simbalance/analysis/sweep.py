@@ -17,8 +17,8 @@ import numpy as np
 import pandas as pd
 
 from simbalance.core.aggregate import Z95
-from simbalance.core.config import get
-from simbalance.core.errors import ConfigError
+from simbalance.core.config import OPTIONAL_TABLES, get
+from simbalance.core.errors import ConfigError, did_you_mean
 
 MAX_POINTS = 400
 
@@ -128,14 +128,43 @@ def point_rows(point: dict, summary: dict) -> dict:
     return row
 
 
+def parse_target(text: str) -> str:
+    """``--target length_median=55:60`` or ``--target balance_min=0.9``: the ``--set`` override
+    (``targets.length_median=[55, 60]``) that puts it in the config's ``[targets]``."""
+    key, sep, spec = (part.strip() for part in text.partition("="))
+    allowed = ", ".join(OPTIONAL_TABLES["targets"])
+    example = "e.g. --target length_median=55:60 or --target balance_min=0.9"
+    if not sep or not key or not spec:
+        raise ConfigError(f"--target {text!r}: expected name=value; {example}")
+    if key not in OPTIONAL_TABLES["targets"]:
+        raise ConfigError(f"--target {key}: unknown target{did_you_mean(key, OPTIONAL_TABLES['targets'])}; "
+                          f"allowed: {allowed}")
+    try:
+        if isinstance(OPTIONAL_TABLES["targets"][key], list):
+            low, high = (float(v) for v in re.split(r"\s*[:,]\s*", spec.strip("[] ")))
+            if not (np.isfinite(low) and np.isfinite(high) and low <= high):
+                raise ValueError
+            return f"targets.{key}=[{low!r}, {high!r}]"
+        value = float(spec)
+        if not np.isfinite(value):
+            raise ValueError
+        return f"targets.{key}={value!r}"
+    except ValueError:
+        form = "low:high with low <= high" if isinstance(OPTIONAL_TABLES["targets"][key], list) else "a number"
+        raise ConfigError(f"--target {text!r}: {key} takes {form}; {example}") from None
+
+
 def targets_of(cfg: dict) -> dict:
     """The ``[targets]`` table, validated; without one, the target is the best seat balance."""
     table = cfg.get("targets", {})
-    allowed = {"balance_min", "length_median"}
+    allowed = set(OPTIONAL_TABLES["targets"])
     for key in table:
         if key not in allowed:
             raise ConfigError(f"targets.{key}: unknown target; allowed: {', '.join(sorted(allowed))}")
-    out = {"balance_min": float(table.get("balance_min", 1.0))}
+    balance_min = table.get("balance_min", 1.0)
+    if isinstance(balance_min, bool) or not isinstance(balance_min, (int, float)) or not 0 <= balance_min <= 1:
+        raise ConfigError(f"targets.balance_min = {balance_min!r}: allowed 0 to 1 (1 - the largest gap between seats)")
+    out = {"balance_min": float(balance_min)}
     band = table.get("length_median")
     if band is not None:
         if not (isinstance(band, list) and len(band) == 2 and band[0] <= band[1]):
@@ -152,3 +181,13 @@ def shortfall(df: pd.DataFrame, targets: dict) -> pd.Series:
         med = df["length_median"]
         miss = miss + ((lo - med).clip(lower=0) + (med - hi).clip(lower=0)) / max(hi, 1.0)
     return miss
+
+
+def describe_targets(targets: dict) -> str:
+    """The targets in a designer's words: ``balance at least 95.00%, median length 15 to 25``."""
+    parts = [f"balance at least {targets['balance_min']:.2%}" if targets["balance_min"] < 1
+             else "the best balance"]
+    if "length_median" in targets:
+        low, high = targets["length_median"]
+        parts.append(f"median length {low:g} to {high:g}")
+    return ", ".join(parts)

@@ -16,8 +16,10 @@ from simbalance.cli.run_cmd import parse_count
 
 def compare(
     game: Annotated[str, typer.Argument(help="Game id (see `simbalance games`).", show_default=False)],
-    variant: Annotated[list[str], typer.Option("--variant", help="A variant to compare (name or TOML path); repeatable.")],
+    variant: Annotated[list[str] | None, typer.Option("--variant", help="A variant to compare (name or TOML path); repeatable.")] = None,
+    arm: Annotated[list[str] | None, typer.Option("--arm", help="An arm without a file: NAME:key=value[,key=value...], e.g. big-hand:rules.hand_size=12; repeatable, mixes with --variant.")] = None,
     baseline: Annotated[str | None, typer.Option(help="Compare against this variant instead of the defaults.")] = None,
+    config: Annotated[Path | None, typer.Option(help="Use this config file instead of configs/<game>.toml (every arm).")] = None,
     n: Annotated[str, typer.Option("--n", help="Games per arm: 1e5, 100_000 or 100000.")] = "1e5",
     players: Annotated[int | None, typer.Option(help="Players (default: the game config's).")] = None,
     seed: Annotated[int, typer.Option(help="Seed shared by every arm (common random numbers).")] = 0,
@@ -28,26 +30,41 @@ def compare(
     threads: Annotated[int | None, typer.Option(help="Threads (default: all cores).")] = None,
     out: Annotated[Path | None, typer.Option(help="Output folder (default: reports/compare-<game>-<time>).")] = None,
 ) -> None:
-    """Run the baseline and each variant on the same seeds and report every metric's difference
-    with a 95% CI and a Holm-corrected p-value; writes compare.html with a forest plot."""
+    """Run the baseline and each arm (a --variant file or an --arm written inline) on the same seeds
+    and report every metric's difference with a 95% CI and a Holm-corrected p-value; writes
+    compare.html with a forest plot."""
     from simbalance.api import compare as run_compare
+    from simbalance.core.errors import SimbalanceError
     from simbalance.core.runner import RichProgress
+    from simbalance.core.variants import parse_arm
     from simbalance.report.compare_page import write_compare_folder
     from simbalance.report.run_folder import check_out_dir, default_out_dir
 
     count = parse_count(n)
+    arms: dict[str, list[str]] = {}
+    for text in arm or []:
+        name, overrides = parse_arm(text)
+        if name in arms:
+            raise SimbalanceError(f"--arm {name}: given twice; each arm needs its own name")
+        arms[name] = overrides
     target = out if out is not None else default_out_dir(f"compare-{game}")
     check_out_dir(target)
-    result = run_compare(game, variant, count, baseline=baseline, players=players, seed=seed, overrides=set_ or [],
-                         strategies=strategies, rotate=rotate, threads=threads, alpha=alpha,
-                         progress_factory=RichProgress)
+    result = run_compare(game, variant or [], count, arms=arms, baseline=baseline, config=config, players=players,
+                         seed=seed, overrides=set_ or [], strategies=strategies, rotate=rotate, threads=threads,
+                         alpha=alpha, progress_factory=RichProgress)
     for warning in result.warnings:
         Console(stderr=True).print(f"[bold yellow]warning:[/] {warning}")
     command = "simbalance " + " ".join(shlex.quote(a) for a in sys.argv[1:])
     folder = write_compare_folder(result, target, command)
     console = Console()
+    arms_tab = Table(title=f"{game}: the arms")
+    for col in ("arm", "what it changes"):
+        arms_tab.add_column(col)
+    for name, what in result.changes.items():
+        arms_tab.add_row(name, what)
+    console.print(arms_tab)
     tab = Table(title=f"{game}: difference to {result.baseline_name} ({count:,} games per arm, 95% CI)")
-    for col in ("variant", "metric", "baseline", "variant value", "difference", "95% CI", "p (Holm)", ""):
+    for col in ("arm", "metric", "baseline", "arm's value", "difference", "95% CI", "p (Holm)", ""):
         tab.add_column(col, justify="right")
     for _, r in result.table.iterrows():
         share = r["kind"] == "share"

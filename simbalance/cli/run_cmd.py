@@ -367,7 +367,7 @@ def print_summary(console: Console, summary: dict, plan, result) -> None:
     p = "n/a" if chi["p_value"] is None else f"{chi['p_value']:.3g}"
     advantage = ("n/a (no game had a winner)" if fpa["value"] is None else
                  f"{fpa['value']:+.2%} ({fpa['ci_low']:+.2%} to {fpa['ci_high']:+.2%})")
-    balance = "n/a" if summary["balance"] is None else f"{summary['balance']:.3f}"
+    balance = "n/a" if summary["balance"] is None else f"{summary['balance']:.2%}"
     console.print(
         f"over decided games: first-player advantage {advantage} · balance {balance} · all seats equal: p = {p}\n"
         f"length ({length['unit']}): mean {length['mean']:.1f}, sd {length['sd']:.1f}, median {length['p50']:g}, "

@@ -24,12 +24,15 @@ def sweep(
     variant: Annotated[list[str] | None, typer.Option("--variant", help="Apply a variant at every point.")] = None,
     strategies: Annotated[str | None, typer.Option(help="Strategy per seat, comma-separated.")] = None,
     rotate: Annotated[bool, typer.Option(help="Play every seat permutation of the strategies.")] = False,
+    aims: Annotated[list[str] | None, typer.Option("--target", help="Aim for this (replaces that key of the config's \\[targets]): length_median=55:60 or balance_min=0.9 (repeatable).")] = None,
+    config: Annotated[Path | None, typer.Option(help="Use this config file instead of configs/<game>.toml.")] = None,
     recheck: Annotated[int, typer.Option(help="Re-check this many best points on a fresh seed.")] = 3,
     threads: Annotated[int | None, typer.Option(help="Threads (default: all cores).")] = None,
     out: Annotated[Path | None, typer.Option(help="Output folder (default: reports/sweep-<game>-<time>).")] = None,
 ) -> None:
     """Sweep one or two config keys (rules, deck counts, caps...): metrics with CI bands per point,
     the points closest to the config's \\[targets] pointed out and re-checked on fresh seeds."""
+    from simbalance.analysis.sweep import describe_targets
     from simbalance.api import sweep as run_sweep
     from simbalance.core.runner import RichProgress
     from simbalance.report.run_folder import check_out_dir, default_out_dir
@@ -39,16 +42,16 @@ def sweep(
     target = out if out is not None else default_out_dir(f"sweep-{game}")
     check_out_dir(target)
     result = run_sweep(game, param, count, players=players, seed=seed, overrides=set_ or [], variants=variant,
-                       strategies=strategies, rotate=rotate, threads=threads, recheck=recheck,
-                       progress_factory=RichProgress)
+                       strategies=strategies, rotate=rotate, threads=threads, recheck=recheck, config=config,
+                       targets=aims, progress_factory=RichProgress)
     command = "simbalance " + " ".join(shlex.quote(a) for a in sys.argv[1:])
     folder = write_sweep_folder(result, target, command)
     keys = [p.key for p in result.params]
-    tab = Table(title=f"{game}: sweep ({count:,} games per point; targets {result.targets})")
+    tab = Table(title=f"{game}: sweep ({count:,} games per point; targets: {describe_targets(result.targets)})")
     for col in [*keys, "balance", "seat 0 advantage", "mean length", "median", "timeouts", "shortfall"]:
         tab.add_column(col, justify="right")
     for i, (_, r) in enumerate(result.table.iterrows()):
-        tab.add_row(*[str(result.table[k].iloc[i]) for k in keys], f"{r['balance']:.3f}", f"{r['first_player_advantage']:+.2%}",
+        tab.add_row(*[str(result.table[k].iloc[i]) for k in keys], f"{r['balance']:.2%}", f"{r['first_player_advantage']:+.2%}",
                     f"{r['length_mean']:.1f}", f"{r['length_median']:g}", f"{r['timeouts']:.2%}",
                     f"{r['shortfall']:.3f}")
     console = Console()
@@ -57,5 +60,5 @@ def sweep(
         top = result.rechecked.iloc[0]
         console.print("closest to the targets, re-checked on a fresh seed: "
                       + ", ".join(f"{k} = {result.rechecked[k].iloc[0]}" for k in keys)
-                      + f" (balance {top['balance']:.3f}, median length {top['length_median']:g})")
+                      + f" (balance {top['balance']:.2%}, median length {top['length_median']:g})")
     Console(stderr=True).print(f"report: {folder / 'sweep.html'}")

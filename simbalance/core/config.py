@@ -17,6 +17,15 @@ from simbalance.core.errors import ConfigError, did_you_mean
 
 CONFIG_DIR = Path(os.environ.get("SIMBALANCE_CONFIG_DIR", Path(__file__).resolve().parents[2] / "configs"))
 
+# The designer's own aims, which a game's config may or may not hold: what `sweep` aims for
+# (``[targets]``) and what `check` enforces on every re-run (``[bounds]``). ``--set targets.KEY=...``
+# works whether or not the config has the table; each key is typed by the example value here.
+OPTIONAL_TABLES: dict[str, dict[str, Any]] = {
+    "targets": {"balance_min": 0.95, "length_median": [15.0, 25.0]},
+    "bounds": {"seat_win_rate_min": 0.2, "seat_win_rate_max": 0.3, "balance_min": 0.9,
+               "length_median": [15.0, 25.0], "timeouts_max": 0.01, "first_player_advantage_max": 0.02},
+}
+
 
 def read_toml(path: Path) -> dict:
     """Read one TOML file; a missing or malformed file is a ConfigError naming it."""
@@ -87,6 +96,27 @@ def _parse_value(text: str) -> Any:
         return text
 
 
+def toml_value(value: Any) -> str:
+    """``value`` written as TOML, as ``--set key=VALUE`` reads it back."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return '"' + value.replace('"', '\\"') + '"'
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(toml_value(v) for v in value) + "]"
+    return repr(value)
+
+
+def override_list(overrides: dict[str, Any] | list[str] | None) -> list[str]:
+    """``key=value`` strings, from the CLI's list or the API's dict (values written as TOML), so
+    that overrides from both can be joined."""
+    if not overrides:
+        return []
+    if isinstance(overrides, dict):
+        return [f"{key}={toml_value(value)}" for key, value in overrides.items()]
+    return list(overrides)
+
+
 def _type_name(value: Any) -> str:
     if isinstance(value, bool):
         return "true or false"
@@ -101,7 +131,7 @@ def _type_name(value: Any) -> str:
     return type(value).__name__
 
 
-def _check(key: str, value: Any, default: Any, shown: str) -> Any:
+def _check(key: str, value: Any, default: Any, shown: str, label: str = "default") -> Any:
     """``value`` if it has the type of ``default`` (an int is a fine float), else a ConfigError."""
     if isinstance(default, bool):
         ok = isinstance(value, bool)
@@ -115,7 +145,7 @@ def _check(key: str, value: Any, default: Any, shown: str) -> Any:
     else:
         ok = type(value) is type(default)
     if not ok:
-        raise ConfigError(f"{key}={shown}: expected {_type_name(default)} (default {default!r})")
+        raise ConfigError(f"{key}={shown}: expected {_type_name(default)} ({label} {default!r})")
     return value
 
 
@@ -143,6 +173,9 @@ def apply_overrides(cfg: dict, overrides: dict[str, Any] | list[str] | None) -> 
             raise ConfigError(f"deck.source = {shown}: the deck file is read when the config loads, so it cannot "
                               "be set afterwards; use --config with a config whose [deck] has source = \"NAME\"")
         *parents, leaf = key.split(".")
+        if len(parents) == 1 and parents[0] in OPTIONAL_TABLES:
+            out[parents[0]] = _set_optional(out.get(parents[0]), parents[0], leaf, value, shown)
+            continue
         node: Any = out
         for part in parents:
             node = node.get(part) if isinstance(node, dict) else None
@@ -153,6 +186,26 @@ def apply_overrides(cfg: dict, overrides: dict[str, Any] | list[str] | None) -> 
             value = shown  # a string key takes the text as written
         node[leaf] = _check(key, value, default, shown)
     return out
+
+
+def _set_optional(table: Any, name: str, leaf: str, value: Any, shown: str) -> dict:
+    """``table`` (a config's ``[targets]`` or ``[bounds]``, or None) with ``leaf`` set: any key the
+    table may hold, present or not, with the type of its example."""
+    schema = OPTIONAL_TABLES[name]
+    if leaf not in schema:
+        allowed = [f"{name}.{k}" for k in schema]
+        raise ConfigError(f"unknown config key '{name}.{leaf}'{did_you_mean(f'{name}.{leaf}', allowed)}; "
+                          f"allowed keys: {', '.join(allowed)}")
+    example = schema[leaf]
+    value = _check(f"{name}.{leaf}", value, example, shown, label="e.g.")
+    if isinstance(example, list):
+        if not (len(value) == 2 and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value)
+                and value[0] <= value[1]):
+            raise ConfigError(f"{name}.{leaf}={shown}: expected [low, high], two numbers with low <= high")
+        value = [float(v) for v in value]
+    table = dict(table) if isinstance(table, dict) else {}
+    table[leaf] = value
+    return table
 
 
 def get(cfg: dict, key: str) -> Any:

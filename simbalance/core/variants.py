@@ -7,6 +7,7 @@ may carry a top-level ``description``. ``--variant`` also takes a path to a TOML
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -57,3 +58,22 @@ def load_variant(game_id: str, name: str) -> tuple[dict[str, Any], str]:
     if not overrides:
         raise ConfigError(f"variant {name}: changes no key")
     return overrides, description
+
+
+ARM_EXAMPLE = "e.g. --arm big-hand:rules.hand_size=12,rules.draw=2"
+
+
+def parse_arm(text: str) -> tuple[str, list[str]]:
+    """``NAME:key=value,key=value``: a variant written on the command line, as its name and its
+    ``--set`` overrides. A comma starts a new override only before ``key=``, so list values
+    (``targets.length_median=[55,60]``) keep theirs."""
+    name, sep, body = (part.strip() for part in text.partition(":"))
+    if not sep or not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.+-]*", name) or not body:
+        raise ConfigError(f"--arm {text!r}: expected NAME:key=value[,key=value...] with a name of letters, digits, "
+                          f"'-', '_' or '.'; {ARM_EXAMPLE}")
+    overrides = [item.strip() for item in re.split(r",(?=\s*[A-Za-z_][\w.]*\s*=)", body)]
+    for item in overrides:
+        key, eq, value = (part.strip() for part in item.partition("="))
+        if not eq or not key or not value:
+            raise ConfigError(f"--arm {text!r}: {item!r} is not key=value; {ARM_EXAMPLE}")
+    return name, overrides

@@ -51,6 +51,8 @@ def render_compare(result: ComparisonResult, png: bytes, command: str) -> str:
         f"<p class='sub'>{plan.n:,} games per arm · {plan.players} players · seed {plan.seed} · common random "
         f"numbers (same seeds and shuffles in every arm) · simbalance {escape(__version__)}</p>",
         *[f"<p class='verdict'><b>Warning:</b> {escape(w)}</p>" for w in result.warnings],
+        "<h2>Arms</h2>",
+        table(["arm", "what it changes"], [[escape(name), escape(what)] for name, what in result.changes.items()]),
         f"<p class='verdict'>Significant changes (Holm-corrected across metrics, alpha {result.alpha}):<br>{summary}</p>",
         embed_png("forest plot", png, "style='max-width:100%'"),
         "<h2>Every metric</h2>",
@@ -72,5 +74,6 @@ def write_compare_folder(result: ComparisonResult, out: Path, command: str) -> P
         write_json(tmp / "arms.json", arms)
         write_json(tmp / RUN_MARKER, base_manifest(
             "compare", plan, command, baseline=result.baseline_name, variants=list(result.arms), alpha=result.alpha,
+            changes=result.changes,
             configs={result.baseline_name: plan.config, **{k: v.plan.config for k, v in result.arms.items()}}))
     return Path(out)

@@ -108,7 +108,7 @@ def render_report(manifest: dict, summary: dict, images: dict[str, bytes]) -> st
              "n/a (no game had a winner)" if fpa["value"] is None else
              f"{fpa['value']:+.2%} (95% CI {fpa['ci_low']:+.2%} to {fpa['ci_high']:+.2%})"],
             ["balance (1 − largest gap between seats' shares of the decided games)",
-             "n/a" if summary["balance"] is None else f"{summary['balance']:.3f}"],
+             "n/a" if summary["balance"] is None else f"{summary['balance']:.2%}"],
             ["chi-square, all seats equal", f"{num(summary['equal_seats_chi_square']['statistic'])} "
              f"(p {pvalue(summary['equal_seats_chi_square']['p_value'])})"],
             ["games with a winner", pct(out["decided"])],

@@ -6,6 +6,7 @@ from html import escape
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from simbalance.analysis.sweep import describe_targets
 from simbalance.report.figures import sweep_heatmap, sweep_lines
 from simbalance.report.html import CSS, embed_png, num, table
 from simbalance.report.run_folder import (
@@ -35,8 +36,17 @@ def sweep_figures(result: SweepResult) -> dict:
     }
 
 
+RATES = ("balance", "first_player_advantage", "timeouts")  # shown in percent, like every rate
+
+
+def _cell(metric: str, value: float) -> str:
+    if metric in RATES:
+        return "n/a" if value != value else (f"{value:+.2%}" if metric == "first_player_advantage" else f"{value:.2%}")
+    return num(value)
+
+
 def _rows(df, keys) -> list[list[str]]:
-    return [[escape(str(df[k].iloc[i])) for k in keys] + [num(float(df[m].iloc[i])) for m in SHOWN if m in df]
+    return [[escape(str(df[k].iloc[i])) for k in keys] + [_cell(m, float(df[m].iloc[i])) for m in SHOWN if m in df]
             for i in range(len(df))]
 
 
@@ -44,14 +54,14 @@ def render_sweep(result: SweepResult, images: dict[str, bytes], command: str) ->
     plan = result.base_plan
     keys = [p.key for p in result.params]
     heads = keys + [m for m in SHOWN]
-    target_text = ", ".join(f"{k} {v}" for k, v in result.targets.items())
+    target_text = describe_targets(result.targets)
     best = ""
     if len(result.rechecked):
         top = result.rechecked.iloc[0]
         setting = ", ".join(f"{k} = {result.rechecked[k].iloc[0]}" for k in keys)
         verdict = " (on target)" if top["shortfall"] == 0 else f", shortfall {top['shortfall']:.3f}"
         best = (f"Closest to the targets: <b>{escape(setting)}</b>, re-checked on a fresh seed: balance "
-                f"{top['balance']:.3f}, median length {top['length_median']:g}{verdict}.")
+                f"{top['balance']:.2%}, median length {top['length_median']:g}{verdict}.")
     parts = [
         f"<!doctype html><html><head><meta charset='utf-8'><title>sweep {escape(plan.spec.id)}</title>",
         f"<style>{CSS}</style></head><body>",

@@ -4,14 +4,17 @@ numbers), every metric's difference tested game by game (analysis/compare.py).""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from simbalance.analysis.compare import compare_arms
+from simbalance.core.config import override_list, toml_value
 from simbalance.core.errors import SimbalanceError
 from simbalance.core.plan import RunPlan
+from simbalance.core.variants import load_variant
 from simbalance.studies.run import SimulationResult, plan_run
 
 
@@ -25,6 +28,8 @@ class ComparisonResult:
     table: pd.DataFrame
     alpha: float
     warnings: list[str] = field(default_factory=list)  # e.g. an arm that plays the baseline's games
+    changes: dict[str, str] = field(default_factory=dict)  # arm name -> what it changes, in words
+
 
     def significant(self) -> pd.DataFrame:
         return self.table[self.table["significant"]]
@@ -32,10 +37,12 @@ class ComparisonResult:
 
 def compare(
     game: str,
-    variants: list[str],
+    variants: list[str] | None,
     n: int,
     *,
+    arms: dict[str, dict[str, Any] | list[str]] | None = None,
     baseline: str | None = None,
+    config: str | Path | None = None,
     players: int | None = None,
     seed: int = 0,
     overrides: dict[str, Any] | list[str] | None = None,
@@ -45,20 +52,43 @@ def compare(
     alpha: float = 0.05,
     progress_factory=None,
 ) -> ComparisonResult:
-    """Play the baseline (the defaults, or variant ``baseline``) and every variant on the same seed
-    and game indices (common random numbers), and test every metric's difference."""
-    if not variants:
-        raise SimbalanceError("compare needs at least one --variant")
+    """Play the baseline (the defaults, or variant ``baseline``) and every arm on the same seed and
+    game indices (common random numbers), and test every metric's difference.
+
+    An arm is a variant (a name under ``configs/<game>/variants/`` or a TOML path) or an inline one
+    in ``arms``: a name and its overrides (``{"big-hand": {"rules.hand_size": 12}}``, or the
+    ``key=value`` strings of ``--arm big-hand:rules.hand_size=12``), applied on top of the baseline.
+    ``overrides`` and ``config`` apply to every arm."""
+    variants = list(variants or [])
+    arms = dict(arms or {})
+    if not variants and not arms:
+        raise SimbalanceError("compare needs at least one arm: --variant NAME or --arm NAME:key=value")
     if not 0 < alpha < 1:
         raise SimbalanceError(f"alpha = {alpha}: allowed between 0 and 1")
-    names = [baseline or "defaults", *variants]
+    names = [baseline or "defaults", *variants, *arms]
     if len(set(names)) != len(names):
-        raise SimbalanceError(f"variants {', '.join(names)}: each arm must be different")
-    common = dict(players=players, seed=seed, overrides=overrides, strategies=strategies, rotate=rotate,
-                  threads=threads)
-    plans = {names[0]: plan_run(game, n, variants=[baseline] if baseline else None, **common)}
+        twice = sorted({x for x in names if names.count(x) > 1})
+        raise SimbalanceError(f"arm {', '.join(twice)} is given twice (arms: {', '.join(names)}): each arm needs "
+                              "its own name")
+    common = dict(players=players, seed=seed, strategies=strategies, rotate=rotate, threads=threads,
+                  config=config)
+    shared = override_list(overrides)
+    base_variants = [baseline] if baseline else []
+    plans = {names[0]: plan_run(game, n, variants=base_variants, overrides=shared, **common)}
+    game_id = plans[names[0]].spec.id
+    changes = {names[0]: describe_variant(game_id, baseline) if baseline else "the game's defaults"}
     for name in variants:
-        plans[name] = plan_run(game, n, variants=[name], **common)
+        plans[name] = plan_run(game, n, variants=[name], overrides=shared, **common)
+        changes[name] = describe_variant(game_id, name)
+    for name, arm in arms.items():
+        arm_overrides = override_list(arm)
+        if not arm_overrides:
+            raise SimbalanceError(f"arm {name}: changes no key; give key=value pairs")
+        try:
+            plans[name] = plan_run(game, n, variants=base_variants, overrides=shared + arm_overrides, **common)
+        except SimbalanceError as exc:
+            raise type(exc)(f"arm {name}: {exc}") from None
+        changes[name] = ", ".join(arm_overrides)
     base_players = plans[names[0]].players
     for name, plan in plans.items():
         if plan.players != base_players:
@@ -75,7 +105,14 @@ def compare(
             progress.close()
     base = results.pop(names[0])
     table = compare_arms(base, results, alpha)
-    return ComparisonResult(names[0], base, results, table, alpha, warnings)
+    return ComparisonResult(names[0], base, results, table, alpha, warnings, changes)
+
+
+def describe_variant(game_id: str, name: str) -> str:
+    """A variant's description, or the keys it changes when it has none."""
+    changes, description = load_variant(game_id, name)
+    keys = ", ".join(f"{k}={toml_value(v)}" for k, v in changes.items())
+    return f"{description} ({keys})" if description else keys
 
 
 def same_games(a: RunPlan, b: RunPlan) -> bool:

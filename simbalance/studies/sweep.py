@@ -4,11 +4,13 @@ to the config's ``[targets]`` re-checked on fresh seeds (analysis/sweep.py)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
-from simbalance.analysis.sweep import grid, parse_param, point_rows, shortfall, targets_of
+from simbalance.analysis.sweep import grid, parse_param, parse_target, point_rows, shortfall, targets_of
+from simbalance.core.config import override_list, toml_value
 from simbalance.core.plan import RunPlan
 from simbalance.core.rng import derive_seed
 from simbalance.studies.run import SimulationResult, plan_run
@@ -26,13 +28,6 @@ class SweepResult:
     base_plan: RunPlan
 
 
-def _toml_value(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, str):
-        return '"' + value.replace('"', '\\"') + '"'
-    return repr(value)
-
 
 def sweep(
     game: str,
@@ -41,23 +36,31 @@ def sweep(
     *,
     players: int | None = None,
     seed: int = 0,
-    overrides: list[str] | None = None,
+    overrides: dict[str, Any] | list[str] | None = None,
     variants: list[str] | None = None,
     strategies: list[str] | str | None = None,
     rotate: bool = False,
     threads: int | None = None,
     recheck: int = 3,
+    config: str | Path | None = None,
+    targets: list[str] | dict[str, Any] | None = None,
     progress_factory=None,
 ) -> SweepResult:
     """Play ``n`` games at every point of a grid over one or two config keys (same seed at every
-    point), and re-check the points closest to the config's ``[targets]`` on a fresh seed."""
-    base = list(overrides or [])
-    common = dict(players=players, strategies=strategies, rotate=rotate, threads=threads, variants=variants)
+    point), and re-check the points closest to the config's ``[targets]`` on a fresh seed.
+
+    ``targets`` set keys of the config's ``[targets]`` for this sweep (the others stay): ``["length_median=55:60", "balance_min=0.9"]``
+    (the CLI's ``--target``) or ``{"length_median": [55, 60]}``."""
+    if isinstance(targets, dict):
+        targets = [f"{k}={toml_value(v)}" for k, v in targets.items()]
+    base = override_list(overrides) + [parse_target(t) for t in targets or []]
+    common = dict(players=players, strategies=strategies, rotate=rotate, threads=threads, variants=variants,
+                  config=config)
     base_plan = plan_run(game, n, seed=seed, overrides=base, **common)
     parsed = [parse_param(p, base_plan.config) for p in params]
     points = grid(parsed)
     targets = targets_of(base_plan.config)
-    plans = [plan_run(game, n, seed=seed, overrides=base + [f"{k}={_toml_value(v)}" for k, v in point.items()],
+    plans = [plan_run(game, n, seed=seed, overrides=base + [f"{k}={toml_value(v)}" for k, v in point.items()],
                       **common) for point in points]  # validate every point before playing any
 
     def play(plan: RunPlan, point: dict, label: str) -> dict:
@@ -76,7 +79,7 @@ def sweep(
     for idx in best.index:
         point = points[idx]
         plan = plan_run(game, n, seed=fresh_seed,
-                        overrides=base + [f"{k}={_toml_value(v)}" for k, v in point.items()], **common)
+                        overrides=base + [f"{k}={toml_value(v)}" for k, v in point.items()], **common)
         row = play(plan, point, f"{game} {point} (fresh seed)")
         row["seed"] = fresh_seed
         rechecked.append(row)
@@ -84,3 +87,4 @@ def sweep(
     if len(rechecked_df):
         rechecked_df["shortfall"] = shortfall(rechecked_df, targets)
     return SweepResult(game, parsed, table, targets, rechecked_df, base_plan)
+

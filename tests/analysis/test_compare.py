@@ -71,8 +71,8 @@ def test_holm_adjustment():
     "variants, message",
     [
         (["nope"], "unknown variant of find-dr-evil; known: deal-from-dealer"),
-        (["no-repeat-pick", "no-repeat-pick"], "each arm must be different"),
-        ([], "at least one --variant"),
+        (["no-repeat-pick", "no-repeat-pick"], "arm no-repeat-pick is given twice"),
+        ([], "at least one arm: --variant NAME or --arm"),
     ],
 )
 def test_bad_variants(variants, message):
