@@ -5,6 +5,16 @@ ranges), plays every candidate on the same games (same seed: common random numbe
 differ by their play, not their luck) against the field, keeps the best quarter and refits the
 normals to it. The best candidate seen is then compared with the default parameters on fresh
 seeds, paired game by game.
+
+The reported parameter set is the best candidate rounded to ``DIGITS`` significant digits
+(``rounded``): the final test plays exactly those values, and the table and the preset print them,
+so what a designer copies is what was measured.
+
+Dominance: a strategy *dominates* another only when, seated alone against copies of it, its
+per-seat win rate over decided games beats the fair share 1/P by at least ``DOMINANCE_MARGIN``
+(2 percentage points unless told otherwise) with the lower end of its 95% interval at least that
+far above too. Smaller, certain edges read "wins more than its share"; an interval across the fair
+share reads "no clear difference"; one below it, "loses" (``standing``).
 """
 
 from __future__ import annotations
@@ -17,6 +27,13 @@ import numpy as np
 from simbalance.core.errors import ConfigError
 
 ELITE_SHARE = 0.25
+DIGITS = 4  # significant digits of the reported (played, printed) parameter set
+DOMINANCE_MARGIN = 0.02  # 2 percentage points above the fair share: the least edge called "dominates"
+
+DOMINATES = "dominates"
+WINS_MORE = "wins more than its share"
+NO_CLEAR = "no clear difference"
+LOSES = "loses"
 SMOOTHING = 0.7  # new mean/sd = SMOOTHING * elite + (1 - SMOOTHING) * old
 
 
@@ -57,7 +74,8 @@ def search_space(params: dict[str, float], ranges: list[str] | None) -> SearchSp
 def cross_entropy(space: SearchSpace, evaluate, generations: int, population: int, seed: int,
                   on_generation=None) -> tuple[np.ndarray, float, list[dict]]:
     """Maximise ``evaluate(vector, generation) -> fitness``; returns the best vector, its fitness
-    and the history per generation."""
+    and the history per generation (its best candidate with its fitness, the candidates' mean
+    fitness, and the sampling centre for the next generation)."""
     if generations < 1 or population < 2:
         raise ConfigError("tuning needs at least 1 generation and a population of 2")
     rng = np.random.default_rng(seed)
@@ -77,9 +95,72 @@ def cross_entropy(space: SearchSpace, evaluate, generations: int, population: in
         top = int(np.argmax(fitness))
         if fitness[top] > best_f:
             best_x, best_f = candidates[top].copy(), float(fitness[top])
+        # "best": this generation's best candidate (the parameters behind best_fitness); "mean": the
+        # centre the next generation samples around (no candidate played it)
         row = {"generation": gen, "mean_fitness": float(fitness.mean()), "best_fitness": float(fitness[top]),
-               **{f"mean_{k}": float(v) for k, v in zip(space.names, mean, strict=True)}}
+               "best": {k: float(v) for k, v in zip(space.names, candidates[top], strict=True)},
+               "mean": {k: float(v) for k, v in zip(space.names, mean, strict=True)}}
         history.append(row)
         if on_generation:
             on_generation(row)
     return best_x, best_f, history
+
+
+def rounded(vector: np.ndarray, digits: int = DIGITS) -> np.ndarray:
+    """``vector`` to ``digits`` significant digits: printing a value with ``f"{v:.{digits}g}"`` gives
+    back exactly that value, so the printed set and the played set are the same numbers."""
+    return np.array([float(f"{float(v):.{digits}g}") for v in vector])
+
+
+def check_margin(margin: float) -> float:
+    """A dominance margin: a share of the games, from 0 to below 1 (0.02 = 2 percentage points)."""
+    if isinstance(margin, bool) or not isinstance(margin, (int, float, np.floating)) or not 0 <= margin < 1:
+        hint = f"; for {margin:g} points write {margin / 100:g}" if isinstance(margin, (int, float)) and \
+            1 <= margin < 100 else ""
+        raise ConfigError(f"--margin {margin!r}: a share of the games from 0 to below 1, e.g. 0.02 for 2 "
+                          f"percentage points{hint}")
+    return float(margin)
+
+
+def standing(ci_low: float, ci_high: float, margin: float = DOMINANCE_MARGIN) -> str:
+    """How an edge over the fair share reads, from its 95% interval (``ci_low``, ``ci_high``, as
+    differences): "dominates" only when the whole interval clears ``margin``."""
+    if ci_low >= margin and ci_low > 0:
+        return DOMINATES
+    if ci_low > 0:
+        return WINS_MORE
+    if ci_high < 0:
+        return LOSES
+    return NO_CLEAR
+
+
+def pp(x: float) -> str:
+    """A difference of two rates in percentage points: ``+0.33 pp``."""
+    return f"{100 * x:+.2f} pp"
+
+
+def interval(edge: float, ci_low: float, ci_high: float) -> str:
+    return f"{pp(edge)}, 95% CI {pp(ci_low)} to {pp(ci_high)}"
+
+
+def describe_edge(edge: float, ci_low: float, ci_high: float, margin: float = DOMINANCE_MARGIN) -> str:
+    """An edge over the fair share in words a designer reads correctly, with the numbers behind it:
+    "wins more than its share (+0.33 pp, 95% CI +0.10 pp to +0.56 pp); not by the 2-point margin
+    'dominates' needs"."""
+    kind = standing(ci_low, ci_high, margin)
+    text = f"{kind} ({interval(edge, ci_low, ci_high)})"
+    if kind == WINS_MORE and margin > 0:
+        text += f"; not clearly by the {100 * margin:g}-point margin 'dominates' needs"
+    return text
+
+
+def describe_gain(diff: float, ci_low: float, ci_high: float, margin: float = DOMINANCE_MARGIN) -> str:
+    """The tuned set's paired gain over the default parameters, in the same terms."""
+    numbers = interval(diff, ci_low, ci_high)
+    if ci_low >= margin and ci_low > 0:
+        return f"better than the default by at least {100 * margin:g} points ({numbers})"
+    if ci_low > 0:
+        return f"better than the default, but not clearly by {100 * margin:g} points ({numbers})"
+    if ci_high < 0:
+        return f"worse than the default ({numbers})"
+    return f"no clear difference from the default ({numbers})"

@@ -10,27 +10,49 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from simbalance.analysis.tuning import (
+    DIGITS,
+    DOMINANCE_MARGIN,
+    DOMINATES,
+    LOSES,
+    NO_CLEAR,
+    WINS_MORE,
+    describe_gain,
+    pp,
+)
 from simbalance.cli.run_cmd import parse_count
+
+
+def value(v: float) -> str:
+    """A reported parameter exactly as played (it was rounded to DIGITS significant digits)."""
+    return f"{v:.{DIGITS}g}"
 
 
 def tune(
     game: Annotated[str, typer.Argument(help="Game id (see `simbalance games`).", show_default=False)],
     strategy: Annotated[str, typer.Option(help="The heuristic or preset whose parameters are searched.")],
     n: Annotated[str, typer.Option("--n", help="Games per candidate: 2e4, 20_000 or 20000.")] = "2e4",
-    field: Annotated[str, typer.Option(help="Opponents: one name for every other seat, or one per seat.")] = "random",
+    field: Annotated[str, typer.Option(
+        help="Opponents: one name for every other seat, or one per seat. It may name the tuned strategy "
+             "itself: those seats play its default parameters.")] = "random",
     generations: Annotated[int, typer.Option(help="Cross-entropy generations.")] = 6,
     population: Annotated[int, typer.Option(help="Candidates per generation.")] = 12,
     range_: Annotated[list[str] | None, typer.Option("--range", help="Search range name=low:high (repeatable).")] = None,
+    margin: Annotated[float, typer.Option(
+        help="The least edge over the fair share called 'dominates', as a share of the games "
+             "(0.02 = 2 percentage points); the 95% CI's lower end must clear it too.")] = DOMINANCE_MARGIN,
     players: Annotated[int | None, typer.Option(help="Players (default: the game config's).")] = None,
     seed: Annotated[int, typer.Option(help="Seed.")] = 0,
+    config: Annotated[Path | None, typer.Option(help="Use this config file instead of configs/<game>.toml.")] = None,
     set_: Annotated[list[str] | None, typer.Option("--set", help="Override a config key (repeatable).")] = None,
     variant: Annotated[list[str] | None, typer.Option("--variant", help="Apply a variant (repeatable).")] = None,
     threads: Annotated[int | None, typer.Option(help="Threads (default: all cores).")] = None,
     out: Annotated[Path | None, typer.Option(help="Also write the result as JSON here.")] = None,
 ) -> None:
     """Search a strategy's parameters (cross-entropy method, common random numbers) to maximise its
-    win rate against the field; report the best found, its margin over the defaults with a CI on
-    fresh seeds, and whether it dominates every other strategy."""
+    win rate against the field; report the best found (the exact values played and printed), its
+    gain over the defaults with a CI on fresh seeds, and how it fares alone against every strategy
+    ('dominates' only by at least --margin above the fair share, CI included)."""
     from simbalance.api import tune as run_tune
     from simbalance.report.files import check_report_path, write_report
 
@@ -40,36 +62,67 @@ def tune(
     console = Console()
 
     def show(row):
-        means = ", ".join(f"{k[5:]}={v:.3g}" for k, v in row.items() if k.startswith("mean_") and k != "mean_fitness")
-        console.print(f"generation {row['generation']}: best {row['best_fitness']:.2%}, mean {row['mean_fitness']:.2%}"
-                      f" ({means})")
+        best = ", ".join(f"{k}={v:.3g}" for k, v in row["best"].items())
+        centre = ", ".join(f"{k}={v:.3g}" for k, v in row["mean"].items())
+        console.print(f"generation {row['generation']}: best candidate {row['best_fitness']:.2%} ({best}); "
+                      f"candidates' mean {row['mean_fitness']:.2%}; next search centre {centre}")
 
     res = run_tune(game, strategy, count, field=field, generations=generations, population=population,
                    ranges=range_, players=players, seed=seed, overrides=set_ or [], variants=variant,
-                   threads=threads, on_generation=show)
-    tab = Table(title=f"{game}: {strategy} tuned against {','.join(res.field)}")
+                   config=str(config) if config else None, threads=threads, margin=margin, on_generation=show)
+
+    def label(name: str) -> str:
+        return f"{name} (default parameters)" if name == strategy else name
+
+    fair = 1 / res.players
+    points = f"{100 * res.dominance_margin:g}"
+    tab = Table(title=f"{game}: {strategy} tuned against {', '.join(label(f) for f in res.field)}")
     for col in ("parameter", "default", "best found"):
         tab.add_column(col, justify="right")
     for k in res.params:
-        tab.add_row(k, f"{res.default[k]:.4g}", f"{res.best[k]:.4g}")
+        tab.add_row(k, f"{res.default[k]:.6g}", value(res.best[k]))
     console.print(tab)
     m = res.margin
-    console.print(f"win rate on fresh seeds: default {res.default_win_rate:.2%}, best {res.best_win_rate:.2%}; "
-                  f"margin {m['diff']:+.2%} (95% CI {m['ci_low']:+.2%} .. {m['ci_high']:+.2%}, p = {m['p_value']:.2g})")
-    dom = Table(title="the best found alone against each strategy (dominates: CI above the fair share)")
-    for col in ("against", "win rate per seat", "95% CI", "dominates"):
+    console.print(f"win rate on fresh seeds ({2 * count:,} games, the same for both): default {res.default_win_rate:.2%}, "
+                  f"best found {res.best_win_rate:.2%}: {describe_gain(m['diff'], m['ci_low'], m['ci_high'], res.dominance_margin)}"
+                  f", p = {m['p_value']:.2g}")
+    console.print(f"the best found alone against {res.players - 1} of each strategy, win rate per seat over decided "
+                  f"games; 'dominates' = at least {points} points above the fair {fair:.0%}, the 95% CI's lower "
+                  "end included (--margin)")
+    dom = Table(title=f"{game}: the best found alone against each strategy")
+    for col in ("against", f"win rate per seat (fair {fair:.0%})", "95% CI", "edge over fair", "reads"):
         dom.add_column(col, justify="right")
     for _, r in res.dominance.iterrows():
-        dom.add_row(r["against"], f"{r['win_rate']:.2%}", f"{r['ci_low']:.2%} .. {r['ci_high']:.2%}",
-                    "yes" if r["dominates"] else "no")
+        dom.add_row(label(r["against"]), f"{r['win_rate']:.2%}", f"{r['ci_low']:.2%} .. {r['ci_high']:.2%}",
+                    pp(r["edge"]), r["standing"])
     console.print(dom)
-    console.print("[bold]dominates every other strategy[/]" if res.dominates_all else "does not dominate every strategy")
-    preset = "\n".join([f"[{strategy}_tuned]", f'base = "{strategy}"', *(f"{k} = {v:.6g}" for k, v in res.best.items())])
-    console.print(f"as a preset (configs/{game}/presets.toml):")
+    console.print(overall(res.dominance, res.dominance_margin, label))
+    preset = "\n".join([f"[{strategy}_tuned]", f'base = "{res.base}"', *(f"{k} = {value(v)}" for k, v in res.best.items())])
+    console.print(f"the best found as a preset (configs/{game}/presets.toml), the values played above:")
     console.print(preset, markup=False, highlight=False)
     if out:
         write_report(out, json.dumps({
             "game": res.game, "strategy": res.strategy, "field": res.field, "default": res.default, "best": res.best,
             "history": res.history, "default_win_rate": res.default_win_rate, "best_win_rate": res.best_win_rate,
-            "margin": res.margin, "dominance": res.dominance.to_dict(orient="records"),
-            "dominates_all": res.dominates_all}, indent=2, default=float) + "\n", "--out")
+            "margin": res.margin, "dominance_margin": res.dominance_margin,
+            "dominance": res.dominance.to_dict(orient="records"), "dominates_all": res.dominates_all},
+            indent=2, default=float) + "\n", "--out")
+
+
+def overall(dominance, margin: float, label=str) -> str:
+    """One sentence over the dominance table: 'dominates every strategy' only when every row does."""
+    points = f"{100 * margin:g}"
+    if len(dominance) and bool(dominance["dominates"].all()):
+        return (f"the best found dominates every strategy tested: at least {points} points above the fair share "
+                "against each, 95% CI included")
+    parts = []
+    for kind, words in ((DOMINATES, "dominates"), (WINS_MORE, "wins more than its share against"),
+                        (NO_CLEAR, "shows no clear difference against"), (LOSES, "loses against")):
+        rows = dominance[dominance["standing"] == kind]
+        if len(rows):
+            text = f"{words} {', '.join(label(a) for a in rows['against'])}"
+            if kind == WINS_MORE:
+                text += f" (not clearly by the {points}-point margin)"
+            parts.append(text)
+    return "the best found " + "; ".join(parts) + "."
+

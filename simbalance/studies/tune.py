@@ -1,22 +1,67 @@
 """Tune: search a strategy's parameters (cross-entropy method on common random numbers) to
 maximise its win rate against a field, then test the best against the default on fresh seeds and
-alone against every other strategy (analysis/tuning.py)."""
+alone against every strategy, its own default included (analysis/tuning.py).
+
+The candidate sits in a slot of its own, ``"<name> (tuned)"``, whose parameters are the candidate's:
+the field may hold the same strategy with its default parameters (``--field builder`` while tuning
+builder), which stays a slot of its own. The reported set is the best candidate rounded to
+``analysis.tuning.DIGITS`` significant digits, and every reported rate is of exactly that set.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import itertools
+from dataclasses import dataclass, replace
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from simbalance.analysis.compare import paired_test
 from simbalance.analysis.metrics import strategy_table
-from simbalance.analysis.tuning import cross_entropy, search_space
+from simbalance.analysis.tuning import (
+    DOMINANCE_MARGIN,
+    DOMINATES,
+    check_margin,
+    cross_entropy,
+    rounded,
+    search_space,
+    standing,
+)
 from simbalance.core.errors import SimbalanceError, did_you_mean
-from simbalance.core.lineup import all_strategies
+from simbalance.core.lineup import MAX_PARAMS, Lineup, StrategyInfo, all_strategies
+from simbalance.core.plan import RunPlan
 from simbalance.core.records import seat_share
 from simbalance.core.rng import derive_seed
 from simbalance.studies.run import SimulationResult, plan_run
+
+
+def tuned_name(strategy: str) -> str:
+    """The candidate's slot name: distinct from ``strategy`` itself (its default copies)."""
+    return f"{strategy} (tuned)"
+
+
+def candidate_lineup(plan: RunPlan, infos: dict[str, StrategyInfo], strategy: str, vector: np.ndarray,
+                     field_names: list[str]) -> Lineup:
+    """Slot 0 is the candidate (``strategy``'s heuristic with ``vector``), then the distinct field
+    names with their own parameters; every distinct seat permutation once (rotated). The field may
+    name ``strategy`` too: that slot keeps the default parameters."""
+    field_slots = tuple(dict.fromkeys(field_names))
+    names = (tuned_name(strategy), *field_slots)
+    bases = [infos[strategy].base] + [infos[f].base for f in field_slots]
+    params = np.zeros((len(names), MAX_PARAMS), dtype=np.float64)
+    params[0, : len(vector)] = vector
+    for i, f in enumerate(field_slots, start=1):
+        params[i, : len(infos[f].params)] = list(infos[f].params.values())
+    seats = (0, *(1 + field_slots.index(f) for f in field_names))
+    return Lineup(
+        slot_names=names,
+        slot_strategy=np.array([plan.engine.strategies[b] for b in bases], dtype=np.int32),
+        slot_params=params,
+        param_names={names[0]: tuple(infos[strategy].params), **{f: tuple(infos[f].params) for f in field_slots}},
+        seats=np.array(sorted(set(itertools.permutations(seats))), dtype=np.int8),
+        rotate=True,
+    )
 
 
 @dataclass
@@ -25,14 +70,17 @@ class TuneResult:
     strategy: str
     field: list[str]
     params: list[str]
-    default: dict[str, float]
-    best: dict[str, float]
+    default: dict[str, float]  # the strategy's own parameters (not clipped to --range)
+    best: dict[str, float]  # the reported set, exactly as played in the final test and printed
     history: list[dict]
     default_win_rate: float
     best_win_rate: float
     margin: dict  # paired difference best - default on fresh seeds: diff, ci_low, ci_high, p_value
-    dominance: pd.DataFrame  # best alone against each other strategy: win rate with CI, dominates?
+    dominance: pd.DataFrame  # best alone against each strategy: win rate with CI, edge, standing
     dominates_all: bool
+    dominance_margin: float = DOMINANCE_MARGIN  # the least edge over the fair share called "dominates"
+    players: int = 0
+    base: str = ""  # the heuristic the strategy runs (itself, or a preset's base)
 
 
 def tune(
@@ -48,13 +96,18 @@ def tune(
     seed: int = 0,
     overrides: list[str] | None = None,
     variants: list[str] | None = None,
+    config: str | Path | None = None,
     threads: int | None = None,
+    margin: float = DOMINANCE_MARGIN,
     on_generation=None,
 ) -> TuneResult:
     """Search ``strategy``'s parameters (cross-entropy method on common random numbers) to maximise
-    its win rate alone against ``field`` (one name, or one name per other seat), seats rotated.
-    Then: the best against the default on fresh seeds (paired), and against every other strategy."""
-    base_plan = plan_run(game, 1, players=players, overrides=overrides, variants=variants)
+    its win rate alone against ``field`` (one name, or one name per other seat; it may name
+    ``strategy`` itself, played with its default parameters), seats rotated. Then: the best against
+    the default on fresh seeds (paired), and alone against every strategy (``margin``: the least
+    edge over the fair share that counts as dominating)."""
+    margin = check_margin(margin)
+    base_plan = plan_run(game, 1, players=players, overrides=overrides, variants=variants, config=config)
     p = base_plan.players
     infos = all_strategies(base_plan.config, base_plan.engine.strategies, base_plan.engine.strategy_params)
     if strategy not in infos:
@@ -64,48 +117,51 @@ def tune(
     if len(field_names) == 1:
         field_names = field_names * (p - 1)
     if len(field_names) != p - 1:
-        raise SimbalanceError(f"--field: give one name or {p - 1} names (one per other seat)")
-    if strategy in field_names:
-        raise SimbalanceError(f"--field {','.join(field_names)}: the tuned strategy cannot also be in the field")
+        raise SimbalanceError(f"--field {','.join(field_names)}: give one name or {p - 1} names (one per other seat)")
+    for name in field_names:
+        if name not in infos:
+            raise SimbalanceError(f"--field: unknown strategy {name!r}{did_you_mean(name, infos)}; known: "
+                                  f"{', '.join(infos)}")
     info = infos[strategy]
     space = search_space(info.params, ranges)
-    prefix = f"presets.{strategy}" if info.preset else f"strategies.{strategy}"
-
-    def keys_for(vector) -> list[str]:
-        return [f"{prefix}.{k}={float(v)!r}" for k, v in zip(space.names, vector, strict=True)]
+    default = np.array(list(info.params.values()), dtype=np.float64)
 
     def per_game_share(vector, run_seed, count, field_list):
         plan = plan_run(game, count, players=p, seed=run_seed, variants=variants, threads=threads,
-                        overrides=list(overrides or []) + keys_for(vector), strategies=[strategy] + field_list,
-                        rotate=True)
+                        overrides=overrides, config=config, strategies=[strategy] + field_list)
+        plan = replace(plan, lineup=candidate_lineup(plan, infos, strategy, vector, field_list))
         result = SimulationResult.from_plan(plan)
-        slot = plan.lineup.slot_names.index(strategy)
         winners = result.games["winners"].to_numpy()
         share = np.zeros(count)
         for s in range(p):
-            share += np.where(result.games[f"strategy_{s}"].to_numpy() == slot, seat_share(winners, s), 0.0)
+            share += np.where(result.games[f"strategy_{s}"].to_numpy() == 0, seat_share(winners, s), 0.0)
         return share, result, plan
 
     def evaluate(vector, generation):
         share, _, _ = per_game_share(vector, derive_seed(seed, "tune generation", generation), n, field_names)
         return float(share.mean())
 
-    best, _, history = cross_entropy(space, evaluate, generations, population, derive_seed(seed, "tune search"),
-                                     on_generation)
+    found, _, history = cross_entropy(space, evaluate, generations, population, derive_seed(seed, "tune search"),
+                                      on_generation)
+    best = rounded(found)  # the set reported, printed and played below: the same numbers
     fresh = derive_seed(seed, "tune final")
     final_n = 2 * n
-    default_share, _, _ = per_game_share(space.start, fresh, final_n, field_names)
+    default_share, _, _ = per_game_share(default, fresh, final_n, field_names)
     best_share, _, _ = per_game_share(best, fresh, final_n, field_names)
-    margin = paired_test(default_share, best_share)
+    gain = paired_test(default_share, best_share)
+    fair = 1.0 / p
     rows = []
-    for other in infos:
-        if other == strategy:
-            continue
+    for other in infos:  # the strategy itself too: the tuned set against its own default copies
         _, result, plan = per_game_share(best, derive_seed(seed, "tune dominance"), n, [other] * (p - 1))
-        row = strategy_table(result.games, p, plan.lineup.slot_names).set_index("strategy").loc[strategy]
-        rows.append({"against": other, "win_rate": float(row["win_rate"]), "ci_low": float(row["ci_low"]),
-                     "ci_high": float(row["ci_high"]), "dominates": bool(row["ci_low"] > 1.0 / p)})
-    dominance = pd.DataFrame(rows, columns=["against", "win_rate", "ci_low", "ci_high", "dominates"])
-    return TuneResult(game, strategy, field_names, space.names, dict(zip(space.names, space.start.tolist(), strict=True)),
+        row = strategy_table(result.games, p, plan.lineup.slot_names).iloc[0]
+        rate, lo, hi = (float(row[k]) for k in ("win_rate_decided", "decided_ci_low", "decided_ci_high"))
+        kind = standing(lo - fair, hi - fair, margin)
+        rows.append({"against": other, "win_rate": rate, "ci_low": lo, "ci_high": hi, "edge": rate - fair,
+                     "edge_ci_low": lo - fair, "edge_ci_high": hi - fair, "standing": kind,
+                     "dominates": kind == DOMINATES, "seat_games": int(row["decided_seat_games"])})
+    dominance = pd.DataFrame(rows, columns=["against", "win_rate", "ci_low", "ci_high", "edge", "edge_ci_low",
+                                            "edge_ci_high", "standing", "dominates", "seat_games"])
+    return TuneResult(game, strategy, field_names, space.names, dict(zip(space.names, default.tolist(), strict=True)),
                       dict(zip(space.names, best.tolist(), strict=True)), history, float(default_share.mean()),
-                      float(best_share.mean()), margin, dominance, bool(dominance["dominates"].all()))
+                      float(best_share.mean()), gain, dominance, bool(dominance["dominates"].all()), margin, p,
+                      info.base)

@@ -48,7 +48,10 @@ def test_tuner_improves_a_deliberately_bad_parameter_set():
     ({"strategy": "random", "field": "blocker"}, "no parameters to tune"),
     ({"strategy": "flexible", "ranges": ["bg_weight=3:1"]}, "low must be below high"),
     ({"strategy": "flexible", "ranges": ["speed=0:1"]}, "not a parameter"),
-    ({"strategy": "flexible", "field": "flexible"}, "cannot also be in the field"),
+    ({"strategy": "flexible", "field": "nope"}, "--field: unknown strategy 'nope'"),
+    ({"strategy": "flexible", "field": "random,random"}, "give one name or 3 names"),
+    ({"strategy": "flexible", "margin": 2}, "for 2 points write 0.02"),
+    ({"strategy": "flexible", "margin": -0.01}, "from 0 to below 1"),
 ])
 def test_bad_tuning_requests(kwargs, message):
     with pytest.raises((SimbalanceError, ConfigError), match=message):
