@@ -4,6 +4,11 @@
   (both present), with a Wilson interval; the fair share is 1/P. Over decided games, like every
   comparison with 1/P (docs/metrics.md): games without a winner (timeouts, stalemates) say
   nothing about who is stronger; their share is reported beside.
+- Head-to-head share of A against B, in the same games: A's per-seat win rate divided by the sum of
+  A's and B's per-seat win rates, r_A / (r_A + r_B). Even strength reads 50% whatever the seat
+  counts (three A seats and one B seat included), where the per-seat rate reads 1/P; A's share
+  and B's add up to 100%. Its 95% interval is the delta method's over games (the games are
+  independent, the seats of one game are not), clipped to [0, 1].
 - Ratings: Bradley-Terry strengths from "A's seat won, B's seat did not" within the same game (ties
   count fractionally), fitted by the MM algorithm (Hunter 2004), shown on the Elo scale
   (400 log10), with 95% intervals from a Poisson bootstrap over games.
@@ -14,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from simbalance.core.aggregate import wilson
+from simbalance.core.aggregate import Z95, wilson
 from simbalance.core.records import seat_share
 
 BOOTSTRAP = 200
@@ -28,8 +33,30 @@ def seat_matrix(games: pd.DataFrame, players: int) -> tuple[np.ndarray, np.ndarr
     return slots, shares
 
 
+def head_to_head(a_wins: np.ndarray, a_seats: np.ndarray, b_wins: np.ndarray, b_seats: np.ndarray,
+                 z: float = Z95) -> tuple[float, float, float]:
+    """A's head-to-head share r_A / (r_A + r_B) from per-game arrays (A's win share and seat count
+    in each game, B's the same), with its 95% delta-method interval over games."""
+    m = len(a_wins)
+    if m == 0 or a_seats.sum() == 0 or b_seats.sum() == 0:
+        return float("nan"), float("nan"), float("nan")
+    wa, sa, wb, sb = (float(x.mean()) for x in (a_wins, a_seats, b_wins, b_seats))
+    ra, rb = wa / sa, wb / sb
+    total = ra + rb
+    if total == 0:
+        return float("nan"), float("nan"), float("nan")
+    share = ra / total
+    # d share / d (mean A wins, mean A seats, mean B wins, mean B seats), applied to each game
+    influence = (rb / total ** 2 * ((a_wins - wa) / sa - ra * (a_seats - sa) / sa)
+                 - ra / total ** 2 * ((b_wins - wb) / sb - rb * (b_seats - sb) / sb))
+    se = float(np.sqrt(influence.var(ddof=1) / m)) if m > 1 else float("inf")
+    return share, max(0.0, share - z * se), min(1.0, share + z * se)
+
+
 def matchups(games: pd.DataFrame, players: int, names: tuple[str, ...]) -> pd.DataFrame:
-    """One row per ordered pair (A, B), A != B: A's per-seat win rate in A/B-only games."""
+    """One row per ordered pair (A, B), A != B, over the decided games whose seats hold only A and B:
+    A's per-seat win rate (``win_rate``, fair 1/P) and A's head-to-head share against B
+    (``h2h_share``, even 50%), each with its 95% interval."""
     slots, shares = seat_matrix(games, players)
     rows = []
     for a in range(len(names)):
@@ -38,14 +65,18 @@ def matchups(games: pd.DataFrame, players: int, names: tuple[str, ...]) -> pd.Da
                 continue
             only = np.isin(slots, (a, b)).all(axis=1) & (slots == a).any(axis=1) & (slots == b).any(axis=1)
             decided = only & (shares.sum(axis=1) > 0)
-            a_seats = (slots[decided] == a)
+            a_seats, b_seats = slots[decided] == a, slots[decided] == b
+            won = shares[decided]
             seat_games = int(a_seats.sum())
-            wins = float(shares[decided][a_seats].sum())
+            wins = float(won[a_seats].sum())
             lo, hi = wilson(wins, seat_games)
+            h2h, h2h_lo, h2h_hi = head_to_head((won * a_seats).sum(axis=1), a_seats.sum(axis=1),
+                                               (won * b_seats).sum(axis=1), b_seats.sum(axis=1))
             rows.append({"strategy": names[a], "opponent": names[b], "games": int(only.sum()),
                          "no_winner_share": float(1 - decided.sum() / only.sum()) if only.any() else float("nan"),
                          "seat_games": seat_games, "win_rate": wins / seat_games if seat_games else float("nan"),
-                         "ci_low": float(lo), "ci_high": float(hi)})
+                         "ci_low": float(lo), "ci_high": float(hi),
+                         "h2h_share": h2h, "h2h_ci_low": h2h_lo, "h2h_ci_high": h2h_hi})
     return pd.DataFrame(rows)
 
 

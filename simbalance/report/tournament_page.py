@@ -6,6 +6,9 @@ from html import escape
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import pandas as pd
+from matplotlib.figure import Figure
+
 from simbalance.report.figures import matchup_heatmap, ratings_bars
 from simbalance.report.html import CSS, embed_png, pct, table
 from simbalance.report.run_folder import (
@@ -21,6 +24,15 @@ if TYPE_CHECKING:
     from simbalance.studies.tournament import TournamentResult
 
 
+def head_to_head_heatmap(matchups: pd.DataFrame, names: list[str]) -> Figure:
+    """A's head-to-head share against B (rows A, columns B), centred on an even 50%."""
+    frame = matchups.assign(win_rate=matchups["h2h_share"])
+    fig = matchup_heatmap(frame, names, 0.5)
+    fig.axes[0].set_title("head-to-head share of A against B (even 50%)\nr_A / (r_A + r_B), decided A-and-B-only games",
+                          fontsize=10)
+    return fig
+
+
 def write_tournament_folder(res: TournamentResult, out: Path, command: str) -> Path:
     plan = res.result.plan
     names = list(plan.lineup.slot_names)
@@ -28,7 +40,9 @@ def write_tournament_folder(res: TournamentResult, out: Path, command: str) -> P
         res.matchups.to_parquet(tmp / "matchups.parquet", index=False)
         res.ratings.to_parquet(tmp / "ratings.parquet", index=False)
         res.strategies.to_parquet(tmp / "strategies.parquet", index=False)
-        images = save_figures(tmp, {"matchups": matchup_heatmap(res.matchups, names, 1 / plan.players),
+        fair = 1 / plan.players
+        images = save_figures(tmp, {"matchups": matchup_heatmap(res.matchups, names, fair),
+                                    "head_to_head": head_to_head_heatmap(res.matchups, names),
                                     "ratings": ratings_bars(res.ratings)})
         best = res.ratings.iloc[0]
         parts = [
@@ -47,10 +61,21 @@ def write_tournament_folder(res: TournamentResult, out: Path, command: str) -> P
             [escape(r["strategy"]), pct(r["win_rate"]), f"{pct(r['ci_low'])} to {pct(r['ci_high'])}",
              f"{r['seat_games']:,}"] for _, r in res.strategies.iterrows()]))
         parts.append("<h2>Matchups</h2>")
-        parts.append("<p>A's win rate per seat in the decided games whose seats hold only A and B.</p>")
-        parts.append(table(["strategy", "against", "win rate per seat", "95% CI", "games", "without a winner"], [
+        parts.append(
+            f"<p>Each row reads A against B over the decided games whose seats hold only A and B, two ways. "
+            f"<b>Per-seat win rate (fair {pct(fair, 0)})</b>: of the A seats in those games, the share that won; "
+            f"with {plan.players} players one seat's fair share is {pct(fair, 0)}, so a strategy as strong as "
+            f"its opponent reads {pct(fair, 0)}, not 50%. <b>Head-to-head share (even 50%)</b>: A's per-seat "
+            "win rate divided by the sum of A's and B's, r<sub>A</sub> / (r<sub>A</sub> + r<sub>B</sub>): "
+            "50% is even whatever the seat counts (three A seats against one B seat, or one against three), "
+            "above 50% A is the stronger, and A's share and B's add up to 100%. Games without a winner "
+            "(timeouts, stalemates) say nothing about who is stronger; their share is in the last "
+            "column.</p>")
+        parts.append(table(["A", "against B", f"A's win rate per seat (fair {pct(fair, 0)})", "95% CI",
+                            "A's head-to-head share (even 50%)", "95% CI", "games", "without a winner"], [
             [escape(r["strategy"]), escape(r["opponent"]), pct(r["win_rate"]),
-             f"{pct(r['ci_low'])} to {pct(r['ci_high'])}", f"{r['games']:,}", pct(r["no_winner_share"])]
+             f"{pct(r['ci_low'])} to {pct(r['ci_high'])}", pct(r["h2h_share"]),
+             f"{pct(r['h2h_ci_low'])} to {pct(r['h2h_ci_high'])}", f"{r['games']:,}", pct(r["no_winner_share"])]
             for _, r in res.matchups.iterrows()]))
         parts.append("<h2>Ratings</h2>")
         parts.append(table(["strategy", "rating", "95% CI"], [

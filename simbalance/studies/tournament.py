@@ -4,6 +4,7 @@ Bradley-Terry ratings and per-strategy win rates (analysis/tournament.py)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import pandas as pd
 
@@ -33,16 +34,18 @@ def tournament(
     seed: int = 0,
     overrides: list[str] | dict | None = None,
     variants: list[str] | None = None,
+    config: str | Path | None = None,
     threads: int | None = None,
     progress=None,
 ) -> TournamentResult:
     """Play every assignment of ``strategies`` to the seats equally often (game ``g`` takes lineup
-    ``g % L``), then the matchup matrix, Bradley-Terry ratings and per-strategy win rates."""
+    ``g % L``), then the matchup matrix (per-seat win rates and head-to-head shares), Bradley-Terry
+    ratings and per-strategy win rates. ``config``: a config file instead of configs/<game>.toml."""
     names = [s.strip() for s in strategies.split(",")] if isinstance(strategies, str) else list(strategies)
     if len(set(names)) < 2 or len(set(names)) != len(names):
         raise SimbalanceError(f"tournament strategies = {','.join(names)}: give at least two different names")
     plan = plan_run(game, n, players=players, seed=seed, overrides=overrides, variants=variants, strategies=names,
-                    threads=threads, every_lineup=True)
+                    config=config, threads=threads, every_lineup=True)
     result = SimulationResult.from_plan(plan, progress=progress)
     slot_names = plan.lineup.slot_names
     return TournamentResult(result, matchups(result.games, plan.players, slot_names),

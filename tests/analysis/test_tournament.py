@@ -90,3 +90,90 @@ def test_matchups_are_over_decided_games_with_planted_timeouts():
     table = matchups(games, 2, ("A", "B")).set_index("strategy")
     assert table.loc["A", "win_rate"] == 0.75 and table.loc["B", "win_rate"] == 0.25
     assert table.loc["A", "no_winner_share"] == 0.6
+
+
+def _planted(lineups_and_winners, players=4):
+    """A records table from (lineup as slot per seat, winning seat) pairs."""
+    import pandas as pd
+
+    cols = {"winners": np.array([1 << w for _, w in lineups_and_winners], np.uint8)}
+    for s in range(players):
+        cols[f"strategy_{s}"] = [lineup[s] for lineup, _ in lineups_and_winners]
+    return pd.DataFrame(cols)
+
+
+@pytest.mark.parametrize("lineups", [
+    [(0, 0, 0, 1)],  # three A seats, one B seat
+    [(1, 1, 1, 0)],  # one A seat, three B seats
+    [(0, 0, 0, 1), (0, 1, 1, 1), (0, 0, 1, 1), (1, 0, 1, 0)],  # a mix of seat counts
+])
+def test_head_to_head_share_is_even_for_equal_strength_whatever_the_seat_counts(lineups):
+    """Every seat wins equally often: the per-seat rate is the fair 25% and the head-to-head share an
+    even 50% for both, while "A's share of the wins" would read 75% with three A seats and one B."""
+    from simbalance.analysis.tournament import matchups
+
+    games = _planted([(lineup, w) for lineup in lineups for w in range(4)] * 5)
+    table = matchups(games, 4, ("A", "B")).set_index("strategy")
+    for name in ("A", "B"):
+        assert table.loc[name, "win_rate"] == pytest.approx(0.25)
+        assert table.loc[name, "h2h_share"] == pytest.approx(0.5)
+        assert table.loc[name, "h2h_ci_low"] < 0.5 < table.loc[name, "h2h_ci_high"]
+
+
+def test_head_to_head_share_of_a_planted_edge():
+    """One A seat against three B seats; A's seat wins half the games, each B seat a sixth: A's
+    per-seat rate is 50% (fair 25%), B's 1/6, so A's head-to-head share is 0.5 / (0.5 + 1/6) = 75%
+    and B's 25%; the two add up to 100%."""
+    from simbalance.analysis.tournament import matchups
+
+    rows = [((0, 1, 1, 1), w) for w in (0, 0, 0, 1, 2, 3)] * 50
+    table = matchups(_planted(rows), 4, ("A", "B")).set_index("strategy")
+    assert table.loc["A", "win_rate"] == pytest.approx(0.5)
+    assert table.loc["A", "h2h_share"] == pytest.approx(0.75)
+    assert table.loc["B", "h2h_share"] == pytest.approx(0.25)
+    assert table.loc["A", "h2h_ci_low"] < 0.75 < table.loc["A", "h2h_ci_high"]
+    assert table.loc["A", "h2h_ci_low"] == pytest.approx(1 - table.loc["B", "h2h_ci_high"])
+
+
+def test_head_to_head_interval_covers_the_true_share():
+    """A seat of A weighs 2, of B 1; the winner is drawn by weight in random A-and-B-only lineups.
+    The 95% interval holds the true share r_A / (r_A + r_B) in about 95% of 300 replications."""
+    from simbalance.analysis.tournament import head_to_head
+
+    rng = np.random.default_rng(5)
+    ks = np.array([1, 2, 3])  # A seats in a lineup, uniformly
+    ea = np.mean(2 * ks / (2 * ks + 4 - ks))
+    eb = np.mean((4 - ks) / (2 * ks + 4 - ks))
+    truth = (ea / 2) / (ea / 2 + eb / 2)  # E[A seats] = E[B seats] = 2
+    hits = 0
+    for _ in range(300):
+        k = rng.choice(ks, 400)
+        a_wins = (rng.random(400) < 2 * k / (2 * k + 4 - k)).astype(float)
+        share, lo, hi = head_to_head(a_wins, k.astype(float), 1 - a_wins, (4 - k).astype(float))
+        hits += lo <= truth <= hi
+    assert 0.91 <= hits / 300 <= 0.99
+
+
+def test_cli_tournament_labels_both_readings_and_takes_a_config(tmp_path):
+    """The terminal table and the page show the per-seat rate (fair 25%) beside the head-to-head
+    share (even 50%); --config plays the given file instead of configs/<game>.toml."""
+    import json
+
+    from simbalance.core.config import CONFIG_DIR
+
+    text = (CONFIG_DIR / f"{GAME}.toml").read_text(encoding="utf-8")
+    assert "draw_penalty = 2 " in text
+    config = tmp_path / "mine.toml"
+    config.write_text(text.replace("draw_penalty = 2 ", "draw_penalty = 1 "), encoding="utf-8")
+    out = tmp_path / "t"
+    res = CliRunner().invoke(app, ["tournament", GAME, "--strategies", "random,blocker", "--n", "2000",
+                                   "--config", str(config), "--out", str(out)], env={"COLUMNS": "200"})
+    assert res.exit_code == 0, res.output
+    assert "win rate per seat (fair 25%)" in res.output and "head-to-head share (even 50%)" in res.output
+    page = (out / "tournament.html").read_text(encoding="utf-8")
+    assert "win rate per seat (fair 25%)" in page and "head-to-head share (even 50%)" in page
+    assert (out / "head_to_head.png").is_file()
+    assert json.loads((out / "manifest.json").read_text())["config"]["rules"]["draw_penalty"] == 1
+    missing = CliRunner().invoke(app, ["tournament", GAME, "--strategies", "random,blocker", "--n", "100",
+                                       "--config", str(tmp_path / "nope.toml"), "--out", str(tmp_path / "u")])
+    assert missing.exit_code == 2 and missing.output.strip().startswith("error: config file")
