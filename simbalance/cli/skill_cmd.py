@@ -18,6 +18,7 @@ def skill(
     n: Annotated[str, typer.Option("--n", help="Games per measurement: 1e5, 100_000 or 100000.")] = "5e4",
     players: Annotated[int | None, typer.Option(help="Players (default: the game config's).")] = None,
     seed: Annotated[int, typer.Option(help="Seed.")] = 0,
+    config: Annotated[Path | None, typer.Option(help="Use this config file instead of configs/<game>.toml.")] = None,
     set_: Annotated[list[str] | None, typer.Option("--set", help="Override a config key (repeatable).")] = None,
     variant: Annotated[list[str] | None, typer.Option("--variant", help="Apply a variant (repeatable).")] = None,
     threads: Annotated[int | None, typer.Option(help="Threads (default: all cores).")] = None,
@@ -33,7 +34,7 @@ def skill(
     if out is not None:
         check_report_path("--out", out)
     res = run_skill(game, count, players=players, seed=seed, overrides=set_ or [], variants=variant,
-                    threads=threads, progress_factory=RichProgress)
+                    config=str(config) if config else None, threads=threads, progress_factory=RichProgress)
     console = Console()
     fair = 1 / res.players
     for title, df in (("agency: alone against random players", res.agency),

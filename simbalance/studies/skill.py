@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import pandas as pd
 
@@ -31,19 +32,21 @@ def skill(
     seed: int = 0,
     overrides: list[str] | dict | None = None,
     variants: list[str] | None = None,
+    config: str | Path | None = None,
     threads: int | None = None,
     progress_factory=None,
 ) -> SkillResult:
     """Agency of every heuristic and preset against random players, restricted play of every
-    preset marked ``restricts``, and a verdict from the measured numbers."""
-    base = plan_run(game, 1, players=players, overrides=overrides, variants=variants)
+    preset marked ``restricts``, and a verdict from the measured numbers. ``config``: a config file
+    instead of configs/<game>.toml."""
+    base = plan_run(game, 1, players=players, overrides=overrides, variants=variants, config=config)
     p = base.players
     infos = all_strategies(base.config, base.engine.strategies, base.engine.strategy_params)
     has_decisions = base.engine.has_decisions
 
     def alone_against(name: str, field_name: str) -> dict:
-        plan = plan_run(game, n, players=p, seed=seed, overrides=overrides, variants=variants, threads=threads,
-                        strategies=[name] + [field_name] * (p - 1), rotate=True)
+        plan = plan_run(game, n, players=p, seed=seed, overrides=overrides, variants=variants, config=config,
+                        threads=threads, strategies=[name] + [field_name] * (p - 1), rotate=True)
         progress = progress_factory(f"{game}: {name} vs {field_name}") if progress_factory else None
         result = SimulationResult.from_plan(plan, progress=progress)
         if progress is not None:
