@@ -1,10 +1,15 @@
 """Balance regression gate: compare a fresh run with a stored baseline.
 
 Each headline metric of the baseline is stored with its standard error. A re-run on fresh seeds
-fails a metric only when its change is *significantly larger than a margin*: the one-sided test of
+flags a metric only when its change is *significantly larger than a margin*: the one-sided test of
 |difference| > margin, Bonferroni-corrected across the metrics of one baseline. Noise therefore
 passes (the false-alarm rate is at most alpha per baseline), a change within the margin is only
-reported, and a real shift of a few points at the default n fails. Designer bounds from the game
+reported, and a real shift of a few points at the default n is caught.
+
+Every metric declares a direction (``DIRECTIONS``, the one table of them): balance is better higher,
+timeouts lower, and the rest (seat and strategy win rates, mean length, ties) are two-sided. A flagged
+change is then "better" or "worse", or "changed" for a two-sided metric; "worse" and "changed" fail
+the gate, "better" fails it only when asked (``fail_on_change``). Designer bounds from the game
 config's ``[bounds]`` table (e.g. no seat below 20%) are checked on the fresh run as well.
 """
 
@@ -23,9 +28,64 @@ DEFAULT_ALPHA = 0.05
 RATE_MARGIN = 0.01  # 1 percentage point for win rates, balance, shares
 LENGTH_MARGIN = 0.05  # 5% of the baseline's mean length
 
-STATUS_OK = "ok"
-STATUS_CHANGED = "changed within margin"
-STATUS_REGRESSION = "REGRESSION"
+HIGHER_IS_BETTER = "higher is better"
+LOWER_IS_BETTER = "lower is better"
+TWO_SIDED = "two-sided"
+
+# The direction each metric declares: the one place it is decided. Metrics not named here (the win
+# rate of every seat and strategy) are two-sided: a seat or strategy moving either way is a change of
+# the game's balance, not an improvement of one number.
+DIRECTIONS = {
+    "balance": HIGHER_IS_BETTER,
+    "timeouts": LOWER_IS_BETTER,
+    "ties": TWO_SIDED,  # whether a shared win is good is the game's own design
+    "mean length": TWO_SIDED,
+}
+
+STATUS_OK = "ok"  # no significant change
+STATUS_WITHIN = "within margin"  # a significant change, smaller than the margin: reported, never failed
+STATUS_BETTER = "better"  # significantly beyond the margin, in the metric's good direction
+STATUS_WORSE = "worse"  # significantly beyond the margin, in the bad direction (or no longer measurable)
+STATUS_CHANGED = "changed"  # a two-sided metric significantly beyond its margin, either way
+
+FAILING = (STATUS_WORSE, STATUS_CHANGED)  # what fails the gate by default
+FAILING_ON_CHANGE = (STATUS_WORSE, STATUS_CHANGED, STATUS_BETTER)  # with fail_on_change (--fail-on-change)
+
+
+def metric_direction(name: str) -> str:
+    return DIRECTIONS.get(name, TWO_SIDED)
+
+
+def fails(status: str, fail_on_change: bool = False) -> bool:
+    """Whether a metric's status fails the gate."""
+    return status in (FAILING_ON_CHANGE if fail_on_change else FAILING)
+
+
+def is_rate(kind: str) -> bool:
+    return kind == "share"
+
+
+def format_value(value: float, kind: str) -> str:
+    """A metric's value in its unit: a rate as a percent (``52.09%``), a length with its unit."""
+    if value is None or not math.isfinite(value):
+        return "n/a"
+    return f"{value:.2%}" if is_rate(kind) else f"{value:.2f} {kind}"
+
+
+def format_difference(value: float, kind: str) -> str:
+    """A change: percentage points for a rate (``+1.20 pp``), the unit for a length."""
+    if value is None or not math.isfinite(value):
+        return "n/a"
+    return f"{value * 100:+.2f} pp" if is_rate(kind) else f"{value:+.2f} {kind}"
+
+
+def format_margin(value: float, kind: str) -> str:
+    return f"{value * 100:.2f} pp" if is_rate(kind) else f"{value:.2f} {kind}"
+
+
+def default_margin(name: str, value: float) -> float:
+    """The margin headline_metrics() gives a metric of this value."""
+    return LENGTH_MARGIN * max(value, 1e-9) if name == "mean length" else RATE_MARGIN
 
 
 def config_hash(cfg: dict) -> str:
@@ -117,7 +177,7 @@ def headline_metrics(summary: dict) -> dict[str, dict]:
         out["balance"] = {"value": summary["balance"], "se": se_gap, "margin": RATE_MARGIN, "kind": "share"}
     length = summary["length"]
     out["mean length"] = {"value": length["mean"], "se": length["sd"] / math.sqrt(n),
-                          "margin": LENGTH_MARGIN * max(length["mean"], 1e-9), "kind": length["unit"]}
+                          "margin": default_margin("mean length", length["mean"]), "kind": length["unit"]}
     out["timeouts"] = _rate(summary["outcomes"]["timeouts"], n)
     out["ties"] = _rate(summary["outcomes"]["ties"], n)
     for m in out.values():
@@ -135,10 +195,31 @@ class MetricCheck:
     margin: float
     z: float  # (|difference| - margin) / se of the difference
     status: str
+    kind: str = "share"  # the unit: "share" (a rate, shown in percent) or a length's unit
+    direction: str = TWO_SIDED
+
+    def fails(self, fail_on_change: bool = False) -> bool:
+        return fails(self.status, fail_on_change)
+
+    def describe(self) -> str:
+        """One line: ``balance worse: 87.71% -> 82.00% (-5.71 pp, margin 1.00 pp, higher is better)``."""
+        return (f"{self.metric} {self.status}: {format_value(self.baseline, self.kind)} -> "
+                f"{format_value(self.value, self.kind)} ({format_difference(self.difference, self.kind)}, "
+                f"margin {format_margin(self.margin, self.kind)}, {self.direction})")
+
+
+def _status(direction: str, diff: float, beyond_margin: bool, significant: bool) -> str:
+    if beyond_margin:
+        if direction == TWO_SIDED:
+            return STATUS_CHANGED
+        good = diff > 0 if direction == HIGHER_IS_BETTER else diff < 0
+        return STATUS_BETTER if good else STATUS_WORSE
+    return STATUS_WITHIN if significant else STATUS_OK
 
 
 def compare_to_baseline(base: dict[str, dict], fresh: dict[str, dict], alpha: float = DEFAULT_ALPHA,
                         margins: dict[str, float] | None = None) -> list[MetricCheck]:
+    """Each metric of the baseline against the fresh run: ok, within margin, better, worse or changed."""
     if not base:
         raise ConfigError("baseline metrics: none to check; a baseline must hold at least the seat win rates")
     from scipy import stats  # here, not at the top: scipy.stats takes 0.6 s to import, and a run needs none
@@ -147,24 +228,26 @@ def compare_to_baseline(base: dict[str, dict], fresh: dict[str, dict], alpha: fl
     z_crit = stats.norm.isf(alpha / len(names))
     out = []
     for name in names:
+        b = base[name]
+        margin = (margins or {}).get(name, b["margin"])
+        kind = b.get("kind", "share")
+        direction = metric_direction(name)
         if name not in fresh:
             # e.g. balance when no game of the re-run had a winner: a change the gate must not pass over
-            b = base[name]
-            out.append(MetricCheck(name, b["value"], math.nan, math.nan, (margins or {}).get(name, b["margin"]),
-                                   math.inf, STATUS_REGRESSION))
+            out.append(MetricCheck(name, b["value"], math.nan, math.nan, margin, math.inf, STATUS_WORSE, kind,
+                                   direction))
             continue
-        b, f = base[name], fresh[name]
-        margin = (margins or {}).get(name, b["margin"])
+        f = fresh[name]
         diff = f["value"] - b["value"]
         se = math.hypot(b["se"], f["se"])
         if se == 0 or not math.isfinite(se):
             z = math.inf if abs(diff) > margin else -math.inf
-            sig_change = diff != 0
+            beyond, significant = abs(diff) > margin, diff != 0
         else:
             z = (abs(diff) - margin) / se
-            sig_change = abs(diff) / se > z_crit
-        status = STATUS_REGRESSION if z > z_crit else (STATUS_CHANGED if sig_change else STATUS_OK)
-        out.append(MetricCheck(name, b["value"], f["value"], diff, margin, z, status))
+            beyond, significant = z > z_crit, abs(diff) / se > z_crit
+        out.append(MetricCheck(name, b["value"], f["value"], diff, margin, z,
+                               _status(direction, diff, beyond, significant), kind, direction))
     return out
 
 
@@ -176,26 +259,29 @@ def check_bounds(summary: dict, bounds: dict) -> list[tuple[str, str, bool]]:
     for key, value in bounds.items():
         if key not in allowed:
             raise ConfigError(f"bounds.{key}: unknown bound; allowed: {', '.join(sorted(allowed))}")
+        if key != "length_median" and not _finite(value):
+            raise ConfigError(f"bounds.{key} = {short_value(value)}: expected a number (a share: 0.2 is 20%)")
         rates = [s["win_rate"] for s in summary["seats"]]
         if key == "seat_win_rate_min":
-            results.append((f"every seat wins >= {value:.1%}", f"lowest {min(rates):.2%}", min(rates) >= value))
+            results.append((f"every seat wins >= {value:.2%}", f"lowest {min(rates):.2%}", min(rates) >= value))
         elif key == "seat_win_rate_max":
-            results.append((f"every seat wins <= {value:.1%}", f"highest {max(rates):.2%}", max(rates) <= value))
+            results.append((f"every seat wins <= {value:.2%}", f"highest {max(rates):.2%}", max(rates) <= value))
         elif key == "balance_min":
             bal = summary["balance"]
-            results.append((f"balance >= {value}", "n/a (no winner)" if bal is None else f"{bal:.3f}",
+            results.append((f"balance >= {value:.2%}", "n/a (no winner)" if bal is None else f"{bal:.2%}",
                             bal is not None and bal >= value))
         elif key == "length_median":
             if not (isinstance(value, list) and len(value) == 2):
                 raise ConfigError(f"bounds.length_median = {value!r}: expected [low, high]")
-            med = summary["length"]["p50"]
-            results.append((f"median length in [{value[0]}, {value[1]}]", f"{med:g}", value[0] <= med <= value[1]))
+            med, unit = summary["length"]["p50"], summary["length"]["unit"]
+            results.append((f"median length in [{value[0]}, {value[1]}] {unit}", f"{med:g} {unit}",
+                            value[0] <= med <= value[1]))
         elif key == "timeouts_max":
             t = summary["outcomes"]["timeouts"]
-            results.append((f"timeouts <= {value:.2%}", f"{t:.3%}", t <= value))
+            results.append((f"timeouts <= {value:.2%}", f"{t:.2%}", t <= value))
         elif key == "first_player_advantage_max":
             fpa = summary["first_player_advantage"]["value"]
-            results.append((f"|first-player advantage| <= {value:.1%}",
+            results.append((f"|first-player advantage| <= {value:.2%}",
                             "n/a (no winner)" if fpa is None else f"{abs(fpa):.2%}",
                             fpa is not None and abs(fpa) <= value))
     return results

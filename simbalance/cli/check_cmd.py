@@ -1,21 +1,33 @@
-"""`simbalance baseline` stores a setup's balance; `simbalance check` fails when it regresses."""
+"""`simbalance baseline` stores a setup's balance (or re-records it: `--update FILE`); `simbalance check`
+says per metric whether it is better, worse or changed (by the direction each metric declares), and fails
+on worse or changed."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
-from simbalance.cli.run_cmd import parse_count
+from simbalance.cli.run_cmd import ParameterSource, parse_count
+from simbalance.core.errors import SimbalanceError
+
+# What a baseline's setup is made of: fixed by the file when --update re-records it.
+SETUP_OPTIONS = ("out", "n", "seed", "players", "variant", "strategies", "rotate", "set_", "config")
 
 
 def baseline(
-    game: Annotated[str, typer.Argument(help="Game id (see `simbalance games`).", show_default=False)],
-    out: Annotated[Path, typer.Option(help="Baseline file to write (JSON), e.g. configs/baselines/<game>.json.")],
+    ctx: typer.Context,
+    game: Annotated[str | None, typer.Argument(help="Game id (see `simbalance games`); not with --update.",
+                                               show_default=False)] = None,
+    out: Annotated[Path | None, typer.Option(help="Baseline file to write (JSON), e.g. "
+                                                  "configs/baselines/<game>.json; required with GAME.")] = None,
+    update: Annotated[Path | None, typer.Option(
+        "--update", help="Re-record this baseline file: its own setup, seed and n played with the current code, "
+                         "the file rewritten in place (accepts an intended change; margins are kept).")] = None,
     n: Annotated[str, typer.Option("--n", help="Games: 1e5, 100_000 or 100000.")] = "1e5",
     seed: Annotated[int, typer.Option(help="Seed of the baseline run (checks use other seeds).")] = 0,
     players: Annotated[int | None, typer.Option(help="Players (default: the game config's).")] = None,
@@ -23,21 +35,79 @@ def baseline(
     strategies: Annotated[str | None, typer.Option(help="Strategy per seat, comma-separated.")] = None,
     rotate: Annotated[bool, typer.Option(help="Play every seat permutation of the strategies.")] = False,
     set_: Annotated[list[str] | None, typer.Option("--set", help="Override a config key (repeatable).")] = None,
+    config: Annotated[Path | None, typer.Option(help="Use this config file instead of configs/<game>.toml "
+                                                     "(stored in the baseline's setup).")] = None,
 ) -> None:
     """Run a setup and store every headline metric with its CI, the engine version, a hash of the
-    resolved config, the seed and n."""
+    resolved config, the seed and n. With --update FILE, play the file's own setup again and rewrite it."""
     from simbalance.core.runner import RichProgress
     from simbalance.report.files import check_report_path, write_report
-    from simbalance.studies.check import create_baseline
+    from simbalance.studies.check import baseline_json, create_baseline
 
+    if update is not None:
+        if game is not None:
+            raise SimbalanceError(f"give GAME or --update FILE, not both: --update {update} re-runs the file's own "
+                                  "setup (to change the setup, create a new baseline with GAME --out FILE)")
+        given = [f"--{name.rstrip('_').replace('_', '-')}" for name in SETUP_OPTIONS
+                 if ctx.get_parameter_source(name) == ParameterSource.COMMANDLINE]
+        if given:
+            raise SimbalanceError(f"--update {update}: {', '.join(given)} cannot be given with it; --update re-runs "
+                                  "the file's own setup, seed and n (to change them, create a new baseline with "
+                                  "GAME --out FILE)")
+        _update(update)
+        return
+    if game is None:
+        raise SimbalanceError("missing GAME (see `simbalance games`) to create a baseline, or --update FILE to "
+                          "re-record one")
+    if out is None:
+        raise SimbalanceError(f"missing --out FILE: where to write the baseline, e.g. --out configs/baselines/{game}.json")
     count = parse_count(n)
     check_report_path("--out", out)
     progress = RichProgress(f"baseline {game}")
     data = create_baseline(game, count, seed=seed, players=players, variants=variant, strategies=strategies,
-                           rotate=rotate, overrides=set_ or [], progress=progress)
+                           rotate=rotate, overrides=set_ or [], config=config, progress=progress)
     progress.close()
-    write_report(out, json.dumps(data, indent=2) + "\n", "--out")
-    Console().print(f"baseline of {game} ({count:,} games, seed {seed}) written to {out}")
+    write_report(out, baseline_json(data), "--out")
+    Console().print(f"baseline of {game} ({count:,} games, seed {seed}) written to {escape(str(out))}",
+                    soft_wrap=True)
+
+
+def _update(path: Path) -> None:
+    from simbalance.core.runner import RichProgress
+    from simbalance.report.files import check_report_path, write_report
+    from simbalance.studies.check import baseline_json, play_update, prepare_update
+
+    if not path.is_file():
+        raise SimbalanceError(f"--update {path}: no such baseline file" if not path.exists()
+                              else f"--update {path}: not a file; give a baseline file (JSON)")
+    check_report_path("--update", path)
+    prepared = prepare_update(path)  # the file and its setup are valid before anything is played
+    progress = RichProgress(f"baseline --update {path.name}")
+    result = play_update(prepared, progress=progress)
+    progress.close()
+    write_report(path, baseline_json(result.data), "--update")
+    console = Console()
+    data = result.data
+    tab = Table(title=f"{data['setup']['game']} ({escape(str(path))}): re-recorded, {data['n']:,} games, "
+                      f"seed {data['seed']}")
+    for col in ("metric", "old", "new", "difference"):
+        tab.add_column(col, justify="right")
+    for row in result.rows:
+        tab.add_row(*row)
+    console.print(tab)
+    for note in result.notes:
+        console.print(f"[yellow]note:[/] {escape(note)}", soft_wrap=True)
+    console.print(f"baseline {escape(str(path))} rewritten; commit it to accept the change", soft_wrap=True)
+
+
+def _status_cell(m, fail_on_change: bool) -> str:
+    from simbalance.analysis.check import STATUS_BETTER, STATUS_OK
+
+    if m.fails(fail_on_change):
+        return f"[bold red]{m.status}[/]"
+    if m.status == STATUS_BETTER:
+        return f"[green]{m.status}[/]"
+    return m.status if m.status == STATUS_OK else f"[yellow]{m.status}[/]"
 
 
 def check(
@@ -45,18 +115,35 @@ def check(
     n: Annotated[str | None, typer.Option("--n", help="Games per check (default: each baseline's own n).")] = None,
     seed: Annotated[int | None, typer.Option(help="Seed of the re-runs (default: a fresh seed derived from each baseline's).")] = None,
     alpha: Annotated[float, typer.Option(help="False-alarm rate per baseline (Bonferroni across its metrics).")] = 0.05,
+    fail_on_change: Annotated[bool, typer.Option("--fail-on-change", help="Also fail when a metric got better "
+                                                 "(by default only worse and two-sided changes fail).")] = False,
+    set_: Annotated[list[str] | None, typer.Option("--set", help="Override a config key on top of each baseline's "
+                                                   "setup, e.g. --set rules.pick_cap=500 (repeatable): checks "
+                                                   "that change against the stored baseline.")] = None,
+    config: Annotated[Path | None, typer.Option(help="Use this config file instead of the baseline's (the "
+                                                     "baselines must be of one game).")] = None,
     junit: Annotated[Path | None, typer.Option(help="Also write JUnit XML here (for CI systems).")] = None,
     markdown: Annotated[Path | None, typer.Option(help="Also write a Markdown report here.")] = None,
     game: Annotated[str | None, typer.Option(help="The game every baseline must be for (default: a file named "
                                                   "<game>.json must be for that game).")] = None,
 ) -> None:
-    """Re-run every baseline on fresh seeds and test each metric against it. Exit 0: pass;
-    1: a regression (a metric moved significantly more than its margin, or a bound is violated);
-    2: an error (a malformed baseline, an unwritable report path), found before any game is played."""
-    from simbalance.core.errors import SimbalanceError
+    """Re-run every baseline on fresh seeds and say per metric whether it is ok, within margin,
+    better, worse or changed (two-sided metrics: seat and strategy win rates, length, ties).
+    Exit 0: pass; 1: a metric worse or changed, or a bound violated (also better, with
+    --fail-on-change); 2: an error (a malformed baseline, an unwritable report path), found before
+    any game is played. Accept an intended change with `simbalance baseline --update FILE`."""
     from simbalance.core.runner import RichProgress
     from simbalance.report.files import check_report_path, write_report
-    from simbalance.studies.check import default_baselines, play_check, prepare_check, to_junit, to_markdown
+    from simbalance.studies.check import (
+        COLUMNS,
+        accept_hint,
+        default_baselines,
+        metric_row,
+        play_check,
+        prepare_checks,
+        to_junit,
+        to_markdown,
+    )
 
     paths = files or default_baselines()
     if not paths:
@@ -70,34 +157,44 @@ def check(
     if junit is not None and markdown is not None and junit.resolve() == markdown.resolve():
         raise SimbalanceError(f"--junit and --markdown are the same file {junit}; give two paths")
     # Every baseline is validated and planned before the first game is played.
-    prepared = [prepare_check(path, n=count, seed=seed, game=game) for path in paths]
+    prepared = prepare_checks(paths, n=count, seed=seed, game=game, overrides=list(set_ or []),
+                              config=str(config) if config is not None else None)
     console = Console()
     results = []
     for prep in prepared:
         path = prep.path
         progress = RichProgress(f"check {path.name}")
-        result = play_check(prep, alpha=alpha, progress=progress)
+        result = play_check(prep, alpha=alpha, progress=progress, fail_on_change=fail_on_change)
         progress.close()
         results.append(result)
-        tab = Table(title=f"{result.game} ({path}): {'[green]pass[/]' if result.passed else '[bold red]FAIL[/]'} "
-                          f"({result.n:,} games, seed {result.seed})")
-        for col in ("metric", "baseline", "now", "difference", "margin", "status"):
+        tab = Table(title=f"{result.game} ({escape(str(path))}): "
+                          f"{'[green]pass[/]' if result.passed else '[bold red]FAIL[/]'} "
+                          f"({result.n:,} games, seed {result.seed}; rates in %, differences in percentage points)")
+        for col in COLUMNS:
             tab.add_column(col, justify="right")
         for m in result.metrics:
-            style = "bold red" if m.status == "REGRESSION" else ("yellow" if m.status != "ok" else "")
-            tab.add_row(m.metric, f"{m.baseline:.4g}", f"{m.value:.4g}", f"{m.difference:+.4g}", f"{m.margin:.3g}",
-                        f"[{style}]{m.status}[/]" if style else m.status)
+            tab.add_row(*metric_row(m)[:-1], _status_cell(m, fail_on_change))
         for bound, measured, ok in result.bounds:
-            tab.add_row(f"bound: {bound}", "", measured, "", "", "ok" if ok else "[bold red]VIOLATED[/]")
+            tab.add_row(f"bound: {escape(bound)}", "", "", escape(measured), "", "", "ok" if ok else "[bold red]VIOLATED[/]")
         console.print(tab)
         for note in result.notes:
-            console.print(f"[yellow]note:[/] {note} (re-create the baseline if the change is intended)")
+            console.print(f"[yellow]note:[/] {escape(note)}", soft_wrap=True)
+        hint = accept_hint(result)
+        if hint:
+            console.print(f"  {escape(hint)}", soft_wrap=True)
     if junit:
         write_report(junit, to_junit(results))
     if markdown:
         write_report(markdown, to_markdown(results))
-    failed = [r.game for r in results if not r.passed]
+    failed = [r for r in results if not r.passed]
+    for r in results:
+        better = [m.metric for m in r.metrics if m.status == "better" and not m.fails(fail_on_change)]
+        if better:
+            console.print(f"[green]better[/] in {r.game}: {', '.join(better)}", soft_wrap=True)
     if failed:
-        console.print(f"[bold red]balance regression[/] in {', '.join(failed)}")
+        for r in failed:
+            what = [f"{m.metric} {m.status}" for m in r.failing]
+            what += [f"bound violated: {escape(bound)}" for bound, _, ok in r.bounds if not ok]
+            console.print(f"[bold red]balance check failed[/] in {r.game}: {'; '.join(what)}", soft_wrap=True)
         raise typer.Exit(1)
-    console.print(f"[green]all {len(results)} baseline(s) pass[/]")
+    console.print(f"[green]all {len(results)} baseline(s) pass[/]", soft_wrap=True)

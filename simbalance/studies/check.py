@@ -9,17 +9,24 @@ simbalance/analysis/check.py), plus the designer bounds of the game config's ``[
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from xml.sax.saxutils import escape as xml_escape
 
 from simbalance.analysis.check import (
-    STATUS_REGRESSION,
+    STATUS_BETTER,
+    STATUS_OK,
+    STATUS_WITHIN,
     MetricCheck,
     check_bounds,
     compare_to_baseline,
     config_hash,
+    default_margin,
+    format_difference,
+    format_margin,
+    format_value,
     headline_metrics,
     short_value,
     validate_baseline_metrics,
@@ -37,10 +44,15 @@ FORMAT = 1
 
 def create_baseline(game: str, n: int, *, seed: int = 0, players: int | None = None,
                     variants: list[str] | None = None, strategies: str | list[str] | None = None,
-                    rotate: bool = False, overrides: list[str] | None = None, progress=None) -> dict:
+                    rotate: bool = False, overrides: list[str] | None = None, config: str | Path | None = None,
+                    progress=None) -> dict:
+    """Run a setup and return the baseline (a JSON-able dict). ``config`` (a TOML file used instead of
+    configs/<game>.toml) is stored in the setup, as given, only when given."""
     setup = {"game": game, "players": players, "variants": list(variants or []),
              "strategies": strategies if strategies is None or isinstance(strategies, str) else ",".join(strategies),
              "rotate": rotate, "overrides": list(overrides or [])}
+    if config is not None:
+        setup["config"] = str(config)
     plan = _plan(setup, n, seed)
     result = SimulationResult.from_plan(plan, progress=progress)
     setup["players"] = plan.players
@@ -52,16 +64,23 @@ def create_baseline(game: str, n: int, *, seed: int = 0, players: int | None = N
         "engine_version": plan.engine.version,
         "config_hash": config_hash(plan.config),
         "simbalance_version": __version__,
-        "created_utc": datetime.now(UTC).isoformat(timespec="seconds"),
+        "created_utc": _now(),
         "metrics": headline_metrics(result.summary()),
         "margins": {},
     }
 
 
-def _plan(setup: dict, n: int, seed: int):
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def _plan(setup: dict, n: int, seed: int, *, overrides: list[str] | None = None, config: str | Path | None = None):
+    """The run of a baseline's setup; ``overrides`` apply after the setup's own, ``config`` replaces its
+    config file."""
     return plan_run(setup["game"], n, seed=seed, players=setup.get("players"), variants=setup.get("variants"),
                     strategies=setup.get("strategies"), rotate=bool(setup.get("rotate")),
-                    overrides=setup.get("overrides") or [])
+                    overrides=[*(setup.get("overrides") or []), *(overrides or [])],
+                    config=config if config is not None else setup.get("config"))
 
 
 def read_baseline(path: Path) -> dict:
@@ -95,6 +114,9 @@ def read_baseline(path: Path) -> dict:
         value = setup.get(key) or []
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
             raise ConfigError(f"{where}: setup.{key} = {short_value(value)}: expected a list of strings")
+    if setup.get("config") is not None and not isinstance(setup["config"], str):
+        raise ConfigError(f"{where}: setup.config = {short_value(setup['config'])}: expected the path of a config "
+                          "file (TOML) or no key")
     strategies = setup.get("strategies")
     if strategies is not None and not isinstance(strategies, str):
         raise ConfigError(f"{where}: setup.strategies = {short_value(strategies)}: expected a comma-separated string or null")
@@ -121,10 +143,34 @@ class CheckResult:
     bounds: list[tuple[str, str, bool]]
     notes: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    fail_on_change: bool = False  # also fail on "better" (by default only "worse" and "changed" fail)
+
+    @property
+    def failing(self) -> list[MetricCheck]:
+        return [m for m in self.metrics if m.fails(self.fail_on_change)]
 
     @property
     def passed(self) -> bool:
-        return all(m.status != STATUS_REGRESSION for m in self.metrics) and all(ok for _, _, ok in self.bounds)
+        return not self.failing and all(ok for _, _, ok in self.bounds)
+
+    @property
+    def moved(self) -> list[MetricCheck]:
+        """Metrics that moved beyond their margin (better, worse or changed)."""
+        return [m for m in self.metrics if m.status not in (STATUS_OK, STATUS_WITHIN)]
+
+
+OVERRIDE_NOTE = "this check's setup differs from the baseline's by"
+
+
+def accept_hint(result: CheckResult) -> str | None:
+    """How to accept what moved (the file's --update command), or None when nothing did."""
+    overridden = any(note.startswith(OVERRIDE_NOTE) for note in result.notes)
+    if not (result.moved or any(not note.startswith(OVERRIDE_NOTE) for note in result.notes)):
+        return None
+    update = f"`simbalance baseline --update {result.path}`"
+    if overridden:
+        return f"the baseline is unchanged; to adopt the change, make it in the game's config and run {update}"
+    return f"if the change is intended, accept it: {update}"
 
 
 @dataclass
@@ -139,14 +185,9 @@ class PreparedCheck:
     notes: list[str]
 
 
-def prepare_check(path: Path, *, n: int | None = None, seed: int | None = None,
-                  game: str | None = None) -> PreparedCheck:
-    """Everything a check can get wrong, found before a game is played: the file, its setup (a known
-    game, the expected one), its metrics against what the re-run produces, the seed.
-
-    The expected game is ``game`` if given, else the file's name when it is a game id
-    (configs/baselines/<game>.json)."""
-    path = Path(path)
+def _read_for_game(path: Path, game: str | None) -> dict:
+    """A baseline file whose setup names a known game, the expected one: ``game`` if given, else the
+    file's name when it is a game id (configs/baselines/<game>.json)."""
     base = read_baseline(path)
     setup = base["setup"]
     where = f"baseline {path}"
@@ -159,16 +200,53 @@ def prepare_check(path: Path, *, n: int | None = None, seed: int | None = None,
         why = "--game" if game is not None else "its file name"
         raise ConfigError(f"{where}: setup.game = {setup['game']!r}, but {why} expects {expected!r}; "
                           f"check the file, or re-create it with `simbalance baseline {expected}`")
+    return base
+
+
+def _setup_text(setup: dict, overrides: list[str], config: str | Path | None) -> str:
+    """How a check's run differs from the baseline's setup (--config, --set), in words."""
+    parts = []
+    if config is not None:
+        parts.append(f"--config {config} (the baseline used {setup.get('config') or 'the game config'})")
+    parts += [f"--set {o}" for o in overrides]
+    return ", ".join(parts)
+
+
+def prepare_check(path: Path, *, n: int | None = None, seed: int | None = None, game: str | None = None,
+                  overrides: list[str] | None = None, config: str | Path | None = None) -> PreparedCheck:
+    """Everything a check can get wrong, found before a game is played: the file, its setup (a known
+    game, the expected one), its metrics against what the re-run produces, the seed.
+
+    The expected game is ``game`` if given, else the file's name when it is a game id
+    (configs/baselines/<game>.json). ``overrides`` (``--set``) apply on top of the baseline's setup and
+    ``config`` (``--config``) replaces its config file: the check then measures that change against
+    the stored baseline, and says so in its notes."""
+    path = Path(path)
+    base = _read_for_game(path, game)
+    setup = base["setup"]
+    where = f"baseline {path}"
+    overrides = list(overrides or [])
     n = n or base["n"]
     seed = derive_seed(base["seed"], "check") if seed is None else seed
     if seed == base["seed"]:
         raise ConfigError(f"check of {path}: seed {seed} is the baseline's own; a check needs fresh seeds")
     try:
-        plan = _plan(setup, n, seed)
+        plan = _plan(setup, n, seed, overrides=overrides, config=config)
     except SimbalanceError as exc:
+        if overrides or config is not None:
+            try:  # the baseline's own setup plans: the error is in what this check adds to it
+                _plan(setup, n, seed)
+            except SimbalanceError:
+                pass
+            else:
+                raise ConfigError(f"check of {path}: {exc} (from {_setup_text(setup, overrides, config)} on top "
+                                  f"of the baseline's setup)") from None
         raise ConfigError(f"{where}: setup: {exc}") from None
     validate_baseline_metrics(where, base["metrics"], base.get("margins"), plan.players, plan.lineup.slot_names)
     notes = []
+    if overrides or config is not None:
+        notes.append(f"{OVERRIDE_NOTE} {_setup_text(setup, overrides, config)}: it measures that change against "
+                     "the stored baseline")
     if plan.engine.version != base["engine_version"]:
         notes.append(f"engine version changed: {base['engine_version']} -> {plan.engine.version}")
     if config_hash(plan.config) != base["config_hash"]:
@@ -176,39 +254,146 @@ def prepare_check(path: Path, *, n: int | None = None, seed: int | None = None,
     return PreparedCheck(path, base, plan, n, seed, notes)
 
 
-def play_check(prepared: PreparedCheck, *, alpha: float = 0.05, progress=None) -> CheckResult:
+def prepare_checks(paths: list[Path], *, n: int | None = None, seed: int | None = None, game: str | None = None,
+                   overrides: list[str] | None = None, config: str | Path | None = None) -> list[PreparedCheck]:
+    """Every baseline read, validated and planned before the first game is played."""
+    if config is not None:
+        games = sorted({read_baseline(Path(p))["setup"]["game"] for p in paths})
+        if len(games) > 1:
+            raise ConfigError(f"--config {config}: a config file is one game's, but the baselines are for "
+                              f"{', '.join(games)}; give the baseline files of one game")
+    return [prepare_check(p, n=n, seed=seed, game=game, overrides=overrides, config=config) for p in paths]
+
+
+def play_check(prepared: PreparedCheck, *, alpha: float = 0.05, progress=None,
+               fail_on_change: bool = False) -> CheckResult:
     plan, base = prepared.plan, prepared.base
     result = SimulationResult.from_plan(plan, progress=progress)
     summary = result.summary()
     checks = compare_to_baseline(base["metrics"], headline_metrics(summary), alpha, base.get("margins"))
     bounds = check_bounds(summary, plan.config.get("bounds", {}))
     return CheckResult(str(prepared.path), base["setup"]["game"], prepared.n, prepared.seed, checks, bounds,
-                       list(prepared.notes), result.elapsed)
+                       list(prepared.notes), result.elapsed, fail_on_change)
 
 
 def run_check(path: Path, *, n: int | None = None, seed: int | None = None, alpha: float = 0.05,
-              progress=None, game: str | None = None) -> CheckResult:
-    return play_check(prepare_check(path, n=n, seed=seed, game=game), alpha=alpha, progress=progress)
+              progress=None, game: str | None = None, overrides: list[str] | None = None,
+              config: str | Path | None = None, fail_on_change: bool = False) -> CheckResult:
+    prepared = prepare_check(path, n=n, seed=seed, game=game, overrides=overrides, config=config)
+    return play_check(prepared, alpha=alpha, progress=progress, fail_on_change=fail_on_change)
+
+
+@dataclass
+class PreparedUpdate:
+    """A baseline to re-record (`simbalance baseline --update FILE`), read and planned: nothing played yet."""
+
+    path: Path
+    base: dict
+    plan: object
+
+
+@dataclass
+class UpdateResult:
+    path: Path
+    data: dict  # the new baseline
+    rows: list[tuple[str, str, str, str]]  # metric, old, new, difference (formatted in its unit)
+    notes: list[str]
+
+
+def prepare_update(path: Path) -> PreparedUpdate:
+    """The file's own setup (game, players, variants, strategies, rotation, overrides, config, seed, n),
+    planned with the current code; the file must be a valid baseline."""
+    path = Path(path)
+    base = _read_for_game(path, None)
+    where = f"baseline {path}"
+    try:
+        plan = _plan(base["setup"], base["n"], base["seed"])
+    except SimbalanceError as exc:
+        raise ConfigError(f"{where}: setup: {exc}") from None
+    validate_baseline_metrics(where, base["metrics"], base.get("margins"), plan.players, plan.lineup.slot_names)
+    return PreparedUpdate(path, base, plan)
+
+
+def play_update(prepared: PreparedUpdate, *, progress=None) -> UpdateResult:
+    """Re-record a baseline: the same setup, seed and n played with the current code; the file's choice
+    of metrics, its ``margins`` table and any margin set by hand in a metric are kept."""
+    base, plan = prepared.base, prepared.plan
+    result = SimulationResult.from_plan(plan, progress=progress)
+    fresh = headline_metrics(result.summary())
+    metrics, rows, notes = {}, [], []
+    for name, old in base["metrics"].items():
+        kind = old.get("kind", "share")
+        if name not in fresh:  # balance, when no game has a winner any more
+            notes.append(f"{name}: dropped, the re-run cannot measure it (was {format_value(old['value'], kind)})")
+            continue
+        new = dict(fresh[name])
+        if not math.isclose(old["margin"], default_margin(name, old["value"]), rel_tol=1e-9, abs_tol=1e-12):
+            new["margin"] = old["margin"]  # set by hand in the file: kept
+        metrics[name] = new
+        rows.append((name, format_value(old["value"], kind), format_value(new["value"], new["kind"]),
+                     format_difference(new["value"] - old["value"], new["kind"])))
+    data = dict(base)  # keys of its own a file may hold are kept
+    data.update({
+        "format": FORMAT,
+        "setup": {**base["setup"], "players": plan.players},
+        "engine_version": plan.engine.version,
+        "config_hash": config_hash(plan.config),
+        "simbalance_version": __version__,
+        "created_utc": _now(),
+        "metrics": metrics,
+        "margins": base.get("margins") or {},
+    })
+    if plan.engine.version != base["engine_version"]:
+        notes.insert(0, f"engine version {base['engine_version']} -> {plan.engine.version}")
+    if config_hash(plan.config) != base["config_hash"]:
+        notes.insert(0, f"resolved config changed: hash {base['config_hash']} -> {config_hash(plan.config)}")
+    if base.get("simbalance_version") != __version__:
+        notes.append(f"simbalance {base.get('simbalance_version', '?')} -> {__version__}")
+    return UpdateResult(prepared.path, data, rows, notes)
+
+
+def baseline_json(data: dict) -> str:
+    return json.dumps(data, indent=2) + "\n"
 
 
 def default_baselines() -> list[Path]:
     return sorted(BASELINE_DIR.glob("*.json"))
 
 
+def metric_row(m: MetricCheck) -> tuple[str, ...]:
+    return (m.metric, m.direction, format_value(m.baseline, m.kind), format_value(m.value, m.kind),
+            format_difference(m.difference, m.kind), format_margin(m.margin, m.kind), m.status)
+
+
+COLUMNS = ("metric", "direction", "baseline", "now", "difference", "margin", "status")
+
+
+def verdict(r: CheckResult) -> str:
+    return "pass" if r.passed else "FAIL"
+
+
 def to_markdown(results: list[CheckResult]) -> str:
     lines = ["# simbalance check", ""]
     for r in results:
-        lines += [f"## {r.game} ({Path(r.path).name}): {'pass' if r.passed else 'FAIL'}", "",
-                  f"{r.n:,} games, seed {r.seed}.", ""]
-        lines += [f"- note: {note}" for note in r.notes]
-        lines += ["", "| metric | baseline | now | difference | margin | status |", "|---|---|---|---|---|---|"]
+        lines += [f"## {r.game} ({Path(r.path).name}): {verdict(r)}", "",
+                  f"{r.n:,} games, seed {r.seed}. Rates in percent, differences in percentage points (pp).", ""]
+        if r.notes:
+            lines += [f"- note: {note}" for note in r.notes] + [""]
+        lines += ["| " + " | ".join(COLUMNS) + " |", "|" + "---|" * len(COLUMNS)]
         for m in r.metrics:
-            lines.append(f"| {m.metric} | {m.baseline:.4g} | {m.value:.4g} | {m.difference:+.4g} | {m.margin:.3g} | "
-                         f"{m.status} |")
+            status = f"**{m.status}**" if m.fails(r.fail_on_change) else m.status
+            lines.append("| " + " | ".join((*metric_row(m)[:-1], status)) + " |")
         for bound, measured, ok in r.bounds:
-            lines.append(f"| bound: {bound} | | {measured} | | | {'ok' if ok else 'VIOLATED'} |")
+            lines.append(f"| bound: {bound} | | | {measured} | | | {'ok' if ok else '**VIOLATED**'} |")
+        hint = accept_hint(r)
+        if hint:
+            lines += ["", hint[0].upper() + hint[1:] + "."]
         lines.append("")
     return "\n".join(lines)
+
+
+def _attr(text: str) -> str:
+    return xml_escape(text, {'"': "&quot;"})
 
 
 def to_junit(results: list[CheckResult]) -> str:
@@ -217,16 +402,15 @@ def to_junit(results: list[CheckResult]) -> str:
     for r in results:
         for m in r.metrics:
             body = ""
-            if m.status == STATUS_REGRESSION:
+            if m.fails(r.fail_on_change):
                 failures += 1
-                body = (f"<failure message=\"{xml_escape(m.metric)} moved from {m.baseline:.4g} to {m.value:.4g}"
-                        f" (margin {m.margin:.3g})\"/>")
-            cases.append(f"<testcase classname=\"{xml_escape(r.game)}\" name=\"{xml_escape(m.metric)}\" "
-                         f"time=\"0\">{body}</testcase>")
+                body = f'<failure message="{_attr(m.describe())}"/>'
+            elif m.status == STATUS_BETTER:
+                body = f"<system-out>{xml_escape(m.describe())}</system-out>"
+            cases.append(f'<testcase classname="{_attr(r.game)}" name="{_attr(m.metric)}" time="0">{body}</testcase>')
         for bound, measured, ok in r.bounds:
-            body = "" if ok else f"<failure message=\"{xml_escape(bound)}: measured {xml_escape(measured)}\"/>"
+            body = "" if ok else f'<failure message="{_attr(bound)}: measured {_attr(measured)}"/>'
             failures += 0 if ok else 1
-            cases.append(f"<testcase classname=\"{xml_escape(r.game)}\" name=\"bound: {xml_escape(bound)}\" "
-                         f"time=\"0\">{body}</testcase>")
-    return (f"<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<testsuite name=\"simbalance check\" "
-            f"tests=\"{len(cases)}\" failures=\"{failures}\">\n" + "\n".join(cases) + "\n</testsuite>\n")
+            cases.append(f'<testcase classname="{_attr(r.game)}" name="bound: {_attr(bound)}" time="0">{body}</testcase>')
+    return ('<?xml version="1.0" encoding="utf-8"?>\n<testsuite name="simbalance check" '
+            f'tests="{len(cases)}" failures="{failures}">\n' + "\n".join(cases) + "\n</testsuite>\n")

@@ -1,12 +1,25 @@
-"""The regression gate: a planted regression fails, noise passes, exit codes and CI outputs."""
+"""The regression gate: planted improvements pass and regressions fail by the direction each metric
+declares, noise passes, exit codes, units and CI outputs."""
 
 import json
+import math
+import re
 
 import pytest
 from typer.testing import CliRunner
 
+from simbalance.analysis.check import (
+    DIRECTIONS,
+    HIGHER_IS_BETTER,
+    LOWER_IS_BETTER,
+    TWO_SIDED,
+    compare_to_baseline,
+    format_difference,
+    format_value,
+    metric_direction,
+)
 from simbalance.cli.main import app
-from simbalance.studies.check import create_baseline, run_check
+from simbalance.studies.check import create_baseline, run_check, to_junit, to_markdown
 
 runner = CliRunner()
 
@@ -36,8 +49,8 @@ def test_a_planted_shift_of_a_few_points_fails(base_file, tmp_path):
         data["metrics"]["win rate seat 0"]["value"] += 0.04
     res = run_check(edited(base_file, tmp_path, shift))
     assert not res.passed
-    failing = [m.metric for m in res.metrics if m.status == "REGRESSION"]
-    assert failing == ["win rate seat 0"]
+    # a seat's win rate is two-sided: a move either way beyond its margin is "changed", and fails
+    assert [(m.metric, m.status) for m in res.failing] == [("win rate seat 0", "changed")]
 
 
 def test_a_rule_change_fails_and_is_reported(base_file, tmp_path):
@@ -60,17 +73,103 @@ def test_cli_exit_codes_and_ci_reports(base_file, tmp_path):
     ok = runner.invoke(app, ["check", str(base_file), "--n", "2e4", "--junit", str(junit), "--markdown", str(md)])
     assert ok.exit_code == 0, ok.output
     assert "<testsuite" in junit.read_text() and "failures=\"0\"" in junit.read_text()
-    assert "| win rate seat 0 |" in md.read_text()
+    assert "| win rate seat 0 | two-sided |" in md.read_text()
 
-    def shift(data):
+    def worse(data):  # the baseline was 10 points more balanced than the re-run
+        data["metrics"]["balance"]["value"] += 0.1
+    bad = runner.invoke(app, ["check", str(edited(base_file, tmp_path, worse)), "--n", "2e4"], env=WIDE)
+    assert bad.exit_code == 1 and "balance check failed" in bad.output and "balance worse" in bad.output
+
+    def better(data):  # the re-run is 10 points more balanced than the baseline: an improvement passes
         data["metrics"]["balance"]["value"] -= 0.1
-    bad = runner.invoke(app, ["check", str(edited(base_file, tmp_path, shift)), "--n", "2e4"])
-    assert bad.exit_code == 1 and "balance regression" in bad.output
+    improved = edited(base_file, tmp_path, better)
+    good = runner.invoke(app, ["check", str(improved), "--n", "2e4", "--markdown", str(md)], env=WIDE)
+    assert good.exit_code == 0, good.output
+    assert "better in find-dr-evil: balance" in good.output and "REGRESSION" not in good.output
+    assert "simbalance baseline --update" in good.output  # how to accept it
+    assert re.search(r"\| balance \| higher is better \| [\d.]+% \| [\d.]+% \| \+[\d.]+ pp \| 1.00 pp \| better \|", md.read_text())
+    strict = runner.invoke(app, ["check", str(improved), "--n", "2e4", "--fail-on-change", "--junit", str(junit)],
+                           env=WIDE)
+    assert strict.exit_code == 1 and "balance better" in strict.output, strict.output
+    assert "failures=\"1\"" in junit.read_text() and "balance better: " in junit.read_text()
 
     missing = runner.invoke(app, ["check", str(tmp_path / "nope.json")])
     assert missing.exit_code == 2 and "does not exist" in missing.output
     same_seed = runner.invoke(app, ["check", str(base_file), "--seed", "0"])
     assert same_seed.exit_code == 2 and "fresh seeds" in same_seed.output
+
+
+WIDE = {"COLUMNS": "200"}  # rich wraps table cells at the runner's 80 columns
+
+
+def _metric(value, se=0.002, kind="share", margin=0.01):
+    return {"value": value, "se": se, "margin": margin, "kind": kind}
+
+
+BASE = {"win rate seat 0": _metric(0.30), "win rate seat 1": _metric(0.25), "balance": _metric(0.59),
+        "mean length": _metric(20.0, se=0.05, kind="turns", margin=1.0), "timeouts": _metric(0.02),
+        "ties": _metric(0.01)}
+
+
+def _status(name, value, fail_on_change=False):
+    fresh = {k: dict(v) for k, v in BASE.items()}
+    fresh[name]["value"] = value
+    (check,) = [c for c in compare_to_baseline(BASE, fresh) if c.metric == name]
+    others = [c.status for c in compare_to_baseline(BASE, fresh) if c.metric != name]
+    assert others == ["ok"] * len(others)
+    return check.status, check.fails(fail_on_change)
+
+
+@pytest.mark.parametrize("name,value,status,fails", [
+    ("balance", 0.63, "better", False),  # the issue's case: 0.59 -> 0.63 is no regression
+    ("balance", 0.55, "worse", True),
+    ("timeouts", 0.06, "worse", True),
+    ("timeouts", 0.00, "better", False),  # se 0.002 each: 2 pp down is beyond the 1 pp margin
+    ("win rate seat 0", 0.34, "changed", True),  # two-sided: either way fails
+    ("win rate seat 0", 0.26, "changed", True),
+    ("mean length", 23.0, "changed", True),
+    ("mean length", 17.0, "changed", True),
+    ("ties", 0.05, "changed", True),
+    ("balance", 0.5935, "ok", False),  # noise
+    ("balance", 0.605, "within margin", False),  # significant, but within the 1 pp margin
+])
+def test_each_metric_has_a_direction(name, value, status, fails):
+    assert _status(name, value) == (status, fails)
+
+
+def test_fail_on_change_also_fails_on_better_but_never_within_margin():
+    assert _status("balance", 0.63, fail_on_change=True) == ("better", True)
+    assert _status("timeouts", 0.00, fail_on_change=True) == ("better", True)
+    assert _status("balance", 0.605, fail_on_change=True) == ("within margin", False)
+
+
+def test_directions_live_in_one_table():
+    assert DIRECTIONS["balance"] == HIGHER_IS_BETTER and DIRECTIONS["timeouts"] == LOWER_IS_BETTER
+    assert metric_direction("win rate seat 3") == metric_direction("win rate greedy") == TWO_SIDED
+
+
+def test_a_metric_the_rerun_cannot_measure_is_worse():
+    fresh = {k: dict(v) for k, v in BASE.items() if k != "balance"}
+    (bal,) = [c for c in compare_to_baseline(BASE, fresh) if c.metric == "balance"]
+    assert bal.status == "worse" and bal.fails() and math.isnan(bal.value)
+
+
+def test_units_rates_in_percent_differences_in_points():
+    assert format_value(0.5209, "share") == "52.09%" and format_difference(0.012, "share") == "+1.20 pp"
+    assert format_value(19.466, "picks") == "19.47 picks" and format_difference(-0.5, "picks") == "-0.50 picks"
+    assert format_value(math.nan, "share") == "n/a"
+
+
+def test_reports_use_percent_and_points(base_file, tmp_path):
+    def shifted(data):
+        data["metrics"]["win rate seat 0"]["value"] += 0.04
+    res = run_check(edited(base_file, tmp_path, shifted), n=10_000)
+    md, xml = to_markdown([res]), to_junit([res])
+    seat0 = next(line for line in md.splitlines() if line.startswith("| win rate seat 0 |"))
+    assert "%" in seat0 and " pp |" in seat0 and "**changed**" in seat0
+    assert "win rate seat 0 changed: " in xml and "% -&gt; " in xml and " pp, margin 1.00 pp, two-sided)" in xml
+    balance = next(line for line in md.splitlines() if line.startswith("| balance |")).split(" | ")
+    assert re.fullmatch(r"\d+\.\d\d%", balance[2]) and re.fullmatch(r"[+-]\d+\.\d\d pp", balance[4])  # in percent too
 
 
 @pytest.mark.slow
