@@ -23,9 +23,12 @@ class OneLineErrors(TyperGroup):
     """A command group that turns input errors into one line and exit code 2."""
 
     def main(self, *args, **kwargs):
+        from simbalance.core.runner import announcing_compiles
+
         kwargs["standalone_mode"] = False
         try:
-            code = super().main(*args, **kwargs)
+            with announcing_compiles():  # every command shows a spinner while an engine compiles
+                code = super().main(*args, **kwargs)
         except SimbalanceError as exc:
             typer.echo(f"error: {exc}", err=True)
             sys.exit(2)

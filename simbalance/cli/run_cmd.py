@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import functools
 import os
 import re
 import shlex
@@ -283,7 +282,7 @@ def _play_and_write(plan, request: RunRequest, keep: bool, state_dir: Path, resu
                     scheduler: str | None, dask_timeout: float, quiet: bool) -> None:
     from simbalance.core.errors import RunInterrupted
     from simbalance.core.execution import RunOptions
-    from simbalance.core.runner import RichProgress, compile_notice
+    from simbalance.core.runner import RichProgress
     from simbalance.report.run_folder import write_run_folder
     from simbalance.studies.run import SimulationResult
 
@@ -297,7 +296,7 @@ def _play_and_write(plan, request: RunRequest, keep: bool, state_dir: Path, resu
         options = RunOptions(keep_games=keep, backend=backend, scheduler=scheduler, precision=request.precision,
                              state_dir=state_dir, resume=resuming, args=request.to_state(), stop=stop,
                              shards=not keep and request.games_file, dask_timeout=dask_timeout,
-                             compiling=None if quiet else functools.partial(compile_notice, plan.spec.id))
+                             compiling=False if quiet else None)  # None: the command line's spinner
         try:
             result = SimulationResult.from_plan(plan, progress=progress, options=options)
         except RunInterrupted:

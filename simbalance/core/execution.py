@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from simbalance.core import runner
 from simbalance.core.aggregate import RunAggregate, wilson
 from simbalance.core.errors import RunInterrupted, SimbalanceError
 from simbalance.core.records import END_INVALID
@@ -72,7 +73,9 @@ class RunOptions:
     stop: object = None  # callable () -> bool, asked between chunks (Ctrl-C, SIGTERM)
     shards: bool = False  # streaming runs: write each chunk's games to state_dir/games/ as it finishes
     dask_timeout: float = DASK_TIMEOUT_S  # Dask: the longest wait for a worker, or for the next chunk
-    compiling: object = None  # a context manager factory () -> ..., held while the kernel compiles or loads
+    # held while the kernel compiles or loads: a context manager factory () -> ...; None: the
+    # process's default notice (runner.default_compile_notice, the CLI's spinner), False: none
+    compiling: object = None
 
 
 class EngineInvariantError(RuntimeError):
@@ -282,16 +285,24 @@ def execute(plan: RunPlan, options: RunOptions, progress: ProgressFn | None = No
         checkpoint.begin(agg, sample)
     compile_seconds = 0.0
     if options.backend == "local":
-        with options.compiling() if options.compiling is not None else contextlib.nullcontext():
+        with _compile_notice(plan, options):
             compile_seconds = _compile(plan)
     start = time.perf_counter()
     stop = options.stop if callable(options.stop) else None
     index = first_chunk
     stopped_early = False
     chunks = chunk_bounds(plan.n, chunk, first_chunk=first_chunk)  # lazy: flat memory at any n
+    in_chunk = [0]  # games done in the chunk in play, so that the display moves within a long chunk
+
+    def games_done_in_chunk(k: int) -> None:
+        in_chunk[0] += k
+        progress(done + in_chunk[0], plan.n, time.perf_counter() - start)
+
     for part in play_chunks(engine, lineup, plan.prepared, plan.seed, chunks, threads=plan.threads,
                             backend=options.backend, scheduler=options.scheduler, stop=stop, kernel=plan.kernel,
-                            target=records, timeout=options.dask_timeout):
+                            target=records, timeout=options.dask_timeout,
+                            on_games=games_done_in_chunk if progress is not None else None):
+        shown, in_chunk[0] = in_chunk[0], 0  # every game of the chunk shown already (locally)?
         size = len(part)
         broken = np.flatnonzero(part["end"] == END_INVALID)
         if len(broken):
@@ -308,7 +319,7 @@ def execute(plan: RunPlan, options: RunOptions, progress: ProgressFn | None = No
         done += size
         index += 1
         elapsed = time.perf_counter() - start
-        if progress is not None:
+        if progress is not None and shown != size:
             progress(done, plan.n, elapsed)
         if options.precision is not None and precision_reached(agg, options.precision):
             stopped_early = True
@@ -325,6 +336,16 @@ def execute(plan: RunPlan, options: RunOptions, progress: ProgressFn | None = No
     if records is not None and done < plan.n:
         records = records[:done]
     return Outcome(records, agg, sample[: min(done, len(sample))], done, elapsed, compile_seconds)
+
+
+def _compile_notice(plan: RunPlan, options: RunOptions):
+    """What shows while the run's kernel compiles: the run's own notice, the process's default, or none."""
+    if options.compiling is False:
+        return contextlib.nullcontext()
+    if options.compiling is not None:
+        return options.compiling()
+    notice = runner.default_compile_notice
+    return notice(plan.spec.id) if notice is not None else contextlib.nullcontext()
 
 
 def _compile(plan: RunPlan) -> float:

@@ -18,7 +18,7 @@ import importlib
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from typing import TYPE_CHECKING
 
 import numba
@@ -74,13 +74,17 @@ def games_in_chunks(n: int, chunk: int, chunks: int) -> int:
 
 
 BLOCKS_PER_THREAD = 8  # blocks per thread in a chunk: uneven game lengths still even out
+PROGRESS_BLOCKS = 16  # at least this many blocks in a chunk whose progress is shown
 
 
-def block_spans(size: int, threads: int) -> list[tuple[int, int]]:
+def block_spans(size: int, threads: int, blocks: int | None = None) -> list[tuple[int, int]]:
     """The blocks ``(lo, hi)`` a chunk of ``size`` games is played in: one on one thread, else
-    about ``BLOCKS_PER_THREAD`` per thread. Which block plays a game changes nothing in it (its
-    randomness is keyed by its index), so the records are the same for any split."""
-    blocks = 1 if threads <= 1 else max(1, min(size, threads * BLOCKS_PER_THREAD))
+    about ``BLOCKS_PER_THREAD`` per thread (or ``blocks``, when progress within the chunk is
+    wanted). Which block plays a game changes nothing in it (its randomness is keyed by its
+    index), so the records are the same for any split."""
+    if blocks is None:
+        blocks = 1 if threads <= 1 else threads * BLOCKS_PER_THREAD
+    blocks = max(1, min(size, blocks))
     return [((b * size) // blocks, ((b + 1) * size) // blocks) for b in range(blocks)]
 
 
@@ -91,10 +95,15 @@ def _thread_pool(threads: int) -> ThreadPoolExecutor:
 
 
 def play_chunk(engine: Engine, lineup: Lineup, prepared: tuple, seed: int, first: int, size: int,
-               threads: int, kernel=None, out: np.ndarray | None = None) -> np.ndarray:
+               threads: int, kernel=None, out: np.ndarray | None = None,
+               on_games: Callable[[int], None] | None = None) -> np.ndarray:
     """Play games ``first .. first + size - 1`` on this machine and return their records (written
     into ``out`` when given: no copy). A chunk of no games still calls the kernel once: that
-    compiles it (or loads it from the cache)."""
+    compiles it (or loads it from the cache).
+
+    ``on_games(k)``: called on this thread each time another ``k`` games of the chunk are done, so
+    that a progress display moves within a long chunk (the chunk is then played in
+    ``PROGRESS_BLOCKS`` blocks or more, also on one thread)."""
     kernel = kernel or engine.kernel
     if out is None:
         out = np.zeros(size, dtype=engine.record_dtype)
@@ -103,16 +112,23 @@ def play_chunk(engine: Engine, lineup: Lineup, prepared: tuple, seed: int, first
     plain = numba.config.DISABLE_JIT
     target = out.view(np.recarray) if plain else out
     args = (np.int64(first), np.uint64(seed), lineup.seats, lineup.slot_strategy, lineup.slot_params, *prepared)
-    spans = block_spans(size, 1 if plain else threads)
+    threads = 1 if plain else threads
+    wanted = None if on_games is None else max(PROGRESS_BLOCKS, threads * BLOCKS_PER_THREAD)
+    spans = block_spans(size, threads, wanted)
     # As plain Python, numpy warns on the uint64 wrap-around the generator relies on.
     with np.errstate(over="ignore") if plain else contextlib.nullcontext():
-        if len(spans) == 1:
-            kernel(target, np.int64(0), np.int64(size), *args)
+        if threads == 1 or len(spans) == 1:
+            for lo, hi in spans if size else [(0, 0)]:
+                kernel(target, np.int64(lo), np.int64(hi), *args)
+                if on_games is not None and hi > lo:
+                    on_games(hi - lo)
         else:
-            blocks = [_thread_pool(threads).submit(kernel, target, np.int64(lo), np.int64(hi), *args)
-                      for lo, hi in spans]
-            for block in blocks:
+            blocks = {_thread_pool(threads).submit(kernel, target, np.int64(lo), np.int64(hi), *args): hi - lo
+                      for lo, hi in spans}
+            for block in as_completed(blocks):
                 block.result()  # an exception in a block is raised here
+                if on_games is not None:
+                    on_games(blocks[block])
     return out
 
 
@@ -137,16 +153,18 @@ def play_chunks(
     kernel=None,
     target: np.ndarray | None = None,
     timeout: float = DASK_TIMEOUT_S,
+    on_games: Callable[[int], None] | None = None,
 ) -> Iterator[np.ndarray]:
     """The records of each chunk, in chunk order. ``stop`` is asked between chunks (on Dask, also
     while waiting). With ``target`` (records indexed by game), chunks are written straight into it.
-    ``timeout``: on Dask, how long to wait for a worker to join or for the next chunk."""
+    ``timeout``: on Dask, how long to wait for a worker to join or for the next chunk.
+    ``on_games(k)``: locally, another ``k`` games of the chunk in play are done (see play_chunk)."""
     if backend == "local":
         for first, size in chunks:
             if stop is not None and stop():
                 return
             out = target[first : first + size] if target is not None else None
-            yield play_chunk(engine, lineup, prepared, seed, first, size, threads, kernel, out)
+            yield play_chunk(engine, lineup, prepared, seed, first, size, threads, kernel, out, on_games)
         return
     if backend != "dask":
         raise SimbalanceError(f"backend = {backend!r}: allowed {', '.join(BACKENDS)}")
@@ -263,6 +281,21 @@ def run_games(
 
 
 COMPILE_NOTICE_AFTER_S = 0.5  # a warm cache loads a kernel faster: no notice then
+
+# The notice every run shows while its kernel compiles, unless it asks for its own or for none
+# (RunOptions.compiling): the command line sets it for all its commands, the Python API has none.
+default_compile_notice: Callable[[str], contextlib.AbstractContextManager] | None = None
+
+
+@contextlib.contextmanager
+def announcing_compiles():
+    """Within this block, every run shows ``compile_notice`` while its kernel compiles."""
+    global default_compile_notice
+    before, default_compile_notice = default_compile_notice, compile_notice
+    try:
+        yield
+    finally:
+        default_compile_notice = before
 
 
 @contextlib.contextmanager

@@ -1,5 +1,6 @@
 """Streaming, checkpoints and resume, precision targets, validation, and the Dask backend."""
 
+import contextlib
 import json
 import os
 import signal
@@ -180,3 +181,52 @@ def test_a_slow_compile_shows_a_notice_and_a_fast_one_none(monkeypatch):
     with runner.compile_notice("find-dr-evil"):
         time.sleep(0.3)
     assert started == ["start", "stop"]
+
+
+def _recording_notice(calls):
+    @contextlib.contextmanager
+    def notice(game):
+        calls.append(game)
+        yield
+
+    return notice
+
+
+def test_every_command_announces_a_compile_and_the_python_api_stays_quiet(monkeypatch, tmp_path):
+    """The command line's spinner is the default of every run it starts (compare, sweep, check...,
+    not only `run`); a notebook's simulate() shows none, and `run --quiet` asks for none."""
+    from simbalance.core import runner
+
+    calls = []
+    monkeypatch.setattr(runner, "compile_notice", _recording_notice(calls))
+    simbalance.simulate("find-dr-evil", 10)
+    assert calls == []
+    with runner.announcing_compiles():
+        SimulationResult.from_plan(plan_run("find-dr-evil", 10))
+        SimulationResult.from_plan(plan_run("find-dr-evil", 10), options=RunOptions(compiling=False))
+    assert calls == ["find-dr-evil"]
+    assert runner.default_compile_notice is None  # the block restores the quiet default
+    res = CliRunner().invoke(app, ["compare", "find-dr-evil", "--arm", "a:rules.repeat_min_holders=2", "--n", "50",
+                                   "--out", str(tmp_path / "c")])
+    assert res.exit_code == 0, res.output
+    assert calls == ["find-dr-evil"] * 3  # the baseline arm and the inline arm
+    res = CliRunner().invoke(app, ["run", "find-dr-evil", "--n", "50", "--quiet", "--out", str(tmp_path / "r")])
+    assert res.exit_code == 0 and calls == ["find-dr-evil"] * 3
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_progress_moves_within_a_chunk_and_changes_no_game(threads):
+    """A run of one chunk (every run below the engine's chunk size: captain-future and aquaman up
+    to 65,536 games) reports its progress block by block, not once at the end; the blocks change
+    no record."""
+    seen = []
+    plan = plan_run("find-dr-evil", 20_000, seed=4, threads=threads)
+    assert plan.engine.chunk_size > 20_000  # one chunk
+    res = SimulationResult.from_plan(plan, progress=lambda done, total, elapsed: seen.append((done, total)))
+    assert len(seen) >= 16 and seen[-1] == (20_000, 20_000)
+    assert [d for d, _ in seen] == sorted(d for d, _ in seen) and len({d for d, _ in seen}) == len(seen)
+    assert np.array_equal(res.records, simbalance.simulate("find-dr-evil", 20_000, seed=4, threads=threads).records)
+    chunked = []
+    SimulationResult.from_plan(plan_run("find-dr-evil", 20_000, seed=4, threads=threads, chunk_size=5000),
+                               progress=lambda done, total, elapsed: chunked.append(done))
+    assert {5000, 10_000, 15_000, 20_000} <= set(chunked) and len(chunked) > 4
