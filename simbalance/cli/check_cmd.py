@@ -1,6 +1,6 @@
 """`simbalance baseline` stores a setup's balance (or re-records it: `--update FILE`); `simbalance check`
 says per metric whether it is better, worse or changed (by the direction each metric declares), and fails
-on worse or changed."""
+on worse (on any change, with --fail-on-change)."""
 
 from __future__ import annotations
 
@@ -129,7 +129,7 @@ def check(
 ) -> None:
     """Re-run every baseline on fresh seeds and say per metric whether it is ok, within margin,
     better, worse or changed (two-sided metrics: seat and strategy win rates, length, ties).
-    Exit 0: pass; 1: a metric worse or changed, or a bound violated (also better, with
+    Exit 0: pass; 1: a metric worse, or a bound violated (also changed or better, with
     --fail-on-change); 2: an error (a malformed baseline, an unwritable report path), found before
     any game is played. Accept an intended change with `simbalance baseline --update FILE`."""
     from simbalance.core.runner import RichProgress

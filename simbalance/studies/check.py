@@ -143,7 +143,7 @@ class CheckResult:
     bounds: list[tuple[str, str, bool]]
     notes: list[str] = field(default_factory=list)
     seconds: float = 0.0
-    fail_on_change: bool = False  # also fail on "better" (by default only "worse" and "changed" fail)
+    fail_on_change: bool = False  # also fail on "better" and "changed" (by default only "worse" fails)
 
     @property
     def failing(self) -> list[MetricCheck]:
