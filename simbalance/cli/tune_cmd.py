@@ -54,6 +54,7 @@ def tune(
     gain over the defaults with a CI on fresh seeds, and how it fares alone against every strategy
     ('dominates' only by at least --margin above the fair share, CI included)."""
     from simbalance.api import tune as run_tune
+    from simbalance.core.runner import RichProgress
     from simbalance.report.files import check_report_path, write_report
 
     count = parse_count(n)
@@ -67,9 +68,12 @@ def tune(
         console.print(f"generation {row['generation']}: best candidate {row['best_fitness']:.2%} ({best}); "
                       f"candidates' mean {row['mean_fitness']:.2%}; next search centre {centre}")
 
+    progress = RichProgress(f"tune {game}")
     res = run_tune(game, strategy, count, field=field, generations=generations, population=population,
                    ranges=range_, players=players, seed=seed, overrides=set_ or [], variants=variant,
-                   config=str(config) if config else None, threads=threads, margin=margin, on_generation=show)
+                   config=str(config) if config else None, threads=threads, margin=margin, on_generation=show,
+                   progress=progress)
+    progress.close()
 
     def label(name: str) -> str:
         return f"{name} (default parameters)" if name == strategy else name

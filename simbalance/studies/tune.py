@@ -11,6 +11,7 @@ builder), which stays a slot of its own. The reported set is the best candidate 
 from __future__ import annotations
 
 import itertools
+import time
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -100,12 +101,14 @@ def tune(
     threads: int | None = None,
     margin: float = DOMINANCE_MARGIN,
     on_generation=None,
+    progress=None,
 ) -> TuneResult:
     """Search ``strategy``'s parameters (cross-entropy method on common random numbers) to maximise
     its win rate alone against ``field`` (one name, or one name per other seat; it may name
     ``strategy`` itself, played with its default parameters), seats rotated. Then: the best against
     the default on fresh seeds (paired), and alone against every strategy (``margin``: the least
-    edge over the fair share that counts as dominating)."""
+    edge over the fair share that counts as dominating). ``progress(done, total, elapsed)`` counts the
+    games of the whole tuning (every candidate, the final test, the dominance table)."""
     margin = check_margin(margin)
     base_plan = plan_run(game, 1, players=players, overrides=overrides, variants=variants, config=config)
     p = base_plan.players
@@ -125,12 +128,18 @@ def tune(
     info = infos[strategy]
     space = search_space(info.params, ranges)
     default = np.array(list(info.params.values()), dtype=np.float64)
+    total = generations * population * n + 2 * (2 * n) + len(infos) * n
+    played = {"games": 0, "start": time.perf_counter()}
+
+    def run_progress(done: int, _count: int, _elapsed: float) -> None:
+        progress(played["games"] + done, total, time.perf_counter() - played["start"])
 
     def per_game_share(vector, run_seed, count, field_list):
         plan = plan_run(game, count, players=p, seed=run_seed, variants=variants, threads=threads,
                         overrides=overrides, config=config, strategies=[strategy] + field_list)
         plan = replace(plan, lineup=candidate_lineup(plan, infos, strategy, vector, field_list))
-        result = SimulationResult.from_plan(plan)
+        result = SimulationResult.from_plan(plan, progress=run_progress if progress is not None else None)
+        played["games"] += count
         winners = result.games["winners"].to_numpy()
         share = np.zeros(count)
         for s in range(p):

@@ -163,3 +163,14 @@ def test_skill_takes_a_config(tmp_path):
                                    "--out", str(out)])
     assert res.exit_code == 0, res.output
     assert json.loads(out.read_text())["players"] == 3
+
+
+def test_tune_reports_progress_over_the_whole_tuning():
+    """No silent minute: a tuning's progress counts every game it plays, candidates, final test and
+    dominance table together, and ends at its total."""
+    from simbalance.api import tune
+
+    seen = []
+    tune(GAME, "builder", 200, generations=2, population=3, progress=lambda d, t, e: seen.append((d, t)))
+    done = [d for d, _ in seen]
+    assert done == sorted(done) and seen[-1][0] == seen[-1][1] and len({t for _, t in seen}) == 1
