@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from simbalance.analysis.findings import thresholds
 from simbalance.analysis.metrics import json_records, jsonable
 from simbalance.core.aggregate import RunAggregate
 from simbalance.core.config import apply_overrides, load_config, require_int
@@ -63,6 +64,7 @@ def plan_run(
         except ConfigError as exc:
             raise ConfigError(f"variant {name}: {exc}") from None
     cfg = apply_overrides(cfg, overrides)
+    thresholds(cfg)  # a broken [findings] table is an error before any game, not after
     if players is not None:
         if isinstance(players, bool) or not isinstance(players, (int, np.integer)):
             raise SimbalanceError(f"players = {players!r}: expected a whole number")
