@@ -19,6 +19,7 @@ from dataclasses import asdict, dataclass
 import numpy as np
 import pandas as pd
 
+from simbalance.analysis.labels import player
 from simbalance.core.aggregate import wilson
 from simbalance.core.config import FINDINGS_DEFAULTS
 from simbalance.core.errors import ConfigError, did_you_mean
@@ -77,11 +78,6 @@ def ordered(findings: Iterable[Finding]) -> list[Finding]:
 
 # ---- words -------------------------------------------------------------------------------------
 
-def player(seat: int) -> str:
-    """Seat 0 is player 1: players count from 1 at the table."""
-    return f"player {int(seat) + 1}"
-
-
 def one_in(rate: float) -> str:
     """A share in a designer's words: '1 game in 3', '7 games in 10', 'every game', 'no game'."""
     if rate is None or not np.isfinite(rate) or rate <= 0:
@@ -93,6 +89,11 @@ def one_in(rate: float) -> str:
         return f"1 game in {k}"
     tenths = max(1, round(rate * 10))
     return f"{tenths} games in 10"
+
+
+def amount(v: float, unit: str) -> str:
+    """``1 turn``, ``2 turns``, ``1.5 rounds``: a length in its unit, singular for exactly 1."""
+    return f"{v:g} {unit[:-1] if v == 1 and unit.endswith('s') else unit}"
 
 
 def pct(v: float, digits: int = 1) -> str:
@@ -129,9 +130,13 @@ def seat_imbalance(summary: dict, th: dict, dig_in: str | None = "#win-rates") -
         return []
     fair = 1.0 / len(seats)
     hi_ci, lo_ci = _share_ci(rates[hi], decided), _share_ci(rates[lo], decided)
-    text = (f"{player(hi).capitalize()} wins {one_in(rates[hi])} ({pct(rates[hi])}, {ci_text(*hi_ci)}), "
-            f"{player(lo)} {one_in(rates[lo]).replace('1 game in', 'one in')} ({pct(rates[lo])}, "
-            f"{ci_text(*lo_ci)}); fair: {one_in(fair)} ({pct(fair)}). Over the {decided:,} games with a winner.")
+    if one_in(rates[hi]) != one_in(rates[lo]):
+        text = (f"{player(hi).capitalize()} wins {one_in(rates[hi])} ({pct(rates[hi])}, {ci_text(*hi_ci)}), "
+                f"{player(lo)} {one_in(rates[lo]).replace('1 game in', 'one in')} ({pct(rates[lo])}, "
+                f"{ci_text(*lo_ci)}); fair: {one_in(fair)} ({pct(fair)}). Over the {decided:,} games with a winner.")
+    else:  # too close for '1 in k' words to tell apart
+        text = (f"{player(hi).capitalize()} wins {pct(rates[hi])} of games ({ci_text(*hi_ci)}), {player(lo)} "
+                f"{pct(rates[lo])} ({ci_text(*lo_ci)}); fair: {pct(fair)}. Over the {decided:,} games with a winner.")
     ratio = rates[hi] / rates[lo] if rates[lo] > 0 else np.inf
     severity = HIGH if gap >= 2 * th["seat_gap_min"] or ratio >= 1.5 else MEDIUM
     # The gap's CI: the two rates' Wilson half-widths combined (a conservative, independent reading).
@@ -168,14 +173,14 @@ def degenerate_length(summary: dict, th: dict, targets: dict | None = None, hist
     if median <= th["length_median_min"]:
         out.append(Finding(
             "short_games", HIGH,
-            f"Half the games are over within {median:g} {unit} (median {median:g}{ci_words}; 95% end by "
+            f"Half the games are over within {amount(median, unit)} (median {median:g}{ci_words}; 95% end by "
             f"{length['p95']:g}): players hardly play. Someone can end the game at once, or a strategy does.",
             median, ci, dig_in))
     band = (targets or {}).get("length_median")
     if band is not None and band[1] > 0 and median > th["length_over_target"] * band[1]:
         out.append(Finding(
             "long_games", MEDIUM,
-            f"Games last far longer than intended: median {median:g} {unit}{ci_words}, against a target of "
+            f"Games last far longer than intended: median {amount(median, unit)}{ci_words}, against a target of "
             f"{band[0]:g} to {band[1]:g}.", median, ci, dig_in))
     return out
 

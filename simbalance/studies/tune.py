@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import itertools
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from simbalance.analysis.compare import paired_test
+from simbalance.analysis.findings import Finding, thresholds, tune_findings
 from simbalance.analysis.metrics import strategy_table
 from simbalance.analysis.tuning import (
     DOMINANCE_MARGIN,
@@ -82,6 +83,13 @@ class TuneResult:
     dominance_margin: float = DOMINANCE_MARGIN  # the least edge over the fair share called "dominates"
     players: int = 0
     base: str = ""  # the heuristic the strategy runs (itself, or a preset's base)
+    config: dict = field(default_factory=dict)  # the resolved config (thresholds of the findings)
+
+    def findings(self) -> list[Finding]:
+        """The tuned strategy dominating every strategy tested, a gain over the defaults
+        (analysis/findings.py)."""
+        return tune_findings(self.strategy, self.dominance, self.players, self.margin, thresholds(self.config),
+                             self.dominance_margin)
 
 
 def tune(
@@ -173,4 +181,4 @@ def tune(
     return TuneResult(game, strategy, field_names, space.names, dict(zip(space.names, default.tolist(), strict=True)),
                       dict(zip(space.names, best.tolist(), strict=True)), history, float(default_share.mean()),
                       float(best_share.mean()), gain, dominance, bool(dominance["dominates"].all()), margin, p,
-                      info.base)
+                      info.base, base_plan.config)

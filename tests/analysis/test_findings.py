@@ -66,6 +66,12 @@ def test_seat_imbalance_in_a_designers_words():
     assert f.dig_in == "#win-rates"
 
 
+def test_seats_too_close_for_words_are_told_in_percent():
+    summary, _ = planted(n=200_000, seat_p=[0.272, 0.25, 0.235, 0.243])
+    f = F.seat_imbalance(summary, TH)[0]
+    assert f.text.startswith("Player 1 wins 27.") and "player 3 23." in f.text and "fair: 25.0%" in f.text
+
+
 def test_a_small_or_noisy_seat_gap_is_not_a_finding():
     summary, _ = planted(seat_p=[0.24, 0.25, 0.25, 0.26])  # 2 points: below seat_gap_min
     assert F.seat_imbalance(summary, TH) == []
@@ -77,7 +83,7 @@ def test_games_over_at_once():
     summary, hist = planted(length=1.0)
     found = F.run_findings(summary, TH, 4, hist=hist, examples={"short_games": "simbalance replay x --game 3"})
     assert kinds(found) == ["short_games"]
-    assert "within 1 turns (median 1, 95% CI 1 to 1" in found[0].text
+    assert "within 1 turn (median 1, 95% CI 1 to 1" in found[0].text
     assert found[0].dig_in == "simbalance replay x --game 3" and found[0].severity == F.HIGH
 
 
