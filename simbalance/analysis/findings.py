@@ -413,9 +413,24 @@ def sweep_findings(table: pd.DataFrame, keys: list[str], values: dict[str, list]
     no point meeting the targets."""
     if not len(table):
         return []
-    best = table.sort_values(["shortfall", "balance"], ascending=[True, False]).iloc[0]
-    setting = ", ".join(f"{k} = {best[k]}" for k in keys)
     out = []
+    if "timeouts" in table:
+        runaway = table[table["timeouts"] >= max(th["timeouts_max"], 1e-12)]
+        if len(runaway):
+            worst = runaway.sort_values("timeouts", ascending=False).iloc[0]
+            where = _list((_setting(table, i, keys) for i in runaway.index), most=3)
+            out.append(Finding(
+                "timeouts", HIGH if worst["timeouts"] >= 0.1 else MEDIUM,
+                f"Games never end at {len(runaway)} of {len(table)} points ({where}): up to {pct(worst['timeouts'])} "
+                "of games hit the cap.", float(worst["timeouts"]), None, "#every-point"))
+    table = table.assign(shortfall=table["shortfall"].fillna(np.inf))  # no decided game: no balance to meet
+    if not np.isfinite(table["shortfall"]).any():
+        out.append(Finding("no_point_on_target", HIGH, "No point of the grid has a game with a winner: the "
+                           "targets cannot be judged.", None, None, "#every-point"))
+        return ordered(out)
+    best_index = table.sort_values(["shortfall", "balance"], ascending=[True, False]).index[0]
+    best = table.loc[best_index]
+    setting = _setting(table, best_index, keys)
     if float(best["shortfall"]) > 0:
         out.append(Finding(
             "no_point_on_target", HIGH,
@@ -429,17 +444,23 @@ def sweep_findings(table: pd.DataFrame, keys: list[str], values: dict[str, list]
         if len(vals) < 3 or not numeric:
             continue
         lo, hi = min(vals), max(vals)
-        if best[k] in (lo, hi):
-            side = "top" if best[k] == hi else "bottom"
+        here = table.at[best_index, k]
+        if here in (lo, hi):
+            side = "top" if here == hi else "bottom"
             step = sorted(vals)[1] - sorted(vals)[0]
             beyond = (f"{hi}:{hi + 4 * step:g}:{step:g}" if side == "top" else f"{max(lo - 4 * step, 0):g}:{lo}:{step:g}")
             others = "".join(f" --param {o}={','.join(str(v) for v in values[o])}" for o in keys if o != k)
             out.append(Finding(
                 "best_at_edge", MEDIUM,
                 f"The best point, {setting}, is at the {side} edge of the grid for {k} ({lo} to {hi}): the best "
-                "setting may lie beyond it.", float(best[k]), None,
+                "setting may lie beyond it.", float(here), None,
                 f"simbalance sweep {game or 'GAME'} --param {k}={beyond}{others}"))
     return ordered(out)
+
+
+def _setting(table: pd.DataFrame, index, keys: list[str]) -> str:
+    """``key = value`` of one grid point, each value as its column holds it (an int stays an int)."""
+    return ", ".join(f"{k} = {table.at[index, k]}" for k in keys)
 
 
 # ---- tournament, skill, tune -------------------------------------------------------------------

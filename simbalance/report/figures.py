@@ -14,7 +14,6 @@ from simbalance.analysis.labels import metric_label
 
 COLORS = ("#3b6ea8", "#d1495b", "#edae49", "#00798c", "#66a182", "#8d6a9f")
 TARGET_COLOR = "#b7e4c7"  # the designer's targets, drawn as bands
-TARGET_EDGE = "#1b7a3d"
 
 
 def win_rates(table: pd.DataFrame, label: str, fair: float | None, title: str) -> Figure:
@@ -187,10 +186,11 @@ def sweep_heatmap(table: pd.DataFrame, key_x: str, key_y: str, metric: str, labe
         from matplotlib.patches import Rectangle
 
         for (r, c), hit in np.ndenumerate(hits.to_numpy(dtype=bool)):
-            if hit:
-                ax.add_patch(Rectangle((c - 0.5, r - 0.5), 1, 1, fill=False, edgecolor=TARGET_EDGE, linewidth=2.5))
-        ax.plot([], [], "s", mfc="none", mec=TARGET_EDGE, mew=2, label="meets the targets")
-        ax.legend(loc="upper left", bbox_to_anchor=(0, -0.12), fontsize=8, frameon=False)
+            if hit:  # white under black: visible on every colour of the map
+                for color, width, style in (("white", 4.0, "-"), ("black", 1.6, "--")):
+                    ax.add_patch(Rectangle((c - 0.42, r - 0.42), 0.84, 0.84, fill=False, edgecolor=color,
+                                           linewidth=width, linestyle=style))
+        label = f"{label}\n(outlined: meets the targets)"
     fig.colorbar(im, ax=ax, shrink=0.8)
     ax.set_title(label)
     return fig

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from simbalance.analysis.findings import Finding
 from simbalance.analysis.sweep import describe_targets
 from simbalance.report.figures import sweep_heatmap, sweep_lines
-from simbalance.report.html import command_block, figures, num, page, sub_line, table
+from simbalance.report.html import command_block, figures, num, page, pct, sub_line, table
 from simbalance.report.run_folder import (
     RUN_MARKER,
     atomic_folder,
@@ -64,11 +64,12 @@ def render_sweep(result: SweepResult, images: dict[str, bytes], command: str,
     if len(result.rechecked):
         top = result.rechecked.iloc[0]
         setting = ", ".join(f"{k} = {result.rechecked[k].iloc[0]}" for k in keys)
-        verdict = " (on target)" if top["shortfall"] == 0 else f", shortfall {top['shortfall']:.3f}"
+        verdict = (" (on target)" if top["shortfall"] == 0 else f", shortfall {top['shortfall']:.3f}"
+                   if top["shortfall"] == top["shortfall"] else " (no game with a winner)")
         best = (f"Closest to the targets: <b>{escape(setting)}</b>, re-checked on a fresh seed: balance "
-                f"{top['balance']:.2%}, median length {top['length_median']:g}{verdict}.")
+                f"{pct(top['balance'], 2)}, median length {top['length_median']:g}{verdict}.")
     drawn = ("The targets are drawn as green bands (balance at least the target; the median length's range); "
-             if len(keys) == 1 else "Cells that meet the targets are outlined in green; ")
+             if len(keys) == 1 else "Cells that meet the targets are outlined; ")
     parts = [
         f"<p class='verdict'>Targets: {escape(target_text)}. {best}</p>",
         "<h2 id='figures'>Figures</h2>",

@@ -251,11 +251,23 @@ def test_sweep_best_at_the_edge_and_no_point_on_target():
     assert set(found) == {"no_point_on_target", "best_at_edge"}
     assert "No point of the grid meets the targets (balance at least 90.00%, median length 10 to 20)" in \
         found["no_point_on_target"].text
-    assert "top edge of the grid for rules.countdown (4 to 10)" in found["best_at_edge"].text
+    assert found["best_at_edge"].text.startswith("The best point, rules.countdown = 10, is at the top edge of the "
+                                                 "grid for rules.countdown (4 to 10)")
     assert found["best_at_edge"].dig_in == "simbalance sweep captain-action --param rules.countdown=10:18:2"
     inside, targets = sweep_table([4, 6, 8, 10], [0.8, 0.95, 0.85, 0.8], [12, 15, 12, 12])
     assert F.sweep_findings(inside, ["rules.countdown"], {"rules.countdown": [4, 6, 8, 10]}, TH, targets,
                             describe_targets) == []
+
+
+def test_sweep_points_where_games_never_end():
+    table, targets = sweep_table([2, 4, 6], [float("nan"), 0.97, 0.96], [2, 12, 12])
+    table["timeouts"] = [1.0, 0.0, 0.002]
+    found = F.sweep_findings(table, ["rules.countdown"], {"rules.countdown": [2, 4, 6]}, TH, targets, describe_targets)
+    assert kinds(found) == ["timeouts"] and "at 1 of 3 points (rules.countdown = 2): up to 100.0%" in found[0].text
+    table["balance"] = float("nan")
+    table["shortfall"] = float("nan")
+    found = F.sweep_findings(table, ["rules.countdown"], {"rules.countdown": [2, 4, 6]}, TH, targets, describe_targets)
+    assert kinds(found) == ["timeouts", "no_point_on_target"] and "has a game with a winner" in found[1].text
 
 
 def matchups(shares):
