@@ -35,7 +35,7 @@ bench: $(VENV)/.installed-test
 docs-figures: $(VENV)/.installed
 	$(BIN)/python docs/figures/run.py $(GAMES)
 
-# README's report picture: the main job's report.html through headless Chromium
+# README's pictures: the main job's report.html and a comparison, through headless Chromium
 docs-picture: $(VENV)/.installed
 	$(BIN)/python docs/figures/report_picture.py
 

@@ -378,10 +378,17 @@ def compare_findings(table: pd.DataFrame, th: dict, *, identical: dict[str, bool
                      changes: dict[str, str], games: int, strategies: str,
                      baseline: list[Finding] | None = None, arms: dict[str, list[Finding]] | None = None,
                      label: Callable[[str], str] = str) -> list[Finding]:
-    """A comparison: arms that change no game (and why), each arm's largest significant change, and
-    the run findings an arm raises that the baseline does not (``baseline``, ``arms``: run findings)."""
+    """A comparison: arms that change no game (and why), each arm's largest significant change, the
+    run findings an arm raises that the baseline does not, and the baseline's own high findings, which
+    the designer came to fix (``baseline``, ``arms``: run findings)."""
     out = []
     base_kinds = {f.kind for f in baseline or []}
+    base_out = []  # after the arms' own findings of the same severity: the page is about the arms
+    for f in baseline or []:
+        if f.severity == HIGH:
+            every = bool(arms) and all(f.kind in {g.kind for g in found} for found in arms.values())
+            where = "In the baseline and every arm" if every else "In the baseline"
+            base_out.append(Finding(f.kind, f.severity, f"{where}: {f.text}", f.number, f.ci, f.dig_in))
     for name, part in table.groupby("variant", sort=False):
         if identical.get(name):
             out.append(identical_arm(name, changes.get(name, "its keys"), games, same_plan.get(name, False),
@@ -402,7 +409,7 @@ def compare_findings(table: pd.DataFrame, th: dict, *, identical: dict[str, bool
         for f in (arms or {}).get(name, []):
             if f.kind not in base_kinds and f.severity != LOW:
                 out.append(Finding(f.kind, f.severity, f"With variant {name}: {f.text}", f.number, f.ci, f.dig_in))
-    return ordered(out)
+    return ordered(out + base_out)
 
 
 # ---- sweep -------------------------------------------------------------------------------------

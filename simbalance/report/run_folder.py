@@ -205,7 +205,9 @@ def save_figures(folder: Path, figs: dict[str, Figure]) -> dict[str, bytes]:
     images = {}
     for name, fig in figs.items():
         path = folder / f"{name}.png"
-        fig.savefig(path, dpi=DPI, bbox_inches="tight", pad_inches=0.08)  # no label cut off at the edge
+        if fig.get_layout_engine() is None:  # an engine's figure: lay it out so no label is cut off
+            fig.set_layout_engine("constrained")
+        fig.savefig(path, dpi=DPI)
         images[name] = path.read_bytes()
     return images
 

@@ -233,7 +233,10 @@ def test_an_arm_that_brings_a_new_problem():
                                baseline=[], arms={"cap": [timeouts]})
     assert [f.text for f in found] == ["With variant cap: 12% of games never end."]
     assert F.compare_findings(table, TH, identical={}, same_plan={}, changes={}, games=10, strategies="a",
-                              baseline=[timeouts], arms={"cap": [timeouts]}) == []
+                              baseline=[timeouts], arms={"cap": [timeouts]})[0].text == \
+        "In the baseline and every arm: 12% of games never end."
+    assert F.compare_findings(table, TH, identical={}, same_plan={}, changes={}, games=10, strategies="a",
+                              baseline=[timeouts], arms={"cap": []})[0].text == "In the baseline: 12% of games never end."
 
 
 def sweep_table(values, balance, median):
