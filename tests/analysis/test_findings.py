@@ -258,6 +258,7 @@ def test_sweep_best_at_the_edge_and_no_point_on_target():
                                                  "grid for rules.countdown (4 to 10)")
     assert found["best_at_edge"].dig_in == "simbalance sweep captain-action --param rules.countdown=10:18:2"
     inside, targets = sweep_table([4, 6, 8, 10], [0.8, 0.95, 0.85, 0.8], [12, 15, 12, 12])
+    inside["timeouts"] = [0.0, 0.0, 0.001, 0.0]
     assert F.sweep_findings(inside, ["rules.countdown"], {"rules.countdown": [4, 6, 8, 10]}, TH, targets,
                             describe_targets) == []
 

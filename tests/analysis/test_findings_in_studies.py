@@ -60,3 +60,17 @@ def test_replay_commands_replay_the_game_they_name():
     assert out.output == plain.output
     winner = int(np.log2(res.games["winners"].iloc[notable[2]["game"]]))
     assert f"won by player {winner + 1} " in notable[2]["why"]
+
+
+def test_a_threshold_set_on_the_command_line_silences_a_finding(tmp_path):
+    """find-dr-evil's seats differ by about 10 points: found by default, not above a 50-point bar."""
+    import json
+
+    for extra, expected in (([], True), (["--set", "findings.seat_gap_min=0.5"], False)):
+        out = tmp_path / f"r{len(extra)}"
+        res = CliRunner().invoke(app, ["run", "find-dr-evil", "--n", "20000", "--seed", "3", "--threads", "1",
+                                       "--out", str(out), *extra])
+        assert res.exit_code == 0, res.output
+        kinds = [f["kind"] for f in json.loads((out / "findings.json").read_text())["findings"]]
+        assert ("seat_imbalance" in kinds) is expected
+        assert ("Player 4 wins" in (out / "report.html").read_text()) is expected
