@@ -71,6 +71,14 @@ def thresholds(cfg: dict | None) -> dict:
     return out
 
 
+def elsewhere(f: Finding) -> Finding:
+    """A finding shown on another page than its own: a link to a part of its own page goes (a
+    command to run stays)."""
+    if f.dig_in and f.dig_in.startswith("#"):
+        return Finding(f.kind, f.severity, f.text, f.number, f.ci, None)
+    return f
+
+
 def ordered(findings: Iterable[Finding]) -> list[Finding]:
     """High first, then medium, then low; the order each group was found in otherwise."""
     return sorted(findings, key=lambda f: SEVERITIES.index(f.severity))
@@ -388,7 +396,7 @@ def compare_findings(table: pd.DataFrame, th: dict, *, identical: dict[str, bool
         if f.severity == HIGH:
             every = bool(arms) and all(f.kind in {g.kind for g in found} for found in arms.values())
             where = "In the baseline and every arm" if every else "In the baseline"
-            base_out.append(Finding(f.kind, f.severity, f"{where}: {f.text}", f.number, f.ci, f.dig_in))
+            base_out.append(elsewhere(Finding(f.kind, f.severity, f"{where}: {f.text}", f.number, f.ci, f.dig_in)))
     for name, part in table.groupby("variant", sort=False):
         if identical.get(name):
             out.append(identical_arm(name, changes.get(name, "its keys"), games, same_plan.get(name, False),
@@ -408,7 +416,8 @@ def compare_findings(table: pd.DataFrame, th: dict, *, identical: dict[str, bool
                 float(top["diff"]), (float(top["ci_low"]), float(top["ci_high"])), "#every-metric"))
         for f in (arms or {}).get(name, []):
             if f.kind not in base_kinds and f.severity != LOW:
-                out.append(Finding(f.kind, f.severity, f"With variant {name}: {f.text}", f.number, f.ci, f.dig_in))
+                out.append(elsewhere(Finding(f.kind, f.severity, f"With variant {name}: {f.text}", f.number, f.ci,
+                                             f.dig_in)))
     return ordered(out + base_out)
 
 

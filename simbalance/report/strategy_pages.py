@@ -87,7 +87,7 @@ def history_figure(history: list[dict]) -> Figure:
     gens = [h["generation"] for h in history]
     ax.plot(gens, [h["best_fitness"] for h in history], "o-", color=COLORS[0], label="best candidate")
     ax.plot(gens, [h["mean_fitness"] for h in history], "s--", color=COLORS[1], label="candidates' mean")
-    ax.yaxis.set_major_formatter(lambda v, _: f"{v:.0%}")
+    ax.yaxis.set_major_formatter(lambda v, _: f"{v:.1%}")
     ax.set_xticks(gens)
     ax.set_xlabel("generation")
     ax.set_ylabel("win rate per seat")

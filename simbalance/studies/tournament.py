@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from simbalance.analysis.findings import Finding, ordered, thresholds, tournament_findings
+from simbalance.analysis.findings import Finding, elsewhere, ordered, thresholds, tournament_findings
 from simbalance.analysis.metrics import strategy_table
 from simbalance.analysis.tournament import matchups, ratings
 from simbalance.core.errors import SimbalanceError
@@ -30,7 +30,7 @@ class TournamentResult:
         ties, seats...) over every lineup (analysis/findings.py)."""
         plan = self.result.plan
         own = tournament_findings(self.matchups, list(plan.lineup.slot_names), thresholds(plan.config))
-        return ordered(own + [f for f in self.result.findings() if f.kind != "dominant_strategy"])
+        return ordered(own + [elsewhere(f) for f in self.result.findings() if f.kind != "dominant_strategy"])
 
 
 def tournament(

@@ -1,6 +1,7 @@
 """Every page kind in a real browser (issue 21 item 6): headless Chromium opens each page, and the
-test fails on a console error (a script error, a resource that does not load) or a figure without a
-size or drawn out of its proportions; it writes a screenshot of each page.
+test fails on a console error (a script error, a resource that does not load), a figure without a
+size or drawn out of its proportions, or a link to a part the page does not have; it writes a
+screenshot of each page.
 
 Chromium is Debian's ``chromium`` package; ``.ci/run`` installs it when absent, so CI always runs
 this test (with ``CI`` set, a missing browser fails it). On a machine without it, ``make test`` skips
@@ -47,9 +48,13 @@ window.addEventListener('load', function () {
     var r = i.getBoundingClientRect();
     return {alt: i.alt, natural: [i.naturalWidth, i.naturalHeight], drawn: [r.width, r.height]};
   });
+  var dead = Array.prototype.filter.call(document.querySelectorAll("a[href^='#']"), function (a) {
+    var id = a.getAttribute('href').slice(1);
+    return id !== 'figures-closed' && !document.getElementById(id);
+  }).map(function (a) { return a.getAttribute('href'); });
   var pre = document.createElement('pre');
   pre.id = '__probe';
-  pre.textContent = JSON.stringify({errors: window.__errors, images: imgs});
+  pre.textContent = JSON.stringify({errors: window.__errors, images: imgs, dead_links: dead});
   document.body.appendChild(pre);
 });
 </script>"""
@@ -96,6 +101,7 @@ def inspect(binary: str, page: Path, workdir: Path) -> dict:
 def problems(report: dict) -> list[str]:
     """What is wrong with a page: its errors, images without a size or drawn out of proportion."""
     out = [f"console: {e}" for e in report["errors"]]
+    out += [f"link to nothing on the page: {href}" for href in report.get("dead_links", [])]
     for img in report["images"]:
         (nw, nh), (dw, dh) = img["natural"], img["drawn"]
         if min(nw, nh, dw, dh) <= 0:
@@ -154,9 +160,10 @@ def test_every_page_kind_loads_without_errors_and_draws_every_figure(chromium, p
     assert not failed, failed
 
 
-def test_the_check_fails_a_script_error_and_a_figure_without_a_size(chromium, tmp_path):
-    """The test can fail: a page with a script error, one with an image that does not load, and one
-    with a figure squeezed to nothing or stretched are each caught."""
+def test_the_check_fails_a_script_error_a_figure_without_a_size_and_a_dead_link(chromium, tmp_path):
+    """The test can fail: a page with a script error, one with an image that does not load, one with
+    a figure squeezed to nothing or stretched, and one linking to a part it does not have are each
+    caught."""
     png = ("iVBORw0KGgoAAAANSUhEUgAAAAIAAAABCAYAAAD0In+KAAAAEUlEQVR42mNk+M9QzwAEjDAGACCDAv8cI7IoAAAAAElFTkSuQmCC")
     cases = {
         "script": f"<!doctype html><html><head></head><body><img alt='ok' src='data:image/png;base64,{png}'>"
@@ -166,6 +173,8 @@ def test_the_check_fails_a_script_error_and_a_figure_without_a_size(chromium, tm
                 "</body></html>",
         "stretched": f"<!doctype html><html><head></head><body><img alt='tall' style='width:100px;height:200px' "
                      f"src='data:image/png;base64,{png}'></body></html>",
+        "dead link": f"<!doctype html><html><head></head><body><a href='#nowhere'>see below</a>"
+                     f"<img alt='ok' src='data:image/png;base64,{png}'></body></html>",
     }
     for name, html in cases.items():
         folder = tmp_path / name
@@ -174,5 +183,6 @@ def test_the_check_fails_a_script_error_and_a_figure_without_a_size(chromium, tm
         page.write_text(html)
         found = problems(inspect(chromium, page, tmp_path))
         assert found, f"{name}: not caught"
-        expected = {"script": "undefinedFunction", "broken": "no size", "zero": "no size", "stretched": "stretched"}
+        expected = {"script": "undefinedFunction", "broken": "no size", "zero": "no size", "stretched": "stretched",
+                    "dead link": "#nowhere"}
         assert any(expected[name] in p for p in found), (name, found)
