@@ -113,7 +113,7 @@ def _row_name(parent: str, key: str, slot_names: tuple[str, ...]) -> str:
     if parent == "by_strategy_slot" and str(key).isdigit() and int(key) < len(slot_names):
         return slot_names[int(key)]
     text = label(str(key))
-    return text[:1].upper() + text[1:] if text == str(key) else text
+    return text[:1].upper() + text[1:]
 
 
 def _is_hist(key: str, v) -> bool:
