@@ -200,7 +200,7 @@ def card_impact_bars(table: pd.DataFrame, kind: str, title: str) -> Figure:
     """Win-rate difference when a seat has each card (vs not), with 95% CIs, sorted."""
     part = table[(table["kind"] == kind) & (table["level"] == "card")].dropna(subset=["difference"])
     part = part.sort_values("difference")
-    fig = Figure(figsize=(6.5, 1.0 + 0.22 * len(part)), layout="constrained")
+    fig = Figure(figsize=(7.0, 1.2 + 0.24 * len(part)), layout="constrained")
     ax = fig.add_subplot()
     y = np.arange(len(part))
     d = part["difference"].to_numpy() * 100
@@ -209,10 +209,10 @@ def card_impact_bars(table: pd.DataFrame, kind: str, title: str) -> Figure:
     ax.barh(y, d, xerr=err, color=colors, capsize=2)
     ax.plot(part["difference_length_adjusted"].to_numpy() * 100, y, "k|", markersize=8,
             label="adjusted for game length")
-    ax.set_yticks(y, part["subject"].tolist(), fontsize=7)
+    ax.set_yticks(y, part["subject"].tolist(), fontsize=8)
     ax.axvline(0, color="0.3", linewidth=1)
     ax.set_xlabel("win rate with the card − without (percentage points, 95% CI)")
-    ax.legend(fontsize=7, frameon=False, loc="lower right")
+    ax.legend(fontsize=8, frameon=False, loc="lower right")
     ax.set_title(title)
     return fig
 
