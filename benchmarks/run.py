@@ -224,6 +224,11 @@ def main() -> None:
                 print(f"  captain-future CLI run failed: {exc}")
     for name, (wall, rss) in cli_runs.items():
         print(f"  simbalance run {name}: {wall:.2f} s, peak {rss:,.0f} MiB", flush=True)
+    if "captain-future" in games and not args.quick and not args.no_write:
+        from benchmarks import profile
+
+        print("  where captain-future's time goes (docs/rules/captain-future.md, Speed)", flush=True)
+        profile.write_into(profile.DOCS / "captain-future.md", profile.markdown("captain-future"))
 
     result = {
         "started_utc": started.isoformat(timespec="seconds"),
