@@ -101,7 +101,7 @@ def _discover() -> _Found:
         dist = ep.dist.name if ep.dist is not None else "?"
         plugins.setdefault(spec.id, []).append((spec, dist))
     for game_id, claims in plugins.items():
-        for spec, dist in claims:
+        for _, dist in claims:
             if game_id in games:
                 problems.append(PluginProblem(game_id, dist, f"plug-in game {game_id!r} of package {dist}: the id is "
                                               f"the {games[game_id].origin} game's; the plug-in is left out (give its "
