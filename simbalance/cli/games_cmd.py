@@ -18,7 +18,7 @@ def games() -> None:
     `error: ...` naming its package (exit code 2); the other games are listed all the same."""
     table = Table(title="simbalance games")
     for col in ("game", "players", "default", "strategies", "origin", "what it is"):
-        table.add_column(col)
+        table.add_column(col, no_wrap=col in ("game", "origin"))
     for spec in all_games().values():
         try:
             cfg = load_config(spec.id)
