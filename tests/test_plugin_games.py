@@ -10,6 +10,7 @@ find-dr-evil's engine under another id, so nothing compiles beyond what the suit
 
 from __future__ import annotations
 
+import json
 import shutil
 import sys
 from pathlib import Path
@@ -98,7 +99,8 @@ def test_a_plugin_game_is_found_with_its_origin_and_its_own_configs(site, tmp_pa
     out = tmp_path / "run"
     res = runner.invoke(app, ["run", "fake-evil", "--n", "300", "--out", str(out), "--quiet", "--no-games"])
     assert res.exit_code == 0, res.output
-    assert (out / "report.html").exists()
+    assert json.loads((out / "manifest.json").read_text())["game_origin"] == "plug-in fakegame 0.1"
+    assert "plug-in fakegame 0.1" in (out / "report.html").read_text()
 
 
 def test_a_plugin_that_fails_to_import_is_one_line_and_the_others_work(site, tmp_path):

@@ -37,10 +37,12 @@ def ok(result: subprocess.CompletedProcess) -> subprocess.CompletedProcess:
 
 
 class Venv:
-    def __init__(self, folder: Path, *, share_packages: bool = False):
+    def __init__(self, folder: Path, *, share_packages: bool = False, columns: int = 200):
         """A new venv in ``folder``. ``share_packages``: it also sees this checkout's simbalance and
-        every package this interpreter has (a ``.pth`` file), so that only what a test installs is new."""
+        every package this interpreter has (a ``.pth`` file), so that only what a test installs is new.
+        ``columns``: the terminal width its commands print for."""
         self.folder = folder
+        self.columns = columns
         ok(run([sys.executable, "-m", "venv", "--without-pip", folder], cwd=folder.parent))
         self.python = folder / "bin" / "python"
         if share_packages:
@@ -59,4 +61,4 @@ class Venv:
 
     def simbalance_python(self, *args, cwd: Path, timeout: float = 600) -> subprocess.CompletedProcess:
         """`python ARGS` with the venv's Python, on a wide terminal."""
-        return run([self.python, *args], cwd=cwd, timeout=timeout, env=clean_env(COLUMNS="200"))
+        return run([self.python, *args], cwd=cwd, timeout=timeout, env=clean_env(COLUMNS=str(self.columns)))

@@ -80,21 +80,30 @@ EDITS = [
 ]
 
 
-def apply(folder: Path, edit: Edit) -> str:
-    """Make the edit in the game's folder; returns its diff."""
-    path = folder / edit.path
-    before = path.read_text() if edit.old else ""
-    if edit.old and before.count(edit.old) != 1:
-        raise SystemExit(f"{edit.path}: the text to change is not there once (the template changed?): {edit.old!r}")
-    after = before.replace(edit.old, edit.new, 1) if edit.old else edit.new
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(after)
-    old_name = f"a/{edit.path}" if edit.old else "/dev/null"
-    return "".join(difflib.unified_diff(before.splitlines(True), after.splitlines(True), old_name, f"b/{edit.path}", n=2))
+def apply(folder: Path, edits: list[Edit]) -> str:
+    """Make the edits in the game's folder; returns their diff, one per file in the order of EDITS."""
+    originals: dict[str, str | None] = {}
+    for edit in edits:
+        path = folder / edit.path
+        originals.setdefault(edit.path, path.read_text() if path.exists() else None)
+        before = path.read_text() if edit.old else ""
+        if edit.old and before.count(edit.old) != 1:
+            raise SystemExit(f"{edit.path}: the text to change is not there once (the template changed?): {edit.old!r}")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(before.replace(edit.old, edit.new, 1) if edit.old else edit.new)
+    diffs = []
+    for rel, original in originals.items():
+        after = (folder / rel).read_text().splitlines(True)
+        before = original.splitlines(True) if original is not None else []
+        diffs += difflib.unified_diff(before, after, f"a/{rel}" if original is not None else "/dev/null", f"b/{rel}", n=2)
+    return "".join(diffs)
 
 
 def fenced(command: str | None, text: str, lang: str = "text") -> str:
-    body = (f"$ {command}\n" if command else "") + text.rstrip("\n")
+    """A code block: the command as typed, then its output (blank lines around it and trailing
+    spaces, which the terminal tables print, dropped)."""
+    lines = [line.rstrip() for line in text.strip("\n").splitlines()]
+    body = "\n".join(([f"$ {command}"] if command else []) + lines)
     return f"```{lang}\n{body}\n```\n"
 
 
@@ -139,7 +148,7 @@ def play(work: Path) -> dict[str, str]:
     sys.path.insert(0, str(ROOT / "tests"))
     from venvs import Venv, ok
 
-    venv = Venv(work.parent / "venv", share_packages=True)
+    venv = Venv(work.parent / "venv", share_packages=True, columns=110)
     out: dict[str, str] = {}
 
     def step(name: str, command: str, result, keep: int | None = None) -> None:
@@ -160,8 +169,7 @@ def play(work: Path) -> dict[str, str]:
     pytest("first-tests")
     simbalance("first-run", "run", GAME, "--n", "1e5", "--out", "runs/first")
     simbalance("replay", "replay", GAME, "--seed", "0", "--game", "3", keep=12)
-    diffs = [apply(work / GAME, edit) for edit in EDITS]
-    out["edits"] = fenced(None, "".join(diffs), "diff")
+    out["edits"] = fenced(None, apply(work / GAME, EDITS), "diff")
     pytest("tests-again")
     simbalance("compare", "compare", GAME, "--variant", "catch-up", "--variant", "rotating-lead", "--n", "1e5",
                "--out", "runs/catch-up")

@@ -89,6 +89,8 @@ def flat_metrics(d: dict, prefix: str = "") -> list[tuple[str, object]]:
 
 
 def render_report(manifest: dict, summary: dict, images: dict[str, bytes]) -> str:
+    plugin = manifest.get("game_origin", "built-in") != "built-in"  # a plug-in game: its package and version
+    origin = f"{escape(manifest['game_origin'])} · " if plugin else ""
     fpa = summary["first_player_advantage"]
     length = summary["length"]
     out = summary["outcomes"]
@@ -98,7 +100,7 @@ def render_report(manifest: dict, summary: dict, images: dict[str, bytes]) -> st
         f"<h1>{escape(manifest['game'])}</h1>",
         f"<p class='sub'>{manifest['n']:,} games · {manifest['players']} players · seed {manifest['seed']} · "
         f"engine v{manifest['engine_version']} · simbalance {escape(manifest['simbalance_version'])} · "
-        f"{manifest['games_per_s']:,.0f} games/s · {escape(manifest['created_utc'])}</p>",
+        f"{origin}{manifest['games_per_s']:,.0f} games/s · {escape(manifest['created_utc'])}</p>",
         f"<p class='verdict'>{verdict(summary)}</p>",
         "<h2>Win rates</h2>",
         table(["seat", "win rate", "95% CI", "games"], rate_rows(summary["seats"], "seat")),
