@@ -80,9 +80,10 @@ def test_bad_names(tmp_path, name, words):
 
 @pytest.mark.slow
 def test_a_new_game_end_to_end(tmp_path):
-    """The issue's test: new-game, pip install -e, run, compare two variants, its own tests pass;
-    pip uninstall, and the built-in games play as before. In a fresh venv that sees this
-    simbalance and its dependencies: only the new game is installed."""
+    """The issue's test: new-game, pip install -e, run, compare two variants (and sweep, tournament,
+    replay, baseline and check), its own tests pass; pip uninstall, and the built-in games play as
+    before. In a fresh venv that sees this simbalance and its dependencies: only the new game is
+    installed."""
     try:
         importlib.metadata.version("simbalance")  # pip resolves the game's dependency against it
     except importlib.metadata.PackageNotFoundError:
@@ -101,6 +102,17 @@ def test_a_new_game_end_to_end(tmp_path):
     out = ok(venv.simbalance("compare", "trick-race", "--variant", "rotating-lead", "--variant", "long-race", "--n",
                              "2e4", "--out", work / "compare", cwd=work)).stdout
     assert "rotating-lead" in out and "long-race" in out and (work / "compare" / "compare.html").exists()
+    out = ok(venv.simbalance("sweep", "trick-race", "--param", "rules.target=2:4:1", "--n", "2000", "--out",
+                             work / "sweep", cwd=work)).stdout
+    assert "rules.target" in out and (work / "sweep" / "sweep.html").exists()
+    out = ok(venv.simbalance("tournament", "trick-race", "--strategies", "greedy,patient,random", "--players", "3",
+                             "--n", "3000", "--out", work / "tournament", cwd=work)).stdout
+    assert "greedy" in out and (work / "tournament" / "tournament.html").exists()
+    out = ok(venv.simbalance("replay", "trick-race", "--seed", "0", "--game", "3", cwd=work)).stdout
+    assert out.startswith("trick-race, game 3 of seed 0") and "Trick 1:" in out
+    baseline = folder / "trick_race" / "configs" / "baselines" / "trick-race.json"
+    ok(venv.simbalance("baseline", "trick-race", "--n", "5000", "--out", baseline, cwd=work))
+    assert "all 1 baseline(s) pass" in ok(venv.simbalance("check", baseline, cwd=work)).stdout
     tests = ok(venv.simbalance_python("-m", "pytest", "-q", "-p", "no:cacheprovider", folder, cwd=work))
     assert " passed" in tests.stdout and "failed" not in tests.stdout, tests.stdout
 

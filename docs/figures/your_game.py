@@ -124,8 +124,8 @@ def findings(work: Path) -> dict[str, str]:
     seats = [s["win_rate"] for s in first["seats"]]
     out = {"first-run-finding": (
         f"Seat 0 wins {pct(seats[0])} of the games and seat 3 {pct(seats[3])}, where 25% is fair: balance "
-        f"{pct(first['balance'])}. The last seat plays to every trick knowing the three cards before it, and the "
-        f"first seat leads the first trick blind.")}
+        f"{pct(first['balance'])}. Seat 3 plays last to the first trick, knowing the three cards before its own, "
+        f"and seat 0 leads it blind; after that the taker leads, so the order keeps favouring whoever sits late.")}
     table = pd.read_parquet(work / "runs" / "catch-up" / "comparison.parquet")
 
     def row(variant: str, metric: str):
@@ -165,7 +165,9 @@ def play(work: Path) -> dict[str, str]:
     simbalance("new-game", "new-game", GAME, "--out", GAME)
     result = ok(venv.pip("install", "-e", work / GAME))
     out["install"] = fenced(f"pip install -e {GAME}", "...\n" + result.stdout.strip().splitlines()[-1])
+    venv.columns = 170  # the games table is wide
     simbalance("games", "games")
+    venv.columns = 110
     pytest("first-tests")
     simbalance("first-run", "run", GAME, "--n", "1e5", "--out", "runs/first")
     simbalance("replay", "replay", GAME, "--seed", "0", "--game", "3", keep=12)
