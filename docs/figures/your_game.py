@@ -125,7 +125,7 @@ def findings(work: Path) -> dict[str, str]:
     out = {"first-run-finding": (
         f"Seat 0 wins {pct(seats[0])} of the games and seat 3 {pct(seats[3])}, where 25% is fair: balance "
         f"{pct(first['balance'])}. Seat 3 plays last to the first trick, knowing the three cards before its own, "
-        f"and seat 0 leads it blind; after that the taker leads, so the order keeps favouring whoever sits late.")}
+        f"and seat 0 leads it blind: which seat plays when matters more than the template's rules intend.")}
     table = pd.read_parquet(work / "runs" / "catch-up" / "comparison.parquet")
 
     def row(variant: str, metric: str):
