@@ -78,6 +78,20 @@ def test_bad_names(tmp_path, name, words):
     assert list(tmp_path.iterdir()) == []
 
 
+def test_a_failed_write_leaves_nothing(tmp_path, monkeypatch):
+    import simbalance.scaffold as scaffold
+
+    def half_written(names, folder):
+        folder.mkdir(parents=True)
+        (folder / "pyproject.toml").write_text("half")
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(scaffold, "render", half_written)
+    with pytest.raises(SimbalanceError, match="cannot write the game there: .*No space left on device"):
+        new_game("trick-race", tmp_path / "games" / "mine" / "tr")
+    assert list(tmp_path.iterdir()) == []
+
+
 @pytest.mark.slow
 def test_a_new_game_end_to_end(tmp_path):
     """The issue's test: new-game, pip install -e, run, compare two variants (and sweep, tournament,

@@ -114,14 +114,20 @@ def new_game(name: str, out: str | Path | None = None) -> tuple[Names, Path, lis
     folder and files (paths inside the folder)."""
     names = check_name(name)
     out = check_out(Path(out) if out is not None else Path(name))
-    out.parent.mkdir(parents=True, exist_ok=True)
+    made = [p for p in (out.parent, *out.parent.parents) if not p.exists()]  # folders to create, deepest first
     partial = out.parent / f".{out.name}.partial-{os.getpid()}"
     try:
+        out.parent.mkdir(parents=True, exist_ok=True)
         files = render(names, partial)
         if out.exists():
             out.rmdir()  # empty: checked above
         partial.rename(out)
     except OSError as exc:
         shutil.rmtree(partial, ignore_errors=True)
+        for folder in made:  # and the folders made for it
+            try:
+                folder.rmdir()
+            except OSError:
+                break
         raise SimbalanceError(f"--out {out}: cannot write the game there: {exc}") from None
     return names, out, [out / f.relative_to(partial) for f in files]
