@@ -39,7 +39,7 @@ docs-figures: $(VENV)/.installed
 docs-your-game: $(VENV)/.installed-test
 	$(BIN)/python docs/figures/your_game.py
 
-# README's report picture: the main job's report.html through headless Chromium
+# README's pictures: the main job's report.html and a comparison, through headless Chromium
 docs-picture: $(VENV)/.installed
 	$(BIN)/python docs/figures/report_picture.py
 

@@ -25,7 +25,8 @@ PLUGIN_EXITS = "import sys\nsys.exit(0)\n"
 
 def _setup(tmp_path, case: str) -> None:
     """Files some cases need, made before the command runs (they are not what the test checks)."""
-    if case in ("out under a file", "baseline out under a file", "new-game out is a file"):
+    if case in ("out under a file", "baseline out under a file", "skill out is a file", "tune out is a file",
+                "new-game out is a file"):
         (tmp_path / "afile").write_text("x")
     if case == "baseline out is a folder":
         (tmp_path / "adir").mkdir()
@@ -63,7 +64,14 @@ CASES = {
     "baseline out is a folder": (["baseline", "find-dr-evil", "--n", "100", "--out", "{tmp}/adir"], "is a directory"),
     "baseline out under a file": (["baseline", "find-dr-evil", "--n", "100", "--out", "{tmp}/afile/b.json"],
                                   "is not a directory"),
-    "skill out is a folder": (["skill", "find-dr-evil", "--n", "100", "--out", "{tmp}"], "is a directory"),
+    "skill out is a file": (["skill", "find-dr-evil", "--n", "100", "--out", "{tmp}/afile"],
+                            "afile: exists and is not a folder"),
+    "tune out is a file": (["tune", "captain-action", "--strategy", "builder", "--n", "100", "--out", "{tmp}/afile"],
+                           "afile: exists and is not a folder"),
+    "findings threshold mistyped": (["run", "find-dr-evil", "--n", "10", "--set", "findings.tie_max=0.1", "--out",
+                                     "{tmp}/r"], "unknown config key 'findings.tie_max' (did you mean findings.ties_max?)"),
+    "findings threshold not a number": (["run", "find-dr-evil", "--n", "10", "--set", "findings.ties_max=lots",
+                                         "--out", "{tmp}/r"], "findings.ties_max=lots: expected a number"),
     "plug-in raises": (["run", "lady-actions-escape", "--n", "20", "--players", "2", "--strategies", "plugin,random",
                         "--strategy-file", "{tmp}/raises.py:choose", "--out", "{tmp}/r"],
                        "the function raised"),

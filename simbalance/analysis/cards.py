@@ -67,14 +67,21 @@ SLICE = 1 << 20  # games summed at a time: bounds memory on 10^7-game runs
 def card_impact(games: pd.DataFrame, players: int, masks: dict[str, np.ndarray], labels: list[str],
                 groups: dict[str, list[int]] | None = None) -> pd.DataFrame:
     """One row per (kind, card or group): win rate with and without it, the difference with a 95% CI,
-    and the length-stratified difference."""
+    and the length-stratified difference.
+
+    Cards with the same label are copies of one card (a deck's four identical wildcards): they make
+    one row, ``copies`` of them, and "with" means holding at least one copy."""
     winners = games["winners"].to_numpy()
     length = games["length"].to_numpy()
     edges = np.unique(np.quantile(length, np.linspace(0, 1, N_STRATA + 1)[1:-1]))
     n_strata = len(edges) + 1
-    names = list(labels) + list(groups or {})
-    levels = ["card"] * len(labels) + ["group"] * len(groups or {})
-    subjects = np.array([1 << c for c in range(len(labels))]
+    faces: dict[str, list[int]] = {}
+    for c, label in enumerate(labels):
+        faces.setdefault(label, []).append(c)
+    names = list(faces) + list(groups or {})
+    levels = ["card"] * len(faces) + ["group"] * len(groups or {})
+    copies = [len(bits) for bits in faces.values()] + [len(bits) for bits in (groups or {}).values()]
+    subjects = np.array([sum(1 << c for c in bits) for bits in faces.values()]
                         + [sum(1 << c for c in cards) for cards in (groups or {}).values()], dtype=np.uint64)
     rows = []
     for kind, mask in masks.items():
@@ -99,7 +106,8 @@ def card_impact(games: pd.DataFrame, players: int, masks: dict[str, np.ndarray],
         half = Z95 * np.sqrt(var)
         for j, name in enumerate(names):
             rows.append({
-                "kind": kind, "subject": name, "level": levels[j], "seat_games_with": int(n1[:, j].sum()),
+                "kind": kind, "subject": name, "level": levels[j], "copies": copies[j],
+                "seat_games_with": int(n1[:, j].sum()),
                 "win_rate_with": r1[j], "win_rate_without": r0[j], "difference": diff[j],
                 "ci_low": diff[j] - half[j], "ci_high": diff[j] + half[j],
                 "difference_length_adjusted": adjusted[j],

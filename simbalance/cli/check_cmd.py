@@ -12,6 +12,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from simbalance.analysis.labels import metric_label
 from simbalance.cli.run_cmd import ParameterSource, parse_count
 from simbalance.core.errors import SimbalanceError
 
@@ -92,8 +93,8 @@ def _update(path: Path) -> None:
                       f"seed {data['seed']}")
     for col in ("metric", "old", "new", "difference"):
         tab.add_column(col, justify="right")
-    for row in result.rows:
-        tab.add_row(*row)
+    for name, *cells in result.rows:
+        tab.add_row(metric_label(name), *cells)
     console.print(tab)
     for note in result.notes:
         console.print(f"[yellow]note:[/] {escape(note)}", soft_wrap=True)
@@ -173,7 +174,8 @@ def check(
         for col in COLUMNS:
             tab.add_column(col, justify="right")
         for m in result.metrics:
-            tab.add_row(*metric_row(m)[:-1], _status_cell(m, fail_on_change))
+            name, *cells = metric_row(m)[:-1]
+            tab.add_row(metric_label(name), *cells, _status_cell(m, fail_on_change))
         for bound, measured, ok in result.bounds:
             tab.add_row(f"bound: {escape(bound)}", "", "", escape(measured), "", "", "ok" if ok else "[bold red]VIOLATED[/]")
         console.print(tab)
@@ -188,12 +190,12 @@ def check(
         write_report(markdown, to_markdown(results))
     failed = [r for r in results if not r.passed]
     for r in results:
-        better = [m.metric for m in r.metrics if m.status == "better" and not m.fails(fail_on_change)]
+        better = [metric_label(m.metric) for m in r.metrics if m.status == "better" and not m.fails(fail_on_change)]
         if better:
             console.print(f"[green]better[/] in {r.game}: {', '.join(better)}", soft_wrap=True)
     if failed:
         for r in failed:
-            what = [f"{m.metric} {m.status}" for m in r.failing]
+            what = [f"{metric_label(m.metric)} {m.status}" for m in r.failing]
             what += [f"bound violated: {escape(bound)}" for bound, _, ok in r.bounds if not ok]
             console.print(f"[bold red]balance check failed[/] in {r.game}: {'; '.join(what)}", soft_wrap=True)
         raise typer.Exit(1)

@@ -11,6 +11,8 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from simbalance.analysis.labels import metric_label
+from simbalance.cli.findings_out import print_findings
 from simbalance.cli.run_cmd import parse_count
 
 
@@ -70,8 +72,9 @@ def compare(
         share = r["kind"] == "share"
         f = (lambda v: f"{v:.2%}") if share else (lambda v: f"{v:,.3g}")
         d = (lambda v: f"{100 * v:+.2f} pp") if share else (lambda v: f"{v:+,.3g}")
-        tab.add_row(r["variant"], r["metric"], f(r["baseline"]), f(r["value"]), d(r["diff"]),
+        tab.add_row(r["variant"], metric_label(r["metric"]), f(r["baseline"]), f(r["value"]), d(r["diff"]),
                     f"{d(r['ci_low'])} .. {d(r['ci_high'])}", f"{r['p_holm']:.2g}",
                     "[bold red]significant[/]" if r["significant"] else "")
     console.print(tab)
+    print_findings(console, result.findings(), page=str(folder / "compare.html"))
     Console(stderr=True).print(f"report: {folder / 'compare.html'}")

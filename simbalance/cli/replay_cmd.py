@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -17,9 +18,10 @@ def replay(
     strategies: Annotated[str | None, typer.Option(help="Strategies, as in the run.")] = None,
     rotate: Annotated[bool, typer.Option(help="As in the run.")] = False,
     strategy_file: Annotated[str | None, typer.Option(help="The plug-in strategy, as in the run.")] = None,
+    config: Annotated[Path | None, typer.Option(help="The config file, as in the run.")] = None,
 ) -> None:
     """Print game I of seed S move by move, exactly as the run played it (give the run's players,
-    --set, --variant and --strategies)."""
+    --config, --set, --variant and --strategies)."""
     from simbalance.api import plan_run
     from simbalance.core.errors import SimbalanceError
     from simbalance.core.runner import MAX_GAMES
@@ -28,7 +30,8 @@ def replay(
         raise SimbalanceError(f"game {game_index}: out of range; a run has at most {MAX_GAMES:,} games "
                               f"(indices 0 to {MAX_GAMES - 1:,})")
     plan = plan_run(game, max(1, game_index + 1), players=players, seed=seed, overrides=set_ or [], variants=variant,
-                    strategies=strategies, rotate=rotate, strategy_file=strategy_file)
+                    strategies=strategies, rotate=rotate, strategy_file=strategy_file,
+                    config=str(config) if config else None)
     if game_index < 0:
         raise SimbalanceError(f"--game {game_index}: game indices start at 0")
     if plan.engine.replay is None:

@@ -18,6 +18,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from simbalance.cli.findings_out import print_findings
 from simbalance.core.errors import SimbalanceError
 
 try:  # typer >= 0.22 vendors click; older typer uses click itself
@@ -321,7 +322,9 @@ def _play_and_write(plan, request: RunRequest, keep: bool, state_dir: Path, resu
     if request.precision is not None:
         reached = "reached" if result.n_played < plan.n else "checked"
         err.print(f"precision {request.precision} {reached} after {result.n_played:,} games")
-    print_summary(Console(), result.summary(), plan, result)
+    console = Console()
+    print_summary(console, result.summary(), plan, result)
+    print_findings(console, result.findings(), page=str(folder / "report.html"))
     err.print(f"report: {folder / 'report.html'} (written in {report_seconds:.1f} s)")
 
 
@@ -344,13 +347,14 @@ def print_summary(console: Console, summary: dict, plan, result) -> None:
         f"{result.elapsed:.2f} s of play ({result.games_per_second:,.0f} games/s)"
         + (f", {result.compile_seconds:.1f} s compiling the engine first" if result.compile_seconds >= 1 else "")
     )
-    seats = Table(title="win rate by seat (95% Wilson CI)")
-    for col in ("seat", "strategy", "win rate", "95% CI"):
+    seats = Table(title="win rate by player (95% Wilson CI; player 1 starts)")
+    for col in ("player", "strategy", "win rate", "95% CI"):
         seats.add_column(col, justify="right")
     single_lineup = len(plan.lineup.seats) == 1
     for row in summary["seats"]:
         name = plan.lineup.slot_names[plan.lineup.seats[0][row["seat"]]] if single_lineup else "rotated"
-        seats.add_row(str(row["seat"]), name, f"{row['win_rate']:.2%}", f"{row['ci_low']:.2%} - {row['ci_high']:.2%}")
+        seats.add_row(str(row["seat"] + 1), name, f"{row['win_rate']:.2%}",
+                      f"{row['ci_low']:.2%} - {row['ci_high']:.2%}")
     console.print(seats)
     if len(plan.lineup.slot_names) > 1:
         strat = Table(title="win rate by strategy (per seat played)")

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-import json
+import shlex
+import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -10,6 +11,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from simbalance.cli.findings_out import print_findings
 from simbalance.cli.run_cmd import parse_count
 
 
@@ -22,17 +24,18 @@ def skill(
     set_: Annotated[list[str] | None, typer.Option("--set", help="Override a config key (repeatable).")] = None,
     variant: Annotated[list[str] | None, typer.Option("--variant", help="Apply a variant (repeatable).")] = None,
     threads: Annotated[int | None, typer.Option(help="Threads (default: all cores).")] = None,
-    out: Annotated[Path | None, typer.Option(help="Also write the numbers as JSON here.")] = None,
+    out: Annotated[Path | None, typer.Option(help="Output folder: skill.html, skill.json, findings.json (default: reports/skill-<game>-<time>).")] = None,
 ) -> None:
     """Agency (each heuristic alone against random players), restricted play (a strategy without
-    one ability against the full one) and a plain verdict on skill against luck."""
+    one ability against the full one) and a plain verdict on skill against luck; writes skill.html."""
     from simbalance.api import skill as run_skill
     from simbalance.core.runner import RichProgress
-    from simbalance.report.files import check_report_path, write_report
+    from simbalance.report.run_folder import check_out_dir, default_out_dir
+    from simbalance.report.strategy_pages import write_skill_folder
 
     count = parse_count(n)
-    if out is not None:
-        check_report_path("--out", out)
+    target = out if out is not None else default_out_dir(f"skill-{game}")
+    check_out_dir(target)
     res = run_skill(game, count, players=players, seed=seed, overrides=set_ or [], variants=variant,
                     config=str(config) if config else None, threads=threads, progress_factory=RichProgress)
     console = Console()
@@ -49,8 +52,7 @@ def skill(
                         f"{r['win_rate'] - fair:+.2%}")
         console.print(tab)
     console.print(f"[bold]verdict:[/] {res.verdict}")
-    if out:
-        write_report(out, json.dumps({"game": res.game, "players": res.players, "has_decisions": res.has_decisions,
-                                   "agency": res.agency.to_dict(orient="records"),
-                                   "restricted": res.restricted.to_dict(orient="records"),
-                                   "verdict": res.verdict}, indent=2) + "\n", "--out")
+    command = "simbalance " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+    folder = write_skill_folder(res, target, command, count, seed)
+    print_findings(console, res.findings(), page=str(folder / "skill.html"))
+    Console(stderr=True).print(f"report: {folder / 'skill.html'}")

@@ -11,6 +11,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from simbalance.cli.findings_out import print_findings
 from simbalance.cli.run_cmd import parse_count
 
 
@@ -48,7 +49,7 @@ def sweep(
     folder = write_sweep_folder(result, target, command)
     keys = [p.key for p in result.params]
     tab = Table(title=f"{game}: sweep ({count:,} games per point; targets: {describe_targets(result.targets)})")
-    for col in [*keys, "balance", "seat 0 advantage", "mean length", "median", "timeouts", "shortfall"]:
+    for col in [*keys, "balance", "player 1's advantage", "mean length", "median", "timeouts", "shortfall"]:
         tab.add_column(col, justify="right")
     for i, (_, r) in enumerate(result.table.iterrows()):
         tab.add_row(*[str(result.table[k].iloc[i]) for k in keys], f"{r['balance']:.2%}", f"{r['first_player_advantage']:+.2%}",
@@ -61,4 +62,5 @@ def sweep(
         console.print("closest to the targets, re-checked on a fresh seed: "
                       + ", ".join(f"{k} = {result.rechecked[k].iloc[0]}" for k in keys)
                       + f" (balance {top['balance']:.2%}, median length {top['length_median']:g})")
+    print_findings(console, result.findings(), page=str(folder / "sweep.html"))
     Console(stderr=True).print(f"report: {folder / 'sweep.html'}")

@@ -11,6 +11,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from simbalance.cli.findings_out import print_findings
 from simbalance.cli.run_cmd import parse_count
 
 
@@ -54,6 +55,7 @@ def tournament(
                     f"{rates[r['strategy']]:.2%}")
     console.print(tab)
     console.print(matchup_table(res.matchups, res.result.plan.players))
+    print_findings(console, res.findings(), page=str(folder / "tournament.html"))
     Console(stderr=True).print(f"report: {folder / 'tournament.html'}")
 
 

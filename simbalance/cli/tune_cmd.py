@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-import json
+import shlex
+import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -20,6 +21,7 @@ from simbalance.analysis.tuning import (
     describe_gain,
     pp,
 )
+from simbalance.cli.findings_out import print_findings
 from simbalance.cli.run_cmd import parse_count
 
 
@@ -47,18 +49,20 @@ def tune(
     set_: Annotated[list[str] | None, typer.Option("--set", help="Override a config key (repeatable).")] = None,
     variant: Annotated[list[str] | None, typer.Option("--variant", help="Apply a variant (repeatable).")] = None,
     threads: Annotated[int | None, typer.Option(help="Threads (default: all cores).")] = None,
-    out: Annotated[Path | None, typer.Option(help="Also write the result as JSON here.")] = None,
+    out: Annotated[Path | None, typer.Option(help="Output folder: tune.html, tune.json, findings.json (default: reports/tune-<game>-<time>).")] = None,
 ) -> None:
     """Search a strategy's parameters (cross-entropy method, common random numbers) to maximise its
     win rate against the field; report the best found (the exact values played and printed), its
     gain over the defaults with a CI on fresh seeds, and how it fares alone against every strategy
     ('dominates' only by at least --margin above the fair share, CI included)."""
     from simbalance.api import tune as run_tune
-    from simbalance.report.files import check_report_path, write_report
+    from simbalance.core.runner import RichProgress
+    from simbalance.report.run_folder import check_out_dir, default_out_dir
+    from simbalance.report.strategy_pages import write_tune_folder
 
     count = parse_count(n)
-    if out is not None:
-        check_report_path("--out", out)
+    target = out if out is not None else default_out_dir(f"tune-{game}")
+    check_out_dir(target)
     console = Console()
 
     def show(row):
@@ -67,9 +71,12 @@ def tune(
         console.print(f"generation {row['generation']}: best candidate {row['best_fitness']:.2%} ({best}); "
                       f"candidates' mean {row['mean_fitness']:.2%}; next search centre {centre}")
 
+    progress = RichProgress(f"tune {game}")
     res = run_tune(game, strategy, count, field=field, generations=generations, population=population,
                    ranges=range_, players=players, seed=seed, overrides=set_ or [], variants=variant,
-                   config=str(config) if config else None, threads=threads, margin=margin, on_generation=show)
+                   config=str(config) if config else None, threads=threads, margin=margin, on_generation=show,
+                   progress=progress)
+    progress.close()
 
     def label(name: str) -> str:
         return f"{name} (default parameters)" if name == strategy else name
@@ -83,9 +90,10 @@ def tune(
         tab.add_row(k, f"{res.default[k]:.6g}", value(res.best[k]))
     console.print(tab)
     m = res.margin
-    console.print(f"win rate on fresh seeds ({2 * count:,} games, the same for both): default {res.default_win_rate:.2%}, "
-                  f"best found {res.best_win_rate:.2%}: {describe_gain(m['diff'], m['ci_low'], m['ci_high'], res.dominance_margin)}"
-                  f", p = {m['p_value']:.2g}")
+    gain = (f"win rate on fresh seeds ({2 * count:,} games, the same for both): default {res.default_win_rate:.2%}, "
+            f"best found {res.best_win_rate:.2%}: {describe_gain(m['diff'], m['ci_low'], m['ci_high'], res.dominance_margin)}"
+            f", p = {m['p_value']:.2g}")
+    console.print(gain)
     console.print(f"the best found alone against {res.players - 1} of each strategy, win rate per seat over decided "
                   f"games; 'dominates' = at least {points} points above the fair {fair:.0%}, the 95% CI's lower "
                   "end included (--margin)")
@@ -96,17 +104,15 @@ def tune(
         dom.add_row(label(r["against"]), f"{r['win_rate']:.2%}", f"{r['ci_low']:.2%} .. {r['ci_high']:.2%}",
                     pp(r["edge"]), r["standing"])
     console.print(dom)
-    console.print(overall(res.dominance, res.dominance_margin, label))
+    verdict = overall(res.dominance, res.dominance_margin, label)
+    console.print(verdict)
     preset = "\n".join([f"[{strategy}_tuned]", f'base = "{res.base}"', *(f"{k} = {value(v)}" for k, v in res.best.items())])
     console.print(f"the best found as a preset (configs/{game}/presets.toml), the values played above:")
     console.print(preset, markup=False, highlight=False)
-    if out:
-        write_report(out, json.dumps({
-            "game": res.game, "strategy": res.strategy, "field": res.field, "default": res.default, "best": res.best,
-            "history": res.history, "default_win_rate": res.default_win_rate, "best_win_rate": res.best_win_rate,
-            "margin": res.margin, "dominance_margin": res.dominance_margin,
-            "dominance": res.dominance.to_dict(orient="records"), "dominates_all": res.dominates_all},
-            indent=2, default=float) + "\n", "--out")
+    command = "simbalance " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+    folder = write_tune_folder(res, target, command, count, seed, preset, gain, verdict, value)
+    print_findings(console, res.findings(), page=str(folder / "tune.html"))
+    Console(stderr=True).print(f"report: {folder / 'tune.html'}")
 
 
 def overall(dominance, margin: float, label=str) -> str:

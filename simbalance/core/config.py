@@ -65,13 +65,33 @@ def deck_path(game_id: str, source: str) -> Path:
     own = config_dir(game_id) / "decks" / f"{source}.toml"
     return own if own.exists() else CONFIG_DIR / "decks" / f"{source}.toml"
 
+# When a page's findings speak up (simbalance/analysis/findings.py, docs/findings.md): the defaults
+# of every game; a config's ``[findings]`` table or ``--set findings.KEY=...`` changes one. Shares are
+# shares of the games (0.01 = 1%), lengths in the game's unit (turns, rounds, picks).
+FINDINGS_DEFAULTS: dict[str, Any] = {
+    "alpha": 0.01,               # a difference counts when its test's p-value is below this
+    "seat_gap_min": 0.03,        # seat imbalance: largest gap between two players' shares of decided games
+    "length_median_min": 2.0,    # degenerate length: a median at or below this
+    "length_over_target": 2.0,   # far too long: a median above this times the top of targets.length_median
+    "timeouts_max": 0.01,        # runaway games: a share of timeouts at or above this
+    "stalemates_max": 0.01,      # ... and of stalemates
+    "ties_max": 0.05,            # ties: a share of tied games at or above this
+    "card_effect_min": 0.05,     # a card that moves its holder's win rate this much (CI clear of 0)
+    "card_null_max": 0.005,      # a card whose whole 95% CI lies within +- this never matters
+    "dominance_margin": 0.02,    # a strategy beating the fair share (or even 50%) by this, CI included
+    "leader_wins_max": 0.8,      # decided early: the leader after round k wins at least this share
+    "comeback_min": 0.05,        # no comebacks: wins by a player who trailed, below this share
+}
+
 # The designer's own aims, which a game's config may or may not hold: what `sweep` aims for
-# (``[targets]``) and what `check` enforces on every re-run (``[bounds]``). ``--set targets.KEY=...``
-# works whether or not the config has the table; each key is typed by the example value here.
+# (``[targets]``), what `check` enforces on every re-run (``[bounds]``) and when findings speak up
+# (``[findings]``). ``--set targets.KEY=...`` works whether or not the config has the table; each key
+# is typed by the example value here (for ``findings``, its default).
 OPTIONAL_TABLES: dict[str, dict[str, Any]] = {
     "targets": {"balance_min": 0.95, "length_median": [15.0, 25.0]},
     "bounds": {"seat_win_rate_min": 0.2, "seat_win_rate_max": 0.3, "balance_min": 0.9,
                "length_median": [15.0, 25.0], "timeouts_max": 0.01, "first_player_advantage_max": 0.02},
+    "findings": FINDINGS_DEFAULTS,
 }
 
 

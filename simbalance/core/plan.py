@@ -35,6 +35,8 @@ class RunPlan:
     chunk_size: int | None = None
     variants: list[str] = field(default_factory=list)
     kernel: object = None  # the kernel to run: the engine's, or one built around a plug-in strategy
+    config_file: str | None = None  # the --config file the run read instead of configs/<game>.toml
+    strategy_file: str | None = None  # the plug-in strategy, path.py:function
 
 
 def check_n(n: Any) -> int:

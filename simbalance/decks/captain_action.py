@@ -56,13 +56,9 @@ class CaptainActionDeck:
 
     def labels_and_groups(self) -> tuple[list[str], dict[str, list[int]]]:
         """Every card's label, and the cards of each character and background: what the
-        card-impact table reports on."""
+        card-impact table reports on. Copies of one card (the wildcards share a face) share a label,
+        and the card-impact table makes them one row."""
         labels = [self.label(c) for c in range(self.size)]
-        seen: dict[str, int] = {}
-        for c, name in enumerate(labels):  # the wildcards share a face: number the copies
-            if labels.count(name) > 1:
-                seen[name] = seen.get(name, 0) + 1
-                labels[c] = f"{name} (copy {seen[name]})"
         groups: dict[str, list[int]] = {}
         for c in range(self.size):
             if self.character[c] >= 0:

@@ -1,4 +1,5 @@
-"""The comparison folder: compare.html (tables + forest plot), comparison.parquet, arms.json."""
+"""The comparison folder: compare.html (findings, arms, forest plot, tables), comparison.parquet,
+arms.json, findings.json."""
 
 from __future__ import annotations
 
@@ -6,8 +7,10 @@ from html import escape
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from simbalance.analysis.findings import Finding
+from simbalance.analysis.labels import metric_label
 from simbalance.report.figures import forest
-from simbalance.report.html import CSS, embed_png, pct, table
+from simbalance.report.html import command_block, embed_png, page, pct, sub_line, table
 from simbalance.report.run_folder import (
     RUN_MARKER,
     atomic_folder,
@@ -15,7 +18,6 @@ from simbalance.report.run_folder import (
     save_figures,
     write_json,
 )
-from simbalance.version import __version__
 
 if TYPE_CHECKING:
     from simbalance.studies.compare import ComparisonResult
@@ -29,38 +31,64 @@ def _fmt_diff(kind: str, v: float) -> str:
     return f"{100 * v:+.2f} pp" if kind == "share" else f"{v:+,.3g}"
 
 
-def render_compare(result: ComparisonResult, png: bytes, command: str) -> str:
+def arms_table(result: ComparisonResult) -> str:
+    """Each arm: what it is (a variant's description), the keys it changes, and whether it changed
+    any game at all."""
+    identical = result.identical()
+    rows = []
+    for name, what in result.changes.items():
+        keys = result.keys.get(name, [])
+        description = what
+        if keys and what.endswith(f"({', '.join(keys)})"):
+            description = what[: -len(f" ({', '.join(keys)})")]
+        elif keys and what == ", ".join(keys):
+            description = "written on the command line (--arm)"
+        games = ("the baseline" if name == result.baseline_name else
+                 "<b>identical to the baseline's, every one</b>" if identical.get(name) else "changed")
+        rows.append([escape(name), escape(description), "<br>".join(f"<code>{escape(k)}</code>" for k in keys)
+                     or "none", games])
+    return table(["arm", "what it is", "keys it changes", "its games"], rows, text_cols=4)
+
+
+def render_compare(result: ComparisonResult, png: bytes, command: str, findings: list[Finding] | None = None) -> str:
     plan = result.baseline.plan
     rows = []
     for _, r in result.table.iterrows():
         flag = "<b>yes</b>" if r["significant"] else ""
-        rows.append([escape(r["variant"]), escape(r["metric"]), _fmt(r["kind"], r["baseline"]),
+        rows.append([escape(r["variant"]), escape(metric_label(r["metric"])), _fmt(r["kind"], r["baseline"]),
                      _fmt(r["kind"], r["value"]), _fmt_diff(r["kind"], r["diff"]),
                      f"{_fmt_diff(r['kind'], r['ci_low'])} to {_fmt_diff(r['kind'], r['ci_high'])}",
                      f"{r['p_value']:.2g}", f"{r['p_holm']:.2g}", flag])
     sig = result.significant()
-    lines = [f"{escape(v)}: " + ", ".join(f"{escape(m)} {_fmt_diff(k, d)}" for m, k, d in
+    lines = [f"{escape(v)}: " + ", ".join(f"{escape(metric_label(m))} {_fmt_diff(k, d)}" for m, k, d in
                                            zip(g["metric"], g["kind"], g["diff"], strict=True))
              for v, g in sig.groupby("variant", sort=False)]
     summary = ("<br>".join(lines) if lines else "No variant changes any metric significantly "
                f"(Holm-corrected, alpha {result.alpha}).")
-    return "\n".join([
-        f"<!doctype html><html><head><meta charset='utf-8'><title>compare {escape(plan.spec.id)}</title>",
-        f"<style>{CSS}</style></head><body>",
-        f"<h1>{escape(plan.spec.id)}: variants against {escape(result.baseline_name)}</h1>",
-        f"<p class='sub'>{plan.n:,} games per arm · {plan.players} players · seed {plan.seed} · common random "
-        f"numbers (same seeds and shuffles in every arm) · simbalance {escape(__version__)}</p>",
+    sub = sub_line(f"{plan.n:,} games per arm", f"{plan.players} players", f"seed {plan.seed}",
+                   "common random numbers (the same seeds and shuffles in every arm)")
+    parts = [
         *[f"<p class='verdict'><b>Warning:</b> {escape(w)}</p>" for w in result.warnings],
-        "<h2>Arms</h2>",
-        table(["arm", "what it changes"], [[escape(name), escape(what)] for name, what in result.changes.items()]),
+        "<h2 id='arms'>Arms</h2>",
+        f"<p>Every arm plays the same {plan.n:,} games (the same seeds); an arm is the baseline "
+        f"({escape(result.baseline_name)}) with the keys it changes. Players are numbered from 1 (player 1 "
+        "starts).</p>",
+        arms_table(result),
         f"<p class='verdict'>Significant changes (Holm-corrected across metrics, alpha {result.alpha}):<br>{summary}</p>",
-        embed_png("forest plot", png, "style='max-width:100%'"),
-        "<h2>Every metric</h2>",
-        table(["variant", "metric", "baseline", "variant", "difference", "95% CI", "p", "p (Holm)", "significant"],
-              rows),
-        f"<h2>Run</h2><p><code>{escape(command)}</code></p>",
-        "</body></html>",
-    ])
+        "<h2 id='figures'>Differences to the baseline</h2>",
+        "<p>Each point is an arm's difference to the baseline on one metric, with its 95% CI (rates in "
+        "percentage points, length in its unit). <b>Filled</b> points are significant after Holm's "
+        f"correction across the arm's metrics (alpha {result.alpha}); <b>hollow</b> points are not: their "
+        "difference may be noise. A line crossing 0 means no clear change. Click to enlarge.</p>",
+        embed_png("forest plot", png),
+        "<h2 id='every-metric'>Every metric</h2>",
+        table(["arm", "metric", "baseline", "arm", "difference", "95% CI", "p", "p (Holm)", "significant"], rows,
+              text_cols=2),
+        command_block(command),
+    ]
+    return page(f"compare {plan.spec.id}", f"{plan.spec.id}: variants against {result.baseline_name}", sub, *parts,
+                findings=findings, checked="no arm left every game unchanged, no significant change and no new "
+                                           "problem beyond the thresholds")
 
 
 def write_compare_folder(result: ComparisonResult, out: Path, command: str) -> Path:
@@ -69,11 +97,13 @@ def write_compare_folder(result: ComparisonResult, out: Path, command: str) -> P
         result.table.to_parquet(tmp / "comparison.parquet", index=False)
         images = save_figures(tmp, {"forest": forest(result.table, f"{plan.spec.id}: difference to "
                                                                  f"{result.baseline_name} (95% CI)")})
-        (tmp / "compare.html").write_text(render_compare(result, images["forest"], command), encoding="utf-8")
+        found = result.findings()
+        write_json(tmp / "findings.json", {"findings": [f.to_dict() for f in found]})
+        (tmp / "compare.html").write_text(render_compare(result, images["forest"], command, found), encoding="utf-8")
         arms = {result.baseline_name: result.baseline.summary(), **{k: v.summary() for k, v in result.arms.items()}}
         write_json(tmp / "arms.json", arms)
         write_json(tmp / RUN_MARKER, base_manifest(
             "compare", plan, command, baseline=result.baseline_name, variants=list(result.arms), alpha=result.alpha,
-            changes=result.changes,
+            changes=result.changes, keys=result.keys,
             configs={result.baseline_name: plan.config, **{k: v.plan.config for k, v in result.arms.items()}}))
     return Path(out)

@@ -10,7 +10,10 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
+from simbalance.analysis.labels import metric_label
+
 COLORS = ("#3b6ea8", "#d1495b", "#edae49", "#00798c", "#66a182", "#8d6a9f")
+TARGET_COLOR = "#b7e4c7"  # the designer's targets, drawn as bands
 
 
 def win_rates(table: pd.DataFrame, label: str, fair: float | None, title: str) -> Figure:
@@ -61,15 +64,18 @@ def length_histogram(hist: pd.DataFrame, unit: str) -> Figure:
                color=COLORS[1], label="timeouts / stalemates")
     total = hist["games"].to_numpy()
     cum = np.cumsum(total)
-    for q, style in ((50, "-"), (5, ":"), (95, ":")):
-        v = hist["length"].to_numpy()[int(np.searchsorted(cum, q / 100 * cum[-1]))]
-        ax.axvline(v, color="0.2", linestyle=style, linewidth=1)
-        ax.annotate(f"p{q} {v:g}", (v, 1), xycoords=("data", "axes fraction"), xytext=(3, -12),
-                    textcoords="offset points", fontsize=8)
+    marks: dict[float, list[int]] = {}  # percentiles on the same length share one line and one label
+    for q in (5, 50, 95):
+        marks.setdefault(float(hist["length"].to_numpy()[int(np.searchsorted(cum, q / 100 * cum[-1]))]), []).append(q)
+    for i, (v, qs) in enumerate(sorted(marks.items())):
+        ax.axvline(v, color="0.2", linestyle="-" if 50 in qs else ":", linewidth=1)
+        ax.annotate(" = ".join(f"p{q}" for q in qs) + f": {v:g}", (v, 1), xycoords=("data", "axes fraction"),
+                    xytext=(4, -13 - 13 * i), textcoords="offset points", fontsize=9,
+                    bbox={"boxstyle": "square,pad=0.1", "facecolor": "white", "edgecolor": "none", "alpha": 0.8})
     ax.set_xlabel(f"game length ({unit})")
     ax.set_ylabel("games")
     ax.set_title("How long games last")
-    ax.legend(loc="upper right", frameon=False, fontsize=8)
+    ax.legend(loc="center right", frameon=False, fontsize=9)
     return fig
 
 
@@ -106,38 +112,51 @@ def forest(table: pd.DataFrame, title: str) -> Figure:
                             fmt="o", color=color, mfc=color if row["significant"] else "white", capsize=3,
                             label=variant if m == 0 else None)
         ax.axvline(0, color="0.4", linewidth=1)
-        ax.set_yticks(range(len(names)), names)
+        ax.set_yticks(range(len(names)), [metric_label(m) for m in names])
         ax.set_ylim(len(names) - 0.5, -0.5)  # first metric on top
         ax.set_xlabel("difference (percentage points)" if kind == "share" else f"difference ({kind})")
         ax.grid(axis="x", color="0.9")
+    axes[0].plot([], [], "o", color="0.3", label="filled: significant (Holm)")
+    axes[0].plot([], [], "o", color="0.3", mfc="white", label="hollow: not significant")
     axes[0].legend(loc="best", fontsize=8, frameon=False)
     fig.suptitle(title)
     return fig
 
 
-def sweep_lines(table: pd.DataFrame, key: str, players: int, unit: str) -> Figure:
-    """Seat win rates, balance and mean length against one swept key, with 95% CI bands."""
-    fig = Figure(figsize=(11, 3.4), layout="constrained")
+def sweep_lines(table: pd.DataFrame, key: str, players: int, unit: str, targets: dict | None = None) -> Figure:
+    """Players' win rates, balance and mean length against one swept key, with 95% CI bands; the
+    targets (balance at least ``balance_min``, median length in ``length_median``) as green bands."""
+    fig = Figure(figsize=(12, 3.8), layout="constrained")
     ax_win, ax_bal, ax_len = fig.subplots(1, 3)
     x = table[key].to_numpy()
     numeric = np.issubdtype(x.dtype, np.number)
     pos = x if numeric else np.arange(len(x))
     for s in range(players):
         color = COLORS[s % len(COLORS)]
-        ax_win.plot(pos, table[f"win_rate_seat_{s}"], "o-", color=color, label=f"seat {s}", markersize=3)
+        ax_win.plot(pos, table[f"win_rate_seat_{s}"], "o-", color=color, label=f"player {s + 1}", markersize=3)
         ax_win.fill_between(pos, table[f"win_rate_seat_{s}_ci_low"], table[f"win_rate_seat_{s}_ci_high"],
                             color=color, alpha=0.2)
     ax_win.axhline(1 / players, color="0.4", linestyle="--", linewidth=1)
     ax_win.yaxis.set_major_formatter(lambda v, _: f"{v:.0%}")
-    ax_win.set_title("win rate by seat (95% CI)")
-    ax_win.legend(fontsize=7, frameon=False)
+    ax_win.set_title("win rate by player (95% CI)")
+    ax_win.legend(fontsize=8, frameon=False)
+    targets = targets or {}
+    if targets.get("balance_min", 1.0) < 1.0:
+        ax_bal.axhspan(targets["balance_min"], 1.0, color=TARGET_COLOR, alpha=0.35,
+                       label=f"target: at least {targets['balance_min']:.0%}")
     ax_bal.plot(pos, table["balance"], "o-", color=COLORS[0], markersize=3)
-    ax_bal.set_title("balance (1 − largest seat gap)")
+    ax_bal.yaxis.set_major_formatter(lambda v, _: f"{v:.0%}")
+    ax_bal.set_title("balance (1 − largest gap between players)")
+    if targets.get("balance_min", 1.0) < 1.0:
+        ax_bal.legend(fontsize=8, frameon=False)
+    if "length_median" in targets:
+        low, high = targets["length_median"]
+        ax_len.axhspan(low, high, color=TARGET_COLOR, alpha=0.35, label=f"target median {low:g} to {high:g}")
     ax_len.plot(pos, table["length_mean"], "o-", color=COLORS[3], markersize=3, label="mean")
     ax_len.fill_between(pos, table["length_mean_ci_low"], table["length_mean_ci_high"], color=COLORS[3], alpha=0.2)
     ax_len.plot(pos, table["length_median"], "s--", color="0.4", markersize=3, label="median")
     ax_len.set_title(f"game length ({unit})")
-    ax_len.legend(fontsize=7, frameon=False)
+    ax_len.legend(fontsize=8, frameon=False)
     for ax in (ax_win, ax_bal, ax_len):
         ax.set_xlabel(key)
         if not numeric or (np.issubdtype(x.dtype, np.integer) and len(x) <= 16):
@@ -146,10 +165,12 @@ def sweep_lines(table: pd.DataFrame, key: str, players: int, unit: str) -> Figur
     return fig
 
 
-def sweep_heatmap(table: pd.DataFrame, key_x: str, key_y: str, metric: str, label: str) -> Figure:
-    """A metric over a two-key grid, each cell annotated."""
+def sweep_heatmap(table: pd.DataFrame, key_x: str, key_y: str, metric: str, label: str,
+                  on_target: pd.Series | None = None) -> Figure:
+    """A metric over a two-key grid, each cell annotated; the cells that meet the targets
+    (``on_target``, a boolean per row of ``table``) outlined in green."""
     pivot = table.pivot(index=key_y, columns=key_x, values=metric)
-    fig = Figure(figsize=(1.4 + 0.75 * pivot.shape[1], 1.2 + 0.5 * pivot.shape[0]), layout="constrained")
+    fig = Figure(figsize=(2.4 + 0.8 * pivot.shape[1], 1.6 + 0.5 * pivot.shape[0]), layout="constrained")
     ax = fig.add_subplot()
     im = ax.imshow(pivot.to_numpy(dtype=float), cmap="viridis", aspect="auto")
     ax.set_xticks(range(pivot.shape[1]), [str(c) for c in pivot.columns])
@@ -159,7 +180,17 @@ def sweep_heatmap(table: pd.DataFrame, key_x: str, key_y: str, metric: str, labe
     values = pivot.to_numpy(dtype=float)
     mid = np.nanmean(values)
     for (r, c), v in np.ndenumerate(values):
-        ax.text(c, r, f"{v:.3g}", ha="center", va="center", fontsize=7, color="white" if v < mid else "black")
+        ax.text(c, r, f"{v:.3g}", ha="center", va="center", fontsize=8, color="white" if v < mid else "black")
+    if on_target is not None and on_target.any():
+        hits = table.assign(_hit=on_target.to_numpy()).pivot(index=key_y, columns=key_x, values="_hit")
+        from matplotlib.patches import Rectangle
+
+        for (r, c), hit in np.ndenumerate(hits.to_numpy(dtype=bool)):
+            if hit:  # white under black: visible on every colour of the map
+                for color, width, style in (("white", 4.0, "-"), ("black", 1.6, "--")):
+                    ax.add_patch(Rectangle((c - 0.42, r - 0.42), 0.84, 0.84, fill=False, edgecolor=color,
+                                           linewidth=width, linestyle=style))
+        label = f"{label}\n(outlined: meets the targets)"
     fig.colorbar(im, ax=ax, shrink=0.8)
     ax.set_title(label)
     return fig
@@ -169,7 +200,7 @@ def card_impact_bars(table: pd.DataFrame, kind: str, title: str) -> Figure:
     """Win-rate difference when a seat has each card (vs not), with 95% CIs, sorted."""
     part = table[(table["kind"] == kind) & (table["level"] == "card")].dropna(subset=["difference"])
     part = part.sort_values("difference")
-    fig = Figure(figsize=(6.5, 1.0 + 0.22 * len(part)), layout="constrained")
+    fig = Figure(figsize=(7.0, 1.2 + 0.24 * len(part)), layout="constrained")
     ax = fig.add_subplot()
     y = np.arange(len(part))
     d = part["difference"].to_numpy() * 100
@@ -178,10 +209,10 @@ def card_impact_bars(table: pd.DataFrame, kind: str, title: str) -> Figure:
     ax.barh(y, d, xerr=err, color=colors, capsize=2)
     ax.plot(part["difference_length_adjusted"].to_numpy() * 100, y, "k|", markersize=8,
             label="adjusted for game length")
-    ax.set_yticks(y, part["subject"].tolist(), fontsize=7)
+    ax.set_yticks(y, part["subject"].tolist(), fontsize=8)
     ax.axvline(0, color="0.3", linewidth=1)
     ax.set_xlabel("win rate with the card − without (percentage points, 95% CI)")
-    ax.legend(fontsize=7, frameon=False, loc="lower right")
+    ax.legend(fontsize=8, frameon=False, loc="lower right")
     ax.set_title(title)
     return fig
 

@@ -1,4 +1,5 @@
-"""Write a run folder: games.parquet, summary.json, manifest.json, PNG figures, report.html.
+"""Write a run folder: games.parquet, summary.json, findings.json, manifest.json, PNG figures,
+report.html.
 
 The folder is built under a temporary name beside the target and renamed into place only when
 everything is written, so an interrupted or failed run never leaves a half-written folder.
@@ -26,7 +27,7 @@ import pyarrow.parquet as pq
 
 from simbalance.core.errors import SimbalanceError
 from simbalance.report import figures
-from simbalance.report.html import render_report
+from simbalance.report.run_page import render_report
 from simbalance.version import __version__
 
 if TYPE_CHECKING:
@@ -34,6 +35,7 @@ if TYPE_CHECKING:
 
     from simbalance.studies.run import SimulationResult
 
+DPI = 110  # a 6-inch figure is 660 pixels wide: shown at its own size, 10-point text reads as 15 pixels
 RUN_MARKER = "manifest.json"  # a folder holding this is a simbalance run folder and may be replaced
 
 
@@ -153,8 +155,9 @@ def manifest(result: SimulationResult, command: str | None) -> dict:
 def run_figures(result: SimulationResult, summary: dict) -> dict[str, Figure]:
     plan = result.plan
     fair = 1.0 / plan.players
+    seats = pd.DataFrame(summary["seats"]).assign(player=lambda t: [f"player {s + 1}" for s in t["seat"]])
     out = {
-        "seat_win_rates": figures.win_rates(pd.DataFrame(summary["seats"]), "seat", fair, "Win rate by seat"),
+        "seat_win_rates": figures.win_rates(seats, "player", fair, "Win rate by player"),
         "length_histogram": figures.length_histogram(result.aggregate.length_histogram(), plan.spec.length_unit),
     }
     if len(plan.lineup.slot_names) > 1:
@@ -169,6 +172,14 @@ def run_figures(result: SimulationResult, summary: dict) -> dict[str, Figure]:
     if plan.engine.figures is not None:
         out.update(plan.engine.figures(result.stats_games, plan.players, plan.config, summary))
     return out
+
+
+def seat_strategies(result: SimulationResult) -> list[str] | None:
+    """Each player's strategy, or None when the seats rotate through several lineups."""
+    lineup = result.plan.lineup
+    if len(lineup.seats) != 1:
+        return None
+    return [lineup.slot_names[slot] for slot in lineup.seats[0]]
 
 
 @contextmanager
@@ -195,7 +206,9 @@ def save_figures(folder: Path, figs: dict[str, Figure]) -> dict[str, bytes]:
     images = {}
     for name, fig in figs.items():
         path = folder / f"{name}.png"
-        fig.savefig(path, dpi=110)
+        if fig.get_layout_engine() is None:  # an engine's figure: lay it out so no label is cut off
+            fig.set_layout_engine("constrained")
+        fig.savefig(path, dpi=DPI)
         images[name] = path.read_bytes()
     return images
 
@@ -219,8 +232,11 @@ def write_run_folder(result: SimulationResult, out: Path, command: str | None = 
         if write_games and result.records is not None:
             write_games_parquet(result.games, tmp / "games.parquet")
         write_json(tmp / "summary.json", summary)
+        found = result.findings()
+        write_json(tmp / "findings.json", {"findings": [f.to_dict() for f in found]})
         images = save_figures(tmp, run_figures(result, summary))
-        (tmp / "report.html").write_text(render_report(man, summary, images), encoding="utf-8")
+        (tmp / "report.html").write_text(render_report(man, summary, images, found, result.notable_games(),
+                                                       seat_strategies(result)), encoding="utf-8")
         write_json(tmp / RUN_MARKER, man)  # last: its presence marks a complete folder
     return Path(out)
 

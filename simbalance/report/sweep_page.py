@@ -1,4 +1,5 @@
-"""The sweep folder: sweep.html (figures, tables, targets), sweep.parquet, rechecked.parquet."""
+"""The sweep folder: sweep.html (findings, figures with the targets drawn, tables), sweep.parquet,
+rechecked.parquet, findings.json."""
 
 from __future__ import annotations
 
@@ -6,9 +7,10 @@ from html import escape
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from simbalance.analysis.findings import Finding
 from simbalance.analysis.sweep import describe_targets
 from simbalance.report.figures import sweep_heatmap, sweep_lines
-from simbalance.report.html import CSS, embed_png, num, table
+from simbalance.report.html import command_block, figures, num, page, pct, sub_line, table
 from simbalance.report.run_folder import (
     RUN_MARKER,
     atomic_folder,
@@ -16,23 +18,25 @@ from simbalance.report.run_folder import (
     save_figures,
     write_json,
 )
-from simbalance.version import __version__
 
 if TYPE_CHECKING:
     from simbalance.studies.sweep import SweepResult
 
 SHOWN = ("balance", "first_player_advantage", "length_mean", "length_median", "timeouts", "shortfall")
+HEADS = {"balance": "balance", "first_player_advantage": "player 1's advantage", "length_mean": "mean length",
+         "length_median": "median length", "timeouts": "timeouts", "shortfall": "shortfall (0: on target)"}
 
 
 def sweep_figures(result: SweepResult) -> dict:
     plan = result.base_plan
     keys = [p.key for p in result.params]
     if len(keys) == 1:
-        return {"sweep": sweep_lines(result.table, keys[0], plan.players, plan.spec.length_unit)}
+        return {"sweep": sweep_lines(result.table, keys[0], plan.players, plan.spec.length_unit, result.targets)}
+    on_target = result.table["shortfall"] == 0
     return {
-        "balance_heatmap": sweep_heatmap(result.table, keys[0], keys[1], "balance", "balance"),
+        "balance_heatmap": sweep_heatmap(result.table, keys[0], keys[1], "balance", "balance", on_target),
         "length_heatmap": sweep_heatmap(result.table, keys[0], keys[1], "length_mean",
-                                        f"mean length ({plan.spec.length_unit})"),
+                                        f"mean length ({plan.spec.length_unit})", on_target),
     }
 
 
@@ -50,34 +54,37 @@ def _rows(df, keys) -> list[list[str]]:
             for i in range(len(df))]
 
 
-def render_sweep(result: SweepResult, images: dict[str, bytes], command: str) -> str:
+def render_sweep(result: SweepResult, images: dict[str, bytes], command: str,
+                 findings: list[Finding] | None = None) -> str:
     plan = result.base_plan
     keys = [p.key for p in result.params]
-    heads = keys + [m for m in SHOWN]
+    heads = keys + [HEADS[m] for m in SHOWN]
     target_text = describe_targets(result.targets)
     best = ""
     if len(result.rechecked):
         top = result.rechecked.iloc[0]
         setting = ", ".join(f"{k} = {result.rechecked[k].iloc[0]}" for k in keys)
-        verdict = " (on target)" if top["shortfall"] == 0 else f", shortfall {top['shortfall']:.3f}"
+        verdict = (" (on target)" if top["shortfall"] == 0 else f", shortfall {top['shortfall']:.3f}"
+                   if top["shortfall"] == top["shortfall"] else " (no game with a winner)")
         best = (f"Closest to the targets: <b>{escape(setting)}</b>, re-checked on a fresh seed: balance "
-                f"{top['balance']:.2%}, median length {top['length_median']:g}{verdict}.")
+                f"{pct(top['balance'], 2)}, median length {top['length_median']:g}{verdict}.")
+    drawn = ("The targets are drawn as green bands (balance at least the target; the median length's range); "
+             if len(keys) == 1 else "Cells that meet the targets are outlined; ")
     parts = [
-        f"<!doctype html><html><head><meta charset='utf-8'><title>sweep {escape(plan.spec.id)}</title>",
-        f"<style>{CSS}</style></head><body>",
-        f"<h1>{escape(plan.spec.id)}: sweep over {escape(', '.join(keys))}</h1>",
-        f"<p class='sub'>{plan.n:,} games per point · {plan.players} players · seed {plan.seed} (the same games at "
-        f"every point) · simbalance {escape(__version__)}</p>",
         f"<p class='verdict'>Targets: {escape(target_text)}. {best}</p>",
+        "<h2 id='figures'>Figures</h2>",
+        f"<p>{drawn}click a figure to enlarge it. Players are numbered from 1 (player 1 starts).</p>",
+        figures(images),
+        "<h2 id='best'>Best points, re-checked on a fresh seed</h2>",
+        table(heads, _rows(result.rechecked, keys), text_cols=len(keys)),
+        "<h2 id='every-point'>Every point</h2>",
+        table(heads, _rows(result.table, keys), text_cols=len(keys)),
+        command_block(command),
     ]
-    for name, png in images.items():
-        parts.append(embed_png(name, png, "style='max-width:100%'"))
-    parts.append("<h2>Best points, re-checked on a fresh seed</h2>")
-    parts.append(table(heads, _rows(result.rechecked, keys)))
-    parts.append("<h2>Every point</h2>")
-    parts.append(table(heads, _rows(result.table, keys)))
-    parts.append(f"<h2>Run</h2><p><code>{escape(command)}</code></p></body></html>")
-    return "\n".join(parts)
+    sub = sub_line(f"{plan.n:,} games per point", f"{plan.players} players",
+                   f"seed {plan.seed} (the same games at every point)")
+    return page(f"sweep {plan.spec.id}", f"{plan.spec.id}: sweep over {', '.join(keys)}", sub, *parts,
+                findings=findings, checked="the best point is inside the grid and meets the targets")
 
 
 def write_sweep_folder(result: SweepResult, out: Path, command: str) -> Path:
@@ -86,7 +93,9 @@ def write_sweep_folder(result: SweepResult, out: Path, command: str) -> Path:
         result.table.to_parquet(tmp / "sweep.parquet", index=False)
         result.rechecked.to_parquet(tmp / "rechecked.parquet", index=False)
         images = save_figures(tmp, sweep_figures(result))
-        (tmp / "sweep.html").write_text(render_sweep(result, images, command), encoding="utf-8")
+        found = result.findings()
+        write_json(tmp / "findings.json", {"findings": [f.to_dict() for f in found]})
+        (tmp / "sweep.html").write_text(render_sweep(result, images, command, found), encoding="utf-8")
         write_json(tmp / RUN_MARKER, base_manifest(
             "sweep", plan, command, params={p.key: list(p.values) for p in result.params}, targets=result.targets,
             config=plan.config))

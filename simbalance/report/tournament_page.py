@@ -1,4 +1,5 @@
-"""The tournament folder: tournament.html, matchups/ratings/strategies as Parquet, figures."""
+"""The tournament folder: tournament.html (findings first), matchups/ratings/strategies as Parquet,
+findings.json, figures."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from simbalance.report.figures import matchup_heatmap, ratings_bars
-from simbalance.report.html import CSS, embed_png, pct, table
+from simbalance.report.html import command_block, figures, page, pct, sub_line, table
 from simbalance.report.run_folder import (
     RUN_MARKER,
     atomic_folder,
@@ -18,7 +19,6 @@ from simbalance.report.run_folder import (
     save_figures,
     write_json,
 )
-from simbalance.version import __version__
 
 if TYPE_CHECKING:
     from simbalance.studies.tournament import TournamentResult
@@ -45,22 +45,19 @@ def write_tournament_folder(res: TournamentResult, out: Path, command: str) -> P
                                     "head_to_head": head_to_head_heatmap(res.matchups, names),
                                     "ratings": ratings_bars(res.ratings)})
         best = res.ratings.iloc[0]
+        found = res.findings()
+        write_json(tmp / "findings.json", {"findings": [f.to_dict() for f in found]})
         parts = [
-            f"<!doctype html><html><head><meta charset='utf-8'><title>tournament {escape(plan.spec.id)}</title>",
-            f"<style>{CSS}</style></head><body>",
-            f"<h1>{escape(plan.spec.id)}: tournament of {escape(', '.join(names))}</h1>",
-            f"<p class='sub'>{plan.n:,} games · {plan.players} players · every one of {len(plan.lineup.seats)} "
-            f"lineups equally often · seed {plan.seed} · simbalance {escape(__version__)}</p>",
             f"<p class='verdict'>Strongest: <b>{escape(best['strategy'])}</b> (rating {best['elo']:+.0f}, "
             f"95% CI {best['ci_low']:+.0f} to {best['ci_high']:+.0f}).</p>",
+            "<h2 id='figures'>Figures</h2><p class='dig'>Click a figure to enlarge it, click again to close.</p>",
+            figures(images),
         ]
-        for name, png in images.items():
-            parts.append(embed_png(name, png))
-        parts.append("<h2>Win rate per seat played, over all lineups</h2>")
+        parts.append("<h2 id='strategies'>Win rate per seat played, over all lineups</h2>")
         parts.append(table(["strategy", "win rate", "95% CI", "seat-games"], [
             [escape(r["strategy"]), pct(r["win_rate"]), f"{pct(r['ci_low'])} to {pct(r['ci_high'])}",
              f"{r['seat_games']:,}"] for _, r in res.strategies.iterrows()]))
-        parts.append("<h2>Matchups</h2>")
+        parts.append("<h2 id='matchups'>Matchups</h2>")
         parts.append(
             f"<p>Each row reads A against B over the decided games whose seats hold only A and B, two ways. "
             f"<b>Per-seat win rate (fair {pct(fair, 0)})</b>: of the A seats in those games, the share that won; "
@@ -76,13 +73,17 @@ def write_tournament_folder(res: TournamentResult, out: Path, command: str) -> P
             [escape(r["strategy"]), escape(r["opponent"]), pct(r["win_rate"]),
              f"{pct(r['ci_low'])} to {pct(r['ci_high'])}", pct(r["h2h_share"]),
              f"{pct(r['h2h_ci_low'])} to {pct(r['h2h_ci_high'])}", f"{r['games']:,}", pct(r["no_winner_share"])]
-            for _, r in res.matchups.iterrows()]))
-        parts.append("<h2>Ratings</h2>")
+            for _, r in res.matchups.iterrows()], text_cols=2))
+        parts.append("<h2 id='ratings'>Ratings</h2>")
         parts.append(table(["strategy", "rating", "95% CI"], [
             [escape(r["strategy"]), f"{r['elo']:+.0f}", f"{r['ci_low']:+.0f} to {r['ci_high']:+.0f}"]
             for _, r in res.ratings.iterrows()]))
-        parts.append(f"<h2>Run</h2><p><code>{escape(command)}</code></p></body></html>")
-        (tmp / "tournament.html").write_text("\n".join(parts), encoding="utf-8")
+        parts.append(command_block(command))
+        sub = sub_line(f"{plan.n:,} games", f"{plan.players} players",
+                       f"every one of {len(plan.lineup.seats)} lineups equally often", f"seed {plan.seed}")
+        html = page(f"tournament {plan.spec.id}", f"{plan.spec.id}: tournament of {', '.join(names)}", sub, *parts,
+                    findings=found, checked="no strategy beats every other head to head, and the games end")
+        (tmp / "tournament.html").write_text(html, encoding="utf-8")
         write_json(tmp / RUN_MARKER, base_manifest("tournament", plan, command, strategies=names,
                                                     lineups=len(plan.lineup.seats), config=plan.config))
     return Path(out)

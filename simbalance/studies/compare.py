@@ -11,6 +11,8 @@ import numpy as np
 import pandas as pd
 
 from simbalance.analysis.compare import compare_arms
+from simbalance.analysis.findings import Finding, compare_findings, thresholds
+from simbalance.analysis.labels import metric_label
 from simbalance.core.config import override_list, toml_value
 from simbalance.core.errors import SimbalanceError
 from simbalance.core.plan import RunPlan
@@ -29,10 +31,29 @@ class ComparisonResult:
     alpha: float
     warnings: list[str] = field(default_factory=list)  # e.g. an arm that plays the baseline's games
     changes: dict[str, str] = field(default_factory=dict)  # arm name -> what it changes, in words
-
+    same_plan: dict[str, bool] = field(default_factory=dict)  # arm -> the engine plays the baseline's games
+    keys: dict[str, list[str]] = field(default_factory=dict)  # arm -> the config keys it changes, key=value
 
     def significant(self) -> pd.DataFrame:
         return self.table[self.table["significant"]]
+
+    def identical(self) -> dict[str, bool]:
+        """Arm -> every one of its games ended exactly as the baseline's (every field of the record)."""
+        base = self.baseline.records
+        return {name: base is not None and arm.records is not None and base.dtype == arm.records.dtype
+                and bool(np.array_equal(base, arm.records)) for name, arm in self.arms.items()}
+
+    def findings(self) -> list[Finding]:
+        """What the page says first: arms that change no game and why, each arm's largest change, and
+        the problems an arm brings that the baseline does not have (analysis/findings.py)."""
+        plan = self.baseline.plan
+        names = list(dict.fromkeys(plan.lineup.slot_names))
+        return compare_findings(self.table, thresholds(plan.config), identical=self.identical(),
+                                same_plan=self.same_plan,
+                                changes={k: ", ".join(v) or self.changes.get(k, "") for k, v in self.keys.items()},
+                                games=self.baseline.n_played,
+                                strategies=", ".join(names), baseline=self.baseline.findings(),
+                                arms={k: v.findings() for k, v in self.arms.items()}, label=metric_label)
 
 
 def compare(
@@ -77,9 +98,11 @@ def compare(
     plans = {names[0]: plan_run(game, n, variants=base_variants, overrides=shared, **common)}
     game_id = plans[names[0]].spec.id
     changes = {names[0]: describe_variant(game_id, baseline) if baseline else "the game's defaults"}
+    keys = {names[0]: variant_keys(game_id, baseline) if baseline else []}
     for name in variants:
         plans[name] = plan_run(game, n, variants=[name], overrides=shared, **common)
         changes[name] = describe_variant(game_id, name)
+        keys[name] = variant_keys(game_id, name)
     for name, arm in arms.items():
         arm_overrides = override_list(arm)
         if not arm_overrides:
@@ -89,14 +112,15 @@ def compare(
         except SimbalanceError as exc:
             raise type(exc)(f"arm {name}: {exc}") from None
         changes[name] = ", ".join(arm_overrides)
+        keys[name] = list(arm_overrides)
     base_players = plans[names[0]].players
     for name, plan in plans.items():
         if plan.players != base_players:
             raise SimbalanceError(f"variant {name} plays with {plan.players} players, the baseline with "
                                   f"{base_players}: compare arms at the same player count")
+    same_plan = {name: same_games(plan, plans[names[0]]) for name, plan in plans.items() if name != names[0]}
     warnings = [f"variant {name} changes nothing with {base_players} players: its games are the "
-                f"baseline's (same rules, same players)"
-                for name, plan in plans.items() if name != names[0] and same_games(plan, plans[names[0]])]
+                f"baseline's (same rules, same players)" for name, same in same_plan.items() if same]
     results = {}
     for name, plan in plans.items():
         progress = progress_factory(f"{game} [{name}]") if progress_factory else None
@@ -105,7 +129,7 @@ def compare(
             progress.close()
     base = results.pop(names[0])
     table = compare_arms(base, results, alpha)
-    return ComparisonResult(names[0], base, results, table, alpha, warnings, changes)
+    return ComparisonResult(names[0], base, results, table, alpha, warnings, changes, same_plan, keys)
 
 
 def describe_variant(game_id: str, name: str) -> str:
@@ -113,6 +137,12 @@ def describe_variant(game_id: str, name: str) -> str:
     changes, description = load_variant(game_id, name)
     keys = ", ".join(f"{k}={toml_value(v)}" for k, v in changes.items())
     return f"{description} ({keys})" if description else keys
+
+
+def variant_keys(game_id: str, name: str) -> list[str]:
+    """The keys a variant changes, as ``key=value``."""
+    changes, _ = load_variant(game_id, name)
+    return [f"{k}={toml_value(v)}" for k, v in changes.items()]
 
 
 def same_games(a: RunPlan, b: RunPlan) -> bool:

@@ -13,14 +13,15 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from simbalance.analysis.findings import Finding, amount, run_findings, thresholds
 from simbalance.analysis.metrics import json_records, jsonable
 from simbalance.core.aggregate import RunAggregate
-from simbalance.core.config import apply_overrides, load_config, require_int
+from simbalance.core.config import apply_overrides, flat_keys, get, load_config, require_int, toml_value
 from simbalance.core.errors import ConfigError, SimbalanceError
 from simbalance.core.execution import RunOptions, execute
 from simbalance.core.lineup import resolve_lineup
 from simbalance.core.plan import RunPlan, check_n, check_seed
-from simbalance.core.records import records_to_frame, win_shares
+from simbalance.core.records import END_STALEMATE, END_TIMEOUT, END_WIN, records_to_frame, win_shares
 from simbalance.core.runner import ProgressFn, check_threads
 from simbalance.core.variants import load_variant
 from simbalance.games.registry import get_game
@@ -63,6 +64,7 @@ def plan_run(
         except ConfigError as exc:
             raise ConfigError(f"variant {name}: {exc}") from None
     cfg = apply_overrides(cfg, overrides)
+    thresholds(cfg)  # a broken [findings] table is an error before any game, not after
     if players is not None:
         if isinstance(players, bool) or not isinstance(players, (int, np.integer)):
             raise SimbalanceError(f"players = {players!r}: expected a whole number")
@@ -81,7 +83,8 @@ def plan_run(
         kernel = plugin_kernel(engine, spec.id, strategy_file)
     prepared = engine.prepare(cfg, players, bool(validate))
     return RunPlan(spec, engine, cfg, players, n, seed, lineup, prepared, threads, chunk_size,
-                   variants=list(variants or []), kernel=kernel)
+                   variants=list(variants or []), kernel=kernel, config_file=str(config) if config else None,
+                   strategy_file=strategy_file)
 
 
 @dataclass(repr=False)
@@ -173,6 +176,15 @@ class SimulationResult:
     def games_per_second(self) -> float:
         return self.n_played / self.elapsed if self.elapsed > 0 else float("inf")
 
+    def notable_games(self) -> list[dict]:
+        """A typical game, the longest game and the most surprising win, each with the command that
+        replays it (``notable_games``)."""
+        return notable_games(self)
+
+    def findings(self) -> list[Finding]:
+        """What the run's page says first (analysis/findings.py), thresholds from the config."""
+        return run_result_findings(self)
+
 
 def simulate(
     game: str,
@@ -219,3 +231,112 @@ def summarize_run(result: SimulationResult) -> dict:
     if table is not None:
         summary["cards"] = json_records(table)
     return summary
+
+
+def replay_command(plan: RunPlan, game: int) -> str:
+    """The command that replays game ``game`` of the run ``plan`` move by move: its seed, players,
+    variants, strategies and every config key it changed (``--set``), read from the plan itself."""
+    import shlex
+
+    parts = ["simbalance", "replay", plan.spec.id, "--seed", str(plan.seed), "--game", str(int(game))]
+    if plan.config_file:
+        parts += ["--config", plan.config_file]
+    for name in plan.variants:
+        parts += ["--variant", name]
+    base = load_config(plan.spec.id, plan.config_file)
+    for name in plan.variants:
+        base = apply_overrides(base, load_variant(plan.spec.id, name)[0])
+    if base.get("game", {}).get("players") != plan.players:
+        parts += ["--players", str(plan.players)]
+    lineup = plan.lineup
+    names = [lineup.slot_names[slot] for slot in lineup.seats[0]]
+    default = base.get("game", {}).get("strategies")
+    if isinstance(default, list) and len(default) == 1:
+        default = default * plan.players
+    if names != default or lineup.rotate:
+        parts += ["--strategies", names[0] if len(set(names)) == 1 else ",".join(names)]
+    if lineup.rotate:
+        parts.append("--rotate")
+    if plan.strategy_file:
+        parts += ["--strategy-file", plan.strategy_file]
+    for key in flat_keys(plan.config):
+        if key == "game.players" or key.startswith("presets."):
+            continue
+        try:
+            before = get(base, key)
+        except ConfigError:
+            before = None
+        value = get(plan.config, key)
+        if value != before:
+            parts += ["--set", f"{key}={toml_value(value)}"]
+    return " ".join(shlex.quote(p) for p in parts)
+
+
+def notable_games(result: SimulationResult) -> list[dict]:
+    """Games worth watching: a typical game (a decided game of the median length), the longest game,
+    and the most surprising win (won by the seat and strategy that win least often in this run;
+    the shortest such game). Each: ``what``, ``game`` (its index), ``why``, ``command`` (replay).
+    Drawn from the kept games, or a streamed run's first games."""
+    games = result.stats_games
+    plan = result.plan
+    if not len(games) or plan.engine.replay is None:
+        return []
+    length = games["length"].to_numpy()
+    end = games["end"].to_numpy()
+    index = games["game"].to_numpy()
+    unit = plan.spec.length_unit
+    out = []
+    decided = np.flatnonzero(end == END_WIN)
+    if len(decided):
+        median = float(np.median(length[decided]))
+        pick = decided[np.argmin(np.abs(length[decided] - median))]
+        out.append({"what": "a typical game", "game": int(index[pick]),
+                    "why": f"{amount(length[pick], unit)}, the median of the games with a winner"})
+    pick = int(np.argmax(length))
+    kind = {END_TIMEOUT: " (it hit the cap)", END_STALEMATE: " (a stalemate)"}.get(int(end[pick]), "")
+    out.append({"what": "the longest game", "game": int(index[pick]), "why": f"{amount(length[pick], unit)}{kind}"})
+    shares = win_shares(games["winners"].to_numpy(), plan.players)
+    slots = np.stack([games[f"strategy_{s}"].to_numpy() for s in range(plan.players)], axis=1)
+    single = np.flatnonzero((end == END_WIN) & ((shares == 1.0).sum(axis=1) == 1))
+    if len(single):
+        rates = {}
+        for s in range(plan.players):
+            for slot in np.unique(slots[:, s]):
+                rates[(s, int(slot))] = float(shares[slots[:, s] == slot, s].mean())
+        winner = np.argmax(shares[single], axis=1)
+        prior = np.array([rates[(int(w), int(slots[g, w]))] for g, w in zip(single, winner, strict=True)])
+        order = np.lexsort((length[single], prior))
+        g, w = single[order[0]], int(winner[order[0]])
+        name = plan.lineup.slot_names[int(slots[g, w])]
+        out.append({"what": "the most surprising win", "game": int(index[g]),
+                    "why": (f"won by player {w + 1} ({name}), whose seat and strategy win {100 * prior[order[0]]:.1f}% "
+                            f"of this run's games, in {amount(length[g], unit)}")})
+    for item in out:
+        item["command"] = replay_command(plan, item["game"])
+    return out
+
+
+def _example(games: pd.DataFrame, mask: np.ndarray) -> int | None:
+    hits = np.flatnonzero(mask)
+    return int(games["game"].iloc[hits[0]]) if len(hits) else None
+
+
+def run_result_findings(result: SimulationResult) -> list[Finding]:
+    """A run's findings, each kind of game with a replay command of one such game."""
+    plan = result.plan
+    th = thresholds(plan.config)
+    games = result.stats_games
+    examples = {}
+    if len(games) and plan.engine.replay is not None:
+        end = games["end"].to_numpy()
+        length = games["length"].to_numpy()
+        winners = games["winners"].to_numpy()
+        for kind, mask in (("timeouts", end == END_TIMEOUT), ("stalemates", end == END_STALEMATE),
+                           ("ties", (end == END_WIN) & (np.bitwise_count(winners) > 1)),
+                           ("short_games", length <= np.median(length))):
+            found = _example(games, mask)
+            if found is not None:
+                examples[kind] = replay_command(plan, found)
+    targets = plan.config.get("targets") if isinstance(plan.config.get("targets"), dict) else None
+    return run_findings(result.summary(), th, plan.players, targets=targets,
+                        hist=result.aggregate.length_histogram(), examples=examples)

@@ -3,11 +3,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pandas as pd
 
+from simbalance.analysis.findings import Finding, skill_findings, thresholds
 from simbalance.analysis.metrics import strategy_table
 from simbalance.analysis.skill import verdict
 from simbalance.core.lineup import all_strategies
@@ -22,6 +23,13 @@ class SkillResult:
     agency: pd.DataFrame  # strategy, win_rate, ci_low, ci_high against random players
     restricted: pd.DataFrame  # preset, restricts, win_rate, ci against the full strategy
     verdict: str
+    config: dict = field(default_factory=dict)  # the resolved config (thresholds of the findings)
+
+    def findings(self) -> list[Finding]:
+        """A restricted strategy that wins more than the full one, decisions that do not matter
+        (analysis/findings.py)."""
+        return skill_findings(self.agency, self.restricted, self.players, thresholds(self.config),
+                              self.has_decisions)
 
 
 def skill(
@@ -62,4 +70,5 @@ def skill(
                           columns=["strategy", "against", "win_rate", "ci_low", "ci_high", "seat_games"])
     restricted = pd.DataFrame([alone_against(name, info.restricts) for name, info in infos.items() if info.restricts],
                               columns=["strategy", "against", "win_rate", "ci_low", "ci_high", "seat_games"])
-    return SkillResult(base.spec.id, p, has_decisions, agency, restricted, verdict(has_decisions, agency, p))
+    return SkillResult(base.spec.id, p, has_decisions, agency, restricted, verdict(has_decisions, agency, p),
+                       base.config)

@@ -9,7 +9,16 @@ from typing import Any
 
 import pandas as pd
 
-from simbalance.analysis.sweep import grid, parse_param, parse_target, point_rows, shortfall, targets_of
+from simbalance.analysis.findings import Finding, sweep_findings, thresholds
+from simbalance.analysis.sweep import (
+    describe_targets,
+    grid,
+    parse_param,
+    parse_target,
+    point_rows,
+    shortfall,
+    targets_of,
+)
 from simbalance.core.config import override_list, toml_value
 from simbalance.core.plan import RunPlan
 from simbalance.core.rng import derive_seed
@@ -27,6 +36,11 @@ class SweepResult:
     rechecked: pd.DataFrame
     base_plan: RunPlan
 
+    def findings(self) -> list[Finding]:
+        """The best point at the grid's edge, no point meeting the targets (analysis/findings.py)."""
+        keys = [p.key for p in self.params]
+        return sweep_findings(self.table, keys, {p.key: list(p.values) for p in self.params},
+                              thresholds(self.base_plan.config), self.targets, describe_targets, self.game)
 
 
 def sweep(

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from simbalance.analysis.findings import Finding, elsewhere, ordered, thresholds, tournament_findings
 from simbalance.analysis.metrics import strategy_table
 from simbalance.analysis.tournament import matchups, ratings
 from simbalance.core.errors import SimbalanceError
@@ -23,6 +24,13 @@ class TournamentResult:
     matchups: pd.DataFrame
     ratings: pd.DataFrame
     strategies: pd.DataFrame
+
+    def findings(self) -> list[Finding]:
+        """A strategy that beats every other head to head, and the run's own findings (timeouts,
+        ties, seats...) over every lineup (analysis/findings.py)."""
+        plan = self.result.plan
+        own = tournament_findings(self.matchups, list(plan.lineup.slot_names), thresholds(plan.config))
+        return ordered(own + [elsewhere(f) for f in self.result.findings() if f.kind != "dominant_strategy"])
 
 
 def tournament(

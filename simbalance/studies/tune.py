@@ -11,13 +11,15 @@ builder), which stays a slot of its own. The reported set is the best candidate 
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass, replace
+import time
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from simbalance.analysis.compare import paired_test
+from simbalance.analysis.findings import Finding, thresholds, tune_findings
 from simbalance.analysis.metrics import strategy_table
 from simbalance.analysis.tuning import (
     DOMINANCE_MARGIN,
@@ -81,6 +83,13 @@ class TuneResult:
     dominance_margin: float = DOMINANCE_MARGIN  # the least edge over the fair share called "dominates"
     players: int = 0
     base: str = ""  # the heuristic the strategy runs (itself, or a preset's base)
+    config: dict = field(default_factory=dict)  # the resolved config (thresholds of the findings)
+
+    def findings(self) -> list[Finding]:
+        """The tuned strategy dominating every strategy tested, a gain over the defaults
+        (analysis/findings.py)."""
+        return tune_findings(self.strategy, self.dominance, self.players, self.margin, thresholds(self.config),
+                             self.dominance_margin)
 
 
 def tune(
@@ -100,12 +109,14 @@ def tune(
     threads: int | None = None,
     margin: float = DOMINANCE_MARGIN,
     on_generation=None,
+    progress=None,
 ) -> TuneResult:
     """Search ``strategy``'s parameters (cross-entropy method on common random numbers) to maximise
     its win rate alone against ``field`` (one name, or one name per other seat; it may name
     ``strategy`` itself, played with its default parameters), seats rotated. Then: the best against
     the default on fresh seeds (paired), and alone against every strategy (``margin``: the least
-    edge over the fair share that counts as dominating)."""
+    edge over the fair share that counts as dominating). ``progress(done, total, elapsed)`` counts the
+    games of the whole tuning (every candidate, the final test, the dominance table)."""
     margin = check_margin(margin)
     base_plan = plan_run(game, 1, players=players, overrides=overrides, variants=variants, config=config)
     p = base_plan.players
@@ -125,12 +136,18 @@ def tune(
     info = infos[strategy]
     space = search_space(info.params, ranges)
     default = np.array(list(info.params.values()), dtype=np.float64)
+    total = generations * population * n + 2 * (2 * n) + len(infos) * n
+    played = {"games": 0, "start": time.perf_counter()}
+
+    def run_progress(done: int, _count: int, _elapsed: float) -> None:
+        progress(played["games"] + done, total, time.perf_counter() - played["start"])
 
     def per_game_share(vector, run_seed, count, field_list):
         plan = plan_run(game, count, players=p, seed=run_seed, variants=variants, threads=threads,
                         overrides=overrides, config=config, strategies=[strategy] + field_list)
         plan = replace(plan, lineup=candidate_lineup(plan, infos, strategy, vector, field_list))
-        result = SimulationResult.from_plan(plan)
+        result = SimulationResult.from_plan(plan, progress=run_progress if progress is not None else None)
+        played["games"] += count
         winners = result.games["winners"].to_numpy()
         share = np.zeros(count)
         for s in range(p):
@@ -164,4 +181,4 @@ def tune(
     return TuneResult(game, strategy, field_names, space.names, dict(zip(space.names, default.tolist(), strict=True)),
                       dict(zip(space.names, best.tolist(), strict=True)), history, float(default_share.mean()),
                       float(best_share.mean()), gain, dominance, bool(dominance["dominates"].all()), margin, p,
-                      info.base)
+                      info.base, base_plan.config)

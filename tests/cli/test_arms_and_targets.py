@@ -99,3 +99,15 @@ def test_compare_cli_mixes_variants_and_arms_and_names_what_each_changes(tmp_pat
     page = (tmp_path / "c" / "compare.html").read_text()
     assert "rules.repeat_min_holders=2" in page and "holders" in page
     assert "rules.repeat_after_pair=false" in page
+
+
+def test_replay_takes_the_runs_config_file(tmp_path):
+    """A game played with --config replays with the same --config (three players here, not four)."""
+    text = (load_config.__globals__["CONFIG_DIR"] / "find-dr-evil.toml").read_text()
+    cfg = tmp_path / "three.toml"
+    cfg.write_text(text.replace("players = 4 ", "players = 3 "))
+    res = runner.invoke(app, ["replay", "find-dr-evil", "--seed", "2", "--game", "1", "--config", str(cfg)])
+    default = runner.invoke(app, ["replay", "find-dr-evil", "--seed", "2", "--game", "1"])
+    three = runner.invoke(app, ["replay", "find-dr-evil", "--seed", "2", "--game", "1", "--players", "3"])
+    assert res.exit_code == 0, res.output
+    assert res.output == three.output != default.output

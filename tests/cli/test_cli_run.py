@@ -37,7 +37,8 @@ def test_run_writes_a_complete_run_folder_with_the_api_numbers(tmp_path):
     assert manifest["engine_version"] >= 1 and manifest["config"]["rules"]["pick_cap"] == 10000
     html = (out / "report.html").read_text()
     assert "data:image/png;base64," in html and "src='http" not in html  # self-contained
-    assert "Seat 0" in res.output or "win rate by seat" in res.output
+    assert "win rate by player" in res.output
+    assert (out / "findings.json").is_file() and "findings" in res.output
 
 
 @pytest.mark.parametrize("text, n", [("1e3", 1000), ("1_000", 1000), ("1000", 1000), ("2.5e3", 2500)])
@@ -118,7 +119,7 @@ def test_the_console_entry_point_flushes_its_output_and_keeps_exit_codes(tmp_pat
     ok = subprocess.run(entry + ["run", "find-dr-evil", "--n", "200", "--out", str(tmp_path / "r")],
                         capture_output=True, text=True, timeout=300)
     assert ok.returncode == 0, ok.stderr
-    assert "win rate by seat" in ok.stdout and "report:" in ok.stdout + ok.stderr
+    assert "win rate by player" in ok.stdout and "report:" in ok.stdout + ok.stderr
     assert (tmp_path / "r" / "report.html").exists()
     bad = subprocess.run(entry + ["run", "find-dr-evil", "--n", "0"], capture_output=True, text=True, timeout=300)
     assert bad.returncode == 2

@@ -115,14 +115,15 @@ def test_tune_prints_the_parameter_set_it_measured(tmp_path):
     assert "take_gain = 4.0 " in text
     config = tmp_path / "mine.toml"
     config.write_text(text.replace("take_gain = 4.0 ", "take_gain = 5.0 "), encoding="utf-8")
-    out = tmp_path / "tune.json"
+    out = tmp_path / "tune"
     n, seed = 300, 7
     res = CliRunner().invoke(app, ["tune", GAME, "--strategy", "builder", "--n", str(n), "--generations", "2",
                                    "--population", "4", "--seed", str(seed), "--range", "call_score=10:30",
                                    "--config", str(config), "--threads", "1", "--out", str(out)],
                              env={"COLUMNS": "200"})
     assert res.exit_code == 0, res.output
-    data = json.loads(out.read_text())
+    data = json.loads((out / "tune.json").read_text())
+    assert (out / "tune.html").is_file() and (out / "findings.json").is_file()
     assert data["default"]["take_gain"] == 5.0 and data["default"]["call_score"] == 48.0
     assert "'dominates' = at least 2 points above the fair 25%" in res.output
     preset = dict(re.findall(r"^(\w+) = ([-+\d.e]+)$", res.output, flags=re.M))
@@ -158,8 +159,20 @@ def test_skill_takes_a_config(tmp_path):
     text = (CONFIG_DIR / f"{GAME}.toml").read_text(encoding="utf-8")
     config = tmp_path / "three.toml"
     config.write_text(re.sub(r"^players = 4 ", "players = 3 ", text, flags=re.M), encoding="utf-8")
-    out = tmp_path / "skill.json"
+    out = tmp_path / "skill"
     res = CliRunner().invoke(app, ["skill", GAME, "--n", "200", "--config", str(config), "--threads", "1",
                                    "--out", str(out)])
     assert res.exit_code == 0, res.output
-    assert json.loads(out.read_text())["players"] == 3
+    assert json.loads((out / "skill.json").read_text())["players"] == 3
+    assert (out / "skill.html").is_file() and json.loads((out / "manifest.json").read_text())["kind"] == "skill"
+
+
+def test_tune_reports_progress_over_the_whole_tuning():
+    """No silent minute: a tuning's progress counts every game it plays, candidates, final test and
+    dominance table together, and ends at its total."""
+    from simbalance.api import tune
+
+    seen = []
+    tune(GAME, "builder", 200, generations=2, population=3, progress=lambda d, t, e: seen.append((d, t)))
+    done = [d for d, _ in seen]
+    assert done == sorted(done) and seen[-1][0] == seen[-1][1] and len({t for _, t in seen}) == 1

@@ -83,31 +83,62 @@ def summarize(games: pd.DataFrame, players: int, config: dict) -> dict:
     return out
 
 
-def _heat(ax, lay, values, title, fig, vmax=1.0):
-    grid = np.full((len(lay.row_labels), len(lay.col_labels)), np.nan)
-    grid[lay.space_row, lay.space_col] = values
-    im = ax.imshow(grid, vmin=0.0, vmax=vmax, cmap="viridis")
-    ax.set_xticks(range(len(lay.col_labels)), lay.col_labels)
-    ax.set_yticks(range(len(lay.row_labels)), lay.row_labels)
-    ax.set_title(title)
-    for s in range(len(values)):
-        letter = lay.body_ids[lay.space_body[s]][:2]
-        ax.text(lay.space_col[s], lay.space_row[s], f"{letter}\n{values[s]:.2f}", ha="center", va="center",
-                fontsize=6, color="white" if values[s] < 0.6 * vmax else "black")
-    fig.colorbar(im, ax=ax, shrink=0.8)
+def board_figure(lay, bodies: dict, classes: dict) -> Figure:
+    """The board as it is drawn: every landing space in its place, each body outlined and named in
+    full with its class and points, coloured by how often a winner ends in full control of it; the
+    numbers under each name: full control at the end, and full control by a winner."""
+    from matplotlib import colormaps
+    from matplotlib.cm import ScalarMappable
+    from matplotlib.colors import Normalize
+    from matplotlib.patches import Rectangle
+
+    rows, cols = len(lay.row_labels), len(lay.col_labels)
+    share = np.array([bodies[b]["full_control_by_winner"] for b in lay.body_ids])
+    norm = Normalize(vmin=float(share.min()), vmax=max(float(share.max()), float(share.min()) + 0.01))
+    cmap = colormaps["YlGnBu"]
+    fig = Figure(figsize=(0.62 * cols + 2.2, 0.62 * rows + 1.0), layout="constrained")
+    ax = fig.add_subplot()
+    body_at = {(int(r), int(c)): int(b) for r, c, b in zip(lay.space_row, lay.space_col, lay.space_body, strict=True)}
+    for r in range(rows):
+        for c in range(cols):
+            b = body_at.get((r, c))
+            if b is None:
+                ax.plot(c, r, ".", color="0.8", markersize=3)
+                continue
+            ax.add_patch(Rectangle((c - 0.5, r - 0.5), 1, 1, facecolor=cmap(norm(share[b])), edgecolor="white",
+                                   linewidth=0.6))
+            for dr, dc, x0, y0, x1, y1 in ((-1, 0, -0.5, -0.5, 0.5, -0.5), (1, 0, -0.5, 0.5, 0.5, 0.5),
+                                           (0, -1, -0.5, -0.5, -0.5, 0.5), (0, 1, 0.5, -0.5, 0.5, 0.5)):
+                if body_at.get((r + dr, c + dc)) != b:  # the body's edge
+                    ax.plot([c + x0, c + x1], [r + y0, r + y1], color="0.15", linewidth=1.6)
+    for b, (bid, name, cls) in enumerate(zip(lay.body_ids, lay.body_names, lay.body_classes, strict=True)):
+        here = lay.space_body == b
+        x, y = float(lay.space_col[here].mean()), float(lay.space_row[here].mean())
+        dark = norm(share[b]) > 0.55
+        ax.text(x, y, f"{name}\n{cls}, {classes.get(cls, '?')} pts\nfull {bodies[bid]['full_control']:.0%}\n"
+                f"winner {share[b]:.0%}", ha="center", va="center", fontsize=7.5, linespacing=1.15,
+                color="white" if dark else "black", fontweight="bold")
+    ax.set_xlim(-0.5, cols - 0.5)
+    ax.set_ylim(rows - 0.5, -0.5)
+    ax.set_aspect("equal")
+    ax.set_xticks(range(cols), lay.col_labels)
+    ax.set_yticks(range(rows), lay.row_labels)
+    ax.tick_params(length=0)
+    for spine in ax.spines.values():
+        spine.set_visible(False)
+    fig.colorbar(ScalarMappable(norm, cmap), ax=ax, shrink=0.7, format=lambda v, _: f"{v:.0%}",
+                 label="games a winner ends in full control")
+    ax.set_title("The board: under each body, full control at the end (full) and by a winner (winner)",
+                 fontsize=10)
+    return fig
 
 
 def figures(games: pd.DataFrame, players: int, config: dict, summary: dict) -> dict[str, Figure]:
-    """Board heatmaps (share of games each space ends held, and held by a winner) and the control
-    rate per body (full control, majority, and by the winner)."""
+    """The board with each body's control (named in full), and the control rate per body (full
+    control, majority, and by the winner)."""
     lay = parse_map(config)
-    held, won = space_shares(games, len(lay.space_body))
-    fig = Figure(figsize=(12, 5.5), layout="constrained")
-    ax1, ax2 = fig.subplots(1, 2)
-    _heat(ax1, lay, held, "share of games the space ends held", fig)
-    _heat(ax2, lay, won, "share of games the space ends held by the winner (own scale)", fig,
-          vmax=max(float(won.max()) if len(won) else 0.0, 0.01))
-    figs = {"captain_future_board": fig}
+    bodies = (summary.get("game") or {}).get("bodies") or summarize(games, players, config)["bodies"]
+    figs = {"captain_future_board": board_figure(lay, bodies, config["board"]["classes"])}
 
     n = max(len(games), 1)
     winners = games["winners"].to_numpy().astype(np.int64)
@@ -127,11 +158,11 @@ def figures(games: pd.DataFrame, players: int, config: dict, summary: dict) -> d
     ax.bar(x, arr[:, 0], label="fully controlled")
     ax.bar(x, arr[:, 1], bottom=arr[:, 0], label="majority (not full)")
     ax.plot(x, arr[:, 2], "k_", markersize=18, mew=2, label="controlled by the winner")
-    ax.set_xticks(x, [f"{bid}\n({cls})" for bid, cls in zip(lay.body_ids, lay.body_classes, strict=True)],
-                  fontsize=8)
+    ax.set_xticks(x, [f"{name}\n({cls})" for name, cls in zip(lay.body_names, lay.body_classes, strict=True)],
+                  fontsize=9)
     ax.set_ylim(0, 1)
     ax.set_ylabel("share of games")
     ax.set_title("control of each body at the end")
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0), frameon=False)
     figs["captain_future_bodies"] = fig2
     return figs

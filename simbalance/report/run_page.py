@@ -1,0 +1,166 @@
+"""The run's page, report.html: findings first, games worth watching, win rates by player, outcomes,
+length, figures, the engine's statistics in words, card impact sorted by effect."""
+
+from __future__ import annotations
+
+import json
+from html import escape
+
+from simbalance.analysis.findings import Finding
+from simbalance.report import game_stats
+from simbalance.report.html import command_block, figures, num, page, pct, pvalue, sub_line, table
+
+TOP_CARDS = 5  # the cards that help and hurt most, shown before the whole table
+
+
+def verdict(summary: dict) -> str:
+    """One plain sentence on seat balance, from the chi-square test and the largest gap."""
+    test = summary["equal_seats_chi_square"]
+    if test["p_value"] is None or summary["balance"] is None:
+        return "No game had a winner: seat balance cannot be judged."
+    gap = 1 - summary["balance"]
+    if test["p_value"] < 0.01:
+        return (f"Players' seats are <b>not</b> equal (chi-square p {pvalue(test['p_value'])}); the largest gap "
+                f"between two players is {pct(gap)} of the games with a winner.")
+    return (f"No evidence that seats differ (chi-square p {pvalue(test['p_value'])}); the largest gap between "
+            f"two players is {pct(gap)}, within noise at this number of games.")
+
+
+def seat_rows(summary: dict, seat_strategy: list[str] | None) -> list[list[str]]:
+    rows = []
+    for s in summary["seats"]:
+        rows.append([f"player {s['seat'] + 1}", escape(seat_strategy[s["seat"]]) if seat_strategy else "rotated",
+                     pct(s["win_rate"]), f"{pct(s['ci_low'])} to {pct(s['ci_high'])}",
+                     pct(s["win_rate_decided"]), num(s["games"])])
+    return rows
+
+
+def strategy_rows(summary: dict) -> list[list[str]]:
+    return [[escape(s["strategy"]), pct(s["win_rate"]), f"{pct(s['ci_low'])} to {pct(s['ci_high'])}",
+             pct(s["win_rate_decided"]), num(s["seat_games"])] for s in summary["strategies"]]
+
+
+def _pp(v) -> str:
+    return "n/a" if v is None or v != v else f"{100 * v:+.1f} pp"
+
+
+def _card_row(c: dict) -> list[str]:
+    copies = int(c.get("copies") or 1)
+    return [escape(c["subject"]), str(copies) if copies > 1 else "", num(c["seat_games_with"]),
+            pct(c["win_rate_with"]), pct(c["win_rate_without"]), f"<b>{_pp(c['difference'])}</b>",
+            f"{_pp(c['ci_low'])} to {_pp(c['ci_high'])}", _pp(c["difference_length_adjusted"])]
+
+
+CARD_HEADS = ["card", "copies", "seat-games with it", "win rate with", "without", "difference", "95% CI",
+              "length-adjusted"]
+
+
+def sorted_cards(cards: list[dict], kind: str, level: str = "card") -> list[dict]:
+    """One kind's cards (or groups), the strongest effect first: by difference, highest to lowest;
+    a card never held (no difference) last."""
+    rows = [c for c in cards if c["kind"] == kind and c["level"] == level]
+    return sorted(rows, key=lambda c: -(c["difference"] if c["difference"] == c["difference"]
+                                        and c["difference"] is not None else -1e9))
+
+
+def card_section(cards: list[dict], images: dict[str, bytes]) -> str:
+    parts = ["<h2 id='cards'>Card impact</h2><p>Win rate of the seat-games that had the card against those that "
+             "did not (95% CI), in percentage points; copies of one card make one row (having at least one). The "
+             "length-adjusted difference compares games of similar length, which removes the survivor bias of "
+             "cards seen only in long games.</p>"]
+    for kind in dict.fromkeys(c["kind"] for c in cards):
+        rows = sorted_cards(cards, kind)
+        parts.append(f"<h3>{escape(kind.capitalize())}</h3>")
+        if len(rows) > 2 * TOP_CARDS:
+            best = [r for r in rows[:TOP_CARDS] if (r["difference"] or 0) > 0]
+            worst = [r for r in rows[::-1][:TOP_CARDS] if (r["difference"] or 0) < 0]
+            parts.append("<div class='tables'>")
+            if best:
+                parts.append(table(CARD_HEADS, [_card_row(c) for c in best], caption="Help their holder most"))
+            if worst:
+                parts.append(table(CARD_HEADS, [_card_row(c) for c in worst], caption="Hurt their holder most"))
+            parts.append("</div>")
+        name = f"card_impact_{kind.replace(' ', '_')}"
+        if name in images:
+            parts.append(figures({name: images[name]}))
+        every = table(CARD_HEADS, [_card_row(c) for c in rows])
+        if len(rows) > 2 * TOP_CARDS:
+            parts.append(f"<details><summary>Every card ({len(rows)}), the most helpful first</summary>{every}</details>")
+        else:
+            parts.append(every)
+        groups = sorted_cards(cards, kind, "group")
+        if groups:
+            parts.append(table(["group"] + CARD_HEADS[1:], [_card_row(c) for c in groups],
+                               caption="Groups of cards (having any card of the group)"))
+    return "\n".join(parts)
+
+
+def notable_section(notable: list[dict]) -> str:
+    if not notable:
+        return ""
+    rows = [[escape(n["what"]).capitalize(), f"game {n['game']:,}", escape(n["why"]), f"<code>{escape(n['command'])}</code>"]
+            for n in notable]
+    return ("<h2 id='watch'>Watch a game</h2><p>Each command prints the game move by move, exactly as this run "
+            "played it.</p>" + table(["", "which", "why", "replay it"], rows, text_cols=4))
+
+
+def render_report(manifest: dict, summary: dict, images: dict[str, bytes], findings: list[Finding] | None = None,
+                  notable: list[dict] | None = None, seat_strategy: list[str] | None = None) -> str:
+    """The whole page. ``images``: figure name -> PNG; ``card_impact_*`` go to the card section,
+    ``stats_*`` to the game statistics, the others to Figures. ``seat_strategy``: each player's
+    strategy (None when seats are rotated)."""
+    fpa = summary["first_player_advantage"]
+    length = summary["length"]
+    out = summary["outcomes"]
+    players = manifest["players"]
+    general = {k: v for k, v in images.items() if not k.startswith("card_impact_")}
+    parts = [
+        notable_section(notable or []),
+        "<h2 id='win-rates'>Win rates</h2>",
+        f"<p class='verdict'>{verdict(summary)}</p>",
+        "<p>Players are numbered from 1 in the order they play (player 1 starts); the tables and files keep "
+        "seats numbered from 0 (seat 0 is player 1).</p>",
+        "<div class='tables'>",
+        table(["player", "strategy", "win rate", "95% CI", "of decided games", "games"],
+              seat_rows(summary, seat_strategy), caption="By player", text_cols=2),
+        table(["strategy", "win rate per seat", "95% CI", "of decided games", "seat-games"],
+              strategy_rows(summary), caption="By strategy"),
+        "</div>",
+        "<h2 id='outcomes'>Outcomes</h2>",
+        table(["metric", "value"], [
+            [f"first-player advantage (player 1's share of the decided games − 1/{players})",
+             "n/a (no game had a winner)" if fpa["value"] is None else
+             f"{fpa['value']:+.2%} (95% CI {fpa['ci_low']:+.2%} to {fpa['ci_high']:+.2%})"],
+            ["balance (1 − largest gap between players' shares of the decided games)",
+             "n/a" if summary["balance"] is None else f"{summary['balance']:.2%}"],
+            ["chi-square, all seats equal", f"{num(summary['equal_seats_chi_square']['statistic'])} "
+             f"(p {pvalue(summary['equal_seats_chi_square']['p_value'])})"],
+            ["games with a winner", pct(out["decided"])],
+            ["ties (shared wins)", pct(out["ties"])],
+            ["timeouts (cap reached)", pct(out["timeouts"], 3)],
+            ["stalemates", pct(out["stalemates"], 3)],
+        ]),
+        f"<h2 id='length'>Game length ({escape(length['unit'])})</h2>",
+        table(["mean", "sd", "p5", "p25", "median", "p75", "p95", "max"],
+              [[num(length[k]) for k in ("mean", "sd", "p5", "p25", "p50", "p75", "p95", "max")]], text_cols=0),
+        "<h2 id='figures'>Figures</h2><p class='dig'>Click a figure to enlarge it, click again to close.</p>",
+        figures(general),
+    ]
+    if summary.get("game"):
+        parts.append("<h2 id='game-stats'>Game statistics</h2>")
+        if summary.get("sampled_games"):
+            parts.append(f"<p>From the first {summary['sampled_games']:,} games of the run.</p>")
+        parts.append(game_stats.render(summary["game"], players, tuple(manifest["strategies"]["slots"])))
+    if summary.get("cards"):
+        parts.append(card_section(summary["cards"], images))
+    parts.append(command_block(manifest["command"]))
+    parts.append("<details><summary>Resolved config and manifest</summary><pre>"
+                 f"{escape(json.dumps(manifest, indent=2, default=str))}</pre></details>")
+    origin = manifest.get("game_origin", "built-in")  # a plug-in game: its package and version
+    sub = sub_line(f"{manifest['n']:,} games", f"{players} players", f"seed {manifest['seed']}",
+                   f"engine v{manifest['engine_version']}", *([origin] if origin != "built-in" else []),
+                   f"{manifest['games_per_s']:,.0f} games/s", manifest["created_utc"])
+    checked = ("no seat imbalance, degenerate length, runaway games, ties or cards beyond the thresholds"
+               if findings is not None else "")
+    return page(f"{manifest['game']} — simbalance", manifest["game"], sub, *parts, findings=findings,
+                checked=checked)

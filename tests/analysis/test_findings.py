@@ -1,0 +1,339 @@
+"""Findings (analysis/findings.py): each one planted is found, and a clean game raises none.
+
+Runs are planted as games (winners, strategy slots, end codes, lengths) through the real
+aggregator, so the summaries have exactly the shape and the statistics of a real run's.
+"""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from simbalance.analysis import findings as F
+from simbalance.analysis.metrics import jsonable
+from simbalance.analysis.sweep import describe_targets
+from simbalance.core.aggregate import RunAggregate
+from simbalance.core.config import FINDINGS_DEFAULTS, apply_overrides
+from simbalance.core.errors import ConfigError
+from simbalance.core.records import END_STALEMATE, END_TIMEOUT, END_WIN
+
+TH = F.thresholds({})
+
+
+def planted(n=40_000, players=4, seat_p=None, ties=0.0, timeouts=0.0, stalemates=0.0, length=20.0,
+            slot_edge=None, seed=1):
+    """A run's summary and length histogram from planted games. ``slot_edge``: two strategies in
+    rotated seats, the first winning ``slot_edge`` times as often per seat."""
+    rng = np.random.default_rng(seed)
+    seat_p = np.full(players, 1 / players) if seat_p is None else np.asarray(seat_p, dtype=float)
+    slots = np.zeros((n, players), dtype=np.int8)
+    if slot_edge is not None:
+        slots = (np.arange(players)[None, :] + np.arange(n)[:, None]) % 2
+    weights = seat_p[None, :] * np.where(slots == 0, slot_edge or 1.0, 1.0)
+    weights /= weights.sum(axis=1, keepdims=True)
+    winner = (rng.random(n)[:, None] > np.cumsum(weights, axis=1)).sum(axis=1)
+    winners = (1 << winner).astype(np.uint8)
+    u = rng.random(n)
+    end = np.full(n, END_WIN, np.uint8)
+    end[u < timeouts] = END_TIMEOUT
+    end[(u >= timeouts) & (u < timeouts + stalemates)] = END_STALEMATE
+    tie = (u >= timeouts + stalemates) & (u < timeouts + stalemates + ties)
+    winners[tie] = 0b11
+    winners[end != END_WIN] = 0
+    lengths = np.maximum(1, rng.normal(length, max(1.0, length / 5), n).round()).astype(np.int64)
+    lengths[end == END_TIMEOUT] = 5000
+    agg = RunAggregate(players, int(slots.max()) + 1).add(winners, slots, end, lengths)
+    names = ("builder", "random")[: int(slots.max()) + 1]
+    return jsonable(agg.summary(names, "turns")), agg.length_histogram()
+
+
+def kinds(found):
+    return [f.kind for f in found]
+
+
+def test_a_clean_game_raises_nothing():
+    summary, hist = planted()
+    assert F.run_findings(summary, TH, 4, targets={"length_median": [15.0, 25.0]}, hist=hist) == []
+
+
+def test_seat_imbalance_in_a_designers_words():
+    summary, hist = planted(seat_p=[1 / 6, 1 / 4, 1 / 4, 1 / 3])
+    found = F.run_findings(summary, TH, 4, hist=hist)
+    assert kinds(found) == ["seat_imbalance"]
+    f = found[0]
+    assert f.text.startswith("Player 4 wins 1 game in 3 (33.")
+    assert "player 1 one in 6 (16." in f.text and "fair: 1 game in 4 (25.0%)" in f.text
+    assert f.severity == F.HIGH and f.ci[0] < f.number < f.ci[1] and f.number == pytest.approx(1 / 6, abs=0.02)
+    assert f.dig_in == "#win-rates"
+
+
+def test_seats_too_close_for_words_are_told_in_percent():
+    summary, _ = planted(n=200_000, seat_p=[0.272, 0.25, 0.235, 0.243])
+    f = F.seat_imbalance(summary, TH)[0]
+    assert f.text.startswith("Player 1 wins 27.") and "player 3 23." in f.text and "fair: 25.0%" in f.text
+
+
+def test_a_small_or_noisy_seat_gap_is_not_a_finding():
+    summary, _ = planted(seat_p=[0.24, 0.25, 0.25, 0.26])  # 2 points: below seat_gap_min
+    assert F.seat_imbalance(summary, TH) == []
+    summary, _ = planted(n=300, seat_p=[0.2, 0.25, 0.25, 0.3])  # a real gap, too few games to tell
+    assert F.seat_imbalance(summary, TH) == []
+
+
+def test_games_over_at_once():
+    summary, hist = planted(length=1.0)
+    found = F.run_findings(summary, TH, 4, hist=hist, examples={"short_games": "simbalance replay x --game 3"})
+    assert kinds(found) == ["short_games"]
+    assert "within 1 turn (median 1, 95% CI 1 to 1" in found[0].text
+    assert found[0].dig_in == "simbalance replay x --game 3" and found[0].severity == F.HIGH
+
+
+def test_games_far_longer_than_the_targets():
+    summary, hist = planted(length=60.0)
+    found = F.run_findings(summary, TH, 4, targets={"length_median": [15.0, 25.0]}, hist=hist)
+    assert kinds(found) == ["long_games"] and "target of 15 to 25" in found[0].text
+    assert F.run_findings(summary, TH, 4, hist=hist) == []  # no intent given: nothing to hold it against
+
+
+@pytest.mark.parametrize("kind, share", [("timeouts", 0.05), ("stalemates", 0.02)])
+def test_runaway_games(kind, share):
+    summary, hist = planted(**{kind: share})
+    found = F.run_findings(summary, TH, 4, hist=hist, examples={kind: "simbalance replay g --game 9"})
+    assert kinds(found) == [kind]
+    f = found[0]
+    assert f.ci[0] < share < f.ci[1] and f.dig_in == "simbalance replay g --game 9"
+    if kind == "timeouts":
+        assert "hit the cap (5,000 turns)" in f.text
+    clean, _ = planted(**{kind: 0.002})
+    assert F.no_end(clean, TH) == []
+
+
+def test_most_games_never_ending_is_high():
+    summary, _ = planted(timeouts=0.627)
+    f = F.no_end(summary, TH)[0]
+    assert f.severity == F.HIGH and f.text.startswith("62.")
+
+
+def test_ties():
+    summary, _ = planted(ties=0.17)
+    found = F.ties(summary, TH, "#outcomes")
+    assert kinds(found) == ["ties"] and "1 game in 6" in found[0].text and found[0].severity == F.MEDIUM
+    assert F.ties(planted(ties=0.01)[0], TH) == []
+
+
+def test_thresholds_come_from_the_config_and_set():
+    summary, _ = planted(ties=0.07)
+    assert kinds(F.ties(summary, TH)) == ["ties"]
+    cfg = apply_overrides({"game": {}}, ["findings.ties_max=0.1"])
+    assert cfg["findings"] == {"ties_max": 0.1}
+    assert F.ties(summary, F.thresholds(cfg)) == []
+    assert F.thresholds(cfg)["timeouts_max"] == FINDINGS_DEFAULTS["timeouts_max"]
+
+
+@pytest.mark.parametrize("table, message", [
+    ({"tie_max": 0.1}, "unknown config key 'findings.tie_max' (did you mean findings.ties_max?)"),
+    ({"ties_max": "high"}, "findings.ties_max = 'high': expected a number >= 0"),
+    ({"ties_max": -1}, "expected a number >= 0"),
+    ({"alpha": 2}, "findings.alpha = 2.0: allowed between 0 and 1"),
+])
+def test_bad_thresholds_are_one_clear_error(table, message):
+    with pytest.raises(ConfigError) as err:
+        F.thresholds({"findings": table})
+    assert message in str(err.value)
+
+
+def test_set_refuses_an_unknown_threshold():
+    with pytest.raises(ConfigError, match="findings.ties_max"):
+        apply_overrides({"game": {}}, ["findings.tie_max=0.1"])
+
+
+def card(subject, diff, half, seat_games=10_000, copies=1, kind="dealt"):
+    return {"kind": kind, "subject": subject, "level": "card", "copies": copies, "seat_games_with": seat_games,
+            "win_rate_with": 0.25 + diff / 2, "win_rate_without": 0.25 - diff / 2, "difference": diff,
+            "ci_low": diff - half, "ci_high": diff + half, "difference_length_adjusted": diff}
+
+
+def test_cards_that_swing_the_game_and_cards_that_never_matter():
+    summary = {"cards": [
+        card("Dr. Ling wildcard", 0.30, 0.01), card("Dr. Evil 13", -0.17, 0.01), card("Dr. Evil 14", -0.09, 0.01),
+        card("Captain Action wildcard 0", 0.0005, 0.002, copies=4), card("Lady Action 9", 0.0, 0.0, seat_games=0),
+        card("Action Boy 5", 0.01, 0.03),  # noise: nothing to say
+        {**card("any Dr. Evil", -0.5, 0.01), "level": "group"},  # groups are not cards
+    ]}
+    found = {f.kind: f for f in F.cards(summary, TH)}
+    assert set(found) == {"card_helps", "card_hurts", "card_never_held", "card_never_matters"}
+    assert found["card_helps"].text.startswith("Dr. Ling wildcard helps its holder most")
+    assert found["card_hurts"].text.startswith("Dr. Evil 13 hurts") and "1 more card too" in found["card_hurts"].text
+    assert found["card_never_held"].text.startswith("Lady Action 9 never reached a hand")
+    assert found["card_never_matters"].text.startswith("Captain Action wildcard 0 (x4) never matters")
+    clean = {"cards": [card("Action Boy 5", 0.01, 0.03), card("Action Boy 6", -0.02, 0.03)]}
+    assert F.cards(clean, TH) == []
+
+
+def test_a_dominant_strategy_in_a_run():
+    summary, _ = planted(slot_edge=2.0)
+    found = F.strategies(summary, TH, 4)
+    assert kinds(found) == ["dominant_strategy"] and found[0].text.startswith("builder wins more than every")
+    even, _ = planted(slot_edge=1.0)
+    assert F.strategies(even, TH, 4) == []
+
+
+def test_the_loop_diagnosis_and_the_whole_game_keys():
+    """The keys the metrics branch will add (documented in analysis/findings.py): read when present."""
+    summary, _ = planted(stalemates=0.3)
+    summary["stalemate_reasons"] = [{"reason": "the same four turns repeat", "games": 9000, "share": 0.225,
+                                     "example_game": 17},
+                                    {"reason": "nobody can play a card", "games": 3000, "share": 0.075}]
+    summary["whole_game"] = {
+        "leader_after_round": [{"round": 1, "win_share": 0.45, "ci_low": 0.44, "ci_high": 0.46, "games": 40000},
+                               {"round": 2, "win_share": 0.86, "ci_low": 0.85, "ci_high": 0.87, "games": 40000},
+                               {"round": 3, "win_share": 0.95, "ci_low": 0.94, "ci_high": 0.96, "games": 40000}],
+        "comeback_wins": {"share": 0.02, "ci_low": 0.018, "ci_high": 0.022},
+        "lead_changes": {"mean": 0.4},
+    }
+    found = {f.kind: f for f in F.run_findings(summary, TH, 4)}
+    assert {"stalemates", "loop", "decided_early", "no_comebacks"} <= set(found)
+    assert found["loop"].text == ("Why games do not end: the same four turns repeat (22.50% of games); "
+                                  "nobody can play a card (7.50% of games).")
+    assert found["loop"].dig_in.endswith("--game 17")
+    assert "leader after round 2 goes on to win 86.0%" in found["decided_early"].text
+    clean, _ = planted()
+    clean["stalemate_reasons"] = []
+    clean["whole_game"] = {"leader_after_round": [{"round": 1, "win_share": 0.4, "ci_low": 0.39, "ci_high": 0.41}],
+                           "comeback_wins": {"share": 0.3, "ci_low": 0.29, "ci_high": 0.31}}
+    assert F.run_findings(clean, TH, 4) == []
+
+
+def compare_table(rows):
+    return pd.DataFrame([{"variant": v, "metric": m, "kind": k, "diff": d, "ci_low": d - h, "ci_high": d + h,
+                          "p_holm": p} for v, m, k, d, h, p in rows])
+
+
+def test_a_variant_that_changes_nothing_says_so_and_why():
+    table = compare_table([("take-back", "balance", "share", 0.0, 0.0, 1.0),
+                           ("take-back", "win rate seat 0", "share", 0.0, 0.0, 1.0),
+                           ("big", "balance", "share", -0.04, 0.01, 1e-6),
+                           ("big", "length", "turns", 3.0, 0.5, 1e-9)])
+    found = F.compare_findings(table, TH, identical={"take-back": True, "big": False},
+                               same_plan={"take-back": False}, changes={"take-back": "rules.take_back=true"},
+                               games=1000, strategies="builder")
+    by_kind = {f.kind: f for f in found}
+    f = by_kind["variant_changes_nothing"]
+    assert f.text.startswith("Variant take-back changed nothing: all 1,000 games were identical")
+    assert "it changes rules.take_back=true, but no game went differently" in f.text and "(builder)" in f.text
+    assert by_kind["variant_effect"].text.startswith("Variant big changes balance by -4.0 pp")
+    clean = compare_table([("x", "balance", "share", 0.001, 0.01, 0.8)])
+    assert F.compare_findings(clean, TH, identical={"x": False}, same_plan={}, changes={}, games=10,
+                              strategies="a") == []
+
+
+def test_an_arm_that_brings_a_new_problem():
+    table = compare_table([("cap", "timeouts", "share", 0.0, 0.0, 1.0)])
+    timeouts = F.Finding("timeouts", F.HIGH, "12% of games never end.", 0.12)
+    found = F.compare_findings(table, TH, identical={}, same_plan={}, changes={}, games=10, strategies="a",
+                               baseline=[], arms={"cap": [timeouts]})
+    assert [f.text for f in found] == ["With variant cap: 12% of games never end."]
+    assert F.compare_findings(table, TH, identical={}, same_plan={}, changes={}, games=10, strategies="a",
+                              baseline=[timeouts], arms={"cap": [timeouts]})[0].text == \
+        "In the baseline and every arm: 12% of games never end."
+    assert F.compare_findings(table, TH, identical={}, same_plan={}, changes={}, games=10, strategies="a",
+                              baseline=[timeouts], arms={"cap": []})[0].text == "In the baseline: 12% of games never end."
+
+
+def sweep_table(values, balance, median):
+    table = pd.DataFrame({"rules.countdown": values, "balance": balance, "length_median": median})
+    targets = {"balance_min": 0.9, "length_median": [10.0, 20.0]}
+    from simbalance.analysis.sweep import shortfall
+    table["shortfall"] = shortfall(table, targets)
+    return table, targets
+
+
+def test_sweep_best_at_the_edge_and_no_point_on_target():
+    table, targets = sweep_table([4, 6, 8, 10], [0.8, 0.85, 0.88, 0.89], [5, 8, 9, 9])
+    found = {f.kind: f for f in F.sweep_findings(table, ["rules.countdown"], {"rules.countdown": [4, 6, 8, 10]},
+                                                 TH, targets, describe_targets, game="captain-action")}
+    assert set(found) == {"no_point_on_target", "best_at_edge"}
+    assert "No point of the grid meets the targets (balance at least 90.00%, median length 10 to 20)" in \
+        found["no_point_on_target"].text
+    assert found["best_at_edge"].text.startswith("The best point, rules.countdown = 10, is at the top edge of the "
+                                                 "grid for rules.countdown (4 to 10)")
+    assert found["best_at_edge"].dig_in == "simbalance sweep captain-action --param rules.countdown=10:18:2"
+    inside, targets = sweep_table([4, 6, 8, 10], [0.8, 0.95, 0.85, 0.8], [12, 15, 12, 12])
+    inside["timeouts"] = [0.0, 0.0, 0.001, 0.0]
+    assert F.sweep_findings(inside, ["rules.countdown"], {"rules.countdown": [4, 6, 8, 10]}, TH, targets,
+                            describe_targets) == []
+
+
+def test_sweep_points_where_games_never_end():
+    table, targets = sweep_table([2, 4, 6], [float("nan"), 0.97, 0.96], [2, 12, 12])
+    table["timeouts"] = [1.0, 0.0, 0.002]
+    found = F.sweep_findings(table, ["rules.countdown"], {"rules.countdown": [2, 4, 6]}, TH, targets, describe_targets)
+    assert kinds(found) == ["timeouts"] and "at 1 of 3 points (rules.countdown = 2): up to 100.0%" in found[0].text
+    table["balance"] = float("nan")
+    table["shortfall"] = float("nan")
+    found = F.sweep_findings(table, ["rules.countdown"], {"rules.countdown": [2, 4, 6]}, TH, targets, describe_targets)
+    assert kinds(found) == ["timeouts", "no_point_on_target"] and "has a game with a winner" in found[1].text
+
+
+def matchups(shares):
+    rows = []
+    for (a, b), s in shares.items():
+        for x, y, v in ((a, b, s), (b, a, 1 - s)):
+            rows.append({"strategy": x, "opponent": y, "h2h_share": v, "h2h_ci_low": v - 0.02,
+                         "h2h_ci_high": v + 0.02})
+    return pd.DataFrame(rows)
+
+
+def test_a_dominant_strategy_in_a_tournament():
+    found = F.tournament_findings(matchups({("builder", "bold"): 0.6, ("builder", "random"): 0.8,
+                                            ("bold", "random"): 0.7}), ["builder", "bold", "random"], TH)
+    assert kinds(found) == ["dominant_strategy"] and found[0].text.startswith("builder beats every other")
+    assert "lowest 60.0% against bold" in found[0].text
+    assert F.tournament_findings(matchups({("builder", "bold"): 0.5, ("builder", "random"): 0.8,
+                                           ("bold", "random"): 0.7}), ["builder", "bold", "random"], TH) == []
+
+
+def skill_rows(rows):
+    return pd.DataFrame(rows, columns=["strategy", "against", "win_rate", "ci_low", "ci_high"])
+
+
+def test_a_restricted_strategy_that_beats_the_full_one():
+    agency = skill_rows([["builder", "random", 0.4, 0.39, 0.41]])
+    restricted = skill_rows([["builder-no-events", "builder", 0.31, 0.30, 0.32]])
+    found = F.skill_findings(agency, restricted, 4, TH)
+    assert kinds(found) == ["restricted_wins"]
+    assert found[0].text.startswith("builder-no-events (builder with one ability taken away) beats the full builder")
+    fair = skill_rows([["builder-no-events", "builder", 0.22, 0.21, 0.23]])
+    assert kinds(F.skill_findings(agency, fair, 4, TH)) == ["skill_matters"]
+
+
+def test_decisions_that_do_not_matter():
+    agency = skill_rows([["builder", "random", 0.25, 0.24, 0.26], ["bold", "random", 0.24, 0.23, 0.25]])
+    found = F.skill_findings(agency, skill_rows([]), 4, TH)
+    assert kinds(found) == ["decisions_do_not_matter"]
+
+
+def test_a_tuned_strategy_that_dominates():
+    dominance = pd.DataFrame({"against": ["random", "builder"], "win_rate": [0.6, 0.3], "ci_low": [0.58, 0.28],
+                              "ci_high": [0.62, 0.32], "edge": [0.35, 0.05], "dominates": [True, True]})
+    gain = {"diff": 0.04, "ci_low": 0.03, "ci_high": 0.05}
+    found = F.tune_findings("builder", dominance, 4, gain, TH, 0.02)
+    assert kinds(found) == ["dominant_strategy", "tuned_better"]
+    assert "against builder" in found[0].text
+    dominance["dominates"] = [True, False]
+    none = {"diff": 0.0, "ci_low": -0.01, "ci_high": 0.01}
+    assert F.tune_findings("builder", dominance, 4, none, TH, 0.02) == []
+
+
+@pytest.mark.parametrize("rate, words", [(1 / 3, "1 game in 3"), (1 / 6, "1 game in 6"), (0.25, "1 game in 4"),
+                                         (0.52, "1 game in 2"), (0.7, "7 games in 10"), (0.0, "no game"),
+                                         (1.0, "every game"), (0.35, "1 game in 3")])
+def test_one_in(rate, words):
+    assert F.one_in(rate) == words
+
+
+def test_findings_are_json_ready_and_ordered():
+    low = F.Finding("ties", F.LOW, "t", 0.1, (0.09, 0.11))
+    high = F.Finding("timeouts", F.HIGH, "x")
+    assert F.ordered([low, high]) == [high, low]
+    assert low.to_dict() == {"kind": "ties", "severity": "low", "text": "t", "number": 0.1, "ci": [0.09, 0.11],
+                             "dig_in": None}

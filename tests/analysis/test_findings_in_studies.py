@@ -1,0 +1,76 @@
+"""Findings from real studies: the issue's own examples are found, replay commands replay the game
+they name, and a clean game stays silent."""
+
+import numpy as np
+from typer.testing import CliRunner
+
+import simbalance
+from simbalance.cli.main import app
+from simbalance.studies.run import replay_command
+
+
+def test_captain_action_games_are_over_at_once_and_seat_1_wins_half():
+    res = simbalance.simulate("captain-action", 4000, threads=1)
+    found = {f.kind: f for f in res.findings()}
+    assert found["short_games"].text.startswith("Half the games are over within 1 turn")
+    assert found["seat_imbalance"].text.startswith("Player 1 wins 1 game in 2")
+    assert found["short_games"].dig_in.startswith("simbalance replay captain-action --seed 0 --game ")
+
+
+def test_a_take_back_that_never_triggers_says_every_game_was_identical():
+    res = simbalance.compare("captain-action", ["take-back"], 2000, threads=1)
+    assert res.identical() == {"take-back": True}
+    f = next(f for f in res.findings() if f.kind == "variant_changes_nothing")
+    assert "all 2,000 games were identical" in f.text and "it changes rules.take_back=true" in f.text
+
+
+def test_a_variant_that_changes_games_is_not_called_identical():
+    res = simbalance.compare("find-dr-evil", ["deal-from-dealer"], 2000, threads=1)
+    assert res.identical() == {"deal-from-dealer": False}
+    assert "variant_changes_nothing" not in [f.kind for f in res.findings()]
+
+
+def test_find_dr_evil_is_quiet_about_length_outcomes_and_strategies():
+    """Its games end, rarely tie, last a while, and every seat plays the same: only its seats (a real
+    imbalance: the last player wins a third more than the first) and Dr. Ling speak up."""
+    res = simbalance.simulate("find-dr-evil", 20_000, threads=1, seed=3)
+    kinds = {f.kind for f in res.findings()}
+    assert kinds == {"seat_imbalance", "card_helps"}
+
+
+def test_replay_commands_replay_the_game_they_name():
+    """The notable games' commands (with --set, --variant, --players and --strategies read from the
+    plan) print the game the run played: its length and its winner."""
+    res = simbalance.simulate("captain-action", 300, threads=1, seed=5, players=3, variants=["one-natural"],
+                              overrides={"rules.countdown": 8}, strategies="builder,bold,builder")
+    notable = res.notable_games()
+    assert [n["what"] for n in notable] == ["a typical game", "the longest game", "the most surprising win"]
+    longest = notable[1]
+    assert longest["game"] == int(res.games["length"].idxmax())
+    command = longest["command"]
+    for part in ("--seed 5", "--players 3", "--variant one-natural", "--set rules.countdown=8",
+                 "--strategies builder,bold,builder"):
+        assert part in command, command
+    assert command == replay_command(res.plan, longest["game"])
+    out = CliRunner().invoke(app, command.split()[1:])
+    assert out.exit_code == 0, out.output
+    plain = CliRunner().invoke(app, ["replay", "captain-action", "--seed", "5", "--game", str(longest["game"]),
+                                     "--players", "3", "--variant", "one-natural", "--set", "rules.countdown=8",
+                                     "--strategies", "builder,bold,builder"])
+    assert out.output == plain.output
+    winner = int(np.log2(res.games["winners"].iloc[notable[2]["game"]]))
+    assert f"won by player {winner + 1} " in notable[2]["why"]
+
+
+def test_a_threshold_set_on_the_command_line_silences_a_finding(tmp_path):
+    """find-dr-evil's seats differ by about 10 points: found by default, not above a 50-point bar."""
+    import json
+
+    for extra, expected in (([], True), (["--set", "findings.seat_gap_min=0.5"], False)):
+        out = tmp_path / f"r{len(extra)}"
+        res = CliRunner().invoke(app, ["run", "find-dr-evil", "--n", "20000", "--seed", "3", "--threads", "1",
+                                       "--out", str(out), *extra])
+        assert res.exit_code == 0, res.output
+        kinds = [f["kind"] for f in json.loads((out / "findings.json").read_text())["findings"]]
+        assert ("seat_imbalance" in kinds) is expected
+        assert ("Player 4 wins" in (out / "report.html").read_text()) is expected
