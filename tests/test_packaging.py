@@ -69,7 +69,7 @@ def test_the_wheel_carries_the_configs_and_runs_outside_the_checkout(tmp_path):
     simbalance_cli = venv.folder / "bin" / "simbalance"
     for game in ("find-dr-evil", "captain-future"):
         out = ok(run([simbalance_cli, "run", game, "--n", "1000", "--out", elsewhere / game], cwd=elsewhere))
-        assert "win rate by seat" in out.stdout, out.stdout
+        assert f"{game}: 1,000 games, 4 players" in out.stdout, out.stdout
         assert (elsewhere / game / "report.html").exists()
     games = ok(run([simbalance_cli, "games"], cwd=elsewhere, env=clean_env(COLUMNS="200")))
     assert games.stdout.count("built-in") == 5

@@ -123,9 +123,11 @@ def findings(work: Path) -> dict[str, str]:
     first = json.loads((work / "runs" / "first" / "summary.json").read_text())
     seats = [s["win_rate"] for s in first["seats"]]
     out = {"first-run-finding": (
-        f"Seat 0 wins {pct(seats[0])} of the games and seat 3 {pct(seats[3])}, where 25% is fair: balance "
-        f"{pct(first['balance'])}. Seat 3 plays last to the first trick, knowing the three cards before its own, "
-        f"and seat 0 leads it blind: which seat plays when matters more than the template's rules intend.")}
+        f"Player 1 wins {pct(seats[0])} of the games and player 4 {pct(seats[3])}, where 25% is fair: balance "
+        f"{pct(first['balance'])}. Player 4 plays last to the first trick, knowing the three cards before its own, "
+        f"and player 1 leads it blind: where a player sits matters more than the template's rules intend. "
+        f"(Terminal tables and pages number players from 1; the data, the code and the replay count seats "
+        f"from 0.)")}
     table = pd.read_parquet(work / "runs" / "catch-up" / "comparison.parquet")
 
     def row(variant: str, metric: str):
@@ -134,8 +136,8 @@ def findings(work: Path) -> dict[str, str]:
     catch, rotate = row("catch-up", "balance"), row("rotating-lead", "balance")
     s0, s3 = row("catch-up", "win rate seat 0"), row("catch-up", "win rate seat 3")
     out["finding"] = (
-        f"Catch-up lead lifts seat 0 from {pct(s0['baseline'])} to {pct(s0['value'])} (difference "
-        f"{100 * s0['diff']:+.1f} pp, 95% CI {100 * s0['ci_low']:+.1f} to {100 * s0['ci_high']:+.1f}), but seat 3 "
+        f"Catch-up lead lifts player 1 from {pct(s0['baseline'])} to {pct(s0['value'])} (difference "
+        f"{100 * s0['diff']:+.1f} pp, 95% CI {100 * s0['ci_low']:+.1f} to {100 * s0['ci_high']:+.1f}), but player 4 "
         f"still wins {pct(s3['value'])}: balance goes from {pct(catch['baseline'])} to {pct(catch['value'])}. The "
         f"template's plain rotating lead does better, {pct(rotate['value'])} (CI of the difference "
         f"{100 * rotate['ci_low']:+.1f} to {100 * rotate['ci_high']:+.1f} pp). Both differences are measured game "
