@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 # The project's main job, on the embedded defaults (local threads, local files).
 MAIN_JOB ?= run captain-future --n 1e6
 
-.PHONY: run test test-fast bench lint clean docs-figures docs-picture
+.PHONY: run test test-fast bench lint clean docs-figures docs-picture docs-your-game
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -34,6 +34,10 @@ bench: $(VENV)/.installed-test
 
 docs-figures: $(VENV)/.installed
 	$(BIN)/python docs/figures/run.py $(GAMES)
+
+# docs/your-game.md: the walk-through played again (new-game, install, runs) in a temporary venv
+docs-your-game: $(VENV)/.installed-test
+	$(BIN)/python docs/figures/your_game.py
 
 # README's pictures: the main job's report.html and a comparison, through headless Chromium
 docs-picture: $(VENV)/.installed

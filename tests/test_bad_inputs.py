@@ -25,7 +25,8 @@ PLUGIN_EXITS = "import sys\nsys.exit(0)\n"
 
 def _setup(tmp_path, case: str) -> None:
     """Files some cases need, made before the command runs (they are not what the test checks)."""
-    if case in ("out under a file", "baseline out under a file", "skill out is a file", "tune out is a file"):
+    if case in ("out under a file", "baseline out under a file", "skill out is a file", "tune out is a file",
+                "new-game out is a file"):
         (tmp_path / "afile").write_text("x")
     if case == "baseline out is a folder":
         (tmp_path / "adir").mkdir()
@@ -33,6 +34,9 @@ def _setup(tmp_path, case: str) -> None:
         (tmp_path / "raises.py").write_text(PLUGIN_RAISES)
     if case == "plug-in exits":
         (tmp_path / "exits.py").write_text(PLUGIN_EXITS)
+    if case == "new-game into a full folder":
+        (tmp_path / "full").mkdir()
+        (tmp_path / "full" / "notes.txt").write_text("mine")
     if case == "corrupt checkpoint":
         state = tmp_path / "run.partial"
         state.mkdir()
@@ -93,6 +97,12 @@ CASES = {
                             "unknown config key 'targets.speed'"),
     "missing config file": (["compare", "find-dr-evil", "--arm", "a:rules.pick_cap=5", "--config", "{tmp}/nope.toml",
                              "--n", "10", "--out", "{tmp}/r"], "nope.toml does not exist"),
+    "new-game bad name": (["new-game", "Trick Race", "--out", "{tmp}/g"], "not a valid game name"),
+    "new-game keyword": (["new-game", "class", "--out", "{tmp}/g"], "class is a Python keyword"),
+    "new-game taken id": (["new-game", "find-dr-evil", "--out", "{tmp}/g"], "a game of that id exists (built-in)"),
+    "new-game shadows a module": (["new-game", "numpy", "--out", "{tmp}/g"], "a module named numpy can already be imported"),
+    "new-game into a full folder": (["new-game", "trick-race", "--out", "{tmp}/full"], "exists and is not empty"),
+    "new-game out is a file": (["new-game", "trick-race", "--out", "{tmp}/afile"], "a file of that name exists"),
 }
 
 

@@ -2,6 +2,7 @@
 each marked passage has a function and each function a passage. Nothing is played here."""
 
 import importlib.util
+import sys
 from pathlib import Path
 
 import pytest
@@ -23,3 +24,16 @@ def test_the_marker_pattern_replaces_only_the_body():
     text = "a\n<!-- figure x -->\nold\n<!-- end figure -->\nb\n"
     out = run.MARKER.sub(lambda m: m.group(1) + "new\n" + m.group(4), text)
     assert out == "a\n<!-- figure x -->\nnew\n<!-- end figure -->\nb\n"
+
+
+def test_the_walk_through_has_a_step_for_every_output():
+    """docs/your-game.md: every output marker has its step in docs/figures/your_game.py (make
+    docs-your-game) and every step its marker."""
+    spec = importlib.util.spec_from_file_location("docs_figures_your_game", ROOT / "docs" / "figures" / "your_game.py")
+    walk = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = walk  # its dataclass looks itself up there
+    spec.loader.exec_module(walk)
+    text = walk.PAGE.read_text()
+    assert text.count("<!-- output ") == len(walk.markers(text)), "a marker without its end"
+    assert sorted(walk.markers(text)) == sorted(walk.STEPS)
+    assert len(set(walk.STEPS)) == len(walk.STEPS)

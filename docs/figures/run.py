@@ -29,7 +29,8 @@ MARKER = re.compile(r"(<!-- figure (?P<name>[\w-]+) -->\n)(?P<body>.*?)(<!-- end
 
 def figure_modules() -> dict[str, Path]:
     """game id -> the file of its figure functions."""
-    return {p.stem.replace("_", "-"): p for p in sorted(HERE.glob("*.py")) if p.stem not in ("run", "report_picture", "common")}
+    return {p.stem.replace("_", "-"): p for p in sorted(HERE.glob("*.py"))
+            if p.stem not in ("run", "report_picture", "common", "your_game")}  # your_game: docs/your-game.md
 
 
 def load_figures(path: Path) -> dict:

@@ -112,7 +112,7 @@ def _status_cell(m, fail_on_change: bool) -> str:
 
 
 def check(
-    files: Annotated[list[Path] | None, typer.Argument(help="Baseline files (default: configs/baselines/*.json).")] = None,
+    files: Annotated[list[Path] | None, typer.Argument(help="Baseline files (default: configs/baselines/*.json and each plug-in game's own baselines/*.json).")] = None,
     n: Annotated[str | None, typer.Option("--n", help="Games per check (default: each baseline's own n).")] = None,
     seed: Annotated[int | None, typer.Option(help="Seed of the re-runs (default: a fresh seed derived from each baseline's).")] = None,
     alpha: Annotated[float, typer.Option(help="False-alarm rate per baseline (Bonferroni across its metrics).")] = 0.05,

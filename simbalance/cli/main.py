@@ -63,6 +63,7 @@ def _register() -> None:
         check_cmd,
         compare_cmd,
         games_cmd,
+        new_game_cmd,
         replay_cmd,
         run_cmd,
         skill_cmd,
@@ -83,6 +84,7 @@ def _register() -> None:
     app.command("replay")(replay_cmd.replay)
     app.command("baseline")(check_cmd.baseline)
     app.command("check")(check_cmd.check)
+    app.command("new-game")(new_game_cmd.new_game)
 
 
 _register()

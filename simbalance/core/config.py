@@ -3,6 +3,14 @@
 A config is a nested dict. ``load_config`` reads a game's defaults (and the deck file it names);
 ``apply_overrides`` changes existing keys only, with the type of the default, so a typo or a wrong
 type is a clear error that names the allowed keys instead of a silent fallback.
+
+Where a game's files live (docs/architecture.md, "Configs"): the built-in games' folder is
+``CONFIG_DIR``, ``simbalance/configs`` inside the package (in a checkout a symlink to the top-level
+``configs/``, in a wheel the files themselves), or ``$SIMBALANCE_CONFIG_DIR`` when that is set. A
+plug-in game carries its own folder inside its own package (``GameSpec.config_dir``); the game
+registry tells this module where (``set_config_dir_lookup``), so ``config_dir(game)`` answers for
+every game. A folder holds ``<game>.toml``, ``<game>/variants/*.toml``, ``<game>/presets.toml``,
+``decks/*.toml`` and ``baselines/<game>.json``.
 """
 
 from __future__ import annotations
@@ -10,12 +18,52 @@ from __future__ import annotations
 import copy
 import os
 import tomllib
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from simbalance.core.errors import ConfigError, did_you_mean
 
-CONFIG_DIR = Path(os.environ.get("SIMBALANCE_CONFIG_DIR", Path(__file__).resolve().parents[2] / "configs"))
+_PACKAGE_DIR = Path(__file__).resolve().parents[1]
+
+
+def _builtin_config_dir() -> Path:
+    """``$SIMBALANCE_CONFIG_DIR``, else the package's ``configs`` (resolved: in a checkout the symlink
+    leads to the top-level ``configs/``, whose paths are the ones to show), else a checkout's
+    ``configs/`` beside the package (a clone made without symlinks)."""
+    env = os.environ.get("SIMBALANCE_CONFIG_DIR")
+    if env:
+        return Path(env)
+    inside = _PACKAGE_DIR / "configs"
+    if inside.is_dir():
+        return inside.resolve()
+    return _PACKAGE_DIR.parent / "configs"
+
+
+CONFIG_DIR = _builtin_config_dir()
+
+# game id -> its own config folder (a plug-in game), or None for CONFIG_DIR. Set by the game registry
+# (simbalance/games/registry.py), which is the one that knows the games: core imports no game.
+_config_dir_lookup: Callable[[str], Path | None] | None = None
+
+
+def set_config_dir_lookup(lookup: Callable[[str], Path | None]) -> None:
+    """Install the function that names a game's own config folder (None: the built-in folder)."""
+    global _config_dir_lookup
+    _config_dir_lookup = lookup
+
+
+def config_dir(game_id: str) -> Path:
+    """The folder of ``game_id``'s config, variants and presets: its own (a plug-in's), else CONFIG_DIR."""
+    own = _config_dir_lookup(game_id) if _config_dir_lookup is not None else None
+    return Path(own) if own is not None else CONFIG_DIR
+
+
+def deck_path(game_id: str, source: str) -> Path:
+    """``decks/<source>.toml`` in the game's folder, else among the built-in decks (a plug-in may
+    play the Captain Action deck)."""
+    own = config_dir(game_id) / "decks" / f"{source}.toml"
+    return own if own.exists() else CONFIG_DIR / "decks" / f"{source}.toml"
 
 # When a page's findings speak up (simbalance/analysis/findings.py, docs/findings.md): the defaults
 # of every game; a config's ``[findings]`` table or ``--set findings.KEY=...`` changes one. Shares are
@@ -61,24 +109,25 @@ def read_toml(path: Path) -> dict:
 
 
 def load_config(game_id: str, path: str | Path | None = None) -> dict:
-    """The resolved defaults of ``game_id``: ``configs/<game_id>.toml`` or ``path``.
+    """The resolved defaults of ``game_id``: ``<config_dir(game_id)>/<game_id>.toml`` or ``path``.
 
-    A ``[deck]`` table with ``source = "NAME"`` is filled from ``configs/decks/NAME.toml`` so the
-    deck's keys can be overridden like any other (``--set deck.wildcards.captain_action=6``).
-    Named strategy presets (``configs/<game>/presets.toml``) land under ``presets``.
+    A ``[deck]`` table with ``source = "NAME"`` is filled from ``decks/NAME.toml`` (``deck_path``) so
+    the deck's keys can be overridden like any other (``--set deck.wildcards.captain_action=6``).
+    Named strategy presets (``<game>/presets.toml``) land under ``presets``.
     """
-    cfg_path = Path(path) if path is not None else CONFIG_DIR / f"{game_id}.toml"
+    folder = config_dir(game_id)
+    cfg_path = Path(path) if path is not None else folder / f"{game_id}.toml"
     cfg = read_toml(cfg_path)
     deck = cfg.get("deck")
     if isinstance(deck, dict) and "source" in deck:
         source = deck["source"]
-        deck_path = CONFIG_DIR / "decks" / f"{source}.toml"
-        if not isinstance(source, str) or not deck_path.exists():
-            raise ConfigError(f"deck.source = {source!r}: no deck file {deck_path}")
-        merged = read_toml(deck_path)
+        found = deck_path(game_id, source) if isinstance(source, str) else None
+        if found is None or not found.exists():
+            raise ConfigError(f"deck.source = {source!r}: no deck file {found or CONFIG_DIR / 'decks'}")
+        merged = read_toml(found)
         merged.update({k: v for k, v in deck.items()})
         cfg["deck"] = merged
-    presets = CONFIG_DIR / game_id / "presets.toml"
+    presets = folder / game_id / "presets.toml"
     if path is None and presets.exists() and "presets" not in cfg:
         cfg["presets"] = read_toml(presets)
     return cfg

@@ -1,4 +1,5 @@
-"""Named rule variants: ``configs/<game>/variants/<name>.toml`` holds only the keys it changes.
+"""Named rule variants: ``configs/<game>/variants/<name>.toml`` holds only the keys it changes (a
+plug-in game's live in its own config folder: ``core/config.config_dir``).
 
 A variant is applied like a set of ``--set`` overrides (same validation: only existing keys, with
 the default's type), so a variant file with a typo fails with the list of allowed keys. A variant
@@ -11,12 +12,12 @@ import re
 from pathlib import Path
 from typing import Any
 
-from simbalance.core.config import CONFIG_DIR, read_toml
+from simbalance.core.config import config_dir, read_toml
 from simbalance.core.errors import ConfigError
 
 
 def variants_dir(game_id: str) -> Path:
-    return CONFIG_DIR / game_id / "variants"
+    return config_dir(game_id) / game_id / "variants"
 
 
 def available_variants(game_id: str) -> list[str]:

@@ -161,8 +161,15 @@ def load_engine(module: str) -> Engine:
     return engine
 
 
+BUILT_IN = "built-in"  # GameSpec.origin of the games inside simbalance
+
+
 @dataclass(frozen=True)
 class GameSpec:
+    """Who a game is. A built-in game's package defines ``SPEC`` in its ``__init__``; a plug-in game
+    (a package installed on its own, declaring an entry point in the group ``simbalance.games``)
+    does the same in its own package (games/registry.py)."""
+
     id: str  # CLI and API name, e.g. "find-dr-evil"
     title: str
     summary: str  # one line for `simbalance games`
@@ -170,6 +177,15 @@ class GameSpec:
     max_players: int
     engine: str  # dotted module path of the engine module
     length_unit: str = "turns"  # what `length` counts: "picks", "turns", ...
+    # The folder of the game's config, variants, presets and baselines: None for the built-in games
+    # (core/config.CONFIG_DIR); a plug-in's own, inside its package (the registry fills in
+    # ``<package>/configs`` when a plug-in leaves it None).
+    config_dir: str | None = None
+    origin: str = BUILT_IN  # "built-in", or "plug-in <distribution> <version>" (set by the registry)
+
+    @property
+    def builtin(self) -> bool:
+        return self.origin == BUILT_IN
 
     def load(self) -> Engine:
         """The game's engine. First drops this game's compiled kernels if any source they are built

@@ -128,6 +128,7 @@ def manifest(result: SimulationResult, command: str | None) -> dict:
     plan = result.plan
     return {
         "game": plan.spec.id,
+        "game_origin": plan.spec.origin,  # "built-in", or "plug-in <distribution> <version>"
         "engine_version": plan.engine.version,
         "simbalance_version": __version__,
         "n": result.n_played,
@@ -214,7 +215,7 @@ def save_figures(folder: Path, figs: dict[str, Figure]) -> dict[str, bytes]:
 
 
 def base_manifest(kind: str, plan, command: str, **fields) -> dict:
-    return {"kind": kind, "game": plan.spec.id, "engine_version": plan.engine.version,
+    return {"kind": kind, "game": plan.spec.id, "game_origin": plan.spec.origin, "engine_version": plan.engine.version,
             "simbalance_version": __version__, "n": plan.n, "seed": plan.seed, "players": plan.players,
             **fields, "command": command, "created_utc": datetime.now(UTC).isoformat(timespec="seconds")}
 

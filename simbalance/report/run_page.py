@@ -156,9 +156,10 @@ def render_report(manifest: dict, summary: dict, images: dict[str, bytes], findi
     parts.append(command_block(manifest["command"]))
     parts.append("<details><summary>Resolved config and manifest</summary><pre>"
                  f"{escape(json.dumps(manifest, indent=2, default=str))}</pre></details>")
+    origin = manifest.get("game_origin", "built-in")  # a plug-in game: its package and version
     sub = sub_line(f"{manifest['n']:,} games", f"{players} players", f"seed {manifest['seed']}",
-                   f"engine v{manifest['engine_version']}", f"{manifest['games_per_s']:,.0f} games/s",
-                   manifest["created_utc"])
+                   f"engine v{manifest['engine_version']}", *([origin] if origin != "built-in" else []),
+                   f"{manifest['games_per_s']:,.0f} games/s", manifest["created_utc"])
     checked = ("no seat imbalance, degenerate length, runaway games, ties or cards beyond the thresholds"
                if findings is not None else "")
     return page(f"{manifest['game']} — simbalance", manifest["game"], sub, *parts, findings=findings,

@@ -357,7 +357,10 @@ def baseline_json(data: dict) -> str:
 
 
 def default_baselines() -> list[Path]:
-    return sorted(BASELINE_DIR.glob("*.json"))
+    """What `simbalance check` re-runs without files: configs/baselines/*.json and the baselines each
+    plug-in game keeps in its own config folder (``baselines/*.json``)."""
+    own = {Path(spec.config_dir) / "baselines" for spec in all_games().values() if spec.config_dir is not None}
+    return sorted(BASELINE_DIR.glob("*.json")) + [p for folder in sorted(own) for p in sorted(folder.glob("*.json"))]
 
 
 def metric_row(m: MetricCheck) -> tuple[str, ...]:

@@ -1,0 +1,30 @@
+"""`simbalance new-game NAME --out DIR`: write a working game package of the designer's own."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+
+def new_game(
+    name: Annotated[str, typer.Argument(help="The game's id: lower-case words joined by hyphens, e.g. trick-race "
+                                              "(its Python package: trick_race).", show_default=False)],
+    out: Annotated[Path | None, typer.Option(help="The folder to create (new, or empty). Default: ./NAME.")] = None,
+) -> None:
+    """Write a new game in simbalance's file template: a small but complete card game (a deck from
+    the config, a decision every turn, a win condition and a turn cap), two heuristic strategies
+    plus random, its config, three rule variants, a rules page and tests that run the contract
+    test on it. Install it with `pip install -e DIR`; then every command plays it. Walk-through:
+    docs/your-game.md."""
+    from simbalance.scaffold import new_game as write_game
+
+    names, folder, files = write_game(name, out)
+    typer.echo(f"wrote {names.game_id} ({names.title}, package {names.package}) in {folder}: {len(files)} files")
+    for path in files:
+        typer.echo(f"  {path.relative_to(folder)}")
+    typer.echo("next:")
+    typer.echo(f"  pip install -e {folder}")
+    typer.echo(f"  simbalance run {names.game_id} --n 1e5")
+    typer.echo(f"  pytest {folder}")

@@ -1,0 +1,139 @@
+"""`simbalance new-game` (issue 20 item 2): the skeleton it writes, and, end to end in a temporary
+folder, a designer's whole first session: new-game, install, run, compare two of its variants, its
+own tests; then uninstall, and the built-in games are unaffected. (Bad names are rows of
+tests/test_bad_inputs.py.)"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import importlib.util
+import subprocess
+import sys
+import tomllib
+
+import pytest
+from typer.testing import CliRunner
+from venvs import Venv, ok
+
+from simbalance.cli.main import app
+from simbalance.core.errors import SimbalanceError
+from simbalance.scaffold import new_game, template_files
+
+runner = CliRunner()
+PLACEHOLDERS = ("my_game", "my-game", "My Game", "SIMBALANCE_VERSION", "PACKAGE", "GAME_ID")
+
+
+def test_the_skeleton_carries_the_names(tmp_path):
+    names, folder, files = new_game("trick-race", tmp_path / "tr")
+    assert (names.game_id, names.package, names.title) == ("trick-race", "trick_race", "Trick Race")
+    assert folder == tmp_path / "tr" and len(files) == len(template_files())
+    rel = {f.relative_to(folder).as_posix() for f in files}
+    assert {"pyproject.toml", ".gitignore", "README.md", "docs/rules.md", "tests/test_contract.py", "tests/test_rules.py",
+            "trick_race/__init__.py", "trick_race/engine.py", "trick_race/state_nb.py", "trick_race/rules_nb.py",
+            "trick_race/strategies_nb.py", "trick_race/play_nb.py", "trick_race/validate_nb.py", "trick_race/replay.py",
+            "trick_race/report.py", "trick_race/configs/trick-race.toml", "trick_race/configs/trick-race/presets.toml",
+            } <= rel
+    assert len([r for r in rel if r.startswith("trick_race/configs/trick-race/variants/")]) == 3
+    for path in files:
+        text = path.read_text()
+        assert not [p for p in PLACEHOLDERS if p in text or p in str(path.relative_to(folder))], path
+        if path.suffix == ".py":
+            compile(text, str(path), "exec")
+        if path.suffix == ".toml":
+            tomllib.loads(text)
+    project = tomllib.loads((folder / "pyproject.toml").read_text())
+    assert project["project"]["name"] == "trick-race"
+    assert project["project"]["entry-points"]["simbalance.games"] == {"trick-race": "trick_race"}
+    assert not list(tmp_path.glob(".tr.partial*"))
+
+
+@pytest.mark.skipif(importlib.util.find_spec("ruff") is None, reason="ruff is in the test extra")
+def test_the_skeleton_is_clean_python(tmp_path):
+    _, folder, _ = new_game("trick-race", tmp_path / "tr")
+    out = subprocess.run([sys.executable, "-m", "ruff", "check", "--isolated", "--no-cache", "--select", "E,F,W,I,B,UP",
+                          "--ignore", "E501", "--line-length", "110", "."], cwd=folder, capture_output=True, text=True)
+    assert out.returncode == 0, out.stdout + out.stderr
+
+
+def test_new_game_says_what_to_do_next(tmp_path):
+    (tmp_path / "empty").mkdir()  # an empty folder is fine
+    res = runner.invoke(app, ["new-game", "trick-race", "--out", str(tmp_path / "empty")])
+    assert res.exit_code == 0, res.output
+    assert res.output.startswith("wrote trick-race (Trick Race, package trick_race)")
+    assert f"pip install -e {tmp_path / 'empty'}" in res.output and "simbalance run trick-race --n 1e5" in res.output
+
+
+@pytest.mark.parametrize("name, words", [
+    ("trick_race", "not a valid game name"),
+    ("-race", "not a valid game name"),
+    ("race--track", "not a valid game name"),
+    ("x" * 41, "at most 40 characters"),
+    ("os", "a module named os can already be imported"),
+    ("simbalance", "a module named simbalance"),
+    ("lady-actions-escape", "a game of that id exists (built-in)"),
+])
+def test_bad_names(tmp_path, name, words):
+    with pytest.raises(SimbalanceError, match=words.replace("(", r"\(").replace(")", r"\)")):
+        new_game(name, tmp_path / "g")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_failed_write_leaves_nothing(tmp_path, monkeypatch):
+    import simbalance.scaffold as scaffold
+
+    def half_written(names, folder):
+        folder.mkdir(parents=True)
+        (folder / "pyproject.toml").write_text("half")
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(scaffold, "render", half_written)
+    with pytest.raises(SimbalanceError, match="cannot write the game there: .*No space left on device"):
+        new_game("trick-race", tmp_path / "games" / "mine" / "tr")
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.slow
+def test_a_new_game_end_to_end(tmp_path):
+    """The issue's test: new-game, pip install -e, run, compare two variants (and sweep, tournament,
+    replay, baseline and check), its own tests pass; pip uninstall, and the built-in games play as
+    before. In a fresh venv that sees this simbalance and its dependencies: only the new game is
+    installed."""
+    try:
+        importlib.metadata.version("simbalance")  # pip resolves the game's dependency against it
+    except importlib.metadata.PackageNotFoundError:
+        pytest.skip("simbalance is not installed in this interpreter (make test installs it)")
+    venv = Venv(tmp_path / "venv", share_packages=True)
+    work = tmp_path / "work"
+    work.mkdir()
+    folder = work / "trick-race"
+    ok(venv.simbalance("new-game", "trick-race", "--out", folder, cwd=work))
+    ok(venv.pip("install", "-q", "-e", folder))
+    games = ok(venv.simbalance("games", cwd=work)).stdout
+    assert "trick-race" in games and "plug-in trick-race 0.1.0" in games
+
+    out = ok(venv.simbalance("run", "trick-race", "--n", "1e5", "--out", work / "run", cwd=work)).stdout
+    assert "trick-race: 100,000 games" in out and (work / "run" / "report.html").exists()
+    out = ok(venv.simbalance("compare", "trick-race", "--variant", "rotating-lead", "--variant", "long-race", "--n",
+                             "2e4", "--out", work / "compare", cwd=work)).stdout
+    assert "rotating-lead" in out and "long-race" in out and (work / "compare" / "compare.html").exists()
+    out = ok(venv.simbalance("sweep", "trick-race", "--param", "rules.target=2:4:1", "--n", "2000", "--out",
+                             work / "sweep", cwd=work)).stdout
+    assert "rules.target" in out and (work / "sweep" / "sweep.html").exists()
+    out = ok(venv.simbalance("tournament", "trick-race", "--strategies", "greedy,patient,random", "--players", "3",
+                             "--n", "3000", "--out", work / "tournament", cwd=work)).stdout
+    assert "greedy" in out and (work / "tournament" / "tournament.html").exists()
+    out = ok(venv.simbalance("replay", "trick-race", "--seed", "0", "--game", "3", cwd=work)).stdout
+    assert out.startswith("trick-race, game 3 of seed 0") and "Trick 1:" in out
+    baseline = folder / "trick_race" / "configs" / "baselines" / "trick-race.json"
+    ok(venv.simbalance("baseline", "trick-race", "--n", "5000", "--out", baseline, cwd=work))
+    assert "all 1 baseline(s) pass" in ok(venv.simbalance("check", baseline, cwd=work)).stdout
+    tests = ok(venv.simbalance_python("-m", "pytest", "-q", "-p", "no:cacheprovider", folder, cwd=work))
+    assert " passed" in tests.stdout and "failed" not in tests.stdout, tests.stdout
+
+    ok(venv.pip("uninstall", "-y", "trick-race"))
+    games = ok(venv.simbalance("games", cwd=work)).stdout
+    assert "trick-race" not in games and games.count("built-in") == 5
+    gone = venv.simbalance("run", "trick-race", "--n", "10", cwd=work)
+    assert gone.returncode == 2 and gone.stderr.startswith("error: unknown game 'trick-race'")
+    out = ok(venv.simbalance("run", "find-dr-evil", "--n", "2000", "--out", work / "builtin", cwd=work)).stdout
+    assert "find-dr-evil: 2,000 games" in out

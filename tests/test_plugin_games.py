@@ -1,0 +1,155 @@
+"""Games as plug-ins (issue 20 item 1): a package on the path that declares an entry point in the
+group ``simbalance.games`` is found like a built-in game, with its origin and its own config folder.
+A plug-in that fails to import, defines no SPEC, or whose id another game has is one line naming
+its package, and the other games still work.
+
+The plug-ins here are made on the spot: a ``*.dist-info`` folder (METADATA, entry_points.txt) and a
+module beside it on ``sys.path``, which is all importlib.metadata reads. The working one seats
+find-dr-evil's engine under another id, so nothing compiles beyond what the suite compiles anyway.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+import simbalance
+from simbalance.cli.main import app
+from simbalance.core.config import CONFIG_DIR, config_dir, load_config
+from simbalance.core.errors import SimbalanceError
+from simbalance.core.variants import available_variants
+from simbalance.games import registry
+from simbalance.studies.check import default_baselines
+
+runner = CliRunner()
+
+FAKE_SPEC = '''
+from simbalance.games.spec import GameSpec
+
+SPEC = GameSpec(id={id!r}, title="Fake", summary="find-dr-evil's engine as a plug-in", min_players=2,
+                max_players=6, engine="simbalance.games.find_dr_evil.engine", length_unit="picks")
+'''
+
+
+def add_dist(site: Path, dist: str, entry_points: dict[str, str]) -> None:
+    info = site / f"{dist}-0.1.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {dist}\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text("[simbalance.games]\n" + "".join(f"{k} = {v}\n" for k, v in entry_points.items()))
+
+
+def add_package(site: Path, name: str, init: str) -> Path:
+    package = site / name
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text(init)
+    return package
+
+
+@pytest.fixture
+def site(tmp_path, monkeypatch):
+    """A folder on sys.path for made-up plug-in packages; the registry forgets them afterwards."""
+    folder = tmp_path / "site"
+    folder.mkdir()
+    monkeypatch.syspath_prepend(str(folder))
+    registry._discover.cache_clear()
+    before = set(sys.modules)
+    yield folder
+    registry._discover.cache_clear()
+    for name in set(sys.modules) - before:
+        if name.startswith(("fake_", "broken_")):
+            del sys.modules[name]
+
+
+def fake_game(site: Path, dist: str = "fakegame", game_id: str = "fake-evil", package: str = "fake_evil") -> Path:
+    """A working plug-in: find-dr-evil's engine and a copy of its config (pick cap 777) and
+    variants in the package's own configs/."""
+    pkg = add_package(site, package, FAKE_SPEC.format(id=game_id))
+    configs = pkg / "configs"
+    (configs / game_id).mkdir(parents=True)
+    text = (CONFIG_DIR / "find-dr-evil.toml").read_text().replace("pick_cap = 10000", "pick_cap = 777")
+    (configs / f"{game_id}.toml").write_text(text)
+    shutil.copytree(CONFIG_DIR / "find-dr-evil" / "variants", configs / game_id / "variants")
+    add_dist(site, dist, {game_id: package})
+    return pkg
+
+
+def test_a_plugin_game_is_found_with_its_origin_and_its_own_configs(site, tmp_path):
+    pkg = fake_game(site)
+    spec = registry.get_game("fake-evil")
+    assert spec.origin == "plug-in fakegame 0.1" and not spec.builtin
+    assert config_dir("fake-evil") == pkg / "configs" and config_dir("find-dr-evil") == CONFIG_DIR
+    assert load_config("fake-evil")["rules"]["pick_cap"] == 777
+    assert available_variants("fake-evil") == available_variants("find-dr-evil")
+    assert "fake-evil" not in registry.builtin_games()
+    res = runner.invoke(app, ["games"], env={"COLUMNS": "200"})
+    assert res.exit_code == 0, res.output
+    assert "fake-evil" in res.output and "plug-in fakegame 0.1" in res.output and "built-in" in res.output
+    result = simbalance.simulate("fake-evil", 500, seed=3, variants=["no-repeat-pick"])
+    assert result.plan.config["rules"]["pick_cap"] == 777 and not result.plan.config["rules"]["repeat_after_pair"]
+    same = simbalance.simulate("find-dr-evil", 500, seed=3, variants=["no-repeat-pick"], overrides={"rules.pick_cap": 777})
+    assert (result.records == same.records).all()  # the same engine and rules: the same games
+    (pkg / "configs" / "baselines").mkdir()
+    (pkg / "configs" / "baselines" / "fake-evil.json").write_text("{}")
+    assert pkg / "configs" / "baselines" / "fake-evil.json" in default_baselines()
+    out = tmp_path / "run"
+    res = runner.invoke(app, ["run", "fake-evil", "--n", "300", "--out", str(out), "--quiet", "--no-games"])
+    assert res.exit_code == 0, res.output
+    assert json.loads((out / "manifest.json").read_text())["game_origin"] == "plug-in fakegame 0.1"
+    assert "plug-in fakegame 0.1" in (out / "report.html").read_text()
+
+
+def test_a_plugin_that_fails_to_import_is_one_line_and_the_others_work(site, tmp_path):
+    add_dist(site, "brokengame", {"broken": "broken_mod"})
+    (site / "broken_mod.py").write_text("import a_module_nobody_has\n")
+    fake_game(site)
+    res = runner.invoke(app, ["games"], env={"COLUMNS": "200"})
+    assert res.exit_code == 2
+    errors = [line for line in res.output.splitlines() if line.startswith("error:")]
+    assert errors == ["error: plug-in game 'broken' of package brokengame (entry point broken_mod): cannot be "
+                      "imported: ModuleNotFoundError: No module named 'a_module_nobody_has'"]
+    assert "find-dr-evil" in res.output and "fake-evil" in res.output  # the table is there all the same
+    res = runner.invoke(app, ["run", "broken", "--n", "10", "--out", str(tmp_path / "r")])
+    assert res.exit_code == 2 and res.output.strip() == errors[0]
+    res = runner.invoke(app, ["run", "find-dr-evil", "--n", "200", "--out", str(tmp_path / "ok"), "--quiet"])
+    assert res.exit_code == 0, res.output
+
+
+@pytest.mark.parametrize("what", ["clash with a built-in", "clash between plug-ins", "no SPEC", "raises on import"])
+def test_an_unusable_plugin_names_its_package(site, what):
+    if what == "clash with a built-in":
+        fake_game(site, dist="evilclone", game_id="find-dr-evil", package="fake_clone")
+        expected = ["plug-in game 'find-dr-evil' of package evilclone: the id is the built-in game's"]
+    elif what == "clash between plug-ins":
+        fake_game(site, dist="fakeone", package="fake_one")
+        fake_game(site, dist="faketwo", package="fake_two")
+        expected = ["plug-in game 'fake-evil' of package fakeone: package faketwo has a game of that id too",
+                    "plug-in game 'fake-evil' of package faketwo: package fakeone has a game of that id too"]
+    elif what == "no SPEC":
+        add_package(site, "fake_empty", "TITLE = 'no spec here'\n")
+        add_dist(site, "emptygame", {"empty": "fake_empty"})
+        expected = ["plug-in game 'empty' of package emptygame (entry point fake_empty): fake_empty defines no SPEC"]
+    else:
+        add_package(site, "broken_raises", "raise RuntimeError('my game is not ready')\n")
+        add_dist(site, "raisinggame", {"raising": "broken_raises"})
+        expected = ["plug-in game 'raising' of package raisinggame (entry point broken_raises): cannot be imported: "
+                    "RuntimeError: my game is not ready"]
+    problems = [p.message for p in registry.plugin_problems()]
+    assert len(problems) == len(expected)
+    for message, start in zip(sorted(problems), expected, strict=True):
+        assert message.startswith(start) and "\n" not in message, message
+    games = registry.all_games()
+    assert games["find-dr-evil"].builtin and "fake-evil" not in games
+    assert set(registry.builtin_games()) == {"find-dr-evil", "captain-action", "lady-actions-escape", "aquaman",
+                                             "captain-future"}
+
+
+def test_without_plugins_nothing_changes(site):
+    assert registry.plugin_problems() == []
+    assert registry.all_games() == registry.builtin_games()
+    with pytest.raises(SimbalanceError, match="unknown game 'fake-evil'"):
+        registry.get_game("fake-evil")
