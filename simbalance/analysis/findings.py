@@ -312,58 +312,57 @@ def run_findings(summary: dict, th: dict, players: int, *, targets: dict | None 
     ])
 
 
-# ---- the metrics branch's keys (optional until the kernels record them) ------------------------
-#
-# ``summary["stalemate_reasons"]``: why games did not end, most frequent first:
-#     [{"reason": "the same four turns repeat", "games": 3120, "share": 0.0312,  # share of all games
-#       "example_game": 17}, ...]                                             # example_game optional
-# ``summary["whole_game"]``:
-#     {"leader_after_round": [{"round": 1, "win_share": 0.41, "ci_low": 0.40, "ci_high": 0.42,
-#                              "games": 99000}, ...],    # the leader after round k wins this share
-#      "comeback_wins": {"share": 0.12, "ci_low": 0.11, "ci_high": 0.13},   # wins by a player who trailed
-#      "lead_changes": {"mean": 2.4}, "decisiveness": {...}}                  # shown, not judged yet
-# Absent keys raise nothing.
+# ---- loops and the whole game (the summary's "stalemates" and "lead": docs/metrics.md) -----------
 
 def loop_findings(summary: dict, th: dict) -> list[Finding]:
-    """The loop diagnosis behind timeouts and stalemates: the most frequent reasons a game did not
-    end (``summary["stalemate_reasons"]``, when the engine records them)."""
-    reasons = summary.get("stalemate_reasons") or []
+    """The loop diagnosis behind stalemates: the most frequent reasons a game did not end
+    (``summary["stalemates"]``: the engine's reason codes, counted; docs/metrics.md)."""
+    reasons = [r for r in summary.get("stalemates") or [] if r.get("games")]
     if not reasons:
         return []
     n = int(summary["n_games"])
     reasons = sorted(reasons, key=lambda r: -float(r.get("share") or 0.0))
-    words = "; ".join(f"{r['reason']} ({pct(float(r.get('share') or 0.0), 2)} of games)" for r in reasons[:3])
+
+    def words(r: dict) -> str:
+        what = r.get("description") or ""
+        return f"{r['reason']}{f' ({what})' if what else ''}: {pct(float(r.get('share') or 0.0), 2)} of games"
+
     top = reasons[0]
     share = float(top.get("share") or 0.0)
     ci = _share_ci(share, n) if n else None
-    severity = HIGH if share >= max(th["timeouts_max"], th["stalemates_max"]) else LOW
+    severity = HIGH if share >= th["stalemates_max"] else LOW
     dig = (f"simbalance replay ... --game {int(top['example_game'])}" if top.get("example_game") is not None
            else "#outcomes")
-    return [Finding("loop", severity, f"Why games do not end: {words}.", share, ci, dig)]
+    return [Finding("loop", severity, "Why games do not end: " + "; ".join(words(r) for r in reasons[:3]) + ".",
+                    share, ci, dig)]
 
 
 def whole_game_findings(summary: dict, th: dict) -> list[Finding]:
-    """From the whole-game metrics, when the summary has them: a game decided early (the leader after
-    some round k wins at least ``leader_wins_max`` of the games, CI included), and no comebacks (wins
-    by a player who trailed below ``comeback_min``)."""
-    whole = summary.get("whole_game") or {}
+    """From the whole-game metrics (``summary["lead"]``, docs/metrics.md), when the engine tracks
+    its progress: a game decided early (the sole leader after some round k goes on to win at least
+    ``leader_wins_max`` of the games, CI included), and no comebacks (fewer than ``comeback_min`` of
+    the games with one winner are won by a player who was last at some point of the game)."""
+    lead = summary.get("lead") or {}
     out = []
-    for row in sorted(whole.get("leader_after_round") or [], key=lambda r: r["round"]):
-        lo = row.get("ci_low", row["win_share"])
+    for row in sorted(lead.get("rounds") or [], key=lambda r: r["round"]):
+        rate, lo, hi = row.get("leader_wins"), row.get("ci_low"), row.get("ci_high")
+        if rate is None or lo is None or not row.get("decided_with_sole_leader"):
+            continue
         if lo >= th["leader_wins_max"]:
             out.append(Finding(
                 "decided_early", HIGH if row["round"] <= 2 else MEDIUM,
                 f"The game is decided early: the leader after round {row['round']} goes on to win "
-                f"{pct(row['win_share'])} of games ({ci_text(lo, row.get('ci_high', row['win_share']))}).",
-                row["win_share"], (lo, row.get("ci_high", row["win_share"])), "#whole-game"))
+                f"{pct(rate)} of games ({ci_text(lo, hi)}; fair: {pct(row.get('fair_share') or 0.0)}).",
+                rate, (lo, hi), "#whole-game"))
             break
-    comeback = whole.get("comeback_wins")
-    if comeback and comeback.get("ci_high", comeback["share"]) < th["comeback_min"]:
-        out.append(Finding(
-            "no_comebacks", MEDIUM,
-            f"Almost no comebacks: only {pct(comeback['share'])} of games are won by a player who trailed "
-            f"({ci_text(comeback.get('ci_low', comeback['share']), comeback.get('ci_high', comeback['share']))}).",
-            comeback["share"], (comeback.get("ci_low"), comeback.get("ci_high")), "#whole-game"))
+    comebacks, games = lead.get("comeback_wins"), int(lead.get("single_winner_games") or 0)
+    if comebacks is not None and games:
+        lo, hi = (float(v) for v in wilson(comebacks * games, games))
+        if hi < th["comeback_min"]:
+            out.append(Finding(
+                "no_comebacks", MEDIUM,
+                f"Almost no comebacks: only {pct(comebacks)} of games are won by a player who was last at "
+                f"some point of the game ({ci_text(lo, hi)}).", comebacks, (lo, hi), "#whole-game"))
     return out
 
 

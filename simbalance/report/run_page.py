@@ -104,6 +104,60 @@ def notable_section(notable: list[dict]) -> str:
             "played it.</p>" + table(["", "which", "why", "replay it"], rows, text_cols=4))
 
 
+def stalemate_section(summary: dict) -> str:
+    """Why games ended as stalemates: each reason the engine named, with its share of all games."""
+    rows = [[f"<b>{escape(r['reason'])}</b>", escape(r.get("description") or ""), f"{int(r['games']):,}",
+             pct(float(r["share"]), 3)] for r in summary.get("stalemates") or [] if r.get("games")]
+    if not rows:
+        return ""
+    return ("<p>A game that goes on without progress for the engine's window (<code>rules.stalemate_window</code>) "
+            "ends as a stalemate, named by what its last turns were made of:</p>"
+            + table(["reason", "what happened", "games", "of all games"], rows, caption="Stalemates by reason",
+                    text_cols=2))
+
+
+def _share(v) -> str:
+    return "n/a" if v is None else pct(float(v))
+
+
+def _mean(v, digits: int = 2) -> str:
+    return "n/a" if v is None else f"{float(v):,.{digits}f}"
+
+
+def whole_game_section(summary: dict) -> str:
+    """The whole-game metrics (docs/metrics.md): how the lead moves over a game, by the engine's
+    progress measure; nothing for an engine that tracks none."""
+    lead = summary.get("lead")
+    if not lead:
+        return ""
+    rows = [
+        ["lead changes per game (mean)", _mean(lead.get("lead_changes_mean"))],
+        ["changes of the leading players per round (mean)", _mean(lead.get("lead_change_rate"), 3)],
+        ["margin of the leader over the second, per round (mean)", _mean(lead.get("mean_margin"))],
+        ["decisiveness: the winner leads for good from this share of the game on (mean)",
+         _share(lead.get("decisiveness"))],
+        ["the winner never trailed", _share(lead.get("never_behind"))],
+        ["comeback wins: the winner was last at some point", _share(lead.get("comeback_wins"))],
+        ["drama: the winner's mean deficit to the leader per round", _mean(lead.get("drama"), 3)],
+        ["final margin: the winner over the second (mean)", _mean(lead.get("final_margin"))],
+    ]
+    rounds = [[f"after round {r['round']}", f"{int(r.get('games') or 0):,}",
+               f"{int(r.get('decided_with_sole_leader') or 0):,}", _share(r.get("leader_wins")),
+               "n/a" if r.get("ci_low") is None else f"{pct(r['ci_low'])} to {pct(r['ci_high'])}",
+               _share(r.get("fair_share"))] for r in lead.get("rounds") or []]
+    progress = escape(lead.get("progress") or "the engine's progress measure")
+    single = int(lead.get("single_winner_games") or 0)
+    return "".join([
+        "<h2 id='whole-game'>Whole game</h2>",
+        f"<p>How the lead moves during a game, by {progress}, checked once a round; over the "
+        f"{int(lead.get('games') or 0):,} games that track it (winner metrics: the {single:,} games with one winner). "
+        "Definitions in docs/metrics.md.</p>",
+        table(["metric", "value"], rows),
+        table(["the sole leader", "games reaching it", "with a sole leader", "goes on to win", "95% CI", "fair"],
+              rounds, caption="Does the early leader win?", text_cols=1) if rounds else "",
+    ])
+
+
 def render_report(manifest: dict, summary: dict, images: dict[str, bytes], findings: list[Finding] | None = None,
                   notable: list[dict] | None = None, seat_strategy: list[str] | None = None) -> str:
     """The whole page. ``images``: figure name -> PNG; ``card_impact_*`` go to the card section,
@@ -140,6 +194,8 @@ def render_report(manifest: dict, summary: dict, images: dict[str, bytes], findi
             ["timeouts (cap reached)", pct(out["timeouts"], 3)],
             ["stalemates", pct(out["stalemates"], 3)],
         ]),
+        stalemate_section(summary),
+        whole_game_section(summary),
         f"<h2 id='length'>Game length ({escape(length['unit'])})</h2>",
         table(["mean", "sd", "p5", "p25", "median", "p75", "p95", "max"],
               [[num(length[k]) for k in ("mean", "sd", "p5", "p25", "p50", "p75", "p95", "max")]], text_cols=0),

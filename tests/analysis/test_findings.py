@@ -177,29 +177,32 @@ def test_a_dominant_strategy_in_a_run():
     assert F.strategies(even, TH, 4) == []
 
 
-def test_the_loop_diagnosis_and_the_whole_game_keys():
-    """The keys the metrics branch will add (documented in analysis/findings.py): read when present."""
+def test_the_loop_diagnosis_and_the_whole_game_metrics():
+    """Stalemates by reason (``summary["stalemates"]``) and the whole-game metrics
+    (``summary["lead"]``), as core/aggregate.RunAggregate.summary() writes them."""
     summary, _ = planted(stalemates=0.3)
-    summary["stalemate_reasons"] = [{"reason": "the same four turns repeat", "games": 9000, "share": 0.225,
-                                     "example_game": 17},
-                                    {"reason": "nobody can play a card", "games": 3000, "share": 0.075}]
-    summary["whole_game"] = {
-        "leader_after_round": [{"round": 1, "win_share": 0.45, "ci_low": 0.44, "ci_high": 0.46, "games": 40000},
-                               {"round": 2, "win_share": 0.86, "ci_low": 0.85, "ci_high": 0.87, "games": 40000},
-                               {"round": 3, "win_share": 0.95, "ci_low": 0.94, "ci_high": 0.96, "games": 40000}],
-        "comeback_wins": {"share": 0.02, "ci_low": 0.018, "ci_high": 0.022},
-        "lead_changes": {"mean": 0.4},
-    }
+    summary["stalemates"] = [{"code": 1, "reason": "dr-evil-chain", "description": "Dr. Evil answered with Dr. Evil",
+                              "games": 9000, "share": 0.225, "example_game": 17},
+                             {"code": 2, "reason": "no-play", "description": "", "games": 3000, "share": 0.075}]
+
+    def rnd(k, rate, lo, hi):
+        return {"round": k, "games": 40000, "decided_with_sole_leader": 30000, "leader_wins": rate,
+                "ci_low": lo, "ci_high": hi, "fair_share": 0.25, "mean_margin": 1.0}
+
+    summary["lead"] = {"rounds": [rnd(1, 0.45, 0.44, 0.46), rnd(2, 0.86, 0.85, 0.87), rnd(3, 0.95, 0.94, 0.96)],
+                       "comeback_wins": 0.02, "single_winner_games": 40000, "lead_changes_mean": 0.4}
     found = {f.kind: f for f in F.run_findings(summary, TH, 4)}
     assert {"stalemates", "loop", "decided_early", "no_comebacks"} <= set(found)
-    assert found["loop"].text == ("Why games do not end: the same four turns repeat (22.50% of games); "
-                                  "nobody can play a card (7.50% of games).")
+    assert found["loop"].text == ("Why games do not end: dr-evil-chain (Dr. Evil answered with Dr. Evil): 22.50% of "
+                                  "games; no-play: 7.50% of games.")
     assert found["loop"].dig_in.endswith("--game 17")
     assert "leader after round 2 goes on to win 86.0%" in found["decided_early"].text
+    assert found["no_comebacks"].ci[1] < TH["comeback_min"]
     clean, _ = planted()
-    clean["stalemate_reasons"] = []
-    clean["whole_game"] = {"leader_after_round": [{"round": 1, "win_share": 0.4, "ci_low": 0.39, "ci_high": 0.41}],
-                           "comeback_wins": {"share": 0.3, "ci_low": 0.29, "ci_high": 0.31}}
+    clean["stalemates"] = []
+    clean["lead"] = {"rounds": [rnd(1, 0.4, 0.39, 0.41), {"round": 2, "games": 0, "decided_with_sole_leader": 0,
+                                                          "leader_wins": None, "ci_low": None, "ci_high": None}],
+                     "comeback_wins": 0.3, "single_winner_games": 40000}
     assert F.run_findings(clean, TH, 4) == []
 
 

@@ -203,3 +203,23 @@ def test_skill_tune_and_tournament_pages(tmp_path):
     text, _ = read(out / "tournament.html")
     assert text.index("Findings") < text.index("Matchups")
     assert "builder beats every other strategy head to head" in text
+
+
+def test_whole_game_and_stalemate_sections_show_the_summary_keys_and_stay_away_without_them():
+    from simbalance.report.run_page import stalemate_section, whole_game_section
+
+    assert whole_game_section({}) == "" and stalemate_section({"stalemates": []}) == ""
+    summary = {
+        "stalemates": [{"code": 1, "reason": "dr-evil-chain", "description": "Dr. Evil answered with Dr. Evil",
+                        "games": 650, "share": 0.65}],
+        "lead": {"progress": "minus the cards held", "games": 1000, "single_winner_games": 350,
+                 "lead_changes_mean": 2.5, "decisiveness": 0.4, "comeback_wins": 0.12, "never_behind": 0.3,
+                 "rounds": [{"round": 1, "games": 1000, "decided_with_sole_leader": 300, "leader_wins": 0.81,
+                             "ci_low": 0.76, "ci_high": 0.85, "fair_share": 0.25}]},
+    }
+    stalled = stalemate_section(summary)
+    assert "dr-evil-chain" in stalled and "Dr. Evil answered with Dr. Evil" in stalled and "65.0" in stalled
+    whole = whole_game_section(summary)
+    assert "id='whole-game'" in whole and "minus the cards held" in whole
+    assert "after round 1" in whole and "81.0%" in whole and "76.0% to 85.0%" in whole
+    assert "12.0%" in whole and "2.50" in whole
