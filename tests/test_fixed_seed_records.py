@@ -16,7 +16,7 @@ from simbalance.games.registry import all_games, get_game
 PINNED = {
     "find-dr-evil": (20000, {2: "fcf36204e229854e", 4: "4afd0fa394eb931c"}),
     "captain-action": (20000, {2: "772f7dba739d95c2", 4: "2a30d3d1244769dd"}),
-    "lady-actions-escape": (5000, {2: "ef516934579008e7", 4: "2a526d66b2e0e875"}),
+    "lady-actions-escape": (5000, {2: "edc6b07e7f04cbe1", 4: "d7a9039bffb0a8f2"}),
     "aquaman": (2000, {2: "2c660a50d4fe5ba0", 4: "216c82b58919da67"}),
     "captain-future": (2000, {2: "0d8b7cd1b28598ad", 4: "8ddfc68b66d16ed0"}),
 }
