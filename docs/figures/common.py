@@ -18,6 +18,9 @@ def lead_passage(result, what: str) -> str:
     lead = result.summary()["lead"]
     r1, r3 = lead["rounds"][0], lead["rounds"][2]
 
+    def num(x) -> str:
+        return "n/a" if x is None else f"{x:.2f}"
+
     def leader(row) -> str:
         if not row["decided_with_sole_leader"]:
             return "n/a"
@@ -30,7 +33,7 @@ def lead_passage(result, what: str) -> str:
         f"{pct(lead['lead_change_rate'])} of the checkpoints (Ludii's lead change); the winner leads for good "
         f"after {pct(lead['decisiveness'])} of the game on average (decisiveness), was never behind in "
         f"{pct(lead['never_behind'])} of the games and was last at some point in {pct(lead['comeback_wins'])} "
-        f"(comeback wins); drama {lead['drama']:.2f}. The sole leader after round 1 wins {leader(r1)}, after "
-        f"round 3 {leader(r3)}, against a fair {pct(r1['fair_share'])}; mean lead margin after round 3 "
-        f"{r3['mean_margin']:.2f}, at the end {lead['final_margin']:.2f}."
+        f"(comeback wins); drama {num(lead['drama'])}. The sole leader after round 1 wins {leader(r1)}, after "
+        f"round 3 {leader(r3)}, against a fair {pct(r1['fair_share'])}; mean lead margin after round 1 "
+        f"{num(r1['mean_margin'])}, after round 3 {num(r3['mean_margin'])}, at the end {num(lead['final_margin'])}."
     )
