@@ -9,6 +9,7 @@ from __future__ import annotations
 from functools import cache
 
 import numpy as np
+from common import lead_passage
 from common import pct as _pct
 
 import simbalance
@@ -126,4 +127,11 @@ def collector() -> str:
     )
 
 
-FIGURES = {"opening-hands": opening_hands, "turn-one": turn_one, "vs-random": vs_random, "collector": collector}
+def lead() -> str:
+    return lead_passage(_play(("collector",) * PLAYERS), f"four `collector`s, who build before they call, {N:,} games") + (
+        " With the default builders, who call on turn one, the game is decided by the opening hands: "
+        f"{_play(('builder',) * PLAYERS).summary()['lead']['lead_changes_mean']:.3f} lead changes per game.")
+
+
+FIGURES = {"opening-hands": opening_hands, "turn-one": turn_one, "vs-random": vs_random, "lead": lead,
+           "collector": collector}

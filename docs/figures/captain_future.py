@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from functools import cache
+
+from common import lead_passage
 from common import pct as _pct
 
 import simbalance
@@ -9,10 +12,15 @@ from simbalance.api import tournament
 from simbalance.core.records import seat_share
 
 
+@cache
+def _default():
+    return simbalance.simulate("captain-future", 200_000, seed=0)
+
+
 def default_run() -> str:
     """The default lineup on the default rules: seats, ties, length, attacks and events."""
     n = 200_000
-    res = simbalance.simulate("captain-future", n, seed=0)
+    res = _default()
     s = res.summary()
     g = res.games
     lineup = ", ".join(res.plan.lineup.describe())
@@ -71,4 +79,12 @@ def replay_example() -> str:
     return "`simbalance replay captain-future --seed 3 --game 5`:\n\n```\n" + "\n".join(shown) + "\n```"
 
 
-FIGURES = {"replay-example": replay_example, "default-run": default_run, "strategy-ranking": strategy_ranking, "seat-ties": seat_ties}
+def lead() -> str:
+    res = _default()
+    stalls = res.games["longest_stall"]
+    return lead_passage(res, "the default run") + (
+        f" Loop detection never fires in it: the longest stretch without progress is {stalls.max()} turns "
+        f"(median {stalls.median():.0f}), against a window of {res.plan.config['rules']['stalemate_window']}.")
+
+
+FIGURES = {"lead": lead, "replay-example": replay_example, "default-run": default_run, "strategy-ranking": strategy_ranking, "seat-ties": seat_ties}

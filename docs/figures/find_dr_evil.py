@@ -13,6 +13,7 @@ from functools import cache
 from math import comb
 
 import numpy as np
+from common import lead_passage
 
 import simbalance
 from simbalance.core.records import win_shares
@@ -121,4 +122,10 @@ def exact_odds() -> str:
     )
 
 
-FIGURES = {"seat-rates": seat_rates, "length": length, "variants": variants, "exact-odds": exact_odds}
+def lead() -> str:
+    return lead_passage(_play(), f"4 players, {N:,} games") + (
+        " Here the lead is Dr. Ling: who holds him would win if the game stopped.")
+
+
+FIGURES = {"seat-rates": seat_rates, "length": length, "variants": variants, "exact-odds": exact_odds,
+           "lead": lead}

@@ -9,12 +9,12 @@ from __future__ import annotations
 from functools import cache
 
 import numpy as np
+from common import lead_passage, strategy_share
 from common import pct as _pct
-from common import strategy_share
 
 import simbalance
 from simbalance.core.config import load_config
-from simbalance.core.records import END_TIMEOUT, END_WIN, win_shares
+from simbalance.core.records import END_STALEMATE, END_TIMEOUT, END_WIN, win_shares
 from simbalance.games.lady_actions_escape.engine import prepare
 from simbalance.games.lady_actions_escape.state_nb import EFFECT_DRAW, INFO_EFFECT
 
@@ -71,23 +71,46 @@ def dr_evil() -> str:
     card_info, _, _, game_rules, _ = prepare(cfg, 4)
     evils = int((card_info[:, INFO_EFFECT] == EFFECT_DRAW).sum())
     penalty, cap = cfg["rules"]["draw_penalty"], cfg["rules"]["turn_cap"]
-    timeouts, medians = {}, {}
+    window = cfg["rules"]["stalemate_window"]
+    stalemates, timeouts, medians = {}, {}, {}
     for name in ("flexible", "steer", "blocker"):
-        g = _play((name,) * 4, n=N_HEURISTIC).games
+        res = _play((name,) * 4, n=N_HEURISTIC)
+        g = res.games
+        stalemates[name] = {row["reason"]: row["share"] for row in res.summary()["stalemates"]}
         timeouts[name] = float((g["end"] == END_TIMEOUT).mean())
+        off = _play((name,) * 4, (("rules.stalemate_window", 0), ("rules.turn_cap", 50_000)), n=500).games
+        assert (off["end"] != END_STALEMATE).all()
+        stalemates[name]["_off"] = float((off["end"] == END_TIMEOUT).mean())
         g0 = _play((name,) * 4, (("rules.draw_penalty", 0),), n=N_HEURISTIC).games
         assert (g0["end"] == END_WIN).all()
         medians[name] = float(g0["length"].median())
+
+    def loops(name: str) -> str:
+        rows = stalemates[name]
+        return (f"{_pct(rows.get('dr-evil-chain', 0.0))} end in a Dr. Evil chain, "
+                f"{_pct(rows.get('dr-evil-lady-action-cycle', 0.0))} in a Dr. Evil / Lady Action cycle, "
+                f"{_pct(rows.get('recycling', 0.0))} recycling otherwise, {_pct(timeouts[name])} reach the cap")
+
     return (
         f"- Dr. Evil dominates the game: {evils} of {card_info.shape[0]} cards make every other player draw "
-        f"{penalty}, so hands grow faster than they shrink once players play deliberately. "
-        f"Among four `flexible` players {_pct(timeouts['flexible'])} of the games reach the {cap:,}-turn cap, "
-        f"among four `steer`s {_pct(timeouts['steer'])}, among four `blocker`s {_pct(timeouts['blocker'])} "
-        f"({N_HEURISTIC:,} games each). With `--set rules.draw_penalty=0` the same players finish every game, "
+        f"{penalty}, so hands grow faster than they shrink once players play deliberately, and deliberate "
+        "players loop: a Dr. Evil answered with a Dr. Evil (or a Lady Action sending it back) makes "
+        "everyone draw, the penalty draws pull the discard pile back into the hands, and nobody gets "
+        f"closer to going out. Loop detection ends such a game after {window:,} turns as a stalemate and "
+        f"names it (\"Stalemates\" above). Among four `flexible` players {loops('flexible')}; among four "
+        f"`steer`s {loops('steer')}; among four `blocker`s {loops('blocker')} ({N_HEURISTIC:,} games each, "
+        f"{cap:,}-turn cap). They are loops, not slow games: without the window and with a 50,000-turn cap "
+        f"{_pct(stalemates['flexible']['_off'])}, {_pct(stalemates['steer']['_off'])} and "
+        f"{_pct(stalemates['blocker']['_off'])} of the games never end (500 games each). With "
+        f"`--set rules.draw_penalty=0` the same players finish every game, "
         f"in a median of {medians['flexible']:.0f} (`flexible`), {medians['steer']:.0f} (`steer`) and "
         f"{medians['blocker']:.0f} (`blocker`) turns. A smaller penalty, fewer Dr. Evils or a rule against "
         "answering Dr. Evil with Dr. Evil are the obvious levers."
     )
+
+
+def lead() -> str:
+    return lead_passage(_play(("random",)), f"4 random players, {N:,} games")
 
 
 def leader() -> str:
@@ -104,4 +127,4 @@ def leader() -> str:
     )
 
 
-FIGURES = {"random-play": random_play, "vs-random": vs_random, "dr-evil": dr_evil, "leader": leader}
+FIGURES = {"random-play": random_play, "vs-random": vs_random, "dr-evil": dr_evil, "leader": leader, "lead": lead}

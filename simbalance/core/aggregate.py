@@ -1,10 +1,12 @@
 """Mergeable run statistics: what every summary is computed from.
 
 A ``RunAggregate`` holds sums and histograms only (wins per seat and strategy, outcome counts, a
-histogram of game lengths), so chunks of a run can be reduced as they finish and merged in any
-order: a 10^9-game run needs no per-game memory. Percentiles come exactly from the length
-histogram, with numpy's linear interpolation. The in-memory path uses the same class, so both give
-the same numbers.
+histogram of game lengths, the whole-game metrics' sums, stalemates by reason), so chunks of a run
+can be reduced as they finish and merged in any order: a 10^9-game run needs no per-game memory.
+Percentiles come exactly from the length histogram, with numpy's linear interpolation. The in-memory
+path uses the same class, so both give the same numbers. Every sum is an integer: a per-game ratio
+(a game's drama, its decisiveness) is rounded to millionths per game first (``MICRO``), so the sums
+are the same to the last bit whatever the chunking or the merge order.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import numpy as np
 import pandas as pd
 from numba import njit
 
-from simbalance.core.records import END_STALEMATE, END_TIMEOUT, END_WIN
+from simbalance.core.records import END_STALEMATE, END_TIMEOUT, END_WIN, MAX_REASONS
 
 Z95 = 1.959963984540054
 LENGTH_PERCENTILES = (5, 25, 50, 75, 95)
@@ -23,6 +25,29 @@ LENGTH_PERCENTILES = (5, 25, 50, 75, 95)
 # common multiple of 1..6, the most seats), so sums are exact integers and a run's statistics are
 # the same to the last bit whatever its chunking or merge order.
 WIN_UNITS = 60
+MICRO = 1_000_000  # per-game ratios are summed in millionths (exact integer sums)
+ROUNDS_KEPT = 3  # core/progress.ROUNDS_KEPT: rounds whose leader and margin the records hold
+NO_ROUND = -2  # core/progress.NO_ROUND
+
+# The whole-game metrics' sums (RunAggregate.lead_sums), in this order; per round k (1..ROUNDS_KEPT)
+# four more: games that reached round k, the sum of their margins after it, the decided games with
+# a sole leader after it, and that leader's wins in them (WIN_UNITS per win).
+LEAD_SUMS = (
+    "tracked_games",  # games whose records hold the whole-game metrics (checkpoints > 0)
+    "lead_changes",  # sum of lead_changes
+    "set_change_games",  # games with at least two checkpoints
+    "set_change_rate",  # sum over them of leader_set_changes / (checkpoints - 1), in MICRO
+    "margin_mean",  # sum over tracked games of margin_sum / checkpoints, in MICRO
+    "single_winner_games",  # decided games with one winner
+    "decisiveness",  # sum over them of led_from / length, in MICRO (0 for a game of length 0)
+    "comebacks",  # ... of which the winner was last at some checkpoint
+    "drama",  # sum over them of winner_deficit / checkpoints, in MICRO
+    "final_margin",  # sum over them of final_margin
+    "never_behind",  # ... of which the winner was never behind (winner_deficit 0: led or shared the lead throughout)
+)
+N_LEAD_BASE = len(LEAD_SUMS)
+N_LEAD_SUMS = N_LEAD_BASE + 4 * ROUNDS_KEPT
+L = {name: k for k, name in enumerate(LEAD_SUMS)}
 
 
 def wilson(successes: float | np.ndarray, n: float | np.ndarray, z: float = Z95):
@@ -76,6 +101,80 @@ def _chunk_sums(winners, slots, end, length, players, n_slots, hist_size):
     return seat_wins, slot_wins, slot_games, slot_decided, outcomes, hist, undecided
 
 
+@njit(cache=True)
+def _micro(x):
+    """A per-game ratio in whole millionths (round half to even, as numpy's rint)."""
+    return np.int64(np.rint(x * MICRO))
+
+
+@njit(cache=True)
+def _lead_chunk(winners, end, length, checks, changes, set_changes, led_from, comeback, deficit, margin_sum,
+                final_margin, leader_1, leader_2, leader_3, margin_1, margin_2, margin_3):
+    """One pass over some games' whole-game fields: the sums of LEAD_SUMS (see there)."""
+    out = np.zeros(N_LEAD_SUMS, np.int64)
+    for g in range(winners.shape[0]):
+        c = np.int64(checks[g])
+        if c <= 0:
+            continue
+        out[0] += 1  # tracked_games
+        out[1] += changes[g]
+        if c >= 2:
+            out[2] += 1
+            out[3] += _micro(set_changes[g] / (c - 1))
+        out[4] += _micro(margin_sum[g] / c)
+        w = np.int64(winners[g])
+        k = 0
+        for s in range(8):
+            k += (w >> s) & 1
+        if end[g] != END_WIN:
+            continue
+        if k == 1:
+            out[5] += 1  # single_winner_games
+            n = np.int64(length[g])
+            if n > 0:
+                out[6] += _micro(led_from[g] / n)
+            out[7] += comeback[g] == 1
+            out[8] += _micro(deficit[g] / c)
+            out[9] += final_margin[g]
+            out[10] += deficit[g] == 0
+        for r in range(ROUNDS_KEPT):
+            leader = leader_1[g] if r == 0 else (leader_2[g] if r == 1 else leader_3[g])
+            if leader >= 0:
+                at = N_LEAD_BASE + 4 * r
+                out[at + 2] += 1
+                if (w >> leader) & 1:
+                    out[at + 3] += WIN_UNITS // k
+    for g in range(winners.shape[0]):  # every game that reached a round, decided or not
+        if checks[g] <= 0:
+            continue
+        for r in range(ROUNDS_KEPT):
+            leader = leader_1[g] if r == 0 else (leader_2[g] if r == 1 else leader_3[g])
+            if leader != NO_ROUND:
+                at = N_LEAD_BASE + 4 * r
+                out[at] += 1
+                out[at + 1] += margin_1[g] if r == 0 else (margin_2[g] if r == 1 else margin_3[g])
+    return out
+
+
+def lead_sums(winners, end, length, progress) -> np.ndarray:
+    """The whole-game metrics' sums of some games (LEAD_SUMS): ``progress`` maps the record fields of
+    core/progress.PROGRESS_FIELDS to one array each (a records array or a games DataFrame)."""
+    def col(name):  # a view of the records (no copy: a chunk's fields are read once)
+        return np.asarray(progress[name])
+
+    return _lead_chunk(np.asarray(winners), np.asarray(end), np.asarray(length),
+                       *(col(name) for name in ("checkpoints", "lead_changes", "leader_set_changes", "led_from",
+                                                "comeback", "winner_deficit", "margin_sum", "final_margin",
+                                                "leader_round_1", "leader_round_2", "leader_round_3",
+                                                "margin_round_1", "margin_round_2", "margin_round_3")))
+
+
+def reason_counts(end, reason) -> np.ndarray:
+    """Stalemates by reason code (0: none given)."""
+    codes = np.asarray(reason).astype(np.int64)[np.asarray(end) == END_STALEMATE]
+    return np.bincount(np.clip(codes, 0, MAX_REASONS - 1), minlength=MAX_REASONS).astype(np.int64)
+
+
 def _grow(hist: np.ndarray, size: int) -> np.ndarray:
     return hist if len(hist) >= size else np.concatenate([hist, np.zeros(size - len(hist), hist.dtype)])
 
@@ -92,22 +191,30 @@ class RunAggregate:
     length_hist: np.ndarray = field(default=None)  # games by length
     undecided_hist: np.ndarray = field(default=None)  # games without a winner, by length
     slot_decided_games: np.ndarray = field(default=None)  # seat-games of each slot in decided games
+    lead_sums: np.ndarray = field(default=None)  # the whole-game metrics' sums (LEAD_SUMS)
+    stalemate_reasons: np.ndarray = field(default=None)  # stalemates by reason code
 
     def __post_init__(self):
         for name, size, dtype in (("seat_win_units", self.players, np.int64), ("slot_win_units", self.n_slots, np.int64),
                                   ("slot_seat_games", self.n_slots, np.int64), ("outcomes", 4, np.int64),
                                   ("length_hist", 1, np.int64), ("undecided_hist", 1, np.int64),
-                                  ("slot_decided_games", self.n_slots, np.int64)):
+                                  ("slot_decided_games", self.n_slots, np.int64), ("lead_sums", N_LEAD_SUMS, np.int64),
+                                  ("stalemate_reasons", MAX_REASONS, np.int64)):
             if getattr(self, name) is None:
                 setattr(self, name, np.zeros(size, dtype))
 
     # -- building -----------------------------------------------------------------------------
-    def add(self, winners: np.ndarray, slots: np.ndarray, end: np.ndarray, length: np.ndarray) -> RunAggregate:
-        """Add games: winners bit masks, (n, P) strategy slots, end codes and lengths."""
+    def add(self, winners: np.ndarray, slots: np.ndarray, end: np.ndarray, length: np.ndarray,
+            progress=None) -> RunAggregate:
+        """Add games: winners bit masks, (n, P) strategy slots, end codes and lengths; ``progress``:
+        the records' whole-game fields (core/progress.PROGRESS_FIELDS), by name, when they have them."""
         winners = np.asarray(winners)
         n = len(winners)
         if n == 0:
             return self
+        if progress is not None:
+            self.lead_sums += lead_sums(winners, end, length, progress)
+            self.stalemate_reasons += reason_counts(end, progress["stalemate_reason"])
         length = np.asarray(length)
         top = int(length.max()) + 1
         seat_wins, slot_wins, slot_games, slot_decided, outcomes, hist, undecided = _chunk_sums(
@@ -126,14 +233,16 @@ class RunAggregate:
 
     @classmethod
     def from_records(cls, records: np.ndarray, players: int, n_slots: int) -> RunAggregate:
+        progress = records if "checkpoints" in (records.dtype.names or ()) else None
         return cls(players, n_slots).add(records["winners"], records["strategy"][:, :players], records["end"],
-                                         records["length"])
+                                         records["length"], progress)
 
     @classmethod
     def from_games(cls, games: pd.DataFrame, players: int, n_slots: int) -> RunAggregate:
         slots = np.stack([games[f"strategy_{s}"].to_numpy() for s in range(players)], axis=1)
+        progress = games if "checkpoints" in games.columns else None
         return cls(players, n_slots).add(games["winners"].to_numpy(), slots, games["end"].to_numpy(),
-                                         games["length"].to_numpy())
+                                         games["length"].to_numpy(), progress)
 
     def merge(self, other: RunAggregate) -> RunAggregate:
         size = max(len(self.length_hist), len(other.length_hist))
@@ -142,7 +251,8 @@ class RunAggregate:
                            self.outcomes + other.outcomes,
                            _grow(self.length_hist, size) + _grow(other.length_hist, size),
                            _grow(self.undecided_hist, size) + _grow(other.undecided_hist, size),
-                           self.slot_decided_games + other.slot_decided_games)
+                           self.slot_decided_games + other.slot_decided_games, self.lead_sums + other.lead_sums,
+                           self.stalemate_reasons + other.stalemate_reasons)
         return out
 
     # -- metrics ------------------------------------------------------------------------------
@@ -234,7 +344,57 @@ class RunAggregate:
         rates = self.seat_wins / self.decided
         return float(1.0 - (rates.max() - rates.min()))
 
-    def summary(self, slot_names: tuple[str, ...], length_unit: str = "turns") -> dict:
+    def lead(self, progress: str | None = None) -> dict | None:
+        """The whole-game metrics (docs/metrics.md, "Whole-game metrics"); None when no game tracked
+        its progress. ``progress``: what the engine's progress measure is, in words."""
+        sums = {name: int(self.lead_sums[k]) for k, name in enumerate(LEAD_SUMS)}
+        tracked = sums["tracked_games"]
+        if tracked == 0:
+            return None
+        single = sums["single_winner_games"]
+
+        def per(total: int, games: int, scale: int = 1):
+            return total / scale / games if games else None
+
+        rounds = []
+        for k in range(ROUNDS_KEPT):
+            at = N_LEAD_BASE + 4 * k
+            reached, margins, led, units = (int(v) for v in self.lead_sums[at:at + 4])
+            wins = units / WIN_UNITS
+            lo, hi = wilson(wins, led) if led else (None, None)
+            rounds.append({"round": k + 1, "games": reached, "mean_margin": per(margins, reached),
+                           "decided_with_sole_leader": led, "leader_wins": per(units, led, WIN_UNITS),
+                           "ci_low": None if lo is None else float(lo), "ci_high": None if hi is None else float(hi),
+                           "fair_share": 1.0 / self.players})
+        return {
+            "progress": progress,
+            "games": tracked,
+            "lead_changes_mean": per(sums["lead_changes"], tracked),
+            "lead_change_rate": per(sums["set_change_rate"], sums["set_change_games"], MICRO),
+            "mean_margin": per(sums["margin_mean"], tracked, MICRO),
+            "single_winner_games": single,
+            "decisiveness": per(sums["decisiveness"], single, MICRO),
+            "never_behind": per(sums["never_behind"], single),
+            "comeback_wins": per(sums["comebacks"], single),
+            "drama": per(sums["drama"], single, MICRO),
+            "final_margin": per(sums["final_margin"], single),
+            "rounds": rounds,
+        }
+
+    def stalemates(self, reasons=None) -> list[dict]:
+        """Stalemates by reason, most frequent first: code, name, what happened, games, share of all
+        games. ``reasons``: the engine's ``stalemate_reasons`` (code -> (name, description))."""
+        reasons = reasons or {}
+        rows = []
+        for code in np.flatnonzero(self.stalemate_reasons):
+            name, text = reasons.get(int(code), ("unspecified", "the engine gave no reason"))
+            games = int(self.stalemate_reasons[code])
+            rows.append({"code": int(code), "reason": name, "description": text, "games": games,
+                         "share": games / self.n})
+        return sorted(rows, key=lambda row: (-row["games"], row["code"]))
+
+    def summary(self, slot_names: tuple[str, ...], length_unit: str = "turns", progress: str | None = None,
+                reasons=None) -> dict:
         seats = self.seat_table()
         wins = seats["wins"].to_numpy()
         if wins.sum() > 0 and self.players > 1:
@@ -258,4 +418,6 @@ class RunAggregate:
             "equal_seats_chi_square": chi,
             "length": {"unit": length_unit, **self.length_stats()},
             "outcomes": self.outcome_shares(),
+            "stalemates": self.stalemates(reasons),
+            "lead": self.lead(progress),
         }

@@ -53,7 +53,7 @@ CHECKPOINT = "checkpoint.npz"  # the one commit point: state, aggregate and samp
 RECORDS = "records.bin"
 LEGACY = ("state.json", "aggregate.npz", "sample.npz")  # before one-file checkpoints
 AGGREGATE_FIELDS = ("seat_win_units", "slot_win_units", "slot_seat_games", "outcomes", "length_hist", "undecided_hist",
-                    "slot_decided_games")
+                    "slot_decided_games", "lead_sums", "stalemate_reasons")
 
 
 def _fault(step: str) -> None:

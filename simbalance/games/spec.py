@@ -17,7 +17,7 @@ from __future__ import annotations
 import functools
 import importlib
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -124,6 +124,12 @@ class Engine:
     - ``replay`` and ``trace``: one game again, in words and as (record, event log).
     - ``plugin``: user strategies, for the games that take them.
     - ``resumable``: the game as resumable steps (``Resumable``).
+    - ``progress``: what the whole-game metrics measure per seat, in words (docs/metrics.md,
+      "Whole-game metrics"): the measure the kernel hands core/progress.py at every round, higher
+      is better (e.g. "cards left, fewer is better"). None: the engine tracks no progress.
+    - ``stalemate_reasons``: stalemate reason code (the record's ``stalemate_reason``, 1 and up)
+      -> (name, what happened), e.g. ``{2: ("dr-evil-chain", "Dr. Evil answered with Dr. Evil: ...")}``;
+      the summary counts stalemates by these names.
     - ``module``: the dotted path of the engine module (a Dask worker imports it by this name).
     """
 
@@ -144,6 +150,8 @@ class Engine:
     trace: Trace | None = None
     plugin: Plugin | None = None
     resumable: Resumable | None = None
+    progress: str | None = None
+    stalemate_reasons: Mapping[int, tuple[str, str]] = field(default_factory=dict)
 
     def __post_init__(self):
         missing = set(self.strategies) ^ set(self.strategy_params)
@@ -151,6 +159,10 @@ class Engine:
             raise TypeError(f"{self.module}: strategies and strategy_params disagree on {sorted(missing)}")
         if self.chunk_size < 1:
             raise TypeError(f"{self.module}: chunk_size must be at least 1")
+        from simbalance.core.records import MAX_REASONS
+
+        if any(not 1 <= code < MAX_REASONS for code in self.stalemate_reasons):
+            raise TypeError(f"{self.module}: stalemate reason codes run from 1 to {MAX_REASONS - 1}")
 
 
 def load_engine(module: str) -> Engine:

@@ -222,7 +222,8 @@ def summarize_run(result: SimulationResult) -> dict:
     """The generic metrics plus the engine's own (``Engine.summarize``) under ``"game"``, and the
     card-impact table under ``"cards"``: every metric of a run as a JSON-ready dict."""
     plan = result.plan
-    summary = jsonable(result.aggregate.summary(plan.lineup.slot_names, plan.spec.length_unit))
+    summary = jsonable(result.aggregate.summary(plan.lineup.slot_names, plan.spec.length_unit, plan.engine.progress,
+                                                plan.engine.stalemate_reasons))
     if plan.engine.summarize is not None:
         summary["game"] = jsonable(plan.engine.summarize(result.stats_games, plan.players, plan.config))
     if result.records is None:

@@ -81,3 +81,64 @@ def test_ties_share_the_win_in_every_rate():
 def test_no_decided_game_gives_no_advantage_rather_than_a_number():
     s = planted(3, [(0, 1)] * 5).summary(("x",))
     assert s["first_player_advantage"]["value"] is None and s["balance"] is None
+
+
+def test_whole_game_metrics_merge_alike_whatever_the_chunking():
+    """The whole-game metrics' sums and the stalemates by reason are integers: any chunking, any
+    merge order, the in-memory games and a streamed run give the same summary to the last bit."""
+    res = simbalance.simulate("find-dr-evil", 30_000, seed=4, players=3)
+    whole = res.aggregate
+    for cuts in (((0, 30_000),), ((20_000, 30_000), (0, 7), (7, 20_000)), tuple((a, a + 1000) for a in range(0, 30_000, 1000))):
+        parts = [RunAggregate.from_records(res.records[a:b], 3, 1) for a, b in cuts]
+        merged = parts[0]
+        for part in parts[1:]:
+            merged = merged.merge(part)
+        assert np.array_equal(merged.lead_sums, whole.lead_sums)
+        assert np.array_equal(merged.stalemate_reasons, whole.stalemate_reasons)
+        assert merged.lead("x") == whole.lead("x")
+    from_games = RunAggregate.from_games(res.games, 3, 1)
+    assert np.array_equal(from_games.lead_sums, whole.lead_sums)
+    streamed = simbalance.api.plan_run("find-dr-evil", 30_000, seed=4, players=3, chunk_size=4096)
+    from simbalance.core.execution import RunOptions
+    from simbalance.studies.run import SimulationResult
+
+    stream = SimulationResult.from_plan(streamed, options=RunOptions(keep_games=False))
+    assert stream.summary()["lead"] == res.summary()["lead"]
+    assert stream.summary()["stalemates"] == res.summary()["stalemates"]
+
+
+def test_whole_game_metrics_in_the_summary_are_the_records_means():
+    res = simbalance.simulate("find-dr-evil", 5_000, seed=9, players=4)
+    lead, g = res.summary()["lead"], res.games
+    assert lead["progress"] == res.plan.engine.progress and lead["games"] == 5_000
+    assert lead["lead_changes_mean"] == pytest.approx(g["lead_changes"].mean())
+    single = g[(g["end"] == 0) & (g["winner"] >= 0)]
+    assert lead["single_winner_games"] == len(single)
+    assert lead["comeback_wins"] == pytest.approx((single["comeback"] == 1).mean())
+    assert lead["decisiveness"] == pytest.approx((single["led_from"] / single["length"].clip(lower=1)).where(
+        single["length"] > 0, 0).mean(), abs=1e-6)
+    assert lead["drama"] == pytest.approx((single["winner_deficit"] / single["checkpoints"]).mean(), abs=1e-6)
+    r3 = lead["rounds"][2]
+    reached = g[g["leader_round_3"] != -2]
+    assert r3["games"] == len(reached)
+    led = reached[(reached["end"] == 0) & (reached["leader_round_3"] >= 0)]
+    assert r3["decided_with_sole_leader"] == len(led)
+    assert r3["leader_wins"] == pytest.approx((led["leader_round_3"] == led["winner"]).mean())
+    assert res.summary()["stalemates"] == []
+
+
+def test_stalemates_are_counted_by_reason():
+    rows = [(0, 2)] * 3 + [(0, 2)] * 2 + [(1, 0)] * 5
+    n = len(rows)
+    progress = {name: np.zeros(n, np.int64) for name in (
+        "checkpoints", "lead_changes", "leader_set_changes", "led_from", "comeback", "winner_deficit", "margin_sum",
+        "final_margin", "leader_round_1", "leader_round_2", "leader_round_3", "margin_round_1", "margin_round_2",
+        "margin_round_3")}
+    progress["stalemate_reason"] = np.array([2, 2, 2, 5, 5] + [0] * 5)
+    agg = RunAggregate(2, 1).add(np.array([w for w, _ in rows], np.uint8), np.zeros((n, 2), np.int64),
+                                 np.array([e for _, e in rows]), np.full(n, 10), progress)
+    reasons = {2: ("chain", "a chain"), 5: ("loop", "a loop")}
+    assert agg.stalemates(reasons) == [
+        {"code": 2, "reason": "chain", "description": "a chain", "games": 3, "share": 0.3},
+        {"code": 5, "reason": "loop", "description": "a loop", "games": 2, "share": 0.2}]
+    assert agg.summary(("x",))["stalemates"][0]["reason"] == "unspecified"  # no names given

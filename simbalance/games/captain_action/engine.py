@@ -6,6 +6,10 @@ Version history (bump ENGINE_VERSION only when game behaviour changes):
 2. Fair heuristics (issue 17): builder, bold and collector discard uniformly at random among the
    cards whose discard leaves the same best hand value (was: the first such card in hand order), one
    draw from the game's stream per tie; new heuristic ``collector`` (id 3).
+3. Whole-game metrics and loop detection (issue 21): the records gain core/progress.PROGRESS_FIELDS
+   (progress: the sets in each hand as they stand, at the end the final score), and a game in
+   which nobody draws from the Countdown Deck for ``rules.stalemate_window`` turns ends as a
+   stalemate, reason ``discard-loop`` (was: a timeout at the turn cap).
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ import numpy as np
 
 from simbalance.core.config import require_bool, require_choice, require_int
 from simbalance.core.errors import ConfigError
+from simbalance.core.progress import PROGRESS_FIELDS
 from simbalance.core.records import MAX_SEATS, record_dtype
 from simbalance.games.captain_action import play_nb, state_nb
 from simbalance.games.captain_action.deck import MAX_HAND, game_deck, scoring_arrays
@@ -31,13 +36,15 @@ from simbalance.games.captain_action.state_nb import (
     G_PLAYERS,
     G_TAKE_BACK,
     G_TURN_CAP,
+    G_WINDOW,
     N_GAME_RULES,
+    R_DISCARD_LOOP,
     RANDOM,
 )
 from simbalance.games.captain_action.validate_nb import check
 from simbalance.games.spec import Cards, Engine, Resumable
 
-ENGINE_VERSION = 2
+ENGINE_VERSION = 3
 CHUNK_SIZE = 1 << 17
 STRATEGIES = {"random": RANDOM, "builder": BUILDER, "bold": BOLD, "collector": COLLECTOR}
 # Each heuristic's parameters in the order its code reads them (state_nb.P_*); configs bind by name.
@@ -58,7 +65,13 @@ RECORD_DTYPE = record_dtype([
     ("hand_score", np.int16, (MAX_SEATS,)),  # the sets in the final hand alone
     ("takes", np.int16, (MAX_SEATS,)),  # cards taken from the discard pile
     ("hand_mask", np.uint64, (MAX_SEATS,)),  # bit c set when card c of the game deck ends in the hand
+    *PROGRESS_FIELDS,  # the whole-game metrics and the stalemate reason (core/progress.py)
 ])
+PROGRESS = "the sets in the hand as it stands (at the end: the final score, bonus and penalty included)"
+STALEMATE_REASONS = {
+    R_DISCARD_LOOP: ("discard-loop", "nobody drew from the Countdown Deck for rules.stalemate_window turns: every "
+                     "player keeps taking the discard pile's top card and nobody calls"),
+}
 
 
 def prepare(cfg: dict, players: int, validate: bool = False) -> tuple:
@@ -87,6 +100,7 @@ def prepare(cfg: dict, players: int, validate: bool = False) -> tuple:
     game_rules[G_PENALTY] = require_int(cfg, "rules.countdown_penalty", 0, 1000)
     game_rules[G_PENALTY_ALL] = require_choice(cfg, "rules.penalty_to", PENALTY_TO) == "all"
     game_rules[G_TURN_CAP] = require_int(cfg, "rules.turn_cap", 1, 30000)  # records count in int16
+    game_rules[G_WINDOW] = require_int(cfg, "rules.stalemate_window", 0, 30000)
     for name in STRATEGIES:
         table = cfg.get("strategies", {}).get(name, {})
         if name == "random":
@@ -110,6 +124,8 @@ ENGINE = Engine(
     cards=Cards(card_labels, card_masks),
     replay=replay,
     trace=trace,
+    progress=PROGRESS,
+    stalemate_reasons=STALEMATE_REASONS,
     resumable=Resumable(
         context=play_nb.context,
         max_options=play_nb.max_options,

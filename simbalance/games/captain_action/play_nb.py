@@ -16,6 +16,7 @@ import numpy as np
 from numba import njit
 
 from simbalance.core.kernel import begin_game
+from simbalance.core.progress import PROGRESS_SIZE, write_progress
 from simbalance.core.records import END_WIN
 from simbalance.core.rng import seed_game, shuffled_range
 from simbalance.games.captain_action.rules_nb import (
@@ -38,6 +39,7 @@ from simbalance.games.captain_action.state_nb import (
     PH_OVER,
     PH_SOURCE,
     PLAY_ON,
+    TRACK,
     V_CALLER,
     V_CD_END,
     V_CD_POS,
@@ -188,6 +190,7 @@ def write_record(ctx, state, out, i):
         for s in range(game_rules[G_PLAYERS]):
             if (winners >> s) & 1:
                 out[i].winner = s
+    write_progress(out, i, gv[TRACK:TRACK + PROGRESS_SIZE], winners, gv[V_TURNS])
 
 
 # ---- the kernel and its variants ----------------------------------------------------------------

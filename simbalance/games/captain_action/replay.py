@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simbalance.core.records import END_TIMEOUT, END_WIN
+from simbalance.core.records import END_STALEMATE, END_TIMEOUT, END_WIN
 from simbalance.core.replay import trace_with_log
 from simbalance.games.captain_action import state_nb as st
 from simbalance.games.captain_action.deck import game_deck
@@ -92,11 +92,17 @@ def replay(plan, game: int) -> list[str]:
             lines.append(f"  Seat {a}: {', '.join(card(x) for x in hands[a])}: sets worth {b}, total {c}.")
         elif ev == st.EV_TIMEOUT:
             lines.append(f"The turn cap ({a} turns) is reached.")
+        elif ev == st.EV_STALEMATE:
+            name, text = plan.engine.stalemate_reasons.get(a, ("unspecified", ""))
+            lines.append(f"No Countdown card drawn in {b} turns (rules.stalemate_window): a stalemate, reason "
+                         f"{name}: {text}.")
         elif ev == st.EV_INVALID:
             lines.append("Invalid game: " + (f"seat {a} discarded slot {b}, which it may not." if a >= 0
                                              else "the cards are no longer all accounted for."))
     if rec["end"] == END_TIMEOUT:
         lines.append("A timeout: nobody wins.")
+    elif rec["end"] == END_STALEMATE:
+        lines.append("A stalemate: nobody wins.")
     elif rec["end"] == END_WIN:
         winners = [s for s in range(players) if int(rec["winners"]) >> s & 1]
         best = int(rec["score"][winners[0]])

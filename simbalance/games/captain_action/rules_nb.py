@@ -8,7 +8,7 @@ one rule: set-up (``deal``), the start of a turn (``begin_turn``), the two ways 
 decisions are the strategies' (strategies_nb), and play_nb strings both together. The steps of a
 turn are inlined: a game is a few turns, and a call per step would cost more than the step;
 ``end_turn`` and ``end_game``, reached from several steps, are calls (inlined copies of them made
-the cold compile much slower).
+the cold compile much slower), and so is ``end_of_round``, the whole-game metrics' checkpoint.
 
 ``log``/``log_n``: the replay's event log (state_nb EV_*); None when not replaying (numba then
 compiles the steps without a trace of the logging).
@@ -20,7 +20,16 @@ import numpy as np
 from numba import njit
 
 from simbalance.core.event_log import log_event
-from simbalance.core.records import END_INVALID, END_TIMEOUT, END_WIN
+from simbalance.core.progress import (
+    PR_MARK_A,
+    PR_NEXT,
+    PR_STALL_FROM,
+    PROGRESS_SIZE,
+    progress_end,
+    progress_reset,
+    progress_round_of,
+)
+from simbalance.core.records import END_INVALID, END_STALEMATE, END_TIMEOUT, END_WIN, MAX_SEATS
 from simbalance.games.captain_action.scoring_nb import hand_score
 from simbalance.games.captain_action.state_nb import (
     EV_CALL,
@@ -31,6 +40,7 @@ from simbalance.games.captain_action.state_nb import (
     EV_FACE_UP,
     EV_INVALID,
     EV_SCORE,
+    EV_STALEMATE,
     EV_TAKE,
     EV_TIMEOUT,
     EV_TURN,
@@ -42,11 +52,14 @@ from simbalance.games.captain_action.state_nb import (
     G_PLAYERS,
     G_TAKE_BACK,
     G_TURN_CAP,
+    G_WINDOW,
     PH_CALL_AFTER,
     PH_CALL_BEFORE,
     PH_DISCARD,
     PH_OVER,
     PH_SOURCE,
+    R_DISCARD_LOOP,
+    TRACK,
     V_BONUS,
     V_CALLER,
     V_CD_END,
@@ -57,6 +70,7 @@ from simbalance.games.captain_action.state_nb import (
     V_LAST_DRAWER,
     V_PHASE,
     V_PILE_N,
+    V_PROGRESS,
     V_SCORE,
     V_SEAT,
     V_STEP,
@@ -90,6 +104,7 @@ def deal(ctx, state, log, log_n):
     gv[V_CALLER] = -1
     gv[V_LAST_DRAWER] = -1
     gv[V_END] = END_WIN  # until a step ends the game otherwise
+    progress_reset(gv[TRACK:TRACK + PROGRESS_SIZE], players, players, gv[V_TURNS])  # a round: a turn per seat
     begin_turn(ctx, state, log, log_n)
 
 
@@ -100,6 +115,8 @@ def begin_turn(ctx, state, log, log_n):
     _, _, game_rules, _ = ctx
     gv = state[1]
     turns = gv[V_TURNS]
+    if turns >= gv[TRACK + PR_NEXT] and end_of_round(ctx, state, log, log_n):
+        return
     if turns >= game_rules[G_TURN_CAP]:
         if log is not None:
             log_event(log, log_n, EV_TIMEOUT, turns, 0, 0)
@@ -198,6 +215,31 @@ def call(ctx, state, log, log_n):
 
 
 @njit(cache=True, _nrt=False)
+def end_of_round(ctx, state, log, log_n):
+    """A round (a turn per seat) is over: the whole-game metrics' checkpoint of every hand's sets as
+    they stand (docs/rules/captain-action.md, "Whole-game metrics"), and the loop detection
+    (rules.stalemate_window): a card drawn from the Countdown Deck since the last progress is
+    progress. True: no Countdown card for the window's turns ended the game as a stalemate (every
+    player keeps taking the discard pile's top card). Not inlined: once a round, and most games end
+    in their first."""
+    card_info, srules, game_rules, _ = ctx
+    _, gv, _, hand, _, cnt, scratch = state
+    hand_size = game_rules[G_HAND]
+    for s in range(game_rules[G_PLAYERS]):
+        gv[V_PROGRESS + s] = hand_score(hand, s, hand_size, card_info, srules, cnt, scratch)
+    tr = gv[TRACK:TRACK + PROGRESS_SIZE]
+    turns = gv[V_TURNS]
+    if not progress_round_of(tr, gv[V_PROGRESS:V_PROGRESS + MAX_SEATS], np.int64(1), turns,
+                             gv[V_CD_POS] > tr[PR_MARK_A], game_rules[G_WINDOW], gv[V_CD_POS], np.int64(0)):
+        return False
+    if log is not None:
+        log_event(log, log_n, EV_STALEMATE, R_DISCARD_LOOP, turns - tr[PR_STALL_FROM], 0)
+    gv[V_END] = END_STALEMATE
+    end_game(ctx, state, log, log_n)
+    return True
+
+
+@njit(cache=True, _nrt=False)
 def end_turn(ctx, state, log, log_n):
     """Rule 2: play goes clockwise. Not inlined (nor reference counted), like ``end_game``: two
     steps end a turn, and each inlined copy of the next turn's start made the compile slower."""
@@ -241,4 +283,7 @@ def end_game(ctx, state, log, log_n):
                 winners |= 1 << s
     gv[V_WINNERS] = winners
     gv[V_PHASE] = PH_OVER
+    # The whole-game metrics' last checkpoint: the scores that decide the game.
+    progress_end(gv[TRACK:TRACK + PROGRESS_SIZE], gv[V_SCORE:V_SCORE + MAX_SEATS], np.int64(1), gv[V_TURNS],
+                 np.int64(R_DISCARD_LOOP) if gv[V_END] == END_STALEMATE else np.int64(0))
 

@@ -15,7 +15,8 @@ One game's whole state, ``state = (rng, gv, order, hand, pile, cnt, scratch)``:
 
 - ``rng`` uint64[1]: the game's random stream (core/rng);
 - ``gv`` int64 vector: where the game stands (V_*: whose turn, which decision is pending, the
-  Countdown Deck's position, the discard pile's size, who called, the scores at the end ...);
+  Countdown Deck's position, the discard pile's size, who called, the scores at the end ...) and
+  the whole-game metrics' tracker (core/progress.py) at ``TRACK``;
 - ``order`` int64[n_cards]: the shuffled deck; the Countdown Deck is ``order[cd_pos:cd_end]``, top
   first;
 - ``hand`` int64[players, hand_size + 1]: card ids; during a turn the drawn card is in slot
@@ -29,6 +30,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from simbalance.core.progress import PROGRESS_SIZE
 from simbalance.core.records import MAX_SEATS
 
 # ---- game_rules: the turn rules (engine.prepare) ------------------------------------------------
@@ -40,7 +42,8 @@ G_CALL_BEFORE = 4  # 1: call at the start of one's turn (before drawing) instead
 G_PENALTY = 5  # points lost when the Countdown Deck runs out (0: none)
 G_PENALTY_ALL = 6  # 1: every player loses them; 0: only the player who drew the last Countdown card
 G_TURN_CAP = 7  # a game still running after this many turns is a timeout
-N_GAME_RULES = 8
+G_WINDOW = 8  # turns without a Countdown card drawn after which a game is a stalemate (0: never)
+N_GAME_RULES = 9
 
 # ---- card_info columns: one row per card -------------------------------------------------------
 INFO_BG = 0  # background index; -1: none
@@ -114,7 +117,9 @@ V_WINNERS = 12  # bit s set when seat s has the best score (a finished, decided 
 V_TAKES = 13  # per seat: cards taken from the discard pile
 V_HAND_SCORE = V_TAKES + MAX_SEATS  # per seat: the sets in the final hand
 V_SCORE = V_HAND_SCORE + MAX_SEATS  # per seat: sets + bonus - penalty
-N_GV = V_SCORE + MAX_SEATS
+V_PROGRESS = V_SCORE + MAX_SEATS  # per seat: the sets in the hand at the last round's end (whole-game metrics)
+TRACK = V_PROGRESS + MAX_SEATS  # the whole-game metrics' tracker (core/progress.py)
+N_GV = TRACK + PROGRESS_SIZE
 
 # ---- the replay's event log: one row per event, (kind, a, b, c); kernels pass None --------------
 EV_DEAL = 0  # seat a is dealt card b
@@ -128,6 +133,10 @@ EV_COUNTDOWN_OUT = 7  # seat a drew the last Countdown card: the attack starts
 EV_SCORE = 8  # seat a's hand scores b, its total is c
 EV_TIMEOUT = 9  # the turn cap (a turns) is reached
 EV_INVALID = 10  # seat a broke a rule (discard slot b) or the cards are not all accounted for (a = -1)
+EV_STALEMATE = 11  # a stalemate for reason a (R_*): no Countdown card drawn in b turns
+
+# ---- stalemate reasons (the record's stalemate_reason; engine.STALEMATE_REASONS names them) ------
+R_DISCARD_LOOP = 1  # nobody draws from the Countdown Deck: every player takes the discard pile's top card
 
 
 @njit(cache=True)

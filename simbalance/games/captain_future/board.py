@@ -202,6 +202,7 @@ def build_board(cfg: dict, players: int) -> tuple[np.ndarray, Layout]:
     reshuffle = require_bool(cfg, "rules.reshuffle_discards")
     stone = require_choice(cfg, "rules.stone_start", ["body", "anywhere"])
     turn_cap = require_int(cfg, "rules.turn_cap", 1, 1_000_000)
+    window = require_int(cfg, "rules.stalemate_window", 0, 1_000_000)
     ship_pts = require_int(cfg, "scoring.ship", 0, 1000)
     maj_pts = require_int(cfg, "scoring.majority", 0, 1000)
     bd = np.zeros(X.BD_SIZE, dtype=np.int64)
@@ -210,7 +211,7 @@ def build_board(cfg: dict, players: int) -> tuple[np.ndarray, Layout]:
         (X.NCARDS, deck.size), (X.PLAYERS, players), (X.SHIPS, ships), (X.HAND, hand_size), (X.SLOTS, slots),
         (X.EVPT, events_per_turn), (X.COST_MAJ, c_maj), (X.COST_PRE, c_pre), (X.COST_ABS, c_abs),
         (X.FINAL_MAX, final_max), (X.RESHUFFLE, int(reshuffle)), (X.STONE_ANY, int(stone == "anywhere")),
-        (X.TURN_CAP, turn_cap), (X.SHIP_PTS, ship_pts), (X.MAJ_PTS, maj_pts),
+        (X.TURN_CAP, turn_cap), (X.SHIP_PTS, ship_pts), (X.MAJ_PTS, maj_pts), (X.WINDOW, window),
     ):
         bd[off] = val
     bd[X.SP_ROW:X.SP_ROW + n_spaces] = lay.space_row

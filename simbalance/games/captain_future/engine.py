@@ -16,12 +16,18 @@ Version history (bump ENGINE_VERSION only when game behaviour changes):
    the score lead share `leader_weight`. New switches `play_events` (0: no event in any turn, the
    `no_events` preset) and `hold_events`; exchanges keep row/column/body cards that pay for an
    attack. builder and aggressor retuned with `simbalance tune`.
+4. Whole-game metrics and loop detection (issue 21): the records gain core/progress.PROGRESS_FIELDS
+   (progress: the score as the board stands), and a game in which for ``rules.stalemate_window``
+   turns no player gets down to fewer ships in supply than any had before and no score gets better
+   than any so far ends as a stalemate, reason ``no-progress``; the whole round in which nobody can
+   act is reason ``no-action``.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from simbalance.core.progress import PROGRESS_FIELDS
 from simbalance.core.records import MAX_SEATS, record_dtype
 from simbalance.games.captain_future import play_nb
 from simbalance.games.captain_future.board import MAX_BODIES, build_board
@@ -32,13 +38,15 @@ from simbalance.games.captain_future.state_nb import (
     AGGRESSOR,
     BUILDER,
     HEURISTIC_PARAMS,
+    R_NO_ACTION,
+    R_NO_PROGRESS,
     RANDOM,
     clone,
     new_state,
 )
 from simbalance.games.spec import Engine, Resumable
 
-ENGINE_VERSION = 3
+ENGINE_VERSION = 4
 CHUNK_SIZE = 1 << 16
 STRATEGIES = {"random": RANDOM, "builder": BUILDER, "aggressor": AGGRESSOR}
 # Each heuristic's parameters in the order its code reads them (state_nb.P_*); configs bind by name.
@@ -69,7 +77,14 @@ RECORD_DTYPE = record_dtype([
     ("winner_mask", np.uint64, (2,)),  # ... when held by a winner (ties: any winner)
     ("body_full", np.int8, (MAX_BODIES,)),  # per body (legend order): the seat in full control, or -1
     ("body_major", np.int8, (MAX_BODIES,)),  # per body: the seat with the strict majority (or full), or -1
+    *PROGRESS_FIELDS,  # the whole-game metrics and the stalemate reason (core/progress.py)
 ])
+PROGRESS = "the score as the board stands (ships, full control, majorities)"
+STALEMATE_REASONS = {
+    R_NO_ACTION: ("no-action", "a whole round in which nobody could do anything"),
+    R_NO_PROGRESS: ("no-progress", "no player got down to fewer ships in supply than any before (the end comes no "
+                    "closer) and no score got better, for rules.stalemate_window turns"),
+}
 
 
 def prepare(cfg: dict, players: int, validate: bool = False) -> tuple:
@@ -92,6 +107,8 @@ ENGINE = Engine(
     figures=figures,
     replay=replay,
     trace=trace,
+    progress=PROGRESS,
+    stalemate_reasons=STALEMATE_REASONS,
     # Decisions: the event before the slots, each action slot, the events after them
     # (docs/rules/captain-future.md, "Decisions"; option codes state_nb.OPT_*).
     resumable=Resumable(

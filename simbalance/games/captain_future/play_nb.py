@@ -30,7 +30,16 @@ from numba import njit
 
 from simbalance.core.event_log import log_event
 from simbalance.core.kernel import begin_game
-from simbalance.core.records import END_INVALID, END_STALEMATE, END_TIMEOUT, END_WIN
+from simbalance.core.progress import (
+    PR_NEXT,
+    PR_STALL_FROM,
+    PROGRESS_SIZE,
+    progress_end,
+    progress_reset,
+    progress_round_of,
+    write_progress,
+)
+from simbalance.core.records import END_INVALID, END_STALEMATE, END_TIMEOUT, END_WIN, MAX_SEATS
 from simbalance.core.rng import seed_game
 from simbalance.games.captain_future.rules_nb import (
     deal,
@@ -72,12 +81,14 @@ from simbalance.games.captain_future.state_nb import (
     EV_RESHUFFLE,
     EV_RETURN,
     EV_SIMON,
+    EV_STALEMATE,
     EV_STONE,
     EV_TRIGGER,
     EV_TURN,
     EVENTS_LEFT,
     EVPT,
     EXCH,
+    FEWEST,
     FINAL_LEFT,
     HAND_N,
     HANDS,
@@ -101,6 +112,8 @@ from simbalance.games.captain_future.state_nb import (
     PH_TURN_END,
     PHASE,
     PLAYERS,
+    R_NO_ACTION,
+    R_NO_PROGRESS,
     REMOVED,
     S_ATT,
     S_END,
@@ -113,7 +126,9 @@ from simbalance.games.captain_future.state_nb import (
     S_OWN,
     S_STONE,
     SC,
+    SCORE,
     SEAT,
+    SHIPS,
     SID,
     SLOT,
     SLOTS,
@@ -122,9 +137,11 @@ from simbalance.games.captain_future.state_nb import (
     STONE_T,
     SUPPLY,
     T_LANDS,
+    TRACK,
     TURN,
     TURN_CAP,
     W_BAD,
+    WINDOW,
     new_state,
     option_a,
     option_b,
@@ -259,20 +276,47 @@ def _broken(bd, st, work):
 # ---- the steps between decisions ----------------------------------------------------------------
 
 @njit(cache=True, _nrt=False)
-def game_over(st, end, log, log_n):
-    """The game ends with ``end`` (core.records END_*): nobody is to move any more."""
+def game_over(st, end, reason, log, log_n):
+    """The game ends with ``end`` (core.records END_*; a stalemate's ``reason``, R_*): nobody is to
+    move any more. The whole-game metrics take their last checkpoint: the scores as the board stands
+    (docs/rules/captain-future.md, "Whole-game metrics")."""
     st[PHASE] = PH_OVER
     st[END] = end
+    progress_end(st[TRACK:TRACK + PROGRESS_SIZE], st[SCORE:SCORE + MAX_SEATS], np.int64(1), st[TURN], reason)
     if log is not None:
         log_event(log, log_n, EV_END, end, st[TURN], 0, 0, 0)
 
 
 @njit(cache=True, _nrt=False)
+def end_of_round(bd, st, log, log_n):
+    """A round (a turn per seat) is over: the whole-game metrics' checkpoint of the scores, and the
+    loop detection (rules.stalemate_window): a player down to fewer ships in supply than any player
+    had before (the end, triggered by an empty supply, comes closer), or a better score than any
+    so far, is progress. True: no progress for the window's turns ended the game as a stalemate."""
+    fewest = st[FEWEST]
+    for q in range(bd[PLAYERS]):
+        fewest = min(fewest, st[SUPPLY + q])
+    moved = fewest < st[FEWEST]
+    st[FEWEST] = fewest
+    tr = st[TRACK:TRACK + PROGRESS_SIZE]
+    if not progress_round_of(tr, st[SCORE:SCORE + MAX_SEATS], np.int64(1), st[TURN], moved, bd[WINDOW], st[EXCH],
+                             np.int64(0)):
+        return False
+    if log is not None:
+        log_event(log, log_n, EV_STALEMATE, R_NO_PROGRESS, st[TURN] - tr[PR_STALL_FROM], 0, 0, 0)
+    game_over(st, np.int64(END_STALEMATE), np.int64(R_NO_PROGRESS), log, log_n)
+    return True
+
+
+@njit(cache=True, _nrt=False)
 def begin_turn(bd, st, log, log_n):
-    """Seat st[SEAT]'s turn begins, unless the turn cap ends the game (a timeout): an optional event
-    first (if the rules allow events), then the action slots."""
+    """The end of a round (its checkpoint and the loop detection), the turn cap (a timeout), then
+    seat st[SEAT]'s turn begins: an optional event first (if the rules allow events), then the
+    action slots."""
+    if st[TURN] >= st[TRACK + PR_NEXT] and end_of_round(bd, st, log, log_n):
+        return
     if st[TURN] >= bd[TURN_CAP]:
-        game_over(st, np.int64(END_TIMEOUT), log, log_n)
+        game_over(st, np.int64(END_TIMEOUT), np.int64(0), log, log_n)
         return
     p = st[SEAT]
     if log is not None:
@@ -321,23 +365,23 @@ def end_turn(bd, st, rng, work, log, log_n):
     if broken:
         if log is not None:
             log_event(log, log_n, EV_INVALID, st[TURN], work[W_BAD], 0, 0, 0)
-        game_over(st, np.int64(END_INVALID), log, log_n)
+        game_over(st, np.int64(END_INVALID), np.int64(0), log, log_n)
         return
     P = bd[PLAYERS]
     st[PASSES] = 0 if st[ACTED] else st[PASSES] + 1
     if st[FINAL_LEFT] > 0:
         st[FINAL_LEFT] -= 1
         if st[FINAL_LEFT] == 0:
-            game_over(st, np.int64(END_WIN), log, log_n)
+            game_over(st, np.int64(END_WIN), np.int64(0), log, log_n)
             return
     elif st[END_SEAT] >= 0:
         # The player who emptied his supply has finished his turn: everyone else plays once more.
         st[FINAL_LEFT] = P - 1
         if st[FINAL_LEFT] == 0:
-            game_over(st, np.int64(END_WIN), log, log_n)
+            game_over(st, np.int64(END_WIN), np.int64(0), log, log_n)
             return
     if st[PASSES] >= P:
-        game_over(st, np.int64(END_STALEMATE), log, log_n)
+        game_over(st, np.int64(END_STALEMATE), np.int64(R_NO_ACTION), log, log_n)
         return
     st[SEAT] = st[SEAT] + 1 if st[SEAT] + 1 < P else 0
     begin_turn(bd, st, log, log_n)
@@ -368,10 +412,12 @@ def deal_and_begin(bd, st, fs, rng, order, stone_t, stone_i, work=None, log=None
     st[SEAT] = 0
     st[PASSES] = 0
     st[FINAL_LEFT] = -1
+    progress_reset(st[TRACK:TRACK + PROGRESS_SIZE], bd[PLAYERS], bd[PLAYERS], st[TURN])  # a round: a turn per seat
+    st[FEWEST] = bd[SHIPS]
     if _broken(bd, st, work):
         if log is not None:
             log_event(log, log_n, EV_INVALID, 0, work[W_BAD], 0, 0, 0)
-        game_over(st, np.int64(END_INVALID), log, log_n)
+        game_over(st, np.int64(END_INVALID), np.int64(0), log, log_n)
         return
     begin_turn(bd, st, log, log_n)
     next_turns(bd, st, rng, work, log, log_n)
@@ -579,6 +625,7 @@ def write_record(ctx, state, out, i):
                 win = q
     out[i].winners = winners
     out[i].winner = win if n_win == 1 else -1
+    write_progress(out, i, st[TRACK:TRACK + PROGRESS_SIZE], winners, turns)
     for b in range(out[i].body_full.shape[0]):
         out[i].body_full[b] = -1
         out[i].body_major[b] = -1

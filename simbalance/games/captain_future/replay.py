@@ -324,9 +324,14 @@ def _ending(plan, rec, g: _Board, nm: _Names, who, end_code, turns, invalid, cou
         return lines
     if end_code == END_TIMEOUT:
         lines.append(f"The turn cap ({turns} turns) ends the game: a timeout, nobody wins (scores as they stand).")
-    elif end_code == END_STALEMATE:
+    elif end_code == END_STALEMATE and int(rec["stalemate_reason"]) != X.R_NO_PROGRESS:
         lines.append(f"After {turns} turns a whole round passed in which nobody could do anything: a stalemate, "
                      "nobody wins (scores as they stand).")
+    elif end_code == END_STALEMATE:
+        name, text = plan.engine.stalemate_reasons[X.R_NO_PROGRESS]
+        lines.append(f"After {turns} turns, {int(rec['longest_stall'])} of them without progress "
+                     f"(rules.stalemate_window): a stalemate, reason {name}: {text}. Nobody wins (scores as they "
+                     "stand).")
     else:
         lines.append(f"The game ends after {turns} turns.")
     lines.append("The bodies (ships of each seat there):")

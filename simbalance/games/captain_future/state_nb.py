@@ -19,6 +19,7 @@ import numpy as np
 from numba import njit
 
 from simbalance.core.lineup import MAX_PARAMS
+from simbalance.core.progress import PROGRESS_SIZE
 
 MP = 4  # players
 ML = 128  # landing spaces (the held masks are two uint64 words)
@@ -63,6 +64,7 @@ STONE_ANY = _a.take(1)  # 1: the stone starts on any row, column or body; 0: on 
 TURN_CAP = _a.take(1)
 SHIP_PTS = _a.take(1)
 MAJ_PTS = _a.take(1)
+WINDOW = _a.take(1)  # turns without progress after which a game is a stalemate (rules.stalemate_window; 0: never)
 SP_ROW = _a.take(ML)  # per landing space: row, column, body
 SP_COL = _a.take(ML)
 SP_BODY = _a.take(ML)
@@ -122,6 +124,8 @@ SID = _s.take(MP)  # strategy id of each seat
 SC = _s.take(MP)  # scratch: scores
 PTS = _s.take(MP)  # scratch: points on one body
 BUF = _s.take(ML)  # scratch list
+FEWEST = _s.take(1)  # the fewest ships any player has had in supply (loop detection: a new low is progress)
+TRACK = _s.take(PROGRESS_SIZE)  # the whole-game metrics' tracker (core/progress.py)
 STACK = _s.take(MN)
 DISCARD = _s.take(MN)
 ST_SIZE = _s.n
@@ -197,6 +201,11 @@ EV_DRAW = 14  # seat a draws b cards of kind c (the refill at the end of its tur
 EV_RESHUFFLE = 15  # the stack ran out: the discard pile (a cards) is shuffled into a new stack
 EV_END = 16  # the game ends: end code a (core.records END_*) after b turns
 EV_INVALID = 17  # validation: invariant b (INV_*) broke in turn a
+EV_STALEMATE = 18  # a stalemate for reason a (R_*) after b turns without progress
+
+# ---- stalemate reasons (the record's stalemate_reason; engine.STALEMATE_REASONS names them) ------
+R_NO_ACTION = 1  # a whole round in which nobody could do anything
+R_NO_PROGRESS = 2  # rules.stalemate_window turns in which no supply got smaller and no score better
 N_EV_COLS = 6
 
 # What validate_nb.check_invariants returns: 0, or the first invariant broken (validate_nb.INVARIANTS

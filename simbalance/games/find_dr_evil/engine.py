@@ -2,6 +2,9 @@
 
 Version history (bump ENGINE_VERSION only when game behaviour changes):
 1. First version: rules as pinned in docs/rules/find-dr-evil.md.
+2. Whole-game metrics and loop detection (issue 21): the records gain core/progress.PROGRESS_FIELDS
+   (progress: who holds Dr. Ling), and a game without a pair for ``rules.stalemate_window`` picks
+   ends as a stalemate (reason ``no-pair``; never seen with the defaults: the same games as v1).
 """
 
 from __future__ import annotations
@@ -10,6 +13,7 @@ import numpy as np
 
 from simbalance.core.config import require_bool, require_int
 from simbalance.core.errors import ConfigError
+from simbalance.core.progress import PROGRESS_FIELDS
 from simbalance.core.records import MAX_SEATS, record_dtype
 from simbalance.decks.captain_action import KIND_DR_LING
 from simbalance.games.find_dr_evil.deck import game_deck
@@ -33,13 +37,15 @@ from simbalance.games.find_dr_evil.state_nb import (
     FIRST_CARD_TO,
     N_RULES,
     PICK_CAP,
+    R_NO_PAIR,
     RANDOM,
     REPEAT_AFTER_PAIR,
     REPEAT_MIN_HOLDERS,
+    STALEMATE_WINDOW,
 )
 from simbalance.games.spec import Cards, Engine, Resumable
 
-ENGINE_VERSION = 1
+ENGINE_VERSION = 2
 CHUNK_SIZE = 1 << 18
 STRATEGIES = {"random": RANDOM}  # no decisions: every strategy plays the same
 STRATEGY_PARAMS = {"random": ()}
@@ -48,7 +54,12 @@ RECORD_DTYPE = record_dtype([
     ("ling_dealt", np.int8),  # the seat dealt Dr. Ling
     ("kept", np.int8, (MAX_SEATS,)),  # cards left after the opening discards
     ("dealt_mask", np.uint64, (MAX_SEATS,)),  # bit c set when card c of the game deck was dealt to the seat
+    *PROGRESS_FIELDS,  # the whole-game metrics (core/progress.py)
 ])
+PROGRESS = "holds Dr. Ling (1) or not (0): the seat that would win if the game stopped now"
+STALEMATE_REASONS = {
+    R_NO_PAIR: ("no-pair", "no pair was made in rules.stalemate_window picks: the same cards pass round and round"),
+}
 
 
 def prepare(cfg: dict, players: int, validate: bool = False) -> tuple:
@@ -72,6 +83,7 @@ def prepare(cfg: dict, players: int, validate: bool = False) -> tuple:
     rules[FIRST_CARD_TO] = require_int(cfg, "rules.first_card_to", 0, players - 1)
     rules[REPEAT_AFTER_PAIR] = require_bool(cfg, "rules.repeat_after_pair")
     rules[REPEAT_MIN_HOLDERS] = require_int(cfg, "rules.repeat_min_holders", 2, 6)
+    rules[STALEMATE_WINDOW] = require_int(cfg, "rules.stalemate_window", 0, 10**9)
     card_pose = deck.pose.astype(np.int64)
     ling = int(np.flatnonzero(deck.kind == KIND_DR_LING)[0])
     card_pose[ling] = deck.n_poses  # Dr. Ling is a pose of its own: it never pairs
@@ -93,6 +105,8 @@ ENGINE = Engine(
     cards=Cards(card_labels, card_masks),
     replay=replay,
     trace=trace,
+    progress=PROGRESS,
+    stalemate_reasons=STALEMATE_REASONS,
     # Every pick is a decision of the picking seat: which slot of the offerer's hand to take
     # (docs/rules/find-dr-evil.md, "Decisions"). Blind, so the game still has no informed decisions.
     resumable=Resumable(context=context, max_options=max_options, new_state=new_state, start=start,

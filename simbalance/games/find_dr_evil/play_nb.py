@@ -24,7 +24,18 @@ from numba import njit
 
 from simbalance.core.event_log import log_event
 from simbalance.core.kernel import begin_game
-from simbalance.core.records import END_INVALID, END_TIMEOUT, END_WIN
+from simbalance.core.progress import (
+    PR_MARK_A,
+    PR_NEXT,
+    PR_VALUE,
+    PROGRESS_SIZE,
+    progress_end,
+    progress_reset,
+    progress_round,
+    progress_set,
+    write_progress,
+)
+from simbalance.core.records import END_INVALID, END_STALEMATE, END_TIMEOUT, END_WIN, MAX_SEATS
 from simbalance.core.rng import seed_game, shuffled_range
 from simbalance.games.find_dr_evil.rules_nb import (
     deal,
@@ -39,6 +50,7 @@ from simbalance.games.find_dr_evil.rules_nb import (
 from simbalance.games.find_dr_evil.state_nb import (
     END,
     EV_INVALID,
+    EV_STALEMATE,
     EV_TIMEOUT,
     EV_WIN,
     FIRST_CARD_TO,
@@ -49,6 +61,7 @@ from simbalance.games.find_dr_evil.state_nb import (
     OFFERER,
     PICK_CAP,
     PICKS,
+    R_NO_PAIR,
     REPEAT_AFTER_PAIR,
     REPEAT_MIN_HOLDERS,
     RUNNING,
@@ -57,7 +70,9 @@ from simbalance.games.find_dr_evil.state_nb import (
     S_DECK,
     S_INFO,
     S_RNG,
+    STALEMATE_WINDOW,
     TO_MOVE,
+    TRACK,
     WINNER,
     clone,  # noqa: F401  (part of the resumable contract)
     new_state,
@@ -93,14 +108,18 @@ def _next_pick(count, players, offerer, in_play, picks, pick_cap):
 
 
 @njit(cache=True, forceinline=True, _nrt=False)
-def _pick_and_pass(ctx, turn_rules, hand, count, slot, position, picker, offerer, in_play, holders, picks, log,
+def _pick_and_pass(ctx, turn_rules, hand, count, slot, tr, position, picker, offerer, in_play, holders, picks, log,
                    log_n):
     """One decision taken: the picker takes slot ``position`` of the offerer's hand (rule 4),
     players without cards are out (rule 6), the picker picks again or the turn passes (rule 5), and
-    the game goes on to its next pick or ends. ``turn_rules``: ``_turn_rules(ctx)``. Returns the
-    turn: (to_move, offerer, in_play, holders, picks, end)."""
-    card_pose, _, _, players, _, validate = ctx
+    the game goes on to its next pick or ends. ``turn_rules``: ``_turn_rules(ctx)``; ``tr``: the
+    whole-game metrics' tracker, told when Dr. Ling changes hands. Returns the turn: (to_move,
+    offerer, in_play, holders, picks, end)."""
+    card_pose, ling, _, players, _, validate = ctx
     pick_cap, repeat_after_pair, repeat_min_holders = turn_rules
+    if hand[offerer, position] == ling:  # the progress measure moves (rare: a branch the CPU predicts)
+        progress_set(tr, offerer, np.int64(0))
+        progress_set(tr, picker, np.int64(1))
     paired = pick(hand, count, slot, card_pose, picker, offerer, position, log, log_n)
     picks += 1
     if paired:
@@ -122,16 +141,32 @@ def _turn_rules(ctx):
 
 
 @njit(cache=True, forceinline=True, _nrt=False)
+def _end_of_round(ctx, state, picks, in_play):
+    """A round (``players`` picks) is over: its checkpoint, and the loop detection: a pair made since
+    the last progress is progress. Returns RUNNING, or END_STALEMATE once no pair was made for
+    ``rules.stalemate_window`` picks. (The progress values are set as Dr. Ling changes hands.)"""
+    info = state[S_INFO]
+    stalled = progress_round(info[TRACK:TRACK + PROGRESS_SIZE], picks, in_play < info[TRACK + PR_MARK_A],
+                             ctx[4][STALEMATE_WINDOW], in_play, np.int64(0))
+    return END_STALEMATE if stalled else RUNNING
+
+
+@njit(cache=True, forceinline=True, _nrt=False)
 def _save_turn(ctx, state, to_move, offerer, in_play, holders, picks, end, log, log_n):
     """Store the turn in ``info``; a game that has just ended gets its winner (the seat holding the
-    last card, Dr. Ling) and its last event."""
+    last card, Dr. Ling), the whole-game metrics' last checkpoint and its last event."""
     count, info = state[S_COUNT], state[S_INFO]
     if end != RUNNING and info[END] == RUNNING:
         winner = last_holder(count, ctx[3]) if end == END_WIN else -1
         info[WINNER] = winner
+        tr = info[TRACK:TRACK + PROGRESS_SIZE]
+        progress_end(tr, tr[PR_VALUE:PR_VALUE + MAX_SEATS], np.int64(1), picks,
+                     np.int64(R_NO_PAIR) if end == END_STALEMATE else np.int64(0))
         if log is not None:
             if end == END_WIN:
                 log_event(log, log_n, EV_WIN, winner, 0, 0)
+            elif end == END_STALEMATE:
+                log_event(log, log_n, EV_STALEMATE, picks - info[TRACK + PR_MARK_A], 0, 0)
             else:
                 log_event(log, log_n, EV_TIMEOUT if end == END_TIMEOUT else EV_INVALID, 0, 0, 0)
     info[TO_MOVE] = to_move
@@ -159,6 +194,9 @@ def start_dealt(ctx, state, log=None, log_n=None):
     offerer = first_offerer(count, players)
     info[END] = RUNNING
     info[WINNER] = -1
+    tr = info[TRACK:TRACK + PROGRESS_SIZE]
+    progress_reset(tr, players, players, np.int64(0))  # a round: a pick per seat
+    progress_set(tr, info[LING_DEALT], np.int64(1))  # the progress measure: who holds Dr. Ling
     to_move, end = _next_pick(count, players, offerer, in_play, np.int64(0), rules[PICK_CAP])
     _save_turn(ctx, state, to_move, offerer, in_play, holders_of(count, players), np.int64(0), end, log, log_n)
 
@@ -197,8 +235,12 @@ def apply_option(ctx, state, option):
     pick (or ends)."""
     _, _, hand, count, slot, info, _ = state
     picker, offerer, in_play, holders, picks, end = _pick_and_pass(
-        ctx, _turn_rules(ctx), hand, count, slot, option, info[TO_MOVE], info[OFFERER], info[IN_PLAY],
-        info[HOLDERS], info[PICKS], None, None)
+        ctx, _turn_rules(ctx), hand, count, slot, info[TRACK:TRACK + PROGRESS_SIZE], option, info[TO_MOVE],
+        info[OFFERER], info[IN_PLAY], info[HOLDERS], info[PICKS], None, None)
+    if end == RUNNING and picks >= info[TRACK + PR_NEXT]:
+        end = _end_of_round(ctx, state, picks, in_play)
+        if end != RUNNING:
+            picker = -1
     _save_turn(ctx, state, picker, offerer, in_play, holders, picks, end, None, None)
 
 
@@ -211,12 +253,20 @@ def play_out(ctx, state, seat_sid, seat_prm, max_decisions, log=None, log_n=None
     picker, offerer, in_play, holders, picks, end = (info[TO_MOVE], info[OFFERER], info[IN_PLAY],
                                                      info[HOLDERS], info[PICKS], info[END])
     turn_rules = _turn_rules(ctx)
+    tr = info[TRACK:TRACK + PROGRESS_SIZE]
     made = 0
+    next_round = info[TRACK + PR_NEXT]
     while picker >= 0 and made != max_decisions:
         position = random_pick(rng, count[offerer])
         picker, offerer, in_play, holders, picks, end = _pick_and_pass(
-            ctx, turn_rules, hand, count, slot, position, picker, offerer, in_play, holders, picks, log, log_n)
+            ctx, turn_rules, hand, count, slot, tr, position, picker, offerer, in_play, holders, picks, log,
+            log_n)
         made += 1
+        if picks >= next_round and picker >= 0:
+            end = _end_of_round(ctx, state, picks, in_play)
+            next_round = info[TRACK + PR_NEXT]
+            if end != RUNNING:
+                picker = -1
     _save_turn(ctx, state, picker, offerer, in_play, holders, picks, end, log, log_n)
     return made
 
@@ -243,10 +293,9 @@ def write_record(ctx, state, out, i):
         out[i].dealt_mask[s] = dealt[s]
     winner = info[WINNER]
     out[i].winner = winner
-    if end == END_WIN:
-        out[i].winners = np.uint8(1) << np.uint8(winner)
-    else:
-        out[i].winners = 0
+    winners = np.int64(1) << winner if end == END_WIN else np.int64(0)
+    out[i].winners = winners
+    write_progress(out, i, info[TRACK:TRACK + PROGRESS_SIZE], winners, info[PICKS])
 
 
 # ---- the kernel, the replay's trace, scripted games for the tests ---------------------------------

@@ -7,7 +7,15 @@ import numpy as np
 from simbalance.core.replay import trace_with_log
 from simbalance.games.find_dr_evil.deck import game_deck
 from simbalance.games.find_dr_evil.play_nb import trace_game
-from simbalance.games.find_dr_evil.state_nb import EV_DEAL, EV_INVALID, EV_PAIR, EV_PICK, EV_WIN, PICK_CAP
+from simbalance.games.find_dr_evil.state_nb import (
+    EV_DEAL,
+    EV_INVALID,
+    EV_PAIR,
+    EV_PICK,
+    EV_STALEMATE,
+    EV_WIN,
+    PICK_CAP,
+)
 
 
 def trace(plan, game: int) -> tuple[np.ndarray, np.ndarray]:
@@ -53,6 +61,8 @@ def replay(plan, game: int) -> list[str]:
             lines.append(f"Only Dr. Ling is left: seat {a} holds him and wins after {picks} picks.")
         elif kind == EV_INVALID:
             lines.append(f"Validation failed after pick {picks}: the hands broke an invariant (a bug).")
+        elif kind == EV_STALEMATE:
+            lines.append(f"No pair in {a} picks (rules.stalemate_window): a stalemate, nobody wins.")
         else:
             lines.append(f"The pick cap ({int(rules[PICK_CAP])}) is reached: a timeout, nobody wins.")
     return lines

@@ -16,7 +16,8 @@ The game reads two tuples (both built once per block of games, never per game):
   - ``slot`` (int64[players, n_pose_ids]): the slot in ``hand[s]`` of seat ``s``'s card of each
     pose, or -1. After the opening discards a seat holds each pose at most once, so "does this card
     pair?" is one lookup and a blind pick is one index;
-  - ``info`` (int64[INFO_SIZE]): where the game stands, at the offsets below;
+  - ``info`` (int64[INFO_SIZE]): where the game stands, at the offsets below, and the whole-game
+    metrics' tracker (core/progress.py) at ``TRACK``;
   - ``dealt`` (uint64[players]): bit ``c`` set when card ``c`` was dealt to the seat (the record).
 """
 
@@ -25,6 +26,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from simbalance.core.progress import PROGRESS_SIZE
 from simbalance.core.records import MAX_SEATS
 
 # ---- the rules array (engine.prepare builds it from the [rules] table) ----------------------
@@ -32,7 +34,8 @@ PICK_CAP = 0  # picks before a game ends as a timeout
 FIRST_CARD_TO = 1  # the seat that gets the first card of the deal (default 1: the dealer's left)
 REPEAT_AFTER_PAIR = 2  # 1: a pair lets the picker pick again from the same offerer
 REPEAT_MIN_HOLDERS = 3  # ... but only while at least this many players hold cards
-N_RULES = 4
+STALEMATE_WINDOW = 4  # picks without a pair after which a game is a stalemate (0: never)
+N_RULES = 5
 
 # ---- strategy ids (engine.STRATEGIES) --------------------------------------------------------
 RANDOM = 0  # the only strategy: a pick is blind, so there is nothing else to play
@@ -44,6 +47,10 @@ EV_PICK = 2  # seat a picks card c from seat b
 EV_WIN = 3  # seat a holds Dr. Ling, the last card: wins
 EV_TIMEOUT = 4  # the pick cap is reached
 EV_INVALID = 5  # validation: a broken invariant ends the game (a bug)
+EV_STALEMATE = 6  # no pair was made in rules.stalemate_window picks
+
+# ---- stalemate reasons (the record's stalemate_reason; engine.STALEMATE_REASONS names them) -------
+R_NO_PAIR = 1  # no pair in the window: the same cards pass round and round
 
 # ---- the state tuple: where each part sits (the order of the module docstring) ----------------
 S_RNG, S_DECK, S_HAND, S_COUNT, S_SLOT, S_INFO, S_DEALT = range(7)
@@ -59,7 +66,8 @@ END = 5  # RUNNING, or how the game ended
 WINNER = 6  # the seat left holding Dr. Ling; -1 unless the game was won
 LING_DEALT = 7  # the seat dealt Dr. Ling
 KEPT = 8  # KEPT + s: the cards seat s kept after the opening discards
-INFO_SIZE = KEPT + MAX_SEATS
+TRACK = KEPT + MAX_SEATS  # the whole-game metrics' block (core/progress.py): info[TRACK:TRACK + PROGRESS_SIZE]
+INFO_SIZE = TRACK + PROGRESS_SIZE
 
 
 @njit(cache=True, inline="always")

@@ -7,6 +7,12 @@ Version history (bump ENGINE_VERSION only when game behaviour changes):
    lowest card id, the first kind in deck order), one draw from the game's stream per tie; new key
    ``rules.first_leader`` ("seat0", the default and the old behaviour, "rotate": seat (g // lineups) %
    players leads game g, or "random").
+3. Whole-game metrics and loop detection (issue 21): the records gain core/progress.PROGRESS_FIELDS
+   (progress: minus the cards held), and a game in which the discard pile is reshuffled in every
+   round while no seat gets below the fewest cards held so far, for ``rules.stalemate_window``
+   turns (default 1,000), ends as a stalemate with its reason (``dr-evil-chain``,
+   ``dr-evil-lady-action-cycle``, ``recycling``); the full round of passes is reason ``no-play``.
+   Games that used to reach the turn cap in such a loop now end as stalemates, earlier.
 """
 
 from __future__ import annotations
@@ -15,6 +21,7 @@ import numpy as np
 
 from simbalance.core.config import require_bool, require_choice, require_int
 from simbalance.core.errors import ConfigError
+from simbalance.core.progress import PROGRESS_FIELDS
 from simbalance.core.records import MAX_SEATS, record_dtype
 from simbalance.games.lady_actions_escape import play_nb
 from simbalance.games.lady_actions_escape.deck import can_ever_play, card_arrays, game_deck
@@ -29,17 +36,22 @@ from simbalance.games.lady_actions_escape.state_nb import (
     G_PLAYERS,
     G_REVERSE,
     G_TURN_CAP,
+    G_WINDOW,
     INFO_BG,
     INFO_CH,
     MAX_CARDS,
     N_GAME_RULES,
+    R_DR_EVIL_CHAIN,
+    R_EVIL_LADY_CYCLE,
+    R_NO_PLAY,
+    R_RECYCLING,
     clone,
     new_state,
 )
 from simbalance.games.lady_actions_escape.validate_nb import check
 from simbalance.games.spec import Cards, Engine, Plugin, Resumable
 
-ENGINE_VERSION = 2
+ENGINE_VERSION = 3
 CHUNK_SIZE = 1 << 15
 STRATEGIES = {"random": 0, "flexible": 1, "steer": 1, "blocker": 2}  # steer: flexible's code, other weights
 # Each heuristic's parameters in the order its code reads them (state_nb.P_*); configs bind by name.
@@ -63,7 +75,17 @@ RECORD_DTYPE = record_dtype([
     ("reshuffles", np.int32),  # times the discard pile was shuffled into a new draw pile
     ("passes", np.int32),  # turns in which a player could neither play nor draw
     ("wilds_played", np.int32),  # wildcards played
+    *PROGRESS_FIELDS,  # the whole-game metrics and the stalemate reason (core/progress.py)
 ])
+PROGRESS = "minus the cards held: the seat with the fewest cards leads"
+STALEMATE_REASONS = {
+    R_NO_PLAY: ("no-play", "a full round in which nobody could play or draw (rule 9)"),
+    R_DR_EVIL_CHAIN: ("dr-evil-chain", "dr-evil chain: Dr. Evil answered with Dr. Evil, penalty draws recycle the "
+                      "discard pile and nobody gets closer to going out"),
+    R_EVIL_LADY_CYCLE: ("dr-evil-lady-action-cycle", "Dr. Evil and Lady Action in turn: reversals send the "
+                        "penalty back, penalty draws recycle the discard pile and nobody gets closer to going out"),
+    R_RECYCLING: ("recycling", "the discard pile is reshuffled every round and nobody gets closer to going out"),
+}
 
 
 def prepare(cfg: dict, players: int, validate: bool = False) -> tuple:
@@ -87,6 +109,7 @@ def prepare(cfg: dict, players: int, validate: bool = False) -> tuple:
     game_rules[G_REVERSE] = require_bool(cfg, "rules.reverse")
     game_rules[G_DRAW] = require_int(cfg, "rules.draw_penalty", 0, 100)
     game_rules[G_TURN_CAP] = require_int(cfg, "rules.turn_cap", 1, 10**7)
+    game_rules[G_WINDOW] = require_int(cfg, "rules.stalemate_window", 0, 10**7)
     game_rules[G_N_BG] = len(deck.backgrounds)
     game_rules[G_LEADER] = FIRST_LEADERS.index(require_choice(cfg, "rules.first_leader", FIRST_LEADERS))
     return card_info, match, kind_cards, game_rules, np.bool_(validate)
@@ -112,6 +135,8 @@ ENGINE = Engine(
     replay=replay,
     trace=trace,
     plugin=Plugin(plugin_kernel, PLUGIN_DOC),
+    progress=PROGRESS,
+    stalemate_reasons=STALEMATE_REASONS,
     resumable=Resumable(
         context=play_nb.context,
         max_options=play_nb.max_options,

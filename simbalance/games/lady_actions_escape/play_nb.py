@@ -32,6 +32,7 @@ from numba import njit
 from simbalance.core.bits import popcount
 from simbalance.core.kernel import begin_game
 from simbalance.core.plugins import PLUGIN_ID
+from simbalance.core.progress import PROGRESS_SIZE, write_progress
 from simbalance.core.records import END_WIN
 from simbalance.core.rng import randint, seed_game, shuffled_range
 from simbalance.games.lady_actions_escape.rules_nb import (
@@ -71,6 +72,7 @@ from simbalance.games.lady_actions_escape.state_nb import (
     SEAT,
     STEPS,
     TOP,
+    TRACK,
     TURN,
     WILDS,
     WINNER,
@@ -328,10 +330,12 @@ def write_record(ctx, state, out, i):
         out[i].drawn[s] = st[DRAWN + s]
     if st[END] == END_WIN:
         out[i].winner = st[WINNER]
-        out[i].winners = 1 << st[WINNER]
+        winners = np.int64(1) << st[WINNER]
     else:
         out[i].winner = -1
-        out[i].winners = 0
+        winners = np.int64(0)
+    out[i].winners = winners
+    write_progress(out, i, st[TRACK:TRACK + PROGRESS_SIZE], winners, st[TURN])
 
 
 # ---- the kernel --------------------------------------------------------------------------------

@@ -109,8 +109,13 @@ def replay(plan, game: int) -> list[str]:
                          f"{int(out[0]['length'])} turns.")
         elif ev == S.EV_STALEMATE:
             flush()
-            lines.append(f"Nobody could play for a full round: a stalemate after {int(out[0]['length'])} turns, "
-                         "nobody wins.")
+            name, text = plan.engine.stalemate_reasons.get(a, ("unspecified", ""))
+            if a == S.R_NO_PLAY:
+                lines.append(f"Nobody could play for a full round: a stalemate after {int(out[0]['length'])} turns, "
+                             "nobody wins.")
+            else:
+                lines.append(f"No progress for {b} turns (rules.stalemate_window): a stalemate after "
+                             f"{int(out[0]['length'])} turns, nobody wins. Reason {name}: {text}.")
         elif ev == S.EV_TIMEOUT:
             flush()
             lines.append(f"The turn cap ({a} turns) is reached: a timeout, nobody wins.")

@@ -14,10 +14,21 @@ replaying, and numba then compiles the step without a trace of the logging.
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from simbalance.core.event_log import log_event
-from simbalance.core.records import END_INVALID, END_STALEMATE, END_TIMEOUT, END_WIN
+from simbalance.core.progress import (
+    PR_MARK_A,
+    PR_MARK_B,
+    PR_NEXT,
+    PR_STALL_FROM,
+    PROGRESS_SIZE,
+    progress_end,
+    progress_reset,
+    progress_round_of,
+)
+from simbalance.core.records import END_INVALID, END_STALEMATE, END_TIMEOUT, END_WIN, MAX_SEATS
 from simbalance.core.rng import randint, shuffle
 from simbalance.games.lady_actions_escape.state_nb import (
     DEALT,
@@ -51,6 +62,7 @@ from simbalance.games.lady_actions_escape.state_nb import (
     G_PLAYERS,
     G_REVERSE,
     G_TURN_CAP,
+    G_WINDOW,
     HAND,
     HAND_N,
     INFO_BG,
@@ -65,10 +77,16 @@ from simbalance.games.lady_actions_escape.state_nb import (
     PHASE_OVER,
     PHASE_PLAY,
     PLAYS,
+    R_DR_EVIL_CHAIN,
+    R_EVIL_LADY_CYCLE,
+    R_NO_PLAY,
+    R_RECYCLING,
+    RESH_AT_ROUND,
     RESHUFFLES,
     REVERSALS,
     SEAT,
     TOP,
+    TRACK,
     TURN,
     WILDS,
     WINNER,
@@ -90,11 +108,14 @@ def next_seat(seat, direction, players):
 
 
 @njit(cache=True, inline="always")
-def end_game(st, end, winner):
-    """The game is over (END_*): nobody is to move any more."""
+def end_game(st, end, winner, reason):
+    """The game is over (END_*; a stalemate's ``reason``, R_*): nobody is to move any more. The
+    whole-game metrics take their last checkpoint."""
     st[END] = end
     st[WINNER] = winner
     st[PHASE] = PHASE_OVER
+    progress_end(st[TRACK:TRACK + PROGRESS_SIZE], st[HAND_N:HAND_N + MAX_SEATS], np.int64(-1), st[TURN],
+                 np.int64(reason))  # the measure: minus the cards held
 
 
 @njit(cache=True, inline="always")
@@ -137,6 +158,7 @@ def deal(ctx, state, order, rotation, log, log_n):
         st[DRAW + k - dealt] = order[k]
     st[DRAW_N] = n_cards - dealt
     st[SEAT] = first_leader(rng, game_rules, rotation)
+    progress_reset(st[TRACK:TRACK + PROGRESS_SIZE], players, players, st[TURN])  # a round: a turn per seat
     st[DIRECTION] = 1  # clockwise
     st[TOP] = 0  # the index of "nothing": the leader plays any card
     st[WINNER] = -1
@@ -145,11 +167,48 @@ def deal(ctx, state, order, rotation, log, log_n):
 
 
 @njit(cache=True, inline="always")
+def stalemate_reason(st, turns):
+    """What the ``turns`` turns without progress were made of (docs/rules/lady-actions-escape.md,
+    "Stalemates"): Dr. Evils answered with Dr. Evils, Dr. Evils and Lady Actions in turn, or else
+    the discard pile recycled every round."""
+    evils = st[DRAW_EFFECTS] - st[TRACK + PR_MARK_A]
+    ladies = st[REVERSALS] - st[TRACK + PR_MARK_B]
+    if 3 * evils >= 2 * turns:
+        return R_DR_EVIL_CHAIN
+    if 3 * (evils + ladies) >= 2 * turns:
+        return R_EVIL_LADY_CYCLE
+    return R_RECYCLING
+
+
+@njit(cache=True, _nrt=False)
+def end_of_round(st, window, log, log_n):
+    """A round (a turn per seat) is over: the whole-game metrics' checkpoint and the loop detection
+    (rules.stalemate_window). Progress: a round in which the discard pile was not reshuffled, or a
+    seat holding fewer cards than any seat had held so far. False: no progress for the window's
+    turns ends the game as a stalemate, with what the stalled turns were made of as its reason."""
+    moved = st[RESHUFFLES] == st[RESH_AT_ROUND]
+    st[RESH_AT_ROUND] = st[RESHUFFLES]
+    # The progress measure (docs/rules/lady-actions-escape.md, "Whole-game metrics"): minus the cards
+    # each seat holds, fewer is better.
+    if not progress_round_of(st[TRACK:TRACK + PROGRESS_SIZE], st[HAND_N:HAND_N + MAX_SEATS], np.int64(-1), st[TURN],
+                             moved, window, st[DRAW_EFFECTS], st[REVERSALS]):
+        return True
+    turns = st[TURN] - st[TRACK + PR_STALL_FROM]
+    reason = stalemate_reason(st, turns)
+    end_game(st, END_STALEMATE, -1, reason)
+    if log is not None:
+        log_event(log, log_n, EV_STALEMATE, reason, turns, 0)
+    return False
+
+
+@njit(cache=True, inline="always")
 def begin_turn(ctx, st, log, log_n):
-    """Rule 9's turn cap, then the next turn begins (passes count as turns). False: the cap ends the
-    game as a timeout."""
+    """The end of a round (its checkpoint, the loop detection), rule 9's turn cap, then the next turn
+    begins (passes count as turns). False: a stalemate or the cap ends the game."""
+    if st[TURN] >= st[TRACK + PR_NEXT] and not end_of_round(st, ctx[3][G_WINDOW], log, log_n):
+        return False
     if st[TURN] >= ctx[3][G_TURN_CAP]:
-        end_game(st, END_TIMEOUT, -1)
+        end_game(st, END_TIMEOUT, -1, 0)
         if log is not None:
             log_event(log, log_n, EV_TIMEOUT, st[TURN], 0, 0)
         return False
@@ -234,9 +293,9 @@ def pass_turn(ctx, st, seat, log, log_n):
     st[PASSES_IN_ROW] += 1
     players = ctx[3][G_PLAYERS]
     if st[PASSES_IN_ROW] >= players:
-        end_game(st, END_STALEMATE, -1)
+        end_game(st, END_STALEMATE, -1, R_NO_PLAY)
         if log is not None:
-            log_event(log, log_n, EV_STALEMATE, 0, 0, 0)
+            log_event(log, log_n, EV_STALEMATE, R_NO_PLAY, players, 0)
         return False
     st[SEAT] = next_seat(seat, st[DIRECTION], players)
     return True
@@ -271,7 +330,7 @@ def escaped(st, seat, log, log_n):
     """Rule 8: the first player with no cards wins; the game ends at once."""
     if st[HAND_N + seat] != 0:
         return False
-    end_game(st, END_WIN, seat)
+    end_game(st, END_WIN, seat, 0)
     if log is not None:
         log_event(log, log_n, EV_WIN, seat, 0, 0)
     return True
@@ -312,6 +371,6 @@ def card_effect(ctx, state, seat, card, log, log_n):
 def invalid_play(st, seat, card, log, log_n):
     """A card that may not be played (a plug-in's, a script's, or under validation any seat's) ends
     the game as END_INVALID; ``seat`` -1: an invariant broke."""
-    end_game(st, END_INVALID, -1)
+    end_game(st, END_INVALID, -1, 0)
     if log is not None:
         log_event(log, log_n, EV_INVALID, seat, card, 0)

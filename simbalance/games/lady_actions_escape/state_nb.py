@@ -8,8 +8,8 @@ decision (docs/architecture.md, "Resumable state"):
   ``DEALT + s``, as bit masks over card ids (bit c = card c; decks of at most 64 cards), so that
   "which cards may I play?" is one AND;
 - ``st`` int64[ST_SIZE]: the table, at the offsets below: whose turn, the direction, what the top
-  card stands for, the counters the record reports, each seat's hand size and counts, and both
-  piles.
+  card stands for, the counters the record reports, each seat's hand size and counts, the
+  whole-game metrics' tracker (core/progress.py) and both piles.
 
 Why flat arrays: numba counts a reference for every array passed to a function that is not
 inlined, which costs more than the work of a turn; three arrays cost three. The read-only arrays of
@@ -23,6 +23,7 @@ import numpy as np
 from numba import njit
 
 from simbalance.core.bits import lowest_bit
+from simbalance.core.progress import PROGRESS_SIZE
 from simbalance.core.records import MAX_SEATS
 
 MAX_CARDS = 64  # hands are 64-bit masks
@@ -35,7 +36,8 @@ G_DRAW = 3  # cards every other player draws when a Dr. Evil is played (0: no ef
 G_TURN_CAP = 4  # turns (passes included) after which a game is a timeout
 G_N_BG = 5  # backgrounds (kind_cards holds their masks first, then the characters')
 G_LEADER = 6  # who leads the first card: LEADER_SEAT0, LEADER_ROTATE or LEADER_RANDOM
-N_GAME_RULES = 7
+G_WINDOW = 7  # turns without progress after which a game is a stalemate (0: never; rules.stalemate_window)
+N_GAME_RULES = 8
 
 # rules.first_leader (engine.FIRST_LEADERS, in this order)
 LEADER_SEAT0 = 0  # seat 0 leads every game
@@ -106,6 +108,8 @@ HAND_N = _a.take(MAX_SEATS)  # cards in each hand
 STEPS = _a.take(MAX_SEATS)  # decisions each seat's strategy took (a scripted seat's next script entry)
 PLAYS = _a.take(MAX_SEATS)  # cards each seat played
 DRAWN = _a.take(MAX_SEATS)  # cards each seat drew (Dr. Evil's penalties included)
+RESH_AT_ROUND = _a.take(1)  # RESHUFFLES at the end of the last round (a round without one is progress)
+TRACK = _a.take(PROGRESS_SIZE)  # the whole-game metrics' tracker (core/progress.py)
 DRAW = _a.take(MAX_CARDS)  # the draw pile, its top card at DRAW + st[DRAW_N] - 1
 DISC = _a.take(MAX_CARDS)  # the discard pile, its top card at DISC + st[DISC_N] - 1
 ST_SIZE = _a.n
@@ -126,10 +130,16 @@ EV_DRAW_EFFECT = 6  # seat a's Dr. Evil: every other player draws b cards
 EV_RESHUFFLE = 7  # the discard pile but its top card (a cards) is shuffled into a new draw pile
 EV_PASS = 8  # seat a can neither play nor draw: passes
 EV_WIN = 9  # seat a has no cards left: wins
-EV_STALEMATE = 10  # nobody could play for a full round
+EV_STALEMATE = 10  # a stalemate for reason a (R_*) after b turns without progress
 EV_TIMEOUT = 11  # the turn cap is reached
 EV_INVALID = 12  # seat a broke a rule (card b: not playable) or (a = -1) an invariant broke
 LOG_COLUMNS = 4
+
+# ---- stalemate reasons (the record's stalemate_reason; engine.STALEMATE_REASONS names them) -----
+R_NO_PLAY = 1  # rule 9: a full round in which every player passed
+R_DR_EVIL_CHAIN = 2  # no progress, two thirds or more of the turns were Dr. Evils
+R_EVIL_LADY_CYCLE = 3  # no progress, Dr. Evils and Lady Actions two thirds or more of the turns
+R_RECYCLING = 4  # no progress for another cause: the discard pile reshuffled every round
 
 ONE = np.uint64(1)
 

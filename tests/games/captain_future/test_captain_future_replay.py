@@ -123,9 +123,11 @@ def test_an_out_of_range_game_is_a_clean_error():
 
 
 def test_a_long_game_outgrows_the_first_log():
-    # No attack is affordable and nobody can run out of ships: a timeout after 1000 turns.
+    # No attack is affordable and nobody can run out of ships: a timeout after 1000 turns (without
+    # loop detection, which ends such a game as a stalemate: test_captain_future_stalemates.py).
     kw = dict(strategies=["random"], overrides={"ships.4": 120, "rules.turn_cap": 1000, "rules.attack_cost_majority": 10,
-                                                "rules.attack_cost_present": 10, "rules.attack_cost_absent": 10})
+                                                "rules.attack_cost_present": 10, "rules.attack_cost_absent": 10,
+                                                "rules.stalemate_window": 0})
     rec = simbalance.simulate("captain-future", 1, seed=2, **kw).records[0]
     plan = plan_run("captain-future", 1, seed=2, **kw)
     out, events = trace(plan, 0)

@@ -1,0 +1,304 @@
+"""Whole-game metrics and loop detection, written once for every engine (docs/metrics.md,
+"Whole-game metrics", and docs/architecture.md, "Progress and stalemates").
+
+Each engine names a **progress measure** (per seat, higher is better: a score, minus the cards
+left, ...) and keeps a tracker block of ``PROGRESS_SIZE`` int64 slots inside one of its int64 state
+arrays (so ``clone`` copies it and a copy plays on to the same record). With ``tr`` the block (a
+slice of that array: ``st[TRACK:TRACK + PROGRESS_SIZE]``), it calls:
+
+- ``progress_reset(tr, players, round_len, now)`` when a game starts (``now``: the length so far, 0);
+- at the end of every round (``now >= tr[PR_NEXT]``: a round is ``round_len`` turns of the game's
+  length unit) ``stalled = progress_round_of(tr, vals, sign, now, moved, window, mark_a, mark_b)``:
+  the round's checkpoint of the progress values ``sign * vals[s]`` (``vals``: MAX_SEATS entries of
+  the engine's own state, e.g. the hand sizes with ``sign`` -1), and the loop detection: ``moved``
+  is the engine's own sign that the game went somewhere in this round (a pair made, a card drawn
+  from a deck that runs down, ...); a new best progress value of any seat counts as progress too.
+  True once ``window`` turns (0: never) passed without progress: the engine then ends the game as
+  ``END_STALEMATE`` with a reason code of its own (``mark_a``, ``mark_b``: two of its counters,
+  kept here as they were at the last progress, so that it can tell what the stalled turns were
+  made of). An engine whose values change in few rounds (find-dr-evil: who holds Dr. Ling) sets
+  them with ``progress_set(tr, seat, value)`` when they change and calls ``progress_round(tr, now,
+  moved, window, mark_a, mark_b)``: a round in which nothing changed then costs a few additions;
+- ``progress_end(tr, vals, sign, now, reason)`` once the game is over (``tr[PR_VALUE:PR_VALUE +
+  MAX_SEATS]`` and 1 for values set one by one): the last checkpoint (the end counts, also
+  mid-round) and the stalemate reason (0: not a stalemate);
+- ``write_progress(out, i, tr, winners, length)`` in ``write_record``.
+
+Every step is integer arithmetic on the block: a game played on from a copy of its state reaches
+the same record, and the same games give the same records on any thread count.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from simbalance.core.bits import lowest_bit
+from simbalance.core.records import MAX_SEATS
+
+ROUNDS_KEPT = 3  # the leader and the margin after rounds 1, 2, 3 are recorded
+NO_ROUND = -2  # leader_round_k of a game that ended before round k (-1: no sole leader then)
+LOWEST = -(1 << 62)
+
+_at = 0
+
+
+def _take(size: int) -> int:
+    global _at
+    at = _at
+    _at += size
+    return at
+
+
+PR_VALUE = _take(MAX_SEATS)  # each seat's progress now (progress_set writes them)
+PR_SUM = _take(MAX_SEATS)  # per seat, the sum of its progress over the checkpoints (but PR_REPEATS)
+PR_REPEATS = _take(1)  # checkpoints since the last one at which a value had changed: not yet in PR_SUM
+PR_CHANGED = _take(1)  # 1 when a value changed since the last checkpoint
+PR_BEST_SUM = _take(1)  # the sum of the best progress over the checkpoints (a seat's deficit: this - its sum)
+PR_PLAYERS = _take(1)  # seats in the game
+PR_ROUND_LEN = _take(1)  # turns per round
+PR_NEXT = _take(1)  # the length at which the next round ends
+PR_CHECKS = _take(1)  # checkpoints so far (rounds, then the end)
+PR_ROUNDS = _take(1)  # rounds checked
+PR_BEST = _take(1)  # the best progress at the last checkpoint
+PR_LEADERS = _take(1)  # bit mask of the seats with the best progress at the last checkpoint (0: none yet)
+PR_SOLE_AT = _take(1)  # the length from which the sole leader of the last checkpoint led alone (-1: a tie)
+PR_LAST_SOLE = _take(1)  # the last seat that led alone (-1: nobody yet)
+PR_CHANGES = _take(1)  # lead changes: another seat takes the lead alone
+PR_SET_CHANGES = _take(1)  # changes of the set of leading seats between checkpoints (Ludii's lead change)
+PR_WAS_LAST = _take(1)  # bit mask of the seats that were last at some checkpoint
+PR_MARGIN = _take(1)  # the best progress minus the second best at the last checkpoint (0: a tie)
+PR_MARGIN_SUM = _take(1)  # the sum of the margins over the checkpoints
+PR_RECORD = _take(1)  # the best progress any seat has had
+PR_STALL_FROM = _take(1)  # the length when progress was last made
+PR_LONGEST = _take(1)  # the longest stretch of turns without progress
+PR_MARK_A = _take(1)  # the engine's counters when progress was last made
+PR_MARK_B = _take(1)
+PR_REASON = _take(1)  # the stalemate reason (0: none)
+PR_DONE = _take(1)  # 1 once progress_end has run
+PR_LEADER_ROUND = _take(ROUNDS_KEPT)  # the sole leader after round k + 1 (-1: a tie, NO_ROUND: not reached)
+PR_MARGIN_ROUND = _take(ROUNDS_KEPT)  # the margin after round k + 1 (-1: not reached)
+PROGRESS_SIZE = _at
+
+# The record fields every engine appends to its own (core.records.record_dtype(... + PROGRESS_FIELDS)).
+PROGRESS_FIELDS = [
+    ("checkpoints", np.int32),  # rounds checked, plus the end
+    ("lead_changes", np.int32),  # times another seat took the lead alone
+    ("leader_set_changes", np.int32),  # times the set of leading seats changed (Ludii's lead change)
+    ("led_from", np.int32),  # the length from which the winner led alone to the end; -1: no single winner
+    ("comeback", np.int8),  # 1: the winner was last at some checkpoint; 0: never; -1: no single winner
+    ("winner_deficit", np.int32),  # sum over checkpoints of the best progress minus the winner's; -1: no single winner
+    ("margin_sum", np.int32),  # sum over checkpoints of the leader's margin over the second
+    ("final_margin", np.int32),  # the leader's margin over the second at the end (0: a tie)
+    ("leader_round_1", np.int8),  # the sole leader after round 1 (-1: a tie; -2: the game ended before)
+    ("leader_round_2", np.int8),
+    ("leader_round_3", np.int8),
+    ("margin_round_1", np.int32),  # the leader's margin after round 1 (-1: the game ended before)
+    ("margin_round_2", np.int32),
+    ("margin_round_3", np.int32),
+    ("longest_stall", np.int32),  # the longest stretch of turns without progress (loop detection)
+    ("stalemate_reason", np.int8),  # why the game is a stalemate (Engine.stalemate_reasons); 0: it is not
+]
+
+
+@njit(cache=True, forceinline=True, _nrt=False)
+def progress_reset(tr, players, round_len, now):
+    """A new game of ``players`` seats: nothing tracked yet, the first round ends ``round_len`` turns
+    after ``now``."""
+    for k in range(PROGRESS_SIZE):
+        tr[k] = 0
+    tr[PR_PLAYERS] = players
+    tr[PR_CHANGED] = 1
+    tr[PR_ROUND_LEN] = round_len
+    tr[PR_NEXT] = now + round_len
+    tr[PR_SOLE_AT] = -1
+    tr[PR_LAST_SOLE] = -1
+    tr[PR_RECORD] = LOWEST
+    tr[PR_STALL_FROM] = now
+    for k in range(ROUNDS_KEPT):
+        tr[PR_LEADER_ROUND + k] = NO_ROUND
+        tr[PR_MARGIN_ROUND + k] = -1
+
+
+@njit(cache=True, inline="always")
+def _flush_repeats(tr):
+    """Add the checkpoints that repeated the last one to the seats' sums."""
+    repeats = tr[PR_REPEATS]
+    for s in range(tr[PR_PLAYERS]):
+        tr[PR_SUM + s] += repeats * tr[PR_VALUE + s]
+    tr[PR_REPEATS] = 0
+
+
+@njit(cache=True, inline="always")
+def progress_set(tr, seat, value):
+    """Seat ``seat``'s progress is now ``value``. A checkpoint at which no value changed since the
+    last one repeats it and costs a few additions (find-dr-evil: most of its rounds); the seats'
+    sums then catch up here, before the first value changes."""
+    old = tr[PR_VALUE + seat]
+    if tr[PR_REPEATS] != 0 and old != value:  # rare: the first change after repeated checkpoints
+        _flush_repeats(tr)
+    tr[PR_VALUE + seat] = value
+    tr[PR_CHANGED] |= old != value  # no branch: in most games whether a value changes is a coin flip
+
+
+@njit(cache=True, inline="always")
+def _lane(vals, s, sign, players, v0):
+    """Seat ``s``'s progress, or seat 0's for a seat not in the game (it then changes no best, worst
+    or second best: the checkpoint works on MAX_SEATS lanes without a loop)."""
+    return sign * vals[s] if s < players else v0
+
+
+@njit(cache=True, inline="always")
+def _checkpoint(tr, vals, sign, now):
+    """One checkpoint of the progress values ``sign * vals[s]``: leaders, lead changes, the seats
+    last, the margin, the seats' running sums (drama), the best so far. Returns (new record, sole
+    leader or -1, the margin).
+
+    Straight-line code on MAX_SEATS = 6 lanes, selects and no branch: which seat leads is what the
+    CPU cannot predict, and in the card games a round is a few dozen nanoseconds of play."""
+    players = tr[PR_PLAYERS]
+    v0 = sign * vals[0]
+    v1 = _lane(vals, 1, sign, players, v0)
+    v2 = _lane(vals, 2, sign, players, v0)
+    v3 = _lane(vals, 3, sign, players, v0)
+    v4 = _lane(vals, 4, sign, players, v0)
+    v5 = _lane(vals, 5, sign, players, v0)
+    best = max(max(max(v0, v1), max(v2, v3)), max(v4, v5))
+    worst = min(min(min(v0, v1), min(v2, v3)), min(v4, v5))
+    full = (np.int64(1) << players) - 1
+    leaders = full & (np.int64(v0 == best) | (np.int64(v1 == best) << 1) | (np.int64(v2 == best) << 2)
+                      | (np.int64(v3 == best) << 3) | (np.int64(v4 == best) << 4) | (np.int64(v5 == best) << 5))
+    lasts = full & (np.int64(v0 == worst) | (np.int64(v1 == worst) << 1) | (np.int64(v2 == worst) << 2)
+                    | (np.int64(v3 == worst) << 3) | (np.int64(v4 == worst) << 4) | (np.int64(v5 == worst) << 5))
+    second = max(max(max(LOWEST if v0 == best else v0, LOWEST if v1 == best else v1),
+                     max(LOWEST if v2 == best else v2, LOWEST if v3 == best else v3)),
+                 max(LOWEST if v4 == best else v4, LOWEST if v5 == best else v5))
+    single = leaders & (leaders - 1) == 0
+    margin = best - second if single and players > 1 else 0  # a tie for the lead: no margin
+    tr[PR_SUM] += v0
+    tr[PR_SUM + 1] += v1
+    tr[PR_SUM + 2] += v2
+    tr[PR_SUM + 3] += v3
+    tr[PR_SUM + 4] += v4
+    tr[PR_SUM + 5] += v5
+    tr[PR_BEST] = best
+    tr[PR_BEST_SUM] += best
+    tr[PR_WAS_LAST] |= lasts if worst < best else 0
+    sole = lowest_bit(leaders) if single else -1
+    new = tr[PR_LEADERS] != leaders
+    last_sole = tr[PR_LAST_SOLE]
+    checks = tr[PR_CHECKS]
+    tr[PR_SET_CHANGES] += new & (checks > 0)
+    tr[PR_CHANGES] += new & single & (last_sole >= 0) & (sole != last_sole)
+    tr[PR_SOLE_AT] = (now if single else -1) if new else tr[PR_SOLE_AT]  # a new stretch of leading alone
+    tr[PR_LAST_SOLE] = sole if new & single else last_sole
+    tr[PR_LEADERS] = leaders
+    tr[PR_MARGIN] = margin
+    tr[PR_MARGIN_SUM] += margin
+    tr[PR_CHECKS] = checks + 1
+    record = best > tr[PR_RECORD]
+    tr[PR_RECORD] = max(best, tr[PR_RECORD])
+    return record, sole, margin
+
+
+@njit(cache=True, inline="always")
+def _repeat(tr):
+    """A checkpoint at which no value changed since the last one: it repeats the last one (the
+    seats' sums catch up in progress_set or at the end). Returns (False, sole leader or -1, margin)."""
+    tr[PR_REPEATS] += 1
+    tr[PR_BEST_SUM] += tr[PR_BEST]
+    tr[PR_MARGIN_SUM] += tr[PR_MARGIN]
+    tr[PR_CHECKS] += 1
+    leaders = tr[PR_LEADERS]
+    return False, (lowest_bit(leaders) if leaders & (leaders - 1) == 0 else -1), tr[PR_MARGIN]
+
+
+@njit(cache=True, inline="always")
+def _round_end(tr, now, record, sole, margin, moved, window, mark_a, mark_b):
+    """What a round adds to its checkpoint: its leader and margin (rounds 1 to 3), and the loop
+    detection. Returns True once ``window`` turns (> 0) passed without progress."""
+    k = tr[PR_ROUNDS]
+    if k < ROUNDS_KEPT:
+        tr[PR_LEADER_ROUND + k] = sole
+        tr[PR_MARGIN_ROUND + k] = margin
+    tr[PR_ROUNDS] = k + 1
+    tr[PR_NEXT] = now + tr[PR_ROUND_LEN]
+    progress = moved | record
+    tr[PR_STALL_FROM] = now if progress else tr[PR_STALL_FROM]
+    tr[PR_MARK_A] = mark_a if progress else tr[PR_MARK_A]
+    tr[PR_MARK_B] = mark_b if progress else tr[PR_MARK_B]
+    stall = now - tr[PR_STALL_FROM]
+    tr[PR_LONGEST] = max(stall, tr[PR_LONGEST])
+    return (window > 0) & (stall >= window)
+
+
+@njit(cache=True, forceinline=True, _nrt=False)
+def progress_round(tr, now, moved, window, mark_a, mark_b):
+    """The end of a round at length ``now``, the values set by progress_set: its checkpoint (a
+    repeat of the last one when no value changed), then the loop detection. Progress is ``moved``
+    (the engine's own sign) or a new best progress of any seat; then ``mark_a`` and ``mark_b`` are
+    kept. Returns True once ``window`` turns (> 0) have passed without progress."""
+    if tr[PR_CHANGED] != 0:
+        tr[PR_CHANGED] = 0
+        record, sole, margin = _checkpoint(tr, tr[PR_VALUE:PR_VALUE + MAX_SEATS], np.int64(1), now)
+    else:
+        record, sole, margin = _repeat(tr)
+    return _round_end(tr, now, record, sole, margin, moved, window, mark_a, mark_b)
+
+
+@njit(cache=True, forceinline=True, _nrt=False)
+def progress_round_of(tr, vals, sign, now, moved, window, mark_a, mark_b):
+    """progress_round for an engine whose progress values change in most rounds: seat ``s``'s
+    progress is ``sign * vals[s]`` (``vals``: MAX_SEATS entries of the engine's own state, e.g.
+    its hand sizes with ``sign`` -1), read here instead of set one by one."""
+    record, sole, margin = _checkpoint(tr, vals, sign, now)
+    return _round_end(tr, now, record, sole, margin, moved, window, mark_a, mark_b)
+
+
+@njit(cache=True, _nrt=False)
+def progress_end(tr, vals, sign, now, reason):
+    """The game is over at length ``now``: the last checkpoint, of the progress values ``sign *
+    vals[s]`` (an engine that sets them one by one passes ``tr[PR_VALUE:PR_VALUE + MAX_SEATS]``
+    and 1), and for a stalemate its reason. Only the first call counts. Not inlined: once a game."""
+    if tr[PR_DONE] != 0:
+        return
+    if tr[PR_REPEATS] != 0:
+        _flush_repeats(tr)
+    _checkpoint(tr, vals, sign, now)
+    stall = now - tr[PR_STALL_FROM]
+    tr[PR_LONGEST] = max(stall, tr[PR_LONGEST])
+    tr[PR_REASON] = reason
+    tr[PR_DONE] = 1
+
+
+@njit(cache=True, inline="always")
+def write_progress(out, i, tr, winners, length):
+    """The tracker's record fields into ``out[i]`` (``winners``: the game's winners bit mask)."""
+    players = tr[PR_PLAYERS]
+    out[i].checkpoints = tr[PR_CHECKS]
+    out[i].lead_changes = tr[PR_CHANGES]
+    out[i].leader_set_changes = tr[PR_SET_CHANGES]
+    single = winners != 0 and (winners & (winners - 1)) == 0
+    if single:
+        w = 0
+        for s in range(players):
+            if winners == 1 << s:
+                w = s
+        led = tr[PR_LEADERS] == winners and tr[PR_SOLE_AT] >= 0
+        out[i].led_from = tr[PR_SOLE_AT] if led else length
+        out[i].comeback = (tr[PR_WAS_LAST] >> w) & 1
+        out[i].winner_deficit = tr[PR_BEST_SUM] - tr[PR_SUM + w]  # progress_end caught the sums up
+    else:
+        out[i].led_from = -1
+        out[i].comeback = -1
+        out[i].winner_deficit = -1
+    out[i].margin_sum = tr[PR_MARGIN_SUM]
+    out[i].final_margin = tr[PR_MARGIN]
+    out[i].leader_round_1 = tr[PR_LEADER_ROUND]
+    out[i].leader_round_2 = tr[PR_LEADER_ROUND + 1]
+    out[i].leader_round_3 = tr[PR_LEADER_ROUND + 2]
+    out[i].margin_round_1 = tr[PR_MARGIN_ROUND]
+    out[i].margin_round_2 = tr[PR_MARGIN_ROUND + 1]
+    out[i].margin_round_3 = tr[PR_MARGIN_ROUND + 2]
+    out[i].longest_stall = tr[PR_LONGEST]
+    out[i].stalemate_reason = tr[PR_REASON]
