@@ -17,7 +17,7 @@ PINNED = {
     "find-dr-evil": (20000, {2: "fcf36204e229854e", 4: "4afd0fa394eb931c"}),
     "captain-action": (20000, {2: "6bb8aa4cf3119672", 4: "c6300f4e64ac7ed7"}),
     "lady-actions-escape": (5000, {2: "edc6b07e7f04cbe1", 4: "d7a9039bffb0a8f2"}),
-    "aquaman": (2000, {2: "2c660a50d4fe5ba0", 4: "216c82b58919da67"}),
+    "aquaman": (2000, {2: "4a0129f75382abf8", 4: "9292784534277b18"}),
     "captain-future": (2000, {2: "7a07cb9ab768f54b", 4: "d89c5ae18d02847b"}),
 }
 

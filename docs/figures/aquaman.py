@@ -9,8 +9,8 @@ from __future__ import annotations
 from functools import cache
 
 import numpy as np
+from common import lead_passage, strategy_share
 from common import pct as _pct
-from common import strategy_share
 
 import simbalance
 from simbalance.core.records import END_TIMEOUT, win_shares
@@ -112,4 +112,8 @@ def powers() -> str:
     )
 
 
-FIGURES = {"lengths": lengths, "seat-rates": seat_rates, "fights": fights, "powers": powers}
+def lead() -> str:
+    return lead_passage(_play(("runner",) * 4), f"four `runner`s, {N:,} games")
+
+
+FIGURES = {"lengths": lengths, "lead": lead, "seat-rates": seat_rates, "fights": fights, "powers": powers}

@@ -62,10 +62,27 @@ def wilson(successes: float | np.ndarray, n: float | np.ndarray, z: float = Z95)
     return centre - half, centre + half
 
 
+@njit(cache=True, inline="always")
+def _micro(x):
+    """A per-game ratio (never negative) in whole millionths, rounded to the nearest (a truncation,
+    not a call to rint: three per game cost more than the rest of the sums)."""
+    return np.int64(x * MICRO + 0.5)
+
+
 @njit(cache=True)
-def _chunk_sums(winners, slots, end, length, players, n_slots, hist_size):
+def _chunk_sums(winners, slots, end, length, players, n_slots, hist_size, p, has_progress):
     """One pass over a chunk's games: win shares by seat and by strategy slot, seat-games by slot,
-    outcome counts, and the length histograms (all games; games without a winner)."""
+    outcome counts, the length histograms (all games; games without a winner) and, with
+    ``has_progress``, the whole-game metrics' sums (LEAD_SUMS) and the stalemates by reason. ``p``:
+    the record fields of core/progress.PROGRESS_FIELDS in _PROGRESS_COLUMNS' order (empty arrays
+    without them).
+
+    One pass: a chunk of records larger than the caches is read from memory once (a second pass
+    for the whole-game sums cost as much as the sums). The tuple is unpacked before the loop and
+    the loop calls no helper with arrays: numba would count references to every array at every
+    game (10 to 30 times slower)."""
+    (checks_a, changes, set_changes, led_from, comeback, deficit, margin_sum, final_margin, leader_1, leader_2,
+     leader_3, margin_1, margin_2, margin_3, reason) = p
     seat_wins = np.zeros(players, np.int64)
     slot_wins = np.zeros(n_slots, np.int64)
     slot_games = np.zeros(n_slots, np.int64)
@@ -73,6 +90,8 @@ def _chunk_sums(winners, slots, end, length, players, n_slots, hist_size):
     outcomes = np.zeros(4, np.int64)
     hist = np.zeros(hist_size, np.int64)
     undecided = np.zeros(hist_size, np.int64)
+    lead = np.zeros(N_LEAD_SUMS, np.int64)
+    reasons = np.zeros(MAX_REASONS, np.int64)
     for g in range(winners.shape[0]):
         mask = np.int64(winners[g])
         k = 0
@@ -98,81 +117,69 @@ def _chunk_sums(winners, slots, end, length, players, n_slots, hist_size):
             elif e == END_STALEMATE:
                 outcomes[3] += 1
         hist[length[g]] += 1
-    return seat_wins, slot_wins, slot_games, slot_decided, outcomes, hist, undecided
-
-
-@njit(cache=True)
-def _micro(x):
-    """A per-game ratio in whole millionths (round half to even, as numpy's rint)."""
-    return np.int64(np.rint(x * MICRO))
-
-
-@njit(cache=True)
-def _lead_chunk(winners, end, length, checks, changes, set_changes, led_from, comeback, deficit, margin_sum,
-                final_margin, leader_1, leader_2, leader_3, margin_1, margin_2, margin_3):
-    """One pass over some games' whole-game fields: the sums of LEAD_SUMS (see there)."""
-    out = np.zeros(N_LEAD_SUMS, np.int64)
-    for g in range(winners.shape[0]):
-        c = np.int64(checks[g])
+        if not has_progress:
+            continue
+        # ---- the whole-game metrics (LEAD_SUMS, in that order) and the stalemates by reason
+        if e == END_STALEMATE:
+            reasons[min(max(np.int64(reason[g]), 0), MAX_REASONS - 1)] += 1
+        c = np.int64(checks_a[g])
         if c <= 0:
             continue
-        out[0] += 1  # tracked_games
-        out[1] += changes[g]
+        lead[0] += 1  # tracked_games
+        lead[1] += changes[g]
         if c >= 2:
-            out[2] += 1
-            out[3] += _micro(set_changes[g] / (c - 1))
-        out[4] += _micro(margin_sum[g] / c)
-        w = np.int64(winners[g])
-        k = 0
-        for s in range(8):
-            k += (w >> s) & 1
-        if end[g] != END_WIN:
-            continue
-        if k == 1:
-            out[5] += 1  # single_winner_games
-            n = np.int64(length[g])
-            if n > 0:
-                out[6] += _micro(led_from[g] / n)
-            out[7] += comeback[g] == 1
-            out[8] += _micro(deficit[g] / c)
-            out[9] += final_margin[g]
-            out[10] += deficit[g] == 0
-        for r in range(ROUNDS_KEPT):
-            leader = leader_1[g] if r == 0 else (leader_2[g] if r == 1 else leader_3[g])
-            if leader >= 0:
-                at = N_LEAD_BASE + 4 * r
-                out[at + 2] += 1
-                if (w >> leader) & 1:
-                    out[at + 3] += WIN_UNITS // k
-    for g in range(winners.shape[0]):  # every game that reached a round, decided or not
-        if checks[g] <= 0:
-            continue
+            lead[2] += 1
+            lead[3] += _micro(set_changes[g] / (c - 1))
+        lead[4] += _micro(margin_sum[g] / c)
         for r in range(ROUNDS_KEPT):
             leader = leader_1[g] if r == 0 else (leader_2[g] if r == 1 else leader_3[g])
             if leader != NO_ROUND:
                 at = N_LEAD_BASE + 4 * r
-                out[at] += 1
-                out[at + 1] += margin_1[g] if r == 0 else (margin_2[g] if r == 1 else margin_3[g])
-    return out
+                lead[at] += 1
+                lead[at + 1] += margin_1[g] if r == 0 else (margin_2[g] if r == 1 else margin_3[g])
+                if e == END_WIN and leader >= 0:
+                    lead[at + 2] += 1
+                    if (mask >> leader) & 1:
+                        lead[at + 3] += WIN_UNITS // k
+        if e != END_WIN or k != 1:
+            continue
+        lead[5] += 1  # single_winner_games
+        n = np.int64(length[g])
+        if n > 0:
+            lead[6] += _micro(led_from[g] / n)
+        lead[7] += comeback[g] == 1
+        lead[8] += _micro(deficit[g] / c)
+        lead[9] += final_margin[g]
+        lead[10] += deficit[g] == 0
+    return seat_wins, slot_wins, slot_games, slot_decided, outcomes, hist, undecided, lead, reasons
+
+
+_PROGRESS_COLUMNS = ("checkpoints", "lead_changes", "leader_set_changes", "led_from", "comeback", "winner_deficit",
+                     "margin_sum", "final_margin", "leader_round_1", "leader_round_2", "leader_round_3",
+                     "margin_round_1", "margin_round_2", "margin_round_3", "stalemate_reason")
+
+
+_PROGRESS_TYPES = (np.int32, np.int32, np.int32, np.int32, np.int8, np.int32, np.int32, np.int32, np.int8, np.int8,
+                   np.int8, np.int32, np.int32, np.int32, np.int8)  # core/progress.PROGRESS_FIELDS'
+
+
+def _progress_columns(progress) -> tuple:
+    """The whole-game fields as arrays (views of the records: no copy), in _PROGRESS_COLUMNS' order;
+    empty ones without them."""
+    if progress is None:
+        return tuple(np.zeros(0, dtype) for dtype in _PROGRESS_TYPES)
+    return tuple(np.asarray(progress[name]) for name in _PROGRESS_COLUMNS)
 
 
 def lead_sums(winners, end, length, progress) -> np.ndarray:
     """The whole-game metrics' sums of some games (LEAD_SUMS): ``progress`` maps the record fields of
     core/progress.PROGRESS_FIELDS to one array each (a records array or a games DataFrame)."""
-    def col(name):  # a view of the records (no copy: a chunk's fields are read once)
-        return np.asarray(progress[name])
-
-    return _lead_chunk(np.asarray(winners), np.asarray(end), np.asarray(length),
-                       *(col(name) for name in ("checkpoints", "lead_changes", "leader_set_changes", "led_from",
-                                                "comeback", "winner_deficit", "margin_sum", "final_margin",
-                                                "leader_round_1", "leader_round_2", "leader_round_3",
-                                                "margin_round_1", "margin_round_2", "margin_round_3")))
-
-
-def reason_counts(end, reason) -> np.ndarray:
-    """Stalemates by reason code (0: none given)."""
-    codes = np.asarray(reason).astype(np.int64)[np.asarray(end) == END_STALEMATE]
-    return np.bincount(np.clip(codes, 0, MAX_REASONS - 1), minlength=MAX_REASONS).astype(np.int64)
+    winners = np.asarray(winners)
+    n = len(winners)
+    length = np.asarray(length)
+    top = int(length.max()) + 1 if n else 1
+    return _chunk_sums(winners, np.zeros((n, 1), np.int64), np.asarray(end), length, 1, 1, top,
+                       _progress_columns(progress), True)[7]
 
 
 def _grow(hist: np.ndarray, size: int) -> np.ndarray:
@@ -212,13 +219,13 @@ class RunAggregate:
         n = len(winners)
         if n == 0:
             return self
-        if progress is not None:
-            self.lead_sums += lead_sums(winners, end, length, progress)
-            self.stalemate_reasons += reason_counts(end, progress["stalemate_reason"])
         length = np.asarray(length)
         top = int(length.max()) + 1
-        seat_wins, slot_wins, slot_games, slot_decided, outcomes, hist, undecided = _chunk_sums(
-            winners, np.asarray(slots), np.asarray(end), length, self.players, self.n_slots, top)
+        seat_wins, slot_wins, slot_games, slot_decided, outcomes, hist, undecided, lead, reasons = _chunk_sums(
+            winners, np.asarray(slots), np.asarray(end), length, self.players, self.n_slots, top,
+            _progress_columns(progress), progress is not None)
+        self.lead_sums += lead
+        self.stalemate_reasons += reasons
         self.n += n
         self.seat_win_units += seat_wins
         self.slot_win_units += slot_wins

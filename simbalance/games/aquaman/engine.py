@@ -9,6 +9,11 @@ Version history (bump ENGINE_VERSION only when game behaviour changes):
    the first square or hand slot); value Power without the activated card (v1 counted it in its own
    suit, so about a quarter of Power activations swapped nothing) and swap every eligible card
    but the highest of its suit; neither fight nor Foe opponents who hold no card.
+3. Whole-game metrics and loop detection (issue 21): the records gain core/progress.PROGRESS_FIELDS
+   (progress: missions x (mission suits + 1) + the suits in hand, at most the mission's), and a game
+   in which for ``rules.stalemate_window`` turns (default 800) nobody completes a mission or gets
+   closer to one than he had been ends as a stalemate, reason ``no-mission`` (was a timeout at the
+   cap: with ``rules.reshuffle = false`` an empty deck leaves the players nothing to collect).
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ import numpy as np
 
 from simbalance.core.config import get, require_bool, require_choice, require_int
 from simbalance.core.errors import ConfigError
+from simbalance.core.progress import PROGRESS_FIELDS
 from simbalance.core.records import MAX_SEATS, record_dtype
 from simbalance.games.aquaman.play_nb import (
     apply_option,
@@ -53,6 +59,7 @@ from simbalance.games.aquaman.state_nb import (
     R_MISSIONS_PER_TURN,
     R_MISSIONS_TO_WIN,
     R_NDICE,
+    R_NO_MISSION,
     R_NSUITS,
     R_PLAYERS,
     R_POWER_MIN,
@@ -63,6 +70,7 @@ from simbalance.games.aquaman.state_nb import (
     R_TIES_REPEAT,
     R_TURN_CAP,
     R_TURN_LEGS,
+    R_WINDOW,
     S_RAIDER,
     S_RANDOM,
     S_RUNNER,
@@ -72,7 +80,7 @@ from simbalance.games.aquaman.state_nb import (
 from simbalance.games.aquaman.validate_nb import check
 from simbalance.games.spec import Engine, Resumable
 
-ENGINE_VERSION = 2
+ENGINE_VERSION = 3
 CHUNK_SIZE = 1 << 16
 STRATEGIES = {"random": S_RANDOM, "runner": S_RUNNER, "raider": S_RAIDER}
 # Each heuristic's parameters in the order its code reads them (enums.P_*); configs bind by name.
@@ -87,7 +95,14 @@ RECORD_DTYPE = record_dtype([
     ("stolen", np.int32, (MAX_SEATS,)),  # cards taken from a beaten opponent
     ("taken", np.int32, (MAX_SEATS,)),  # board cards taken by landing
     ("foe_hits", np.int32, (MAX_SEATS,)),  # opponents' cards discarded by this seat's Foe
-] + [(f"use_{name}", np.int32, (MAX_SEATS,)) for name in POWER_NAMES])  # powers activated, per power
+] + [(f"use_{name}", np.int32, (MAX_SEATS,)) for name in POWER_NAMES]  # powers activated, per power
+   + PROGRESS_FIELDS)  # the whole-game metrics and the stalemate reason (core/progress.py)
+PROGRESS = ("missions x (mission suits + 1) + the suits in hand, at most the mission's: the missions first, "
+            "then how close the hand is to the next")
+STALEMATE_REASONS = {
+    R_NO_MISSION: ("no-mission", "nobody completed a mission or got closer to one than he had been, for "
+                   "rules.stalemate_window turns"),
+}
 
 MAX_CARDS = 4096
 MAX_CELLS = 1024
@@ -172,6 +187,7 @@ def rules_array(cfg: dict, players: int) -> np.ndarray:
     rules[R_MISSION_SUITS] = require_int(cfg, "rules.mission_suits", 1, 1000)
     rules[R_MISSIONS_PER_TURN] = require_int(cfg, "rules.missions_per_turn", 1, 100)
     rules[R_TURN_CAP] = require_int(cfg, "rules.turn_cap", 1, 10**6)
+    rules[R_WINDOW] = require_int(cfg, "rules.stalemate_window", 0, 10**6)
     rules[R_AQUAMAN_DRAW] = require_int(cfg, "rules.aquaman_draw", 0, 100)
     rules[R_COMPANION_LOOK] = require_int(cfg, "rules.companion_look", 0, 100)
     rules[R_RESHUFFLE] = int(require_bool(cfg, "rules.reshuffle"))
@@ -245,6 +261,8 @@ ENGINE = Engine(
     summarize=summarize,
     figures=figures,
     replay=replay,
+    progress=PROGRESS,
+    stalemate_reasons=STALEMATE_REASONS,
     trace=trace,
     resumable=Resumable(
         context=context,

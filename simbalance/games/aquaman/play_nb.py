@@ -19,7 +19,8 @@ import numpy as np
 from numba import njit
 
 from simbalance.core.kernel import begin_game
-from simbalance.core.records import END_INVALID, END_TIMEOUT, END_WIN
+from simbalance.core.progress import PROGRESS_SIZE, write_progress
+from simbalance.core.records import END_INVALID, END_STALEMATE, END_TIMEOUT, END_WIN
 from simbalance.core.rng import seed_game
 from simbalance.games.aquaman.rules_nb import (
     activation_ends,
@@ -67,6 +68,7 @@ from simbalance.games.aquaman.state_nb import (
     C_STEP,
     C_SUIT,
     C_TO_MOVE,
+    C_TRACK,
     C_TURN,
     CARD_RANK,
     CARD_SUIT,
@@ -95,6 +97,7 @@ from simbalance.games.aquaman.state_nb import (
     R_NSUITS,
     R_PLAYERS,
     RESULT_INVALID,
+    RESULT_STALEMATE,
     SEA_CREATURE,
     ST_FIGHTS,
     ST_FOE_HITS,
@@ -354,10 +357,16 @@ def write_record(G, S, out, i):
         out[i].end = END_INVALID
         out[i].winner = -1
         out[i].winners = 0
+    elif result == RESULT_STALEMATE:
+        out[i].end = END_STALEMATE
+        out[i].winner = -1
+        out[i].winners = 0
     else:
         out[i].end = END_TIMEOUT
         out[i].winner = -1
         out[i].winners = 0
+    write_progress(out, i, S.ctr[C_TRACK:C_TRACK + PROGRESS_SIZE], np.int64(1) << result if result >= 0 else np.int64(0),
+                   S.ctr[C_TURN])
     for s in range(players):
         out[i].missions[s] = S.seat[s, V_MISSIONS]
         out[i].hand_end[s] = S.seat[s, V_HAND_N]

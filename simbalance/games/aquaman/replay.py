@@ -233,6 +233,10 @@ def replay(plan, game: int) -> list[str]:
             lines.append(f"Seat {a} wins with {missions[a]} missions on turn {b}.")
         elif kind == e.EV_TIMEOUT:
             lines.append(f"The turn cap ({a} turns) ends the game: nobody wins.")
+        elif kind == e.EV_STALEMATE:
+            reason, why = plan.engine.stalemate_reasons.get(a, ("unspecified", ""))
+            lines.append(f"No progress for {b} turns (rules.stalemate_window): a stalemate, reason {reason}: {why}. "
+                         "Nobody wins.")
         elif kind == e.EV_INVALID:
             lines.append(f"Validation: an invariant broke after turn {a}.")
     if [len(hands[s]) for s in range(players)] != [int(rec["hand_end"][s]) for s in range(players)]:

@@ -25,11 +25,22 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from simbalance.core.progress import (
+    PR_MARK_A,
+    PR_NEXT,
+    PR_STALL_FROM,
+    PROGRESS_SIZE,
+    progress_end,
+    progress_reset,
+    progress_round_of,
+)
+from simbalance.core.records import MAX_SEATS
 from simbalance.core.rng import randint, shuffle
 from simbalance.games.aquaman.state_nb import (
     AQUAMAN,
     C_ACT_CARD,
     C_ACT_RANK,
+    C_BEST,
     C_DECISION,
     C_DECK,
     C_DICE,
@@ -40,6 +51,7 @@ from simbalance.games.aquaman.state_nb import (
     C_MOVER,
     C_PICKED,
     C_PLOT,
+    C_PROGRESS,
     C_RESULT,
     C_REVEAL_A,
     C_REVEALS,
@@ -50,6 +62,7 @@ from simbalance.games.aquaman.state_nb import (
     C_SUIT,
     C_SWAPS,
     C_TO_MOVE,
+    C_TRACK,
     C_TURN,
     C_WINNER,
     CARD_RANK,
@@ -89,6 +102,7 @@ from simbalance.games.aquaman.state_nb import (
     EV_ROLL,
     EV_SEA,
     EV_SEE,
+    EV_STALEMATE,
     EV_STEAL,
     EV_STRANGE,
     EV_TAKE,
@@ -117,6 +131,7 @@ from simbalance.games.aquaman.state_nb import (
     R_MISSIONS_PER_TURN,
     R_MISSIONS_TO_WIN,
     R_NDICE,
+    R_NO_MISSION,
     R_NSUITS,
     R_PLAYERS,
     R_POWER_MIN,
@@ -124,7 +139,9 @@ from simbalance.games.aquaman.state_nb import (
     R_SUIT_POWER,
     R_TIES_REPEAT,
     R_TURN_CAP,
+    R_WINDOW,
     RESULT_INVALID,
+    RESULT_STALEMATE,
     RESULT_TIMEOUT,
     REVEAL_ENDS,
     REVEAL_LOSES,
@@ -187,12 +204,59 @@ def then(S, step):
 
 
 @njit(cache=True, inline="always")
-def game_over(S, result):
-    """The game ends: ``result`` is the winner, RESULT_TIMEOUT or RESULT_INVALID; nobody is to move."""
+def progress_values(G, S):
+    """The whole-game metrics' progress (docs/rules/aquaman.md, "Whole-game metrics") of every seat
+    into ``ctr[C_PROGRESS + s]``: missions x (M + 1) + the suits in hand (at most M, the suits a
+    mission needs), so that a mission more is worth more than any hand."""
+    m = G.rules[R_MISSION_SUITS]
+    for s in range(G.rules[R_PLAYERS]):
+        suits = 0
+        for k in range(G.rules[R_NSUITS]):
+            suits += S.seat[s, V_SUIT + k] > 0
+        S.ctr[C_PROGRESS + s] = S.seat[s, V_MISSIONS] * (m + 1) + min(suits, m)
+
+
+@njit(cache=True, _nrt=False)
+def progress_final(G, S, reason):
+    """The whole-game metrics' last checkpoint. A call: once a game, from every step that ends one."""
+    progress_values(G, S)
+    progress_end(S.ctr[C_TRACK:C_TRACK + PROGRESS_SIZE], S.ctr[C_PROGRESS:C_PROGRESS + MAX_SEATS], np.int64(1),
+                 S.ctr[C_TURN], reason)
+
+
+@njit(cache=True, inline="always")
+def game_over(G, S, result):
+    """The game ends: ``result`` is the winner, RESULT_TIMEOUT, RESULT_STALEMATE or RESULT_INVALID;
+    nobody is to move. The whole-game metrics take their last checkpoint."""
     S.ctr[C_RESULT] = result
     S.ctr[C_STEP] = STEP_OVER
     S.ctr[C_DECISION] = NO_DECISION
     S.ctr[C_TO_MOVE] = -1
+    progress_final(G, S, np.int64(R_NO_MISSION) if result == RESULT_STALEMATE else np.int64(0))
+
+
+@njit(cache=True, _nrt=False)
+def end_of_round(G, S, log=None):
+    """A round (a turn per seat) is over: the whole-game metrics' checkpoint, and the loop detection
+    (rules.stalemate_window): a mission completed since the last progress, or a seat's progress
+    beyond its own best so far (a suit it never held together with the others), is progress. True:
+    no progress for the window's turns ended the game as a stalemate. A call: once a round."""
+    progress_values(G, S)
+    missions = 0
+    better = False
+    for s in range(G.rules[R_PLAYERS]):
+        missions += S.seat[s, V_MISSIONS]
+        better |= S.ctr[C_PROGRESS + s] > S.ctr[C_BEST + s]
+        S.ctr[C_BEST + s] = max(S.ctr[C_BEST + s], S.ctr[C_PROGRESS + s])
+    tr = S.ctr[C_TRACK:C_TRACK + PROGRESS_SIZE]
+    turn = S.ctr[C_TURN]
+    if not progress_round_of(tr, S.ctr[C_PROGRESS:C_PROGRESS + MAX_SEATS], np.int64(1), turn,
+                             better or missions > tr[PR_MARK_A], G.rules[R_WINDOW], np.int64(missions), np.int64(0)):
+        return False
+    if log is not None:
+        log_step(log, S, EV_STALEMATE, R_NO_MISSION, turn - tr[PR_STALL_FROM], 0, 0)
+    game_over(G, S, RESULT_STALEMATE)
+    return True
 
 
 # ---------------------------------------------------------------- legal targets (candidate lists)
@@ -312,12 +376,14 @@ def setup_game(G, S, log=None):
 
 @njit(cache=True, inline="always")
 def first_turn(G, S):
-    """After the deal seat 0 moves first; with validation the dealt position is checked first."""
+    """After the deal seat 0 moves first; with validation the dealt position is checked first. The
+    whole-game metrics start: a round is a turn per seat."""
     S.ctr[C_MOVER] = 0
     S.ctr[C_DECISION] = NO_DECISION
+    progress_reset(S.ctr[C_TRACK:C_TRACK + PROGRESS_SIZE], G.rules[R_PLAYERS], G.rules[R_PLAYERS], S.ctr[C_TURN])
     then(S, STEP_TURN)
     if G.validate and check(G, S) != 0:
-        game_over(S, RESULT_INVALID)
+        game_over(G, S, RESULT_INVALID)
 
 
 # ---------------------------------------------------------------- the turn begins
@@ -325,12 +391,15 @@ def first_turn(G, S):
 
 @njit(cache=True, inline="always")
 def begin_turn(G, S, log=None):
-    """A new turn of the seat to move, unless the turn cap is reached (a timeout). With enough
-    cards in hand, the power phase asks which card to activate (or none)."""
+    """The end of a round (its checkpoint and the loop detection), the turn cap (a timeout), then a
+    new turn of the seat to move. With enough cards in hand, the power phase asks which card to
+    activate (or none)."""
+    if S.ctr[C_TURN] >= S.ctr[C_TRACK + PR_NEXT] and end_of_round(G, S, log):
+        return
     if S.ctr[C_TURN] >= G.rules[R_TURN_CAP]:
         if log is not None:
             log_step(log, S, EV_TIMEOUT, S.ctr[C_TURN], 0, 0, 0)
-        game_over(S, RESULT_TIMEOUT)
+        game_over(G, S, RESULT_TIMEOUT)
         return
     S.ctr[C_TURN] += 1
     seat = S.ctr[C_MOVER]
@@ -823,7 +892,7 @@ def mission_played(G, S, log=None):
     if S.seat[seat, V_MISSIONS] >= G.rules[R_MISSIONS_TO_WIN]:
         if log is not None:
             log_step(log, S, EV_WIN, seat, S.ctr[C_TURN], 0, 0)
-        game_over(S, seat)
+        game_over(G, S, seat)
         return
     S.ctr[C_MISSION_ROUND] += 1
     then(S, STEP_MISSION)
@@ -878,7 +947,7 @@ def end_turn(G, S, log=None):
     if G.validate and check(G, S) != 0:
         if log is not None:
             log_step(log, S, EV_INVALID, S.ctr[C_TURN], 0, 0, 0)
-        game_over(S, RESULT_INVALID)
+        game_over(G, S, RESULT_INVALID)
         return
     S.ctr[C_MOVER] = (S.ctr[C_MOVER] + 1) % G.rules[R_PLAYERS]
     then(S, STEP_TURN)

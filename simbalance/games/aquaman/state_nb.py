@@ -31,6 +31,8 @@ import numpy as np
 from numba import njit
 
 from simbalance.core.event_log import log_event
+from simbalance.core.progress import PROGRESS_SIZE
+from simbalance.core.records import MAX_SEATS
 from simbalance.core.rng import shuffle
 
 # The eight powers a suit can carry (config ``deck.powers``); NO_POWER for a suit without one.
@@ -43,7 +45,8 @@ N_POWERS = 8
 # each seat (R_CORNER + seat, 4 slots) and the power of each suit (R_SUIT_POWER + suit).
 (R_ROWS, R_COLS, R_PLAYERS, R_RANKS, R_NSUITS, R_NDICE, R_FACES, R_START_HAND, R_HAND_LIMIT,
  R_POWER_MIN, R_MISSIONS_TO_WIN, R_MISSION_SUITS, R_MISSIONS_PER_TURN, R_TURN_CAP, R_AQUAMAN_DRAW,
- R_COMPANION_LOOK, R_TIES_REPEAT, R_CANNOT_REVEAL, R_DISCARD_AFTER, R_RESHUFFLE, R_TURN_LEGS, N_RULES) = range(22)
+ R_COMPANION_LOOK, R_TIES_REPEAT, R_CANNOT_REVEAL, R_DISCARD_AFTER, R_RESHUFFLE, R_TURN_LEGS, R_WINDOW,
+ N_RULES) = range(23)
 R_CORNER = N_RULES
 R_SUIT_POWER = N_RULES + 4
 
@@ -89,7 +92,13 @@ C_DECISION, C_TO_MOVE, C_MOVER, C_RESULT = range(C_STEP + 1, C_STEP + 5)
 # and the winner (C_FIGHT_A .. C_WINNER); missions played this turn, mission suits or cards picked so
 # far and the suit whose card is picked next (C_MISSION_ROUND, C_PICKED, C_SUIT).
 (C_ACT_CARD, C_ACT_RANK, C_PLOT, C_SLOT, C_SWAPS, C_SEEN, C_FIGHT_A, C_FIGHT_B, C_REVEALS, C_REVEAL_A,
- C_WINNER, C_MISSION_ROUND, C_PICKED, C_SUIT, N_CTR) = range(C_STEP + 5, C_STEP + 20)
+ C_WINNER, C_MISSION_ROUND, C_PICKED, C_SUIT, C_PROGRESS) = range(C_STEP + 5, C_STEP + 20)
+# The whole-game metrics (core/progress.py): each seat's progress at the last checkpoint
+# (C_PROGRESS + s, MAX_SEATS slots), its best so far (C_BEST + s: loop detection) and the tracker's
+# block (C_TRACK).
+C_BEST = C_PROGRESS + MAX_SEATS
+C_TRACK = C_BEST + MAX_SEATS
+N_CTR = C_TRACK + PROGRESS_SIZE
 
 # The rule steps of a turn, in order (play_nb.run_step runs the one in C_STEP; docs/rules/aquaman.md).
 (STEP_TURN, STEP_ACTIVATED, STEP_POWER_SWAPS, STEP_SWIM, STEP_LAND, STEP_REVEAL, STEP_REVEAL_B,
@@ -107,6 +116,10 @@ NO_DECISION = -1
 # C_RESULT of a game without a winner
 RESULT_TIMEOUT = -1
 RESULT_INVALID = -2
+RESULT_STALEMATE = -3  # loop detection: rules.stalemate_window turns without progress
+
+# Stalemate reasons (the record's stalemate_reason; engine.STALEMATE_REASONS names them).
+R_NO_MISSION = 1  # no mission completed and no seat closer to one than any had been
 
 # scratch[row, :]: a candidate list (X_CAND), then per set of dice used the list of reachable
 # squares (X_REACH + mask) and their "seen" stamps (X_STAMP + mask), the suits a mission has
@@ -131,11 +144,12 @@ DIR_DROW = (-1, 1, 0, 0)
 DIR_DCOL = (0, 0, -1, 1)
 
 # The replay's event log (replay.py; written with log_step below): rows of (EV_*, a, b, c, d, deck
-# refills so far). The kernel passes None for the log: numba then compiles the game without any
+# refills so far). EV_STALEMATE: loop detection ends the game, reason a (R_*) after b turns
+# without progress. The kernel passes None for the log: numba then compiles the game without any
 # trace of the logging.
 (EV_BOARD, EV_DEAL, EV_TURN, EV_ACTIVATE, EV_DRAW, EV_SEE, EV_KEEP, EV_DISC, EV_SEA, EV_PLOT, EV_FOE,
  EV_STRANGE, EV_LOCATION, EV_ROLL, EV_LEG, EV_SWIM, EV_TAKE, EV_EMPTY, EV_FIGHT, EV_REVEAL, EV_FIGHT_END,
- EV_STEAL, EV_MISSION, EV_WIN, EV_TIMEOUT, EV_INVALID, EV_MOVE, EV_NO_REVEAL) = range(28)
+ EV_STEAL, EV_MISSION, EV_WIN, EV_TIMEOUT, EV_INVALID, EV_MOVE, EV_NO_REVEAL, EV_STALEMATE) = range(29)
 N_EV_COLS = 6
 # why a card was discarded (EV_DISC c)
 WHY_ACTIVATED, WHY_COMPANION, WHY_POWER, WHY_FOE, WHY_MISSION, WHY_REST = range(6)

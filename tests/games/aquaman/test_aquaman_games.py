@@ -170,7 +170,7 @@ def test_golden_games_catch_rule_drift():
     res = simbalance.simulate("aquaman", 64, seed=2026, strategies=["runner", "raider", "random", "runner"],
                               rotate=True)
     g = res.games
-    assert engine.ENGINE_VERSION == 2
+    assert engine.ENGINE_VERSION == 3
     assert int(g["length"].sum()) == 5226
     assert int(g["winner"].sum()) == 86
     assert int(sum(g[f"fights_{s}"].sum() for s in range(4))) == 292
