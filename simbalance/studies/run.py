@@ -71,7 +71,7 @@ def plan_run(
     engine = spec.load()
     lineup = resolve_lineup(cfg, engine.strategies, engine.strategy_params, players, strategies, rotate, every_lineup,
                             plugin=strategy_file is not None)
-    kernel = engine.kernel
+    kernel = engine.kernel_for(lineup)
     if strategy_file is not None:
         from simbalance.core.plugins import PLUGIN_NAME, plugin_kernel
 

@@ -114,7 +114,9 @@ V_WINNERS = 12  # bit s set when seat s has the best score (a finished, decided 
 V_TAKES = 13  # per seat: cards taken from the discard pile
 V_HAND_SCORE = V_TAKES + MAX_SEATS  # per seat: the sets in the final hand
 V_SCORE = V_HAND_SCORE + MAX_SEATS  # per seat: sets + bonus - penalty
-N_GV = V_SCORE + MAX_SEATS
+V_KNOWN = V_SCORE + MAX_SEATS  # per seat: bit c set when the table saw card c go into its hand (taken
+#                                from the discard pile, not discarded since): what search players may not shuffle
+N_GV = V_KNOWN + MAX_SEATS
 
 # ---- the replay's event log: one row per event, (kind, a, b, c); kernels pass None --------------
 EV_DEAL = 0  # seat a is dealt card b
