@@ -102,15 +102,18 @@ class Search:
     """What the search players (``mcts``, ``flat``: simbalance/players, docs/search-players.md) need
     of a game beyond ``Resumable``; the kernel plays them, these are for tests and tools.
 
-    - ``determinize(ctx, state, seat, rng)``: shuffle every card ``seat`` cannot see among the
-      places it cannot see (each keeping its size, everything public kept) and re-key the state's
+    - ``determinize(ctx, state, seat, rng)``: for the seat to move, shuffle every card ``seat``
+      cannot see among the places it cannot see (each keeping its size, everything public kept) and re-key the state's
       own random stream from ``rng`` (a ``uint64[1]``, the search's stream).
     - ``outcome(ctx, state) -> int``: a finished game's winners as a bit mask (0: none).
-    - ``evaluate(ctx, state) -> int``: the seats the game's evaluation puts first now, as a bit mask
-      (a play-out cut at its depth).
+    - ``evaluate(ctx, state, rew)``: each seat's share of the win as the game's evaluation estimates
+      it now, into ``rew`` (float64, shares from 0 to 1 summing to at most 1): a play-out cut at its
+      depth.
     - ``kernel``: the engine's kernel with the search players (same signature); a run with a search
       seat plays it (``Engine.kernel_for``), the others the engine's own, whose cold compile stays
       free of the search.
+    - ``policy(ctx, state, sid, params) -> option``: the option heuristic ``sid`` takes at the
+      pending decision (the search's tie-break: its rollout strategy's own choice).
     - ``new_scratch(ctx, slot_strategy, slot_params)``: the search's preallocated scratch.
     - ``choose(ctx, state, seat_sid, seat_prm, seed, game, decision, scratch) -> option``: the
       option the search seat to move takes, as the kernel asks for it (decision: the game's search
@@ -121,6 +124,7 @@ class Search:
     determinize: Callable
     outcome: Callable
     evaluate: Callable
+    policy: Callable
     new_scratch: Callable
     choose: Callable
 

@@ -21,8 +21,8 @@ SEARCH_IDS = (MCTS, FLAT)
 # strategy (a heuristic or a preset) that plays the search seats in the play-outs: the lineup
 # writes it as that strategy's id followed by its parameters (core/lineup.param_row).
 SEARCH_PARAMS = {
-    "mcts": ("iterations", "uct", "depth", "rollout"),
-    "flat": ("playouts", "depth", "rollout"),
+    "mcts": ("iterations", "uct", "depth", "confidence", "rollout"),
+    "flat": ("playouts", "depth", "confidence", "rollout"),
 }
 SEARCH_STRATEGIES = {"mcts": MCTS, "flat": FLAT}
 

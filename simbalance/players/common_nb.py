@@ -4,7 +4,7 @@ preallocated scratch, copying a state, the play-out and its result.
 The scratch (``new_search``) is allocated once per block of games and reused at every decision: no
 allocation in the game loop. It is a tuple
 
-``(work, ti, tf, options, rew, roll_sid, roll_prm, rng, sub, opt_sum)``:
+``(work, ti, tf, options, rew, roll_sid, roll_prm, rng, sub, opt)``:
 
 - ``work``: a game state, the determinization an iteration plays in;
 - ``ti`` int64[capacity, N_TI], ``tf`` float64[capacity, N_TF]: the tree's nodes (T_*, F_*);
@@ -13,7 +13,8 @@ allocation in the game loop. It is a tuple
 - ``roll_sid``, ``roll_prm``: the seats' strategies in the play-outs (a search seat plays its
   rollout strategy);
 - ``rng``, ``sub`` uint64[1]: the search's stream, and a sub-stream (flat's common random numbers);
-- ``opt_sum`` float64[max options]: flat's summed results per option.
+- ``opt`` float64[3, max options]: flat's per option sums of results (or of their differences to
+  the rollout strategy's option), of their squares, and one play-out's results.
 """
 
 from __future__ import annotations
@@ -33,9 +34,11 @@ from simbalance.players import FLAT, MCTS, SEARCH_MAX_ID
 P_BUDGET = 0  # mcts: iterations per decision; flat: play-outs per option
 P_UCT = 1  # mcts: the UCT exploration constant
 P_MCTS_DEPTH = 2  # mcts: decisions a play-out plays before the evaluation scores it (0: to the end)
-P_MCTS_ROLLOUT = 3  # mcts: the rollout strategy's id, its parameters after it
+P_MCTS_CONFIDENCE = 3  # mcts: standard errors by which an option must beat the rollout strategy's own
+P_MCTS_ROLLOUT = 4  # mcts: the rollout strategy's id, its parameters after it
 P_FLAT_DEPTH = 1
-P_FLAT_ROLLOUT = 2
+P_FLAT_CONFIDENCE = 2
+P_FLAT_ROLLOUT = 3
 
 # ---- tree nodes ---------------------------------------------------------------------------------
 T_PARENT = 0
@@ -47,7 +50,8 @@ N_TI = 5
 F_VISITS = 0
 F_AVAIL = 1  # how often the option was legal when its parent was visited (ISMCTS availability)
 F_REWARD = 2  # summed results of the mover
-N_TF = 3
+F_REWARD2 = 3  # ... and their squares
+N_TF = 4
 
 # The search's stream: derive_seed(seed, "search") (core/rng), computed in the kernel.
 SEARCH_SALT = np.uint64(int.from_bytes(hashlib.sha256(b"search").digest()[:8], "little"))
@@ -118,8 +122,8 @@ def new_search(ctx, new_state, n_options, players, n_params, capacity):
     roll_prm = np.zeros((players, n_params), np.float64)
     rng = np.zeros(1, np.uint64)
     sub = np.zeros(1, np.uint64)
-    opt_sum = np.zeros(n_options, np.float64)
-    return work, ti, tf, options, rew, roll_sid, roll_prm, rng, sub, opt_sum
+    opt = np.zeros((3, n_options), np.float64)
+    return work, ti, tf, options, rew, roll_sid, roll_prm, rng, sub, opt
 
 
 @njit(cache=True, forceinline=True)
@@ -152,10 +156,28 @@ def shares(winners, rew, players):
 @njit(cache=True, inline="always")
 def finish(to_move, play_out, outcome, evaluate, ctx, work, roll_sid, roll_prm, depth, rew, players):
     """Play ``work`` out with the play-out strategies (``depth`` > 0: at most that many decisions,
-    then the game's evaluation scores the position) and write every seat's result into ``rew``."""
+    then the game's evaluation estimates each seat's share) and write every seat's result into ``rew``."""
     if to_move(ctx, work) >= 0:
         play_out(ctx, work, roll_sid, roll_prm, np.int64(depth if depth > 0 else -1))
     if to_move(ctx, work) < 0:
         shares(outcome(ctx, work), rew, players)
     else:
-        shares(evaluate(ctx, work), rew, players)
+        evaluate(ctx, work, rew)
+
+
+@njit(cache=True, inline="always")
+def preferred(policy, determinize, ctx, state, seat, work, roll_sid, roll_prm, rng):
+    """The option the seat's rollout strategy would take here (in a determinization, so that its
+    own ties draw from the search's stream, never the game's): a search keeps it unless it finds an
+    option strictly better, instead of a coin flip among options its play-outs could not tell apart."""
+    copy_state(work, state)
+    determinize(ctx, work, seat, rng)
+    return policy(ctx, work, roll_sid[seat], roll_prm[seat])
+
+
+@njit(cache=True, inline="always")
+def clearly_better(mean, var, n, mean_ref, var_ref, n_ref, confidence):
+    """Does an option with results of mean ``mean`` and variance ``var`` over ``n`` play-outs beat
+    the reference option by more than ``confidence`` standard errors of the difference?"""
+    se = np.sqrt(max(var, 0.0) / n + max(var_ref, 0.0) / n_ref)
+    return mean - mean_ref > confidence * se

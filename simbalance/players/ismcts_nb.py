@@ -13,7 +13,10 @@ is taken (ties uniform, from the search's stream). One node is expanded per iter
 play-out then runs to the end with the rollout strategies (or ``depth`` decisions, scored by the
 game's ``evaluate``), and every node on the path adds its mover's share of the win. Options are the
 game's own codes, so a node stands for "this option, after these options" whatever the hidden
-cards were. The move is the root's most visited child (ties uniform).
+cards were. The move is the root's most visited child (ties: the rollout strategy's own choice if
+it is among them, else uniform), unless the rollout strategy's own choice ("its own") was expanded
+and the most visited does not beat it by ``confidence`` standard errors (0: it only has to be more
+visited): then its own.
 """
 
 from __future__ import annotations
@@ -25,8 +28,10 @@ from simbalance.core.rng import randint, wins_tie
 from simbalance.players.common_nb import (
     F_AVAIL,
     F_REWARD,
+    F_REWARD2,
     F_VISITS,
     P_BUDGET,
+    P_MCTS_CONFIDENCE,
     P_MCTS_DEPTH,
     P_UCT,
     T_CHILD,
@@ -34,8 +39,10 @@ from simbalance.players.common_nb import (
     T_NEXT,
     T_OPTION,
     T_PARENT,
+    clearly_better,
     copy_state,
     finish,
+    preferred,
 )
 
 
@@ -49,11 +56,12 @@ def _new_node(ti, tf, node, parent, option, mover):
     tf[node, F_VISITS] = 0.0
     tf[node, F_AVAIL] = 0.0
     tf[node, F_REWARD] = 0.0
+    tf[node, F_REWARD2] = 0.0
 
 
 @njit(cache=True, forceinline=True)
-def mcts(to_move, legal_options, apply_option, play_out, determinize, outcome, evaluate, ctx, state, seat, prm,
-         scratch):
+def mcts(to_move, legal_options, apply_option, play_out, determinize, outcome, evaluate, policy, ctx, state, seat,
+         prm, scratch):
     """The option ``seat`` (to move in ``state``) takes after ``prm[P_BUDGET]`` iterations."""
     work, ti, tf, options, rew, roll_sid, roll_prm, rng, _, _ = scratch
     players = roll_sid.shape[0]
@@ -121,24 +129,36 @@ def mcts(to_move, legal_options, apply_option, play_out, determinize, outcome, e
         finish(to_move, play_out, outcome, evaluate, ctx, work, roll_sid, roll_prm, depth, rew, players)
         while node > 0:
             tf[node, F_VISITS] += 1.0
-            tf[node, F_REWARD] += rew[ti[node, T_MOVER]]
+            r = rew[ti[node, T_MOVER]]
+            tf[node, F_REWARD] += r
+            tf[node, F_REWARD2] += r * r
             node = ti[node, T_PARENT]
         tf[0, F_VISITS] += 1.0
     # The most visited option at the root (every root option is legal in the real state: the
     # determinizations keep what the seat sees, its own options included).
+    most = 0.0
+    child = ti[0, T_CHILD]
+    while child >= 0:
+        most = max(most, tf[child, F_VISITS])
+        child = ti[child, T_NEXT]
+    pref = preferred(policy, determinize, ctx, state, seat, work, roll_sid, roll_prm, rng)
     best = -1
-    most = -1.0
+    own = -1
     ties = 0
     child = ti[0, T_CHILD]
     while child >= 0:
-        visits = tf[child, F_VISITS]
-        if visits > most:
-            most = visits
-            best = child
-            ties = 1
-        elif visits == most:
+        if ti[child, T_OPTION] == pref:
+            own = child
+        if tf[child, F_VISITS] == most:
             ties += 1
             if wins_tie(rng, ties):
                 best = child
         child = ti[child, T_NEXT]
-    return ti[best, T_OPTION]
+    if own < 0 or tf[own, F_VISITS] == most:
+        return ti[best, T_OPTION] if own < 0 else pref
+    n_b, n_o = tf[best, F_VISITS], tf[own, F_VISITS]
+    m_b, m_o = tf[best, F_REWARD] / n_b, tf[own, F_REWARD] / n_o
+    if clearly_better(m_b, tf[best, F_REWARD2] / n_b - m_b * m_b, n_b, m_o, tf[own, F_REWARD2] / n_o - m_o * m_o, n_o,
+                      prm[P_MCTS_CONFIDENCE]):
+        return ti[best, T_OPTION]
+    return pref

@@ -134,6 +134,7 @@ ENGINE = Engine(
         determinize=search_nb.determinize,
         outcome=search_nb.outcome,
         evaluate=search_nb.evaluate,
+        policy=search_nb.policy,
         new_scratch=play_nb.new_search_scratch,
         choose=play_nb.search_option,
     ),

@@ -1,5 +1,5 @@
 """What the search players (simbalance/players) need of captain-action: ``determinize``,
-``outcome`` and ``evaluate`` (docs/search-players.md).
+``outcome``, ``evaluate`` and ``policy`` (docs/search-players.md).
 
 What a seat sees: its own hand (and the card it drew), the whole discard pile, the Countdown Deck's
 size, and the cards the others took from the discard pile and still hold (``gv[V_KNOWN + s]``).
@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from simbalance.core.bits import lowest_bit
 from simbalance.core.records import END_WIN
 from simbalance.core.rng import next_u64, shuffle
 from simbalance.games.captain_action.scoring_nb import hand_score
@@ -27,6 +28,7 @@ from simbalance.games.captain_action.state_nb import (
     V_SEAT,
     V_WINNERS,
 )
+from simbalance.games.captain_action.strategies_nb import choose
 
 
 @njit(cache=True, inline="always")
@@ -42,23 +44,30 @@ def _hidden_slots(gv, s, seat, hand_size):
 def determinize(ctx, state, seat, rng):
     """Shuffle every card ``seat`` cannot see among the places it cannot see (the others' unknown
     hand slots, the Countdown Deck, the unused rest of the deck), each place keeping its size;
-    then re-key the game's own stream from ``rng`` (the real game's future draws stay unknown)."""
+    then re-key the game's own stream from ``rng`` (the real game's future draws stay unknown).
+
+    The hidden cards are dealt out in card order before the shuffle, so the result depends on which
+    cards are hidden, never on where they really are: the same ``rng`` gives the same
+    determinization of every state the seat cannot tell apart."""
     game_rules = ctx[2]
     srng, gv, order, hand, _, _, scratch = state
     players = game_rules[G_PLAYERS]
     hand_size = game_rules[G_HAND]
     n_cards = order.shape[0]
-    m = 0
+    hidden = np.uint64(0)
     for s in range(players):
         known = gv[V_KNOWN + s]
         for k in range(_hidden_slots(gv, s, seat, hand_size)):
             if (known >> hand[s, k]) & 1 == 0:
-                scratch[m] = hand[s, k]
-                m += 1
+                hidden |= np.uint64(1) << np.uint64(hand[s, k])
     for j in range(gv[V_CD_POS], n_cards):
         if j != gv[V_CD_END]:  # order[cd_end] started the discard pile: public
-            scratch[m] = order[j]
-            m += 1
+            hidden |= np.uint64(1) << np.uint64(order[j])
+    m = 0
+    while hidden != np.uint64(0):
+        scratch[m] = lowest_bit(hidden)
+        hidden &= hidden - np.uint64(1)
+        m += 1
     shuffle(rng, scratch, m)
     m = 0
     for s in range(players):
@@ -82,17 +91,27 @@ def outcome(ctx, state):
 
 
 @njit(cache=True)
-def evaluate(ctx, state):
-    """A play-out cut short: the seats whose hands score best now (the heuristics' measure of a hand)."""
+def evaluate(ctx, state, rew):
+    """A play-out cut short: the seats whose hands score best now (the heuristics' measure of a hand)
+    share the win."""
     card_info, srules, game_rules, _ = ctx
     _, _, _, hand, _, cnt, scratch = state
+    players = game_rules[G_PLAYERS]
     best = -1
-    leaders = np.int64(0)
-    for s in range(game_rules[G_PLAYERS]):
+    leaders = 0
+    for s in range(players):
         score = hand_score(hand, s, game_rules[G_HAND], card_info, srules, cnt, scratch)
+        rew[s] = score
         if score > best:
             best = score
-            leaders = np.int64(1) << s
+            leaders = 1
         elif score == best:
-            leaders |= np.int64(1) << s
-    return leaders
+            leaders += 1
+    for s in range(players):
+        rew[s] = 1.0 / leaders if rew[s] == best else 0.0
+
+
+@njit(cache=True)
+def policy(ctx, state, sid, params):
+    """The option heuristic ``sid`` takes at the pending decision (strategies_nb.choose)."""
+    return choose(ctx, state, sid, params)
