@@ -23,8 +23,9 @@ PINNED = {
 
 
 def lineup(game: str, players: int) -> dict:
-    """The game's strategies in turn on the seats, every seat permutation equally often."""
-    names = list(get_game(game).load().strategies)
+    """The game's heuristics (not its search players) in turn on the seats, every seat permutation
+    equally often."""
+    names = get_game(game).load().heuristics
     if len(names) == 1:
         return {}
     return {"strategies": [names[s % len(names)] for s in range(players)], "rotate": True}

@@ -24,7 +24,7 @@ def strategies(
     for col in ("name", "id", "kind", "idea", "parameters (defaults)"):
         table.add_column(col)
     for info in all_strategies(cfg, engine.strategies, engine.strategy_params).values():
-        params = ", ".join(f"{k}={v:g}" for k, v in info.params.items()) or "none"
+        params = ", ".join(f"{k}={v}" if isinstance(v, str) else f"{k}={v:g}" for k, v in info.params.items()) or "none"
         kind = f"preset of {info.base}" if info.preset else "heuristic"
         table.add_row(info.name, str(engine.strategies[info.base]), kind, info.idea, params)
     Console().print(table)

@@ -5,6 +5,10 @@ game config: ``idea`` and float parameters) or a *preset*: a heuristic with othe
 from ``configs/<game>/presets.toml`` (``[name] base = "heuristic"``, ``idea``, the parameters it
 changes), merged into the config under ``presets`` so ``--set presets.<name>.<param>=...`` works.
 
+A parameter may also name another strategy (a string: search players' ``rollout``): it must be its
+strategy's last parameter, and the kernel reads it as that strategy's id followed by its parameters
+(``param_row``). The named strategy must have numeric parameters only (no chains).
+
 A run has *slots*: the distinct names of its lineup, each with an engine strategy id and a float
 parameter vector. A *lineup* gives the slot of every seat; with rotation there is one lineup per
 distinct seat permutation, and a tournament plays every assignment of its strategies to the seats.
@@ -42,7 +46,7 @@ class StrategyInfo:
     name: str
     base: str  # the engine heuristic it runs
     idea: str
-    params: dict[str, float]
+    params: dict[str, float | str]  # a string names another strategy (module doc)
     preset: bool
     restricts: str | None = None  # a preset that is `restricts` with one ability taken away
 
@@ -59,15 +63,24 @@ def strategy_table(cfg: dict, engine_strategies: dict[str, int]) -> dict[str, di
     return table
 
 
-def _numeric(where: str, table: dict, skip: tuple[str, ...]) -> dict[str, float]:
+def _numeric(where: str, table: dict, skip: tuple[str, ...]) -> dict[str, float | str]:
+    """A strategy's parameters: numbers, or a string naming another strategy (checked when bound)."""
     params = {}
     for key, value in table.items():
         if key in skip:
             continue
+        if isinstance(value, str):
+            params[key] = value
+            continue
         if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise ConfigError(f"{where}.{key} = {value!r}: strategy parameters are numbers")
+            raise ConfigError(f"{where}.{key} = {value!r}: strategy parameters are numbers (or a strategy's name)")
         params[key] = float(value)
     return params
+
+
+def numeric_only(info: StrategyInfo) -> bool:
+    """True when no parameter of ``info`` names another strategy."""
+    return not any(isinstance(v, str) for v in info.params.values())
 
 
 def _allowed(names: tuple[str, ...]) -> str:
@@ -132,9 +145,39 @@ def all_strategies(cfg: dict, engine_strategies: dict[str, int],
         for key, value in _numeric(where, preset, ("base", "idea", "restricts")).items():
             if key not in params:
                 raise ConfigError(f"{where}.{key}: {base} has no parameter {key!r}; allowed: {_allowed(tuple(params))}")
+            if isinstance(value, str) != isinstance(params[key], str):
+                wanted = "a strategy's name" if isinstance(params[key], str) else "a number"
+                raise ConfigError(f"{where}.{key} = {value!r}: expected {wanted} (as {base}'s {key} = {params[key]!r})")
             params[key] = value
         out[name] = StrategyInfo(name, base, str(preset.get("idea", "")), params, True, restricts)
     return out
+
+
+def param_row(known: dict[str, StrategyInfo], engine_strategies: dict[str, int], name: str) -> list[float]:
+    """The parameter vector the kernel reads for strategy ``name``: its numbers in declared order; a
+    parameter naming another strategy (only the last may) becomes that strategy's id followed by
+    its own parameters."""
+    info = known[name]
+    row: list[float] = []
+    items = list(info.params.items())
+    for k, (key, value) in enumerate(items):
+        if not isinstance(value, str):
+            row.append(float(value))
+            continue
+        where = f"strategies.{info.base}.{key}" if not info.preset else f"presets.{name}.{key}"
+        if k != len(items) - 1:
+            raise ConfigError(f"{where} = {value!r}: only a strategy's last parameter may name a strategy")
+        ref = known.get(value)
+        if ref is None:
+            raise ConfigError(f"{where} = {value!r}: not a strategy of this game{did_you_mean(value, known)}; "
+                              f"known: {', '.join(n for n, i in known.items() if numeric_only(i))}")
+        if not numeric_only(ref) or ref.base not in engine_strategies:
+            raise ConfigError(f"{where} = {value!r}: names a strategy that itself names one; "
+                              "name a heuristic or a preset of one")
+        row += [float(engine_strategies[ref.base]), *(float(v) for v in ref.params.values())]
+    if len(row) > MAX_PARAMS:
+        raise ConfigError(f"strategy {name!r}: {len(row)} parameters with the one it names; at most {MAX_PARAMS}")
+    return row
 
 
 def resolve_lineup(
@@ -186,7 +229,8 @@ def resolve_lineup(
     # is 0 and no heuristic reads past its own names.
     slot_params = np.zeros((len(slot_names), MAX_PARAMS), dtype=np.float64)
     for i, name in enumerate(slot_names):
-        slot_params[i, : len(known[name].params)] = list(known[name].params.values())
+        row = param_row(known, engine_strategies, name)
+        slot_params[i, : len(row)] = row
     return Lineup(
         slot_names=slot_names,
         slot_strategy=np.array([engine_strategies[known[n].base] for n in slot_names], dtype=np.int32),

@@ -104,7 +104,7 @@ def play_chunk(engine: Engine, lineup: Lineup, prepared: tuple, seed: int, first
     ``on_games(k)``: called on this thread each time another ``k`` games of the chunk are done, so
     that a progress display moves within a long chunk (the chunk is then played in
     ``PROGRESS_BLOCKS`` blocks or more, also on one thread)."""
-    kernel = kernel or engine.kernel
+    kernel = kernel or engine.kernel_for(lineup)  # with search players, the search kernel
     if out is None:
         out = np.zeros(size, dtype=engine.record_dtype)
     # Kernels write `out[i].field`; as plain Python (NUMBA_DISABLE_JIT=1) that needs a recarray view,
@@ -168,7 +168,7 @@ def play_chunks(
         return
     if backend != "dask":
         raise SimbalanceError(f"backend = {backend!r}: allowed {', '.join(BACKENDS)}")
-    if kernel is not None and kernel is not engine.kernel:
+    if kernel is not None and kernel is not engine.kernel_for(lineup):
         raise SimbalanceError("plug-in strategies run on the local backend only")
     yield from _play_chunks_dask(engine, lineup, prepared, seed, chunks, scheduler, stop, target, timeout)
 

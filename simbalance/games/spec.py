@@ -98,6 +98,38 @@ class Resumable:
 
 
 @dataclass(frozen=True)
+class Search:
+    """What the search players (``mcts``, ``flat``: simbalance/players, docs/search-players.md) need
+    of a game beyond ``Resumable``; the kernel plays them, these are for tests and tools.
+
+    - ``determinize(ctx, state, seat, rng)``: for the seat to move, shuffle every card ``seat``
+      cannot see among the places it cannot see (each keeping its size, everything public kept) and re-key the state's
+      own random stream from ``rng`` (a ``uint64[1]``, the search's stream).
+    - ``outcome(ctx, state) -> int``: a finished game's winners as a bit mask (0: none).
+    - ``evaluate(ctx, state, rew)``: each seat's share of the win as the game's evaluation estimates
+      it now, into ``rew`` (float64, shares from 0 to 1 summing to at most 1): a play-out cut at its
+      depth.
+    - ``kernel``: the engine's kernel with the search players (same signature); a run with a search
+      seat plays it (``Engine.kernel_for``), the others the engine's own, whose cold compile stays
+      free of the search.
+    - ``policy(ctx, state, sid, params) -> option``: the option heuristic ``sid`` takes at the
+      pending decision (the search's tie-break: its rollout strategy's own choice).
+    - ``new_scratch(ctx, slot_strategy, slot_params)``: the search's preallocated scratch.
+    - ``choose(ctx, state, seat_sid, seat_prm, seed, game, decision, scratch) -> option``: the
+      option the search seat to move takes, as the kernel asks for it (decision: the game's search
+      decisions so far).
+    """
+
+    kernel: Callable
+    determinize: Callable
+    outcome: Callable
+    evaluate: Callable
+    policy: Callable
+    new_scratch: Callable
+    choose: Callable
+
+
+@dataclass(frozen=True)
 class Engine:
     """What the runner, the studies and the reports need from a game's engine.
 
@@ -130,6 +162,8 @@ class Engine:
     - ``stalemate_reasons``: stalemate reason code (the record's ``stalemate_reason``, 1 and up)
       -> (name, what happened), e.g. ``{2: ("dr-evil-chain", "Dr. Evil answered with Dr. Evil: ...")}``;
       the summary counts stalemates by these names.
+    - ``search``: the game's part of the search players (``Search``); a game with it lists ``mcts``
+      and ``flat`` among its strategies (ids simbalance.players.SEARCH_IDS).
     - ``module``: the dotted path of the engine module (a Dask worker imports it by this name).
     """
 
@@ -152,6 +186,30 @@ class Engine:
     resumable: Resumable | None = None
     progress: str | None = None
     stalemate_reasons: Mapping[int, tuple[str, str]] = field(default_factory=dict)
+    search: Search | None = None
+
+    def is_search(self, name: str) -> bool:
+        """True for a search player's strategy name (``mcts``, ``flat``), False for a heuristic."""
+        from simbalance.players import is_search_id
+
+        return is_search_id(self.strategies[name])
+
+    def searches(self, lineup) -> bool:
+        """True when a slot of ``lineup`` (core/lineup.Lineup) is a search player."""
+        from simbalance.players import is_search_id
+
+        return any(is_search_id(sid) for sid in lineup.slot_strategy)
+
+    def kernel_for(self, lineup):
+        """The kernel that plays ``lineup``: with search players ``search.kernel``, else ``kernel``."""
+        if self.search is not None and self.searches(lineup):
+            return self.search.kernel
+        return self.kernel
+
+    @property
+    def heuristics(self) -> list[str]:
+        """The strategy names that are not search players."""
+        return [name for name in self.strategies if not self.is_search(name)]
 
     def __post_init__(self):
         missing = set(self.strategies) ^ set(self.strategy_params)

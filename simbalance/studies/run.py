@@ -73,10 +73,12 @@ def plan_run(
     engine = spec.load()
     lineup = resolve_lineup(cfg, engine.strategies, engine.strategy_params, players, strategies, rotate, every_lineup,
                             plugin=strategy_file is not None)
-    kernel = engine.kernel
+    kernel = engine.kernel_for(lineup)
     if strategy_file is not None:
         from simbalance.core.plugins import PLUGIN_NAME, plugin_kernel
 
+        if engine.searches(lineup):
+            raise SimbalanceError("--strategy-file: a plug-in and search players (mcts, flat) cannot share a run yet")
         if PLUGIN_NAME not in lineup.slot_names:
             raise SimbalanceError(f"--strategy-file: seat the function with the strategy name {PLUGIN_NAME!r}, "
                                   f"e.g. --strategies {PLUGIN_NAME},random")

@@ -1,5 +1,6 @@
 """Skill: each heuristic's agency against random players, restricted play of every preset marked
-``restricts`` against the full strategy, and a verdict from the measured numbers (analysis/skill.py)."""
+``restricts`` against the full strategy, and a verdict from the measured numbers (analysis/skill.py).
+The search players are left out (docs/search-players.md)."""
 
 from __future__ import annotations
 
@@ -50,6 +51,9 @@ def skill(
     base = plan_run(game, 1, players=players, overrides=overrides, variants=variants, config=config)
     p = base.players
     infos = all_strategies(base.config, base.engine.strategies, base.engine.strategy_params)
+    # The search players (mcts, flat and their presets) are measured by the ladder and tournaments:
+    # at thousands of times a heuristic's cost per game, n of their games here would take hours.
+    infos = {name: info for name, info in infos.items() if not base.engine.is_search(info.base)}
     has_decisions = base.engine.has_decisions
 
     def alone_against(name: str, field_name: str) -> dict:

@@ -31,7 +31,7 @@ from simbalance.analysis.tuning import (
     standing,
 )
 from simbalance.core.errors import SimbalanceError, did_you_mean
-from simbalance.core.lineup import MAX_PARAMS, Lineup, StrategyInfo, all_strategies
+from simbalance.core.lineup import MAX_PARAMS, Lineup, StrategyInfo, all_strategies, numeric_only, param_row
 from simbalance.core.plan import RunPlan
 from simbalance.core.records import seat_share
 from simbalance.core.rng import derive_seed
@@ -54,7 +54,8 @@ def candidate_lineup(plan: RunPlan, infos: dict[str, StrategyInfo], strategy: st
     params = np.zeros((len(names), MAX_PARAMS), dtype=np.float64)
     params[0, : len(vector)] = vector
     for i, f in enumerate(field_slots, start=1):
-        params[i, : len(infos[f].params)] = list(infos[f].params.values())
+        row = param_row(infos, plan.engine.strategies, f)
+        params[i, : len(row)] = row
     seats = (0, *(1 + field_slots.index(f) for f in field_names))
     return Lineup(
         slot_names=names,
@@ -134,9 +135,15 @@ def tune(
             raise SimbalanceError(f"--field: unknown strategy {name!r}{did_you_mean(name, infos)}; known: "
                                   f"{', '.join(infos)}")
     info = infos[strategy]
+    if not numeric_only(info):
+        raise SimbalanceError(f"tune {strategy}: its parameters name another strategy (a search player's rollout); "
+                              "only strategies with numeric parameters can be tuned")
     space = search_space(info.params, ranges)
     default = np.array(list(info.params.values()), dtype=np.float64)
-    total = generations * population * n + 2 * (2 * n) + len(infos) * n
+    # The dominance table plays the tuned set against every heuristic and preset, not the search
+    # players (a search seat plays thousands of times slower: ladder and tournament measure them).
+    opponents = [name for name, i in infos.items() if not base_plan.engine.is_search(i.base)]
+    total = generations * population * n + 2 * (2 * n) + len(opponents) * n
     played = {"games": 0, "start": time.perf_counter()}
 
     def run_progress(done: int, _count: int, _elapsed: float) -> None:
@@ -168,7 +175,7 @@ def tune(
     gain = paired_test(default_share, best_share)
     fair = 1.0 / p
     rows = []
-    for other in infos:  # the strategy itself too: the tuned set against its own default copies
+    for other in opponents:  # the strategy itself too: the tuned set against its own default copies
         _, result, plan = per_game_share(best, derive_seed(seed, "tune dominance"), n, [other] * (p - 1))
         row = strategy_table(result.games, p, plan.lineup.slot_names).iloc[0]
         rate, lo, hi = (float(row[k]) for k in ("win_rate_decided", "decided_ci_low", "decided_ci_high"))

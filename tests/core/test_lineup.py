@@ -39,7 +39,8 @@ def test_presets_run_their_base_with_their_parameters():
 @pytest.mark.parametrize("presets, message", [
     ({"x": {"base": "nope"}}, "presets.x.base = 'nope': not a heuristic"),
     ({"x": {"base": "greedy", "c": 1.0}}, "presets.x.c: greedy has no parameter 'c'"),
-    ({"x": {"base": "greedy", "a": "high"}}, "presets.x.a = 'high': strategy parameters are numbers"),
+    ({"x": {"base": "greedy", "a": "high"}}, "presets.x.a = 'high': expected a number"),
+    ({"x": {"base": "greedy", "a": True}}, "presets.x.a = True: strategy parameters are numbers"),
 ])
 def test_bad_presets(presets, message):
     with pytest.raises(ConfigError, match=message):
@@ -108,3 +109,40 @@ def test_a_config_missing_a_parameter_is_a_one_line_error(tmp_path):
     path.write_text(text[:line_start] + text[line_end + 1:])
     with pytest.raises(ConfigError, match=r"strategies.builder: missing parameter 'pair_weight'; it needs: take_gain, pair_weight"):
         simbalance.simulate("captain-action", 10, config=path)
+
+
+# A parameter that names a strategy (search players' ``rollout``): written as that strategy's id and
+# its parameters, after the strategy's own numbers.
+SEARCHING = {**ENGINE, "search": -64}
+SEARCH_PARAMS = {**PARAMS, "search": ("budget", "rollout")}
+SEARCH_CFG = {**CFG, "strategies": {**CFG["strategies"], "search": {"idea": "s", "budget": 10.0, "rollout": "eager"}},
+              "presets": {**CFG["presets"], "search-5": {"base": "search", "idea": "s5", "budget": 5.0,
+                                                         "rollout": "random"}}}
+
+
+def test_a_parameter_naming_a_strategy_becomes_its_id_and_parameters():
+    lineup = resolve_lineup(SEARCH_CFG, SEARCHING, SEARCH_PARAMS, 3, ["search", "search-5", "greedy"])
+    assert lineup.slot_strategy.tolist() == [-64, -64, 1]
+    assert lineup.slot_params[0, :4].tolist() == [10.0, 1.0, 1.0, 9.0]  # budget, greedy's id, eager's a and b
+    assert lineup.slot_params[1, :3].tolist() == [5.0, 0.0, 0.5]  # budget, random's id, its call
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"rollout": "nope"}, "strategies.search.rollout = 'nope': not a strategy of this game"),
+    ({"rollout": "search"}, "names a strategy that itself names one"),
+    ({"rollout": 1.0}, "strategies.search.rollout = 1.0: expected a strategy's name"),
+])
+def test_bad_strategy_references(change, message):
+    table = {**SEARCH_CFG["strategies"]["search"], **change}
+    cfg = {**SEARCH_CFG, "strategies": {**SEARCH_CFG["strategies"], "search": table}, "presets": CFG["presets"]}
+    if isinstance(change["rollout"], float):  # a preset must keep the type of its base's parameter
+        cfg = {**SEARCH_CFG, "presets": {"s": {"base": "search", "rollout": 1.0}}}
+        message = "presets.s.rollout = 1.0: expected a strategy's name"
+    with pytest.raises(ConfigError, match=message):
+        resolve_lineup(cfg, SEARCHING, SEARCH_PARAMS, 2, ["search", "s" if "s" in cfg["presets"] else "search"])
+
+
+def test_only_the_last_parameter_names_a_strategy():
+    params = {**PARAMS, "search": ("rollout", "budget")}
+    with pytest.raises(ConfigError, match="only a strategy's last parameter may name a strategy"):
+        resolve_lineup(SEARCH_CFG, SEARCHING, params, 2, ["search", "greedy"])

@@ -10,6 +10,10 @@ Version history (bump ENGINE_VERSION only when game behaviour changes):
    (progress: the sets in each hand as they stand, at the end the final score), and a game in
    which nobody draws from the Countdown Deck for ``rules.stalemate_window`` turns ends as a
    stalemate, reason ``discard-loop`` (was: a timeout at the turn cap).
+
+Not a new version: the search players ``mcts`` and ``flat`` (simbalance/players), with the cards
+each seat took from the discard pile tracked in the state (what the others know of its hand). Games
+without a search seat are the same games.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from simbalance.core.config import require_bool, require_choice, require_int
 from simbalance.core.errors import ConfigError
 from simbalance.core.progress import PROGRESS_FIELDS
 from simbalance.core.records import MAX_SEATS, record_dtype
-from simbalance.games.captain_action import play_nb, state_nb
+from simbalance.games.captain_action import play_nb, search_nb, state_nb
 from simbalance.games.captain_action.deck import MAX_HAND, game_deck, scoring_arrays
 from simbalance.games.captain_action.replay import replay, trace
 from simbalance.games.captain_action.report import card_labels, card_masks, figures, summarize
@@ -42,17 +46,19 @@ from simbalance.games.captain_action.state_nb import (
     RANDOM,
 )
 from simbalance.games.captain_action.validate_nb import check
-from simbalance.games.spec import Cards, Engine, Resumable
+from simbalance.games.spec import Cards, Engine, Resumable, Search
+from simbalance.players import SEARCH_PARAMS, SEARCH_STRATEGIES
 
 ENGINE_VERSION = 3
 CHUNK_SIZE = 1 << 17
-STRATEGIES = {"random": RANDOM, "builder": BUILDER, "bold": BOLD, "collector": COLLECTOR}
+STRATEGIES = {"random": RANDOM, "builder": BUILDER, "bold": BOLD, "collector": COLLECTOR, **SEARCH_STRATEGIES}
 # Each heuristic's parameters in the order its code reads them (state_nb.P_*); configs bind by name.
 STRATEGY_PARAMS = {
     "random": ("call",),
     "builder": ("take_gain", "pair_weight", "call_score", "call_slope"),
     "bold": ("take_gain", "pair_weight", "call_score"),
     "collector": ("take_gain", "pair_weight", "call_score", "call_slope", "min_turns"),
+    **SEARCH_PARAMS,
 }
 CALL_TIMINGS = ["after_discard", "before_draw"]
 PENALTY_TO = ["all", "last_drawer"]
@@ -138,5 +144,14 @@ ENGINE = Engine(
         clone=state_nb.clone,
         check=check,
         write_record=play_nb.write_record,
+    ),
+    search=Search(
+        kernel=play_nb.search_kernel,
+        determinize=search_nb.determinize,
+        outcome=search_nb.outcome,
+        evaluate=search_nb.evaluate,
+        policy=search_nb.policy,
+        new_scratch=play_nb.new_search_scratch,
+        choose=play_nb.search_option,
     ),
 )

@@ -15,20 +15,24 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from simbalance.core.event_log import log_event
 from simbalance.core.kernel import begin_game
 from simbalance.core.progress import PROGRESS_SIZE, write_progress
-from simbalance.core.records import END_WIN
+from simbalance.core.records import END_INVALID, END_WIN
 from simbalance.core.rng import seed_game, shuffled_range
 from simbalance.games.captain_action.rules_nb import (
     call,
     deal,
     discard,
     draw_from_countdown,
+    end_game,
     end_turn,
     take_from_discard_pile,
 )
+from simbalance.games.captain_action.search_nb import determinize, evaluate, outcome, policy
 from simbalance.games.captain_action.state_nb import (
     CALL,
+    EV_INVALID,
     FROM_COUNTDOWN,
     FROM_PILE,
     G_HAND,
@@ -56,6 +60,8 @@ from simbalance.games.captain_action.state_nb import (
     new_state,
 )
 from simbalance.games.captain_action.strategies_nb import choose
+from simbalance.players.common_nb import is_search, new_search, search_capacity
+from simbalance.players.search_nb import search
 
 
 def context(card_info, srules, game_rules, validate):
@@ -144,11 +150,13 @@ def apply_option(ctx, state, option):
 @njit(cache=True, inline="always")
 def play_on(ctx, state, seat_sid, seat_prm, max_decisions, log, log_n):
     """Let each seat's strategy decide (at most ``max_decisions`` times; -1: to the end); returns
-    the decisions made."""
+    the decisions made. Stops before a search player's decision (play_searched takes it)."""
     gv = state[1]
     made = 0
     while gv[V_PHASE] != PH_OVER and made != max_decisions:
         seat = gv[V_SEAT]
+        if is_search(seat_sid[seat]):
+            break
         take_option(ctx, state, choose(ctx, state, seat_sid[seat], seat_prm[seat]), log, log_n)
         made += 1
     return made
@@ -193,21 +201,73 @@ def write_record(ctx, state, out, i):
     write_progress(out, i, gv[TRACK:TRACK + PROGRESS_SIZE], winners, gv[V_TURNS])
 
 
+# ---- search players (simbalance/players) --------------------------------------------------------
+
+
+@njit(cache=True)
+def search_option(ctx, state, seat_sid, seat_prm, seed, game, decision, search_scratch):
+    """The option the search seat to move takes (players/search_nb.search with this game's steps)."""
+    return search(to_move, legal_options, apply_option, play_out, determinize, outcome, evaluate, policy, ctx, state,
+                  seat_sid, seat_prm, seed, game, decision, search_scratch)
+
+
+@njit(cache=True)
+def new_search_scratch(ctx, slot_strategy, slot_params):
+    """The search players' scratch for a block (players/common_nb.new_search)."""
+    game_rules = ctx[2]
+    return new_search(ctx, new_state, game_rules[G_HAND] + 1, game_rules[G_PLAYERS], slot_params.shape[1],
+                      search_capacity(slot_strategy, slot_params))
+
+
+@njit(cache=True)
+def play_searched(ctx, state, seed, game, seat_sid, seat_prm, search_scratch, log, log_n):
+    """The game on from a search seat's decision: the search picks, the strategies play on to the
+    next search decision, until the end. With validation, an option the decision does not list
+    ends the game as invalid."""
+    gv = state[1]
+    options = search_scratch[3]
+    decision = 0
+    while gv[V_PHASE] != PH_OVER:
+        option = search_option(ctx, state, seat_sid, seat_prm, seed, game, np.int64(decision), search_scratch)
+        decision += 1
+        if ctx[3]:
+            n = legal_options(ctx, state, options)
+            listed = False
+            for k in range(n):
+                listed = listed or options[k] == option
+            if not listed:
+                if log is not None:
+                    log_event(log, log_n, EV_INVALID, gv[V_SEAT], option, 0)
+                gv[V_END] = END_INVALID
+                end_game(ctx, state, log, log_n)
+                return
+        take_option(ctx, state, option, log, log_n)
+        play_on(ctx, state, seat_sid, seat_prm, np.int64(-1), log, log_n)
+
+
 # ---- the kernel and its variants ----------------------------------------------------------------
 
 
 @njit(cache=True, _nrt=False)
-def play_game(ctx, state, seed, game, seat_sid, seat_prm, out, i, log, log_n):
+def play_game(ctx, state, seed, game, seat_sid, seat_prm, out, i, log, log_n, search_scratch):
     """One whole game as the kernel plays it: ``start``, ``play_out`` to the end, ``write_record``
     into ``out[i]``. One call per game: inlined into the kernel's loop, these steps made its
-    compile twice as slow."""
+    compile twice as slow. ``search_scratch`` None (the kernel without search players: numba
+    compiles the search away) or the search's scratch (``search_kernel``: a search seat's decisions
+    are the search's)."""
     start_game(ctx, state, seed, game, log, log_n)
     play_on(ctx, state, seat_sid, seat_prm, -1, log, log_n)
+    if search_scratch is not None:
+        if state[1][V_PHASE] != PH_OVER:  # stopped before a search seat's decision
+            play_searched(ctx, state, seed, game, seat_sid, seat_prm, search_scratch, log, log_n)
+    elif state[1][V_PHASE] != PH_OVER:  # a search seat in the kernel without search: not a game
+        state[1][V_END] = END_INVALID
+        end_game(ctx, state, log, log_n)
     write_record(ctx, state, out, i)
 
 
 @njit(cache=True, inline="always")
-def play_block(out, lo, hi, first_game, seed, lineups, slot_strategy, slot_params, ctx, log, log_n):
+def play_block(out, lo, hi, first_game, seed, lineups, slot_strategy, slot_params, ctx, log, log_n, search_scratch):
     """Games ``first_game + lo .. first_game + hi - 1`` into ``out[lo:hi]``, with one state (and its
     scratch) for the whole block: the body of the kernel and of the replay. Inlined: with games this
     short (a few turns) a call per block measurably slowed the kernel."""
@@ -218,7 +278,7 @@ def play_block(out, lo, hi, first_game, seed, lineups, slot_strategy, slot_param
     for i in range(lo, hi):
         game = first_game + i
         begin_game(state[0], seed, game, out, i, lineups, slot_strategy, slot_params, players, seat_sid, 0, seat_prm)
-        play_game(ctx, state, seed, game, seat_sid, seat_prm, out, i, log, log_n)
+        play_game(ctx, state, seed, game, seat_sid, seat_prm, out, i, log, log_n, search_scratch)
 
 
 @njit(cache=True, nogil=True)
@@ -226,7 +286,17 @@ def kernel(out, lo, hi, first_game, seed, lineups, slot_strategy, slot_params, c
            validate):
     """Games ``lo .. hi - 1`` of the chunk (core/kernel.py)."""
     ctx = (card_info, srules, game_rules, validate)
-    play_block(out, lo, hi, first_game, seed, lineups, slot_strategy, slot_params, ctx, None, None)
+    play_block(out, lo, hi, first_game, seed, lineups, slot_strategy, slot_params, ctx, None, None, None)
+
+
+@njit(cache=True, nogil=True)
+def search_kernel(out, lo, hi, first_game, seed, lineups, slot_strategy, slot_params, card_info, srules, game_rules,
+                  validate):
+    """``kernel`` for a run with search players (compiled only when one is seated: the search adds
+    to the cold compile)."""
+    ctx = (card_info, srules, game_rules, validate)
+    play_block(out, lo, hi, first_game, seed, lineups, slot_strategy, slot_params, ctx, None, None,
+               new_search_scratch(ctx, slot_strategy, slot_params))
 
 
 @njit(cache=True)
@@ -254,4 +324,14 @@ def trace_game(lineups, slot_strategy, slot_params, card_info, srules, game_rule
     (validated), every event in ``log``; ``log_n[0]``: the number of events."""
     log_n[0] = 0
     play_block(out, 0, 1, game, seed, lineups, slot_strategy, slot_params, (card_info, srules, game_rules, True),
-               log, log_n)
+               log, log_n, None)
+
+
+@njit(cache=True)
+def trace_search_game(lineups, slot_strategy, slot_params, card_info, srules, game_rules, seed, game, out, log,
+                      log_n):
+    """``trace_game`` for a run with search players."""
+    log_n[0] = 0
+    ctx = (card_info, srules, game_rules, np.bool_(True))
+    play_block(out, 0, 1, game, seed, lineups, slot_strategy, slot_params, ctx, log, log_n,
+               new_search_scratch(ctx, slot_strategy, slot_params))

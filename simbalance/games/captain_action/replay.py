@@ -10,7 +10,7 @@ from simbalance.core.records import END_STALEMATE, END_TIMEOUT, END_WIN
 from simbalance.core.replay import trace_with_log
 from simbalance.games.captain_action import state_nb as st
 from simbalance.games.captain_action.deck import game_deck
-from simbalance.games.captain_action.play_nb import trace_game
+from simbalance.games.captain_action.play_nb import trace_game, trace_search_game
 from simbalance.games.captain_action.scoring_nb import hand_score
 from simbalance.games.captain_action.state_nb import (
     G_CALL_BEFORE,
@@ -25,8 +25,9 @@ def trace(plan, game: int) -> tuple[np.ndarray, np.ndarray]:
     """Play game ``game`` of the plan's run again (the kernel's own code, validated) and return its
     record and its event log (rows of state_nb.EV_*)."""
     lineup = plan.lineup
+    play = trace_search_game if plan.engine.searches(lineup) else trace_game
     return trace_with_log(
-        lambda target, log, log_n: trace_game(lineup.seats, lineup.slot_strategy, lineup.slot_params,
+        lambda target, log, log_n: play(lineup.seats, lineup.slot_strategy, lineup.slot_params,
                                               *plan.prepared[:3], np.uint64(plan.seed), np.int64(game), target,
                                               log, log_n),
         plan.engine.record_dtype, 4, rows=1024)

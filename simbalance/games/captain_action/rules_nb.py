@@ -67,6 +67,7 @@ from simbalance.games.captain_action.state_nb import (
     V_END,
     V_FORBID,
     V_HAND_SCORE,
+    V_KNOWN,
     V_LAST_DRAWER,
     V_PHASE,
     V_PILE_N,
@@ -155,6 +156,7 @@ def take_from_discard_pile(ctx, state, log, log_n):
     gv[V_PILE_N] -= 1
     card = pile[gv[V_PILE_N]]
     gv[V_TAKES + seat] += 1
+    gv[V_KNOWN + seat] |= np.int64(1) << card  # taken face up: the table knows where it is
     if game_rules[G_TAKE_BACK] == 0:
         gv[V_FORBID] = hand_size
     hand[seat, hand_size] = card
@@ -181,6 +183,7 @@ def discard(ctx, state, slot, log, log_n):
     if log is not None:
         log_event(log, log_n, EV_DISCARD, seat, hand[seat, slot], 0)
     pile[gv[V_PILE_N]] = hand[seat, slot]
+    gv[V_KNOWN + seat] &= ~(np.int64(1) << hand[seat, slot])
     gv[V_PILE_N] += 1
     hand[seat, slot] = hand[seat, hand_size]
     gv[V_TURNS] += 1

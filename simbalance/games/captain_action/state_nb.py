@@ -119,7 +119,9 @@ V_HAND_SCORE = V_TAKES + MAX_SEATS  # per seat: the sets in the final hand
 V_SCORE = V_HAND_SCORE + MAX_SEATS  # per seat: sets + bonus - penalty
 V_PROGRESS = V_SCORE + MAX_SEATS  # per seat: the sets in the hand at the last round's end (whole-game metrics)
 TRACK = V_PROGRESS + MAX_SEATS  # the whole-game metrics' tracker (core/progress.py)
-N_GV = TRACK + PROGRESS_SIZE
+V_KNOWN = TRACK + PROGRESS_SIZE  # per seat: bit c set when the table saw card c go into its hand (taken
+#                                from the discard pile, not discarded since): what search players may not shuffle
+N_GV = V_KNOWN + MAX_SEATS
 
 # ---- the replay's event log: one row per event, (kind, a, b, c); kernels pass None --------------
 EV_DEAL = 0  # seat a is dealt card b

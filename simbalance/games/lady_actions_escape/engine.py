@@ -13,6 +13,9 @@ Version history (bump ENGINE_VERSION only when game behaviour changes):
    turns (default 1,000), ends as a stalemate with its reason (``dr-evil-chain``,
    ``dr-evil-lady-action-cycle``, ``recycling``); the full round of passes is reason ``no-play``.
    Games that used to reach the turn cap in such a loop now end as stalemates, earlier.
+
+Not a new version: the search players ``mcts`` and ``flat`` (simbalance/players). Games without a
+search seat are the same games.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from simbalance.core.config import require_bool, require_choice, require_int
 from simbalance.core.errors import ConfigError
 from simbalance.core.progress import PROGRESS_FIELDS
 from simbalance.core.records import MAX_SEATS, record_dtype
-from simbalance.games.lady_actions_escape import play_nb
+from simbalance.games.lady_actions_escape import play_nb, search_nb
 from simbalance.games.lady_actions_escape.deck import can_ever_play, card_arrays, game_deck
 from simbalance.games.lady_actions_escape.plugin import PLUGIN_DOC, build_plugin_kernel
 from simbalance.games.lady_actions_escape.replay import replay, trace
@@ -49,17 +52,20 @@ from simbalance.games.lady_actions_escape.state_nb import (
     new_state,
 )
 from simbalance.games.lady_actions_escape.validate_nb import check
-from simbalance.games.spec import Cards, Engine, Plugin, Resumable
+from simbalance.games.spec import Cards, Engine, Plugin, Resumable, Search
+from simbalance.players import SEARCH_PARAMS, SEARCH_STRATEGIES
 
 ENGINE_VERSION = 3
 CHUNK_SIZE = 1 << 15
-STRATEGIES = {"random": 0, "flexible": 1, "steer": 1, "blocker": 2}  # steer: flexible's code, other weights
+# steer: flexible's code, other weights; mcts and flat: the search players (simbalance/players)
+STRATEGIES = {"random": 0, "flexible": 1, "steer": 1, "blocker": 2, **SEARCH_STRATEGIES}
 # Each heuristic's parameters in the order its code reads them (state_nb.P_*); configs bind by name.
 STRATEGY_PARAMS = {
     "random": (),
     "flexible": ("bg_weight", "char_weight", "wild_hold"),
     "steer": ("bg_weight", "char_weight", "wild_hold"),
     "blocker": ("bg_weight", "char_weight", "wild_hold", "danger", "weapon_hold"),
+    **SEARCH_PARAMS,
 }
 
 FIRST_LEADERS = ["seat0", "rotate", "random"]  # state_nb.LEADER_* in this order
@@ -149,5 +155,14 @@ ENGINE = Engine(
         clone=clone,
         check=check,
         write_record=play_nb.write_record,
+    ),
+    search=Search(
+        kernel=play_nb.search_kernel,
+        determinize=search_nb.determinize,
+        outcome=search_nb.outcome,
+        evaluate=search_nb.evaluate,
+        policy=play_nb.policy,
+        new_scratch=play_nb.new_search_scratch,
+        choose=play_nb.search_option,
     ),
 )

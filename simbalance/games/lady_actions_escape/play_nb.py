@@ -47,6 +47,7 @@ from simbalance.games.lady_actions_escape.rules_nb import (
     play_card,
     playable,
 )
+from simbalance.games.lady_actions_escape.search_nb import determinize, evaluate, outcome
 from simbalance.games.lady_actions_escape.state_nb import (
     DEALT,
     DIRECTION,
@@ -83,6 +84,8 @@ from simbalance.games.lady_actions_escape.state_nb import (
 )
 from simbalance.games.lady_actions_escape.strategies_nb import choose_card, name_background, name_character
 from simbalance.games.lady_actions_escape.validate_nb import broken_invariant
+from simbalance.players.common_nb import is_search, new_search, search_capacity
+from simbalance.players.search_nb import search
 
 
 @njit(cache=True)
@@ -296,11 +299,14 @@ def strategy_move(ctx, state, sid, params):
 @njit(cache=True, _nrt=False)
 def play_out(ctx, state, seat_sid, seat_prm, max_decisions, log=None, log_n=None):
     """Resumable.play_out: the seats' strategies (``seat_sid[s]``, parameters ``seat_prm[s]``) take
-    the decisions, at most ``max_decisions`` (-1: to the end). Returns the decisions taken."""
+    the decisions, at most ``max_decisions`` (-1: to the end). Returns the decisions taken. Stops
+    before a search player's decision (play_searched takes it)."""
     st = state[2]
     made = 0
     while made != max_decisions and st[PHASE] != PHASE_OVER:
         seat = st[SEAT]
+        if is_search(seat_sid[seat]):
+            break
         card, bg, ch, legal = strategy_move(ctx, state, seat_sid[seat], seat_prm[seat])
         made += 1
         if not legal:
@@ -338,11 +344,54 @@ def write_record(ctx, state, out, i):
     write_progress(out, i, st[TRACK:TRACK + PROGRESS_SIZE], winners, st[TURN])
 
 
+# ---- search players (simbalance/players) ---------------------------------------------------------
+@njit(cache=True)
+def search_option(ctx, state, seat_sid, seat_prm, seed, game, decision, search_scratch):
+    """The option the search seat to move takes (players/search_nb.search with this game's steps)."""
+    return search(to_move, legal_options, apply_option, play_out, determinize, outcome, evaluate, policy, ctx, state,
+                  seat_sid, seat_prm, seed, game, decision, search_scratch)
+
+
+@njit(cache=True, _nrt=False)
+def policy(ctx, state, sid, params):
+    """The option heuristic ``sid`` takes at the pending decision (``strategy_move``, as a code)."""
+    n_cards = ctx[0].shape[0]
+    n_ch = ctx[2].shape[0] - ctx[3][G_N_BG]
+    card, bg, ch, _ = strategy_move(ctx, state, sid, params)
+    return option_code(card, bg, ch, n_cards, n_ch)
+
+
+@njit(cache=True)
+def new_search_scratch(ctx, slot_strategy, slot_params):
+    """The search players' scratch for a block (players/common_nb.new_search)."""
+    card_info, kind_cards, game_rules = ctx[0], ctx[2], ctx[3]
+    n_bg = game_rules[G_N_BG]
+    n_options = card_info.shape[0] * max(1, n_bg * (kind_cards.shape[0] - n_bg))  # max_options
+    return new_search(ctx, new_state, n_options, game_rules[G_PLAYERS], slot_params.shape[1],
+                      search_capacity(slot_strategy, slot_params))
+
+
+@njit(cache=True)
+def play_searched(ctx, state, seed, game, seat_sid, seat_params, search_scratch, log, log_n):
+    """The game on from a search seat's decision: the search picks (``apply_option`` ends the game
+    as invalid on an option it does not list), the strategies play on to the next search decision,
+    until the end."""
+    st = state[2]
+    decision = 0
+    while st[PHASE] != PHASE_OVER:
+        option = search_option(ctx, state, seat_sid, seat_params, seed, game, np.int64(decision), search_scratch)
+        decision += 1
+        apply_option(ctx, state, option, log, log_n)
+        play_out(ctx, state, seat_sid, seat_params, np.int64(-1), log, log_n)
+
+
 # ---- the kernel --------------------------------------------------------------------------------
 @njit(cache=True)
-def play_block(out, lo, hi, first_game, seed, lineups, slot_strategy, slot_params, ctx, log, log_n):
+def play_block(out, lo, hi, first_game, seed, lineups, slot_strategy, slot_params, ctx, log, log_n, search_scratch):
     """Games ``first_game + lo .. first_game + hi - 1`` into ``out[lo:hi]``, in one state allocated
-    once: the body of every kernel (the normal one and those around a plug-in) and of the replay."""
+    once: the body of every kernel (the normal one and those around a plug-in) and of the replay.
+    ``search_scratch``: None (no search players: numba compiles the search away) or the search's
+    scratch (``search_kernel``)."""
     players = ctx[3][G_PLAYERS]
     state = new_state(ctx)
     seat_sid = np.empty(players, np.int64)
@@ -353,6 +402,11 @@ def play_block(out, lo, hi, first_game, seed, lineups, slot_strategy, slot_param
                    seat_params)
         start(ctx, state, seed, game, lineups.shape[0], log, log_n)
         play_out(ctx, state, seat_sid, seat_params, np.int64(-1), log, log_n)
+        if search_scratch is not None:
+            if state[2][PHASE] != PHASE_OVER:  # stopped before a search seat's decision
+                play_searched(ctx, state, seed, game, seat_sid, seat_params, search_scratch, log, log_n)
+        elif state[2][PHASE] != PHASE_OVER:  # a search seat in the kernel without search: not a game
+            invalid_play(state[2], np.int64(-1), np.int64(-1), log, log_n)
         write_record(ctx, state, out, i)
 
 
@@ -361,7 +415,17 @@ def kernel(out, lo, hi, first_game, seed, lineups, slot_strategy, slot_params, c
            game_rules, validate):
     """Games ``lo .. hi - 1`` of the chunk (core/kernel.py)."""
     ctx = (card_info, match, kind_cards, game_rules, validate)
-    play_block(out, lo, hi, first_game, seed, lineups, slot_strategy, slot_params, ctx, None, None)
+    play_block(out, lo, hi, first_game, seed, lineups, slot_strategy, slot_params, ctx, None, None, None)
+
+
+@njit(cache=True, nogil=True)
+def search_kernel(out, lo, hi, first_game, seed, lineups, slot_strategy, slot_params, card_info, match, kind_cards,
+                  game_rules, validate):
+    """``kernel`` for a run with search players (compiled only when one is seated: the search adds
+    to the cold compile)."""
+    ctx = (card_info, match, kind_cards, game_rules, validate)
+    play_block(out, lo, hi, first_game, seed, lineups, slot_strategy, slot_params, ctx, None, None,
+               new_search_scratch(ctx, slot_strategy, slot_params))
 
 
 @njit(cache=True)
@@ -371,7 +435,17 @@ def trace_game(lineups, slot_strategy, slot_params, card_info, match, kind_cards
     (validated), every event in ``log``; ``log_n[0]``: the number of events."""
     log_n[0] = 0
     ctx = (card_info, match, kind_cards, game_rules, np.bool_(True))
-    play_block(out, np.int64(0), np.int64(1), game, seed, lineups, slot_strategy, slot_params, ctx, log, log_n)
+    play_block(out, np.int64(0), np.int64(1), game, seed, lineups, slot_strategy, slot_params, ctx, log, log_n, None)
+
+
+@njit(cache=True)
+def trace_search_game(lineups, slot_strategy, slot_params, card_info, match, kind_cards, game_rules, seed, game, out,
+                      log, log_n):
+    """``trace_game`` for a run with search players."""
+    log_n[0] = 0
+    ctx = (card_info, match, kind_cards, game_rules, np.bool_(True))
+    play_block(out, np.int64(0), np.int64(1), game, seed, lineups, slot_strategy, slot_params, ctx, log, log_n,
+               new_search_scratch(ctx, slot_strategy, slot_params))
 
 
 @njit(cache=True)

@@ -10,7 +10,7 @@ from simbalance.core.plugins import PLUGIN_ID
 from simbalance.core.replay import trace_with_log
 from simbalance.games.lady_actions_escape import state_nb as S
 from simbalance.games.lady_actions_escape.deck import game_deck
-from simbalance.games.lady_actions_escape.play_nb import trace_game
+from simbalance.games.lady_actions_escape.play_nb import trace_game, trace_search_game
 
 
 def trace(plan, game: int) -> tuple[np.ndarray, np.ndarray]:
@@ -20,7 +20,7 @@ def trace(plan, game: int) -> tuple[np.ndarray, np.ndarray]:
     if PLUGIN_ID in plan.lineup.slot_strategy and run_trace is None:
         raise SimbalanceError("lady-actions-escape: replaying a plug-in's game needs its kernel (plan_run with "
                               "strategy_file=...)")
-    run_trace = run_trace or trace_game
+    run_trace = run_trace or (trace_search_game if plan.engine.searches(plan.lineup) else trace_game)
     lineup = plan.lineup
     return trace_with_log(
         lambda target, log, log_n: run_trace(lineup.seats, lineup.slot_strategy, lineup.slot_params,

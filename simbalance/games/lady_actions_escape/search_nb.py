@@ -1,0 +1,86 @@
+"""What the search players (simbalance/players) need of lady-actions-escape: ``determinize``,
+``outcome`` and ``evaluate`` (docs/search-players.md).
+
+What a seat sees: its own hand, the discard pile, every hand's size and the draw pile's size, the
+direction of play and what the top card stands for. Hidden from it: the others' cards and the draw
+pile's order (cards drawn face down; a reshuffled discard pile becomes hidden again).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from simbalance.core.bits import lowest_bit
+from simbalance.core.records import END_WIN
+from simbalance.core.rng import next_u64, shuffle
+from simbalance.games.lady_actions_escape.state_nb import (
+    DRAW,
+    DRAW_N,
+    END,
+    G_PLAYERS,
+    HAND,
+    HAND_N,
+    ONE,
+    WINNER,
+)
+
+
+@njit(cache=True, _nrt=False)
+def determinize(ctx, state, seat, rng):
+    """Shuffle every card ``seat`` cannot see (the others' hands, the draw pile) among those places,
+    each keeping its size; then re-key the game's own stream from ``rng`` (reshuffles and the real
+    game's future stay unknown).
+
+    The hidden cards are laid out in card order before the shuffle (in the draw pile's space, which
+    holds at most every card of the deck), so the result depends on which cards are hidden, never on
+    where they really are: the same ``rng`` gives the same determinization of every state the seat
+    cannot tell apart."""
+    srng, masks, st = state
+    players = ctx[3][G_PLAYERS]
+    hidden = np.uint64(0)
+    for k in range(st[DRAW_N]):
+        hidden |= ONE << np.uint64(st[DRAW + k])
+    for s in range(players):
+        if s != seat:
+            hidden |= masks[HAND + s]
+    m = 0
+    while hidden != np.uint64(0):
+        st[DRAW + m] = lowest_bit(hidden)
+        hidden &= hidden - ONE
+        m += 1
+    shuffle(rng, st[DRAW:DRAW + m], m)
+    at = st[DRAW_N]  # the draw pile keeps the first DRAW_N places; the hands take the rest in turn
+    for s in range(players):
+        if s == seat:
+            continue
+        hand = np.uint64(0)
+        for _ in range(st[HAND_N + s]):
+            hand |= ONE << np.uint64(st[DRAW + at])
+            at += 1
+        masks[HAND + s] = hand
+    srng[0] = next_u64(rng)
+
+
+@njit(cache=True)
+def outcome(ctx, state):
+    """The finished game's winner as a bit mask; 0 for a timeout or a stalemate."""
+    st = state[2]
+    return np.int64(1) << st[WINNER] if st[END] == END_WIN else np.int64(0)
+
+
+@njit(cache=True)
+def evaluate(ctx, state, rew):
+    """A play-out cut short: the race to empty one's hand, as shares of the win that fall by a factor
+    e per card held beyond the fewest (a seat two cards behind the leader weighs e^-2 of it)."""
+    st = state[2]
+    players = ctx[3][G_PLAYERS]
+    fewest = st[HAND_N]
+    for s in range(1, players):
+        fewest = min(fewest, st[HAND_N + s])
+    total = 0.0
+    for s in range(players):
+        rew[s] = np.exp(-np.float64(st[HAND_N + s] - fewest))
+        total += rew[s]
+    for s in range(players):
+        rew[s] /= total

@@ -1,0 +1,183 @@
+"""What both search players share: parameter positions, the search's own random stream, the
+preallocated scratch, copying a state, the play-out and its result.
+
+The scratch (``new_search``) is allocated once per block of games and reused at every decision: no
+allocation in the game loop. It is a tuple
+
+``(work, ti, tf, options, rew, roll_sid, roll_prm, rng, sub, opt)``:
+
+- ``work``: a game state, the determinization an iteration plays in;
+- ``ti`` int64[capacity, N_TI], ``tf`` float64[capacity, N_TF]: the tree's nodes (T_*, F_*);
+- ``options`` int64[max options]: a decision's options;
+- ``rew`` float64[MAX_SEATS]: a play-out's result per seat;
+- ``roll_sid``, ``roll_prm``: the seats' strategies in the play-outs (a search seat plays its
+  rollout strategy);
+- ``rng``, ``sub`` uint64[1]: the search's stream, and a sub-stream (flat's common random numbers);
+- ``opt`` float64[3, max options]: flat's per option sums of results (or of their differences to
+  the rollout strategy's option), of their squares, and one play-out's results.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+import numpy as np
+from numba import njit
+from numba.extending import overload
+
+from simbalance.core.bits import popcount
+from simbalance.core.records import MAX_SEATS
+from simbalance.core.rng import GOLDEN, mix64, seed_game
+from simbalance.players import FLAT, MCTS, SEARCH_MAX_ID
+
+# ---- parameter positions (simbalance.players.SEARCH_PARAMS) -------------------------------------
+P_BUDGET = 0  # mcts: iterations per decision; flat: play-outs per option
+P_UCT = 1  # mcts: the UCT exploration constant
+P_MCTS_DEPTH = 2  # mcts: decisions a play-out plays before the evaluation scores it (0: to the end)
+P_MCTS_CONFIDENCE = 3  # mcts: standard errors by which an option must beat the rollout strategy's own
+P_MCTS_ROLLOUT = 4  # mcts: the rollout strategy's id, its parameters after it
+P_FLAT_DEPTH = 1
+P_FLAT_CONFIDENCE = 2
+P_FLAT_ROLLOUT = 3
+
+# ---- tree nodes ---------------------------------------------------------------------------------
+T_PARENT = 0
+T_CHILD = 1  # first child (-1: none)
+T_NEXT = 2  # next sibling (-1: none)
+T_OPTION = 3  # the option code that leads here from the parent
+T_MOVER = 4  # the seat that chose it (its reward is backed up here)
+N_TI = 5
+F_VISITS = 0
+F_AVAIL = 1  # how often the option was legal when its parent was visited (ISMCTS availability)
+F_REWARD = 2  # summed results of the mover
+F_REWARD2 = 3  # ... and their squares
+N_TF = 4
+
+# The search's stream: derive_seed(seed, "search") (core/rng), computed in the kernel.
+SEARCH_SALT = np.uint64(int.from_bytes(hashlib.sha256(b"search").digest()[:8], "little"))
+
+
+@njit(cache=True, inline="always")
+def is_search(sid):
+    return sid <= SEARCH_MAX_ID
+
+
+@njit(cache=True, inline="always")
+def search_seed(seed):
+    """``core.rng.derive_seed(seed, "search")``, in the kernel."""
+    return mix64((np.uint64(seed) ^ SEARCH_SALT) + GOLDEN)
+
+
+@njit(cache=True, inline="always")
+def seed_search(rng, seed, game, decision):
+    """Key the search's stream to search decision ``decision`` of game ``game`` of run ``seed``:
+    never the game's own stream, so the game is the same whatever the budget."""
+    seed_game(rng, search_seed(seed), game)
+    rng[0] = mix64(rng[0] + np.uint64(decision + 1) * GOLDEN)
+
+
+def copy_state(dst, src):
+    """Copy every array of the game state ``src`` into ``dst`` (same layout): a clone without the
+    allocation. Plain Python below; jitted, one element loop per array (the overload)."""
+    for d, s in zip(dst, src, strict=True):
+        d[...] = s
+
+
+@overload(copy_state)
+def _copy_state_jitted(dst, src):
+    lines = []
+    for i, arr in enumerate(src):
+        if arr.ndim == 1:
+            lines.append(f"    d = dst[{i}]\n    s = src[{i}]\n    for j in range(s.shape[0]):\n        d[j] = s[j]\n")
+        elif arr.ndim == 2:
+            lines.append(f"    d = dst[{i}]\n    s = src[{i}]\n    for j in range(s.shape[0]):\n"
+                         f"        for k in range(s.shape[1]):\n            d[j, k] = s[j, k]\n")
+        else:
+            lines.append(f"    dst[{i}][...] = src[{i}]\n")
+    namespace: dict = {}
+    exec("def impl(dst, src):\n" + "".join(lines) + "    return None\n", namespace)  # noqa: S102
+    return namespace["impl"]
+
+
+@njit(cache=True)
+def search_capacity(slot_strategy, slot_params):
+    """Tree nodes a block needs: one per iteration and the root, for the largest mcts budget among
+    the run's slots (1 when no slot searches)."""
+    cap = 1
+    for k in range(slot_strategy.shape[0]):
+        if slot_strategy[k] == MCTS:
+            cap = max(cap, int(slot_params[k, P_BUDGET]) + 2)
+    return cap
+
+
+@njit(cache=True, forceinline=True)
+def new_search(ctx, new_state, n_options, players, n_params, capacity):
+    """The scratch of one block (module doc)."""
+    work = new_state(ctx)
+    ti = np.zeros((capacity, N_TI), np.int64)
+    tf = np.zeros((capacity, N_TF), np.float64)
+    options = np.zeros(n_options, np.int64)
+    rew = np.zeros(MAX_SEATS, np.float64)
+    roll_sid = np.zeros(players, np.int64)
+    roll_prm = np.zeros((players, n_params), np.float64)
+    rng = np.zeros(1, np.uint64)
+    sub = np.zeros(1, np.uint64)
+    opt = np.zeros((3, n_options), np.float64)
+    return work, ti, tf, options, rew, roll_sid, roll_prm, rng, sub, opt
+
+
+@njit(cache=True, forceinline=True)
+def rollout_seats(seat_sid, seat_prm, roll_sid, roll_prm):
+    """The play-outs' strategies: a search seat plays its rollout strategy (id and parameters from
+    its own row), every other seat its own."""
+    n_params = seat_prm.shape[1]
+    for s in range(seat_sid.shape[0]):
+        sid = seat_sid[s]
+        if sid == MCTS or sid == FLAT:
+            at = P_MCTS_ROLLOUT if sid == MCTS else P_FLAT_ROLLOUT
+            roll_sid[s] = np.int64(seat_prm[s, at])
+            for k in range(n_params):
+                roll_prm[s, k] = seat_prm[s, at + 1 + k] if at + 1 + k < n_params else 0.0
+        else:
+            roll_sid[s] = sid
+            for k in range(n_params):
+                roll_prm[s, k] = seat_prm[s, k]
+
+
+@njit(cache=True, inline="always")
+def shares(winners, rew, players):
+    """A result as every seat's share of the win: 1 for a win, 1/k for a k-way shared win, 0
+    otherwise (the units of the reports' win rates)."""
+    k = popcount(np.uint64(winners))
+    for s in range(players):
+        rew[s] = 1.0 / k if k > 0 and (winners >> s) & 1 else 0.0
+
+
+@njit(cache=True, inline="always")
+def finish(to_move, play_out, outcome, evaluate, ctx, work, roll_sid, roll_prm, depth, rew, players):
+    """Play ``work`` out with the play-out strategies (``depth`` > 0: at most that many decisions,
+    then the game's evaluation estimates each seat's share) and write every seat's result into ``rew``."""
+    if to_move(ctx, work) >= 0:
+        play_out(ctx, work, roll_sid, roll_prm, np.int64(depth if depth > 0 else -1))
+    if to_move(ctx, work) < 0:
+        shares(outcome(ctx, work), rew, players)
+    else:
+        evaluate(ctx, work, rew)
+
+
+@njit(cache=True, inline="always")
+def preferred(policy, determinize, ctx, state, seat, work, roll_sid, roll_prm, rng):
+    """The option the seat's rollout strategy would take here (in a determinization, so that its
+    own ties draw from the search's stream, never the game's): a search keeps it unless it finds an
+    option strictly better, instead of a coin flip among options its play-outs could not tell apart."""
+    copy_state(work, state)
+    determinize(ctx, work, seat, rng)
+    return policy(ctx, work, roll_sid[seat], roll_prm[seat])
+
+
+@njit(cache=True, inline="always")
+def clearly_better(mean, var, n, mean_ref, var_ref, n_ref, confidence):
+    """Does an option with results of mean ``mean`` and variance ``var`` over ``n`` play-outs beat
+    the reference option by more than ``confidence`` standard errors of the difference?"""
+    se = np.sqrt(max(var, 0.0) / n + max(var_ref, 0.0) / n_ref)
+    return mean - mean_ref > confidence * se
