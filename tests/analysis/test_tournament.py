@@ -72,7 +72,7 @@ def test_cli_tournament(tmp_path):
 
 
 def test_strategies_lists_heuristics_and_presets():
-    res = CliRunner().invoke(app, ["strategies", GAME])
+    res = CliRunner().invoke(app, ["strategies", GAME], env={"COLUMNS": "200"})  # no wrapped words
     assert res.exit_code == 0 and "blocker" in res.output and "preset of flexible" in res.output
 
 
