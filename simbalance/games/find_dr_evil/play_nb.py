@@ -58,6 +58,7 @@ from simbalance.games.find_dr_evil.state_nb import (
     IN_PLAY,
     KEPT,
     LING_DEALT,
+    N_RULES,
     OFFERER,
     PICK_CAP,
     PICKS,
@@ -358,6 +359,16 @@ def start_scripted(ctx, order, seed, game):
     seed_game(state[S_RNG], seed, game)
     start_dealt(ctx, state)
     return state
+
+
+def scripted_rules(cap=10_000, repeat=True, repeat_min=3, stalemate_window=0, first_card_to=1):
+    """Tests: a full rules array, every entry by name. (A short array would let the kernel read
+    past its end, as jitted code has no bounds checks: a scripted game once ended as a stalemate.)"""
+    rules = np.zeros(N_RULES, dtype=np.int64)
+    rules[PICK_CAP], rules[FIRST_CARD_TO] = cap, first_card_to
+    rules[REPEAT_AFTER_PAIR], rules[REPEAT_MIN_HOLDERS] = repeat, repeat_min
+    rules[STALEMATE_WINDOW] = stalemate_window
+    return rules
 
 
 @njit(cache=True)

@@ -9,7 +9,7 @@ import pytest
 
 from simbalance.core.records import END_TIMEOUT, END_WIN
 from simbalance.games.find_dr_evil.engine import RECORD_DTYPE
-from simbalance.games.find_dr_evil.play_nb import play_scripted
+from simbalance.games.find_dr_evil.play_nb import play_scripted, scripted_rules
 
 A1, A2, B1, B2, C1, C2, LING, A3, A4 = range(9)
 POSE = np.array([0, 0, 1, 1, 2, 2, 3, 0, 0], dtype=np.int64)  # poses A, B, C; Dr. Ling is pose 3
@@ -31,7 +31,7 @@ def order_for(hands: list[list[int]]) -> np.ndarray:
 
 def play(hands, seed=0, game=0, cap=10_000, repeat=True, repeat_min=3):
     out = np.zeros(1, RECORD_DTYPE)
-    rules = np.array([cap, 1, repeat, repeat_min], dtype=np.int64)
+    rules = scripted_rules(cap, repeat, repeat_min)
     play_scripted(order_for(hands), POSE, np.int64(LING), np.int64(len(hands)), rules,
                   np.uint64(seed), np.int64(game), out)
     return out[0]

@@ -11,7 +11,7 @@ import pytest
 from simbalance.api import plan_run
 from simbalance.core.records import END_INVALID, END_TIMEOUT, END_WIN
 from simbalance.games.find_dr_evil.engine import ENGINE, RECORD_DTYPE
-from simbalance.games.find_dr_evil.play_nb import start_scripted
+from simbalance.games.find_dr_evil.play_nb import scripted_rules, start_scripted
 from simbalance.games.find_dr_evil.state_nb import (
     END,
     IN_PLAY,
@@ -150,7 +150,7 @@ def order_for(hands):
 
 
 def scripted(hands, cap=10_000, repeat=True, repeat_min=3, seed=0):
-    rules = np.array([cap, 1, repeat, repeat_min], dtype=np.int64)
+    rules = scripted_rules(cap, repeat, repeat_min)
     ctx = R.context(POSE, LING, POSE.max() + 1, len(hands), rules, True)
     return ctx, start_scripted(ctx, order_for(hands), np.uint64(seed), np.int64(0))
 
