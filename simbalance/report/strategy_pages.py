@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from simbalance.studies.tune import TuneResult
 
 
-def _manifest(kind: str, game: str, players: int, n: int, seed: int, command: str, **fields) -> dict:
+def study_manifest(kind: str, game: str, players: int, n: int, seed: int, command: str, **fields) -> dict:
     from datetime import UTC, datetime
 
     return {"kind": kind, "game": game, "simbalance_version": __version__, "n": n, "seed": seed, "players": players,
@@ -76,7 +76,7 @@ def write_skill_folder(res: SkillResult, out: Path, command: str, n: int, seed: 
         html = page(f"skill {res.game}", f"{res.game}: skill against luck", sub, *parts, findings=found,
                     checked="decisions matter, and no restricted strategy beats the full one")
         (tmp / "skill.html").write_text(html, encoding="utf-8")
-        write_json(tmp / RUN_MARKER, _manifest("skill", res.game, res.players, n, seed, command, config=res.config))
+        write_json(tmp / RUN_MARKER, study_manifest("skill", res.game, res.players, n, seed, command, config=res.config))
     return Path(out)
 
 
@@ -141,6 +141,6 @@ def write_tune_folder(res: TuneResult, out: Path, command: str, n: int, seed: in
         html = page(f"tune {res.game}", f"{res.game}: tuning {res.strategy}", sub, *parts, findings=found,
                     checked="the tuned strategy dominates no strategy and does not beat its defaults")
         (tmp / "tune.html").write_text(html, encoding="utf-8")
-        write_json(tmp / RUN_MARKER, _manifest("tune", res.game, res.players, n, seed, command, strategy=res.strategy,
+        write_json(tmp / RUN_MARKER, study_manifest("tune", res.game, res.players, n, seed, command, strategy=res.strategy,
                                                config=res.config))
     return Path(out)
