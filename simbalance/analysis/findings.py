@@ -556,6 +556,11 @@ def tune_findings(strategy: str, dominance: pd.DataFrame, players: int, margin: 
     return ordered(out)
 
 
+def _budget(value, param: str) -> str:
+    """``8 iterations``, ``1 iteration``."""
+    return f"{int(value):,} {param if int(value) != 1 else param.removesuffix('s')}"
+
+
 def ladder_findings(table: pd.DataFrame, search: str, budget_param: str, against: str, players: int,
                     th: dict) -> list[Finding]:
     """The skill ladder (analysis/ladder.py): a curve that does not rise (a search that ignores its
@@ -590,7 +595,7 @@ def ladder_findings(table: pd.DataFrame, search: str, budget_param: str, against
         for (_, r), prev in zip(steps[~rising].iterrows(), table["budget"].shift(1)[steps[~rising].index], strict=True):
             out.append(Finding(
                 "ladder_step_no_gain", LOW,
-                f"{int(r['budget'])} {budget_param} do not beat {int(prev)}: a head-to-head share of "
+                f"{_budget(r['budget'], budget_param)} do not beat {int(prev):,}: a head-to-head share of "
                 f"{pct(r['h2h_share'])} ({ci_text(r['h2h_ci_low'], r['h2h_ci_high'])}), where 50% is even. "
                 "More budget buys little here (or the games were too few to tell).",
                 float(r["h2h_share"]), (float(r["h2h_ci_low"]), float(r["h2h_ci_high"])), "#ladder"))
@@ -599,14 +604,14 @@ def ladder_findings(table: pd.DataFrame, search: str, budget_param: str, against
         r = beats.iloc[0]
         out.append(Finding(
             "search_beats_heuristic", LOW,
-            f"{search} with {int(r['budget'])} {budget_param} beats {against}: {pct(r['win_rate'])} of its seats win "
-            f"({ci_text(r['ci_low'], r['ci_high'])}) where {pct(fair)} is fair. The heuristic is not the last word "
-            "on this game's balance.", float(r["win_rate"]), (float(r["ci_low"]), float(r["ci_high"])), "#ladder"))
+            f"{search} with {_budget(r['budget'], budget_param)} beats {against}: {pct(r['win_rate'])} of its seats "
+            f"win ({ci_text(r['ci_low'], r['ci_high'])}) where {pct(fair)} is fair. Balance measured with {against} "
+            "players may change under stronger play (simbalance robustness).", float(r["win_rate"]), (float(r["ci_low"]), float(r["ci_high"])), "#ladder"))
     elif len(table):
         r = table.sort_values("win_rate").iloc[-1]
         out.append(Finding(
             "heuristic_unbeaten", MEDIUM,
-            f"No budget of {search} beats {against}: the best, {int(r['budget'])} {budget_param}, wins "
+            f"No budget of {search} beats {against}: the best, {_budget(r['budget'], budget_param)}, wins "
             f"{pct(r['win_rate'])} of its seats ({ci_text(r['ci_low'], r['ci_high'])}) where {pct(fair)} is fair. "
             "Either the heuristic plays this game well, or the search needs more budget or a better rollout.",
             float(r["win_rate"]), (float(r["ci_low"]), float(r["ci_high"])), "#ladder"))

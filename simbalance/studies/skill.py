@@ -1,6 +1,6 @@
 """Skill: each heuristic's agency against random players, restricted play of every preset marked
 ``restricts`` against the full strategy, and a verdict from the measured numbers (analysis/skill.py).
-The search players are left out (docs/search-players.md)."""
+The search players are left out (docs/strategies.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The search players (simbalance/players, docs/search-players.md) in every game that has them:
+"""The search players (simbalance/players, docs/strategies.md) in every game that has them:
 
 - a determinization keeps what the seat sees, passes the engine's validation, keeps the hidden
   cards and the size of every hidden place, and puts each hidden card in each hidden place at the
