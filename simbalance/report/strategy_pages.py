@@ -37,6 +37,7 @@ def _rate_rows(df: pd.DataFrame, fair: float, first: str = "strategy") -> list[l
 def skill_json(res: SkillResult) -> dict:
     return {"game": res.game, "players": res.players, "has_decisions": res.has_decisions,
             "agency": res.agency.to_dict(orient="records"), "restricted": res.restricted.to_dict(orient="records"),
+            "search": res.search.to_dict(orient="records") if res.search is not None else [],
             "verdict": res.verdict}
 
 
@@ -64,6 +65,11 @@ def write_skill_folder(res: SkillResult, out: Path, command: str, n: int, seed: 
             "strategy the fair share.</p>",
             table(heads, _rate_rows(res.agency, fair), text_cols=2) if len(res.agency)
             else "<p>No heuristic to measure (the game has no decisions, or only random players).</p>",
+            *(["<h2 id='search'>Search players against random players</h2>",
+               "<p>The same measurement for the search players (fewer games: each searches at every decision). "
+               "The verdict above reads the heuristics only.</p>",
+               table(heads, _rate_rows(res.search, fair), text_cols=2)]
+              if res.search is not None and len(res.search) else []),
             "<h2 id='restricted'>Restricted play: without one ability, against the full strategy</h2>",
             "<p>A preset that takes one ability away from a strategy (<code>restricts</code> in the game's presets) "
             "alone against the full strategy: above the fair share, not using that ability wins more.</p>",
