@@ -77,8 +77,15 @@ def budget_preset(info, budget_param: str, budget: int) -> dict:
 
 
 def default_against(cfg: dict, heuristics: list[str]) -> str:
-    """The heuristic a ladder climbs against by default: the game's default lineup's strategy (the
-    one its config chose as the strongest), or, where that is ``random``, its first other heuristic."""
+    """The heuristic a ladder climbs against by default: the config's ``game.strongest`` (where a
+    tournament named it), else the game's default lineup's strategy (the one its config chose as
+    the strongest), or, where that is ``random``, its first other heuristic."""
+    strongest = cfg.get("game", {}).get("strongest")
+    if strongest is not None:
+        if strongest not in heuristics:
+            raise SimbalanceError(f"game.strongest = {strongest!r}: not a heuristic of this game; known: "
+                                  f"{', '.join(heuristics)}")
+        return strongest
     default = cfg.get("game", {}).get("strategies", ["random"])
     first = default[0] if isinstance(default, list) and default else default
     if first in heuristics and first != "random":

@@ -165,3 +165,14 @@ def test_robustness_end_to_end_on_captain_action(tmp_path):
     assert "id='conclusions'" in html and "all mcts@8" in html
     with pytest.raises(SimbalanceError, match="--models: unknown strategy 'buidler'"):
         robustness("captain-action", 10, models="random,buidler")
+
+
+def test_the_ladder_climbs_against_the_strongest_heuristic_by_default():
+    from simbalance.studies.ladder import default_against
+
+    heuristics = ["random", "flexible", "steer", "blocker"]
+    assert default_against({"game": {"strategies": ["random"], "strongest": "blocker"}}, heuristics) == "blocker"
+    assert default_against({"game": {"strategies": ["steer"]}}, heuristics) == "steer"
+    assert default_against({"game": {"strategies": ["random"]}}, heuristics) == "flexible"
+    with pytest.raises(SimbalanceError, match="game.strongest = 'blokker'"):
+        default_against({"game": {"strongest": "blokker"}}, heuristics)
