@@ -32,7 +32,7 @@ ROLLOUT = {"captain-action": "builder", "lady-actions-escape": "blocker", "aquam
 # and aquaman play long games: their play-outs are cut and scored (aquaman's flat to the end: both
 # ways are played).
 SMALL = {"captain-action": [], "lady-actions-escape": ["strategies.mcts.depth=8", "strategies.flat.depth=8"],
-         "aquaman": ["strategies.mcts.depth=12"]}
+         "aquaman": ["strategies.mcts.depth=12", "strategies.flat.depth=0"]}
 
 
 def small_plan(game: str, strategies: str, n: int = 40, validate: bool = False, rotate: bool = True):

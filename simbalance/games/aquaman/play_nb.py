@@ -24,7 +24,6 @@ from simbalance.core.records import END_INVALID, END_STALEMATE, END_TIMEOUT, END
 from simbalance.core.rng import seed_game
 from simbalance.games.aquaman.rules_nb import (
     activation_ends,
-    game_over,
     begin_turn,
     companion_keeps,
     end_turn,
@@ -34,6 +33,7 @@ from simbalance.games.aquaman.rules_nb import (
     first_turn,
     foe_chosen,
     foe_targets,
+    game_over,
     land,
     mission_card_chosen,
     mission_chosen,
@@ -57,6 +57,7 @@ from simbalance.games.aquaman.rules_nb import (
     swim,
     swim_chosen,
 )
+from simbalance.games.aquaman.search_nb import determinize, evaluate, outcome, policy
 from simbalance.games.aquaman.state_nb import (
     AQUAMAN,
     C_ACT_RANK,
@@ -130,7 +131,6 @@ from simbalance.games.aquaman.state_nb import (
     new_state,
     reachable,
 )
-from simbalance.games.aquaman.search_nb import determinize, evaluate, outcome, policy
 from simbalance.games.aquaman.strategies_nb import decide
 from simbalance.players.common_nb import is_search, new_search, search_capacity
 from simbalance.players.search_nb import search
