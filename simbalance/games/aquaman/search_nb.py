@@ -1,5 +1,5 @@
 """What the search players (simbalance/players) need of aquaman: ``determinize``, ``outcome``,
-``evaluate`` and ``policy`` (docs/search-players.md).
+``evaluate`` and ``policy`` (docs/strategies.md).
 
 What a seat sees: its own hand, the board, the pawns, the whole discard pile, every hand's size and
 missions, the deck's size, and the cards whose place it has learnt (``cards[K_KNOWN]``, state_nb):
