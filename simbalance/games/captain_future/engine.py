@@ -29,7 +29,7 @@ import numpy as np
 
 from simbalance.core.progress import PROGRESS_FIELDS
 from simbalance.core.records import MAX_SEATS, record_dtype
-from simbalance.games.captain_future import play_nb
+from simbalance.games.captain_future import play_nb, search_nb
 from simbalance.games.captain_future.board import MAX_BODIES, build_board
 from simbalance.games.captain_future.play_nb import kernel
 from simbalance.games.captain_future.replay import replay, trace
@@ -44,16 +44,18 @@ from simbalance.games.captain_future.state_nb import (
     clone,
     new_state,
 )
-from simbalance.games.spec import Engine, Resumable
+from simbalance.games.spec import Engine, Resumable, Search
+from simbalance.players import SEARCH_PARAMS, SEARCH_STRATEGIES
 
 ENGINE_VERSION = 4
 CHUNK_SIZE = 1 << 16
-STRATEGIES = {"random": RANDOM, "builder": BUILDER, "aggressor": AGGRESSOR}
+STRATEGIES = {"random": RANDOM, "builder": BUILDER, "aggressor": AGGRESSOR, **SEARCH_STRATEGIES}
 # Each heuristic's parameters in the order its code reads them (state_nb.P_*); configs bind by name.
 STRATEGY_PARAMS = {
     "random": (),
     "builder": HEURISTIC_PARAMS[:-1],
     "aggressor": HEURISTIC_PARAMS,
+    **SEARCH_PARAMS,
 }
 
 RECORD_DTYPE = record_dtype([
@@ -123,5 +125,14 @@ ENGINE = Engine(
         clone=clone,
         check=play_nb.check,
         write_record=play_nb.write_record,
+    ),
+    search=Search(
+        kernel=play_nb.search_kernel,
+        determinize=search_nb.determinize,
+        outcome=search_nb.outcome,
+        evaluate=search_nb.evaluate,
+        policy=search_nb.policy,
+        new_scratch=play_nb.new_search_scratch,
+        choose=play_nb.search_option,
     ),
 )
