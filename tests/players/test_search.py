@@ -27,10 +27,11 @@ from simbalance.players.common_nb import search_seed
 from simbalance.studies.run import plan_run
 
 GAMES = sorted(g for g, spec in all_games().items() if spec.load().search is not None)
-ROLLOUT = {"captain-action": "builder", "lady-actions-escape": "blocker"}
+ROLLOUT = {"captain-action": "builder", "lady-actions-escape": "blocker", "captain-future": "aggressor"}
 # Small budgets: the tests check what every decision does, not how strong it is. lady-actions-escape
-# plays long games: its play-outs are cut and scored.
-SMALL = {"captain-action": [], "lady-actions-escape": ["strategies.mcts.depth=8", "strategies.flat.depth=8"]}
+# and captain-future play long games: their play-outs are cut and scored.
+SMALL = {"captain-action": [], "lady-actions-escape": ["strategies.mcts.depth=8", "strategies.flat.depth=8"],
+         "captain-future": ["strategies.mcts.depth=8", "strategies.flat.depth=8"]}
 
 
 def small_plan(game: str, strategies: str, n: int = 40, validate: bool = False, rotate: bool = True):
@@ -119,7 +120,32 @@ def lady_hidden(ctx, state, seat):
     return places
 
 
-VIEW = {"captain-action": (captain_action_view, captain_action_hidden), "lady-actions-escape": (lady_view, lady_hidden)}
+def captain_future_view(ctx, state, seat):
+    from simbalance.games.captain_future import state_nb as S
+
+    st = state[0].copy()
+    own = st[S.HANDS + seat * S.MK:S.HANDS + (seat + 1) * S.MK].tolist()
+    for q in range(int(ctx[0][S.PLAYERS])):
+        st[S.HANDS + q * S.MK:S.HANDS + (q + 1) * S.MK] = 0
+    st[S.STACK:S.STACK + S.MN] = 0
+    return own, st.tolist()
+
+
+def captain_future_hidden(ctx, state, seat):
+    """Card kinds (a kind has several cards: the test counts each kind's copies)."""
+    from simbalance.games.captain_future import state_nb as S
+
+    st = state[0]
+    places = {f"hand {q}": [k for k in range(S.MK) for _ in range(int(st[S.HANDS + q * S.MK + k]))]
+              for q in range(int(ctx[0][S.PLAYERS])) if q != seat}
+    places["stack"] = st[S.STACK:S.STACK + st[S.NSTACK]].tolist()
+    return places
+
+
+# Where the state tuple keeps the game's own random stream (the first array unless named here).
+STREAM = {"captain-future": 3}
+VIEW = {"captain-action": (captain_action_view, captain_action_hidden), "lady-actions-escape": (lady_view, lady_hidden),
+        "captain-future": (captain_future_view, captain_future_hidden)}
 
 
 def test_every_game_with_search_players_has_its_view_here():
@@ -152,7 +178,7 @@ def test_a_determinization_keeps_the_view_and_shuffles_the_hidden_cards_uniforml
         before, after = hidden(ctx, state, seat), hidden(ctx, w, seat)
         assert {k: len(v) for k, v in before.items()} == {k: len(v) for k, v in after.items()}
         assert sorted(sum(before.values(), [])) == sorted(sum(after.values(), []))
-        assert w[0][0] != state[0][0]  # the game's own stream is re-keyed
+        assert w[STREAM.get(game, 0)][0] != state[STREAM.get(game, 0)][0]  # the game's own stream is re-keyed
         changed += before != after
     assert changed > len(states) // 2  # the hidden cards do move
     # Uniform: each hidden card lands in each hidden place at the rate of the place's size.
@@ -168,12 +194,16 @@ def test_a_determinization_keeps_the_view_and_shuffles_the_hidden_cards_uniforml
         for place, cards in hidden(ctx, w, seat).items():
             for c in cards:
                 counts[c, place] = counts.get((c, place), 0) + 1
-    for card in sum(places.values(), []):
+    every = sum(places.values(), [])
+    for card in sorted(set(every)):
+        copies = every.count(card)  # captain-future's cards are kinds: a kind's copies count together
         for place, cards in places.items():
             p = len(cards) / total
             got = counts.get((card, place), 0)
-            z = (got - samples * p) / np.sqrt(samples * p * (1 - p)) if 0 < p < 1 else 0.0
-            assert abs(z) < 5, f"{game}: card {card} in {place} {got} times of {samples}, expected {samples * p:.0f}"
+            # (the copies of one kind are drawn without replacement: this variance is an upper bound)
+            z = (got - samples * copies * p) / np.sqrt(samples * copies * p * (1 - p)) if 0 < p < 1 else 0.0
+            assert abs(z) < 5, (f"{game}: card {card} in {place} {got} times of {samples}, "
+                                f"expected {samples * copies * p:.0f}")
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -198,7 +228,9 @@ def test_the_search_sees_nothing_hidden(game, player):
         prm[seat] = plan.lineup.slot_params[0]
         other = res.clone(state)
         search.determinize(ctx, other, seat, rng)
-        changed += any(not np.array_equal(x, y) for x, y in zip(state[1:], other[1:], strict=True))
+        stream = STREAM.get(game, 0)
+        changed += any(not np.array_equal(x, y) for i, (x, y) in enumerate(zip(state, other, strict=True))
+                       if i != stream)
         key = (np.uint64(plan.seed), np.int64(0), np.int64(k))
         assert search.choose(ctx, state, sid, prm, *key, a) == search.choose(ctx, other, sid, prm, *key, b)
         assert np.array_equal(a[stats], b[stats])

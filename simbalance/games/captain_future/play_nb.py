@@ -55,6 +55,7 @@ from simbalance.games.captain_future.rules_nb import (
     stone_place,
     take_action,
 )
+from simbalance.games.captain_future.search_nb import determinize, evaluate, outcome, policy, search_options
 from simbalance.games.captain_future.state_nb import (
     ACTED,
     ATT,
@@ -148,7 +149,6 @@ from simbalance.games.captain_future.state_nb import (
     option_b,
     option_kind,
 )
-from simbalance.games.captain_future.search_nb import determinize, evaluate, outcome, policy
 from simbalance.games.captain_future.strategies_nb import do_event, do_slot, play_event, reset_cache
 from simbalance.games.captain_future.validate_nb import check_invariants
 from simbalance.players import FLAT, MCTS
@@ -739,8 +739,9 @@ def n_options(bd):
 
 @njit(cache=True)
 def search_option(ctx, state, seat_sid, seat_prm, seed, game, decision, search_scratch):
-    """The option the search seat to move takes (players/search_nb.search with this game's steps)."""
-    return search(to_move, legal_options, apply_option, play_out, determinize, outcome, evaluate, policy, ctx, state,
+    """The option the search seat to move takes (players/search_nb.search with this game's steps;
+    the options it weighs: search_nb.search_options)."""
+    return search(to_move, search_options, apply_option, play_out, determinize, outcome, evaluate, policy, ctx, state,
                   seat_sid, seat_prm, seed, game, decision, search_scratch)
 
 

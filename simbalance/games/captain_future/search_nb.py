@@ -18,21 +18,45 @@ from numba import njit
 
 from simbalance.core.records import END_WIN
 from simbalance.core.rng import next_u64, shuffle
-from simbalance.games.captain_future.rules_nb import stone_place
+from simbalance.games.captain_future.rules_nb import (
+    can_attack,
+    can_exchange,
+    can_land,
+    grag_ok,
+    otto_ok,
+    recall_ok,
+    stone_blocks_attack,
+    stone_body,
+    stone_place,
+)
 from simbalance.games.captain_future.state_nb import (
     ATT,
+    BODY_SIZE,
+    BODY_SP,
+    CNT,
+    ELB,
+    EMPTY_K,
     END,
     EV,
     EXCH,
+    FILLED,
     FINAL_LEFT,
     HAND_N,
     HANDS,
+    KJ,
     LANDS,
+    MB,
+    MBS,
     MK,
+    MP,
+    NB,
+    NC,
     NCARDS,
     NK,
     NL,
+    NR,
     NSTACK,
+    ONBOARD,
     OPT_ATTACK,
     OPT_EXCHANGE,
     OPT_GRAG,
@@ -43,6 +67,7 @@ from simbalance.games.captain_future.state_nb import (
     OPT_SIMON,
     OWNER,
     PH_EVENT_BEFORE,
+    PH_OVER,
     PH_SLOT,
     PHASE,
     PLAYERS,
@@ -56,13 +81,17 @@ from simbalance.games.captain_future.state_nb import (
     SEARCHERS,
     SEAT,
     SID,
+    SLOT,
+    SP_BODY,
     STACK,
     STONE_I,
     STONE_T,
+    SUPPLY,
+    TURN,
     W_KIND,
     option,
 )
-from simbalance.games.captain_future.strategies_nb import do_event, do_slot, reset_cache
+from simbalance.games.captain_future.strategies_nb import do_event, do_slot
 
 # evaluate's softmax temperature, in points of score
 EVAL_TEMPERATURE = 2.0
@@ -78,10 +107,9 @@ def determinize(ctx, state, seat, rng):
     determinization of every state the seat cannot tell apart. The deck as dealt (``order``, read
     only by the deal) is the shuffle's buffer, and the stack's slots above its top (the cards drawn
     from it, now in hands) are cleared, so that no copy of the real hidden cards is left in the
-    state; the heuristics' cache is reset for the same reason (it holds values of the board only,
-    so this changes no choice)."""
+    state. The heuristics' cache is kept: it holds values of the board alone (public)."""
     bd = ctx[0]
-    st, fs, _, srng, _, work, order = state
+    st, _, _, srng, _, work, order = state
     P = bd[PLAYERS]
     n_kinds = bd[NK]
     for k in range(n_kinds):
@@ -113,7 +141,6 @@ def determinize(ctx, state, seat, rng):
         st[STACK + j] = 0
     for j in range(order.shape[0]):
         order[j] = 0
-    reset_cache(fs)
     srng[0] = next_u64(rng)
 
 
@@ -228,3 +255,146 @@ def policy(ctx, state, sid, params):
         if work[S_OWN + s] == p and st[OWNER + s] != p:
             src = s
     return option(OPT_OTTO, src, dst)
+
+
+# ---- the search's options: a subset of legal_options ------------------------------------------
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _rot(st):
+    """A start that moves with the position (turn, slot, phase): the candidates below take the
+    first of equals from it, so that no space, card or body is first in every game."""
+    return st[TURN] * 7 + st[SLOT] * 3 + st[PHASE]
+
+
+@njit(cache=True, _nrt=False)
+def _target(bd, st, p, b, rot):
+    """The space of body ``b`` that GRAG or Otto brings ``p``'s ship to: the ship of the opponent
+    with the most ships there (a swing for ``p``), else an empty space; -1 when the stone blocks
+    the body or ``p`` holds all of it."""
+    best = -1
+    best_v = -1
+    n = bd[BODY_SIZE + b]
+    for jj in range(n):
+        s = bd[BODY_SP + b * MBS + (jj + rot + b) % n]
+        q = st[OWNER + s]
+        if q == p or stone_blocks_attack(bd, st, s):
+            continue
+        v = 0 if q < 0 else 1 + st[CNT + b * MP + q]
+        if v > best_v:
+            best_v = v
+            best = s
+    return best
+
+
+@njit(cache=True)
+def search_options(ctx, state, options):
+    """The options the search weighs at the pending decision (a subset of ``legal_options``): the
+    rule text allows hundreds (every card on every space it names, Otto's every pair of spaces), far
+    more than a search of a few hundred play-outs can tell apart; these are one per body and kind
+    of move, everything else the same:
+
+    - a slot: per body, one landing (the row or column card naming the fewest empty spaces, else the
+      body card, else a joker; the first empty space it names from a start that moves with the
+      turn); every attack; one exchange (a card that names no empty space, else a row, column or
+      body card, jokers and events last); the pass when nothing is legal;
+    - an event: none; Simon Wright onto every other body (the stone protects a body; the heuristics
+      move it to bodies only); Recall; GRAG per body (onto the ship of the opponent with the most
+      ships there, else an empty space); Otto per body reached as GRAG's, from the body where ``p``
+      has the fewest ships.
+
+    Everything here is the seat's view (no card of another hand, no draw), so a determinization
+    never changes the options of the searching seat."""
+    bd = ctx[0]
+    st = state[0]
+    phase = st[PHASE]
+    if phase == PH_OVER:
+        return 0
+    p = st[SEAT]
+    h = HANDS + p * MK
+    rot = _rot(st)
+    B = bd[NB]
+    n = 0
+    if phase == PH_SLOT:
+        final = st[FINAL_LEFT] > 0
+        n_lines = bd[NR] + bd[NC]
+        if st[SUPPLY + p] > 0:
+            for b in range(B):
+                if st[FILLED + b] == bd[BODY_SIZE + b] or b == stone_body(st):
+                    continue
+                k = -1
+                fewest = 1 << 30
+                for kk in range(n_lines):
+                    line = (kk + rot) % n_lines
+                    if st[h + line] > 0 and st[ELB + line * MB + b] > 0 and st[EMPTY_K + line] < fewest:
+                        fewest = st[EMPTY_K + line]
+                        k = line
+                if k < 0:
+                    k = n_lines + b if st[h + n_lines + b] > 0 else (bd[KJ] if st[h + bd[KJ]] > 0 else -1)
+                if k < 0:
+                    continue
+                size = bd[BODY_SIZE + b]
+                for jj in range(size):
+                    s = bd[BODY_SP + b * MBS + (jj + rot) % size]
+                    if can_land(bd, st, p, k, s):
+                        options[n] = option(OPT_LAND, k, s)
+                        n += 1
+                        break
+        for s in range(bd[NL]):
+            if can_attack(bd, st, p, s, final):
+                options[n] = option(OPT_ATTACK, 0, s)
+                n += 1
+        if can_exchange(bd, st, p):
+            kx = -1
+            least = 1 << 30
+            n_kinds = bd[NK]
+            for kk in range(n_kinds):
+                k = (kk + rot) % n_kinds
+                if st[h + k] == 0:
+                    continue
+                u = 2 if k >= bd[KJ] else (1 if st[EMPTY_K + k] > 0 else 0)
+                if u < least:
+                    least = u
+                    kx = k
+            options[n] = option(OPT_EXCHANGE, kx, 0)
+            n += 1
+        if n == 0:
+            options[0] = option(OPT_NONE, 0, 0)
+            n = 1
+        return n
+    options[0] = option(OPT_NONE, 0, 0)
+    n = 1
+    ks = bd[KJ] + 1
+    if st[h + ks] > 0:
+        cur = stone_place(bd, st[STONE_T], st[STONE_I])
+        for b in range(B):
+            place = bd[NR] + bd[NC] + b
+            if place != cur:
+                options[n] = option(OPT_SIMON, place, 0)
+                n += 1
+    if st[h + ks + 1] > 0 and recall_ok(bd, st):
+        options[n] = option(OPT_RECALL, 0, 0)
+        n += 1
+    if st[h + ks + 3] > 0 and st[SUPPLY + p] > 0:
+        for b in range(B):
+            s = _target(bd, st, p, b, rot)
+            if s >= 0 and grag_ok(bd, st, p, s):
+                options[n] = option(OPT_GRAG, s, 0)
+                n += 1
+    if st[h + ks + 2] > 0 and st[ONBOARD + p] > 0:
+        for b in range(B):
+            dst = _target(bd, st, p, b, rot)
+            if dst < 0:
+                continue
+            src = -1
+            fewest = 1 << 30
+            for ss in range(bd[NL]):
+                s = (ss + rot) % bd[NL]
+                c = st[CNT + bd[SP_BODY + s] * MP + p]
+                if bd[SP_BODY + s] != b and otto_ok(bd, st, p, s, dst) and c < fewest:
+                    fewest = c
+                    src = s
+            if src >= 0:
+                options[n] = option(OPT_OTTO, src, dst)
+                n += 1
+    return n
