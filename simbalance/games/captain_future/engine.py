@@ -21,6 +21,17 @@ Version history (bump ENGINE_VERSION only when game behaviour changes):
    turns no player gets down to fewer ships in supply than any had before and no score gets better
    than any so far ends as a stalemate, reason ``no-progress``; the whole round in which nobody can
    act is reason ``no-action``.
+
+Not a new version: the search players ``mcts`` and ``flat`` (simbalance/players; search_nb.py;
+docs/rules/captain-future.md, "Search players"). Games without a search seat are the same games.
+A search seat searches every decision of its own turns (the event before the slots, each action
+slot, the event after them); what the search leaves to the seat's rollout strategy, and why:
+- Recall's ship, a reply in another player's turn (and in its own, after its own Recall): the rule
+  step asks every player at once, in the middle of the card's effect, and it is rare (about 2
+  Recalls a game); the state holds the rollout strategy for a search seat (play_nb.set_seats);
+- an attack's payment, as for every option: the cards naming the space, the least useful first;
+- the search weighs one option per body and kind of move (search_nb.search_options, a subset of
+  the legal options), never all of the hundreds the rule text allows.
 """
 
 from __future__ import annotations
