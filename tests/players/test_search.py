@@ -312,7 +312,7 @@ def test_the_replay_of_a_search_game_is_the_recorded_game(game):
 
 @pytest.mark.parametrize("game", GAMES)
 def test_the_search_kernel_plays_heuristic_lineups_as_the_kernel(game):
-    heuristics = plan_run(game, 200, players=4, seed=3, strategies=plan_run(game, 1).engine.heuristics[:4], rotate=True)
+    heuristics = plan_run(game, 200, players=4, seed=3, strategies=(plan_run(game, 1).engine.heuristics * 4)[:4], rotate=True)
     assert heuristics.kernel is heuristics.engine.kernel
     searching = dataclasses.replace(heuristics, kernel=heuristics.engine.search.kernel)
     assert np.array_equal(play(heuristics), play(searching))
