@@ -31,6 +31,7 @@ test-fast: $(VENV)/.installed-test
 bench: $(VENV)/.installed-test
 	$(BIN)/python -m pip install --disable-pip-version-check -q open_spiel || echo "open_spiel not installable: the yardstick is skipped"
 	$(BIN)/python -m benchmarks.run
+	$(BIN)/python -m benchmarks.search --write
 
 docs-figures: $(VENV)/.installed
 	$(BIN)/python docs/figures/run.py $(GAMES)

@@ -162,12 +162,12 @@ def markdown(game: str, n: int = 60_000, report_n: int = 1_000_000) -> str:
     return "\n".join(lines)
 
 
-def write_into(doc: Path, text: str) -> None:
-    """Replace the block between ``<!-- profile -->`` and ``<!-- end profile -->`` in ``doc``."""
+def write_into(doc: Path, text: str, name: str = "profile") -> None:
+    """Replace the block between ``<!-- NAME -->`` and ``<!-- end NAME -->`` in ``doc``."""
     content = doc.read_text()
-    begin, end = "<!-- profile -->", "<!-- end profile -->"
+    begin, end = f"<!-- {name} -->", f"<!-- end {name} -->"
     if begin not in content or end not in content:
-        raise SystemExit(f"{doc}: no {begin} ... {end} block to write the profile into")
+        raise SystemExit(f"{doc}: no {begin} ... {end} block to write into")
     head, rest = content.split(begin, 1)
     _, tail = rest.split(end, 1)
     doc.write_text(f"{head}{begin}\n{text}\n{end}{tail}")

@@ -9,7 +9,7 @@ from __future__ import annotations
 from functools import cache
 
 import numpy as np
-from common import lead_passage, strategy_share
+from common import ladder_passage, lead_passage, robustness_passage, strategy_share
 from common import pct as _pct
 
 import simbalance
@@ -116,4 +116,13 @@ def lead() -> str:
     return lead_passage(_play(("runner",) * 4), f"four `runner`s, {N:,} games")
 
 
-FIGURES = {"lengths": lengths, "lead": lead, "seat-rates": seat_rates, "fights": fights, "powers": powers}
+def ladder() -> str:
+    return ladder_passage("aquaman", "8,32,128,512", 200)
+
+
+def robustness() -> str:
+    return robustness_passage("aquaman", 10_000, 100, 100)
+
+
+FIGURES = {"lengths": lengths, "lead": lead, "seat-rates": seat_rates, "fights": fights, "powers": powers,
+           "ladder": ladder, "robustness": robustness}

@@ -9,7 +9,7 @@ from __future__ import annotations
 from functools import cache
 
 import numpy as np
-from common import lead_passage
+from common import ladder_passage, lead_passage, robustness_passage
 from common import pct as _pct
 
 import simbalance
@@ -135,3 +135,18 @@ def lead() -> str:
 
 FIGURES = {"opening-hands": opening_hands, "turn-one": turn_one, "vs-random": vs_random, "lead": lead,
            "collector": collector}
+
+
+def ladder() -> str:
+    return ladder_passage("captain-action", "8,32,128,512", 3000)
+
+
+def robustness() -> str:
+    return robustness_passage("captain-action", 20_000, 100, 2000)
+
+
+def ladder_random() -> str:
+    return ladder_passage("captain-action", "1,4,32,256", 3000, against="random")
+
+
+FIGURES.update({"ladder": ladder, "ladder-random": ladder_random, "robustness": robustness})

@@ -37,3 +37,46 @@ def lead_passage(result, what: str) -> str:
         f"round 3 {leader(r3)}, against a fair {pct(r1['fair_share'])}; mean lead margin after round 1 "
         f"{num(r1['mean_margin'])}, after round 3 {num(r3['mean_margin'])}, at the end {num(lead['final_margin'])}."
     )
+
+
+def ladder_passage(game: str, budgets: str, n: int, n_pairs: int | None = None, **kwargs) -> str:
+    """`simbalance ladder` in a table and its findings in words (docs/strategies.md)."""
+    from simbalance.studies.ladder import ladder
+
+    res = ladder(game, budgets, n, n_pairs=n_pairs, **kwargs)
+    fair = 1 / res.players
+    rows = ["| " + res.budget_param + f" | win rate against {res.against} (fair {pct(fair)}) | head to head against "
+            "the budget before | games/s |", "|---|---|---|---|"]
+    for _, r in res.table.iterrows():
+        h2h = (f"{pct(r['h2h_share'])} ({pct(r['h2h_ci_low'])} to {pct(r['h2h_ci_high'])})" if r["h2h_games"]
+               else "")
+        secs = res.seconds[int(r["budget"])]
+        rows.append(f"| {int(r['budget']):,} | {pct(r['win_rate'])} ({pct(r['ci_low'])} to {pct(r['ci_high'])}) | "
+                    f"{h2h} | {(r['games'] + r['h2h_games']) / secs:,.1f} |")
+    said = " ".join(f"**{f.severity}**: {f.text}" for f in res.findings())
+    command = (f"`simbalance ladder {game} --budgets {budgets} --n {n}"
+               + (f" --n-pairs {n_pairs}" if n_pairs is not None else "")
+               + (f" --against {kwargs['against']}" if kwargs.get("against") else "") + "`")
+    return (f"{command}: {res.search} at each budget in {res.n:,} games, one seat against {res.players - 1} x "
+            f"{res.against}, seats rotated; then against the budget before it in {res.n_pairs:,} games (win rates "
+            "per seat over decided games, 95% CIs; games/s on this machine, both measurements).\n\n"
+            + "\n".join(rows) + "\n\n" + said)
+
+
+def robustness_passage(game: str, n: int, budget: int, search_n: int, **kwargs) -> str:
+    """`simbalance robustness` in a table and its conclusions in words (docs/strategies.md)."""
+    from simbalance.studies.robustness import robustness
+
+    res = robustness(game, n, budget=budget, search_n=search_n, **kwargs)
+    p = res.players
+    rows = ["| all seats | games | " + " | ".join(f"player {s + 1}" for s in range(p)) + " | first player |",
+            "|---|---|" + "---|" * p + "---|"]
+    for _, m in res.models.iterrows():
+        rates = res.seats[res.seats["model"] == m["model"]].sort_values("seat")["win_rate"]
+        rows.append(f"| {m['model']} | {int(m['games']):,} | " + " | ".join(pct(v) for v in rates)
+                    + f" | {100 * m['first_player']:+.1f} pp ({100 * m['fp_ci_low']:+.1f} to "
+                    f"{100 * m['fp_ci_high']:+.1f}) |")
+    said = "\n".join(f"- **{c['topic']}: {c['verdict']}.** {c['text']}" for c in res.conclusions)
+    return (f"`simbalance robustness {game} --n {n} --budget {budget} --search-n {search_n}`: every seat the same "
+            f"player model; win rates per seat over decided games (fair {pct(1 / p)}).\n\n" + "\n".join(rows)
+            + "\n\n" + said)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from functools import cache
 
 import numpy as np
-from common import lead_passage, strategy_share
+from common import ladder_passage, lead_passage, robustness_passage, strategy_share
 from common import pct as _pct
 
 import simbalance
@@ -128,3 +128,14 @@ def leader() -> str:
 
 
 FIGURES = {"random-play": random_play, "vs-random": vs_random, "dr-evil": dr_evil, "leader": leader, "lead": lead}
+
+
+def ladder() -> str:
+    return ladder_passage("lady-actions-escape", "8,32,128,512", 300)
+
+
+def robustness() -> str:
+    return robustness_passage("lady-actions-escape", 4000, 100, 200)
+
+
+FIGURES.update({"ladder": ladder, "robustness": robustness})

@@ -1,4 +1,5 @@
-"""Regenerate every number quoted in docs/rules/: `make docs-figures` (or `python docs/figures/run.py GAME ...`).
+"""Regenerate every number quoted in docs/rules/: `make docs-figures` (or `python docs/figures/run.py GAME ...
+[--only NAME,NAME]`).
 
 A docs page marks each generated passage:
 
@@ -46,7 +47,7 @@ def markers(text: str) -> list[str]:
     return [m.group("name") for m in MARKER.finditer(text)]
 
 
-def regenerate(game: str) -> None:
+def regenerate(game: str, only: list[str] | None = None) -> None:
     import simbalance
     from simbalance.games.registry import get_game
 
@@ -61,6 +62,8 @@ def regenerate(game: str) -> None:
 
     def body(match: re.Match) -> str:
         name = match.group("name")
+        if only and name not in only:
+            return match.group(0)
         print(f"{game}: {name}", file=sys.stderr, flush=True)
         out = figures[name]().rstrip("\n")
         stamp = f"<sub>{game} engine v{version}, simbalance {simbalance.__version__}: `make docs-figures`</sub>"
@@ -70,12 +73,16 @@ def regenerate(game: str) -> None:
 
 
 def main(argv: list[str]) -> None:
+    only = None
+    if "--only" in argv:  # --only ladder,robustness: just these passages (the others stay as they are)
+        i = argv.index("--only")
+        only, argv = argv[i + 1].split(","), argv[:i] + argv[i + 2:]
     games = argv or list(figure_modules())
     unknown = [g for g in games if g not in figure_modules()]
     if unknown:
         raise SystemExit(f"no figures for {unknown}; known: {', '.join(figure_modules())}")
     for game in games:
-        regenerate(game)
+        regenerate(game, only)
 
 
 if __name__ == "__main__":

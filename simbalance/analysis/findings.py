@@ -554,3 +554,86 @@ def tune_findings(strategy: str, dominance: pd.DataFrame, players: int, margin: 
             f"({ci_text(margin['ci_low'], margin['ci_high'], pp)}).", float(margin["diff"]),
             (float(margin["ci_low"]), float(margin["ci_high"])), "#parameters"))
     return ordered(out)
+
+
+def _budget(value, param: str) -> str:
+    """``8 iterations``, ``1 iteration``."""
+    return f"{int(value):,} {param if int(value) != 1 else param.removesuffix('s')}"
+
+
+def ladder_findings(table: pd.DataFrame, search: str, budget_param: str, against: str, players: int,
+                    th: dict) -> list[Finding]:
+    """The skill ladder (analysis/ladder.py): a curve that does not rise (a search that ignores its
+    budget is a bug), single steps that buy nothing, and the first budget that beats the heuristic,
+    or none."""
+    fair = 1.0 / players
+    out = []
+    steps = table.iloc[1:]
+    steps = steps[steps["h2h_games"] > 0]
+    rising = steps["h2h_ci_low"] > 0.5
+    # a step "shows no gain" when even the top of its CI is below an even share plus the smallest
+    # gain worth a budget step; otherwise the games were too few to tell
+    flat = steps["h2h_ci_high"] < 0.5 + th["ladder_gain_min"]
+    shares = ", ".join(pct(v) for v in steps["h2h_share"])
+    last = steps.iloc[-1] if len(steps) else None
+    if len(steps) and not rising.any() and flat.all():
+        out.append(Finding(
+            "ladder_flat", HIGH,
+            f"{search} does not get stronger with its budget: no budget beats the one before it head to head "
+            f"(shares {shares}, where 50% is even; none gains {pct(th['ladder_gain_min'], 0)}). A search player that "
+            f"does not improve with more {budget_param} is a bug, or the game leaves it little to decide against "
+            f"{against}.", float(last["h2h_share"]), (float(last["h2h_ci_low"]), float(last["h2h_ci_high"])),
+            "#ladder"))
+    elif len(steps) and not rising.any():
+        out.append(Finding(
+            "ladder_unclear", MEDIUM,
+            f"Too few games to tell whether {search} gets stronger with its budget: no budget beats the one before "
+            f"it head to head (shares {shares}, where 50% is even), but the 95% CIs are too wide to rule out a gain. "
+            "Play more games (--n-pairs).", float(last["h2h_share"]),
+            (float(last["h2h_ci_low"]), float(last["h2h_ci_high"])), "#ladder"))
+    else:
+        for (_, r), prev in zip(steps[~rising].iterrows(), table["budget"].shift(1)[steps[~rising].index], strict=True):
+            out.append(Finding(
+                "ladder_step_no_gain", LOW,
+                f"{_budget(r['budget'], budget_param)} do not beat {int(prev):,}: a head-to-head share of "
+                f"{pct(r['h2h_share'])} ({ci_text(r['h2h_ci_low'], r['h2h_ci_high'])}), where 50% is even. "
+                "More budget buys little here (or the games were too few to tell).",
+                float(r["h2h_share"]), (float(r["h2h_ci_low"]), float(r["h2h_ci_high"])), "#ladder"))
+    beats = table[table["ci_low"] > fair]
+    if len(beats):
+        r = beats.iloc[0]
+        out.append(Finding(
+            "search_beats_heuristic", LOW,
+            f"{search} with {_budget(r['budget'], budget_param)} beats {against}: {pct(r['win_rate'])} of its seats "
+            f"win ({ci_text(r['ci_low'], r['ci_high'])}) where {pct(fair)} is fair. Balance measured with {against} "
+            "players may change under stronger play (simbalance robustness).", float(r["win_rate"]), (float(r["ci_low"]), float(r["ci_high"])), "#ladder"))
+    elif len(table):
+        r = table.sort_values("win_rate").iloc[-1]
+        out.append(Finding(
+            "heuristic_unbeaten", MEDIUM,
+            f"No budget of {search} beats {against}: the best, {_budget(r['budget'], budget_param)}, wins "
+            f"{pct(r['win_rate'])} of its seats ({ci_text(r['ci_low'], r['ci_high'])}) where {pct(fair)} is fair. "
+            "Either the heuristic plays this game well, or the search needs more budget or a better rollout.",
+            float(r["win_rate"]), (float(r["ci_low"]), float(r["ci_high"])), "#ladder"))
+    return ordered(out)
+
+
+def robustness_findings(conclusions: list[dict], models: pd.DataFrame, th: dict) -> list[Finding]:
+    """Robustness (analysis/robustness.py): a seat conclusion that flips with the players (high),
+    one that shows only under some of them or a first-player size that differs (medium); when every
+    one holds, one finding says so (low)."""
+    out = []
+    for c in conclusions:
+        if c["verdict"] == "holds":
+            continue
+        severity = HIGH if c["verdict"] == "flips" else MEDIUM
+        kind = "players_flip_" if c["verdict"] == "flips" else "depends_on_players_"
+        out.append(Finding(kind + c["topic"].replace(" ", "_").replace("-", "_"), severity,
+                           c["text"] + " A balance verdict on this holds only for the players it was measured with.",
+                           dig_in="#models"))
+    if conclusions and not out:
+        out.append(Finding("robust_to_players", LOW,
+                           f"The seat conclusions hold under all {len(models)} player models. "
+                           + " ".join(c["text"] for c in conclusions if c["topic"] in ("first player", "seats")),
+                           dig_in="#models"))
+    return ordered(out)

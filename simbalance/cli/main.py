@@ -63,8 +63,10 @@ def _register() -> None:
         check_cmd,
         compare_cmd,
         games_cmd,
+        ladder_cmd,
         new_game_cmd,
         replay_cmd,
+        robustness_cmd,
         run_cmd,
         skill_cmd,
         strategies_cmd,
@@ -81,6 +83,8 @@ def _register() -> None:
     app.command("tournament")(tournament_cmd.tournament)
     app.command("skill")(skill_cmd.skill)
     app.command("tune")(tune_cmd.tune)
+    app.command("ladder")(ladder_cmd.ladder)
+    app.command("robustness")(robustness_cmd.robustness)
     app.command("replay")(replay_cmd.replay)
     app.command("baseline")(check_cmd.baseline)
     app.command("check")(check_cmd.check)

@@ -24,6 +24,9 @@ def skill(
     set_: Annotated[list[str] | None, typer.Option("--set", help="Override a config key (repeatable).")] = None,
     variant: Annotated[list[str] | None, typer.Option("--variant", help="Apply a variant (repeatable).")] = None,
     threads: Annotated[int | None, typer.Option(help="Threads (default: all cores).")] = None,
+    search_n: Annotated[str, typer.Option("--search-n", help="Games of each search player (mcts, flat and their "
+                                                             "presets) alone against random players; 0 leaves them "
+                                                             "out (each searches at every decision: slow).")] = "0",
     out: Annotated[Path | None, typer.Option(help="Output folder: skill.html, skill.json, findings.json (default: reports/skill-<game>-<time>).")] = None,
 ) -> None:
     """Agency (each heuristic alone against random players), restricted play (a strategy without
@@ -34,15 +37,18 @@ def skill(
     from simbalance.report.strategy_pages import write_skill_folder
 
     count = parse_count(n)
+    search_count = 0 if search_n.strip() == "0" else parse_count(search_n, "--search-n")
     target = out if out is not None else default_out_dir(f"skill-{game}")
     check_out_dir(target)
     res = run_skill(game, count, players=players, seed=seed, overrides=set_ or [], variants=variant,
-                    config=str(config) if config else None, threads=threads, progress_factory=RichProgress)
+                    config=str(config) if config else None, threads=threads, progress_factory=RichProgress,
+                    search_n=search_count)
     console = Console()
     fair = 1 / res.players
     for title, df in (("agency: alone against random players", res.agency),
+                      ("search players alone against random players", res.search),
                       ("restricted play: without one ability, against the full strategy", res.restricted)):
-        if df.empty:
+        if df is None or df.empty:
             continue
         tab = Table(title=f"{game}: {title} (fair share {fair:.0%})")
         for col in ("strategy", "against", "win rate per seat", "95% CI", "edge"):

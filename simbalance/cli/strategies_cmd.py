@@ -12,7 +12,7 @@ from rich.table import Table
 def strategies(
     game: Annotated[str, typer.Argument(help="Game id (see `simbalance games`).", show_default=False)],
 ) -> None:
-    """List a game's strategies (engine heuristics and named presets): id, idea, parameters."""
+    """List a game's strategies (heuristics, search players and named presets): id, idea, parameters."""
     from simbalance.core.config import load_config
     from simbalance.core.lineup import all_strategies
     from simbalance.games.registry import get_game
@@ -25,6 +25,7 @@ def strategies(
         table.add_column(col)
     for info in all_strategies(cfg, engine.strategies, engine.strategy_params).values():
         params = ", ".join(f"{k}={v}" if isinstance(v, str) else f"{k}={v:g}" for k, v in info.params.items()) or "none"
-        kind = f"preset of {info.base}" if info.preset else "heuristic"
+        kind = (f"preset of {info.base}" if info.preset
+                else "search player" if engine.is_search(info.base) else "heuristic")
         table.add_row(info.name, str(engine.strategies[info.base]), kind, info.idea, params)
     Console().print(table)

@@ -81,6 +81,7 @@ FINDINGS_DEFAULTS: dict[str, Any] = {
     "dominance_margin": 0.02,    # a strategy beating the fair share (or even 50%) by this, CI included
     "leader_wins_max": 0.8,      # decided early: the leader after round k wins at least this share
     "comeback_min": 0.05,        # no comebacks: wins by a player who trailed, below this share
+    "ladder_gain_min": 0.05,     # the ladder: the smallest gain over an even 50% worth a budget step
 }
 
 # The designer's own aims, which a game's config may or may not hold: what `sweep` aims for

@@ -99,7 +99,7 @@ class Resumable:
 
 @dataclass(frozen=True)
 class Search:
-    """What the search players (``mcts``, ``flat``: simbalance/players, docs/search-players.md) need
+    """What the search players (``mcts``, ``flat``: simbalance/players, docs/strategies.md) need
     of a game beyond ``Resumable``; the kernel plays them, these are for tests and tools.
 
     - ``determinize(ctx, state, seat, rng)``: for the seat to move, shuffle every card ``seat``

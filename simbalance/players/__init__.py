@@ -1,5 +1,5 @@
 """Search players: ``mcts`` (single-observer information-set MCTS) and ``flat`` (one-step lookahead),
-written once for every game (docs/search-players.md).
+written once for every game (docs/strategies.md).
 
 The search is generic: it takes a game's resumable functions (``to_move``, ``legal_options``,
 ``apply_option``, ``play_out``) and its search hooks (``determinize``, ``outcome``, ``evaluate``)

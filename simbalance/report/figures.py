@@ -250,3 +250,59 @@ def ratings_bars(ratings: pd.DataFrame) -> Figure:
     ax.set_xlabel("Bradley-Terry rating, Elo scale (95% bootstrap CI)")
     ax.set_title("Ratings")
     return fig
+
+
+def ladder_curve(table: pd.DataFrame, fair: float, against: str, budget_param: str) -> Figure:
+    """The skill ladder: each budget's win rate against the heuristic (95% CI band, fair share
+    dashed) and its head-to-head share against the budget before it (50% dashed), budgets on a log
+    axis."""
+    fig = Figure(figsize=(9.0, 3.6), layout="constrained")
+    left, right = fig.subplots(1, 2)
+    x = table["budget"].to_numpy(dtype=float)
+    left.fill_between(x, table["ci_low"], table["ci_high"], color=COLORS[0], alpha=0.25, linewidth=0)
+    left.plot(x, table["win_rate"], marker="o", color=COLORS[0])
+    left.axhline(fair, color="0.3", linestyle="--", linewidth=1, label=f"fair share {fair:.0%}")
+    left.set_title(f"against {against} (per seat, decided games)")
+    left.set_ylabel("win rate (95% CI)")
+    steps = table.iloc[1:]
+    if len(steps) and steps["h2h_games"].gt(0).any():
+        sx = steps["budget"].to_numpy(dtype=float)
+        share = steps["h2h_share"].to_numpy()
+        err = np.clip(np.vstack([share - steps["h2h_ci_low"].to_numpy(), steps["h2h_ci_high"].to_numpy() - share]),
+                      0, None)
+        right.errorbar(sx, share, yerr=err, marker="o", capsize=5, color=COLORS[1], linestyle="none")
+    right.axhline(0.5, color="0.3", linestyle="--", linewidth=1, label="even 50%")
+    right.set_title("head to head against the budget before it")
+    right.set_ylabel("share of the wins (95% CI)")
+    for ax in (left, right):
+        ax.set_xscale("log")
+        ax.set_xticks(x, [f"{int(v):,}" for v in x])
+        ax.minorticks_off()
+        ax.set_xlabel(budget_param + " per decision")
+        ax.yaxis.set_major_formatter(lambda v, _: f"{v:.0%}")
+        ax.legend(loc="lower right", frameon=False)
+    return fig
+
+
+def seats_by_model(seats: pd.DataFrame, fair: float) -> Figure:
+    """Each player model's win rate per seat (decided games, 95% CI), seats side by side per model,
+    players numbered from 1; the fair share dashed."""
+    models = list(dict.fromkeys(seats["model"]))
+    p = int(seats["seat"].max()) + 1
+    fig = Figure(figsize=(max(6.0, 1.2 * len(models) + 2), 3.6), layout="constrained")
+    ax = fig.add_subplot()
+    width = 0.8 / p
+    for s in range(p):
+        rows = seats[seats["seat"] == s].set_index("model").loc[models]
+        rates = rows["win_rate"].to_numpy()
+        err = np.clip(np.vstack([rates - rows["ci_low"].to_numpy(), rows["ci_high"].to_numpy() - rates]), 0, None)
+        ax.bar(np.arange(len(models)) + (s - (p - 1) / 2) * width, rates, width, yerr=err, capsize=3,
+               color=COLORS[s % len(COLORS)], label=f"player {s + 1}")
+    ax.axhline(fair, color="0.3", linestyle="--", linewidth=1)
+    ax.set_xticks(np.arange(len(models)), [f"all {m}" for m in models])
+    ax.set_ylabel("win rate, decided games (95% CI)")
+    ax.yaxis.set_major_formatter(lambda v, _: f"{v:.0%}")
+    ax.legend(loc="upper right", frameon=False, ncols=min(p, 6), fontsize=8)
+    ax.set_ylim(0, max(0.05, float(seats["ci_high"].max()) * 1.3))
+    ax.set_title("Win rate per seat under each player model")
+    return fig

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from simbalance.studies.tune import TuneResult
 
 
-def _manifest(kind: str, game: str, players: int, n: int, seed: int, command: str, **fields) -> dict:
+def study_manifest(kind: str, game: str, players: int, n: int, seed: int, command: str, **fields) -> dict:
     from datetime import UTC, datetime
 
     return {"kind": kind, "game": game, "simbalance_version": __version__, "n": n, "seed": seed, "players": players,
@@ -37,6 +37,7 @@ def _rate_rows(df: pd.DataFrame, fair: float, first: str = "strategy") -> list[l
 def skill_json(res: SkillResult) -> dict:
     return {"game": res.game, "players": res.players, "has_decisions": res.has_decisions,
             "agency": res.agency.to_dict(orient="records"), "restricted": res.restricted.to_dict(orient="records"),
+            "search": res.search.to_dict(orient="records") if res.search is not None else [],
             "verdict": res.verdict}
 
 
@@ -64,6 +65,11 @@ def write_skill_folder(res: SkillResult, out: Path, command: str, n: int, seed: 
             "strategy the fair share.</p>",
             table(heads, _rate_rows(res.agency, fair), text_cols=2) if len(res.agency)
             else "<p>No heuristic to measure (the game has no decisions, or only random players).</p>",
+            *(["<h2 id='search'>Search players against random players</h2>",
+               "<p>The same measurement for the search players (fewer games: each searches at every decision). "
+               "The verdict above reads the heuristics only.</p>",
+               table(heads, _rate_rows(res.search, fair), text_cols=2)]
+              if res.search is not None and len(res.search) else []),
             "<h2 id='restricted'>Restricted play: without one ability, against the full strategy</h2>",
             "<p>A preset that takes one ability away from a strategy (<code>restricts</code> in the game's presets) "
             "alone against the full strategy: above the fair share, not using that ability wins more.</p>",
@@ -76,7 +82,7 @@ def write_skill_folder(res: SkillResult, out: Path, command: str, n: int, seed: 
         html = page(f"skill {res.game}", f"{res.game}: skill against luck", sub, *parts, findings=found,
                     checked="decisions matter, and no restricted strategy beats the full one")
         (tmp / "skill.html").write_text(html, encoding="utf-8")
-        write_json(tmp / RUN_MARKER, _manifest("skill", res.game, res.players, n, seed, command, config=res.config))
+        write_json(tmp / RUN_MARKER, study_manifest("skill", res.game, res.players, n, seed, command, config=res.config))
     return Path(out)
 
 
@@ -141,6 +147,6 @@ def write_tune_folder(res: TuneResult, out: Path, command: str, n: int, seed: in
         html = page(f"tune {res.game}", f"{res.game}: tuning {res.strategy}", sub, *parts, findings=found,
                     checked="the tuned strategy dominates no strategy and does not beat its defaults")
         (tmp / "tune.html").write_text(html, encoding="utf-8")
-        write_json(tmp / RUN_MARKER, _manifest("tune", res.game, res.players, n, seed, command, strategy=res.strategy,
+        write_json(tmp / RUN_MARKER, study_manifest("tune", res.game, res.players, n, seed, command, strategy=res.strategy,
                                                config=res.config))
     return Path(out)

@@ -44,11 +44,13 @@ def plan_run(
     variants: list[str] | None = None,
     every_lineup: bool = False,
     strategy_file: str | None = None,
+    presets: dict[str, dict] | None = None,
 ) -> RunPlan:
     """Validate a run completely (config, players, strategies, deck) without playing it.
 
     ``variants`` (names under ``configs/<game>/variants/`` or TOML paths) apply first, in order;
-    then ``overrides``.
+    then ``overrides``. ``presets``: more named presets (as in presets.toml: ``base``, ``idea``, the
+    parameters they change), the studies' own players such as the ladder's budgets.
     """
     spec = get_game(game)
     n = check_n(n)
@@ -64,6 +66,8 @@ def plan_run(
         except ConfigError as exc:
             raise ConfigError(f"variant {name}: {exc}") from None
     cfg = apply_overrides(cfg, overrides)
+    if presets:
+        cfg = {**cfg, "presets": {**cfg.get("presets", {}), **presets}}
     thresholds(cfg)  # a broken [findings] table is an error before any game, not after
     if players is not None:
         if isinstance(players, bool) or not isinstance(players, (int, np.integer)):

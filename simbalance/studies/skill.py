@@ -1,6 +1,6 @@
 """Skill: each heuristic's agency against random players, restricted play of every preset marked
 ``restricts`` against the full strategy, and a verdict from the measured numbers (analysis/skill.py).
-The search players are left out (docs/search-players.md)."""
+The search players join only when asked (``search_n`` games each: docs/strategies.md)."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ import pandas as pd
 from simbalance.analysis.findings import Finding, skill_findings, thresholds
 from simbalance.analysis.metrics import strategy_table
 from simbalance.analysis.skill import verdict
+from simbalance.core.errors import SimbalanceError
 from simbalance.core.lineup import all_strategies
 from simbalance.studies.run import SimulationResult, plan_run
 
@@ -25,6 +26,7 @@ class SkillResult:
     restricted: pd.DataFrame  # preset, restricts, win_rate, ci against the full strategy
     verdict: str
     config: dict = field(default_factory=dict)  # the resolved config (thresholds of the findings)
+    search: pd.DataFrame | None = None  # the search players against random players (search_n games each)
 
     def findings(self) -> list[Finding]:
         """A restricted strategy that wins more than the full one, decisions that do not matter
@@ -44,20 +46,26 @@ def skill(
     config: str | Path | None = None,
     threads: int | None = None,
     progress_factory=None,
+    search_n: int = 0,
 ) -> SkillResult:
     """Agency of every heuristic and preset against random players, restricted play of every
     preset marked ``restricts``, and a verdict from the measured numbers. ``config``: a config file
-    instead of configs/<game>.toml."""
+    instead of configs/<game>.toml. ``search_n``: games of each search player and search preset
+    against random players (0: they are left out). The verdict reads the heuristics only, so asking
+    for the search players never changes it."""
     base = plan_run(game, 1, players=players, overrides=overrides, variants=variants, config=config)
     p = base.players
     infos = all_strategies(base.config, base.engine.strategies, base.engine.strategy_params)
-    # The search players (mcts, flat and their presets) are measured by the ladder and tournaments:
-    # at thousands of times a heuristic's cost per game, n of their games here would take hours.
+    if isinstance(search_n, bool) or not isinstance(search_n, int) or search_n < 0:
+        raise SimbalanceError(f"search_n = {search_n!r}: a whole number of games >= 0")
+    # The search players (mcts, flat and their presets) play only search_n games: at thousands of
+    # times a heuristic's cost per game, n of their games would take hours.
+    searchers = [name for name, info in infos.items() if base.engine.is_search(info.base)] if search_n > 0 else []
     infos = {name: info for name, info in infos.items() if not base.engine.is_search(info.base)}
     has_decisions = base.engine.has_decisions
 
-    def alone_against(name: str, field_name: str) -> dict:
-        plan = plan_run(game, n, players=p, seed=seed, overrides=overrides, variants=variants, config=config,
+    def alone_against(name: str, field_name: str, count: int = n) -> dict:
+        plan = plan_run(game, count, players=p, seed=seed, overrides=overrides, variants=variants, config=config,
                         threads=threads, strategies=[name] + [field_name] * (p - 1), rotate=True)
         progress = progress_factory(f"{game}: {name} vs {field_name}") if progress_factory else None
         result = SimulationResult.from_plan(plan, progress=progress)
@@ -69,10 +77,13 @@ def skill(
                 "ci_low": float(row["decided_ci_low"]), "ci_high": float(row["decided_ci_high"]),
                 "seat_games": int(row["decided_seat_games"])}
 
+    columns = ["strategy", "against", "win_rate", "ci_low", "ci_high", "seat_games"]
     agency = pd.DataFrame([alone_against(name, "random") for name in infos if name != "random"]
-                          if has_decisions and "random" in infos else [],
-                          columns=["strategy", "against", "win_rate", "ci_low", "ci_high", "seat_games"])
+                          if has_decisions and "random" in infos else [], columns=columns)
+    searched = pd.DataFrame([alone_against(name, "random", search_n) for name in searchers]
+                            if "random" in infos else [], columns=columns)
     restricted = pd.DataFrame([alone_against(name, info.restricts) for name, info in infos.items() if info.restricts],
                               columns=["strategy", "against", "win_rate", "ci_low", "ci_high", "seat_games"])
+    # the verdict and the findings read the heuristics; the search players are shown beside them
     return SkillResult(base.spec.id, p, has_decisions, agency, restricted, verdict(has_decisions, agency, p),
-                       base.config)
+                       base.config, searched)

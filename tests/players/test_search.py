@@ -1,4 +1,4 @@
-"""The search players (simbalance/players, docs/search-players.md) in every game that has them:
+"""The search players (simbalance/players, docs/strategies.md) in every game that has them:
 
 - a determinization keeps what the seat sees, passes the engine's validation, keeps the hidden
   cards and the size of every hidden place, and puts each hidden card in each hidden place at the
@@ -27,10 +27,13 @@ from simbalance.players.common_nb import search_seed
 from simbalance.studies.run import plan_run
 
 GAMES = sorted(g for g, spec in all_games().items() if spec.load().search is not None)
-ROLLOUT = {"captain-action": "builder", "lady-actions-escape": "blocker", "captain-future": "aggressor"}
-# Small budgets: the tests check what every decision does, not how strong it is. lady-actions-escape
-# and captain-future play long games: their play-outs are cut and scored.
+ROLLOUT = {"captain-action": "builder", "lady-actions-escape": "blocker", "aquaman": "runner",
+           "captain-future": "aggressor"}
+# Small budgets: the tests check what every decision does, not how strong it is. lady-actions-escape,
+# aquaman and captain-future play long games: their play-outs are cut and scored (aquaman's flat to
+# the end: both ways are played).
 SMALL = {"captain-action": [], "lady-actions-escape": ["strategies.mcts.depth=8", "strategies.flat.depth=8"],
+         "aquaman": ["strategies.mcts.depth=12", "strategies.flat.depth=0"],
          "captain-future": ["strategies.mcts.depth=8", "strategies.flat.depth=8"]}
 
 
@@ -60,6 +63,12 @@ def decision_states(plan, games, every: int = 3):
             found.append(res.clone(state))
             res.play_out(ctx, state, sid, prm, np.int64(every))
     return ctx, found
+
+
+def stream(state):
+    """The state's own random stream: its one uint64[1] array (not the first in every game)."""
+    (rng,) = [a for a in state if a.dtype == np.uint64 and a.shape == (1,)]
+    return rng
 
 
 def _heuristic_row(plan):
@@ -120,6 +129,43 @@ def lady_hidden(ctx, state, seat):
     return places
 
 
+def aquaman_view(ctx, state, seat):
+    from simbalance.games.aquaman import state_nb as S
+    from simbalance.games.aquaman.search_nb import hidden_reveal
+
+    cards, seatv, ctr = state.cards, state.seat, state.ctr
+    first = int(hidden_reveal(state, seat))
+    knows = [(int(k) >> seat) & 1 for k in cards[S.K_KNOWN]]
+    pile = cards[S.K_DISC, :ctr[S.C_DISC] - (first >= 0)].tolist()
+    public = [seatv[s, :S.V_SUIT].tolist() for s in range(seatv.shape[0])]
+    others = [(s, i, int(c)) for s in range(seatv.shape[0]) if s not in (seat, first)
+              for i, c in enumerate(cards[S.K_HAND + s, :seatv[s, S.V_HAND_N]]) if knows[c]]
+    group = []  # the first fighter's cards the seat knows, among his hand and his chosen card
+    if first >= 0:
+        held = [*cards[S.K_HAND + first, :seatv[first, S.V_HAND_N]], ctr[S.C_REVEAL_A]]
+        group = sorted(int(c) for c in held if knows[c])
+    deck = [(j, int(c)) for j, c in enumerate(cards[S.K_DECK, :ctr[S.C_DECK]]) if knows[c]]
+    counters = [int(v) for k, v in enumerate(ctr) if not (first >= 0 and k == S.C_REVEAL_A)]
+    return (cards[S.K_HAND + seat, :seatv[seat, S.V_HAND_N]].tolist(), seatv[seat].tolist(),
+            cards[S.K_BOARD, :ctx.move_to.shape[0]].tolist(), pile, public, counters, others, group, deck)
+
+
+def aquaman_hidden(ctx, state, seat):
+    from simbalance.games.aquaman import state_nb as S
+    from simbalance.games.aquaman.search_nb import hidden_reveal
+
+    cards, seatv, ctr = state.cards, state.seat, state.ctr
+    first = int(hidden_reveal(state, seat))
+    knows = [(int(k) >> seat) & 1 for k in cards[S.K_KNOWN]]
+    places = {}
+    for s in range(seatv.shape[0]):
+        if s != seat:
+            held = cards[S.K_HAND + s, :seatv[s, S.V_HAND_N]].tolist() + ([int(ctr[S.C_REVEAL_A])] if s == first else [])
+            places[f"hand {s}"] = [c for c in held if not knows[c]]
+    places["deck"] = [int(c) for c in cards[S.K_DECK, :ctr[S.C_DECK]] if not knows[c]]
+    return places
+
+
 def captain_future_view(ctx, state, seat):
     from simbalance.games.captain_future import state_nb as S
 
@@ -142,10 +188,8 @@ def captain_future_hidden(ctx, state, seat):
     return places
 
 
-# Where the state tuple keeps the game's own random stream (the first array unless named here).
-STREAM = {"captain-future": 3}
 VIEW = {"captain-action": (captain_action_view, captain_action_hidden), "lady-actions-escape": (lady_view, lady_hidden),
-        "captain-future": (captain_future_view, captain_future_hidden)}
+        "aquaman": (aquaman_view, aquaman_hidden), "captain-future": (captain_future_view, captain_future_hidden)}
 
 
 def test_every_game_with_search_players_has_its_view_here():
@@ -178,7 +222,7 @@ def test_a_determinization_keeps_the_view_and_shuffles_the_hidden_cards_uniforml
         before, after = hidden(ctx, state, seat), hidden(ctx, w, seat)
         assert {k: len(v) for k, v in before.items()} == {k: len(v) for k, v in after.items()}
         assert sorted(sum(before.values(), [])) == sorted(sum(after.values(), []))
-        assert w[STREAM.get(game, 0)][0] != state[STREAM.get(game, 0)][0]  # the game's own stream is re-keyed
+        assert stream(w)[0] != stream(state)[0]  # the game's own stream is re-keyed
         changed += before != after
     assert changed > len(states) // 2  # the hidden cards do move
     # Uniform: each hidden card lands in each hidden place at the rate of the place's size.
@@ -224,13 +268,11 @@ def test_the_search_sees_nothing_hidden(game, player):
         seat = res.to_move(ctx, state)
         sid = np.full(plan.players, plan.engine.strategies[ROLLOUT[game]], np.int64)
         sid[seat] = MCTS if player == "mcts" else FLAT
-        prm = np.zeros((plan.players, plan.lineup.slot_params.shape[1]))
+        prm = np.tile(_heuristic_row(plan), (plan.players, 1))  # the others play the rollout heuristic as configured
         prm[seat] = plan.lineup.slot_params[0]
         other = res.clone(state)
         search.determinize(ctx, other, seat, rng)
-        stream = STREAM.get(game, 0)
-        changed += any(not np.array_equal(x, y) for i, (x, y) in enumerate(zip(state, other, strict=True))
-                       if i != stream)
+        changed += any(not np.array_equal(x, y) for x, y in zip(state, other, strict=True) if x is not stream(state))
         key = (np.uint64(plan.seed), np.int64(0), np.int64(k))
         assert search.choose(ctx, state, sid, prm, *key, a) == search.choose(ctx, other, sid, prm, *key, b)
         assert np.array_equal(a[stats], b[stats])
@@ -312,7 +354,8 @@ def test_the_replay_of_a_search_game_is_the_recorded_game(game):
 
 @pytest.mark.parametrize("game", GAMES)
 def test_the_search_kernel_plays_heuristic_lineups_as_the_kernel(game):
-    heuristics = plan_run(game, 200, players=4, seed=3, strategies=(plan_run(game, 1).engine.heuristics * 4)[:4], rotate=True)
+    names = list(plan_run(game, 1).engine.heuristics)
+    heuristics = plan_run(game, 200, players=4, seed=3, strategies=(names * 4)[:4], rotate=True)
     assert heuristics.kernel is heuristics.engine.kernel
     searching = dataclasses.replace(heuristics, kernel=heuristics.engine.search.kernel)
     assert np.array_equal(play(heuristics), play(searching))

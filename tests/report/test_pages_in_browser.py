@@ -28,6 +28,7 @@ import pytest
 import simbalance
 from simbalance.report.compare_page import write_compare_folder
 from simbalance.report.run_folder import write_run_folder
+from simbalance.report.search_pages import write_ladder_folder, write_robustness_folder
 from simbalance.report.strategy_pages import write_skill_folder, write_tune_folder
 from simbalance.report.sweep_page import write_sweep_folder
 from simbalance.report.tournament_page import write_tournament_folder
@@ -143,6 +144,13 @@ def pages(tmp_path_factory) -> dict[str, Path]:
     res = simbalance.tune("captain-action", "builder", 150, generations=1, population=2, threads=1)
     out["tune"] = write_tune_folder(res, root / "tune", "simbalance tune", 150, 0, "[builder_tuned]", "gain",
                                     "overall", lambda v: f"{v:.4g}") / "tune.html"
+    from simbalance.studies.ladder import ladder
+    from simbalance.studies.robustness import robustness
+
+    res = ladder("captain-action", "2,8", 300, against="random", threads=1)
+    out["ladder"] = write_ladder_folder(res, root / "ladder", "simbalance ladder") / "ladder.html"
+    res = robustness("captain-action", 1000, budget=8, search_n=100, threads=1)
+    out["robustness"] = write_robustness_folder(res, root / "robustness", "simbalance robustness") / "robustness.html"
     return out
 
 

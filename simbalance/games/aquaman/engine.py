@@ -14,6 +14,10 @@ Version history (bump ENGINE_VERSION only when game behaviour changes):
    in which for ``rules.stalemate_window`` turns (default 800) nobody completes a mission or gets
    closer to one than he had been ends as a stalemate, reason ``no-mission`` (was a timeout at the
    cap: with ``rules.reshuffle = false`` an empty deck leaves the players nothing to collect).
+
+Not a new version: the search players ``mcts`` and ``flat`` (simbalance/players), with the cards
+whose place each seat has learnt tracked in the state (``cards[K_KNOWN]``: what the determinization
+must keep). Games without a search seat are the same games.
 """
 
 from __future__ import annotations
@@ -24,13 +28,17 @@ from simbalance.core.config import get, require_bool, require_choice, require_in
 from simbalance.core.errors import ConfigError
 from simbalance.core.progress import PROGRESS_FIELDS
 from simbalance.core.records import MAX_SEATS, record_dtype
+from simbalance.games.aquaman import search_nb
 from simbalance.games.aquaman.play_nb import (
     apply_option,
     context,
     kernel,
     legal_options,
     max_options,
+    new_search_scratch,
     play_out,
+    search_kernel,
+    search_option,
     start,
     to_move,
     write_record,
@@ -78,13 +86,15 @@ from simbalance.games.aquaman.state_nb import (
     new_state,
 )
 from simbalance.games.aquaman.validate_nb import check
-from simbalance.games.spec import Engine, Resumable
+from simbalance.games.spec import Engine, Resumable, Search
+from simbalance.players import SEARCH_PARAMS, SEARCH_STRATEGIES
 
 ENGINE_VERSION = 3
 CHUNK_SIZE = 1 << 16
-STRATEGIES = {"random": S_RANDOM, "runner": S_RUNNER, "raider": S_RAIDER}
-# Each heuristic's parameters in the order its code reads them (enums.P_*); configs bind by name.
-STRATEGY_PARAMS = {"random": (), "runner": HEURISTIC_PARAM_NAMES, "raider": HEURISTIC_PARAM_NAMES}
+STRATEGIES = {"random": S_RANDOM, "runner": S_RUNNER, "raider": S_RAIDER, **SEARCH_STRATEGIES}
+# Each strategy's parameters in the order its code reads them (state_nb.P_*, players.SEARCH_PARAMS);
+# configs bind by name.
+STRATEGY_PARAMS = {"random": (), "runner": HEURISTIC_PARAM_NAMES, "raider": HEURISTIC_PARAM_NAMES, **SEARCH_PARAMS}
 
 RECORD_DTYPE = record_dtype([
     ("refills", np.int32),  # times the empty deck was refilled from the discard pile
@@ -276,5 +286,14 @@ ENGINE = Engine(
         clone=clone,
         check=check,
         write_record=write_record,
+    ),
+    search=Search(
+        kernel=search_kernel,
+        determinize=search_nb.determinize,
+        outcome=search_nb.outcome,
+        evaluate=search_nb.evaluate,
+        policy=search_nb.policy,
+        new_scratch=new_search_scratch,
+        choose=search_option,
     ),
 )

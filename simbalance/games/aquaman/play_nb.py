@@ -33,6 +33,7 @@ from simbalance.games.aquaman.rules_nb import (
     first_turn,
     foe_chosen,
     foe_targets,
+    game_over,
     land,
     mission_card_chosen,
     mission_chosen,
@@ -56,6 +57,7 @@ from simbalance.games.aquaman.rules_nb import (
     swim,
     swim_chosen,
 )
+from simbalance.games.aquaman.search_nb import determinize, evaluate, outcome, policy
 from simbalance.games.aquaman.state_nb import (
     AQUAMAN,
     C_ACT_RANK,
@@ -130,6 +132,8 @@ from simbalance.games.aquaman.state_nb import (
     reachable,
 )
 from simbalance.games.aquaman.strategies_nb import decide
+from simbalance.players.common_nb import is_search, new_search, search_capacity
+from simbalance.players.search_nb import search
 
 # ---------------------------------------------------------------- the rules between two decisions
 
@@ -246,7 +250,8 @@ def apply_option(G, S, option, log=None):
 @njit(cache=True, _nrt=False)
 def play_out(G, S, strat, par, max_decisions, log=None):
     """Let each seat's strategy (``strat[s]``, parameters ``par[s]``) decide, at most
-    ``max_decisions`` times (-1: to the end). Returns the decisions made.
+    ``max_decisions`` times (-1: to the end). Returns the decisions made. Stops before a search
+    player's decision (``play_searched`` asks the search for it).
 
     The whole game runs inside this loop (decide, resolve and the frequent rule steps and
     strategies are inlined; rules_nb says which are not), and every read of an array out of the
@@ -257,7 +262,7 @@ def play_out(G, S, strat, par, max_decisions, log=None):
     ctr = S.ctr
     while True:
         advance(G, S, log)  # nothing to do while a decision is pending
-        if ctr[C_TO_MOVE] < 0 or made == max_decisions:
+        if ctr[C_TO_MOVE] < 0 or made == max_decisions or is_search(strat[ctr[C_TO_MOVE]]):
             return made
         option = decide(G, S, strat, par, log)
         resolve(G, S, option, log)
@@ -386,12 +391,19 @@ def write_record(G, S, out, i):
 
 
 @njit(cache=True, inline="always")
-def play_one(G, S, out, i, game, seed, lineups, slot_strategy, slot_params, strat, par, log):
+def play_one(G, S, out, i, game, seed, lineups, slot_strategy, slot_params, strat, par, log, scratch):
     """Game ``game`` of the run into ``out[i]``: the body of the kernel (``log`` None) and of the
-    replay (``trace_game``, with a log)."""
+    replay (``trace_game``, with a log). ``scratch``: None (no search players: numba compiles the
+    search away) or the search's scratch (``search_kernel``: a search seat's decisions are the
+    search's)."""
     begin_game(S.rng, seed, game, out, i, lineups, slot_strategy, slot_params, G.rules[R_PLAYERS], strat, 0, par)
     start(G, S, seed, game, log)
     play_out(G, S, strat, par, np.int64(-1), log)
+    if scratch is not None:
+        if S.ctr[C_TO_MOVE] >= 0:  # stopped before a search seat's decision
+            play_searched(G, S, seed, game, strat, par, scratch, log)
+    elif S.ctr[C_TO_MOVE] >= 0:  # a search seat in the kernel without search: not a game
+        game_over(G, S, np.int64(RESULT_INVALID))
     write_record(G, S, out, i)
 
 
@@ -400,7 +412,7 @@ def play_games(G, S, out, lo, hi, first_game, seed, lineups, slot_strategy, slot
     """The block's games on its one state. Without reference counting (``_nrt=False``: it allocates
     nothing): with it, handing the state's arrays to the steps at every game cost 5 %."""
     for i in range(lo, hi):
-        play_one(G, S, out, i, first_game + i, seed, lineups, slot_strategy, slot_params, strat, par, None)
+        play_one(G, S, out, i, first_game + i, seed, lineups, slot_strategy, slot_params, strat, par, None, None)
 
 
 @njit(cache=True, nogil=True)
@@ -424,7 +436,82 @@ def trace_game(out, game, seed, lineups, slot_strategy, slot_params, rules, card
     strat = np.zeros(rules[R_PLAYERS], np.int64)
     par = np.zeros((rules[R_PLAYERS], slot_params.shape[1]), np.float64)
     log_n[0] = 0  # a second try (with a larger log) counts from zero again
-    play_one(G, S, out, np.int64(0), game, seed, lineups, slot_strategy, slot_params, strat, par, (log, log_n))
+    play_one(G, S, out, np.int64(0), game, seed, lineups, slot_strategy, slot_params, strat, par, (log, log_n), None)
+
+
+# ---------------------------------------------------------------- search players (simbalance/players)
+
+
+@njit(cache=True)
+def search_option(G, S, strat, par, seed, game, decision, scratch):
+    """The option the search seat to move takes (players/search_nb.search with this game's steps)."""
+    return search(to_move, legal_options, apply_option, play_out, determinize, outcome, evaluate, policy, G, S,
+                  strat, par, seed, game, decision, scratch)
+
+
+@njit(cache=True)
+def new_search_scratch(G, slot_strategy, slot_params):
+    """The search players' scratch for a block (players/common_nb.new_search)."""
+    n_options = max(G.card.shape[1], G.move_to.shape[0]) + 1  # max_options
+    return new_search(G, new_state, n_options, G.rules[R_PLAYERS], slot_params.shape[1],
+                      search_capacity(slot_strategy, slot_params))
+
+
+@njit(cache=True)
+def play_searched(G, S, seed, game, strat, par, scratch, log):
+    """The game on from a search seat's decision: the search picks, the strategies play on to the
+    next search decision, until the end. With validation, an option the decision does not list
+    ends the game as invalid."""
+    options = scratch[3]
+    decision = 0
+    while S.ctr[C_TO_MOVE] >= 0:
+        option = search_option(G, S, strat, par, seed, game, np.int64(decision), scratch)
+        decision += 1
+        if G.validate:
+            n = legal_options(G, S, options)
+            listed = False
+            for k in range(n):
+                listed = listed or options[k] == option
+            if not listed:
+                game_over(G, S, np.int64(RESULT_INVALID))
+                return
+        resolve(G, S, option, log)
+        play_out(G, S, strat, par, np.int64(-1), log)
+
+
+@njit(cache=True)
+def play_search_games(G, S, out, lo, hi, first_game, seed, lineups, slot_strategy, slot_params, strat, par, scratch):
+    """``play_games`` with search players (with reference counting: the search's scratch is a
+    tuple of arrays handed down at every decision)."""
+    for i in range(lo, hi):
+        play_one(G, S, out, i, first_game + i, seed, lineups, slot_strategy, slot_params, strat, par, None, scratch)
+
+
+@njit(cache=True, nogil=True)
+def search_kernel(out, lo, hi, first_game, seed, lineups, slot_strategy, slot_params, rules, card, move_to, adj,
+                  validate):
+    """``kernel`` for a run with search players (compiled only when one is seated: the search adds
+    to the cold compile)."""
+    G = Game(rules, card, move_to, adj, validate)
+    players = rules[R_PLAYERS]
+    S = new_state(G)
+    strat = np.zeros(players, np.int64)
+    par = np.zeros((players, slot_params.shape[1]), np.float64)
+    play_search_games(G, S, out, lo, hi, first_game, seed, lineups, slot_strategy, slot_params, strat, par,
+                      new_search_scratch(G, slot_strategy, slot_params))
+
+
+@njit(cache=True)
+def trace_search_game(out, game, seed, lineups, slot_strategy, slot_params, rules, card, move_to, adj, validate, log,
+                      log_n):
+    """``trace_game`` for a run with search players."""
+    G = Game(rules, card, move_to, adj, validate)
+    S = new_state(G)
+    strat = np.zeros(rules[R_PLAYERS], np.int64)
+    par = np.zeros((rules[R_PLAYERS], slot_params.shape[1]), np.float64)
+    log_n[0] = 0
+    play_one(G, S, out, np.int64(0), game, seed, lineups, slot_strategy, slot_params, strat, par, (log, log_n),
+             new_search_scratch(G, slot_strategy, slot_params))
 
 
 def context(rules, card, move_to, adj, validate):

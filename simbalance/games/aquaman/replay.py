@@ -9,7 +9,7 @@ from simbalance.core.config import get
 from simbalance.core.errors import ConfigError
 from simbalance.core.replay import trace_with_log
 from simbalance.games.aquaman import state_nb as e
-from simbalance.games.aquaman.play_nb import kernel, trace_game
+from simbalance.games.aquaman.play_nb import kernel, search_kernel, trace_game, trace_search_game
 from simbalance.games.aquaman.state_nb import (
     CARD_RANK,
     CARD_SUIT,
@@ -31,12 +31,13 @@ DIRECTION_NAMES = ("up", "down", "left", "right")
 def trace(plan, game: int) -> tuple[np.ndarray, np.ndarray]:
     """Play game ``game`` of the plan's run again with the kernel's own per-game code and return its
     record and its event log (rows of ``EV_*``: kind, a, b, c, d, deck refills so far)."""
-    if plan.kernel is not None and plan.kernel is not kernel:
+    if plan.kernel is not None and plan.kernel is not kernel and plan.kernel is not search_kernel:
         raise ConfigError("replay: a plug-in strategy file cannot be replayed; replay the built-in strategies")
     lineup = plan.lineup
+    run_trace = trace_search_game if plan.engine.searches(lineup) else trace_game
 
     def play(out, log, log_n):
-        trace_game(out, np.int64(game), np.uint64(plan.seed), lineup.seats, lineup.slot_strategy,
+        run_trace(out, np.int64(game), np.uint64(plan.seed), lineup.seats, lineup.slot_strategy,
                    lineup.slot_params, *plan.prepared, log, log_n)
 
     return trace_with_log(play, plan.engine.record_dtype, N_EV_COLS)

@@ -115,6 +115,8 @@ from simbalance.games.aquaman.state_nb import (
     K_DECK,
     K_DISC,
     K_HAND,
+    K_KNOWN,
+    KNOWN_ALL,
     LOCATION,
     N_POWERS,
     NO_DECISION,
@@ -349,6 +351,7 @@ def reset(G, S):
     S.ctr[C_STAMP] = stamp
     S.ctr[C_ACT_CARD] = -1  # no activated card waits for the discard pile
     S.cards[:, :] = -1
+    S.cards[K_KNOWN, :] = 0
     S.seat[:, :] = 0
     for s in range(G.rules[R_PLAYERS]):
         S.seat[s, V_POS] = G.rules[R_CORNER + s]
@@ -478,6 +481,7 @@ def power_sea_creature(G, S, seat, rank, log=None):
         if taken:
             S.ctr[C_DISC] -= 1
             add_card(G.card, S.cards, S.seat, seat, top)
+            S.cards[K_KNOWN, top] = KNOWN_ALL  # taken face up
         if log is not None:
             log_step(log, S, EV_SEA, seat, top, 1 if taken else 0, 0)
     elif log is not None:
@@ -509,6 +513,8 @@ def foe_chosen(G, S, seat, target, log=None):
     if hit:
         discard(S.cards, S.ctr, remove_at(G.card, S.cards, S.seat, target, i))
         S.seat[seat, ST_FOE_HITS] += 1
+    else:  # revealed to the table and kept
+        S.cards[K_KNOWN, S.cards[K_HAND + target, i]] = KNOWN_ALL
 
 
 @njit(cache=True)
@@ -557,6 +563,7 @@ def strangeness_chosen(G, S, seat, cell, log=None):
         return
     taken = S.cards[K_BOARD, cell]
     add_card(G.card, S.cards, S.seat, seat, taken)
+    S.cards[K_KNOWN, taken] = KNOWN_ALL  # taken face up
     S.cards[K_BOARD, cell] = draw(G, S)
     if log is not None:
         log_step(log, S, EV_STRANGE, seat, cell, taken, S.cards[K_BOARD, cell])
@@ -620,6 +627,8 @@ def activate(G, S, seat, i, log=None):
             strangeness_chosen(G, S, seat, np.int64(-1), log)
     elif power == LOCATION:
         shown = location_shows(G, S, rank)
+        for j in range(shown):  # the seat now knows these places of the deck
+            S.cards[K_KNOWN, S.cards[K_DECK, S.ctr[C_DECK] - 1 - j]] |= np.int16(1 << seat)
         if log is not None:
             for j in range(shown):
                 log_step(log, S, EV_LOCATION, seat, S.cards[K_DECK, S.ctr[C_DECK] - 1 - j], j, shown)
@@ -700,6 +709,7 @@ def land(G, S, log=None):
     c = S.cards[K_BOARD, cell]
     if c >= 0:
         add_card(G.card, S.cards, S.seat, seat, c)
+        S.cards[K_KNOWN, c] = KNOWN_ALL  # taken face up
         S.seat[seat, ST_TAKEN] += 1
         S.cards[K_BOARD, cell] = draw(G, S)
         if log is not None:
@@ -734,6 +744,8 @@ def fight_decided(G, S, winner, log=None):
     if winner >= 0:
         loser = S.ctr[C_FIGHT_A] + S.ctr[C_FIGHT_B] - winner
         S.seat[winner, ST_WON] += 1
+        for i in range(S.seat[loser, V_HAND_N]):  # the winner looks at the loser's whole hand
+            S.cards[K_KNOWN, S.cards[K_HAND + loser, i]] |= np.int16(1 << winner)
         if S.seat[loser, V_HAND_N] > 0:
             ask(S, D_STEAL, winner)
 
@@ -811,6 +823,7 @@ def steal_chosen(G, S, slot, log=None):
     loser = S.ctr[C_FIGHT_A] + S.ctr[C_FIGHT_B] - winner
     c = remove_at(G.card, S.cards, S.seat, loser, slot)
     add_card(G.card, S.cards, S.seat, winner, c)
+    S.cards[K_KNOWN, c] = np.int16((1 << winner) | (1 << loser))  # the others did not see which
     S.seat[winner, ST_STOLEN] += 1
     if log is not None:
         log_step(log, S, EV_STEAL, winner, loser, c, 0)

@@ -63,8 +63,12 @@ CARD_SUIT, CARD_RANK = 0, 1
 # reference-count update, and a turn makes many such calls (see the docstring).
 #
 # cards[row, :]: card piles, each a list of card ids. The hand of seat s is row K_HAND + s.
-# The board is row K_BOARD (one entry per square, -1 empty).
-K_DECK, K_DISC, K_BUF, K_BOARD, K_HAND = range(5)
+# The board is row K_BOARD (one entry per square, -1 empty). Row K_KNOWN is indexed by card id,
+# not a pile: bit s set when seat s knows where that card is while it sits in a hand or in the deck
+# (KNOWN_ALL: everyone saw it taken face up). The rules never read it; the search players'
+# determinization (search_nb) keeps such cards where the searching seat knows them to be.
+K_DECK, K_DISC, K_BUF, K_BOARD, K_KNOWN, K_HAND = range(6)
+KNOWN_ALL = -1
 
 # seat[s, ...]: per-seat numbers: pawn square, hand size, missions, statistics (ST_*), then the
 # count of cards of each suit in hand (V_SUIT + suit).
@@ -194,6 +198,8 @@ def refill_deck(G, S):
         S.ctr[C_DECK] = n
         S.ctr[C_REFILLS] += 1
         shuffle(S.rng, S.cards[K_DECK], n)
+        for i in range(n):  # shuffled face down: nobody knows where they are now
+            S.cards[K_KNOWN, S.cards[K_DECK, i]] = 0
 
 
 @njit(cache=True, inline="always")

@@ -686,12 +686,17 @@ def choose_rest_discard(G, S, seat, sid, par):
 @njit(cache=True, inline="always")
 def decide(G, S, strat, par, log=None):
     """The option (play_nb.legal_options' codes) that the deciding seat's strategy takes at the
-    pending decision; ``strat``/``par`` are every seat's strategy id and parameter row. The most
-    frequent decisions come first."""
+    pending decision; ``strat``/``par`` are every seat's strategy id and parameter row."""
+    seat = S.ctr[C_TO_MOVE]
+    return decide_as(G, S, strat[seat], par[seat], log)
+
+
+@njit(cache=True, inline="always")
+def decide_as(G, S, sid, p, log=None):
+    """The option strategy ``sid`` (parameters ``p``) takes for the deciding seat at the pending
+    decision. The most frequent decisions come first."""
     ctr = S.ctr
     seat = ctr[C_TO_MOVE]
-    sid = strat[seat]
-    p = par[seat]
     d = ctr[C_DECISION]
     if d == D_SWIM:
         return np.int64(choose_swim(G, S, seat, sid, p, log))

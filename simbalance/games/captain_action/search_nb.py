@@ -1,5 +1,5 @@
 """What the search players (simbalance/players) need of captain-action: ``determinize``,
-``outcome``, ``evaluate`` and ``policy`` (docs/search-players.md).
+``outcome``, ``evaluate`` and ``policy`` (docs/strategies.md).
 
 What a seat sees: its own hand (and the card it drew), the whole discard pile, the Countdown Deck's
 size, and the cards the others took from the discard pile and still hold (``gv[V_KNOWN + s]``).

@@ -1,5 +1,5 @@
 """What the search players (simbalance/players) need of lady-actions-escape: ``determinize``,
-``outcome`` and ``evaluate`` (docs/search-players.md).
+``outcome`` and ``evaluate`` (docs/strategies.md).
 
 What a seat sees: its own hand, the discard pile, every hand's size and the draw pile's size, the
 direction of play and what the top card stands for. Hidden from it: the others' cards and the draw

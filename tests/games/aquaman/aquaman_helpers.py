@@ -34,6 +34,7 @@ from simbalance.games.aquaman.state_nb import (
     K_DECK,
     K_DISC,
     K_HAND,
+    K_KNOWN,
     NO_DECISION,
     R_COLS,
     R_CORNER,
@@ -94,6 +95,7 @@ def arrange(G, S, *, deck=(), discard=(), board=None, hands=None, pos=None, seed
     S.ctr[C_STAMP] = stamp
     S.ctr[C_ACT_CARD] = -1  # no activated card waits for the discard pile
     S.cards[:, :] = -1
+    S.cards[K_KNOWN, :] = 0  # nobody has seen where any card is
     S.seat[:, :] = 0
     seed_game(S.rng, 12345, seed)
     players = int(G.rules[R_PLAYERS])

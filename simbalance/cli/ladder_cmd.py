@@ -1,0 +1,68 @@
+"""`simbalance ladder GAME`: does the search player get stronger with its budget, and does it beat
+the best heuristic?"""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from simbalance.cli.findings_out import print_findings
+from simbalance.cli.run_cmd import parse_count
+
+
+def ladder(
+    game: Annotated[str, typer.Argument(help="Game id (see `simbalance games`).", show_default=False)],
+    budgets: Annotated[str, typer.Option(help="Rising budgets, comma-separated: iterations per decision for mcts, "
+                                              "play-outs per option for flat.")] = "8,32,128,512",
+    search: Annotated[str, typer.Option(help="The search player, or one of its presets (its other parameters "
+                                             "stay).")] = "mcts",
+    against: Annotated[str | None, typer.Option(help="The heuristic every budget plays against (default: the "
+                                                     "game's default strategy, or its first heuristic when that "
+                                                     "is random).")] = None,
+    n: Annotated[str, typer.Option("--n", help="Games per budget against the heuristic.")] = "400",
+    n_pairs: Annotated[str | None, typer.Option("--n-pairs", help="Games per budget against the budget before "
+                                                                  "it (default: --n).")] = None,
+    players: Annotated[int | None, typer.Option(help="Players (default: the game config's).")] = None,
+    seed: Annotated[int, typer.Option(help="Seed.")] = 0,
+    config: Annotated[Path | None, typer.Option(help="Use this config file instead of configs/<game>.toml.")] = None,
+    set_: Annotated[list[str] | None, typer.Option("--set", help="Override a config key (repeatable).")] = None,
+    variant: Annotated[list[str] | None, typer.Option("--variant", help="Apply a variant (repeatable).")] = None,
+    threads: Annotated[int | None, typer.Option(help="Threads (default: all cores).")] = None,
+    out: Annotated[Path | None, typer.Option(help="Output folder: ladder.html, ladder.json, findings.json "
+                                                  "(default: reports/ladder-<game>-<time>).")] = None,
+) -> None:
+    """The skill ladder: each budget of a search player against the best heuristic and against the
+    budget before it, win rates with 95% CIs, a curve; writes ladder.html."""
+    from simbalance.core.runner import RichProgress
+    from simbalance.report.run_folder import check_out_dir, default_out_dir
+    from simbalance.report.search_pages import write_ladder_folder
+    from simbalance.studies.ladder import ladder as run_ladder
+
+    count = parse_count(n)
+    pairs = parse_count(n_pairs) if n_pairs is not None else None
+    target = out if out is not None else default_out_dir(f"ladder-{game}")
+    check_out_dir(target)
+    res = run_ladder(game, budgets, count, search=search, against=against, n_pairs=pairs, players=players, seed=seed,
+                     overrides=set_ or [], variants=variant, config=str(config) if config else None, threads=threads,
+                     progress_factory=RichProgress)
+    fair = 1 / res.players
+    tab = Table(title=f"{res.game}: {res.search} against {res.against} (fair share {fair:.0%}, decided games)")
+    for col in (res.budget_param, "win rate", "95% CI", "vs the budget before", "95% CI "):
+        tab.add_column(col, justify="right")
+    for _, r in res.table.iterrows():
+        h2h = r["h2h_games"] > 0
+        tab.add_row(f"{int(r['budget']):,}", f"{r['win_rate']:.1%}", f"{r['ci_low']:.1%} .. {r['ci_high']:.1%}",
+                    f"{r['h2h_share']:.1%}" if h2h else "", f"{r['h2h_ci_low']:.1%} .. {r['h2h_ci_high']:.1%}" if h2h
+                    else "")
+    console = Console()
+    console.print(tab)
+    command = "simbalance " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+    folder = write_ladder_folder(res, target, command)
+    print_findings(console, res.findings(), page=str(folder / "ladder.html"))
+    Console(stderr=True).print(f"report: {folder / 'ladder.html'}")

@@ -1,0 +1,69 @@
+"""`simbalance robustness GAME`: do the seat conclusions hold whoever plays?"""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from simbalance.cli.findings_out import print_findings
+from simbalance.cli.run_cmd import parse_count
+
+
+def robustness(
+    game: Annotated[str, typer.Argument(help="Game id (see `simbalance games`).", show_default=False)],
+    models: Annotated[str | None, typer.Option(help="Player models, comma-separated strategy names, each played at "
+                                                    "every seat (default: random, every heuristic, and the search "
+                                                    "player at --budget).")] = None,
+    search: Annotated[str, typer.Option(help="The search player of the default models.")] = "mcts",
+    budget: Annotated[int, typer.Option(help="The search player's budget in the default models.")] = 100,
+    n: Annotated[str, typer.Option("--n", help="Games per player model.")] = "2e4",
+    search_n: Annotated[str, typer.Option("--search-n", help="Games of a search player's model (it searches at "
+                                                             "every seat and decision).")] = "300",
+    players: Annotated[int | None, typer.Option(help="Players (default: the game config's).")] = None,
+    seed: Annotated[int, typer.Option(help="Seed.")] = 0,
+    config: Annotated[Path | None, typer.Option(help="Use this config file instead of configs/<game>.toml.")] = None,
+    set_: Annotated[list[str] | None, typer.Option("--set", help="Override a config key (repeatable).")] = None,
+    variant: Annotated[list[str] | None, typer.Option("--variant", help="Apply a variant (repeatable).")] = None,
+    threads: Annotated[int | None, typer.Option(help="Threads (default: all cores).")] = None,
+    out: Annotated[Path | None, typer.Option(help="Output folder: robustness.html, robustness.json, findings.json "
+                                                  "(default: reports/robustness-<game>-<time>).")] = None,
+) -> None:
+    """Balance under several player models: the same seats played by all random, each heuristic and a
+    search player; says whether the seat ranking and the first-player effect hold under all of them;
+    writes robustness.html."""
+    from simbalance.analysis.labels import player
+    from simbalance.core.runner import RichProgress
+    from simbalance.report.run_folder import check_out_dir, default_out_dir
+    from simbalance.report.search_pages import write_robustness_folder
+    from simbalance.studies.robustness import robustness as run_robustness
+
+    count, search_count = parse_count(n), parse_count(search_n)
+    target = out if out is not None else default_out_dir(f"robustness-{game}")
+    check_out_dir(target)
+    res = run_robustness(game, count, models=models, search=search, budget=budget, search_n=search_count,
+                         players=players, seed=seed, overrides=set_ or [], variants=variant,
+                         config=str(config) if config else None, threads=threads, progress_factory=RichProgress)
+    tab = Table(title=f"{res.game}: win rate per seat under each player model (decided games, fair "
+                      f"{1 / res.players:.0%})")
+    tab.add_column("model")
+    for s in range(res.players):
+        tab.add_column(player(s), justify="right")
+    tab.add_column("first player", justify="right")
+    for _, m in res.models.iterrows():
+        rates = res.seats[res.seats["model"] == m["model"]].sort_values("seat")["win_rate"]
+        tab.add_row(f"all {m['model']}", *[f"{v:.1%}" for v in rates],
+                    f"{100 * m['first_player']:+.1f} pp")
+    console = Console()
+    console.print(tab)
+    for c in res.conclusions:
+        console.print(f"[bold]{c['topic']}[/] ({c['verdict']}): {c['text']}")
+    command = "simbalance " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+    folder = write_robustness_folder(res, target, command)
+    print_findings(console, res.findings(), page=str(folder / "robustness.html"))
+    Console(stderr=True).print(f"report: {folder / 'robustness.html'}")

@@ -1,0 +1,175 @@
+"""The skill ladder: a search player (``mcts``, ``flat`` or one of their presets) at rising budgets,
+each against the best heuristic and against the budget before it (analysis/ladder.py).
+
+Each budget is a preset of the search player made on the fly, named ``<search>@<budget>``: the
+search player's own parameters with its budget (``iterations`` for ``mcts``, ``playouts`` for
+``flat``) replaced. Against the heuristic: one seat of the budget, the other seats the heuristic,
+seats rotated. Against the budget before it: one seat of each, the other seats (if any) the
+heuristic, seats rotated. Every budget plays the same seed and game indices (common random numbers).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pandas as pd
+
+from simbalance.analysis.findings import Finding, ladder_findings, thresholds
+from simbalance.analysis.ladder import LADDER_COLUMNS, pair_share
+from simbalance.analysis.metrics import strategy_table
+from simbalance.core.errors import SimbalanceError, did_you_mean
+from simbalance.core.lineup import all_strategies
+from simbalance.core.rng import derive_seed
+from simbalance.studies.run import SimulationResult, plan_run
+
+# The parameter that is a search player's budget.
+BUDGET_PARAMS = {"mcts": "iterations", "flat": "playouts"}
+MAX_BUDGET = 1_000_000
+
+
+@dataclass
+class LadderResult:
+    game: str
+    players: int
+    search: str  # the search player (or preset) the budgets are made from
+    budget_param: str  # iterations (mcts) or playouts (flat)
+    against: str  # the heuristic every budget plays against
+    table: pd.DataFrame  # LADDER_COLUMNS, one row per budget (analysis/ladder.py)
+    n: int
+    n_pairs: int
+    seed: int
+    seconds: dict[int, float] = field(default_factory=dict)  # play time of each budget's games
+    config: dict = field(default_factory=dict)
+
+    def findings(self) -> list[Finding]:
+        """A curve that does not rise, budgets that buy nothing, the first budget that beats the
+        heuristic or none (analysis/findings.py)."""
+        return ladder_findings(self.table, self.search, self.budget_param, self.against, self.players,
+                               thresholds(self.config))
+
+
+def parse_budgets(text: str | list[int]) -> list[int]:
+    """``8,32,128`` -> [8, 32, 128]: whole numbers >= 1, rising; anything else is one line."""
+    items = [s.strip() for s in text.split(",")] if isinstance(text, str) else list(text)
+    budgets = []
+    for item in items:
+        try:
+            value = int(float(item)) if isinstance(item, str) else int(item)
+        except (TypeError, ValueError):
+            raise SimbalanceError(f"--budgets {text}: {item!r} is not a whole number; give rising budgets such as "
+                                  "8,32,128,512") from None
+        if isinstance(item, str) and float(item) != value or not 1 <= value <= MAX_BUDGET:
+            raise SimbalanceError(f"--budgets {text}: {item!r} must be a whole number from 1 to {MAX_BUDGET:,}")
+        budgets.append(value)
+    if len(budgets) < 2 or any(b <= a for a, b in zip(budgets, budgets[1:], strict=False)):
+        raise SimbalanceError(f"--budgets {text}: give at least two budgets, each larger than the one before "
+                              "(8,32,128,512)")
+    return budgets
+
+
+def budget_preset(info, budget_param: str, budget: int) -> dict:
+    """A preset table (as in presets.toml) of search player ``info`` with ``budget``: its own
+    parameters, the budget replaced."""
+    return {"base": info.base, "idea": f"{info.name} with {budget} {budget_param} per decision", **info.params,
+            budget_param: float(budget)}
+
+
+def default_against(cfg: dict, heuristics: list[str]) -> str:
+    """The heuristic a ladder climbs against by default: the config's ``game.strongest`` (where a
+    tournament named it), else the game's default lineup's strategy (the one its config chose as
+    the strongest), or, where that is ``random``, its first other heuristic."""
+    strongest = cfg.get("game", {}).get("strongest")
+    if strongest is not None:
+        if strongest not in heuristics:
+            raise SimbalanceError(f"game.strongest = {strongest!r}: not a heuristic of this game; known: "
+                                  f"{', '.join(heuristics)}")
+        return strongest
+    default = cfg.get("game", {}).get("strategies", ["random"])
+    first = default[0] if isinstance(default, list) and default else default
+    if first in heuristics and first != "random":
+        return first
+    others = [h for h in heuristics if h != "random"]
+    if not others:
+        raise SimbalanceError("this game has no heuristic other than random to climb against; name one with --against")
+    return others[0]
+
+
+def ladder(
+    game: str,
+    budgets: str | list[int] = "8,32,128,512",
+    n: int = 400,
+    *,
+    search: str = "mcts",
+    against: str | None = None,
+    n_pairs: int | None = None,
+    players: int | None = None,
+    seed: int = 0,
+    overrides: list[str] | dict | None = None,
+    variants: list[str] | None = None,
+    config: str | Path | None = None,
+    threads: int | None = None,
+    progress_factory: Callable | None = None,
+) -> LadderResult:
+    """Each budget of ``search`` against ``against`` (default: the game's own strongest heuristic,
+    ``default_against``) in ``n`` games, and against the budget before it in ``n_pairs`` games
+    (default ``n``)."""
+    values = parse_budgets(budgets)
+    base = plan_run(game, 1, players=players, overrides=overrides, variants=variants, config=config)
+    engine, p = base.engine, base.players
+    if engine.search is None:
+        raise SimbalanceError(f"{base.spec.id} has no search players (mcts, flat): "
+                              f"{'it has no decisions' if not engine.has_decisions else 'not built for it yet'}")
+    infos = all_strategies(base.config, engine.strategies, engine.strategy_params)
+    searches = [name for name, info in infos.items() if engine.is_search(info.base)]
+    if search not in searches:
+        raise SimbalanceError(f"--search {search!r}: not a search player of {base.spec.id}"
+                              f"{did_you_mean(search, searches)}; known: {', '.join(searches)}")
+    heuristics = [name for name, info in infos.items() if not engine.is_search(info.base)]
+    if against is None:
+        against = default_against(base.config, [h for h in heuristics if not infos[h].preset])
+    elif against not in heuristics:
+        raise SimbalanceError(f"--against {against!r}: not a heuristic of {base.spec.id}"
+                              f"{did_you_mean(against, heuristics)}; known: {', '.join(heuristics)}")
+    info = infos[search]
+    budget_param = BUDGET_PARAMS[info.base]
+    named = {b: f"{search}@{b}" for b in values}
+    presets = {name: budget_preset(info, budget_param, b) for b, name in named.items()}
+    n_pairs = n if n_pairs is None else n_pairs
+    rows, seconds = [], {}
+    for i, b in enumerate(values):
+        me = named[b]
+        plan = plan_run(game, n, players=p, seed=derive_seed(seed, "ladder"), overrides=overrides,
+                        variants=variants, config=config, threads=threads, presets=presets,
+                        strategies=[me] + [against] * (p - 1), rotate=True)
+        result = _play(plan, progress_factory, f"{game}: {me} vs {against}")
+        row = strategy_table(result.games, p, plan.lineup.slot_names).set_index("strategy").loc[me]
+        seconds[b] = result.elapsed
+        out = {"budget": b, "name": me, "win_rate": float(row["win_rate_decided"]),
+               "ci_low": float(row["decided_ci_low"]), "ci_high": float(row["decided_ci_high"]),
+               "decided_seat_games": int(row["decided_seat_games"]), "games": n,
+               "h2h_share": float("nan"), "h2h_ci_low": float("nan"), "h2h_ci_high": float("nan"), "h2h_games": 0}
+        if i > 0 and n_pairs > 0:
+            prev = named[values[i - 1]]
+            pair = plan_run(game, n_pairs, players=p, seed=derive_seed(seed, "ladder pairs"), overrides=overrides,
+                            variants=variants, config=config, threads=threads, presets=presets,
+                            strategies=[me, prev] + [against] * (p - 2), rotate=True)
+            played = _play(pair, progress_factory, f"{game}: {me} vs {prev}")
+            seconds[b] += played.elapsed
+            names = pair.lineup.slot_names
+            share, lo, hi = pair_share(played.games, p, names.index(me), names.index(prev))
+            out.update(h2h_share=share, h2h_ci_low=lo, h2h_ci_high=hi, h2h_games=n_pairs)
+        rows.append(out)
+    table = pd.DataFrame(rows, columns=LADDER_COLUMNS)
+    return LadderResult(base.spec.id, p, search, budget_param, against, table, n, n_pairs, seed, seconds,
+                        base.config)
+
+
+def _play(plan, progress_factory, label: str) -> SimulationResult:
+    progress = progress_factory(label) if progress_factory else None
+    try:
+        return SimulationResult.from_plan(plan, progress=progress)
+    finally:
+        if progress is not None:
+            progress.close()

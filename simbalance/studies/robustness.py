@@ -1,0 +1,112 @@
+"""Robustness: the same seats under several player models, and whether the seat conclusions hold
+under all of them (analysis/robustness.py).
+
+The models by default: all seats random, all seats one heuristic (each of the game's heuristics,
+presets left out) and all seats a search player at one budget (``mcts@<budget>``, where the game has
+search players). A search model plays ``search_n`` games (its seats search at every decision: far
+slower), the others ``n``. Every model plays the same seed and game indices.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pandas as pd
+
+from simbalance.analysis.findings import Finding, robustness_findings, thresholds
+from simbalance.analysis.robustness import MODEL_COLUMNS, SEAT_COLUMNS, conclusions, model_tables
+from simbalance.core.errors import SimbalanceError, did_you_mean
+from simbalance.core.lineup import all_strategies
+from simbalance.core.rng import derive_seed
+from simbalance.studies.ladder import BUDGET_PARAMS, budget_preset
+from simbalance.studies.run import SimulationResult, plan_run
+
+
+@dataclass
+class RobustnessResult:
+    game: str
+    players: int
+    models: pd.DataFrame  # MODEL_COLUMNS, one row per player model
+    seats: pd.DataFrame  # SEAT_COLUMNS, one row per model and seat
+    conclusions: list[dict]  # analysis/robustness.conclusions
+    n: int
+    search_n: int
+    seed: int
+    config: dict = field(default_factory=dict)
+
+    def findings(self) -> list[Finding]:
+        """Each seat conclusion that depends on the players, or that all of them hold."""
+        return robustness_findings(self.conclusions, self.models, thresholds(self.config))
+
+
+def default_models(cfg: dict, engine, search: str | None, budget: int) -> tuple[list[str], dict[str, dict]]:
+    """The model names and the presets they need: random, every heuristic, ``<search>@<budget>``."""
+    infos = all_strategies(cfg, engine.strategies, engine.strategy_params)
+    names = [n for n, i in infos.items() if not i.preset and not engine.is_search(i.base)]
+    presets = {}
+    if engine.search is not None and search:
+        info = infos[search]
+        name = f"{search}@{budget}"
+        presets[name] = budget_preset(info, BUDGET_PARAMS[info.base], budget)
+        names.append(name)
+    return names, presets
+
+
+def robustness(
+    game: str,
+    n: int = 20_000,
+    *,
+    models: list[str] | str | None = None,
+    search: str = "mcts",
+    budget: int = 100,
+    search_n: int = 300,
+    players: int | None = None,
+    seed: int = 0,
+    overrides: list[str] | dict | None = None,
+    variants: list[str] | None = None,
+    config: str | Path | None = None,
+    threads: int | None = None,
+    progress_factory: Callable | None = None,
+) -> RobustnessResult:
+    """Play every player model (``models``: strategy names, default ``default_models``) at every
+    seat and check the seat conclusions across them."""
+    base = plan_run(game, 1, players=players, overrides=overrides, variants=variants, config=config)
+    engine, p = base.engine, base.players
+    if isinstance(budget, bool) or not isinstance(budget, int) or budget < 1:
+        raise SimbalanceError(f"--budget {budget!r}: must be a whole number >= 1")
+    infos = all_strategies(base.config, engine.strategies, engine.strategy_params)
+    if engine.search is not None and search not in infos:
+        raise SimbalanceError(f"--search {search!r}: not a strategy of {base.spec.id}{did_you_mean(search, infos)}")
+    if engine.search is not None and not engine.is_search(infos[search].base):
+        raise SimbalanceError(f"--search {search!r}: a heuristic, not a search player (mcts, flat or their presets)")
+    names, presets = default_models(base.config, engine, search, budget)
+    if models is not None:
+        wanted = [m.strip() for m in models.split(",")] if isinstance(models, str) else list(models)
+        allowed = {**infos, **presets}
+        for m in wanted:
+            if m not in allowed:
+                raise SimbalanceError(f"--models: unknown strategy {m!r}{did_you_mean(m, allowed)}; known: "
+                                      f"{', '.join(allowed)}")
+        if len(wanted) < 2 or len(set(wanted)) != len(wanted):
+            raise SimbalanceError(f"--models {','.join(wanted)}: give at least two different player models")
+        names = wanted
+    seat_frames, rows = [], []
+    for name in names:
+        is_search = name in presets or engine.is_search(infos[name].base)
+        count = search_n if is_search else n
+        plan = plan_run(game, count, players=p, seed=derive_seed(seed, "robustness"), overrides=overrides,
+                        variants=variants, config=config, threads=threads, presets=presets, strategies=[name])
+        progress = progress_factory(f"{game}: all {name}") if progress_factory else None
+        try:
+            result = SimulationResult.from_plan(plan, progress=progress)
+        finally:
+            if progress is not None:
+                progress.close()
+        seats, row = model_tables(name, result.aggregate)
+        seat_frames.append(seats)
+        rows.append(row)
+    table = pd.DataFrame(rows, columns=MODEL_COLUMNS)
+    return RobustnessResult(base.spec.id, p, table, pd.concat(seat_frames, ignore_index=True)[SEAT_COLUMNS],
+                            conclusions(table), n, search_n, seed, base.config)

@@ -1,0 +1,178 @@
+"""The skill ladder and robustness studies: their statistics on planted tables, and end to end on
+captain-action (its search players are fast: hundreds of games a second)."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from simbalance.analysis.findings import ladder_findings, robustness_findings, thresholds
+from simbalance.analysis.ladder import LADDER_COLUMNS, pair_share
+from simbalance.analysis.robustness import conclusions
+from simbalance.core.errors import SimbalanceError
+from simbalance.studies import ladder as ladder_study
+from simbalance.studies.ladder import ladder, parse_budgets
+from simbalance.studies.robustness import robustness
+
+TH = thresholds({})
+
+
+def ladder_table(rates, h2h):
+    """Planted ladder rows: win rates against the heuristic (CI +-2 points) and head-to-head shares
+    against the budget before (CI +-``half`` points) as (share, half)."""
+    rows = []
+    for i, rate in enumerate(rates):
+        share, half = h2h[i - 1] if i else (float("nan"), float("nan"))
+        rows.append({"budget": 8 * 4 ** i, "name": f"mcts@{8 * 4 ** i}", "win_rate": rate, "ci_low": rate - 0.02,
+                     "ci_high": rate + 0.02, "decided_seat_games": 1000, "games": 1000, "h2h_share": share,
+                     "h2h_ci_low": share - half, "h2h_ci_high": share + half, "h2h_games": 1000 if i else 0})
+    return pd.DataFrame(rows, columns=LADDER_COLUMNS)
+
+
+def kinds(found):
+    return {f.kind for f in found}
+
+
+def test_a_rising_ladder_that_beats_the_heuristic_raises_no_alarm():
+    found = ladder_findings(ladder_table([0.22, 0.28, 0.33], [(0.58, 0.03), (0.6, 0.03)]), "mcts", "iterations",
+                            "builder", 4, TH)
+    assert kinds(found) == {"search_beats_heuristic"}
+    assert "mcts with 32 iterations beats builder" in found[0].text
+
+
+def test_a_flat_ladder_is_a_bug_said_plainly():
+    found = ladder_findings(ladder_table([0.25, 0.25, 0.25], [(0.5, 0.02), (0.49, 0.02)]), "mcts", "iterations",
+                            "builder", 4, TH)
+    assert kinds(found) == {"ladder_flat", "heuristic_unbeaten"}
+    assert found[0].severity == "high" and "does not get stronger" in found[0].text
+
+
+def test_too_few_games_to_tell_is_not_called_a_bug():
+    found = ladder_findings(ladder_table([0.25, 0.26], [(0.52, 0.09)]), "mcts", "iterations", "builder", 4, TH)
+    assert "ladder_unclear" in kinds(found) and "ladder_flat" not in kinds(found)
+
+
+def test_one_step_without_gain_among_rising_steps_is_low():
+    found = ladder_findings(ladder_table([0.22, 0.3, 0.31], [(0.6, 0.03), (0.5, 0.03)]), "mcts", "iterations",
+                            "builder", 4, TH)
+    step = [f for f in found if f.kind == "ladder_step_no_gain"]
+    assert len(step) == 1 and step[0].severity == "low" and step[0].text.startswith("128 iterations do not beat 32")
+
+
+def test_pair_share_counts_the_seats_of_each_slot():
+    # slot 0 at seat 0, slot 1 at seat 1, slot 2 at seats 2 and 3; slot 0 wins 2 games, slot 1 one
+    games = pd.DataFrame({"winners": [0b0001, 0b0001, 0b0010, 0b0100, 0],
+                          **{f"strategy_{s}": [min(s, 2)] * 5 for s in range(4)}})
+    share, lo, hi = pair_share(games, 4, 0, 1)
+    assert share == pytest.approx(2 / 3) and lo < share < hi
+
+
+@pytest.mark.parametrize("text", ["8", "8,8", "32,8", "8,x", "0,8", "8,2.5"])
+def test_bad_budgets_are_one_line(text):
+    with pytest.raises(SimbalanceError, match="--budgets"):
+        parse_budgets(text)
+
+
+def test_budgets_parse():
+    assert parse_budgets("8, 32,1e3") == [8, 32, 1000]
+
+
+def test_the_ladder_end_to_end_on_captain_action(tmp_path):
+    from simbalance.report.search_pages import write_ladder_folder
+
+    res = ladder("captain-action", "1,4,32", 1500, against="random")
+    assert list(res.table["name"]) == ["mcts@1", "mcts@4", "mcts@32"]
+    assert res.against == "random" and res.budget_param == "iterations"
+    # against random players more iterations win more: the curve rises at every step
+    assert (res.table["h2h_ci_low"].iloc[1:] > 0.5).all()
+    assert "ladder_flat" not in kinds(res.findings())
+    folder = write_ladder_folder(res, tmp_path / "ladder", "simbalance ladder captain-action")
+    html = (folder / "ladder.html").read_text()
+    assert "id='findings'" in html and "id='ladder'" in html and "<img" in html
+    assert json.loads((folder / "ladder.json").read_text())["ladder"][2]["budget"] == 32
+
+
+def test_a_search_that_ignores_its_budget_is_found(monkeypatch):
+    # Plant the bug: every budget's preset gets the same iterations. The ladder must say so.
+    real = ladder_study.budget_preset
+    monkeypatch.setattr(ladder_study, "budget_preset", lambda info, param, budget: real(info, param, 8))
+    res = ladder("captain-action", "1,4,32", 3000, against="random")
+    assert "ladder_flat" in kinds(res.findings())
+
+
+def test_the_ladder_refuses_what_it_cannot_climb():
+    with pytest.raises(SimbalanceError, match="no search players"):
+        ladder("find-dr-evil", "1,2", 10)
+    with pytest.raises(SimbalanceError, match="--against 'mcts'"):
+        ladder("captain-action", "1,2", 10, against="mcts")
+    with pytest.raises(SimbalanceError, match="--search 'builder'"):
+        ladder("captain-action", "1,2", 10, search="builder")
+
+
+def models_table(rows):
+    cols = ["model", "games", "decided", "first_player", "fp_ci_low", "fp_ci_high", "favoured", "disfavoured"]
+    return pd.DataFrame([dict(zip(cols, r, strict=True)) for r in rows], columns=cols)
+
+
+def by_topic(found):
+    return {c["topic"]: c for c in found}
+
+
+def test_conclusions_that_hold_under_every_model():
+    models = models_table([("random", 1000, 1000, 0.05, 0.03, 0.07, (0,), ()),
+                           ("builder", 1000, 1000, 0.06, 0.04, 0.08, (0,), ())])
+    said = by_topic(conclusions(models))
+    assert all(c["verdict"] == "holds" for c in said.values())
+    assert "advantage under every player model" in said["first player"]["text"]
+    assert kinds(robustness_findings(list(said.values()), models, TH)) == {"robust_to_players"}
+
+
+def test_a_first_player_effect_that_flips_is_high():
+    models = models_table([("random", 1000, 1000, 0.05, 0.03, 0.07, (0,), (1,)),
+                           ("builder", 1000, 1000, -0.06, -0.08, -0.04, (1,), (0,))])
+    said = by_topic(conclusions(models))
+    assert said["first player"]["verdict"] == "flips" and said["seats"]["verdict"] == "flips"
+    assert said["first-player size"]["verdict"] == "differs"
+    found = robustness_findings(list(said.values()), models, TH)
+    assert {"players_flip_first_player", "players_flip_seats"} <= kinds(found)
+    assert {f.severity for f in found if f.kind.startswith("players_flip")} == {"high"}
+    assert "player 1: favoured with random, disfavoured with builder" in said["seats"]["text"]
+
+
+def test_an_effect_shown_under_some_models_only_is_weaker():
+    models = models_table([("random", 1000, 1000, 0.01, -0.01, 0.03, (), ()),
+                           ("builder", 1000, 1000, 0.04, 0.02, 0.06, (0,), ())])
+    said = by_topic(conclusions(models))
+    assert said["first player"]["verdict"] == "weaker"
+    assert "no measurable effect with random; an advantage with builder" in said["first player"]["text"]
+
+
+def test_robustness_end_to_end_on_captain_action(tmp_path):
+    from simbalance.report.search_pages import write_robustness_folder
+
+    res = robustness("captain-action", 3000, budget=8, search_n=200)
+    assert list(res.models["model"]) == ["random", "builder", "bold", "collector", "mcts@8"]
+    assert list(res.models["games"]) == [3000] * 4 + [200]
+    # player 1 calls first: favoured whoever plays (the deliberate players call at once)
+    assert by_topic(res.conclusions)["first player"]["verdict"] == "holds"
+    seats = res.seats[res.seats["model"] == "builder"]
+    assert np.isclose(seats["win_rate"].sum(), 1.0)  # every game decided: the seats' shares add up
+    folder = write_robustness_folder(res, tmp_path / "rob", "simbalance robustness captain-action")
+    html = (folder / "robustness.html").read_text()
+    assert "id='conclusions'" in html and "all mcts@8" in html
+    with pytest.raises(SimbalanceError, match="--models: unknown strategy 'buidler'"):
+        robustness("captain-action", 10, models="random,buidler")
+
+
+def test_the_ladder_climbs_against_the_strongest_heuristic_by_default():
+    from simbalance.studies.ladder import default_against
+
+    heuristics = ["random", "flexible", "steer", "blocker"]
+    assert default_against({"game": {"strategies": ["random"], "strongest": "blocker"}}, heuristics) == "blocker"
+    assert default_against({"game": {"strategies": ["steer"]}}, heuristics) == "steer"
+    assert default_against({"game": {"strategies": ["random"]}}, heuristics) == "flexible"
+    with pytest.raises(SimbalanceError, match="game.strongest = 'blokker'"):
+        default_against({"game": {"strongest": "blokker"}}, heuristics)
