@@ -24,7 +24,9 @@ import numpy as np
 
 from simbalance.core.errors import ConfigError, did_you_mean
 
-MAX_PARAMS = 16
+# A search player's row holds its own parameters, then its rollout strategy's id and parameters:
+# mcts (5) with captain-future's aggressor (12) needs 17.
+MAX_PARAMS = 20
 MAX_LINEUPS = 50_000
 
 

@@ -181,3 +181,16 @@ def clearly_better(mean, var, n, mean_ref, var_ref, n_ref, confidence):
     the reference option by more than ``confidence`` standard errors of the difference?"""
     se = np.sqrt(max(var, 0.0) / n + max(var_ref, 0.0) / n_ref)
     return mean - mean_ref > confidence * se
+
+
+@njit(cache=True, inline="always")
+def with_option(options, n, option):
+    """``options[:n]`` with ``option`` added at the end when it is not among them; returns the new
+    count. A game whose search weighs fewer options than the rules allow (captain-future's
+    search_options) may leave out its rollout strategy's own choice: the search adds it at the root,
+    so that it can keep it."""
+    for j in range(n):
+        if options[j] == option:
+            return n
+    options[n] = option
+    return n + 1

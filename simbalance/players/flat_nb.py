@@ -23,6 +23,7 @@ from simbalance.players.common_nb import (
     copy_state,
     finish,
     preferred,
+    with_option,
 )
 
 
@@ -38,6 +39,7 @@ def flat(to_move, legal_options, apply_option, play_out, determinize, outcome, e
     playouts = max(1, np.int64(prm[P_BUDGET]))
     depth = np.int64(prm[P_FLAT_DEPTH])
     pref = preferred(policy, determinize, ctx, state, seat, work, roll_sid, roll_prm, rng)
+    n = with_option(options, n, pref)
     own = -1
     for j in range(n):
         opt[0, j] = 0.0

@@ -9,7 +9,9 @@ is expanded (uniform among them), else the child with the best UCT value
 
     mean reward of its mover + c * sqrt(ln(availability) / visits)
 
-is taken (ties uniform, from the search's stream). One node is expanded per iteration; the
+is taken (ties uniform, from the search's stream). The root's options always hold the rollout
+strategy's own choice ("its own", asked once, before the iterations), also where the game's
+option list leaves it out (common_nb.with_option). One node is expanded per iteration; the
 play-out then runs to the end with the rollout strategies (or ``depth`` decisions, scored by the
 game's ``evaluate``), and every node on the path adds its mover's share of the win. Options are the
 game's own codes, so a node stands for "this option, after these options" whatever the hidden
@@ -43,6 +45,7 @@ from simbalance.players.common_nb import (
     copy_state,
     finish,
     preferred,
+    with_option,
 )
 
 
@@ -68,6 +71,7 @@ def mcts(to_move, legal_options, apply_option, play_out, determinize, outcome, e
     n_root = legal_options(ctx, state, options)
     if n_root <= 1:
         return options[0]
+    pref = preferred(policy, determinize, ctx, state, seat, work, roll_sid, roll_prm, rng)
     iterations = max(1, np.int64(prm[P_BUDGET]))
     c = prm[P_UCT]
     depth = np.int64(prm[P_MCTS_DEPTH])
@@ -83,6 +87,8 @@ def mcts(to_move, legal_options, apply_option, play_out, determinize, outcome, e
             if mover < 0:
                 break
             n = legal_options(ctx, work, options)
+            if node == 0:
+                n = with_option(options, n, pref)
             # The children legal here: available once more; their options move to the end of
             # options[:n], so that options[:k] are the legal options without a child yet.
             k = n
@@ -141,7 +147,6 @@ def mcts(to_move, legal_options, apply_option, play_out, determinize, outcome, e
     while child >= 0:
         most = max(most, tf[child, F_VISITS])
         child = ti[child, T_NEXT]
-    pref = preferred(policy, determinize, ctx, state, seat, work, roll_sid, roll_prm, rng)
     best = -1
     own = -1
     ties = 0

@@ -27,12 +27,14 @@ from simbalance.players.common_nb import search_seed
 from simbalance.studies.run import plan_run
 
 GAMES = sorted(g for g, spec in all_games().items() if spec.load().search is not None)
-ROLLOUT = {"captain-action": "builder", "lady-actions-escape": "blocker", "aquaman": "runner"}
-# Small budgets: the tests check what every decision does, not how strong it is. lady-actions-escape
-# and aquaman play long games: their play-outs are cut and scored (aquaman's flat to the end: both
-# ways are played).
+ROLLOUT = {"captain-action": "builder", "lady-actions-escape": "blocker", "aquaman": "runner",
+           "captain-future": "aggressor"}
+# Small budgets: the tests check what every decision does, not how strong it is. lady-actions-escape,
+# aquaman and captain-future play long games: their play-outs are cut and scored (aquaman's flat to
+# the end: both ways are played).
 SMALL = {"captain-action": [], "lady-actions-escape": ["strategies.mcts.depth=8", "strategies.flat.depth=8"],
-         "aquaman": ["strategies.mcts.depth=12", "strategies.flat.depth=0"]}
+         "aquaman": ["strategies.mcts.depth=12", "strategies.flat.depth=0"],
+         "captain-future": ["strategies.mcts.depth=8", "strategies.flat.depth=8"]}
 
 
 def small_plan(game: str, strategies: str, n: int = 40, validate: bool = False, rotate: bool = True):
@@ -164,8 +166,30 @@ def aquaman_hidden(ctx, state, seat):
     return places
 
 
+def captain_future_view(ctx, state, seat):
+    from simbalance.games.captain_future import state_nb as S
+
+    st = state[0].copy()
+    own = st[S.HANDS + seat * S.MK:S.HANDS + (seat + 1) * S.MK].tolist()
+    for q in range(int(ctx[0][S.PLAYERS])):
+        st[S.HANDS + q * S.MK:S.HANDS + (q + 1) * S.MK] = 0
+    st[S.STACK:S.STACK + S.MN] = 0
+    return own, st.tolist()
+
+
+def captain_future_hidden(ctx, state, seat):
+    """Card kinds (a kind has several cards: the test counts each kind's copies)."""
+    from simbalance.games.captain_future import state_nb as S
+
+    st = state[0]
+    places = {f"hand {q}": [k for k in range(S.MK) for _ in range(int(st[S.HANDS + q * S.MK + k]))]
+              for q in range(int(ctx[0][S.PLAYERS])) if q != seat}
+    places["stack"] = st[S.STACK:S.STACK + st[S.NSTACK]].tolist()
+    return places
+
+
 VIEW = {"captain-action": (captain_action_view, captain_action_hidden), "lady-actions-escape": (lady_view, lady_hidden),
-        "aquaman": (aquaman_view, aquaman_hidden)}
+        "aquaman": (aquaman_view, aquaman_hidden), "captain-future": (captain_future_view, captain_future_hidden)}
 
 
 def test_every_game_with_search_players_has_its_view_here():
@@ -214,12 +238,16 @@ def test_a_determinization_keeps_the_view_and_shuffles_the_hidden_cards_uniforml
         for place, cards in hidden(ctx, w, seat).items():
             for c in cards:
                 counts[c, place] = counts.get((c, place), 0) + 1
-    for card in sum(places.values(), []):
+    every = sum(places.values(), [])
+    for card in sorted(set(every)):
+        copies = every.count(card)  # captain-future's cards are kinds: a kind's copies count together
         for place, cards in places.items():
             p = len(cards) / total
             got = counts.get((card, place), 0)
-            z = (got - samples * p) / np.sqrt(samples * p * (1 - p)) if 0 < p < 1 else 0.0
-            assert abs(z) < 5, f"{game}: card {card} in {place} {got} times of {samples}, expected {samples * p:.0f}"
+            # (the copies of one kind are drawn without replacement: this variance is an upper bound)
+            z = (got - samples * copies * p) / np.sqrt(samples * copies * p * (1 - p)) if 0 < p < 1 else 0.0
+            assert abs(z) < 5, (f"{game}: card {card} in {place} {got} times of {samples}, "
+                                f"expected {samples * copies * p:.0f}")
 
 
 @pytest.mark.parametrize("game", GAMES)

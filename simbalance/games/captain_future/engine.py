@@ -21,6 +21,17 @@ Version history (bump ENGINE_VERSION only when game behaviour changes):
    turns no player gets down to fewer ships in supply than any had before and no score gets better
    than any so far ends as a stalemate, reason ``no-progress``; the whole round in which nobody can
    act is reason ``no-action``.
+
+Not a new version: the search players ``mcts`` and ``flat`` (simbalance/players; search_nb.py;
+docs/rules/captain-future.md, "Search players"). Games without a search seat are the same games.
+A search seat searches every decision of its own turns (the event before the slots, each action
+slot, the event after them); what the search leaves to the seat's rollout strategy, and why:
+- Recall's ship, a reply in another player's turn (and in its own, after its own Recall): the rule
+  step asks every player at once, in the middle of the card's effect, and it is rare (about 2
+  Recalls a game); the state holds the rollout strategy for a search seat (play_nb.set_seats);
+- an attack's payment, as for every option: the cards naming the space, the least useful first;
+- the search weighs one option per body and kind of move (search_nb.search_options, a subset of
+  the legal options), never all of the hundreds the rule text allows.
 """
 
 from __future__ import annotations
@@ -29,7 +40,7 @@ import numpy as np
 
 from simbalance.core.progress import PROGRESS_FIELDS
 from simbalance.core.records import MAX_SEATS, record_dtype
-from simbalance.games.captain_future import play_nb
+from simbalance.games.captain_future import play_nb, search_nb
 from simbalance.games.captain_future.board import MAX_BODIES, build_board
 from simbalance.games.captain_future.play_nb import kernel
 from simbalance.games.captain_future.replay import replay, trace
@@ -44,16 +55,18 @@ from simbalance.games.captain_future.state_nb import (
     clone,
     new_state,
 )
-from simbalance.games.spec import Engine, Resumable
+from simbalance.games.spec import Engine, Resumable, Search
+from simbalance.players import SEARCH_PARAMS, SEARCH_STRATEGIES
 
 ENGINE_VERSION = 4
 CHUNK_SIZE = 1 << 16
-STRATEGIES = {"random": RANDOM, "builder": BUILDER, "aggressor": AGGRESSOR}
+STRATEGIES = {"random": RANDOM, "builder": BUILDER, "aggressor": AGGRESSOR, **SEARCH_STRATEGIES}
 # Each heuristic's parameters in the order its code reads them (state_nb.P_*); configs bind by name.
 STRATEGY_PARAMS = {
     "random": (),
     "builder": HEURISTIC_PARAMS[:-1],
     "aggressor": HEURISTIC_PARAMS,
+    **SEARCH_PARAMS,
 }
 
 RECORD_DTYPE = record_dtype([
@@ -123,5 +136,14 @@ ENGINE = Engine(
         clone=clone,
         check=play_nb.check,
         write_record=play_nb.write_record,
+    ),
+    search=Search(
+        kernel=play_nb.search_kernel,
+        determinize=search_nb.determinize,
+        outcome=search_nb.outcome,
+        evaluate=search_nb.evaluate,
+        policy=search_nb.policy,
+        new_scratch=play_nb.new_search_scratch,
+        choose=play_nb.search_option,
     ),
 )

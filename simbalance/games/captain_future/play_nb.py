@@ -55,6 +55,7 @@ from simbalance.games.captain_future.rules_nb import (
     stone_place,
     take_action,
 )
+from simbalance.games.captain_future.search_nb import determinize, evaluate, outcome, policy, search_options
 from simbalance.games.captain_future.state_nb import (
     ACTED,
     ATT,
@@ -127,6 +128,7 @@ from simbalance.games.captain_future.state_nb import (
     S_STONE,
     SC,
     SCORE,
+    SEARCHERS,
     SEAT,
     SHIPS,
     SID,
@@ -149,6 +151,9 @@ from simbalance.games.captain_future.state_nb import (
 )
 from simbalance.games.captain_future.strategies_nb import do_event, do_slot, play_event, reset_cache
 from simbalance.games.captain_future.validate_nb import check_invariants
+from simbalance.players import FLAT, MCTS
+from simbalance.players.common_nb import P_FLAT_ROLLOUT, P_MCTS_ROLLOUT, new_search, search_capacity
+from simbalance.players.search_nb import search
 
 # ---- the replay's event log: what a step did, from a snapshot taken before it ----------------------
 
@@ -444,6 +449,8 @@ def play_on(bd, st, fs, buf, rng, seat_prm, max_decisions, forced, work=None, lo
     n = 0
     while n != max_decisions and st[PHASE] != PH_OVER:
         p = st[SEAT]
+        if forced < 0 and (st[SEARCHERS] >> p) & 1:
+            break  # a search player's decision: the search takes it (play_searched)
         sid = st[SID + p]
         prm = seat_prm[p]
         phase = st[PHASE]
@@ -560,6 +567,28 @@ def apply_option(ctx, state, option):
         play_on(bd, st, fs, buf, rng, seat_prm, np.int64(1), option)
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def set_seats(bd, st, prm, seat_sid, seat_prm):
+    """The seats' strategies into the state (st[SID..], ``prm``), as the game loop reads them. A
+    search seat (players.SEARCH_IDS) gets its bit in st[SEARCHERS], so that play_on stops before its
+    decisions, and plays its rollout strategy (id and parameters from its own row) wherever the
+    rules ask a player outside a decision: Recall's ship (docs/rules/captain-future.md, "Search
+    players"). ``seat_sid`` and ``seat_prm`` may be st[SID..] and ``prm`` themselves (the kernel):
+    a rollout row is copied forward within its row."""
+    searchers = 0
+    for q in range(bd[PLAYERS]):
+        sid = seat_sid[q]
+        at = P_MCTS_ROLLOUT if sid == MCTS else (P_FLAT_ROLLOUT if sid == FLAT else -1)
+        if at >= 0:
+            searchers |= 1 << q
+            st[SID + q] = np.int64(seat_prm[q, at])
+        else:
+            st[SID + q] = sid
+        for j in range(prm.shape[1]):
+            prm[q, j] = seat_prm[q, at + 1 + j] if at + 1 + j < seat_prm.shape[1] else 0.0
+    st[SEARCHERS] = searchers
+
+
 @njit(cache=True, inline="always")
 def play_out(ctx, state, seat_sid, seat_prm, max_decisions):
     """Let the seats' strategies (ids ``seat_sid``, parameter rows ``seat_prm``, as the kernel gives
@@ -567,10 +596,7 @@ def play_out(ctx, state, seat_sid, seat_prm, max_decisions):
     the decisions made."""
     bd, validate = ctx
     st, fs, buf, rng, prm, work, order = state
-    for q in range(bd[PLAYERS]):
-        st[SID + q] = seat_sid[q]
-        for j in range(prm.shape[1]):
-            prm[q, j] = seat_prm[q, j] if j < seat_prm.shape[1] else 0.0
+    set_seats(bd, st, prm, seat_sid, seat_prm)
     if validate:
         return play_on(bd, st, fs, buf, rng, prm, max_decisions, np.int64(-1), work)
     return play_on(bd, st, fs, buf, rng, prm, max_decisions, np.int64(-1))
@@ -680,6 +706,8 @@ def kernel(out, lo, hi, first_game, seed, lineups, slot_strategy, slot_params, b
         begin_game(state[3], seed, game, out, i, lineups, slot_strategy, slot_params, P, st, SID, seat_prm)
         start(ctx, state, seed, game)
         play_out(ctx, state, st[SID:SID + P], seat_prm, -1)
+        if st[PHASE] != PH_OVER:  # stopped before a search seat's decision: search_kernel plays those
+            game_over(st, np.int64(END_INVALID), np.int64(0), None, None)
         write_record(ctx, state, out, i)
 
 
@@ -695,4 +723,100 @@ def trace_game(out, game, seed, lineups, slot_strategy, slot_params, bd, log, lo
     begin_game(rng, seed, game, out, 0, lineups, slot_strategy, slot_params, P, st, SID, seat_prm)
     deal_game(bd, st, fs, rng, order, seed, game, work, log, log_n)
     play_on(bd, st, fs, buf, rng, seat_prm, np.int64(-1), np.int64(-1), work, log, log_n)
+    write_record(ctx, state, out, 0)
+
+
+# ---- search players (simbalance/players) --------------------------------------------------------
+
+
+@njit(cache=True)
+def n_options(bd):
+    """max_options, in the kernel."""
+    n_spaces = bd[NL]
+    events = 1 + (n_stone_places(bd) - 1) + 1 + n_spaces * n_spaces + n_spaces
+    return max(events, 4 * n_spaces + n_spaces + bd[NK] + 1)
+
+
+@njit(cache=True)
+def search_option(ctx, state, seat_sid, seat_prm, seed, game, decision, search_scratch):
+    """The option the search seat to move takes (players/search_nb.search with this game's steps;
+    the options it weighs: search_nb.search_options)."""
+    return search(to_move, search_options, apply_option, play_out, determinize, outcome, evaluate, policy, ctx, state,
+                  seat_sid, seat_prm, seed, game, decision, search_scratch)
+
+
+@njit(cache=True)
+def new_search_scratch(ctx, slot_strategy, slot_params):
+    """The search players' scratch for a block (players/common_nb.new_search)."""
+    bd = ctx[0]
+    return new_search(ctx, new_state, n_options(bd), bd[PLAYERS], slot_params.shape[1],
+                      search_capacity(slot_strategy, slot_params))
+
+
+@njit(cache=True, inline="always")
+def play_searched(ctx, state, seed, game, seat_sid, seat_prm, search_scratch, work, log, log_n):
+    """The game on from where play_on stopped: each search seat's decision is the search's, the
+    strategies play on to the next one, until the end. With validation (``work``), an option the
+    decision does not list ends the game as invalid."""
+    bd = ctx[0]
+    st, fs, buf, rng, prm, _, _ = state
+    options = search_scratch[3]
+    decision = 0
+    while st[PHASE] != PH_OVER:
+        option = search_option(ctx, state, seat_sid, seat_prm, seed, game, np.int64(decision), search_scratch)
+        decision += 1
+        if work is not None:
+            n = legal_options(ctx, state, options)
+            listed = False
+            for k in range(n):
+                listed = listed or options[k] == option
+            if not listed:
+                if log is not None:
+                    log_event(log, log_n, EV_INVALID, st[TURN], 0, 0, 0, 0)
+                game_over(st, np.int64(END_INVALID), np.int64(0), log, log_n)
+                return
+        play_on(bd, st, fs, buf, rng, prm, np.int64(1), np.int64(option), work, log, log_n)
+        play_on(bd, st, fs, buf, rng, prm, np.int64(-1), np.int64(-1), work, log, log_n)
+
+
+@njit(cache=True, nogil=True)
+def search_kernel(out, lo, hi, first_game, seed, lineups, slot_strategy, slot_params, bd, validate):
+    """``kernel`` for a run with search players (compiled only when one is seated: the search adds
+    to the cold compile). The seats' rows stay apart from the state's, which hold the search seats'
+    rollout strategies (set_seats)."""
+    P = bd[PLAYERS]
+    ctx = (bd, validate)
+    state = new_state(ctx)
+    st, fs, buf, rng, prm, work, order = state
+    seat_sid = np.zeros(P, np.int64)
+    seat_prm = np.zeros((P, slot_params.shape[1]), np.float64)
+    scratch = new_search_scratch(ctx, slot_strategy, slot_params)
+    for i in range(lo, hi):
+        game = first_game + i
+        begin_game(rng, seed, game, out, i, lineups, slot_strategy, slot_params, P, seat_sid, 0, seat_prm)
+        start(ctx, state, seed, game)
+        play_out(ctx, state, seat_sid, seat_prm, -1)
+        if validate:
+            play_searched(ctx, state, seed, game, seat_sid, seat_prm, scratch, work, None, None)
+        else:
+            play_searched(ctx, state, seed, game, seat_sid, seat_prm, scratch, None, None, None)
+        write_record(ctx, state, out, i)
+
+
+@njit(cache=True)
+def trace_search_game(out, game, seed, lineups, slot_strategy, slot_params, bd, log, log_n):
+    """``trace_game`` for a run with search players."""
+    P = bd[PLAYERS]
+    ctx = (bd, np.bool_(True))
+    state = new_state(ctx)
+    st, fs, buf, rng, prm, work, order = state
+    seat_sid = np.zeros(P, np.int64)
+    seat_prm = np.zeros((P, slot_params.shape[1]), np.float64)
+    scratch = new_search_scratch(ctx, slot_strategy, slot_params)
+    log_n[0] = 0
+    begin_game(rng, seed, game, out, 0, lineups, slot_strategy, slot_params, P, seat_sid, 0, seat_prm)
+    deal_game(bd, st, fs, rng, order, seed, game, work, log, log_n)
+    set_seats(bd, st, prm, seat_sid, seat_prm)
+    play_on(bd, st, fs, buf, rng, prm, np.int64(-1), np.int64(-1), work, log, log_n)
+    play_searched(ctx, state, seed, game, seat_sid, seat_prm, scratch, work, log, log_n)
     write_record(ctx, state, out, 0)

@@ -34,16 +34,18 @@ def check_game_index(plan, game) -> int:
 def trace(plan, game: int) -> tuple[np.ndarray, np.ndarray]:
     """Play game ``game`` of the plan's run again (the kernel's own code, validated) and return its
     record and its event log (rows of state_nb.EV_*, columns kind, a..e)."""
-    from simbalance.games.captain_future.play_nb import trace_game
+    from simbalance.games.captain_future.play_nb import trace_game, trace_search_game
 
     game = check_game_index(plan, game)
-    if plan.kernel is not None and plan.kernel is not plan.engine.kernel:
+    searching = plan.engine.searches(plan.lineup)
+    if plan.kernel is not None and plan.kernel is not plan.engine.kernel_for(plan.lineup):
         raise SimbalanceError("replay: a plug-in strategy cannot be replayed; replay the built-in strategies")
     lineup = plan.lineup
     bd = plan.prepared[0]
+    play = trace_search_game if searching else trace_game
     return trace_with_log(
-        lambda target, log, log_n: trace_game(target, np.int64(game), np.uint64(plan.seed), lineup.seats,
-                                              lineup.slot_strategy, lineup.slot_params, bd, log, log_n),
+        lambda target, log, log_n: play(target, np.int64(game), np.uint64(plan.seed), lineup.seats,
+                                        lineup.slot_strategy, lineup.slot_params, bd, log, log_n),
         plan.engine.record_dtype, X.N_EV_COLS)
 
 

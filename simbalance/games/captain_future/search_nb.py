@@ -1,0 +1,400 @@
+"""What the search players (simbalance/players) need of captain-future: ``determinize``,
+``outcome``, ``evaluate`` and ``policy`` (docs/search-players.md).
+
+What a seat sees: the board (every ship, the stone, the supplies, the scores), its own hand, the
+size of every hand and of the stack, the discard pile (cards are played and exchanged face up) and
+every count in the state (events played, attacks, turns). Hidden from it: the cards of the other
+hands and the order of the stack. The secret stone's place is public here: every player sees its
+effect at once (a blocked landing or attack), and the rules' strategies all read it.
+
+The search asks ``play_nb.search_options`` for a decision's options, a subset of
+``legal_options`` (play_nb says which and why).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from simbalance.core.records import END_WIN
+from simbalance.core.rng import next_u64, shuffle
+from simbalance.games.captain_future.rules_nb import (
+    can_attack,
+    can_exchange,
+    can_land,
+    grag_ok,
+    otto_ok,
+    recall_ok,
+    stone_blocks_attack,
+    stone_body,
+    stone_place,
+)
+from simbalance.games.captain_future.state_nb import (
+    ATT,
+    BODY_SIZE,
+    BODY_SP,
+    CNT,
+    ELB,
+    EMPTY_K,
+    END,
+    EV,
+    EXCH,
+    FILLED,
+    FINAL_LEFT,
+    HAND_N,
+    HANDS,
+    KJ,
+    LANDS,
+    MB,
+    MBS,
+    MK,
+    MP,
+    NB,
+    NC,
+    NCARDS,
+    NK,
+    NL,
+    NR,
+    NSTACK,
+    ONBOARD,
+    OPT_ATTACK,
+    OPT_EXCHANGE,
+    OPT_GRAG,
+    OPT_LAND,
+    OPT_NONE,
+    OPT_OTTO,
+    OPT_RECALL,
+    OPT_SIMON,
+    OWNER,
+    PH_EVENT_BEFORE,
+    PH_OVER,
+    PH_SLOT,
+    PHASE,
+    PLAYERS,
+    S_ATT,
+    S_EV,
+    S_EXCH,
+    S_HAND,
+    S_LANDS,
+    S_OWN,
+    SCORE,
+    SEARCHERS,
+    SEAT,
+    SID,
+    SLOT,
+    SP_BODY,
+    STACK,
+    STONE_I,
+    STONE_T,
+    SUPPLY,
+    TURN,
+    W_KIND,
+    option,
+)
+from simbalance.games.captain_future.strategies_nb import do_event, do_slot
+
+# evaluate's softmax temperature, in points of score
+EVAL_TEMPERATURE = 2.0
+
+
+@njit(cache=True, _nrt=False)
+def determinize(ctx, state, seat, rng):
+    """Shuffle the cards ``seat`` cannot see (the other hands and the stack) among those places,
+    each keeping its size; then re-key the game's own stream from ``rng``.
+
+    The hidden cards are laid out kind by kind before the shuffle, so the result depends on which
+    cards are hidden, never on where they really are: the same ``rng`` gives the same
+    determinization of every state the seat cannot tell apart. The deck as dealt (``order``, read
+    only by the deal) is the shuffle's buffer, and the stack's slots above its top (the cards drawn
+    from it, now in hands) are cleared, so that no copy of the real hidden cards is left in the
+    state. The heuristics' cache is kept: it holds values of the board alone (public)."""
+    bd = ctx[0]
+    st, _, _, srng, _, work, order = state
+    P = bd[PLAYERS]
+    n_kinds = bd[NK]
+    for k in range(n_kinds):
+        work[W_KIND + k] = 0
+    for q in range(P):
+        for k in range(n_kinds):
+            work[W_KIND + k] += st[HANDS + q * MK + k] if q != seat else 0
+    for j in range(st[NSTACK]):
+        work[W_KIND + st[STACK + j]] += 1
+    m = 0
+    for k in range(n_kinds):
+        for _ in range(work[W_KIND + k]):
+            order[m] = k
+            m += 1
+    shuffle(rng, order, m)
+    m = 0
+    for q in range(P):
+        if q == seat:
+            continue
+        for k in range(MK):
+            st[HANDS + q * MK + k] = 0
+        for _ in range(st[HAND_N + q]):
+            st[HANDS + q * MK + order[m]] += 1
+            m += 1
+    for j in range(st[NSTACK]):
+        st[STACK + j] = order[m]
+        m += 1
+    for j in range(st[NSTACK], bd[NCARDS]):
+        st[STACK + j] = 0
+    for j in range(order.shape[0]):
+        order[j] = 0
+    srng[0] = next_u64(rng)
+
+
+@njit(cache=True, _nrt=False)
+def outcome(ctx, state):
+    """The finished game's winners (bit s: seat s shares the highest score); 0 for a timeout, a
+    stalemate or an invalid game (as write_record)."""
+    bd = ctx[0]
+    st = state[0]
+    if st[END] != END_WIN:
+        return np.int64(0)
+    top = st[SCORE]
+    for q in range(1, bd[PLAYERS]):
+        top = max(top, st[SCORE + q])
+    winners = np.int64(0)
+    for q in range(bd[PLAYERS]):
+        if st[SCORE + q] == top:
+            winners |= np.int64(1) << q
+    return winners
+
+
+@njit(cache=True, _nrt=False)
+def evaluate(ctx, state, rew):
+    """A play-out cut short: each seat's share of the win as a softmax of the scores as the board
+    stands (temperature EVAL_TEMPERATURE points): a lead of a few points is likely but not sure to
+    hold, and a cut play-out should still tell a 1-point lead from a 6-point one."""
+    bd = ctx[0]
+    st = state[0]
+    P = bd[PLAYERS]
+    top = st[SCORE]
+    for q in range(1, P):
+        top = max(top, st[SCORE + q])
+    total = 0.0
+    for q in range(P):
+        rew[q] = np.exp((st[SCORE + q] - top) / EVAL_TEMPERATURE)
+        total += rew[q]
+    for q in range(P):
+        rew[q] /= total
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _note(bd, st, work, p):
+    """What one decision of ``p`` can change, into work's snapshot slots (play_nb.snapshot's)."""
+    for s in range(bd[NL]):
+        work[S_OWN + s] = st[OWNER + s]
+    for k in range(MK):
+        work[S_HAND + k] = st[HANDS + p * MK + k]
+    work[S_LANDS] = st[LANDS]
+    work[S_EXCH] = st[EXCH]
+    for c in range(3):
+        work[S_ATT + c] = st[ATT + p * 4 + c]
+    for e in range(4):
+        work[S_EV + e] = st[EV + e]
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _gained(bd, st, work, p):
+    """The space that is ``p``'s now and was not before (-1: none)."""
+    for s in range(bd[NL]):
+        if st[OWNER + s] == p and work[S_OWN + s] != p:
+            return s
+    return -1
+
+
+@njit(cache=True, _nrt=False)
+def policy(ctx, state, sid, params):
+    """The option heuristic ``sid`` takes at the pending decision: its own decision function
+    (strategies_nb.do_slot / do_event, untouched) runs on ``state`` (a scratch copy: it is changed)
+    and the option is read back from what changed, the way the replay's log reads a step."""
+    bd = ctx[0]
+    st, fs, buf, rng, seat_prm, work, _ = state
+    p = st[SEAT]
+    st[SID + p] = sid
+    for j in range(seat_prm.shape[1]):
+        seat_prm[p, j] = params[j] if j < params.shape[0] else 0.0
+    st[SEARCHERS] = 0
+    _note(bd, st, work, p)
+    phase = st[PHASE]
+    if phase == PH_SLOT:
+        if not do_slot(sid, seat_prm[p], bd, st, fs, buf, rng, p, st[FINAL_LEFT] > 0):
+            return option(OPT_NONE, 0, 0)
+        s = _gained(bd, st, work, p)
+        if st[LANDS] != work[S_LANDS]:
+            gone = 0
+            for k in range(MK):
+                if work[S_HAND + k] - st[HANDS + p * MK + k] == 1:
+                    gone = k
+            return option(OPT_LAND, gone, s)
+        if st[EXCH] != work[S_EXCH]:
+            drawn = st[STACK + st[NSTACK]]  # left just above the stack's new top
+            gone = 0
+            for k in range(MK):
+                if work[S_HAND + k] - st[HANDS + p * MK + k] + (1 if k == drawn else 0) == 1:
+                    gone = k
+            return option(OPT_EXCHANGE, gone, 0)
+        return option(OPT_ATTACK, 0, s)
+    if not do_event(sid, seat_prm[p], bd, st, fs, rng, p, seat_prm, 0 if phase == PH_EVENT_BEFORE else 1):
+        return option(OPT_NONE, 0, 0)
+    e = 0
+    for j in range(4):
+        if st[EV + j] != work[S_EV + j]:
+            e = j
+    if e == 0:
+        return option(OPT_SIMON, stone_place(bd, st[STONE_T], st[STONE_I]), 0)
+    if e == 1:
+        return option(OPT_RECALL, 0, 0)
+    dst = _gained(bd, st, work, p)
+    if e == 3:
+        return option(OPT_GRAG, dst, 0)
+    src = -1
+    for s in range(bd[NL]):
+        if work[S_OWN + s] == p and st[OWNER + s] != p:
+            src = s
+    return option(OPT_OTTO, src, dst)
+
+
+# ---- the search's options: a subset of legal_options ------------------------------------------
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _rot(st):
+    """A start that moves with the position (turn, slot, phase): the candidates below take the
+    first of equals from it, so that no space, card or body is first in every game."""
+    return st[TURN] * 7 + st[SLOT] * 3 + st[PHASE]
+
+
+@njit(cache=True, _nrt=False)
+def _target(bd, st, p, b, rot):
+    """The space of body ``b`` that GRAG or Otto brings ``p``'s ship to: the ship of the opponent
+    with the most ships there (a swing for ``p``), else an empty space; -1 when the stone blocks
+    the body or ``p`` holds all of it."""
+    best = -1
+    best_v = -1
+    n = bd[BODY_SIZE + b]
+    for jj in range(n):
+        s = bd[BODY_SP + b * MBS + (jj + rot + b) % n]
+        q = st[OWNER + s]
+        if q == p or stone_blocks_attack(bd, st, s):
+            continue
+        v = 0 if q < 0 else 1 + st[CNT + b * MP + q]
+        if v > best_v:
+            best_v = v
+            best = s
+    return best
+
+
+@njit(cache=True)
+def search_options(ctx, state, options):
+    """The options the search weighs at the pending decision (a subset of ``legal_options``): the
+    rule text allows hundreds (every card on every space it names, Otto's every pair of spaces), far
+    more than a search of a few hundred play-outs can tell apart; these are one per body and kind
+    of move, everything else the same:
+
+    - a slot: per body, one landing (the row or column card naming the fewest empty spaces, else the
+      body card, else a joker; the first empty space it names from a start that moves with the
+      turn); every attack; one exchange (a card that names no empty space, else a row, column or
+      body card, jokers and events last); the pass when nothing is legal;
+    - an event: none; Simon Wright onto every other body (the stone protects a body; the heuristics
+      move it to bodies only); Recall; GRAG per body (onto the ship of the opponent with the most
+      ships there, else an empty space); Otto per body reached as GRAG's, from the body where ``p``
+      has the fewest ships.
+
+    Everything here is the seat's view (no card of another hand, no draw), so a determinization
+    never changes the options of the searching seat."""
+    bd = ctx[0]
+    st = state[0]
+    phase = st[PHASE]
+    if phase == PH_OVER:
+        return 0
+    p = st[SEAT]
+    h = HANDS + p * MK
+    rot = _rot(st)
+    B = bd[NB]
+    n = 0
+    if phase == PH_SLOT:
+        final = st[FINAL_LEFT] > 0
+        n_lines = bd[NR] + bd[NC]
+        if st[SUPPLY + p] > 0:
+            for b in range(B):
+                if st[FILLED + b] == bd[BODY_SIZE + b] or b == stone_body(st):
+                    continue
+                k = -1
+                fewest = 1 << 30
+                for kk in range(n_lines):
+                    line = (kk + rot) % n_lines
+                    if st[h + line] > 0 and st[ELB + line * MB + b] > 0 and st[EMPTY_K + line] < fewest:
+                        fewest = st[EMPTY_K + line]
+                        k = line
+                if k < 0:
+                    k = n_lines + b if st[h + n_lines + b] > 0 else (bd[KJ] if st[h + bd[KJ]] > 0 else -1)
+                if k < 0:
+                    continue
+                size = bd[BODY_SIZE + b]
+                for jj in range(size):
+                    s = bd[BODY_SP + b * MBS + (jj + rot) % size]
+                    if can_land(bd, st, p, k, s):
+                        options[n] = option(OPT_LAND, k, s)
+                        n += 1
+                        break
+        for s in range(bd[NL]):
+            if can_attack(bd, st, p, s, final):
+                options[n] = option(OPT_ATTACK, 0, s)
+                n += 1
+        if can_exchange(bd, st, p):
+            kx = -1
+            least = 1 << 30
+            n_kinds = bd[NK]
+            for kk in range(n_kinds):
+                k = (kk + rot) % n_kinds
+                if st[h + k] == 0:
+                    continue
+                u = 2 if k >= bd[KJ] else (1 if st[EMPTY_K + k] > 0 else 0)
+                if u < least:
+                    least = u
+                    kx = k
+            options[n] = option(OPT_EXCHANGE, kx, 0)
+            n += 1
+        if n == 0:
+            options[0] = option(OPT_NONE, 0, 0)
+            n = 1
+        return n
+    options[0] = option(OPT_NONE, 0, 0)
+    n = 1
+    ks = bd[KJ] + 1
+    if st[h + ks] > 0:
+        cur = stone_place(bd, st[STONE_T], st[STONE_I])
+        for b in range(B):
+            place = bd[NR] + bd[NC] + b
+            if place != cur:
+                options[n] = option(OPT_SIMON, place, 0)
+                n += 1
+    if st[h + ks + 1] > 0 and recall_ok(bd, st):
+        options[n] = option(OPT_RECALL, 0, 0)
+        n += 1
+    if st[h + ks + 3] > 0 and st[SUPPLY + p] > 0:
+        for b in range(B):
+            s = _target(bd, st, p, b, rot)
+            if s >= 0 and grag_ok(bd, st, p, s):
+                options[n] = option(OPT_GRAG, s, 0)
+                n += 1
+    if st[h + ks + 2] > 0 and st[ONBOARD + p] > 0:
+        for b in range(B):
+            dst = _target(bd, st, p, b, rot)
+            if dst < 0:
+                continue
+            src = -1
+            fewest = 1 << 30
+            for ss in range(bd[NL]):
+                s = (ss + rot) % bd[NL]
+                c = st[CNT + bd[SP_BODY + s] * MP + p]
+                if bd[SP_BODY + s] != b and otto_ok(bd, st, p, s, dst) and c < fewest:
+                    fewest = c
+                    src = s
+            if src >= 0:
+                options[n] = option(OPT_OTTO, src, dst)
+                n += 1
+    return n
