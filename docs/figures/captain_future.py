@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from common import lead_passage
+from common import ladder_passage, lead_passage, robustness_passage
 from common import pct as _pct
 
 import simbalance
@@ -87,4 +87,13 @@ def lead() -> str:
         f"(median {stalls.median():.0f}), against a window of {res.plan.config['rules']['stalemate_window']}.")
 
 
-FIGURES = {"lead": lead, "replay-example": replay_example, "default-run": default_run, "strategy-ranking": strategy_ranking, "seat-ties": seat_ties}
+def ladder() -> str:
+    return ladder_passage("captain-future", "8,32,128", 120)
+
+
+def robustness() -> str:
+    return robustness_passage("captain-future", 10_000, 100, 80)
+
+
+FIGURES = {"lead": lead, "replay-example": replay_example, "default-run": default_run, "strategy-ranking": strategy_ranking,
+           "seat-ties": seat_ties, "ladder": ladder, "robustness": robustness}

@@ -1,5 +1,5 @@
 """What the search players (simbalance/players) need of captain-future: ``determinize``,
-``outcome``, ``evaluate`` and ``policy`` (docs/search-players.md).
+``outcome``, ``evaluate`` and ``policy`` (docs/strategies.md).
 
 What a seat sees: the board (every ship, the stone, the supplies, the scores), its own hand, the
 size of every hand and of the stack, the discard pile (cards are played and exchanged face up) and
