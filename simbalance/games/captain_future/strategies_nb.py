@@ -108,7 +108,10 @@ from simbalance.games.captain_future.state_nb import (
     SHIP_PTS,
     SID,
     SP_BODY,
+    SP_COL,
+    SP_ROW,
     STONE_BODY,
+    STONE_COL,
     STONE_I,
     STONE_ROW,
     STONE_T,
@@ -355,14 +358,15 @@ def _potential(bd, b, mine, others, w_full):
 def _deltas(bd, st, fs, b, add, rem, out):
     """Every player's change of points on body ``b`` (into fs[out + q]) when player ``add`` gets one
     more ship there and player ``rem`` one fewer (-1: nobody). The "before" side is the body's live
-    summary."""
+    summary. All MP seats: the seats beyond the game's hold no ship and get a change of 0, and a
+    loop of constant length is unrolled (it runs about 800 times a game, on stale bodies)."""
     size = bd[BODY_SIZE + b]
     c0 = CNT + b * MP
     top = 0
     second = 0
     best = -1
     sp = bd[SHIP_PTS]
-    for q in range(bd[PLAYERS]):
+    for q in range(MP):
         # selects, not branches (the counts are coin flips to the CPU)
         change = int(q == add) - int(q == rem)
         c = st[c0 + q] + change
@@ -388,28 +392,22 @@ def cached_gain(bd, st, fs, b, p, q, w_full):
     e = CGAIN + i * FQ  # [own change incl. progress, then the points change of each player]
     fresh = fs[CVER + i] != st[BVER + b]
     if fresh:
-        if q < 0:
-            add, rem = p, -1
-        elif q == p:
-            add, rem = -1, p
-        else:
-            add, rem = p, q
+        add = -1 if q == p else p
+        rem = -1 if q < 0 else q
         _deltas(bd, st, fs, b, add, rem, e + 1)
         mine = st[CNT + b * MP + p]
         others = st[FILLED + b] - mine
         before = _potential(bd, b, mine, others, w_full)
-        if add == p:
-            mine += 1
-        if rem == p:
-            mine -= 1
-        if rem >= 0 and rem != p:
-            others -= 1
-        fs[e] = fs[e + 1 + p] + _potential(bd, b, mine, others, w_full) - before
+        after = _potential(bd, b, mine + int(add == p) - int(rem == p), others - int((rem >= 0) & (rem != p)), w_full)
+        fs[e] = fs[e + 1 + p] + after - before
         fs[CVER + i] = st[BVER + b]
     elif fs[CWS + i] == fs[FWS]:
         return fs[CWV + i]  # same body, same weights: the value itself
     v = fs[e]
-    for o in range(bd[PLAYERS]):
+    # every seat's term in seat order, as always (the value must not move by a bit: ties are broken
+    # on it); the seats beyond the game's add 0 (no change, no weight) and make the loop's length
+    # a constant, which unrolls
+    for o in range(MP):
         v -= fs[FW + o] * fs[e + 1 + o]  # FW of p himself is 0
     fs[CWV + i] = v
     fs[CWS + i] = fs[FWS]
@@ -464,9 +462,15 @@ def _open_space(bd, st, rng, p, b, q, cost):
     those (they are worth the same to the evaluation); -1 if none."""
     found = -1
     ties = 0
+    # stone_blocks_attack as selects: the row, column or body it blocks (-1: none of that kind)
+    t = st[STONE_T]
+    i = st[STONE_I]
+    row = i if t == STONE_ROW else -1
+    col = i if t == STONE_COL else -1
+    open_body = not (t == STONE_BODY and b == i)
     for j in range(bd[BODY_SIZE + b]):
         s = body_space(bd, b, j)
-        if st[OWNER + s] == q and not stone_blocks_attack(bd, st, s):
+        if (st[OWNER + s] == q) & (bd[SP_ROW + s] != row) & (bd[SP_COL + s] != col) & open_body:
             if cost == 0 or naming_cards(bd, st, p, s) >= cost:
                 ties += 1
                 if ties == 1 or wins_tie(rng, ties):
@@ -490,7 +494,6 @@ def heuristic_slot(sid, prm, bd, st, fs, rng, p, final):
     a_s = -1
     B = bd[NB]
     sb = stone_body(st)
-    P = bd[PLAYERS]
     h = HANDS + p * MK
     if st[SUPPLY + p] > 0:
         # Landing: the value of one more ship depends on the body only (cached per body); the
@@ -603,9 +606,17 @@ def heuristic_slot(sid, prm, bd, st, fs, rng, p, final):
                     payable |= ok << q
                 if payable == 0:
                     continue
-            for q in range(P):
-                if q == p or st[CNT + b * MP + q] == 0 or not (pay_any or (payable >> q) & 1):
-                    continue
+            # the victims, as a bit mask visited lowest seat first (the order of a loop over the
+            # seats, without a branch per seat on who is there)
+            victims = 0
+            for o in range(MP):
+                victims |= np.int64(st[CNT + b * MP + o] > 0) << o
+            victims &= ~(np.int64(1) << p)
+            if not pay_any:
+                victims &= payable
+            while victims != 0:
+                q = lowest_bit(victims)
+                victims &= victims - 1
                 v = cached_gain(bd, st, fs, b, p, q, w_full) - card_w * cost
                 if sid == AGGRESSOR and cost <= prm[P_CHEAP]:
                     v += 1000.0
@@ -661,13 +672,17 @@ def _targets(bd, st, fs, rng, p, w_full):
     for b in range(B):
         if b == sb:
             continue
-        for q in range(-1, bd[PLAYERS]):
-            if q == p:
-                continue
-            if q < 0 and st[FILLED + b] == bd[BODY_SIZE + b]:
-                continue
-            if q >= 0 and st[CNT + b * MP + q] == 0:
-                continue
+        # Who can be displaced, as a bit mask (bit 0: an empty space, bit q + 1: seat q's ship, never
+        # p's own), visited lowest bit first: the order of the loop over -1..P-1 it replaces, without
+        # a branch per seat on who is there (a coin flip to the CPU).
+        c0 = CNT + b * MP
+        occ = np.int64(st[FILLED + b] < bd[BODY_SIZE + b])
+        for o in range(MP):
+            occ |= np.int64(st[c0 + o] > 0) << (o + 1)
+        occ &= ~(np.int64(1) << (p + 1))
+        while occ != 0:
+            q = lowest_bit(occ) - 1
+            occ &= occ - 1
             v = cached_gain(bd, st, fs, b, p, q, w_full)
             fs[FV + b * FQ + q + 1] = v
             if v >= best - TIE:
