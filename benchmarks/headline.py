@@ -20,26 +20,30 @@ import sys
 import tempfile
 import time
 
-HEADER = re.compile(r"([\d.]+) s of play \(([\d,]+) games/s\).*?([\d.]+) s writing the report")
+HEADER = re.compile(r"([\d.]+) s of play \(([\d,]+) games/s\)")
+REPORT = re.compile(r"\(written in ([\d.]+) s\)")  # stderr's last line (also in checkouts before issue 24)
 
 
 def one_run(game: str, n: str, out: str, threads: int | None) -> dict:
     cli = ["simbalance", "run", game, "--n", n, "--out", out] + (["--threads", str(threads)] if threads else [])
     args = [sys.executable, "-c", f"import sys; sys.argv = {cli!r}; from simbalance.cli.main import main; main()"]
     env = {**os.environ, "COLUMNS": "300"}  # rich wraps at 80 columns into a pipe: keep the header on one line
-    start = time.perf_counter()
-    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env)
-    stdout = proc.stdout.read()
-    _, status, usage = os.wait4(proc.pid, 0)
-    wall = time.perf_counter() - start
-    proc.returncode = os.waitstatus_to_exitcode(status)
+    with tempfile.TemporaryFile("w+") as out_f, tempfile.TemporaryFile("w+") as err_f:
+        start = time.perf_counter()
+        proc = subprocess.Popen(args, stdout=out_f, stderr=err_f, text=True, env=env)
+        _, status, usage = os.wait4(proc.pid, 0)  # this child's own peak memory
+        wall = time.perf_counter() - start
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        out_f.seek(0)
+        err_f.seek(0)
+        stdout, stderr = out_f.read(), err_f.read()
     if proc.returncode != 0:
-        raise SystemExit(f"{' '.join(cli)} failed with exit code {proc.returncode}")
-    m = HEADER.search(stdout)
-    if m is None:
-        raise SystemExit(f"no run header in the output:\n{stdout[:500]}")
+        raise SystemExit(f"{' '.join(cli)} failed with exit code {proc.returncode}:\n{stderr[-500:]}")
+    m, r = HEADER.search(stdout), REPORT.search(stderr)
+    if m is None or r is None:
+        raise SystemExit(f"no run header or report line in the output:\n{stdout[:500]}\n{stderr[-500:]}")
     return {"wall_s": wall, "play_s": float(m[1]), "games_per_s": float(m[2].replace(",", "")),
-            "report_s": float(m[3]), "peak_mib": usage.ru_maxrss / 1024}
+            "report_s": float(r[1]), "peak_mib": usage.ru_maxrss / 1024}
 
 
 def main() -> None:
