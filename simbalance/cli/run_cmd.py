@@ -323,7 +323,7 @@ def _play_and_write(plan, request: RunRequest, keep: bool, state_dir: Path, resu
         reached = "reached" if result.n_played < plan.n else "checked"
         err.print(f"precision {request.precision} {reached} after {result.n_played:,} games")
     console = Console()
-    print_summary(console, result.summary(), plan, result)
+    print_summary(console, result.summary(), plan, result, report_seconds)
     print_findings(console, result.findings(), page=str(folder / "report.html"))
     err.print(f"report: {folder / 'report.html'} (written in {report_seconds:.1f} s)")
 
@@ -341,11 +341,14 @@ def _discard_unless_resumable(state_dir: Path) -> None:
     shutil.rmtree(state_dir, ignore_errors=True)
 
 
-def print_summary(console: Console, summary: dict, plan, result) -> None:
+def print_summary(console: Console, summary: dict, plan, result, report_seconds: float) -> None:
+    # games/s is over the play alone (from the first game to the last chunk merged, compiling not
+    # included); the report is written after the play, so its time is said apart, never mixed in.
     console.print(
         f"[bold]{plan.spec.id}[/]: {result.n_played:,} games, {plan.players} players, seed {plan.seed}, "
         f"{result.elapsed:.2f} s of play ({result.games_per_second:,.0f} games/s)"
         + (f", {result.compile_seconds:.1f} s compiling the engine first" if result.compile_seconds >= 1 else "")
+        + f", {report_seconds:.1f} s writing the report"
     )
     seats = Table(title="win rate by player (95% Wilson CI; player 1 starts)")
     for col in ("player", "strategy", "win rate", "95% CI"):

@@ -54,6 +54,9 @@ from simbalance.games.captain_future.state_nb import (
     BVER,
     CGAIN,
     CNT,
+    COST_ABS,
+    COST_MAJ,
+    COST_PRE,
     CVER,
     CWS,
     CWV,
@@ -108,7 +111,10 @@ from simbalance.games.captain_future.state_nb import (
     SHIP_PTS,
     SID,
     SP_BODY,
+    SP_COL,
+    SP_ROW,
     STONE_BODY,
+    STONE_COL,
     STONE_I,
     STONE_ROW,
     STONE_T,
@@ -355,14 +361,15 @@ def _potential(bd, b, mine, others, w_full):
 def _deltas(bd, st, fs, b, add, rem, out):
     """Every player's change of points on body ``b`` (into fs[out + q]) when player ``add`` gets one
     more ship there and player ``rem`` one fewer (-1: nobody). The "before" side is the body's live
-    summary."""
+    summary. All MP seats: the seats beyond the game's hold no ship and get a change of 0, and a
+    loop of constant length is unrolled (it runs about 800 times a game, on stale bodies)."""
     size = bd[BODY_SIZE + b]
     c0 = CNT + b * MP
     top = 0
     second = 0
     best = -1
     sp = bd[SHIP_PTS]
-    for q in range(bd[PLAYERS]):
+    for q in range(MP):
         # selects, not branches (the counts are coin flips to the CPU)
         change = int(q == add) - int(q == rem)
         c = st[c0 + q] + change
@@ -388,28 +395,22 @@ def cached_gain(bd, st, fs, b, p, q, w_full):
     e = CGAIN + i * FQ  # [own change incl. progress, then the points change of each player]
     fresh = fs[CVER + i] != st[BVER + b]
     if fresh:
-        if q < 0:
-            add, rem = p, -1
-        elif q == p:
-            add, rem = -1, p
-        else:
-            add, rem = p, q
+        add = -1 if q == p else p
+        rem = -1 if q < 0 else q
         _deltas(bd, st, fs, b, add, rem, e + 1)
         mine = st[CNT + b * MP + p]
         others = st[FILLED + b] - mine
         before = _potential(bd, b, mine, others, w_full)
-        if add == p:
-            mine += 1
-        if rem == p:
-            mine -= 1
-        if rem >= 0 and rem != p:
-            others -= 1
-        fs[e] = fs[e + 1 + p] + _potential(bd, b, mine, others, w_full) - before
+        after = _potential(bd, b, mine + int(add == p) - int(rem == p), others - int((rem >= 0) & (rem != p)), w_full)
+        fs[e] = fs[e + 1 + p] + after - before
         fs[CVER + i] = st[BVER + b]
     elif fs[CWS + i] == fs[FWS]:
         return fs[CWV + i]  # same body, same weights: the value itself
     v = fs[e]
-    for o in range(bd[PLAYERS]):
+    # every seat's term in seat order, as always (the value must not move by a bit: ties are broken
+    # on it); the seats beyond the game's add 0 (no change, no weight) and make the loop's length
+    # a constant, which unrolls
+    for o in range(MP):
         v -= fs[FW + o] * fs[e + 1 + o]  # FW of p himself is 0
     fs[CWV + i] = v
     fs[CWS + i] = fs[FWS]
@@ -464,9 +465,15 @@ def _open_space(bd, st, rng, p, b, q, cost):
     those (they are worth the same to the evaluation); -1 if none."""
     found = -1
     ties = 0
+    # stone_blocks_attack as selects: the row, column or body it blocks (-1: none of that kind)
+    t = st[STONE_T]
+    i = st[STONE_I]
+    row = i if t == STONE_ROW else -1
+    col = i if t == STONE_COL else -1
+    open_body = not (t == STONE_BODY and b == i)
     for j in range(bd[BODY_SIZE + b]):
         s = body_space(bd, b, j)
-        if st[OWNER + s] == q and not stone_blocks_attack(bd, st, s):
+        if (st[OWNER + s] == q) & (bd[SP_ROW + s] != row) & (bd[SP_COL + s] != col) & open_body:
             if cost == 0 or naming_cards(bd, st, p, s) >= cost:
                 ties += 1
                 if ties == 1 or wins_tie(rng, ties):
@@ -475,6 +482,186 @@ def _open_space(bd, st, rng, p, b, q, cost):
 
 
 # ---- heuristics: the slot -----------------------------------------------------------------------
+
+@njit(cache=True, _nrt=False, inline="always")
+def _best_landing(bd, st, fs, p, w_full, card_w, off, lines_in_hand):
+    """The best landing (value, OPT_LAND or OPT_NONE, card kind, space): the value of one more ship
+    depends on the body only (cached per body); the card spent costs card_weight, plus a little for
+    a body card and more for a joker. So look at the row and column cards in hand (their empty
+    spaces), then the body cards, then a joker on the best body; ties go to whichever comes first
+    from the random start ``off``. Draws nothing."""
+    B = bd[NB]
+    sb = stone_body(st)
+    h = HANDS + p * MK
+    best = NEG
+    act = OPT_NONE
+    a_k = -1
+    a_s = -1
+    for b in range(B):
+        if st[FILLED + b] < bd[BODY_SIZE + b] and b != sb:
+            fs[FV + b * FQ] = cached_gain(bd, st, fs, b, p, -1, w_full) - card_w
+        else:
+            fs[FV + b * FQ] = NEG
+    n_lines = bd[NR] + bd[NC]
+    off_l = off % n_lines
+    # Whether a card is in hand or a space is free is a coin flip to the CPU: the loops below
+    # filter with arithmetic and bit masks instead of branches (a mispredicted branch costs ~15
+    # cycles). Bit k: an empty space on line k (lines_in_hand: a row or column card of kind k).
+    lines_open = 0
+    for k in range(n_lines):
+        lines_open |= np.int64(st[EMPTY_K + k] > 0) << k
+    # The usable lines from the random start line on: rotate so that bit 0 is line off_l.
+    usable = np.uint64(lines_in_hand & lines_open)
+    todo = (usable >> np.uint64(off_l)) | ((usable << np.uint64(n_lines - off_l - 1)) << np.uint64(1))
+    todo &= np.uint64(0xFFFFFFFFFFFFFFFF) >> np.uint64(64 - n_lines)
+    while todo != 0:
+        k = lowest_bit(todo) + off_l
+        todo &= todo - np.uint64(1)
+        if k >= n_lines:
+            k -= n_lines
+        # The best body with an empty space on this line (kept live per line and body) ...
+        top = NEG
+        for jb in range(bd[LINE_NB + k]):
+            b = bd[LINE_B + k * MB + jb]
+            v = fs[FV + b * FQ] if st[ELB + k * MB + b] > 0 else NEG
+            top = max(top, v)
+        if top <= best:
+            continue
+        # ... and the first empty space of such a body from the random start: the space a scan
+        # of the whole line keeping the first strictly best value finds.
+        n = bd[KIND_N + k]
+        j0 = off % n
+        for jj in range(n):
+            j = jj + j0
+            if j >= n:
+                j -= n
+            s = bd[KIND_SP + k * ML + j]
+            if st[OWNER + s] < 0 and fs[FV + bd[SP_BODY + s] * FQ] == top:
+                best = top
+                act = OPT_LAND
+                a_k = k
+                a_s = s
+                break
+    k0 = n_lines  # the body cards
+    has_joker = st[h + bd[KJ]] > 0
+    for i in range(B):
+        b = i + off % B
+        if b >= B:
+            b -= B
+        v = fs[FV + b * FQ]  # NEG where no landing is possible: it never beats best
+        v_card = v - BODY_CARD_KEEP if st[h + k0 + b] > 0 else NEG
+        if v_card > best:
+            best = v_card
+            act = OPT_LAND
+            a_k = k0 + b
+            a_s = -1 - b  # a space of body b, chosen below
+        v_joker = v - JOKER_KEEP if has_joker else NEG
+        if v_joker > best:
+            best = v_joker
+            act = OPT_LAND
+            a_k = bd[KJ]
+            a_s = -1 - b
+    if act == OPT_LAND and a_s < 0:
+        # a body card or a joker: an empty space of that body, from a random start
+        b = -1 - a_s
+        size = bd[BODY_SIZE + b]
+        j0 = off % size
+        for jj in range(size):
+            j = jj + j0
+            if j >= size:
+                j -= size
+            s = body_space(bd, b, j)
+            if st[OWNER + s] < 0:
+                a_s = s
+                break
+    return best, act, a_k, a_s
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _best_attack(sid, prm, bd, st, fs, rng, p, final, best, ties, act, a_s, lines_in_hand):
+    """The attacks, against ``best`` so far (ties: how many options are worth it): (best, ties,
+    act, space), act OPT_ATTACK if one is taken."""
+    w_full = prm[P_FULL]
+    card_w = prm[P_CARD]
+    B = bd[NB]
+    sb = stone_body(st)
+    h = HANDS + p * MK
+    # Attacks: the value depends on the body and the victim (cached), the cost on the body;
+    # a space that the stone leaves open and the hand can pay is looked for only for a value
+    # that beats the best so far.
+    for b in range(B):
+        if st[FILLED + b] != bd[BODY_SIZE + b] or b == sb or st[CNT + b * MP + p] == bd[BODY_SIZE + b]:
+            continue
+        cost = attack_cost(bd, st, p, b)
+        if final and cost > bd[FINAL_MAX]:
+            continue
+        # which victims the hand can pay for: with enough body cards and jokers, all of them;
+        # otherwise those with a space whose row and column cards make up the difference
+        hb = st[h + bd[NR] + bd[NC] + b] + st[h + bd[KJ]]
+        pay_any = hb >= cost
+        payable = 0
+        if not pay_any and bd[BODY_LINES + b] & lines_in_hand == 0:
+            continue  # short of body cards and jokers, and no row or column card in hand helps
+        if not pay_any:
+            for j in range(bd[BODY_SIZE + b]):  # (a conquered body: every space holds a ship)
+                s = body_space(bd, b, j)
+                q = st[OWNER + s]
+                ok = ((q != p) & (hb + st[h + kind_of(bd, s, 0)] + st[h + kind_of(bd, s, 1)] >= cost)
+                      & (not stone_blocks_attack(bd, st, s)))
+                payable |= ok << q
+            if payable == 0:
+                continue
+        # the victims, as a bit mask visited lowest seat first (the order of a loop over the
+        # seats, without a branch per seat on who is there)
+        victims = 0
+        for o in range(MP):
+            victims |= np.int64(st[CNT + b * MP + o] > 0) << o
+        victims &= ~(np.int64(1) << p)
+        if not pay_any:
+            victims &= payable
+        while victims != 0:
+            q = lowest_bit(victims)
+            victims &= victims - 1
+            v = cached_gain(bd, st, fs, b, p, q, w_full) - card_w * cost
+            if sid == AGGRESSOR and cost <= prm[P_CHEAP]:
+                v += 1000.0
+            if v < best - TIE:
+                continue
+            s = _open_space(bd, st, rng, p, b, q, 0 if pay_any else cost)
+            if s < 0:
+                continue
+            take, best, ties = _scan_step(rng, v, best, ties)  # equal attacks: uniformly at random
+            if not take:
+                continue
+            act = OPT_ATTACK
+            a_s = s
+    return best, ties, act, a_s
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _cheap_attacks_first(sid, prm, bd):
+    """Can the aggressor look for an attack before any landing? When every attack costs at most
+    ``cheap_cost`` (each is then worth 1000 more) and no value of a change comes near 1000, an
+    attack with a space to take beats every landing, and whether one is taken, which and with
+    which draws does not depend on the best landing: the landing need only be searched when no
+    attack is taken (a third of the aggressor's slots attack). The bound on a value: every
+    player's points on a body change by at most a ship and twice the bonus and majority points,
+    weighted by at most 1 for the player and |opp_weight| + |leader_weight| for all opponents
+    together, plus the progress term."""
+    if sid != AGGRESSOR:
+        return False
+    top_cost = max(bd[COST_MAJ], bd[COST_PRE], bd[COST_ABS])
+    if top_cost > prm[P_CHEAP]:
+        return False
+    bonus = 0
+    for b in range(bd[NB]):
+        bonus = max(bonus, abs(bd[BODY_BONUS + b]))
+    swing = abs(bd[SHIP_PTS]) + 2 * (bonus + abs(bd[MAJ_PTS]))
+    vmax = swing * (1.0 + abs(prm[P_OPP]) + abs(prm[P_LEADER])) + abs(prm[P_FULL]) * bonus
+    card = abs(prm[P_CARD])
+    return 1000.0 - vmax - card * top_cost > vmax + card + 1.0
+
+
 
 @njit(cache=True, _nrt=False)
 def heuristic_slot(sid, prm, bd, st, fs, rng, p, final):
@@ -488,137 +675,21 @@ def heuristic_slot(sid, prm, bd, st, fs, rng, p, final):
     act = OPT_NONE  # or OPT_LAND, OPT_ATTACK, OPT_EXCHANGE (take_action)
     a_k = -1
     a_s = -1
-    B = bd[NB]
-    sb = stone_body(st)
-    P = bd[PLAYERS]
     h = HANDS + p * MK
     if st[SUPPLY + p] > 0:
-        # Landing: the value of one more ship depends on the body only (cached per body); the
-        # card spent costs card_weight, plus a little for a body card and more for a joker. So
-        # look at the row and column cards in hand (their empty spaces), then the body cards,
-        # then a joker on the best body; ties go to whichever comes first from a random start.
-        for b in range(B):
-            if st[FILLED + b] < bd[BODY_SIZE + b] and b != sb:
-                fs[FV + b * FQ] = cached_gain(bd, st, fs, b, p, -1, w_full) - card_w
-            else:
-                fs[FV + b * FQ] = NEG
-        n_lines = bd[NR] + bd[NC]
-        off = randint(rng, 1 << 30)  # one random start for the lines, their spaces and the bodies
-        off_l = off % n_lines
-        # Whether a card is in hand or a space is free is a coin flip to the CPU: the loops below
-        # filter with arithmetic and bit masks instead of branches (a mispredicted branch costs ~15
-        # cycles). Bit k: a row or column card of kind k in hand (also for the attacks below) /
-        # an empty space on line k.
-        lines_in_hand = 0
-        lines_open = 0
-        for k in range(n_lines):
+        off = randint(rng, 1 << 30)  # one random start for the landing's lines, their spaces and the bodies
+        lines_in_hand = 0  # bit k: a row or column card of kind k in hand (selects, not branches)
+        for k in range(bd[NR] + bd[NC]):
             lines_in_hand |= np.int64(st[h + k] > 0) << k
-            lines_open |= np.int64(st[EMPTY_K + k] > 0) << k
-        # The usable lines from the random start line on: rotate so that bit 0 is line off_l.
-        usable = np.uint64(lines_in_hand & lines_open)
-        todo = (usable >> np.uint64(off_l)) | ((usable << np.uint64(n_lines - off_l - 1)) << np.uint64(1))
-        todo &= np.uint64(0xFFFFFFFFFFFFFFFF) >> np.uint64(64 - n_lines)
-        while todo != 0:
-            k = lowest_bit(todo) + off_l
-            todo &= todo - np.uint64(1)
-            if k >= n_lines:
-                k -= n_lines
-            # The best body with an empty space on this line (kept live per line and body) ...
-            top = NEG
-            for jb in range(bd[LINE_NB + k]):
-                b = bd[LINE_B + k * MB + jb]
-                v = fs[FV + b * FQ] if st[ELB + k * MB + b] > 0 else NEG
-                top = max(top, v)
-            if top <= best:
-                continue
-            # ... and the first empty space of such a body from the random start: the space a scan
-            # of the whole line keeping the first strictly best value finds.
-            n = bd[KIND_N + k]
-            j0 = off % n
-            for jj in range(n):
-                j = jj + j0
-                if j >= n:
-                    j -= n
-                s = bd[KIND_SP + k * ML + j]
-                if st[OWNER + s] < 0 and fs[FV + bd[SP_BODY + s] * FQ] == top:
-                    best = top
-                    act = OPT_LAND
-                    a_k = k
-                    a_s = s
-                    break
-        k0 = n_lines  # the body cards
-        has_joker = st[h + bd[KJ]] > 0
-        for i in range(B):
-            b = i + off % B
-            if b >= B:
-                b -= B
-            v = fs[FV + b * FQ]  # NEG where no landing is possible: it never beats best
-            v_card = v - BODY_CARD_KEEP if st[h + k0 + b] > 0 else NEG
-            if v_card > best:
-                best = v_card
-                act = OPT_LAND
-                a_k = k0 + b
-                a_s = -1 - b  # a space of body b, chosen below
-            v_joker = v - JOKER_KEEP if has_joker else NEG
-            if v_joker > best:
-                best = v_joker
-                act = OPT_LAND
-                a_k = bd[KJ]
-                a_s = -1 - b
-        if act == OPT_LAND and a_s < 0:
-            # a body card or a joker: an empty space of that body, from a random start
-            b = -1 - a_s
-            size = bd[BODY_SIZE + b]
-            j0 = off % size
-            for jj in range(size):
-                j = jj + j0
-                if j >= size:
-                    j -= size
-                s = body_space(bd, b, j)
-                if st[OWNER + s] < 0:
-                    a_s = s
-                    break
-        # Attacks: the value depends on the body and the victim (cached), the cost on the body;
-        # a space that the stone leaves open and the hand can pay is looked for only for a value
-        # that beats the best so far.
-        for b in range(B):
-            if st[FILLED + b] != bd[BODY_SIZE + b] or b == sb or st[CNT + b * MP + p] == bd[BODY_SIZE + b]:
-                continue
-            cost = attack_cost(bd, st, p, b)
-            if final and cost > bd[FINAL_MAX]:
-                continue
-            # which victims the hand can pay for: with enough body cards and jokers, all of them;
-            # otherwise those with a space whose row and column cards make up the difference
-            hb = st[h + bd[NR] + bd[NC] + b] + st[h + bd[KJ]]
-            pay_any = hb >= cost
-            payable = 0
-            if not pay_any and bd[BODY_LINES + b] & lines_in_hand == 0:
-                continue  # short of body cards and jokers, and no row or column card in hand helps
-            if not pay_any:
-                for j in range(bd[BODY_SIZE + b]):  # (a conquered body: every space holds a ship)
-                    s = body_space(bd, b, j)
-                    q = st[OWNER + s]
-                    ok = ((q != p) & (hb + st[h + kind_of(bd, s, 0)] + st[h + kind_of(bd, s, 1)] >= cost)
-                          & (not stone_blocks_attack(bd, st, s)))
-                    payable |= ok << q
-                if payable == 0:
-                    continue
-            for q in range(P):
-                if q == p or st[CNT + b * MP + q] == 0 or not (pay_any or (payable >> q) & 1):
-                    continue
-                v = cached_gain(bd, st, fs, b, p, q, w_full) - card_w * cost
-                if sid == AGGRESSOR and cost <= prm[P_CHEAP]:
-                    v += 1000.0
-                if v < best - TIE:
-                    continue
-                s = _open_space(bd, st, rng, p, b, q, 0 if pay_any else cost)
-                if s < 0:
-                    continue
-                take, best, ties = _scan_step(rng, v, best, ties)  # equal attacks: uniformly at random
-                if not take:
-                    continue
-                act = OPT_ATTACK
-                a_s = s
+        first = _cheap_attacks_first(sid, prm, bd)
+        # landing then attacks; or (see _cheap_attacks_first) attacks, then the landing only if no
+        # attack was taken: one call site each, so that each is compiled once
+        for step in range(3):
+            if step == 1:
+                best, ties, act, a_s = _best_attack(sid, prm, bd, st, fs, rng, p, final, best, ties, act, a_s,
+                                                    lines_in_hand)
+            elif (step == 0 and not first) or (step == 2 and first and act == OPT_NONE):
+                best, act, a_k, a_s = _best_landing(bd, st, fs, p, w_full, card_w, off, lines_in_hand)
     if best < prm[P_EXCH] and can_exchange(bd, st, p):
         least = 1e9
         kx = -1
@@ -661,13 +732,17 @@ def _targets(bd, st, fs, rng, p, w_full):
     for b in range(B):
         if b == sb:
             continue
-        for q in range(-1, bd[PLAYERS]):
-            if q == p:
-                continue
-            if q < 0 and st[FILLED + b] == bd[BODY_SIZE + b]:
-                continue
-            if q >= 0 and st[CNT + b * MP + q] == 0:
-                continue
+        # Who can be displaced, as a bit mask (bit 0: an empty space, bit q + 1: seat q's ship, never
+        # p's own), visited lowest bit first: the order of the loop over -1..P-1 it replaces, without
+        # a branch per seat on who is there (a coin flip to the CPU).
+        c0 = CNT + b * MP
+        occ = np.int64(st[FILLED + b] < bd[BODY_SIZE + b])
+        for o in range(MP):
+            occ |= np.int64(st[c0 + o] > 0) << (o + 1)
+        occ &= ~(np.int64(1) << (p + 1))
+        while occ != 0:
+            q = lowest_bit(occ) - 1
+            occ &= occ - 1
             v = cached_gain(bd, st, fs, b, p, q, w_full)
             fs[FV + b * FQ + q + 1] = v
             if v >= best - TIE:

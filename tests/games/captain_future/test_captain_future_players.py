@@ -14,6 +14,7 @@ from simbalance.games.captain_future import state_nb as X
 from simbalance.games.captain_future.engine import STRATEGY_PARAMS
 from simbalance.games.captain_future.state_nb import AGGRESSOR, BUILDER, HEURISTIC_PARAMS
 from simbalance.games.captain_future.strategies_nb import (
+    _cheap_attacks_first,
     _targets,
     _weights,
     heuristic_event,
@@ -45,6 +46,16 @@ def assert_even_split(counts: dict[int, int]) -> None:
     total = sum(counts.values())
     assert set(counts) == {1, 2}, f"only seats {sorted(counts)} chosen"
     assert binomtest(counts[1], total).pvalue > 1e-3, counts  # a fixed choice gives p ~ 1e-90
+
+
+def test_the_aggressor_looks_for_an_attack_first_only_when_every_attack_outbids_every_landing():
+    # then whether an attack is taken does not depend on the best landing (the landing is searched
+    # only when none is): every attack must get the bonus of 1000 and no value may come near it
+    t = Table()
+    assert _cheap_attacks_first(AGGRESSOR, params(), t.bd)
+    assert not _cheap_attacks_first(BUILDER, params(), t.bd)
+    assert not _cheap_attacks_first(AGGRESSOR, params(cheap_cost=2.0), t.bd)  # a 3-card attack gets no bonus
+    assert not _cheap_attacks_first(AGGRESSOR, params(leader_weight=300.0), t.bd)  # values near 1000
 
 
 @pytest.mark.parametrize("sid", [BUILDER, AGGRESSOR])
