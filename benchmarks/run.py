@@ -26,6 +26,8 @@ import time
 from datetime import UTC, datetime
 from pathlib import Path
 
+from benchmarks.profile import write_into
+
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "benchmarks" / "results"
 SIMBALANCE = [sys.executable, "-m", "simbalance.cli.main"]
@@ -243,8 +245,8 @@ def main() -> None:
     (RESULTS / f"{stamp}.json").write_text(json.dumps(result, indent=2) + "\n")
     text = render(result)
     print(text)
-    if not args.no_write:
-        (ROOT / "BENCHMARKS.md").write_text(text)
+    if not args.no_write:  # the hand-written sections of BENCHMARKS.md stay as they are
+        write_into(ROOT / "BENCHMARKS.md", text.rstrip("\n"), "bench")
 
 
 def fmt(v: float | None, unit: str = "") -> str:
@@ -259,8 +261,6 @@ def fmt(v: float | None, unit: str = "") -> str:
 
 def render(result: dict) -> str:
     lines = [
-        "# Benchmarks",
-        "",
         f"Produced by `{result['command']}` on {result['started_utc']} "
         f"({result['machine']['cpus']} cores, {result['machine']['platform']}, Python {result['machine']['python']}).",
         "All engines measured side by side in the same run, default strategies, warm JIT cache; "
@@ -329,7 +329,7 @@ def render(result: dict) -> str:
                 "in turns/s (>= 15 M, above) and names crazy_eights' decisions/s as the yardstick: "
                 f"{y['lady_decisions_ratio']:.1f}x per decision on one thread.",
             ]
-    lines += ["", "Raw figures: `benchmarks/results/*.json`.", ""]
+    lines += ["", "Raw figures: `benchmarks/results/*.json`."]
     return "\n".join(lines)
 
 
