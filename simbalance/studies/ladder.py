@@ -143,7 +143,7 @@ def ladder(
         plan = plan_run(game, n, players=p, seed=derive_seed(seed, "ladder"), overrides=overrides,
                         variants=variants, config=config, threads=threads, presets=presets,
                         strategies=[me] + [against] * (p - 1), rotate=True)
-        result = _play(plan, progress_factory, f"{game}: {me} vs {against}")
+        result = play_labelled(plan, progress_factory, f"{game}: {me} vs {against}")
         row = strategy_table(result.games, p, plan.lineup.slot_names).set_index("strategy").loc[me]
         seconds[b] = result.elapsed
         out = {"budget": b, "name": me, "win_rate": float(row["win_rate_decided"]),
@@ -155,7 +155,7 @@ def ladder(
             pair = plan_run(game, n_pairs, players=p, seed=derive_seed(seed, "ladder pairs"), overrides=overrides,
                             variants=variants, config=config, threads=threads, presets=presets,
                             strategies=[me, prev] + [against] * (p - 2), rotate=True)
-            played = _play(pair, progress_factory, f"{game}: {me} vs {prev}")
+            played = play_labelled(pair, progress_factory, f"{game}: {me} vs {prev}")
             seconds[b] += played.elapsed
             names = pair.lineup.slot_names
             share, lo, hi = pair_share(played.games, p, names.index(me), names.index(prev))
@@ -166,7 +166,8 @@ def ladder(
                         base.config)
 
 
-def _play(plan, progress_factory, label: str) -> SimulationResult:
+def play_labelled(plan, progress_factory, label: str) -> SimulationResult:
+    """Play ``plan`` with a progress display named ``label`` (when a factory is given)."""
     progress = progress_factory(label) if progress_factory else None
     try:
         return SimulationResult.from_plan(plan, progress=progress)

@@ -20,8 +20,8 @@ from simbalance.analysis.robustness import MODEL_COLUMNS, SEAT_COLUMNS, conclusi
 from simbalance.core.errors import SimbalanceError, did_you_mean
 from simbalance.core.lineup import all_strategies
 from simbalance.core.rng import derive_seed
-from simbalance.studies.ladder import BUDGET_PARAMS, budget_preset
-from simbalance.studies.run import SimulationResult, plan_run
+from simbalance.studies.ladder import BUDGET_PARAMS, budget_preset, play_labelled
+from simbalance.studies.run import plan_run
 
 
 @dataclass
@@ -98,12 +98,7 @@ def robustness(
         count = search_n if is_search else n
         plan = plan_run(game, count, players=p, seed=derive_seed(seed, "robustness"), overrides=overrides,
                         variants=variants, config=config, threads=threads, presets=presets, strategies=[name])
-        progress = progress_factory(f"{game}: all {name}") if progress_factory else None
-        try:
-            result = SimulationResult.from_plan(plan, progress=progress)
-        finally:
-            if progress is not None:
-                progress.close()
+        result = play_labelled(plan, progress_factory, f"{game}: all {name}")
         seats, row = model_tables(name, result.aggregate)
         seat_frames.append(seats)
         rows.append(row)

@@ -52,8 +52,10 @@ from simbalance.games.captain_future.rules_nb import (
     set_up,
     shuffle_deck,
     slot_options,
+    snapshot,
     stone_place,
     take_action,
+    taken_space,
 )
 from simbalance.games.captain_future.search_nb import determinize, evaluate, outcome, policy, search_options
 from simbalance.games.captain_future.state_nb import (
@@ -158,34 +160,6 @@ from simbalance.players.search_nb import search
 # ---- the replay's event log: what a step did, from a snapshot taken before it ----------------------
 
 @njit(cache=True, _nrt=False)
-def snapshot(bd, st, work, p):
-    """What an action of ``p`` can change, into work[W_LOG..]."""
-    for s in range(bd[NL]):
-        work[S_OWN + s] = st[OWNER + s]
-    for k in range(MK):
-        work[S_HAND + k] = st[HANDS + p * MK + k]
-    work[S_NSTACK] = st[NSTACK]
-    work[S_NDISC] = st[NDISC]
-    work[S_LANDS] = st[LANDS]
-    work[S_EXCH] = st[EXCH]
-    for c in range(3):
-        work[S_ATT + c] = st[ATT + p * 4 + c]
-    work[S_STONE] = stone_place(bd, st[STONE_T], st[STONE_I])
-    work[S_END] = st[END_SEAT]
-    for e in range(4):
-        work[S_EV + e] = st[EV + e]
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def _taken_space(bd, st, work, p):
-    """The space that is ``p``'s now and was not before (-1: none)."""
-    for s in range(bd[NL]):
-        if st[OWNER + s] == p and work[S_OWN + s] != p:
-            return s
-    return -1
-
-
-@njit(cache=True, _nrt=False)
 def _log_trigger(st, work, log, log_n):
     if work[S_END] < 0 and st[END_SEAT] >= 0:
         log_event(log, log_n, EV_TRIGGER, st[END_SEAT], 0, 0, 0, 0)
@@ -200,7 +174,7 @@ def log_slot(bd, st, work, p, log, log_n):
         for j in range(MK):
             if work[S_HAND + j] - st[h + j] == 1:
                 k = j
-        log_event(log, log_n, EV_LAND, p, _taken_space(bd, st, work, p), k, 0, 0)
+        log_event(log, log_n, EV_LAND, p, taken_space(bd, st, work, p), k, 0, 0)
     elif st[EXCH] != work[S_EXCH]:
         drawn = st[STACK + st[NSTACK]]  # the card drawn is left just above the stack's new top
         gone = -1
@@ -215,7 +189,7 @@ def log_slot(bd, st, work, p, log, log_n):
         for c in range(3):
             if st[ATT + p * 4 + c] != work[S_ATT + c]:
                 cat = c
-        s = _taken_space(bd, st, work, p)
+        s = taken_space(bd, st, work, p)
         cost = 0
         for j in range(MK):
             cost += work[S_HAND + j] - st[h + j]
@@ -244,14 +218,14 @@ def log_event_card(bd, st, work, p, log, log_n):
                 if work[S_OWN + s] == q and st[OWNER + s] < 0:
                     log_event(log, log_n, EV_RETURN, q, s, 0, 0, 0)
     elif e == 2:
-        dst = _taken_space(bd, st, work, p)
+        dst = taken_space(bd, st, work, p)
         src = -1
         for s in range(bd[NL]):
             if work[S_OWN + s] == p and st[OWNER + s] != p:
                 src = s
         log_event(log, log_n, EV_OTTO, p, src, dst, work[S_OWN + dst], 0)
     else:
-        s = _taken_space(bd, st, work, p)
+        s = taken_space(bd, st, work, p)
         log_event(log, log_n, EV_GRAG, p, s, work[S_OWN + s], 0, 0)
     _log_trigger(st, work, log, log_n)
 

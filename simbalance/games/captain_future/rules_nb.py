@@ -75,6 +75,16 @@ from simbalance.games.captain_future.state_nb import (
     PTS,
     REMOVED,
     RESHUFFLE,
+    S_ATT,
+    S_END,
+    S_EV,
+    S_EXCH,
+    S_HAND,
+    S_LANDS,
+    S_NDISC,
+    S_NSTACK,
+    S_OWN,
+    S_STONE,
     SCORE,
     SHIP_PTS,
     SP_BODY,
@@ -696,3 +706,33 @@ def event_options(bd, st, p, out):
                 n += 1
     return n
 
+
+# ---- what a step changed: a snapshot before it (the replay's log and the search's policy) -------
+
+@njit(cache=True, _nrt=False)
+def snapshot(bd, st, work, p):
+    """What an action of ``p`` can change, into work[W_LOG..]: the replay's log and the search's
+    policy read a step back from it."""
+    for s in range(bd[NL]):
+        work[S_OWN + s] = st[OWNER + s]
+    for k in range(MK):
+        work[S_HAND + k] = st[HANDS + p * MK + k]
+    work[S_NSTACK] = st[NSTACK]
+    work[S_NDISC] = st[NDISC]
+    work[S_LANDS] = st[LANDS]
+    work[S_EXCH] = st[EXCH]
+    for c in range(3):
+        work[S_ATT + c] = st[ATT + p * 4 + c]
+    work[S_STONE] = stone_place(bd, st[STONE_T], st[STONE_I])
+    work[S_END] = st[END_SEAT]
+    for e in range(4):
+        work[S_EV + e] = st[EV + e]
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def taken_space(bd, st, work, p):
+    """The space that is ``p``'s now and was not before (-1: none)."""
+    for s in range(bd[NL]):
+        if st[OWNER + s] == p and work[S_OWN + s] != p:
+            return s
+    return -1

@@ -25,12 +25,13 @@ from simbalance.games.captain_future.rules_nb import (
     grag_ok,
     otto_ok,
     recall_ok,
+    snapshot,
     stone_blocks_attack,
     stone_body,
     stone_place,
+    taken_space,
 )
 from simbalance.games.captain_future.state_nb import (
-    ATT,
     BODY_SIZE,
     BODY_SP,
     CNT,
@@ -71,7 +72,6 @@ from simbalance.games.captain_future.state_nb import (
     PH_SLOT,
     PHASE,
     PLAYERS,
-    S_ATT,
     S_EV,
     S_EXCH,
     S_HAND,
@@ -181,30 +181,6 @@ def evaluate(ctx, state, rew):
         rew[q] /= total
 
 
-@njit(cache=True, _nrt=False, inline="always")
-def _note(bd, st, work, p):
-    """What one decision of ``p`` can change, into work's snapshot slots (play_nb.snapshot's)."""
-    for s in range(bd[NL]):
-        work[S_OWN + s] = st[OWNER + s]
-    for k in range(MK):
-        work[S_HAND + k] = st[HANDS + p * MK + k]
-    work[S_LANDS] = st[LANDS]
-    work[S_EXCH] = st[EXCH]
-    for c in range(3):
-        work[S_ATT + c] = st[ATT + p * 4 + c]
-    for e in range(4):
-        work[S_EV + e] = st[EV + e]
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def _gained(bd, st, work, p):
-    """The space that is ``p``'s now and was not before (-1: none)."""
-    for s in range(bd[NL]):
-        if st[OWNER + s] == p and work[S_OWN + s] != p:
-            return s
-    return -1
-
-
 @njit(cache=True, _nrt=False)
 def policy(ctx, state, sid, params):
     """The option heuristic ``sid`` takes at the pending decision: its own decision function
@@ -217,12 +193,12 @@ def policy(ctx, state, sid, params):
     for j in range(seat_prm.shape[1]):
         seat_prm[p, j] = params[j] if j < params.shape[0] else 0.0
     st[SEARCHERS] = 0
-    _note(bd, st, work, p)
+    snapshot(bd, st, work, p)
     phase = st[PHASE]
     if phase == PH_SLOT:
         if not do_slot(sid, seat_prm[p], bd, st, fs, buf, rng, p, st[FINAL_LEFT] > 0):
             return option(OPT_NONE, 0, 0)
-        s = _gained(bd, st, work, p)
+        s = taken_space(bd, st, work, p)
         if st[LANDS] != work[S_LANDS]:
             gone = 0
             for k in range(MK):
@@ -247,7 +223,7 @@ def policy(ctx, state, sid, params):
         return option(OPT_SIMON, stone_place(bd, st[STONE_T], st[STONE_I]), 0)
     if e == 1:
         return option(OPT_RECALL, 0, 0)
-    dst = _gained(bd, st, work, p)
+    dst = taken_space(bd, st, work, p)
     if e == 3:
         return option(OPT_GRAG, dst, 0)
     src = -1
