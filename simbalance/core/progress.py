@@ -16,12 +16,13 @@ slice of that array: ``st[TRACK:TRACK + PROGRESS_SIZE]``), it calls:
   True once ``window`` turns (0: never) passed without progress: the engine then ends the game as
   ``END_STALEMATE`` with a reason code of its own (``mark_a``, ``mark_b``: two of its counters,
   kept here as they were at the last progress, so that it can tell what the stalled turns were
-  made of). An engine whose values change in few rounds (find-dr-evil: who holds Dr. Ling) sets
-  them with ``progress_set(tr, seat, value)`` when they change and calls ``progress_round(tr, now,
-  moved, window, mark_a, mark_b)``: a round in which nothing changed then costs a few additions;
-- ``progress_end(tr, vals, sign, now, reason)`` once the game is over (``tr[PR_VALUE:PR_VALUE +
-  MAX_SEATS]`` and 1 for values set one by one): the last checkpoint (the end counts, also
-  mid-round) and the stalemate reason (0: not a stalemate);
+  made of). An engine whose progress measure is which seat holds something (find-dr-evil: 1 for
+  the holder of Dr. Ling, 0 for the others) calls ``progress_round_holder(tr, holder, now, moved,
+  window, mark_a, mark_b)`` instead: the same checkpoint of the one-hot values, a handful of
+  operations, and the game's own loop never touches the tracker between rounds;
+- ``progress_end(tr, vals, sign, now, reason)`` (or ``progress_end_holder(tr, holder, now,
+  reason)``) once the game is over: the last checkpoint (the end counts, also mid-round) and the
+  stalemate reason (0: not a stalemate);
 - ``write_progress(out, i, tr, winners, length)`` in ``write_record``.
 
 Every step is integer arithmetic on the block: a game played on from a copy of its state reaches
@@ -50,10 +51,7 @@ def _take(size: int) -> int:
     return at
 
 
-PR_VALUE = _take(MAX_SEATS)  # each seat's progress now (progress_set writes them)
-PR_SUM = _take(MAX_SEATS)  # per seat, the sum of its progress over the checkpoints (but PR_REPEATS)
-PR_REPEATS = _take(1)  # checkpoints since the last one at which a value had changed: not yet in PR_SUM
-PR_CHANGED = _take(1)  # 1 when a value changed since the last checkpoint
+PR_SUM = _take(MAX_SEATS)  # per seat, the sum of its progress over the checkpoints
 PR_BEST_SUM = _take(1)  # the sum of the best progress over the checkpoints (a seat's deficit: this - its sum)
 PR_PLAYERS = _take(1)  # seats in the game
 PR_ROUND_LEN = _take(1)  # turns per round
@@ -108,7 +106,6 @@ def progress_reset(tr, players, round_len, now):
     for k in range(PROGRESS_SIZE):
         tr[k] = 0
     tr[PR_PLAYERS] = players
-    tr[PR_CHANGED] = 1
     tr[PR_ROUND_LEN] = round_len
     tr[PR_NEXT] = now + round_len
     tr[PR_SOLE_AT] = -1
@@ -118,27 +115,6 @@ def progress_reset(tr, players, round_len, now):
     for k in range(ROUNDS_KEPT):
         tr[PR_LEADER_ROUND + k] = NO_ROUND
         tr[PR_MARGIN_ROUND + k] = -1
-
-
-@njit(cache=True, inline="always")
-def _flush_repeats(tr):
-    """Add the checkpoints that repeated the last one to the seats' sums."""
-    repeats = tr[PR_REPEATS]
-    for s in range(tr[PR_PLAYERS]):
-        tr[PR_SUM + s] += repeats * tr[PR_VALUE + s]
-    tr[PR_REPEATS] = 0
-
-
-@njit(cache=True, inline="always")
-def progress_set(tr, seat, value):
-    """Seat ``seat``'s progress is now ``value``. A checkpoint at which no value changed since the
-    last one repeats it and costs a few additions (find-dr-evil: most of its rounds); the seats'
-    sums then catch up here, before the first value changes."""
-    old = tr[PR_VALUE + seat]
-    if tr[PR_REPEATS] != 0 and old != value:  # rare: the first change after repeated checkpoints
-        _flush_repeats(tr)
-    tr[PR_VALUE + seat] = value
-    tr[PR_CHANGED] |= old != value  # no branch: in most games whether a value changes is a coin flip
 
 
 @njit(cache=True, inline="always")
@@ -203,18 +179,6 @@ def _checkpoint(tr, vals, sign, now):
 
 
 @njit(cache=True, inline="always")
-def _repeat(tr):
-    """A checkpoint at which no value changed since the last one: it repeats the last one (the
-    seats' sums catch up in progress_set or at the end). Returns (False, sole leader or -1, margin)."""
-    tr[PR_REPEATS] += 1
-    tr[PR_BEST_SUM] += tr[PR_BEST]
-    tr[PR_MARGIN_SUM] += tr[PR_MARGIN]
-    tr[PR_CHECKS] += 1
-    leaders = tr[PR_LEADERS]
-    return False, (lowest_bit(leaders) if leaders & (leaders - 1) == 0 else -1), tr[PR_MARGIN]
-
-
-@njit(cache=True, inline="always")
 def _round_end(tr, now, record, sole, margin, moved, window, mark_a, mark_b):
     """What a round adds to its checkpoint: its leader and margin (rounds 1 to 3), and the loop
     detection. Returns True once ``window`` turns (> 0) passed without progress."""
@@ -234,42 +198,82 @@ def _round_end(tr, now, record, sole, margin, moved, window, mark_a, mark_b):
 
 
 @njit(cache=True, forceinline=True, _nrt=False)
-def progress_round(tr, now, moved, window, mark_a, mark_b):
-    """The end of a round at length ``now``, the values set by progress_set: its checkpoint (a
-    repeat of the last one when no value changed), then the loop detection. Progress is ``moved``
-    (the engine's own sign) or a new best progress of any seat; then ``mark_a`` and ``mark_b`` are
-    kept. Returns True once ``window`` turns (> 0) have passed without progress."""
-    if tr[PR_CHANGED] != 0:
-        tr[PR_CHANGED] = 0
-        record, sole, margin = _checkpoint(tr, tr[PR_VALUE:PR_VALUE + MAX_SEATS], np.int64(1), now)
-    else:
-        record, sole, margin = _repeat(tr)
+def progress_round_of(tr, vals, sign, now, moved, window, mark_a, mark_b):
+    """The end of a round at length ``now``: the checkpoint of the progress values: seat ``s``'s
+    progress is ``sign * vals[s]`` (``vals``: MAX_SEATS entries of the engine's own state, e.g.
+    its hand sizes with ``sign`` -1), then the loop detection. Progress is ``moved`` (the engine's
+    own sign) or a new best progress of any seat; then ``mark_a`` and ``mark_b`` are kept. Returns
+    True once ``window`` turns (> 0) have passed without progress."""
+    record, sole, margin = _checkpoint(tr, vals, sign, now)
     return _round_end(tr, now, record, sole, margin, moved, window, mark_a, mark_b)
 
 
 @njit(cache=True, forceinline=True, _nrt=False)
-def progress_round_of(tr, vals, sign, now, moved, window, mark_a, mark_b):
-    """progress_round for an engine whose progress values change in most rounds: seat ``s``'s
-    progress is ``sign * vals[s]`` (``vals``: MAX_SEATS entries of the engine's own state, e.g.
-    its hand sizes with ``sign`` -1), read here instead of set one by one."""
-    record, sole, margin = _checkpoint(tr, vals, sign, now)
+def _holder_checkpoint(tr, holder, now):
+    """_checkpoint of the one-hot progress values of a seat that holds something (1 for
+    ``holder``, 0 for every other seat), without reading them: the holder leads alone, by 1 when
+    there are others, and every other seat is last. Returns (new record, sole leader, margin) as
+    _checkpoint does (tests/core/test_progress.py checks that both give the same records)."""
+    players = tr[PR_PLAYERS]
+    leaders = np.int64(1) << holder
+    full = (np.int64(1) << players) - 1
+    margin = np.int64(1) if players > 1 else np.int64(0)
+    tr[PR_SUM + holder] += 1
+    tr[PR_BEST] = 1
+    tr[PR_BEST_SUM] += 1
+    tr[PR_WAS_LAST] |= full & ~leaders
+    new = tr[PR_LEADERS] != leaders
+    last_sole = tr[PR_LAST_SOLE]
+    checks = tr[PR_CHECKS]
+    tr[PR_SET_CHANGES] += new & (checks > 0)
+    tr[PR_CHANGES] += new & (last_sole >= 0) & (holder != last_sole)
+    tr[PR_SOLE_AT] = now if new else tr[PR_SOLE_AT]
+    tr[PR_LAST_SOLE] = holder
+    tr[PR_LEADERS] = leaders
+    tr[PR_MARGIN] = margin
+    tr[PR_MARGIN_SUM] += margin
+    tr[PR_CHECKS] = checks + 1
+    record = tr[PR_RECORD] < 1
+    tr[PR_RECORD] = max(np.int64(1), tr[PR_RECORD])
+    return record, holder, margin
+
+
+@njit(cache=True, forceinline=True, _nrt=False)
+def progress_round_holder(tr, holder, now, moved, window, mark_a, mark_b):
+    """progress_round_of for a progress measure that one seat holds at a time (1 for ``holder``,
+    0 for the others; find-dr-evil: Dr. Ling): the engine finds the holder at the round's end, so
+    that its own loop does not track the measure between rounds."""
+    record, sole, margin = _holder_checkpoint(tr, holder, now)
     return _round_end(tr, now, record, sole, margin, moved, window, mark_a, mark_b)
+
+
+@njit(cache=True, inline="always")
+def _finish(tr, now, reason):
+    """What the end adds to its checkpoint: the last stretch without progress, the reason."""
+    stall = now - tr[PR_STALL_FROM]
+    tr[PR_LONGEST] = max(stall, tr[PR_LONGEST])
+    tr[PR_REASON] = reason
+    tr[PR_DONE] = 1
 
 
 @njit(cache=True, _nrt=False)
 def progress_end(tr, vals, sign, now, reason):
     """The game is over at length ``now``: the last checkpoint, of the progress values ``sign *
-    vals[s]`` (an engine that sets them one by one passes ``tr[PR_VALUE:PR_VALUE + MAX_SEATS]``
-    and 1), and for a stalemate its reason. Only the first call counts. Not inlined: once a game."""
+    vals[s]``, and for a stalemate its reason. Only the first call counts. Not inlined: once a
+    game."""
     if tr[PR_DONE] != 0:
         return
-    if tr[PR_REPEATS] != 0:
-        _flush_repeats(tr)
     _checkpoint(tr, vals, sign, now)
-    stall = now - tr[PR_STALL_FROM]
-    tr[PR_LONGEST] = max(stall, tr[PR_LONGEST])
-    tr[PR_REASON] = reason
-    tr[PR_DONE] = 1
+    _finish(tr, now, reason)
+
+
+@njit(cache=True, _nrt=False)
+def progress_end_holder(tr, holder, now, reason):
+    """progress_end for a measure that one seat holds at a time (progress_round_holder)."""
+    if tr[PR_DONE] != 0:
+        return
+    _holder_checkpoint(tr, holder, now)
+    _finish(tr, now, reason)
 
 
 @njit(cache=True, inline="always")
@@ -288,7 +292,7 @@ def write_progress(out, i, tr, winners, length):
         led = tr[PR_LEADERS] == winners and tr[PR_SOLE_AT] >= 0
         out[i].led_from = tr[PR_SOLE_AT] if led else length
         out[i].comeback = (tr[PR_WAS_LAST] >> w) & 1
-        out[i].winner_deficit = tr[PR_BEST_SUM] - tr[PR_SUM + w]  # progress_end caught the sums up
+        out[i].winner_deficit = tr[PR_BEST_SUM] - tr[PR_SUM + w]
     else:
         out[i].led_from = -1
         out[i].comeback = -1

@@ -12,10 +12,11 @@ from simbalance.core.records import record_dtype
 DTYPE = record_dtype(P.PROGRESS_FIELDS)
 
 
-@njit
-def _set(tr, values):
-    for s in range(values.shape[0]):
-        P.progress_set(tr, s, values[s])
+def _lanes(values):
+    """The progress values as the MAX_SEATS lanes an engine's state holds (seats not in the game: 0)."""
+    vals = np.zeros(6, np.int64)
+    vals[: len(values)] = values
+    return vals
 
 
 @njit
@@ -23,29 +24,33 @@ def _write(out, tr, winners, length):
     P.write_progress(out, 0, tr, winners, length)
 
 
-def play(rounds, final, winners, round_len=2, moved=None, window=0, set_every_round=True):
-    """A game of ``len(rounds[0])`` seats whose progress is ``rounds[k]`` at the end of round k and
-    ``final`` at the end (length: one more turn after the last round). Returns (record, stalled at
-    round k or None)."""
+def play(rounds, final, winners, round_len=2, moved=None, window=0, holder=False):
+    """A game of ``len(final)`` seats whose progress is ``rounds[k]`` at the end of round k and
+    ``final`` at the end (length: one more turn after the last round). ``holder``: the values are
+    one-hot (one seat holds something) and go through the holder functions instead. Returns
+    (record, stalled at round k or None)."""
     players = len(final)
     tr = np.zeros(P.PROGRESS_SIZE, np.int64)
     P.progress_reset(tr, np.int64(players), np.int64(round_len), np.int64(0))
     stalled_at = None
     now = 0
-    last = None
     for k, values in enumerate(rounds):
         now += round_len
         assert now == tr[P.PR_NEXT]
-        values = np.array(values, np.int64)
-        if set_every_round or last is None or not np.array_equal(values, last):
-            _set(tr, values)
-        last = values
         m = moved[k] if moved is not None else False
-        if P.progress_round(tr, np.int64(now), m, np.int64(window), np.int64(k), np.int64(0)) and stalled_at is None:
+        if holder:
+            stalled = P.progress_round_holder(tr, np.int64(values.index(1)), np.int64(now), m, np.int64(window),
+                                              np.int64(k), np.int64(0))
+        else:
+            stalled = P.progress_round_of(tr, _lanes(values), np.int64(1), np.int64(now), m, np.int64(window),
+                                          np.int64(k), np.int64(0))
+        if stalled and stalled_at is None:
             stalled_at = k
     length = now + 1
-    _set(tr, np.array(final, np.int64))
-    P.progress_end(tr, tr[P.PR_VALUE:P.PR_VALUE + 6], np.int64(1), np.int64(length), np.int64(0))
+    if holder:
+        P.progress_end_holder(tr, np.int64(final.index(1)), np.int64(length), np.int64(0))
+    else:
+        P.progress_end(tr, _lanes(final), np.int64(1), np.int64(length), np.int64(0))
     out = np.zeros(1, DTYPE)
     _write(out, tr, np.int64(winners), np.int64(length))
     return out[0], stalled_at
@@ -103,12 +108,22 @@ def test_a_winner_who_does_not_lead_at_the_end_is_decided_at_the_end():
     assert rec["led_from"] == 3  # the game's length
 
 
-def test_values_set_only_when_they_change_give_the_same_record():
+def test_the_holder_functions_give_the_records_of_the_one_hot_values():
     rounds = [(1, 0, 0), (1, 0, 0), (1, 0, 0), (0, 1, 0), (0, 1, 0), (0, 0, 1), (0, 0, 1), (0, 0, 1)]
     a, _ = play(rounds, final=(0, 0, 1), winners=0b100)
-    b, _ = play(rounds, final=(0, 0, 1), winners=0b100, set_every_round=False)
+    b, _ = play(rounds, final=(0, 0, 1), winners=0b100, holder=True)
     assert a.tobytes() == b.tobytes()
     assert a["lead_changes"] == 2 and a["winner_deficit"] == 5 and a["led_from"] == 12
+    rng = np.random.default_rng(7)
+    for players in (1, 2, 4, 6):
+        for _ in range(100):
+            seq = [tuple(int(s == h) for s in range(players)) for h in rng.integers(0, players, rng.integers(1, 9))]
+            moved = [bool(m) for m in rng.integers(0, 2, len(seq) - 1)]
+            winners = int(1 << seq[-1].index(1)) if rng.random() < 0.8 else 0
+            args = dict(rounds=seq[:-1], final=seq[-1], winners=winners, moved=moved, window=4)
+            a, stall_a = play(**args)
+            b, stall_b = play(**args, holder=True)
+            assert a.tobytes() == b.tobytes() and stall_a == stall_b
 
 
 def test_loop_detection_counts_turns_without_progress():
@@ -127,20 +142,19 @@ def test_loop_detection_counts_turns_without_progress():
 def test_marks_keep_the_engines_counters_at_the_last_progress():
     tr = np.zeros(P.PROGRESS_SIZE, np.int64)
     P.progress_reset(tr, np.int64(2), np.int64(2), np.int64(0))
-    _set(tr, np.array([1, 0], np.int64))
-    P.progress_round(tr, np.int64(2), False, np.int64(0), np.int64(7), np.int64(3))  # a new best
-    P.progress_round(tr, np.int64(4), False, np.int64(0), np.int64(9), np.int64(5))  # no progress
+    vals = _lanes((1, 0))
+    P.progress_round_of(tr, vals, np.int64(1), np.int64(2), False, np.int64(0), np.int64(7), np.int64(3))  # a new best
+    P.progress_round_of(tr, vals, np.int64(1), np.int64(4), False, np.int64(0), np.int64(9), np.int64(5))  # no progress
     assert (tr[P.PR_MARK_A], tr[P.PR_MARK_B], tr[P.PR_STALL_FROM]) == (7, 3, 2)
-    P.progress_round(tr, np.int64(6), True, np.int64(0), np.int64(11), np.int64(6))
+    P.progress_round_of(tr, vals, np.int64(1), np.int64(6), True, np.int64(0), np.int64(11), np.int64(6))
     assert (tr[P.PR_MARK_A], tr[P.PR_MARK_B], tr[P.PR_STALL_FROM]) == (11, 6, 6)
 
 
 def test_only_the_first_end_counts():
     tr = np.zeros(P.PROGRESS_SIZE, np.int64)
     P.progress_reset(tr, np.int64(2), np.int64(2), np.int64(0))
-    _set(tr, np.array([1, 0], np.int64))
-    P.progress_end(tr, tr[P.PR_VALUE:P.PR_VALUE + 6], np.int64(1), np.int64(1), np.int64(3))
-    P.progress_end(tr, tr[P.PR_VALUE:P.PR_VALUE + 6], np.int64(1), np.int64(5), np.int64(0))
+    P.progress_end(tr, _lanes((1, 0)), np.int64(1), np.int64(1), np.int64(3))
+    P.progress_end(tr, _lanes((1, 0)), np.int64(1), np.int64(5), np.int64(0))
     assert tr[P.PR_CHECKS] == 1 and tr[P.PR_REASON] == 3
 
 

@@ -27,15 +27,13 @@ from simbalance.core.kernel import begin_game
 from simbalance.core.progress import (
     PR_MARK_A,
     PR_NEXT,
-    PR_VALUE,
     PROGRESS_SIZE,
-    progress_end,
+    progress_end_holder,
     progress_reset,
-    progress_round,
-    progress_set,
+    progress_round_holder,
     write_progress,
 )
-from simbalance.core.records import END_INVALID, END_STALEMATE, END_TIMEOUT, END_WIN, MAX_SEATS
+from simbalance.core.records import END_INVALID, END_STALEMATE, END_TIMEOUT, END_WIN
 from simbalance.core.rng import seed_game, shuffled_range
 from simbalance.games.find_dr_evil.rules_nb import (
     deal,
@@ -71,6 +69,7 @@ from simbalance.games.find_dr_evil.state_nb import (
     S_DECK,
     S_INFO,
     S_RNG,
+    S_SLOT,
     STALEMATE_WINDOW,
     TO_MOVE,
     TRACK,
@@ -109,18 +108,13 @@ def _next_pick(count, players, offerer, in_play, picks, pick_cap):
 
 
 @njit(cache=True, forceinline=True, _nrt=False)
-def _pick_and_pass(ctx, turn_rules, hand, count, slot, tr, position, picker, offerer, in_play, holders, picks, log,
-                   log_n):
+def _pick_and_pass(ctx, turn_rules, hand, count, slot, position, picker, offerer, in_play, holders, picks, log, log_n):
     """One decision taken: the picker takes slot ``position`` of the offerer's hand (rule 4),
     players without cards are out (rule 6), the picker picks again or the turn passes (rule 5), and
-    the game goes on to its next pick or ends. ``turn_rules``: ``_turn_rules(ctx)``; ``tr``: the
-    whole-game metrics' tracker, told when Dr. Ling changes hands. Returns the turn: (to_move,
-    offerer, in_play, holders, picks, end)."""
-    card_pose, ling, _, players, _, validate = ctx
+    the game goes on to its next pick or ends. ``turn_rules``: ``_turn_rules(ctx)``. Returns the
+    turn: (to_move, offerer, in_play, holders, picks, end)."""
+    card_pose, _, _, players, _, validate = ctx
     pick_cap, repeat_after_pair, repeat_min_holders = turn_rules
-    if hand[offerer, position] == ling:  # the progress measure moves (rare: a branch the CPU predicts)
-        progress_set(tr, offerer, np.int64(0))
-        progress_set(tr, picker, np.int64(1))
     paired = pick(hand, count, slot, card_pose, picker, offerer, position, log, log_n)
     picks += 1
     if paired:
@@ -142,13 +136,27 @@ def _turn_rules(ctx):
 
 
 @njit(cache=True, forceinline=True, _nrt=False)
+def _ling_holder(ctx, slot):
+    """The seat holding Dr. Ling (someone always does: he never pairs). The progress measure is
+    looked up here once a round rather than followed pick by pick: a test of every picked card in
+    the game's loop cost 10 % of the kernel's time."""
+    card_pose, ling, _, players = ctx[0], ctx[1], ctx[2], ctx[3]
+    pose = card_pose[ling]
+    holder = 0
+    for s in range(players):
+        holder = s if slot[s, pose] >= 0 else holder
+    return holder
+
+
+@njit(cache=True, forceinline=True, _nrt=False)
 def _end_of_round(ctx, state, picks, in_play):
-    """A round (``players`` picks) is over: its checkpoint, and the loop detection: a pair made since
-    the last progress is progress. Returns RUNNING, or END_STALEMATE once no pair was made for
-    ``rules.stalemate_window`` picks. (The progress values are set as Dr. Ling changes hands.)"""
+    """A round (``players`` picks) is over: its checkpoint of the progress measure (who holds Dr.
+    Ling), and the loop detection: a pair made since the last progress is progress. Returns
+    RUNNING, or END_STALEMATE once no pair was made for ``rules.stalemate_window`` picks."""
     info = state[S_INFO]
-    stalled = progress_round(info[TRACK:TRACK + PROGRESS_SIZE], picks, in_play < info[TRACK + PR_MARK_A],
-                             ctx[4][STALEMATE_WINDOW], in_play, np.int64(0))
+    stalled = progress_round_holder(info[TRACK:TRACK + PROGRESS_SIZE], _ling_holder(ctx, state[S_SLOT]), picks,
+                                    in_play < info[TRACK + PR_MARK_A], ctx[4][STALEMATE_WINDOW], in_play,
+                                    np.int64(0))
     return END_STALEMATE if stalled else RUNNING
 
 
@@ -160,9 +168,8 @@ def _save_turn(ctx, state, to_move, offerer, in_play, holders, picks, end, log, 
     if end != RUNNING and info[END] == RUNNING:
         winner = last_holder(count, ctx[3]) if end == END_WIN else -1
         info[WINNER] = winner
-        tr = info[TRACK:TRACK + PROGRESS_SIZE]
-        progress_end(tr, tr[PR_VALUE:PR_VALUE + MAX_SEATS], np.int64(1), picks,
-                     np.int64(R_NO_PAIR) if end == END_STALEMATE else np.int64(0))
+        progress_end_holder(info[TRACK:TRACK + PROGRESS_SIZE], _ling_holder(ctx, state[S_SLOT]), picks,
+                            np.int64(R_NO_PAIR) if end == END_STALEMATE else np.int64(0))
         if log is not None:
             if end == END_WIN:
                 log_event(log, log_n, EV_WIN, winner, 0, 0)
@@ -195,9 +202,7 @@ def start_dealt(ctx, state, log=None, log_n=None):
     offerer = first_offerer(count, players)
     info[END] = RUNNING
     info[WINNER] = -1
-    tr = info[TRACK:TRACK + PROGRESS_SIZE]
-    progress_reset(tr, players, players, np.int64(0))  # a round: a pick per seat
-    progress_set(tr, info[LING_DEALT], np.int64(1))  # the progress measure: who holds Dr. Ling
+    progress_reset(info[TRACK:TRACK + PROGRESS_SIZE], players, players, np.int64(0))  # a round: a pick per seat
     to_move, end = _next_pick(count, players, offerer, in_play, np.int64(0), rules[PICK_CAP])
     _save_turn(ctx, state, to_move, offerer, in_play, holders_of(count, players), np.int64(0), end, log, log_n)
 
@@ -236,8 +241,8 @@ def apply_option(ctx, state, option):
     pick (or ends)."""
     _, _, hand, count, slot, info, _ = state
     picker, offerer, in_play, holders, picks, end = _pick_and_pass(
-        ctx, _turn_rules(ctx), hand, count, slot, info[TRACK:TRACK + PROGRESS_SIZE], option, info[TO_MOVE],
-        info[OFFERER], info[IN_PLAY], info[HOLDERS], info[PICKS], None, None)
+        ctx, _turn_rules(ctx), hand, count, slot, option, info[TO_MOVE], info[OFFERER], info[IN_PLAY],
+        info[HOLDERS], info[PICKS], None, None)
     if end == RUNNING and picks >= info[TRACK + PR_NEXT]:
         end = _end_of_round(ctx, state, picks, in_play)
         if end != RUNNING:
@@ -254,14 +259,12 @@ def play_out(ctx, state, seat_sid, seat_prm, max_decisions, log=None, log_n=None
     picker, offerer, in_play, holders, picks, end = (info[TO_MOVE], info[OFFERER], info[IN_PLAY],
                                                      info[HOLDERS], info[PICKS], info[END])
     turn_rules = _turn_rules(ctx)
-    tr = info[TRACK:TRACK + PROGRESS_SIZE]
     made = 0
     next_round = info[TRACK + PR_NEXT]
     while picker >= 0 and made != max_decisions:
         position = random_pick(rng, count[offerer])
         picker, offerer, in_play, holders, picks, end = _pick_and_pass(
-            ctx, turn_rules, hand, count, slot, tr, position, picker, offerer, in_play, holders, picks, log,
-            log_n)
+            ctx, turn_rules, hand, count, slot, position, picker, offerer, in_play, holders, picks, log, log_n)
         made += 1
         if picks >= next_round and picker >= 0:
             end = _end_of_round(ctx, state, picks, in_play)
