@@ -131,16 +131,17 @@ def _chunk_sums(winners, slots, end, length, players, n_slots, hist_size, p, has
             lead[2] += 1
             lead[3] += _micro(set_changes[g] / (c - 1))
         lead[4] += _micro(margin_sum[g] / c)
+        # whether round r's sole leader won is a coin flip: counted without a branch
+        won_share = WIN_UNITS // max(k, 1) if e == END_WIN else 0
         for r in range(ROUNDS_KEPT):
-            leader = leader_1[g] if r == 0 else (leader_2[g] if r == 1 else leader_3[g])
+            leader = np.int64(leader_1[g] if r == 0 else (leader_2[g] if r == 1 else leader_3[g]))
             if leader != NO_ROUND:
                 at = N_LEAD_BASE + 4 * r
                 lead[at] += 1
                 lead[at + 1] += margin_1[g] if r == 0 else (margin_2[g] if r == 1 else margin_3[g])
-                if e == END_WIN and leader >= 0:
-                    lead[at + 2] += 1
-                    if (mask >> leader) & 1:
-                        lead[at + 3] += WIN_UNITS // k
+                led = e == END_WIN and leader >= 0
+                lead[at + 2] += led
+                lead[at + 3] += ((mask >> max(leader, 0)) & 1) * won_share if led else 0
         if e != END_WIN or k != 1:
             continue
         lead[5] += 1  # single_winner_games

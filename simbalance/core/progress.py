@@ -37,6 +37,12 @@ from numba import njit
 from simbalance.core.bits import lowest_bit
 from simbalance.core.records import MAX_SEATS
 
+# The whole-game metrics are recorded (True), or only the loop detection runs (False: the record
+# fields stay 0, as an engine without a tracker leaves them). Only benchmarks/ab_metrics.py sets it
+# False, in a copy of the checkout, to measure what recording the metrics costs; numba compiles it
+# as a constant, so the branches on it cost nothing.
+RECORD_METRICS = True
+
 ROUNDS_KEPT = 3  # the leader and the margin after rounds 1, 2, 3 are recorded
 NO_ROUND = -2  # leader_round_k of a game that ended before round k (-1: no sole leader then)
 LOWEST = -(1 << 62)
@@ -131,16 +137,29 @@ def _checkpoint(tr, vals, sign, now):
     leader or -1, the margin).
 
     Straight-line code on MAX_SEATS = 6 lanes, selects and no branch: which seat leads is what the
-    CPU cannot predict, and in the card games a round is a few dozen nanoseconds of play. Inlined by
-    LLVM (``forceinline``), not by numba: typed once for the per-round call and the end."""
+    CPU cannot predict, and in the card games a round is a few dozen nanoseconds of play. A game of
+    at most four seats (the common case, and a branch the CPU always predicts) passes seat 0's
+    value in lanes 4 and 5, which the compiler then folds away. Inlined by LLVM (``forceinline``),
+    not by numba: typed once for the per-round call and the end."""
     players = tr[PR_PLAYERS]
     v0 = sign * vals[0]
     v1 = _lane(vals, 1, sign, players, v0)
     v2 = _lane(vals, 2, sign, players, v0)
     v3 = _lane(vals, 3, sign, players, v0)
-    v4 = _lane(vals, 4, sign, players, v0)
-    v5 = _lane(vals, 5, sign, players, v0)
+    if players <= 4:
+        return _checkpoint_lanes(tr, players, now, v0, v1, v2, v3, v0, v0)
+    return _checkpoint_lanes(tr, players, now, v0, v1, v2, v3, sign * vals[4], v0 if players < 6 else sign * vals[5])
+
+
+@njit(cache=True, inline="always")
+def _checkpoint_lanes(tr, players, now, v0, v1, v2, v3, v4, v5):
+    """_checkpoint's work on the six lanes' values (a seat not in the game: seat 0's value, which
+    changes no best, worst or second best)."""
     best = max(max(max(v0, v1), max(v2, v3)), max(v4, v5))
+    record = best > tr[PR_RECORD]  # a new best is progress for the loop detection
+    tr[PR_RECORD] = max(best, tr[PR_RECORD])
+    if not RECORD_METRICS:
+        return record, np.int64(-1), np.int64(0)
     worst = min(min(min(v0, v1), min(v2, v3)), min(v4, v5))
     full = (np.int64(1) << players) - 1
     leaders = full & (np.int64(v0 == best) | (np.int64(v1 == best) << 1) | (np.int64(v2 == best) << 2)
@@ -173,8 +192,6 @@ def _checkpoint(tr, vals, sign, now):
     tr[PR_MARGIN] = margin
     tr[PR_MARGIN_SUM] += margin
     tr[PR_CHECKS] = checks + 1
-    record = best > tr[PR_RECORD]
-    tr[PR_RECORD] = max(best, tr[PR_RECORD])
     return record, sole, margin
 
 
@@ -182,11 +199,12 @@ def _checkpoint(tr, vals, sign, now):
 def _round_end(tr, now, record, sole, margin, moved, window, mark_a, mark_b):
     """What a round adds to its checkpoint: its leader and margin (rounds 1 to 3), and the loop
     detection. Returns True once ``window`` turns (> 0) passed without progress."""
-    k = tr[PR_ROUNDS]
-    if k < ROUNDS_KEPT:
-        tr[PR_LEADER_ROUND + k] = sole
-        tr[PR_MARGIN_ROUND + k] = margin
-    tr[PR_ROUNDS] = k + 1
+    if RECORD_METRICS:
+        k = tr[PR_ROUNDS]
+        if k < ROUNDS_KEPT:
+            tr[PR_LEADER_ROUND + k] = sole
+            tr[PR_MARGIN_ROUND + k] = margin
+        tr[PR_ROUNDS] = k + 1
     tr[PR_NEXT] = now + tr[PR_ROUND_LEN]
     progress = moved | record
     tr[PR_STALL_FROM] = now if progress else tr[PR_STALL_FROM]
@@ -213,29 +231,45 @@ def _holder_checkpoint(tr, holder, now):
     """_checkpoint of the one-hot progress values of a seat that holds something (1 for
     ``holder``, 0 for every other seat), without reading them: the holder leads alone, by 1 when
     there are others, and every other seat is last. Returns (new record, sole leader, margin) as
-    _checkpoint does (tests/core/test_progress.py checks that both give the same records)."""
-    players = tr[PR_PLAYERS]
-    leaders = np.int64(1) << holder
-    full = (np.int64(1) << players) - 1
-    margin = np.int64(1) if players > 1 else np.int64(0)
-    tr[PR_SUM + holder] += 1
-    tr[PR_BEST] = 1
-    tr[PR_BEST_SUM] += 1
-    tr[PR_WAS_LAST] |= full & ~leaders
-    new = tr[PR_LEADERS] != leaders
-    last_sole = tr[PR_LAST_SOLE]
-    checks = tr[PR_CHECKS]
-    tr[PR_SET_CHANGES] += new & (checks > 0)
-    tr[PR_CHANGES] += new & (last_sole >= 0) & (holder != last_sole)
-    tr[PR_SOLE_AT] = now if new else tr[PR_SOLE_AT]
-    tr[PR_LAST_SOLE] = holder
-    tr[PR_LEADERS] = leaders
-    tr[PR_MARGIN] = margin
-    tr[PR_MARGIN_SUM] += margin
-    tr[PR_CHECKS] = checks + 1
+    _checkpoint does. Only what changes from one checkpoint to the next is kept here (how often
+    each seat held it, when the holder last changed, how often it did); the sums that follow from
+    those are filled in by _holder_totals at the end (tests/core/test_progress.py checks that the
+    records equal the generic checkpoint's)."""
     record = tr[PR_RECORD] < 1
     tr[PR_RECORD] = max(np.int64(1), tr[PR_RECORD])
+    margin = np.int64(1) if tr[PR_PLAYERS] > 1 else np.int64(0)
+    if not RECORD_METRICS:
+        return record, holder, margin
+    leaders = np.int64(1) << holder
+    tr[PR_SUM + holder] += 1
+    new = tr[PR_LEADERS] != leaders
+    checks = tr[PR_CHECKS]
+    tr[PR_SET_CHANGES] += new & (checks > 0)  # after the first checkpoint a new holder is a lead change too
+    tr[PR_SOLE_AT] = now if new else tr[PR_SOLE_AT]
+    tr[PR_LEADERS] = leaders
+    tr[PR_CHECKS] = checks + 1
     return record, holder, margin
+
+
+@njit(cache=True, inline="always")
+def _holder_totals(tr):
+    """What _checkpoint keeps at every checkpoint and _holder_checkpoint leaves to the end: every
+    checkpoint's best is 1 and its margin the same, the leader alone is the holder (so every change
+    of the leading set is a lead change), and a seat was last at some checkpoint unless it held the
+    lead at all of them."""
+    players = tr[PR_PLAYERS]
+    checks = tr[PR_CHECKS]
+    margin = np.int64(1) if players > 1 else np.int64(0)
+    tr[PR_BEST] = 1
+    tr[PR_BEST_SUM] = checks
+    tr[PR_MARGIN] = margin
+    tr[PR_MARGIN_SUM] = checks * margin
+    tr[PR_CHANGES] = tr[PR_SET_CHANGES]
+    tr[PR_LAST_SOLE] = lowest_bit(tr[PR_LEADERS])
+    was_last = np.int64(0)
+    for s in range(players):
+        was_last |= np.int64(tr[PR_SUM + s] < checks) << s
+    tr[PR_WAS_LAST] = was_last if players > 1 else 0
 
 
 @njit(cache=True, forceinline=True, _nrt=False)
@@ -273,12 +307,18 @@ def progress_end_holder(tr, holder, now, reason):
     if tr[PR_DONE] != 0:
         return
     _holder_checkpoint(tr, holder, now)
+    if RECORD_METRICS:
+        _holder_totals(tr)
     _finish(tr, now, reason)
 
 
 @njit(cache=True, inline="always")
 def write_progress(out, i, tr, winners, length):
     """The tracker's record fields into ``out[i]`` (``winners``: the game's winners bit mask)."""
+    if not RECORD_METRICS:
+        out[i].longest_stall = tr[PR_LONGEST]  # the loop detection's own fields
+        out[i].stalemate_reason = tr[PR_REASON]
+        return
     players = tr[PR_PLAYERS]
     out[i].checkpoints = tr[PR_CHECKS]
     out[i].lead_changes = tr[PR_CHANGES]
