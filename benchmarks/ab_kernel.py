@@ -9,7 +9,9 @@ times the kernel (``core.runner.play_chunk``) and ``RunAggregate.from_records`` 
 ``time.process_time`` (the CPU time the process got: on a shared machine far steadier than the wall
 clock). Prints the medians per game of both, the ratio of the medians and the median of the
 round-by-round ratios, and games/s of kernel + aggregation. ``--set`` applies to this checkout only
-(keys the other may not have, e.g. ``rules.stalemate_window=0``).
+(keys the other may not have, e.g. ``rules.stalemate_window=0``). ``--simulate``: each round times
+``simbalance.simulate(GAME, N, seed=1)`` whole instead (all threads, wall seconds: what a designer's
+games/s is made of; "kernel" in the output is then that, and the aggregation 0).
 """
 
 from __future__ import annotations
@@ -26,7 +28,8 @@ import sys, time, numpy as np
 from simbalance.studies.run import plan_run
 from simbalance.core.runner import play_chunk
 from simbalance.core.aggregate import RunAggregate
-game, n, tree, strategies, overrides = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5]
+game, n, tree, strategies, overrides, whole = (sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5],
+                                               sys.argv[6] == "1")
 import simbalance
 assert simbalance.__file__.startswith(tree), f"{simbalance.__file__} is not from {tree}"
 kw = {}
@@ -39,8 +42,15 @@ out = np.zeros(n, plan.engine.record_dtype)
 warm = min(n, 1000)
 play_chunk(plan.engine, plan.lineup, plan.prepared, plan.seed, 0, warm, 1, out=out[:warm])
 RunAggregate.from_records(out[:warm], plan.players, len(plan.lineup.slot_names))
+if whole:  # the run as simulate() plays it (all threads, chunks, aggregation): wall seconds
+    simbalance.simulate(game, warm, seed=1, **kw)
 print("ready", flush=True)
 for line in sys.stdin:
+    if whole:
+        t = time.perf_counter()
+        simbalance.simulate(game, n, seed=1, **kw)
+        print(time.perf_counter() - t, 0.0, flush=True)
+        continue
     t = time.process_time()
     play_chunk(plan.engine, plan.lineup, plan.prepared, plan.seed, 0, n, 1, out=out)
     k = time.process_time() - t
@@ -58,12 +68,14 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=15)
     parser.add_argument("--strategies", default="")
     parser.add_argument("--set", dest="overrides", action="append", default=[])
+    parser.add_argument("--simulate", action="store_true",
+                        help="time simulate(GAME, N) whole (all threads, wall seconds) instead of the kernel")
     args = parser.parse_args()
     procs = {}
     for name, tree in (("before", os.path.abspath(args.before)), ("now", THIS_TREE)):
         overrides = ";".join(args.overrides) if name == "now" else ""
         proc = subprocess.Popen([sys.executable, "-P", "-c", WORKER, args.game, str(args.n), tree, args.strategies,
-                                 overrides], env=dict(os.environ, PYTHONPATH=tree), stdin=subprocess.PIPE,
+                                 overrides, "1" if args.simulate else "0"], env=dict(os.environ, PYTHONPATH=tree), stdin=subprocess.PIPE,
                                 stdout=subprocess.PIPE, text=True)
         if proc.stdout.readline().strip() != "ready":
             raise SystemExit(f"{name}: the worker did not start")

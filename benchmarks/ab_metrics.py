@@ -1,6 +1,6 @@
 """What recording the whole-game metrics costs: one engine against itself without them (issue 21).
 
-    python -m benchmarks.ab_metrics GAME N [--rounds 21] [--strategies S]
+    python -m benchmarks.ab_metrics GAME N [--rounds 21] [--strategies S] [--simulate]
 
 Copies this checkout's ``simbalance`` package and ``configs`` into a temporary folder, sets
 ``core/progress.RECORD_METRICS`` to False there (the loop detection still runs, so the games are the
@@ -8,6 +8,7 @@ same; the metrics' checkpoints and record fields are left out), and runs ``bench
 with that copy as "before": the same N games of seed 1 on one thread, in turn, ``--rounds`` times,
 CPU seconds of the kernel and of the chunk's aggregation. The shared targets page asks for at most
 5 % more time per game ("recording lead changes and decisiveness costs <= 5 % games/s").
+``--simulate`` times ``simulate(GAME, N)`` whole instead, on all threads (wall seconds).
 """
 
 from __future__ import annotations
@@ -41,12 +42,15 @@ def main() -> None:
     parser.add_argument("n", type=int)
     parser.add_argument("--rounds", type=int, default=21)
     parser.add_argument("--strategies", default="")
+    parser.add_argument("--simulate", action="store_true", help="time simulate() whole (all threads, wall seconds)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="simbalance-no-metrics-") as tmp:
         copy_without_metrics(Path(tmp))
         cmd = [sys.executable, "-m", "benchmarks.ab_kernel", tmp, args.game, str(args.n), "--rounds", str(args.rounds)]
         if args.strategies:
             cmd += ["--strategies", args.strategies]
+        if args.simulate:
+            cmd.append("--simulate")
         print(f"without the metrics (before) -> with them (now): {' '.join(cmd[1:])}", flush=True)
         subprocess.run(cmd, cwd=THIS_TREE, check=True)
 

@@ -89,6 +89,131 @@ def iterations_per_second(game: str, seconds: float) -> tuple[float, float]:
     return decisions / spent, decisions * BUDGET / spent
 
 
+def _copies(work, state, repeat: int) -> float:
+    """Seconds per copy of ``state`` into ``work``, as the search copies it (players/common_nb.copy_state,
+    jitted, no allocation)."""
+    from numba import njit
+
+    from simbalance.players.common_nb import copy_state
+
+    global _COPY_LOOP
+    if _COPY_LOOP is None:
+        @njit
+        def loop(dst, src, k):
+            for _ in range(k):
+                copy_state(dst, src)
+
+        _COPY_LOOP = loop
+    _COPY_LOOP(work, state, 1)
+    t = time.perf_counter()
+    _COPY_LOOP(work, state, repeat)
+    return (time.perf_counter() - t) / repeat
+
+
+_COPY_LOOP = None
+_DETERMINIZE_LOOP = None
+
+
+def _determinizations(determinize, ctx, work, seat: int, repeat: int) -> float:
+    """Seconds per determinization of ``work`` for ``seat``, the game's ``determinize`` called from a
+    jitted loop (a new key each time, as the search draws one per iteration)."""
+    from numba import njit
+
+    global _DETERMINIZE_LOOP
+    if _DETERMINIZE_LOOP is None:
+        @njit
+        def loop(fn, ctx, work, seat, k):
+            rng = np.zeros(1, np.uint64)
+            for i in range(k):
+                rng[0] = np.uint64(i + 1)
+                fn(ctx, work, seat, rng)
+
+        _DETERMINIZE_LOOP = loop
+    seat = np.int64(seat)
+    _DETERMINIZE_LOOP(determinize, ctx, work, seat, 1)
+    t = time.perf_counter()
+    _DETERMINIZE_LOOP(determinize, ctx, work, seat, repeat)
+    return (time.perf_counter() - t) / repeat
+
+
+def _per_call(fn, args, repeat: int) -> float:
+    """Seconds per call of ``fn(*args)`` from Python, over ``repeat`` calls."""
+    t = time.perf_counter()
+    for _ in range(repeat):
+        fn(*args)
+    return (time.perf_counter() - t) / repeat
+
+
+def iteration_profile(game: str, states: int, games: int) -> dict:
+    """Where a search seat's time goes, from ``states`` decisions of the search seat drawn at random
+    from ``games`` whole games (one thread): search decisions per game; microseconds per iteration with the
+    preset's play-outs, and cut after one decision (depth 1: the copy, the determinization, the
+    selection, one decision and the evaluation); and of those, the copy of the state and the
+    determinization alone (each in a jitted loop). The play-outs' share is what depth 1 saves."""
+    from simbalance.players.common_nb import P_MCTS_DEPTH
+    from simbalance.studies.run import plan_run
+
+    _, seats = lineup(game)
+    plan = plan_run(game, 1, players=4, seed=1, strategies=seats, presets=presets(game))
+    res, search = plan.engine.resumable, plan.engine.search
+    ctx = res.context(*plan.prepared)
+    scratch = search.new_scratch(ctx, plan.lineup.slot_strategy, plan.lineup.slot_params)
+    sid = plan.lineup.slot_strategy[plan.lineup.seats[0]].astype(np.int64)
+    prm = np.ascontiguousarray(plan.lineup.slot_params[plan.lineup.seats[0]])
+    cut = prm.copy()
+    cut[0, P_MCTS_DEPTH] = 1.0  # row 0: the search seat's parameters
+    found, per_game = [], []
+    for g in range(games):  # the decision states of whole games, the search seat's choices played
+        state = res.new_state(ctx)
+        res.start(ctx, state, np.uint64(plan.seed), np.int64(g))
+        k = 0
+        while True:
+            res.play_out(ctx, state, sid, prm, np.int64(-1))
+            if res.to_move(ctx, state) < 0:
+                break
+            found.append((res.clone(state), g, k))
+            option = search.choose(ctx, state, sid, prm, np.uint64(plan.seed), np.int64(g), np.int64(k), scratch)
+            res.apply_option(ctx, state, option)
+            k += 1
+        per_game.append(k)
+    pick = np.random.default_rng(0).permutation(len(found))[:states]
+    found = [found[i] for i in sorted(pick)]
+    seed = np.uint64(plan.seed)
+    timed = {"full": 0.0, "cut": 0.0, "copy": 0.0, "determinize": 0.0}
+    for i, (state, g, k) in enumerate(found):
+        for name, row in (("full", prm), ("cut", cut)):
+            if i == 0:  # compile or load first
+                search.choose(ctx, res.clone(state), sid, row, seed, np.int64(g), np.int64(k), scratch)
+            timed[name] += _per_call(search.choose, (ctx, res.clone(state), sid, row, seed, np.int64(g), np.int64(k),
+                                                     scratch), 1) / BUDGET
+        seat = res.to_move(ctx, state)
+        work = res.clone(state)
+        timed["copy"] += _copies(work, state, 200)
+        timed["determinize"] += _determinizations(search.determinize, ctx, work, seat, 200)
+    us = {name: 1e6 * value / len(found) for name, value in timed.items()}
+    return {"decisions per game": float(np.mean(per_game)), "full": us["full"], "cut": us["cut"],
+            "copy": us["copy"], "determinize": us["determinize"]}
+
+
+def profile_table(games: list[str], quick: bool) -> str:
+    """Where a search seat's time goes (iteration_profile), one row per game."""
+    rows = ["| game | search decisions per game | us per iteration | play-outs | copy of the state | "
+            "determinization | the rest (tree, one decision, evaluation) |", "|---|---|---|---|---|---|---|"]
+    for game in games:
+        p = iteration_profile(game, 20 if quick else 60, 3 if quick else 8)
+        playouts = max(0.0, p["full"] - p["cut"])
+        rest = max(0.0, p["cut"] - p["copy"] - p["determinize"])
+
+        def share(x: float, full: float = p["full"]) -> str:
+            return f"{x:,.1f} ({100 * x / full:.0f}%)"
+
+        rows.append(f"| {game} | {p['decisions per game']:,.0f} | {p['full']:,.1f} | {share(playouts)} | "
+                    f"{share(p['copy'])} | {share(p['determinize'])} | {share(rest)} |")
+    return "\n".join([f"Where a `mcts-{BUDGET}` seat's time goes (`python -m benchmarks.search`, one thread; "
+                      "microseconds per iteration: with the preset's play-outs, and cut after one decision, whose "
+                      "saving is the play-outs' share; the copy and the determinization timed alone):", "", *rows])
+
+
 def table(games: list[str], quick: bool) -> str:
     from simbalance.games.registry import get_game
 
@@ -120,7 +245,7 @@ def main() -> None:
     args = parser.parse_args()
     games = args.games.split(",") if args.games else sorted(
         g for g, spec in all_games().items() if spec.load().search is not None)
-    text = table(games, args.quick)
+    text = table(games, args.quick) + "\n\n" + profile_table(games, args.quick)
     print(text)
     if args.write:
         write_into(ROOT / "BENCHMARKS.md", text, "search")
