@@ -45,21 +45,29 @@ def ladder_passage(game: str, budgets: str, n: int, n_pairs: int | None = None, 
 
     res = ladder(game, budgets, n, n_pairs=n_pairs, **kwargs)
     fair = 1 / res.players
+    yard = res.yardstick
     rows = ["| " + res.budget_param + f" | win rate against {res.against} (fair {pct(fair)}) | head to head against "
-            "the budget before | games/s |", "|---|---|---|---|"]
+            "the budget before" + (f" | head to head against {yard}, same budget" if yard else "") + " | games/s |",
+            "|---|---|---|---|" + ("---|" if yard else "")]
     for _, r in res.table.iterrows():
         h2h = (f"{pct(r['h2h_share'])} ({pct(r['h2h_ci_low'])} to {pct(r['h2h_ci_high'])})" if r["h2h_games"]
                else "")
+        if yard:
+            h2h += (f" | {pct(r['yard_share'])} ({pct(r['yard_ci_low'])} to {pct(r['yard_ci_high'])})"
+                    if r["yard_games"] else " | ")
         secs = res.seconds[int(r["budget"])]
+        played = r["games"] + r["h2h_games"] + r["yard_games"]
         rows.append(f"| {int(r['budget']):,} | {pct(r['win_rate'])} ({pct(r['ci_low'])} to {pct(r['ci_high'])}) | "
-                    f"{h2h} | {(r['games'] + r['h2h_games']) / secs:,.1f} |")
+                    f"{h2h} | {played / secs:,.1f} |")
     said = " ".join(f"**{f.severity}**: {f.text}" for f in res.findings())
     command = (f"`simbalance ladder {game} --budgets {budgets} --n {n}"
                + (f" --n-pairs {n_pairs}" if n_pairs is not None else "")
-               + (f" --against {kwargs['against']}" if kwargs.get("against") else "") + "`")
+               + (f" --against {kwargs['against']}" if kwargs.get("against") else "")
+               + (f" --yardstick {yard}" if yard else "") + "`")
+    yard_text = (f"; then against {yard} with as many play-outs per decision in {res.n_pairs:,} games" if yard else "")
     return (f"{command}: {res.search} at each budget in {res.n:,} games, one seat against {res.players - 1} x "
-            f"{res.against}, seats rotated; then against the budget before it in {res.n_pairs:,} games (win rates "
-            "per seat over decided games, 95% CIs; games/s on this machine, both measurements).\n\n"
+            f"{res.against}, seats rotated; then against the budget before it in {res.n_pairs:,} games{yard_text} "
+            "(win rates per seat over decided games, 95% CIs; games/s on this machine, all its measurements).\n\n"
             + "\n".join(rows) + "\n\n" + said)
 
 

@@ -562,10 +562,11 @@ def _budget(value, param: str) -> str:
 
 
 def ladder_findings(table: pd.DataFrame, search: str, budget_param: str, against: str, players: int,
-                    th: dict) -> list[Finding]:
+                    th: dict, yardstick: str | None = None) -> list[Finding]:
     """The skill ladder (analysis/ladder.py): a curve that does not rise (a search that ignores its
-    budget is a bug), single steps that buy nothing, and the first budget that beats the heuristic,
-    or none."""
+    budget is a bug), single steps that buy nothing, the first budget that beats the heuristic, or
+    none; with a yardstick, the budgets at which the tree search beats one-step lookahead at the
+    same budget, or loses to it."""
     fair = 1.0 / players
     out = []
     steps = table.iloc[1:]
@@ -615,7 +616,45 @@ def ladder_findings(table: pd.DataFrame, search: str, budget_param: str, against
             f"{pct(r['win_rate'])} of its seats ({ci_text(r['ci_low'], r['ci_high'])}) where {pct(fair)} is fair. "
             "Either the heuristic plays this game well, or the search needs more budget or a better rollout.",
             float(r["win_rate"]), (float(r["ci_low"]), float(r["ci_high"])), "#ladder"))
+    if yardstick is not None and "yard_games" in table:
+        out.extend(_yardstick_findings(table[table["yard_games"] > 0], search, budget_param, yardstick))
     return ordered(out)
+
+
+def _yardstick_findings(yard: pd.DataFrame, search: str, budget_param: str, yardstick: str) -> list[Finding]:
+    """The tree search against one-step lookahead at the same budget (both as many play-outs per
+    decision): a budget at which the lookahead wins is a high finding (the tree adds nothing or
+    harms: a bug, or a game whose decisions the first step settles); the budgets where the tree
+    wins, one low finding; neither shown, one low finding that the games were too few."""
+    if not len(yard):
+        return []
+    shares = ", ".join(f"{pct(r['yard_share'])} at {int(r['budget']):,}" for _, r in yard.iterrows())
+    loses = yard[yard["yard_ci_high"] < 0.5]
+    wins = yard[yard["yard_ci_low"] > 0.5]
+    out = []
+    for _, r in loses.iterrows():
+        out.append(Finding(
+            "yardstick_beats_search", HIGH,
+            f"{yardstick} beats {search} at {_budget(r['budget'], budget_param)}: {search} takes only "
+            f"{pct(r['yard_share'])} of the wins between them ({ci_text(r['yard_ci_low'], r['yard_ci_high'])}), "
+            f"where 50% is even, with as many play-outs per decision. The tree search is weaker than one-step "
+            "lookahead here: a bug, or a game whose decisions the first step settles.",
+            float(r["yard_share"]), (float(r["yard_ci_low"]), float(r["yard_ci_high"])), "#ladder"))
+    if len(wins):
+        r = wins.iloc[-1]
+        out.append(Finding(
+            "search_beats_yardstick", LOW,
+            f"{search} beats {yardstick} at the same budget at {', '.join(f'{int(b):,}' for b in wins['budget'])} "
+            f"{budget_param} (head-to-head shares: {shares}; 50% is even): the tree search earns its cost.",
+            float(r["yard_share"]), (float(r["yard_ci_low"]), float(r["yard_ci_high"])), "#ladder"))
+    elif not len(loses):
+        r = yard.iloc[-1]
+        out.append(Finding(
+            "yardstick_unclear", LOW,
+            f"{search} is not shown to beat {yardstick} at the same budget (head-to-head shares: {shares}; 50% is "
+            "even): the 95% CIs take in an even share. Play more games (--n-pairs) to tell.",
+            float(r["yard_share"]), (float(r["yard_ci_low"]), float(r["yard_ci_high"])), "#ladder"))
+    return out
 
 
 def robustness_findings(conclusions: list[dict], models: pd.DataFrame, th: dict) -> list[Finding]:

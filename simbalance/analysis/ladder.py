@@ -6,6 +6,9 @@ the budget before it (docs/strategies.md).
 - Against the budget before it: the head-to-head share of the wins, r_b / (r_b + r_prev), from
   the games where both budgets sit at the table (analysis/tournament.head_to_head): 50 % is even
   whatever the other seats hold.
+- Against the yardstick (``--yardstick flat``): the same head-to-head share against the other
+  search player at the same budget (``flat`` with as many play-outs per decision as ``mcts`` has
+  iterations): the tree search must beat one-step lookahead.
 """
 
 from __future__ import annotations
@@ -16,7 +19,8 @@ import pandas as pd
 from simbalance.analysis.tournament import head_to_head, seat_matrix
 
 LADDER_COLUMNS = ["budget", "name", "win_rate", "ci_low", "ci_high", "decided_seat_games", "games",
-                  "h2h_share", "h2h_ci_low", "h2h_ci_high", "h2h_games"]
+                  "h2h_share", "h2h_ci_low", "h2h_ci_high", "h2h_games",
+                  "yard_share", "yard_ci_low", "yard_ci_high", "yard_games"]
 
 
 def slot_wins_and_seats(games: pd.DataFrame, players: int, slot: int) -> tuple[np.ndarray, np.ndarray]:

@@ -34,6 +34,9 @@ def ladder(
     set_: Annotated[list[str] | None, typer.Option("--set", help="Override a config key (repeatable).")] = None,
     variant: Annotated[list[str] | None, typer.Option("--variant", help="Apply a variant (repeatable).")] = None,
     threads: Annotated[int | None, typer.Option(help="Threads (default: all cores).")] = None,
+    yardstick: Annotated[str | None, typer.Option(help="Also play each budget head to head against this one-step "
+                                                       "lookahead player (flat or a preset of it) with as many "
+                                                       "play-outs per decision (--n-pairs games).")] = None,
     out: Annotated[Path | None, typer.Option(help="Output folder: ladder.html, ladder.json, findings.json "
                                                   "(default: reports/ladder-<game>-<time>).")] = None,
 ) -> None:
@@ -50,16 +53,22 @@ def ladder(
     check_out_dir(target)
     res = run_ladder(game, budgets, count, search=search, against=against, n_pairs=pairs, players=players, seed=seed,
                      overrides=set_ or [], variants=variant, config=str(config) if config else None, threads=threads,
-                     progress_factory=RichProgress)
+                     progress_factory=RichProgress, yardstick=yardstick)
     fair = 1 / res.players
     tab = Table(title=f"{res.game}: {res.search} against {res.against} (fair share {fair:.0%}, decided games)")
-    for col in (res.budget_param, "win rate", "95% CI", "vs the budget before", "95% CI "):
+    cols = [res.budget_param, "win rate", "95% CI", "vs the budget before", "95% CI "]
+    cols += [f"vs {res.yardstick}", "95% CI  "] if res.yardstick else []
+    for col in cols:
         tab.add_column(col, justify="right")
     for _, r in res.table.iterrows():
         h2h = r["h2h_games"] > 0
-        tab.add_row(f"{int(r['budget']):,}", f"{r['win_rate']:.1%}", f"{r['ci_low']:.1%} .. {r['ci_high']:.1%}",
-                    f"{r['h2h_share']:.1%}" if h2h else "", f"{r['h2h_ci_low']:.1%} .. {r['h2h_ci_high']:.1%}" if h2h
-                    else "")
+        row = [f"{int(r['budget']):,}", f"{r['win_rate']:.1%}", f"{r['ci_low']:.1%} .. {r['ci_high']:.1%}",
+               f"{r['h2h_share']:.1%}" if h2h else "", f"{r['h2h_ci_low']:.1%} .. {r['h2h_ci_high']:.1%}" if h2h else ""]
+        if res.yardstick:
+            yard = r["yard_games"] > 0
+            row += [f"{r['yard_share']:.1%}" if yard else "",
+                    f"{r['yard_ci_low']:.1%} .. {r['yard_ci_high']:.1%}" if yard else ""]
+        tab.add_row(*row)
     console = Console()
     console.print(tab)
     command = "simbalance " + " ".join(shlex.quote(a) for a in sys.argv[1:])

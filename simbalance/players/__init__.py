@@ -22,7 +22,7 @@ SEARCH_IDS = (MCTS, FLAT)
 # writes it as that strategy's id followed by its parameters (core/lineup.param_row).
 SEARCH_PARAMS = {
     "mcts": ("iterations", "uct", "depth", "confidence", "rollout"),
-    "flat": ("playouts", "depth", "confidence", "rollout"),
+    "flat": ("playouts", "depth", "confidence", "per_decision", "rollout"),
 }
 SEARCH_STRATEGIES = {"mcts": MCTS, "flat": FLAT}
 

@@ -31,14 +31,15 @@ from simbalance.core.rng import GOLDEN, mix64, seed_game
 from simbalance.players import FLAT, MCTS, SEARCH_MAX_ID
 
 # ---- parameter positions (simbalance.players.SEARCH_PARAMS) -------------------------------------
-P_BUDGET = 0  # mcts: iterations per decision; flat: play-outs per option
+P_BUDGET = 0  # mcts: iterations per decision; flat: play-outs per option (or per decision: P_FLAT_PER_DECISION)
 P_UCT = 1  # mcts: the UCT exploration constant
 P_MCTS_DEPTH = 2  # mcts: decisions a play-out plays before the evaluation scores it (0: to the end)
 P_MCTS_CONFIDENCE = 3  # mcts: standard errors by which an option must beat the rollout strategy's own
 P_MCTS_ROLLOUT = 4  # mcts: the rollout strategy's id, its parameters after it
 P_FLAT_DEPTH = 1
 P_FLAT_CONFIDENCE = 2
-P_FLAT_ROLLOUT = 3
+P_FLAT_PER_DECISION = 3  # flat: 1 when ``playouts`` is the decision's whole budget, split among the options
+P_FLAT_ROLLOUT = 4
 
 # ---- tree nodes ---------------------------------------------------------------------------------
 T_PARENT = 0

@@ -1,6 +1,7 @@
 """``flat``: one-step lookahead, the yardstick the tree search must beat.
 
-For each legal option, ``k`` play-outs, each from a fresh determinization of what the searching
+For each legal option, ``k`` play-outs (``playouts``; with ``per_decision``, ``playouts`` split
+evenly among the options), each from a fresh determinization of what the searching
 seat cannot see. Play-out ``r`` of every option starts from the same determinization and the same
 re-keyed game stream (common random numbers): the options are compared on the same deals, and each
 option's results are kept as differences to the option the rollout strategy itself would take
@@ -19,6 +20,7 @@ from simbalance.players.common_nb import (
     P_BUDGET,
     P_FLAT_CONFIDENCE,
     P_FLAT_DEPTH,
+    P_FLAT_PER_DECISION,
     clearly_better,
     copy_state,
     finish,
@@ -30,7 +32,9 @@ from simbalance.players.common_nb import (
 @njit(cache=True, forceinline=True)
 def flat(to_move, legal_options, apply_option, play_out, determinize, outcome, evaluate, policy, ctx, state, seat,
          prm, scratch):
-    """The option ``seat`` (to move in ``state``) takes after ``prm[P_BUDGET]`` play-outs per option."""
+    """The option ``seat`` (to move in ``state``) takes after ``prm[P_BUDGET]`` play-outs per option
+    (with ``prm[P_FLAT_PER_DECISION]``: per decision, split evenly among the options, at least one
+    each: the budget of ``mcts`` with as many iterations, for the ladder's yardstick)."""
     work, _, _, options, rew, roll_sid, roll_prm, rng, sub, opt = scratch
     players = roll_sid.shape[0]
     n = legal_options(ctx, state, options)
@@ -40,6 +44,8 @@ def flat(to_move, legal_options, apply_option, play_out, determinize, outcome, e
     depth = np.int64(prm[P_FLAT_DEPTH])
     pref = preferred(policy, determinize, ctx, state, seat, work, roll_sid, roll_prm, rng)
     n = with_option(options, n, pref)
+    if prm[P_FLAT_PER_DECISION] != 0:
+        playouts = max(1, playouts // n)
     own = -1
     for j in range(n):
         opt[0, j] = 0.0

@@ -252,10 +252,11 @@ def ratings_bars(ratings: pd.DataFrame) -> Figure:
     return fig
 
 
-def ladder_curve(table: pd.DataFrame, fair: float, against: str, budget_param: str) -> Figure:
+def ladder_curve(table: pd.DataFrame, fair: float, against: str, budget_param: str,
+                 yardstick: str | None = None) -> Figure:
     """The skill ladder: each budget's win rate against the heuristic (95% CI band, fair share
-    dashed) and its head-to-head share against the budget before it (50% dashed), budgets on a log
-    axis."""
+    dashed) and its head-to-head share against the budget before it (50% dashed), and against the
+    yardstick at the same budget when it was played, budgets on a log axis."""
     fig = Figure(figsize=(9.0, 3.6), layout="constrained")
     left, right = fig.subplots(1, 2)
     x = table["budget"].to_numpy(dtype=float)
@@ -270,9 +271,18 @@ def ladder_curve(table: pd.DataFrame, fair: float, against: str, budget_param: s
         share = steps["h2h_share"].to_numpy()
         err = np.clip(np.vstack([share - steps["h2h_ci_low"].to_numpy(), steps["h2h_ci_high"].to_numpy() - share]),
                       0, None)
-        right.errorbar(sx, share, yerr=err, marker="o", capsize=5, color=COLORS[1], linestyle="none")
+        right.errorbar(sx, share, yerr=err, marker="o", capsize=5, color=COLORS[1], linestyle="none",
+                       label="against the budget before")
+    yard = table[table["yard_games"] > 0] if yardstick is not None and "yard_games" in table else table.iloc[:0]
+    if len(yard):
+        yx = yard["budget"].to_numpy(dtype=float) * 1.08  # beside the other series' point
+        share = yard["yard_share"].to_numpy()
+        err = np.clip(np.vstack([share - yard["yard_ci_low"].to_numpy(), yard["yard_ci_high"].to_numpy() - share]),
+                      0, None)
+        right.errorbar(yx, share, yerr=err, marker="s", capsize=5, color=COLORS[2], linestyle="none",
+                       label=f"against {yardstick}, same budget")
     right.axhline(0.5, color="0.3", linestyle="--", linewidth=1, label="even 50%")
-    right.set_title("head to head against the budget before it")
+    right.set_title("head to head" if len(yard) else "head to head against the budget before it")
     right.set_ylabel("share of the wins (95% CI)")
     for ax in (left, right):
         ax.set_xscale("log")

@@ -5,7 +5,10 @@ Each budget is a preset of the search player made on the fly, named ``<search>@<
 search player's own parameters with its budget (``iterations`` for ``mcts``, ``playouts`` for
 ``flat``) replaced. Against the heuristic: one seat of the budget, the other seats the heuristic,
 seats rotated. Against the budget before it: one seat of each, the other seats (if any) the
-heuristic, seats rotated. Every budget plays the same seed and game indices (common random numbers).
+heuristic, seats rotated. With a yardstick (``flat`` for ``mcts``): against it at the same budget,
+one seat each, the same way; ``flat``'s budget is then the decision's, split among the options
+(``per_decision``), so both spend as many play-outs on a decision. Every budget plays the same seed
+and game indices (common random numbers).
 """
 
 from __future__ import annotations
@@ -42,12 +45,13 @@ class LadderResult:
     seed: int
     seconds: dict[int, float] = field(default_factory=dict)  # play time of each budget's games
     config: dict = field(default_factory=dict)
+    yardstick: str | None = None  # the other search player each budget played head to head (flat), if any
 
     def findings(self) -> list[Finding]:
         """A curve that does not rise, budgets that buy nothing, the first budget that beats the
-        heuristic or none (analysis/findings.py)."""
+        heuristic or none, and how the search fares against its yardstick (analysis/findings.py)."""
         return ladder_findings(self.table, self.search, self.budget_param, self.against, self.players,
-                               thresholds(self.config))
+                               thresholds(self.config), yardstick=self.yardstick)
 
 
 def parse_budgets(text: str | list[int]) -> list[int]:
@@ -69,10 +73,15 @@ def parse_budgets(text: str | list[int]) -> list[int]:
     return budgets
 
 
-def budget_preset(info, budget_param: str, budget: int) -> dict:
+def budget_preset(info, budget_param: str, budget: int, per_decision: bool = False) -> dict:
     """A preset table (as in presets.toml) of search player ``info`` with ``budget``: its own
-    parameters, the budget replaced."""
-    return {"base": info.base, "idea": f"{info.name} with {budget} {budget_param} per decision", **info.params,
+    parameters, the budget replaced. ``per_decision`` (``flat``): the budget is the decision's, split
+    among its options, as ``mcts``'s iterations are."""
+    if per_decision:
+        return {"base": info.base, "idea": f"{info.name} with {budget} {budget_param} per decision, split evenly "
+                "among the options", **info.params, budget_param: float(budget), "per_decision": 1.0}
+    unit = "per option" if info.base == "flat" and not info.params.get("per_decision") else "per decision"
+    return {"base": info.base, "idea": f"{info.name} with {budget} {budget_param} {unit}", **info.params,
             budget_param: float(budget)}
 
 
@@ -111,10 +120,12 @@ def ladder(
     config: str | Path | None = None,
     threads: int | None = None,
     progress_factory: Callable | None = None,
+    yardstick: str | None = None,
 ) -> LadderResult:
     """Each budget of ``search`` against ``against`` (default: the game's own strongest heuristic,
     ``default_against``) in ``n`` games, and against the budget before it in ``n_pairs`` games
-    (default ``n``)."""
+    (default ``n``); with ``yardstick`` (the other search player, e.g. ``flat``), also head to head
+    against it at the same budget in ``n_pairs`` games."""
     values = parse_budgets(budgets)
     base = plan_run(game, 1, players=players, overrides=overrides, variants=variants, config=config)
     engine, p = base.engine, base.players
@@ -136,6 +147,19 @@ def ladder(
     budget_param = BUDGET_PARAMS[info.base]
     named = {b: f"{search}@{b}" for b in values}
     presets = {name: budget_preset(info, budget_param, b) for b, name in named.items()}
+    yard_named = {}
+    if yardstick is not None:
+        if info.base != "mcts":
+            raise SimbalanceError(f"--yardstick {yardstick}: the yardstick is for the tree search; climb with --search "
+                                  f"mcts (or one of its presets), not {search!r}")
+        flats = [s for s in searches if infos[s].base == "flat"]
+        if yardstick not in flats:
+            raise SimbalanceError(f"--yardstick {yardstick!r}: not a one-step lookahead player of {base.spec.id}"
+                                  f"{did_you_mean(yardstick, flats)}; known: {', '.join(flats)}")
+        yinfo = infos[yardstick]
+        yard_named = {b: f"{yardstick}@{b}" for b in values}
+        presets.update({name: budget_preset(yinfo, BUDGET_PARAMS[yinfo.base], b, per_decision=True)
+                        for b, name in yard_named.items()})
     n_pairs = n if n_pairs is None else n_pairs
     rows, seconds = [], {}
     for i, b in enumerate(values):
@@ -149,7 +173,8 @@ def ladder(
         out = {"budget": b, "name": me, "win_rate": float(row["win_rate_decided"]),
                "ci_low": float(row["decided_ci_low"]), "ci_high": float(row["decided_ci_high"]),
                "decided_seat_games": int(row["decided_seat_games"]), "games": n,
-               "h2h_share": float("nan"), "h2h_ci_low": float("nan"), "h2h_ci_high": float("nan"), "h2h_games": 0}
+               "h2h_share": float("nan"), "h2h_ci_low": float("nan"), "h2h_ci_high": float("nan"), "h2h_games": 0,
+               "yard_share": float("nan"), "yard_ci_low": float("nan"), "yard_ci_high": float("nan"), "yard_games": 0}
         if i > 0 and n_pairs > 0:
             prev = named[values[i - 1]]
             pair = plan_run(game, n_pairs, players=p, seed=derive_seed(seed, "ladder pairs"), overrides=overrides,
@@ -160,10 +185,20 @@ def ladder(
             names = pair.lineup.slot_names
             share, lo, hi = pair_share(played.games, p, names.index(me), names.index(prev))
             out.update(h2h_share=share, h2h_ci_low=lo, h2h_ci_high=hi, h2h_games=n_pairs)
+        if yard_named and n_pairs > 0:
+            other = yard_named[b]
+            pair = plan_run(game, n_pairs, players=p, seed=derive_seed(seed, "ladder yardstick"), overrides=overrides,
+                            variants=variants, config=config, threads=threads, presets=presets,
+                            strategies=[me, other] + [against] * (p - 2), rotate=True)
+            played = play_labelled(pair, progress_factory, f"{game}: {me} vs {other}")
+            seconds[b] += played.elapsed
+            names = pair.lineup.slot_names
+            share, lo, hi = pair_share(played.games, p, names.index(me), names.index(other))
+            out.update(yard_share=share, yard_ci_low=lo, yard_ci_high=hi, yard_games=n_pairs)
         rows.append(out)
     table = pd.DataFrame(rows, columns=LADDER_COLUMNS)
     return LadderResult(base.spec.id, p, search, budget_param, against, table, n, n_pairs, seed, seconds,
-                        base.config)
+                        base.config, yardstick)
 
 
 def play_labelled(plan, progress_factory, label: str) -> SimulationResult:

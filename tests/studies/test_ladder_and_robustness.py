@@ -176,3 +176,60 @@ def test_the_ladder_climbs_against_the_strongest_heuristic_by_default():
     assert default_against({"game": {"strategies": ["random"]}}, heuristics) == "flexible"
     with pytest.raises(SimbalanceError, match="game.strongest = 'blokker'"):
         default_against({"game": {"strongest": "blokker"}}, heuristics)
+
+
+def with_yardstick(table, shares):
+    """The planted ladder with head-to-head shares against the yardstick as (share, half) per budget."""
+    table = table.copy()
+    for i, (share, half) in enumerate(shares):
+        table.loc[i, ["yard_share", "yard_ci_low", "yard_ci_high", "yard_games"]] = [share, share - half,
+                                                                                     share + half, 1000]
+    return table
+
+
+def test_the_yardstick_findings():
+    base = ladder_table([0.22, 0.28, 0.33], [(0.58, 0.03), (0.6, 0.03)])
+    assert not {"search_beats_yardstick", "yardstick_beats_search", "yardstick_unclear"} & kinds(
+        ladder_findings(base, "mcts", "iterations", "builder", 4, TH))  # no yardstick played: nothing said
+    wins = ladder_findings(with_yardstick(base, [(0.5, 0.05), (0.6, 0.04), (0.62, 0.04)]), "mcts", "iterations",
+                           "builder", 4, TH, yardstick="flat")
+    beat = [f for f in wins if f.kind == "search_beats_yardstick"]
+    assert len(beat) == 1 and "at 32, 128 iterations" in beat[0].text and "yardstick_beats_search" not in kinds(wins)
+    loses = ladder_findings(with_yardstick(base, [(0.4, 0.05), (0.5, 0.04), (0.55, 0.1)]), "mcts", "iterations",
+                            "builder", 4, TH, yardstick="flat")
+    lost = [f for f in loses if f.kind == "yardstick_beats_search"]
+    assert len(lost) == 1 and lost[0].severity == "high" and lost[0].text.startswith("flat beats mcts at 8 iterations")
+    unclear = ladder_findings(with_yardstick(base, [(0.5, 0.05), (0.52, 0.06), (0.55, 0.1)]), "mcts", "iterations",
+                              "builder", 4, TH, yardstick="flat")
+    assert {"yardstick_unclear"} == kinds(unclear) & {"search_beats_yardstick", "yardstick_beats_search",
+                                                      "yardstick_unclear"}
+
+
+def test_the_ladder_with_its_yardstick_end_to_end(tmp_path):
+    from simbalance.report.search_pages import write_ladder_folder
+
+    res = ladder("captain-action", "2,16", 200, against="random", n_pairs=300, yardstick="flat")
+    assert res.yardstick == "flat" and (res.table["yard_games"] == 300).all()
+    assert res.table["yard_share"].between(0, 1).all()
+    folder = write_ladder_folder(res, tmp_path / "ladder", "simbalance ladder captain-action --yardstick flat")
+    html = (folder / "ladder.html").read_text()
+    assert "head to head vs flat, same budget" in html
+    assert json.loads((folder / "ladder.json").read_text())["yardstick"] == "flat"
+
+
+def test_the_yardstick_preset_splits_its_budget_per_decision():
+    from simbalance.core.lineup import all_strategies
+    from simbalance.studies.run import plan_run
+
+    base = plan_run("captain-action", 1)
+    info = all_strategies(base.config, base.engine.strategies, base.engine.strategy_params)["flat"]
+    preset = ladder_study.budget_preset(info, "playouts", 32, per_decision=True)
+    assert preset["playouts"] == 32.0 and preset["per_decision"] == 1.0 and "per decision" in preset["idea"]
+    assert "per option" in ladder_study.budget_preset(info, "playouts", 32)["idea"]
+
+
+def test_a_bad_yardstick_is_one_line():
+    with pytest.raises(SimbalanceError, match="--yardstick 'builder': not a one-step lookahead player"):
+        ladder("captain-action", "1,2", 10, yardstick="builder")
+    with pytest.raises(SimbalanceError, match="--yardstick flat: the yardstick is for the tree search"):
+        ladder("captain-action", "1,2", 10, search="flat", yardstick="flat")
