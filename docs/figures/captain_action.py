@@ -146,7 +146,7 @@ def robustness() -> str:
 
 
 def ladder_random() -> str:
-    return ladder_passage("captain-action", "1,4,32,256", 3000, against="random")
+    return ladder_passage("captain-action", "1,4,32,256", 3000, against="random", yardstick="flat")
 
 
 FIGURES.update({"ladder": ladder, "ladder-random": ladder_random, "robustness": robustness})

@@ -88,7 +88,7 @@ def lead() -> str:
 
 
 def ladder() -> str:
-    return ladder_passage("captain-future", "8,32,128", 120)
+    return ladder_passage("captain-future", "8,32,128", 120, yardstick="flat")
 
 
 def robustness() -> str:

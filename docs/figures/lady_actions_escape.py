@@ -131,7 +131,7 @@ FIGURES = {"random-play": random_play, "vs-random": vs_random, "dr-evil": dr_evi
 
 
 def ladder() -> str:
-    return ladder_passage("lady-actions-escape", "8,32,128", 300)
+    return ladder_passage("lady-actions-escape", "8,32,128,512", 300, yardstick="flat")
 
 
 def robustness() -> str:
