@@ -481,6 +481,49 @@ def _open_space(bd, st, rng, p, b, q, cost):
     return found
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def _open_count(bd, st, b, q):
+    """How many spaces of body ``b`` hold ``q``'s ship (q = -1: empty) where the stone does not
+    block attacks: the spaces _open_space chooses among when nothing is paid. With the stone on a
+    body (always, unless the variant or a random player puts it on a row or column) the live
+    counts say it; on a row or column, count them."""
+    if st[STONE_T] == STONE_BODY:
+        if b == st[STONE_I]:
+            return 0
+        return bd[BODY_SIZE + b] - st[FILLED + b] if q < 0 else st[CNT + b * MP + q]
+    n = 0
+    for j in range(bd[BODY_SIZE + b]):
+        s = body_space(bd, b, j)
+        n += (st[OWNER + s] == q) & (not stone_blocks_attack(bd, st, s))
+    return n
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _open_pick(rng, n):
+    """Which of ``n`` equally good spaces (the order of _nth_open; -1: none) is taken, with the
+    draws _open_space makes while it scans them: the space found i-th (i >= 2) replaces the one
+    kept with probability 1/i. Searches that compare many options draw this for every option that
+    could be the best, but need the space itself only for the one they take (_nth_open)."""
+    found = -1
+    for i in range(1, n + 1):
+        if i == 1 or wins_tie(rng, i):
+            found = i - 1
+    return found
+
+
+@njit(cache=True, _nrt=False)
+def _nth_open(bd, st, b, q, r):
+    """The ``r``-th (from 0) space of body ``b`` that holds ``q``'s ship (q = -1: empty) where the
+    stone does not block attacks, in the body's order (the order _open_space scans)."""
+    for j in range(bd[BODY_SIZE + b]):
+        s = body_space(bd, b, j)
+        if st[OWNER + s] == q and not stone_blocks_attack(bd, st, s):
+            if r == 0:
+                return s
+            r -= 1
+    return -1
+
+
 # ---- heuristics: the slot -----------------------------------------------------------------------
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -727,7 +770,9 @@ def _targets(bd, st, fs, rng, p, w_full):
     B = bd[NB]
     sb = stone_body(st)
     best = NEG
-    best_s = -1
+    best_b = -1  # the best target: body, occupant, and which of his open spaces there
+    best_q = -1
+    best_r = -1
     ties = 0
     for b in range(B):
         if b == sb:
@@ -746,12 +791,16 @@ def _targets(bd, st, fs, rng, p, w_full):
             v = cached_gain(bd, st, fs, b, p, q, w_full)
             fs[FV + b * FQ + q + 1] = v
             if v >= best - TIE:
-                s = _open_space(bd, st, rng, p, b, q, 0)
-                if s >= 0:
+                r = _open_pick(rng, _open_count(bd, st, b, q))  # the space's draws, as _open_space
+                if r >= 0:
                     take, best, ties = _scan_step(rng, v, best, ties)
                     if take:
-                        best_s = s
-    return best_s, best
+                        best_b = b
+                        best_q = q
+                        best_r = r
+    if best_b < 0:
+        return -1, best
+    return _nth_open(bd, st, best_b, best_q, best_r), best
 
 
 @njit(cache=True, _nrt=False)
@@ -771,14 +820,15 @@ def _best_otto(bd, st, fs, rng, p, w_full, t_s):
             continue
         v = cached_gain(bd, st, fs, a, p, p, w_full)
         if v >= bv - TIE:
-            s = _open_space(bd, st, rng, p, a, p, 0)
-            if s >= 0:
+            r = _open_pick(rng, _open_count(bd, st, a, p))  # the space's draws, as _open_space
+            if r >= 0:
                 take, bv, ties = _scan_step(rng, v, bv, ties)
                 if take:
                     ba = a
-                    src = s
+                    src = r
     if ba < 0:
         return -1, -1, NEG
+    src = _nth_open(bd, st, ba, p, src)
     v = fs[FV + tb * FQ + tq + 1] + bv
     if tq >= 0:
         v += _value_shift(bd, st, fs, ba, p, tq)
