@@ -52,14 +52,16 @@ from simbalance.games.captain_future.state_nb import (
     BODY_LINES,
     BODY_SIZE,
     BVER,
-    CGAIN,
+    C_GAIN,
+    C_VER,
+    C_WS,
+    C_WV,
+    CACHE,
     CNT,
     COST_ABS,
     COST_MAJ,
     COST_PRE,
-    CVER,
-    CWS,
-    CWV,
+    CREC,
     ELB,
     EMPTY_K,
     END_SEAT,
@@ -344,8 +346,8 @@ def _weights(bd, st, fs, p, prm):
 @njit(cache=True, _nrt=False)
 def reset_cache(fs):
     for i in range(MP * MB * FQ):
-        fs[CVER + i] = -1.0
-        fs[CWS + i] = -1.0
+        fs[CACHE + i * CREC + C_VER] = -1.0
+        fs[CACHE + i * CREC + C_WS] = -1.0
     fs[FWS] = -1.0  # the players' parameters may differ in the next game
 
 
@@ -391,9 +393,9 @@ def cached_gain(bd, st, fs, b, p, q, w_full):
     ship replaces q's, q = p his ship leaves. The evaluation (module docstring) of the change is
     his own points and progress minus the opponents' points weighted by FW (call _weights first).
     The points part is cached per body until the body changes, independent of the weights."""
-    i = (p * MB + b) * FQ + q + 1
-    e = CGAIN + i * FQ  # [own change incl. progress, then the points change of each player]
-    fresh = fs[CVER + i] != st[BVER + b]
+    c = CACHE + ((p * MB + b) * FQ + q + 1) * CREC  # this change's record
+    e = c + C_GAIN  # [own change incl. progress, then the points change of each player]
+    fresh = fs[c + C_VER] != st[BVER + b]
     if fresh:
         add = -1 if q == p else p
         rem = -1 if q < 0 else q
@@ -403,17 +405,17 @@ def cached_gain(bd, st, fs, b, p, q, w_full):
         before = _potential(bd, b, mine, others, w_full)
         after = _potential(bd, b, mine + int(add == p) - int(rem == p), others - int((rem >= 0) & (rem != p)), w_full)
         fs[e] = fs[e + 1 + p] + after - before
-        fs[CVER + i] = st[BVER + b]
-    elif fs[CWS + i] == fs[FWS]:
-        return fs[CWV + i]  # same body, same weights: the value itself
+        fs[c + C_VER] = st[BVER + b]
+    elif fs[c + C_WS] == fs[FWS]:
+        return fs[c + C_WV]  # same body, same weights: the value itself
     v = fs[e]
     # every seat's term in seat order, as always (the value must not move by a bit: ties are broken
     # on it); the seats beyond the game's add 0 (no change, no weight) and make the loop's length
     # a constant, which unrolls
     for o in range(MP):
         v -= fs[FW + o] * fs[e + 1 + o]  # FW of p himself is 0
-    fs[CWV + i] = v
-    fs[CWS + i] = fs[FWS]
+    fs[c + C_WV] = v
+    fs[c + C_WS] = fs[FWS]
     return v
 
 
