@@ -553,8 +553,9 @@ def _best_landing(bd, st, fs, p, w_full, card_w, off, lines_in_hand):
     # filter with arithmetic and bit masks instead of branches (a mispredicted branch costs ~15
     # cycles). Bit k: an empty space on line k (lines_in_hand: a row or column card of kind k).
     lines_open = 0
+    empty_k = st[EMPTY_K:EMPTY_K + MK]  # (a view indexed from 0: see lines_in_hand)
     for k in range(n_lines):
-        lines_open |= np.int64(st[EMPTY_K + k] > 0) << k
+        lines_open |= np.int64(empty_k[k] > 0) << k
     # The usable lines from the random start line on: rotate so that bit 0 is line off_l.
     usable = np.uint64(lines_in_hand & lines_open)
     todo = (usable >> np.uint64(off_l)) | ((usable << np.uint64(n_lines - off_l - 1)) << np.uint64(1))
@@ -724,8 +725,12 @@ def heuristic_slot(sid, prm, bd, st, fs, rng, p, final):
     if st[SUPPLY + p] > 0:
         off = randint(rng, 1 << 30)  # one random start for the landing's lines, their spaces and the bodies
         lines_in_hand = 0  # bit k: a row or column card of kind k in hand (selects, not branches)
+        # The hand as a view indexed from 0: numba adds the array's length to a negative index,
+        # and LLVM cannot tell that h + k is never negative, so st[h + k] in this loop compiled
+        # to a gather of 8 lanes (slow) instead of contiguous loads.
+        hand_p = st[h:h + MK]
         for k in range(bd[NR] + bd[NC]):
-            lines_in_hand |= np.int64(st[h + k] > 0) << k
+            lines_in_hand |= np.int64(hand_p[k] > 0) << k
         first = _cheap_attacks_first(sid, prm, bd)
         # landing then attacks; or (see _cheap_attacks_first) attacks, then the landing only if no
         # attack was taken: one call site each, so that each is compiled once
