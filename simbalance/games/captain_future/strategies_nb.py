@@ -52,14 +52,16 @@ from simbalance.games.captain_future.state_nb import (
     BODY_LINES,
     BODY_SIZE,
     BVER,
-    CGAIN,
+    C_GAIN,
+    C_VER,
+    C_WS,
+    C_WV,
+    CACHE,
     CNT,
     COST_ABS,
     COST_MAJ,
     COST_PRE,
-    CVER,
-    CWS,
-    CWV,
+    CREC,
     ELB,
     EMPTY_K,
     END_SEAT,
@@ -344,8 +346,8 @@ def _weights(bd, st, fs, p, prm):
 @njit(cache=True, _nrt=False)
 def reset_cache(fs):
     for i in range(MP * MB * FQ):
-        fs[CVER + i] = -1.0
-        fs[CWS + i] = -1.0
+        fs[CACHE + i * CREC + C_VER] = -1.0
+        fs[CACHE + i * CREC + C_WS] = -1.0
     fs[FWS] = -1.0  # the players' parameters may differ in the next game
 
 
@@ -391,9 +393,9 @@ def cached_gain(bd, st, fs, b, p, q, w_full):
     ship replaces q's, q = p his ship leaves. The evaluation (module docstring) of the change is
     his own points and progress minus the opponents' points weighted by FW (call _weights first).
     The points part is cached per body until the body changes, independent of the weights."""
-    i = (p * MB + b) * FQ + q + 1
-    e = CGAIN + i * FQ  # [own change incl. progress, then the points change of each player]
-    fresh = fs[CVER + i] != st[BVER + b]
+    c = CACHE + ((p * MB + b) * FQ + q + 1) * CREC  # this change's record
+    e = c + C_GAIN  # [own change incl. progress, then the points change of each player]
+    fresh = fs[c + C_VER] != st[BVER + b]
     if fresh:
         add = -1 if q == p else p
         rem = -1 if q < 0 else q
@@ -403,17 +405,17 @@ def cached_gain(bd, st, fs, b, p, q, w_full):
         before = _potential(bd, b, mine, others, w_full)
         after = _potential(bd, b, mine + int(add == p) - int(rem == p), others - int((rem >= 0) & (rem != p)), w_full)
         fs[e] = fs[e + 1 + p] + after - before
-        fs[CVER + i] = st[BVER + b]
-    elif fs[CWS + i] == fs[FWS]:
-        return fs[CWV + i]  # same body, same weights: the value itself
+        fs[c + C_VER] = st[BVER + b]
+    elif fs[c + C_WS] == fs[FWS]:
+        return fs[c + C_WV]  # same body, same weights: the value itself
     v = fs[e]
     # every seat's term in seat order, as always (the value must not move by a bit: ties are broken
     # on it); the seats beyond the game's add 0 (no change, no weight) and make the loop's length
     # a constant, which unrolls
     for o in range(MP):
         v -= fs[FW + o] * fs[e + 1 + o]  # FW of p himself is 0
-    fs[CWV + i] = v
-    fs[CWS + i] = fs[FWS]
+    fs[c + C_WV] = v
+    fs[c + C_WS] = fs[FWS]
     return v
 
 
@@ -481,6 +483,49 @@ def _open_space(bd, st, rng, p, b, q, cost):
     return found
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def _open_count(bd, st, b, q):
+    """How many spaces of body ``b`` hold ``q``'s ship (q = -1: empty) where the stone does not
+    block attacks: the spaces _open_space chooses among when nothing is paid. With the stone on a
+    body (always, unless the variant or a random player puts it on a row or column) the live
+    counts say it; on a row or column, count them."""
+    if st[STONE_T] == STONE_BODY:
+        if b == st[STONE_I]:
+            return 0
+        return bd[BODY_SIZE + b] - st[FILLED + b] if q < 0 else st[CNT + b * MP + q]
+    n = 0
+    for j in range(bd[BODY_SIZE + b]):
+        s = body_space(bd, b, j)
+        n += (st[OWNER + s] == q) & (not stone_blocks_attack(bd, st, s))
+    return n
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _open_pick(rng, n):
+    """Which of ``n`` equally good spaces (the order of _nth_open; -1: none) is taken, with the
+    draws _open_space makes while it scans them: the space found i-th (i >= 2) replaces the one
+    kept with probability 1/i. Searches that compare many options draw this for every option that
+    could be the best, but need the space itself only for the one they take (_nth_open)."""
+    found = -1
+    for i in range(1, n + 1):
+        if i == 1 or wins_tie(rng, i):
+            found = i - 1
+    return found
+
+
+@njit(cache=True, _nrt=False)
+def _nth_open(bd, st, b, q, r):
+    """The ``r``-th (from 0) space of body ``b`` that holds ``q``'s ship (q = -1: empty) where the
+    stone does not block attacks, in the body's order (the order _open_space scans)."""
+    for j in range(bd[BODY_SIZE + b]):
+        s = body_space(bd, b, j)
+        if st[OWNER + s] == q and not stone_blocks_attack(bd, st, s):
+            if r == 0:
+                return s
+            r -= 1
+    return -1
+
+
 # ---- heuristics: the slot -----------------------------------------------------------------------
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -508,8 +553,9 @@ def _best_landing(bd, st, fs, p, w_full, card_w, off, lines_in_hand):
     # filter with arithmetic and bit masks instead of branches (a mispredicted branch costs ~15
     # cycles). Bit k: an empty space on line k (lines_in_hand: a row or column card of kind k).
     lines_open = 0
+    empty_k = st[EMPTY_K:EMPTY_K + MK]  # (a view indexed from 0: see lines_in_hand)
     for k in range(n_lines):
-        lines_open |= np.int64(st[EMPTY_K + k] > 0) << k
+        lines_open |= np.int64(empty_k[k] > 0) << k
     # The usable lines from the random start line on: rotate so that bit 0 is line off_l.
     usable = np.uint64(lines_in_hand & lines_open)
     todo = (usable >> np.uint64(off_l)) | ((usable << np.uint64(n_lines - off_l - 1)) << np.uint64(1))
@@ -679,8 +725,12 @@ def heuristic_slot(sid, prm, bd, st, fs, rng, p, final):
     if st[SUPPLY + p] > 0:
         off = randint(rng, 1 << 30)  # one random start for the landing's lines, their spaces and the bodies
         lines_in_hand = 0  # bit k: a row or column card of kind k in hand (selects, not branches)
+        # The hand as a view indexed from 0: numba adds the array's length to a negative index,
+        # and LLVM cannot tell that h + k is never negative, so st[h + k] in this loop compiled
+        # to a gather of 8 lanes (slow) instead of contiguous loads.
+        hand_p = st[h:h + MK]
         for k in range(bd[NR] + bd[NC]):
-            lines_in_hand |= np.int64(st[h + k] > 0) << k
+            lines_in_hand |= np.int64(hand_p[k] > 0) << k
         first = _cheap_attacks_first(sid, prm, bd)
         # landing then attacks; or (see _cheap_attacks_first) attacks, then the landing only if no
         # attack was taken: one call site each, so that each is compiled once
@@ -727,7 +777,9 @@ def _targets(bd, st, fs, rng, p, w_full):
     B = bd[NB]
     sb = stone_body(st)
     best = NEG
-    best_s = -1
+    best_b = -1  # the best target: body, occupant, and which of his open spaces there
+    best_q = -1
+    best_r = -1
     ties = 0
     for b in range(B):
         if b == sb:
@@ -746,12 +798,16 @@ def _targets(bd, st, fs, rng, p, w_full):
             v = cached_gain(bd, st, fs, b, p, q, w_full)
             fs[FV + b * FQ + q + 1] = v
             if v >= best - TIE:
-                s = _open_space(bd, st, rng, p, b, q, 0)
-                if s >= 0:
+                r = _open_pick(rng, _open_count(bd, st, b, q))  # the space's draws, as _open_space
+                if r >= 0:
                     take, best, ties = _scan_step(rng, v, best, ties)
                     if take:
-                        best_s = s
-    return best_s, best
+                        best_b = b
+                        best_q = q
+                        best_r = r
+    if best_b < 0:
+        return -1, best
+    return _nth_open(bd, st, best_b, best_q, best_r), best
 
 
 @njit(cache=True, _nrt=False)
@@ -771,14 +827,15 @@ def _best_otto(bd, st, fs, rng, p, w_full, t_s):
             continue
         v = cached_gain(bd, st, fs, a, p, p, w_full)
         if v >= bv - TIE:
-            s = _open_space(bd, st, rng, p, a, p, 0)
-            if s >= 0:
+            r = _open_pick(rng, _open_count(bd, st, a, p))  # the space's draws, as _open_space
+            if r >= 0:
                 take, bv, ties = _scan_step(rng, v, bv, ties)
                 if take:
                     ba = a
-                    src = s
+                    src = r
     if ba < 0:
         return -1, -1, NEG
+    src = _nth_open(bd, st, ba, p, src)
     v = fs[FV + tb * FQ + tq + 1] + bv
     if tq >= 0:
         v += _value_shift(bd, st, fs, ba, p, tq)
