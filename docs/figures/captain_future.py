@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from common import ladder_passage, lead_passage, robustness_passage
+from common import ladder_passage, lead_passage, robustness_passage, search_settings_passage
 from common import pct as _pct
 
 import simbalance
@@ -95,5 +95,15 @@ def robustness() -> str:
     return robustness_passage("captain-future", 10_000, 100, 80)
 
 
+def presets() -> str:
+    return search_settings_passage("captain-future", [
+        ("`mcts-100` (100 iterations, `confidence` 1, play-outs to the end)", "mcts-100", {}),
+        ("`mcts-100` with `confidence` 0", "mcts-100", {"confidence": 0.0}),
+        ("`mcts-100` with `confidence` 2.5", "mcts-100", {"confidence": 2.5}),
+        ("`mcts-100` with `depth` 16", "mcts-100", {"depth": 16.0}),
+        ("`flat`, 8 play-outs an option", "flat", {}),
+    ], 200, seed=3)
+
+
 FIGURES = {"lead": lead, "replay-example": replay_example, "default-run": default_run, "strategy-ranking": strategy_ranking,
-           "seat-ties": seat_ties, "ladder": ladder, "robustness": robustness}
+           "seat-ties": seat_ties, "ladder": ladder, "robustness": robustness, "presets": presets}

@@ -88,3 +88,32 @@ def robustness_passage(game: str, n: int, budget: int, search_n: int, **kwargs) 
     return (f"`simbalance robustness {game} --n {n} --budget {budget} --search-n {search_n}`: every seat the same "
             f"player model; win rates per seat over decided games (fair {pct(1 / p)}).\n\n" + "\n".join(rows)
             + "\n\n" + said)
+
+
+def search_settings_passage(game: str, settings: list[tuple[str, str, dict]], n: int, seed: int = 1) -> str:
+    """One search seat among the game's strongest heuristic (the ladder's default), seats rotated,
+    per setting ``(label, strategy or preset, parameter changes)``: its win rate per seat over the
+    decided games with the 95% CI, in one table (how a game's search presets were chosen)."""
+    from simbalance.analysis.metrics import strategy_table
+    from simbalance.core.lineup import all_strategies
+    from simbalance.studies.ladder import default_against
+    from simbalance.studies.run import SimulationResult, plan_run
+
+    base = plan_run(game, 1)
+    p = base.players
+    infos = all_strategies(base.config, base.engine.strategies, base.engine.strategy_params)
+    against = default_against(base.config, [k for k, i in infos.items()
+                                            if not i.preset and not base.engine.is_search(i.base)])
+    rows = [f"| search seat | win rate against {p - 1} x {against} (fair {pct(1 / p)}) | 95% CI | games |",
+            "|---|---|---|---|"]
+    for label, name, changes in settings:
+        info = infos[name]
+        table = {"base": info.base, "idea": label, **info.params, **changes}
+        plan = plan_run(game, n, seed=seed, strategies=["setting"] + [against] * (p - 1), rotate=True,
+                        presets={"setting": table})
+        res = SimulationResult.from_plan(plan)
+        row = strategy_table(res.games, p, plan.lineup.slot_names).set_index("strategy").loc["setting"]
+        rows.append(f"| {label} | {pct(row['win_rate_decided'])} | {pct(row['decided_ci_low'])} to "
+                    f"{pct(row['decided_ci_high'])} | {n:,} |")
+    return (f"One search seat among {p - 1} x `{against}`, seats rotated, {n:,} games per setting (seed {seed}); "
+            "win rates per seat over decided games:\n\n" + "\n".join(rows))
