@@ -64,7 +64,8 @@ def ladder_passage(game: str, budgets: str, n: int, n_pairs: int | None = None, 
                + (f" --n-pairs {n_pairs}" if n_pairs is not None else "")
                + (f" --against {kwargs['against']}" if kwargs.get("against") else "")
                + (f" --yardstick {yard}" if yard else "") + "`")
-    yard_text = (f"; then against {yard} with as many play-outs per decision in {res.n_pairs:,} games" if yard else "")
+    yard_text = (f"; then against {yard} at the same budget per decision (split evenly among the options, at least "
+                 f"one play-out each) in {res.n_pairs:,} games" if yard else "")
     return (f"{command}: {res.search} at each budget in {res.n:,} games, one seat against {res.players - 1} x "
             f"{res.against}, seats rotated; then against the budget before it in {res.n_pairs:,} games{yard_text} "
             "(win rates per seat over decided games, 95% CIs; games/s on this machine, all its measurements).\n\n"

@@ -637,8 +637,9 @@ def _yardstick_findings(yard: pd.DataFrame, search: str, budget_param: str, yard
             "yardstick_beats_search", HIGH,
             f"{yardstick} beats {search} at {_budget(r['budget'], budget_param)}: {search} takes only "
             f"{pct(r['yard_share'])} of the wins between them ({ci_text(r['yard_ci_low'], r['yard_ci_high'])}), "
-            f"where 50% is even, with as many play-outs per decision. The tree search is weaker than one-step "
-            "lookahead here: a bug, or a game whose decisions the first step settles.",
+            f"where 50% is even, at the same budget per decision (flat's split evenly among the options, at least one "
+            "play-out each: more than the budget where a decision has more options). The tree search is weaker than "
+            "one-step lookahead here: a bug, or a game whose decisions the first step settles.",
             float(r["yard_share"]), (float(r["yard_ci_low"]), float(r["yard_ci_high"])), "#ladder"))
     if len(wins):
         r = wins.iloc[-1]

@@ -60,8 +60,9 @@ def write_ladder_folder(res: LadderResult, out: Path, command: str) -> Path:
             f"one of the budget before it{escape(pair_others)}, seats rotated, {res.n_pairs:,} games: the budget's "
             "share of the two players' wins (50% is even). A search player must get stronger with its budget: the "
             "curve must rise.</p>",
-            (f"<p>The yardstick: one seat of the budget and one of {escape(res.yardstick)} with as many play-outs per "
-             "decision (split evenly among the options), the other seats as above, "
+            (f"<p>The yardstick: one seat of the budget and one of {escape(res.yardstick)} at the same budget per "
+             "decision (split evenly among the options, at least one play-out each: more than the budget where a "
+             "decision has more options), the other seats as above, "
              f"{res.n_pairs:,} games: the tree search's share of the two players' wins. It must beat one-step "
              "lookahead.</p>" if yard else ""),
             table(heads, rows, text_cols=1),
