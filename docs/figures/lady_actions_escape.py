@@ -9,7 +9,7 @@ from __future__ import annotations
 from functools import cache
 
 import numpy as np
-from common import ladder_passage, lead_passage, robustness_passage, strategy_share
+from common import ladder_passage, lead_passage, robustness_passage, search_settings_passage, strategy_share
 from common import pct as _pct
 
 import simbalance
@@ -138,4 +138,12 @@ def robustness() -> str:
     return robustness_passage("lady-actions-escape", 4000, 100, 200)
 
 
-FIGURES.update({"ladder": ladder, "robustness": robustness})
+def presets() -> str:
+    return search_settings_passage("lady-actions-escape", [
+        ("`mcts-100` (100 iterations, `confidence` 2, play-outs cut at 20 decisions)", "mcts-100", {}),
+        ("`mcts-100` with `confidence` 0", "mcts-100", {"confidence": 0.0}),
+        ("`flat`, 16 play-outs an option, `confidence` 2", "flat", {}),
+    ], 300, seed=1)
+
+
+FIGURES.update({"ladder": ladder, "robustness": robustness, "presets": presets})
