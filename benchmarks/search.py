@@ -59,8 +59,10 @@ def games_per_second(game: str, n: int, threads: int) -> float:
     return n / result.elapsed
 
 
-def iterations_per_second(game: str, seconds: float) -> tuple[float, float]:
-    """(decisions/s, iterations/s) of the search seat, one thread, for about ``seconds``."""
+def search_seat(game: str) -> tuple:
+    """Game 0's table of the benchmark's lineup (seat 0 the search seat) for playing decision by
+    decision through the resumable steps: (plan, resumable, search, ctx, scratch, strategy ids,
+    parameter rows)."""
     from simbalance.studies.run import plan_run
 
     _, seats = lineup(game)
@@ -70,6 +72,12 @@ def iterations_per_second(game: str, seconds: float) -> tuple[float, float]:
     scratch = search.new_scratch(ctx, plan.lineup.slot_strategy, plan.lineup.slot_params)
     sid = plan.lineup.slot_strategy[plan.lineup.seats[0]].astype(np.int64)
     prm = np.ascontiguousarray(plan.lineup.slot_params[plan.lineup.seats[0]])
+    return plan, res, search, ctx, scratch, sid, prm
+
+
+def iterations_per_second(game: str, seconds: float) -> tuple[float, float]:
+    """(decisions/s, iterations/s) of the search seat, one thread, for about ``seconds``."""
+    plan, res, search, ctx, scratch, sid, prm = search_seat(game)
     decisions, spent, g = 0, 0.0, 0
     while spent < seconds:
         state = res.new_state(ctx)
@@ -151,15 +159,8 @@ def iteration_profile(game: str, states: int, games: int) -> dict:
     selection, one decision and the evaluation); and of those, the copy of the state and the
     determinization alone (each in a jitted loop). The play-outs' share is what depth 1 saves."""
     from simbalance.players.common_nb import P_MCTS_DEPTH
-    from simbalance.studies.run import plan_run
 
-    _, seats = lineup(game)
-    plan = plan_run(game, 1, players=4, seed=1, strategies=seats, presets=presets(game))
-    res, search = plan.engine.resumable, plan.engine.search
-    ctx = res.context(*plan.prepared)
-    scratch = search.new_scratch(ctx, plan.lineup.slot_strategy, plan.lineup.slot_params)
-    sid = plan.lineup.slot_strategy[plan.lineup.seats[0]].astype(np.int64)
-    prm = np.ascontiguousarray(plan.lineup.slot_params[plan.lineup.seats[0]])
+    plan, res, search, ctx, scratch, sid, prm = search_seat(game)
     cut = prm.copy()
     cut[0, P_MCTS_DEPTH] = 1.0  # row 0: the search seat's parameters
     found, per_game = [], []

@@ -162,6 +162,17 @@ def ladder(
                         for b, name in yard_named.items()})
     n_pairs = n if n_pairs is None else n_pairs
     rows, seconds = [], {}
+
+    def head_to_head(me: str, other: str, stream: str) -> tuple[float, float, float, float]:
+        """``me`` and ``other`` one seat each, the other seats ``against``, seats rotated, ``n_pairs``
+        games: ``me``'s share of the two players' wins with its 95% interval, and the play time."""
+        pair = plan_run(game, n_pairs, players=p, seed=derive_seed(seed, stream), overrides=overrides,
+                        variants=variants, config=config, threads=threads, presets=presets,
+                        strategies=[me, other] + [against] * (p - 2), rotate=True)
+        played = play_labelled(pair, progress_factory, f"{game}: {me} vs {other}")
+        names = pair.lineup.slot_names
+        return (*pair_share(played.games, p, names.index(me), names.index(other)), played.elapsed)
+
     for i, b in enumerate(values):
         me = named[b]
         plan = plan_run(game, n, players=p, seed=derive_seed(seed, "ladder"), overrides=overrides,
@@ -176,24 +187,12 @@ def ladder(
                "h2h_share": float("nan"), "h2h_ci_low": float("nan"), "h2h_ci_high": float("nan"), "h2h_games": 0,
                "yard_share": float("nan"), "yard_ci_low": float("nan"), "yard_ci_high": float("nan"), "yard_games": 0}
         if i > 0 and n_pairs > 0:
-            prev = named[values[i - 1]]
-            pair = plan_run(game, n_pairs, players=p, seed=derive_seed(seed, "ladder pairs"), overrides=overrides,
-                            variants=variants, config=config, threads=threads, presets=presets,
-                            strategies=[me, prev] + [against] * (p - 2), rotate=True)
-            played = play_labelled(pair, progress_factory, f"{game}: {me} vs {prev}")
-            seconds[b] += played.elapsed
-            names = pair.lineup.slot_names
-            share, lo, hi = pair_share(played.games, p, names.index(me), names.index(prev))
+            share, lo, hi, secs = head_to_head(me, named[values[i - 1]], "ladder pairs")
+            seconds[b] += secs
             out.update(h2h_share=share, h2h_ci_low=lo, h2h_ci_high=hi, h2h_games=n_pairs)
         if yard_named and n_pairs > 0:
-            other = yard_named[b]
-            pair = plan_run(game, n_pairs, players=p, seed=derive_seed(seed, "ladder yardstick"), overrides=overrides,
-                            variants=variants, config=config, threads=threads, presets=presets,
-                            strategies=[me, other] + [against] * (p - 2), rotate=True)
-            played = play_labelled(pair, progress_factory, f"{game}: {me} vs {other}")
-            seconds[b] += played.elapsed
-            names = pair.lineup.slot_names
-            share, lo, hi = pair_share(played.games, p, names.index(me), names.index(other))
+            share, lo, hi, secs = head_to_head(me, yard_named[b], "ladder yardstick")
+            seconds[b] += secs
             out.update(yard_share=share, yard_ci_low=lo, yard_ci_high=hi, yard_games=n_pairs)
         rows.append(out)
     table = pd.DataFrame(rows, columns=LADDER_COLUMNS)

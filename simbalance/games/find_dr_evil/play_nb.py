@@ -140,7 +140,7 @@ def _ling_holder(ctx, slot):
     """The seat holding Dr. Ling (someone always does: he never pairs). The progress measure is
     looked up here once a round rather than followed pick by pick: a test of every picked card in
     the game's loop cost 10 % of the kernel's time."""
-    card_pose, ling, _, players = ctx[0], ctx[1], ctx[2], ctx[3]
+    card_pose, ling, players = ctx[0], ctx[1], ctx[3]
     pose = card_pose[ling]
     holder = 0
     for s in range(players):
