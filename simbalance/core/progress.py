@@ -84,6 +84,20 @@ PR_LEADER_ROUND = _take(ROUNDS_KEPT)  # the sole leader after round k + 1 (-1: a
 PR_MARGIN_ROUND = _take(ROUNDS_KEPT)  # the margin after round k + 1 (-1: not reached)
 PROGRESS_SIZE = _at
 
+# The batch of the batched functions (progress_round_batched): ``BATCH_SIZE`` more int64 slots of
+# the engine's state, apart from the tracker: the rounds stored (B_COUNT), then in BATCH_ROUNDS
+# slots each the four seats' counts (B_COUNTS + s * BATCH_ROUNDS), the leading set and the margin
+# the batch's metrics work out (B_LEADERS, B_MARGINS) and the length at each round's end (B_NOW).
+# Only B_COUNT is set when a game starts.
+BATCH_ROUNDS = 16  # a power of 2
+B_COUNT = 0
+B_COUNTS = 1
+B_LEADERS = B_COUNTS + 4 * BATCH_ROUNDS
+B_MARGINS = B_LEADERS + BATCH_ROUNDS
+B_NOW = B_MARGINS + BATCH_ROUNDS
+BATCH_SIZE = B_NOW + BATCH_ROUNDS
+BATCH_HIGH = 1 << 30  # above any count (an int32)
+
 # The record fields every engine appends to its own (core.records.record_dtype(... + PROGRESS_FIELDS)).
 PROGRESS_FIELDS = [
     ("checkpoints", np.int32),  # rounds checked, plus the end
@@ -205,6 +219,13 @@ def _round_end(tr, now, record, sole, margin, moved, window, mark_a, mark_b):
             tr[PR_LEADER_ROUND + k] = sole
             tr[PR_MARGIN_ROUND + k] = margin
         tr[PR_ROUNDS] = k + 1
+    return _loop_detection(tr, now, record, moved, window, mark_a, mark_b)
+
+
+@njit(cache=True, inline="always")
+def _loop_detection(tr, now, record, moved, window, mark_a, mark_b):
+    """The round's loop detection (``record``: a new best progress value). True once ``window``
+    turns (> 0) passed without progress."""
     tr[PR_NEXT] = now + tr[PR_ROUND_LEN]
     progress = moved | record
     tr[PR_STALL_FROM] = now if progress else tr[PR_STALL_FROM]
@@ -281,6 +302,144 @@ def progress_round_holder(tr, holder, now, moved, window, mark_a, mark_b):
     return _round_end(tr, now, record, sole, margin, moved, window, mark_a, mark_b)
 
 
+@njit(cache=True, _nrt=False)
+def _fold_batch(tr, batch):
+    """The metrics of the checkpoints of the rounds in ``batch`` (progress_round_batched), as
+    _checkpoint and _round_end take them at every round: first what each round gives alone (its
+    best and worst, its leading set, its margin, the sums: a loop the compiler vectorizes across
+    rounds, on int32), then what follows from one round to the next (the lead changes, since when
+    the sole leader leads, rounds 1-3). The sums are minus the counts' (the progress is minus the
+    count); the checkpoints, the first checkpoint's new leading set and the spare lanes' sums are
+    left to _batch_totals. Empties the batch."""
+    n = batch[B_COUNT] & (BATCH_ROUNDS - 1)
+    n = BATCH_ROUNDS if n == 0 else n  # called with a full batch or at the end with some rounds
+    b32 = batch
+    players = tr[PR_PLAYERS]
+    full = np.int32((1 << players) - 1)
+    several = players > 1
+    high = np.int32(BATCH_HIGH)
+    zero = np.int32(0)
+    s0 = s1 = s2 = s3 = np.int64(0)
+    lo_sum = np.int64(0)
+    margin_sum = np.int64(0)
+    was_last = np.int32(0)
+    for r in range(n):  # each round alone (vectorized)
+        c0 = np.int32(b32[B_COUNTS + r])
+        c1 = np.int32(b32[B_COUNTS + BATCH_ROUNDS + r])
+        c2 = np.int32(b32[B_COUNTS + 2 * BATCH_ROUNDS + r])
+        c3 = np.int32(b32[B_COUNTS + 3 * BATCH_ROUNDS + r])
+        lo = min(min(c0, c1), min(c2, c3))  # the fewest: the best progress
+        hi = max(max(c0, c1), max(c2, c3))
+        e0, e1, e2, e3 = c0 == lo, c1 == lo, c2 == lo, c3 == lo
+        leaders = full & (np.int32(e0) | (np.int32(e1) << 1) | (np.int32(e2) << 2) | (np.int32(e3) << 3))
+        lasts = full & (np.int32(c0 == hi) | (np.int32(c1 == hi) << 1) | (np.int32(c2 == hi) << 2)
+                        | (np.int32(c3 == hi) << 3))
+        second = min(min(high if e0 else c0, high if e1 else c1), min(high if e2 else c2, high if e3 else c3))
+        single = (leaders & (leaders - 1)) == 0
+        margin = second - lo if single & several else zero  # a tie for the lead: no margin
+        s0 += c0
+        s1 += c1
+        s2 += c2
+        s3 += c3
+        lo_sum += lo
+        margin_sum += margin
+        was_last |= lasts if hi > lo else zero
+        b32[B_LEADERS + r] = leaders
+        b32[B_MARGINS + r] = margin
+    tr[PR_SUM] -= s0
+    tr[PR_SUM + 1] -= s1
+    tr[PR_SUM + 2] -= s2
+    tr[PR_SUM + 3] -= s3
+    tr[PR_BEST_SUM] -= lo_sum
+    tr[PR_MARGIN_SUM] += margin_sum
+    tr[PR_WAS_LAST] |= was_last
+    previous = tr[PR_LEADERS]
+    last_sole = tr[PR_LAST_SOLE]
+    sole_at = tr[PR_SOLE_AT]
+    changes = tr[PR_CHANGES]
+    news = np.int64(0)
+    rounds = tr[PR_ROUNDS]
+    for r in range(n):  # from one round to the next
+        leaders = np.int64(b32[B_LEADERS + r])
+        single = leaders & (leaders - 1) == 0
+        sole = lowest_bit(leaders) if single else np.int64(-1)
+        new = leaders != previous
+        news += new
+        # a sole leader that also led alone at the round before is the last sole leader already:
+        # no test of a new leading set needed
+        changes += single & (last_sole >= 0) & (sole != last_sole)
+        sole_at = (np.int64(b32[B_NOW + r]) if single else np.int64(-1)) if new else sole_at
+        last_sole = sole if single else last_sole
+        previous = leaders
+        k = rounds + r
+        if k < ROUNDS_KEPT:
+            tr[PR_LEADER_ROUND + k] = sole
+            tr[PR_MARGIN_ROUND + k] = b32[B_MARGINS + r]
+    tr[PR_LEADERS] = previous
+    tr[PR_LAST_SOLE] = last_sole
+    tr[PR_SOLE_AT] = sole_at
+    tr[PR_CHANGES] = changes
+    tr[PR_SET_CHANGES] += news  # the first checkpoint's new set is taken off by _batch_totals
+    tr[PR_ROUNDS] = rounds + n
+    batch[B_COUNT] = 0
+
+
+@njit(cache=True, inline="always")
+def _batch_totals(tr, batch):
+    """The rest of the batch's metrics, and what _fold_batch leaves to the end: then the tracker
+    is the one _checkpoint keeps at every round (but for the best and the margin of the last
+    round, which the end's checkpoint replaces)."""
+    if batch[B_COUNT] > 0:
+        _fold_batch(tr, batch)
+    rounds = tr[PR_ROUNDS]
+    tr[PR_CHECKS] = rounds  # every checkpoint so far ended a round
+    tr[PR_SET_CHANGES] -= rounds > 0  # the first checkpoint's new leading set is no change
+    tr[PR_SUM + 4] = tr[PR_SUM]  # the spare lanes hold seat 0's progress
+    tr[PR_SUM + 5] = tr[PR_SUM]
+
+
+@njit(cache=True, forceinline=True, _nrt=False)
+def progress_reset_batched(tr, batch, players, round_len, now):
+    """progress_reset for the batched functions; ``batch``: BATCH_SIZE slots of the engine's state."""
+    progress_reset(tr, players, round_len, now)
+    batch[B_COUNT] = 0
+
+
+@njit(cache=True, forceinline=True, _nrt=False)
+def progress_round_batched(tr, batch, counts, now, moved, window, mark_a, mark_b):
+    """progress_round_of(tr, counts, -1, now, ...) for a progress measure of minus a count per seat
+    (lady-actions-escape: the cards held; ``counts``: MAX_SEATS entries of the engine's state), the
+    checkpoints' metrics put off: a game of at most four seats takes the round's best (the loop
+    detection's new record) now and stores its counts and length in ``batch``; a full batch of
+    BATCH_ROUNDS rounds is worked out in one call (_fold_batch), and progress_end_batched takes the
+    rest. The tracker's metrics are whole only then; the loop detection is the same, round by
+    round (tests/core/test_progress.py: the same tracker and records as progress_round_of). In
+    lady-actions-escape a round is four turns of a few dozen nanoseconds each: the checkpoint
+    round by round cost about as much as two of them."""
+    players = tr[PR_PLAYERS]
+    if players > 4:
+        record, sole, margin = _checkpoint(tr, counts, np.int64(-1), now)
+        return _round_end(tr, now, record, sole, margin, moved, window, mark_a, mark_b)
+    c0 = counts[0]
+    c1 = counts[1] if players > 1 else c0
+    c2 = counts[2] if players > 2 else c0
+    c3 = counts[3] if players > 3 else c0
+    lo = min(min(c0, c1), min(c2, c3))
+    record = -lo > tr[PR_RECORD]  # a new best is progress for the loop detection
+    tr[PR_RECORD] = max(-lo, tr[PR_RECORD])
+    if RECORD_METRICS:
+        n = batch[B_COUNT] & (BATCH_ROUNDS - 1)
+        batch[B_COUNTS + n] = c0
+        batch[B_COUNTS + BATCH_ROUNDS + n] = c1
+        batch[B_COUNTS + 2 * BATCH_ROUNDS + n] = c2
+        batch[B_COUNTS + 3 * BATCH_ROUNDS + n] = c3
+        batch[B_NOW + n] = now
+        batch[B_COUNT] = n + 1
+        if n == BATCH_ROUNDS - 1:
+            _fold_batch(tr, batch)
+    return _loop_detection(tr, now, record, moved, window, mark_a, mark_b)
+
+
 @njit(cache=True, inline="always")
 def _finish(tr, now, reason):
     """What the end adds to its checkpoint: the last stretch without progress, the reason."""
@@ -298,6 +457,18 @@ def progress_end(tr, vals, sign, now, reason):
     if tr[PR_DONE] != 0:
         return
     _checkpoint(tr, vals, sign, now)
+    _finish(tr, now, reason)
+
+
+@njit(cache=True, _nrt=False)
+def progress_end_batched(tr, batch, counts, now, reason):
+    """progress_end(tr, counts, -1, now, reason) after progress_round_batched: the metrics of the
+    rounds still in the batch, then the end's checkpoint."""
+    if tr[PR_DONE] != 0:
+        return
+    if RECORD_METRICS and tr[PR_PLAYERS] <= 4:
+        _batch_totals(tr, batch)
+    _checkpoint(tr, counts, np.int64(-1), now)
     _finish(tr, now, reason)
 
 

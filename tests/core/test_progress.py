@@ -24,14 +24,19 @@ def _write(out, tr, winners, length):
     P.write_progress(out, 0, tr, winners, length)
 
 
-def play(rounds, final, winners, round_len=2, moved=None, window=0, holder=False):
+def play(rounds, final, winners, round_len=2, moved=None, window=0, holder=False, batched=False, tracker=None):
     """A game of ``len(final)`` seats whose progress is ``rounds[k]`` at the end of round k and
     ``final`` at the end (length: one more turn after the last round). ``holder``: the values are
-    one-hot (one seat holds something) and go through the holder functions instead. Returns
-    (record, stalled at round k or None)."""
+    one-hot (one seat holds something) and go through the holder functions instead; ``batched``:
+    the values go through the batched functions as minus counts. Returns (record, stalled at round k
+    or None); ``tracker``: a list that gets the tracker at the end."""
     players = len(final)
     tr = np.zeros(P.PROGRESS_SIZE, np.int64)
-    P.progress_reset(tr, np.int64(players), np.int64(round_len), np.int64(0))
+    batch = np.full(P.BATCH_SIZE, -7, np.int64)  # what a game before left there
+    if batched:
+        P.progress_reset_batched(tr, batch, np.int64(players), np.int64(round_len), np.int64(0))
+    else:
+        P.progress_reset(tr, np.int64(players), np.int64(round_len), np.int64(0))
     stalled_at = None
     now = 0
     for k, values in enumerate(rounds):
@@ -41,6 +46,9 @@ def play(rounds, final, winners, round_len=2, moved=None, window=0, holder=False
         if holder:
             stalled = P.progress_round_holder(tr, np.int64(values.index(1)), np.int64(now), m, np.int64(window),
                                               np.int64(k), np.int64(0))
+        elif batched:
+            stalled = P.progress_round_batched(tr, batch, -_lanes(values), np.int64(now), m, np.int64(window),
+                                               np.int64(k), np.int64(0))
         else:
             stalled = P.progress_round_of(tr, _lanes(values), np.int64(1), np.int64(now), m, np.int64(window),
                                           np.int64(k), np.int64(0))
@@ -49,8 +57,12 @@ def play(rounds, final, winners, round_len=2, moved=None, window=0, holder=False
     length = now + 1
     if holder:
         P.progress_end_holder(tr, np.int64(final.index(1)), np.int64(length), np.int64(0))
+    elif batched:
+        P.progress_end_batched(tr, batch, -_lanes(final), np.int64(length), np.int64(0))
     else:
         P.progress_end(tr, _lanes(final), np.int64(1), np.int64(length), np.int64(0))
+    if tracker is not None:
+        tracker.append(tr)
     out = np.zeros(1, DTYPE)
     _write(out, tr, np.int64(winners), np.int64(length))
     return out[0], stalled_at
@@ -124,6 +136,30 @@ def test_the_holder_functions_give_the_records_of_the_one_hot_values():
             a, stall_a = play(**args)
             b, stall_b = play(**args, holder=True)
             assert a.tobytes() == b.tobytes() and stall_a == stall_b
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4, 5, 6])
+def test_the_batched_functions_give_the_tracker_and_records_of_the_generic_ones(players):
+    """progress_round_batched / progress_end_batched (minus counts, the metrics worked out a batch
+    of rounds at a time) against progress_round_of / progress_end: the same tracker at the end,
+    the same record and the same stall, for games shorter and longer than a batch and ending
+    mid-batch, with ties, leads changing hands and long stretches without progress."""
+    rng = np.random.default_rng(100 + players)
+    for trial in range(300):
+        n_rounds = int(rng.integers(0, 3 * P.BATCH_ROUNDS + 3))
+        top = int(rng.choice([2, 4, 30]))  # few values: many ties; many: few
+        seq = [tuple(-int(v) for v in rng.integers(0, top, players)) for _ in range(n_rounds + 1)]
+        moved = [bool(m) for m in rng.random(n_rounds) < 0.1]
+        best = max(seq[-1])
+        winners = sum(1 << s for s in range(players) if seq[-1][s] == best) if rng.random() < 0.9 else 0
+        args = dict(rounds=seq[:-1], final=seq[-1], winners=winners, moved=moved, window=int(rng.choice([0, 6, 20])),
+                    round_len=players)
+        tr_a, tr_b = [], []
+        a, stall_a = play(**args, tracker=tr_a)
+        b, stall_b = play(**args, batched=True, tracker=tr_b)
+        assert a.tobytes() == b.tobytes(), (trial, a, b)
+        assert stall_a == stall_b
+        assert (tr_a[0] == tr_b[0]).all(), (trial, tr_a[0], tr_b[0])
 
 
 def test_loop_detection_counts_turns_without_progress():

@@ -41,6 +41,7 @@ from simbalance.games.lady_actions_escape.rules_nb import (
     deal,
     draw_until_playable,
     escaped,
+    finish_progress,
     invalid_play,
     next_seat,
     pass_turn,
@@ -341,6 +342,7 @@ def write_record(ctx, state, out, i):
         out[i].winner = -1
         winners = np.int64(0)
     out[i].winners = winners
+    finish_progress(st)
     write_progress(out, i, st[TRACK:TRACK + PROGRESS_SIZE], winners, st[TURN])
 
 

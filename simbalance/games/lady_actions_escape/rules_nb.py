@@ -19,18 +19,21 @@ from numba import njit
 
 from simbalance.core.event_log import log_event
 from simbalance.core.progress import (
+    BATCH_SIZE,
     PR_MARK_A,
     PR_MARK_B,
     PR_NEXT,
+    PR_REASON,
     PR_STALL_FROM,
     PROGRESS_SIZE,
-    progress_end,
-    progress_reset,
-    progress_round_of,
+    progress_end_batched,
+    progress_reset_batched,
+    progress_round_batched,
 )
 from simbalance.core.records import END_INVALID, END_STALEMATE, END_TIMEOUT, END_WIN, MAX_SEATS
 from simbalance.core.rng import randint, shuffle
 from simbalance.games.lady_actions_escape.state_nb import (
+    BATCH,
     DEALT,
     DIRECTION,
     DISC,
@@ -110,12 +113,21 @@ def next_seat(seat, direction, players):
 @njit(cache=True, inline="always")
 def end_game(st, end, winner, reason):
     """The game is over (END_*; a stalemate's ``reason``, R_*): nobody is to move any more. The
-    whole-game metrics take their last checkpoint."""
+    whole-game metrics take their last checkpoint in ``finish_progress``, once the game loop is left:
+    a call to it at every place a game ends would be part of the game loop's machine code (and the
+    loop's code would differ with and without the metrics)."""
     st[END] = end
     st[WINNER] = winner
     st[PHASE] = PHASE_OVER
-    progress_end(st[TRACK:TRACK + PROGRESS_SIZE], st[HAND_N:HAND_N + MAX_SEATS], np.int64(-1), st[TURN],
-                 np.int64(reason))  # the measure: minus the cards held
+    st[TRACK + PR_REASON] = reason
+
+
+@njit(cache=True, inline="always")
+def finish_progress(st):
+    """The whole-game metrics' last checkpoint of a game that is over (``end_game``): nothing moved
+    since it ended, so the hand sizes and the length are the end's."""
+    progress_end_batched(st[TRACK:TRACK + PROGRESS_SIZE], st[BATCH:BATCH + BATCH_SIZE], st[HAND_N:HAND_N + MAX_SEATS],
+                         st[TURN], st[TRACK + PR_REASON])  # the measure: minus the cards held
 
 
 @njit(cache=True, inline="always")
@@ -158,7 +170,8 @@ def deal(ctx, state, order, rotation, log, log_n):
         st[DRAW + k - dealt] = order[k]
     st[DRAW_N] = n_cards - dealt
     st[SEAT] = first_leader(rng, game_rules, rotation)
-    progress_reset(st[TRACK:TRACK + PROGRESS_SIZE], players, players, st[TURN])  # a round: a turn per seat
+    progress_reset_batched(st[TRACK:TRACK + PROGRESS_SIZE], st[BATCH:BATCH + BATCH_SIZE], players, players,
+                           st[TURN])  # a round: a turn per seat
     st[DIRECTION] = 1  # clockwise
     st[TOP] = 0  # the index of "nothing": the leader plays any card
     st[WINNER] = -1
@@ -189,9 +202,11 @@ def end_of_round(st, window, log, log_n):
     moved = st[RESHUFFLES] == st[RESH_AT_ROUND]
     st[RESH_AT_ROUND] = st[RESHUFFLES]
     # The progress measure (docs/rules/lady-actions-escape.md, "Whole-game metrics"): minus the cards
-    # each seat holds, fewer is better.
-    if not progress_round_of(st[TRACK:TRACK + PROGRESS_SIZE], st[HAND_N:HAND_N + MAX_SEATS], np.int64(-1), st[TURN],
-                             moved, window, st[DRAW_EFFECTS], st[REVERSALS]):
+    # each seat holds, fewer is better; the checkpoints' metrics are worked out a batch of rounds at
+    # a time.
+    if not progress_round_batched(st[TRACK:TRACK + PROGRESS_SIZE], st[BATCH:BATCH + BATCH_SIZE],
+                                  st[HAND_N:HAND_N + MAX_SEATS], st[TURN], moved, window, st[DRAW_EFFECTS],
+                                  st[REVERSALS]):
         return True
     turns = st[TURN] - st[TRACK + PR_STALL_FROM]
     reason = stalemate_reason(st, turns)

@@ -23,7 +23,7 @@ import numpy as np
 from numba import njit
 
 from simbalance.core.bits import lowest_bit
-from simbalance.core.progress import PROGRESS_SIZE
+from simbalance.core.progress import BATCH_SIZE, PROGRESS_SIZE
 from simbalance.core.records import MAX_SEATS
 
 MAX_CARDS = 64  # hands are 64-bit masks
@@ -112,6 +112,7 @@ RESH_AT_ROUND = _a.take(1)  # RESHUFFLES at the end of the last round (a round w
 TRACK = _a.take(PROGRESS_SIZE)  # the whole-game metrics' tracker (core/progress.py)
 DRAW = _a.take(MAX_CARDS)  # the draw pile, its top card at DRAW + st[DRAW_N] - 1
 DISC = _a.take(MAX_CARDS)  # the discard pile, its top card at DISC + st[DISC_N] - 1
+BATCH = _a.take(BATCH_SIZE)  # the tracker's last rounds, their metrics not yet worked out (core/progress.py)
 ST_SIZE = _a.n
 
 # What is pending (st[PHASE]).
