@@ -19,10 +19,14 @@ slice of that array: ``st[TRACK:TRACK + PROGRESS_SIZE]``), it calls:
   made of). An engine whose progress measure is which seat holds something (find-dr-evil: 1 for
   the holder of Dr. Ling, 0 for the others) calls ``progress_round_holder(tr, holder, now, moved,
   window, mark_a, mark_b)`` instead: the same checkpoint of the one-hot values, a handful of
-  operations, and the game's own loop never touches the tracker between rounds;
+  operations, and the game's own loop never touches the tracker between rounds. An engine whose
+  measure is minus a count per seat (lady-actions-escape: the cards held) calls
+  ``progress_round_batched(tr, batch, counts, now, moved, window, mark_a, mark_b)``: the loop
+  detection at once, the metrics of a batch of rounds in one call (``batch``: ``BATCH_SIZE`` more
+  slots of its state, ``progress_reset_batched`` when a game starts);
 - ``progress_end(tr, vals, sign, now, reason)`` (or ``progress_end_holder(tr, holder, now,
-  reason)``) once the game is over: the last checkpoint (the end counts, also mid-round) and the
-  stalemate reason (0: not a stalemate);
+  reason)``, ``progress_end_batched(tr, batch, counts, now, reason)``) once the game is over: the
+  last checkpoint (the end counts, also mid-round) and the stalemate reason (0: not a stalemate);
 - ``write_progress(out, i, tr, winners, length)`` in ``write_record``.
 
 Every step is integer arithmetic on the block: a game played on from a copy of its state reaches
@@ -86,14 +90,16 @@ PROGRESS_SIZE = _at
 
 # The batch of the batched functions (progress_round_batched): ``BATCH_SIZE`` more int64 slots of
 # the engine's state, apart from the tracker: the rounds stored (B_COUNT), then in BATCH_ROUNDS
-# slots each the four seats' counts (B_COUNTS + s * BATCH_ROUNDS), the leading set and the margin
-# the batch's metrics work out (B_LEADERS, B_MARGINS) and the length at each round's end (B_NOW).
+# slots each the four seats' counts (B_COUNTS + s * BATCH_ROUNDS), the leading set, the sole leader
+# and the margin the batch's metrics work out (B_LEADERS, B_SOLES, B_MARGINS) and the length at each
+# round's end (B_NOW).
 # Only B_COUNT is set when a game starts.
 BATCH_ROUNDS = 16  # a power of 2
 B_COUNT = 0
 B_COUNTS = 1
 B_LEADERS = B_COUNTS + 4 * BATCH_ROUNDS
-B_MARGINS = B_LEADERS + BATCH_ROUNDS
+B_SOLES = B_LEADERS + BATCH_ROUNDS
+B_MARGINS = B_SOLES + BATCH_ROUNDS
 B_NOW = B_MARGINS + BATCH_ROUNDS
 BATCH_SIZE = B_NOW + BATCH_ROUNDS
 BATCH_HIGH = 1 << 30  # above any count (an int32)
@@ -307,13 +313,13 @@ def _fold_batch(tr, batch):
     """The metrics of the checkpoints of the rounds in ``batch`` (progress_round_batched), as
     _checkpoint and _round_end take them at every round: first what each round gives alone (its
     best and worst, its leading set, its margin, the sums: a loop the compiler vectorizes across
-    rounds, on int32), then what follows from one round to the next (the lead changes, since when
+    rounds, on int32 values), then what follows from one round to the next (the lead changes, since when
     the sole leader leads, rounds 1-3). The sums are minus the counts' (the progress is minus the
     count); the checkpoints, the first checkpoint's new leading set and the spare lanes' sums are
     left to _batch_totals. Empties the batch."""
     n = batch[B_COUNT] & (BATCH_ROUNDS - 1)
     n = BATCH_ROUNDS if n == 0 else n  # called with a full batch or at the end with some rounds
-    b32 = batch
+    b = batch  # the batch, in short
     players = tr[PR_PLAYERS]
     full = np.int32((1 << players) - 1)
     several = players > 1
@@ -324,10 +330,10 @@ def _fold_batch(tr, batch):
     margin_sum = np.int64(0)
     was_last = np.int32(0)
     for r in range(n):  # each round alone (vectorized)
-        c0 = np.int32(b32[B_COUNTS + r])
-        c1 = np.int32(b32[B_COUNTS + BATCH_ROUNDS + r])
-        c2 = np.int32(b32[B_COUNTS + 2 * BATCH_ROUNDS + r])
-        c3 = np.int32(b32[B_COUNTS + 3 * BATCH_ROUNDS + r])
+        c0 = np.int32(b[B_COUNTS + r])
+        c1 = np.int32(b[B_COUNTS + BATCH_ROUNDS + r])
+        c2 = np.int32(b[B_COUNTS + 2 * BATCH_ROUNDS + r])
+        c3 = np.int32(b[B_COUNTS + 3 * BATCH_ROUNDS + r])
         lo = min(min(c0, c1), min(c2, c3))  # the fewest: the best progress
         hi = max(max(c0, c1), max(c2, c3))
         e0, e1, e2, e3 = c0 == lo, c1 == lo, c2 == lo, c3 == lo
@@ -344,8 +350,9 @@ def _fold_batch(tr, batch):
         lo_sum += lo
         margin_sum += margin
         was_last |= lasts if hi > lo else zero
-        b32[B_LEADERS + r] = leaders
-        b32[B_MARGINS + r] = margin
+        b[B_LEADERS + r] = leaders
+        b[B_SOLES + r] = (leaders >> 1) - (leaders >> 3) if single else np.int32(-1)  # 1, 2, 4, 8: 0 .. 3
+        b[B_MARGINS + r] = margin
     tr[PR_SUM] -= s0
     tr[PR_SUM + 1] -= s1
     tr[PR_SUM + 2] -= s2
@@ -355,29 +362,28 @@ def _fold_batch(tr, batch):
     tr[PR_WAS_LAST] |= was_last
     previous = tr[PR_LEADERS]
     last_sole = tr[PR_LAST_SOLE]
-    sole_at = tr[PR_SOLE_AT]
     changes = tr[PR_CHANGES]
     news = np.int64(0)
-    rounds = tr[PR_ROUNDS]
+    last_new = np.int64(-1)
     for r in range(n):  # from one round to the next
-        leaders = np.int64(b32[B_LEADERS + r])
-        single = leaders & (leaders - 1) == 0
-        sole = lowest_bit(leaders) if single else np.int64(-1)
+        leaders = b[B_LEADERS + r]
+        sole = b[B_SOLES + r]
         new = leaders != previous
         news += new
+        last_new = r if new else last_new
+        previous = leaders
         # a sole leader that also led alone at the round before is the last sole leader already:
         # no test of a new leading set needed
-        changes += single & (last_sole >= 0) & (sole != last_sole)
-        sole_at = (np.int64(b32[B_NOW + r]) if single else np.int64(-1)) if new else sole_at
-        last_sole = sole if single else last_sole
-        previous = leaders
-        k = rounds + r
-        if k < ROUNDS_KEPT:
-            tr[PR_LEADER_ROUND + k] = sole
-            tr[PR_MARGIN_ROUND + k] = b32[B_MARGINS + r]
+        changes += (sole >= 0) & (last_sole >= 0) & (sole != last_sole)
+        last_sole = sole if sole >= 0 else last_sole
+    if last_new >= 0:  # a new stretch of leading alone (or of no sole leader) began there
+        tr[PR_SOLE_AT] = b[B_NOW + last_new] if b[B_SOLES + last_new] >= 0 else -1
+    rounds = tr[PR_ROUNDS]
+    for r in range(min(n, ROUNDS_KEPT - rounds)):  # rounds 1 to 3
+        tr[PR_LEADER_ROUND + rounds + r] = b[B_SOLES + r]
+        tr[PR_MARGIN_ROUND + rounds + r] = b[B_MARGINS + r]
     tr[PR_LEADERS] = previous
     tr[PR_LAST_SOLE] = last_sole
-    tr[PR_SOLE_AT] = sole_at
     tr[PR_CHANGES] = changes
     tr[PR_SET_CHANGES] += news  # the first checkpoint's new set is taken off by _batch_totals
     tr[PR_ROUNDS] = rounds + n
@@ -414,8 +420,8 @@ def progress_round_batched(tr, batch, counts, now, moved, window, mark_a, mark_b
     BATCH_ROUNDS rounds is worked out in one call (_fold_batch), and progress_end_batched takes the
     rest. The tracker's metrics are whole only then; the loop detection is the same, round by
     round (tests/core/test_progress.py: the same tracker and records as progress_round_of). In
-    lady-actions-escape a round is four turns of a few dozen nanoseconds each: the checkpoint
-    round by round cost about as much as two of them."""
+    lady-actions-escape a round of four turns is about 200 ns of play, and the checkpoint taken
+    round by round added 9 to 11 (BENCHMARKS.md, "Issue 21")."""
     players = tr[PR_PLAYERS]
     if players > 4:
         record, sole, margin = _checkpoint(tr, counts, np.int64(-1), now)

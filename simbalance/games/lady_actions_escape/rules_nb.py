@@ -14,7 +14,6 @@ replaying, and numba then compiles the step without a trace of the logging.
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 from simbalance.core.event_log import log_event
