@@ -21,7 +21,7 @@ SEARCH_IDS = (MCTS, FLAT)
 # strategy (a heuristic or a preset) that plays the search seats in the play-outs: the lineup
 # writes it as that strategy's id followed by its parameters (core/lineup.param_row).
 SEARCH_PARAMS = {
-    "mcts": ("iterations", "uct", "depth", "confidence", "rollout"),
+    "mcts": ("iterations", "uct", "depth", "confidence", "halving", "widening", "rollout"),
     "flat": ("playouts", "depth", "confidence", "per_decision", "rollout"),
 }
 SEARCH_STRATEGIES = {"mcts": MCTS, "flat": FLAT}

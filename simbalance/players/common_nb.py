@@ -4,7 +4,7 @@ preallocated scratch, copying a state, the play-out and its result.
 The scratch (``new_search``) is allocated once per block of games and reused at every decision: no
 allocation in the game loop. It is a tuple
 
-``(work, ti, tf, options, rew, roll_sid, roll_prm, rng, sub, opt)``:
+``(work, ti, tf, options, rew, roll_sid, roll_prm, rng, sub, opt, guess)``:
 
 - ``work``: a game state, the determinization an iteration plays in;
 - ``ti`` int64[capacity, N_TI], ``tf`` float64[capacity, N_TF]: the tree's nodes (T_*, F_*);
@@ -13,8 +13,12 @@ allocation in the game loop. It is a tuple
 - ``roll_sid``, ``roll_prm``: the seats' strategies in the play-outs (a search seat plays its
   rollout strategy);
 - ``rng``, ``sub`` uint64[1]: the search's stream, and a sub-stream (flat's common random numbers);
-- ``opt`` float64[3, max options]: flat's per option sums of results (or of their differences to
-  the rollout strategy's option), of their squares, and one play-out's results.
+- ``opt`` float64[N_OPT, max options]: per option at the root, when the options are compared on
+  the same deals (flat, and mcts's sequential halving): the sums of the differences of its results
+  to the rollout strategy's option, of their squares, one deal's result, whether the option is
+  still in the running, and its number of deals (O_*);
+- ``guess``: a second game state, where a tree node asks the strategy of the seat to move what it
+  would play (a game's ``policy`` may change the state it reads).
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ from numba.extending import overload
 
 from simbalance.core.bits import popcount
 from simbalance.core.records import MAX_SEATS
-from simbalance.core.rng import GOLDEN, mix64, seed_game
+from simbalance.core.rng import GOLDEN, mix64, seed_game, wins_tie
 from simbalance.players import FLAT, MCTS, SEARCH_MAX_ID
 
 # ---- parameter positions (simbalance.players.SEARCH_PARAMS) -------------------------------------
@@ -35,7 +39,9 @@ P_BUDGET = 0  # mcts: iterations per decision; flat: play-outs per option (or pe
 P_UCT = 1  # mcts: the UCT exploration constant
 P_MCTS_DEPTH = 2  # mcts: decisions a play-out plays before the evaluation scores it (0: to the end)
 P_MCTS_CONFIDENCE = 3  # mcts: standard errors by which an option must beat the rollout strategy's own
-P_MCTS_ROLLOUT = 4  # mcts: the rollout strategy's id, its parameters after it
+P_MCTS_HALVING = 4  # mcts: 1: sequential halving at the root, on the same deals for every option; 0: UCT there too
+P_MCTS_WIDENING = 5  # mcts: a node of v visits has at most ceil(widening * sqrt(v)) children (0: all before a revisit)
+P_MCTS_ROLLOUT = 6  # mcts: the rollout strategy's id, its parameters after it
 P_FLAT_DEPTH = 1
 P_FLAT_CONFIDENCE = 2
 P_FLAT_PER_DECISION = 3  # flat: 1 when ``playouts`` is the decision's whole budget, split among the options
@@ -53,6 +59,14 @@ F_AVAIL = 1  # how often the option was legal when its parent was visited (ISMCT
 F_REWARD = 2  # summed results of the mover
 F_REWARD2 = 3  # ... and their squares
 N_TF = 4
+
+# ---- the root's options compared on the same deals (opt's rows) ------------------------------
+O_SUM = 0  # sum of the differences of its results to the rollout strategy's option
+O_SUM2 = 1  # ... and of their squares
+O_RESULT = 2  # its result on the current deal
+O_ALIVE = 3  # 1: still in the running
+O_DEALS = 4  # deals it was played on
+N_OPT = 5
 
 # The search's stream: derive_seed(seed, "search") (core/rng), computed in the kernel.
 SEARCH_SALT = np.uint64(int.from_bytes(hashlib.sha256(b"search").digest()[:8], "little"))
@@ -103,7 +117,7 @@ def _copy_state_jitted(dst, src):
 @njit(cache=True)
 def search_capacity(slot_strategy, slot_params):
     """Tree nodes a block needs: one per iteration and the root, for the largest mcts budget among
-    the run's slots (1 when no slot searches)."""
+    the run's slots (1 when no slot searches); new_search adds one per option for the root's children."""
     cap = 1
     for k in range(slot_strategy.shape[0]):
         if slot_strategy[k] == MCTS:
@@ -115,16 +129,17 @@ def search_capacity(slot_strategy, slot_params):
 def new_search(ctx, new_state, n_options, players, n_params, capacity):
     """The scratch of one block (module doc)."""
     work = new_state(ctx)
-    ti = np.zeros((capacity, N_TI), np.int64)
-    tf = np.zeros((capacity, N_TF), np.float64)
+    ti = np.zeros((capacity + n_options + 1, N_TI), np.int64)
+    tf = np.zeros((capacity + n_options + 1, N_TF), np.float64)
     options = np.zeros(n_options, np.int64)
     rew = np.zeros(MAX_SEATS, np.float64)
     roll_sid = np.zeros(players, np.int64)
     roll_prm = np.zeros((players, n_params), np.float64)
     rng = np.zeros(1, np.uint64)
     sub = np.zeros(1, np.uint64)
-    opt = np.zeros((3, n_options), np.float64)
-    return work, ti, tf, options, rew, roll_sid, roll_prm, rng, sub, opt
+    opt = np.zeros((N_OPT, n_options), np.float64)
+    guess = new_state(ctx)
+    return work, ti, tf, options, rew, roll_sid, roll_prm, rng, sub, opt, guess
 
 
 @njit(cache=True, forceinline=True)
@@ -195,3 +210,47 @@ def with_option(options, n, option):
             return n
     options[n] = option
     return n + 1
+
+
+@njit(cache=True, inline="always")
+def add_deal(opt, n, own):
+    """The options in the running were played on one more deal (their results in ``opt[O_RESULT]``):
+    add each one's difference to the rollout strategy's option (``own``; -1: not among them, 0)."""
+    base = opt[O_RESULT, own] if own >= 0 else 0.0
+    for j in range(n):
+        if opt[O_ALIVE, j] != 0.0:
+            d = opt[O_RESULT, j] - base
+            opt[O_SUM, j] += d
+            opt[O_SUM2, j] += d * d
+            opt[O_DEALS, j] += 1.0
+
+
+@njit(cache=True, inline="always")
+def paired_choice(opt, options, n, own, pref, rng, confidence):
+    """Among the options in the running (compared on the same deals), the one with the best mean
+    difference to the rollout strategy's own option ``pref`` (at ``own``; ties: its own if among
+    them, else uniform from the search's stream); it is taken when it beats its own by more than
+    ``confidence`` standard errors of the paired difference, otherwise its own."""
+    # Every option in the running was played on every deal so far: their sums compare as their means.
+    top = -np.inf
+    for j in range(n):
+        if opt[O_ALIVE, j] != 0.0:
+            top = max(top, opt[O_SUM, j])
+    best = -1
+    ties = 0
+    for j in range(n):
+        if opt[O_ALIVE, j] != 0.0 and opt[O_SUM, j] == top:
+            if j == own:
+                return pref
+            ties += 1
+            if wins_tie(rng, ties):
+                best = j
+    if own < 0:
+        return options[best]
+    deals = opt[O_DEALS, best]
+    mean = opt[O_SUM, best] / deals
+    var = opt[O_SUM2, best] / deals - mean * mean
+    # The paired difference against its own option: its variance is the differences' own.
+    if clearly_better(mean, var, deals, 0.0, 0.0, deals, confidence):
+        return options[best]
+    return pref

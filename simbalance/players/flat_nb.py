@@ -15,15 +15,21 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simbalance.core.rng import next_u64, wins_tie
+from simbalance.core.rng import next_u64
 from simbalance.players.common_nb import (
+    O_ALIVE,
+    O_DEALS,
+    O_RESULT,
+    O_SUM,
+    O_SUM2,
     P_BUDGET,
     P_FLAT_CONFIDENCE,
     P_FLAT_DEPTH,
     P_FLAT_PER_DECISION,
-    clearly_better,
+    add_deal,
     copy_state,
     finish,
+    paired_choice,
     preferred,
     with_option,
 )
@@ -35,7 +41,7 @@ def flat(to_move, legal_options, apply_option, play_out, determinize, outcome, e
     """The option ``seat`` (to move in ``state``) takes after ``prm[P_BUDGET]`` play-outs per option
     (with ``prm[P_FLAT_PER_DECISION]``: per decision, split evenly among the options, at least one
     each: the budget of ``mcts`` with as many iterations, for the ladder's yardstick)."""
-    work, _, _, options, rew, roll_sid, roll_prm, rng, sub, opt = scratch
+    work, _, _, options, rew, roll_sid, roll_prm, rng, sub, opt, _ = scratch
     players = roll_sid.shape[0]
     n = legal_options(ctx, state, options)
     if n <= 1:
@@ -48,8 +54,10 @@ def flat(to_move, legal_options, apply_option, play_out, determinize, outcome, e
         playouts = max(1, playouts // n)
     own = -1
     for j in range(n):
-        opt[0, j] = 0.0
-        opt[1, j] = 0.0
+        opt[O_SUM, j] = 0.0
+        opt[O_SUM2, j] = 0.0
+        opt[O_ALIVE, j] = 1.0
+        opt[O_DEALS, j] = 0.0
         if options[j] == pref:
             own = j
     for _ in range(playouts):
@@ -60,29 +68,6 @@ def flat(to_move, legal_options, apply_option, play_out, determinize, outcome, e
             determinize(ctx, work, seat, sub)
             apply_option(ctx, work, options[j])
             finish(to_move, play_out, outcome, evaluate, ctx, work, roll_sid, roll_prm, depth, rew, players)
-            opt[2, j] = rew[seat]
-        base = opt[2, own] if own >= 0 else 0.0
-        for j in range(n):
-            d = opt[2, j] - base
-            opt[0, j] += d
-            opt[1, j] += d * d
-    top = opt[0, 0]
-    for j in range(1, n):
-        top = max(top, opt[0, j])
-    best = -1
-    ties = 0
-    for j in range(n):
-        if opt[0, j] == top:
-            if j == own:
-                return pref
-            ties += 1
-            if wins_tie(rng, ties):
-                best = j
-    if own < 0:
-        return options[best]
-    mean = opt[0, best] / playouts
-    var = opt[1, best] / playouts - mean * mean
-    # The paired difference against its own option: its variance is the differences' own.
-    if clearly_better(mean, var, playouts, 0.0, 0.0, playouts, prm[P_FLAT_CONFIDENCE]):
-        return options[best]
-    return pref
+            opt[O_RESULT, j] = rew[seat]
+        add_deal(opt, n, own)
+    return paired_choice(opt, options, n, own, pref, rng, prm[P_FLAT_CONFIDENCE])
