@@ -369,3 +369,31 @@ def test_a_search_seat_never_plays_in_the_kernel_without_search(game):
     assert plan.kernel is plan.engine.search.kernel  # seat 0 searches: it takes the first decision
     wrong = dataclasses.replace(plan, kernel=plan.engine.kernel)
     assert (play(wrong)["end"] == 3).all()
+
+
+def test_sequential_halving_keeps_the_better_half_and_always_the_rollout_strategys_own_option():
+    from simbalance.players.common_nb import N_OPT, O_ALIVE, O_SUM
+    from simbalance.players.ismcts_nb import _keep_better_half
+
+    opt = np.zeros((N_OPT, 6))
+    opt[O_ALIVE, :5] = 1.0  # option 5 is out of the running already
+    opt[O_SUM, :] = [0.0, 3.0, -1.0, 2.0, 1.0, 9.0]
+    rng = np.array([7], np.uint64)
+    left = _keep_better_half(opt, 6, 5, 2, rng)  # own: option 2, the worst: it stays all the same
+    assert left == 4 and list(opt[O_ALIVE]) == [0.0, 1.0, 1.0, 1.0, 1.0, 0.0]  # ceil(5 / 2) = 3 best, and own
+    # ties among the best are broken uniformly: of three tied options two stay, each 2 times in 3
+    stays = np.zeros(3)
+    for k in range(3000):
+        opt[O_ALIVE, :] = [1.0, 1.0, 1.0, 1.0, 0.0, 0.0]
+        opt[O_SUM, :4] = [5.0, 5.0, 5.0, 0.0]
+        rng[0] = np.uint64(k * 2654435761 + 1)
+        assert _keep_better_half(opt, 4, 4, 3, rng) == 3  # two of the tied, and own (3)
+        stays += opt[O_ALIVE, :3]
+    assert stays.sum() == 6000 and np.all(np.abs(stays / 3000 - 2 / 3) < 0.04)
+
+
+def test_progressive_widening_lets_a_node_grow_with_the_root_of_its_visits():
+    from simbalance.players.ismcts_nb import _children_allowed
+
+    assert [_children_allowed(float(v), 1.0) for v in (0, 1, 2, 4, 5, 9, 10)] == [1, 1, 2, 2, 3, 3, 4]
+    assert _children_allowed(3.0, 0.0) > 10 ** 9  # 0: every option before any is revisited
