@@ -215,6 +215,8 @@ def mcts(to_move, legal_options, apply_option, play_out, determinize, outcome, e
     # Sequential halving on the same deals. Root option j is node 1 + j (its code kept there:
     # the descents reuse ``options``).
     n_root = with_option(options, n_root, pref)
+    if n_root > budget:
+        n_root = _sample_options(options, n_root, pref, max(np.int64(2), budget), rng)
     own = -1
     for j in range(n_root):
         _new_node(ti, tf, 1 + j, 0, options[j], seat)
@@ -250,6 +252,23 @@ def mcts(to_move, legal_options, apply_option, play_out, determinize, outcome, e
     for j in range(n_root):
         options[j] = ti[1 + j, T_OPTION]
     return paired_choice(opt, options, n_root, own, pref, rng, prm[P_MCTS_CONFIDENCE])
+
+
+@njit(cache=True, inline="always")
+def _sample_options(options, n, pref, m, rng):
+    """A budget smaller than the options: the rollout strategy's own option ``pref`` and ``m - 1``
+    others drawn uniformly (from the search's stream) in ``options[:m]``; returns ``m``."""
+    for j in range(n):
+        if options[j] == pref:
+            options[j] = options[0]
+            options[0] = pref
+            break
+    for j in range(1, m):  # a partial Fisher-Yates shuffle of options[1:n]
+        pick = j + randint(rng, n - j)
+        code = options[pick]
+        options[pick] = options[j]
+        options[j] = code
+    return m
 
 
 @njit(cache=True, inline="always")
