@@ -68,11 +68,13 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=15)
     parser.add_argument("--strategies", default="")
     parser.add_argument("--set", dest="overrides", action="append", default=[])
+    parser.add_argument("--now", default=THIS_TREE,
+                        help="the checkout timed as 'now' (default: this one; a copy of it compares like with like)")
     parser.add_argument("--simulate", action="store_true",
                         help="time simulate(GAME, N) whole (all threads, wall seconds) instead of the kernel")
     args = parser.parse_args()
     procs = {}
-    for name, tree in (("before", os.path.abspath(args.before)), ("now", THIS_TREE)):
+    for name, tree in (("before", os.path.abspath(args.before)), ("now", os.path.abspath(args.now))):
         overrides = ";".join(args.overrides) if name == "now" else ""
         proc = subprocess.Popen([sys.executable, "-P", "-c", WORKER, args.game, str(args.n), tree, args.strategies,
                                  overrides, "1" if args.simulate else "0"], env=dict(os.environ, PYTHONPATH=tree), stdin=subprocess.PIPE,

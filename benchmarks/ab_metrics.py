@@ -2,13 +2,17 @@
 
     python -m benchmarks.ab_metrics GAME N [--rounds 21] [--strategies S] [--simulate]
 
-Copies this checkout's ``simbalance`` package and ``configs`` into a temporary folder, sets
-``core/progress.RECORD_METRICS`` to False there (the loop detection still runs, so the games are the
-same; the metrics' checkpoints and record fields are left out), and runs ``benchmarks.ab_kernel``
-with that copy as "before": the same N games of seed 1 on one thread, in turn, ``--rounds`` times,
+Copies this checkout's ``simbalance`` package and ``configs`` into two temporary folders, sets
+``core/progress.RECORD_METRICS`` to False in the first (the loop detection still runs, so the games
+are the same; the metrics' checkpoints and record fields are left out), and runs
+``benchmarks.ab_kernel`` with the first as "before" and the second as "now" (two copies of the same
+kind: a copy in /tmp and the checkout itself once differed by 7% for identical code): the same N
+games of seed 1 on one thread, in turn, ``--rounds`` times,
 CPU seconds of the kernel and of the chunk's aggregation. The shared targets page asks for at most
 5 % more time per game ("recording lead changes and decisiveness costs <= 5 % games/s").
 ``--simulate`` times ``simulate(GAME, N)`` whole instead, on all threads (wall seconds).
+``--null`` leaves the switch on in both copies: the same code on both sides, the method's own spread
+(run it beside every A/B on a shared machine).
 """
 
 from __future__ import annotations
@@ -24,8 +28,8 @@ THIS_TREE = Path(__file__).resolve().parent.parent
 SWITCH = "RECORD_METRICS = True"
 
 
-def copy_without_metrics(into: Path) -> None:
-    """This checkout's package and configs in ``into``, with the metrics switched off."""
+def copy_checkout(into: Path, metrics: bool) -> None:
+    """This checkout's package and configs in ``into``, the metrics switched on or off."""
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
     # symlinks=False: the package's ``configs`` (a symlink to the top-level folder) is copied as files
     shutil.copytree(THIS_TREE / "simbalance", into / "simbalance", ignore=ignore, symlinks=False)
@@ -33,6 +37,8 @@ def copy_without_metrics(into: Path) -> None:
     text = progress.read_text()
     if text.count(SWITCH) != 1:
         raise SystemExit(f"{progress}: expected one line {SWITCH!r}")
+    if metrics:
+        return
     progress.write_text(text.replace(SWITCH, "RECORD_METRICS = False"))
 
 
@@ -43,15 +49,21 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=21)
     parser.add_argument("--strategies", default="")
     parser.add_argument("--simulate", action="store_true", help="time simulate() whole (all threads, wall seconds)")
+    parser.add_argument("--null", action="store_true", help="null test: both copies keep the metrics (identical code)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="simbalance-no-metrics-") as tmp:
-        copy_without_metrics(Path(tmp))
-        cmd = [sys.executable, "-m", "benchmarks.ab_kernel", tmp, args.game, str(args.n), "--rounds", str(args.rounds)]
+        before, now = Path(tmp) / "before", Path(tmp) / "now"
+        copy_checkout(before, metrics=args.null)
+        copy_checkout(now, metrics=True)
+        cmd = [sys.executable, "-m", "benchmarks.ab_kernel", str(before), args.game, str(args.n),
+               "--rounds", str(args.rounds), "--now", str(now)]
         if args.strategies:
             cmd += ["--strategies", args.strategies]
         if args.simulate:
             cmd.append("--simulate")
-        print(f"without the metrics (before) -> with them (now): {' '.join(cmd[1:])}", flush=True)
+        what = "null test, two copies with the metrics" if args.null else \
+            "a copy without the metrics (before) -> a copy with them (now)"
+        print(f"{what}: {' '.join(cmd[1:])}", flush=True)
         subprocess.run(cmd, cwd=THIS_TREE, check=True)
 
 
