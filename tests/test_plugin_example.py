@@ -17,6 +17,7 @@ EXAMPLE = f"{ROOT / 'examples' / 'my_strategy.py'}:choose"
 PLUGIN_ARGS = "hand, playable, top_background, top_character, hand_sizes, seat, direction, cards, state"
 
 
+@pytest.mark.slow  # compiles the plug-in's kernel
 def test_example_plays_through_the_api():
     kw = dict(strategies=["plugin", "random", "random", "random"], rotate=True, strategy_file=EXAMPLE, seed=3)
     res = simbalance.simulate("lady-actions-escape", 4000, **kw)
