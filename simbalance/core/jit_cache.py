@@ -6,7 +6,7 @@ layouts), so after an edit there the kernel would keep running the old compiled 
 arrays at stale offsets. So before a game's engine is loaded (``GameSpec.load``), simbalance hashes
 the package's files that hold jitted code and every simbalance module those files import,
 transitively; when that hash changed, it deletes the numba cache files of exactly those sources and
-the package recompiles. An edit to one game leaves the other games' kernels cached; an edit to a
+the package recompiles (so it does when core/codegen.py's ``CODEGEN`` changes). An edit to one game leaves the other games' kernels cached; an edit to a
 core module they all import recompiles each of them when it is next loaded. The cache lives beside
 the sources, or in ``NUMBA_CACHE_DIR`` when that is set. Importing simbalance touches no cache.
 """
@@ -17,6 +17,8 @@ import hashlib
 import os
 import re
 from pathlib import Path
+
+from simbalance.core.codegen import CODEGEN
 
 PACKAGE_DIR = Path(__file__).resolve().parents[1]
 STAMP_NAME = "jit_sources.sha256"
@@ -71,7 +73,7 @@ def drop_stale_cache(folder: Path, root: Path = PACKAGE_DIR, stamp: Path | None 
     any of them changed since the last check; True if they did."""
     try:
         sources = jit_sources(folder, root)
-        digest = hashlib.sha256()
+        digest = hashlib.sha256(CODEGEN.encode())  # how the code was compiled, not only its sources
         for path in sources:
             digest.update(str(path.relative_to(root) if path.is_relative_to(root) else path).encode())
             digest.update(path.read_bytes())

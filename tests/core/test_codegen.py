@@ -1,0 +1,76 @@
+"""simbalance compiles its own array accesses without numba's negative-index wrap (core/codegen.py).
+
+That is only right while no index in simbalance's jitted code is ever negative. With numba's bounds
+checks on (``NUMBA_BOUNDSCHECK=1``), an index that the wrap would have turned into the array's end
+raises instead: every engine plays its default lineup, random players and the search players there,
+with its invariants checked, and nothing may raise. A plug-in game's own code keeps numba's
+semantics.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+from numba import njit
+
+import simbalance  # noqa: F401  (installs the code generation of core/codegen.py)
+from simbalance.core import codegen
+from simbalance.games.registry import all_games
+
+CHECKED = textwrap.dedent(r'''
+    import sys
+    import numpy as np
+    import simbalance
+    from numba import njit
+    from simbalance.games.registry import all_games
+
+    # The check can fail: a function of the simbalance package that indexes from the end raises here.
+    space = {"__name__": "simbalance.planted", "njit": njit}
+    exec("@njit\ndef last(a):\n    return a[-1]\n", space)
+    try:
+        space["last"](np.arange(3))
+        sys.exit("a negative index in simbalance's code did not raise under NUMBA_BOUNDSCHECK=1")
+    except IndexError:
+        pass
+
+    SEARCH = {"captain-action": [], "lady-actions-escape": ["strategies.mcts.depth=8", "strategies.flat.depth=8"],
+              "aquaman": ["strategies.mcts.depth=12", "strategies.flat.depth=0"],
+              "captain-future": ["strategies.mcts.depth=8", "strategies.flat.depth=8"]}
+    for game in sys.argv[1:]:
+        spec = all_games()[game].load()
+        simbalance.simulate(game, 300, seed=5, threads=1, validate=True)
+        simbalance.simulate(game, 100, seed=6, threads=1, strategies="random", validate=True)
+        if spec.search is not None:
+            sets = ["strategies.mcts.iterations=8", "strategies.flat.playouts=2", *SEARCH[game]]
+            simbalance.simulate(game, 8, seed=7, threads=1, strategies=["mcts", "flat"] * 2, overrides=sets,
+                                rotate=True)
+        print(game, "ok", flush=True)
+''')
+
+
+def test_installed():
+    assert codegen.installed()
+
+
+def test_a_plug_in_keeps_negative_indices():
+    """Code outside the simbalance package indexes from the end as numba does."""
+
+    @njit
+    def last(a):
+        return a[-1]
+
+    assert last(np.arange(5)) == 4
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", sorted(all_games()))
+def test_no_index_is_negative(game, tmp_path):
+    env = dict(os.environ, NUMBA_BOUNDSCHECK="1", NUMBA_CACHE_DIR=str(tmp_path / "numba"))
+    out = subprocess.run([sys.executable, "-c", CHECKED, game], env=env, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr.strip()[-2000:]
+    assert f"{game} ok" in out.stdout
