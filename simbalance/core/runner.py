@@ -111,25 +111,80 @@ def play_chunk(engine: Engine, lineup: Lineup, prepared: tuple, seed: int, first
     # and one thread: plain Python holds the GIL.
     plain = numba.config.DISABLE_JIT
     target = out.view(np.recarray) if plain else out
-    args = (np.int64(first), np.uint64(seed), lineup.seats, lineup.slot_strategy, lineup.slot_params, *prepared)
     threads = 1 if plain else threads
     wanted = None if on_games is None else max(PROGRESS_BLOCKS, threads * BLOCKS_PER_THREAD)
     spans = block_spans(size, threads, wanted)
+    if threads > 1 and len(spans) > 1:
+        _wait_for_blocks(_start_blocks(kernel, out, spans, threads, _kernel_args(lineup, prepared, seed, first)),
+                         on_games)
+        return out
+    args = _kernel_args(lineup, prepared, seed, first)
     # As plain Python, numpy warns on the uint64 wrap-around the generator relies on.
     with np.errstate(over="ignore") if plain else contextlib.nullcontext():
-        if threads == 1 or len(spans) == 1:
-            for lo, hi in spans if size else [(0, 0)]:
-                kernel(target, np.int64(lo), np.int64(hi), *args)
-                if on_games is not None and hi > lo:
-                    on_games(hi - lo)
-        else:
-            blocks = {_thread_pool(threads).submit(kernel, target, np.int64(lo), np.int64(hi), *args): hi - lo
-                      for lo, hi in spans}
-            for block in as_completed(blocks):
-                block.result()  # an exception in a block is raised here
-                if on_games is not None:
-                    on_games(blocks[block])
+        for lo, hi in spans if size else [(0, 0)]:
+            kernel(target, np.int64(lo), np.int64(hi), *args)
+            if on_games is not None and hi > lo:
+                on_games(hi - lo)
     return out
+
+
+def _kernel_args(lineup: Lineup, prepared: tuple, seed: int, first: int) -> tuple:
+    return (np.int64(first), np.uint64(seed), lineup.seats, lineup.slot_strategy, lineup.slot_params, *prepared)
+
+
+def _start_blocks(kernel, out: np.ndarray, spans: list[tuple[int, int]], threads: int, args: tuple) -> dict:
+    """Queue a chunk's blocks on the pool: {future: games in the block}."""
+    pool = _thread_pool(threads)
+    return {pool.submit(kernel, out, np.int64(lo), np.int64(hi), *args): hi - lo for lo, hi in spans}
+
+
+def _wait_for_blocks(blocks: dict, on_games: Callable[[int], None] | None) -> None:
+    for block in as_completed(blocks):
+        block.result()  # an exception in a block is raised here
+        if on_games is not None:
+            on_games(blocks[block])
+
+
+def _abandon(blocks: dict) -> None:
+    """A chunk queued but not wanted any more (the run stopped or failed): drop the blocks not begun
+    and wait for those in play, which write into its records."""
+    for block in blocks:
+        block.cancel()
+    for block in blocks:
+        if not block.cancelled():
+            with contextlib.suppress(Exception):
+                block.result()
+
+
+def _play_chunks_ahead(engine, lineup, prepared, seed, chunks, threads, stop, kernel, target, on_games):
+    """On several threads: each chunk's blocks are queued before the chunk before it is waited for,
+    so no thread idles at a chunk's end while the last blocks finish (a chunk's games are still
+    yielded in order, and once all are done). ``stop`` is asked before a chunk is queued."""
+    kernel = kernel or engine.kernel_for(lineup)
+    wanted = None if on_games is None else max(PROGRESS_BLOCKS, threads * BLOCKS_PER_THREAD)
+
+    def start(first: int, size: int):
+        out = target[first : first + size] if target is not None else np.zeros(size, dtype=engine.record_dtype)
+        return out, _start_blocks(kernel, out, block_spans(size, threads, wanted), threads,
+                                  _kernel_args(lineup, prepared, seed, first))
+
+    todo = iter(chunks)
+    queued: deque = deque()
+    try:
+        while True:
+            while len(queued) < 2:  # the chunk to wait for, and the one after it
+                nxt = next(todo, None)
+                if nxt is None or (stop is not None and stop()):
+                    break
+                queued.append(start(*nxt))
+            if not queued:
+                return
+            out, blocks = queued.popleft()
+            _wait_for_blocks(blocks, on_games)
+            yield out
+    finally:
+        for _, blocks in queued:
+            _abandon(blocks)
 
 
 def _play_chunk_on_worker(engine_module: str, lineup: Lineup, prepared: tuple, seed: int, first: int,
@@ -159,6 +214,9 @@ def play_chunks(
     while waiting). With ``target`` (records indexed by game), chunks are written straight into it.
     ``timeout``: on Dask, how long to wait for a worker to join or for the next chunk.
     ``on_games(k)``: locally, another ``k`` games of the chunk in play are done (see play_chunk)."""
+    if backend == "local" and threads > 1 and not numba.config.DISABLE_JIT:
+        yield from _play_chunks_ahead(engine, lineup, prepared, seed, chunks, threads, stop, kernel, target, on_games)
+        return
     if backend == "local":
         for first, size in chunks:
             if stop is not None and stop():
