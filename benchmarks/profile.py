@@ -1,6 +1,7 @@
 """Where a run's time goes: the engine's functions while games play, and the report's steps.
 
-    python -m benchmarks.profile [GAME] [--n 60000] [--report-n 1000000] [--markdown]
+    python -m benchmarks.profile [GAME] [--n 60000] [--report-n 1000000] [--write]
+    python -m benchmarks.profile [GAME] --n 20000 --instructions
 
 Engine: a child process plays ``--n`` games on one thread under ``perf record`` (cpu-clock
 sampling; Linux ``perf`` needed, else this part is skipped with a note). The child compiles the
@@ -8,6 +9,8 @@ engine itself (an empty ``NUMBA_CACHE_DIR``), so that every jitted function is i
 named in a perf map (``/tmp/perf-PID.map``); only the samples taken while games play count. A
 function's share includes what numba or LLVM inlined into it. Report: ``simbalance run``'s
 report steps at ``--report-n`` games under cProfile (cumulative seconds per step).
+``--instructions``: instead, the hottest machine instructions of the busiest jitted functions
+(perf's samples at each address, the code read from the child's memory and disassembled by objdump).
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ import time
 from pathlib import Path
 
 CHILD = r'''
-import json, os, sys, time
+import ctypes, json, os, sys, time
 import simbalance
 from simbalance.studies.run import plan_run
 
@@ -43,10 +46,20 @@ for cres in plan_run(game, 1, threads=1).kernel.overloads.values():
                 if address:
                     entries.add((address, fn.name))
 entries = sorted(entries)
+dump = sys.argv[3] if len(sys.argv) > 3 else ""  # --instructions: each function's machine code, to disassemble
+mapped = [tuple(int(x, 16) for x in line.split()[0].split("-")) for line in open("/proc/self/maps")]
+codes = []
 with open(f"/tmp/perf-{os.getpid()}.map", "w") as fh:
     for i, (address, name) in enumerate(entries):
         end = entries[i + 1][0] if i + 1 < len(entries) else address + 65536
         fh.write(f"{address:x} {end - address:x} {name}\n")
+        if dump:
+            end = min([end] + [hi for lo, hi in mapped if lo <= address < hi])  # never read past the mapping
+            with open(os.path.join(dump, f"{i}.bin"), "wb") as out:
+                out.write(ctypes.string_at(address, end - address))
+            codes.append((i, address, end - address, name))
+if dump:
+    json.dump(codes, open(os.path.join(dump, "codes.json"), "w"))
 start = time.clock_gettime(time.CLOCK_MONOTONIC)
 simbalance.simulate(game, n, seed=2, threads=1)
 end = time.clock_gettime(time.CLOCK_MONOTONIC)
@@ -106,6 +119,53 @@ def engine_profile(game: str, n: int) -> list[tuple[str, float]] | str:
             other += share
     rows = sorted(shares.items(), key=lambda kv: -kv[1])
     return [*rows, ("outside the engine (Python, the runner, the kernel's OS calls)", other)]
+
+
+def instruction_profile(game: str, n: int, functions: int = 3, top: int = 12) -> str:
+    """The hottest machine instructions of the ``functions`` functions with the most samples: perf's
+    cpu-clock samples at each address of the jitted code (a sample often lands on the instruction
+    after the one that stalled), the code disassembled with objdump. For looking, not for the docs."""
+    if shutil.which("perf") is None or shutil.which("objdump") is None:
+        return "perf and objdump are needed for --instructions"
+    import bisect
+    from collections import Counter
+
+    with tempfile.TemporaryDirectory() as tmp:
+        data = Path(tmp) / "perf.data"
+        env = {**os.environ, "NUMBA_CACHE_DIR": str(Path(tmp) / "cache")}
+        run = subprocess.run(["perf", "record", "-q", "-e", "cpu-clock", "-F", "2999", "-k", "CLOCK_MONOTONIC",
+                              "-o", str(data), sys.executable, "-c", CHILD, game, str(n), tmp],
+                             capture_output=True, text=True, env=env)
+        if run.returncode != 0:
+            return f"perf record failed: {run.stderr.strip()[-300:]}"
+        times = json.loads(run.stdout.strip().splitlines()[-1])
+        Path(f"/tmp/perf-{times['pid']}.map").unlink(missing_ok=True)
+        script = subprocess.run(["perf", "script", "-i", str(data), "-F", "ip", "--time",
+                                 f"{times['start']:.6f},{times['end']:.6f}"], capture_output=True, text=True)
+        codes = sorted(json.loads((Path(tmp) / "codes.json").read_text()), key=lambda c: c[1])
+        starts = [c[1] for c in codes]
+        at, per_function, total = Counter(), Counter(), 0
+        for line in script.stdout.split():
+            ip, total = int(line, 16), total + 1
+            k = bisect.bisect_right(starts, ip) - 1
+            if k >= 0 and ip < codes[k][1] + codes[k][2]:
+                at[ip] += 1
+                per_function[k] += 1
+        lines = []
+        for k, count in per_function.most_common(functions):
+            index, address, size, name = codes[k]
+            lines.append(f"{readable(name)}: {count / total:.1%} of the samples; its hottest instructions:")
+            asm = subprocess.run(["objdump", "-D", "-b", "binary", "-m", "i386:x86-64", "--no-show-raw-insn",
+                                  f"--adjust-vma={address}", str(Path(tmp) / f"{index}.bin")],
+                                 capture_output=True, text=True).stdout
+            rows = []
+            for row in asm.splitlines():
+                m = re.match(r"\s*([0-9a-f]+):\s*(.*)", row)
+                if m and at.get(int(m[1], 16)):
+                    rows.append((at[int(m[1], 16)], int(m[1], 16) - address, m[2]))
+            for hits, offset, text in sorted(rows, reverse=True)[:top]:
+                lines.append(f"  {hits / count:6.1%}  +{offset:#06x}  {text}")
+    return "\n".join(lines)
 
 
 def report_profile(game: str, n: int) -> tuple[list[tuple[str, float]], float]:
@@ -181,9 +241,14 @@ def main() -> None:
     parser.add_argument("game", nargs="?", default="captain-future")
     parser.add_argument("--n", type=int, default=60_000, help="games played under perf (one thread)")
     parser.add_argument("--report-n", type=int, default=1_000_000, help="games whose report is profiled")
+    parser.add_argument("--instructions", action="store_true",
+                        help="only the hottest machine instructions of the busiest jitted functions (objdump)")
     parser.add_argument("--write", action="store_true",
                         help="write it into docs/rules/GAME.md (between <!-- profile --> markers)")
     args = parser.parse_args()
+    if args.instructions:
+        print(instruction_profile(args.game, args.n))
+        return
     text = markdown(args.game, args.n, args.report_n)
     print(text)
     if args.write:
