@@ -112,8 +112,7 @@ def play_chunk(engine: Engine, lineup: Lineup, prepared: tuple, seed: int, first
     plain = numba.config.DISABLE_JIT
     target = out.view(np.recarray) if plain else out
     threads = 1 if plain else threads
-    wanted = None if on_games is None else max(PROGRESS_BLOCKS, threads * BLOCKS_PER_THREAD)
-    spans = block_spans(size, threads, wanted)
+    spans = block_spans(size, threads, _blocks_wanted(threads, on_games))
     if threads > 1 and len(spans) > 1:
         _wait_for_blocks(_start_blocks(kernel, out, spans, threads, _kernel_args(lineup, prepared, seed, first)),
                          on_games)
@@ -126,6 +125,11 @@ def play_chunk(engine: Engine, lineup: Lineup, prepared: tuple, seed: int, first
             if on_games is not None and hi > lo:
                 on_games(hi - lo)
     return out
+
+
+def _blocks_wanted(threads: int, on_games: Callable[[int], None] | None) -> int | None:
+    """Blocks per chunk when progress within the chunk is shown (None: block_spans' default)."""
+    return None if on_games is None else max(PROGRESS_BLOCKS, threads * BLOCKS_PER_THREAD)
 
 
 def _kernel_args(lineup: Lineup, prepared: tuple, seed: int, first: int) -> tuple:
@@ -161,7 +165,7 @@ def _play_chunks_ahead(engine, lineup, prepared, seed, chunks, threads, stop, ke
     so no thread idles at a chunk's end while the last blocks finish (a chunk's games are still
     yielded in order, and once all are done). ``stop`` is asked before a chunk is queued."""
     kernel = kernel or engine.kernel_for(lineup)
-    wanted = None if on_games is None else max(PROGRESS_BLOCKS, threads * BLOCKS_PER_THREAD)
+    wanted = _blocks_wanted(threads, on_games)
 
     def start(first: int, size: int):
         out = target[first : first + size] if target is not None else np.zeros(size, dtype=engine.record_dtype)
@@ -170,13 +174,15 @@ def _play_chunks_ahead(engine, lineup, prepared, seed, chunks, threads, stop, ke
 
     todo = iter(chunks)
     queued: deque = deque()
+    more = True  # chunks left to queue, and no stop asked for
     try:
         while True:
-            while len(queued) < 2:  # the chunk to wait for, and the one after it
-                nxt = next(todo, None)
-                if nxt is None or (stop is not None and stop()):
-                    break
-                queued.append(start(*nxt))
+            while more and len(queued) < 2:  # the chunk to wait for, and the one after it
+                nxt = None if stop is not None and stop() else next(todo, None)
+                if nxt is None:
+                    more = False
+                else:
+                    queued.append(start(*nxt))
             if not queued:
                 return
             out, blocks = queued.popleft()

@@ -9,6 +9,7 @@ semantics.
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -17,12 +18,14 @@ import textwrap
 import numpy as np
 import pytest
 from numba import njit
+from small_search import SMALL, small_search_overrides
 
 import simbalance  # noqa: F401  (installs the code generation of core/codegen.py)
 from simbalance.core import codegen
 from simbalance.games.registry import all_games
 
 CHECKED = textwrap.dedent(r'''
+    import json
     import sys
     import numpy as np
     import simbalance
@@ -38,18 +41,13 @@ CHECKED = textwrap.dedent(r'''
     except IndexError:
         pass
 
-    SEARCH = {"captain-action": [], "lady-actions-escape": ["strategies.mcts.depth=8", "strategies.flat.depth=8"],
-              "aquaman": ["strategies.mcts.depth=12", "strategies.flat.depth=0"],
-              "captain-future": ["strategies.mcts.depth=8", "strategies.flat.depth=8"]}
-    for game in sys.argv[1:]:
-        spec = all_games()[game].load()
-        simbalance.simulate(game, 300, seed=5, threads=1, validate=True)
-        simbalance.simulate(game, 100, seed=6, threads=1, strategies="random", validate=True)
-        if spec.search is not None:
-            sets = ["strategies.mcts.iterations=8", "strategies.flat.playouts=2", *SEARCH[game]]
-            simbalance.simulate(game, 8, seed=7, threads=1, strategies=["mcts", "flat"] * 2, overrides=sets,
-                                rotate=True)
-        print(game, "ok", flush=True)
+    game, search_sets = sys.argv[1], json.loads(sys.argv[2])
+    simbalance.simulate(game, 300, seed=5, threads=1, validate=True)
+    simbalance.simulate(game, 100, seed=6, threads=1, strategies="random", validate=True)
+    if all_games()[game].load().search is not None:
+        simbalance.simulate(game, 8, seed=7, threads=1, strategies=["mcts", "flat"] * 2, overrides=search_sets,
+                            rotate=True)
+    print(game, "ok", flush=True)
 ''')
 
 
@@ -71,6 +69,7 @@ def test_a_plug_in_keeps_negative_indices():
 @pytest.mark.parametrize("game", sorted(all_games()))
 def test_no_index_is_negative(game, tmp_path):
     env = dict(os.environ, NUMBA_BOUNDSCHECK="1", NUMBA_CACHE_DIR=str(tmp_path / "numba"))
-    out = subprocess.run([sys.executable, "-c", CHECKED, game], env=env, capture_output=True, text=True)
+    sets = json.dumps(small_search_overrides(game) if game in SMALL else [])
+    out = subprocess.run([sys.executable, "-c", CHECKED, game, sets], env=env, capture_output=True, text=True)
     assert out.returncode == 0, out.stderr.strip()[-2000:]
     assert f"{game} ok" in out.stdout

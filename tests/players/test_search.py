@@ -18,6 +18,7 @@ import dataclasses
 
 import numpy as np
 import pytest
+from small_search import small_search_overrides
 
 from simbalance.core.rng import derive_seed, seed_game
 from simbalance.core.runner import play_chunk
@@ -29,18 +30,11 @@ from simbalance.studies.run import plan_run
 GAMES = sorted(g for g, spec in all_games().items() if spec.load().search is not None)
 ROLLOUT = {"captain-action": "builder", "lady-actions-escape": "blocker", "aquaman": "runner",
            "captain-future": "aggressor"}
-# Small budgets: the tests check what every decision does, not how strong it is. lady-actions-escape,
-# aquaman and captain-future play long games: their play-outs are cut and scored (aquaman's flat to
-# the end: both ways are played).
-SMALL = {"captain-action": [], "lady-actions-escape": ["strategies.mcts.depth=8", "strategies.flat.depth=8"],
-         "aquaman": ["strategies.mcts.depth=12", "strategies.flat.depth=0"],
-         "captain-future": ["strategies.mcts.depth=8", "strategies.flat.depth=8"]}
 
 
 def small_plan(game: str, strategies: str, n: int = 40, validate: bool = False, rotate: bool = True):
-    sets = ["strategies.mcts.iterations=8", "strategies.flat.playouts=2", *SMALL[game]]
-    return plan_run(game, n, players=4, seed=7, strategies=strategies, rotate=rotate, overrides=sets,
-                    validate=validate)
+    return plan_run(game, n, players=4, seed=7, strategies=strategies, rotate=rotate,
+                    overrides=small_search_overrides(game), validate=validate)  # small budgets: tests/small_search.py
 
 
 def seats_of(plan, g: int):
