@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 # The project's main job, on the embedded defaults (local threads, local files).
 MAIN_JOB ?= run captain-future --n 1e6
 
-.PHONY: run test test-fast bench lint clean docs-figures docs-picture docs-your-game
+.PHONY: run test test-all test-exhaustive bench lint clean docs-figures docs-picture docs-your-game
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -21,12 +21,23 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 run: $(VENV)/.installed
 	$(BIN)/simbalance $(MAIN_JOB)
 
-test: $(VENV)/.installed-test
-	$(BIN)/python -m pytest -q
+# The suite in two tiers (docs/architecture.md, "Tests"), on one pytest-xdist worker per core. Each
+# game's kernels compile once: first, a game per core (--compile-first, tests/compile_first.py),
+# and a game's tests share one worker (tests/conftest.py).
+TEST_WORKERS ?= auto
+PYTEST := $(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadgroup
 
-# The inner loop: the contract test on small n and the unit tests, not the long statistical ones.
-test-fast: $(VENV)/.installed-test
-	$(BIN)/python -m pytest -q -m "not slow"
+# Every behaviour at small n: the contract test over every game, the rules, unit and bad-input
+# tests, one browser page, the cheap docs examples.
+test: $(VENV)/.installed-test
+	$(PYTEST) --compile-first -m "not exhaustive"
+
+# `make test` and the exhaustive tier: boundscheck recompiles, the wheel and new-game in fresh
+# venvs, long statistical tests, the notebook, every browser page, fault sweeps. CI runs it.
+test-all: test test-exhaustive
+
+test-exhaustive: $(VENV)/.installed-test
+	$(PYTEST) -m exhaustive
 
 bench: $(VENV)/.installed-test
 	$(BIN)/python -m pip install --disable-pip-version-check -q open_spiel || echo "open_spiel not installable: the yardstick is skipped"

@@ -1,9 +1,76 @@
-"""Tests import engine modules directly, not only through ``GameSpec.load``: check every game's
-compiled kernels against their sources first, as loading a game does."""
+"""The suite's two tiers and how it shares compiled kernels (docs/architecture.md, "Tests").
 
-from simbalance.games.registry import all_games
+- ``make test`` runs every test not marked ``exhaustive``: every behaviour at small n.
+  ``make test-all`` runs the exhaustive tier too (boundscheck recompiles, fresh venvs, long
+  statistics, the notebook, every browser page, fault sweeps).
+- Both run on pytest-xdist's workers (one per core) with ``--dist loadgroup``: every test that
+  concerns one game is in that game's group, so one worker compiles the game's kernels and the
+  other never waits for the same compile. A worker that meets a kernel another one compiled loads
+  it from numba's cache (beside the sources, shared by every process of the checkout, the
+  subprocesses that tests start included).
+
+Tests import engine modules directly, not only through ``GameSpec.load``: every game's compiled
+kernels are checked against their sources first, as loading a game does, once, before any worker
+starts.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+
+# numba keeps only the 128 dispatchers it rebuilt last from a cache index alive
+# (Dispatcher._recent). The generic search functions' index holds every game's entries; a long
+# test process that rebuilt more than 128 since, then saves an entry of its own, pickles a dead one
+# (ReferenceError: underlying object has vanished). Set before numba is first imported; the
+# workers and the subprocesses that tests start inherit it.
+os.environ.setdefault("NUMBA_FUNCTION_CACHE_SIZE", "100000")
+
+import pytest  # noqa: E402
+
+from simbalance.games.registry import all_games  # noqa: E402
+
+GAME_DIRS = {game.replace("-", "_"): game for game in all_games()}
+# the longest id first, so that a name inside another one cannot match in its place
+GAME_IN_ID = re.compile("|".join(re.escape(g) for g in sorted(all_games(), key=len, reverse=True)))
+
+
+def pytest_addoption(parser):
+    parser.addoption("--compile-first", action="store_true",
+                     help="compile every game's kernels first, a game per core (tests/compile_first.py; make test)")
 
 
 def pytest_sessionstart(session):
+    if hasattr(session.config, "workerinput"):  # an xdist worker: the controller has done this
+        return
     for spec in all_games().values():
         spec.check_cache()
+    if session.config.getoption("compile_first"):
+        from compile_first import compile_all
+
+        say = session.config.pluginmanager.get_plugin("terminalreporter").write_line
+        say(f"compiling every game's kernels first, {os.cpu_count() or 1} at a time (minutes on a fresh clone)")
+        began = time.perf_counter()
+        lines = compile_all(sorted(all_games()), os.cpu_count() or 1)
+        say(f"compiled in {time.perf_counter() - began:.0f} s: " + ", ".join(lines))
+
+
+def game_of(item: pytest.Item) -> str | None:
+    """The game a test concerns: its folder under tests/games/, else the one game its parameters
+    name; None for a test of several games or of none."""
+    parts = item.path.relative_to(item.config.rootpath).parts
+    if parts[:2] == ("tests", "games") and len(parts) > 3 and parts[2] in GAME_DIRS:
+        return GAME_DIRS[parts[2]]
+    callspec = getattr(item, "callspec", None)
+    if callspec is None:
+        return None
+    named = set(GAME_IN_ID.findall(callspec.id))
+    return named.pop() if len(named) == 1 else None
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        game = game_of(item)
+        if game is not None:
+            item.add_marker(pytest.mark.xdist_group(game))

@@ -118,8 +118,7 @@ CASES = {
 }
 
 
-# a plug-in that raises is found while its kernel compiles: slow
-@pytest.mark.parametrize("case", [pytest.param(c, marks=pytest.mark.slow) if c == "plug-in raises" else c for c in CASES])
+@pytest.mark.parametrize("case", CASES)
 def test_bad_input_is_one_line_exit_2_and_leaves_nothing(tmp_path, case):
     args, words = CASES[case]
     _setup(tmp_path, case)

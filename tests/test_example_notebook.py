@@ -46,7 +46,7 @@ def test_the_notebook_is_committed_clean():
     assert code and all(not cell.outputs and cell.execution_count is None for cell in code)
 
 
-@pytest.mark.slow  # starts a Jupyter kernel and runs every cell
+@pytest.mark.exhaustive  # starts a Jupyter kernel and runs every cell
 def test_the_example_notebook_runs_and_shows_the_results(tmp_path):
     nb = nbformat.read(NOTEBOOK, as_version=4)
     # first, a cell of the test's own: which interpreter the kernel runs (removed from the checks below)

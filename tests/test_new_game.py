@@ -92,7 +92,7 @@ def test_a_failed_write_leaves_nothing(tmp_path, monkeypatch):
     assert list(tmp_path.iterdir()) == []
 
 
-@pytest.mark.slow
+@pytest.mark.exhaustive
 def test_a_new_game_end_to_end(tmp_path):
     """The issue's test: new-game, pip install -e, run, compare two variants (and sweep, tournament,
     replay, baseline and check), its own tests pass; pip uninstall, and the built-in games play as

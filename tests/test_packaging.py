@@ -45,7 +45,7 @@ def test_the_config_folder_can_be_moved(tmp_path):
     assert out.stdout.strip() == "4321", out.stderr
 
 
-@pytest.mark.slow
+@pytest.mark.exhaustive
 def test_the_wheel_carries_the_configs_and_runs_outside_the_checkout(tmp_path):
     source = tmp_path / "source"
     shutil.copytree(CHECKOUT, source, symlinks=True, ignore=IGNORED)  # as a fresh clone has it

@@ -17,7 +17,6 @@ EXAMPLE = f"{ROOT / 'examples' / 'my_strategy.py'}:choose"
 PLUGIN_ARGS = "hand, playable, top_background, top_character, hand_sizes, seat, direction, cards, state"
 
 
-@pytest.mark.slow  # compiles the plug-in's kernel
 def test_example_plays_through_the_api():
     kw = dict(strategies=["plugin", "random", "random", "random"], rotate=True, strategy_file=EXAMPLE, seed=3)
     res = simbalance.simulate("lady-actions-escape", 4000, **kw)
@@ -68,7 +67,6 @@ def test_unusable_plugins_fail_in_one_line(tmp_path, source, name, message):
         simbalance.simulate("lady-actions-escape", 10, players=2, strategies=["plugin", "random"], strategy_file=spec)
 
 
-@pytest.mark.slow
 def test_a_plugin_playing_an_unplayable_card_is_a_clear_error(tmp_path):
     # The lowest card of the hand, playable or not.
     spec = _write(tmp_path, "@njit\ndef choose(" + PLUGIN_ARGS + "):\n"

@@ -181,7 +181,6 @@ def test_reports_use_percent_and_points(base_file, tmp_path):
     assert re.fullmatch(r"\d+\.\d\d%", balance[2]) and re.fullmatch(r"[+-]\d+\.\d\d pp", balance[4])  # in percent too
 
 
-@pytest.mark.slow
 def test_committed_baselines_pass():
     # The project's own gate: every committed baseline, at a quick n, against the current engines;
     # strict, since any change of the project's own engines must be deliberate (docs/ci.md)

@@ -110,7 +110,6 @@ def test_api_rejects_bad_arguments():
     assert np.isin(res.games["winner"], [0, 1]).all()
 
 
-@pytest.mark.slow  # runs the installed console script in subprocesses
 def test_the_console_entry_point_flushes_its_output_and_keeps_exit_codes(tmp_path):
     """main() skips interpreter teardown (os._exit): output must still arrive, codes must hold."""
     import subprocess

@@ -69,7 +69,7 @@ def shard_games(state):
     return pd.concat([pd.read_parquet(p) for p in parts], ignore_index=True)
 
 
-@pytest.mark.parametrize("keep", [True, pytest.param(False, marks=pytest.mark.slow)], ids=["keep-games", "stream"])
+@pytest.mark.parametrize("keep", [True, pytest.param(False, marks=pytest.mark.exhaustive)], ids=["keep-games", "stream"])
 def test_a_kill_at_any_write_step_resumes_to_the_uninterrupted_result(monkeypatch, tmp_path, keep):
     whole = run(keep=keep)
     whole_games = run().games

@@ -65,10 +65,20 @@ def test_a_plug_in_keeps_negative_indices():
     assert last(np.arange(5)) == 4
 
 
-@pytest.mark.slow
+@pytest.fixture(scope="session")
+def boundscheck_cache(request, tmp_path_factory):
+    """numba's cache of the bounds-checked builds, apart from the ordinary one (numba's cache key does
+    not tell the two builds apart) and kept between runs in pytest's cache folder (the checkout's
+    ``.pytest_cache``): a second ``make test-all`` loads what the first compiled. ``jit_cache`` drops
+    its stale entries as it drops the ordinary cache's (its stamps live in that folder too)."""
+    cache = getattr(request.config, "cache", None)  # None with -p no:cacheprovider
+    return cache.mkdir("numba-boundscheck") if cache is not None else tmp_path_factory.mktemp("numba-boundscheck")
+
+
+@pytest.mark.exhaustive
 @pytest.mark.parametrize("game", sorted(all_games()))
-def test_no_index_is_negative(game, tmp_path):
-    env = dict(os.environ, NUMBA_BOUNDSCHECK="1", NUMBA_CACHE_DIR=str(tmp_path / "numba"))
+def test_no_index_is_negative(game, boundscheck_cache):
+    env = dict(os.environ, NUMBA_BOUNDSCHECK="1", NUMBA_CACHE_DIR=str(boundscheck_cache))
     sets = json.dumps(small_search_overrides(game) if game in SMALL else [])
     out = subprocess.run([sys.executable, "-c", CHECKED, game, sets], env=env, capture_output=True, text=True)
     assert out.returncode == 0, out.stderr.strip()[-2000:]

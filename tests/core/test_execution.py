@@ -78,7 +78,7 @@ def test_validate_flag_checks_invariants():
     assert (res.games["end"] == 0).all()
 
 
-@pytest.mark.slow
+@pytest.mark.exhaustive  # a whole run of 2 x 10^7 games in subprocesses
 def test_sigterm_then_resume_from_the_command_line(tmp_path):
     out, n = tmp_path / "run", 20_000_000
     cmd = [sys.executable, "-m", "simbalance.cli.main", "run", GAME, "--n", str(n), "--chunk-size", "100000",
@@ -115,7 +115,6 @@ def test_cli_stream_writes_shards(tmp_path):
     assert not (tmp_path / "r.partial").exists()
 
 
-@pytest.mark.slow
 def test_dask_local_cluster_plays_the_same_games():
     pytest.importorskip("dask.distributed")
     plan = plan_run(GAME, 6000, seed=2, chunk_size=1500)
@@ -124,7 +123,6 @@ def test_dask_local_cluster_plays_the_same_games():
     assert np.array_equal(dask.records, local.records)
 
 
-@pytest.mark.slow
 def test_unknown_backend_and_unreachable_scheduler():
     res = CliRunner().invoke(app, ["run", GAME, "--n", "10", "--backend", "spark"])
     assert res.exit_code == 2 and "allowed local, dask" in res.output

@@ -304,7 +304,7 @@ def play_validated(plan, target: int) -> int:
     return made
 
 
-@pytest.mark.slow  # 10^4 validated search decisions per player and game
+@pytest.mark.exhaustive  # 10^4 validated search decisions per player and game
 @pytest.mark.parametrize("game", GAMES)
 def test_validated_search_players_choose_listed_options(game):
     rollout = ROLLOUT[game]

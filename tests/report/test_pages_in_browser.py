@@ -3,9 +3,10 @@ test fails on a console error (a script error, a resource that does not load), a
 size or drawn out of its proportions, or a link to a part the page does not have; it writes a
 screenshot of each page.
 
-Chromium is Debian's ``chromium`` package; ``.ci/run`` installs it when absent, so CI always runs
-this test (with ``CI`` set, a missing browser fails it). On a machine without it, ``make test`` skips
-it with a message. Screenshots go to ``$SIMBALANCE_SCREENSHOTS`` when set, else to pytest's temporary
+``make test`` opens the headline run page (and checks that the check can fail); ``make test-all``
+opens every page kind. Chromium is Debian's ``chromium`` package; ``.ci/run`` installs it when
+absent, so CI always runs these tests (with ``CI`` set, a missing browser fails them). On a machine
+without it, they are skipped with a message. Screenshots go to ``$SIMBALANCE_SCREENSHOTS`` when set, else to pytest's temporary
 folder (the path is printed).
 
 No DevTools client is needed: a copy of each page gets a small probe script at the top of its
@@ -32,8 +33,6 @@ from simbalance.report.search_pages import write_ladder_folder, write_robustness
 from simbalance.report.strategy_pages import write_skill_folder, write_tune_folder
 from simbalance.report.sweep_page import write_sweep_folder
 from simbalance.report.tournament_page import write_tournament_folder
-
-pytestmark = pytest.mark.slow
 
 PROBE = """<script>
 window.__errors = [];
@@ -120,13 +119,17 @@ def screenshot(binary: str, page: Path, folder: Path) -> Path:
     return shot
 
 
+def headline_page(root: Path) -> Path:
+    """The run page of the main job's game, small."""
+    run = simbalance.simulate("captain-future", 400, threads=1)
+    return write_run_folder(run, root / "run-captain-future", "simbalance run") / "report.html"
+
+
 @pytest.fixture(scope="module")
 def pages(tmp_path_factory) -> dict[str, Path]:
     """One page of every kind, small and quick."""
     root = tmp_path_factory.mktemp("pages")
-    out = {}
-    run = simbalance.simulate("captain-future", 400, threads=1)
-    out["run captain-future"] = write_run_folder(run, root / "run-captain-future", "simbalance run") / "report.html"
+    out = {"run captain-future": headline_page(root)}
     run = simbalance.simulate("captain-action", 2000, threads=1)
     out["run captain-action"] = write_run_folder(run, root / "run-captain-action", "simbalance run") / "report.html"
     res = simbalance.compare("captain-action", ["take-back", "short-countdown"], 1000, threads=1)
@@ -154,7 +157,17 @@ def pages(tmp_path_factory) -> dict[str, Path]:
     return out
 
 
+def test_the_run_page_loads_without_errors_and_draws_every_figure(chromium, tmp_path_factory):
+    check_in_browser(chromium, {"run captain-future": headline_page(tmp_path_factory.mktemp("run"))}, tmp_path_factory)
+
+
+@pytest.mark.exhaustive
 def test_every_page_kind_loads_without_errors_and_draws_every_figure(chromium, pages, tmp_path_factory):
+    check_in_browser(chromium, pages, tmp_path_factory)
+
+
+def check_in_browser(chromium: str, pages: dict[str, Path], tmp_path_factory) -> None:
+    """Each page loads without errors and draws every figure; a screenshot of each."""
     folder = Path(os.environ.get("SIMBALANCE_SCREENSHOTS") or tmp_path_factory.mktemp("screenshots"))
     work = tmp_path_factory.mktemp("probed")
     failed = {}

@@ -46,7 +46,6 @@ def test_a_validated_default_run_breaks_no_invariant():
     assert (res.games["end"] != END_INVALID).all() and len(res.games) == 3000
 
 
-@pytest.mark.slow  # a whole validated run in a subprocess
 def test_run_validate_from_the_command_line(tmp_path):
     res = CliRunner().invoke(app, ["run", "captain-future", "--n", "2000", "--validate", "--seed", "4",
                                    "--out", str(tmp_path / "r"), "--quiet"])

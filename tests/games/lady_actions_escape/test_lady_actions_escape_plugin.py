@@ -34,7 +34,7 @@ def choose(hand, playable, top_background, top_character, hand_sizes, seat, dire
 '''
 
 
-@pytest.mark.slow
+@pytest.mark.exhaustive
 def test_a_plugin_with_randoms_rule_plays_randoms_games(tmp_path):
     # Without wildcards (which plug-ins name by the built-in majority rule, random names at random)
     # the plug-in draws from the same random stream at the same steps: the very same games.
@@ -48,7 +48,7 @@ def test_a_plugin_with_randoms_rule_plays_randoms_games(tmp_path):
     assert mine[cols].equals(plain[cols])
 
 
-@pytest.mark.slow
+@pytest.mark.exhaustive
 def test_plugin_games_replay_exactly():
     setup = dict(seed=8, strategies=["plugin", "blocker", "random"], rotate=True, players=3)
     res = simbalance.simulate("lady-actions-escape", 40, strategy_file=EXAMPLE, **setup)
@@ -61,7 +61,7 @@ def test_plugin_games_replay_exactly():
         "lady-actions-escape", 40, **{**setup, "strategies": ["random", "blocker", "random"]}).games["winner"])
 
 
-@pytest.mark.slow
+@pytest.mark.exhaustive
 def test_plugins_with_the_same_code_but_other_constants_are_compiled_apart(tmp_path):
     source = '''
 import numpy as np

@@ -1,0 +1,92 @@
+"""Compile each game's kernels into numba's cache before the tests run (``make test``: pytest's
+``--compile-first``, tests/conftest.py).
+
+A cold compile is most of a fresh clone's ``make test``, and a game's kernels are needed by tests in
+many files. Compiled here first, one game per process and one process per core (the largest game
+first), every kernel is compiled exactly once and the tests load it from the cache, whichever
+worker runs them. The replay's logging kernel is a part of its own, compiled beside the rest. What is compiled is what the contract test and the search players' tests use:
+the kernel (default lineup, every heuristic, validation on), the replay's trace, the resumable
+steps and, where the game has them, the search players with their kernel and trace. Kernels
+that only a few tests use (scripted deals) compile in those tests.
+
+Run alone: ``python tests/compile_first.py GAME play|trace`` compiles one part of one game.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+TESTS = Path(__file__).resolve().parent
+
+
+def compile_game(game: str, part: str) -> None:
+    """Compile one part of a game: ``play`` (the kernel, the resumable steps, the search players
+    with their kernel and trace) or ``trace`` (the replay's logging kernel, a compile of its own
+    that shares nothing with ``play``: the two run side by side)."""
+    import numpy as np
+    from small_search import SMALL, small_search_overrides
+
+    import simbalance
+    from simbalance.core.runner import play_chunk
+    from simbalance.studies.run import plan_run
+    from simbalance.testing import CONTRACT_CHECKS, plan_of
+
+    if part == "trace":
+        plan_of(game).engine.trace(plan_of(game), 0)
+        return
+    simbalance.simulate(game, 20, threads=1)
+    for check in ("validation-changes-no-game", "copy-of-the-state-plays-on"):
+        CONTRACT_CHECKS[check](game)
+    engine = plan_run(game, 1).engine
+    if engine.search is not None and game in SMALL:
+        strategies = f"mcts,flat,{engine.heuristics[0]},random"
+        plan = plan_run(game, 2, players=4, seed=7, strategies=strategies, rotate=True,
+                        overrides=small_search_overrides(game))
+        out = np.zeros(plan.n, engine.record_dtype)
+        play_chunk(engine, plan.lineup, plan.prepared, plan.seed, 0, plan.n, 1, out=out)
+        engine.trace(plan, 0)
+
+
+def game_size(game: str) -> int:
+    """The bytes of a game's jitted sources: how long its compile takes, near enough to order by."""
+    import importlib
+
+    from simbalance.games.registry import get_game
+
+    folder = Path(importlib.import_module(get_game(game).engine).__file__).parent
+    return sum(len(p.read_bytes()) for p in folder.glob("*_nb.py"))
+
+
+# A part's share of its game's compile, measured on aquaman (tests/compile_first.py's lines)
+SHARE = {"play": 0.7, "trace": 0.3}
+
+
+def compile_all(games: list[str], processes: int) -> list[str]:
+    """Compile ``games`` in ``processes`` processes at once, the largest part first; a line per
+    part. A part that fails here is left to the tests, which then say what is wrong."""
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(TESTS), os.environ.get("PYTHONPATH", "")]))
+
+    def one(item: tuple[str, str]) -> str:
+        game, part = item
+        began = time.perf_counter()
+        done = subprocess.run([sys.executable, str(Path(__file__)), game, part], env=env, capture_output=True,
+                              text=True)
+        if done.returncode != 0:
+            last = (done.stderr.strip().splitlines() or ["no message"])[-1]
+            return f"{game} {part}: not compiled first ({last}); its tests compile it"
+        return f"{game} {part} {time.perf_counter() - began:.0f} s"
+
+    sizes = {game: game_size(game) for game in games}
+    items = sorted(((g, p) for g in games for p in SHARE), key=lambda item: -sizes[item[0]] * SHARE[item[1]])
+    with ThreadPoolExecutor(max_workers=max(1, processes)) as pool:
+        return list(pool.map(one, items))
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(TESTS))
+    compile_game(sys.argv[1], sys.argv[2])
