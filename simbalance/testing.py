@@ -121,8 +121,11 @@ def check_threads_and_chunks(plan: RunPlan) -> None:
 
 
 def check_resumable_play_on(plan: RunPlan, games=range(6)) -> None:
-    """From the state after k decisions (several k), a copy played on to the end with the same
-    random stream gives the kernel's record; every listed option passes the engine's validation."""
+    """From the state after k decisions (several k, the last decision and past the end included), a
+    copy played on to the end with the same random stream gives the kernel's record, and so does
+    the original played on before it (the copy shares no array with it, its stream included);
+    every listed option passes the engine's validation. A game's own tests run it on their
+    variants and lineups (``plan_run(game, n, **setup)``)."""
     engine = plan.engine
     res = engine.resumable
     assert res is not None, f"{plan.spec.id}: the engine is not resumable (Engine.resumable)"
@@ -139,9 +142,10 @@ def check_resumable_play_on(plan: RunPlan, games=range(6)) -> None:
         start = res.new_state(ctx)
         res.start(ctx, start, np.uint64(plan.seed), np.int64(g))
         decisions = res.play_out(ctx, res.clone(start), seat_sid, seat_prm, -1)
-        for k in sorted({0, decisions // 3, decisions // 2, max(decisions - 1, 0)}):
+        for k in sorted({0, 1, 2, 7, decisions // 3, decisions // 2, max(decisions - 1, 0), decisions, decisions + 5}):
             state = res.clone(start)
-            assert res.play_out(ctx, state, seat_sid, seat_prm, k) == k
+            made = res.play_out(ctx, state, seat_sid, seat_prm, k)
+            assert made == min(k, decisions), f"{plan.spec.id} game {g}: {made} of {k} decisions made, the game has {decisions}"
             if k < decisions:
                 assert res.to_move(ctx, state) >= 0, f"{plan.spec.id} game {g}: over after {k} of {decisions} decisions"
                 n_options = res.legal_options(ctx, state, options)
@@ -155,12 +159,15 @@ def check_resumable_play_on(plan: RunPlan, games=range(6)) -> None:
                 res.play_out(ctx, chosen, seat_sid, seat_prm, -1)
                 assert res.to_move(ctx, chosen) == -1
             copy = res.clone(state)
-            res.play_out(ctx, copy, seat_sid, seat_prm, -1)
-            assert res.to_move(ctx, copy) == -1
-            out = np.zeros(1, engine.record_dtype)
-            res.write_record(ctx, copy, out.view(np.recarray) if numba.config.DISABLE_JIT else out, 0)
-            differ = [f for f in compared if not np.array_equal(out[0][f], records[g][f])]
-            assert not differ, f"{plan.spec.id} game {g}: played on after {k} decisions, {differ} differ"
+            assert all(a is not b for a, b in zip(copy, state, strict=True)), f"{plan.spec.id}: clone shares an array"
+            for which, played in (("the original", state), ("its copy", copy)):  # the original first
+                left = res.play_out(ctx, played, seat_sid, seat_prm, -1)
+                assert left == decisions - made, f"{plan.spec.id} game {g}: {which} made {left} more decisions, not {decisions - made}"
+                assert res.to_move(ctx, played) == -1
+                out = np.zeros(1, engine.record_dtype)
+                res.write_record(ctx, played, out.view(np.recarray) if numba.config.DISABLE_JIT else out, 0)
+                differ = [f for f in compared if not np.array_equal(out[0][f], records[g][f])]
+                assert not differ, f"{plan.spec.id} game {g}: {which}, played on after {k} decisions: {differ} differ"
 
 
 def check_replay(plan: RunPlan) -> None:

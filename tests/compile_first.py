@@ -4,12 +4,12 @@
 A cold compile is most of a fresh clone's ``make test``, and a game's kernels are needed by tests in
 many files. Compiled here first, one game per process and one process per core (the largest game
 first), every kernel is compiled exactly once and the tests load it from the cache, whichever
-worker runs them. The replay's logging kernel is a part of its own, compiled beside the rest. What is compiled is what the contract test and the search players' tests use:
+worker runs them. What is compiled is what the contract test and the search players' tests use:
 the kernel (default lineup, every heuristic, validation on), the replay's trace, the resumable
 steps and, where the game has them, the search players with their kernel and trace. Kernels
 that only a few tests use (scripted deals) compile in those tests.
 
-Run alone: ``python tests/compile_first.py GAME play|trace`` compiles one part of one game.
+Run alone: ``python tests/compile_first.py GAME`` compiles one game.
 """
 
 from __future__ import annotations
@@ -24,23 +24,17 @@ from pathlib import Path
 TESTS = Path(__file__).resolve().parent
 
 
-def compile_game(game: str, part: str) -> None:
-    """Compile one part of a game: ``play`` (the kernel, the resumable steps, the search players
-    with their kernel and trace) or ``trace`` (the replay's logging kernel, a compile of its own
-    that shares nothing with ``play``: the two run side by side)."""
+def compile_game(game: str) -> None:
     import numpy as np
     from small_search import SMALL, small_search_overrides
 
     import simbalance
     from simbalance.core.runner import play_chunk
     from simbalance.studies.run import plan_run
-    from simbalance.testing import CONTRACT_CHECKS, plan_of
+    from simbalance.testing import CONTRACT_CHECKS
 
-    if part == "trace":
-        plan_of(game).engine.trace(plan_of(game), 0)
-        return
     simbalance.simulate(game, 20, threads=1)
-    for check in ("validation-changes-no-game", "copy-of-the-state-plays-on"):
+    for check in ("validation-changes-no-game", "copy-of-the-state-plays-on", "replay-is-the-recorded-game"):
         CONTRACT_CHECKS[check](game)
     engine = plan_run(game, 1).engine
     if engine.search is not None and game in SMALL:
@@ -62,31 +56,23 @@ def game_size(game: str) -> int:
     return sum(len(p.read_bytes()) for p in folder.glob("*_nb.py"))
 
 
-# A part's share of its game's compile, measured on aquaman (tests/compile_first.py's lines)
-SHARE = {"play": 0.7, "trace": 0.3}
-
-
 def compile_all(games: list[str], processes: int) -> list[str]:
-    """Compile ``games`` in ``processes`` processes at once, the largest part first; a line per
-    part. A part that fails here is left to the tests, which then say what is wrong."""
+    """Compile ``games`` in ``processes`` processes at once, the largest first; a line per game.
+    A game that fails here is left to its tests, which then say what is wrong."""
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(TESTS), os.environ.get("PYTHONPATH", "")]))
 
-    def one(item: tuple[str, str]) -> str:
-        game, part = item
+    def one(game: str) -> str:
         began = time.perf_counter()
-        done = subprocess.run([sys.executable, str(Path(__file__)), game, part], env=env, capture_output=True,
-                              text=True)
+        done = subprocess.run([sys.executable, str(Path(__file__)), game], env=env, capture_output=True, text=True)
         if done.returncode != 0:
             last = (done.stderr.strip().splitlines() or ["no message"])[-1]
-            return f"{game} {part}: not compiled first ({last}); its tests compile it"
-        return f"{game} {part} {time.perf_counter() - began:.0f} s"
+            return f"{game}: not compiled first ({last}); its tests compile it"
+        return f"{game} {time.perf_counter() - began:.0f} s"
 
-    sizes = {game: game_size(game) for game in games}
-    items = sorted(((g, p) for g in games for p in SHARE), key=lambda item: -sizes[item[0]] * SHARE[item[1]])
     with ThreadPoolExecutor(max_workers=max(1, processes)) as pool:
-        return list(pool.map(one, items))
+        return list(pool.map(one, sorted(games, key=game_size, reverse=True)))
 
 
 if __name__ == "__main__":
     sys.path.insert(0, str(TESTS))
-    compile_game(sys.argv[1], sys.argv[2])
+    compile_game(sys.argv[1])

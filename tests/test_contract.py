@@ -19,6 +19,7 @@ from simbalance.games.registry import builtin_games
 from simbalance.testing import (
     CONTRACT_CHECKS,
     check_every_field_is_written,
+    check_resumable_play_on,
     check_threads_and_chunks,
     plan_of,
 )
@@ -102,3 +103,13 @@ def test_a_broken_game_fails():
         check_threads_and_chunks(_broken(plan, depends_on_threads))
     check_every_field_is_written(plan)
     check_threads_and_chunks(plan)
+
+
+def test_the_play_on_check_fails_a_copy_that_is_not_one():
+    """A ``clone`` that hands back the same arrays: playing the copy on plays the original on."""
+    plan = plan_of("find-dr-evil", n=6)
+    shallow = dataclasses.replace(plan.engine.resumable, clone=lambda state: tuple(state))
+    broken = dataclasses.replace(plan, engine=dataclasses.replace(plan.engine, resumable=shallow))
+    with pytest.raises(AssertionError, match="find-dr-evil"):
+        check_resumable_play_on(broken, games=range(2))
+    check_resumable_play_on(plan, games=range(2))

@@ -7,7 +7,6 @@ import numpy as np
 import pytest
 from aquaman_helpers import RAIDER, RUNNER, arrange, card, cell, make
 
-import simbalance
 from simbalance.api import plan_run
 from simbalance.games.aquaman.engine import ENGINE
 from simbalance.games.aquaman.state_nb import (
@@ -45,6 +44,7 @@ from simbalance.games.aquaman.state_nb import (
     X_SUITS,
 )
 from simbalance.games.aquaman.strategies_nb import decide
+from simbalance.testing import check_resumable_play_on
 
 R = ENGINE.resumable
 SEED = 11
@@ -77,25 +77,8 @@ def record_of(plan, ctx, state, game, slots):
 
 @pytest.mark.parametrize("setup", LINEUPS, ids=["4p", "3p-variants", "2p-variants"])
 def test_playing_on_from_a_copy_reproduces_the_kernels_game(setup):
-    n = 12
-    records = simbalance.simulate("aquaman", n, seed=SEED, **setup).records
-    plan = plan_run("aquaman", n, seed=SEED, **setup)
-    ctx = R.context(*plan.prepared)
-    for game in range(n):
-        strat, par, slots = seats_of(plan, game)
-        state = R.new_state(ctx)
-        R.start(ctx, state, np.uint64(SEED), np.int64(game))
-        total = R.play_out(ctx, R.clone(state), strat, par, -1)
-        assert total > 10
-        for k in (0, 1, 7, total // 3, total // 2, total - 1, total):
-            state = R.new_state(ctx)
-            R.start(ctx, state, np.uint64(SEED), np.int64(game))
-            assert R.play_out(ctx, state, strat, par, k) == k
-            copy = R.clone(state)
-            R.play_out(ctx, copy, strat, par, -1)
-            assert record_of(plan, ctx, copy, game, slots).tobytes() == records[game].tobytes(), (game, k)
-            R.play_out(ctx, state, strat, par, -1)  # the original, played on, is the same game too
-            assert record_of(plan, ctx, state, game, slots).tobytes() == records[game].tobytes(), (game, k)
+    """The contract's check (simbalance.testing) on every lineup and variant, each of its games."""
+    check_resumable_play_on(plan_run("aquaman", 12, seed=SEED, **setup), games=range(12))
 
 
 @pytest.mark.parametrize("setup", LINEUPS, ids=["4p", "3p-variants", "2p-variants"])

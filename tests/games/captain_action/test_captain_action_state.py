@@ -27,6 +27,7 @@ from simbalance.games.captain_action.state_nb import (
 )
 from simbalance.games.captain_action.strategies_nb import choose
 from simbalance.games.captain_action.validate_nb import CHECK_OK
+from simbalance.testing import check_resumable_play_on
 
 R = ENGINE.resumable
 SEED = 17
@@ -80,22 +81,9 @@ def same_state(a, b):
 
 
 def test_playing_on_from_a_copy_reproduces_the_kernels_record(run):
+    """The contract's check (simbalance.testing) on every setup, each of its games."""
     records, plan = run
-    ctx = R.context(*plan.prepared)
-    for game in range(GAMES):
-        _, sid, prm = seats(plan, game)
-        whole = started(plan, ctx, game)
-        decisions = R.play_out(ctx, whole, sid, prm, -1)
-        assert record(plan, ctx, whole, game) == records[game]  # every field
-        for k in sorted({0, 1, 2, 3, decisions // 2, decisions - 1, decisions} & set(range(decisions + 1))):
-            state = started(plan, ctx, game)
-            assert R.play_out(ctx, state, sid, prm, k) == k
-            copy = R.clone(state)
-            # The original plays on first: the copy shares no array with it (its random stream too).
-            assert R.play_out(ctx, state, sid, prm, -1) == decisions - k
-            assert R.play_out(ctx, copy, sid, prm, -1) == decisions - k
-            assert record(plan, ctx, copy, game) == records[game]
-            assert record(plan, ctx, state, game) == records[game]
+    check_resumable_play_on(plan, games=range(GAMES))
 
 
 def test_every_listed_option_is_legal_and_the_strategies_choose_among_them(run):

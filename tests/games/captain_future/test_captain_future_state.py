@@ -10,11 +10,13 @@ import pytest
 from captain_future_helpers import Table
 
 import simbalance
+from simbalance.api import plan_run
 from simbalance.core.lineup import MAX_PARAMS
 from simbalance.core.records import END_INVALID
 from simbalance.games.captain_future import state_nb as X
 from simbalance.games.captain_future.engine import ENGINE
 from simbalance.games.captain_future.play_nb import play_on
+from simbalance.testing import check_resumable_play_on
 
 R = ENGINE.resumable
 
@@ -62,22 +64,8 @@ def record_of(plan, ctx, state, kernel_record):
 @pytest.mark.parametrize("validate", [False, True])
 @pytest.mark.parametrize("setup", SETUPS)
 def test_playing_on_from_a_copy_reproduces_the_kernels_record(setup, validate):
-    records, plan, ctx = run(setup, validate)
-    for game in (0, 3, 7, 11):
-        sid, prm = seats(plan, game)
-        for k in (0, 1, 2, 5, 40, 151):
-            state = started(plan, ctx, game)
-            made = R.play_out(ctx, state, sid, prm, k)
-            copy = R.clone(state)
-            assert all(a is not b for a, b in zip(copy, state, strict=True))
-            R.play_out(ctx, copy, sid, prm, -1)
-            assert R.to_move(ctx, copy) == -1
-            assert record_of(plan, ctx, copy, records[game]).tobytes() == records[game].tobytes(), (game, k)
-            # the original plays on to the same record: the copy shares nothing with it
-            R.play_out(ctx, state, sid, prm, -1)
-            assert record_of(plan, ctx, state, records[game]).tobytes() == records[game].tobytes(), (game, k)
-            if made < k:
-                break  # the game had fewer decisions than k
+    """The contract's check (simbalance.testing) on every setup, with validation off and on."""
+    check_resumable_play_on(plan_run("captain-future", N, seed=SEED, validate=validate, **setup), games=(0, 3, 7, 11))
 
 
 def observed_option(log, n_logged, phase):

@@ -25,6 +25,7 @@ from simbalance.games.find_dr_evil.state_nb import (
 )
 from simbalance.games.find_dr_evil.strategies_nb import random_pick
 from simbalance.games.find_dr_evil.validate_nb import CARDS_LOST, HANDS_OK, POSE_HELD_TWICE
+from simbalance.testing import check_resumable_play_on
 
 R = ENGINE.resumable
 N = 60  # games per setup
@@ -74,25 +75,12 @@ def _started(plan, ctx, game):
 
 @pytest.mark.parametrize(("players", "overrides"), SETUPS)
 def test_playing_on_from_a_copy_reproduces_the_kernels_record(players, overrides):
+    """The contract's check (simbalance.testing) on every setup, each of its N games."""
     plan, kernel_out = _setup(players, overrides)
-    ctx = R.context(*plan.prepared)
     assert (kernel_out["end"] != END_INVALID).all()
     if "rules.pick_cap" in overrides:
         assert (kernel_out["end"] == END_TIMEOUT).any() and (kernel_out["end"] == END_WIN).any()
-    for game in range(N):
-        sid, prm = _seats(plan, game)
-        length = int(kernel_out[game]["length"])
-        for k in sorted({0, 1, 2, length // 2, length - 1, length, length + 5}):
-            if k < 0:
-                continue
-            state = _started(plan, ctx, game)
-            assert R.play_out(ctx, state, sid, prm, k) == min(k, length)
-            copy = R.clone(state)
-            R.play_out(ctx, copy, sid, prm, -1)
-            assert _record(plan, ctx, copy, game).tobytes() == kernel_out[game].tobytes(), (game, k)
-            # the copy is independent: the original, played on after it, gives the same game again
-            R.play_out(ctx, state, sid, prm, -1)
-            assert _record(plan, ctx, state, game).tobytes() == kernel_out[game].tobytes(), (game, k)
+    check_resumable_play_on(plan, games=range(N))
 
 
 @pytest.mark.parametrize(("players", "overrides"), SETUPS)

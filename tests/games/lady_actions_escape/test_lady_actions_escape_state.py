@@ -75,6 +75,9 @@ class Run:
 
 @pytest.mark.parametrize("setup", SETUPS)
 def test_playing_on_from_a_copy_reproduces_the_kernels_record(setup):
+    """Its own loop, not the contract's check_resumable_play_on as in the other games: this game's
+    ``start`` also takes the run's lineup count (a rotating first leader, setup 2), which the
+    contract's ``start(ctx, state, seed, game)`` does not pass (issue 36: one template)."""
     run = Run(setup)
     for g in (0, 1, 5, 11):
         _, sid, prm = run.seats(g)
