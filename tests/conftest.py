@@ -70,7 +70,16 @@ def game_of(item: pytest.Item) -> str | None:
 
 
 def pytest_collection_modifyitems(config, items):
+    """Each game's tests in its xdist group, the largest game's first: xdist hands groups out in
+    this order, so the long groups start at once and the single tests of no game fill in at the
+    end, and neither worker is left with a long group while the other idles."""
+    from compile_first import game_size
+
+    size = {game: game_size(game) for game in all_games()}
+    rank = {}
     for item in items:
         game = game_of(item)
         if game is not None:
             item.add_marker(pytest.mark.xdist_group(game))
+        rank[item.nodeid] = -size[game] if game is not None else 0
+    items.sort(key=lambda item: rank[item.nodeid])  # stable: each group keeps its order
