@@ -15,11 +15,41 @@ included. If numba's internals ever differ from what this expects, nothing is ch
 
 ``install()`` runs when simbalance is imported, before any engine compiles. ``CODEGEN`` is part of
 the numba-cache stamp (core/jit_cache.py): code cached before this (or without it) is compiled again.
+
+It also makes numba's compiler itself cheaper, without touching what it compiles (the compiled code
+and the cache files are the same; BENCHMARKS.md, "Cold compile"):
+- **No garbage collection while numba compiles.** A cold compile builds millions of short-lived IR
+  objects; Python's cyclic collector walked them again and again (about an eighth of captain-future's
+  cold compile). The collector is paused from the outermost compile's start to its end and runs
+  normally after (numba's compiler state is freed by reference counting, so the pause costs memory
+  only while it lasts: captain-future's compile peaks at about 0.9 GB instead of 0.5 GB).
+- **numba's target options compared cheaply.** numba looks up every typed call in a cache keyed by
+  its ``TargetConfig`` flags, whose hash and equality rebuilt a dict of some forty options on every
+  lookup (hundreds of thousands per engine). The hash is the same value (it only ever depended on
+  the option names); equality first compares the options actually set, and only when those differ
+  falls back to numba's own comparison.
+- **No compile for a literal that is only on its way to a type.** numba types a function by
+  propagating types until nothing changes, and compiles each called function for the argument types
+  it sees on the way: ``best = -1`` before a loop that sets ``best = b`` compiled the callee once for
+  ``Literal[int](-1)`` and again for ``int64`` (captain-future compiled a dozen rule steps twice so,
+  ``_nth_open`` four times). simbalance's functions never specialize on a literal (a contract test
+  forbids handing one over: ``no-integer-literal-to-a-jitted-call``), so a call of one of them is
+  compiled for the literal's type (``int64`` for ``-1``): the signature the finished caller uses.
+- **Python's frame stack.** CPython 3.11 keeps frames in 16 KB chunks and frees a chunk as soon as
+  its first frame returns; numba's deep, ever-changing recursion crossed chunk boundaries about a
+  million times per engine, each an ``mmap`` and a ``munmap`` (about 6 s of system time in
+  captain-future's compile; CPython issue 142183, fixed in 3.13 and later). The outermost compile
+  runs in a frame declared to need about 4.8 MB of stack, which CPython gives a chunk of 8 MB: every
+  frame the compile pushes fits in the rest of it.
 """
 
 from __future__ import annotations
 
-CODEGEN = "no-wraparound-1"  # change it when what is patched here changes: cached kernels recompile
+import functools
+import gc
+import types
+
+CODEGEN = "no-wraparound-1 unliteral-1"  # change it when what is patched here changes: cached kernels recompile
 
 # numba's mangled names start with the function's module path, each part preceded by its length:
 # simbalance.games.captain_future.strategies_nb.heuristic_slot -> _ZN10simbalance5games14captain_future...
@@ -49,7 +79,93 @@ def install() -> bool:
 
     fix_integer_index.numba_original = numba_fix
     arrayobj.fix_integer_index = fix_integer_index
+    _pause_gc_while_compiling()
+    _cheap_target_config_compare()
+    _no_literal_signatures()
     _installed = True
+    return True
+
+
+def _call(fn, *args, **kws):
+    return fn(*args, **kws)
+
+
+# ``_call`` in a frame that reserves about 4.8 MB of CPython's frame stack: see "Python's frame stack".
+_in_reserved_stack = types.FunctionType(_call.__code__.replace(co_stacksize=600_000), globals(), "_in_reserved_stack")
+
+
+def _pause_gc_while_compiling() -> bool:
+    try:
+        from numba.core.dispatcher import _DispatcherBase
+    except ImportError:  # pragma: no cover
+        return False
+    compile_for_args = _DispatcherBase._compile_for_args
+    if getattr(compile_for_args, "simbalance_gc_pause", False):
+        return True
+
+    @functools.wraps(compile_for_args)
+    def _compile_for_args(self, *args, **kws):
+        if not gc.isenabled():  # an inner compile, or the caller's own pause
+            return compile_for_args(self, *args, **kws)
+        gc.disable()
+        try:
+            return _in_reserved_stack(compile_for_args, self, *args, **kws)
+        finally:
+            gc.enable()
+
+    _compile_for_args.simbalance_gc_pause = True
+    _DispatcherBase._compile_for_args = _compile_for_args
+    return True
+
+
+def _cheap_target_config_compare() -> bool:
+    try:
+        from numba.core.targetconfig import TargetConfig
+    except ImportError:  # pragma: no cover
+        return False
+    numba_eq = TargetConfig.__eq__
+    if getattr(numba_eq, "simbalance_fast", False):
+        return True
+    hashes: dict[type, int] = {}
+
+    def __hash__(self):  # numba's: hash(tuple(sorted(self.values()))), the sorted option names
+        cls = type(self)
+        if cls not in hashes:
+            hashes[cls] = hash(tuple(sorted(self.options)))
+        return hashes[cls]
+
+    def __eq__(self, other):
+        if type(self) is type(other) and self._values == other._values:
+            return True  # the same options set to the same values: every value is the same
+        return numba_eq(self, other)
+
+    __eq__.simbalance_fast = True
+    TargetConfig.__hash__ = __hash__
+    TargetConfig.__eq__ = __eq__
+    return True
+
+
+def _no_literal_signatures() -> bool:
+    try:
+        from numba.core import types
+        from numba.core.dispatcher import _DispatcherBase
+    except ImportError:  # pragma: no cover
+        return False
+    get_call_template = _DispatcherBase.get_call_template
+    if getattr(get_call_template, "simbalance_unliteral", False):
+        return True
+
+    @functools.wraps(get_call_template)
+    def _get_call_template(self, args, kws):
+        if (getattr(self.py_func, "__module__", None) or "").startswith("simbalance.") and (
+                any(isinstance(a, types.Literal) for a in args)
+                or any(isinstance(a, types.Literal) for a in kws.values())):
+            args = tuple(types.unliteral(a) for a in args)
+            kws = {k: types.unliteral(a) for k, a in kws.items()}
+        return get_call_template(self, args, kws)
+
+    _get_call_template.simbalance_unliteral = True
+    _DispatcherBase.get_call_template = _get_call_template
     return True
 
 

@@ -9,6 +9,7 @@ semantics.
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import subprocess
@@ -63,6 +64,96 @@ def test_a_plug_in_keeps_negative_indices():
         return a[-1]
 
     assert last(np.arange(5)) == 4
+
+
+def _planted(source: str, module: str):
+    """A jitted function defined in ``module`` (planted as if it were simbalance's own code)."""
+    space = {"__name__": module, "njit": njit}
+    exec(textwrap.dedent(source), space)  # noqa: S102
+    return space
+
+
+def test_the_collector_is_paused_while_numba_compiles_and_runs_after():
+    """core/codegen.py pauses the garbage collector from the outermost compile's start to its end;
+    it runs again after, also when the compile fails."""
+    from numba.core import event
+
+    seen = []
+
+    class Listener(event.Listener):
+        def on_start(self, ev):
+            seen.append(gc.isenabled())
+
+        def on_end(self, ev):
+            pass
+
+    space = _planted("""
+        @njit
+        def inner(x):
+            return x + 1
+
+        @njit
+        def outer(x):
+            return inner(x) * 2
+
+        @njit
+        def broken(x):
+            return undefined_name(x)
+    """, "simbalance.planted_gc")
+    assert gc.isenabled()
+    with event.install_listener("numba:compile", Listener()):
+        assert space["outer"](np.int64(3)) == 8
+    assert seen and not any(seen), "the collector ran during a compile (outer's or inner's)"
+    assert gc.isenabled()
+    with pytest.raises(Exception, match="undefined_name"):
+        space["broken"](np.int64(1))
+    assert gc.isenabled(), "a failed compile left the collector paused"
+
+
+def test_a_literal_on_its_way_to_a_type_compiles_no_signature_of_its_own():
+    """``best = -1`` before a loop that sets it: simbalance's callee compiles once, for int64; a
+    plug-in's function (another module) keeps numba's literal signatures."""
+    source = """
+        @njit
+        def pick(i):
+            return i * 2
+
+        @njit
+        def caller(n):
+            best = -1
+            for i in range(n):
+                if i % 3 == 2:
+                    best = i
+            return pick(best) + pick(-1)
+    """
+    ours, theirs = _planted(source, "simbalance.planted_literal"), _planted(source, "plugin_game.rules")
+    assert ours["caller"](np.int64(10)) == theirs["caller"](np.int64(10)) == 16 - 2
+    assert [str(s[0]) for s in ours["pick"].signatures] == ["int64"]
+    assert any("Literal" in str(s[0]) for s in theirs["pick"].signatures), "the check cannot fail"
+
+
+def test_target_options_compare_as_numba_compares_them():
+    """The cheap equality and hash of numba's TargetConfig agree with numba's own."""
+    from numba.core.compiler import Flags
+
+    a, b, c = Flags(), Flags(), Flags()
+    b.nrt = True
+    c.nrt = a.nrt  # set explicitly to its default: equal to one that is not set
+    assert a == c and hash(a) == hash(c)
+    assert a != b and b != a
+    a.nrt = True
+    assert a == b and hash(a) == hash(b) == hash(Flags())
+    assert hash(Flags()) == hash(tuple(sorted(Flags().values())))  # numba's own hash, the same value
+
+
+def test_the_reserved_frame_passes_the_call_through():
+    """The outermost compile runs in a frame that reserves a large chunk of CPython's frame stack;
+    it returns what the call returns and raises what it raises."""
+    assert codegen._in_reserved_stack.__code__.co_stacksize >= 100_000
+    assert codegen._in_reserved_stack(divmod, 7, 2) == (3, 1)
+    assert codegen._in_reserved_stack(dict, a=1) == {"a": 1}
+    with pytest.raises(ZeroDivisionError):
+        codegen._in_reserved_stack(divmod, 1, 0)
 
 
 @pytest.fixture(scope="session")

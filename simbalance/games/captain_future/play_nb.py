@@ -679,7 +679,7 @@ def kernel(out, lo, hi, first_game, seed, lineups, slot_strategy, slot_params, b
         # random stream too; start keys it again, to the same state)
         begin_game(state[3], seed, game, out, i, lineups, slot_strategy, slot_params, P, st, SID, seat_prm)
         start(ctx, state, seed, game)
-        play_out(ctx, state, st[SID:SID + P], seat_prm, -1)
+        play_out(ctx, state, st[SID:SID + P], seat_prm, np.int64(-1))
         if st[PHASE] != PH_OVER:  # stopped before a search seat's decision: search_kernel plays those
             game_over(st, np.int64(END_INVALID), np.int64(0), None, None)
         write_record(ctx, state, out, i)
