@@ -68,6 +68,44 @@ def test_no_jitted_call_hands_over_an_integer_literal(game):
     CONTRACT_CHECKS["no-integer-literal-to-a-jitted-call"](game)
 
 
+RUN_LOADS = """
+import dataclasses, json, sys
+import simbalance
+from numba.core.registry import CPUDispatcher
+from simbalance.games.registry import get_game
+
+game = sys.argv[1]
+simbalance.simulate(game, 20, threads=1)
+engine = get_game(game).load()
+others = {}  # the engine's jitted entry points besides its kernel
+for part in (engine.resumable, engine.search):
+    if part is not None:
+        for field in dataclasses.fields(part):
+            fn = getattr(part, field.name)
+            if isinstance(fn, CPUDispatcher):
+                others[field.name] = fn
+for name, mod in list(sys.modules.items()):
+    if name.startswith("simbalance"):
+        for attr, fn in list(vars(mod).items()):
+            if isinstance(fn, CPUDispatcher) and ("trace" in attr or name.startswith("simbalance.players")):
+                others[f"{name}.{attr}"] = fn
+print(json.dumps(sorted(k for k, fn in others.items() if fn.signatures)))
+"""
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_run_compiles_only_its_kernel(game):
+    """``simulate`` (and so ``simbalance run``) compiles or loads the main kernel and nothing the
+    command does not use: not the replay's trace, the resumable steps or the search players
+    (issue 37: a designer's first run waits for what it compiles)."""
+    import json
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", RUN_LOADS, game], capture_output=True, text=True, check=True)
+    assert json.loads(done.stdout.strip().splitlines()[-1]) == []
+
+
 def test_every_check_has_its_test():
     assert len(CONTRACT_CHECKS) == 9, "a new check in simbalance.testing needs a test here"
 
