@@ -146,6 +146,37 @@ def test_target_options_compare_as_numba_compares_them():
     assert hash(Flags()) == hash(tuple(sorted(Flags().values())))  # numba's own hash, the same value
 
 
+def test_an_inlined_function_is_copied_with_one_scope():
+    """numba's inliner copies an inlined function's IR with one memo (core/codegen.py): in place,
+    and a function of many blocks inlined at several call sites computes what it computes
+    without inlining."""
+    from numba.core.inline_closurecall import InlineWorker
+
+    assert getattr(InlineWorker.inline_ir, "simbalance_copy_once", False)
+    space = _planted("""
+        @njit(inline="always")
+        def clipped_sum(a, lo, hi):
+            total = 0
+            for x in a:
+                if x < lo:
+                    total += lo
+                elif x > hi:
+                    total += hi
+                else:
+                    total += x
+            return total
+
+        @njit
+        def twice(a):
+            return clipped_sum(a, 2, 5) * 100 + clipped_sum(a, 0, 3)
+
+        def twice_in_python(a):
+            return clipped_sum.py_func(a, 2, 5) * 100 + clipped_sum.py_func(a, 0, 3)
+    """, "simbalance.planted_inline")
+    a = np.arange(8)
+    assert space["twice"](a) == space["twice_in_python"](a) == 28 * 100 + 18
+
+
 def test_the_reserved_frame_passes_the_call_through():
     """The outermost compile runs in a frame that reserves a large chunk of CPython's frame stack;
     it returns what the call returns and raises what it raises."""
