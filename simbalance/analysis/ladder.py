@@ -39,6 +39,3 @@ def pair_share(games: pd.DataFrame, players: int, a: int, b: int) -> tuple[float
     return head_to_head(aw, asn, bw, bsn)
 
 
-def rising_steps(table: pd.DataFrame) -> pd.Series:
-    """Per budget after the first: True where it beats the budget before it (CI above 50 %)."""
-    return table["h2h_ci_low"].iloc[1:] > 0.5

@@ -27,13 +27,6 @@ def strategy_table(games: pd.DataFrame, players: int, slot_names: tuple[str, ...
     return RunAggregate.from_games(games, players, len(slot_names)).strategy_table(slot_names)
 
 
-def summarize_games(
-    games: pd.DataFrame, players: int, slot_names: tuple[str, ...], length_unit: str = "turns"
-) -> dict:
-    """Every generic metric of a run as a JSON-ready dict."""
-    return jsonable(RunAggregate.from_games(games, players, len(slot_names)).summary(slot_names, length_unit))
-
-
 def json_records(df: pd.DataFrame) -> list[dict]:
     return [jsonable(row) for row in df.to_dict(orient="records")]
 

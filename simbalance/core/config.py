@@ -299,16 +299,6 @@ def require_int(cfg: dict, key: str, lo: int | None = None, hi: int | None = Non
     return value
 
 
-def require_float(cfg: dict, key: str, lo: float | None = None, hi: float | None = None) -> float:
-    """A number within ``[lo, hi]``, or a ConfigError naming key, value and range."""
-    value = get(cfg, key)
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise ConfigError(f"{key} = {value!r}: expected a number")
-    if (lo is not None and value < lo) or (hi is not None and value > hi):
-        raise ConfigError(f"{key} = {value}: allowed {lo} to {hi}")
-    return float(value)
-
-
 def require_bool(cfg: dict, key: str) -> bool:
     value = get(cfg, key)
     if not isinstance(value, bool):

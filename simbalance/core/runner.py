@@ -313,37 +313,6 @@ def _play_chunks_dask(engine, lineup, prepared, seed, chunks, scheduler, stop, t
             cluster.close()
 
 
-def run_games(
-    engine: Engine,
-    lineup: Lineup,
-    prepared: tuple,
-    n: int,
-    seed: int,
-    *,
-    first_game: int = 0,
-    threads: int | None = None,
-    chunk_size: int | None = None,
-    progress: ProgressFn | None = None,
-    backend: str = "local",
-    scheduler: str | None = None,
-) -> np.ndarray:
-    """Play games ``first_game .. first_game + n - 1`` and return all their records."""
-    threads = check_threads(threads)
-    chunks = chunk_bounds(n, chunk_size_for(engine, chunk_size), first_game)
-    out = np.zeros(n, dtype=engine.record_dtype)
-    target = out if first_game == 0 else None
-    start = time.perf_counter()
-    done = 0
-    for records in play_chunks(engine, lineup, prepared, seed, chunks, threads=threads, backend=backend,
-                               scheduler=scheduler, target=target):
-        if target is None:
-            out[done : done + len(records)] = records
-        done += len(records)
-        if progress is not None:
-            progress(done, n, time.perf_counter() - start)
-    return out
-
-
 COMPILE_NOTICE_AFTER_S = 0.5  # a warm cache loads a kernel faster: no notice then
 
 # The notice every run shows while its kernel compiles, unless it asks for its own or for none
