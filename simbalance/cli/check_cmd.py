@@ -41,7 +41,7 @@ def baseline(
 ) -> None:
     """Run a setup and store every headline metric with its CI, the engine version, a hash of the
     resolved config, the seed and n. With --update FILE, play the file's own setup again and rewrite it."""
-    from simbalance.core.runner import RichProgress
+    from simbalance.cli.terminal import RichProgress
     from simbalance.report.files import check_report_path, write_report
     from simbalance.studies.check import baseline_json, create_baseline
 
@@ -74,7 +74,7 @@ def baseline(
 
 
 def _update(path: Path) -> None:
-    from simbalance.core.runner import RichProgress
+    from simbalance.cli.terminal import RichProgress
     from simbalance.report.files import check_report_path, write_report
     from simbalance.studies.check import baseline_json, play_update, prepare_update
 
@@ -133,7 +133,7 @@ def check(
     Exit 0: pass; 1: a metric worse, or a bound violated (also changed or better, with
     --fail-on-change); 2: an error (a malformed baseline, an unwritable report path), found before
     any game is played. Accept an intended change with `simbalance baseline --update FILE`."""
-    from simbalance.core.runner import RichProgress
+    from simbalance.cli.terminal import RichProgress
     from simbalance.report.files import check_report_path, write_report
     from simbalance.studies.check import (
         COLUMNS,

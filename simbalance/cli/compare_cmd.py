@@ -36,8 +36,8 @@ def compare(
     and report every metric's difference with a 95% CI and a Holm-corrected p-value; writes
     compare.html with a forest plot."""
     from simbalance.api import compare as run_compare
+    from simbalance.cli.terminal import RichProgress
     from simbalance.core.errors import SimbalanceError
-    from simbalance.core.runner import RichProgress
     from simbalance.core.variants import parse_arm
     from simbalance.report.compare_page import write_compare_folder
     from simbalance.report.run_folder import check_out_dir, default_out_dir

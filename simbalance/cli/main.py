@@ -23,11 +23,13 @@ class OneLineErrors(TyperGroup):
     """A command group that turns input errors into one line and exit code 2."""
 
     def main(self, *args, **kwargs):
+        from simbalance.cli import terminal
         from simbalance.core.runner import announcing_compiles
 
         kwargs["standalone_mode"] = False
         try:
-            with announcing_compiles():  # every command shows a spinner while an engine compiles
+            # every command shows a spinner while an engine compiles
+            with announcing_compiles(terminal.compile_notice):
                 code = super().main(*args, **kwargs)
         except SimbalanceError as exc:
             typer.echo(f"error: {exc}", err=True)

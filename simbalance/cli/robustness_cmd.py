@@ -38,7 +38,7 @@ def robustness(
     search player; says whether the seat ranking and the first-player effect hold under all of them;
     writes robustness.html."""
     from simbalance.analysis.labels import player
-    from simbalance.core.runner import RichProgress
+    from simbalance.cli.terminal import RichProgress
     from simbalance.report.run_folder import check_out_dir, default_out_dir
     from simbalance.report.search_pages import write_robustness_folder
     from simbalance.studies.robustness import robustness as run_robustness

@@ -281,9 +281,9 @@ def fresh_state_dir(target: Path, quiet: bool) -> Path:
 
 def _play_and_write(plan, request: RunRequest, keep: bool, state_dir: Path, resuming: bool, backend: str,
                     scheduler: str | None, dask_timeout: float, quiet: bool) -> None:
+    from simbalance.cli.terminal import RichProgress
     from simbalance.core.errors import RunInterrupted
     from simbalance.core.execution import RunOptions
-    from simbalance.core.runner import RichProgress
     from simbalance.report.run_folder import write_run_folder
     from simbalance.studies.run import SimulationResult
 

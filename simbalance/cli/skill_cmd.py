@@ -32,7 +32,7 @@ def skill(
     """Agency (each heuristic alone against random players), restricted play (a strategy without
     one ability against the full one) and a plain verdict on skill against luck; writes skill.html."""
     from simbalance.api import skill as run_skill
-    from simbalance.core.runner import RichProgress
+    from simbalance.cli.terminal import RichProgress
     from simbalance.report.run_folder import check_out_dir, default_out_dir
     from simbalance.report.strategy_pages import write_skill_folder
 

@@ -35,7 +35,7 @@ def sweep(
     the points closest to the config's \\[targets] pointed out and re-checked on fresh seeds."""
     from simbalance.analysis.sweep import describe_targets
     from simbalance.api import sweep as run_sweep
-    from simbalance.core.runner import RichProgress
+    from simbalance.cli.terminal import RichProgress
     from simbalance.report.run_folder import check_out_dir, default_out_dir
     from simbalance.report.sweep_page import write_sweep_folder
 

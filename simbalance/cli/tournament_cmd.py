@@ -31,7 +31,7 @@ def tournament(
     against B: A's per-seat win rate, fair 1/P, and A's head-to-head share, even 50%, with CIs),
     Bradley-Terry ratings with CIs and heatmaps."""
     from simbalance.api import tournament as run_tournament
-    from simbalance.core.runner import RichProgress
+    from simbalance.cli.terminal import RichProgress
     from simbalance.report.run_folder import check_out_dir, default_out_dir
     from simbalance.report.tournament_page import write_tournament_folder
 

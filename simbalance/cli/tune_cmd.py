@@ -56,7 +56,7 @@ def tune(
     gain over the defaults with a CI on fresh seeds, and how it fares alone against every strategy
     ('dominates' only by at least --margin above the fair share, CI included)."""
     from simbalance.api import tune as run_tune
-    from simbalance.core.runner import RichProgress
+    from simbalance.cli.terminal import RichProgress
     from simbalance.report.run_folder import check_out_dir, default_out_dir
     from simbalance.report.strategy_pages import write_tune_folder
 

@@ -164,19 +164,19 @@ def test_games_per_second_counts_play_only():
 def test_a_slow_compile_shows_a_notice_and_a_fast_one_none(monkeypatch):
     """The spinner starts only when compiling takes longer than a warm cache's load, and is gone
     when the compile ends (no spinner left running over the run's output)."""
-    from simbalance.core import runner
+    from simbalance.cli import terminal
 
     started = []
-    monkeypatch.setattr(runner, "COMPILE_NOTICE_AFTER_S", 0.05)
+    monkeypatch.setattr(terminal, "COMPILE_NOTICE_AFTER_S", 0.05)
     import rich.status
 
     real_start, real_stop = rich.status.Status.start, rich.status.Status.stop
     monkeypatch.setattr(rich.status.Status, "start", lambda self: (started.append("start"), real_start(self)))
     monkeypatch.setattr(rich.status.Status, "stop", lambda self: (started.append("stop"), real_stop(self)))
-    with runner.compile_notice("find-dr-evil"):
+    with terminal.compile_notice("find-dr-evil"):
         pass
     assert started == []
-    with runner.compile_notice("find-dr-evil"):
+    with terminal.compile_notice("find-dr-evil"):
         time.sleep(0.3)
     assert started == ["start", "stop"]
 
@@ -193,13 +193,14 @@ def _recording_notice(calls):
 def test_every_command_announces_a_compile_and_the_python_api_stays_quiet(monkeypatch, tmp_path):
     """The command line's spinner is the default of every run it starts (compare, sweep, check...,
     not only `run`); a notebook's simulate() shows none, and `run --quiet` asks for none."""
+    from simbalance.cli import terminal
     from simbalance.core import runner
 
     calls = []
-    monkeypatch.setattr(runner, "compile_notice", _recording_notice(calls))
+    monkeypatch.setattr(terminal, "compile_notice", _recording_notice(calls))
     simbalance.simulate("find-dr-evil", 10)
     assert calls == []
-    with runner.announcing_compiles():
+    with runner.announcing_compiles(terminal.compile_notice):
         SimulationResult.from_plan(plan_run("find-dr-evil", 10))
         SimulationResult.from_plan(plan_run("find-dr-evil", 10), options=RunOptions(compiling=False))
     assert calls == ["find-dr-evil"]
