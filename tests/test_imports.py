@@ -1,18 +1,20 @@
 """The package's imports form layers without circles: read from the code with ``ast``, every
 import a module makes (at the top, inside a function, or for type checking only: a name a module
 needs for its types is a dependency too) is an arrow, and the arrows may not close a loop. ``core`` is the ground floor:
-nothing in it imports the floors above (analysis, studies, the API, the report, the CLI)."""
+nothing in it imports the floors above (the games and players, analysis, studies, the API, the
+report, the CLI): the game contract itself (``core/spec.py``) is the core's."""
 
 from __future__ import annotations
 
 import ast
 from pathlib import Path
 
-import simbalance.games.spec as spec_module
+import simbalance.core.spec as spec_module
 
 ROOT = Path(spec_module.__file__).resolve().parents[2]  # the folder holding the package
 PACKAGE = ROOT / "simbalance"
-ABOVE_CORE = ("simbalance.analysis", "simbalance.studies", "simbalance.api", "simbalance.report", "simbalance.cli")
+ABOVE_CORE = ("simbalance.games", "simbalance.players", "simbalance.analysis", "simbalance.studies", "simbalance.api",
+              "simbalance.report", "simbalance.cli")
 
 
 def module_name(path: Path) -> str:

@@ -29,7 +29,7 @@ from simbalance.studies.check import default_baselines
 runner = CliRunner()
 
 FAKE_SPEC = '''
-from simbalance.games.spec import GameSpec
+from simbalance.core.spec import GameSpec
 
 SPEC = GameSpec(id={id!r}, title="Fake", summary="find-dr-evil's engine as a plug-in", min_players=2,
                 max_players=6, engine="simbalance.games.find_dr_evil.engine", length_unit="picks")

@@ -13,7 +13,7 @@ from simbalance.core.lineup import Lineup
 from simbalance.core.runner import MAX_GAMES, MAX_GAMES_TEXT
 
 if TYPE_CHECKING:
-    from simbalance.games.spec import Engine, GameSpec
+    from simbalance.core.spec import Engine, GameSpec
 
 MAX_SEED = 2**64 - 1
 

@@ -27,7 +27,7 @@ from simbalance.core.errors import SimbalanceError
 from simbalance.core.lineup import Lineup
 
 if TYPE_CHECKING:
-    from simbalance.games.spec import Engine
+    from simbalance.core.spec import Engine
 
 MAX_GAMES = 10**12  # the most games one run may play (--n, a precision run's maximum): see docs/scale.md
 MAX_GAMES_TEXT = "10^12 (1e12)"

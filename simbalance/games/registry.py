@@ -27,7 +27,7 @@ from pathlib import Path
 import simbalance.games as games_pkg
 from simbalance.core.config import set_config_dir_lookup
 from simbalance.core.errors import SimbalanceError, did_you_mean
-from simbalance.games.spec import GameSpec
+from simbalance.core.spec import GameSpec
 
 ENTRY_POINT_GROUP = "simbalance.games"
 

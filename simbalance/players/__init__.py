@@ -12,10 +12,7 @@ This module stays light (no numba): the engines' contracts and the studies read 
 
 from __future__ import annotations
 
-MCTS = -64  # strategy id of ``mcts`` in every game that has search players
-FLAT = -65  # strategy id of ``flat``
-SEARCH_MAX_ID = -64  # a strategy id ``<= SEARCH_MAX_ID`` is a search player's (play_out stops there)
-SEARCH_IDS = (MCTS, FLAT)
+from simbalance.core.strategy_ids import FLAT, MCTS, SEARCH_IDS, SEARCH_MAX_ID, is_search_id  # noqa: F401
 
 # Each search player's parameters in the order the kernel reads them. ``rollout`` names the
 # strategy (a heuristic or a preset) that plays the search seats in the play-outs: the lineup
@@ -26,6 +23,3 @@ SEARCH_PARAMS = {
 }
 SEARCH_STRATEGIES = {"mcts": MCTS, "flat": FLAT}
 
-
-def is_search_id(sid: int) -> bool:
-    return int(sid) <= SEARCH_MAX_ID

@@ -7,7 +7,7 @@ a wrapper of its own that names its functions once (``play_nb.search_option`` in
     search(to_move, legal_options, apply_option, play_out, determinize, outcome, evaluate, policy,
            ctx, state, seat_sid, seat_prm, seed, game, decision, scratch) -> option
 
-- the game's resumable steps (``Resumable`` in games/spec.py): ``play_out`` stops before a search
+- the game's resumable steps (``Resumable`` in core/spec.py): ``play_out`` stops before a search
   seat's decision, so in the play-outs the search seats play their rollout strategy instead;
 - ``determinize(ctx, state, seat, rng)``: for the seat to move, shuffle what ``seat`` cannot see
   among the places it cannot see (sizes and everything public kept) and re-key the state's own stream from ``rng``;

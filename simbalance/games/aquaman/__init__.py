@@ -1,6 +1,6 @@
 """aquaman: the board-and-card game of eight suits, eight powers and three missions."""
 
-from simbalance.games.spec import GameSpec
+from simbalance.core.spec import GameSpec
 
 SPEC = GameSpec(
     id="aquaman",

@@ -28,6 +28,7 @@ from simbalance.core.config import get, require_bool, require_choice, require_in
 from simbalance.core.errors import ConfigError
 from simbalance.core.progress import PROGRESS_FIELDS
 from simbalance.core.records import MAX_SEATS, record_dtype
+from simbalance.core.spec import Engine, Resumable, Search
 from simbalance.games.aquaman import search_nb
 from simbalance.games.aquaman.play_nb import (
     apply_option,
@@ -86,7 +87,6 @@ from simbalance.games.aquaman.state_nb import (
     new_state,
 )
 from simbalance.games.aquaman.validate_nb import check
-from simbalance.games.spec import Engine, Resumable, Search
 from simbalance.players import SEARCH_PARAMS, SEARCH_STRATEGIES
 
 ENGINE_VERSION = 3

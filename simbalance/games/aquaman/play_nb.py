@@ -1,4 +1,4 @@
-"""An aquaman game as resumable steps (``Resumable`` in games/spec.py), the kernel and ``trace_game``.
+"""An aquaman game as resumable steps (``Resumable`` in core/spec.py), the kernel and ``trace_game``.
 
 The rules (rules_nb) run step by step until a player must decide something; the game then waits,
 with everything it needs to go on in its state (state_nb: the next step, the pending decision, the

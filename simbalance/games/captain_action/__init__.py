@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from simbalance.games.spec import GameSpec
+from simbalance.core.spec import GameSpec
 
 SPEC = GameSpec(
     id="captain-action",

@@ -24,6 +24,7 @@ from simbalance.core.config import require_bool, require_choice, require_int
 from simbalance.core.errors import ConfigError
 from simbalance.core.progress import PROGRESS_FIELDS
 from simbalance.core.records import MAX_SEATS, record_dtype
+from simbalance.core.spec import Cards, Engine, Resumable, Search
 from simbalance.games.captain_action import play_nb, search_nb, state_nb
 from simbalance.games.captain_action.deck import MAX_HAND, game_deck, scoring_arrays
 from simbalance.games.captain_action.replay import replay, trace
@@ -46,7 +47,6 @@ from simbalance.games.captain_action.state_nb import (
     RANDOM,
 )
 from simbalance.games.captain_action.validate_nb import check
-from simbalance.games.spec import Cards, Engine, Resumable, Search
 from simbalance.players import SEARCH_PARAMS, SEARCH_STRATEGIES
 
 ENGINE_VERSION = 3

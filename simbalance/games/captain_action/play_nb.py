@@ -74,7 +74,7 @@ def max_options(ctx) -> int:
     return int(ctx[2][G_HAND]) + 1
 
 
-# ---- the game as resumable steps (Resumable in games/spec.py) ------------------------------------
+# ---- the game as resumable steps (Resumable in core/spec.py) ------------------------------------
 
 
 @njit(cache=True, inline="always")

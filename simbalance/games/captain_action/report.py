@@ -1,7 +1,7 @@
 """captain-action's report: the summary, the figures and the cards of the card-impact table.
 
 Each hook sees the games (one row per game), the player count and the resolved config
-(games/spec.py).
+(core/spec.py).
 """
 
 from __future__ import annotations

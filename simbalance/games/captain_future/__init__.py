@@ -1,6 +1,6 @@
 """captain-future: land ships on planets and moons, win majorities, attack, play the four events."""
 
-from simbalance.games.spec import GameSpec
+from simbalance.core.spec import GameSpec
 
 SPEC = GameSpec(
     id="captain-future",

@@ -40,6 +40,7 @@ import numpy as np
 
 from simbalance.core.progress import PROGRESS_FIELDS
 from simbalance.core.records import MAX_SEATS, record_dtype
+from simbalance.core.spec import Engine, Resumable, Search
 from simbalance.games.captain_future import play_nb, search_nb
 from simbalance.games.captain_future.board import MAX_BODIES, build_board
 from simbalance.games.captain_future.play_nb import kernel
@@ -55,7 +56,6 @@ from simbalance.games.captain_future.state_nb import (
     clone,
     new_state,
 )
-from simbalance.games.spec import Engine, Resumable, Search
 from simbalance.players import SEARCH_PARAMS, SEARCH_STRATEGIES
 
 ENGINE_VERSION = 4

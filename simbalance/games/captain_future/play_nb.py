@@ -9,7 +9,7 @@ once: after the deal and after every decision the state stands at the next decis
 (st[PHASE] = PH_OVER).
 
 The kernel plays every game as ``start``, ``play_out`` to the end, ``write_record`` (the
-``Resumable`` contract of games/spec.py; inlined into the kernel, so a game pays no call that
+``Resumable`` contract of core/spec.py; inlined into the kernel, so a game pays no call that
 passes the state's arrays); search players and tests also list the options of a
 decision (``legal_options``) and take one (``apply_option``). All of them run ``play_on``, the one
 game loop.
@@ -478,7 +478,7 @@ def play_on(bd, st, fs, buf, rng, seat_prm, max_decisions, forced, work=None, lo
     return n
 
 
-# ---- the Resumable contract (games/spec.py) -------------------------------------------------------
+# ---- the Resumable contract (core/spec.py) -------------------------------------------------------
 
 def context(bd, validate) -> tuple:
     """The game's read-only arrays from prepare's output: (board array, validate flag)."""

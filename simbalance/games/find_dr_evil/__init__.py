@@ -1,6 +1,6 @@
 """find-dr-evil: the Old-Maid-like game of the Captain Action deck. No decisions."""
 
-from simbalance.games.spec import GameSpec
+from simbalance.core.spec import GameSpec
 
 SPEC = GameSpec(
     id="find-dr-evil",

@@ -15,6 +15,7 @@ from simbalance.core.config import require_bool, require_int
 from simbalance.core.errors import ConfigError
 from simbalance.core.progress import PROGRESS_FIELDS
 from simbalance.core.records import MAX_SEATS, record_dtype
+from simbalance.core.spec import Cards, Engine, Resumable
 from simbalance.decks.captain_action import KIND_DR_LING
 from simbalance.games.find_dr_evil.deck import game_deck
 from simbalance.games.find_dr_evil.play_nb import (
@@ -43,7 +44,6 @@ from simbalance.games.find_dr_evil.state_nb import (
     REPEAT_MIN_HOLDERS,
     STALEMATE_WINDOW,
 )
-from simbalance.games.spec import Cards, Engine, Resumable
 
 ENGINE_VERSION = 2
 CHUNK_SIZE = 1 << 18

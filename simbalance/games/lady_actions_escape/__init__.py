@@ -1,6 +1,6 @@
 """lady-actions-escape: the shedding game of the Captain Action deck (Lady Action's Escape)."""
 
-from simbalance.games.spec import GameSpec
+from simbalance.core.spec import GameSpec
 
 SPEC = GameSpec(
     id="lady-actions-escape",

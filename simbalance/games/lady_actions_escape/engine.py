@@ -26,6 +26,7 @@ from simbalance.core.config import require_bool, require_choice, require_int
 from simbalance.core.errors import ConfigError
 from simbalance.core.progress import PROGRESS_FIELDS
 from simbalance.core.records import MAX_SEATS, record_dtype
+from simbalance.core.spec import Cards, Engine, Plugin, Resumable, Search
 from simbalance.games.lady_actions_escape import play_nb, search_nb
 from simbalance.games.lady_actions_escape.deck import can_ever_play, card_arrays, game_deck
 from simbalance.games.lady_actions_escape.plugin import PLUGIN_DOC, build_plugin_kernel
@@ -52,7 +53,6 @@ from simbalance.games.lady_actions_escape.state_nb import (
     new_state,
 )
 from simbalance.games.lady_actions_escape.validate_nb import check
-from simbalance.games.spec import Cards, Engine, Plugin, Resumable, Search
 from simbalance.players import SEARCH_PARAMS, SEARCH_STRATEGIES
 
 ENGINE_VERSION = 3

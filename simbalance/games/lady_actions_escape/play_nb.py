@@ -3,7 +3,7 @@
 A game is ``start`` (deal, then play on to the first decision), then decisions until it is over,
 then ``write_record``. The kernel plays every game so: ``start``, ``play_out(..., -1)`` (the seats'
 strategies take every decision), ``write_record``; the resumable path (``Resumable`` in
-games/spec.py: copy the state, list the options, apply one, play on) is the same code.
+core/spec.py: copy the state, list the options, apply one, play on) is the same code.
 
 Decisions (docs/rules/lady-actions-escape.md, "Decisions"): in a turn the player can play in, which
 card he plays (any card when leading) and, for a wildcard, the background and character it stands

@@ -1,4 +1,4 @@
-"""aquaman as resumable state (Resumable in games/spec.py): copy a game at any decision, list the
+"""aquaman as resumable state (Resumable in core/spec.py): copy a game at any decision, list the
 decision's options, take one, play on; docs/rules/aquaman.md ("Decisions") lists the option codes."""
 
 from __future__ import annotations

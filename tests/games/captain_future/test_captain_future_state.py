@@ -1,4 +1,4 @@
-"""captain-future as resumable state (games/spec.py ``Resumable``; docs/rules/captain-future.md,
+"""captain-future as resumable state (core/spec.py ``Resumable``; docs/rules/captain-future.md,
 "Decisions"): a copy taken at any decision plays on to the kernel's record, every listed option is
 legal by the engine's own validation and the strategies' own choices are among them, hand-made
 positions list as many options as the rule text allows, and the game stops where it is over."""

@@ -1,4 +1,4 @@
-"""find-dr-evil as resumable state (games/spec.Resumable): copy a game at any pick and play on.
+"""find-dr-evil as resumable state (core/spec.Resumable): copy a game at any pick and play on.
 
 A decision is a pick; its options are the slots of the offerer's hand (docs/rules/find-dr-evil.md,
 "Decisions"). The kernel's records are the reference: every path through the resumable steps must
