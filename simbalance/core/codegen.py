@@ -102,28 +102,36 @@ def _call(fn, *args, **kws):
 _in_reserved_stack = types.FunctionType(_call.__code__.replace(co_stacksize=600_000), globals(), "_in_reserved_stack")
 
 
+def _wrap_once(owner: type, name: str, wrapper) -> bool:
+    """Replace ``owner.name`` by ``wrapper(original)`` unless it is already simbalance's."""
+    original = getattr(owner, name)
+    if getattr(original, "simbalance_wrapped", False):
+        return True
+    wrapped = functools.wraps(original)(wrapper(original))
+    wrapped.simbalance_wrapped = True
+    setattr(owner, name, wrapped)
+    return True
+
+
 def _pause_gc_while_compiling() -> bool:
     try:
         from numba.core.dispatcher import _DispatcherBase
     except ImportError:  # pragma: no cover
         return False
-    compile_for_args = _DispatcherBase._compile_for_args
-    if getattr(compile_for_args, "simbalance_gc_pause", False):
-        return True
 
-    @functools.wraps(compile_for_args)
-    def _compile_for_args(self, *args, **kws):
-        if not gc.isenabled():  # an inner compile, or the caller's own pause
-            return compile_for_args(self, *args, **kws)
-        gc.disable()
-        try:
-            return _in_reserved_stack(compile_for_args, self, *args, **kws)
-        finally:
-            gc.enable()
+    def wrapper(compile_for_args):
+        def _compile_for_args(self, *args, **kws):
+            if not gc.isenabled():  # an inner compile, or the caller's own pause
+                return compile_for_args(self, *args, **kws)
+            gc.disable()
+            try:
+                return _in_reserved_stack(compile_for_args, self, *args, **kws)
+            finally:
+                gc.enable()
 
-    _compile_for_args.simbalance_gc_pause = True
-    _DispatcherBase._compile_for_args = _compile_for_args
-    return True
+        return _compile_for_args
+
+    return _wrap_once(_DispatcherBase, "_compile_for_args", wrapper)
 
 
 def _cheap_target_config_compare() -> bool:
@@ -159,22 +167,21 @@ def _no_literal_signatures() -> bool:
         from numba.core.dispatcher import _DispatcherBase
     except ImportError:  # pragma: no cover
         return False
-    get_call_template = _DispatcherBase.get_call_template
-    if getattr(get_call_template, "simbalance_unliteral", False):
-        return True
 
-    @functools.wraps(get_call_template)
-    def _get_call_template(self, args, kws):
-        if (getattr(self.py_func, "__module__", None) or "").startswith("simbalance.") and (
-                any(isinstance(a, types.Literal) for a in args)
-                or any(isinstance(a, types.Literal) for a in kws.values())):
-            args = tuple(types.unliteral(a) for a in args)
-            kws = {k: types.unliteral(a) for k, a in kws.items()}
-        return get_call_template(self, args, kws)
+    def literal(t) -> bool:
+        return isinstance(t, types.Literal)
 
-    _get_call_template.simbalance_unliteral = True
-    _DispatcherBase.get_call_template = _get_call_template
-    return True
+    def wrapper(get_call_template):
+        def _get_call_template(self, args, kws):
+            ours = (getattr(self.py_func, "__module__", None) or "").startswith("simbalance.")
+            if ours and (any(map(literal, args)) or any(map(literal, kws.values()))):
+                args = tuple(types.unliteral(a) for a in args)
+                kws = {k: types.unliteral(a) for k, a in kws.items()}
+            return get_call_template(self, args, kws)
+
+        return _get_call_template
+
+    return _wrap_once(_DispatcherBase, "get_call_template", wrapper)
 
 
 _INLINE_COPY_PER_BLOCK = """\
