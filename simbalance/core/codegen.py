@@ -17,7 +17,7 @@ included. If numba's internals ever differ from what this expects, nothing is ch
 the numba-cache stamp (core/jit_cache.py): code cached before this (or without it) is compiled again.
 
 It also makes numba's compiler itself cheaper, without touching what it compiles (the compiled code
-and the cache files are the same; BENCHMARKS.md, "Cold compile"):
+is the same; BENCHMARKS.md, "Issue 37 (first run): cold compile, round two"):
 - **No garbage collection while numba compiles.** A cold compile builds millions of short-lived IR
   objects; Python's cyclic collector walked them again and again (about an eighth of captain-future's
   cold compile). The collector is paused from the outermost compile's start to its end and runs
@@ -66,7 +66,9 @@ _installed = False
 
 
 def install() -> bool:
-    """Compile simbalance's own array accesses without the negative-index wrap; True if in place."""
+    """Compile simbalance's own array accesses without the negative-index wrap, and numba's compiler
+    without the overheads above; True if the first is in place (each of the others falls back to
+    numba's own code on its own)."""
     global _installed
     if _installed:
         return True

@@ -12,7 +12,6 @@ Bookkeeping kept live, because every decision reads it:
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 from simbalance.core.rng import randint, shuffle
@@ -632,14 +631,12 @@ def take_action(bd, st, rng, p, act, k, s):
     """Carry out an action slot of ``p``: ``act`` OPT_LAND (card kind ``k`` on space ``s``),
     OPT_ATTACK (space ``s``) or OPT_EXCHANGE (a card of kind ``k``); OPT_NONE is a pass. Returns
     whether the player did something."""
-    # np.int64: a caller's -1 for an unused k or s would otherwise compile each step once more, for
-    # the literal (docs/architecture.md, "Compile time")
     if act == OPT_LAND:
-        land(bd, st, p, np.int64(k), np.int64(s))
+        land(bd, st, p, k, s)
     elif act == OPT_ATTACK:
-        attack(bd, st, p, np.int64(s))
+        attack(bd, st, p, s)
     elif act == OPT_EXCHANGE:
-        exchange(bd, st, rng, p, np.int64(k))
+        exchange(bd, st, rng, p, k)
     else:
         return False
     return True
