@@ -18,7 +18,7 @@ PINNED = {
     "captain-action": (20000, {2: "6bb8aa4cf3119672", 4: "c6300f4e64ac7ed7"}),
     "lady-actions-escape": (5000, {2: "edc6b07e7f04cbe1", 4: "d7a9039bffb0a8f2"}),
     "aquaman": (2000, {2: "4a0129f75382abf8", 4: "9292784534277b18"}),
-    "captain-future": (2000, {2: "7a07cb9ab768f54b", 4: "d89c5ae18d02847b"}),
+    "captain-future": (2000, {2: "0575b4682a1a18f1", 4: "17fec272427a92f1"}),
 }
 
 

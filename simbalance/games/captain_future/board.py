@@ -212,6 +212,7 @@ def build_board(cfg: dict, players: int) -> tuple[np.ndarray, Layout]:
         (X.EVPT, events_per_turn), (X.COST_MAJ, c_maj), (X.COST_PRE, c_pre), (X.COST_ABS, c_abs),
         (X.FINAL_MAX, final_max), (X.RESHUFFLE, int(reshuffle)), (X.STONE_ANY, int(stone == "anywhere")),
         (X.TURN_CAP, turn_cap), (X.SHIP_PTS, ship_pts), (X.MAJ_PTS, maj_pts), (X.WINDOW, window),
+        (X.TOP_BONUS, int(body_bonus.max())), (X.BD_ORDERED, int(body_bonus.min() >= maj_pts)),
     ):
         bd[off] = val
     bd[X.SP_ROW:X.SP_ROW + n_spaces] = lay.space_row

@@ -21,6 +21,12 @@ Version history (bump ENGINE_VERSION only when game behaviour changes):
    turns no player gets down to fewer ships in supply than any had before and no score gets better
    than any so far ends as a stalemate, reason ``no-progress``; the whole round in which nobody can
    act is reason ``no-action``.
+5. The same players, fewer draws (issue 37): the heuristics search GRAG and Otto targets only on
+   bodies where an arrival can be worth what the card needs to be played (an upper bound on the
+   value from the body's live summary, strategies_nb._arrival_bound; Otto's own move and the
+   displaced ship bounded too). Every decision is the one v4 made from the same position, so the
+   players keep their strength, but a search that cannot lead to a play no longer draws its
+   tie-breaks from the game's stream: the same seed gives other games, as likely as before.
 
 Not a new version: the search players ``mcts`` and ``flat`` (simbalance/players; search_nb.py;
 docs/rules/captain-future.md, "Search players"). Games without a search seat are the same games.
@@ -58,7 +64,7 @@ from simbalance.games.captain_future.state_nb import (
 )
 from simbalance.players import SEARCH_PARAMS, SEARCH_STRATEGIES
 
-ENGINE_VERSION = 4
+ENGINE_VERSION = 5
 CHUNK_SIZE = 1 << 16
 STRATEGIES = {"random": RANDOM, "builder": BUILDER, "aggressor": AGGRESSOR, **SEARCH_STRATEGIES}
 # Each heuristic's parameters in the order its code reads them (state_nb.P_*); configs bind by name.

@@ -48,6 +48,7 @@ from simbalance.games.captain_future.state_nb import (
     AGGRESSOR,
     BAWA,
     BAWH,
+    BD_ORDERED,
     BODY_BONUS,
     BODY_LINES,
     BODY_SIZE,
@@ -121,6 +122,7 @@ from simbalance.games.captain_future.state_nb import (
     STONE_ROW,
     STONE_T,
     SUPPLY,
+    TOP_BONUS,
     T_LANDS,
 )
 
@@ -699,9 +701,7 @@ def _cheap_attacks_first(sid, prm, bd):
     top_cost = max(bd[COST_MAJ], bd[COST_PRE], bd[COST_ABS])
     if top_cost > prm[P_CHEAP]:
         return False
-    bonus = 0
-    for b in range(bd[NB]):
-        bonus = max(bonus, abs(bd[BODY_BONUS + b]))
+    bonus = bd[TOP_BONUS]  # (no body's is negative)
     swing = abs(bd[SHIP_PTS]) + 2 * (bonus + abs(bd[MAJ_PTS]))
     vmax = swing * (1.0 + abs(prm[P_OPP]) + abs(prm[P_LEADER])) + abs(prm[P_FULL]) * bonus
     card = abs(prm[P_CARD])
@@ -767,15 +767,61 @@ def heuristic_slot(sid, prm, bd, st, fs, rng, p, final):
 
 # ---- heuristics: events -------------------------------------------------------------------------
 
+@njit(cache=True, _nrt=False, inline="always")
+def _bounds_hold(bd, prm):
+    """Whether _arrival_bound and _otto_extra_bound are upper bounds: no weight is negative, and no
+    majority is worth more than full control (BD_ORDERED; scores are never negative). True of the
+    rule text's scores and of every heuristic's parameters; elsewhere every body is searched, as in
+    engine v4."""
+    return (bd[BD_ORDERED] == 1) & (prm[P_OPP] >= 0) & (prm[P_LEADER] >= 0)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _top_weight(fs):
+    """The heaviest weight FW on an opponent's points (call _weights first)."""
+    w_top = 0.0
+    for o in range(MP):  # (FW of the player himself is 0)
+        w_top = max(w_top, fs[FW + o])
+    return w_top
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _arrival_bound(bd, st, p, b, w_full, w_top):
+    """An upper bound on the value (cached_gain) of ``p``'s ship arriving on body ``b``, on an empty
+    space or in place of any other player's ship (where _bounds_hold), from the body's live summary:
+    the ship's points and the displaced player's loss of one (at the heaviest weight ``w_top``), the
+    progress term's largest change, the award ``p`` can win (full control when one more ship fills
+    the body, else a majority) and the award its holder loses, if that is an opponent. Every other
+    term of the value is <= 0."""
+    bonus = bd[BODY_BONUS + b]
+    win = bonus if st[CNT + b * MP + p] + 1 == bd[BODY_SIZE + b] else bd[MAJ_PTS]
+    hb = st[BAWH + b]
+    lose = w_top * st[BAWA + b] if (hb >= 0) & (hb != p) else 0.0
+    return bd[SHIP_PTS] * (1.0 + w_top) + abs(w_full) * bonus + win + lose
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _otto_extra_bound(bd, w_full, w_top):
+    """An upper bound on what Otto adds to its target's value (where _bounds_hold): the own ship's
+    leaving (_best_otto's source: the ship's points lost, at most the progress term's largest change
+    gained; no award is won by leaving) and the displaced ship's arrival on the source body
+    (_value_shift: at most the majority an opponent holder loses; no opponent holds full control
+    of a body the player has a ship on)."""
+    return -bd[SHIP_PTS] + abs(w_full) * bd[TOP_BONUS] + w_top * bd[MAJ_PTS]
+
+
 @njit(cache=True, _nrt=False)
-def _targets(bd, st, fs, rng, p, w_full):
+def _targets(bd, st, fs, rng, p, w_full, floor):
     """The best space for one of ``p``'s ships to arrive on with GRAG or Otto (an empty space or
     another player's ship, where the stone does not block attacks) and its value; equally good
-    targets uniformly at random. Sets FV[b, q + 1] to the value of arriving on body b in place of
-    q's ship (q = -1: an empty space) for every possible arrival (others keep stale values: only
-    the best target's is read)."""
+    targets uniformly at random. Only bodies where an arrival can be worth ``floor`` are searched
+    (_arrival_bound; NEG: all): a target below it is never played, so the best target is the same
+    whenever one can be played, and a body that cannot reach it costs no value and no draw. Sets
+    FV[b, q + 1] to the value of arriving on body b in place of q's ship (q = -1: an empty space)
+    for every arrival searched (others keep stale values: only the best target's is read)."""
     B = bd[NB]
     sb = stone_body(st)
+    w_top = _top_weight(fs)
     best = NEG
     best_b = -1  # the best target: body, occupant, and which of his open spaces there
     best_q = -1
@@ -783,6 +829,8 @@ def _targets(bd, st, fs, rng, p, w_full):
     ties = 0
     for b in range(B):
         if b == sb:
+            continue
+        if _arrival_bound(bd, st, p, b, w_full, w_top) < floor:
             continue
         # Who can be displaced, as a bit mask (bit 0: an empty space, bit q + 1: seat q's ship, never
         # p's own), visited lowest bit first: the order of the loop over -1..P-1 it replaces, without
@@ -887,6 +935,26 @@ def _best_stone(bd, st, fs, rng, p, prm):
     return stone_place(bd, np.int64(STONE_BODY), best), bv - cur
 
 
+BOUND_SLACK = 1e-6  # a body whose bound is this close below the floor is searched all the same
+
+
+@njit(cache=True, _nrt=False)
+def _target_floor(bd, fs, prm, has_g, has_o, last):
+    """The least value a GRAG or Otto target must have to be played (heuristic_event's thresholds:
+    GRAG gains at least grag_min, Otto at least otto_min, both more than 0; in the last turn, more
+    than 0), less what Otto can add to its target; NEG (search every body) where the bounds do not
+    hold."""
+    if not _bounds_hold(bd, prm):
+        return NEG
+    floor = 1e18
+    if has_g:
+        floor = 0.0 if last else max(prm[P_GRAG], 0.0)
+    if has_o:
+        need = 0.0 if last else max(prm[P_OTTO], 0.0)
+        floor = min(floor, need - _otto_extra_bound(bd, prm[P_FULL], _top_weight(fs)))
+    return floor - BOUND_SLACK
+
+
 @njit(cache=True, _nrt=False)
 def heuristic_event(sid, prm, bd, st, fs, rng, p, seat_prm, phase):
     """Heuristics consider events after their slots only (phase 1). Play the event with the largest
@@ -917,7 +985,7 @@ def heuristic_event(sid, prm, bd, st, fs, rng, p, seat_prm, phase):
     a1 = -1
     a2 = -1
     if (has_g or has_o) and window:
-        t_s, t_v = _targets(bd, st, fs, rng, p, w_full)
+        t_s, t_v = _targets(bd, st, fs, rng, p, w_full, _target_floor(bd, fs, prm, has_g, has_o, last))
         if has_g and t_s >= 0 and t_v > 0:
             m = t_v if last else t_v - prm[P_GRAG]
             if m >= best:

@@ -14,12 +14,20 @@ from simbalance.games.captain_future import state_nb as X
 from simbalance.games.captain_future.engine import STRATEGY_PARAMS
 from simbalance.games.captain_future.state_nb import AGGRESSOR, BUILDER, HEURISTIC_PARAMS
 from simbalance.games.captain_future.strategies_nb import (
+    NEG,
+    _arrival_bound,
+    _bounds_hold,
     _cheap_attacks_first,
+    _otto_extra_bound,
+    _top_weight,
     _targets,
+    _value_shift,
     _weights,
+    cached_gain,
     heuristic_event,
     heuristic_slot,
     recall_choice,
+    reset_cache,
 )
 
 TRIALS = 300
@@ -87,7 +95,7 @@ def test_grag_and_otto_targets_on_two_identical_opponents_pick_either():
         seed_game(t.rng, 7, trial)
         prm = params()
         _weights(t.bd, t.st, t.fs, 0, prm)
-        s, v = _targets(t.bd, t.st, t.fs, t.rng, 0, prm[2])
+        s, v = _targets(t.bd, t.st, t.fs, t.rng, 0, prm[2], NEG)
         assert s in luna and v > 0
         owner = int(t.st[X.OWNER + s])
         counts[owner] = counts.get(owner, 0) + 1
@@ -157,3 +165,81 @@ def test_controlled_by_the_winner_counts_tied_winners():
     winners = np.array([0b011, 0b011, 0b011, 0b001])  # games 0-2: seats 0 and 1 tied
     assert held_by_winner(holder, winners).tolist() == [True, True, False, False]
     assert pd.Series(held_by_winner(holder, winners)).mean() == 0.5
+
+
+def _game_states(strategies: str, games: int, every: int):
+    """States of real games (``strategies`` per seat), one every ``every`` decisions."""
+    from simbalance.studies.run import plan_run
+
+    plan = plan_run("captain-future", games, players=4, seed=11, strategies=strategies)
+    res = plan.engine.resumable
+    ctx = res.context(*plan.prepared)
+    sid = np.array([plan.engine.strategies[n] for n in strategies.split(",")], np.int64)
+    prm = np.zeros((4, plan.lineup.slot_params.shape[1]))
+    for q, name in enumerate(strategies.split(",")):
+        prm[q, :len(HEURISTIC_PARAMS)] = params() if name == "aggressor" else params(**_builder())
+    found = []
+    for g in range(games):
+        state = res.new_state(ctx)
+        res.start(ctx, state, np.uint64(plan.seed), np.int64(g))
+        while res.to_move(ctx, state) >= 0:
+            found.append(res.clone(state))
+            res.play_out(ctx, state, sid, prm, np.int64(every))
+    return ctx[0], found
+
+
+def _builder() -> dict:
+    from simbalance.core.config import load_config
+
+    table = load_config("captain-future")["strategies"]["builder"]
+    return {k: v for k, v in table.items() if k != "idea"}
+
+
+@pytest.mark.parametrize("weights", [{}, {"opp_weight": 2.0, "leader_weight": 3.0, "full_weight": -1.5},
+                                     {"opp_weight": 0.0, "leader_weight": 0.0, "full_weight": 4.0}])
+def test_grag_and_otto_bounds_are_never_below_a_value_in_real_games(weights):
+    # engine v5 searches GRAG and Otto targets only on bodies whose _arrival_bound reaches the value
+    # a target must have to be played (less _otto_extra_bound for Otto): were a bound ever below the
+    # value it bounds, a GRAG or Otto that v4 played would not be played
+    bd, states = _game_states("aggressor,builder,aggressor,builder", games=3, every=2)
+    prm = params(**weights)
+    assert _bounds_hold(bd, prm)
+    slack = 1e-9
+    checked = 0
+    gap = np.inf  # how close a value comes to its bound
+    for st, fs, *_ in states:
+        reset_cache(fs)  # the game's own cached values hold its players' full_weight, not prm's
+        sb = int(st[X.STONE_I]) if st[X.STONE_T] == X.STONE_BODY else -1
+        for p in range(4):
+            _weights(bd, st, fs, p, prm)
+            w_top = _top_weight(fs)
+            extra = _otto_extra_bound(bd, prm[2], w_top)
+            for b in range(int(bd[X.NB])):
+                if b == sb:
+                    continue
+                bound = _arrival_bound(bd, st, p, b, prm[2], w_top)
+                size, filled = int(bd[X.BODY_SIZE + b]), int(st[X.FILLED + b])
+                victims = [q for q in range(4) if q != p and st[X.CNT + b * X.MP + q] > 0]
+                for q in ([-1] if filled < size else []) + victims:
+                    v = cached_gain(bd, st, fs, b, p, q, prm[2])
+                    assert v <= bound + slack, (p, b, q, v, bound)
+                    checked += 1
+                    gap = min(gap, bound - v)
+                if st[X.CNT + b * X.MP + p] > 0:  # an Otto source: the own ship leaves, another arrives
+                    leave = cached_gain(bd, st, fs, b, p, p, prm[2])
+                    assert leave <= extra + slack
+                    for q in range(4):
+                        if q != p:
+                            assert leave + _value_shift(bd, st, fs, b, p, q) <= extra + slack, (p, b, q)
+    assert checked > 5000
+    assert gap < 1.0 or weights  # with the aggressor's weights, some values come near their bound
+
+
+def test_grag_and_otto_bounds_are_not_used_where_they_would_not_hold():
+    t = Table()
+    assert _bounds_hold(t.bd, params())
+    assert not _bounds_hold(t.bd, params(opp_weight=-0.5))
+    assert not _bounds_hold(t.bd, params(leader_weight=-0.1))
+    assert not Table(overrides={"scoring.majority": 4}).bd[X.BD_ORDERED]  # a moon's full control is worth 3
+    assert not _bounds_hold(Table(overrides={"scoring.majority": 4}).bd, params())
+    assert _bounds_hold(Table(overrides={"scoring.majority": 3}).bd, params())
