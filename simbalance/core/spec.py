@@ -98,6 +98,17 @@ class Resumable:
     check: Callable
     write_record: Callable
 
+    @classmethod
+    def of_game(cls, play, state, validate, **replaced) -> Resumable:
+        """The steps where the game template puts them (docs/architecture.md, "A game's files"):
+        ``play_nb`` (context, max_options, start, to_move, legal_options, apply_option, play_out,
+        write_record), ``state_nb`` (new_state, clone), ``validate_nb`` (check); ``replaced`` names
+        a step that lives elsewhere."""
+        found = {name: getattr(play, name) for name in ("context", "max_options", "start", "to_move", "legal_options",
+                                                         "apply_option", "play_out", "write_record")}
+        found.update(new_state=state.new_state, clone=state.clone, check=validate.check)
+        return cls(**{**found, **replaced})
+
 
 @dataclass(frozen=True)
 class Search:
@@ -129,6 +140,15 @@ class Search:
     policy: Callable
     new_scratch: Callable
     choose: Callable
+
+    @classmethod
+    def of_game(cls, play, search) -> Search:
+        """The search's parts where the game template puts them: ``play_nb`` (search_kernel,
+        new_search_scratch, search_option: the kernel's side) and ``search_nb`` (determinize,
+        outcome, evaluate, policy: what a seat may know and how a position is scored)."""
+        return cls(kernel=play.search_kernel, determinize=search.determinize, outcome=search.outcome,
+                   evaluate=search.evaluate, policy=search.policy, new_scratch=play.new_search_scratch,
+                   choose=play.search_option)
 
 
 @dataclass(frozen=True)
