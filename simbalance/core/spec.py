@@ -99,15 +99,14 @@ class Resumable:
     write_record: Callable
 
     @classmethod
-    def of_game(cls, play, state, validate, **replaced) -> Resumable:
+    def of_game(cls, play, state, validate) -> Resumable:
         """The steps where the game template puts them (docs/architecture.md, "A game's files"):
         ``play_nb`` (context, max_options, start, to_move, legal_options, apply_option, play_out,
-        write_record), ``state_nb`` (new_state, clone), ``validate_nb`` (check); ``replaced`` names
-        a step that lives elsewhere."""
+        write_record), ``state_nb`` (new_state, clone), ``validate_nb`` (check)."""
         found = {name: getattr(play, name) for name in ("context", "max_options", "start", "to_move", "legal_options",
                                                          "apply_option", "play_out", "write_record")}
         found.update(new_state=state.new_state, clone=state.clone, check=validate.check)
-        return cls(**{**found, **replaced})
+        return cls(**found)
 
 
 @dataclass(frozen=True)
@@ -142,13 +141,15 @@ class Search:
     choose: Callable
 
     @classmethod
-    def of_game(cls, play, search) -> Search:
+    def of_game(cls, play, search, **replaced) -> Search:
         """The search's parts where the game template puts them: ``play_nb`` (search_kernel,
         new_search_scratch, search_option: the kernel's side) and ``search_nb`` (determinize,
-        outcome, evaluate, policy: what a seat may know and how a position is scored)."""
-        return cls(kernel=play.search_kernel, determinize=search.determinize, outcome=search.outcome,
-                   evaluate=search.evaluate, policy=search.policy, new_scratch=play.new_search_scratch,
-                   choose=play.search_option)
+        outcome, evaluate, policy: what a seat may know and how a position is scored); ``replaced``
+        names a part that lives elsewhere."""
+        found = dict(kernel=play.search_kernel, new_scratch=play.new_search_scratch, choose=play.search_option)
+        found.update({name: getattr(search, name) for name in ("determinize", "outcome", "evaluate", "policy")
+                      if name not in replaced})
+        return cls(**{**found, **replaced})
 
 
 @dataclass(frozen=True)

@@ -29,20 +29,9 @@ from simbalance.core.errors import ConfigError
 from simbalance.core.progress import PROGRESS_FIELDS
 from simbalance.core.records import MAX_SEATS, record_dtype
 from simbalance.core.spec import Engine, Resumable, Search
-from simbalance.games.aquaman import search_nb
+from simbalance.games.aquaman import play_nb, search_nb, state_nb, validate_nb
 from simbalance.games.aquaman.play_nb import (
-    apply_option,
-    context,
     kernel,
-    legal_options,
-    max_options,
-    new_search_scratch,
-    play_out,
-    search_kernel,
-    search_option,
-    start,
-    to_move,
-    write_record,
 )
 from simbalance.games.aquaman.replay import replay, trace
 from simbalance.games.aquaman.report import figures, summarize
@@ -83,10 +72,7 @@ from simbalance.games.aquaman.state_nb import (
     S_RAIDER,
     S_RANDOM,
     S_RUNNER,
-    clone,
-    new_state,
 )
-from simbalance.games.aquaman.validate_nb import check
 from simbalance.players import SEARCH_PARAMS, SEARCH_STRATEGIES
 
 ENGINE_VERSION = 3
@@ -274,26 +260,6 @@ ENGINE = Engine(
     progress=PROGRESS,
     stalemate_reasons=STALEMATE_REASONS,
     trace=trace,
-    resumable=Resumable(
-        context=context,
-        max_options=max_options,
-        new_state=new_state,
-        start=start,
-        to_move=to_move,
-        legal_options=legal_options,
-        apply_option=apply_option,
-        play_out=play_out,
-        clone=clone,
-        check=check,
-        write_record=write_record,
-    ),
-    search=Search(
-        kernel=search_kernel,
-        determinize=search_nb.determinize,
-        outcome=search_nb.outcome,
-        evaluate=search_nb.evaluate,
-        policy=search_nb.policy,
-        new_scratch=new_search_scratch,
-        choose=search_option,
-    ),
+    resumable=Resumable.of_game(play_nb, state_nb, validate_nb),
+    search=Search.of_game(play_nb, search_nb),
 )

@@ -25,7 +25,7 @@ from simbalance.core.errors import ConfigError
 from simbalance.core.progress import PROGRESS_FIELDS
 from simbalance.core.records import MAX_SEATS, record_dtype
 from simbalance.core.spec import Cards, Engine, Resumable, Search
-from simbalance.games.captain_action import play_nb, search_nb, state_nb
+from simbalance.games.captain_action import play_nb, search_nb, state_nb, validate_nb
 from simbalance.games.captain_action.deck import MAX_HAND, game_deck, scoring_arrays
 from simbalance.games.captain_action.replay import replay, trace
 from simbalance.games.captain_action.report import card_labels, card_masks, figures, summarize
@@ -46,7 +46,6 @@ from simbalance.games.captain_action.state_nb import (
     R_DISCARD_LOOP,
     RANDOM,
 )
-from simbalance.games.captain_action.validate_nb import check
 from simbalance.players import SEARCH_PARAMS, SEARCH_STRATEGIES
 
 ENGINE_VERSION = 3
@@ -132,26 +131,6 @@ ENGINE = Engine(
     trace=trace,
     progress=PROGRESS,
     stalemate_reasons=STALEMATE_REASONS,
-    resumable=Resumable(
-        context=play_nb.context,
-        max_options=play_nb.max_options,
-        new_state=state_nb.new_state,
-        start=play_nb.start,
-        to_move=play_nb.to_move,
-        legal_options=play_nb.legal_options,
-        apply_option=play_nb.apply_option,
-        play_out=play_nb.play_out,
-        clone=state_nb.clone,
-        check=check,
-        write_record=play_nb.write_record,
-    ),
-    search=Search(
-        kernel=play_nb.search_kernel,
-        determinize=search_nb.determinize,
-        outcome=search_nb.outcome,
-        evaluate=search_nb.evaluate,
-        policy=search_nb.policy,
-        new_scratch=play_nb.new_search_scratch,
-        choose=play_nb.search_option,
-    ),
+    resumable=Resumable.of_game(play_nb, state_nb, validate_nb),
+    search=Search.of_game(play_nb, search_nb),
 )

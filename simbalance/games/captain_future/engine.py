@@ -47,7 +47,7 @@ import numpy as np
 from simbalance.core.progress import PROGRESS_FIELDS
 from simbalance.core.records import MAX_SEATS, record_dtype
 from simbalance.core.spec import Engine, Resumable, Search
-from simbalance.games.captain_future import play_nb, search_nb
+from simbalance.games.captain_future import play_nb, search_nb, state_nb, validate_nb
 from simbalance.games.captain_future.board import MAX_BODIES, build_board
 from simbalance.games.captain_future.play_nb import kernel
 from simbalance.games.captain_future.replay import replay, trace
@@ -59,8 +59,6 @@ from simbalance.games.captain_future.state_nb import (
     R_NO_ACTION,
     R_NO_PROGRESS,
     RANDOM,
-    clone,
-    new_state,
 )
 from simbalance.players import SEARCH_PARAMS, SEARCH_STRATEGIES
 
@@ -130,26 +128,6 @@ ENGINE = Engine(
     stalemate_reasons=STALEMATE_REASONS,
     # Decisions: the event before the slots, each action slot, the events after them
     # (docs/rules/captain-future.md, "Decisions"; option codes state_nb.OPT_*).
-    resumable=Resumable(
-        context=play_nb.context,
-        max_options=play_nb.max_options,
-        new_state=new_state,
-        start=play_nb.start,
-        to_move=play_nb.to_move,
-        legal_options=play_nb.legal_options,
-        apply_option=play_nb.apply_option,
-        play_out=play_nb.play_out,
-        clone=clone,
-        check=play_nb.check,
-        write_record=play_nb.write_record,
-    ),
-    search=Search(
-        kernel=play_nb.search_kernel,
-        determinize=search_nb.determinize,
-        outcome=search_nb.outcome,
-        evaluate=search_nb.evaluate,
-        policy=search_nb.policy,
-        new_scratch=play_nb.new_search_scratch,
-        choose=play_nb.search_option,
-    ),
+    resumable=Resumable.of_game(play_nb, state_nb, validate_nb),
+    search=Search.of_game(play_nb, search_nb),
 )

@@ -576,12 +576,6 @@ def play_out(ctx, state, seat_sid, seat_prm, max_decisions):
     return play_on(bd, st, fs, buf, rng, prm, max_decisions, np.int64(-1))
 
 
-@njit(cache=True)
-def check(ctx, state):
-    """The engine's own validation: 0 when every invariant holds, else the first broken (INV_*)."""
-    return check_invariants(ctx[0], state[0], state[5])
-
-
 @njit(cache=True, inline="always")
 def write_record(ctx, state, out, i):
     """The finished game's record into ``out[i]`` (all but the kernel's game and strategy fields)."""

@@ -122,8 +122,8 @@ from simbalance.games.captain_future.state_nb import (
     STONE_ROW,
     STONE_T,
     SUPPLY,
-    TOP_BONUS,
     T_LANDS,
+    TOP_BONUS,
 )
 
 NEG = -1e18

@@ -239,3 +239,10 @@ def check_invariants(bd, st, work):
             and 0 <= st[TURN] <= bd[TURN_CAP]):
         return INV_TURN
     return INV_OK
+
+
+@njit(cache=True)
+def check(ctx, state):
+    """The engine's own validation (the resumable ``check``): 0 when every invariant holds, else
+    the first broken (INV_*)."""
+    return check_invariants(ctx[0], state[0], state[5])

@@ -17,20 +17,10 @@ from simbalance.core.progress import PROGRESS_FIELDS
 from simbalance.core.records import MAX_SEATS, record_dtype
 from simbalance.core.spec import Cards, Engine, Resumable
 from simbalance.decks.captain_action import KIND_DR_LING
+from simbalance.games.find_dr_evil import play_nb, state_nb, validate_nb
 from simbalance.games.find_dr_evil.deck import game_deck
 from simbalance.games.find_dr_evil.play_nb import (
-    apply_option,
-    check,
-    clone,
-    context,
     kernel,
-    legal_options,
-    max_options,
-    new_state,
-    play_out,
-    start,
-    to_move,
-    write_record,
 )
 from simbalance.games.find_dr_evil.replay import replay, trace
 from simbalance.games.find_dr_evil.report import card_labels, card_masks, summarize
@@ -109,7 +99,5 @@ ENGINE = Engine(
     stalemate_reasons=STALEMATE_REASONS,
     # Every pick is a decision of the picking seat: which slot of the offerer's hand to take
     # (docs/rules/find-dr-evil.md, "Decisions"). Blind, so the game still has no informed decisions.
-    resumable=Resumable(context=context, max_options=max_options, new_state=new_state, start=start,
-                        to_move=to_move, legal_options=legal_options, apply_option=apply_option,
-                        play_out=play_out, clone=clone, check=check, write_record=write_record),
+    resumable=Resumable.of_game(play_nb, state_nb, validate_nb),
 )

@@ -275,14 +275,6 @@ def play_out(ctx, state, seat_sid, seat_prm, max_decisions, log=None, log_n=None
     return made
 
 
-@njit(cache=True)
-def check(ctx, state):
-    """The engine's own validation of a state (validate_nb.py): 0 when every invariant holds."""
-    card_pose, _, _, players, _, _ = ctx
-    _, _, hand, count, slot, info, _ = state
-    return check_hands(hand, count, slot, card_pose, players, info[IN_PLAY])
-
-
 @njit(cache=True, inline="always")
 def write_record(ctx, state, out, i):
     """The finished game's record into ``out[i]`` (the game and strategy fields are begin_game's)."""

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from numba import njit
 
+from simbalance.games.find_dr_evil.state_nb import IN_PLAY
+
 HANDS_OK = 0
 POSE_HELD_TWICE = 1  # a seat's card is not where its pose's slot points: the seat holds the pose twice
 CARDS_LOST = 2  # the hands do not hold the cards still in play
@@ -20,3 +22,11 @@ def check_hands(hand, count, slot, card_pose, players, in_play):
             if slot[s, card_pose[hand[s, j]]] != j:
                 return POSE_HELD_TWICE
     return HANDS_OK if total == in_play else CARDS_LOST
+
+
+@njit(cache=True)
+def check(ctx, state):
+    """The engine's own validation of a state (the resumable ``check``): 0 when every invariant holds."""
+    card_pose, _, _, players, _, _ = ctx
+    _, _, hand, count, slot, info, _ = state
+    return check_hands(hand, count, slot, card_pose, players, info[IN_PLAY])

@@ -27,7 +27,7 @@ from simbalance.core.errors import ConfigError
 from simbalance.core.progress import PROGRESS_FIELDS
 from simbalance.core.records import MAX_SEATS, record_dtype
 from simbalance.core.spec import Cards, Engine, Plugin, Resumable, Search
-from simbalance.games.lady_actions_escape import play_nb, search_nb
+from simbalance.games.lady_actions_escape import play_nb, search_nb, state_nb, validate_nb
 from simbalance.games.lady_actions_escape.deck import can_ever_play, card_arrays, game_deck
 from simbalance.games.lady_actions_escape.plugin import PLUGIN_DOC, build_plugin_kernel
 from simbalance.games.lady_actions_escape.replay import replay, trace
@@ -49,10 +49,7 @@ from simbalance.games.lady_actions_escape.state_nb import (
     R_EVIL_LADY_CYCLE,
     R_NO_PLAY,
     R_RECYCLING,
-    clone,
-    new_state,
 )
-from simbalance.games.lady_actions_escape.validate_nb import check
 from simbalance.players import SEARCH_PARAMS, SEARCH_STRATEGIES
 
 ENGINE_VERSION = 3
@@ -143,26 +140,6 @@ ENGINE = Engine(
     plugin=Plugin(plugin_kernel, PLUGIN_DOC),
     progress=PROGRESS,
     stalemate_reasons=STALEMATE_REASONS,
-    resumable=Resumable(
-        context=play_nb.context,
-        max_options=play_nb.max_options,
-        new_state=new_state,
-        start=play_nb.start,
-        to_move=play_nb.to_move,
-        legal_options=play_nb.legal_options,
-        apply_option=play_nb.apply_option,
-        play_out=play_nb.play_out,
-        clone=clone,
-        check=check,
-        write_record=play_nb.write_record,
-    ),
-    search=Search(
-        kernel=play_nb.search_kernel,
-        determinize=search_nb.determinize,
-        outcome=search_nb.outcome,
-        evaluate=search_nb.evaluate,
-        policy=play_nb.policy,
-        new_scratch=play_nb.new_search_scratch,
-        choose=play_nb.search_option,
-    ),
+    resumable=Resumable.of_game(play_nb, state_nb, validate_nb),
+    search=Search.of_game(play_nb, search_nb, policy=play_nb.policy),
 )
