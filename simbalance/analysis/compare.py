@@ -9,11 +9,13 @@ t interval and test. Holm's method corrects the p-values across the metrics of o
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
+from simbalance.analysis.findings import HIGH, LOW, MEDIUM, Finding, ci_text, elsewhere, ordered, pp
 from simbalance.core.records import END_STALEMATE, END_TIMEOUT, END_WIN, seat_share
 
 ALPHA = 0.05
@@ -138,3 +140,55 @@ def compare_arms(baseline, arms: dict, alpha: float = ALPHA) -> pd.DataFrame:
     cols = ["variant", "metric", "kind", "baseline", "value", "diff", "ci_low", "ci_high", "p_value", "p_holm",
             "significant", "pairs"]
     return pd.DataFrame(rows)[cols]
+
+
+def identical_arm(name: str, changes: str, games: int, same_plan: bool, strategies: str) -> Finding:
+    """A variant that changed no game: the why, as far as it can be known."""
+    if same_plan:
+        why = (f"with these settings the engine plays exactly the baseline's game: {changes} is a setting "
+               "this player count never reads, or one equal to the baseline's")
+    else:
+        why = (f"it changes {changes}, but no game went differently: with these players ({strategies}) the "
+               "situation the rule covers never arises, or they never use it")
+    return Finding("variant_changes_nothing", HIGH,
+                   f"Variant {name} changed nothing: all {games:,} games were identical to the baseline's "
+                   f"(every metric 0.00 pp); {why}.", 0.0, (0.0, 0.0), "#arms")
+
+
+def compare_findings(table: pd.DataFrame, th: dict, *, identical: dict[str, bool], same_plan: dict[str, bool],
+                     changes: dict[str, str], games: int, strategies: str,
+                     baseline: list[Finding] | None = None, arms: dict[str, list[Finding]] | None = None,
+                     label: Callable[[str], str] = str) -> list[Finding]:
+    """A comparison: arms that change no game (and why), each arm's largest significant change, the
+    run findings an arm raises that the baseline does not, and the baseline's own high findings, which
+    the designer came to fix (``baseline``, ``arms``: run findings)."""
+    out = []
+    base_kinds = {f.kind for f in baseline or []}
+    base_out = []  # after the arms' own findings of the same severity: the page is about the arms
+    for f in baseline or []:
+        if f.severity == HIGH:
+            every = bool(arms) and all(f.kind in {g.kind for g in found} for found in arms.values())
+            where = "In the baseline and every arm" if every else "In the baseline"
+            base_out.append(elsewhere(Finding(f.kind, f.severity, f"{where}: {f.text}", f.number, f.ci, f.dig_in)))
+    for name, part in table.groupby("variant", sort=False):
+        if identical.get(name):
+            out.append(identical_arm(name, changes.get(name, "its keys"), games, same_plan.get(name, False),
+                                     strategies))
+            continue
+        sig = part[part["p_holm"] < th["alpha"]]
+        if len(sig):
+            scaled = sig.assign(size=[abs(d) * (100 if k == "share" else 1) for d, k in zip(sig["diff"], sig["kind"],
+                                                                                             strict=True)])
+            top = scaled.sort_values("size", ascending=False).iloc[0]
+            fmt = pp if top["kind"] == "share" else (lambda v, k=top["kind"]: f"{v:+,.3g} {k}")
+            more = f" and {len(sig) - 1} more metric{'s' if len(sig) > 2 else ''}" if len(sig) > 1 else ""
+            out.append(Finding(
+                "variant_effect", MEDIUM if top["metric"] == "balance" or top["kind"] != "share" else LOW,
+                f"Variant {name} changes {label(top['metric'])} by {fmt(top['diff'])} "
+                f"({ci_text(top['ci_low'], top['ci_high'], fmt)}){more}.",
+                float(top["diff"]), (float(top["ci_low"]), float(top["ci_high"])), "#every-metric"))
+        for f in (arms or {}).get(name, []):
+            if f.kind not in base_kinds and f.severity != LOW:
+                out.append(elsewhere(Finding(f.kind, f.severity, f"With variant {name}: {f.text}", f.number, f.ci,
+                                             f.dig_in)))
+    return ordered(out + base_out)

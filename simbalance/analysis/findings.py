@@ -8,6 +8,12 @@ command). When a finding speaks up is set by thresholds in one table, ``FINDINGS
 command with ``--set findings.KEY=VALUE`` (docs/findings.md).
 
 Players are numbered from 1 in every sentence ("player 1" is seat 0 of the tables).
+
+This module holds what every study's findings share (``Finding``, the thresholds, the number
+formats) and the run's own findings, which compare and tournament repeat per arm; each other
+study's findings live in its analysis module (``analysis/compare.compare_findings``,
+``analysis/sweep.sweep_findings``, ``analysis/tournament``, ``skill``, ``tune``, ``ladder``,
+``robustness``), beside the statistics they speak of.
 """
 
 from __future__ import annotations
@@ -368,312 +374,27 @@ def whole_game_findings(summary: dict, th: dict) -> list[Finding]:
 
 # ---- compare -----------------------------------------------------------------------------------
 
-def identical_arm(name: str, changes: str, games: int, same_plan: bool, strategies: str) -> Finding:
-    """A variant that changed no game: the why, as far as it can be known."""
-    if same_plan:
-        why = (f"with these settings the engine plays exactly the baseline's game: {changes} is a setting "
-               "this player count never reads, or one equal to the baseline's")
-    else:
-        why = (f"it changes {changes}, but no game went differently: with these players ({strategies}) the "
-               "situation the rule covers never arises, or they never use it")
-    return Finding("variant_changes_nothing", HIGH,
-                   f"Variant {name} changed nothing: all {games:,} games were identical to the baseline's "
-                   f"(every metric 0.00 pp); {why}.", 0.0, (0.0, 0.0), "#arms")
 
 
-def compare_findings(table: pd.DataFrame, th: dict, *, identical: dict[str, bool], same_plan: dict[str, bool],
-                     changes: dict[str, str], games: int, strategies: str,
-                     baseline: list[Finding] | None = None, arms: dict[str, list[Finding]] | None = None,
-                     label: Callable[[str], str] = str) -> list[Finding]:
-    """A comparison: arms that change no game (and why), each arm's largest significant change, the
-    run findings an arm raises that the baseline does not, and the baseline's own high findings, which
-    the designer came to fix (``baseline``, ``arms``: run findings)."""
-    out = []
-    base_kinds = {f.kind for f in baseline or []}
-    base_out = []  # after the arms' own findings of the same severity: the page is about the arms
-    for f in baseline or []:
-        if f.severity == HIGH:
-            every = bool(arms) and all(f.kind in {g.kind for g in found} for found in arms.values())
-            where = "In the baseline and every arm" if every else "In the baseline"
-            base_out.append(elsewhere(Finding(f.kind, f.severity, f"{where}: {f.text}", f.number, f.ci, f.dig_in)))
-    for name, part in table.groupby("variant", sort=False):
-        if identical.get(name):
-            out.append(identical_arm(name, changes.get(name, "its keys"), games, same_plan.get(name, False),
-                                     strategies))
-            continue
-        sig = part[part["p_holm"] < th["alpha"]]
-        if len(sig):
-            scaled = sig.assign(size=[abs(d) * (100 if k == "share" else 1) for d, k in zip(sig["diff"], sig["kind"],
-                                                                                             strict=True)])
-            top = scaled.sort_values("size", ascending=False).iloc[0]
-            fmt = pp if top["kind"] == "share" else (lambda v, k=top["kind"]: f"{v:+,.3g} {k}")
-            more = f" and {len(sig) - 1} more metric{'s' if len(sig) > 2 else ''}" if len(sig) > 1 else ""
-            out.append(Finding(
-                "variant_effect", MEDIUM if top["metric"] == "balance" or top["kind"] != "share" else LOW,
-                f"Variant {name} changes {label(top['metric'])} by {fmt(top['diff'])} "
-                f"({ci_text(top['ci_low'], top['ci_high'], fmt)}){more}.",
-                float(top["diff"]), (float(top["ci_low"]), float(top["ci_high"])), "#every-metric"))
-        for f in (arms or {}).get(name, []):
-            if f.kind not in base_kinds and f.severity != LOW:
-                out.append(elsewhere(Finding(f.kind, f.severity, f"With variant {name}: {f.text}", f.number, f.ci,
-                                             f.dig_in)))
-    return ordered(out + base_out)
 
 
 # ---- sweep -------------------------------------------------------------------------------------
 
-def sweep_findings(table: pd.DataFrame, keys: list[str], values: dict[str, list], th: dict, targets: dict,
-                   describe_targets: Callable[[dict], str], game: str | None = None) -> list[Finding]:
-    """The best point at the grid's edge (the best may lie beyond: the command sweeps on past it), and
-    no point meeting the targets."""
-    if not len(table):
-        return []
-    out = []
-    if "timeouts" in table:
-        runaway = table[table["timeouts"] >= max(th["timeouts_max"], 1e-12)]
-        if len(runaway):
-            worst = runaway.sort_values("timeouts", ascending=False).iloc[0]
-            where = _list((_setting(table, i, keys) for i in runaway.index), most=3)
-            out.append(Finding(
-                "timeouts", HIGH if worst["timeouts"] >= 0.1 else MEDIUM,
-                f"Games never end at {len(runaway)} of {len(table)} points ({where}): up to {pct(worst['timeouts'])} "
-                "of games hit the cap.", float(worst["timeouts"]), None, "#every-point"))
-    table = table.assign(shortfall=table["shortfall"].fillna(np.inf))  # no decided game: no balance to meet
-    if not np.isfinite(table["shortfall"]).any():
-        out.append(Finding("no_point_on_target", HIGH, "No point of the grid has a game with a winner: the "
-                           "targets cannot be judged.", None, None, "#every-point"))
-        return ordered(out)
-    best_index = table.sort_values(["shortfall", "balance"], ascending=[True, False]).index[0]
-    best = table.loc[best_index]
-    setting = _setting(table, best_index, keys)
-    if float(best["shortfall"]) > 0:
-        out.append(Finding(
-            "no_point_on_target", HIGH,
-            f"No point of the grid meets the targets ({describe_targets(targets)}). The closest, {setting}, "
-            f"has balance {pct(best['balance'])} and median length {best['length_median']:g} (shortfall "
-            f"{best['shortfall']:.3f}). Widen the grid or sweep another key.",
-            float(best["shortfall"]), None, "#every-point"))
-    for k in keys:
-        vals = list(values[k])
-        numeric = all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in vals)
-        if len(vals) < 3 or not numeric:
-            continue
-        lo, hi = min(vals), max(vals)
-        here = table.at[best_index, k]
-        if here in (lo, hi):
-            side = "top" if here == hi else "bottom"
-            step = sorted(vals)[1] - sorted(vals)[0]
-            beyond = (f"{hi}:{hi + 4 * step:g}:{step:g}" if side == "top" else f"{max(lo - 4 * step, 0):g}:{lo}:{step:g}")
-            others = "".join(f" --param {o}={','.join(str(v) for v in values[o])}" for o in keys if o != k)
-            out.append(Finding(
-                "best_at_edge", MEDIUM,
-                f"The best point, {setting}, is at the {side} edge of the grid for {k} ({lo} to {hi}): the best "
-                "setting may lie beyond it.", float(here), None,
-                f"simbalance sweep {game or 'GAME'} --param {k}={beyond}{others}"))
-    return ordered(out)
 
 
-def _setting(table: pd.DataFrame, index, keys: list[str]) -> str:
-    """``key = value`` of one grid point, each value as its column holds it (an int stays an int)."""
-    return ", ".join(f"{k} = {table.at[index, k]}" for k in keys)
 
 
 # ---- tournament, skill, tune -------------------------------------------------------------------
 
-def tournament_findings(matchups: pd.DataFrame, names: list[str], th: dict, command: str | None = None) -> list[Finding]:
-    """A strategy whose head-to-head share's CI is above an even 50% against every other strategy."""
-    out = []
-    for name in names:
-        rows = matchups[matchups["strategy"] == name]
-        others = [o for o in names if o != name]
-        if len(others) == 0 or len(rows) < len(others):
-            continue
-        if (rows["h2h_ci_low"] > 0.5).all():
-            worst = rows.sort_values("h2h_share").iloc[0]
-            margin = float(worst["h2h_ci_low"]) - 0.5 >= th["dominance_margin"]
-            out.append(Finding(
-                "dominant_strategy", HIGH if margin else MEDIUM,
-                f"{name} beats every other strategy head to head: its share of the wins is above an even 50% "
-                f"against each, the lowest {pct(worst['h2h_share'])} against {worst['opponent']} "
-                f"({ci_text(worst['h2h_ci_low'], worst['h2h_ci_high'])}).",
-                float(worst["h2h_share"]), (float(worst["h2h_ci_low"]), float(worst["h2h_ci_high"])),
-                "#matchups"))
-    return out
 
 
-def skill_findings(agency: pd.DataFrame, restricted: pd.DataFrame, players: int, th: dict,
-                   has_decisions: bool = True) -> list[Finding]:
-    """A restricted strategy that beats the full one ('not playing events wins more'), and decisions
-    that do not matter (no heuristic beats random players)."""
-    fair = 1.0 / players
-    out = []
-    for _, r in restricted.iterrows():
-        if r["ci_low"] > fair:
-            out.append(Finding(
-                "restricted_wins", HIGH,
-                f"{r['strategy']} ({r['against']} with one ability taken away) beats the full {r['against']}: "
-                f"{pct(r['win_rate'])} of its seats win ({ci_text(r['ci_low'], r['ci_high'])}), where {pct(fair)} "
-                f"is fair. Not using that ability wins more.", float(r["win_rate"]),
-                (float(r["ci_low"]), float(r["ci_high"])), "#restricted"))
-    if has_decisions and len(agency) and (agency["ci_low"] <= fair).all():
-        best = agency.sort_values("win_rate", ascending=False).iloc[0]
-        out.append(Finding(
-            "decisions_do_not_matter", HIGH,
-            f"No strategy beats random players: the best, {best['strategy']}, wins {pct(best['win_rate'])} "
-            f"({ci_text(best['ci_low'], best['ci_high'])}) where {pct(fair)} is fair. Decisions do not matter.",
-            float(best["win_rate"]), (float(best["ci_low"]), float(best["ci_high"])), "#agency"))
-    strong = agency[agency["ci_low"] - fair >= th["dominance_margin"]] if len(agency) else agency
-    if len(strong) and not out:
-        best = strong.sort_values("win_rate", ascending=False).iloc[0]
-        out.append(Finding(
-            "skill_matters", LOW,
-            f"Skill matters: {best['strategy']} wins {pct(best['win_rate'])} against random players "
-            f"({ci_text(best['ci_low'], best['ci_high'])}) where {pct(fair)} is fair.",
-            float(best["win_rate"]), (float(best["ci_low"]), float(best["ci_high"])), "#agency"))
-    return ordered(out)
 
 
-def tune_findings(strategy: str, dominance: pd.DataFrame, players: int, margin: dict, th: dict,
-                  dominance_margin: float) -> list[Finding]:
-    """The tuned strategy dominating every strategy tested (a dominant strategy players will find), and
-    a tuning that finds nothing better than the defaults."""
-    fair = 1.0 / players
-    out = []
-    if len(dominance) and bool(dominance["dominates"].all()):
-        worst = dominance.sort_values("edge").iloc[0]
-        out.append(Finding(
-            "dominant_strategy", HIGH,
-            f"The tuned {strategy} dominates every strategy tested: alone against each it wins at least "
-            f"{pct(worst['win_rate'])} of its seats (against {worst['against']}, "
-            f"{ci_text(worst['ci_low'], worst['ci_high'])}) where {pct(fair)} is fair. Players will find it.",
-            float(worst["win_rate"]), (float(worst["ci_low"]), float(worst["ci_high"])), "#dominance"))
-    if margin["ci_low"] > 0:
-        out.append(Finding(
-            "tuned_better", MEDIUM if margin["diff"] >= dominance_margin else LOW,
-            f"The tuned parameters beat {strategy}'s defaults by {pp(margin['diff'])} "
-            f"({ci_text(margin['ci_low'], margin['ci_high'], pp)}).", float(margin["diff"]),
-            (float(margin["ci_low"]), float(margin["ci_high"])), "#parameters"))
-    return ordered(out)
 
 
-def _budget(value, param: str) -> str:
-    """``8 iterations``, ``1 iteration``."""
-    return f"{int(value):,} {param if int(value) != 1 else param.removesuffix('s')}"
 
 
-def ladder_findings(table: pd.DataFrame, search: str, budget_param: str, against: str, players: int,
-                    th: dict, yardstick: str | None = None) -> list[Finding]:
-    """The skill ladder (analysis/ladder.py): a curve that does not rise (a search that ignores its
-    budget is a bug), single steps that buy nothing, the first budget that beats the heuristic, or
-    none; with a yardstick, the budgets at which the tree search beats one-step lookahead at the
-    same budget, or loses to it."""
-    fair = 1.0 / players
-    out = []
-    steps = table.iloc[1:]
-    steps = steps[steps["h2h_games"] > 0]
-    rising = steps["h2h_ci_low"] > 0.5
-    # a step "shows no gain" when even the top of its CI is below an even share plus the smallest
-    # gain worth a budget step; otherwise the games were too few to tell
-    flat = steps["h2h_ci_high"] < 0.5 + th["ladder_gain_min"]
-    shares = ", ".join(pct(v) for v in steps["h2h_share"])
-    last = steps.iloc[-1] if len(steps) else None
-    if len(steps) and not rising.any() and flat.all():
-        out.append(Finding(
-            "ladder_flat", HIGH,
-            f"{search} does not get stronger with its budget: no budget beats the one before it head to head "
-            f"(shares {shares}, where 50% is even; none gains {pct(th['ladder_gain_min'], 0)}). A search player that "
-            f"does not improve with more {budget_param} is a bug, or the game leaves it little to decide against "
-            f"{against}.", float(last["h2h_share"]), (float(last["h2h_ci_low"]), float(last["h2h_ci_high"])),
-            "#ladder"))
-    elif len(steps) and not rising.any():
-        out.append(Finding(
-            "ladder_unclear", MEDIUM,
-            f"Too few games to tell whether {search} gets stronger with its budget: no budget beats the one before "
-            f"it head to head (shares {shares}, where 50% is even), but the 95% CIs are too wide to rule out a gain. "
-            "Play more games (--n-pairs).", float(last["h2h_share"]),
-            (float(last["h2h_ci_low"]), float(last["h2h_ci_high"])), "#ladder"))
-    else:
-        for (_, r), prev in zip(steps[~rising].iterrows(), table["budget"].shift(1)[steps[~rising].index], strict=True):
-            out.append(Finding(
-                "ladder_step_no_gain", LOW,
-                f"{_budget(r['budget'], budget_param)} do not beat {int(prev):,}: a head-to-head share of "
-                f"{pct(r['h2h_share'])} ({ci_text(r['h2h_ci_low'], r['h2h_ci_high'])}), where 50% is even. "
-                "More budget buys little here (or the games were too few to tell).",
-                float(r["h2h_share"]), (float(r["h2h_ci_low"]), float(r["h2h_ci_high"])), "#ladder"))
-    beats = table[table["ci_low"] > fair]
-    if len(beats):
-        r = beats.iloc[0]
-        out.append(Finding(
-            "search_beats_heuristic", LOW,
-            f"{search} with {_budget(r['budget'], budget_param)} beats {against}: {pct(r['win_rate'])} of its seats "
-            f"win ({ci_text(r['ci_low'], r['ci_high'])}) where {pct(fair)} is fair. Balance measured with {against} "
-            "players may change under stronger play (simbalance robustness).", float(r["win_rate"]), (float(r["ci_low"]), float(r["ci_high"])), "#ladder"))
-    elif len(table):
-        r = table.sort_values("win_rate").iloc[-1]
-        out.append(Finding(
-            "heuristic_unbeaten", MEDIUM,
-            f"No budget of {search} beats {against}: the best, {_budget(r['budget'], budget_param)}, wins "
-            f"{pct(r['win_rate'])} of its seats ({ci_text(r['ci_low'], r['ci_high'])}) where {pct(fair)} is fair. "
-            "Either the heuristic plays this game well, or the search needs more budget or a better rollout.",
-            float(r["win_rate"]), (float(r["ci_low"]), float(r["ci_high"])), "#ladder"))
-    if yardstick is not None and "yard_games" in table:
-        out.extend(_yardstick_findings(table[table["yard_games"] > 0], search, budget_param, yardstick))
-    return ordered(out)
 
 
-def _yardstick_findings(yard: pd.DataFrame, search: str, budget_param: str, yardstick: str) -> list[Finding]:
-    """The tree search against one-step lookahead at the same budget (both as many play-outs per
-    decision): a budget at which the lookahead wins is a high finding (the tree adds nothing or
-    harms: a bug, or a game whose decisions the first step settles); the budgets where the tree
-    wins, one low finding; neither shown, one low finding that the games were too few."""
-    if not len(yard):
-        return []
-    shares = ", ".join(f"{pct(r['yard_share'])} at {int(r['budget']):,}" for _, r in yard.iterrows())
-    loses = yard[yard["yard_ci_high"] < 0.5]
-    wins = yard[yard["yard_ci_low"] > 0.5]
-    out = []
-    for _, r in loses.iterrows():
-        out.append(Finding(
-            "yardstick_beats_search", HIGH,
-            f"{yardstick} beats {search} at {_budget(r['budget'], budget_param)}: {search} takes only "
-            f"{pct(r['yard_share'])} of the wins between them ({ci_text(r['yard_ci_low'], r['yard_ci_high'])}), "
-            f"where 50% is even, at the same budget per decision (flat's split evenly among the options, at least one "
-            "play-out each: more than the budget where a decision has more options). The tree search is weaker than "
-            "one-step lookahead here: a bug, or a game whose decisions the first step settles.",
-            float(r["yard_share"]), (float(r["yard_ci_low"]), float(r["yard_ci_high"])), "#ladder"))
-    if len(wins):
-        r = wins.iloc[-1]
-        out.append(Finding(
-            "search_beats_yardstick", LOW,
-            f"{search} beats {yardstick} at the same budget at {', '.join(f'{int(b):,}' for b in wins['budget'])} "
-            f"{budget_param} (head-to-head shares: {shares}; 50% is even): the tree search earns its cost.",
-            float(r["yard_share"]), (float(r["yard_ci_low"]), float(r["yard_ci_high"])), "#ladder"))
-    elif not len(loses):
-        r = yard.iloc[-1]
-        out.append(Finding(
-            "yardstick_unclear", LOW,
-            f"{search} is not shown to beat {yardstick} at the same budget (head-to-head shares: {shares}; 50% is "
-            "even): the 95% CIs take in an even share. Play more games (--n-pairs) to tell.",
-            float(r["yard_share"]), (float(r["yard_ci_low"]), float(r["yard_ci_high"])), "#ladder"))
-    return out
 
 
-def robustness_findings(conclusions: list[dict], models: pd.DataFrame, th: dict) -> list[Finding]:
-    """Robustness (analysis/robustness.py): a seat conclusion that flips with the players (high),
-    one that shows only under some of them or a first-player size that differs (medium); when every
-    one holds, one finding says so (low)."""
-    out = []
-    for c in conclusions:
-        if c["verdict"] == "holds":
-            continue
-        severity = HIGH if c["verdict"] == "flips" else MEDIUM
-        kind = "players_flip_" if c["verdict"] == "flips" else "depends_on_players_"
-        out.append(Finding(kind + c["topic"].replace(" ", "_").replace("-", "_"), severity,
-                           c["text"] + " A balance verdict on this holds only for the players it was measured with.",
-                           dig_in="#models"))
-    if conclusions and not out:
-        out.append(Finding("robust_to_players", LOW,
-                           f"The seat conclusions hold under all {len(models)} player models. "
-                           + " ".join(c["text"] for c in conclusions if c["topic"] in ("first player", "seats")),
-                           dig_in="#models"))
-    return ordered(out)

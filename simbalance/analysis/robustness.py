@@ -21,6 +21,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from simbalance.analysis.findings import HIGH, LOW, MEDIUM, Finding, ordered
 from simbalance.analysis.labels import player
 from simbalance.core.aggregate import RunAggregate, wilson
 
@@ -121,3 +122,24 @@ def conclusions(models: pd.DataFrame) -> list[dict]:
                 + "; ".join(flips + moving) + "." + (f" Under every model: {_list(steady)}." if steady else ""))
         out.append({"topic": "seats", "verdict": "flips" if flips else "weaker", "text": text})
     return out
+
+
+def robustness_findings(conclusions: list[dict], models: pd.DataFrame, th: dict) -> list[Finding]:
+    """Robustness (analysis/robustness.py): a seat conclusion that flips with the players (high),
+    one that shows only under some of them or a first-player size that differs (medium); when every
+    one holds, one finding says so (low)."""
+    out = []
+    for c in conclusions:
+        if c["verdict"] == "holds":
+            continue
+        severity = HIGH if c["verdict"] == "flips" else MEDIUM
+        kind = "players_flip_" if c["verdict"] == "flips" else "depends_on_players_"
+        out.append(Finding(kind + c["topic"].replace(" ", "_").replace("-", "_"), severity,
+                           c["text"] + " A balance verdict on this holds only for the players it was measured with.",
+                           dig_in="#models"))
+    if conclusions and not out:
+        out.append(Finding("robust_to_players", LOW,
+                           f"The seat conclusions hold under all {len(models)} player models. "
+                           + " ".join(c["text"] for c in conclusions if c["topic"] in ("first player", "seats")),
+                           dig_in="#models"))
+    return ordered(out)

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import pandas as pd
 
+from simbalance.analysis.findings import HIGH, LOW, Finding, ci_text, ordered, pct
+
 LUCK_EDGE = 0.01  # below one point of edge over random, a decision does not matter
 SOME_SKILL = 0.05
 MUCH_SKILL = 0.15
@@ -35,3 +37,35 @@ def verdict(has_decisions: bool, agency: pd.DataFrame, players: int) -> str:
     if edge < MUCH_SKILL:
         return f"Skill and luck: {text}."
     return f"Skill dominates: {text}."
+
+
+def skill_findings(agency: pd.DataFrame, restricted: pd.DataFrame, players: int, th: dict,
+                   has_decisions: bool = True) -> list[Finding]:
+    """A restricted strategy that beats the full one ('not playing events wins more'), and decisions
+    that do not matter (no heuristic beats random players)."""
+    fair = 1.0 / players
+    out = []
+    for _, r in restricted.iterrows():
+        if r["ci_low"] > fair:
+            out.append(Finding(
+                "restricted_wins", HIGH,
+                f"{r['strategy']} ({r['against']} with one ability taken away) beats the full {r['against']}: "
+                f"{pct(r['win_rate'])} of its seats win ({ci_text(r['ci_low'], r['ci_high'])}), where {pct(fair)} "
+                f"is fair. Not using that ability wins more.", float(r["win_rate"]),
+                (float(r["ci_low"]), float(r["ci_high"])), "#restricted"))
+    if has_decisions and len(agency) and (agency["ci_low"] <= fair).all():
+        best = agency.sort_values("win_rate", ascending=False).iloc[0]
+        out.append(Finding(
+            "decisions_do_not_matter", HIGH,
+            f"No strategy beats random players: the best, {best['strategy']}, wins {pct(best['win_rate'])} "
+            f"({ci_text(best['ci_low'], best['ci_high'])}) where {pct(fair)} is fair. Decisions do not matter.",
+            float(best["win_rate"]), (float(best["ci_low"]), float(best["ci_high"])), "#agency"))
+    strong = agency[agency["ci_low"] - fair >= th["dominance_margin"]] if len(agency) else agency
+    if len(strong) and not out:
+        best = strong.sort_values("win_rate", ascending=False).iloc[0]
+        out.append(Finding(
+            "skill_matters", LOW,
+            f"Skill matters: {best['strategy']} wins {pct(best['win_rate'])} against random players "
+            f"({ci_text(best['ci_low'], best['ci_high'])}) where {pct(fair)} is fair.",
+            float(best["win_rate"]), (float(best["ci_low"]), float(best["ci_high"])), "#agency"))
+    return ordered(out)

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from simbalance.analysis.findings import HIGH, MEDIUM, Finding, _list, ordered, pct
 from simbalance.core.aggregate import Z95
 from simbalance.core.config import OPTIONAL_TABLES, get
 from simbalance.core.errors import ConfigError, did_you_mean
@@ -191,3 +193,59 @@ def describe_targets(targets: dict) -> str:
         low, high = targets["length_median"]
         parts.append(f"median length {low:g} to {high:g}")
     return ", ".join(parts)
+
+
+def sweep_findings(table: pd.DataFrame, keys: list[str], values: dict[str, list], th: dict, targets: dict,
+                   describe_targets: Callable[[dict], str], game: str | None = None) -> list[Finding]:
+    """The best point at the grid's edge (the best may lie beyond: the command sweeps on past it), and
+    no point meeting the targets."""
+    if not len(table):
+        return []
+    out = []
+    if "timeouts" in table:
+        runaway = table[table["timeouts"] >= max(th["timeouts_max"], 1e-12)]
+        if len(runaway):
+            worst = runaway.sort_values("timeouts", ascending=False).iloc[0]
+            where = _list((_setting(table, i, keys) for i in runaway.index), most=3)
+            out.append(Finding(
+                "timeouts", HIGH if worst["timeouts"] >= 0.1 else MEDIUM,
+                f"Games never end at {len(runaway)} of {len(table)} points ({where}): up to {pct(worst['timeouts'])} "
+                "of games hit the cap.", float(worst["timeouts"]), None, "#every-point"))
+    table = table.assign(shortfall=table["shortfall"].fillna(np.inf))  # no decided game: no balance to meet
+    if not np.isfinite(table["shortfall"]).any():
+        out.append(Finding("no_point_on_target", HIGH, "No point of the grid has a game with a winner: the "
+                           "targets cannot be judged.", None, None, "#every-point"))
+        return ordered(out)
+    best_index = table.sort_values(["shortfall", "balance"], ascending=[True, False]).index[0]
+    best = table.loc[best_index]
+    setting = _setting(table, best_index, keys)
+    if float(best["shortfall"]) > 0:
+        out.append(Finding(
+            "no_point_on_target", HIGH,
+            f"No point of the grid meets the targets ({describe_targets(targets)}). The closest, {setting}, "
+            f"has balance {pct(best['balance'])} and median length {best['length_median']:g} (shortfall "
+            f"{best['shortfall']:.3f}). Widen the grid or sweep another key.",
+            float(best["shortfall"]), None, "#every-point"))
+    for k in keys:
+        vals = list(values[k])
+        numeric = all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in vals)
+        if len(vals) < 3 or not numeric:
+            continue
+        lo, hi = min(vals), max(vals)
+        here = table.at[best_index, k]
+        if here in (lo, hi):
+            side = "top" if here == hi else "bottom"
+            step = sorted(vals)[1] - sorted(vals)[0]
+            beyond = (f"{hi}:{hi + 4 * step:g}:{step:g}" if side == "top" else f"{max(lo - 4 * step, 0):g}:{lo}:{step:g}")
+            others = "".join(f" --param {o}={','.join(str(v) for v in values[o])}" for o in keys if o != k)
+            out.append(Finding(
+                "best_at_edge", MEDIUM,
+                f"The best point, {setting}, is at the {side} edge of the grid for {k} ({lo} to {hi}): the best "
+                "setting may lie beyond it.", float(here), None,
+                f"simbalance sweep {game or 'GAME'} --param {k}={beyond}{others}"))
+    return ordered(out)
+
+
+def _setting(table: pd.DataFrame, index, keys: list[str]) -> str:
+    """``key = value`` of one grid point, each value as its column holds it (an int stays an int)."""
+    return ", ".join(f"{k} = {table.at[index, k]}" for k in keys)

@@ -19,6 +19,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from simbalance.analysis.findings import HIGH, MEDIUM, Finding, ci_text, pct
 from simbalance.core.aggregate import Z95, wilson
 from simbalance.core.records import seat_share
 
@@ -127,3 +128,24 @@ def ratings(games: pd.DataFrame, players: int, names: tuple[str, ...], seed: int
     lo, hi = np.percentile(boot, [2.5, 97.5], axis=0)
     return pd.DataFrame({"strategy": names, "elo": elo, "ci_low": lo, "ci_high": hi,
                          "wins_over_others": wins.sum(axis=1)}).sort_values("elo", ascending=False)
+
+
+def tournament_findings(matchups: pd.DataFrame, names: list[str], th: dict, command: str | None = None) -> list[Finding]:
+    """A strategy whose head-to-head share's CI is above an even 50% against every other strategy."""
+    out = []
+    for name in names:
+        rows = matchups[matchups["strategy"] == name]
+        others = [o for o in names if o != name]
+        if len(others) == 0 or len(rows) < len(others):
+            continue
+        if (rows["h2h_ci_low"] > 0.5).all():
+            worst = rows.sort_values("h2h_share").iloc[0]
+            margin = float(worst["h2h_ci_low"]) - 0.5 >= th["dominance_margin"]
+            out.append(Finding(
+                "dominant_strategy", HIGH if margin else MEDIUM,
+                f"{name} beats every other strategy head to head: its share of the wins is above an even 50% "
+                f"against each, the lowest {pct(worst['h2h_share'])} against {worst['opponent']} "
+                f"({ci_text(worst['h2h_ci_low'], worst['h2h_ci_high'])}).",
+                float(worst["h2h_share"]), (float(worst["h2h_ci_low"]), float(worst["h2h_ci_high"])),
+                "#matchups"))
+    return out

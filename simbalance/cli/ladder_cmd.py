@@ -43,8 +43,8 @@ def ladder(
     """The skill ladder: each budget of a search player against the best heuristic and against the
     budget before it, win rates with 95% CIs, a curve; writes ladder.html."""
     from simbalance.cli.terminal import RichProgress
+    from simbalance.report.ladder_page import write_ladder_folder
     from simbalance.report.run_folder import check_out_dir, default_out_dir
-    from simbalance.report.search_pages import write_ladder_folder
     from simbalance.studies.ladder import ladder as run_ladder
 
     count = parse_count(n)

@@ -39,8 +39,8 @@ def robustness(
     writes robustness.html."""
     from simbalance.analysis.labels import player
     from simbalance.cli.terminal import RichProgress
+    from simbalance.report.robustness_page import write_robustness_folder
     from simbalance.report.run_folder import check_out_dir, default_out_dir
-    from simbalance.report.search_pages import write_robustness_folder
     from simbalance.studies.robustness import robustness as run_robustness
 
     count, search_count = parse_count(n), parse_count(search_n)

@@ -34,7 +34,7 @@ def skill(
     from simbalance.api import skill as run_skill
     from simbalance.cli.terminal import RichProgress
     from simbalance.report.run_folder import check_out_dir, default_out_dir
-    from simbalance.report.strategy_pages import write_skill_folder
+    from simbalance.report.skill_page import write_skill_folder
 
     count = parse_count(n)
     search_count = 0 if search_n.strip() == "0" else parse_count(search_n, "--search-n")

@@ -11,7 +11,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from simbalance.analysis.tuning import (
+from simbalance.analysis.tune import (
     DIGITS,
     DOMINANCE_MARGIN,
     DOMINATES,
@@ -58,7 +58,7 @@ def tune(
     from simbalance.api import tune as run_tune
     from simbalance.cli.terminal import RichProgress
     from simbalance.report.run_folder import check_out_dir, default_out_dir
-    from simbalance.report.strategy_pages import write_tune_folder
+    from simbalance.report.tune_page import write_tune_folder
 
     count = parse_count(n)
     target = out if out is not None else default_out_dir(f"tune-{game}")

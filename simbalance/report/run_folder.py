@@ -273,3 +273,9 @@ def _json_default(value):
     if hasattr(value, "tolist"):
         return value.tolist()
     raise TypeError(f"not JSON serialisable: {type(value).__name__}")
+
+
+def study_manifest(kind: str, game: str, players: int, n: int, seed: int, command: str, **fields) -> dict:
+    """A study folder's manifest.json (skill, tune, ladder, robustness): what ran, with which seed."""
+    return {"kind": kind, "game": game, "simbalance_version": __version__, "n": n, "seed": seed, "players": players,
+            **fields, "command": command, "created_utc": datetime.now(UTC).isoformat(timespec="seconds")}

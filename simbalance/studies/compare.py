@@ -10,8 +10,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from simbalance.analysis.compare import compare_arms
-from simbalance.analysis.findings import Finding, compare_findings, thresholds
+from simbalance.analysis.compare import compare_arms, compare_findings
+from simbalance.analysis.findings import Finding, thresholds
 from simbalance.analysis.labels import metric_label
 from simbalance.core.config import override_list, toml_value
 from simbalance.core.errors import SimbalanceError

@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from simbalance.analysis.findings import Finding, ladder_findings, thresholds
-from simbalance.analysis.ladder import LADDER_COLUMNS, pair_share
+from simbalance.analysis.findings import Finding, thresholds
+from simbalance.analysis.ladder import LADDER_COLUMNS, ladder_findings, pair_share
 from simbalance.analysis.metrics import strategy_table
 from simbalance.core.errors import SimbalanceError, did_you_mean
 from simbalance.core.lineup import all_strategies

@@ -15,8 +15,14 @@ from pathlib import Path
 
 import pandas as pd
 
-from simbalance.analysis.findings import Finding, robustness_findings, thresholds
-from simbalance.analysis.robustness import MODEL_COLUMNS, SEAT_COLUMNS, conclusions, model_tables
+from simbalance.analysis.findings import Finding, thresholds
+from simbalance.analysis.robustness import (
+    MODEL_COLUMNS,
+    SEAT_COLUMNS,
+    conclusions,
+    model_tables,
+    robustness_findings,
+)
 from simbalance.core.errors import SimbalanceError, did_you_mean
 from simbalance.core.lineup import all_strategies
 from simbalance.core.rng import derive_seed

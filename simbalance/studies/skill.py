@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from simbalance.analysis.findings import Finding, skill_findings, thresholds
+from simbalance.analysis.findings import Finding, thresholds
 from simbalance.analysis.metrics import strategy_table
-from simbalance.analysis.skill import verdict
+from simbalance.analysis.skill import skill_findings, verdict
 from simbalance.core.errors import SimbalanceError
 from simbalance.core.lineup import all_strategies
 from simbalance.studies.run import SimulationResult, plan_run

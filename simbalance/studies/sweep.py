@@ -9,7 +9,7 @@ from typing import Any
 
 import pandas as pd
 
-from simbalance.analysis.findings import Finding, sweep_findings, thresholds
+from simbalance.analysis.findings import Finding, thresholds
 from simbalance.analysis.sweep import (
     describe_targets,
     grid,
@@ -17,6 +17,7 @@ from simbalance.analysis.sweep import (
     parse_target,
     point_rows,
     shortfall,
+    sweep_findings,
     targets_of,
 )
 from simbalance.core.config import override_list, toml_value

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from simbalance.analysis.findings import Finding, elsewhere, ordered, thresholds, tournament_findings
+from simbalance.analysis.findings import Finding, elsewhere, ordered, thresholds
 from simbalance.analysis.metrics import strategy_table
-from simbalance.analysis.tournament import matchups, ratings
+from simbalance.analysis.tournament import matchups, ratings, tournament_findings
 from simbalance.core.errors import SimbalanceError
 from simbalance.core.rng import derive_seed
 from simbalance.studies.run import SimulationResult, plan_run

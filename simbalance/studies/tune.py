@@ -1,11 +1,11 @@
 """Tune: search a strategy's parameters (cross-entropy method on common random numbers) to
 maximise its win rate against a field, then test the best against the default on fresh seeds and
-alone against every strategy, its own default included (analysis/tuning.py).
+alone against every strategy, its own default included (analysis/tune.py).
 
 The candidate sits in a slot of its own, ``"<name> (tuned)"``, whose parameters are the candidate's:
 the field may hold the same strategy with its default parameters (``--field builder`` while tuning
 builder), which stays a slot of its own. The reported set is the best candidate rounded to
-``analysis.tuning.DIGITS`` significant digits, and every reported rate is of exactly that set.
+``analysis.tune.DIGITS`` significant digits, and every reported rate is of exactly that set.
 """
 
 from __future__ import annotations
@@ -19,9 +19,9 @@ import numpy as np
 import pandas as pd
 
 from simbalance.analysis.compare import paired_test
-from simbalance.analysis.findings import Finding, thresholds, tune_findings
+from simbalance.analysis.findings import Finding, thresholds
 from simbalance.analysis.metrics import strategy_table
-from simbalance.analysis.tuning import (
+from simbalance.analysis.tune import (
     DOMINANCE_MARGIN,
     DOMINATES,
     check_margin,
@@ -29,6 +29,7 @@ from simbalance.analysis.tuning import (
     rounded,
     search_space,
     standing,
+    tune_findings,
 )
 from simbalance.core.errors import SimbalanceError, did_you_mean
 from simbalance.core.lineup import MAX_PARAMS, Lineup, StrategyInfo, all_strategies, numeric_only, param_row

@@ -9,8 +9,12 @@ import pandas as pd
 import pytest
 
 from simbalance.analysis import findings as F
+from simbalance.analysis.compare import compare_findings
 from simbalance.analysis.metrics import jsonable
-from simbalance.analysis.sweep import describe_targets
+from simbalance.analysis.skill import skill_findings
+from simbalance.analysis.sweep import describe_targets, sweep_findings
+from simbalance.analysis.tournament import tournament_findings
+from simbalance.analysis.tune import tune_findings
 from simbalance.core.aggregate import RunAggregate
 from simbalance.core.config import FINDINGS_DEFAULTS, apply_overrides
 from simbalance.core.errors import ConfigError
@@ -216,7 +220,7 @@ def test_a_variant_that_changes_nothing_says_so_and_why():
                            ("take-back", "win rate seat 0", "share", 0.0, 0.0, 1.0),
                            ("big", "balance", "share", -0.04, 0.01, 1e-6),
                            ("big", "length", "turns", 3.0, 0.5, 1e-9)])
-    found = F.compare_findings(table, TH, identical={"take-back": True, "big": False},
+    found = compare_findings(table, TH, identical={"take-back": True, "big": False},
                                same_plan={"take-back": False}, changes={"take-back": "rules.take_back=true"},
                                games=1000, strategies="builder")
     by_kind = {f.kind: f for f in found}
@@ -225,20 +229,20 @@ def test_a_variant_that_changes_nothing_says_so_and_why():
     assert "it changes rules.take_back=true, but no game went differently" in f.text and "(builder)" in f.text
     assert by_kind["variant_effect"].text.startswith("Variant big changes balance by -4.0 pp")
     clean = compare_table([("x", "balance", "share", 0.001, 0.01, 0.8)])
-    assert F.compare_findings(clean, TH, identical={"x": False}, same_plan={}, changes={}, games=10,
+    assert compare_findings(clean, TH, identical={"x": False}, same_plan={}, changes={}, games=10,
                               strategies="a") == []
 
 
 def test_an_arm_that_brings_a_new_problem():
     table = compare_table([("cap", "timeouts", "share", 0.0, 0.0, 1.0)])
     timeouts = F.Finding("timeouts", F.HIGH, "12% of games never end.", 0.12)
-    found = F.compare_findings(table, TH, identical={}, same_plan={}, changes={}, games=10, strategies="a",
+    found = compare_findings(table, TH, identical={}, same_plan={}, changes={}, games=10, strategies="a",
                                baseline=[], arms={"cap": [timeouts]})
     assert [f.text for f in found] == ["With variant cap: 12% of games never end."]
-    assert F.compare_findings(table, TH, identical={}, same_plan={}, changes={}, games=10, strategies="a",
+    assert compare_findings(table, TH, identical={}, same_plan={}, changes={}, games=10, strategies="a",
                               baseline=[timeouts], arms={"cap": [timeouts]})[0].text == \
         "In the baseline and every arm: 12% of games never end."
-    assert F.compare_findings(table, TH, identical={}, same_plan={}, changes={}, games=10, strategies="a",
+    assert compare_findings(table, TH, identical={}, same_plan={}, changes={}, games=10, strategies="a",
                               baseline=[timeouts], arms={"cap": []})[0].text == "In the baseline: 12% of games never end."
 
 
@@ -252,7 +256,7 @@ def sweep_table(values, balance, median):
 
 def test_sweep_best_at_the_edge_and_no_point_on_target():
     table, targets = sweep_table([4, 6, 8, 10], [0.8, 0.85, 0.88, 0.89], [5, 8, 9, 9])
-    found = {f.kind: f for f in F.sweep_findings(table, ["rules.countdown"], {"rules.countdown": [4, 6, 8, 10]},
+    found = {f.kind: f for f in sweep_findings(table, ["rules.countdown"], {"rules.countdown": [4, 6, 8, 10]},
                                                  TH, targets, describe_targets, game="captain-action")}
     assert set(found) == {"no_point_on_target", "best_at_edge"}
     assert "No point of the grid meets the targets (balance at least 90.00%, median length 10 to 20)" in \
@@ -262,18 +266,18 @@ def test_sweep_best_at_the_edge_and_no_point_on_target():
     assert found["best_at_edge"].dig_in == "simbalance sweep captain-action --param rules.countdown=10:18:2"
     inside, targets = sweep_table([4, 6, 8, 10], [0.8, 0.95, 0.85, 0.8], [12, 15, 12, 12])
     inside["timeouts"] = [0.0, 0.0, 0.001, 0.0]
-    assert F.sweep_findings(inside, ["rules.countdown"], {"rules.countdown": [4, 6, 8, 10]}, TH, targets,
+    assert sweep_findings(inside, ["rules.countdown"], {"rules.countdown": [4, 6, 8, 10]}, TH, targets,
                             describe_targets) == []
 
 
 def test_sweep_points_where_games_never_end():
     table, targets = sweep_table([2, 4, 6], [float("nan"), 0.97, 0.96], [2, 12, 12])
     table["timeouts"] = [1.0, 0.0, 0.002]
-    found = F.sweep_findings(table, ["rules.countdown"], {"rules.countdown": [2, 4, 6]}, TH, targets, describe_targets)
+    found = sweep_findings(table, ["rules.countdown"], {"rules.countdown": [2, 4, 6]}, TH, targets, describe_targets)
     assert kinds(found) == ["timeouts"] and "at 1 of 3 points (rules.countdown = 2): up to 100.0%" in found[0].text
     table["balance"] = float("nan")
     table["shortfall"] = float("nan")
-    found = F.sweep_findings(table, ["rules.countdown"], {"rules.countdown": [2, 4, 6]}, TH, targets, describe_targets)
+    found = sweep_findings(table, ["rules.countdown"], {"rules.countdown": [2, 4, 6]}, TH, targets, describe_targets)
     assert kinds(found) == ["timeouts", "no_point_on_target"] and "has a game with a winner" in found[1].text
 
 
@@ -287,11 +291,11 @@ def matchups(shares):
 
 
 def test_a_dominant_strategy_in_a_tournament():
-    found = F.tournament_findings(matchups({("builder", "bold"): 0.6, ("builder", "random"): 0.8,
+    found = tournament_findings(matchups({("builder", "bold"): 0.6, ("builder", "random"): 0.8,
                                             ("bold", "random"): 0.7}), ["builder", "bold", "random"], TH)
     assert kinds(found) == ["dominant_strategy"] and found[0].text.startswith("builder beats every other")
     assert "lowest 60.0% against bold" in found[0].text
-    assert F.tournament_findings(matchups({("builder", "bold"): 0.5, ("builder", "random"): 0.8,
+    assert tournament_findings(matchups({("builder", "bold"): 0.5, ("builder", "random"): 0.8,
                                            ("bold", "random"): 0.7}), ["builder", "bold", "random"], TH) == []
 
 
@@ -302,16 +306,16 @@ def skill_rows(rows):
 def test_a_restricted_strategy_that_beats_the_full_one():
     agency = skill_rows([["builder", "random", 0.4, 0.39, 0.41]])
     restricted = skill_rows([["builder-no-events", "builder", 0.31, 0.30, 0.32]])
-    found = F.skill_findings(agency, restricted, 4, TH)
+    found = skill_findings(agency, restricted, 4, TH)
     assert kinds(found) == ["restricted_wins"]
     assert found[0].text.startswith("builder-no-events (builder with one ability taken away) beats the full builder")
     fair = skill_rows([["builder-no-events", "builder", 0.22, 0.21, 0.23]])
-    assert kinds(F.skill_findings(agency, fair, 4, TH)) == ["skill_matters"]
+    assert kinds(skill_findings(agency, fair, 4, TH)) == ["skill_matters"]
 
 
 def test_decisions_that_do_not_matter():
     agency = skill_rows([["builder", "random", 0.25, 0.24, 0.26], ["bold", "random", 0.24, 0.23, 0.25]])
-    found = F.skill_findings(agency, skill_rows([]), 4, TH)
+    found = skill_findings(agency, skill_rows([]), 4, TH)
     assert kinds(found) == ["decisions_do_not_matter"]
 
 
@@ -319,12 +323,12 @@ def test_a_tuned_strategy_that_dominates():
     dominance = pd.DataFrame({"against": ["random", "builder"], "win_rate": [0.6, 0.3], "ci_low": [0.58, 0.28],
                               "ci_high": [0.62, 0.32], "edge": [0.35, 0.05], "dominates": [True, True]})
     gain = {"diff": 0.04, "ci_low": 0.03, "ci_high": 0.05}
-    found = F.tune_findings("builder", dominance, 4, gain, TH, 0.02)
+    found = tune_findings("builder", dominance, 4, gain, TH, 0.02)
     assert kinds(found) == ["dominant_strategy", "tuned_better"]
     assert "against builder" in found[0].text
     dominance["dominates"] = [True, False]
     none = {"diff": 0.0, "ci_low": -0.01, "ci_high": 0.01}
-    assert F.tune_findings("builder", dominance, 4, none, TH, 0.02) == []
+    assert tune_findings("builder", dominance, 4, none, TH, 0.02) == []
 
 
 @pytest.mark.parametrize("rate, words", [(1 / 3, "1 game in 3"), (1 / 6, "1 game in 6"), (0.25, "1 game in 4"),

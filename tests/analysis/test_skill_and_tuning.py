@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import simbalance
-from simbalance.analysis.tuning import cross_entropy, search_space
+from simbalance.analysis.tune import cross_entropy, search_space
 from simbalance.api import skill, tune
 from simbalance.core.errors import ConfigError, SimbalanceError
 

@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 import simbalance
-from simbalance.analysis.tuning import (
+from simbalance.analysis.tune import (
     DOMINANCE_MARGIN,
     DOMINATES,
     LOSES,

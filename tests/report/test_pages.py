@@ -13,9 +13,10 @@ from simbalance.report import game_stats
 from simbalance.report.compare_page import write_compare_folder
 from simbalance.report.html import embed_png, findings_html, png_size
 from simbalance.report.run_folder import write_run_folder
-from simbalance.report.strategy_pages import write_skill_folder, write_tune_folder
+from simbalance.report.skill_page import write_skill_folder
 from simbalance.report.sweep_page import write_sweep_folder
 from simbalance.report.tournament_page import write_tournament_folder
+from simbalance.report.tune_page import write_tune_folder
 
 
 class Text(HTMLParser):

@@ -28,11 +28,13 @@ import pytest
 
 import simbalance
 from simbalance.report.compare_page import write_compare_folder
+from simbalance.report.ladder_page import write_ladder_folder
+from simbalance.report.robustness_page import write_robustness_folder
 from simbalance.report.run_folder import write_run_folder
-from simbalance.report.search_pages import write_ladder_folder, write_robustness_folder
-from simbalance.report.strategy_pages import write_skill_folder, write_tune_folder
+from simbalance.report.skill_page import write_skill_folder
 from simbalance.report.sweep_page import write_sweep_folder
 from simbalance.report.tournament_page import write_tournament_folder
+from simbalance.report.tune_page import write_tune_folder
 
 PROBE = """<script>
 window.__errors = [];

@@ -9,9 +9,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from simbalance.analysis.findings import ladder_findings, robustness_findings, thresholds
-from simbalance.analysis.ladder import LADDER_COLUMNS, pair_share
-from simbalance.analysis.robustness import conclusions
+from simbalance.analysis.findings import thresholds
+from simbalance.analysis.ladder import LADDER_COLUMNS, ladder_findings, pair_share
+from simbalance.analysis.robustness import conclusions, robustness_findings
 from simbalance.core.errors import SimbalanceError
 from simbalance.studies import ladder as ladder_study
 from simbalance.studies.ladder import ladder, parse_budgets
@@ -81,7 +81,7 @@ def test_budgets_parse():
 
 
 def test_the_ladder_end_to_end_on_captain_action(tmp_path):
-    from simbalance.report.search_pages import write_ladder_folder
+    from simbalance.report.ladder_page import write_ladder_folder
 
     res = ladder("captain-action", "1,4,32", 1500, against="random")
     assert list(res.table["name"]) == ["mcts@1", "mcts@4", "mcts@32"]
@@ -154,7 +154,7 @@ def test_an_effect_shown_under_some_models_only_is_weaker():
 
 
 def test_robustness_end_to_end_on_captain_action(tmp_path):
-    from simbalance.report.search_pages import write_robustness_folder
+    from simbalance.report.robustness_page import write_robustness_folder
 
     res = robustness("captain-action", 3000, budget=8, search_n=200)
     assert list(res.models["model"]) == ["random", "builder", "bold", "collector", "mcts@8"]
@@ -209,7 +209,7 @@ def test_the_yardstick_findings():
 
 
 def test_the_ladder_with_its_yardstick_end_to_end(tmp_path):
-    from simbalance.report.search_pages import write_ladder_folder
+    from simbalance.report.ladder_page import write_ladder_folder
 
     res = ladder("captain-action", "2,16", 200, against="random", n_pairs=300, yardstick="flat")
     assert res.yardstick == "flat" and (res.table["yard_games"] == 300).all()

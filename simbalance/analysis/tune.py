@@ -23,7 +23,10 @@ import re
 from dataclasses import dataclass
 
 import numpy as np
+import pandas as pd
 
+from simbalance.analysis.findings import HIGH, LOW, MEDIUM, Finding, ci_text, ordered, pct
+from simbalance.analysis.findings import pp as finding_pp  # one decimal, as every finding (pp below: two)
 from simbalance.core.errors import ConfigError
 
 ELITE_SHARE = 0.25
@@ -164,3 +167,26 @@ def describe_gain(diff: float, ci_low: float, ci_high: float, margin: float = DO
     if ci_high < 0:
         return f"worse than the default ({numbers})"
     return f"no clear difference from the default ({numbers})"
+
+
+def tune_findings(strategy: str, dominance: pd.DataFrame, players: int, margin: dict, th: dict,
+                  dominance_margin: float) -> list[Finding]:
+    """The tuned strategy dominating every strategy tested (a dominant strategy players will find), and
+    a tuning that finds nothing better than the defaults."""
+    fair = 1.0 / players
+    out = []
+    if len(dominance) and bool(dominance["dominates"].all()):
+        worst = dominance.sort_values("edge").iloc[0]
+        out.append(Finding(
+            "dominant_strategy", HIGH,
+            f"The tuned {strategy} dominates every strategy tested: alone against each it wins at least "
+            f"{pct(worst['win_rate'])} of its seats (against {worst['against']}, "
+            f"{ci_text(worst['ci_low'], worst['ci_high'])}) where {pct(fair)} is fair. Players will find it.",
+            float(worst["win_rate"]), (float(worst["ci_low"]), float(worst["ci_high"])), "#dominance"))
+    if margin["ci_low"] > 0:
+        out.append(Finding(
+            "tuned_better", MEDIUM if margin["diff"] >= dominance_margin else LOW,
+            f"The tuned parameters beat {strategy}'s defaults by {finding_pp(margin['diff'])} "
+            f"({ci_text(margin['ci_low'], margin['ci_high'], pp)}).", float(margin["diff"]),
+            (float(margin["ci_low"]), float(margin["ci_high"])), "#parameters"))
+    return ordered(out)
