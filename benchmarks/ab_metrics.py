@@ -3,7 +3,7 @@
     python -m benchmarks.ab_metrics GAME N [--rounds 21] [--strategies S] [--simulate]
 
 Copies this checkout's ``simbalance`` package and ``configs`` into two temporary folders, sets
-``core/progress.RECORD_METRICS`` to False in the first (the loop detection still runs, so the games
+``core/whole_game.RECORD_METRICS`` to False in the first (the loop detection still runs, so the games
 are the same; the metrics' checkpoints and record fields are left out), and runs
 ``benchmarks.ab_kernel`` with the first as "before" and the second as "now" (two copies of the same
 kind: a copy in /tmp and the checkout itself once differed by 7% for identical code): the same N

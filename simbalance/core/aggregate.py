@@ -26,8 +26,8 @@ LENGTH_PERCENTILES = (5, 25, 50, 75, 95)
 # the same to the last bit whatever its chunking or merge order.
 WIN_UNITS = 60
 MICRO = 1_000_000  # per-game ratios are summed in millionths (exact integer sums)
-ROUNDS_KEPT = 3  # core/progress.ROUNDS_KEPT: rounds whose leader and margin the records hold
-NO_ROUND = -2  # core/progress.NO_ROUND
+ROUNDS_KEPT = 3  # core/whole_game.ROUNDS_KEPT: rounds whose leader and margin the records hold
+NO_ROUND = -2  # core/whole_game.NO_ROUND
 
 # The whole-game metrics' sums (RunAggregate.lead_sums), in this order; per round k (1..ROUNDS_KEPT)
 # four more: games that reached round k, the sum of their margins after it, the decided games with
@@ -74,7 +74,7 @@ def _chunk_sums(winners, slots, end, length, players, n_slots, hist_size, p, has
     """One pass over a chunk's games: win shares by seat and by strategy slot, seat-games by slot,
     outcome counts, the length histograms (all games; games without a winner) and, with
     ``has_progress``, the whole-game metrics' sums (LEAD_SUMS) and the stalemates by reason. ``p``:
-    the record fields of core/progress.PROGRESS_FIELDS in _PROGRESS_COLUMNS' order (empty arrays
+    the record fields of core/whole_game.PROGRESS_FIELDS in _PROGRESS_COLUMNS' order (empty arrays
     without them).
 
     One pass: a chunk of records larger than the caches is read from memory once (a second pass
@@ -161,7 +161,7 @@ _PROGRESS_COLUMNS = ("checkpoints", "lead_changes", "leader_set_changes", "led_f
 
 
 _PROGRESS_TYPES = (np.int32, np.int32, np.int32, np.int32, np.int8, np.int32, np.int32, np.int32, np.int8, np.int8,
-                   np.int8, np.int32, np.int32, np.int32, np.int8)  # core/progress.PROGRESS_FIELDS'
+                   np.int8, np.int32, np.int32, np.int32, np.int8)  # core/whole_game.PROGRESS_FIELDS'
 
 
 def _progress_columns(progress) -> tuple:
@@ -174,7 +174,7 @@ def _progress_columns(progress) -> tuple:
 
 def lead_sums(winners, end, length, progress) -> np.ndarray:
     """The whole-game metrics' sums of some games (LEAD_SUMS): ``progress`` maps the record fields of
-    core/progress.PROGRESS_FIELDS to one array each (a records array or a games DataFrame)."""
+    core/whole_game.PROGRESS_FIELDS to one array each (a records array or a games DataFrame)."""
     winners = np.asarray(winners)
     n = len(winners)
     length = np.asarray(length)
@@ -215,7 +215,7 @@ class RunAggregate:
     def add(self, winners: np.ndarray, slots: np.ndarray, end: np.ndarray, length: np.ndarray,
             progress=None) -> RunAggregate:
         """Add games: winners bit masks, (n, P) strategy slots, end codes and lengths; ``progress``:
-        the records' whole-game fields (core/progress.PROGRESS_FIELDS), by name, when they have them."""
+        the records' whole-game fields (core/whole_game.PROGRESS_FIELDS), by name, when they have them."""
         winners = np.asarray(winners)
         n = len(winners)
         if n == 0:

@@ -22,7 +22,7 @@ END_TIMEOUT = 1  # the configured cap was reached: no winner
 END_STALEMATE = 2  # nobody could act any more: no winner
 END_INVALID = 3  # validation only: the engine broke one of its own invariants (a bug)
 END_NAMES = {END_WIN: "win", END_TIMEOUT: "timeout", END_STALEMATE: "stalemate", END_INVALID: "invalid"}
-# A stalemate's reason (the record field ``stalemate_reason`` of core/progress.PROGRESS_FIELDS): 0 none
+# A stalemate's reason (the record field ``stalemate_reason`` of core/whole_game.PROGRESS_FIELDS): 0 none
 # given, then each engine's own codes (Engine.stalemate_reasons), below MAX_REASONS.
 MAX_REASONS = 16
 

@@ -180,7 +180,7 @@ class Engine:
     - ``plugin``: user strategies, for the games that take them.
     - ``resumable``: the game as resumable steps (``Resumable``).
     - ``progress``: what the whole-game metrics measure per seat, in words (docs/metrics.md,
-      "Whole-game metrics"): the measure the kernel hands core/progress.py at every round, higher
+      "Whole-game metrics"): the measure the kernel hands core/whole_game.py at every round, higher
       is better (e.g. "cards left, fewer is better"). None: the engine tracks no progress.
     - ``stalemate_reasons``: stalemate reason code (the record's ``stalemate_reason``, 1 and up)
       -> (name, what happened), e.g. ``{2: ("dr-evil-chain", "Dr. Evil answered with Dr. Evil: ...")}``;

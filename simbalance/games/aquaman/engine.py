@@ -9,7 +9,7 @@ Version history (bump ENGINE_VERSION only when game behaviour changes):
    the first square or hand slot); value Power without the activated card (v1 counted it in its own
    suit, so about a quarter of Power activations swapped nothing) and swap every eligible card
    but the highest of its suit; neither fight nor Foe opponents who hold no card.
-3. Whole-game metrics and loop detection (issue 21): the records gain core/progress.PROGRESS_FIELDS
+3. Whole-game metrics and loop detection (issue 21): the records gain core/whole_game.PROGRESS_FIELDS
    (progress: missions x (mission suits + 1) + the suits in hand, at most the mission's), and a game
    in which for ``rules.stalemate_window`` turns (default 800) nobody completes a mission or gets
    closer to one than he had been ends as a stalemate, reason ``no-mission`` (was a timeout at the
@@ -26,9 +26,9 @@ import numpy as np
 
 from simbalance.core.config import get, require_bool, require_choice, require_int
 from simbalance.core.errors import ConfigError
-from simbalance.core.progress import PROGRESS_FIELDS
 from simbalance.core.records import MAX_SEATS, record_dtype
 from simbalance.core.spec import Engine, Resumable, Search
+from simbalance.core.whole_game import PROGRESS_FIELDS
 from simbalance.games.aquaman import play_nb, search_nb, state_nb, validate_nb
 from simbalance.games.aquaman.play_nb import (
     kernel,
@@ -92,7 +92,7 @@ RECORD_DTYPE = record_dtype([
     ("taken", np.int32, (MAX_SEATS,)),  # board cards taken by landing
     ("foe_hits", np.int32, (MAX_SEATS,)),  # opponents' cards discarded by this seat's Foe
 ] + [(f"use_{name}", np.int32, (MAX_SEATS,)) for name in POWER_NAMES]  # powers activated, per power
-   + PROGRESS_FIELDS)  # the whole-game metrics and the stalemate reason (core/progress.py)
+   + PROGRESS_FIELDS)  # the whole-game metrics and the stalemate reason (core/whole_game.py)
 PROGRESS = ("missions x (mission suits + 1) + the suits in hand, at most the mission's: the missions first, "
             "then how close the hand is to the next")
 STALEMATE_REASONS = {

@@ -19,9 +19,9 @@ import numpy as np
 from numba import njit
 
 from simbalance.core.kernel import begin_game
-from simbalance.core.progress import PROGRESS_SIZE, write_progress
 from simbalance.core.records import END_INVALID, END_STALEMATE, END_TIMEOUT, END_WIN
 from simbalance.core.rng import seed_game
+from simbalance.core.whole_game import PROGRESS_SIZE, write_progress
 from simbalance.games.aquaman.rules_nb import (
     activation_ends,
     begin_turn,

@@ -25,7 +25,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simbalance.core.progress import (
+from simbalance.core.records import MAX_SEATS
+from simbalance.core.rng import randint, shuffle
+from simbalance.core.whole_game import (
     PR_MARK_A,
     PR_NEXT,
     PR_STALL_FROM,
@@ -34,8 +36,6 @@ from simbalance.core.progress import (
     progress_reset,
     progress_round_of,
 )
-from simbalance.core.records import MAX_SEATS
-from simbalance.core.rng import randint, shuffle
 from simbalance.games.aquaman.state_nb import (
     AQUAMAN,
     C_ACT_CARD,

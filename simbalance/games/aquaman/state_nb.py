@@ -31,9 +31,9 @@ import numpy as np
 from numba import njit
 
 from simbalance.core.event_log import log_event
-from simbalance.core.progress import PROGRESS_SIZE
 from simbalance.core.records import MAX_SEATS
 from simbalance.core.rng import shuffle
+from simbalance.core.whole_game import PROGRESS_SIZE
 
 # The eight powers a suit can carry (config ``deck.powers``); NO_POWER for a suit without one.
 AQUAMAN, COMPANION, SEA_CREATURE, PLOT, FOE, POWER, STRANGENESS, LOCATION = range(8)
@@ -97,7 +97,7 @@ C_DECISION, C_TO_MOVE, C_MOVER, C_RESULT = range(C_STEP + 1, C_STEP + 5)
 # far and the suit whose card is picked next (C_MISSION_ROUND, C_PICKED, C_SUIT).
 (C_ACT_CARD, C_ACT_RANK, C_PLOT, C_SLOT, C_SWAPS, C_SEEN, C_FIGHT_A, C_FIGHT_B, C_REVEALS, C_REVEAL_A,
  C_WINNER, C_MISSION_ROUND, C_PICKED, C_SUIT, C_PROGRESS) = range(C_STEP + 5, C_STEP + 20)
-# The whole-game metrics (core/progress.py): each seat's progress at the last checkpoint
+# The whole-game metrics (core/whole_game.py): each seat's progress at the last checkpoint
 # (C_PROGRESS + s, MAX_SEATS slots), its best so far (C_BEST + s: loop detection) and the tracker's
 # block (C_TRACK).
 C_BEST = C_PROGRESS + MAX_SEATS

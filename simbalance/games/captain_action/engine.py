@@ -6,7 +6,7 @@ Version history (bump ENGINE_VERSION only when game behaviour changes):
 2. Fair heuristics (issue 17): builder, bold and collector discard uniformly at random among the
    cards whose discard leaves the same best hand value (was: the first such card in hand order), one
    draw from the game's stream per tie; new heuristic ``collector`` (id 3).
-3. Whole-game metrics and loop detection (issue 21): the records gain core/progress.PROGRESS_FIELDS
+3. Whole-game metrics and loop detection (issue 21): the records gain core/whole_game.PROGRESS_FIELDS
    (progress: the sets in each hand as they stand, at the end the final score), and a game in
    which nobody draws from the Countdown Deck for ``rules.stalemate_window`` turns ends as a
    stalemate, reason ``discard-loop`` (was: a timeout at the turn cap).
@@ -22,9 +22,9 @@ import numpy as np
 
 from simbalance.core.config import require_bool, require_choice, require_int
 from simbalance.core.errors import ConfigError
-from simbalance.core.progress import PROGRESS_FIELDS
 from simbalance.core.records import MAX_SEATS, record_dtype
 from simbalance.core.spec import Cards, Engine, Resumable, Search
+from simbalance.core.whole_game import PROGRESS_FIELDS
 from simbalance.games.captain_action import play_nb, search_nb, state_nb, validate_nb
 from simbalance.games.captain_action.deck import MAX_HAND, game_deck, scoring_arrays
 from simbalance.games.captain_action.replay import replay, trace
@@ -70,7 +70,7 @@ RECORD_DTYPE = record_dtype([
     ("hand_score", np.int16, (MAX_SEATS,)),  # the sets in the final hand alone
     ("takes", np.int16, (MAX_SEATS,)),  # cards taken from the discard pile
     ("hand_mask", np.uint64, (MAX_SEATS,)),  # bit c set when card c of the game deck ends in the hand
-    *PROGRESS_FIELDS,  # the whole-game metrics and the stalemate reason (core/progress.py)
+    *PROGRESS_FIELDS,  # the whole-game metrics and the stalemate reason (core/whole_game.py)
 ])
 PROGRESS = "the sets in the hand as it stands (at the end: the final score, bonus and penalty included)"
 STALEMATE_REASONS = {

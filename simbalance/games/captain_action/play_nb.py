@@ -17,9 +17,9 @@ from numba import njit
 
 from simbalance.core.event_log import log_event
 from simbalance.core.kernel import begin_game
-from simbalance.core.progress import PROGRESS_SIZE, write_progress
 from simbalance.core.records import END_INVALID, END_WIN
 from simbalance.core.rng import seed_game, shuffled_range
+from simbalance.core.whole_game import PROGRESS_SIZE, write_progress
 from simbalance.games.captain_action.rules_nb import (
     call,
     deal,

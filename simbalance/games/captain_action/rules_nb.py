@@ -20,7 +20,8 @@ import numpy as np
 from numba import njit
 
 from simbalance.core.event_log import log_event
-from simbalance.core.progress import (
+from simbalance.core.records import END_INVALID, END_STALEMATE, END_TIMEOUT, END_WIN, MAX_SEATS
+from simbalance.core.whole_game import (
     PR_MARK_A,
     PR_NEXT,
     PR_STALL_FROM,
@@ -29,7 +30,6 @@ from simbalance.core.progress import (
     progress_reset,
     progress_round_of,
 )
-from simbalance.core.records import END_INVALID, END_STALEMATE, END_TIMEOUT, END_WIN, MAX_SEATS
 from simbalance.games.captain_action.scoring_nb import hand_score
 from simbalance.games.captain_action.state_nb import (
     EV_CALL,

@@ -16,7 +16,7 @@ One game's whole state, ``state = (rng, gv, order, hand, pile, cnt, scratch)``:
 - ``rng`` uint64[1]: the game's random stream (core/rng);
 - ``gv`` int64 vector: where the game stands (V_*: whose turn, which decision is pending, the
   Countdown Deck's position, the discard pile's size, who called, the scores at the end ...) and
-  the whole-game metrics' tracker (core/progress.py) at ``TRACK``;
+  the whole-game metrics' tracker (core/whole_game.py) at ``TRACK``;
 - ``order`` int64[n_cards]: the shuffled deck; the Countdown Deck is ``order[cd_pos:cd_end]``, top
   first;
 - ``hand`` int64[players, hand_size + 1]: card ids; during a turn the drawn card is in slot
@@ -30,8 +30,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simbalance.core.progress import PROGRESS_SIZE
 from simbalance.core.records import MAX_SEATS
+from simbalance.core.whole_game import PROGRESS_SIZE
 
 # ---- game_rules: the turn rules (engine.prepare) ------------------------------------------------
 G_PLAYERS = 0
@@ -118,7 +118,7 @@ V_TAKES = 13  # per seat: cards taken from the discard pile
 V_HAND_SCORE = V_TAKES + MAX_SEATS  # per seat: the sets in the final hand
 V_SCORE = V_HAND_SCORE + MAX_SEATS  # per seat: sets + bonus - penalty
 V_PROGRESS = V_SCORE + MAX_SEATS  # per seat: the sets in the hand at the last round's end (whole-game metrics)
-TRACK = V_PROGRESS + MAX_SEATS  # the whole-game metrics' tracker (core/progress.py)
+TRACK = V_PROGRESS + MAX_SEATS  # the whole-game metrics' tracker (core/whole_game.py)
 V_KNOWN = TRACK + PROGRESS_SIZE  # per seat: bit c set when the table saw card c go into its hand (taken
 #                                from the discard pile, not discarded since): what search players may not shuffle
 N_GV = V_KNOWN + MAX_SEATS

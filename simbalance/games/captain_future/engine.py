@@ -16,7 +16,7 @@ Version history (bump ENGINE_VERSION only when game behaviour changes):
    the score lead share `leader_weight`. New switches `play_events` (0: no event in any turn, the
    `no_events` preset) and `hold_events`; exchanges keep row/column/body cards that pay for an
    attack. builder and aggressor retuned with `simbalance tune`.
-4. Whole-game metrics and loop detection (issue 21): the records gain core/progress.PROGRESS_FIELDS
+4. Whole-game metrics and loop detection (issue 21): the records gain core/whole_game.PROGRESS_FIELDS
    (progress: the score as the board stands), and a game in which for ``rules.stalemate_window``
    turns no player gets down to fewer ships in supply than any had before and no score gets better
    than any so far ends as a stalemate, reason ``no-progress``; the whole round in which nobody can
@@ -44,9 +44,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from simbalance.core.progress import PROGRESS_FIELDS
 from simbalance.core.records import MAX_SEATS, record_dtype
 from simbalance.core.spec import Engine, Resumable, Search
+from simbalance.core.whole_game import PROGRESS_FIELDS
 from simbalance.games.captain_future import play_nb, search_nb, state_nb, validate_nb
 from simbalance.games.captain_future.board import MAX_BODIES, build_board
 from simbalance.games.captain_future.play_nb import kernel
@@ -94,7 +94,7 @@ RECORD_DTYPE = record_dtype([
     ("winner_mask", np.uint64, (2,)),  # ... when held by a winner (ties: any winner)
     ("body_full", np.int8, (MAX_BODIES,)),  # per body (legend order): the seat in full control, or -1
     ("body_major", np.int8, (MAX_BODIES,)),  # per body: the seat with the strict majority (or full), or -1
-    *PROGRESS_FIELDS,  # the whole-game metrics and the stalemate reason (core/progress.py)
+    *PROGRESS_FIELDS,  # the whole-game metrics and the stalemate reason (core/whole_game.py)
 ])
 PROGRESS = "the score as the board stands (ships, full control, majorities)"
 STALEMATE_REASONS = {

@@ -30,7 +30,9 @@ from numba import njit
 
 from simbalance.core.event_log import log_event
 from simbalance.core.kernel import begin_game
-from simbalance.core.progress import (
+from simbalance.core.records import END_INVALID, END_STALEMATE, END_TIMEOUT, END_WIN, MAX_SEATS
+from simbalance.core.rng import seed_game
+from simbalance.core.whole_game import (
     PR_NEXT,
     PR_STALL_FROM,
     PROGRESS_SIZE,
@@ -39,8 +41,6 @@ from simbalance.core.progress import (
     progress_round_of,
     write_progress,
 )
-from simbalance.core.records import END_INVALID, END_STALEMATE, END_TIMEOUT, END_WIN, MAX_SEATS
-from simbalance.core.rng import seed_game
 from simbalance.games.captain_future.rules_nb import (
     deal,
     event_options,

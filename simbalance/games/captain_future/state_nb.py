@@ -19,7 +19,7 @@ import numpy as np
 from numba import njit
 
 from simbalance.core.lineup import MAX_PARAMS
-from simbalance.core.progress import PROGRESS_SIZE
+from simbalance.core.whole_game import PROGRESS_SIZE
 
 MP = 4  # players
 ML = 128  # landing spaces (the held masks are two uint64 words)
@@ -128,7 +128,7 @@ SC = _s.take(MP)  # scratch: scores
 PTS = _s.take(MP)  # scratch: points on one body
 BUF = _s.take(ML)  # scratch list
 FEWEST = _s.take(1)  # the fewest ships any player has had in supply (loop detection: a new low is progress)
-TRACK = _s.take(PROGRESS_SIZE)  # the whole-game metrics' tracker (core/progress.py)
+TRACK = _s.take(PROGRESS_SIZE)  # the whole-game metrics' tracker (core/whole_game.py)
 STACK = _s.take(MN)
 DISCARD = _s.take(MN)
 ST_SIZE = _s.n

@@ -2,7 +2,7 @@
 
 Version history (bump ENGINE_VERSION only when game behaviour changes):
 1. First version: rules as pinned in docs/rules/find-dr-evil.md.
-2. Whole-game metrics and loop detection (issue 21): the records gain core/progress.PROGRESS_FIELDS
+2. Whole-game metrics and loop detection (issue 21): the records gain core/whole_game.PROGRESS_FIELDS
    (progress: who holds Dr. Ling), and a game without a pair for ``rules.stalemate_window`` picks
    ends as a stalemate (reason ``no-pair``; never seen with the defaults: the same games as v1).
 """
@@ -13,9 +13,9 @@ import numpy as np
 
 from simbalance.core.config import require_bool, require_int
 from simbalance.core.errors import ConfigError
-from simbalance.core.progress import PROGRESS_FIELDS
 from simbalance.core.records import MAX_SEATS, record_dtype
 from simbalance.core.spec import Cards, Engine, Resumable
+from simbalance.core.whole_game import PROGRESS_FIELDS
 from simbalance.decks.captain_action import KIND_DR_LING
 from simbalance.games.find_dr_evil import play_nb, state_nb, validate_nb
 from simbalance.games.find_dr_evil.deck import game_deck
@@ -44,7 +44,7 @@ RECORD_DTYPE = record_dtype([
     ("ling_dealt", np.int8),  # the seat dealt Dr. Ling
     ("kept", np.int8, (MAX_SEATS,)),  # cards left after the opening discards
     ("dealt_mask", np.uint64, (MAX_SEATS,)),  # bit c set when card c of the game deck was dealt to the seat
-    *PROGRESS_FIELDS,  # the whole-game metrics (core/progress.py)
+    *PROGRESS_FIELDS,  # the whole-game metrics (core/whole_game.py)
 ])
 PROGRESS = "holds Dr. Ling (1) or not (0): the seat that would win if the game stopped now"
 STALEMATE_REASONS = {

@@ -24,7 +24,9 @@ from numba import njit
 
 from simbalance.core.event_log import log_event
 from simbalance.core.kernel import begin_game
-from simbalance.core.progress import (
+from simbalance.core.records import END_INVALID, END_STALEMATE, END_TIMEOUT, END_WIN
+from simbalance.core.rng import seed_game, shuffled_range
+from simbalance.core.whole_game import (
     PR_MARK_A,
     PR_NEXT,
     PROGRESS_SIZE,
@@ -33,8 +35,6 @@ from simbalance.core.progress import (
     progress_round_holder,
     write_progress,
 )
-from simbalance.core.records import END_INVALID, END_STALEMATE, END_TIMEOUT, END_WIN
-from simbalance.core.rng import seed_game, shuffled_range
 from simbalance.games.find_dr_evil.rules_nb import (
     deal,
     first_offerer,

@@ -17,7 +17,7 @@ The game reads two tuples (both built once per block of games, never per game):
     pose, or -1. After the opening discards a seat holds each pose at most once, so "does this card
     pair?" is one lookup and a blind pick is one index;
   - ``info`` (int64[INFO_SIZE]): where the game stands, at the offsets below, and the whole-game
-    metrics' tracker (core/progress.py) at ``TRACK``;
+    metrics' tracker (core/whole_game.py) at ``TRACK``;
   - ``dealt`` (uint64[players]): bit ``c`` set when card ``c`` was dealt to the seat (the record).
 """
 
@@ -26,8 +26,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simbalance.core.progress import PROGRESS_SIZE
 from simbalance.core.records import MAX_SEATS
+from simbalance.core.whole_game import PROGRESS_SIZE
 
 # ---- the rules array (engine.prepare builds it from the [rules] table) ----------------------
 PICK_CAP = 0  # picks before a game ends as a timeout
@@ -66,7 +66,7 @@ END = 5  # RUNNING, or how the game ended
 WINNER = 6  # the seat left holding Dr. Ling; -1 unless the game was won
 LING_DEALT = 7  # the seat dealt Dr. Ling
 KEPT = 8  # KEPT + s: the cards seat s kept after the opening discards
-TRACK = KEPT + MAX_SEATS  # the whole-game metrics' block (core/progress.py): info[TRACK:TRACK + PROGRESS_SIZE]
+TRACK = KEPT + MAX_SEATS  # the whole-game metrics' block (core/whole_game.py): info[TRACK:TRACK + PROGRESS_SIZE]
 INFO_SIZE = TRACK + PROGRESS_SIZE
 
 

@@ -7,7 +7,7 @@ Version history (bump ENGINE_VERSION only when game behaviour changes):
    lowest card id, the first kind in deck order), one draw from the game's stream per tie; new key
    ``rules.first_leader`` ("seat0", the default and the old behaviour, "rotate": seat (g // lineups) %
    players leads game g, or "random").
-3. Whole-game metrics and loop detection (issue 21): the records gain core/progress.PROGRESS_FIELDS
+3. Whole-game metrics and loop detection (issue 21): the records gain core/whole_game.PROGRESS_FIELDS
    (progress: minus the cards held), and a game in which the discard pile is reshuffled in every
    round while no seat gets below the fewest cards held so far, for ``rules.stalemate_window``
    turns (default 1,000), ends as a stalemate with its reason (``dr-evil-chain``,
@@ -24,9 +24,9 @@ import numpy as np
 
 from simbalance.core.config import require_bool, require_choice, require_int
 from simbalance.core.errors import ConfigError
-from simbalance.core.progress import PROGRESS_FIELDS
 from simbalance.core.records import MAX_SEATS, record_dtype
 from simbalance.core.spec import Cards, Engine, Plugin, Resumable, Search
+from simbalance.core.whole_game import PROGRESS_FIELDS
 from simbalance.games.lady_actions_escape import play_nb, search_nb, state_nb, validate_nb
 from simbalance.games.lady_actions_escape.deck import can_ever_play, card_arrays, game_deck
 from simbalance.games.lady_actions_escape.plugin import PLUGIN_DOC, build_plugin_kernel
@@ -78,7 +78,7 @@ RECORD_DTYPE = record_dtype([
     ("reshuffles", np.int32),  # times the discard pile was shuffled into a new draw pile
     ("passes", np.int32),  # turns in which a player could neither play nor draw
     ("wilds_played", np.int32),  # wildcards played
-    *PROGRESS_FIELDS,  # the whole-game metrics and the stalemate reason (core/progress.py)
+    *PROGRESS_FIELDS,  # the whole-game metrics and the stalemate reason (core/whole_game.py)
 ])
 PROGRESS = "minus the cards held: the seat with the fewest cards leads"
 STALEMATE_REASONS = {

@@ -32,9 +32,9 @@ from numba import njit
 from simbalance.core.bits import popcount
 from simbalance.core.kernel import begin_game
 from simbalance.core.plugins import PLUGIN_ID
-from simbalance.core.progress import PROGRESS_SIZE, write_progress
 from simbalance.core.records import END_WIN
 from simbalance.core.rng import randint, seed_game, shuffled_range
+from simbalance.core.whole_game import PROGRESS_SIZE, write_progress
 from simbalance.games.lady_actions_escape.rules_nb import (
     begin_turn,
     card_effect,

@@ -17,7 +17,9 @@ from __future__ import annotations
 from numba import njit
 
 from simbalance.core.event_log import log_event
-from simbalance.core.progress import (
+from simbalance.core.records import END_INVALID, END_STALEMATE, END_TIMEOUT, END_WIN, MAX_SEATS
+from simbalance.core.rng import randint, shuffle
+from simbalance.core.whole_game import (
     BATCH_SIZE,
     PR_MARK_A,
     PR_MARK_B,
@@ -29,8 +31,6 @@ from simbalance.core.progress import (
     progress_reset_batched,
     progress_round_batched,
 )
-from simbalance.core.records import END_INVALID, END_STALEMATE, END_TIMEOUT, END_WIN, MAX_SEATS
-from simbalance.core.rng import randint, shuffle
 from simbalance.games.lady_actions_escape.state_nb import (
     BATCH,
     DEALT,

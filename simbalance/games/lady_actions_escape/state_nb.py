@@ -9,7 +9,7 @@ decision (docs/architecture.md, "Resumable state"):
   "which cards may I play?" is one AND;
 - ``st`` int64[ST_SIZE]: the table, at the offsets below: whose turn, the direction, what the top
   card stands for, the counters the record reports, each seat's hand size and counts, the
-  whole-game metrics' tracker (core/progress.py) and both piles.
+  whole-game metrics' tracker (core/whole_game.py) and both piles.
 
 Why flat arrays: numba counts a reference for every array passed to a function that is not
 inlined, which costs more than the work of a turn; three arrays cost three. The read-only arrays of
@@ -23,8 +23,8 @@ import numpy as np
 from numba import njit
 
 from simbalance.core.bits import lowest_bit
-from simbalance.core.progress import BATCH_SIZE, PROGRESS_SIZE
 from simbalance.core.records import MAX_SEATS
+from simbalance.core.whole_game import BATCH_SIZE, PROGRESS_SIZE
 
 MAX_CARDS = 64  # hands are 64-bit masks
 
@@ -109,10 +109,10 @@ STEPS = _a.take(MAX_SEATS)  # decisions each seat's strategy took (a scripted se
 PLAYS = _a.take(MAX_SEATS)  # cards each seat played
 DRAWN = _a.take(MAX_SEATS)  # cards each seat drew (Dr. Evil's penalties included)
 RESH_AT_ROUND = _a.take(1)  # RESHUFFLES at the end of the last round (a round without one is progress)
-TRACK = _a.take(PROGRESS_SIZE)  # the whole-game metrics' tracker (core/progress.py)
+TRACK = _a.take(PROGRESS_SIZE)  # the whole-game metrics' tracker (core/whole_game.py)
 DRAW = _a.take(MAX_CARDS)  # the draw pile, its top card at DRAW + st[DRAW_N] - 1
 DISC = _a.take(MAX_CARDS)  # the discard pile, its top card at DISC + st[DISC_N] - 1
-BATCH = _a.take(BATCH_SIZE)  # the tracker's last rounds, their metrics not yet worked out (core/progress.py)
+BATCH = _a.take(BATCH_SIZE)  # the tracker's last rounds, their metrics not yet worked out (core/whole_game.py)
 ST_SIZE = _a.n
 
 # What is pending (st[PHASE]).

@@ -1,4 +1,4 @@
-"""The whole-game metrics' tracker (core/progress.py) on planted progress sequences: exact lead
+"""The whole-game metrics' tracker (core/whole_game.py) on planted progress sequences: exact lead
 changes, decisiveness, comebacks, margins, drama and the loop detection, as docs/metrics.md defines
 them."""
 
@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from numba import njit
 
-from simbalance.core import progress as P
+from simbalance.core import whole_game as P
 from simbalance.core.records import record_dtype
 
 DTYPE = record_dtype(P.PROGRESS_FIELDS)

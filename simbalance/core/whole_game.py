@@ -260,7 +260,7 @@ def _holder_checkpoint(tr, holder, now):
     there are others, and every other seat is last. Returns (new record, sole leader, margin) as
     _checkpoint does. Only what changes from one checkpoint to the next is kept here (how often
     each seat held it, when the holder last changed, how often it did); the sums that follow from
-    those are filled in by _holder_totals at the end (tests/core/test_progress.py checks that the
+    those are filled in by _holder_totals at the end (tests/core/test_whole_game.py checks that the
     records equal the generic checkpoint's)."""
     record = tr[PR_RECORD] < 1
     tr[PR_RECORD] = max(np.int64(1), tr[PR_RECORD])
@@ -419,7 +419,7 @@ def progress_round_batched(tr, batch, counts, now, moved, window, mark_a, mark_b
     detection's new record) now and stores its counts and length in ``batch``; a full batch of
     BATCH_ROUNDS rounds is worked out in one call (_fold_batch), and progress_end_batched takes the
     rest. The tracker's metrics are whole only then; the loop detection is the same, round by
-    round (tests/core/test_progress.py: the same tracker and records as progress_round_of). In
+    round (tests/core/test_whole_game.py: the same tracker and records as progress_round_of). In
     lady-actions-escape a round of four turns is about 200 ns of play, and the checkpoint taken
     round by round added 9 to 11 (BENCHMARKS.md, "Issue 21")."""
     players = tr[PR_PLAYERS]
