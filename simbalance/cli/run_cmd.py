@@ -27,7 +27,6 @@ except ImportError:  # pragma: no cover
     from click.core import ParameterSource
 
 MEMORY_SHARE = 0.4  # keep per-game records only while they fit comfortably in memory
-GAMES_FILE = "games.parquet"  # a kept run's games, written into the checkpoint folder while it plays
 
 
 @dataclass(frozen=True)
@@ -298,7 +297,6 @@ def _play_and_write(plan, request: RunRequest, keep: bool, state_dir: Path, resu
         options = RunOptions(keep_games=keep, backend=backend, scheduler=scheduler, precision=request.precision,
                              state_dir=state_dir, resume=resuming, args=request.to_state(), stop=stop,
                              shards=not keep and request.games_file, dask_timeout=dask_timeout,
-                             games_file=state_dir / GAMES_FILE if keep and request.games_file else None,
                              compiling=False if quiet else None)  # None: the command line's spinner
         try:
             result = SimulationResult.from_plan(plan, progress=progress, options=options)
@@ -312,8 +310,7 @@ def _play_and_write(plan, request: RunRequest, keep: bool, state_dir: Path, resu
                 progress.close()
     command = "simbalance " + " ".join(shlex.quote(a) for a in sys.argv[1:])
     report_start = time.perf_counter()
-    written = state_dir / GAMES_FILE if keep and request.games_file else None
-    folder = write_run_folder(result, target, command=command, write_games=request.games_file, games_written=written)
+    folder = write_run_folder(result, target, command=command, write_games=request.games_file)
     report_seconds = time.perf_counter() - report_start
     shards = state_dir / "games"
     if shards.is_dir():

@@ -72,9 +72,6 @@ class RunOptions:
     args: dict = field(default_factory=dict)  # how the run was asked for: stored in the checkpoint
     stop: object = None  # callable () -> bool, asked between chunks (Ctrl-C, SIGTERM)
     shards: bool = False  # streaming runs: write each chunk's games to state_dir/games/ as it finishes
-    # kept runs: write the games to this Parquet file chunk by chunk, while the next chunk plays
-    # (the run folder then moves it in instead of writing it after the play; None: not written)
-    games_file: Path | None = None
     dask_timeout: float = DASK_TIMEOUT_S  # Dask: the longest wait for a worker, or for the next chunk
     # held while the kernel compiles or loads: a context manager factory () -> ...; None: the
     # process's default notice (runner.default_compile_notice, the CLI's spinner), False: none
@@ -259,49 +256,6 @@ def write_shard(folder: Path, index: int, part: np.ndarray, players: int,
     _fault("after rename shard")
 
 
-class GamesFile:
-    """A kept run's games.parquet, written one chunk at a time as the chunks finish (the next one
-    playing meanwhile): the rows and columns ``report.run_folder.write_games_parquet`` writes from
-    the whole run, a row group per chunk. The file is complete only after ``close``; a run that
-    stops ``discard``s it (a resumed run writes it again from its records)."""
-
-    def __init__(self, path: Path, players: int, strategy_names: tuple[str, ...], dtype: np.dtype):
-        self.path, self.players, self.strategy_names, self.dtype = Path(path), players, strategy_names, dtype
-        self._writer = None
-        self._schema = None
-
-    def write(self, part: np.ndarray) -> None:
-        import pyarrow as pa
-        import pyarrow.parquet as pq
-
-        from simbalance.core.records import records_to_frame
-
-        for start in range(0, max(len(part), 1), PARQUET_SLICE):
-            frame = records_to_frame(part[start:start + PARQUET_SLICE], self.players, self.strategy_names)
-            if self._writer is None:
-                self.path.parent.mkdir(parents=True, exist_ok=True)
-                self._schema = pa.Schema.from_pandas(frame.iloc[:0], preserve_index=False)
-                self._writer = pq.ParquetWriter(self.path, self._schema, compression="zstd")
-            if len(frame):
-                self._writer.write_table(pa.Table.from_pandas(frame, schema=self._schema, preserve_index=False))
-
-    def close(self) -> None:
-        if self._writer is None:  # no game played: the file with its columns and no row
-            self.write(np.zeros(0, dtype=self.dtype))
-        self._writer.close()
-        self._writer = None
-
-    def discard(self) -> None:
-        if self._writer is not None:
-            with contextlib.suppress(Exception):
-                self._writer.close()
-            self._writer = None
-        self.path.unlink(missing_ok=True)
-
-
-PARQUET_SLICE = 1 << 20  # rows converted to Arrow at a time: bounds memory on 10^7-game runs
-
-
 def precision_reached(agg: RunAggregate, target: float) -> bool:
     lo, hi = wilson(agg.seat_wins, agg.n)
     widths = list((hi - lo) / 2)
@@ -329,12 +283,6 @@ def execute(plan: RunPlan, options: RunOptions, progress: ProgressFn | None = No
         first_chunk, done, agg = checkpoint.load(records, sample, plan.players, n_slots)
     elif checkpoint is not None:
         checkpoint.begin(agg, sample)
-    games_file = None
-    if options.games_file is not None and records is not None:
-        games_file = GamesFile(options.games_file, plan.players, lineup.slot_names, engine.record_dtype)
-        games_file.discard()  # a resumed run writes it again, from the games its checkpoint vouches for
-        if done:
-            games_file.write(records[:done])
     compile_seconds = 0.0
     if options.backend == "local":
         with _compile_notice(plan, options):
@@ -350,53 +298,39 @@ def execute(plan: RunPlan, options: RunOptions, progress: ProgressFn | None = No
         in_chunk[0] += k
         progress(done + in_chunk[0], plan.n, time.perf_counter() - start)
 
-    played_at = start
-    try:
-        for part in play_chunks(engine, lineup, plan.prepared, plan.seed, chunks, threads=plan.threads,
-                                backend=options.backend, scheduler=options.scheduler, stop=stop, kernel=plan.kernel,
-                                target=records, timeout=options.dask_timeout,
-                                on_games=games_done_in_chunk if progress is not None else None):
-            played_at = time.perf_counter()  # the play's clock: what follows for a chunk is not play
-            shown, in_chunk[0] = in_chunk[0], 0  # every game of the chunk shown already (locally)?
-            size = len(part)
-            broken = np.flatnonzero(part["end"] == END_INVALID)
-            if len(broken):
-                raise EngineInvariantError(
-                    f"{plan.spec.id}: game {int(part['game'][broken[0]])} of seed {plan.seed} broke an engine "
-                    f"invariant; see it with: simbalance replay {plan.spec.id} --seed {plan.seed} --game "
-                    f"{int(part['game'][broken[0]])}"
-                )
-            if records is None and done < len(sample):
-                take = min(size, len(sample) - done)
-                sample[done : done + take] = part[:take]
-            agg = agg.merge(RunAggregate.from_records(part, plan.players, n_slots))
-            if options.shards and options.state_dir is not None:
-                write_shard(Path(options.state_dir) / "games", index, part, plan.players, plan.lineup.slot_names)
-            if games_file is not None:
-                games_file.write(part)  # while the next chunk plays (core/runner._play_chunks_ahead)
-            done += size
-            index += 1
-            elapsed = time.perf_counter() - start
-            if progress is not None and shown != size:
-                progress(done, plan.n, elapsed)
-            if options.precision is not None and precision_reached(agg, options.precision):
-                stopped_early = True
-                break
-            if checkpoint is not None and elapsed > CHECKPOINT_AFTER_S:
-                checkpoint.save(index, done, agg, records, sample)
-    except BaseException:
-        if games_file is not None:
-            games_file.discard()
-        raise
-    elapsed = played_at - start
+    for part in play_chunks(engine, lineup, plan.prepared, plan.seed, chunks, threads=plan.threads,
+                            backend=options.backend, scheduler=options.scheduler, stop=stop, kernel=plan.kernel,
+                            target=records, timeout=options.dask_timeout,
+                            on_games=games_done_in_chunk if progress is not None else None):
+        shown, in_chunk[0] = in_chunk[0], 0  # every game of the chunk shown already (locally)?
+        size = len(part)
+        broken = np.flatnonzero(part["end"] == END_INVALID)
+        if len(broken):
+            raise EngineInvariantError(
+                f"{plan.spec.id}: game {int(part['game'][broken[0]])} of seed {plan.seed} broke an engine invariant; "
+                f"see it with: simbalance replay {plan.spec.id} --seed {plan.seed} --game {int(part['game'][broken[0]])}"
+            )
+        if records is None and done < len(sample):
+            take = min(size, len(sample) - done)
+            sample[done : done + take] = part[:take]
+        agg = agg.merge(RunAggregate.from_records(part, plan.players, n_slots))
+        if options.shards and options.state_dir is not None:
+            write_shard(Path(options.state_dir) / "games", index, part, plan.players, plan.lineup.slot_names)
+        done += size
+        index += 1
+        elapsed = time.perf_counter() - start
+        if progress is not None and shown != size:
+            progress(done, plan.n, elapsed)
+        if options.precision is not None and precision_reached(agg, options.precision):
+            stopped_early = True
+            break
+        if checkpoint is not None and elapsed > CHECKPOINT_AFTER_S:
+            checkpoint.save(index, done, agg, records, sample)
+    elapsed = time.perf_counter() - start
     if done < plan.n and not stopped_early:
-        if games_file is not None:
-            games_file.discard()
         if checkpoint is not None:
             checkpoint.save(index, done, agg, records, sample)
         raise RunInterrupted(done, plan.n, checkpoint.dir if checkpoint else None)
-    if games_file is not None:
-        games_file.close()
     if checkpoint is not None:
         checkpoint.remove()
     if records is not None and done < plan.n:

@@ -27,7 +27,6 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from simbalance.core.errors import SimbalanceError
-from simbalance.core.execution import PARQUET_SLICE
 from simbalance.report import figures
 from simbalance.report.run_page import render_report
 from simbalance.version import __version__
@@ -226,16 +225,13 @@ def write_json(path: Path, data: dict) -> None:
 
 
 def write_run_folder(result: SimulationResult, out: Path, command: str | None = None,
-                     write_games: bool = True, games_written: Path | None = None) -> Path:
-    """Write the whole run folder atomically and return its path. ``games_written``: games.parquet
-    as the run wrote it while it played (core/execution.GamesFile), moved in instead of written."""
+                     write_games: bool = True) -> Path:
+    """Write the whole run folder atomically and return its path."""
     with atomic_folder(out) as tmp:
         # games.parquet is written on a thread of its own while the figures are drawn: Arrow
         # compresses and writes without the GIL (a third of the report's time at 10^6 games)
         games_writer = None
-        if write_games and games_written is not None:
-            shutil.move(str(games_written), str(tmp / "games.parquet"))
-        elif write_games and result.records is not None:
+        if write_games and result.records is not None:
             games = result.games  # made here, read only by the writer
             games_writer = _PARQUET_POOL.submit(write_games_parquet, games, tmp / "games.parquet")
         try:
@@ -259,7 +255,7 @@ def write_run_folder(result: SimulationResult, out: Path, command: str | None = 
 _PARQUET_POOL = ThreadPoolExecutor(max_workers=1, thread_name_prefix="simbalance-parquet")
 
 
-
+PARQUET_SLICE = 1 << 20  # rows converted to Arrow at a time: bounds memory on 10^7-game runs
 
 
 def write_games_parquet(games: pd.DataFrame, path: Path) -> None:

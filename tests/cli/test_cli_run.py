@@ -41,19 +41,6 @@ def test_run_writes_a_complete_run_folder_with_the_api_numbers(tmp_path):
     assert (out / "findings.json").is_file() and "findings" in res.output
 
 
-def test_games_written_chunk_by_chunk_while_the_run_plays_are_the_runs_games(tmp_path):
-    out = tmp_path / "run"
-    res = runner.invoke(app, ["run", "captain-action", "--n", "2_000", "--chunk-size", "300", "--seed", "5",
-                              "--strategies", "builder,random,random,builder", "--rotate", "--out", str(out), "--quiet"])
-    assert res.exit_code == 0, res.output
-    api = simbalance.simulate("captain-action", 2000, seed=5, strategies=["builder", "random", "random", "builder"],
-                             rotate=True)
-    pd.testing.assert_frame_equal(pd.read_parquet(out / "games.parquet"), api.games)
-    import pyarrow.parquet as pq
-
-    assert pq.ParquetFile(out / "games.parquet").num_row_groups == 7  # one per chunk: written as they finished
-
-
 @pytest.mark.parametrize("text, n", [("1e3", 1000), ("1_000", 1000), ("1000", 1000), ("2.5e3", 2500)])
 def test_n_accepts_the_usual_spellings(tmp_path, text, n):
     res = runner.invoke(app, ["run", "find-dr-evil", "--n", text, "--out", str(tmp_path / "r"), "--quiet"])

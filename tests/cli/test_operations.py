@@ -107,12 +107,6 @@ def test_a_resumable_partial_folder_gives_advice_that_works(tmp_path):
     done = runner.invoke(app, ["run", "--resume", str(partial_dir(out)), "--quiet"])
     assert done.exit_code == 0, done.output
     assert json.loads((out / "manifest.json").read_text())["n"] == 2_000_000 and not partial_dir(out).exists()
-    # games.parquet, written chunk by chunk as the run played (and again from the checkpoint's records
-    # after the resume), holds the run's games as the API gives them
-    import pandas as pd
-
-    pd.testing.assert_frame_equal(pd.read_parquet(out / "games.parquet"),
-                                  simbalance.simulate("find-dr-evil", 2_000_000, seed=0).games)
 
 
 def test_a_failed_run_leaves_no_partial_folder(tmp_path, monkeypatch):
