@@ -4,8 +4,9 @@ the kernel's own bookkeeping; docs/rules/<game>.md, "Replay").
 
     python -m benchmarks.replay_sample GAME [--n 1000000] [--sample 2000] [--strategies S] [--rotate]
 
-The sample: ``--sample`` game indices drawn uniformly from the run's ``--n`` games (seed 0), so an
-engine change can be checked across a 10^6-game run without telling every game.
+The run is the one of seed 0; the sample is ``--sample`` of its ``--n`` game indices, drawn uniformly
+(numpy's generator of seed 1), so an engine change can be checked across a 10^6-game run without
+telling every game.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ def main() -> None:
     lines = 0
     for game in games:
         lines += len(plan.engine.replay(plan, int(game)))  # raises on any disagreement with the record
-    print(f"{args.game} engine v{plan.engine.version}: {len(games):,} games of {args.n:,} (seed 0, "
+    print(f"{args.game} engine v{plan.engine.version}: {len(games):,} games of {args.n:,} (run seed 0, "
           f"{args.strategies or 'default lineup'}{', rotated' if args.rotate else ''}) replayed, every one agreeing "
           f"with its record ({lines:,} lines told, {time.perf_counter() - start:.1f} s)")
 
