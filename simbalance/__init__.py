@@ -15,8 +15,18 @@ from simbalance.core import codegen as _codegen
 
 _codegen.install()  # before any engine compiles (core/codegen.py)
 
-from simbalance.api import SimulationResult, compare, simulate, skill, sweep, tournament, tune, write_report  # noqa: E402
+from simbalance.api import (  # noqa: E402
+    RunSettings,
+    SimulationResult,
+    compare,
+    simulate,
+    skill,
+    sweep,
+    tournament,
+    tune,
+    write_report,
+)
 from simbalance.version import __version__  # noqa: E402
 
-__all__ = ["SimulationResult", "compare", "simulate", "skill", "sweep", "tournament", "tune", "write_report",
+__all__ = ["RunSettings", "SimulationResult", "compare", "simulate", "skill", "sweep", "tournament", "tune", "write_report",
            "__version__"]

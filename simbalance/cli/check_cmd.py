@@ -14,14 +14,18 @@ from rich.table import Table
 
 from simbalance.analysis.labels import metric_label
 from simbalance.cli.run_cmd import ParameterSource, parse_count
+from simbalance.cli.settings_options import plays_games
 from simbalance.core.errors import SimbalanceError
+from simbalance.studies.settings import RunSettings
 
 # What a baseline's setup is made of: fixed by the file when --update re-records it.
 SETUP_OPTIONS = ("out", "n", "seed", "players", "variant", "strategies", "rotate", "set_", "config")
 
 
+@plays_games
 def baseline(
     ctx: typer.Context,
+    settings: RunSettings | None,
     game: Annotated[str | None, typer.Argument(help="Game id (see `simbalance games`); not with --update.",
                                                show_default=False)] = None,
     out: Annotated[Path | None, typer.Option(help="Baseline file to write (JSON), e.g. "
@@ -30,14 +34,8 @@ def baseline(
         "--update", help="Re-record this baseline file: its own setup, seed and n played with the current code, "
                          "the file rewritten in place (accepts an intended change; margins are kept).")] = None,
     n: Annotated[str, typer.Option("--n", help="Games: 1e5, 100_000 or 100000.")] = "1e5",
-    seed: Annotated[int, typer.Option(help="Seed of the baseline run (checks use other seeds).")] = 0,
-    players: Annotated[int | None, typer.Option(help="Players (default: the game config's).")] = None,
-    variant: Annotated[list[str] | None, typer.Option("--variant", help="Apply a variant (repeatable).")] = None,
     strategies: Annotated[str | None, typer.Option(help="Strategy per seat, comma-separated.")] = None,
     rotate: Annotated[bool, typer.Option(help="Play every seat permutation of the strategies.")] = False,
-    set_: Annotated[list[str] | None, typer.Option("--set", help="Override a config key (repeatable).")] = None,
-    config: Annotated[Path | None, typer.Option(help="Use this config file instead of configs/<game>.toml "
-                                                     "(stored in the baseline's setup).")] = None,
 ) -> None:
     """Run a setup and store every headline metric with its CI, the engine version, a hash of the
     resolved config, the seed and n. With --update FILE, play the file's own setup again and rewrite it."""
@@ -64,12 +62,9 @@ def baseline(
         raise SimbalanceError(f"missing --out FILE: where to write the baseline, e.g. --out configs/baselines/{game}.json")
     count = parse_count(n)
     check_report_path("--out", out)
-    progress = RichProgress(f"baseline {game}")
-    data = create_baseline(game, count, seed=seed, players=players, variants=variant, strategies=strategies,
-                           rotate=rotate, overrides=set_ or [], config=config, progress=progress)
-    progress.close()
+    data = create_baseline(settings, count, strategies=strategies, rotate=rotate, progress=RichProgress)
     write_report(out, baseline_json(data), "--out")
-    Console().print(f"baseline of {game} ({count:,} games, seed {seed}) written to {escape(str(out))}",
+    Console().print(f"baseline of {game} ({count:,} games, seed {settings.seed}) written to {escape(str(out))}",
                     soft_wrap=True)
 
 
@@ -83,9 +78,7 @@ def _update(path: Path) -> None:
                               else f"--update {path}: not a file; give a baseline file (JSON)")
     check_report_path("--update", path)
     prepared = prepare_update(path)  # the file and its setup are valid before anything is played
-    progress = RichProgress(f"baseline --update {path.name}")
-    result = play_update(prepared, progress=progress)
-    progress.close()
+    result = play_update(prepared, progress=RichProgress)
     write_report(path, baseline_json(result.data), "--update")
     console = Console()
     data = result.data
@@ -164,9 +157,7 @@ def check(
     results = []
     for prep in prepared:
         path = prep.path
-        progress = RichProgress(f"check {path.name}")
-        result = play_check(prep, alpha=alpha, progress=progress, fail_on_change=fail_on_change)
-        progress.close()
+        result = play_check(prep, alpha=alpha, progress=RichProgress, fail_on_change=fail_on_change)
         results.append(result)
         tab = Table(title=f"{result.game} ({escape(str(path))}): "
                           f"{'[green]pass[/]' if result.passed else '[bold red]FAIL[/]'} "

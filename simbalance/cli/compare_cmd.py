@@ -14,27 +14,27 @@ from rich.table import Table
 from simbalance.analysis.labels import metric_label
 from simbalance.cli.findings_out import print_findings
 from simbalance.cli.run_cmd import parse_count
+from simbalance.cli.settings_options import plays_games
+from simbalance.studies.settings import RunSettings
 
 
+@plays_games(own=("variant",))
 def compare(
+    settings: RunSettings,
     game: Annotated[str, typer.Argument(help="Game id (see `simbalance games`).", show_default=False)],
     variant: Annotated[list[str] | None, typer.Option("--variant", help="A variant to compare (name or TOML path); repeatable.")] = None,
     arm: Annotated[list[str] | None, typer.Option("--arm", help="An arm without a file: NAME:key=value[,key=value...], e.g. big-hand:rules.hand_size=12; repeatable, mixes with --variant.")] = None,
     baseline: Annotated[str | None, typer.Option(help="Compare against this variant instead of the defaults.")] = None,
-    config: Annotated[Path | None, typer.Option(help="Use this config file instead of configs/<game>.toml (every arm).")] = None,
     n: Annotated[str, typer.Option("--n", help="Games per arm: 1e5, 100_000 or 100000.")] = "1e5",
-    players: Annotated[int | None, typer.Option(help="Players (default: the game config's).")] = None,
-    seed: Annotated[int, typer.Option(help="Seed shared by every arm (common random numbers).")] = 0,
-    set_: Annotated[list[str] | None, typer.Option("--set", help="Override a key in every arm (repeatable).")] = None,
     strategies: Annotated[str | None, typer.Option(help="Strategy per seat, comma-separated.")] = None,
     rotate: Annotated[bool, typer.Option(help="Play every seat permutation of the strategies.")] = False,
     alpha: Annotated[float, typer.Option(help="Significance level after Holm's correction.")] = 0.05,
-    threads: Annotated[int | None, typer.Option(help="Threads (default: all cores).")] = None,
     out: Annotated[Path | None, typer.Option(help="Output folder (default: reports/compare-<game>-<time>).")] = None,
 ) -> None:
     """Run the baseline and each arm (a --variant file or an --arm written inline) on the same seeds
     and report every metric's difference with a 95% CI and a Holm-corrected p-value; writes
-    compare.html with a forest plot."""
+    compare.html with a forest plot. --seed, --set and --config apply to every arm (one seed: common
+    random numbers)."""
     from simbalance.api import compare as run_compare
     from simbalance.cli.terminal import RichProgress
     from simbalance.core.errors import SimbalanceError
@@ -51,9 +51,8 @@ def compare(
         arms[name] = overrides
     target = out if out is not None else default_out_dir(f"compare-{game}")
     check_out_dir(target)
-    result = run_compare(game, variant or [], count, arms=arms, baseline=baseline, config=config, players=players,
-                         seed=seed, overrides=set_ or [], strategies=strategies, rotate=rotate, threads=threads,
-                         alpha=alpha, progress_factory=RichProgress)
+    result = run_compare(settings, variant or [], count, arms=arms, baseline=baseline, strategies=strategies,
+                         rotate=rotate, alpha=alpha, progress=RichProgress)
     for warning in result.warnings:
         Console(stderr=True).print(f"[bold yellow]warning:[/] {warning}")
     command = "simbalance " + " ".join(shlex.quote(a) for a in sys.argv[1:])

@@ -14,9 +14,13 @@ from rich.table import Table
 
 from simbalance.cli.findings_out import print_findings
 from simbalance.cli.run_cmd import parse_count
+from simbalance.cli.settings_options import plays_games
+from simbalance.studies.settings import RunSettings
 
 
+@plays_games
 def ladder(
+    settings: RunSettings,
     game: Annotated[str, typer.Argument(help="Game id (see `simbalance games`).", show_default=False)],
     budgets: Annotated[str, typer.Option(help="Rising budgets, comma-separated: iterations per decision for mcts, "
                                               "play-outs per option for flat.")] = "8,32,128,512",
@@ -28,12 +32,6 @@ def ladder(
     n: Annotated[str, typer.Option("--n", help="Games per budget against the heuristic.")] = "400",
     n_pairs: Annotated[str | None, typer.Option("--n-pairs", help="Games per budget against the budget before "
                                                                   "it (default: --n).")] = None,
-    players: Annotated[int | None, typer.Option(help="Players (default: the game config's).")] = None,
-    seed: Annotated[int, typer.Option(help="Seed.")] = 0,
-    config: Annotated[Path | None, typer.Option(help="Use this config file instead of configs/<game>.toml.")] = None,
-    set_: Annotated[list[str] | None, typer.Option("--set", help="Override a config key (repeatable).")] = None,
-    variant: Annotated[list[str] | None, typer.Option("--variant", help="Apply a variant (repeatable).")] = None,
-    threads: Annotated[int | None, typer.Option(help="Threads (default: all cores).")] = None,
     yardstick: Annotated[str | None, typer.Option(help="Also play each budget head to head against this one-step "
                                                        "lookahead player (flat or a preset of it) with as many "
                                                        "play-outs per decision (--n-pairs games).")] = None,
@@ -51,9 +49,8 @@ def ladder(
     pairs = parse_count(n_pairs) if n_pairs is not None else None
     target = out if out is not None else default_out_dir(f"ladder-{game}")
     check_out_dir(target)
-    res = run_ladder(game, budgets, count, search=search, against=against, n_pairs=pairs, players=players, seed=seed,
-                     overrides=set_ or [], variants=variant, config=str(config) if config else None, threads=threads,
-                     progress_factory=RichProgress, yardstick=yardstick)
+    res = run_ladder(settings, budgets, count, search=search, against=against, n_pairs=pairs, yardstick=yardstick,
+                     progress=RichProgress)
     fair = 1 / res.players
     tab = Table(title=f"{res.game}: {res.search} against {res.against} (fair share {fair:.0%}, decided games)")
     cols = [res.budget_param, "win rate", "95% CI", "vs the budget before", "95% CI "]

@@ -13,9 +13,13 @@ from rich.table import Table
 
 from simbalance.cli.findings_out import print_findings
 from simbalance.cli.run_cmd import parse_count
+from simbalance.cli.settings_options import plays_games
+from simbalance.studies.settings import RunSettings
 
 
+@plays_games
 def robustness(
+    settings: RunSettings,
     game: Annotated[str, typer.Argument(help="Game id (see `simbalance games`).", show_default=False)],
     models: Annotated[str | None, typer.Option(help="Player models, comma-separated strategy names, each played at "
                                                     "every seat (default: random, every heuristic, and the search "
@@ -25,12 +29,6 @@ def robustness(
     n: Annotated[str, typer.Option("--n", help="Games per player model.")] = "2e4",
     search_n: Annotated[str, typer.Option("--search-n", help="Games of a search player's model (it searches at "
                                                              "every seat and decision).")] = "300",
-    players: Annotated[int | None, typer.Option(help="Players (default: the game config's).")] = None,
-    seed: Annotated[int, typer.Option(help="Seed.")] = 0,
-    config: Annotated[Path | None, typer.Option(help="Use this config file instead of configs/<game>.toml.")] = None,
-    set_: Annotated[list[str] | None, typer.Option("--set", help="Override a config key (repeatable).")] = None,
-    variant: Annotated[list[str] | None, typer.Option("--variant", help="Apply a variant (repeatable).")] = None,
-    threads: Annotated[int | None, typer.Option(help="Threads (default: all cores).")] = None,
     out: Annotated[Path | None, typer.Option(help="Output folder: robustness.html, robustness.json, findings.json "
                                                   "(default: reports/robustness-<game>-<time>).")] = None,
 ) -> None:
@@ -46,9 +44,8 @@ def robustness(
     count, search_count = parse_count(n), parse_count(search_n)
     target = out if out is not None else default_out_dir(f"robustness-{game}")
     check_out_dir(target)
-    res = run_robustness(game, count, models=models, search=search, budget=budget, search_n=search_count,
-                         players=players, seed=seed, overrides=set_ or [], variants=variant,
-                         config=str(config) if config else None, threads=threads, progress_factory=RichProgress)
+    res = run_robustness(settings, count, models=models, search=search, budget=budget, search_n=search_count,
+                         progress=RichProgress)
     tab = Table(title=f"{res.game}: win rate per seat under each player model (decided games, fair "
                       f"{1 / res.players:.0%})")
     tab.add_column("model")

@@ -10,7 +10,7 @@ import shutil
 import signal
 import sys
 import time
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Annotated
 
@@ -19,7 +19,9 @@ from rich.console import Console
 from rich.table import Table
 
 from simbalance.cli.findings_out import print_findings
+from simbalance.cli.settings_options import WHERE, plays_games
 from simbalance.core.errors import SimbalanceError
+from simbalance.studies.settings import IDENTITY, RunSettings, as_options
 
 try:  # typer >= 0.22 vendors click; older typer uses click itself
     from typer._click.core import ParameterSource
@@ -31,18 +33,15 @@ MEMORY_SHARE = 0.4  # keep per-game records only while they fit comfortably in m
 
 @dataclass(frozen=True)
 class RunRequest:
-    """What `simbalance run` was asked for, checked and typed. A checkpoint stores it, so that
-    ``--resume`` asks for exactly the same run again."""
+    """What `simbalance run` was asked for, checked and typed: the settings every command shares
+    and the run's own options. A checkpoint stores what decides the games (the settings'
+    identity and the run's options), so that ``--resume`` asks for exactly the same run again,
+    wherever and on however many threads it is resumed."""
 
-    game: str
+    settings: RunSettings
     n: int
-    players: int | None = None
-    seed: int = 0
-    overrides: tuple[str, ...] = ()
-    variants: tuple[str, ...] = ()
     strategies: str | None = None
     rotate: bool = False
-    config: str | None = None
     chunk_size: int | None = None
     validate: bool = False
     strategy_file: str | None = None
@@ -52,50 +51,44 @@ class RunRequest:
     precision: float | None = None
 
     def to_state(self) -> dict:
-        return asdict(self)
+        own = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "settings"}
+        return {"settings": self.settings.identity, **own}
 
     @classmethod
-    def from_state(cls, state: dict, where: Path) -> RunRequest:
+    def from_state(cls, state: dict, where: Path, place: dict) -> RunRequest:
+        """The request a checkpoint stored, to be played where ``place`` says (threads, backend...)."""
         known = {f.name for f in fields(cls)}
-        if not isinstance(state, dict) or "game" not in state or set(state) - known:
+        if (not isinstance(state, dict) or not isinstance(state.get("settings"), dict)
+                or set(state["settings"]) != set(IDENTITY) or set(state) - known):
             raise SimbalanceError(f"--resume {where}: the checkpoint was written by another simbalance version; "
                                   "run it again from the start")
-        state = dict(state)
+        identity = dict(state["settings"])
         for key in ("overrides", "variants"):
-            state[key] = tuple(state.get(key) or ())
-        return cls(**state)
+            identity[key] = tuple(identity[key] or ())
+        with as_options():  # an error names --threads, --backend ... as given with --resume
+            settings = RunSettings(**identity, **place)
+        return cls(**{**state, "settings": settings})
 
-    def plan(self, threads: int | None):
-        from simbalance.studies.run import plan_run
-
-        return plan_run(self.game, self.n, players=self.players, seed=self.seed, overrides=list(self.overrides),
-                        strategies=self.strategies, rotate=self.rotate, config=self.config, threads=threads,
-                        chunk_size=self.chunk_size, variants=list(self.variants), validate=self.validate,
-                        strategy_file=self.strategy_file)
+    def plan(self):
+        return self.settings.plan(self.n, strategies=self.strategies, rotate=self.rotate, chunk_size=self.chunk_size,
+                                  validate=self.validate, strategy_file=self.strategy_file)
 
 
 def parse_count(text: str, option: str = "--n") -> int:
-    """``1e6``, ``1_000_000`` and ``1000000`` all mean one million; anything else is an error, and so
-    is a count above ``MAX_GAMES`` (however it is written)."""
-    from simbalance.core.runner import MAX_GAMES, MAX_GAMES_TEXT
+    """``1e6``, ``1_000_000`` and ``1000000`` all mean one million: the text read as a number, then
+    checked by the one check of a count (core/plan.check_n, which names ``option`` and the text)."""
+    from simbalance.core.plan import check_n
+    from simbalance.core.runner import MAX_GAMES
 
     cleaned = text.strip().replace("_", "")
-    value = None
-    if re.fullmatch(r"\d+", cleaned):
-        if len(cleaned.lstrip("0")) > len(str(MAX_GAMES)):  # far too many digits: no huge int
-            raise SimbalanceError(f"{option} {text!r}: at most {MAX_GAMES_TEXT} games")
-        value = int(cleaned)
+    value: object = None
+    too_many = MAX_GAMES + 1
+    if re.fullmatch(r"\d+", cleaned):  # far too many digits: no huge int, just too many
+        value = int(cleaned) if len(cleaned.lstrip("0")) <= len(str(MAX_GAMES)) else too_many
     elif re.fullmatch(r"\d+(\.\d+)?[eE]\+?\d+", cleaned):
-        number = float(cleaned)  # exact for whole numbers up to MAX_GAMES; inf for huge exponents
-        if number > MAX_GAMES:
-            raise SimbalanceError(f"{option} {text!r}: at most {MAX_GAMES_TEXT} games")
-        if number.is_integer():
-            value = int(number)
-    if value is not None and value > MAX_GAMES:
-        raise SimbalanceError(f"{option} {text!r}: at most {MAX_GAMES_TEXT} games")
-    if value is None or value < 1:
-        raise SimbalanceError(f"{option} {text!r}: expected a whole number of games >= 1, e.g. 1000000, 1_000_000 or 1e6")
-    return value
+        value = float(cleaned)  # exact for whole numbers up to MAX_GAMES; inf for huge exponents
+        value = too_many if value > MAX_GAMES else value
+    return check_n(value, f"{option} {text!r}")
 
 
 def records_fit(n: int, record_bytes: int) -> bool:
@@ -179,41 +172,27 @@ class _AbortOnSecondInterrupt:
         self.reader.close()
 
 
+@plays_games
 def run(
     ctx: typer.Context,
+    settings: RunSettings | None,
     game: Annotated[str | None, typer.Argument(help="Game id (see `simbalance games`).", show_default=False)] = None,
     n: Annotated[str, typer.Option("--n", help="Number of games: 1e6, 1_000_000 or 1000000 (the most, with --precision).")] = "1e5",
-    players: Annotated[int | None, typer.Option(help="Players (default: the game config's).")] = None,
-    seed: Annotated[int, typer.Option(help="Seed: the same seed gives the same games.")] = 0,
     out: Annotated[Path | None, typer.Option(help="Run folder (default: reports/<game>-<time>).")] = None,
-    threads: Annotated[int | None, typer.Option(help="Threads (default: all cores).")] = None,
-    set_: Annotated[
-        list[str] | None,
-        typer.Option("--set", help="Override a config key, e.g. --set rules.pick_cap=500 (repeatable)."),
-    ] = None,
-    variant: Annotated[
-        list[str] | None,
-        typer.Option("--variant", help="Apply a named rule variant (configs/<game>/variants/), repeatable."),
-    ] = None,
     strategies: Annotated[
         str | None, typer.Option(help="Strategy per seat, comma-separated (one name: every seat).")
     ] = None,
     rotate: Annotated[bool, typer.Option(help="Play every seat permutation of the strategies equally often.")] = False,
     strategy_file: Annotated[str | None, typer.Option(help="Your own @njit strategy, path.py:function; seat it as 'plugin' in --strategies (see examples/).")] = None,
-    config: Annotated[Path | None, typer.Option(help="Use this config file instead of configs/<game>.toml.")] = None,
     chunk_size: Annotated[int | None, typer.Option(help="Games per chunk (progress and checkpoints; no effect on results).")] = None,
     games_file: Annotated[bool, typer.Option("--games/--no-games", help="Write the games (one row per game) as Parquet.")] = True,
     stream: Annotated[bool | None, typer.Option("--stream/--no-stream", help="Keep no per-game records in memory (default: only when they would not fit); games go to Parquet shards as chunks finish.")] = None,
     precision: Annotated[float | None, typer.Option(help="Stop once every win-rate 95% CI half-width is below this (--n is the most).")] = None,
     validate: Annotated[bool, typer.Option(help="Check the engine's invariants at every step (slower).")] = False,
-    backend: Annotated[str, typer.Option(help="Where chunks run: local (this machine's threads) or dask.")] = "local",
-    scheduler: Annotated[str | None, typer.Option(help="Dask scheduler address, e.g. tcp://host:8786 (default: a local cluster).")] = None,
-    dask_timeout: Annotated[float, typer.Option(help="Dask: seconds to wait for a worker to join, or for the next chunk, before giving up.")] = 60.0,
     resume: Annotated[Path | None, typer.Option(help="Finish an interrupted run from its checkpoint folder.")] = None,
     quiet: Annotated[bool, typer.Option(help="Print only the run folder's path.")] = False,
 ) -> None:
     """Play N games of GAME, print the summary and write a run folder with the report."""
-    from simbalance.core.runner import BACKENDS
     from simbalance.report.run_folder import claim_out_dir
 
     if resume is not None:
@@ -222,22 +201,16 @@ def run(
         if given:
             raise SimbalanceError(f"--resume {resume}: {', '.join(given)} cannot change an interrupted run; "
                                   "resume it with --resume alone (and --threads, --backend, --scheduler, --dask-timeout, --quiet)")
-        request = RunRequest.from_state(read_checkpoint_args(resume), resume)
+        place = {name: ctx.params[name] for name in WHERE}
+        request = RunRequest.from_state(read_checkpoint_args(resume), resume, place)
     else:
-        if game is None:
+        if settings is None:
             raise SimbalanceError("missing GAME (see `simbalance games`), or --resume DIR")
-        request = RunRequest(game, parse_count(n), players, seed, tuple(set_ or ()), tuple(variant or ()), strategies,
-                             rotate, str(config) if config else None, chunk_size, validate, strategy_file,
+        request = RunRequest(settings, parse_count(n), strategies, rotate, chunk_size, validate, strategy_file,
                              str(out) if out else None, games_file, stream, precision)
-    if backend not in BACKENDS:
-        raise SimbalanceError(f"--backend {backend}: allowed {', '.join(BACKENDS)}")
-    if scheduler is not None and backend != "dask":
-        raise SimbalanceError(f"--scheduler {scheduler}: a scheduler is for --backend dask (the run is local)")
-    if not dask_timeout > 0:
-        raise SimbalanceError(f"--dask-timeout {dask_timeout}: allowed a number of seconds above 0")
     if request.precision is not None and not 0 < request.precision < 0.5:
         raise SimbalanceError(f"--precision {request.precision}: allowed between 0 and 0.5 (a CI half-width)")
-    plan = request.plan(threads)
+    plan = request.plan()
     keep = request.stream is not True and (request.stream is False
                                            or records_fit(plan.n, plan.engine.record_dtype.itemsize))
     if request.stream is False and not keep:
@@ -245,7 +218,7 @@ def run(
     with claim_out_dir(Path(request.out) if request.out else None, plan.spec.id) as target:
         request = replace(request, out=str(target))
         state_dir = resume if resume is not None else fresh_state_dir(target, quiet)
-        _play_and_write(plan, request, keep, state_dir, resume is not None, backend, scheduler, dask_timeout, quiet)
+        _play_and_write(plan, request, keep, state_dir, resume is not None, quiet)
 
 
 # Options that decide what a run plays or writes: fixed by the checkpoint of an interrupted run.
@@ -279,8 +252,7 @@ def fresh_state_dir(target: Path, quiet: bool) -> Path:
                           f"simbalance run --resume {state_dir}, or delete that folder to start again")
 
 
-def _play_and_write(plan, request: RunRequest, keep: bool, state_dir: Path, resuming: bool, backend: str,
-                    scheduler: str | None, dask_timeout: float, quiet: bool) -> None:
+def _play_and_write(plan, request: RunRequest, keep: bool, state_dir: Path, resuming: bool, quiet: bool) -> None:
     from simbalance.cli.terminal import RichProgress
     from simbalance.core.errors import RunInterrupted
     from simbalance.core.execution import RunOptions
@@ -294,9 +266,8 @@ def _play_and_write(plan, request: RunRequest, keep: bool, state_dir: Path, resu
                   "impact use the first 200,000 games")
     progress = None if quiet else RichProgress(plan.spec.id)
     with interruptible() as stop:
-        options = RunOptions(keep_games=keep, backend=backend, scheduler=scheduler, precision=request.precision,
-                             state_dir=state_dir, resume=resuming, args=request.to_state(), stop=stop,
-                             shards=not keep and request.games_file, dask_timeout=dask_timeout,
+        options = RunOptions(keep_games=keep, precision=request.precision, state_dir=state_dir, resume=resuming,
+                             args=request.to_state(), stop=stop, shards=not keep and request.games_file,
                              compiling=False if quiet else None)  # None: the command line's spinner
         try:
             result = SimulationResult.from_plan(plan, progress=progress, options=options)

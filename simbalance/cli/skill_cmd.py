@@ -13,17 +13,15 @@ from rich.table import Table
 
 from simbalance.cli.findings_out import print_findings
 from simbalance.cli.run_cmd import parse_count
+from simbalance.cli.settings_options import plays_games
+from simbalance.studies.settings import RunSettings
 
 
+@plays_games
 def skill(
+    settings: RunSettings,
     game: Annotated[str, typer.Argument(help="Game id (see `simbalance games`).", show_default=False)],
     n: Annotated[str, typer.Option("--n", help="Games per measurement: 1e5, 100_000 or 100000.")] = "5e4",
-    players: Annotated[int | None, typer.Option(help="Players (default: the game config's).")] = None,
-    seed: Annotated[int, typer.Option(help="Seed.")] = 0,
-    config: Annotated[Path | None, typer.Option(help="Use this config file instead of configs/<game>.toml.")] = None,
-    set_: Annotated[list[str] | None, typer.Option("--set", help="Override a config key (repeatable).")] = None,
-    variant: Annotated[list[str] | None, typer.Option("--variant", help="Apply a variant (repeatable).")] = None,
-    threads: Annotated[int | None, typer.Option(help="Threads (default: all cores).")] = None,
     search_n: Annotated[str, typer.Option("--search-n", help="Games of each search player (mcts, flat and their "
                                                              "presets) alone against random players; 0 leaves them "
                                                              "out (each searches at every decision: slow).")] = "0",
@@ -40,9 +38,7 @@ def skill(
     search_count = 0 if search_n.strip() == "0" else parse_count(search_n, "--search-n")
     target = out if out is not None else default_out_dir(f"skill-{game}")
     check_out_dir(target)
-    res = run_skill(game, count, players=players, seed=seed, overrides=set_ or [], variants=variant,
-                    config=str(config) if config else None, threads=threads, progress_factory=RichProgress,
-                    search_n=search_count)
+    res = run_skill(settings, count, search_n=search_count, progress=RichProgress)
     console = Console()
     fair = 1 / res.players
     for title, df in (("agency: alone against random players", res.agency),
@@ -59,6 +55,6 @@ def skill(
         console.print(tab)
     console.print(f"[bold]verdict:[/] {res.verdict}")
     command = "simbalance " + " ".join(shlex.quote(a) for a in sys.argv[1:])
-    folder = write_skill_folder(res, target, command, count, seed)
+    folder = write_skill_folder(res, target, command, count, settings.seed)
     print_findings(console, res.findings(), page=str(folder / "skill.html"))
     Console(stderr=True).print(f"report: {folder / 'skill.html'}")

@@ -13,22 +13,20 @@ from rich.table import Table
 
 from simbalance.cli.findings_out import print_findings
 from simbalance.cli.run_cmd import parse_count
+from simbalance.cli.settings_options import plays_games
+from simbalance.studies.settings import RunSettings
 
 
+@plays_games
 def sweep(
+    settings: RunSettings,
     game: Annotated[str, typer.Argument(help="Game id (see `simbalance games`).", show_default=False)],
     param: Annotated[list[str], typer.Option("--param", help="key=start:stop:step (stop included) or key=a,b,c; one or two.")],
     n: Annotated[str, typer.Option("--n", help="Games per grid point: 1e5, 100_000 or 100000.")] = "1e5",
-    players: Annotated[int | None, typer.Option(help="Players (default: the game config's).")] = None,
-    seed: Annotated[int, typer.Option(help="Seed shared by every grid point (common random numbers).")] = 0,
-    set_: Annotated[list[str] | None, typer.Option("--set", help="Override a key at every point (repeatable).")] = None,
-    variant: Annotated[list[str] | None, typer.Option("--variant", help="Apply a variant at every point.")] = None,
     strategies: Annotated[str | None, typer.Option(help="Strategy per seat, comma-separated.")] = None,
     rotate: Annotated[bool, typer.Option(help="Play every seat permutation of the strategies.")] = False,
     aims: Annotated[list[str] | None, typer.Option("--target", help="Aim for this (replaces that key of the config's \\[targets]): length_median=55:60 or balance_min=0.9 (repeatable).")] = None,
-    config: Annotated[Path | None, typer.Option(help="Use this config file instead of configs/<game>.toml.")] = None,
     recheck: Annotated[int, typer.Option(help="Re-check this many best points on a fresh seed.")] = 3,
-    threads: Annotated[int | None, typer.Option(help="Threads (default: all cores).")] = None,
     out: Annotated[Path | None, typer.Option(help="Output folder (default: reports/sweep-<game>-<time>).")] = None,
 ) -> None:
     """Sweep one or two config keys (rules, deck counts, caps...): metrics with CI bands per point,
@@ -42,9 +40,8 @@ def sweep(
     count = parse_count(n)
     target = out if out is not None else default_out_dir(f"sweep-{game}")
     check_out_dir(target)
-    result = run_sweep(game, param, count, players=players, seed=seed, overrides=set_ or [], variants=variant,
-                       strategies=strategies, rotate=rotate, threads=threads, recheck=recheck, config=config,
-                       targets=aims, progress_factory=RichProgress)
+    result = run_sweep(settings, param, count, strategies=strategies, rotate=rotate, recheck=recheck, targets=aims,
+                       progress=RichProgress)
     command = "simbalance " + " ".join(shlex.quote(a) for a in sys.argv[1:])
     folder = write_sweep_folder(result, target, command)
     keys = [p.key for p in result.params]

@@ -13,18 +13,16 @@ from rich.table import Table
 
 from simbalance.cli.findings_out import print_findings
 from simbalance.cli.run_cmd import parse_count
+from simbalance.cli.settings_options import plays_games
+from simbalance.studies.settings import RunSettings
 
 
+@plays_games
 def tournament(
+    settings: RunSettings,
     game: Annotated[str, typer.Argument(help="Game id (see `simbalance games`).", show_default=False)],
     strategies: Annotated[str, typer.Option(help="Two or more strategies or presets, comma-separated.")],
     n: Annotated[str, typer.Option("--n", help="Games in all: 1e5, 100_000 or 100000.")] = "1e5",
-    players: Annotated[int | None, typer.Option(help="Players (default: the game config's).")] = None,
-    seed: Annotated[int, typer.Option(help="Seed.")] = 0,
-    config: Annotated[Path | None, typer.Option(help="Use this config file instead of configs/<game>.toml.")] = None,
-    set_: Annotated[list[str] | None, typer.Option("--set", help="Override a config key (repeatable).")] = None,
-    variant: Annotated[list[str] | None, typer.Option("--variant", help="Apply a variant (repeatable).")] = None,
-    threads: Annotated[int | None, typer.Option(help="Threads (default: all cores).")] = None,
     out: Annotated[Path | None, typer.Option(help="Output folder (default: reports/tournament-<game>-<time>).")] = None,
 ) -> None:
     """Play every assignment of the strategies to the seats equally often; report the matchups (A
@@ -38,11 +36,7 @@ def tournament(
     count = parse_count(n)
     target = out if out is not None else default_out_dir(f"tournament-{game}")
     check_out_dir(target)
-    progress = RichProgress(f"tournament {game}")
-    res = run_tournament(game, strategies, count, players=players, seed=seed, overrides=set_ or [],
-                         variants=variant, config=str(config) if config else None, threads=threads,
-                         progress=progress)
-    progress.close()
+    res = run_tournament(settings, strategies, count, progress=RichProgress)
     command = "simbalance " + " ".join(shlex.quote(a) for a in sys.argv[1:])
     folder = write_tournament_folder(res, target, command)
     console = Console()

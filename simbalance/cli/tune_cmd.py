@@ -23,6 +23,8 @@ from simbalance.analysis.tune import (
 )
 from simbalance.cli.findings_out import print_findings
 from simbalance.cli.run_cmd import parse_count
+from simbalance.cli.settings_options import plays_games
+from simbalance.studies.settings import RunSettings
 
 
 def value(v: float) -> str:
@@ -30,7 +32,9 @@ def value(v: float) -> str:
     return f"{v:.{DIGITS}g}"
 
 
+@plays_games
 def tune(
+    settings: RunSettings,
     game: Annotated[str, typer.Argument(help="Game id (see `simbalance games`).", show_default=False)],
     strategy: Annotated[str, typer.Option(help="The heuristic or preset whose parameters are searched.")],
     n: Annotated[str, typer.Option("--n", help="Games per candidate: 2e4, 20_000 or 20000.")] = "2e4",
@@ -43,12 +47,6 @@ def tune(
     margin: Annotated[float, typer.Option(
         help="The least edge over the fair share called 'dominates', as a share of the games "
              "(0.02 = 2 percentage points); the 95% CI's lower end must clear it too.")] = DOMINANCE_MARGIN,
-    players: Annotated[int | None, typer.Option(help="Players (default: the game config's).")] = None,
-    seed: Annotated[int, typer.Option(help="Seed.")] = 0,
-    config: Annotated[Path | None, typer.Option(help="Use this config file instead of configs/<game>.toml.")] = None,
-    set_: Annotated[list[str] | None, typer.Option("--set", help="Override a config key (repeatable).")] = None,
-    variant: Annotated[list[str] | None, typer.Option("--variant", help="Apply a variant (repeatable).")] = None,
-    threads: Annotated[int | None, typer.Option(help="Threads (default: all cores).")] = None,
     out: Annotated[Path | None, typer.Option(help="Output folder: tune.html, tune.json, findings.json (default: reports/tune-<game>-<time>).")] = None,
 ) -> None:
     """Search a strategy's parameters (cross-entropy method, common random numbers) to maximise its
@@ -71,12 +69,8 @@ def tune(
         console.print(f"generation {row['generation']}: best candidate {row['best_fitness']:.2%} ({best}); "
                       f"candidates' mean {row['mean_fitness']:.2%}; next search centre {centre}")
 
-    progress = RichProgress(f"tune {game}")
-    res = run_tune(game, strategy, count, field=field, generations=generations, population=population,
-                   ranges=range_, players=players, seed=seed, overrides=set_ or [], variants=variant,
-                   config=str(config) if config else None, threads=threads, margin=margin, on_generation=show,
-                   progress=progress)
-    progress.close()
+    res = run_tune(settings, strategy, count, field=field, generations=generations, population=population,
+                   ranges=range_, margin=margin, on_generation=show, progress=RichProgress)
 
     def label(name: str) -> str:
         return f"{name} (default parameters)" if name == strategy else name
@@ -110,7 +104,7 @@ def tune(
     console.print(f"the best found as a preset (configs/{game}/presets.toml), the values played above:")
     console.print(preset, markup=False, highlight=False)
     command = "simbalance " + " ".join(shlex.quote(a) for a in sys.argv[1:])
-    folder = write_tune_folder(res, target, command, count, seed, preset, gain, verdict, value)
+    folder = write_tune_folder(res, target, command, count, settings.seed, preset, gain, verdict, value)
     print_findings(console, res.findings(), page=str(folder / "tune.html"))
     Console(stderr=True).print(f"report: {folder / 'tune.html'}")
 

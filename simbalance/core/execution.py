@@ -35,7 +35,6 @@ from simbalance.core.aggregate import RunAggregate, wilson
 from simbalance.core.errors import RunInterrupted, SimbalanceError
 from simbalance.core.records import END_INVALID
 from simbalance.core.runner import (
-    DASK_TIMEOUT_S,
     ProgressFn,
     chunk_bounds,
     chunk_size_for,
@@ -64,15 +63,12 @@ def _fault(step: str) -> None:
 @dataclass
 class RunOptions:
     keep_games: bool = True  # False: stream (aggregate + sample only)
-    backend: str = "local"
-    scheduler: str | None = None
     precision: float | None = None  # stop once every win-rate CI half-width is below this
     state_dir: Path | None = None  # where checkpoints go (None: no checkpoints)
     resume: bool = False  # continue from the checkpoint in state_dir
     args: dict = field(default_factory=dict)  # how the run was asked for: stored in the checkpoint
     stop: object = None  # callable () -> bool, asked between chunks (Ctrl-C, SIGTERM)
     shards: bool = False  # streaming runs: write each chunk's games to state_dir/games/ as it finishes
-    dask_timeout: float = DASK_TIMEOUT_S  # Dask: the longest wait for a worker, or for the next chunk
     # held while the kernel compiles or loads: a context manager factory () -> ...; None: the
     # process's default notice (runner.default_compile_notice, the CLI's spinner), False: none
     compiling: object = None
@@ -284,7 +280,7 @@ def execute(plan: RunPlan, options: RunOptions, progress: ProgressFn | None = No
     elif checkpoint is not None:
         checkpoint.begin(agg, sample)
     compile_seconds = 0.0
-    if options.backend == "local":
+    if plan.backend == "local":
         with _compile_notice(plan, options):
             compile_seconds = _compile(plan)
     start = time.perf_counter()
@@ -299,8 +295,8 @@ def execute(plan: RunPlan, options: RunOptions, progress: ProgressFn | None = No
         progress(done + in_chunk[0], plan.n, time.perf_counter() - start)
 
     for part in play_chunks(engine, lineup, plan.prepared, plan.seed, chunks, threads=plan.threads,
-                            backend=options.backend, scheduler=options.scheduler, stop=stop, kernel=plan.kernel,
-                            target=records, timeout=options.dask_timeout,
+                            backend=plan.backend, scheduler=plan.scheduler, stop=stop, kernel=plan.kernel,
+                            target=records, timeout=plan.dask_timeout,
                             on_games=games_done_in_chunk if progress is not None else None):
         shown, in_chunk[0] = in_chunk[0], 0  # every game of the chunk shown already (locally)?
         size = len(part)

@@ -10,7 +10,7 @@ import numpy as np
 
 from simbalance.core.errors import SimbalanceError
 from simbalance.core.lineup import Lineup
-from simbalance.core.runner import MAX_GAMES, MAX_GAMES_TEXT
+from simbalance.core.runner import DASK_TIMEOUT_S, MAX_GAMES, MAX_GAMES_TEXT
 
 if TYPE_CHECKING:
     from simbalance.core.spec import Engine, GameSpec
@@ -37,16 +37,23 @@ class RunPlan:
     kernel: object = None  # the kernel to run: the engine's, or one built around a plug-in strategy
     config_file: str | None = None  # the --config file the run read instead of configs/<game>.toml
     strategy_file: str | None = None  # the plug-in strategy, path.py:function
+    backend: str = "local"  # where the chunks are played: "local" (threads) or "dask"
+    scheduler: str | None = None  # dask: a running scheduler's address (None: a local cluster)
+    dask_timeout: float = DASK_TIMEOUT_S  # dask: the longest wait for a worker or the next chunk
 
 
-def check_n(n: Any) -> int:
-    """The number of games: a whole number >= 1, also written as a float (``1e5``, as on the CLI)."""
+def check_n(n: Any, written: str | None = None) -> int:
+    """The number of games: a whole number from 1 to ``MAX_GAMES``, also written as a float (``1e5``,
+    as on the CLI). The one check of a count: the CLI parses ``--n`` text into a number
+    (cli/run_cmd.parse_count) and hands it here with ``written``, how the user wrote it, to name in
+    the error."""
     if isinstance(n, (float, np.floating)) and np.isfinite(n) and float(n).is_integer():
         n = int(n)
+    label = written or f"n = {n!r}"
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
-        raise SimbalanceError(f"n = {n!r}: the number of games must be a whole number >= 1 (such as 1000 or 1e5)")
+        raise SimbalanceError(f"{label}: expected a whole number of games >= 1, e.g. 1000000, 1_000_000 or 1e6")
     if n > MAX_GAMES:
-        raise SimbalanceError(f"n = {int(n)}: at most {MAX_GAMES_TEXT} games per run")
+        raise SimbalanceError(f"{written or f'n = {int(n)}'}: at most {MAX_GAMES_TEXT} games per run")
     return int(n)
 
 

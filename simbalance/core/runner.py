@@ -35,6 +35,7 @@ DASK_TIMEOUT_S = 60.0  # the longest a Dask run waits for a worker, or for its n
 BACKENDS = ("local", "dask")
 
 ProgressFn = Callable[[int, int, float], None]  # (games done, total, elapsed seconds)
+ProgressFactory = Callable[[str], ProgressFn]  # a run's label -> its display (studies/run.play)
 
 
 def max_threads() -> int:

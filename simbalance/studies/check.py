@@ -13,6 +13,7 @@ import math
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 from xml.sax.saxutils import escape as xml_escape
 
 from simbalance.analysis.check import (
@@ -34,27 +35,30 @@ from simbalance.analysis.check import (
 from simbalance.core.config import CONFIG_DIR
 from simbalance.core.errors import ConfigError, SimbalanceError
 from simbalance.core.rng import derive_seed
+from simbalance.core.runner import ProgressFactory
 from simbalance.games.registry import all_games
-from simbalance.studies.run import SimulationResult, plan_run
+from simbalance.studies.run import play
+from simbalance.studies.settings import RunSettings
 from simbalance.version import __version__
 
 BASELINE_DIR = CONFIG_DIR / "baselines"
 FORMAT = 1
 
 
-def create_baseline(game: str, n: int, *, seed: int = 0, players: int | None = None,
-                    variants: list[str] | None = None, strategies: str | list[str] | None = None,
-                    rotate: bool = False, overrides: list[str] | None = None, config: str | Path | None = None,
-                    progress=None) -> dict:
-    """Run a setup and return the baseline (a JSON-able dict). ``config`` (a TOML file used instead of
-    configs/<game>.toml) is stored in the setup, as given, only when given."""
-    setup = {"game": game, "players": players, "variants": list(variants or []),
+def create_baseline(game: str | RunSettings, n: int, *, strategies: str | list[str] | None = None,
+                    rotate: bool = False, progress: ProgressFactory | None = None, **settings: Any) -> dict:
+    """Run a setup and return the baseline (a JSON-able dict). The settings
+    (studies/settings.RunSettings) and the strategies are the setup the file stores: ``config`` (a
+    TOML file used instead of configs/<game>.toml), as given, only when given."""
+    settings = RunSettings.of(game, **settings)
+    setup = {"game": settings.game, "players": settings.players, "variants": list(settings.variants),
              "strategies": strategies if strategies is None or isinstance(strategies, str) else ",".join(strategies),
-             "rotate": rotate, "overrides": list(overrides or [])}
-    if config is not None:
-        setup["config"] = str(config)
-    plan = _plan(setup, n, seed)
-    result = SimulationResult.from_plan(plan, progress=progress)
+             "rotate": rotate, "overrides": list(settings.overrides)}
+    if settings.config is not None:
+        setup["config"] = settings.config
+    seed = settings.seed
+    plan = _plan(setup, n, seed, threads=settings.threads)
+    result = play(plan, progress, f"baseline {settings.game}")
     setup["players"] = plan.players
     return {
         "format": FORMAT,
@@ -74,13 +78,15 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
-def _plan(setup: dict, n: int, seed: int, *, overrides: list[str] | None = None, config: str | Path | None = None):
+def _plan(setup: dict, n: int, seed: int, *, overrides: list[str] | None = None, config: str | Path | None = None,
+          threads: int | None = None):
     """The run of a baseline's setup; ``overrides`` apply after the setup's own, ``config`` replaces its
     config file."""
-    return plan_run(setup["game"], n, seed=seed, players=setup.get("players"), variants=setup.get("variants"),
-                    strategies=setup.get("strategies"), rotate=bool(setup.get("rotate")),
-                    overrides=[*(setup.get("overrides") or []), *(overrides or [])],
-                    config=config if config is not None else setup.get("config"))
+    settings = RunSettings(setup["game"], players=setup.get("players"), seed=seed,
+                           variants=tuple(setup.get("variants") or ()),
+                           overrides=(*(setup.get("overrides") or []), *(overrides or [])),
+                           config=config if config is not None else setup.get("config"), threads=threads)
+    return settings.plan(n, strategies=setup.get("strategies"), rotate=bool(setup.get("rotate")))
 
 
 def read_baseline(path: Path) -> dict:
@@ -265,10 +271,10 @@ def prepare_checks(paths: list[Path], *, n: int | None = None, seed: int | None 
     return [prepare_check(p, n=n, seed=seed, game=game, overrides=overrides, config=config) for p in paths]
 
 
-def play_check(prepared: PreparedCheck, *, alpha: float = 0.05, progress=None,
+def play_check(prepared: PreparedCheck, *, alpha: float = 0.05, progress: ProgressFactory | None = None,
                fail_on_change: bool = False) -> CheckResult:
     plan, base = prepared.plan, prepared.base
-    result = SimulationResult.from_plan(plan, progress=progress)
+    result = play(plan, progress, f"check {prepared.path.name}")
     summary = result.summary()
     checks = compare_to_baseline(base["metrics"], headline_metrics(summary), alpha, base.get("margins"))
     bounds = check_bounds(summary, plan.config.get("bounds", {}))
@@ -277,7 +283,7 @@ def play_check(prepared: PreparedCheck, *, alpha: float = 0.05, progress=None,
 
 
 def run_check(path: Path, *, n: int | None = None, seed: int | None = None, alpha: float = 0.05,
-              progress=None, game: str | None = None, overrides: list[str] | None = None,
+              progress: ProgressFactory | None = None, game: str | None = None, overrides: list[str] | None = None,
               config: str | Path | None = None, fail_on_change: bool = False) -> CheckResult:
     prepared = prepare_check(path, n=n, seed=seed, game=game, overrides=overrides, config=config)
     return play_check(prepared, alpha=alpha, progress=progress, fail_on_change=fail_on_change)
@@ -314,11 +320,11 @@ def prepare_update(path: Path) -> PreparedUpdate:
     return PreparedUpdate(path, base, plan)
 
 
-def play_update(prepared: PreparedUpdate, *, progress=None) -> UpdateResult:
+def play_update(prepared: PreparedUpdate, *, progress: ProgressFactory | None = None) -> UpdateResult:
     """Re-record a baseline: the same setup, seed and n played with the current code; the file's choice
     of metrics, its ``margins`` table and any margin set by hand in a metric are kept."""
     base, plan = prepared.base, prepared.plan
-    result = SimulationResult.from_plan(plan, progress=progress)
+    result = play(plan, progress, f"baseline --update {prepared.path.name}")
     fresh = headline_metrics(result.summary())
     metrics, rows, notes = {}, [], []
     for name, old in base["metrics"].items():

@@ -4,7 +4,6 @@ numbers), every metric's difference tested game by game (analysis/compare.py).""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -16,8 +15,10 @@ from simbalance.analysis.labels import metric_label
 from simbalance.core.config import override_list, toml_value
 from simbalance.core.errors import SimbalanceError
 from simbalance.core.plan import RunPlan
+from simbalance.core.runner import ProgressFactory
 from simbalance.core.variants import load_variant
-from simbalance.studies.run import SimulationResult, plan_run
+from simbalance.studies.run import SimulationResult, play
+from simbalance.studies.settings import RunSettings
 
 
 @dataclass
@@ -57,21 +58,17 @@ class ComparisonResult:
 
 
 def compare(
-    game: str,
+    game: str | RunSettings,
     variants: list[str] | None,
     n: int,
     *,
     arms: dict[str, dict[str, Any] | list[str]] | None = None,
     baseline: str | None = None,
-    config: str | Path | None = None,
-    players: int | None = None,
-    seed: int = 0,
-    overrides: dict[str, Any] | list[str] | None = None,
     strategies: list[str] | str | None = None,
     rotate: bool = False,
-    threads: int | None = None,
     alpha: float = 0.05,
-    progress_factory=None,
+    progress: ProgressFactory | None = None,
+    **settings: Any,
 ) -> ComparisonResult:
     """Play the baseline (the defaults, or variant ``baseline``) and every arm on the same seed and
     game indices (common random numbers), and test every metric's difference.
@@ -79,7 +76,9 @@ def compare(
     An arm is a variant (a name under ``configs/<game>/variants/`` or a TOML path) or an inline one
     in ``arms``: a name and its overrides (``{"big-hand": {"rules.hand_size": 12}}``, or the
     ``key=value`` strings of ``--arm big-hand:rules.hand_size=12``), applied on top of the baseline.
-    ``overrides`` and ``config`` apply to every arm."""
+    The settings (studies/settings.RunSettings: ``overrides``, ``config``, ``seed`` ...) apply to
+    every arm; their own ``variants`` come before each arm's."""
+    settings = RunSettings.of(game, **settings)
     variants = list(variants or [])
     arms = dict(arms or {})
     if not variants and not arms:
@@ -91,16 +90,14 @@ def compare(
         twice = sorted({x for x in names if names.count(x) > 1})
         raise SimbalanceError(f"arm {', '.join(twice)} is given twice (arms: {', '.join(names)}): each arm needs "
                               "its own name")
-    common = dict(players=players, seed=seed, strategies=strategies, rotate=rotate, threads=threads,
-                  config=config)
-    shared = override_list(overrides)
-    base_variants = [baseline] if baseline else []
-    plans = {names[0]: plan_run(game, n, variants=base_variants, overrides=shared, **common)}
-    game_id = plans[names[0]].spec.id
+    run = dict(strategies=strategies, rotate=rotate)
+    base = settings.but(variants=settings.variants + ((baseline,) if baseline else ()))
+    plans = {names[0]: base.plan(n, **run)}
+    game_id = settings.game
     changes = {names[0]: describe_variant(game_id, baseline) if baseline else "the game's defaults"}
     keys = {names[0]: variant_keys(game_id, baseline) if baseline else []}
     for name in variants:
-        plans[name] = plan_run(game, n, variants=[name], overrides=shared, **common)
+        plans[name] = settings.but(variants=settings.variants + (name,)).plan(n, **run)
         changes[name] = describe_variant(game_id, name)
         keys[name] = variant_keys(game_id, name)
     for name, arm in arms.items():
@@ -108,7 +105,7 @@ def compare(
         if not arm_overrides:
             raise SimbalanceError(f"arm {name}: changes no key; give key=value pairs")
         try:
-            plans[name] = plan_run(game, n, variants=base_variants, overrides=shared + arm_overrides, **common)
+            plans[name] = base.but(overrides=base.overrides + tuple(arm_overrides)).plan(n, **run)
         except SimbalanceError as exc:
             raise type(exc)(f"arm {name}: {exc}") from None
         changes[name] = ", ".join(arm_overrides)
@@ -121,12 +118,7 @@ def compare(
     same_plan = {name: same_games(plan, plans[names[0]]) for name, plan in plans.items() if name != names[0]}
     warnings = [f"variant {name} changes nothing with {base_players} players: its games are the "
                 f"baseline's (same rules, same players)" for name, same in same_plan.items() if same]
-    results = {}
-    for name, plan in plans.items():
-        progress = progress_factory(f"{game} [{name}]") if progress_factory else None
-        results[name] = SimulationResult.from_plan(plan, progress=progress)
-        if progress is not None:
-            progress.close()
+    results = {name: play(plan, progress, f"{game_id} [{name}]") for name, plan in plans.items()}
     base = results.pop(names[0])
     table = compare_arms(base, results, alpha)
     return ComparisonResult(names[0], base, results, table, alpha, warnings, changes, same_plan, keys)

@@ -13,9 +13,8 @@ and game indices (common random numbers).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
@@ -25,7 +24,9 @@ from simbalance.analysis.metrics import strategy_table
 from simbalance.core.errors import SimbalanceError, did_you_mean
 from simbalance.core.lineup import all_strategies
 from simbalance.core.rng import derive_seed
-from simbalance.studies.run import SimulationResult, plan_run
+from simbalance.core.runner import ProgressFactory
+from simbalance.studies.run import play
+from simbalance.studies.settings import RunSettings
 
 # The parameter that is a search player's budget.
 BUDGET_PARAMS = {"mcts": "iterations", "flat": "playouts"}
@@ -106,28 +107,24 @@ def default_against(cfg: dict, heuristics: list[str]) -> str:
 
 
 def ladder(
-    game: str,
+    game: str | RunSettings,
     budgets: str | list[int] = "8,32,128,512",
     n: int = 400,
     *,
     search: str = "mcts",
     against: str | None = None,
     n_pairs: int | None = None,
-    players: int | None = None,
-    seed: int = 0,
-    overrides: list[str] | dict | None = None,
-    variants: list[str] | None = None,
-    config: str | Path | None = None,
-    threads: int | None = None,
-    progress_factory: Callable | None = None,
     yardstick: str | None = None,
+    progress: ProgressFactory | None = None,
+    **settings: Any,
 ) -> LadderResult:
     """Each budget of ``search`` against ``against`` (default: the game's own strongest heuristic,
     ``default_against``) in ``n`` games, and against the budget before it in ``n_pairs`` games
     (default ``n``); with ``yardstick`` (the other search player, e.g. ``flat``), also head to head
-    against it at the same budget in ``n_pairs`` games."""
+    against it at the same budget in ``n_pairs`` games. The settings: studies/settings.RunSettings."""
+    settings = RunSettings.of(game, **settings)
     values = parse_budgets(budgets)
-    base = plan_run(game, 1, players=players, overrides=overrides, variants=variants, config=config)
+    base = settings.plan(1)
     engine, p = base.engine, base.players
     if engine.search is None:
         raise SimbalanceError(f"{base.spec.id} has no search players (mcts, flat): "
@@ -166,19 +163,17 @@ def ladder(
     def head_to_head(me: str, other: str, stream: str) -> tuple[float, float, float, float]:
         """``me`` and ``other`` one seat each, the other seats ``against``, seats rotated, ``n_pairs``
         games: ``me``'s share of the two players' wins with its 95% interval, and the play time."""
-        pair = plan_run(game, n_pairs, players=p, seed=derive_seed(seed, stream), overrides=overrides,
-                        variants=variants, config=config, threads=threads, presets=presets,
-                        strategies=[me, other] + [against] * (p - 2), rotate=True)
-        played = play_labelled(pair, progress_factory, f"{game}: {me} vs {other}")
+        pair = settings.but(players=p, seed=derive_seed(settings.seed, stream)).plan(
+            n_pairs, presets=presets, strategies=[me, other] + [against] * (p - 2), rotate=True)
+        played = play(pair, progress, f"{base.spec.id}: {me} vs {other}")
         names = pair.lineup.slot_names
         return (*pair_share(played.games, p, names.index(me), names.index(other)), played.elapsed)
 
     for i, b in enumerate(values):
         me = named[b]
-        plan = plan_run(game, n, players=p, seed=derive_seed(seed, "ladder"), overrides=overrides,
-                        variants=variants, config=config, threads=threads, presets=presets,
-                        strategies=[me] + [against] * (p - 1), rotate=True)
-        result = play_labelled(plan, progress_factory, f"{game}: {me} vs {against}")
+        plan = settings.but(players=p, seed=derive_seed(settings.seed, "ladder")).plan(
+            n, presets=presets, strategies=[me] + [against] * (p - 1), rotate=True)
+        result = play(plan, progress, f"{base.spec.id}: {me} vs {against}")
         row = strategy_table(result.games, p, plan.lineup.slot_names).set_index("strategy").loc[me]
         seconds[b] = result.elapsed
         out = {"budget": b, "name": me, "win_rate": float(row["win_rate_decided"]),
@@ -196,15 +191,5 @@ def ladder(
             out.update(yard_share=share, yard_ci_low=lo, yard_ci_high=hi, yard_games=n_pairs)
         rows.append(out)
     table = pd.DataFrame(rows, columns=LADDER_COLUMNS)
-    return LadderResult(base.spec.id, p, search, budget_param, against, table, n, n_pairs, seed, seconds,
+    return LadderResult(base.spec.id, p, search, budget_param, against, table, n, n_pairs, settings.seed, seconds,
                         base.config, yardstick)
-
-
-def play_labelled(plan, progress_factory, label: str) -> SimulationResult:
-    """Play ``plan`` with a progress display named ``label`` (when a factory is given)."""
-    progress = progress_factory(label) if progress_factory else None
-    try:
-        return SimulationResult.from_plan(plan, progress=progress)
-    finally:
-        if progress is not None:
-            progress.close()

@@ -9,9 +9,8 @@ slower), the others ``n``. Every model plays the same seed and game indices.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
@@ -26,8 +25,10 @@ from simbalance.analysis.robustness import (
 from simbalance.core.errors import SimbalanceError, did_you_mean
 from simbalance.core.lineup import all_strategies
 from simbalance.core.rng import derive_seed
-from simbalance.studies.ladder import BUDGET_PARAMS, budget_preset, play_labelled
-from simbalance.studies.run import plan_run
+from simbalance.core.runner import ProgressFactory
+from simbalance.studies.ladder import BUDGET_PARAMS, budget_preset
+from simbalance.studies.run import play
+from simbalance.studies.settings import RunSettings
 
 
 @dataclass
@@ -61,24 +62,20 @@ def default_models(cfg: dict, engine, search: str | None, budget: int) -> tuple[
 
 
 def robustness(
-    game: str,
+    game: str | RunSettings,
     n: int = 20_000,
     *,
     models: list[str] | str | None = None,
     search: str = "mcts",
     budget: int = 100,
     search_n: int = 300,
-    players: int | None = None,
-    seed: int = 0,
-    overrides: list[str] | dict | None = None,
-    variants: list[str] | None = None,
-    config: str | Path | None = None,
-    threads: int | None = None,
-    progress_factory: Callable | None = None,
+    progress: ProgressFactory | None = None,
+    **settings: Any,
 ) -> RobustnessResult:
     """Play every player model (``models``: strategy names, default ``default_models``) at every
-    seat and check the seat conclusions across them."""
-    base = plan_run(game, 1, players=players, overrides=overrides, variants=variants, config=config)
+    seat and check the seat conclusions across them. The settings: studies/settings.RunSettings."""
+    settings = RunSettings.of(game, **settings)
+    base = settings.plan(1)
     engine, p = base.engine, base.players
     if isinstance(budget, bool) or not isinstance(budget, int) or budget < 1:
         raise SimbalanceError(f"--budget {budget!r}: must be a whole number >= 1")
@@ -102,12 +99,12 @@ def robustness(
     for name in names:
         is_search = name in presets or engine.is_search(infos[name].base)
         count = search_n if is_search else n
-        plan = plan_run(game, count, players=p, seed=derive_seed(seed, "robustness"), overrides=overrides,
-                        variants=variants, config=config, threads=threads, presets=presets, strategies=[name])
-        result = play_labelled(plan, progress_factory, f"{game}: all {name}")
+        plan = settings.but(players=p, seed=derive_seed(settings.seed, "robustness")).plan(
+            count, presets=presets, strategies=[name])
+        result = play(plan, progress, f"{base.spec.id}: all {name}")
         seats, row = model_tables(name, result.aggregate)
         seat_frames.append(seats)
         rows.append(row)
     table = pd.DataFrame(rows, columns=MODEL_COLUMNS)
     return RobustnessResult(base.spec.id, p, table, pd.concat(seat_frames, ignore_index=True)[SEAT_COLUMNS],
-                            conclusions(table), n, search_n, seed, base.config)
+                            conclusions(table), n, search_n, settings.seed, base.config)

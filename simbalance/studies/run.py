@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -16,81 +15,15 @@ import pandas as pd
 from simbalance.analysis.findings import Finding, amount, run_findings, thresholds
 from simbalance.analysis.metrics import json_records, jsonable
 from simbalance.core.aggregate import RunAggregate
-from simbalance.core.config import apply_overrides, flat_keys, get, load_config, require_int, toml_value
+from simbalance.core.config import apply_overrides, flat_keys, get, load_config, toml_value
 from simbalance.core.errors import ConfigError, SimbalanceError
 from simbalance.core.execution import RunOptions, execute
-from simbalance.core.lineup import resolve_lineup
-from simbalance.core.plan import RunPlan, check_n, check_seed
+from simbalance.core.plan import RunPlan
 from simbalance.core.records import END_STALEMATE, END_TIMEOUT, END_WIN, records_to_frame, win_shares
-from simbalance.core.runner import ProgressFn, check_threads
+from simbalance.core.runner import ProgressFactory, ProgressFn
 from simbalance.core.variants import load_variant
-from simbalance.games.registry import get_game
 from simbalance.studies.cards import card_table
-
-
-def plan_run(
-    game: str,
-    n: int,
-    *,
-    players: int | None = None,
-    seed: int = 0,
-    overrides: dict[str, Any] | list[str] | None = None,
-    strategies: list[str] | str | None = None,
-    rotate: bool = False,
-    config: str | Path | None = None,
-    threads: int | None = None,
-    chunk_size: int | None = None,
-    validate: bool = False,
-    variants: list[str] | None = None,
-    every_lineup: bool = False,
-    strategy_file: str | None = None,
-    presets: dict[str, dict] | None = None,
-) -> RunPlan:
-    """Validate a run completely (config, players, strategies, deck) without playing it.
-
-    ``variants`` (names under ``configs/<game>/variants/`` or TOML paths) apply first, in order;
-    then ``overrides``. ``presets``: more named presets (as in presets.toml: ``base``, ``idea``, the
-    parameters they change), the studies' own players such as the ladder's budgets.
-    """
-    spec = get_game(game)
-    n = check_n(n)
-    seed = check_seed(seed)
-    threads = check_threads(threads)
-    if chunk_size is not None and (isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1):
-        raise SimbalanceError(f"chunk_size = {chunk_size!r}: must be a whole number >= 1")
-    cfg = load_config(spec.id, config)
-    for name in variants or []:
-        changes, _ = load_variant(spec.id, name)
-        try:
-            cfg = apply_overrides(cfg, changes)
-        except ConfigError as exc:
-            raise ConfigError(f"variant {name}: {exc}") from None
-    cfg = apply_overrides(cfg, overrides)
-    if presets:
-        cfg = {**cfg, "presets": {**cfg.get("presets", {}), **presets}}
-    thresholds(cfg)  # a broken [findings] table is an error before any game, not after
-    if players is not None:
-        if isinstance(players, bool) or not isinstance(players, (int, np.integer)):
-            raise SimbalanceError(f"players = {players!r}: expected a whole number")
-        cfg.setdefault("game", {})["players"] = int(players)
-    players = require_int(cfg, "game.players", spec.min_players, spec.max_players)
-    engine = spec.load()
-    lineup = resolve_lineup(cfg, engine.strategies, engine.strategy_params, players, strategies, rotate, every_lineup,
-                            plugin=strategy_file is not None)
-    kernel = engine.kernel_for(lineup)
-    if strategy_file is not None:
-        from simbalance.core.plugins import PLUGIN_NAME, plugin_kernel
-
-        if engine.searches(lineup):
-            raise SimbalanceError("--strategy-file: a plug-in and search players (mcts, flat) cannot share a run yet")
-        if PLUGIN_NAME not in lineup.slot_names:
-            raise SimbalanceError(f"--strategy-file: seat the function with the strategy name {PLUGIN_NAME!r}, "
-                                  f"e.g. --strategies {PLUGIN_NAME},random")
-        kernel = plugin_kernel(engine, spec.id, strategy_file)
-    prepared = engine.prepare(cfg, players, bool(validate))
-    return RunPlan(spec, engine, cfg, players, n, seed, lineup, prepared, threads, chunk_size,
-                   variants=list(variants or []), kernel=kernel, config_file=str(config) if config else None,
-                   strategy_file=strategy_file)
+from simbalance.studies.settings import RunSettings, plan_run
 
 
 @dataclass(repr=False)
@@ -193,35 +126,40 @@ class SimulationResult:
 
 
 def simulate(
-    game: str,
+    game: str | RunSettings,
     n: int,
     *,
-    players: int | None = None,
-    seed: int = 0,
-    overrides: dict[str, Any] | list[str] | None = None,
     strategies: list[str] | str | None = None,
     rotate: bool = False,
-    config: str | Path | None = None,
-    threads: int | None = None,
     chunk_size: int | None = None,
     validate: bool = False,
-    variants: list[str] | None = None,
     strategy_file: str | None = None,
+    **settings: Any,
 ) -> SimulationResult:
     """Play ``n`` games of ``game`` and return the result.
 
-    ``variants`` applies named rule variants (``["no-repeat-pick"]``), then ``overrides`` changes
-    config keys (``{"rules.pick_cap": 500}``); ``strategies`` is one name per
-    seat (or one name for all); ``rotate`` plays every seat permutation of them equally often.
-    Games are keyed by ``(seed, game index)``: the same seed gives the same games. ``validate``
-    checks the engine's invariants at every step (slower).
+    The settings as keywords, as for every study (studies/settings.RunSettings): ``variants``
+    applies named rule variants (``["no-repeat-pick"]``), then ``overrides`` changes config keys
+    (``{"rules.pick_cap": 500}``), ``players``, ``seed``, ``config``, ``threads``, ``backend``.
+    ``strategies`` is one name per seat (or one name for all); ``rotate`` plays every seat
+    permutation of them equally often. Games are keyed by ``(seed, game index)``: the same seed
+    gives the same games. ``validate`` checks the engine's invariants at every step (slower).
     """
-    plan = plan_run(
-        game, n, players=players, seed=seed, overrides=overrides, strategies=strategies, rotate=rotate,
-        config=config, threads=threads, chunk_size=chunk_size, validate=validate, variants=variants,
-        strategy_file=strategy_file,
-    )
+    plan = plan_run(game, n, strategies=strategies, rotate=rotate, chunk_size=chunk_size, validate=validate,
+                    strategy_file=strategy_file, **settings)
     return SimulationResult.from_plan(plan)
+
+
+def play(plan: RunPlan, progress: ProgressFactory | None, label: str) -> SimulationResult:
+    """Play ``plan``, shown as ``label`` by ``progress`` when one is given: every study's one way
+    to play a run and show it (``progress(label)`` makes the display of one run: a callable
+    ``(games done, total, seconds)`` with an optional ``close()``, as cli/terminal.RichProgress)."""
+    shown = progress(label) if progress is not None else None
+    try:
+        return SimulationResult.from_plan(plan, progress=shown)
+    finally:
+        if shown is not None and hasattr(shown, "close"):
+            shown.close()
 
 
 def summarize_run(result: SimulationResult) -> dict:

@@ -5,7 +5,7 @@ The search players join only when asked (``search_n`` games each: docs/strategie
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
@@ -14,7 +14,9 @@ from simbalance.analysis.metrics import strategy_table
 from simbalance.analysis.skill import skill_findings, verdict
 from simbalance.core.errors import SimbalanceError
 from simbalance.core.lineup import all_strategies
-from simbalance.studies.run import SimulationResult, plan_run
+from simbalance.core.runner import ProgressFactory
+from simbalance.studies.run import play
+from simbalance.studies.settings import RunSettings
 
 
 @dataclass
@@ -36,25 +38,22 @@ class SkillResult:
 
 
 def skill(
-    game: str,
+    game: str | RunSettings,
     n: int,
     *,
-    players: int | None = None,
-    seed: int = 0,
-    overrides: list[str] | dict | None = None,
-    variants: list[str] | None = None,
-    config: str | Path | None = None,
-    threads: int | None = None,
-    progress_factory=None,
     search_n: int = 0,
+    progress: ProgressFactory | None = None,
+    **settings: Any,
 ) -> SkillResult:
     """Agency of every heuristic and preset against random players, restricted play of every
-    preset marked ``restricts``, and a verdict from the measured numbers. ``config``: a config file
-    instead of configs/<game>.toml. ``search_n``: games of each search player and search preset
-    against random players (0: they are left out). The verdict reads the heuristics only, so asking
-    for the search players never changes it."""
-    base = plan_run(game, 1, players=players, overrides=overrides, variants=variants, config=config)
+    preset marked ``restricts``, and a verdict from the measured numbers. ``search_n``: games of
+    each search player and search preset against random players (0: they are left out). The
+    verdict reads the heuristics only, so asking for the search players never changes it. The
+    settings: studies/settings.RunSettings."""
+    settings = RunSettings.of(game, **settings)
+    base = settings.plan(1)
     p = base.players
+    settings = settings.but(players=p)
     infos = all_strategies(base.config, base.engine.strategies, base.engine.strategy_params)
     if isinstance(search_n, bool) or not isinstance(search_n, int) or search_n < 0:
         raise SimbalanceError(f"search_n = {search_n!r}: a whole number of games >= 0")
@@ -65,12 +64,8 @@ def skill(
     has_decisions = base.engine.has_decisions
 
     def alone_against(name: str, field_name: str, count: int = n) -> dict:
-        plan = plan_run(game, count, players=p, seed=seed, overrides=overrides, variants=variants, config=config,
-                        threads=threads, strategies=[name] + [field_name] * (p - 1), rotate=True)
-        progress = progress_factory(f"{game}: {name} vs {field_name}") if progress_factory else None
-        result = SimulationResult.from_plan(plan, progress=progress)
-        if progress is not None:
-            progress.close()
+        plan = settings.plan(count, strategies=[name] + [field_name] * (p - 1), rotate=True)
+        result = play(plan, progress, f"{settings.game}: {name} vs {field_name}")
         # over decided games: held against the fair share 1/P, a timeout must not count as a loss
         row = strategy_table(result.games, p, plan.lineup.slot_names).set_index("strategy").loc[name]
         return {"strategy": name, "against": field_name, "win_rate": float(row["win_rate_decided"]),

@@ -4,7 +4,6 @@ to the config's ``[targets]`` re-checked on fresh seeds (analysis/sweep.py)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import pandas as pd
@@ -20,10 +19,12 @@ from simbalance.analysis.sweep import (
     sweep_findings,
     targets_of,
 )
-from simbalance.core.config import override_list, toml_value
+from simbalance.core.config import toml_value
 from simbalance.core.plan import RunPlan
 from simbalance.core.rng import derive_seed
-from simbalance.studies.run import SimulationResult, plan_run
+from simbalance.core.runner import ProgressFactory
+from simbalance.studies.run import play
+from simbalance.studies.settings import RunSettings
 
 
 @dataclass
@@ -45,61 +46,55 @@ class SweepResult:
 
 
 def sweep(
-    game: str,
+    game: str | RunSettings,
     params: list[str],
     n: int,
     *,
-    players: int | None = None,
-    seed: int = 0,
-    overrides: dict[str, Any] | list[str] | None = None,
-    variants: list[str] | None = None,
     strategies: list[str] | str | None = None,
     rotate: bool = False,
-    threads: int | None = None,
     recheck: int = 3,
-    config: str | Path | None = None,
     targets: list[str] | dict[str, Any] | None = None,
-    progress_factory=None,
+    progress: ProgressFactory | None = None,
+    **settings: Any,
 ) -> SweepResult:
     """Play ``n`` games at every point of a grid over one or two config keys (same seed at every
     point), and re-check the points closest to the config's ``[targets]`` on a fresh seed.
 
     ``targets`` set keys of the config's ``[targets]`` for this sweep (the others stay): ``["length_median=55:60", "balance_min=0.9"]``
-    (the CLI's ``--target``) or ``{"length_median": [55, 60]}``."""
+    (the CLI's ``--target``) or ``{"length_median": [55, 60]}``. The settings
+    (studies/settings.RunSettings) apply at every point."""
+    settings = RunSettings.of(game, **settings)
     if isinstance(targets, dict):
         targets = [f"{k}={toml_value(v)}" for k, v in targets.items()]
-    base = override_list(overrides) + [parse_target(t) for t in targets or []]
-    common = dict(players=players, strategies=strategies, rotate=rotate, threads=threads, variants=variants,
-                  config=config)
-    base_plan = plan_run(game, n, seed=seed, overrides=base, **common)
+    base = settings.but(overrides=settings.overrides + tuple(parse_target(t) for t in targets or []))
+    run = dict(strategies=strategies, rotate=rotate)
+    base_plan = base.plan(n, **run)
     parsed = [parse_param(p, base_plan.config) for p in params]
     points = grid(parsed)
     targets = targets_of(base_plan.config)
-    plans = [plan_run(game, n, seed=seed, overrides=base + [f"{k}={toml_value(v)}" for k, v in point.items()],
-                      **common) for point in points]  # validate every point before playing any
 
-    def play(plan: RunPlan, point: dict, label: str) -> dict:
-        progress = progress_factory(label) if progress_factory else None
-        result = SimulationResult.from_plan(plan, progress=progress)
-        if progress is not None:
-            progress.close()
-        return point_rows(point, result.summary())
+    def at(point: dict, seed: int) -> RunSettings:
+        return base.but(seed=seed, overrides=base.overrides + tuple(f"{k}={toml_value(v)}" for k, v in point.items()))
 
-    rows = [play(plan, point, f"{game} {point}") for plan, point in zip(plans, points, strict=True)]
+    plans = [at(point, settings.seed).plan(n, **run) for point in points]  # validate every point before playing any
+
+    def play_point(plan: RunPlan, point: dict, label: str) -> dict:
+        return point_rows(point, play(plan, progress, label).summary())
+
+    game_id = settings.game
+    rows = [play_point(plan, point, f"{game_id} {point}") for plan, point in zip(plans, points, strict=True)]
     table = pd.DataFrame(rows)
     table["shortfall"] = shortfall(table, targets)
     best = table.sort_values(["shortfall", "balance"], ascending=[True, False]).head(max(0, recheck))
-    fresh_seed = derive_seed(seed, "sweep re-check")
+    fresh_seed = derive_seed(settings.seed, "sweep re-check")
     rechecked = []
     for idx in best.index:
         point = points[idx]
-        plan = plan_run(game, n, seed=fresh_seed,
-                        overrides=base + [f"{k}={toml_value(v)}" for k, v in point.items()], **common)
-        row = play(plan, point, f"{game} {point} (fresh seed)")
+        row = play_point(at(point, fresh_seed).plan(n, **run), point, f"{game_id} {point} (fresh seed)")
         row["seed"] = fresh_seed
         rechecked.append(row)
     rechecked_df = pd.DataFrame(rechecked)
     if len(rechecked_df):
         rechecked_df["shortfall"] = shortfall(rechecked_df, targets)
-    return SweepResult(game, parsed, table, targets, rechecked_df, base_plan)
+    return SweepResult(game_id, parsed, table, targets, rechecked_df, base_plan)
 

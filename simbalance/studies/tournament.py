@@ -4,7 +4,7 @@ Bradley-Terry ratings and per-strategy win rates (analysis/tournament.py)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
@@ -13,7 +13,9 @@ from simbalance.analysis.metrics import strategy_table
 from simbalance.analysis.tournament import matchups, ratings, tournament_findings
 from simbalance.core.errors import SimbalanceError
 from simbalance.core.rng import derive_seed
-from simbalance.studies.run import SimulationResult, plan_run
+from simbalance.core.runner import ProgressFactory
+from simbalance.studies.run import SimulationResult, play
+from simbalance.studies.settings import RunSettings
 
 
 @dataclass
@@ -34,28 +36,23 @@ class TournamentResult:
 
 
 def tournament(
-    game: str,
+    game: str | RunSettings,
     strategies: list[str] | str,
     n: int,
     *,
-    players: int | None = None,
-    seed: int = 0,
-    overrides: list[str] | dict | None = None,
-    variants: list[str] | None = None,
-    config: str | Path | None = None,
-    threads: int | None = None,
-    progress=None,
+    progress: ProgressFactory | None = None,
+    **settings: Any,
 ) -> TournamentResult:
     """Play every assignment of ``strategies`` to the seats equally often (game ``g`` takes lineup
     ``g % L``), then the matchup matrix (per-seat win rates and head-to-head shares), Bradley-Terry
-    ratings and per-strategy win rates. ``config``: a config file instead of configs/<game>.toml."""
+    ratings and per-strategy win rates. The settings: studies/settings.RunSettings."""
+    settings = RunSettings.of(game, **settings)
     names = [s.strip() for s in strategies.split(",")] if isinstance(strategies, str) else list(strategies)
     if len(set(names)) < 2 or len(set(names)) != len(names):
         raise SimbalanceError(f"tournament strategies = {','.join(names)}: give at least two different names")
-    plan = plan_run(game, n, players=players, seed=seed, overrides=overrides, variants=variants, strategies=names,
-                    config=config, threads=threads, every_lineup=True)
-    result = SimulationResult.from_plan(plan, progress=progress)
+    plan = settings.plan(n, strategies=names, every_lineup=True)
+    result = play(plan, progress, f"{settings.game}: tournament")
     slot_names = plan.lineup.slot_names
     return TournamentResult(result, matchups(result.games, plan.players, slot_names),
-                            ratings(result.games, plan.players, slot_names, derive_seed(seed, "tournament ratings")),
+                            ratings(result.games, plan.players, slot_names, derive_seed(settings.seed, "tournament ratings")),
                             strategy_table(result.games, plan.players, slot_names))

@@ -13,7 +13,7 @@ from __future__ import annotations
 import itertools
 import time
 from dataclasses import dataclass, field, replace
-from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -36,7 +36,9 @@ from simbalance.core.lineup import MAX_PARAMS, Lineup, StrategyInfo, all_strateg
 from simbalance.core.plan import RunPlan
 from simbalance.core.records import seat_share
 from simbalance.core.rng import derive_seed
-from simbalance.studies.run import SimulationResult, plan_run
+from simbalance.core.runner import ProgressFactory
+from simbalance.studies.run import SimulationResult
+from simbalance.studies.settings import RunSettings
 
 
 def tuned_name(strategy: str) -> str:
@@ -95,7 +97,7 @@ class TuneResult:
 
 
 def tune(
-    game: str,
+    game: str | RunSettings,
     strategy: str,
     n: int,
     *,
@@ -103,25 +105,24 @@ def tune(
     generations: int = 6,
     population: int = 12,
     ranges: list[str] | None = None,
-    players: int | None = None,
-    seed: int = 0,
-    overrides: list[str] | None = None,
-    variants: list[str] | None = None,
-    config: str | Path | None = None,
-    threads: int | None = None,
     margin: float = DOMINANCE_MARGIN,
     on_generation=None,
-    progress=None,
+    progress: ProgressFactory | None = None,
+    **settings: Any,
 ) -> TuneResult:
     """Search ``strategy``'s parameters (cross-entropy method on common random numbers) to maximise
     its win rate alone against ``field`` (one name, or one name per other seat; it may name
     ``strategy`` itself, played with its default parameters), seats rotated. Then: the best against
     the default on fresh seeds (paired), and alone against every strategy (``margin``: the least
-    edge over the fair share that counts as dominating). ``progress(done, total, elapsed)`` counts the
-    games of the whole tuning (every candidate, the final test, the dominance table)."""
+    edge over the fair share that counts as dominating). The whole tuning (every candidate, the
+    final test, the dominance table) is one display of ``progress``. The settings:
+    studies/settings.RunSettings."""
+    settings = RunSettings.of(game, **settings)
     margin = check_margin(margin)
-    base_plan = plan_run(game, 1, players=players, overrides=overrides, variants=variants, config=config)
+    base_plan = settings.plan(1)
     p = base_plan.players
+    settings = settings.but(players=p)
+    game = settings.game
     infos = all_strategies(base_plan.config, base_plan.engine.strategies, base_plan.engine.strategy_params)
     if strategy not in infos:
         raise SimbalanceError(f"unknown strategy {strategy!r}{did_you_mean(strategy, infos)}; known: "
@@ -146,15 +147,15 @@ def tune(
     opponents = [name for name, i in infos.items() if not base_plan.engine.is_search(i.base)]
     total = generations * population * n + 2 * (2 * n) + len(opponents) * n
     played = {"games": 0, "start": time.perf_counter()}
+    shown = progress(f"tune {game}") if progress is not None else None
 
     def run_progress(done: int, _count: int, _elapsed: float) -> None:
-        progress(played["games"] + done, total, time.perf_counter() - played["start"])
+        shown(played["games"] + done, total, time.perf_counter() - played["start"])
 
     def per_game_share(vector, run_seed, count, field_list):
-        plan = plan_run(game, count, players=p, seed=run_seed, variants=variants, threads=threads,
-                        overrides=overrides, config=config, strategies=[strategy] + field_list)
+        plan = settings.but(seed=run_seed).plan(count, strategies=[strategy] + field_list)
         plan = replace(plan, lineup=candidate_lineup(plan, infos, strategy, vector, field_list))
-        result = SimulationResult.from_plan(plan, progress=run_progress if progress is not None else None)
+        result = SimulationResult.from_plan(plan, progress=run_progress if shown is not None else None)
         played["games"] += count
         winners = result.games["winners"].to_numpy()
         share = np.zeros(count)
@@ -163,13 +164,13 @@ def tune(
         return share, result, plan
 
     def evaluate(vector, generation):
-        share, _, _ = per_game_share(vector, derive_seed(seed, "tune generation", generation), n, field_names)
+        share, _, _ = per_game_share(vector, derive_seed(settings.seed, "tune generation", generation), n, field_names)
         return float(share.mean())
 
-    found, _, history = cross_entropy(space, evaluate, generations, population, derive_seed(seed, "tune search"),
-                                      on_generation)
+    found, _, history = cross_entropy(space, evaluate, generations, population,
+                                      derive_seed(settings.seed, "tune search"), on_generation)
     best = rounded(found)  # the set reported, printed and played below: the same numbers
-    fresh = derive_seed(seed, "tune final")
+    fresh = derive_seed(settings.seed, "tune final")
     final_n = 2 * n
     default_share, _, _ = per_game_share(default, fresh, final_n, field_names)
     best_share, _, _ = per_game_share(best, fresh, final_n, field_names)
@@ -177,7 +178,7 @@ def tune(
     fair = 1.0 / p
     rows = []
     for other in opponents:  # the strategy itself too: the tuned set against its own default copies
-        _, result, plan = per_game_share(best, derive_seed(seed, "tune dominance"), n, [other] * (p - 1))
+        _, result, plan = per_game_share(best, derive_seed(settings.seed, "tune dominance"), n, [other] * (p - 1))
         row = strategy_table(result.games, p, plan.lineup.slot_names).iloc[0]
         rate, lo, hi = (float(row[k]) for k in ("win_rate_decided", "decided_ci_low", "decided_ci_high"))
         kind = standing(lo - fair, hi - fair, margin)
@@ -186,6 +187,8 @@ def tune(
                      "dominates": kind == DOMINATES, "seat_games": int(row["decided_seat_games"])})
     dominance = pd.DataFrame(rows, columns=["against", "win_rate", "ci_low", "ci_high", "edge", "edge_ci_low",
                                             "edge_ci_high", "standing", "dominates", "seat_games"])
+    if shown is not None and hasattr(shown, "close"):
+        shown.close()
     return TuneResult(game, strategy, field_names, space.names, dict(zip(space.names, default.tolist(), strict=True)),
                       dict(zip(space.names, best.tolist(), strict=True)), history, float(default_share.mean()),
                       float(best_share.mean()), gain, dominance, bool(dominance["dominates"].all()), margin, p,

@@ -172,7 +172,13 @@ def test_tune_reports_progress_over_the_whole_tuning():
     dominance table together, and ends at its total."""
     from simbalance.api import tune
 
-    seen = []
-    tune(GAME, "builder", 200, generations=2, population=3, progress=lambda d, t, e: seen.append((d, t)))
+    seen, labels = [], []
+
+    def display(label):  # the one progress convention: a run's label -> its display
+        labels.append(label)
+        return lambda d, t, e: seen.append((d, t))
+
+    tune(GAME, "builder", 200, generations=2, population=3, progress=display)
+    assert labels == [f"tune {GAME}"]  # one display for the whole tuning
     done = [d for d, _ in seen]
     assert done == sorted(done) and seen[-1][0] == seen[-1][1] and len({t for _, t in seen}) == 1

@@ -117,10 +117,14 @@ def test_cli_stream_writes_shards(tmp_path):
 
 def test_dask_local_cluster_plays_the_same_games():
     pytest.importorskip("dask.distributed")
-    plan = plan_run(GAME, 6000, seed=2, chunk_size=1500)
-    dask = SimulationResult.from_plan(plan, options=RunOptions(backend="dask"))
+    dask = simbalance.simulate(GAME, 6000, seed=2, chunk_size=1500, backend="dask")
     local = simbalance.simulate(GAME, 6000, seed=2)
     assert np.array_equal(dask.records, local.records)
+    # a study plays on the backend of its settings too: the same table as on local threads
+    arms = {"cap": ["rules.pick_cap=60"]}
+    on_dask = simbalance.compare(GAME, [], 3000, arms=arms, seed=4, backend="dask")
+    on_threads = simbalance.compare(GAME, [], 3000, arms=arms, seed=4)
+    pd.testing.assert_frame_equal(on_dask.table, on_threads.table)
 
 
 def test_unknown_backend_and_unreachable_scheduler():
