@@ -141,5 +141,5 @@ ENGINE = Engine(
     progress=PROGRESS,
     stalemate_reasons=STALEMATE_REASONS,
     resumable=Resumable.of_game(play_nb, state_nb, validate_nb),
-    search=Search.of_game(play_nb, search_nb, policy=play_nb.policy),
+    search=Search.of_game(play_nb, search_nb),
 )

@@ -16,7 +16,7 @@ The functions that run the game (``start``, ``play_out``, ``apply_option``, ...)
 the inlined rule steps cost atomic increments and decrements every turn (five times slower).
 
 Seats with strategy id PLUGIN_ID (a user's ``--strategy-file`` function) call the global
-``plugin_choose``; ``make_plugin_kernel(fn)`` compiles copies of ``strategy_move``, ``play_out``,
+``plugin_choose`` (strategies_nb.py); ``make_plugin_kernel(fn)`` compiles copies of ``strategy_move``, ``play_out``,
 ``play_block``, ``kernel`` and ``trace_game`` in which that name is ``fn``. A global, not a
 function argument: numba passes a function argument as a pointer constant, and a kernel holding
 one cannot be cached.
@@ -29,11 +29,9 @@ import types
 import numpy as np
 from numba import njit
 
-from simbalance.core.bits import popcount
 from simbalance.core.kernel import begin_game
-from simbalance.core.plugins import PLUGIN_ID
 from simbalance.core.records import END_WIN
-from simbalance.core.rng import randint, seed_game, shuffled_range
+from simbalance.core.rng import seed_game, shuffled_range
 from simbalance.core.whole_game import PROGRESS_SIZE, write_progress
 from simbalance.games.lady_actions_escape.rules_nb import (
     begin_turn,
@@ -48,7 +46,7 @@ from simbalance.games.lady_actions_escape.rules_nb import (
     play_card,
     playable,
 )
-from simbalance.games.lady_actions_escape.search_nb import determinize, evaluate, outcome
+from simbalance.games.lady_actions_escape.search_nb import determinize, evaluate, outcome, policy
 from simbalance.games.lady_actions_escape.state_nb import (
     DEALT,
     DIRECTION,
@@ -68,12 +66,9 @@ from simbalance.games.lady_actions_escape.state_nb import (
     PHASE_OVER,
     PHASE_PLAY,
     PLAYS,
-    RANDOM,
     RESHUFFLES,
     REVERSALS,
     SEAT,
-    STEPS,
-    TOP,
     TRACK,
     TURN,
     WILDS,
@@ -81,19 +76,12 @@ from simbalance.games.lady_actions_escape.state_nb import (
     bit,
     has,
     new_state,
-    nth_card,
+    option_code,
 )
-from simbalance.games.lady_actions_escape.strategies_nb import choose_card, name_background, name_character
+from simbalance.games.lady_actions_escape.strategies_nb import strategy_move
 from simbalance.games.lady_actions_escape.validate_nb import broken_invariant
 from simbalance.players.common_nb import is_search, new_search, search_capacity
 from simbalance.players.search_nb import search
-
-
-@njit(cache=True)
-def plugin_choose(hand, playable, top_background, top_character, hand_sizes, seat, direction, cards, state):
-    """The decision of seats with strategy id PLUGIN_ID (plugin.PLUGIN_DOC). The normal kernel has no
-    such seat; ``make_plugin_kernel`` puts the user's function under this name."""
-    return -1
 
 
 def context(card_info, match, kind_cards, game_rules, validate):
@@ -183,12 +171,6 @@ def to_move(ctx, state):
     return -1 if st[PHASE] == PHASE_OVER else st[SEAT]
 
 
-@njit(cache=True, inline="always")
-def option_code(card, bg, ch, n_cards, n_ch):
-    """The option playing ``card`` (a wildcard: named background ``bg``, character ``ch``)."""
-    return card if bg < 0 else card + n_cards * (1 + bg * n_ch + ch)
-
-
 @njit(cache=True, _nrt=False)
 def legal_options(ctx, state, options):
     """Resumable.legal_options: every playable card, a wildcard once per (background, character)
@@ -254,49 +236,6 @@ def apply_option(ctx, state, option, log=None, log_n=None):
     play_on(ctx, state, card, bg, ch, log, log_n)
 
 
-@njit(cache=True, inline="always")
-def strategy_move(ctx, state, sid, params):
-    """The pending decision, taken by the strategy ``sid`` with its parameters: (card, background,
-    character, legal); background and character -1 for a card that is not wild. ``legal`` False: the
-    strategy chose a card it may not play (the caller ends the game)."""
-    card_info, kind_cards, game_rules = ctx[0], ctx[2], ctx[3]
-    rng, masks, st = state
-    seat = st[SEAT]
-    hand = masks[HAND + seat]
-    n_bg = game_rules[G_N_BG]
-    n_ch = kind_cards.shape[0] - n_bg
-    if st[PHASE] == PHASE_NAME:
-        card = st[PENDING]  # drawn, and it must be played: only its naming is left to decide
-    else:
-        options = playable(ctx, state, seat)
-        if sid == RANDOM:
-            # choose_card's random branch, inline: a call passing this many arrays costs about as
-            # much as the rest of the turn (numba counts references to every array argument).
-            card = nth_card(options, randint(rng, popcount(options)))
-        elif sid == PLUGIN_ID:
-            players = game_rules[G_PLAYERS]
-            top = st[TOP]
-            card = plugin_choose(hand, options, top // (n_ch + 1) - 1, top % (n_ch + 1) - 1,
-                                 st[HAND_N:HAND_N + players], seat, st[DIRECTION], card_info, rng)
-        else:
-            players = game_rules[G_PLAYERS]
-            direction = st[DIRECTION]
-            card = choose_card(sid, params, rng, st[STEPS + seat], hand, options, popcount(options), card_info,
-                               kind_cards, n_bg, st[HAND_N + next_seat(seat, direction, players)],
-                               st[HAND_N + next_seat(seat, -direction, players)])
-        st[STEPS + seat] += 1
-        if card < 0 or card >= card_info.shape[0] or not has(options, card):
-            return card, -1, -1, False
-    if not card_info[card, INFO_WILD]:
-        return card, -1, -1, True
-    rest = hand & ~bit(card)  # what it names, it names for the hand it keeps
-    bg = name_background(sid, params, rng, st[STEPS + seat], rest, kind_cards, n_bg)
-    st[STEPS + seat] += 1
-    ch = name_character(sid, params, rng, st[STEPS + seat], rest, kind_cards, n_bg)
-    st[STEPS + seat] += 1
-    return card, bg, ch, 0 <= bg < n_bg and 0 <= ch < n_ch
-
-
 @njit(cache=True, _nrt=False)
 def play_out(ctx, state, seat_sid, seat_prm, max_decisions, log=None, log_n=None):
     """Resumable.play_out: the seats' strategies (``seat_sid[s]``, parameters ``seat_prm[s]``) take
@@ -352,15 +291,6 @@ def search_option(ctx, state, seat_sid, seat_prm, seed, game, decision, search_s
     """The option the search seat to move takes (players/search_nb.search with this game's steps)."""
     return search(to_move, legal_options, apply_option, play_out, determinize, outcome, evaluate, policy, ctx, state,
                   seat_sid, seat_prm, seed, game, decision, search_scratch)
-
-
-@njit(cache=True, _nrt=False)
-def policy(ctx, state, sid, params):
-    """The option heuristic ``sid`` takes at the pending decision (``strategy_move``, as a code)."""
-    n_cards = ctx[0].shape[0]
-    n_ch = ctx[2].shape[0] - ctx[3][G_N_BG]
-    card, bg, ch, _ = strategy_move(ctx, state, sid, params)
-    return option_code(card, bg, ch, n_cards, n_ch)
 
 
 @njit(cache=True)

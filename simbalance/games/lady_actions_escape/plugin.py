@@ -24,7 +24,7 @@ PLUGIN_DOC = (
 
 
 def _plugin_arg_types():
-    """The numba types ``play_nb.strategy_move`` passes to the plug-in (see PLUGIN_DOC)."""
+    """The numba types ``strategies_nb.strategy_move`` passes to the plug-in (see PLUGIN_DOC)."""
     from numba import types as nt
 
     return (nt.uint64, nt.uint64, nt.int64, nt.int64, nt.int64[::1], nt.int64, nt.int64, nt.int64[:, ::1],

@@ -18,12 +18,15 @@ from simbalance.games.lady_actions_escape.state_nb import (
     DRAW,
     DRAW_N,
     END,
+    G_N_BG,
     G_PLAYERS,
     HAND,
     HAND_N,
     ONE,
     WINNER,
+    option_code,
 )
+from simbalance.games.lady_actions_escape.strategies_nb import strategy_move
 
 
 @njit(cache=True, _nrt=False)
@@ -84,3 +87,12 @@ def evaluate(ctx, state, rew):
         total += rew[s]
     for s in range(players):
         rew[s] /= total
+
+
+@njit(cache=True, _nrt=False)
+def policy(ctx, state, sid, params):
+    """The option heuristic ``sid`` takes at the pending decision (``strategy_move``, as a code)."""
+    n_cards = ctx[0].shape[0]
+    n_ch = ctx[2].shape[0] - ctx[3][G_N_BG]
+    card, bg, ch, _ = strategy_move(ctx, state, sid, params)
+    return option_code(card, bg, ch, n_cards, n_ch)

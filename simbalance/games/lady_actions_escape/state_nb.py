@@ -189,3 +189,9 @@ def nth_card(mask, r):
 @njit(cache=True, inline="always")
 def lowest_card(mask):
     return lowest_bit(mask)
+
+
+@njit(cache=True, inline="always")
+def option_code(card, bg, ch, n_cards, n_ch):
+    """The option playing ``card`` (a wildcard: named background ``bg``, character ``ch``)."""
+    return card if bg < 0 else card + n_cards * (1 + bg * n_ch + ch)

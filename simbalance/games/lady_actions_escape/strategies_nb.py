@@ -7,8 +7,8 @@ Decision points (docs/rules/lady-actions-escape.md, "Strategies"):
 
 Ids (engine.STRATEGIES): 0 random, 1 flexible (and steer: same rule, negative weights), 2 blocker.
 ``PLUGIN_ID`` (-1, simbalance.core.plugins) is the user's ``--strategy-file`` function, called by
-play_nb.strategy_move itself (it names wildcards with the heuristics' rule below). ``SCRIPTED`` (-2)
-is for tests only: its parameter row lists, per decision of its player, the card id to play (or,
+``strategy_move`` (at the end: a seat's whole decision, as play_nb and the search's ``policy`` ask for
+it; it names wildcards with the heuristics' rule below). ``SCRIPTED`` (-2) is for tests only: its parameter row lists, per decision of its player, the card id to play (or,
 after a wild, the background then the character to name). Ids and parameter positions live in
 state_nb.
 
@@ -27,12 +27,19 @@ import numpy as np
 from numba import njit
 
 from simbalance.core.bits import popcount
+from simbalance.core.plugins import PLUGIN_ID
 from simbalance.core.rng import randint, wins_tie
+from simbalance.games.lady_actions_escape.rules_nb import next_seat, playable
 from simbalance.games.lady_actions_escape.state_nb import (
     BLOCKER,
+    DIRECTION,
     EFFECT_DRAW,
     EFFECT_NONE,
     EFFECT_REVERSE,
+    G_N_BG,
+    G_PLAYERS,
+    HAND,
+    HAND_N,
     INFO_BG,
     INFO_CH,
     INFO_EFFECT,
@@ -43,8 +50,16 @@ from simbalance.games.lady_actions_escape.state_nb import (
     P_DANGER,
     P_WEAPON_HOLD,
     P_WILD_HOLD,
+    PENDING,
+    PHASE,
+    PHASE_NAME,
     RANDOM,
     SCRIPTED,
+    SEAT,
+    STEPS,
+    TOP,
+    bit,
+    has,
     lowest_card,
     nth_card,
 )
@@ -149,3 +164,54 @@ def name_character(sid, params, state, step, hand, kind_cards, n_bg):
     if sid == SCRIPTED:
         return int(params[step])
     return _most_held(state, hand, kind_cards, n_bg, n_ch)
+
+
+# ---- a seat's decision, as the game asks for it --------------------------------------------------
+@njit(cache=True)
+def plugin_choose(hand, playable, top_background, top_character, hand_sizes, seat, direction, cards, state):
+    """The decision of seats with strategy id PLUGIN_ID (plugin.PLUGIN_DOC). The normal kernel has no
+    such seat; ``make_plugin_kernel`` puts the user's function under this name."""
+    return -1
+
+
+@njit(cache=True, inline="always")
+def strategy_move(ctx, state, sid, params):
+    """The pending decision, taken by the strategy ``sid`` with its parameters: (card, background,
+    character, legal); background and character -1 for a card that is not wild. ``legal`` False: the
+    strategy chose a card it may not play (the caller ends the game)."""
+    card_info, kind_cards, game_rules = ctx[0], ctx[2], ctx[3]
+    rng, masks, st = state
+    seat = st[SEAT]
+    hand = masks[HAND + seat]
+    n_bg = game_rules[G_N_BG]
+    n_ch = kind_cards.shape[0] - n_bg
+    if st[PHASE] == PHASE_NAME:
+        card = st[PENDING]  # drawn, and it must be played: only its naming is left to decide
+    else:
+        options = playable(ctx, state, seat)
+        if sid == RANDOM:
+            # choose_card's random branch, inline: a call passing this many arrays costs about as
+            # much as the rest of the turn (numba counts references to every array argument).
+            card = nth_card(options, randint(rng, popcount(options)))
+        elif sid == PLUGIN_ID:
+            players = game_rules[G_PLAYERS]
+            top = st[TOP]
+            card = plugin_choose(hand, options, top // (n_ch + 1) - 1, top % (n_ch + 1) - 1,
+                                 st[HAND_N:HAND_N + players], seat, st[DIRECTION], card_info, rng)
+        else:
+            players = game_rules[G_PLAYERS]
+            direction = st[DIRECTION]
+            card = choose_card(sid, params, rng, st[STEPS + seat], hand, options, popcount(options), card_info,
+                               kind_cards, n_bg, st[HAND_N + next_seat(seat, direction, players)],
+                               st[HAND_N + next_seat(seat, -direction, players)])
+        st[STEPS + seat] += 1
+        if card < 0 or card >= card_info.shape[0] or not has(options, card):
+            return card, -1, -1, False
+    if not card_info[card, INFO_WILD]:
+        return card, -1, -1, True
+    rest = hand & ~bit(card)  # what it names, it names for the hand it keeps
+    bg = name_background(sid, params, rng, st[STEPS + seat], rest, kind_cards, n_bg)
+    st[STEPS + seat] += 1
+    ch = name_character(sid, params, rng, st[STEPS + seat], rest, kind_cards, n_bg)
+    st[STEPS + seat] += 1
+    return card, bg, ch, 0 <= bg < n_bg and 0 <= ch < n_ch
