@@ -13,8 +13,6 @@ from simbalance.api import plan_run
 from simbalance.core.records import END_STALEMATE, END_TIMEOUT, END_WIN
 from simbalance.games.lady_actions_escape.engine import ENGINE
 from simbalance.games.lady_actions_escape.play_nb import start_from
-from simbalance.games.lady_actions_escape.state_nb import option_code
-from simbalance.games.lady_actions_escape.strategies_nb import strategy_move
 from simbalance.games.lady_actions_escape.state_nb import (
     G_N_BG,
     HAND,
@@ -22,7 +20,9 @@ from simbalance.games.lady_actions_escape.state_nb import (
     PHASE,
     PHASE_NAME,
     PHASE_PLAY,
+    option_code,
 )
+from simbalance.games.lady_actions_escape.strategies_nb import strategy_move
 from simbalance.games.lady_actions_escape.validate_nb import ILLEGAL_PLAY, OK
 
 R = ENGINE.resumable
