@@ -8,7 +8,7 @@ Run it (from the repository root) with
 ``plugin`` in --strategies seats this function; every other name seats a built-in strategy. The
 function is called at every decision of its seats: which card to lead (any card of the hand) or to
 play (one of the cards that match the top card). The engine documents the arguments in
-``simbalance.games.lady_actions_escape.engine.PLUGIN_DOC``; in short:
+``simbalance.games.lady_actions_escape.engine.USER_STRATEGY_DOC``; in short:
 
 - ``hand``, ``playable``: the player's hand and the cards it may play, as 64-bit masks: bit ``c`` is
   set when card id ``c`` is in it (``(playable >> np.uint64(c)) & np.uint64(1)``);

@@ -190,7 +190,7 @@ def resolve_lineup(
     names: list[str] | str | None = None,
     rotate: bool = False,
     every_lineup: bool = False,
-    plugin: bool = False,
+    user_strategy: bool = False,
 ) -> Lineup:
     """Seat strategies: one name for every seat, or one per seat; ``None`` takes the config default.
 
@@ -198,11 +198,12 @@ def resolve_lineup(
     plays every assignment of the distinct names to the seats, repetitions included.
     """
     known = all_strategies(cfg, engine_strategies, param_names)
-    if plugin:  # the user's own function (see simbalance/core/plugins.py)
-        from simbalance.core.plugins import PLUGIN_ID, PLUGIN_NAME
+    if user_strategy:  # the user's own function, seated by the name "plugin" (core/user_strategy.py)
+        from simbalance.core.user_strategy import USER_STRATEGY_ID, USER_STRATEGY_SEAT
 
-        known[PLUGIN_NAME] = StrategyInfo(PLUGIN_NAME, PLUGIN_NAME, "the --strategy-file function", {}, False)
-        engine_strategies = {**engine_strategies, PLUGIN_NAME: PLUGIN_ID}
+        known[USER_STRATEGY_SEAT] = StrategyInfo(USER_STRATEGY_SEAT, USER_STRATEGY_SEAT, "the --strategy-file function",
+                                                 {}, False)
+        engine_strategies = {**engine_strategies, USER_STRATEGY_SEAT: USER_STRATEGY_ID}
     if names is None:
         names = cfg.get("game", {}).get("strategies", ["random"])
     if isinstance(names, str):

@@ -53,7 +53,7 @@ class Cards:
 
 
 @dataclass(frozen=True)
-class Plugin:
+class UserStrategy:
     """Strategies written by a user (``--strategy-file``): ``kernel(fn)`` builds a kernel in which
     ``fn`` decides for the seats named ``plugin``; ``doc`` is the decision signature ``fn`` must have."""
 
@@ -177,7 +177,7 @@ class Engine:
     - ``summarize``, ``figures``, ``paired_metrics``, ``cards``: the report's game-specific parts.
       ``paired_metrics`` gives per-game values (name -> (kind, array)) that ``compare`` tests in pairs.
     - ``replay`` and ``trace``: one game again, in words and as (record, event log).
-    - ``plugin``: user strategies, for the games that take them.
+    - ``user_strategy``: a user's own strategy (``--strategy-file``), for the games that take one.
     - ``resumable``: the game as resumable steps (``Resumable``).
     - ``progress``: what the whole-game metrics measure per seat, in words (docs/metrics.md,
       "Whole-game metrics"): the measure the kernel hands core/whole_game.py at every round, higher
@@ -205,7 +205,7 @@ class Engine:
     cards: Cards | None = None
     replay: Replay | None = None
     trace: Trace | None = None
-    plugin: Plugin | None = None
+    user_strategy: UserStrategy | None = None
     resumable: Resumable | None = None
     progress: str | None = None
     stalemate_reasons: Mapping[int, tuple[str, str]] = field(default_factory=dict)

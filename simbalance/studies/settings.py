@@ -208,17 +208,17 @@ def plan_run(
     players = require_int(cfg, "game.players", spec.min_players, spec.max_players)
     engine = spec.load()
     lineup = resolve_lineup(cfg, engine.strategies, engine.strategy_params, players, strategies, rotate, every_lineup,
-                            plugin=strategy_file is not None)
+                            user_strategy=strategy_file is not None)
     kernel = engine.kernel_for(lineup)
     if strategy_file is not None:
-        from simbalance.core.plugins import PLUGIN_NAME, plugin_kernel
+        from simbalance.core.user_strategy import USER_STRATEGY_SEAT, user_strategy_kernel
 
         if engine.searches(lineup):
             raise SimbalanceError("--strategy-file: a plug-in and search players (mcts, flat) cannot share a run yet")
-        if PLUGIN_NAME not in lineup.slot_names:
-            raise SimbalanceError(f"--strategy-file: seat the function with the strategy name {PLUGIN_NAME!r}, "
-                                  f"e.g. --strategies {PLUGIN_NAME},random")
-        kernel = plugin_kernel(engine, spec.id, strategy_file)
+        if USER_STRATEGY_SEAT not in lineup.slot_names:
+            raise SimbalanceError(f"--strategy-file: seat the function with the strategy name {USER_STRATEGY_SEAT!r}, "
+                                  f"e.g. --strategies {USER_STRATEGY_SEAT},random")
+        kernel = user_strategy_kernel(engine, spec.id, strategy_file)
     prepared = engine.prepare(cfg, players, bool(validate))
     return RunPlan(spec, engine, cfg, players, n, settings.seed, lineup, prepared, threads, chunk_size,
                    variants=list(settings.variants), kernel=kernel, config_file=settings.config,

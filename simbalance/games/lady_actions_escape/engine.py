@@ -25,11 +25,10 @@ import numpy as np
 from simbalance.core.config import require_bool, require_choice, require_int
 from simbalance.core.errors import ConfigError
 from simbalance.core.records import MAX_SEATS, record_dtype
-from simbalance.core.spec import Cards, Engine, Plugin, Resumable, Search
+from simbalance.core.spec import Cards, Engine, Resumable, Search, UserStrategy
 from simbalance.core.whole_game import PROGRESS_FIELDS
 from simbalance.games.lady_actions_escape import play_nb, search_nb, state_nb, validate_nb
 from simbalance.games.lady_actions_escape.deck import can_ever_play, card_arrays, game_deck
-from simbalance.games.lady_actions_escape.plugin import PLUGIN_DOC, build_plugin_kernel
 from simbalance.games.lady_actions_escape.replay import replay, trace
 from simbalance.games.lady_actions_escape.report import card_labels, card_masks, figures, summarize
 from simbalance.games.lady_actions_escape.state_nb import (
@@ -50,6 +49,7 @@ from simbalance.games.lady_actions_escape.state_nb import (
     R_NO_PLAY,
     R_RECYCLING,
 )
+from simbalance.games.lady_actions_escape.user_strategy import USER_STRATEGY_DOC, build_user_strategy_kernel
 from simbalance.players import SEARCH_PARAMS, SEARCH_STRATEGIES
 
 ENGINE_VERSION = 3
@@ -118,9 +118,9 @@ def prepare(cfg: dict, players: int, validate: bool = False) -> tuple:
     return card_info, match, kind_cards, game_rules, np.bool_(validate)
 
 
-def plugin_kernel(fn):
-    """Engine.plugin.kernel: the kernel around a user's strategy ``fn`` (plugin.py)."""
-    return build_plugin_kernel(fn, prepare, RECORD_DTYPE)
+def user_strategy_kernel(fn):
+    """Engine.user_strategy.kernel: the kernel around a user's strategy ``fn`` (user_strategy.py)."""
+    return build_user_strategy_kernel(fn, prepare, RECORD_DTYPE)
 
 
 ENGINE = Engine(
@@ -137,7 +137,7 @@ ENGINE = Engine(
     cards=Cards(card_labels, card_masks),
     replay=replay,
     trace=trace,
-    plugin=Plugin(plugin_kernel, PLUGIN_DOC),
+    user_strategy=UserStrategy(user_strategy_kernel, USER_STRATEGY_DOC),
     progress=PROGRESS,
     stalemate_reasons=STALEMATE_REASONS,
     resumable=Resumable.of_game(play_nb, state_nb, validate_nb),

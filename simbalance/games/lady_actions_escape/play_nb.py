@@ -15,8 +15,8 @@ The functions that run the game (``start``, ``play_out``, ``apply_option``, ...)
 ``_nrt=False``: they allocate nothing, and with numba's reference counting on, the array locals of
 the inlined rule steps cost atomic increments and decrements every turn (five times slower).
 
-Seats with strategy id PLUGIN_ID (a user's ``--strategy-file`` function) call the global
-``plugin_choose`` (strategies_nb.py); ``make_plugin_kernel(fn)`` compiles copies of ``strategy_move``, ``play_out``,
+Seats with strategy id USER_STRATEGY_ID (a user's ``--strategy-file`` function) call the global
+``user_choose`` (strategies_nb.py); ``make_user_strategy_kernel(fn)`` compiles copies of ``strategy_move``, ``play_out``,
 ``play_block``, ``kernel`` and ``trace_game`` in which that name is ``fn``. A global, not a
 function argument: numba passes a function argument as a pointer constant, and a kernel holding
 one cannot be cached.
@@ -399,10 +399,10 @@ def _rebound(func, **names):
                               py.__closure__)
 
 
-def make_plugin_kernel(fn):
-    """The kernel and the replay with ``fn`` as ``plugin_choose``: the same code, compiled (on first
-    call, once per process) for this function. plugin.build_plugin_kernel checks ``fn`` first."""
-    move = njit(inline="always")(_rebound(strategy_move, plugin_choose=fn))
+def make_user_strategy_kernel(fn):
+    """The kernel and the replay with ``fn`` as ``user_choose``: the same code, compiled (on first
+    call, once per process) for this function. user_strategy.build_user_strategy_kernel checks ``fn`` first."""
+    move = njit(inline="always")(_rebound(strategy_move, user_choose=fn))
     out = njit(_nrt=False)(_rebound(play_out, strategy_move=move))  # as play_out: no reference counting
     block = njit(_rebound(play_block, play_out=out))
     return njit(nogil=True)(_rebound(kernel, play_block=block)), njit(_rebound(trace_game, play_block=block))

@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 
 from simbalance.core.errors import SimbalanceError
-from simbalance.core.plugins import PLUGIN_ID
 from simbalance.core.replay import trace_with_log
+from simbalance.core.user_strategy import USER_STRATEGY_ID
 from simbalance.games.lady_actions_escape import state_nb as S
 from simbalance.games.lady_actions_escape.deck import game_deck
 from simbalance.games.lady_actions_escape.play_nb import trace_game, trace_search_game
@@ -17,7 +17,7 @@ def trace(plan, game: int) -> tuple[np.ndarray, np.ndarray]:
     """Play game ``game`` of the plan's run again (the kernels' own code, validated) and return its
     record and its event log (rows of state_nb.EV_*)."""
     run_trace = getattr(plan.kernel, "trace_game", None)  # a plug-in kernel's own replay
-    if PLUGIN_ID in plan.lineup.slot_strategy and run_trace is None:
+    if USER_STRATEGY_ID in plan.lineup.slot_strategy and run_trace is None:
         raise SimbalanceError("lady-actions-escape: replaying a plug-in's game needs its kernel (plan_run with "
                               "strategy_file=...)")
     run_trace = run_trace or (trace_search_game if plan.engine.searches(plan.lineup) else trace_game)

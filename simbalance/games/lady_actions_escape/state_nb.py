@@ -61,7 +61,7 @@ EFFECT_DRAW = 2  # Dr. Evil (numbered, or Dr. Ling)
 RANDOM = 0
 FLEXIBLE = 1  # also steer: the same rule with other weights
 BLOCKER = 2
-SCRIPTED = -2  # tests only: the parameter row lists the seat's decisions; -1 is core.plugins.PLUGIN_ID
+SCRIPTED = -2  # tests only: the parameter row lists the seat's decisions; -1 is core.plugins.USER_STRATEGY_ID
 
 # Parameter positions (engine.STRATEGY_PARAMS: the order the code reads them).
 P_BG_WEIGHT = 0  # weight of "cards I hold of this card's background"

@@ -6,7 +6,7 @@ Decision points (docs/rules/lady-actions-escape.md, "Strategies"):
 2. ``name_background`` then ``name_character``: what a played wildcard stands for.
 
 Ids (engine.STRATEGIES): 0 random, 1 flexible (and steer: same rule, negative weights), 2 blocker.
-``PLUGIN_ID`` (-1, simbalance.core.plugins) is the user's ``--strategy-file`` function, called by
+``USER_STRATEGY_ID`` (-1, simbalance.core.user_strategy) is the user's ``--strategy-file`` function, called by
 ``strategy_move`` (at the end: a seat's whole decision, as play_nb and the search's ``policy`` ask for
 it; it names wildcards with the heuristics' rule below). ``SCRIPTED`` (-2) is for tests only: its parameter row lists, per decision of its player, the card id to play (or,
 after a wild, the background then the character to name). Ids and parameter positions live in
@@ -27,8 +27,8 @@ import numpy as np
 from numba import njit
 
 from simbalance.core.bits import popcount
-from simbalance.core.plugins import PLUGIN_ID
 from simbalance.core.rng import randint, wins_tie
+from simbalance.core.user_strategy import USER_STRATEGY_ID
 from simbalance.games.lady_actions_escape.rules_nb import next_seat, playable
 from simbalance.games.lady_actions_escape.state_nb import (
     BLOCKER,
@@ -168,9 +168,9 @@ def name_character(sid, params, state, step, hand, kind_cards, n_bg):
 
 # ---- a seat's decision, as the game asks for it --------------------------------------------------
 @njit(cache=True)
-def plugin_choose(hand, playable, top_background, top_character, hand_sizes, seat, direction, cards, state):
-    """The decision of seats with strategy id PLUGIN_ID (plugin.PLUGIN_DOC). The normal kernel has no
-    such seat; ``make_plugin_kernel`` puts the user's function under this name."""
+def user_choose(hand, playable, top_background, top_character, hand_sizes, seat, direction, cards, state):
+    """The decision of seats with strategy id USER_STRATEGY_ID (user_strategy.USER_STRATEGY_DOC). The normal kernel has no
+    such seat; ``make_user_strategy_kernel`` puts the user's function under this name."""
     return -1
 
 
@@ -193,10 +193,10 @@ def strategy_move(ctx, state, sid, params):
             # choose_card's random branch, inline: a call passing this many arrays costs about as
             # much as the rest of the turn (numba counts references to every array argument).
             card = nth_card(options, randint(rng, popcount(options)))
-        elif sid == PLUGIN_ID:
+        elif sid == USER_STRATEGY_ID:
             players = game_rules[G_PLAYERS]
             top = st[TOP]
-            card = plugin_choose(hand, options, top // (n_ch + 1) - 1, top % (n_ch + 1) - 1,
+            card = user_choose(hand, options, top // (n_ch + 1) - 1, top % (n_ch + 1) - 1,
                                  st[HAND_N:HAND_N + players], seat, st[DIRECTION], card_info, rng)
         else:
             players = game_rules[G_PLAYERS]

@@ -1,8 +1,13 @@
 """Strategies written by the user in their own file, used without changing simbalance.
 
+Words: a *user strategy* is a function from ``--strategy-file``; a *plug-in* is a whole game
+installed as its own package (games/registry.py). The one place the word "plugin" stays for a
+strategy is the seat name on the command line, ``--strategies plugin,random``: users' commands
+and scripts say it, so it is kept.
+
 ``--strategy-file path.py:name`` loads ``name`` from ``path.py``: an ``@njit`` function with the
-decision signature the engine documents (``Engine.plugin.doc``). It plays every seat given the
-strategy name ``plugin``. The engine builds a kernel around it (``Engine.plugin.kernel(fn)``); that
+decision signature the engine documents (``Engine.user_strategy.doc``). It plays every seat given the
+strategy name ``plugin``. The engine builds a kernel around it (``Engine.user_strategy.kernel(fn)``); that
 kernel is compiled once per run, since numba cannot cache code that takes a user's function.
 """
 
@@ -14,11 +19,11 @@ from pathlib import Path
 
 from simbalance.core.errors import ConfigError
 
-PLUGIN_NAME = "plugin"  # the strategy name that seats the user's function
-PLUGIN_ID = -1  # its strategy id inside kernels
+USER_STRATEGY_SEAT = "plugin"  # the strategy name that seats the user's function
+USER_STRATEGY_ID = -1  # its strategy id inside kernels
 
 
-def load_plugin(spec: str):
+def load_user_strategy(spec: str):
     """The numba dispatcher named by ``path.py:name``, or a one-line error."""
     path_text, sep, name = spec.rpartition(":")
     if not sep or not path_text or not name:
@@ -46,13 +51,13 @@ def load_plugin(spec: str):
     return fn
 
 
-def plugin_kernel(engine, game: str, spec: str):
+def user_strategy_kernel(engine, game: str, spec: str):
     """The engine's kernel with the user's function deciding for the ``plugin`` seats."""
-    if engine.plugin is None:
+    if engine.user_strategy is None:
         raise ConfigError(f"{game}: this engine does not take plug-in strategies yet")
-    fn = load_plugin(spec)
+    fn = load_user_strategy(spec)
     try:
-        kernel = engine.plugin.kernel(fn)  # compiles it and plays a probe game
+        kernel = engine.user_strategy.kernel(fn)  # compiles it and plays a probe game
     except ConfigError:
         raise
     except (SystemExit, Exception) as exc:  # the user's code raised while playing the probe game

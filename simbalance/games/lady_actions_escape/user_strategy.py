@@ -7,11 +7,11 @@ from __future__ import annotations
 import numpy as np
 
 from simbalance.core.errors import ConfigError
-from simbalance.core.plugins import PLUGIN_ID
 from simbalance.core.records import END_INVALID
-from simbalance.games.lady_actions_escape.play_nb import make_plugin_kernel
+from simbalance.core.user_strategy import USER_STRATEGY_ID
+from simbalance.games.lady_actions_escape.play_nb import make_user_strategy_kernel
 
-PLUGIN_DOC = (
+USER_STRATEGY_DOC = (
     "choose(hand, playable, top_background, top_character, hand_sizes, seat, direction, cards, state) -> int, "
     "the id of the card to play (one of the set bits of playable); hand, playable: uint64 masks, bit c = card id c; "
     "top_background, top_character: what the discard pile's top card stands for (-1: none; both -1 when leading, "
@@ -24,7 +24,7 @@ PLUGIN_DOC = (
 
 
 def _plugin_arg_types():
-    """The numba types ``strategies_nb.strategy_move`` passes to the plug-in (see PLUGIN_DOC)."""
+    """The numba types ``strategies_nb.strategy_move`` passes to the plug-in (see USER_STRATEGY_DOC)."""
     from numba import types as nt
 
     return (nt.uint64, nt.uint64, nt.int64, nt.int64, nt.int64[::1], nt.int64, nt.int64, nt.int64[:, ::1],
@@ -34,10 +34,10 @@ def _plugin_arg_types():
 _PLUGIN_KERNELS: dict = {}  # per plug-in function: compiled once per process
 
 
-def build_plugin_kernel(fn, prepare, record_dtype):
-    """The kernel in which seats with strategy id PLUGIN_ID play with ``fn`` (an ``@njit`` function
-    with the PLUGIN_DOC signature); a wrong function is a one-line ConfigError, not a numba traceback.
-    ``prepare`` and ``record_dtype`` are the engine's (engine.plugin_kernel passes them): the kernel
+def build_user_strategy_kernel(fn, prepare, record_dtype):
+    """The kernel in which seats with strategy id USER_STRATEGY_ID play with ``fn`` (an ``@njit`` function
+    with the USER_STRATEGY_DOC signature); a wrong function is a one-line ConfigError, not a numba traceback.
+    ``prepare`` and ``record_dtype`` are the engine's (engine.user_strategy_kernel passes them): the kernel
     is compiled here on one game.
 
     The kernel returned is a Python function with the signature of ``kernel``; it raises a
@@ -49,7 +49,7 @@ def build_plugin_kernel(fn, prepare, record_dtype):
     if key in _PLUGIN_KERNELS:
         return _PLUGIN_KERNELS[key]
     name = getattr(fn, "__name__", "the plug-in")
-    expected = f"lady-actions-escape plug-ins are called as {PLUGIN_DOC}"
+    expected = f"lady-actions-escape plug-ins are called as {USER_STRATEGY_DOC}"
     args = _plugin_arg_types()
     try:
         fn.compile(args)
@@ -62,7 +62,7 @@ def build_plugin_kernel(fn, prepare, record_dtype):
 
     if not isinstance(returned, nt.Integer) or isinstance(returned, nt.Boolean):
         raise ConfigError(f"--strategy-file: {name} returns {returned}, not an integer card id; expected: {expected}")
-    jitted, trace = make_plugin_kernel(fn)
+    jitted, trace = make_user_strategy_kernel(fn)
 
     def run(out, lo, hi, first_game, seed, lineups, slot_strategy, slot_params, card_info, match, kind_cards,
             game_rules, validate):
@@ -85,7 +85,7 @@ def build_plugin_kernel(fn, prepare, record_dtype):
     out = np.zeros(1, record_dtype)
     try:
         jitted(out, np.int64(0), np.int64(1), np.int64(0), np.uint64(0), np.zeros((1, 2), np.int8),
-               np.array([PLUGIN_ID], np.int32), np.zeros((1, 1), np.float64), *prepared)
+               np.array([USER_STRATEGY_ID], np.int32), np.zeros((1, 1), np.float64), *prepared)
     except NumbaError as exc:
         raise ConfigError(f"--strategy-file: {name} does not fit the game ({_first_line(exc)}); "
                           f"expected: {expected}") from None
