@@ -211,6 +211,23 @@ class Engine:
     stalemate_reasons: Mapping[int, tuple[str, str]] = field(default_factory=dict)
     search: Search | None = None
 
+    @classmethod
+    def of_game(cls, engine, play, state, validate, search=None, **parts) -> Engine:
+        """A game's engine from its modules, each part where the game template puts it
+        (docs/architecture.md, "A game's files"): from the engine module ``engine``, its
+        ``ENGINE_VERSION``, ``RECORD_DTYPE``, ``STRATEGIES``, ``STRATEGY_PARAMS``, ``CHUNK_SIZE``,
+        ``PROGRESS``, ``STALEMATE_REASONS`` and ``prepare``; ``play_nb.kernel``; the resumable steps
+        (``Resumable.of_game``) and, for a game with search players, ``Search.of_game(play,
+        search)``. ``parts``: the fields only some games have (the report's and the replay's hooks,
+        ``cards``, ``user_strategy``, ``has_decisions``), by name."""
+        found = dict(version=engine.ENGINE_VERSION, record_dtype=engine.RECORD_DTYPE, strategies=engine.STRATEGIES,
+                     strategy_params=engine.STRATEGY_PARAMS, prepare=engine.prepare, kernel=play.kernel,
+                     module=engine.__name__, chunk_size=engine.CHUNK_SIZE, progress=engine.PROGRESS,
+                     stalemate_reasons=engine.STALEMATE_REASONS, resumable=Resumable.of_game(play, state, validate))
+        if search is not None:
+            found["search"] = Search.of_game(play, search)
+        return cls(**found, **parts)
+
     def is_search(self, name: str) -> bool:
         """True for a search player's strategy name (``mcts``, ``flat``), False for a heuristic."""
         return is_search_id(self.strategies[name])

@@ -22,17 +22,16 @@ must keep). Games without a search seat are the same games.
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 
 from simbalance.core.config import get, require_bool, require_choice, require_int
 from simbalance.core.errors import ConfigError
 from simbalance.core.records import MAX_SEATS, record_dtype
-from simbalance.core.spec import Engine, Resumable, Search
+from simbalance.core.spec import Engine
 from simbalance.core.whole_game import PROGRESS_FIELDS
 from simbalance.games.aquaman import play_nb, search_nb, state_nb, validate_nb
-from simbalance.games.aquaman.play_nb import (
-    kernel,
-)
 from simbalance.games.aquaman.replay import replay, trace
 from simbalance.games.aquaman.report import figures, summarize
 from simbalance.games.aquaman.state_nb import (
@@ -245,21 +244,5 @@ def prepare(cfg: dict, players: int, validate: bool = False) -> tuple:
     return (rules, card, move_to, adj, np.bool_(validate))
 
 
-ENGINE = Engine(
-    version=ENGINE_VERSION,
-    record_dtype=RECORD_DTYPE,
-    strategies=STRATEGIES,
-    strategy_params=STRATEGY_PARAMS,
-    prepare=prepare,
-    kernel=kernel,
-    module=__name__,
-    chunk_size=CHUNK_SIZE,
-    summarize=summarize,
-    figures=figures,
-    replay=replay,
-    progress=PROGRESS,
-    stalemate_reasons=STALEMATE_REASONS,
-    trace=trace,
-    resumable=Resumable.of_game(play_nb, state_nb, validate_nb),
-    search=Search.of_game(play_nb, search_nb),
-)
+ENGINE = Engine.of_game(sys.modules[__name__], play_nb, state_nb, validate_nb, search_nb,
+                        summarize=summarize, figures=figures, replay=replay, trace=trace)

@@ -18,12 +18,14 @@ without a search seat are the same games.
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 
 from simbalance.core.config import require_bool, require_choice, require_int
 from simbalance.core.errors import ConfigError
 from simbalance.core.records import MAX_SEATS, record_dtype
-from simbalance.core.spec import Cards, Engine, Resumable, Search
+from simbalance.core.spec import Cards, Engine
 from simbalance.core.whole_game import PROGRESS_FIELDS
 from simbalance.games.captain_action import play_nb, search_nb, state_nb, validate_nb
 from simbalance.games.captain_action.deck import MAX_HAND, game_deck, scoring_arrays
@@ -115,22 +117,6 @@ def prepare(cfg: dict, players: int, validate: bool = False) -> tuple:
     return card_info, srules, game_rules, np.bool_(validate)
 
 
-ENGINE = Engine(
-    version=ENGINE_VERSION,
-    record_dtype=RECORD_DTYPE,
-    strategies=STRATEGIES,
-    strategy_params=STRATEGY_PARAMS,
-    prepare=prepare,
-    kernel=play_nb.kernel,
-    module=__name__,
-    chunk_size=CHUNK_SIZE,
-    summarize=summarize,
-    figures=figures,
-    cards=Cards(card_labels, card_masks),
-    replay=replay,
-    trace=trace,
-    progress=PROGRESS,
-    stalemate_reasons=STALEMATE_REASONS,
-    resumable=Resumable.of_game(play_nb, state_nb, validate_nb),
-    search=Search.of_game(play_nb, search_nb),
-)
+ENGINE = Engine.of_game(sys.modules[__name__], play_nb, state_nb, validate_nb, search_nb,
+                        summarize=summarize, figures=figures, cards=Cards(card_labels, card_masks), replay=replay,
+                        trace=trace)

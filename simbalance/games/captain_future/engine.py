@@ -42,14 +42,15 @@ slot, the event after them); what the search leaves to the seat's rollout strate
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 
 from simbalance.core.records import MAX_SEATS, record_dtype
-from simbalance.core.spec import Engine, Resumable, Search
+from simbalance.core.spec import Engine
 from simbalance.core.whole_game import PROGRESS_FIELDS
 from simbalance.games.captain_future import play_nb, search_nb, state_nb, validate_nb
 from simbalance.games.captain_future.board import MAX_BODIES, build_board
-from simbalance.games.captain_future.play_nb import kernel
 from simbalance.games.captain_future.replay import replay, trace
 from simbalance.games.captain_future.report import figures, summarize
 from simbalance.games.captain_future.state_nb import (
@@ -111,23 +112,7 @@ def prepare(cfg: dict, players: int, validate: bool = False) -> tuple:
     return (bd, np.bool_(validate))
 
 
-ENGINE = Engine(
-    version=ENGINE_VERSION,
-    record_dtype=RECORD_DTYPE,
-    strategies=STRATEGIES,
-    strategy_params=STRATEGY_PARAMS,
-    prepare=prepare,
-    kernel=kernel,
-    module=__name__,
-    chunk_size=CHUNK_SIZE,
-    summarize=summarize,
-    figures=figures,
-    replay=replay,
-    trace=trace,
-    progress=PROGRESS,
-    stalemate_reasons=STALEMATE_REASONS,
-    # Decisions: the event before the slots, each action slot, the events after them
-    # (docs/rules/captain-future.md, "Decisions"; option codes state_nb.OPT_*).
-    resumable=Resumable.of_game(play_nb, state_nb, validate_nb),
-    search=Search.of_game(play_nb, search_nb),
-)
+# Decisions: the event before the slots, each action slot, the events after them
+# (docs/rules/captain-future.md, "Decisions"; option codes state_nb.OPT_*).
+ENGINE = Engine.of_game(sys.modules[__name__], play_nb, state_nb, validate_nb, search_nb,
+                        summarize=summarize, figures=figures, replay=replay, trace=trace)

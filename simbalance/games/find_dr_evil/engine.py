@@ -9,19 +9,18 @@ Version history (bump ENGINE_VERSION only when game behaviour changes):
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 
 from simbalance.core.config import require_bool, require_int
 from simbalance.core.errors import ConfigError
 from simbalance.core.records import MAX_SEATS, record_dtype
-from simbalance.core.spec import Cards, Engine, Resumable
+from simbalance.core.spec import Cards, Engine
 from simbalance.core.whole_game import PROGRESS_FIELDS
 from simbalance.decks.captain_action import KIND_DR_LING
 from simbalance.games.find_dr_evil import play_nb, state_nb, validate_nb
 from simbalance.games.find_dr_evil.deck import game_deck
-from simbalance.games.find_dr_evil.play_nb import (
-    kernel,
-)
 from simbalance.games.find_dr_evil.replay import replay, trace
 from simbalance.games.find_dr_evil.report import card_labels, card_masks, summarize
 from simbalance.games.find_dr_evil.state_nb import (
@@ -81,23 +80,7 @@ def prepare(cfg: dict, players: int, validate: bool = False) -> tuple:
             np.bool_(validate))
 
 
-ENGINE = Engine(
-    version=ENGINE_VERSION,
-    record_dtype=RECORD_DTYPE,
-    strategies=STRATEGIES,
-    strategy_params=STRATEGY_PARAMS,
-    prepare=prepare,
-    kernel=kernel,
-    module=__name__,
-    chunk_size=CHUNK_SIZE,
-    has_decisions=False,
-    summarize=summarize,
-    cards=Cards(card_labels, card_masks),
-    replay=replay,
-    trace=trace,
-    progress=PROGRESS,
-    stalemate_reasons=STALEMATE_REASONS,
-    # Every pick is a decision of the picking seat: which slot of the offerer's hand to take
-    # (docs/rules/find-dr-evil.md, "Decisions"). Blind, so the game still has no informed decisions.
-    resumable=Resumable.of_game(play_nb, state_nb, validate_nb),
-)
+# Every pick is a decision of the picking seat: which slot of the offerer's hand to take
+# (docs/rules/find-dr-evil.md, "Decisions"). Blind, so the game still has no informed decisions.
+ENGINE = Engine.of_game(sys.modules[__name__], play_nb, state_nb, validate_nb, has_decisions=False,
+                        summarize=summarize, cards=Cards(card_labels, card_masks), replay=replay, trace=trace)

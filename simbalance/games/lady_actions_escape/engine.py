@@ -20,12 +20,14 @@ search seat are the same games.
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 
 from simbalance.core.config import require_bool, require_choice, require_int
 from simbalance.core.errors import ConfigError
 from simbalance.core.records import MAX_SEATS, record_dtype
-from simbalance.core.spec import Cards, Engine, Resumable, Search, UserStrategy
+from simbalance.core.spec import Cards, Engine, UserStrategy
 from simbalance.core.whole_game import PROGRESS_FIELDS
 from simbalance.games.lady_actions_escape import play_nb, search_nb, state_nb, validate_nb
 from simbalance.games.lady_actions_escape.deck import can_ever_play, card_arrays, game_deck
@@ -123,23 +125,6 @@ def user_strategy_kernel(fn):
     return build_user_strategy_kernel(fn, prepare, RECORD_DTYPE)
 
 
-ENGINE = Engine(
-    version=ENGINE_VERSION,
-    record_dtype=RECORD_DTYPE,
-    strategies=STRATEGIES,
-    strategy_params=STRATEGY_PARAMS,
-    prepare=prepare,
-    kernel=play_nb.kernel,
-    module=__name__,
-    chunk_size=CHUNK_SIZE,
-    summarize=summarize,
-    figures=figures,
-    cards=Cards(card_labels, card_masks),
-    replay=replay,
-    trace=trace,
-    user_strategy=UserStrategy(user_strategy_kernel, USER_STRATEGY_DOC),
-    progress=PROGRESS,
-    stalemate_reasons=STALEMATE_REASONS,
-    resumable=Resumable.of_game(play_nb, state_nb, validate_nb),
-    search=Search.of_game(play_nb, search_nb),
-)
+ENGINE = Engine.of_game(sys.modules[__name__], play_nb, state_nb, validate_nb, search_nb,
+                        summarize=summarize, figures=figures, cards=Cards(card_labels, card_masks), replay=replay,
+                        trace=trace, user_strategy=UserStrategy(user_strategy_kernel, USER_STRATEGY_DOC))
