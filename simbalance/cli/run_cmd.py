@@ -21,6 +21,7 @@ from rich.table import Table
 from simbalance.cli.findings_out import print_findings
 from simbalance.cli.settings_options import WHERE, plays_games
 from simbalance.core.errors import SimbalanceError
+from simbalance.core.faults import fault
 from simbalance.studies.settings import IDENTITY, RunSettings, as_options
 
 try:  # typer >= 0.22 vendors click; older typer uses click itself
@@ -215,7 +216,12 @@ def run(
                                            or records_fit(plan.n, plan.engine.record_dtype.itemsize))
     if request.stream is False and not keep:
         raise SimbalanceError(f"--n {plan.n:,} --no-stream: the records would not fit in memory; drop --no-stream")
-    with claim_out_dir(Path(request.out) if request.out else None, plan.spec.id) as target:
+    def left_by_a_kill(path: Path) -> None:
+        if not quiet:
+            Console(stderr=True).print(f"removed {path}: a half-written report a killed run left (its games "
+                                       "are in the checkpoint, when it had one)")
+
+    with claim_out_dir(Path(request.out) if request.out else None, plan.spec.id, left_by_a_kill) as target:
         request = replace(request, out=str(target))
         state_dir = resume if resume is not None else fresh_state_dir(target, quiet)
         _play_and_write(plan, request, keep, state_dir, resume is not None, quiet)
@@ -266,9 +272,10 @@ def _play_and_write(plan, request: RunRequest, keep: bool, state_dir: Path, resu
                   "impact use the first 200,000 games")
     progress = None if quiet else RichProgress(plan.spec.id)
     with interruptible() as stop:
+        # keep_checkpoint: the checkpoint, with every game, stays until the folder is in place
         options = RunOptions(keep_games=keep, precision=request.precision, state_dir=state_dir, resume=resuming,
                              args=request.to_state(), stop=stop, shards=not keep and request.games_file,
-                             compiling=False if quiet else None)  # None: the command line's spinner
+                             keep_checkpoint=True, compiling=False if quiet else None)  # None: the spinner
         try:
             result = SimulationResult.from_plan(plan, progress=progress, options=options)
         except RunInterrupted:
@@ -281,12 +288,16 @@ def _play_and_write(plan, request: RunRequest, keep: bool, state_dir: Path, resu
                 progress.close()
     command = "simbalance " + " ".join(shlex.quote(a) for a in sys.argv[1:])
     report_start = time.perf_counter()
-    folder = write_run_folder(result, target, command=command, write_games=request.games_file)
+    try:
+        folder = write_run_folder(result, target, command=command, write_games=request.games_file,
+                                  shards=state_dir / "games")
+    except OSError as exc:  # disk full, no permission...: every game is in the checkpoint
+        where = exc.filename or target
+        raise SimbalanceError(f"writing the report into {target}: {exc.strerror or exc} ({where}); every game is "
+                              f"kept: once fixed, finish with simbalance run --resume {state_dir}") from None
     report_seconds = time.perf_counter() - report_start
-    shards = state_dir / "games"
-    if shards.is_dir():
-        shutil.move(str(shards), str(folder / "games"))
-    shutil.rmtree(state_dir, ignore_errors=True)
+    shutil.rmtree(state_dir, ignore_errors=True)  # only now: a kill up to here resumes from it
+    fault("after the checkpoint's removal")
     if quiet:
         print(folder)
         return

@@ -33,6 +33,7 @@ import numpy as np
 from simbalance.core import runner
 from simbalance.core.aggregate import RunAggregate, wilson
 from simbalance.core.errors import RunInterrupted, SimbalanceError
+from simbalance.core.faults import fault
 from simbalance.core.records import END_INVALID
 from simbalance.core.runner import (
     ProgressFn,
@@ -56,8 +57,9 @@ AGGREGATE_FIELDS = ("seat_win_units", "slot_win_units", "slot_seat_games", "outc
 
 
 def _fault(step: str) -> None:
-    """Called before and after every write of a checkpoint or shard; tests replace it to kill a run
-    at that step (fault injection). A no-op otherwise."""
+    """Called before and after every write of a checkpoint or shard: the tests' place to kill a run
+    (core/faults.py; in-process tests replace this function). A no-op otherwise."""
+    fault(step)
 
 
 @dataclass
@@ -69,6 +71,9 @@ class RunOptions:
     args: dict = field(default_factory=dict)  # how the run was asked for: stored in the checkpoint
     stop: object = None  # callable () -> bool, asked between chunks (Ctrl-C, SIGTERM)
     shards: bool = False  # streaming runs: write each chunk's games to state_dir/games/ as it finishes
+    # the caller removes the checkpoint once its own output is in place (the CLI: a kill while the
+    # report is written then loses no game); False: removed as soon as the play ends
+    keep_checkpoint: bool = False
     # held while the kernel compiles or loads: a context manager factory () -> ...; None: the
     # process's default notice (runner.default_compile_notice, the CLI's spinner), False: none
     compiling: object = None
@@ -120,7 +125,7 @@ class Checkpoint:
         _fault("after rename folder")
 
     def save(self, chunks_done: int, games_done: int, agg: RunAggregate, records: np.ndarray | None,
-             sample: np.ndarray) -> None:
+             sample: np.ndarray, seconds: float = 0.0, played_all: bool = False) -> None:
         self.dir.mkdir(parents=True, exist_ok=True)
         if records is not None:
             # Append what is new, before the commit; a resumed run reads only what the commit vouches for.
@@ -132,15 +137,18 @@ class Checkpoint:
                 fh.flush()
                 os.fsync(fh.fileno())
             _fault("after records")
-        self._commit(self.dir, chunks_done, games_done, agg, sample)
+        self._commit(self.dir, chunks_done, games_done, agg, sample, seconds, played_all)
         self.saved_games = games_done
 
     def _commit(self, folder: Path, chunks_done: int, games_done: int, agg: RunAggregate,
-                sample: np.ndarray) -> None:
+                sample: np.ndarray, seconds: float = 0.0, played_all: bool = False) -> None:
+        # play_seconds: the play's time over every session of the run, so that a resumed run's
+        # games/s is its own; played_all: the play is over (a kill while the output was written
+        # left it), a resume only writes the output.
         state = {"args": self.options.args, "game": self.plan.spec.id, "n": self.plan.n, "seed": self.plan.seed,
                  "chunk_size": self.chunk, "chunks_done": chunks_done, "games_done": games_done,
                  "keep_games": self.options.keep_games, "config": self.plan.config,
-                 "engine_version": self.plan.engine.version}
+                 "engine_version": self.plan.engine.version, "play_seconds": seconds, "played_all": played_all}
         blob = np.frombuffer((json.dumps(state, indent=2, default=str) + "\n").encode(), dtype=np.uint8)
         # A kept run's sample is a view of its records (records.bin has it); a streamed run stores its own.
         part = sample[:0] if self.options.keep_games else sample[: min(len(sample), games_done)]
@@ -190,7 +198,7 @@ class Checkpoint:
         if self.options.shards:
             self._trim_shards(chunks)
         self.saved_games = games
-        return chunks, games, agg
+        return chunks, games, agg, float(state.get("play_seconds", 0.0)), bool(state.get("played_all", False))
 
     def _trim_shards(self, chunks: int) -> None:
         """Drop shards (and half-written ones) of chunks after the commit; the resumed run writes them again."""
@@ -272,32 +280,34 @@ def execute(plan: RunPlan, options: RunOptions, progress: ProgressFn | None = No
               else np.zeros(min(plan.n, SAMPLE_GAMES), dtype=engine.record_dtype))
     agg = RunAggregate(plan.players, n_slots)
     checkpoint = Checkpoint(options.state_dir, plan, options, chunk) if options.state_dir else None
-    first_chunk, done = 0, 0
+    first_chunk, done, before, played_all = 0, 0, 0.0, False
     if options.resume:
         if checkpoint is None:
             raise SimbalanceError("resume needs the checkpoint folder")
-        first_chunk, done, agg = checkpoint.load(records, sample, plan.players, n_slots)
+        first_chunk, done, agg, before, played_all = checkpoint.load(records, sample, plan.players, n_slots)
     elif checkpoint is not None:
         checkpoint.begin(agg, sample)
     compile_seconds = 0.0
-    if plan.backend == "local":
+    if plan.backend == "local" and not played_all:
         with _compile_notice(plan, options):
             compile_seconds = _compile(plan)
     start = time.perf_counter()
     stop = options.stop if callable(options.stop) else None
     index = first_chunk
-    stopped_early = False
     chunks = chunk_bounds(plan.n, chunk, first_chunk=first_chunk)  # lazy: flat memory at any n
+    # played_all: a kill came after the play, while the output was written: nothing is left to play
+    stopped_early = played_all and done < plan.n  # (a precision run that had stopped early)
     in_chunk = [0]  # games done in the chunk in play, so that the display moves within a long chunk
 
     def games_done_in_chunk(k: int) -> None:
         in_chunk[0] += k
         progress(done + in_chunk[0], plan.n, time.perf_counter() - start)
 
-    for part in play_chunks(engine, lineup, plan.prepared, plan.seed, chunks, threads=plan.threads,
-                            backend=plan.backend, scheduler=plan.scheduler, stop=stop, kernel=plan.kernel,
-                            target=records, timeout=plan.dask_timeout,
-                            on_games=games_done_in_chunk if progress is not None else None):
+    parts = iter(()) if played_all else play_chunks(
+        engine, lineup, plan.prepared, plan.seed, chunks, threads=plan.threads, backend=plan.backend,
+        scheduler=plan.scheduler, stop=stop, kernel=plan.kernel, target=records, timeout=plan.dask_timeout,
+        on_games=games_done_in_chunk if progress is not None else None)
+    for part in parts:
         shown, in_chunk[0] = in_chunk[0], 0  # every game of the chunk shown already (locally)?
         size = len(part)
         broken = np.flatnonzero(part["end"] == END_INVALID)
@@ -321,13 +331,16 @@ def execute(plan: RunPlan, options: RunOptions, progress: ProgressFn | None = No
             stopped_early = True
             break
         if checkpoint is not None and elapsed > CHECKPOINT_AFTER_S:
-            checkpoint.save(index, done, agg, records, sample)
-    elapsed = time.perf_counter() - start
+            checkpoint.save(index, done, agg, records, sample, before + elapsed)
+    elapsed = before + time.perf_counter() - start
     if done < plan.n and not stopped_early:
         if checkpoint is not None:
-            checkpoint.save(index, done, agg, records, sample)
+            checkpoint.save(index, done, agg, records, sample, elapsed)
         raise RunInterrupted(done, plan.n, checkpoint.dir if checkpoint else None)
-    if checkpoint is not None:
+    if checkpoint is not None and options.keep_checkpoint:
+        if not played_all:  # every game, until the caller's output is in place (then it removes it)
+            checkpoint.save(index, done, agg, records, sample, elapsed, played_all=True)
+    elif checkpoint is not None:
         checkpoint.remove()
     if records is not None and done < plan.n:
         records = records[:done]

@@ -11,6 +11,7 @@ import contextlib
 import fcntl
 import json
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -27,6 +28,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from simbalance.core.errors import SimbalanceError
+from simbalance.core.faults import fault
 from simbalance.report import figures
 from simbalance.report.run_page import render_report
 from simbalance.version import __version__
@@ -91,7 +93,7 @@ def _unlock(out: Path, fd: int) -> None:
 
 
 @contextmanager
-def claim_out_dir(out: Path | None, game: str) -> Iterator[Path]:
+def claim_out_dir(out: Path | None, game: str, on_leftover=None) -> Iterator[Path]:
     """Hold the run's folder (and its ``.partial``) for the whole run: check before any game that
     the folder can be created there, then take an exclusive lock, so a second run into the same
     folder stops at once with one line instead of overwriting the first. Without ``out``: a fresh
@@ -110,10 +112,27 @@ def claim_out_dir(out: Path | None, game: str) -> Iterator[Path]:
                 break
             if fd is not None:  # taken between the look and the lock
                 _unlock(out, fd)
+    for leftover in half_written(out):  # no run holds them: this one has the lock
+        shutil.rmtree(leftover, ignore_errors=True)
+        if on_leftover is not None:
+            on_leftover(leftover)
     try:
         yield out
     finally:
         _unlock(out, fd)
+
+
+def _writing_prefix(out: Path) -> str:
+    return f".{out.name}.writing-"
+
+
+def half_written(out: Path) -> list[Path]:
+    """The temporary folders a killed run left beside ``out``: ``atomic_folder``'s
+    ``.<name>.writing-XXXXXXXX`` (mkdtemp's eight characters), never another output's."""
+    if not out.parent.is_dir():
+        return []
+    pattern = re.compile(re.escape(_writing_prefix(out)) + r"[a-z0-9_]{8}")
+    return sorted(p for p in out.parent.iterdir() if pattern.fullmatch(p.name) and p.is_dir())
 
 
 def check_out_dir(out: Path) -> None:
@@ -190,7 +209,7 @@ def atomic_folder(out: Path):
     out = Path(out)
     check_out_dir(out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
+    tmp = Path(tempfile.mkdtemp(prefix=_writing_prefix(out), dir=out.parent))
     try:
         yield tmp
         if out.exists():
@@ -225,9 +244,14 @@ def write_json(path: Path, data: dict) -> None:
 
 
 def write_run_folder(result: SimulationResult, out: Path, command: str | None = None,
-                     write_games: bool = True) -> Path:
-    """Write the whole run folder atomically and return its path."""
+                     write_games: bool = True, shards: Path | None = None) -> Path:
+    """Write the whole run folder atomically and return its path. ``shards``: a streamed run's
+    folder of Parquet shards (in its checkpoint), linked into the run folder as ``games/`` before
+    the rename, so that the checkpoint keeps them until the folder is in place."""
     with atomic_folder(out) as tmp:
+        if shards is not None and shards.is_dir():
+            _link_tree(shards, tmp / "games")
+            fault("after the shards")
         # games.parquet is written on a thread of its own while the figures are drawn: Arrow
         # compresses and writes without the GIL (a third of the report's time at 10^6 games)
         games_writer = None
@@ -238,18 +262,37 @@ def write_run_folder(result: SimulationResult, out: Path, command: str | None = 
             summary = result.summary()
             man = manifest(result, command)
             write_json(tmp / "summary.json", summary)
+            fault("after summary.json")
             found = result.findings()
             write_json(tmp / "findings.json", {"findings": [f.to_dict() for f in found]})
+            fault("after findings.json")
             images = save_figures(tmp, run_figures(result, summary))
+            fault("after the figures")
             (tmp / "report.html").write_text(render_report(man, summary, images, found, result.notable_games(),
                                                            seat_strategies(result)), encoding="utf-8")
+            fault("after report.html")
         finally:
             if games_writer is not None:
                 wait([games_writer])  # never leave it writing into a folder that is being removed
         if games_writer is not None:
             games_writer.result()  # its error, if any, fails the folder
+            fault("after games.parquet")
         write_json(tmp / RUN_MARKER, man)  # last: its presence marks a complete folder
+        fault("before the rename")
+    fault("after the rename")
     return Path(out)
+
+
+def _link_tree(source: Path, target: Path) -> None:
+    """``target`` with every file of ``source`` as a hard link (a copy where the file system has
+    none): instant, and ``source`` keeps its files."""
+    target.mkdir()
+    for path in sorted(source.iterdir()):
+        if path.is_file():
+            try:
+                os.link(path, target / path.name)
+            except OSError:
+                shutil.copy2(path, target / path.name)
 
 
 _PARQUET_POOL = ThreadPoolExecutor(max_workers=1, thread_name_prefix="simbalance-parquet")
