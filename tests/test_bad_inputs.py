@@ -37,6 +37,10 @@ def _setup(tmp_path, case: str) -> None:
     if case == "new-game into a full folder":
         (tmp_path / "full").mkdir()
         (tmp_path / "full" / "notes.txt").write_text("mine")
+    if case == "config with 5,000 nested arrays":
+        (tmp_path / "deep.toml").write_text("a = " + "[" * 5000 + "]" * 5000 + "\n")
+    if case == "config with 3,000 nested tables":
+        (tmp_path / "deep.toml").write_text("a = " + "{b = " * 3000 + "1" + "}" * 3000 + "\n")
     if case == "corrupt checkpoint":
         state = tmp_path / "run.partial"
         state.mkdir()
@@ -77,7 +81,7 @@ CASES = {
     "robustness mistyped model": (["robustness", "captain-action", "--models", "random,buildr", "--out", "{tmp}/r"],
                                   "--models: unknown strategy 'buildr' (did you mean builder?)"),
     "robustness budget zero": (["robustness", "captain-action", "--budget", "0", "--out", "{tmp}/r"],
-                               "--budget 0: must be a whole number >= 1"),
+                               "--budget 0: allowed a whole number from 1 to 1,000,000"),
     "skill search games mistyped": (["skill", "captain-action", "--search-n", "lots", "--out", "{tmp}/s"],
                                     "--search-n"),
     "findings threshold mistyped": (["run", "find-dr-evil", "--n", "10", "--set", "findings.tie_max=0.1", "--out",
@@ -115,6 +119,25 @@ CASES = {
     "new-game shadows a module": (["new-game", "numpy", "--out", "{tmp}/g"], "a module named numpy can already be imported"),
     "new-game into a full folder": (["new-game", "trick-race", "--out", "{tmp}/full"], "exists and is not empty"),
     "new-game out is a file": (["new-game", "trick-race", "--out", "{tmp}/afile"], "a file of that name exists"),
+    # issue 42 item 4: tracebacks that were
+    "out name too long": (["run", "find-dr-evil", "--n", "10", "--out", "{tmp}/" + "x" * 300],
+                          "a name of 300 characters; each folder or file name may have at most 255"),
+    "new-game out name too long": (["new-game", "trick-race", "--out", "{tmp}/" + "x" * 300], "a name of 300 characters"),
+    "markdown name too long": (["check", "configs/baselines/find-dr-evil.json", "--n", "10", "--markdown",
+                                "{tmp}/" + "x" * 300], "--markdown xxxx"),
+    "config with 5,000 nested arrays": (["run", "find-dr-evil", "--n", "10", "--config", "{tmp}/deep.toml", "--out",
+                                         "{tmp}/r"], "nested too deeply"),
+    "config with 3,000 nested tables": (["run", "find-dr-evil", "--n", "10", "--config", "{tmp}/deep.toml",
+                                         "--out", "{tmp}/r2"], "nested too deeply"),
+    "dask timeout infinite": (["run", "find-dr-evil", "--n", "10", "--backend", "dask", "--dask-timeout", "inf",
+                               "--out", "{tmp}/r"], "--dask-timeout inf: allowed a number of seconds above 0"),
+    "junit where nothing can be written": (["check", "configs/baselines/find-dr-evil.json", "--n", "10", "--junit",
+                                            "/proc/x.xml"], "--junit /proc/x.xml: nothing can be written in /proc"),
+    "robustness budget unbounded": (["robustness", "captain-action", "--budget", "1180591620717411303424", "--n", "10",
+                                     "--out", "{tmp}/r"], "--budget 1.181e+21: allowed a whole number from 1 to"),
+    "tune generations unbounded": (["tune", "captain-action", "--strategy", "builder", "--generations",
+                                    "100000000000", "--n", "10", "--out", "{tmp}/r"],
+                                   "--generations 100000000000: allowed a whole number from 1 to 1,000"),
 }
 
 
@@ -130,6 +153,15 @@ def test_bad_input_is_one_line_exit_2_and_leaves_nothing(tmp_path, case):
     assert words in text, text
     after = sorted(p.name for p in tmp_path.rglob("*"))
     assert after == before, f"{case}: left {set(after) - set(before)}"
+
+
+def test_a_tiny_tournament_is_a_report_not_a_traceback(tmp_path):
+    """n = 1 seats one lineup of sixteen: the strategies and cards without a decided game have no rate
+    to compare, and the findings say nothing of them (it was a TypeError in findings.py)."""
+    res = runner.invoke(app, ["tournament", "captain-action", "--strategies", "builder,bold", "--n", "1", "--out",
+                              str(tmp_path / "t")])
+    assert res.exit_code == 0, (res.output, res.exception)
+    assert (tmp_path / "t" / "tournament.html").exists()
 
 
 def test_every_case_is_in_the_table_once():

@@ -238,8 +238,10 @@ def cards(summary: dict, th: dict, dig_in: str | None = "#cards") -> list[Findin
     either way), and cards that never matter (never held, or the whole CI within ``card_null_max``)."""
     rows = [c for c in summary.get("cards") or [] if c.get("level") == "card"]
     out = []
-    strong = [c for c in rows if c["difference"] is not None and np.isfinite(c["difference"])
-              and abs(c["difference"]) >= th["card_effect_min"] and (c["ci_low"] > 0 or c["ci_high"] < 0)]
+    measured = [c for c in rows if None not in (c["difference"], c["ci_low"], c["ci_high"])
+                and np.isfinite(c["difference"])]  # a tiny run leaves a card's CI unknown
+    strong = [c for c in measured
+              if abs(c["difference"]) >= th["card_effect_min"] and (c["ci_low"] > 0 or c["ci_high"] < 0)]
     for sign, words in ((1, "helps"), (-1, "hurts")):
         side = sorted((c for c in strong if np.sign(c["difference"]) == sign),
                       key=lambda c: -abs(c["difference"]))
@@ -285,7 +287,8 @@ def _list(names: Iterable[str], most: int = 4) -> str:
 def strategies(summary: dict, th: dict, players: int, dig_in: str | None = "#win-rates") -> list[Finding]:
     """In a run of several strategies: one whose per-seat win rate over decided games is above every
     other's (CIs apart) and above the fair share by at least ``dominance_margin``, CI included."""
-    rows = summary.get("strategies") or []
+    # a strategy with no decided game (a tiny run that seated it nowhere) has no rate to compare
+    rows = [r for r in summary.get("strategies") or [] if r.get("win_rate_decided") is not None]
     if len(rows) < 2:
         return []
     fair = 1.0 / players

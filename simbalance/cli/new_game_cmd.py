@@ -18,8 +18,11 @@ def new_game(
     plus random, its config, three rule variants, a rules page and tests that run the contract
     test on it. Install it with `pip install -e DIR`; then every command plays it. Walk-through:
     docs/your-game.md."""
+    from simbalance.report.files import check_path_names
     from simbalance.scaffold import new_game as write_game
 
+    if out is not None:
+        check_path_names("--out", out)
     names, folder, files = write_game(name, out)
     typer.echo(f"wrote {names.game_id} ({names.title}, package {names.package}) in {folder}: {len(files)} files")
     for path in files:

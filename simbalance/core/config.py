@@ -107,6 +107,9 @@ def read_toml(path: Path) -> dict:
         raise ConfigError(f"config file {path} cannot be read: {exc}") from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"config file {path} is not valid TOML: {exc}") from None
+    except RecursionError:
+        raise ConfigError(f"config file {path}: arrays or tables nested too deeply to read (a config nests a "
+                          "few levels)") from None
 
 
 def load_config(game_id: str, path: str | Path | None = None) -> dict:

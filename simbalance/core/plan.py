@@ -57,6 +57,18 @@ def check_n(n: Any, written: str | None = None) -> int:
     return int(n)
 
 
+def check_whole(name: str, value: Any, low: int, high: int) -> int:
+    """Every whole-number input of a study (a budget, games, generations, a population...) checked
+    the same way: a whole number from ``low`` to ``high``, else one line naming it as given."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not low <= value <= high:
+        if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+            shown = str(int(value)) if abs(int(value)) < 10**15 else f"{int(value):.3e}"
+        else:
+            shown = repr(value)
+        raise SimbalanceError(f"{name} {shown}: allowed a whole number from {low:,} to {high:,}")
+    return int(value)
+
+
 def check_seed(seed: Any) -> int:
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed <= MAX_SEED:
         raise SimbalanceError(f"seed = {seed!r}: allowed a whole number from 0 to 2**64 - 1")

@@ -4,13 +4,32 @@ reports): checked before any game is played, written whole or not at all."""
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
 from simbalance.core.errors import SimbalanceError
 
+NAME_MAX = 255  # the longest name of one file or folder on the file systems simbalance runs on
+PATH_MAX = 4096
+
+
+def check_path_names(option: str, path: Path) -> None:
+    """Refuse a path the file system cannot hold (an empty name, a name of more than 255 bytes, a
+    path of more than 4096), before anything runs: otherwise an OSError after the play."""
+    text = str(path)
+    if not text.strip():
+        raise SimbalanceError(f"{option} {text!r}: empty; give a file or folder name")
+    if len(os.fsencode(text)) > PATH_MAX:
+        raise SimbalanceError(f"{option}: a path of {len(text):,} characters; at most {PATH_MAX:,}")
+    for part in Path(text).parts:
+        if len(os.fsencode(part)) > NAME_MAX:
+            raise SimbalanceError(f"{option} {part[:40]}...: a name of {len(part)} characters; each folder or file "
+                                  f"name may have at most {NAME_MAX}")
+
 
 def check_report_path(option: str, path: Path) -> None:
     """Refuse an output file that cannot be written, before anything runs (nothing is created here)."""
+    check_path_names(option, path)
     path = Path(path)
     if path.is_dir():
         raise SimbalanceError(f"{option} {path}: is a directory; give a file name")
@@ -23,6 +42,11 @@ def check_report_path(option: str, path: Path) -> None:
         raise SimbalanceError(f"{option} {path}: {parent} is not a directory")
     if not os.access(parent, os.W_OK | os.X_OK):
         raise SimbalanceError(f"{option} {path}: the directory {parent} is not writable")
+    try:  # the permission bits can say yes where the file system says no (/proc, a read-only mount)
+        with tempfile.TemporaryFile(dir=parent, prefix=".simbalance-probe-"):
+            pass
+    except OSError as exc:
+        raise SimbalanceError(f"{option} {path}: nothing can be written in {parent} ({exc.strerror or exc})") from None
 
 
 def write_report(path: Path, text: str, option: str = "report") -> None:

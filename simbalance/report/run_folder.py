@@ -30,6 +30,7 @@ import pyarrow.parquet as pq
 from simbalance.core.errors import SimbalanceError
 from simbalance.core.faults import fault
 from simbalance.report import figures
+from simbalance.report.files import check_path_names
 from simbalance.report.run_page import render_report
 from simbalance.version import __version__
 
@@ -136,7 +137,9 @@ def half_written(out: Path) -> list[Path]:
 
 
 def check_out_dir(out: Path) -> None:
-    """Refuse to replace a folder that is not a simbalance run folder (before any game runs)."""
+    """Refuse to replace a folder that is not a simbalance run folder, or a name the file system
+    cannot hold (before any game runs)."""
+    check_path_names("--out", out)
     if out.exists() and not out.is_dir():
         raise SimbalanceError(f"--out {out}: exists and is not a folder")
     if out.is_dir() and any(out.iterdir()) and not (out / RUN_MARKER).exists():

@@ -24,9 +24,10 @@ from simbalance.analysis.robustness import (
 )
 from simbalance.core.errors import SimbalanceError, did_you_mean
 from simbalance.core.lineup import all_strategies
+from simbalance.core.plan import check_whole
 from simbalance.core.rng import derive_seed
-from simbalance.core.runner import ProgressFactory
-from simbalance.studies.ladder import BUDGET_PARAMS, budget_preset
+from simbalance.core.runner import MAX_GAMES, ProgressFactory
+from simbalance.studies.ladder import BUDGET_PARAMS, MAX_BUDGET, budget_preset
 from simbalance.studies.run import play
 from simbalance.studies.settings import RunSettings
 
@@ -77,8 +78,8 @@ def robustness(
     settings = RunSettings.of(game, **settings)
     base = settings.plan(1)
     engine, p = base.engine, base.players
-    if isinstance(budget, bool) or not isinstance(budget, int) or budget < 1:
-        raise SimbalanceError(f"--budget {budget!r}: must be a whole number >= 1")
+    budget = check_whole("--budget", budget, 1, MAX_BUDGET)
+    search_n = check_whole("--search-n", search_n, 0, MAX_GAMES)
     infos = all_strategies(base.config, engine.strategies, engine.strategy_params)
     if engine.search is not None and search not in infos:
         raise SimbalanceError(f"--search {search!r}: not a strategy of {base.spec.id}{did_you_mean(search, infos)}")

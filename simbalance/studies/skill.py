@@ -12,9 +12,9 @@ import pandas as pd
 from simbalance.analysis.findings import Finding, thresholds
 from simbalance.analysis.metrics import strategy_table
 from simbalance.analysis.skill import skill_findings, verdict
-from simbalance.core.errors import SimbalanceError
 from simbalance.core.lineup import all_strategies
-from simbalance.core.runner import ProgressFactory
+from simbalance.core.plan import check_whole
+from simbalance.core.runner import MAX_GAMES, ProgressFactory
 from simbalance.studies.run import play
 from simbalance.studies.settings import RunSettings
 
@@ -55,8 +55,7 @@ def skill(
     p = base.players
     settings = settings.but(players=p)
     infos = all_strategies(base.config, base.engine.strategies, base.engine.strategy_params)
-    if isinstance(search_n, bool) or not isinstance(search_n, int) or search_n < 0:
-        raise SimbalanceError(f"search_n = {search_n!r}: a whole number of games >= 0")
+    search_n = check_whole("search_n", search_n, 0, MAX_GAMES)
     # The search players (mcts, flat and their presets) play only search_n games: at thousands of
     # times a heuristic's cost per game, n of their games would take hours.
     searchers = [name for name, info in infos.items() if base.engine.is_search(info.base)] if search_n > 0 else []

@@ -33,12 +33,15 @@ from simbalance.analysis.tune import (
 )
 from simbalance.core.errors import SimbalanceError, did_you_mean
 from simbalance.core.lineup import MAX_PARAMS, Lineup, StrategyInfo, all_strategies, numeric_only, param_row
-from simbalance.core.plan import RunPlan
+from simbalance.core.plan import RunPlan, check_whole
 from simbalance.core.records import seat_share
 from simbalance.core.rng import derive_seed
-from simbalance.core.runner import ProgressFactory
+from simbalance.core.runner import MAX_GAMES, MAX_GAMES_TEXT, ProgressFactory
 from simbalance.studies.run import SimulationResult
 from simbalance.studies.settings import RunSettings
+
+MAX_GENERATIONS = 1000  # the cross-entropy method settles in tens of generations
+MAX_POPULATION = 10_000
 
 
 def tuned_name(strategy: str) -> str:
@@ -119,6 +122,8 @@ def tune(
     studies/settings.RunSettings."""
     settings = RunSettings.of(game, **settings)
     margin = check_margin(margin)
+    generations = check_whole("--generations", generations, 1, MAX_GENERATIONS)
+    population = check_whole("--population", population, 2, MAX_POPULATION)
     base_plan = settings.plan(1)
     p = base_plan.players
     settings = settings.but(players=p)
@@ -146,6 +151,9 @@ def tune(
     # players (a search seat plays thousands of times slower: ladder and tournament measure them).
     opponents = [name for name, i in infos.items() if not base_plan.engine.is_search(i.base)]
     total = generations * population * n + 2 * (2 * n) + len(opponents) * n
+    if total > MAX_GAMES:
+        raise SimbalanceError(f"tune: {generations:,} generations of {population:,} candidates at {n:,} games each "
+                              f"are {total:,} games; at most {MAX_GAMES_TEXT}")
     played = {"games": 0, "start": time.perf_counter()}
     shown = progress(f"tune {game}") if progress is not None else None
 
