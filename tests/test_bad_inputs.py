@@ -41,6 +41,13 @@ def _setup(tmp_path, case: str) -> None:
         (tmp_path / "deep.toml").write_text("a = " + "[" * 5000 + "]" * 5000 + "\n")
     if case == "config with 3,000 nested tables":
         (tmp_path / "deep.toml").write_text("a = " + "{b = " * 3000 + "1" + "}" * 3000 + "\n")
+    if case == "config with an unknown table":
+        text = open("configs/find-dr-evil.toml").read()
+        (tmp_path / "mine.toml").write_text(text + "\n[extra]\nspeed = 3\n")
+    if case == "config a fifo":
+        import os
+
+        os.mkfifo(tmp_path / "pipe.toml")
     if case == "corrupt checkpoint":
         state = tmp_path / "run.partial"
         state.mkdir()
@@ -131,6 +138,12 @@ CASES = {
                                          "--out", "{tmp}/r2"], "nested too deeply"),
     "dask timeout infinite": (["run", "find-dr-evil", "--n", "10", "--backend", "dask", "--dask-timeout", "inf",
                                "--out", "{tmp}/r"], "--dask-timeout inf: allowed a number of seconds above 0"),
+    "duplicate key in an arm": (["compare", "find-dr-evil", "--arm", "a:rules.pick_cap=5,rules.pick_cap=6", "--n",
+                                 "10", "--out", "{tmp}/r"], "rules.pick_cap is given twice"),
+    "config with an unknown table": (["run", "find-dr-evil", "--n", "10", "--config", "{tmp}/mine.toml", "--out",
+                                      "{tmp}/r"], "unknown table or key 'extra'"),
+    "config a fifo": (["run", "find-dr-evil", "--n", "10", "--config", "{tmp}/pipe.toml", "--out", "{tmp}/r"],
+                      "not a regular file"),
     "junit where nothing can be written": (["check", "configs/baselines/find-dr-evil.json", "--n", "10", "--junit",
                                             "/proc/x.xml"], "--junit /proc/x.xml: nothing can be written in /proc"),
     "robustness budget unbounded": (["robustness", "captain-action", "--budget", "1180591620717411303424", "--n", "10",

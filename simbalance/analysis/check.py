@@ -112,7 +112,7 @@ def _finite(value) -> bool:
 
 
 def validate_baseline_metrics(where: str, metrics, margins, players: int,
-                              strategy_names: tuple[str, ...] | list[str]) -> None:
+                              strategy_names: tuple[str, ...] | list[str], length_unit: str | None = None) -> None:
     """A baseline's metrics and margins, before anything is played: every key is one the re-run
     produces, every seat's win rate is there, and each metric has a finite value, se, margin and a kind."""
     known = metric_names(players, strategy_names)
@@ -139,6 +139,10 @@ def validate_baseline_metrics(where: str, metrics, margins, players: int,
         if not isinstance(metric.get("kind"), str) or not metric["kind"]:
             raise ConfigError(f"{where}: metrics.{name!r}.kind = {short_value(metric.get('kind'))}: expected a unit name "
                               "such as 'share' or 'turns'")
+        expected = (length_unit if name == "mean length" else "share") if length_unit is not None else None
+        if expected is not None and metric["kind"] != expected:  # the kind decides how a change is tested
+            raise ConfigError(f"{where}: metrics.{name!r}.kind = {short_value(metric['kind'])}: this metric is "
+                              f"measured in {expected!r}; re-create it with `simbalance baseline`")
     missing = [k for k in known[:players] if k not in metrics]
     if missing:
         raise ConfigError(f"{where}: metrics: missing {', '.join(repr(k) for k in missing)}; a baseline must "

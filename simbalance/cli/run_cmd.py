@@ -280,8 +280,10 @@ def _play_and_write(plan, request: RunRequest, keep: bool, state_dir: Path, resu
             result = SimulationResult.from_plan(plan, progress=progress, options=options)
         except RunInterrupted:
             raise
-        except Exception:  # a failure, not a stop or a kill: keep only what can be resumed
-            _discard_unless_resumable(state_dir)
+        except Exception as exc:  # a failure, not a stop or a kill: keep only what can be resumed
+            if _discard_unless_resumable(state_dir) and isinstance(exc, SimbalanceError):
+                raise SimbalanceError(f"{exc}; the finished chunks are kept: once fixed, resume with "
+                                      f"simbalance run --resume {state_dir}") from None
             raise
         finally:
             if progress is not None:
@@ -310,17 +312,18 @@ def _play_and_write(plan, request: RunRequest, keep: bool, state_dir: Path, resu
     err.print(f"report: {folder / 'report.html'} (written in {report_seconds:.1f} s)")
 
 
-def _discard_unless_resumable(state_dir: Path) -> None:
-    """After a failed run: keep a checkpoint that holds games (``--resume`` continues it), remove a
-    folder that holds none, so nothing blocks the same command run again."""
+def _discard_unless_resumable(state_dir: Path) -> bool:
+    """After a failed run: keep a checkpoint that holds games (``--resume`` continues it: True),
+    remove a folder that holds none, so nothing blocks the same command run again (False)."""
     from simbalance.core.execution import read_state
 
     try:
         if read_state(state_dir)["games_done"] > 0:
-            return
+            return True
     except SimbalanceError:
         pass
     shutil.rmtree(state_dir, ignore_errors=True)
+    return False
 
 
 def print_summary(console: Console, summary: dict, plan, result, report_seconds: float) -> None:

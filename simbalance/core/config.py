@@ -121,7 +121,15 @@ def load_config(game_id: str, path: str | Path | None = None) -> dict:
     """
     folder = config_dir(game_id)
     cfg_path = Path(path) if path is not None else folder / f"{game_id}.toml"
+    if path is not None and cfg_path.exists() and not cfg_path.is_file():  # a FIFO would block the read
+        raise ConfigError(f"--config {cfg_path}: not a regular file; give a TOML file")
     cfg = read_toml(cfg_path)
+    if path is not None:  # a designer's own file: only the tables the game knows
+        known = read_toml(folder / f"{game_id}.toml")
+        unknown = [name for name in cfg if name not in known and name != "presets"]
+        if unknown:
+            raise ConfigError(f"config file {cfg_path}: unknown table or key {unknown[0]!r}"
+                              f"{did_you_mean(unknown[0], known)}; the game's config has {', '.join(known)}")
     deck = cfg.get("deck")
     if isinstance(deck, dict) and "source" in deck:
         source = deck["source"]

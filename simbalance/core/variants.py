@@ -73,8 +73,12 @@ def parse_arm(text: str) -> tuple[str, list[str]]:
         raise ConfigError(f"--arm {text!r}: expected NAME:key=value[,key=value...] with a name of letters, digits, "
                           f"'-', '_' or '.'; {ARM_EXAMPLE}")
     overrides = [item.strip() for item in re.split(r",(?=\s*[A-Za-z_][\w.]*\s*=)", body)]
+    seen = set()
     for item in overrides:
         key, eq, value = (part.strip() for part in item.partition("="))
         if not eq or not key or not value:
             raise ConfigError(f"--arm {text!r}: {item!r} is not key=value; {ARM_EXAMPLE}")
+        if key in seen:  # which value would the arm mean?
+            raise ConfigError(f"--arm {text!r}: {key} is given twice; give each key once")
+        seen.add(key)
     return name, overrides

@@ -132,8 +132,10 @@ def read_baseline(path: Path) -> dict:
         value = data[key]
         if isinstance(value, bool) or not isinstance(value, int) or value < low:
             raise ConfigError(f"{where}: {key} = {short_value(value)}: expected a whole number >= {low}")
-    if isinstance(data["engine_version"], bool) or not isinstance(data["engine_version"], (int, str)):
-        raise ConfigError(f"{where}: engine_version = {short_value(data['engine_version'])}: expected a number")
+    version = data["engine_version"]
+    if isinstance(version, bool) or not isinstance(version, int) or version < 0:
+        raise ConfigError(f"{where}: engine_version = {short_value(version)}: expected a whole number >= 0 (the "
+                          "engine's version when the baseline was made)")
     if not isinstance(data["config_hash"], str):
         raise ConfigError(f"{where}: config_hash = {short_value(data['config_hash'])}: expected a hash string")
     return data
@@ -248,7 +250,8 @@ def prepare_check(path: Path, *, n: int | None = None, seed: int | None = None, 
                 raise ConfigError(f"check of {path}: {exc} (from {_setup_text(setup, overrides, config)} on top "
                                   f"of the baseline's setup)") from None
         raise ConfigError(f"{where}: setup: {exc}") from None
-    validate_baseline_metrics(where, base["metrics"], base.get("margins"), plan.players, plan.lineup.slot_names)
+    validate_baseline_metrics(where, base["metrics"], base.get("margins"), plan.players, plan.lineup.slot_names,
+                              plan.spec.length_unit)
     notes = []
     if overrides or config is not None:
         notes.append(f"{OVERRIDE_NOTE} {_setup_text(setup, overrides, config)}: it measures that change against "
@@ -316,7 +319,8 @@ def prepare_update(path: Path) -> PreparedUpdate:
         plan = _plan(base["setup"], base["n"], base["seed"])
     except SimbalanceError as exc:
         raise ConfigError(f"{where}: setup: {exc}") from None
-    validate_baseline_metrics(where, base["metrics"], base.get("margins"), plan.players, plan.lineup.slot_names)
+    validate_baseline_metrics(where, base["metrics"], base.get("margins"), plan.players, plan.lineup.slot_names,
+                              plan.spec.length_unit)
     return PreparedUpdate(path, base, plan)
 
 

@@ -122,6 +122,29 @@ def test_a_failed_run_leaves_no_partial_folder(tmp_path, monkeypatch):
     assert list(tmp_path.iterdir()) == []
 
 
+def test_a_run_that_fails_after_some_chunks_names_the_resume(tmp_path, monkeypatch):
+    """A stop with chunks done (a Dask cluster whose chunks stop coming back) keeps them and names the
+    command that resumes (issue 42 item 7)."""
+    from simbalance.core import execution
+    from simbalance.core import runner as core_runner
+
+    real = core_runner.play_chunks
+
+    def two_then_silence(*args, **kwargs):
+        for k, part in enumerate(real(*args, **kwargs)):
+            if k == 2:
+                raise SimbalanceError("the local Dask cluster: no chunk came back within 2 s (planted)")
+            yield part
+
+    monkeypatch.setattr(execution, "CHECKPOINT_AFTER_S", -1.0)
+    monkeypatch.setattr(execution, "play_chunks", two_then_silence)
+    out = tmp_path / "run"
+    res = runner.invoke(app, ["run", "find-dr-evil", "--n", "5000", "--chunk-size", "1000", "--out", str(out)])
+    assert res.exit_code == 2 and "planted" in res.output, res.output
+    assert unwrapped(f"resume with simbalance run --resume {partial_dir(out)}") in unwrapped(res.output)
+    assert read_state(partial_dir(out))["games_done"] == 2000
+
+
 def test_dask_without_workers_times_out_in_one_line(tmp_path):
     pytest.importorskip("distributed")
     port = 8700 + os.getpid() % 200
