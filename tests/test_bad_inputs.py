@@ -180,3 +180,32 @@ def test_a_tiny_tournament_is_a_report_not_a_traceback(tmp_path):
 def test_every_case_is_in_the_table_once():
     assert len({tuple(args) for args, _ in CASES.values()}) == len(CASES)
     assert np.all([words for _, words in CASES.values()])
+
+
+HOSTILE_FILES = {
+    # what the file does: (its text, the words of the one line)
+    "exits at once when loaded": ("import os\nos._exit(0)\n", "before it answered: does the file call os._exit"),
+    "interrupts when loaded": ("raise KeyboardInterrupt\n", "KeyboardInterrupt"),
+    "loops when loaded": ("while True:\n    pass\n", "did not finish within 5 s"),
+    "a function that loops": ("from numba import njit\n\n@njit\ndef choose(hand, playable, top_background, "
+                              "top_character, hand_sizes, seat, direction, cards, state):\n    while True:\n"
+                              "        pass\n    return 0\n", "did not finish within 5 s"),
+}
+
+
+@pytest.mark.parametrize("case", HOSTILE_FILES)
+def test_a_strategy_file_is_probed_before_it_is_trusted(tmp_path, monkeypatch, case):
+    """Issue 42 item 5: a file that would end the run silently (exit 0, nothing written), interrupt it
+    or hang it is probed in a process of its own first, and refused in one line naming it."""
+    text, words = HOSTILE_FILES[case]
+    (tmp_path / "mine.py").write_text(text)
+    monkeypatch.setenv("SIMBALANCE_PROBE_SECONDS", "5")
+    before = sorted(p.name for p in tmp_path.rglob("*"))
+    res = runner.invoke(app, ["run", "lady-actions-escape", "--n", "20", "--players", "2", "--strategies",
+                              "plugin,random", "--strategy-file", f"{tmp_path}/mine.py:choose", "--out",
+                              f"{tmp_path}/r"])
+    line = res.output.strip()
+    assert res.exit_code == 2 and len(line.splitlines()) == 1 and line.startswith("error: --strategy-file"), line
+    assert words in line, line
+    assert sorted(p.name for p in tmp_path.rglob("*") if "__pycache__" not in str(p)) == [
+        n for n in before if n != "__pycache__"]

@@ -46,7 +46,10 @@ def load_user_strategy(spec: str):
     fn = getattr(module, name, None)
     if fn is None:
         raise ConfigError(f"--strategy-file {spec}: {path} defines no {name!r}")
-    if not hasattr(fn, "py_func") or not hasattr(fn, "compile"):
+    import numba
+
+    jitted = hasattr(fn, "py_func") and hasattr(fn, "compile")
+    if not jitted and not (numba.config.DISABLE_JIT and callable(fn)):  # the probe runs with numba off
         raise ConfigError(f"--strategy-file {spec}: {name} must be decorated with @numba.njit")
     return fn
 

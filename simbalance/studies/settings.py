@@ -218,6 +218,10 @@ def plan_run(
         if USER_STRATEGY_SEAT not in lineup.slot_names:
             raise SimbalanceError(f"--strategy-file: seat the function with the strategy name {USER_STRATEGY_SEAT!r}, "
                                   f"e.g. --strategies {USER_STRATEGY_SEAT},random")
+        from simbalance.studies.probe import probe_user_strategy, probing
+
+        if not probing():  # the user's file plays a few games in a process of its own first
+            probe_user_strategy(spec.id, strategy_file, players)
         kernel = user_strategy_kernel(engine, spec.id, strategy_file)
     prepared = engine.prepare(cfg, players, bool(validate))
     return RunPlan(spec, engine, cfg, players, n, settings.seed, lineup, prepared, threads, chunk_size,

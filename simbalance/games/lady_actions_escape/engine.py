@@ -51,7 +51,11 @@ from simbalance.games.lady_actions_escape.state_nb import (
     R_NO_PLAY,
     R_RECYCLING,
 )
-from simbalance.games.lady_actions_escape.user_strategy import USER_STRATEGY_DOC, build_user_strategy_kernel
+from simbalance.games.lady_actions_escape.user_strategy import (
+    USER_STRATEGY_DOC,
+    build_user_strategy_kernel,
+    sample_decisions,
+)
 from simbalance.players import SEARCH_PARAMS, SEARCH_STRATEGIES
 
 ENGINE_VERSION = 3
@@ -120,6 +124,11 @@ def prepare(cfg: dict, players: int, validate: bool = False) -> tuple:
     return card_info, match, kind_cards, game_rules, np.bool_(validate)
 
 
+def user_strategy_sample(players: int) -> list[tuple]:
+    """Engine.user_strategy.sample: decisions to probe a user's function on (user_strategy.py)."""
+    return sample_decisions(prepare, players)
+
+
 def user_strategy_kernel(fn):
     """Engine.user_strategy.kernel: the kernel around a user's strategy ``fn`` (user_strategy.py)."""
     return build_user_strategy_kernel(fn, prepare, RECORD_DTYPE)
@@ -127,4 +136,5 @@ def user_strategy_kernel(fn):
 
 ENGINE = Engine.of_game(sys.modules[__name__], play_nb, state_nb, validate_nb, search_nb,
                         summarize=summarize, figures=figures, cards=Cards(card_labels, card_masks), replay=replay,
-                        trace=trace, user_strategy=UserStrategy(user_strategy_kernel, USER_STRATEGY_DOC))
+                        trace=trace, user_strategy=UserStrategy(user_strategy_kernel, USER_STRATEGY_DOC,
+                                                      user_strategy_sample))

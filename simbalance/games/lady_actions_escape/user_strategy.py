@@ -32,6 +32,24 @@ def _plugin_arg_types():
 
 
 _PLUGIN_KERNELS: dict = {}  # per plug-in function: compiled once per process
+PROBE_HAND = 7
+
+
+def sample_decisions(prepare, players: int, count: int = 20) -> list[tuple]:
+    """Decisions as the game hands them to a user's function (USER_STRATEGY_DOC's arguments), for
+    the probe (studies/probe.py): ``count`` leads from random hands of the default deck (a lead may
+    play any card: playable is the hand)."""
+    from simbalance.core.config import load_config
+
+    cards = prepare(load_config("lady-actions-escape"), players)[0]
+    rng = np.random.default_rng(0)
+    out = []
+    for k in range(count):
+        ids = rng.choice(cards.shape[0], size=min(PROBE_HAND, cards.shape[0]), replace=False)
+        hand = np.uint64(sum(1 << int(i) for i in ids))
+        out.append((hand, hand, np.int64(-1), np.int64(-1), np.full(players, len(ids), np.int64),
+                    np.int64(k % players), np.int64(1), cards, np.ones(1, np.uint64)))
+    return out
 
 
 def build_user_strategy_kernel(fn, prepare, record_dtype):
@@ -50,18 +68,8 @@ def build_user_strategy_kernel(fn, prepare, record_dtype):
         return _PLUGIN_KERNELS[key]
     name = getattr(fn, "__name__", "the plug-in")
     expected = f"lady-actions-escape plug-ins are called as {USER_STRATEGY_DOC}"
-    args = _plugin_arg_types()
-    try:
-        fn.compile(args)
-    except (NumbaError, TypeError) as exc:  # TypeError: another number of arguments
-        reason = _first_line(exc)
-        raise ConfigError(f"--strategy-file: {name} cannot be called with the game's arguments ({reason}); "
-                          f"expected: {expected}") from None
-    returned = fn.overloads[args].signature.return_type
-    from numba import types as nt
-
-    if not isinstance(returned, nt.Integer) or isinstance(returned, nt.Boolean):
-        raise ConfigError(f"--strategy-file: {name} returns {returned}, not an integer card id; expected: {expected}")
+    if hasattr(fn, "compile"):  # (the probe runs it with numba off: a plain function, nothing to type)
+        _check_types(fn, name, expected)
     jitted, trace = make_user_strategy_kernel(fn)
 
     def run(out, lo, hi, first_game, seed, lineups, slot_strategy, slot_params, card_info, match, kind_cards,
@@ -91,6 +99,23 @@ def build_user_strategy_kernel(fn, prepare, record_dtype):
                           f"expected: {expected}") from None
     _PLUGIN_KERNELS[key] = run
     return run
+
+
+def _check_types(fn, name: str, expected: str) -> None:
+    """The user's function compiled for the game's argument types, returning an integer."""
+    from numba import types as nt
+    from numba.core.errors import NumbaError
+
+    args = _plugin_arg_types()
+    try:
+        fn.compile(args)
+    except (NumbaError, TypeError) as exc:  # TypeError: another number of arguments
+        reason = _first_line(exc)
+        raise ConfigError(f"--strategy-file: {name} cannot be called with the game's arguments ({reason}); "
+                          f"expected: {expected}") from None
+    returned = fn.overloads[args].signature.return_type
+    if not isinstance(returned, nt.Integer) or isinstance(returned, nt.Boolean):
+        raise ConfigError(f"--strategy-file: {name} returns {returned}, not an integer card id; expected: {expected}")
 
 
 def _plugin_key(fn):
