@@ -47,6 +47,10 @@ class OneLineErrors(TyperGroup):
         except RunInterrupted as exc:
             typer.echo(str(exc), err=True)
             sys.exit(130)
+        except OSError as exc:  # the last net: a path the commands did not check first, in one line
+            where = f" ({exc.filename})" if exc.filename else ""
+            typer.echo(f"error: {exc.strerror or exc}{where}", err=True)
+            sys.exit(2)
         sys.exit(code if isinstance(code, int) else 0)
 
 

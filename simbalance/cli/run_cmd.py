@@ -281,9 +281,15 @@ def _play_and_write(plan, request: RunRequest, keep: bool, state_dir: Path, resu
         except RunInterrupted:
             raise
         except Exception as exc:  # a failure, not a stop or a kill: keep only what can be resumed
-            if _discard_unless_resumable(state_dir) and isinstance(exc, SimbalanceError):
+            kept = _discard_unless_resumable(state_dir)
+            if isinstance(exc, OSError):  # a full disk, an I/O error, a refused permission
+                exc = SimbalanceError(f"writing the checkpoint: {exc.strerror or exc} ({exc.filename or state_dir})"
+                                      + ("" if kept else "; no game was kept: run the same command again"))
+            if kept and isinstance(exc, SimbalanceError):
                 raise SimbalanceError(f"{exc}; the finished chunks are kept: once fixed, resume with "
                                       f"simbalance run --resume {state_dir}") from None
+            if isinstance(exc, SimbalanceError):
+                raise exc from None
             raise
         finally:
             if progress is not None:
@@ -323,6 +329,7 @@ def _discard_unless_resumable(state_dir: Path) -> bool:
     except SimbalanceError:
         pass
     shutil.rmtree(state_dir, ignore_errors=True)
+    shutil.rmtree(state_dir.with_name(f".{state_dir.name}.new"), ignore_errors=True)  # a first commit's staging
     return False
 
 
