@@ -2,7 +2,7 @@
 
 A game package ``simbalance/games/<name>/`` follows one file template (docs/architecture.md):
 
-- ``__init__.py`` defines ``SPEC = GameSpec(...)``. It stays light: no numba, so ``simbalance
+- ``__init__.py`` defines ``SPEC = GameSpec.of_package(__name__, ...)``. It stays light: no numba, so ``simbalance
   games`` lists every game without compiling any.
 - ``engine.py`` defines ``ENGINE = Engine(...)``: the contract below, filled in. ``SPEC.load()``
   imports it (and with it the compiled kernel).
@@ -291,6 +291,15 @@ class GameSpec:
     # ``<package>/configs`` when a plug-in leaves it None).
     config_dir: str | None = None
     origin: str = BUILT_IN  # "built-in", or "plug-in <distribution> <version>" (set by the registry)
+
+    @classmethod
+    def of_package(cls, package: str, title: str, summary: str, players: tuple[int, int], **more) -> GameSpec:
+        """The spec of the game in ``package`` (its ``__name__``): the id is the package's last name
+        with dashes (``captain_future`` is ``captain-future``) and the engine its ``engine`` module,
+        so neither is written twice."""
+        game_id = package.rpartition(".")[2].replace("_", "-")
+        return cls(id=game_id, title=title, summary=summary, min_players=players[0], max_players=players[1],
+                   engine=f"{package}.engine", **more)
 
     @property
     def builtin(self) -> bool:

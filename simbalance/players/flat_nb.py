@@ -16,23 +16,7 @@ import numpy as np
 from numba import njit
 
 from simbalance.core.rng import next_u64
-from simbalance.players.common_nb import (
-    O_ALIVE,
-    O_DEALS,
-    O_RESULT,
-    O_SUM,
-    O_SUM2,
-    P_BUDGET,
-    P_FLAT_CONFIDENCE,
-    P_FLAT_DEPTH,
-    P_FLAT_PER_DECISION,
-    add_deal,
-    copy_state,
-    finish,
-    paired_choice,
-    preferred,
-    with_option,
-)
+from simbalance.players import common_nb
 
 
 @njit(cache=True, forceinline=True)
@@ -46,28 +30,28 @@ def flat(to_move, legal_options, apply_option, play_out, determinize, outcome, e
     n = legal_options(ctx, state, options)
     if n <= 1:
         return options[0]
-    playouts = max(1, np.int64(prm[P_BUDGET]))
-    depth = np.int64(prm[P_FLAT_DEPTH])
-    pref = preferred(policy, determinize, ctx, state, seat, work, roll_sid, roll_prm, rng)
-    n = with_option(options, n, pref)
-    if prm[P_FLAT_PER_DECISION] != 0:
+    playouts = max(1, np.int64(prm[common_nb.P_BUDGET]))
+    depth = np.int64(prm[common_nb.P_FLAT_DEPTH])
+    pref = common_nb.preferred(policy, determinize, ctx, state, seat, work, roll_sid, roll_prm, rng)
+    n = common_nb.with_option(options, n, pref)
+    if prm[common_nb.P_FLAT_PER_DECISION] != 0:
         playouts = max(1, playouts // n)
     own = -1
     for j in range(n):
-        opt[O_SUM, j] = 0.0
-        opt[O_SUM2, j] = 0.0
-        opt[O_ALIVE, j] = 1.0
-        opt[O_DEALS, j] = 0.0
+        opt[common_nb.O_SUM, j] = 0.0
+        opt[common_nb.O_SUM2, j] = 0.0
+        opt[common_nb.O_ALIVE, j] = 1.0
+        opt[common_nb.O_DEALS, j] = 0.0
         if options[j] == pref:
             own = j
     for _ in range(playouts):
         key = next_u64(rng)
         for j in range(n):
             sub[0] = key
-            copy_state(work, state)
+            common_nb.copy_state(work, state)
             determinize(ctx, work, seat, sub)
             apply_option(ctx, work, options[j])
-            finish(to_move, play_out, outcome, evaluate, ctx, work, roll_sid, roll_prm, depth, rew, players)
-            opt[O_RESULT, j] = rew[seat]
-        add_deal(opt, n, own)
-    return paired_choice(opt, options, n, own, pref, rng, prm[P_FLAT_CONFIDENCE])
+            common_nb.finish(to_move, play_out, outcome, evaluate, ctx, work, roll_sid, roll_prm, depth, rew, players)
+            opt[common_nb.O_RESULT, j] = rew[seat]
+        common_nb.add_deal(opt, n, own)
+    return common_nb.paired_choice(opt, options, n, own, pref, rng, prm[common_nb.P_FLAT_CONFIDENCE])

@@ -9,15 +9,9 @@ from typing import TYPE_CHECKING
 
 from simbalance.analysis.findings import Finding
 from simbalance.analysis.labels import metric_label
+from simbalance.report import run_folder
 from simbalance.report.figures import forest
 from simbalance.report.html import command_block, embed_png, page, pct, sub_line, table
-from simbalance.report.run_folder import (
-    RUN_MARKER,
-    atomic_folder,
-    base_manifest,
-    save_figures,
-    write_json,
-)
 
 if TYPE_CHECKING:
     from simbalance.studies.compare import ComparisonResult
@@ -93,16 +87,16 @@ def render_compare(result: ComparisonResult, png: bytes, command: str, findings:
 
 def write_compare_folder(result: ComparisonResult, out: Path, command: str) -> Path:
     plan = result.baseline.plan
-    with atomic_folder(out) as tmp:
+    with run_folder.atomic_folder(out) as tmp:
         result.table.to_parquet(tmp / "comparison.parquet", index=False)
-        images = save_figures(tmp, {"forest": forest(result.table, f"{plan.spec.id}: difference to "
+        images = run_folder.save_figures(tmp, {"forest": forest(result.table, f"{plan.spec.id}: difference to "
                                                                  f"{result.baseline_name} (95% CI)")})
         found = result.findings()
-        write_json(tmp / "findings.json", {"findings": [f.to_dict() for f in found]})
+        run_folder.write_json(tmp / "findings.json", {"findings": [f.to_dict() for f in found]})
         (tmp / "compare.html").write_text(render_compare(result, images["forest"], command, found), encoding="utf-8")
         arms = {result.baseline_name: result.baseline.summary(), **{k: v.summary() for k, v in result.arms.items()}}
-        write_json(tmp / "arms.json", arms)
-        write_json(tmp / RUN_MARKER, base_manifest(
+        run_folder.write_json(tmp / "arms.json", arms)
+        run_folder.write_json(tmp / run_folder.RUN_MARKER, run_folder.base_manifest(
             "compare", plan, command, baseline=result.baseline_name, variants=list(result.arms), alpha=result.alpha,
             changes=result.changes, keys=result.keys,
             configs={result.baseline_name: plan.config, **{k: v.plan.config for k, v in result.arms.items()}}))

@@ -9,15 +9,9 @@ from typing import TYPE_CHECKING
 
 from simbalance.analysis.findings import Finding
 from simbalance.analysis.sweep import describe_targets
+from simbalance.report import run_folder
 from simbalance.report.figures import sweep_heatmap, sweep_lines
 from simbalance.report.html import command_block, figures, num, page, pct, sub_line, table
-from simbalance.report.run_folder import (
-    RUN_MARKER,
-    atomic_folder,
-    base_manifest,
-    save_figures,
-    write_json,
-)
 
 if TYPE_CHECKING:
     from simbalance.studies.sweep import SweepResult
@@ -89,14 +83,14 @@ def render_sweep(result: SweepResult, images: dict[str, bytes], command: str,
 
 def write_sweep_folder(result: SweepResult, out: Path, command: str) -> Path:
     plan = result.base_plan
-    with atomic_folder(out) as tmp:
+    with run_folder.atomic_folder(out) as tmp:
         result.table.to_parquet(tmp / "sweep.parquet", index=False)
         result.rechecked.to_parquet(tmp / "rechecked.parquet", index=False)
-        images = save_figures(tmp, sweep_figures(result))
+        images = run_folder.save_figures(tmp, sweep_figures(result))
         found = result.findings()
-        write_json(tmp / "findings.json", {"findings": [f.to_dict() for f in found]})
+        run_folder.write_json(tmp / "findings.json", {"findings": [f.to_dict() for f in found]})
         (tmp / "sweep.html").write_text(render_sweep(result, images, command, found), encoding="utf-8")
-        write_json(tmp / RUN_MARKER, base_manifest(
+        run_folder.write_json(tmp / run_folder.RUN_MARKER, run_folder.base_manifest(
             "sweep", plan, command, params={p.key: list(p.values) for p in result.params}, targets=result.targets,
             config=plan.config))
     return Path(out)

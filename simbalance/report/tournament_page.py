@@ -10,15 +10,9 @@ from typing import TYPE_CHECKING
 import pandas as pd
 from matplotlib.figure import Figure
 
+from simbalance.report import run_folder
 from simbalance.report.figures import matchup_heatmap, ratings_bars
 from simbalance.report.html import command_block, figures, page, pct, sub_line, table
-from simbalance.report.run_folder import (
-    RUN_MARKER,
-    atomic_folder,
-    base_manifest,
-    save_figures,
-    write_json,
-)
 
 if TYPE_CHECKING:
     from simbalance.studies.tournament import TournamentResult
@@ -36,17 +30,17 @@ def head_to_head_heatmap(matchups: pd.DataFrame, names: list[str]) -> Figure:
 def write_tournament_folder(res: TournamentResult, out: Path, command: str) -> Path:
     plan = res.result.plan
     names = list(plan.lineup.slot_names)
-    with atomic_folder(out) as tmp:
+    with run_folder.atomic_folder(out) as tmp:
         res.matchups.to_parquet(tmp / "matchups.parquet", index=False)
         res.ratings.to_parquet(tmp / "ratings.parquet", index=False)
         res.strategies.to_parquet(tmp / "strategies.parquet", index=False)
         fair = 1 / plan.players
-        images = save_figures(tmp, {"matchups": matchup_heatmap(res.matchups, names, fair),
+        images = run_folder.save_figures(tmp, {"matchups": matchup_heatmap(res.matchups, names, fair),
                                     "head_to_head": head_to_head_heatmap(res.matchups, names),
                                     "ratings": ratings_bars(res.ratings)})
         best = res.ratings.iloc[0]
         found = res.findings()
-        write_json(tmp / "findings.json", {"findings": [f.to_dict() for f in found]})
+        run_folder.write_json(tmp / "findings.json", {"findings": [f.to_dict() for f in found]})
         parts = [
             f"<p class='verdict'>Strongest: <b>{escape(best['strategy'])}</b> (rating {best['elo']:+.0f}, "
             f"95% CI {best['ci_low']:+.0f} to {best['ci_high']:+.0f}).</p>",
@@ -84,6 +78,6 @@ def write_tournament_folder(res: TournamentResult, out: Path, command: str) -> P
         html = page(f"tournament {plan.spec.id}", f"{plan.spec.id}: tournament of {', '.join(names)}", sub, *parts,
                     findings=found, checked="no strategy beats every other head to head, and the games end")
         (tmp / "tournament.html").write_text(html, encoding="utf-8")
-        write_json(tmp / RUN_MARKER, base_manifest("tournament", plan, command, strategies=names,
+        run_folder.write_json(tmp / run_folder.RUN_MARKER, run_folder.base_manifest("tournament", plan, command, strategies=names,
                                                     lineups=len(plan.lineup.seats), config=plan.config))
     return Path(out)

@@ -125,29 +125,19 @@ class SimulationResult:
         return run_result_findings(self)
 
 
-def simulate(
-    game: str | RunSettings,
-    n: int,
-    *,
-    strategies: list[str] | str | None = None,
-    rotate: bool = False,
-    chunk_size: int | None = None,
-    validate: bool = False,
-    strategy_file: str | None = None,
-    **settings: Any,
-) -> SimulationResult:
-    """Play ``n`` games of ``game`` and return the result.
+def simulate(game: str | RunSettings, n: int, **keywords: Any) -> SimulationResult:
+    """Play ``n`` games of ``game`` and return the result: ``plan_run`` (studies/settings.py), then
+    the play. Its keywords are ``plan_run``'s.
 
     The settings as keywords, as for every study (studies/settings.RunSettings): ``variants``
     applies named rule variants (``["no-repeat-pick"]``), then ``overrides`` changes config keys
     (``{"rules.pick_cap": 500}``), ``players``, ``seed``, ``config``, ``threads``, ``backend``.
     ``strategies`` is one name per seat (or one name for all); ``rotate`` plays every seat
     permutation of them equally often. Games are keyed by ``(seed, game index)``: the same seed
-    gives the same games. ``validate`` checks the engine's invariants at every step (slower).
+    gives the same games. ``validate`` checks the engine's invariants at every step (slower);
+    ``chunk_size`` and ``strategy_file`` as in ``plan_run``.
     """
-    plan = plan_run(game, n, strategies=strategies, rotate=rotate, chunk_size=chunk_size, validate=validate,
-                    strategy_file=strategy_file, **settings)
-    return SimulationResult.from_plan(plan)
+    return SimulationResult.from_plan(plan_run(game, n, **keywords))
 
 
 def play(plan: RunPlan, progress: ProgressFactory | None, label: str) -> SimulationResult:

@@ -34,52 +34,16 @@ from simbalance.core.whole_game import PROGRESS_FIELDS
 from simbalance.games.aquaman import play_nb, search_nb, state_nb, validate_nb
 from simbalance.games.aquaman.replay import replay, trace
 from simbalance.games.aquaman.report import figures, summarize
-from simbalance.games.aquaman.state_nb import (
-    CANNOT_REVEAL_NAMES,
-    CARD_RANK,
-    CARD_SUIT,
-    DIR_DCOL,
-    DIR_DROW,
-    HEURISTIC_PARAM_NAMES,
-    N_RULES,
-    NO_POWER,
-    POWER_NAMES,
-    R_AQUAMAN_DRAW,
-    R_CANNOT_REVEAL,
-    R_COLS,
-    R_COMPANION_LOOK,
-    R_CORNER,
-    R_DISCARD_AFTER,
-    R_FACES,
-    R_HAND_LIMIT,
-    R_MISSION_SUITS,
-    R_MISSIONS_PER_TURN,
-    R_MISSIONS_TO_WIN,
-    R_NDICE,
-    R_NO_MISSION,
-    R_NSUITS,
-    R_PLAYERS,
-    R_POWER_MIN,
-    R_RANKS,
-    R_RESHUFFLE,
-    R_ROWS,
-    R_START_HAND,
-    R_TIES_REPEAT,
-    R_TURN_CAP,
-    R_TURN_LEGS,
-    R_WINDOW,
-    S_RAIDER,
-    S_RANDOM,
-    S_RUNNER,
-)
 from simbalance.players import SEARCH_PARAMS, SEARCH_STRATEGIES
 
 ENGINE_VERSION = 3
 CHUNK_SIZE = 1 << 16
-STRATEGIES = {"random": S_RANDOM, "runner": S_RUNNER, "raider": S_RAIDER, **SEARCH_STRATEGIES}
+STRATEGIES = {"random": state_nb.S_RANDOM, "runner": state_nb.S_RUNNER, "raider": state_nb.S_RAIDER,
+              **SEARCH_STRATEGIES}
 # Each strategy's parameters in the order its code reads them (state_nb.P_*, players.SEARCH_PARAMS);
 # configs bind by name.
-STRATEGY_PARAMS = {"random": (), "runner": HEURISTIC_PARAM_NAMES, "raider": HEURISTIC_PARAM_NAMES, **SEARCH_PARAMS}
+STRATEGY_PARAMS = {"random": (), "runner": state_nb.HEURISTIC_PARAM_NAMES, "raider": state_nb.HEURISTIC_PARAM_NAMES,
+                   **SEARCH_PARAMS}
 
 RECORD_DTYPE = record_dtype([
     ("refills", np.int32),  # times the empty deck was refilled from the discard pile
@@ -90,13 +54,13 @@ RECORD_DTYPE = record_dtype([
     ("stolen", np.int32, (MAX_SEATS,)),  # cards taken from a beaten opponent
     ("taken", np.int32, (MAX_SEATS,)),  # board cards taken by landing
     ("foe_hits", np.int32, (MAX_SEATS,)),  # opponents' cards discarded by this seat's Foe
-] + [(f"use_{name}", np.int32, (MAX_SEATS,)) for name in POWER_NAMES]  # powers activated, per power
+] + [(f"use_{name}", np.int32, (MAX_SEATS,)) for name in state_nb.POWER_NAMES]  # powers activated, per power
    + PROGRESS_FIELDS)  # the whole-game metrics and the stalemate reason (core/whole_game.py)
 PROGRESS = ("missions x (mission suits + 1) + the suits in hand, at most the mission's: the missions first, "
             "then how close the hand is to the next")
 STALEMATE_REASONS = {
-    R_NO_MISSION: ("no-mission", "nobody completed a mission or got closer to one than he had been, for "
-                   "rules.stalemate_window turns"),
+    state_nb.R_NO_MISSION: ("no-mission", "nobody completed a mission or got closer to one than he had been, for "
+                            "rules.stalemate_window turns"),
 }
 
 MAX_CARDS = 4096
@@ -120,7 +84,7 @@ def move_table(rows: int, cols: int, faces: int, clamp: bool) -> np.ndarray:
         for c in range(cols):
             for d in range(1, faces + 1):
                 for k in range(4):
-                    r2, c2 = r + DIR_DROW[k] * d, c + DIR_DCOL[k] * d
+                    r2, c2 = r + state_nb.DIR_DROW[k] * d, c + state_nb.DIR_DCOL[k] * d
                     if clamp:
                         r2, c2 = min(max(r2, 0), rows - 1), min(max(c2, 0), cols - 1)
                     if 0 <= r2 < rows and 0 <= c2 < cols and (r2, c2) != (r, c):
@@ -155,64 +119,64 @@ def _suits(cfg: dict) -> tuple[list[str], list[int]]:
         raise ConfigError(f"deck.suits = {suits!r}: suit names must be different")
     if not isinstance(powers, list) or len(powers) != len(suits):
         raise ConfigError(f"deck.powers = {powers!r}: expected one power per suit ({len(suits)} entries)")
-    allowed = list(POWER_NAMES) + ["none"]
+    allowed = list(state_nb.POWER_NAMES) + ["none"]
     codes = []
     for name in powers:
         if name not in allowed:
             raise ConfigError(f"deck.powers: {name!r} is not a power; allowed {', '.join(allowed)}")
-        codes.append(NO_POWER if name == "none" else POWER_NAMES.index(name))
+        codes.append(state_nb.NO_POWER if name == "none" else state_nb.POWER_NAMES.index(name))
     return suits, codes
 
 
 def rules_array(cfg: dict, players: int) -> np.ndarray:
     """The validated config as the kernel's ``rules`` integers (indices in ``enums``)."""
     suits, _ = _suits(cfg)
-    rules = np.zeros(N_RULES, dtype=np.int64)
-    rules[R_PLAYERS] = players
-    rules[R_NSUITS] = len(suits)
-    rules[R_RANKS] = require_int(cfg, "deck.ranks", 1, 100)
-    rules[R_ROWS] = require_int(cfg, "board.rows", 1, 32)
-    rules[R_COLS] = require_int(cfg, "board.cols", 1, 32)
-    rules[R_NDICE] = require_int(cfg, "dice.count", 1, 3)
-    rules[R_FACES] = require_int(cfg, "dice.faces", 1, 100)
-    rules[R_START_HAND] = require_int(cfg, "rules.start_hand", 0, 1000)
-    rules[R_HAND_LIMIT] = require_int(cfg, "rules.hand_limit", 0, 1000)
-    rules[R_POWER_MIN] = require_int(cfg, "rules.power_min_hand", 1, 1000)
-    rules[R_MISSIONS_TO_WIN] = require_int(cfg, "rules.missions_to_win", 1, 100)
-    rules[R_MISSION_SUITS] = require_int(cfg, "rules.mission_suits", 1, 1000)
-    rules[R_MISSIONS_PER_TURN] = require_int(cfg, "rules.missions_per_turn", 1, 100)
-    rules[R_TURN_CAP] = require_int(cfg, "rules.turn_cap", 1, 10**6)
-    rules[R_WINDOW] = require_int(cfg, "rules.stalemate_window", 0, 10**6)
-    rules[R_AQUAMAN_DRAW] = require_int(cfg, "rules.aquaman_draw", 0, 100)
-    rules[R_COMPANION_LOOK] = require_int(cfg, "rules.companion_look", 0, 100)
-    rules[R_RESHUFFLE] = int(require_bool(cfg, "rules.reshuffle"))
-    rules[R_TIES_REPEAT] = int(require_choice(cfg, "rules.fight_ties", ["repeat", "once"]) == "repeat")
-    rules[R_CANNOT_REVEAL] = CANNOT_REVEAL_NAMES.index(
-        require_choice(cfg, "rules.cannot_reveal", list(CANNOT_REVEAL_NAMES)))
-    rules[R_DISCARD_AFTER] = int(require_choice(cfg, "rules.activated_card", ["after", "before"]) == "after")
-    rules[R_TURN_LEGS] = int(require_choice(cfg, "rules.legs", ["free", "turn"]) == "turn")
+    rules = np.zeros(state_nb.N_RULES, dtype=np.int64)
+    rules[state_nb.R_PLAYERS] = players
+    rules[state_nb.R_NSUITS] = len(suits)
+    rules[state_nb.R_RANKS] = require_int(cfg, "deck.ranks", 1, 100)
+    rules[state_nb.R_ROWS] = require_int(cfg, "board.rows", 1, 32)
+    rules[state_nb.R_COLS] = require_int(cfg, "board.cols", 1, 32)
+    rules[state_nb.R_NDICE] = require_int(cfg, "dice.count", 1, 3)
+    rules[state_nb.R_FACES] = require_int(cfg, "dice.faces", 1, 100)
+    rules[state_nb.R_START_HAND] = require_int(cfg, "rules.start_hand", 0, 1000)
+    rules[state_nb.R_HAND_LIMIT] = require_int(cfg, "rules.hand_limit", 0, 1000)
+    rules[state_nb.R_POWER_MIN] = require_int(cfg, "rules.power_min_hand", 1, 1000)
+    rules[state_nb.R_MISSIONS_TO_WIN] = require_int(cfg, "rules.missions_to_win", 1, 100)
+    rules[state_nb.R_MISSION_SUITS] = require_int(cfg, "rules.mission_suits", 1, 1000)
+    rules[state_nb.R_MISSIONS_PER_TURN] = require_int(cfg, "rules.missions_per_turn", 1, 100)
+    rules[state_nb.R_TURN_CAP] = require_int(cfg, "rules.turn_cap", 1, 10**6)
+    rules[state_nb.R_WINDOW] = require_int(cfg, "rules.stalemate_window", 0, 10**6)
+    rules[state_nb.R_AQUAMAN_DRAW] = require_int(cfg, "rules.aquaman_draw", 0, 100)
+    rules[state_nb.R_COMPANION_LOOK] = require_int(cfg, "rules.companion_look", 0, 100)
+    rules[state_nb.R_RESHUFFLE] = int(require_bool(cfg, "rules.reshuffle"))
+    rules[state_nb.R_TIES_REPEAT] = int(require_choice(cfg, "rules.fight_ties", ["repeat", "once"]) == "repeat")
+    rules[state_nb.R_CANNOT_REVEAL] = state_nb.CANNOT_REVEAL_NAMES.index(
+        require_choice(cfg, "rules.cannot_reveal", list(state_nb.CANNOT_REVEAL_NAMES)))
+    rules[state_nb.R_DISCARD_AFTER] = int(require_choice(cfg, "rules.activated_card", ["after", "before"]) == "after")
+    rules[state_nb.R_TURN_LEGS] = int(require_choice(cfg, "rules.legs", ["free", "turn"]) == "turn")
     require_choice(cfg, "rules.leg_off_board", ["skip", "clamp"])
     require_choice(cfg, "rules.adjacency", ["orthogonal", "king"])
 
-    n_cards = len(suits) * int(rules[R_RANKS])
-    cells = int(rules[R_ROWS] * rules[R_COLS])
+    n_cards = len(suits) * int(rules[state_nb.R_RANKS])
+    cells = int(rules[state_nb.R_ROWS] * rules[state_nb.R_COLS])
     if n_cards > MAX_CARDS:
-        raise ConfigError(f"deck: {len(suits)} suits x {rules[R_RANKS]} ranks = {n_cards} cards; at most {MAX_CARDS}")
-    corners = _corners(int(rules[R_ROWS]), int(rules[R_COLS]))
+        raise ConfigError(f"deck: {len(suits)} suits x {rules[state_nb.R_RANKS]} ranks = {n_cards} cards; at most {MAX_CARDS}")
+    corners = _corners(int(rules[state_nb.R_ROWS]), int(rules[state_nb.R_COLS]))
     if players > len(corners):
         raise ConfigError(
-            f"board.rows x board.cols = {rules[R_ROWS]} x {rules[R_COLS]}: {len(corners)} distinct corners "
+            f"board.rows x board.cols = {rules[state_nb.R_ROWS]} x {rules[state_nb.R_COLS]}: {len(corners)} distinct corners "
             f"for {players} players; every pawn needs its own corner"
         )
-    need = cells + players * int(rules[R_START_HAND])
+    need = cells + players * int(rules[state_nb.R_START_HAND])
     if n_cards < need:
         raise ConfigError(
-            f"deck: {n_cards} cards ({len(suits)} suits x {rules[R_RANKS]} ranks) cannot fill the {cells} "
-            f"squares and deal {rules[R_START_HAND]} to each of {players} players ({need} needed)"
+            f"deck: {n_cards} cards ({len(suits)} suits x {rules[state_nb.R_RANKS]} ranks) cannot fill the {cells} "
+            f"squares and deal {rules[state_nb.R_START_HAND]} to each of {players} players ({need} needed)"
         )
-    if rules[R_MISSION_SUITS] > len(suits):
+    if rules[state_nb.R_MISSION_SUITS] > len(suits):
         raise ConfigError(
-            f"rules.mission_suits = {rules[R_MISSION_SUITS]}: a mission cannot need more suits than the "
+            f"rules.mission_suits = {rules[state_nb.R_MISSION_SUITS]}: a mission cannot need more suits than the "
             f"deck's {len(suits)}"
         )
     return rules
@@ -231,15 +195,15 @@ def prepare(cfg: dict, players: int, validate: bool = False) -> tuple:
     rules = rules_array(cfg, players)
     _check_strategy_params(cfg)
     _, codes = _suits(cfg)
-    n_suits, ranks = int(rules[R_NSUITS]), int(rules[R_RANKS])
-    rows, cols = int(rules[R_ROWS]), int(rules[R_COLS])
+    n_suits, ranks = int(rules[state_nb.R_NSUITS]), int(rules[state_nb.R_RANKS])
+    rows, cols = int(rules[state_nb.R_ROWS]), int(rules[state_nb.R_COLS])
     corners = _corners(rows, cols)[:players]
     rules = np.concatenate([rules, np.full(4, -1, np.int64), np.array(codes, np.int64)])
-    rules[R_CORNER:R_CORNER + players] = corners
+    rules[state_nb.R_CORNER:state_nb.R_CORNER + players] = corners
     card = np.empty((2, n_suits * ranks), dtype=np.int8)
-    card[CARD_SUIT] = np.repeat(np.arange(n_suits), ranks)
-    card[CARD_RANK] = np.tile(np.arange(1, ranks + 1), n_suits)
-    move_to = move_table(rows, cols, int(rules[R_FACES]), get(cfg, "rules.leg_off_board") == "clamp")
+    card[state_nb.CARD_SUIT] = np.repeat(np.arange(n_suits), ranks)
+    card[state_nb.CARD_RANK] = np.tile(np.arange(1, ranks + 1), n_suits)
+    move_to = move_table(rows, cols, int(rules[state_nb.R_FACES]), get(cfg, "rules.leg_off_board") == "clamp")
     adj = adjacency_table(rows, cols, get(cfg, "rules.adjacency") == "king")
     return (rules, card, move_to, adj, np.bool_(validate))
 

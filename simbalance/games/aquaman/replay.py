@@ -10,20 +10,6 @@ from simbalance.core.errors import ConfigError
 from simbalance.core.replay import trace_with_log
 from simbalance.games.aquaman import state_nb as e
 from simbalance.games.aquaman.play_nb import kernel, search_kernel, trace_game, trace_search_game
-from simbalance.games.aquaman.state_nb import (
-    CARD_RANK,
-    CARD_SUIT,
-    N_EV_COLS,
-    POWER_NAMES,
-    R_COLS,
-    R_CORNER,
-    R_HAND_LIMIT,
-    R_MISSION_SUITS,
-    R_MISSIONS_TO_WIN,
-    R_NDICE,
-    R_ROWS,
-    R_TURN_LEGS,
-)
 
 DIRECTION_NAMES = ("up", "down", "left", "right")
 
@@ -40,7 +26,7 @@ def trace(plan, game: int) -> tuple[np.ndarray, np.ndarray]:
         run_trace(out, np.int64(game), np.uint64(plan.seed), lineup.seats, lineup.slot_strategy,
                    lineup.slot_params, *plan.prepared, log, log_n)
 
-    return trace_with_log(play, plan.engine.record_dtype, N_EV_COLS)
+    return trace_with_log(play, plan.engine.record_dtype, e.N_EV_COLS)
 
 
 def _legs(dice: list[int], start: int, dest: int, move_to: np.ndarray, turn: bool) -> list[tuple[int, int, int]] | None:
@@ -77,14 +63,14 @@ def replay(plan, game: int) -> list[str]:
     rules, card, move_to = plan.prepared[0], plan.prepared[1], plan.prepared[2]
     suits = get(plan.config, "deck.suits")
     players = plan.players
-    cols = int(rules[R_COLS])
-    n_dice = int(rules[R_NDICE])
-    turn_legs = bool(rules[R_TURN_LEGS])
+    cols = int(rules[e.R_COLS])
+    n_dice = int(rules[e.R_NDICE])
+    turn_legs = bool(rules[e.R_TURN_LEGS])
     seats = plan.lineup.seats[game % len(plan.lineup.seats)]
     who = {s: f"seat {s} ({plan.lineup.slot_names[seats[s]]})" for s in range(players)}
 
     def name(c: int) -> str:
-        return f"{suits[card[CARD_SUIT, c]]} {card[CARD_RANK, c]}" if c >= 0 else "nothing"
+        return f"{suits[card[e.CARD_SUIT, c]]} {card[e.CARD_RANK, c]}" if c >= 0 else "nothing"
 
     def sq(cell: int) -> str:
         return f"({cell // cols},{cell % cols})"
@@ -97,18 +83,18 @@ def replay(plan, game: int) -> list[str]:
     missions = [0] * players
     why = {e.WHY_COMPANION: "Companion: discards", e.WHY_POWER: "Power: discards",
            e.WHY_MISSION: "mission: discards", e.WHY_REST: "hand limit: discards"}
-    power_names = list(POWER_NAMES) + ["no power"]
+    power_names = list(e.POWER_NAMES) + ["no power"]
     lines = [f"aquaman, game {game} of seed {plan.seed}, {players} players: "
-             + ", ".join(f"{who[s]} starts at {sq(int(rules[R_CORNER + s]))}" for s in range(players))
-             + f". Squares are (row,col) from 0; a mission needs {int(rules[R_MISSION_SUITS])} suits, "
-             f"{int(rules[R_MISSIONS_TO_WIN])} missions win, hand limit {int(rules[R_HAND_LIMIT])}."]
+             + ", ".join(f"{who[s]} starts at {sq(int(rules[e.R_CORNER + s]))}" for s in range(players))
+             + f". Squares are (row,col) from 0; a mission needs {int(rules[e.R_MISSION_SUITS])} suits, "
+             f"{int(rules[e.R_MISSIONS_TO_WIN])} missions win, hand limit {int(rules[e.R_HAND_LIMIT])}."]
     refills = 0
     dice: list[int] = []
     legs: list[tuple[int, int, int]] = []
     dealt = False
 
     def hand(s: int) -> str:
-        return ", ".join(name(c) for c in sorted(hands[s], key=lambda c: (card[CARD_SUIT, c], card[CARD_RANK, c])))
+        return ", ".join(name(c) for c in sorted(hands[s], key=lambda c: (card[e.CARD_SUIT, c], card[e.CARD_RANK, c])))
 
     for kind, a, b, c, d, ref in events.tolist():
         if ref > refills:
@@ -120,7 +106,7 @@ def replay(plan, game: int) -> list[str]:
             if not dealt:
                 dealt = True
                 lines.append("The board:")
-                rows = int(rules[R_ROWS])
+                rows = int(rules[e.R_ROWS])
                 for r in range(rows):
                     lines.append(f"  row {r}: " + " | ".join(name(board[r * cols + k]) for k in range(cols)))
             hands[a].append(b)
@@ -131,7 +117,7 @@ def replay(plan, game: int) -> list[str]:
             lines.append(f"Turn {a}, {who[b]}, hand: {hand(b) or 'empty'}; missions {missions[b]}.")
         elif kind == e.EV_ACTIVATE:
             hands[a].remove(b)
-            lines.append(f"  uses {name(b)}: power {power_names[c]} (rank {card[CARD_RANK, b]}).")
+            lines.append(f"  uses {name(b)}: power {power_names[c]} (rank {card[e.CARD_RANK, b]}).")
         elif kind == e.EV_DRAW:
             if b >= 0:
                 hands[a].append(b)
@@ -212,7 +198,7 @@ def replay(plan, game: int) -> list[str]:
                     hands[s].remove(x)
             lines.append(f"    seat {a} reveals {name(b) if b >= 0 else 'no card (empty hand)'}, "
                          f"seat {c} reveals {name(d) if d >= 0 else 'no card (empty hand)'}"
-                         + ("; a tie." if b >= 0 and d >= 0 and card[CARD_RANK, b] == card[CARD_RANK, d] else "."))
+                         + ("; a tie." if b >= 0 and d >= 0 and card[e.CARD_RANK, b] == card[e.CARD_RANK, d] else "."))
         elif kind == e.EV_STEAL:
             hands[b].remove(c)
             hands[a].append(c)

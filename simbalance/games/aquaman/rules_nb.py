@@ -25,17 +25,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from simbalance.core import whole_game
 from simbalance.core.records import MAX_SEATS
 from simbalance.core.rng import randint, shuffle
-from simbalance.core.whole_game import (
-    PR_MARK_A,
-    PR_NEXT,
-    PR_STALL_FROM,
-    PROGRESS_SIZE,
-    progress_end,
-    progress_reset,
-    progress_round_of,
-)
 from simbalance.games.aquaman.state_nb import (
     AQUAMAN,
     C_ACT_CARD,
@@ -222,8 +214,8 @@ def progress_values(G, S):
 def progress_final(G, S, reason):
     """The whole-game metrics' last checkpoint. A call: once a game, from every step that ends one."""
     progress_values(G, S)
-    progress_end(S.ctr[C_TRACK:C_TRACK + PROGRESS_SIZE], S.ctr[C_PROGRESS:C_PROGRESS + MAX_SEATS], np.int64(1),
-                 S.ctr[C_TURN], reason)
+    whole_game.progress_end(S.ctr[C_TRACK:C_TRACK + whole_game.PROGRESS_SIZE],
+                            S.ctr[C_PROGRESS:C_PROGRESS + MAX_SEATS], np.int64(1), S.ctr[C_TURN], reason)
 
 
 @njit(cache=True, inline="always")
@@ -250,13 +242,14 @@ def end_of_round(G, S, log=None):
         missions += S.seat[s, V_MISSIONS]
         better |= S.ctr[C_PROGRESS + s] > S.ctr[C_BEST + s]
         S.ctr[C_BEST + s] = max(S.ctr[C_BEST + s], S.ctr[C_PROGRESS + s])
-    tr = S.ctr[C_TRACK:C_TRACK + PROGRESS_SIZE]
+    tr = S.ctr[C_TRACK:C_TRACK + whole_game.PROGRESS_SIZE]
     turn = S.ctr[C_TURN]
-    if not progress_round_of(tr, S.ctr[C_PROGRESS:C_PROGRESS + MAX_SEATS], np.int64(1), turn,
-                             better or missions > tr[PR_MARK_A], G.rules[R_WINDOW], np.int64(missions), np.int64(0)):
+    if not whole_game.progress_round_of(tr, S.ctr[C_PROGRESS:C_PROGRESS + MAX_SEATS], np.int64(1), turn,
+                                        better or missions > tr[whole_game.PR_MARK_A], G.rules[R_WINDOW],
+                                        np.int64(missions), np.int64(0)):
         return False
     if log is not None:
-        log_step(log, S, EV_STALEMATE, R_NO_MISSION, turn - tr[PR_STALL_FROM], 0, 0)
+        log_step(log, S, EV_STALEMATE, R_NO_MISSION, turn - tr[whole_game.PR_STALL_FROM], 0, 0)
     game_over(G, S, RESULT_STALEMATE)
     return True
 
@@ -383,7 +376,8 @@ def first_turn(G, S):
     whole-game metrics start: a round is a turn per seat."""
     S.ctr[C_MOVER] = 0
     S.ctr[C_DECISION] = NO_DECISION
-    progress_reset(S.ctr[C_TRACK:C_TRACK + PROGRESS_SIZE], G.rules[R_PLAYERS], G.rules[R_PLAYERS], S.ctr[C_TURN])
+    whole_game.progress_reset(S.ctr[C_TRACK:C_TRACK + whole_game.PROGRESS_SIZE], G.rules[R_PLAYERS], G.rules[R_PLAYERS],
+                              S.ctr[C_TURN])
     then(S, STEP_TURN)
     if G.validate and check(G, S) != 0:
         game_over(G, S, RESULT_INVALID)
@@ -397,7 +391,7 @@ def begin_turn(G, S, log=None):
     """The end of a round (its checkpoint and the loop detection), the turn cap (a timeout), then a
     new turn of the seat to move. With enough cards in hand, the power phase asks which card to
     activate (or none)."""
-    if S.ctr[C_TURN] >= S.ctr[C_TRACK + PR_NEXT] and end_of_round(G, S, log):
+    if S.ctr[C_TURN] >= S.ctr[C_TRACK + whole_game.PR_NEXT] and end_of_round(G, S, log):
         return
     if S.ctr[C_TURN] >= G.rules[R_TURN_CAP]:
         if log is not None:

@@ -10,15 +10,8 @@ from functools import cache
 
 from simbalance.core.spec import GameSpec
 
-SPEC = GameSpec(
-    id="captain-action",
-    title="Captain Action (Let Justice Be Done!)",
-    summary="Set collection: draw and discard to build sets of backgrounds and characters; call to end it.",
-    min_players=2,
-    max_players=6,
-    engine="simbalance.games.captain_action.engine",
-    length_unit="turns",
-)
+SPEC = GameSpec.of_package(__name__, "Captain Action (Let Justice Be Done!)", players=(2, 6),
+                           summary="Set collection: draw and discard to build sets of backgrounds and characters; call to end it.")
 
 
 @cache

@@ -11,23 +11,7 @@ import numpy as np
 
 from simbalance.core.config import require_choice, require_int
 from simbalance.decks.captain_action import DR_EVIL, KIND_CAPTAIN_WILD, KIND_DR_LING, load_deck
-from simbalance.games.captain_action.state_nb import (
-    INFO_BG,
-    INFO_CH,
-    INFO_VAL,
-    NO_SET,
-    RULE_AB_CHAR,
-    RULE_AB_POINTS,
-    RULE_CH_VAL,
-    RULE_MAX_WILD,
-    RULE_MIN_NATURAL,
-    RULE_N_BG,
-    RULE_N_CH,
-    RULE_N_WILD_CH,
-    RULE_POINTS,
-    RULE_SET_SIZE,
-    WILD,
-)
+from simbalance.games.captain_action import state_nb
 
 ACTION_BOY = "Action Boy"
 UNLIMITED = 1 << 20  # rules.max_wilds_per_set = 0 means no cap
@@ -47,7 +31,7 @@ def game_deck(cfg: dict):
 
 
 def scoring_arrays(cfg: dict, deck) -> tuple[np.ndarray, np.ndarray]:
-    """``card_info`` (per card: background, character or WILD / NO_SET, points in a set) and the
+    """``card_info`` (per card: background, character or state_nb.WILD / state_nb.NO_SET, points in a set) and the
     scoring rule vector ``srules`` (layouts in state_nb)."""
     points = require_int(cfg, "rules.points_per_card", 0, 1000)
     ab_points = require_int(cfg, "rules.points_per_action_boy", 0, 1000)
@@ -62,27 +46,27 @@ def scoring_arrays(cfg: dict, deck) -> tuple[np.ndarray, np.ndarray]:
     wild_chars = [c for c in range(n_ch) if c != evil]
 
     card_info = np.zeros((deck.size, 3), dtype=np.int64)
-    card_info[:, INFO_BG] = deck.background
+    card_info[:, state_nb.INFO_BG] = deck.background
     for card in range(deck.size):
         ch = int(deck.character[card])
         if deck.kind[card] == KIND_CAPTAIN_WILD or (deck.kind[card] == KIND_DR_LING and dr_ling == "wild"):
-            card_info[card, INFO_CH] = WILD
+            card_info[card, state_nb.INFO_CH] = state_nb.WILD
         elif ch == evil:
-            card_info[card, INFO_CH] = NO_SET  # Dr. Evil (and a plain Dr. Ling) is in no set at all
+            card_info[card, state_nb.INFO_CH] = state_nb.NO_SET  # Dr. Evil (and a plain Dr. Ling) is in no set at all
         else:
-            card_info[card, INFO_CH] = ch
-            card_info[card, INFO_VAL] = ch_val[ch]
+            card_info[card, state_nb.INFO_CH] = ch
+            card_info[card, state_nb.INFO_VAL] = ch_val[ch]
 
-    srules = np.zeros(RULE_CH_VAL + n_ch + len(wild_chars), dtype=np.int64)
-    srules[RULE_SET_SIZE] = set_size
-    srules[RULE_MIN_NATURAL] = naturals
-    srules[RULE_MAX_WILD] = UNLIMITED if max_wild == 0 else max_wild
-    srules[RULE_POINTS] = points
-    srules[RULE_AB_POINTS] = ab_points
-    srules[RULE_AB_CHAR] = ab
-    srules[RULE_N_BG] = n_bg
-    srules[RULE_N_CH] = n_ch
-    srules[RULE_N_WILD_CH] = len(wild_chars)
-    srules[RULE_CH_VAL:RULE_CH_VAL + n_ch] = ch_val
-    srules[RULE_CH_VAL + n_ch:] = wild_chars
+    srules = np.zeros(state_nb.RULE_CH_VAL + n_ch + len(wild_chars), dtype=np.int64)
+    srules[state_nb.RULE_SET_SIZE] = set_size
+    srules[state_nb.RULE_MIN_NATURAL] = naturals
+    srules[state_nb.RULE_MAX_WILD] = UNLIMITED if max_wild == 0 else max_wild
+    srules[state_nb.RULE_POINTS] = points
+    srules[state_nb.RULE_AB_POINTS] = ab_points
+    srules[state_nb.RULE_AB_CHAR] = ab
+    srules[state_nb.RULE_N_BG] = n_bg
+    srules[state_nb.RULE_N_CH] = n_ch
+    srules[state_nb.RULE_N_WILD_CH] = len(wild_chars)
+    srules[state_nb.RULE_CH_VAL:state_nb.RULE_CH_VAL + n_ch] = ch_val
+    srules[state_nb.RULE_CH_VAL + n_ch:] = wild_chars
     return card_info, srules

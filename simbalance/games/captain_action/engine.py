@@ -31,28 +31,12 @@ from simbalance.games.captain_action import play_nb, search_nb, state_nb, valida
 from simbalance.games.captain_action.deck import MAX_HAND, game_deck, scoring_arrays
 from simbalance.games.captain_action.replay import replay, trace
 from simbalance.games.captain_action.report import card_labels, card_masks, figures, summarize
-from simbalance.games.captain_action.state_nb import (
-    BOLD,
-    BUILDER,
-    COLLECTOR,
-    G_CALL_BEFORE,
-    G_COUNTDOWN,
-    G_HAND,
-    G_PENALTY,
-    G_PENALTY_ALL,
-    G_PLAYERS,
-    G_TAKE_BACK,
-    G_TURN_CAP,
-    G_WINDOW,
-    N_GAME_RULES,
-    R_DISCARD_LOOP,
-    RANDOM,
-)
 from simbalance.players import SEARCH_PARAMS, SEARCH_STRATEGIES
 
 ENGINE_VERSION = 3
 CHUNK_SIZE = 1 << 17
-STRATEGIES = {"random": RANDOM, "builder": BUILDER, "bold": BOLD, "collector": COLLECTOR, **SEARCH_STRATEGIES}
+STRATEGIES = {"random": state_nb.RANDOM, "builder": state_nb.BUILDER, "bold": state_nb.BOLD,
+              "collector": state_nb.COLLECTOR, **SEARCH_STRATEGIES}
 # Each heuristic's parameters in the order its code reads them (state_nb.P_*); configs bind by name.
 STRATEGY_PARAMS = {
     "random": ("call",),
@@ -76,8 +60,8 @@ RECORD_DTYPE = record_dtype([
 ])
 PROGRESS = "the sets in the hand as it stands (at the end: the final score, bonus and penalty included)"
 STALEMATE_REASONS = {
-    R_DISCARD_LOOP: ("discard-loop", "nobody drew from the Countdown Deck for rules.stalemate_window turns: every "
-                     "player keeps taking the discard pile's top card and nobody calls"),
+    state_nb.R_DISCARD_LOOP: ("discard-loop", "nobody drew from the Countdown Deck for rules.stalemate_window turns: every "
+                              "player keeps taking the discard pile's top card and nobody calls"),
 }
 
 
@@ -98,16 +82,16 @@ def prepare(cfg: dict, players: int, validate: bool = False) -> tuple:
             f"{players} x {hand_size} + {countdown} + 1 = {needed} cards but the deck has {deck.size}"
         )
     card_info, srules = scoring_arrays(cfg, deck)
-    game_rules = np.zeros(N_GAME_RULES, dtype=np.int64)
-    game_rules[G_PLAYERS] = players
-    game_rules[G_HAND] = hand_size
-    game_rules[G_COUNTDOWN] = countdown
-    game_rules[G_TAKE_BACK] = require_bool(cfg, "rules.take_back")
-    game_rules[G_CALL_BEFORE] = require_choice(cfg, "rules.call_timing", CALL_TIMINGS) == "before_draw"
-    game_rules[G_PENALTY] = require_int(cfg, "rules.countdown_penalty", 0, 1000)
-    game_rules[G_PENALTY_ALL] = require_choice(cfg, "rules.penalty_to", PENALTY_TO) == "all"
-    game_rules[G_TURN_CAP] = require_int(cfg, "rules.turn_cap", 1, 30000)  # records count in int16
-    game_rules[G_WINDOW] = require_int(cfg, "rules.stalemate_window", 0, 30000)
+    game_rules = np.zeros(state_nb.N_GAME_RULES, dtype=np.int64)
+    game_rules[state_nb.G_PLAYERS] = players
+    game_rules[state_nb.G_HAND] = hand_size
+    game_rules[state_nb.G_COUNTDOWN] = countdown
+    game_rules[state_nb.G_TAKE_BACK] = require_bool(cfg, "rules.take_back")
+    game_rules[state_nb.G_CALL_BEFORE] = require_choice(cfg, "rules.call_timing", CALL_TIMINGS) == "before_draw"
+    game_rules[state_nb.G_PENALTY] = require_int(cfg, "rules.countdown_penalty", 0, 1000)
+    game_rules[state_nb.G_PENALTY_ALL] = require_choice(cfg, "rules.penalty_to", PENALTY_TO) == "all"
+    game_rules[state_nb.G_TURN_CAP] = require_int(cfg, "rules.turn_cap", 1, 30000)  # records count in int16
+    game_rules[state_nb.G_WINDOW] = require_int(cfg, "rules.stalemate_window", 0, 30000)
     for name in STRATEGIES:
         table = cfg.get("strategies", {}).get(name, {})
         if name == "random":

@@ -12,18 +12,11 @@ from simbalance.games.captain_action import state_nb as st
 from simbalance.games.captain_action.deck import game_deck
 from simbalance.games.captain_action.play_nb import trace_game, trace_search_game
 from simbalance.games.captain_action.scoring_nb import hand_score
-from simbalance.games.captain_action.state_nb import (
-    G_CALL_BEFORE,
-    G_COUNTDOWN,
-    G_HAND,
-    G_PENALTY,
-    G_PENALTY_ALL,
-)
 
 
 def trace(plan, game: int) -> tuple[np.ndarray, np.ndarray]:
     """Play game ``game`` of the plan's run again (the kernel's own code, validated) and return its
-    record and its event log (rows of state_nb.EV_*)."""
+    record and its event log (rows of st.EV_*)."""
     lineup = plan.lineup
     play = trace_search_game if plan.engine.searches(lineup) else trace_game
     return trace_with_log(
@@ -40,7 +33,7 @@ def replay(plan, game: int) -> list[str]:
     card_info, srules, game_rules, _ = plan.prepared
     deck = game_deck(plan.config)
     card = deck.label
-    players, hand_size = plan.players, int(game_rules[G_HAND])
+    players, hand_size = plan.players, int(game_rules[st.G_HAND])
     seats = plan.lineup.seats[game % len(plan.lineup.seats)]
     who = {s: f"seat {s} ({plan.lineup.slot_names[seats[s]]})" for s in range(players)}
     hands: dict[int, list[int]] = {s: [] for s in range(players)}
@@ -51,7 +44,7 @@ def replay(plan, game: int) -> list[str]:
         h = np.array([hands[seat]], np.int64)
         return int(hand_score(h, 0, h.shape[1], card_info, srules, cnt, scratch))
 
-    timing = "after discarding" if not game_rules[G_CALL_BEFORE] else "before drawing"
+    timing = "after discarding" if not game_rules[st.G_CALL_BEFORE] else "before drawing"
     lines = [f"captain-action, game {game} of seed {plan.seed}, {players} players; seat 0 starts, play goes "
              f"clockwise; a call comes {timing}."]
     turn: list[str] = []
@@ -62,7 +55,7 @@ def replay(plan, game: int) -> list[str]:
             for s in range(players):
                 lines.append(f"Seat {s} is dealt {hand_size} cards: {', '.join(card(x) for x in hands[s])} "
                              f"(worth {worth(s)}).")
-            lines.append(f"The Countdown Deck holds {int(game_rules[G_COUNTDOWN])} cards; {card(a)} starts the "
+            lines.append(f"The Countdown Deck holds {int(game_rules[st.G_COUNTDOWN])} cards; {card(a)} starts the "
                          "discard pile.")
         elif ev == st.EV_TURN:
             turn = [f"Turn {a}, {who[b]}:"]
@@ -83,8 +76,8 @@ def replay(plan, game: int) -> list[str]:
             lines.append(f"Seat {a} calls \"Let Justice Be Done!\" with {b} Countdown cards left: a bonus of {b}.")
             turn = []
         elif ev == st.EV_COUNTDOWN_OUT:
-            penalty = int(game_rules[G_PENALTY])
-            whom = "every player loses" if game_rules[G_PENALTY_ALL] else f"seat {a} loses"
+            penalty = int(game_rules[st.G_PENALTY])
+            whom = "every player loses" if game_rules[st.G_PENALTY_ALL] else f"seat {a} loses"
             lines.append(f"Seat {a} drew the last Countdown card: Dr. Evil attacks, nobody has a bonus"
                          + (f", {whom} {penalty} points." if penalty else "."))
         elif ev == st.EV_SCORE:

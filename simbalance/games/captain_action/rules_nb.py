@@ -19,17 +19,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from simbalance.core import whole_game
 from simbalance.core.event_log import log_event
 from simbalance.core.records import END_INVALID, END_STALEMATE, END_TIMEOUT, END_WIN, MAX_SEATS
-from simbalance.core.whole_game import (
-    PR_MARK_A,
-    PR_NEXT,
-    PR_STALL_FROM,
-    PROGRESS_SIZE,
-    progress_end,
-    progress_reset,
-    progress_round_of,
-)
 from simbalance.games.captain_action.scoring_nb import hand_score
 from simbalance.games.captain_action.state_nb import (
     EV_CALL,
@@ -105,7 +97,8 @@ def deal(ctx, state, log, log_n):
     gv[V_CALLER] = -1
     gv[V_LAST_DRAWER] = -1
     gv[V_END] = END_WIN  # until a step ends the game otherwise
-    progress_reset(gv[TRACK:TRACK + PROGRESS_SIZE], players, players, gv[V_TURNS])  # a round: a turn per seat
+    # a round: a turn per seat
+    whole_game.progress_reset(gv[TRACK:TRACK + whole_game.PROGRESS_SIZE], players, players, gv[V_TURNS])
     begin_turn(ctx, state, log, log_n)
 
 
@@ -116,7 +109,7 @@ def begin_turn(ctx, state, log, log_n):
     _, _, game_rules, _ = ctx
     gv = state[1]
     turns = gv[V_TURNS]
-    if turns >= gv[TRACK + PR_NEXT] and end_of_round(ctx, state, log, log_n):
+    if turns >= gv[TRACK + whole_game.PR_NEXT] and end_of_round(ctx, state, log, log_n):
         return
     if turns >= game_rules[G_TURN_CAP]:
         if log is not None:
@@ -230,13 +223,14 @@ def end_of_round(ctx, state, log, log_n):
     hand_size = game_rules[G_HAND]
     for s in range(game_rules[G_PLAYERS]):
         gv[V_PROGRESS + s] = hand_score(hand, s, hand_size, card_info, srules, cnt, scratch)
-    tr = gv[TRACK:TRACK + PROGRESS_SIZE]
+    tr = gv[TRACK:TRACK + whole_game.PROGRESS_SIZE]
     turns = gv[V_TURNS]
-    if not progress_round_of(tr, gv[V_PROGRESS:V_PROGRESS + MAX_SEATS], np.int64(1), turns,
-                             gv[V_CD_POS] > tr[PR_MARK_A], game_rules[G_WINDOW], gv[V_CD_POS], np.int64(0)):
+    if not whole_game.progress_round_of(tr, gv[V_PROGRESS:V_PROGRESS + MAX_SEATS], np.int64(1), turns,
+                                        gv[V_CD_POS] > tr[whole_game.PR_MARK_A], game_rules[G_WINDOW], gv[V_CD_POS],
+                                        np.int64(0)):
         return False
     if log is not None:
-        log_event(log, log_n, EV_STALEMATE, R_DISCARD_LOOP, turns - tr[PR_STALL_FROM], 0)
+        log_event(log, log_n, EV_STALEMATE, R_DISCARD_LOOP, turns - tr[whole_game.PR_STALL_FROM], 0)
     gv[V_END] = END_STALEMATE
     end_game(ctx, state, log, log_n)
     return True
@@ -287,6 +281,6 @@ def end_game(ctx, state, log, log_n):
     gv[V_WINNERS] = winners
     gv[V_PHASE] = PH_OVER
     # The whole-game metrics' last checkpoint: the scores that decide the game.
-    progress_end(gv[TRACK:TRACK + PROGRESS_SIZE], gv[V_SCORE:V_SCORE + MAX_SEATS], np.int64(1), gv[V_TURNS],
-                 np.int64(R_DISCARD_LOOP) if gv[V_END] == END_STALEMATE else np.int64(0))
+    whole_game.progress_end(gv[TRACK:TRACK + whole_game.PROGRESS_SIZE], gv[V_SCORE:V_SCORE + MAX_SEATS], np.int64(1),
+                            gv[V_TURNS], np.int64(R_DISCARD_LOOP) if gv[V_END] == END_STALEMATE else np.int64(0))
 

@@ -53,24 +53,16 @@ from simbalance.games.captain_future import play_nb, search_nb, state_nb, valida
 from simbalance.games.captain_future.board import MAX_BODIES, build_board
 from simbalance.games.captain_future.replay import replay, trace
 from simbalance.games.captain_future.report import figures, summarize
-from simbalance.games.captain_future.state_nb import (
-    AGGRESSOR,
-    BUILDER,
-    HEURISTIC_PARAMS,
-    R_NO_ACTION,
-    R_NO_PROGRESS,
-    RANDOM,
-)
 from simbalance.players import SEARCH_PARAMS, SEARCH_STRATEGIES
 
 ENGINE_VERSION = 5
 CHUNK_SIZE = 1 << 16
-STRATEGIES = {"random": RANDOM, "builder": BUILDER, "aggressor": AGGRESSOR, **SEARCH_STRATEGIES}
+STRATEGIES = {"random": state_nb.RANDOM, "builder": state_nb.BUILDER, "aggressor": state_nb.AGGRESSOR, **SEARCH_STRATEGIES}
 # Each heuristic's parameters in the order its code reads them (state_nb.P_*); configs bind by name.
 STRATEGY_PARAMS = {
     "random": (),
-    "builder": HEURISTIC_PARAMS[:-1],
-    "aggressor": HEURISTIC_PARAMS,
+    "builder": state_nb.HEURISTIC_PARAMS[:-1],
+    "aggressor": state_nb.HEURISTIC_PARAMS,
     **SEARCH_PARAMS,
 }
 
@@ -99,8 +91,8 @@ RECORD_DTYPE = record_dtype([
 ])
 PROGRESS = "the score as the board stands (ships, full control, majorities)"
 STALEMATE_REASONS = {
-    R_NO_ACTION: ("no-action", "a whole round in which nobody could do anything"),
-    R_NO_PROGRESS: ("no-progress", "no player got down to fewer ships in supply than any before (the end comes no "
+    state_nb.R_NO_ACTION: ("no-action", "a whole round in which nobody could do anything"),
+    state_nb.R_NO_PROGRESS: ("no-progress", "no player got down to fewer ships in supply than any before (the end comes no "
                     "closer) and no score got better, for rules.stalemate_window turns"),
 }
 

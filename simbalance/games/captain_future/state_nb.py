@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from simbalance.core.layout import Offsets
 from simbalance.core.lineup import MAX_PARAMS
 from simbalance.core.whole_game import PROGRESS_SIZE
 
@@ -31,18 +32,8 @@ MK = MR + MC + MB + 1 + 4  # card kinds: rows, columns, bodies, joker, 4 events
 MN = 1024  # cards in the deck
 
 
-class _Alloc:
-    def __init__(self):
-        self.n = 0
-
-    def take(self, size: int) -> int:
-        at = self.n
-        self.n += size
-        return at
-
-
 # ---- bd: board, deck, rules ---------------------------------------------------------------------
-_a = _Alloc()
+_a = Offsets()
 NR = _a.take(1)  # rows
 NC = _a.take(1)  # columns
 NB = _a.take(1)  # bodies
@@ -83,7 +74,7 @@ DECK = _a.take(MN)  # the card kind of every card, unshuffled
 BD_SIZE = _a.n
 
 # ---- st: one game's state ----------------------------------------------------------------------
-_s = _Alloc()
+_s = Offsets()
 STONE_T = _s.take(1)  # 0 row, 1 column, 2 body
 STONE_I = _s.take(1)
 NSTACK = _s.take(1)  # cards in the stack; its top is STACK + NSTACK - 1
@@ -134,7 +125,7 @@ DISCARD = _s.take(MN)
 ST_SIZE = _s.n
 
 # ---- fs: heuristics' scratch -------------------------------------------------------------------
-_f = _Alloc()
+_f = Offsets()
 FV = _f.take(MB * (MP + 1))  # per body and occupant (-1..P-1): FV + b * (MP + 1) + q + 1
 FBASE = _f.take(MB)  # per body: the evaluation as the board stands
 FW = _f.take(MP)  # weight of each opponent's points
@@ -229,7 +220,7 @@ INV_END_SEAT = 10
 INV_TURN = 11
 
 # ---- work: validation's scratch, then play_nb's note of a broken invariant and the replay's snapshot
-_w = _Alloc()
+_w = Offsets()
 W_CNT = _w.take(MB * MP)  # ships per body and player: W_CNT + b * MP + q
 W_ON = _w.take(MP)  # ships on the board per player
 W_KIND = _w.take(MK)  # cards per kind: the deck's minus those found

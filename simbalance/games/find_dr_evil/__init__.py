@@ -2,12 +2,5 @@
 
 from simbalance.core.spec import GameSpec
 
-SPEC = GameSpec(
-    id="find-dr-evil",
-    title="Find Dr. Evil",
-    summary="Old-Maid-like: pass cards blind, pair poses, end holding Dr. Ling to win (pure luck).",
-    min_players=2,
-    max_players=6,
-    engine="simbalance.games.find_dr_evil.engine",
-    length_unit="picks",
-)
+SPEC = GameSpec.of_package(__name__, "Find Dr. Evil", players=(2, 6), length_unit="picks",
+                           summary="Old-Maid-like: pass cards blind, pair poses, end holding Dr. Ling to win (pure luck).")

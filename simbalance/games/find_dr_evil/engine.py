@@ -23,20 +23,10 @@ from simbalance.games.find_dr_evil import play_nb, state_nb, validate_nb
 from simbalance.games.find_dr_evil.deck import game_deck
 from simbalance.games.find_dr_evil.replay import replay, trace
 from simbalance.games.find_dr_evil.report import card_labels, card_masks, summarize
-from simbalance.games.find_dr_evil.state_nb import (
-    FIRST_CARD_TO,
-    N_RULES,
-    PICK_CAP,
-    R_NO_PAIR,
-    RANDOM,
-    REPEAT_AFTER_PAIR,
-    REPEAT_MIN_HOLDERS,
-    STALEMATE_WINDOW,
-)
 
 ENGINE_VERSION = 2
 CHUNK_SIZE = 1 << 18
-STRATEGIES = {"random": RANDOM}  # no decisions: every strategy plays the same
+STRATEGIES = {"random": state_nb.RANDOM}  # no decisions: every strategy plays the same
 STRATEGY_PARAMS = {"random": ()}
 
 RECORD_DTYPE = record_dtype([
@@ -47,7 +37,7 @@ RECORD_DTYPE = record_dtype([
 ])
 PROGRESS = "holds Dr. Ling (1) or not (0): the seat that would win if the game stopped now"
 STALEMATE_REASONS = {
-    R_NO_PAIR: ("no-pair", "no pair was made in rules.stalemate_window picks: the same cards pass round and round"),
+    state_nb.R_NO_PAIR: ("no-pair", "no pair was made in rules.stalemate_window picks: the same cards pass round and round"),
 }
 
 
@@ -67,12 +57,12 @@ def prepare(cfg: dict, players: int, validate: bool = False) -> tuple:
             )
     if deck.size > 64:
         raise ConfigError(f"deck: {deck.size} find-dr-evil cards; at most 64 are supported")
-    rules = np.zeros(N_RULES, dtype=np.int64)
-    rules[PICK_CAP] = require_int(cfg, "rules.pick_cap", 1, 10**9)
-    rules[FIRST_CARD_TO] = require_int(cfg, "rules.first_card_to", 0, players - 1)
-    rules[REPEAT_AFTER_PAIR] = require_bool(cfg, "rules.repeat_after_pair")
-    rules[REPEAT_MIN_HOLDERS] = require_int(cfg, "rules.repeat_min_holders", 2, 6)
-    rules[STALEMATE_WINDOW] = require_int(cfg, "rules.stalemate_window", 0, 10**9)
+    rules = np.zeros(state_nb.N_RULES, dtype=np.int64)
+    rules[state_nb.PICK_CAP] = require_int(cfg, "rules.pick_cap", 1, 10**9)
+    rules[state_nb.FIRST_CARD_TO] = require_int(cfg, "rules.first_card_to", 0, players - 1)
+    rules[state_nb.REPEAT_AFTER_PAIR] = require_bool(cfg, "rules.repeat_after_pair")
+    rules[state_nb.REPEAT_MIN_HOLDERS] = require_int(cfg, "rules.repeat_min_holders", 2, 6)
+    rules[state_nb.STALEMATE_WINDOW] = require_int(cfg, "rules.stalemate_window", 0, 10**9)
     card_pose = deck.pose.astype(np.int64)
     ling = int(np.flatnonzero(deck.kind == KIND_DR_LING)[0])
     card_pose[ling] = deck.n_poses  # Dr. Ling is a pose of its own: it never pairs

@@ -5,17 +5,9 @@ from __future__ import annotations
 import numpy as np
 
 from simbalance.core.replay import trace_with_log
+from simbalance.games.find_dr_evil import state_nb
 from simbalance.games.find_dr_evil.deck import game_deck
 from simbalance.games.find_dr_evil.play_nb import trace_game
-from simbalance.games.find_dr_evil.state_nb import (
-    EV_DEAL,
-    EV_INVALID,
-    EV_PAIR,
-    EV_PICK,
-    EV_STALEMATE,
-    EV_WIN,
-    PICK_CAP,
-)
 
 
 def trace(plan, game: int) -> tuple[np.ndarray, np.ndarray]:
@@ -38,31 +30,31 @@ def replay(plan, game: int) -> list[str]:
     dealt: dict[int, list[str]] = {}
     lines = [f"find-dr-evil, game {game} of seed {plan.seed}, {players} players; seat 0 deals."]
     k = 0
-    while k < len(events) and events[k, 0] in (EV_DEAL, EV_PAIR):
+    while k < len(events) and events[k, 0] in (state_nb.EV_DEAL, state_nb.EV_PAIR):
         kind, a, b, c = events[k]
-        if kind == EV_DEAL:
+        if kind == state_nb.EV_DEAL:
             dealt.setdefault(int(a), []).append(name(int(b)))
         k += 1
     for seat in sorted(dealt):
         lines.append(f"Seat {seat} is dealt {len(dealt[seat])} cards: {', '.join(dealt[seat])}.")
     for kind, a, b, c in events[:k]:
-        if kind == EV_PAIR:
+        if kind == state_nb.EV_PAIR:
             lines.append(f"Seat {a} discards the pair {name(int(b))} + {name(int(c))}.")
     for seat in range(players):
         lines.append(f"Seat {seat} keeps {int(out[0]['kept'][seat])} cards.")
     picks = 0
     for kind, a, b, c in events[k:]:
-        if kind == EV_PICK:
+        if kind == state_nb.EV_PICK:
             picks += 1
             lines.append(f"Pick {picks}: seat {a} draws {name(int(c))} from seat {b}.")
-        elif kind == EV_PAIR:
+        elif kind == state_nb.EV_PAIR:
             lines.append(f"  ... and discards the pair {name(int(b))} + {name(int(c))}.")
-        elif kind == EV_WIN:
+        elif kind == state_nb.EV_WIN:
             lines.append(f"Only Dr. Ling is left: seat {a} holds him and wins after {picks} picks.")
-        elif kind == EV_INVALID:
+        elif kind == state_nb.EV_INVALID:
             lines.append(f"Validation failed after pick {picks}: the hands broke an invariant (a bug).")
-        elif kind == EV_STALEMATE:
+        elif kind == state_nb.EV_STALEMATE:
             lines.append(f"No pair in {a} picks (rules.stalemate_window): a stalemate, nobody wins.")
         else:
-            lines.append(f"The pick cap ({int(rules[PICK_CAP])}) is reached: a timeout, nobody wins.")
+            lines.append(f"The pick cap ({int(rules[state_nb.PICK_CAP])}) is reached: a timeout, nobody wins.")
     return lines

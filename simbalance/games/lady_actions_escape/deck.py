@@ -13,18 +13,7 @@ import numpy as np
 from simbalance.core.config import require_bool
 from simbalance.core.errors import ConfigError
 from simbalance.decks.captain_action import DR_EVIL, KIND_CAPTAIN_WILD, KIND_DR_LING, KIND_NUMBERED, load_deck
-from simbalance.games.lady_actions_escape.state_nb import (
-    EFFECT_DRAW,
-    EFFECT_NONE,
-    EFFECT_REVERSE,
-    INFO_BG,
-    INFO_CH,
-    INFO_EFFECT,
-    INFO_NUMBER,
-    INFO_WILD,
-    N_INFO,
-    top_index,
-)
+from simbalance.games.lady_actions_escape import state_nb
 
 LADY_ACTION = "Lady Action"
 CAPTAIN_ACTION = "Captain Action"
@@ -57,25 +46,25 @@ def card_arrays(cfg: dict, deck) -> tuple:
                 f"but deck.characters has no such character"
             )
         card_ch[captain] = deck.characters.index(CAPTAIN_ACTION)
-    card_effect = np.full(deck.size, EFFECT_NONE, dtype=np.int64)
+    card_effect = np.full(deck.size, state_nb.EFFECT_NONE, dtype=np.int64)
     printed_evil = ((deck.kind == KIND_NUMBERED) & (deck.character == evil)) | (deck.kind == KIND_DR_LING)
-    card_effect[printed_evil] = EFFECT_DRAW
+    card_effect[printed_evil] = state_nb.EFFECT_DRAW
     if lady >= 0:
-        card_effect[(deck.kind == KIND_NUMBERED) & (deck.character == lady)] = EFFECT_REVERSE
-    anywhere = card_wild | (anything & (card_effect != EFFECT_NONE))
+        card_effect[(deck.kind == KIND_NUMBERED) & (deck.character == lady)] = state_nb.EFFECT_REVERSE
+    anywhere = card_wild | (anything & (card_effect != state_nb.EFFECT_NONE))
     match = np.zeros((n_bg + 1) * (n_ch + 1), dtype=np.uint64)
     for bg in range(-1, n_bg):
         for ch in range(-1, n_ch):
             ok = anywhere | ((card_bg >= 0) & (card_bg == bg)) | ((card_ch >= 0) & (card_ch == ch))
-            match[top_index(bg, ch, n_ch)] = _mask(np.flatnonzero(ok))
+            match[state_nb.top_index(bg, ch, n_ch)] = _mask(np.flatnonzero(ok))
     kind_cards = np.array([_mask(np.flatnonzero(card_bg == b)) for b in range(n_bg)]
                           + [_mask(np.flatnonzero(card_ch == c)) for c in range(n_ch)], dtype=np.uint64)
-    card_info = np.zeros((deck.size, N_INFO), dtype=np.int64)
-    card_info[:, INFO_BG] = card_bg
-    card_info[:, INFO_CH] = card_ch
-    card_info[:, INFO_WILD] = card_wild
-    card_info[:, INFO_EFFECT] = card_effect
-    card_info[:, INFO_NUMBER] = deck.number
+    card_info = np.zeros((deck.size, state_nb.N_INFO), dtype=np.int64)
+    card_info[:, state_nb.INFO_BG] = card_bg
+    card_info[:, state_nb.INFO_CH] = card_ch
+    card_info[:, state_nb.INFO_WILD] = card_wild
+    card_info[:, state_nb.INFO_EFFECT] = card_effect
+    card_info[:, state_nb.INFO_NUMBER] = deck.number
     return card_info, match, kind_cards
 
 
@@ -89,7 +78,7 @@ def _mask(cards) -> np.uint64:
 def can_ever_play(card_bg, card_ch, match, n_ch) -> bool:
     """Can some card follow some other card? (Otherwise every game is a stalemate.)"""
     for a in range(len(card_bg)):
-        others = int(match[top_index(int(card_bg[a]), int(card_ch[a]), n_ch)]) & ~(1 << a)
+        others = int(match[state_nb.top_index(int(card_bg[a]), int(card_ch[a]), n_ch)]) & ~(1 << a)
         if others:
             return True
     return False

@@ -33,24 +33,6 @@ from simbalance.games.lady_actions_escape import play_nb, search_nb, state_nb, v
 from simbalance.games.lady_actions_escape.deck import can_ever_play, card_arrays, game_deck
 from simbalance.games.lady_actions_escape.replay import replay, trace
 from simbalance.games.lady_actions_escape.report import card_labels, card_masks, figures, summarize
-from simbalance.games.lady_actions_escape.state_nb import (
-    G_DRAW,
-    G_HAND,
-    G_LEADER,
-    G_N_BG,
-    G_PLAYERS,
-    G_REVERSE,
-    G_TURN_CAP,
-    G_WINDOW,
-    INFO_BG,
-    INFO_CH,
-    MAX_CARDS,
-    N_GAME_RULES,
-    R_DR_EVIL_CHAIN,
-    R_EVIL_LADY_CYCLE,
-    R_NO_PLAY,
-    R_RECYCLING,
-)
 from simbalance.games.lady_actions_escape.user_strategy import (
     USER_STRATEGY_DOC,
     build_user_strategy_kernel,
@@ -88,12 +70,12 @@ RECORD_DTYPE = record_dtype([
 ])
 PROGRESS = "minus the cards held: the seat with the fewest cards leads"
 STALEMATE_REASONS = {
-    R_NO_PLAY: ("no-play", "a full round in which nobody could play or draw (rule 9)"),
-    R_DR_EVIL_CHAIN: ("dr-evil-chain", "dr-evil chain: Dr. Evil answered with Dr. Evil, penalty draws recycle the "
-                      "discard pile and nobody gets closer to going out"),
-    R_EVIL_LADY_CYCLE: ("dr-evil-lady-action-cycle", "Dr. Evil and Lady Action in turn: reversals send the "
-                        "penalty back, penalty draws recycle the discard pile and nobody gets closer to going out"),
-    R_RECYCLING: ("recycling", "the discard pile is reshuffled every round and nobody gets closer to going out"),
+    state_nb.R_NO_PLAY: ("no-play", "a full round in which nobody could play or draw (rule 9)"),
+    state_nb.R_DR_EVIL_CHAIN: ("dr-evil-chain", "dr-evil chain: Dr. Evil answered with Dr. Evil, penalty draws recycle the "
+                               "discard pile and nobody gets closer to going out"),
+    state_nb.R_EVIL_LADY_CYCLE: ("dr-evil-lady-action-cycle", "Dr. Evil and Lady Action in turn: reversals send the "
+                                 "penalty back, penalty draws recycle the discard pile and nobody gets closer to going out"),
+    state_nb.R_RECYCLING: ("recycling", "the discard pile is reshuffled every round and nobody gets closer to going out"),
 }
 
 
@@ -101,10 +83,10 @@ def prepare(cfg: dict, players: int, validate: bool = False) -> tuple:
     deck = game_deck(cfg)
     if players > MAX_SEATS:
         raise ConfigError(f"game.players = {players}: at most {MAX_SEATS}")
-    if deck.size > MAX_CARDS:
-        raise ConfigError(f"deck: {deck.size} lady-actions-escape cards; at most {MAX_CARDS} are supported")
+    if deck.size > state_nb.MAX_CARDS:
+        raise ConfigError(f"deck: {deck.size} lady-actions-escape cards; at most {state_nb.MAX_CARDS} are supported")
     card_info, match, kind_cards = card_arrays(cfg, deck)
-    if not can_ever_play(card_info[:, INFO_BG], card_info[:, INFO_CH], match, len(deck.characters)):
+    if not can_ever_play(card_info[:, state_nb.INFO_BG], card_info[:, state_nb.INFO_CH], match, len(deck.characters)):
         raise ConfigError("deck: no card of this deck can ever follow another; every game would stall")
     hand_size = require_int(cfg, "rules.hand_size", 1, 100)
     if players * hand_size > deck.size:
@@ -112,15 +94,15 @@ def prepare(cfg: dict, players: int, validate: bool = False) -> tuple:
             f"rules.hand_size = {hand_size}: {players} players need {players * hand_size} cards "
             f"but the deck has {deck.size}"
         )
-    game_rules = np.zeros(N_GAME_RULES, dtype=np.int64)
-    game_rules[G_PLAYERS] = players
-    game_rules[G_HAND] = hand_size
-    game_rules[G_REVERSE] = require_bool(cfg, "rules.reverse")
-    game_rules[G_DRAW] = require_int(cfg, "rules.draw_penalty", 0, 100)
-    game_rules[G_TURN_CAP] = require_int(cfg, "rules.turn_cap", 1, 10**7)
-    game_rules[G_WINDOW] = require_int(cfg, "rules.stalemate_window", 0, 10**7)
-    game_rules[G_N_BG] = len(deck.backgrounds)
-    game_rules[G_LEADER] = FIRST_LEADERS.index(require_choice(cfg, "rules.first_leader", FIRST_LEADERS))
+    game_rules = np.zeros(state_nb.N_GAME_RULES, dtype=np.int64)
+    game_rules[state_nb.G_PLAYERS] = players
+    game_rules[state_nb.G_HAND] = hand_size
+    game_rules[state_nb.G_REVERSE] = require_bool(cfg, "rules.reverse")
+    game_rules[state_nb.G_DRAW] = require_int(cfg, "rules.draw_penalty", 0, 100)
+    game_rules[state_nb.G_TURN_CAP] = require_int(cfg, "rules.turn_cap", 1, 10**7)
+    game_rules[state_nb.G_WINDOW] = require_int(cfg, "rules.stalemate_window", 0, 10**7)
+    game_rules[state_nb.G_N_BG] = len(deck.backgrounds)
+    game_rules[state_nb.G_LEADER] = FIRST_LEADERS.index(require_choice(cfg, "rules.first_leader", FIRST_LEADERS))
     return card_info, match, kind_cards, game_rules, np.bool_(validate)
 
 

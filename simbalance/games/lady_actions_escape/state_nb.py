@@ -23,6 +23,7 @@ import numpy as np
 from numba import njit
 
 from simbalance.core.bits import lowest_bit
+from simbalance.core.layout import Offsets
 from simbalance.core.records import MAX_SEATS
 from simbalance.core.whole_game import BATCH_SIZE, PROGRESS_SIZE
 
@@ -77,17 +78,7 @@ MASKS_SIZE = 2 * MAX_SEATS
 
 
 # ---- st (int64): one game's table --------------------------------------------------------------
-class _Alloc:
-    def __init__(self):
-        self.n = 0
-
-    def take(self, size: int) -> int:
-        at = self.n
-        self.n += size
-        return at
-
-
-_a = _Alloc()
+_a = Offsets()
 PHASE = _a.take(1)  # PHASE_*: which decision is pending
 SEAT = _a.take(1)  # whose turn it is (the seat to decide while a decision is pending)
 DIRECTION = _a.take(1)  # 1 clockwise, -1 counter-clockwise
