@@ -200,6 +200,17 @@ def clearly_better(mean, var, n, mean_ref, var_ref, n_ref, confidence):
 
 
 @njit(cache=True, inline="always")
+def is_legal(legal_options, ctx, state, options, option):
+    """Is ``option`` one of the pending decision's legal options? A game checks its search's answer
+    with it under ``--validate`` (an option the rules do not list ends the game as invalid)."""
+    n = legal_options(ctx, state, options)
+    for k in range(n):
+        if options[k] == option:
+            return True
+    return False
+
+
+@njit(cache=True, inline="always")
 def with_option(options, n, option):
     """``options[:n]`` with ``option`` added at the end when it is not among them; returns the new
     count. A game whose search weighs fewer options than the rules allow (captain-future's

@@ -132,7 +132,7 @@ from simbalance.games.aquaman.state_nb import (
     reachable,
 )
 from simbalance.games.aquaman.strategies_nb import decide
-from simbalance.players.common_nb import is_search, new_search, search_capacity
+from simbalance.players.common_nb import is_legal, is_search, new_search, search_capacity
 from simbalance.players.search_nb import search
 
 # ---------------------------------------------------------------- the rules between two decisions
@@ -467,14 +467,9 @@ def play_searched(G, S, seed, game, strat, par, scratch, log):
     while S.ctr[C_TO_MOVE] >= 0:
         option = search_option(G, S, strat, par, seed, game, np.int64(decision), scratch)
         decision += 1
-        if G.validate:
-            n = legal_options(G, S, options)
-            listed = False
-            for k in range(n):
-                listed = listed or options[k] == option
-            if not listed:
-                game_over(G, S, np.int64(RESULT_INVALID))
-                return
+        if G.validate and not is_legal(legal_options, G, S, options, option):
+            game_over(G, S, np.int64(RESULT_INVALID))
+            return
         resolve(G, S, option, log)
         play_out(G, S, strat, par, np.int64(-1), log)
 

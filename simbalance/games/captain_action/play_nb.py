@@ -60,7 +60,7 @@ from simbalance.games.captain_action.state_nb import (
     new_state,
 )
 from simbalance.games.captain_action.strategies_nb import choose
-from simbalance.players.common_nb import is_search, new_search, search_capacity
+from simbalance.players.common_nb import is_legal, is_search, new_search, search_capacity
 from simbalance.players.search_nb import search
 
 
@@ -230,17 +230,12 @@ def play_searched(ctx, state, seed, game, seat_sid, seat_prm, search_scratch, lo
     while gv[V_PHASE] != PH_OVER:
         option = search_option(ctx, state, seat_sid, seat_prm, seed, game, np.int64(decision), search_scratch)
         decision += 1
-        if ctx[3]:
-            n = legal_options(ctx, state, options)
-            listed = False
-            for k in range(n):
-                listed = listed or options[k] == option
-            if not listed:
-                if log is not None:
-                    log_event(log, log_n, EV_INVALID, gv[V_SEAT], option, 0)
-                gv[V_END] = END_INVALID
-                end_game(ctx, state, log, log_n)
-                return
+        if ctx[3] and not is_legal(legal_options, ctx, state, options, option):
+            if log is not None:
+                log_event(log, log_n, EV_INVALID, gv[V_SEAT], option, 0)
+            gv[V_END] = END_INVALID
+            end_game(ctx, state, log, log_n)
+            return
         take_option(ctx, state, option, log, log_n)
         play_on(ctx, state, seat_sid, seat_prm, np.int64(-1), log, log_n)
 

@@ -154,7 +154,7 @@ from simbalance.games.captain_future.state_nb import (
 from simbalance.games.captain_future.strategies_nb import do_event, do_slot, play_event, reset_cache
 from simbalance.games.captain_future.validate_nb import check_invariants
 from simbalance.players import FLAT, MCTS
-from simbalance.players.common_nb import P_FLAT_ROLLOUT, P_MCTS_ROLLOUT, new_search, search_capacity
+from simbalance.players.common_nb import P_FLAT_ROLLOUT, P_MCTS_ROLLOUT, is_legal, new_search, search_capacity
 from simbalance.players.search_nb import search
 
 # ---- the replay's event log: what a step did, from a snapshot taken before it ----------------------
@@ -733,16 +733,11 @@ def play_searched(ctx, state, seed, game, seat_sid, seat_prm, search_scratch, wo
     while st[PHASE] != PH_OVER:
         option = search_option(ctx, state, seat_sid, seat_prm, seed, game, np.int64(decision), search_scratch)
         decision += 1
-        if work is not None:
-            n = legal_options(ctx, state, options)
-            listed = False
-            for k in range(n):
-                listed = listed or options[k] == option
-            if not listed:
-                if log is not None:
-                    log_event(log, log_n, EV_INVALID, st[TURN], 0, 0, 0, 0)
-                game_over(st, np.int64(END_INVALID), np.int64(0), log, log_n)
-                return
+        if work is not None and not is_legal(legal_options, ctx, state, options, option):
+            if log is not None:
+                log_event(log, log_n, EV_INVALID, st[TURN], 0, 0, 0, 0)
+            game_over(st, np.int64(END_INVALID), np.int64(0), log, log_n)
+            return
         play_on(bd, st, fs, buf, rng, prm, np.int64(1), np.int64(option), work, log, log_n)
         play_on(bd, st, fs, buf, rng, prm, np.int64(-1), np.int64(-1), work, log, log_n)
 
