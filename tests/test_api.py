@@ -3,10 +3,14 @@ strategy names beside slots, win shares that split ties like summary(), the stud
 
 from __future__ import annotations
 
+import html
+import re
+
 import numpy as np
 import pytest
 
 import simbalance
+from simbalance.analysis.findings import amount
 from simbalance.core.errors import SimbalanceError
 from simbalance.core.records import END_WIN
 
@@ -36,6 +40,14 @@ def test_a_notebook_shows_each_players_win_rate(result):
     for seat in result.summary()["seats"]:
         assert f"<td>player {seat['seat'] + 1}</td><td>{100 * seat['win_rate']:.1f} %</td>" in page
     assert "player 0" not in page and "ties " in page
+    # what the run's page says first, and a length in its unit's number ("1 turn", never "1 turns")
+    for finding in result.findings():
+        assert html.escape(finding.text) in page
+    assert re.search(r"median length \d+(\.\d+)? turns?</p>", page)
+
+
+def test_a_length_of_one_is_singular():
+    assert amount(1, "turns") == "1 turn" and amount(1.5, "turns") == "1.5 turns"
 
 
 def test_win_shares_split_ties_as_the_summary_does(result):

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from simbalance.analysis.labels import metric_label
 from simbalance.core.errors import ConfigError
 
 DEFAULT_ALPHA = 0.05
@@ -208,7 +209,7 @@ class MetricCheck:
 
     def describe(self) -> str:
         """One line: ``balance worse: 87.71% -> 82.00% (-5.71 pp, margin 1.00 pp, higher is better)``."""
-        return (f"{self.metric} {self.status}: {format_value(self.baseline, self.kind)} -> "
+        return (f"{metric_label(self.metric)} {self.status}: {format_value(self.baseline, self.kind)} -> "
                 f"{format_value(self.value, self.kind)} ({format_difference(self.difference, self.kind)}, "
                 f"margin {format_margin(self.margin, self.kind)}, {self.direction})")
 

@@ -118,6 +118,20 @@ def pp(v: float) -> str:
     return f"{100 * v:+.1f} pp"
 
 
+P_FLOOR = 1e-16  # below this a double's p-value is rounding, not a number: said as "p < 1e-16"
+
+
+def p_value(p: float | None, cell: bool = False) -> str:
+    """A p-value the same way on every page and in the terminal: ``p = 0.012``, ``p < 1e-16`` (never
+    a bare 0), ``p n/a`` when there is none; ``cell``: without the ``p`` (``0.012``, ``< 1e-16``),
+    for a table's p column."""
+    if p is None or not np.isfinite(p):
+        text = "n/a"
+    else:
+        text = f"< {P_FLOOR:.0e}" if p < P_FLOOR else f"{'' if cell else '= '}{p:.2g}"
+    return text if cell else f"p {text}"
+
+
 def ci_text(lo: float, hi: float, fmt: Callable[[float], str] = pct) -> str:
     return f"95% CI {fmt(lo)} to {fmt(hi)}"
 

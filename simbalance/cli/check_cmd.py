@@ -10,11 +10,11 @@ from typing import Annotated
 import typer
 from rich.console import Console
 from rich.markup import escape
-from rich.table import Table
 
 from simbalance.analysis.labels import metric_label
 from simbalance.cli.run_cmd import ParameterSource, parse_count
 from simbalance.cli.settings_options import plays_games
+from simbalance.cli.terminal import Table
 from simbalance.core.errors import SimbalanceError
 from simbalance.studies.settings import RunSettings
 

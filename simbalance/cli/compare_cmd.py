@@ -9,12 +9,14 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.table import Table
 
+from simbalance.analysis.check import format_difference, format_value
+from simbalance.analysis.findings import p_value
 from simbalance.analysis.labels import metric_label
 from simbalance.cli.findings_out import print_findings
 from simbalance.cli.run_cmd import parse_count
 from simbalance.cli.settings_options import plays_games
+from simbalance.cli.terminal import Table
 from simbalance.studies.settings import RunSettings
 
 
@@ -64,16 +66,18 @@ def compare(
     for name, what in result.changes.items():
         arms_tab.add_row(name, what)
     console.print(arms_tab)
-    tab = Table(title=f"{game}: difference to {result.baseline_name} ({count:,} games per arm, 95% CI)")
-    for col in ("arm", "metric", "baseline", "arm's value", "difference", "95% CI", "p (Holm)", ""):
-        tab.add_column(col, justify="right")
-    for _, r in result.table.iterrows():
-        share = r["kind"] == "share"
-        f = (lambda v: f"{v:.2%}") if share else (lambda v: f"{v:,.3g}")
-        d = (lambda v: f"{100 * v:+.2f} pp") if share else (lambda v: f"{v:+,.3g}")
-        tab.add_row(r["variant"], metric_label(r["metric"]), f(r["baseline"]), f(r["value"]), d(r["diff"]),
-                    f"{d(r['ci_low'])} .. {d(r['ci_high'])}", f"{r['p_holm']:.2g}",
-                    "[bold red]significant[/]" if r["significant"] else "")
-    console.print(tab)
+    # one table per arm, the arm in its title: narrow enough for an 80-column CI log (issue 41)
+    for arm, rows in result.table.groupby("variant", sort=False):
+        tab = Table(title=f"{arm} against {result.baseline_name} ({count:,} games each; change with its 95% CI; "
+                          f"sig.: significant at {result.alpha:g} after Holm)")
+        for col in ("metric", "baseline", arm, "change", "95% CI", "p (Holm)", "sig."):
+            tab.add_column(col, justify="left" if col == "metric" else "right")
+        for _, r in rows.iterrows():
+            kind = r["kind"]  # every figure in its unit: a share in % (a difference in pp), a length in its own
+            tab.add_row(metric_label(r["metric"]), format_value(r["baseline"], kind), format_value(r["value"], kind),
+                        format_difference(r["diff"], kind),
+                        f"{format_difference(r['ci_low'], kind)} to {format_difference(r['ci_high'], kind)}",
+                        p_value(r["p_holm"], cell=True), "[bold red]yes[/]" if r["significant"] else "no")
+        console.print(tab)
     print_findings(console, result.findings(), page=str(folder / "compare.html"))
     Console(stderr=True).print(f"report: {folder / 'compare.html'}")

@@ -5,8 +5,8 @@ from __future__ import annotations
 import typer
 from rich.console import Console
 from rich.markup import escape
-from rich.table import Table
 
+from simbalance.cli.terminal import Table
 from simbalance.core.config import load_config
 from simbalance.core.errors import SimbalanceError
 from simbalance.games.registry import all_games, plugin_problems

@@ -16,10 +16,11 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.table import Table
 
+from simbalance.analysis.findings import p_value
 from simbalance.cli.findings_out import print_findings
 from simbalance.cli.settings_options import WHERE, plays_games
+from simbalance.cli.terminal import Table
 from simbalance.core.errors import SimbalanceError
 from simbalance.core.faults import fault
 from simbalance.studies.settings import IDENTITY, RunSettings, as_options
@@ -362,12 +363,12 @@ def print_summary(console: Console, summary: dict, plan, result, report_seconds:
     chi = summary["equal_seats_chi_square"]
     length = summary["length"]
     outc = summary["outcomes"]
-    p = "n/a" if chi["p_value"] is None else f"{chi['p_value']:.3g}"
+    # the first-player advantage is a difference of shares: percentage points, not percent
     advantage = ("n/a (no game had a winner)" if fpa["value"] is None else
-                 f"{fpa['value']:+.2%} ({fpa['ci_low']:+.2%} to {fpa['ci_high']:+.2%})")
+                 f"{100 * fpa['value']:+.2f} pp ({100 * fpa['ci_low']:+.2f} to {100 * fpa['ci_high']:+.2f} pp)")
     balance = "n/a" if summary["balance"] is None else f"{summary['balance']:.2%}"
     console.print(
-        f"over decided games: first-player advantage {advantage} · balance {balance} · all seats equal: p = {p}\n"
-        f"length ({length['unit']}): mean {length['mean']:.1f}, sd {length['sd']:.1f}, median {length['p50']:g}, "
+        f"over decided games: first-player advantage {advantage} · balance {balance} · all seats equal: {p_value(chi['p_value'])}\n"
+        f"length ({length['unit']}): mean {length['mean']:.1f}, standard deviation {length['sd']:.1f}, median {length['p50']:g}, "
         f"p5-p95 {length['p5']:g}-{length['p95']:g} · timeouts {outc['timeouts']:.2%} · ties {outc['ties']:.2%}"
     )

@@ -6,7 +6,8 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.table import Table
+
+from simbalance.cli.terminal import Table
 
 
 def strategies(

@@ -9,11 +9,12 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.table import Table
 
+from simbalance.analysis.check import format_difference
 from simbalance.cli.findings_out import print_findings
 from simbalance.cli.run_cmd import parse_count
 from simbalance.cli.settings_options import plays_games
+from simbalance.cli.terminal import Table
 from simbalance.studies.settings import RunSettings
 
 
@@ -49,7 +50,7 @@ def sweep(
     for col in [*keys, "balance", "player 1's advantage", "mean length", "median", "timeouts", "shortfall"]:
         tab.add_column(col, justify="right")
     for i, (_, r) in enumerate(result.table.iterrows()):
-        tab.add_row(*[str(result.table[k].iloc[i]) for k in keys], f"{r['balance']:.2%}", f"{r['first_player_advantage']:+.2%}",
+        tab.add_row(*[str(result.table[k].iloc[i]) for k in keys], f"{r['balance']:.2%}", format_difference(r['first_player_advantage'], 'share'),
                     f"{r['length_mean']:.1f}", f"{r['length_median']:g}", f"{r['timeouts']:.2%}",
                     f"{r['shortfall']:.3f}")
     console = Console()

@@ -1,13 +1,25 @@
-"""What the command line shows while it works: the spinner while an engine compiles and the
-progress bar of a run. The runner (core/runner.py) only calls them: it knows no terminal."""
+"""What the command line shows: the spinner while an engine compiles, the progress bar of a run
+and the tables of results. The runner (core/runner.py) only calls them: it knows no terminal."""
 
 from __future__ import annotations
 
 import contextlib
 import time
 
+import rich.table
+
 COMPILE_NOTICE_AFTER_S = 0.5  # a warm cache loads a kernel faster: no notice then
 SHOW_BAR_OVER_S = 1.0  # a bar only for runs projected to take longer than this
+
+
+class Table(rich.table.Table):
+    """rich's table whose cells fold onto a next line where the terminal is narrow (a CI log is 80
+    columns) instead of being cut short with an ellipsis ("8.9e-…", "signif…"): a number is read
+    whole or not at all."""
+
+    def add_column(self, *args, **kwargs) -> None:
+        kwargs.setdefault("overflow", "fold")
+        super().add_column(*args, **kwargs)
 
 
 @contextlib.contextmanager

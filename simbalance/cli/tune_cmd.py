@@ -9,8 +9,8 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.table import Table
 
+from simbalance.analysis.findings import p_value
 from simbalance.analysis.tune import (
     DIGITS,
     DOMINANCE_MARGIN,
@@ -24,6 +24,7 @@ from simbalance.analysis.tune import (
 from simbalance.cli.findings_out import print_findings
 from simbalance.cli.run_cmd import parse_count
 from simbalance.cli.settings_options import plays_games
+from simbalance.cli.terminal import Table
 from simbalance.studies.settings import RunSettings
 
 
@@ -86,7 +87,7 @@ def tune(
     m = res.margin
     gain = (f"win rate on fresh seeds ({2 * count:,} games, the same for both): default {res.default_win_rate:.2%}, "
             f"best found {res.best_win_rate:.2%}: {describe_gain(m['diff'], m['ci_low'], m['ci_high'], res.dominance_margin)}"
-            f", p = {m['p_value']:.2g}")
+            f", {p_value(m['p_value'])}")
     console.print(gain)
     console.print(f"the best found alone against {res.players - 1} of each strategy, win rate per seat over decided "
                   f"games; 'dominates' = at least {points} points above the fair {fair:.0%}, the 95% CI's lower "

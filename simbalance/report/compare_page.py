@@ -7,22 +7,15 @@ from html import escape
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from simbalance.analysis.findings import Finding
+from simbalance.analysis.check import format_difference, format_value
+from simbalance.analysis.findings import Finding, p_value
 from simbalance.analysis.labels import metric_label
 from simbalance.report import run_folder
 from simbalance.report.figures import forest
-from simbalance.report.html import command_block, embed_png, page, pct, sub_line, table
+from simbalance.report.html import command_block, embed_png, page, sub_line, table
 
 if TYPE_CHECKING:
     from simbalance.studies.compare import ComparisonResult
-
-
-def _fmt(kind: str, v: float) -> str:
-    return pct(v, 2) if kind == "share" else f"{v:,.3g}"
-
-
-def _fmt_diff(kind: str, v: float) -> str:
-    return f"{100 * v:+.2f} pp" if kind == "share" else f"{v:+,.3g}"
 
 
 def arms_table(result: ComparisonResult) -> str:
@@ -49,12 +42,12 @@ def render_compare(result: ComparisonResult, png: bytes, command: str, findings:
     rows = []
     for _, r in result.table.iterrows():
         flag = "<b>yes</b>" if r["significant"] else ""
-        rows.append([escape(r["variant"]), escape(metric_label(r["metric"])), _fmt(r["kind"], r["baseline"]),
-                     _fmt(r["kind"], r["value"]), _fmt_diff(r["kind"], r["diff"]),
-                     f"{_fmt_diff(r['kind'], r['ci_low'])} to {_fmt_diff(r['kind'], r['ci_high'])}",
-                     f"{r['p_value']:.2g}", f"{r['p_holm']:.2g}", flag])
+        rows.append([escape(r["variant"]), escape(metric_label(r["metric"])), format_value(r["baseline"], r["kind"]),
+                     format_value(r["value"], r["kind"]), format_difference(r["diff"], r["kind"]),
+                     f"{format_difference(r['ci_low'], r['kind'])} to {format_difference(r['ci_high'], r['kind'])}",
+                     p_value(r['p_value'], cell=True), p_value(r['p_holm'], cell=True), flag])
     sig = result.significant()
-    lines = [f"{escape(v)}: " + ", ".join(f"{escape(metric_label(m))} {_fmt_diff(k, d)}" for m, k, d in
+    lines = [f"{escape(v)}: " + ", ".join(f"{escape(metric_label(m))} {format_difference(d, k)}" for m, k, d in
                                            zip(g["metric"], g["kind"], g["diff"], strict=True))
              for v, g in sig.groupby("variant", sort=False)]
     summary = ("<br>".join(lines) if lines else "No variant changes any metric significantly "

@@ -148,10 +148,6 @@ def table(headers: list[str], rows: list[list[str]], caption: str = "", text_col
     return f"<table>{cap}<tr>{head}</tr>{body}</table>"
 
 
-def pvalue(p) -> str:
-    if p is None:
-        return "n/a"
-    return "< 1e-16" if p < 1e-16 else f"= {p:.2g}"
 
 
 def command_block(command: str) -> str:

@@ -224,6 +224,22 @@ def atomic_folder(out: Path):
         raise
 
 
+def fit_titles(fig: Figure) -> None:
+    """Break each axes' title onto more lines where it is wider than its axes: a title is read whole
+    or not at all ("... countdown out or timeou" was cut at the figure's edge)."""
+    import textwrap
+
+    for ax in fig.axes:
+        title = ax.get_title()
+        if not title or "\n" in title:
+            continue
+        size = ax.title.get_fontsize()
+        width_pt = fig.get_figwidth() * ax.get_position().width * 72
+        fits = max(20, int(width_pt / (0.55 * size)))  # about 0.55 em per character in the default font
+        if len(title) > fits:
+            ax.set_title(textwrap.fill(title, fits))
+
+
 def save_figures(folder: Path, figs: dict[str, Figure]) -> dict[str, bytes]:
     """Each figure as ``<name>.png`` in ``folder``; returns the PNG bytes for embedding."""
     images = {}
@@ -231,6 +247,7 @@ def save_figures(folder: Path, figs: dict[str, Figure]) -> dict[str, bytes]:
         path = folder / f"{name}.png"
         if fig.get_layout_engine() is None:  # an engine's figure: lay it out so no label is cut off
             fig.set_layout_engine("constrained")
+        fit_titles(fig)
         fig.savefig(path, dpi=DPI)
         images[name] = path.read_bytes()
     return images

@@ -6,9 +6,10 @@ from __future__ import annotations
 import json
 from html import escape
 
-from simbalance.analysis.findings import Finding
+from simbalance.analysis.check import format_difference
+from simbalance.analysis.findings import Finding, p_value
 from simbalance.report import game_stats
-from simbalance.report.html import command_block, figures, num, page, pct, pvalue, sub_line, table
+from simbalance.report.html import command_block, figures, num, page, pct, sub_line, table
 
 TOP_CARDS = 5  # the cards that help and hurt most, shown before the whole table
 
@@ -20,9 +21,9 @@ def verdict(summary: dict) -> str:
         return "No game had a winner: seat balance cannot be judged."
     gap = 1 - summary["balance"]
     if test["p_value"] < 0.01:
-        return (f"Players' seats are <b>not</b> equal (chi-square p {pvalue(test['p_value'])}); the largest gap "
+        return (f"Players' seats are <b>not</b> equal (chi-square {p_value(test['p_value'])}); the largest gap "
                 f"between two players is {pct(gap)} of the games with a winner.")
-    return (f"No evidence that seats differ (chi-square p {pvalue(test['p_value'])}); the largest gap between "
+    return (f"No evidence that seats differ (chi-square {p_value(test['p_value'])}); the largest gap between "
             f"two players is {pct(gap)}, within noise at this number of games.")
 
 
@@ -120,6 +121,16 @@ def _share(v) -> str:
     return "n/a" if v is None else pct(float(v))
 
 
+def pp2(v) -> str:
+    """A difference of shares in percentage points (``+3.20 pp``), not in percent."""
+    return format_difference(v, "share")
+
+
+def _in_unit(v, unit: str) -> str:
+    """A length with its unit, to two decimals at most (``12.5 turns``, not ``12.4983``)."""
+    return "n/a" if v is None else f"{float(v):,.2f}".rstrip("0").rstrip(".") + f" {escape(unit)}"
+
+
 def _mean(v, digits: int = 2) -> str:
     return "n/a" if v is None else f"{float(v):,.{digits}f}"
 
@@ -130,16 +141,19 @@ def whole_game_section(summary: dict) -> str:
     lead = summary.get("lead")
     if not lead:
         return ""
+    # every figure with its unit: margins and deficits are in the engine's progress measure
+    # (``progress`` below: points, sets, cards held, ...), not in points of a share
+    unit = "of the progress measure"
     rows = [
-        ["lead changes per game (mean)", _mean(lead.get("lead_changes_mean"))],
-        ["changes of the leading players per round (mean)", _mean(lead.get("lead_change_rate"), 3)],
-        ["margin of the leader over the second, per round (mean)", _mean(lead.get("mean_margin"))],
+        ["lead changes per game (mean)", _mean(lead.get("lead_changes_mean")), "changes"],
+        ["changes of the leading players per round (mean)", _mean(lead.get("lead_change_rate"), 3), "changes"],
+        ["margin of the leader over the second, per round (mean)", _mean(lead.get("mean_margin")), unit],
         ["decisiveness: the winner leads for good from this share of the game on (mean)",
-         _share(lead.get("decisiveness"))],
-        ["the winner never trailed", _share(lead.get("never_behind"))],
-        ["comeback wins: the winner was last at some point", _share(lead.get("comeback_wins"))],
-        ["drama: the winner's mean deficit to the leader per round", _mean(lead.get("drama"), 3)],
-        ["final margin: the winner over the second (mean)", _mean(lead.get("final_margin"))],
+         _share(lead.get("decisiveness")), "of the game"],
+        ["the winner never trailed", _share(lead.get("never_behind")), "of the games"],
+        ["comeback wins: the winner was last at some point", _share(lead.get("comeback_wins")), "of the games"],
+        ["drama: the winner's mean deficit to the leader per round", _mean(lead.get("drama"), 3), unit],
+        ["final margin: the winner over the second (mean)", _mean(lead.get("final_margin")), unit],
     ]
     rounds = [[f"after round {r['round']}", f"{int(r.get('games') or 0):,}",
                f"{int(r.get('decided_with_sole_leader') or 0):,}", _share(r.get("leader_wins")),
@@ -152,7 +166,7 @@ def whole_game_section(summary: dict) -> str:
         f"<p>How the lead moves during a game, by {progress}, checked once a round; over the "
         f"{int(lead.get('games') or 0):,} games that track it (winner metrics: the {single:,} games with one winner). "
         "Definitions in docs/metrics.md.</p>",
-        table(["metric", "value"], rows),
+        table(["metric", "value", "unit"], rows, text_cols=1),
         table(["the sole leader", "games reaching it", "with a sole leader", "goes on to win", "95% CI", "fair"],
               rounds, caption="Does the early leader win?", text_cols=1) if rounds else "",
     ])
@@ -184,11 +198,11 @@ def render_report(manifest: dict, summary: dict, images: dict[str, bytes], findi
         table(["metric", "value"], [
             [f"first-player advantage (player 1's share of the decided games − 1/{players})",
              "n/a (no game had a winner)" if fpa["value"] is None else
-             f"{fpa['value']:+.2%} (95% CI {fpa['ci_low']:+.2%} to {fpa['ci_high']:+.2%})"],
+             f"{pp2(fpa['value'])} (95% CI {pp2(fpa['ci_low'])} to {pp2(fpa['ci_high'])})"],
             ["balance (1 − largest gap between players' shares of the decided games)",
              "n/a" if summary["balance"] is None else f"{summary['balance']:.2%}"],
             ["chi-square, all seats equal", f"{num(summary['equal_seats_chi_square']['statistic'])} "
-             f"(p {pvalue(summary['equal_seats_chi_square']['p_value'])})"],
+             f"({p_value(summary['equal_seats_chi_square']['p_value'])})"],
             ["games with a winner", pct(out["decided"])],
             ["ties (shared wins)", pct(out["ties"])],
             ["timeouts (cap reached)", pct(out["timeouts"], 3)],
@@ -197,8 +211,9 @@ def render_report(manifest: dict, summary: dict, images: dict[str, bytes], findi
         stalemate_section(summary),
         whole_game_section(summary),
         f"<h2 id='length'>Game length ({escape(length['unit'])})</h2>",
-        table(["mean", "sd", "p5", "p25", "median", "p75", "p95", "max"],
-              [[num(length[k]) for k in ("mean", "sd", "p5", "p25", "p50", "p75", "p95", "max")]], text_cols=0),
+        table(["mean", "standard deviation", "p5", "p25", "median", "p75", "p95", "max"],
+              [[_in_unit(length.get(k), length["unit"]) for k in ("mean", "sd", "p5", "p25", "p50", "p75", "p95", "max")]],
+              text_cols=0),
         "<h2 id='figures'>Figures</h2><p class='dig'>Click a figure to enlarge it, click again to close.</p>",
         figures(general),
     ]

@@ -7,6 +7,7 @@ from html import escape
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from simbalance.analysis.check import format_difference
 from simbalance.analysis.findings import Finding
 from simbalance.analysis.sweep import describe_targets
 from simbalance.report import run_folder
@@ -39,7 +40,9 @@ RATES = ("balance", "first_player_advantage", "timeouts")  # shown in percent, l
 
 def _cell(metric: str, value: float) -> str:
     if metric in RATES:
-        return "n/a" if value != value else (f"{value:+.2%}" if metric == "first_player_advantage" else f"{value:.2%}")
+        if metric == "first_player_advantage":  # a difference of shares: percentage points
+            return format_difference(value, "share")
+        return "n/a" if value != value else f"{value:.2%}"
     return num(value)
 
 

@@ -32,6 +32,7 @@ from simbalance.analysis.check import (
     short_value,
     validate_baseline_metrics,
 )
+from simbalance.analysis.labels import metric_label
 from simbalance.core.config import CONFIG_DIR
 from simbalance.core.errors import ConfigError, SimbalanceError
 from simbalance.core.rng import derive_seed
@@ -374,7 +375,7 @@ def default_baselines() -> list[Path]:
 
 
 def metric_row(m: MetricCheck) -> tuple[str, ...]:
-    return (m.metric, m.direction, format_value(m.baseline, m.kind), format_value(m.value, m.kind),
+    return (metric_label(m.metric), m.direction, format_value(m.baseline, m.kind), format_value(m.value, m.kind),
             format_difference(m.difference, m.kind), format_margin(m.margin, m.kind), m.status)
 
 
@@ -420,7 +421,7 @@ def to_junit(results: list[CheckResult]) -> str:
                 body = f'<failure message="{_attr(m.describe())}"/>'
             elif m.status == STATUS_BETTER:
                 body = f"<system-out>{xml_escape(m.describe())}</system-out>"
-            cases.append(f'<testcase classname="{_attr(r.game)}" name="{_attr(m.metric)}" time="0">{body}</testcase>')
+            cases.append(f'<testcase classname="{_attr(r.game)}" name="{_attr(metric_label(m.metric))}" time="0">{body}</testcase>')
         for bound, measured, ok in r.bounds:
             body = "" if ok else f'<failure message="{_attr(bound)}: measured {_attr(measured)}"/>'
             failures += 0 if ok else 1

@@ -82,7 +82,7 @@ class SimulationResult:
 
     def _repr_html_(self) -> str:
         """A notebook's view: each player's win rate with its 95 % interval, then ties, timeouts and
-        the median length (players numbered from 1, as at the table)."""
+        the median length (players numbered from 1, as at the table), then what the run found."""
         import html
 
         summary = self.summary()
@@ -92,9 +92,11 @@ class SimulationResult:
             for seat in summary["seats"])
         outcomes, length = summary["outcomes"], summary["length"]
         caption = html.escape(f"{self.game}: {self.n_played:,} games, seed {self.plan.seed}")
+        said = "".join(f"<li>{html.escape(f.severity)}: {html.escape(f.text)}</li>" for f in self.findings())
         return (f"<table><caption>{caption}</caption><tr><th></th><th>wins (all games)</th><th>95 % CI</th></tr>"
                 f"{rows}</table><p>ties {100 * outcomes['ties']:.1f} %, timeouts {100 * outcomes['timeouts']:.1f} %, "
-                f"median length {length['p50']:g} {html.escape(str(length['unit']))}</p>")
+                f"median length {html.escape(amount(length['p50'], str(length['unit'])))}</p>"
+                + (f"<p>What the run found:</p><ul>{said}</ul>" if said else ""))
 
     @cached_property
     def stats_games(self) -> pd.DataFrame:

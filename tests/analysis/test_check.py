@@ -81,7 +81,9 @@ def test_cli_exit_codes_and_ci_reports(base_file, tmp_path):
     ok = runner.invoke(app, ["check", str(base_file), "--n", "2e4", "--junit", str(junit), "--markdown", str(md)])
     assert ok.exit_code == 0, ok.output
     assert "<testsuite" in junit.read_text() and "failures=\"0\"" in junit.read_text()
-    assert "| win rate seat 0 | two-sided |" in md.read_text()
+    # people read players from 1 in every report (issue 41 item 4); the data keeps its seat-0 ids
+    assert "| win rate, player 1 | two-sided |" in md.read_text() and "seat 0" not in md.read_text()
+    assert 'name="win rate, player 1"' in junit.read_text() and "seat 0" not in junit.read_text()
 
     def worse(data):  # the baseline was 10 points more balanced than the re-run
         data["metrics"]["balance"]["value"] += 0.1
@@ -174,9 +176,9 @@ def test_reports_use_percent_and_points(base_file, tmp_path):
         data["metrics"]["win rate seat 0"]["value"] += 0.04
     res = run_check(edited(base_file, tmp_path, shifted), n=10_000, fail_on_change=True)
     md, xml = to_markdown([res]), to_junit([res])
-    seat0 = next(line for line in md.splitlines() if line.startswith("| win rate seat 0 |"))
+    seat0 = next(line for line in md.splitlines() if line.startswith("| win rate, player 1 |"))
     assert "%" in seat0 and " pp |" in seat0 and "**changed**" in seat0
-    assert "win rate seat 0 changed: " in xml and "% -&gt; " in xml and " pp, margin 1.00 pp, two-sided)" in xml
+    assert "win rate, player 1 changed: " in xml and "% -&gt; " in xml and " pp, margin 1.00 pp, two-sided)" in xml
     balance = next(line for line in md.splitlines() if line.startswith("| balance |")).split(" | ")
     assert re.fullmatch(r"\d+\.\d\d%", balance[2]) and re.fullmatch(r"[+-]\d+\.\d\d pp", balance[4])  # in percent too
 

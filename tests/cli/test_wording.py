@@ -182,3 +182,16 @@ def test_tune_reports_progress_over_the_whole_tuning():
     assert labels == [f"tune {GAME}"]  # one display for the whole tuning
     done = [d for d, _ in seen]
     assert done == sorted(done) and seen[-1][0] == seen[-1][1] and len({t for _, t in seen}) == 1
+
+
+def test_tables_at_80_columns_fold_and_never_cut_a_value(tmp_path):
+    """A CI log is 80 columns wide: a table cell that does not fit goes on the next line, whole
+    (issue 41 item 5: "8.9e-…", "signif…" were cut short)."""
+    runner = CliRunner()
+    res = runner.invoke(app, ["compare", "find-dr-evil", "--variant", "no-repeat-pick", "--n", "4000",
+                              "--out", str(tmp_path / "cmp")], env={"COLUMNS": "80"})
+    assert res.exit_code == 0, res.output
+    assert "no-repeat-pick against defaults" in res.output and "…" not in res.output
+    length = res.output[res.output.index("│ length"):].splitlines()[:2]  # the row and the line it wraps onto
+    assert length[1].count("picks") >= 3, "a length without its unit"
+    assert all(len(line) <= 80 for line in res.output.splitlines())

@@ -224,3 +224,19 @@ def test_whole_game_and_stalemate_sections_show_the_summary_keys_and_stay_away_w
     assert "id='whole-game'" in whole and "minus the cards held" in whole
     assert "after round 1" in whole and "81.0%" in whole and "76.0% to 85.0%" in whole
     assert "12.0%" in whole and "2.50" in whole
+
+
+def test_a_long_figure_title_is_broken_not_cut():
+    """Issue 41 item 5: "captain-action: calls (... countdown out or timeou" ran past the figure's edge."""
+    import matplotlib.pyplot as plt
+
+    from simbalance.report.run_folder import fit_titles
+
+    fig, ax = plt.subplots(figsize=(6, 3.5), layout="constrained")
+    ax.set_title("captain-action: calls (61% of games; rest: countdown out or timeout) and a few more words")
+    fit_titles(fig)
+    fig.canvas.draw()
+    title, axes = ax.title.get_window_extent(), ax.get_window_extent()
+    assert "\n" in ax.get_title() and title.x0 >= 0 and title.x1 <= fig.bbox.x1
+    assert title.width <= axes.width * 1.05
+    plt.close(fig)

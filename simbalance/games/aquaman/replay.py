@@ -67,7 +67,7 @@ def replay(plan, game: int) -> list[str]:
     n_dice = int(rules[e.R_NDICE])
     turn_legs = bool(rules[e.R_TURN_LEGS])
     seats = plan.lineup.seats[game % len(plan.lineup.seats)]
-    who = {s: f"seat {s} ({plan.lineup.slot_names[seats[s]]})" for s in range(players)}
+    who = {s: f"player {s + 1} ({plan.lineup.slot_names[seats[s]]})" for s in range(players)}
 
     def name(c: int) -> str:
         return f"{suits[card[e.CARD_SUIT, c]]} {card[e.CARD_RANK, c]}" if c >= 0 else "nothing"
@@ -153,9 +153,9 @@ def replay(plan, game: int) -> list[str]:
                 lines.append("    no adjacent opponent with cards: no effect.")
             elif d:
                 hands[b].remove(c)
-                lines.append(f"    seat {b} reveals {name(c)}: lower, discarded.")
+                lines.append(f"    player {b + 1} reveals {name(c)}: lower, discarded.")
             else:
-                lines.append(f"    seat {b} reveals {name(c)}: not lower, kept.")
+                lines.append(f"    player {b + 1} reveals {name(c)}: not lower, kept.")
         elif kind == e.EV_STRANGE:
             if b < 0:
                 lines.append("    no adjacent card is lower: no effect.")
@@ -191,33 +191,33 @@ def replay(plan, game: int) -> list[str]:
         elif kind == e.EV_EMPTY:
             lines.append("  the square is empty: nothing to take.")
         elif kind == e.EV_FIGHT:
-            lines.append(f"  fights seat {b} on the square:")
+            lines.append(f"  fights player {b + 1} on the square:")
         elif kind == e.EV_REVEAL:
             for s, x in ((a, b), (c, d)):
                 if x >= 0:
                     hands[s].remove(x)
-            lines.append(f"    seat {a} reveals {name(b) if b >= 0 else 'no card (empty hand)'}, "
-                         f"seat {c} reveals {name(d) if d >= 0 else 'no card (empty hand)'}"
+            lines.append(f"    player {a + 1} reveals {name(b) if b >= 0 else 'no card (empty hand)'}, "
+                         f"player {c + 1} reveals {name(d) if d >= 0 else 'no card (empty hand)'}"
                          + ("; a tie." if b >= 0 and d >= 0 and card[e.CARD_RANK, b] == card[e.CARD_RANK, d] else "."))
         elif kind == e.EV_STEAL:
             hands[b].remove(c)
             hands[a].append(c)
-            lines.append(f"    seat {a} steals {name(c)} from seat {b}.")
+            lines.append(f"    player {a + 1} steals {name(c)} from player {b + 1}.")
         elif kind == e.EV_NO_REVEAL:
             empty = [s for s, k in ((a, b), (c, d)) if k == 0]
-            lines.append("    " + " and ".join(f"seat {s}" for s in empty)
+            lines.append("    " + " and ".join(f"player {s + 1}" for s in empty)
                          + (" has" if len(empty) == 1 else " have") + " no card to reveal: "
                          "the fight ends before the reveal.")
         elif kind == e.EV_FIGHT_END:
             if c < 0:
                 lines.append("    nobody wins the fight.")
             else:
-                lines.append(f"    seat {c} wins the fight.")
+                lines.append(f"    player {c + 1} wins the fight.")
         elif kind == e.EV_MISSION:
             missions[a] = b
             lines.append(f"  completes mission {b}.")
         elif kind == e.EV_WIN:
-            lines.append(f"Seat {a} wins with {missions[a]} missions on turn {b}.")
+            lines.append(f"Player {a + 1} wins with {missions[a]} missions on turn {b}.")
         elif kind == e.EV_TIMEOUT:
             lines.append(f"The turn cap ({a} turns) ends the game: nobody wins.")
         elif kind == e.EV_STALEMATE:

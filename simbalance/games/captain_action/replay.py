@@ -35,7 +35,7 @@ def replay(plan, game: int) -> list[str]:
     card = deck.label
     players, hand_size = plan.players, int(game_rules[st.G_HAND])
     seats = plan.lineup.seats[game % len(plan.lineup.seats)]
-    who = {s: f"seat {s} ({plan.lineup.slot_names[seats[s]]})" for s in range(players)}
+    who = {s: f"player {s + 1} ({plan.lineup.slot_names[seats[s]]})" for s in range(players)}
     hands: dict[int, list[int]] = {s: [] for s in range(players)}
     cnt = np.zeros((3, max(int(srules[st.RULE_N_BG]), int(srules[st.RULE_N_CH]))), np.int64)
     scratch = np.zeros(int(srules[st.RULE_N_BG] + srules[st.RULE_N_CH]) + deck.size + 1, np.int64)
@@ -45,7 +45,7 @@ def replay(plan, game: int) -> list[str]:
         return int(hand_score(h, 0, h.shape[1], card_info, srules, cnt, scratch))
 
     timing = "after discarding" if not game_rules[st.G_CALL_BEFORE] else "before drawing"
-    lines = [f"captain-action, game {game} of seed {plan.seed}, {players} players; seat 0 starts, play goes "
+    lines = [f"captain-action, game {game} of seed {plan.seed}, {players} players; player 1 starts, play goes "
              f"clockwise; a call comes {timing}."]
     turn: list[str] = []
     for ev, a, b, c in events.tolist():
@@ -53,7 +53,7 @@ def replay(plan, game: int) -> list[str]:
             hands[a].append(b)
         elif ev == st.EV_FACE_UP:
             for s in range(players):
-                lines.append(f"Seat {s} is dealt {hand_size} cards: {', '.join(card(x) for x in hands[s])} "
+                lines.append(f"Player {s + 1} is dealt {hand_size} cards: {', '.join(card(x) for x in hands[s])} "
                              f"(worth {worth(s)}).")
             lines.append(f"The Countdown Deck holds {int(game_rules[st.G_COUNTDOWN])} cards; {card(a)} starts the "
                          "discard pile.")
@@ -73,17 +73,17 @@ def replay(plan, game: int) -> list[str]:
         elif ev == st.EV_CALL:
             if turn and len(turn) == 1:  # a call before drawing
                 lines.append(turn[0])
-            lines.append(f"Seat {a} calls \"Let Justice Be Done!\" with {b} Countdown cards left: a bonus of {b}.")
+            lines.append(f"Player {a + 1} calls \"Let Justice Be Done!\" with {b} Countdown cards left: a bonus of {b}.")
             turn = []
         elif ev == st.EV_COUNTDOWN_OUT:
             penalty = int(game_rules[st.G_PENALTY])
-            whom = "every player loses" if game_rules[st.G_PENALTY_ALL] else f"seat {a} loses"
-            lines.append(f"Seat {a} drew the last Countdown card: Dr. Evil attacks, nobody has a bonus"
+            whom = "every player loses" if game_rules[st.G_PENALTY_ALL] else f"player {a + 1} loses"
+            lines.append(f"Player {a + 1} drew the last Countdown card: Dr. Evil attacks, nobody has a bonus"
                          + (f", {whom} {penalty} points." if penalty else "."))
         elif ev == st.EV_SCORE:
             if a == 0:
                 lines.append("Attack! The hands are scored:" if rec["end"] == 0 else "The hands at the end:")
-            lines.append(f"  Seat {a}: {', '.join(card(x) for x in hands[a])}: sets worth {b}, total {c}.")
+            lines.append(f"  Player {a + 1}: {', '.join(card(x) for x in hands[a])}: sets worth {b}, total {c}.")
         elif ev == st.EV_TIMEOUT:
             lines.append(f"The turn cap ({a} turns) is reached.")
         elif ev == st.EV_STALEMATE:
@@ -91,7 +91,7 @@ def replay(plan, game: int) -> list[str]:
             lines.append(f"No Countdown card drawn in {b} turns (rules.stalemate_window): a stalemate, reason "
                          f"{name}: {text}.")
         elif ev == st.EV_INVALID:
-            lines.append("Invalid game: " + (f"seat {a} discarded slot {b}, which it may not." if a >= 0
+            lines.append("Invalid game: " + (f"player {a + 1} discarded slot {b}, which it may not." if a >= 0
                                              else "the cards are no longer all accounted for."))
     if rec["end"] == END_TIMEOUT:
         lines.append("A timeout: nobody wins.")
@@ -103,8 +103,8 @@ def replay(plan, game: int) -> list[str]:
         if len(winners) == 1:
             lines.append(f"{who[winners[0]].capitalize()} wins with {best} points after {_turns(rec)}.")
         else:
-            tied = ", ".join(str(s) for s in winners)
-            lines.append(f"Seats {tied} tie with {best} points after {_turns(rec)}.")
+            tied = ", ".join(str(s + 1) for s in winners)
+            lines.append(f"Players {tied} tie with {best} points after {_turns(rec)}.")
     return lines
 
 

@@ -156,7 +156,7 @@ class _Board:
 
     def take(self, q: int, k: int, n: int = 1) -> None:
         if self.hands[q].get(k, 0) < n:
-            raise RuntimeError(f"captain-future replay: seat {q} spends a card it does not hold (a bug)")
+            raise RuntimeError(f"captain-future replay: player {q + 1} spends a card it does not hold (a bug)")
         self.hands[q][k] -= n
 
     def hand_n(self, q: int) -> int:
@@ -175,7 +175,7 @@ def replay(plan, game: int) -> list[str]:
     g = _Board(bd, lay, P)
     hand_size, final_max, slots = int(bd[X.HAND]), int(bd[X.FINAL_MAX]), int(bd[X.SLOTS])
     seats = plan.lineup.seats[game % len(plan.lineup.seats)]
-    who = {s: f"seat {s} ({plan.lineup.slot_names[seats[s]]})" for s in range(P)}
+    who = {s: f"player {s + 1} ({plan.lineup.slot_names[seats[s]]})" for s in range(P)}
     counts = {"exchanges": 0, **{name: 0 for name in EVENT_NAMES}}
     attacks = np.zeros((P, 3), np.int64)
 
@@ -219,7 +219,7 @@ def replay(plan, game: int) -> list[str]:
             seat = b
             final = " (final round)" if c else ""
             if g.hand_n(b) != d or g.supply[b] != e:
-                raise RuntimeError(f"captain-future replay of game {game}: the log lost track of seat {b} (a bug)")
+                raise RuntimeError(f"captain-future replay of game {game}: the log lost track of player {b + 1} (a bug)")
             lines.append(f"Turn {a}{final}, {who[b]}: {_n(g.score(b), 'point')}, {_n(e, 'ship')} in supply; "
                          f"hand: {nm.cards(g.hands[b])}.")
         elif kind == X.EV_LAND:
@@ -239,8 +239,8 @@ def replay(plan, game: int) -> list[str]:
             g.supply[a] -= 1
             g.lost[c] += 1
             attacks[a, d] += 1
-            lines.append(f"  attacks {nm.space(b)} held by seat {c}, {CATEGORY_WORDS[d]}: pays {_n(e, 'card')} "
-                         f"({', '.join(paid)}); seat {c}'s ship leaves the game and one of seat {a}'s takes the space.")
+            lines.append(f"  attacks {nm.space(b)} held by player {c + 1}, {CATEGORY_WORDS[d]}: pays {_n(e, 'card')} "
+                         f"({', '.join(paid)}); player {c + 1}'s ship leaves the game and one of player {a + 1}'s takes the space.")
         elif kind == X.EV_EXCHANGE:
             g.take(a, b)
             g.give(a, c)
@@ -263,10 +263,10 @@ def replay(plan, game: int) -> list[str]:
                 g.supply[q] += 1
                 back.append((q, s))
                 i += 1
-            said = [f"seat {q} takes its ship off {nm.space(s)}" for q, s in back]
+            said = [f"player {q + 1} takes its ship off {nm.space(s)}" for q, s in back]
             none = [q for q in range(P) if q not in {q for q, _ in back}]
             if none:
-                said.append(("seat " if len(none) == 1 else "seats ") + ", ".join(map(str, none))
+                said.append(("player " if len(none) == 1 else "players ") + ", ".join(str(q + 1) for q in none)
                             + (" has" if len(none) == 1 else " have") + " no ship on the board")
             lines.append("  plays Recall: every player sends one of his ships back to his supply: "
                          + "; ".join(said) + ".")
@@ -276,7 +276,7 @@ def replay(plan, game: int) -> list[str]:
             was_full = g.full(body_of(c))
             g.owner[c] = a
             g.owner[b] = d
-            swap = f"; seat {d}'s ship there moves to {nm.space(b)}" if d >= 0 else f", leaving {nm.space(b)} empty"
+            swap = f"; player {d + 1}'s ship there moves to {nm.space(b)}" if d >= 0 else f", leaving {nm.space(b)} empty"
             lines.append(f"  plays Otto: its ship on {nm.space(b)} moves to {nm.space(c)}{swap}."
                          f"{conquered(body_of(c), was_full)}")
         elif kind == X.EV_GRAG:
@@ -287,13 +287,13 @@ def replay(plan, game: int) -> list[str]:
             g.supply[a] -= 1
             if c >= 0:
                 g.supply[c] += 1
-            back = f"; seat {c}'s ship there goes back to its supply" if c >= 0 else ""
+            back = f"; player {c + 1}'s ship there goes back to its supply" if c >= 0 else ""
             lines.append(f"  plays GRAG: a ship from its supply onto {nm.space(b)}{back}."
                          f"{conquered(body_of(b), was_full)}")
         elif kind == X.EV_TRIGGER:
-            rest = ("everyone else plays one more turn, in seat order, with no attack costing more than "
+            rest = ("everyone else plays one more turn, in turn order, with no attack costing more than "
                     f"{_n(final_max, 'card')}") if P > 1 else "the game ends"
-            lines.append(f"  Seat {a} placed its last ship: {rest}.")
+            lines.append(f"  Player {a + 1} placed its last ship: {rest}.")
         elif kind == X.EV_RESHUFFLE:
             lines.append(f"  (the stack ran out: the {_n(a, 'card')} of the discard pile are shuffled into a new "
                          "stack)")
@@ -336,7 +336,7 @@ def _ending(plan, rec, g: _Board, nm: _Names, who, end_code, turns, invalid, cou
                      "stand).")
     else:
         lines.append(f"The game ends after {turns} turns.")
-    lines.append("The bodies (ships of each seat there):")
+    lines.append("The bodies (ships of each player there):")
     full = [0] * P
     major = [0] * P
     body_full, body_major = [], []
@@ -344,15 +344,15 @@ def _ending(plan, rec, g: _Board, nm: _Names, who, end_code, turns, invalid, cou
     for b in range(g.B):
         c = g.on_body(b)
         h, award, is_full = g.control(b)
-        held = ", ".join(f"seat {q} {c[q]}" for q in range(P) if c[q])
+        held = ", ".join(f"player {q + 1} {c[q]}" for q in range(P) if c[q])
         if h < 0:
             what = f"no majority ({held})" if held else "empty"
         elif is_full:
-            what = f"seat {h} in full control, +{award} ({held})"
+            what = f"player {h + 1} in full control, +{award} ({held})"
             full[h] += 1
             awards[h].append(f"{award} ({nm.body(b)}, full control)")
         else:
-            what = f"seat {h} has the majority, +{award} ({held})"
+            what = f"player {h + 1} has the majority, +{award} ({held})"
             major[h] += 1
             awards[h].append(f"{award} ({nm.body(b)}, majority)")
         body_full.append(h if is_full else -1)
@@ -371,7 +371,7 @@ def _ending(plan, rec, g: _Board, nm: _Names, who, end_code, turns, invalid, cou
         if len(winners) == 1:
             lines.append(f"{who[winners[0]].capitalize()} wins with {_n(top, 'point')}.")
         else:
-            lines.append(f"Seats {', '.join(map(str, winners))} tie with {_n(top, 'point')} and share the win.")
+            lines.append(f"Players {', '.join(str(q + 1) for q in winners)} tie with {_n(top, 'point')} and share the win.")
     # Everything told must be what the kernel recorded.
     told = {
         "length": turns, "end": end_code, "score": scores, "ships_board": [g.ships(q) for q in range(P)],

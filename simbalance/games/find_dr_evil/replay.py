@@ -28,7 +28,7 @@ def replay(plan, game: int) -> list[str]:
     players, rules = int(plan.prepared[3]), plan.prepared[4]
     name = game_deck(plan.config).label
     dealt: dict[int, list[str]] = {}
-    lines = [f"find-dr-evil, game {game} of seed {plan.seed}, {players} players; seat 0 deals."]
+    lines = [f"find-dr-evil, game {game} of seed {plan.seed}, {players} players; player 1 deals."]
     k = 0
     while k < len(events) and events[k, 0] in (state_nb.EV_DEAL, state_nb.EV_PAIR):
         kind, a, b, c = events[k]
@@ -36,21 +36,21 @@ def replay(plan, game: int) -> list[str]:
             dealt.setdefault(int(a), []).append(name(int(b)))
         k += 1
     for seat in sorted(dealt):
-        lines.append(f"Seat {seat} is dealt {len(dealt[seat])} cards: {', '.join(dealt[seat])}.")
+        lines.append(f"Player {seat + 1} is dealt {len(dealt[seat])} cards: {', '.join(dealt[seat])}.")
     for kind, a, b, c in events[:k]:
         if kind == state_nb.EV_PAIR:
-            lines.append(f"Seat {a} discards the pair {name(int(b))} + {name(int(c))}.")
+            lines.append(f"Player {a + 1} discards the pair {name(int(b))} + {name(int(c))}.")
     for seat in range(players):
-        lines.append(f"Seat {seat} keeps {int(out[0]['kept'][seat])} cards.")
+        lines.append(f"Player {seat + 1} keeps {int(out[0]['kept'][seat])} cards.")
     picks = 0
     for kind, a, b, c in events[k:]:
         if kind == state_nb.EV_PICK:
             picks += 1
-            lines.append(f"Pick {picks}: seat {a} draws {name(int(c))} from seat {b}.")
+            lines.append(f"Pick {picks}: player {a + 1} draws {name(int(c))} from player {b + 1}.")
         elif kind == state_nb.EV_PAIR:
             lines.append(f"  ... and discards the pair {name(int(b))} + {name(int(c))}.")
         elif kind == state_nb.EV_WIN:
-            lines.append(f"Only Dr. Ling is left: seat {a} holds him and wins after {picks} picks.")
+            lines.append(f"Only Dr. Ling is left: player {a + 1} holds him and wins after {picks} picks.")
         elif kind == state_nb.EV_INVALID:
             lines.append(f"Validation failed after pick {picks}: the hands broke an invariant (a bug).")
         elif kind == state_nb.EV_STALEMATE:

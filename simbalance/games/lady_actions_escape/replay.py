@@ -36,7 +36,7 @@ def replay(plan, game: int) -> list[str]:
     card = deck.label
     players = plan.players
     seats = plan.lineup.seats[game % len(plan.lineup.seats)]
-    who = {s: f"seat {s} ({plan.lineup.slot_names[seats[s]]})" for s in range(players)}
+    who = {s: f"player {s + 1} ({plan.lineup.slot_names[seats[s]]})" for s in range(players)}
     held = np.zeros(players, np.int64)
 
     def kind(bg: int, ch: int) -> str:
@@ -44,7 +44,7 @@ def replay(plan, game: int) -> list[str]:
         return " / ".join(p for p in parts if p) or "nothing"
 
     leader = next((int(b) for ev, a, b, c in events.tolist() if ev == S.EV_TURN), 0)
-    lines = [f"lady-actions-escape, game {game} of seed {plan.seed}, {players} players; seat {leader} leads, play "
+    lines = [f"lady-actions-escape, game {game} of seed {plan.seed}, {players} players; player {leader + 1} leads, play "
              "starts clockwise."]
     dealt: dict[int, list[str]] = {}
     turn: list[str] = []  # the current turn's words
@@ -54,7 +54,7 @@ def replay(plan, game: int) -> list[str]:
 
     def flush_penalty():
         if penalty:
-            after.append("  " + "; ".join(f"seat {s} draws {', '.join(c)}" for s, c in penalty.items()) + ".")
+            after.append("  " + "; ".join(f"player {s + 1} draws {', '.join(c)}" for s, c in penalty.items()) + ".")
             penalty.clear()
 
     def flush():
@@ -72,7 +72,7 @@ def replay(plan, game: int) -> list[str]:
             continue
         if dealt:
             for s in sorted(dealt):
-                lines.append(f"Seat {s} is dealt {len(dealt[s])} cards: {', '.join(dealt[s])}.")
+                lines.append(f"Player {s + 1} is dealt {len(dealt[s])} cards: {', '.join(dealt[s])}.")
             lines.append(f"The draw pile holds {deck.size - int(held.sum())} cards.")
             dealt.clear()
         if ev == S.EV_TURN:
@@ -105,7 +105,7 @@ def replay(plan, game: int) -> list[str]:
             drawn.clear()
         elif ev == S.EV_WIN:
             flush()
-            lines.append(f"Seat {a} has played its last card and escapes: {who[a]} wins after "
+            lines.append(f"Player {a + 1} has played its last card and escapes: {who[a]} wins after "
                          f"{int(out[0]['length'])} turns.")
         elif ev == S.EV_STALEMATE:
             flush()
@@ -121,9 +121,9 @@ def replay(plan, game: int) -> list[str]:
             lines.append(f"The turn cap ({a} turns) is reached: a timeout, nobody wins.")
         elif ev == S.EV_INVALID:
             flush()
-            what = f"seat {a} played {b}, not a playable card" if a >= 0 else "the cards are no longer all accounted for"
+            what = f"player {a + 1} played {b}, not a playable card" if a >= 0 else "the cards are no longer all accounted for"
             lines.append(f"Invalid game: {what}.")
     flush()
-    left = ", ".join(f"seat {s} {int(out[0]['cards_left'][s])}" for s in range(players))
+    left = ", ".join(f"player {s + 1} {int(out[0]['cards_left'][s])}" for s in range(players))
     lines.append(f"Cards left: {left}.")
     return lines

@@ -53,7 +53,7 @@ def test_replay_plays_exactly_the_runs_game(setup):
         lines = replay(plan, game)  # raises if the hands it follows do not end as the record's
         assert sum(line.startswith("Turn ") for line in lines) == rec["length"]
         if rec["winner"] >= 0:
-            assert f"Seat {rec['winner']} wins with 3 missions on turn {rec['length']}." in lines
+            assert f"Player {rec['winner'] + 1} wins with 3 missions on turn {rec['length']}." in lines
         else:
             assert f"The turn cap ({rec['length']} turns) ends the game: nobody wins." in lines
 
@@ -92,10 +92,10 @@ def test_replay_command_prints_the_game():
     res = CliRunner().invoke(app, args)
     assert res.exit_code == 0, (res.output, res.exception)
     lines = res.output.splitlines()
-    assert lines[0].startswith("aquaman, game 2 of seed 4, 3 players: seat 0 (random) starts at (0,0)")
+    assert lines[0].startswith("aquaman, game 2 of seed 4, 3 players: player 1 (random) starts at (0,0)")
     assert lines[1] == "The board:"
-    assert lines[10].startswith("Seat 0 (random) is dealt: ")
-    assert lines[13].startswith("Turn 1, seat 0 (random), hand: ")
+    assert lines[10].startswith("Player 1 (random) is dealt: ")
+    assert lines[13].startswith("Turn 1, player 1 (random), hand: ")
     g = simbalance.simulate("aquaman", 3, players=3, seed=4, strategies=["runner", "random", "raider"],
                             rotate=True).records[2]
-    assert f"Seat {g['winner']} wins with 3 missions on turn {g['length']}." in lines
+    assert f"Player {g['winner'] + 1} wins with 3 missions on turn {g['length']}." in lines

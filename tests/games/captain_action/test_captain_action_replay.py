@@ -42,7 +42,7 @@ def test_replay_plays_exactly_the_runs_game(setup):
         assert scores[:, 3].tolist() == [int(rec["score"][s]) for s in range(plan.players)]
         lines = replay(plan, game)
         if rec["winner"] >= 0:
-            assert lines[-1].startswith(f"Seat {rec['winner']} (") and " wins with " in lines[-1]
+            assert lines[-1].startswith(f"Player {rec['winner'] + 1} (") and " wins with " in lines[-1]
         elif rec["end"] == 0:
             assert " tie with " in lines[-1]
         else:
@@ -71,10 +71,10 @@ def test_replay_command_prints_the_game():
                                    "builder,random,random,random", "--rotate"])
     assert res.exit_code == 0, (res.output, res.exception)
     lines = res.output.splitlines()
-    assert lines[0].startswith("captain-action, game 3 of seed 2, 4 players; seat 0 starts")
-    assert lines[1].startswith("Seat 0 is dealt 8 cards: ")
+    assert lines[0].startswith("captain-action, game 3 of seed 2, 4 players; player 1 starts")
+    assert lines[1].startswith("Player 1 is dealt 8 cards: ")
     assert lines[5].startswith("The Countdown Deck holds 10 cards; ")
-    assert lines[6].startswith("Turn 1, seat 0 (")
+    assert lines[6].startswith("Turn 1, player 1 (")
     g = simbalance.simulate("captain-action", 4, seed=2, strategies=["builder", "random", "random", "random"],
                             rotate=True).records[3]
-    assert lines[-1].startswith(f"Seat {g['winner']} (") and f"with {g['score'][g['winner']]} points" in lines[-1]
+    assert lines[-1].startswith(f"Player {g['winner'] + 1} (") and f"with {g['score'][g['winner']]} points" in lines[-1]

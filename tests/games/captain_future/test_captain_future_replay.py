@@ -67,9 +67,9 @@ def test_replay_plays_exactly_the_runs_game(setup):
         if rec["end"] == END_WIN:
             top = max(record("score"))
             winners = [s for s in range(players) if rec["score"][s] == top]
-            assert lines[-1] == (f"Seat {winners[0]} ({plan.lineup.slot_names[rec['strategy'][winners[0]]]}) wins "
+            assert lines[-1] == (f"Player {winners[0] + 1} ({plan.lineup.slot_names[rec['strategy'][winners[0]]]}) wins "
                                  f"with {top} points." if len(winners) == 1 else
-                                 f"Seats {', '.join(map(str, winners))} tie with {top} points and share the win.")
+                                 f"Players {', '.join(str(q + 1) for q in winners)} tie with {top} points and share the win.")
         elif rec["end"] == END_TIMEOUT:
             assert f"The turn cap ({rec['length']} turns) ends the game: a timeout, nobody wins (scores as they " \
                    "stand)." in lines
@@ -77,7 +77,7 @@ def test_replay_plays_exactly_the_runs_game(setup):
             assert rec["end"] == END_STALEMATE
             assert any("a stalemate, nobody wins" in line for line in lines)
         for s in range(players):
-            assert any(line.startswith(f"  seat {s} (") and f": {rec['score'][s]} point" in line for line in lines)
+            assert any(line.startswith(f"  player {s + 1} (") and f": {rec['score'][s]} point" in line for line in lines)
 
 
 def test_replay_tells_every_kind_of_event():
@@ -100,10 +100,10 @@ def test_replay_command_prints_a_readable_game():
     res = CliRunner().invoke(app, ["replay", "captain-future", "--seed", "3", "--game", "5"])
     assert res.exit_code == 0, (res.output, res.exception)
     lines = res.output.splitlines()
-    assert lines[0].startswith("captain-future, game 5 of seed 3, 4 players: seat 0 (aggressor), seat 1 (aggressor)")
-    assert lines[1] == "The deal:" and lines[2].startswith("  seat 0 (aggressor): ")
+    assert lines[0].startswith("captain-future, game 5 of seed 3, 4 players: player 1 (aggressor), player 2 (aggressor)")
+    assert lines[1] == "The deal:" and lines[2].startswith("  player 1 (aggressor): ")
     assert lines[6].startswith("The secret stone starts on ")
-    assert lines[7].startswith("Turn 1, seat 0 (aggressor): 0 points, 30 ships in supply; hand: ")
+    assert lines[7].startswith("Turn 1, player 1 (aggressor): 0 points, 30 ships in supply; hand: ")
     rec = simbalance.simulate("captain-future", 6, seed=3).records[5]
     assert f"The game ends after {rec['length']} turns." in lines
     assert sum(line.startswith("Turn ") for line in lines) == rec["length"]

@@ -33,7 +33,7 @@ def test_replay_plays_exactly_the_runs_game(setup):
         lines = replay(plan, game)
         winner = int(res.records[game]["winner"])
         if winner >= 0:
-            assert lines[-2].startswith(f"Seat {winner} has played its last card") and "wins after" in lines[-2]
+            assert lines[-2].startswith(f"Player {winner + 1} has played its last card") and "wins after" in lines[-2]
         else:
             assert "nobody wins" in lines[-2]
 
@@ -61,9 +61,9 @@ def test_replay_command_prints_the_game():
                                    "flexible,random,random,random", "--rotate"])
     assert res.exit_code == 0, (res.output, res.exception)
     lines = res.output.splitlines()
-    assert lines[0] == "lady-actions-escape, game 3 of seed 4, 4 players; seat 0 leads, play starts clockwise."
-    assert lines[1].startswith("Seat 0 is dealt 5 cards: ")
-    assert any(line.startswith("Turn 1, seat 0 (") and " leads " in line for line in lines)
+    assert lines[0] == "lady-actions-escape, game 3 of seed 4, 4 players; player 1 leads, play starts clockwise."
+    assert lines[1].startswith("Player 1 is dealt 5 cards: ")
+    assert any(line.startswith("Turn 1, player 1 (") and " leads " in line for line in lines)
     g = simbalance.simulate("lady-actions-escape", 4, seed=4, strategies=["flexible", "random", "random", "random"],
                             rotate=True).records[3]
-    assert f"wins after {g['length']} turns." in res.output and f"seat {g['winner']} (" in lines[-2]
+    assert f"wins after {g['length']} turns." in res.output and f"player {g['winner'] + 1} (" in lines[-2]
