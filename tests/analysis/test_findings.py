@@ -239,11 +239,55 @@ def test_an_arm_that_brings_a_new_problem():
     found = compare_findings(table, TH, identical={}, same_plan={}, changes={}, games=10, strategies="a",
                                baseline=[], arms={"cap": [timeouts]})
     assert [f.text for f in found] == ["With variant cap: 12% of games never end."]
+    # a finding without a claim is never summed up across arms: each arm says it in its own words
+    assert [f.text for f in compare_findings(table, TH, identical={}, same_plan={}, changes={}, games=10,
+                                             strategies="a", baseline=[timeouts], arms={"cap": [timeouts]})] == \
+        ["With variant cap: 12% of games never end.", "In the baseline: 12% of games never end."]
     assert compare_findings(table, TH, identical={}, same_plan={}, changes={}, games=10, strategies="a",
-                              baseline=[timeouts], arms={"cap": [timeouts]})[0].text == \
-        "In the baseline and every arm: 12% of games never end."
-    assert compare_findings(table, TH, identical={}, same_plan={}, changes={}, games=10, strategies="a",
-                              baseline=[timeouts], arms={"cap": []})[0].text == "In the baseline: 12% of games never end."
+                              baseline=[timeouts], arms={"cap": []})[0].text == \
+        "In the baseline: 12% of games never end. Not with cap."
+    claimed = F.Finding("timeouts", F.HIGH, "12% of games never end.", 0.12, claim="games never end",
+                        figure="12% of games")
+    also = F.Finding("timeouts", F.HIGH, "30% of games never end.", 0.3, claim="games never end",
+                     figure="30% of games")
+    assert [f.text for f in compare_findings(table, TH, identical={}, same_plan={}, changes={}, games=10,
+                                             strategies="a", baseline=[claimed], arms={"cap": [also]})] == \
+        ["In the baseline and in every arm, games never end: 12% of games in the baseline, 30% of games with cap."]
+
+
+def seat_summary(rates, n=10_000):
+    """A run's summary with these seat shares of the decided games (p of equal seats far below alpha)."""
+    return {"seats": [{"seat": s, "win_rate_decided": r, "decided_games": n} for s, r in enumerate(rates)],
+            "balance": 1 - (max(rates) - min(rates)), "equal_seats_chi_square": {"p_value": 1e-30}}
+
+
+def test_in_every_arm_only_when_every_arms_own_figure_says_so():
+    """Issue 41: compare read "In the baseline and every arm: Player 2 wins 6 games in 10 (59.9%)" while
+    both arms had player 1 winning 61.5% and 83.5%: the check only asked for a finding of the same kind."""
+    table = compare_table([("start", "balance", "share", 0.0, 0.0, 1.0), ("bigger", "balance", "share", 0.0, 0.0, 1.0)])
+    base = F.seat_imbalance(seat_summary([0.401, 0.599]), TH)
+    flipped = {"start": F.seat_imbalance(seat_summary([0.615, 0.385]), TH),
+               "bigger": F.seat_imbalance(seat_summary([0.835, 0.165]), TH)}
+    texts = [f.text for f in compare_findings(table, TH, identical={}, same_plan={}, changes={}, games=10_000,
+                                              strategies="a", baseline=base, arms=flipped)]
+    assert not any("every arm" in t for t in texts), texts
+    assert any(t.startswith("In the baseline: Player 2 wins 6 games in 10 (59.9%") for t in texts), texts
+    assert any(t.startswith("With variant start: Player 1 wins 6 games in 10 (61.5%") for t in texts), texts
+    assert any(t.startswith("With variant bigger: Player 1 wins 8 games in 10 (83.5%") for t in texts), texts
+    # one arm agrees, one does not: the agreeing one with its own figure, the other its own sentence
+    mixed = {"start": F.seat_imbalance(seat_summary([0.38, 0.62]), TH), "bigger": flipped["bigger"]}
+    texts = [f.text for f in compare_findings(table, TH, identical={}, same_plan={}, changes={}, games=10_000,
+                                              strategies="a", baseline=base, arms=mixed)]
+    assert any(t.startswith("In the baseline: Player 2") and t.endswith(
+        "The same with start (62.0% and 38.0%).") for t in texts), texts
+    assert any(t.startswith("With variant bigger: Player 1") for t in texts), texts
+    # every arm agrees: one sentence, each arm's own figure
+    same = {"start": mixed["start"], "bigger": F.seat_imbalance(seat_summary([0.3, 0.7]), TH)}
+    texts = [f.text for f in compare_findings(table, TH, identical={}, same_plan={}, changes={}, games=10_000,
+                                              strategies="a", baseline=base, arms=same)]
+    assert ("In the baseline and in every arm, player 2 wins the most and player 1 the least of the games with a "
+            "winner: 59.9% and 40.1% in the baseline, 62.0% and 38.0% with start, 70.0% and 30.0% with bigger.") \
+        in texts, texts
 
 
 def sweep_table(values, balance, median):

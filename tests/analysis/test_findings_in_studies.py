@@ -74,3 +74,33 @@ def test_a_threshold_set_on_the_command_line_silences_a_finding(tmp_path):
         kinds = [f["kind"] for f in json.loads((out / "findings.json").read_text())["findings"]]
         assert ("seat_imbalance" in kinds) is expected
         assert ("Player 4 wins" in (out / "report.html").read_text()) is expected
+
+
+# Issue 41 item 1: arms that flip the favoured seat. The set builder against a random player wins
+# about three games in four from either seat, so the seat it sits in is the favoured one.
+BUILDER_FIRST, BUILDER_SECOND = ["builder", "random"], ["random", "builder"]
+
+
+def favoured(summary: dict) -> int:
+    return int(np.argmax([s["win_rate_decided"] for s in summary["seats"]]))
+
+
+def test_compare_says_every_arm_only_when_every_arms_own_figure_does():
+    res = simbalance.compare("captain-action", [], 2000, players=2, threads=1,
+                             arms={"first": {"game.strategies": BUILDER_FIRST},
+                                   "second": {"game.strategies": BUILDER_SECOND}})
+    assert favoured(res.baseline.summary()) == 0
+    assert {name: favoured(arm.summary()) for name, arm in res.arms.items()} == {"first": 0, "second": 1}
+    seats = [f.text for f in res.findings() if f.kind == "seat_imbalance"]
+    assert not any("every arm" in t for t in seats), seats
+    base = next(t for t in seats if t.startswith("In the baseline: Player 1 wins"))
+    assert "The same with first (" in base and "second" not in base
+    assert any(t.startswith("With variant second: Player 2 wins") for t in seats), seats
+
+
+def test_a_tournament_names_the_lineups_its_seat_finding_is_not_true_of():
+    res = simbalance.tournament("captain-action", "builder,random", 2000, players=2, threads=1)
+    seats = next(f.text for f in res.findings() if f.kind == "seat_imbalance")
+    assert seats.startswith("Over every lineup together: Player 1 wins"), seats
+    assert "The same in lineup " in seats and "in lineup builder, random (" in seats
+    assert "not in lineup random, builder, where player 2 wins the most and player 1 the least" in seats.lower()
