@@ -18,7 +18,6 @@ import pandas as pd
 from simbalance.analysis.findings import (
     HIGH,
     LOW,
-    MEDIUM,
     Finding,
     across,
     ci_text,
@@ -26,10 +25,9 @@ from simbalance.analysis.findings import (
     ordered,
     pp,
     same_claim,
+    severity,
 )
 from simbalance.core.records import END_STALEMATE, END_TIMEOUT, END_WIN, seat_share
-
-ALPHA = 0.05
 
 
 @dataclass(frozen=True)
@@ -117,7 +115,7 @@ def balance_test(base_shares: np.ndarray, var_shares: np.ndarray) -> dict:
     return res
 
 
-def compare_arms(baseline, arms: dict, alpha: float = ALPHA) -> pd.DataFrame:
+def compare_arms(baseline, arms: dict, alpha: float) -> pd.DataFrame:
     """One row per (variant, metric): baseline, value, diff, CI, p, Holm p, significant."""
     plan = baseline.plan
     base_metrics = per_game_metrics(baseline.games, plan.players, plan.lineup.slot_names,
@@ -187,13 +185,15 @@ def compare_findings(table: pd.DataFrame, th: dict, *, identical: dict[str, bool
             continue
         sig = part[part["p_holm"] < th["alpha"]]
         if len(sig):
-            scaled = sig.assign(size=[abs(d) * (100 if k == "share" else 1) for d, k in zip(sig["diff"], sig["kind"],
-                                                                                             strict=True)])
-            top = scaled.sort_values("size", ascending=False).iloc[0]
+            # a change's size: a rate's in points, a count's (a length) as a share of the baseline's value
+            scale = np.where(sig["kind"] == "share", 1.0, sig["baseline"].abs().replace(0.0, 1.0))
+            top_i = int(np.argmax(sig["diff"].abs().to_numpy() / scale))
+            top, size = sig.iloc[top_i], float(scale[top_i])
             fmt = pp if top["kind"] == "share" else (lambda v, k=top["kind"]: f"{v:+,.3g} {k}")
             more = f" and {len(sig) - 1} more metric{'s' if len(sig) > 2 else ''}" if len(sig) > 1 else ""
             out.append(Finding(
-                "variant_effect", MEDIUM if top["metric"] == "balance" or top["kind"] != "share" else LOW,
+                "variant_effect",
+                severity(top["diff"] / size, (top["ci_low"] / size, top["ci_high"] / size), th["change_min"]),
                 f"Variant {name} changes {label(top['metric'])} by {fmt(top['diff'])} "
                 f"({ci_text(top['ci_low'], top['ci_high'], fmt)}){more}.",
                 float(top["diff"]), (float(top["ci_low"]), float(top["ci_high"])), "#every-metric"))

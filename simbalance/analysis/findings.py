@@ -61,6 +61,24 @@ class Finding:
         return out
 
 
+def severity(effect: float, ci: tuple[float, float] | None, size: float) -> str:
+    """The one severity rule of every finding that measures an effect (docs/findings.md, "Severity").
+
+    The effect counts as large as the end of its 95% CI nearest to no effect (0), its value when it
+    has no CI: a large estimate from few games is not yet a large effect. That is held against the
+    size at which the finding speaks up (its threshold, in the same unit): **high** from twice that
+    size, **medium** from the size, **low** below it (the estimate is past the size, its CI is not).
+    So a seat swing of 20 points is high whatever the finding that reports it."""
+    if ci is None:
+        sure = abs(effect)
+    else:
+        lo, hi = min(ci), max(ci)
+        sure = 0.0 if lo <= 0 <= hi else min(abs(lo), abs(hi))
+    if sure >= 2 * size:
+        return HIGH
+    return MEDIUM if sure >= size else LOW
+
+
 def thresholds(cfg: dict | None) -> dict:
     """The thresholds of a run: the defaults, then the config's ``[findings]`` table (checked: a
     typo or a wrong type is a ConfigError naming the key, before any game runs)."""
@@ -193,11 +211,10 @@ def seat_imbalance(summary: dict, th: dict, dig_in: str | None = "#win-rates") -
     else:  # too close for '1 in k' words to tell apart
         text = (f"{player(hi).capitalize()} wins {pct(rates[hi])} of games ({ci_text(*hi_ci)}), {player(lo)} "
                 f"{pct(rates[lo])} ({ci_text(*lo_ci)}); fair: {pct(fair)}. Over the {decided:,} games with a winner.")
-    ratio = rates[hi] / rates[lo] if rates[lo] > 0 else np.inf
-    severity = HIGH if gap >= 2 * th["seat_gap_min"] or ratio >= 1.5 else MEDIUM
     # The gap's CI: the two rates' Wilson half-widths combined (a conservative, independent reading).
     half = math.hypot((hi_ci[1] - hi_ci[0]) / 2, (lo_ci[1] - lo_ci[0]) / 2)
-    return [Finding("seat_imbalance", severity, text, gap, (gap - half, gap + half), dig_in,
+    ci = (gap - half, gap + half)
+    return [Finding("seat_imbalance", severity(gap, ci, th["seat_gap_min"]), text, gap, ci, dig_in,
                     claim=f"{player(hi)} wins the most and {player(lo)} the least of the games with a winner",
                     figure=f"{pct(rates[hi])} and {pct(rates[lo])}")]
 
@@ -263,8 +280,7 @@ def no_end(summary: dict, th: dict, dig_in: dict[str, str] | None = None) -> lis
         if share <= 0 or share < th[key]:
             continue
         ci = _share_ci(share, n)
-        severity = HIGH if share >= 10 * th[key] or share >= 0.1 else MEDIUM
-        out.append(Finding(kind, severity, f"{pct(share, 2 if share < 0.1 else 1)} of games {words} "
+        out.append(Finding(kind, severity(share, ci, th[key]), f"{pct(share, 2 if share < 0.1 else 1)} of games {words} "
                            f"({ci_text(*ci, fmt=lambda v: pct(v, 2))}).", share, ci, dig_in.get(kind),
                            claim=f"games {words.split(':')[0]}", figure=f"{pct(share, 2)} of games"))
     return out + loop_findings(summary, th)
@@ -275,8 +291,7 @@ def ties(summary: dict, th: dict, dig_in: str | None = None) -> list[Finding]:
     if share <= 0 or share < th["ties_max"]:
         return []
     ci = _share_ci(share, int(summary["n_games"]))
-    severity = MEDIUM if share >= 2 * th["ties_max"] else LOW
-    return [Finding("ties", severity, f"{pct(share)} of games are ties, {one_in(share)} "
+    return [Finding("ties", severity(share, ci, th["ties_max"]), f"{pct(share)} of games are ties, {one_in(share)} "
                     f"({ci_text(*ci)}): tied players share the win.", share, ci, dig_in,
                     claim=f"at least {pct(th['ties_max'])} of games are ties", figure=pct(share))]
 
@@ -297,7 +312,7 @@ def cards(summary: dict, th: dict, dig_in: str | None = "#cards") -> list[Findin
             top = side[0]
             more = f"; {len(side) - 1} more card{'s' if len(side) > 2 else ''} too" if len(side) > 1 else ""
             out.append(Finding(
-                f"card_{words}", MEDIUM,
+                f"card_{words}", severity(top["difference"], (top["ci_low"], top["ci_high"]), th["card_effect_min"]),
                 f"{_card(top)} {words} its holder most: win rate {pct(top['win_rate_with'])} with it, "
                 f"{pct(top['win_rate_without'])} without ({pp(top['difference'])}, "
                 f"{ci_text(top['ci_low'], top['ci_high'], pp)}; {top['kind']}){more}.",
@@ -344,8 +359,9 @@ def strategies(summary: dict, th: dict, players: int, dig_in: str | None = "#win
     others = [r for r in rows if r is not best]
     if best["decided_ci_low"] - fair >= th["dominance_margin"] and all(
             best["decided_ci_low"] > r["decided_ci_high"] for r in others):
+        edge = (best["decided_ci_low"] - fair, best["decided_ci_high"] - fair)
         return [Finding(
-            "dominant_strategy", HIGH,
+            "dominant_strategy", severity(best["win_rate_decided"] - fair, edge, th["dominance_margin"]),
             f"{best['strategy']} wins more than every other strategy: {pct(best['win_rate_decided'])} of its seats "
             f"win ({ci_text(best['decided_ci_low'], best['decided_ci_high'])}), where {pct(fair)} is fair; next "
             f"best {max(others, key=lambda r: r['win_rate_decided'])['strategy']}.", best["win_rate_decided"],
@@ -389,10 +405,9 @@ def loop_findings(summary: dict, th: dict) -> list[Finding]:
     top = reasons[0]
     share = float(top.get("share") or 0.0)
     ci = _share_ci(share, n) if n else None
-    severity = HIGH if share >= th["stalemates_max"] else LOW
     dig = (f"simbalance replay ... --game {int(top['example_game'])}" if top.get("example_game") is not None
            else "#outcomes")
-    return [Finding("loop", severity, "Why games do not end: " + "; ".join(words(r) for r in reasons[:3]) + ".",
+    return [Finding("loop", severity(share, ci, th["stalemates_max"]), "Why games do not end: " + "; ".join(words(r) for r in reasons[:3]) + ".",
                     share, ci, dig, claim=f"games stall most often by {top['reason']}",
                     figure=f"{pct(share, 2)} of games")]
 

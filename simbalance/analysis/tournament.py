@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from simbalance.analysis.findings import HIGH, MEDIUM, Finding, across, ci_text, pct, seat_imbalance
+from simbalance.analysis.findings import Finding, across, ci_text, pct, seat_imbalance, severity
 from simbalance.core.aggregate import Z95, RunAggregate, wilson
 from simbalance.core.records import seat_share
 
@@ -140,9 +140,9 @@ def tournament_findings(matchups: pd.DataFrame, names: list[str], th: dict, comm
             continue
         if (rows["h2h_ci_low"] > 0.5).all():
             worst = rows.sort_values("h2h_share").iloc[0]
-            margin = float(worst["h2h_ci_low"]) - 0.5 >= th["dominance_margin"]
+            edge = (float(worst["h2h_ci_low"]) - 0.5, float(worst["h2h_ci_high"]) - 0.5)  # over an even share
             out.append(Finding(
-                "dominant_strategy", HIGH if margin else MEDIUM,
+                "dominant_strategy", severity(float(worst["h2h_share"]) - 0.5, edge, th["dominance_margin"]),
                 f"{name} beats every other strategy head to head: its share of the wins is above an even 50% "
                 f"against each, the lowest {pct(worst['h2h_share'])} against {worst['opponent']} "
                 f"({ci_text(worst['h2h_ci_low'], worst['h2h_ci_high'])}).",

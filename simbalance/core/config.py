@@ -82,6 +82,7 @@ FINDINGS_DEFAULTS: dict[str, Any] = {
     "leader_wins_max": 0.8,      # decided early: the leader after round k wins at least this share
     "comeback_min": 0.05,        # no comebacks: wins by a player who trailed, below this share
     "ladder_gain_min": 0.05,     # the ladder: the smallest gain over an even 50% worth a budget step
+    "change_min": 0.03,          # compare: a change worth a look: 3 points of a rate, 3% of a length
 }
 
 # The designer's own aims, which a game's config may or may not hold: what `sweep` aims for

@@ -120,7 +120,8 @@ def test_most_games_never_ending_is_high():
 def test_ties():
     summary, _ = planted(ties=0.17)
     found = F.ties(summary, TH, "#outcomes")
-    assert kinds(found) == ["ties"] and "1 game in 6" in found[0].text and found[0].severity == F.MEDIUM
+    # 17% of games with a CI from 16.7%: past twice ties_max (5%) at its CI's low end
+    assert kinds(found) == ["ties"] and "1 game in 6" in found[0].text and found[0].severity == F.HIGH
     assert F.ties(planted(ties=0.01)[0], TH) == []
 
 
@@ -211,8 +212,8 @@ def test_the_loop_diagnosis_and_the_whole_game_metrics():
 
 
 def compare_table(rows):
-    return pd.DataFrame([{"variant": v, "metric": m, "kind": k, "diff": d, "ci_low": d - h, "ci_high": d + h,
-                          "p_holm": p} for v, m, k, d, h, p in rows])
+    return pd.DataFrame([{"variant": v, "metric": m, "kind": k, "baseline": 0.5 if k == "share" else 100.0, "diff": d,
+                          "ci_low": d - h, "ci_high": d + h, "p_holm": p} for v, m, k, d, h, p in rows])
 
 
 def test_a_variant_that_changes_nothing_says_so_and_why():
@@ -388,3 +389,25 @@ def test_findings_are_json_ready_and_ordered():
     assert F.ordered([low, high]) == [high, low]
     assert low.to_dict() == {"kind": "ties", "severity": "low", "text": "t", "number": 0.1, "ci": [0.09, 0.11],
                              "dig_in": None}
+
+
+def test_severity_is_the_effect_at_its_ci_end_nearest_zero_against_its_threshold():
+    assert F.severity(0.21, (0.19, 0.23), 0.03) == F.HIGH  # past twice the size, CI included
+    assert F.severity(0.05, (0.035, 0.065), 0.03) == F.MEDIUM  # past the size, not twice
+    assert F.severity(0.07, (0.01, 0.13), 0.03) == F.LOW  # a large estimate, a CI that reaches 1 point
+    assert F.severity(-0.21, (-0.23, -0.19), 0.03) == F.HIGH  # either way
+    assert F.severity(0.2, (-0.01, 0.41), 0.03) == F.LOW  # a CI across 0 is no sure effect
+    assert F.severity(0.12, None, 0.05) == F.HIGH
+
+
+def test_a_seat_swing_of_20_points_is_high_and_a_small_length_change_low():
+    """Issue 41: a +21-point seat swing was graded low (a share that is not balance) while a 0.16-trick
+    change of length was medium (a count): severity came from the metric's kind, not its size."""
+    table = pd.DataFrame([
+        {"variant": "start", "metric": "win rate seat 0", "kind": "share", "baseline": 0.4, "diff": 0.214,
+         "ci_low": 0.2, "ci_high": 0.228, "p_holm": 1e-12},
+        {"variant": "tricks", "metric": "length", "kind": "tricks", "baseline": 12.5, "diff": 0.16,
+         "ci_low": 0.1, "ci_high": 0.22, "p_holm": 1e-6}])
+    found = {f.text.split()[1]: f for f in compare_findings(table, TH, identical={}, same_plan={}, changes={},
+                                                            games=10_000, strategies="a")}
+    assert found["start"].severity == F.HIGH and found["tricks"].severity == F.LOW

@@ -104,3 +104,20 @@ def test_a_tournament_names_the_lineups_its_seat_finding_is_not_true_of():
     assert seats.startswith("Over every lineup together: Player 1 wins"), seats
     assert "The same in lineup " in seats and "in lineup builder, random (" in seats
     assert "not in lineup random, builder, where player 2 wins the most and player 1 the least" in seats.lower()
+
+
+def test_one_alpha_for_the_compare_table_and_its_findings():
+    """Issue 41 item 2: the table and forest plot marked a change significant at --alpha 0.05 while the
+    findings used findings.alpha 0.01: a change drawn filled got no finding and no word why."""
+    from simbalance.analysis.findings import thresholds
+
+    res = simbalance.compare("find-dr-evil", [], 3000, threads=1, arms={"rule": {"rules.repeat_min_holders": 2}})
+    assert res.alpha == thresholds(res.baseline.plan.config)["alpha"] == 0.01
+    for alpha in (0.01, 0.4):
+        res = simbalance.compare("find-dr-evil", [], 3000, threads=1, alpha=alpha,
+                                 arms={"rule": {"rules.repeat_min_holders": 2}})
+        assert res.alpha == alpha and thresholds(res.baseline.plan.config)["alpha"] == alpha
+        drawn = set(res.table.loc[res.table["significant"], "metric"])
+        found = [f for f in res.findings() if f.kind == "variant_effect"]
+        more = int(found[0].text.split(" and ")[-1].split()[0]) if found and " more metric" in found[0].text else 0
+        assert len(drawn) == (1 + more if found else 0), (alpha, drawn, [f.text for f in found])
