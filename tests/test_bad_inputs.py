@@ -105,6 +105,9 @@ CASES = {
                          "bounds.timeouts_max=0.05"),
     "target in percent": (["sweep", "find-dr-evil", "--param", "rules.repeat_min_holders=2,3", "--target",
                            "balance_min=95", "--n", "10", "--out", "{tmp}/s"], "targets.balance_min = 95: a share"),
+    # issue 41 item 7: a count of 0 is allowed where the rules work; where they do not, the error says why
+    "deck of no rank": (["run", "aquaman", "--n", "10", "--set", "deck.ranks=0", "--out", "{tmp}/r"],
+                        "deck: 0 cards (8 suits x 0 ranks) cannot fill the 64 squares"),
     "plug-in raises": (["run", "lady-actions-escape", "--n", "20", "--players", "2", "--strategies", "plugin,random",
                         "--strategy-file", "{tmp}/raises.py:choose", "--out", "{tmp}/r"],
                        "the function raised"),

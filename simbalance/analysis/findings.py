@@ -298,7 +298,11 @@ def ties(summary: dict, th: dict, dig_in: str | None = None) -> list[Finding]:
 
 def cards(summary: dict, th: dict, dig_in: str | None = "#cards") -> list[Finding]:
     """Cards (not groups) that swing the holder's win rate (CI clear of 0, at least ``card_effect_min``
-    either way), and cards that never matter (never held, or the whole CI within ``card_null_max``)."""
+    either way), and cards that never matter (never held, or the whole CI within ``card_null_max``).
+    Without a decided game no card can change who wins, so nothing is said (a CI of +0.0 to +0.0
+    over no winner is no evidence that a card never matters)."""
+    if not any(s.get("decided_games") for s in summary.get("seats") or []):
+        return []
     rows = [c for c in summary.get("cards") or [] if c.get("level") == "card"]
     out = []
     measured = [c for c in rows if None not in (c["difference"], c["ci_low"], c["ci_high"])

@@ -121,3 +121,11 @@ def test_one_alpha_for_the_compare_table_and_its_findings():
         found = [f for f in res.findings() if f.kind == "variant_effect"]
         more = int(found[0].text.split(" and ")[-1].split()[0]) if found and " more metric" in found[0].text else 0
         assert len(drawn) == (1 + more if found else 0), (alpha, drawn, [f.text for f in found])
+
+
+def test_no_card_sentence_when_no_game_was_decided():
+    """Issue 41 item 7: with no winner at all (every game hits a cap of one pick), 37 cards were said to
+    'never matter (widest 95% CI +0.0 pp to +0.0 pp)': no evidence, a vacuous sentence."""
+    res = simbalance.simulate("find-dr-evil", 500, threads=1, overrides={"rules.pick_cap": 1})
+    assert res.summary()["outcomes"]["timeouts"] == 1.0
+    assert not [f.text for f in res.findings() if f.kind.startswith("card_")]
