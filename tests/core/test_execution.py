@@ -57,6 +57,24 @@ def test_interrupted_run_resumes_to_exactly_the_uninterrupted_result(tmp_path, k
     assert not state.exists()  # a finished run leaves no checkpoint behind
 
 
+def test_an_interrupted_precision_run_resumes_on_its_growing_chunks(tmp_path):
+    """A precision run's chunks grow (runner.chunk_sizes): its checkpoint says so, and the resumed run
+    stops where the uninterrupted one did, with the same games."""
+    whole = run(n=1_000_000, options=RunOptions(precision=0.01))
+    asked = {"n": 0}
+
+    def stop_after_7_chunks():
+        asked["n"] += 1
+        return asked["n"] > 7
+
+    state = tmp_path / "state"
+    with pytest.raises(RunInterrupted):
+        run(n=1_000_000, options=RunOptions(precision=0.01, state_dir=state, stop=stop_after_7_chunks))
+    assert read_state(state)["ramp"] and read_state(state)["games_done"] == 700  # seven chunks of 100
+    resumed = run(n=1_000_000, options=RunOptions(precision=0.01, state_dir=state, resume=True))
+    assert resumed.n_played == whole.n_played and np.array_equal(resumed.records, whole.records)
+
+
 def test_resume_refuses_another_config(tmp_path):
     state = tmp_path / "state"
     with pytest.raises(RunInterrupted):
