@@ -158,7 +158,7 @@ def card(subject, diff, half, seat_games=10_000, copies=1, kind="dealt"):
 
 
 def test_cards_that_swing_the_game_and_cards_that_never_matter():
-    summary = {"cards": [
+    summary = {"seats": [{"seat": 0, "decided_games": 1000}], "cards": [
         card("Dr. Ling wildcard", 0.30, 0.01), card("Dr. Evil 13", -0.17, 0.01), card("Dr. Evil 14", -0.09, 0.01),
         card("Captain Action wildcard 0", 0.0005, 0.002, copies=4), card("Lady Action 9", 0.0, 0.0, seat_games=0),
         card("Action Boy 5", 0.01, 0.03),  # noise: nothing to say
@@ -170,8 +170,10 @@ def test_cards_that_swing_the_game_and_cards_that_never_matter():
     assert found["card_hurts"].text.startswith("Dr. Evil 13 hurts") and "1 more card too" in found["card_hurts"].text
     assert found["card_never_held"].text.startswith("Lady Action 9 never reached a hand")
     assert found["card_never_matters"].text.startswith("Captain Action wildcard 0 (x4) never matters")
-    clean = {"cards": [card("Action Boy 5", 0.01, 0.03), card("Action Boy 6", -0.02, 0.03)]}
+    clean = {"seats": summary["seats"], "cards": [card("Action Boy 5", 0.01, 0.03), card("Action Boy 6", -0.02, 0.03)]}
     assert F.cards(clean, TH) == []
+    # no decided game: no card can change who wins, so nothing is said of any (issue 41 item 7)
+    assert F.cards({**summary, "seats": [{"seat": 0, "decided_games": 0}]}, TH) == []
 
 
 def test_a_dominant_strategy_in_a_run():
@@ -253,7 +255,7 @@ def test_an_arm_that_brings_a_new_problem():
                      figure="30% of games")
     assert [f.text for f in compare_findings(table, TH, identical={}, same_plan={}, changes={}, games=10,
                                              strategies="a", baseline=[claimed], arms={"cap": [also]})] == \
-        ["In the baseline and in every arm, games never end: 12% of games in the baseline, 30% of games with cap."]
+        ["In the baseline and in every arm, games never end: 12% of games in the baseline; 30% of games with cap."]
 
 
 def seat_summary(rates, n=10_000):
@@ -287,7 +289,7 @@ def test_in_every_arm_only_when_every_arms_own_figure_says_so():
     texts = [f.text for f in compare_findings(table, TH, identical={}, same_plan={}, changes={}, games=10_000,
                                               strategies="a", baseline=base, arms=same)]
     assert ("In the baseline and in every arm, player 2 wins the most and player 1 the least of the games with a "
-            "winner: 59.9% and 40.1% in the baseline, 62.0% and 38.0% with start, 70.0% and 30.0% with bigger.") \
+            "winner: 59.9% and 40.1% in the baseline; 62.0% and 38.0% with start; 70.0% and 30.0% with bigger.") \
         in texts, texts
 
 
