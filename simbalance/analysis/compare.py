@@ -198,8 +198,9 @@ def compare_findings(table: pd.DataFrame, th: dict, *, identical: dict[str, bool
                 f"({ci_text(top['ci_low'], top['ci_high'], fmt)}){more}.",
                 float(top["diff"]), (float(top["ci_low"]), float(top["ci_high"])), "#every-metric"))
         for f in arms.get(name, []):
-            # a problem the baseline does not have, or one that contradicts the baseline's sentence above
-            new = f.kind not in base_kinds or any(b.kind == f.kind and not same_claim(f, b) for b in base_high)
-            if f.severity != LOW and new:
+            # a problem the baseline does not have (unless low), or, whatever its severity, one that says
+            # otherwise than the baseline's sentence above: that sentence leaves this arm out
+            new = f.kind not in base_kinds and f.severity != LOW
+            if new or any(b.kind == f.kind and not same_claim(f, b) for b in base_high):
                 out.append(elsewhere(replace(f, text=f"With variant {name}: {f.text}")))
     return ordered(out + base_out)

@@ -277,6 +277,13 @@ def test_in_every_arm_only_when_every_arms_own_figure_says_so():
     assert any(t.startswith("In the baseline: Player 2 wins 6 games in 10 (59.9%") for t in texts), texts
     assert any(t.startswith("With variant start: Player 1 wins 6 games in 10 (61.5%") for t in texts), texts
     assert any(t.startswith("With variant bigger: Player 1 wins 8 games in 10 (83.5%") for t in texts), texts
+    # an arm that says otherwise has its own sentence whatever its severity: the baseline's leaves it out
+    weak = F.seat_imbalance(seat_summary([0.52, 0.48], n=2000), TH)
+    assert weak[0].severity == F.LOW
+    texts = [f.text for f in compare_findings(table, TH, identical={}, same_plan={}, changes={}, games=2000,
+                                              strategies="a", baseline=base, arms={"start": weak, "bigger": []})]
+    assert any(t.startswith("With variant start: Player 1 wins") for t in texts), texts
+    assert any(t.startswith("In the baseline: Player 2") and t.endswith("Not with bigger.") for t in texts), texts
     # one arm agrees, one does not: the agreeing one with its own figure, the other its own sentence
     mixed = {"start": F.seat_imbalance(seat_summary([0.38, 0.62]), TH), "bigger": flipped["bigger"]}
     texts = [f.text for f in compare_findings(table, TH, identical={}, same_plan={}, changes={}, games=10_000,
