@@ -95,6 +95,19 @@ CASES = {
                                      "{tmp}/r"], "unknown config key 'findings.tie_max' (did you mean findings.ties_max?)"),
     "findings threshold not a number": (["run", "find-dr-evil", "--n", "10", "--set", "findings.ties_max=lots",
                                          "--out", "{tmp}/r"], "findings.ties_max=lots: expected a number"),
+    # issue 41 item 3: a percent written where a share is meant was read as a share (the finding vanished)
+    "findings threshold in percent": (["run", "find-dr-evil", "--n", "10", "--set", "findings.ties_max=10",
+                                       "--out", "{tmp}/r"],
+                                      "findings.ties_max = 10: a share, allowed 0 to 1 (0.05 is 5%); for 10% write "
+                                      "findings.ties_max=0.1"),
+    "bound in percent": (["run", "find-dr-evil", "--n", "10", "--set", "bounds.timeouts_max=5", "--out", "{tmp}/r"],
+                         "bounds.timeouts_max = 5: a share, allowed 0 to 1 (0.05 is 5%); for 5% write "
+                         "bounds.timeouts_max=0.05"),
+    "target in percent": (["sweep", "find-dr-evil", "--param", "rules.repeat_min_holders=2,3", "--target",
+                           "balance_min=95", "--n", "10", "--out", "{tmp}/s"], "targets.balance_min = 95: a share"),
+    # issue 41 item 7: a count of 0 is allowed where the rules work; where they do not, the error says why
+    "deck of no rank": (["run", "aquaman", "--n", "10", "--set", "deck.ranks=0", "--out", "{tmp}/r"],
+                        "deck: 0 cards (8 suits x 0 ranks) cannot fill the 64 squares"),
     "plug-in raises": (["run", "lady-actions-escape", "--n", "20", "--players", "2", "--strategies", "plugin,random",
                         "--strategy-file", "{tmp}/raises.py:choose", "--out", "{tmp}/r"],
                        "the function raised"),

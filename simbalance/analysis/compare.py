@@ -10,15 +10,24 @@ t interval and test. Holm's method corrects the p-values across the metrics of o
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
 
-from simbalance.analysis.findings import HIGH, LOW, MEDIUM, Finding, ci_text, elsewhere, ordered, pp
+from simbalance.analysis.findings import (
+    HIGH,
+    LOW,
+    Finding,
+    across,
+    ci_text,
+    elsewhere,
+    ordered,
+    pp,
+    same_claim,
+    severity,
+)
 from simbalance.core.records import END_STALEMATE, END_TIMEOUT, END_WIN, seat_share
-
-ALPHA = 0.05
 
 
 @dataclass(frozen=True)
@@ -106,7 +115,7 @@ def balance_test(base_shares: np.ndarray, var_shares: np.ndarray) -> dict:
     return res
 
 
-def compare_arms(baseline, arms: dict, alpha: float = ALPHA) -> pd.DataFrame:
+def compare_arms(baseline, arms: dict, alpha: float) -> pd.DataFrame:
     """One row per (variant, metric): baseline, value, diff, CI, p, Holm p, significant."""
     plan = baseline.plan
     base_metrics = per_game_metrics(baseline.games, plan.players, plan.lineup.slot_names,
@@ -163,13 +172,12 @@ def compare_findings(table: pd.DataFrame, th: dict, *, identical: dict[str, bool
     run findings an arm raises that the baseline does not, and the baseline's own high findings, which
     the designer came to fix (``baseline``, ``arms``: run findings)."""
     out = []
-    base_kinds = {f.kind for f in baseline or []}
-    base_out = []  # after the arms' own findings of the same severity: the page is about the arms
-    for f in baseline or []:
-        if f.severity == HIGH:
-            every = bool(arms) and all(f.kind in {g.kind for g in found} for found in arms.values())
-            where = "In the baseline and every arm" if every else "In the baseline"
-            base_out.append(elsewhere(Finding(f.kind, f.severity, f"{where}: {f.text}", f.number, f.ci, f.dig_in)))
+    arms = arms or {}
+    # the baseline's high findings, which the designer came to fix, each said as far as the arms agree
+    base_high = [b for b in baseline or [] if b.severity == HIGH]
+    base_out = [across(b, {f"with {name}": found for name, found in arms.items()}, "in the baseline", "in every arm")
+                for b in base_high]
+    base_kinds = {b.kind for b in baseline or []}
     for name, part in table.groupby("variant", sort=False):
         if identical.get(name):
             out.append(identical_arm(name, changes.get(name, "its keys"), games, same_plan.get(name, False),
@@ -177,18 +185,22 @@ def compare_findings(table: pd.DataFrame, th: dict, *, identical: dict[str, bool
             continue
         sig = part[part["p_holm"] < th["alpha"]]
         if len(sig):
-            scaled = sig.assign(size=[abs(d) * (100 if k == "share" else 1) for d, k in zip(sig["diff"], sig["kind"],
-                                                                                             strict=True)])
-            top = scaled.sort_values("size", ascending=False).iloc[0]
+            # a change's size: a rate's in points, a count's (a length) as a share of the baseline's value
+            scale = np.where(sig["kind"] == "share", 1.0, sig["baseline"].abs().replace(0.0, 1.0))
+            top_i = int(np.argmax(sig["diff"].abs().to_numpy() / scale))
+            top, size = sig.iloc[top_i], float(scale[top_i])
             fmt = pp if top["kind"] == "share" else (lambda v, k=top["kind"]: f"{v:+,.3g} {k}")
             more = f" and {len(sig) - 1} more metric{'s' if len(sig) > 2 else ''}" if len(sig) > 1 else ""
             out.append(Finding(
-                "variant_effect", MEDIUM if top["metric"] == "balance" or top["kind"] != "share" else LOW,
+                "variant_effect",
+                severity(top["diff"] / size, (top["ci_low"] / size, top["ci_high"] / size), th["change_min"]),
                 f"Variant {name} changes {label(top['metric'])} by {fmt(top['diff'])} "
                 f"({ci_text(top['ci_low'], top['ci_high'], fmt)}){more}.",
                 float(top["diff"]), (float(top["ci_low"]), float(top["ci_high"])), "#every-metric"))
-        for f in (arms or {}).get(name, []):
-            if f.kind not in base_kinds and f.severity != LOW:
-                out.append(elsewhere(Finding(f.kind, f.severity, f"With variant {name}: {f.text}", f.number, f.ci,
-                                             f.dig_in)))
+        for f in arms.get(name, []):
+            # a problem the baseline does not have (unless low), or, whatever its severity, one that says
+            # otherwise than the baseline's sentence above: that sentence leaves this arm out
+            new = f.kind not in base_kinds and f.severity != LOW
+            if new or any(b.kind == f.kind and not same_claim(f, b) for b in base_high):
+                out.append(elsewhere(replace(f, text=f"With variant {name}: {f.text}")))
     return ordered(out + base_out)

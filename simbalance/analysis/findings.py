@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 
 import numpy as np
 import pandas as pd
@@ -47,11 +47,36 @@ class Finding:
     number: float | None = None
     ci: tuple[float, float] | None = None
     dig_in: str | None = None
+    # What the sentence asserts without its numbers ("player 2 wins the most and player 1 the least")
+    # and its number in a few words ("59.9% and 40.1%"): a page that sums up several arms says a
+    # finding holds "in every arm" only when every arm's own finding makes the same claim, and then
+    # quotes each arm's own figure (analysis/compare.py). None: the finding is never summed up so.
+    claim: str | None = None
+    figure: str | None = None
 
     def to_dict(self) -> dict:
         out = asdict(self)
         out["ci"] = list(self.ci) if self.ci is not None else None
+        del out["claim"], out["figure"]  # the sentence says them; findings.json keeps its fields
         return out
+
+
+def severity(effect: float, ci: tuple[float, float] | None, size: float) -> str:
+    """The one severity rule of every finding that measures an effect (docs/findings.md, "Severity").
+
+    The effect counts as large as the end of its 95% CI nearest to no effect (0), its value when it
+    has no CI: a large estimate from few games is not yet a large effect. That is held against the
+    size at which the finding speaks up (its threshold, in the same unit): **high** from twice that
+    size, **medium** from the size, **low** below it (the estimate is past the size, its CI is not).
+    So a seat swing of 20 points is high whatever the finding that reports it."""
+    if ci is None:
+        sure = abs(effect)
+    else:
+        lo, hi = min(ci), max(ci)
+        sure = 0.0 if lo <= 0 <= hi else min(abs(lo), abs(hi))
+    if sure >= 2 * size:
+        return HIGH
+    return MEDIUM if sure >= size else LOW
 
 
 def thresholds(cfg: dict | None) -> dict:
@@ -81,8 +106,39 @@ def elsewhere(f: Finding) -> Finding:
     """A finding shown on another page than its own: a link to a part of its own page goes (a
     command to run stays)."""
     if f.dig_in and f.dig_in.startswith("#"):
-        return Finding(f.kind, f.severity, f.text, f.number, f.ci, None)
+        return replace(f, dig_in=None)
     return f
+
+
+def same_claim(a: Finding, b: Finding) -> bool:
+    """Whether two findings assert the same thing, their numbers aside: the same kind and the same
+    claim. A finding without a claim agrees with none: each part says it in its own words."""
+    return a.kind == b.kind and a.claim is not None and a.claim == b.claim
+
+
+def across(f: Finding, parts: dict[str, list[Finding]], whole: str, every: str,
+           name_others: bool = False) -> Finding:
+    """The finding ``f`` of a whole (``whole``: "the baseline", "all lineups together") on a page
+    that has parts (``parts``: each part's own findings, keyed by how a sentence names it: "with
+    big-hand", "in lineup builder, random"), said only as far as it is true of each part: "and
+    ``every``" only when every part's own finding makes the same claim, with each one's own figure;
+    otherwise ``f``'s sentence, the parts that agree with their figures, and the parts that do not
+    (``name_others``: with what they show instead; else the caller gives them their own sentence)."""
+    agree = {name: g for name, found in parts.items() for g in found if same_claim(g, f)}
+    if parts and len(agree) == len(parts):
+        figures = _some([f"{f.figure} {whole}"] + [f"{g.figure} {name}" for name, g in agree.items()], most=5)
+        return elsewhere(replace(f, text=f"{whole[0].upper()}{whole[1:]} and {every}, {f.claim}: {figures}."))
+    text = f"{whole[0].upper()}{whole[1:]}: {f.text}"
+    if agree:  # (a tournament has dozens of lineups: a few are named, the rest counted)
+        text += " The same " + _some([f"{name} ({g.figure})" for name, g in agree.items()]) + "."
+    others = [name for name in parts if name not in agree]
+    own = {name: next((g for g in parts[name] if g.kind == f.kind and g.claim), None) for name in others}
+    if name_others and any(own.values()):
+        text += " Not " + _some([f"{name}, where {g.claim} ({g.figure})" for name, g in own.items() if g]) + "."
+    lacking = [name for name in others if not any(g.kind == f.kind for g in parts[name])]
+    if lacking:
+        text += f" Not {_list(lacking)}."
+    return elsewhere(replace(f, text=text))
 
 
 def ordered(findings: Iterable[Finding]) -> list[Finding]:
@@ -165,11 +221,12 @@ def seat_imbalance(summary: dict, th: dict, dig_in: str | None = "#win-rates") -
     else:  # too close for '1 in k' words to tell apart
         text = (f"{player(hi).capitalize()} wins {pct(rates[hi])} of games ({ci_text(*hi_ci)}), {player(lo)} "
                 f"{pct(rates[lo])} ({ci_text(*lo_ci)}); fair: {pct(fair)}. Over the {decided:,} games with a winner.")
-    ratio = rates[hi] / rates[lo] if rates[lo] > 0 else np.inf
-    severity = HIGH if gap >= 2 * th["seat_gap_min"] or ratio >= 1.5 else MEDIUM
     # The gap's CI: the two rates' Wilson half-widths combined (a conservative, independent reading).
     half = math.hypot((hi_ci[1] - hi_ci[0]) / 2, (lo_ci[1] - lo_ci[0]) / 2)
-    return [Finding("seat_imbalance", severity, text, gap, (gap - half, gap + half), dig_in)]
+    ci = (gap - half, gap + half)
+    return [Finding("seat_imbalance", severity(gap, ci, th["seat_gap_min"]), text, gap, ci, dig_in,
+                    claim=f"{player(hi)} wins the most and {player(lo)} the least of the games with a winner",
+                    figure=f"{pct(rates[hi])} and {pct(rates[lo])}")]
 
 
 def median_ci(hist: pd.DataFrame | None) -> tuple[float, float] | None:
@@ -203,13 +260,15 @@ def degenerate_length(summary: dict, th: dict, targets: dict | None = None, hist
             "short_games", HIGH,
             f"Half the games are over within {amount(median, unit)} (median {median:g}{ci_words}; 95% end by "
             f"{length['p95']:g}): players hardly play. Someone can end the game at once, or a strategy does.",
-            median, ci, dig_in))
+            median, ci, dig_in, claim="half the games are over almost at once",
+            figure=f"median {amount(median, unit)}"))
     band = (targets or {}).get("length_median")
     if band is not None and band[1] > 0 and median > th["length_over_target"] * band[1]:
         out.append(Finding(
             "long_games", MEDIUM,
             f"Games last far longer than intended: median {amount(median, unit)}{ci_words}, against a target of "
-            f"{band[0]:g} to {band[1]:g}.", median, ci, dig_in))
+            f"{band[0]:g} to {band[1]:g}.", median, ci, dig_in, claim="games last far longer than intended",
+            figure=f"median {amount(median, unit)}"))
     return out
 
 
@@ -231,9 +290,9 @@ def no_end(summary: dict, th: dict, dig_in: dict[str, str] | None = None) -> lis
         if share <= 0 or share < th[key]:
             continue
         ci = _share_ci(share, n)
-        severity = HIGH if share >= 10 * th[key] or share >= 0.1 else MEDIUM
-        out.append(Finding(kind, severity, f"{pct(share, 2 if share < 0.1 else 1)} of games {words} "
-                           f"({ci_text(*ci, fmt=lambda v: pct(v, 2))}).", share, ci, dig_in.get(kind)))
+        out.append(Finding(kind, severity(share, ci, th[key]), f"{pct(share, 2 if share < 0.1 else 1)} of games {words} "
+                           f"({ci_text(*ci, fmt=lambda v: pct(v, 2))}).", share, ci, dig_in.get(kind),
+                           claim=f"games {words.split(':')[0]}", figure=f"{pct(share, 2)} of games"))
     return out + loop_findings(summary, th)
 
 
@@ -242,14 +301,18 @@ def ties(summary: dict, th: dict, dig_in: str | None = None) -> list[Finding]:
     if share <= 0 or share < th["ties_max"]:
         return []
     ci = _share_ci(share, int(summary["n_games"]))
-    severity = MEDIUM if share >= 2 * th["ties_max"] else LOW
-    return [Finding("ties", severity, f"{pct(share)} of games are ties, {one_in(share)} "
-                    f"({ci_text(*ci)}): tied players share the win.", share, ci, dig_in)]
+    return [Finding("ties", severity(share, ci, th["ties_max"]), f"{pct(share)} of games are ties, {one_in(share)} "
+                    f"({ci_text(*ci)}): tied players share the win.", share, ci, dig_in,
+                    claim=f"at least {pct(th['ties_max'])} of games are ties", figure=pct(share))]
 
 
 def cards(summary: dict, th: dict, dig_in: str | None = "#cards") -> list[Finding]:
     """Cards (not groups) that swing the holder's win rate (CI clear of 0, at least ``card_effect_min``
-    either way), and cards that never matter (never held, or the whole CI within ``card_null_max``)."""
+    either way), and cards that never matter (never held, or the whole CI within ``card_null_max``).
+    Without a decided game no card can change who wins, so nothing is said (a CI of +0.0 to +0.0
+    over no winner is no evidence that a card never matters)."""
+    if not any(s.get("decided_games") for s in summary.get("seats") or []):
+        return []
     rows = [c for c in summary.get("cards") or [] if c.get("level") == "card"]
     out = []
     measured = [c for c in rows if None not in (c["difference"], c["ci_low"], c["ci_high"])
@@ -263,7 +326,7 @@ def cards(summary: dict, th: dict, dig_in: str | None = "#cards") -> list[Findin
             top = side[0]
             more = f"; {len(side) - 1} more card{'s' if len(side) > 2 else ''} too" if len(side) > 1 else ""
             out.append(Finding(
-                f"card_{words}", MEDIUM,
+                f"card_{words}", severity(top["difference"], (top["ci_low"], top["ci_high"]), th["card_effect_min"]),
                 f"{_card(top)} {words} its holder most: win rate {pct(top['win_rate_with'])} with it, "
                 f"{pct(top['win_rate_without'])} without ({pp(top['difference'])}, "
                 f"{ci_text(top['ci_low'], top['ci_high'], pp)}; {top['kind']}){more}.",
@@ -291,6 +354,13 @@ def _card(row: dict) -> str:
     return f"{row['subject']} (x{copies})" if copies > 1 else str(row["subject"])
 
 
+def _some(items: list[str], most: int = 4) -> str:
+    """Items that hold figures of their own ("62.0% and 38.0% with start"), apart by semicolons: the
+    first ``most``, the rest counted."""
+    rest = len(items) - most
+    return "; ".join(items[:most]) + (f"; and {rest} more" if rest > 0 else "")
+
+
 def _list(names: Iterable[str], most: int = 4) -> str:
     names = list(names)
     if len(names) > most:
@@ -310,12 +380,15 @@ def strategies(summary: dict, th: dict, players: int, dig_in: str | None = "#win
     others = [r for r in rows if r is not best]
     if best["decided_ci_low"] - fair >= th["dominance_margin"] and all(
             best["decided_ci_low"] > r["decided_ci_high"] for r in others):
+        edge = (best["decided_ci_low"] - fair, best["decided_ci_high"] - fair)
         return [Finding(
-            "dominant_strategy", HIGH,
+            "dominant_strategy", severity(best["win_rate_decided"] - fair, edge, th["dominance_margin"]),
             f"{best['strategy']} wins more than every other strategy: {pct(best['win_rate_decided'])} of its seats "
             f"win ({ci_text(best['decided_ci_low'], best['decided_ci_high'])}), where {pct(fair)} is fair; next "
             f"best {max(others, key=lambda r: r['win_rate_decided'])['strategy']}.", best["win_rate_decided"],
-            (best["decided_ci_low"], best["decided_ci_high"]), dig_in)]
+            (best["decided_ci_low"], best["decided_ci_high"]), dig_in,
+            claim=f"{best['strategy']} wins more than every other strategy",
+            figure=f"{pct(best['win_rate_decided'])} of its seats win")]
     return []
 
 
@@ -353,11 +426,11 @@ def loop_findings(summary: dict, th: dict) -> list[Finding]:
     top = reasons[0]
     share = float(top.get("share") or 0.0)
     ci = _share_ci(share, n) if n else None
-    severity = HIGH if share >= th["stalemates_max"] else LOW
     dig = (f"simbalance replay ... --game {int(top['example_game'])}" if top.get("example_game") is not None
            else "#outcomes")
-    return [Finding("loop", severity, "Why games do not end: " + "; ".join(words(r) for r in reasons[:3]) + ".",
-                    share, ci, dig)]
+    return [Finding("loop", severity(share, ci, th["stalemates_max"]), "Why games do not end: " + "; ".join(words(r) for r in reasons[:3]) + ".",
+                    share, ci, dig, claim=f"games stall most often by {top['reason']}",
+                    figure=f"{pct(share, 2)} of games")]
 
 
 def whole_game_findings(summary: dict, th: dict) -> list[Finding]:
@@ -376,7 +449,8 @@ def whole_game_findings(summary: dict, th: dict) -> list[Finding]:
                 "decided_early", HIGH if row["round"] <= 2 else MEDIUM,
                 f"The game is decided early: the leader after round {row['round']} goes on to win "
                 f"{pct(rate)} of games ({ci_text(lo, hi)}; fair: {pct(row.get('fair_share') or 0.0)}).",
-                rate, (lo, hi), "#whole-game"))
+                rate, (lo, hi), "#whole-game", claim=f"the leader after round {row['round']} goes on to win "
+                f"at least {pct(th['leader_wins_max'])} of games", figure=pct(rate)))
             break
     comebacks, games = lead.get("comeback_wins"), int(lead.get("single_winner_games") or 0)
     if comebacks is not None and games:
@@ -385,7 +459,8 @@ def whole_game_findings(summary: dict, th: dict) -> list[Finding]:
             out.append(Finding(
                 "no_comebacks", MEDIUM,
                 f"Almost no comebacks: only {pct(comebacks)} of games are won by a player who was last at "
-                f"some point of the game ({ci_text(lo, hi)}).", comebacks, (lo, hi), "#whole-game"))
+                f"some point of the game ({ci_text(lo, hi)}).", comebacks, (lo, hi), "#whole-game",
+                claim="almost no game is won by a player who was last", figure=pct(comebacks)))
     return out
 
 

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from simbalance.analysis.findings import HIGH, MEDIUM, Finding, _list, ordered, pct
+from simbalance.analysis.findings import HIGH, MEDIUM, Finding, _list, ordered, pct, severity
 from simbalance.core.aggregate import Z95
 from simbalance.core.config import OPTIONAL_TABLES, get
 from simbalance.core.errors import ConfigError, did_you_mean
@@ -208,7 +208,7 @@ def sweep_findings(table: pd.DataFrame, keys: list[str], values: dict[str, list]
             worst = runaway.sort_values("timeouts", ascending=False).iloc[0]
             where = _list((_setting(table, i, keys) for i in runaway.index), most=3)
             out.append(Finding(
-                "timeouts", HIGH if worst["timeouts"] >= 0.1 else MEDIUM,
+                "timeouts", severity(float(worst["timeouts"]), None, th["timeouts_max"]),
                 f"Games never end at {len(runaway)} of {len(table)} points ({where}): up to {pct(worst['timeouts'])} "
                 "of games hit the cap.", float(worst["timeouts"]), None, "#every-point"))
     table = table.assign(shortfall=table["shortfall"].fillna(np.inf))  # no decided game: no balance to meet

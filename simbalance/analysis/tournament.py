@@ -19,8 +19,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from simbalance.analysis.findings import HIGH, MEDIUM, Finding, ci_text, pct
-from simbalance.core.aggregate import Z95, wilson
+from simbalance.analysis.findings import Finding, across, ci_text, pct, seat_imbalance, severity
+from simbalance.core.aggregate import Z95, RunAggregate, wilson
 from simbalance.core.records import seat_share
 
 BOOTSTRAP = 200
@@ -140,12 +140,26 @@ def tournament_findings(matchups: pd.DataFrame, names: list[str], th: dict, comm
             continue
         if (rows["h2h_ci_low"] > 0.5).all():
             worst = rows.sort_values("h2h_share").iloc[0]
-            margin = float(worst["h2h_ci_low"]) - 0.5 >= th["dominance_margin"]
+            edge = (float(worst["h2h_ci_low"]) - 0.5, float(worst["h2h_ci_high"]) - 0.5)  # over an even share
             out.append(Finding(
-                "dominant_strategy", HIGH if margin else MEDIUM,
+                "dominant_strategy", severity(float(worst["h2h_share"]) - 0.5, edge, th["dominance_margin"]),
                 f"{name} beats every other strategy head to head: its share of the wins is above an even 50% "
                 f"against each, the lowest {pct(worst['h2h_share'])} against {worst['opponent']} "
                 f"({ci_text(worst['h2h_ci_low'], worst['h2h_ci_high'])}).",
                 float(worst["h2h_share"]), (float(worst["h2h_ci_low"]), float(worst["h2h_ci_high"])),
                 "#matchups"))
     return out
+
+
+def seats_by_lineup(f: Finding, games: pd.DataFrame, players: int, lineups: np.ndarray, names: tuple[str, ...],
+                    th: dict) -> Finding:
+    """The run's seat finding ``f`` over every lineup together, said only as far as each lineup's own
+    games agree: which seat a lineup favours is mostly where its strongest strategy sits, so "player
+    1 wins the most" over all of them together may be false of every lineup but half."""
+    slots = np.stack([games[f"strategy_{s}"].to_numpy() for s in range(players)], axis=1)
+    parts = {}
+    for row in lineups:
+        mine = games[(slots == row).all(axis=1)]
+        summary = RunAggregate.from_games(mine, players, len(names)).summary(names)
+        parts[f"in lineup {', '.join(names[s] for s in row)}"] = seat_imbalance(summary, th)
+    return across(f, parts, "over every lineup together", "in every lineup", name_others=True)

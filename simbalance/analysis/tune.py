@@ -25,7 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from simbalance.analysis.findings import HIGH, LOW, MEDIUM, Finding, ci_text, ordered, pct
+from simbalance.analysis.findings import Finding, ci_text, ordered, pct, severity
 from simbalance.analysis.findings import pp as finding_pp  # one decimal, as every finding (pp below: two)
 from simbalance.core.errors import ConfigError
 
@@ -177,15 +177,16 @@ def tune_findings(strategy: str, dominance: pd.DataFrame, players: int, margin: 
     out = []
     if len(dominance) and bool(dominance["dominates"].all()):
         worst = dominance.sort_values("edge").iloc[0]
+        edge = (float(worst["ci_low"]) - fair, float(worst["ci_high"]) - fair)  # over the fair share
         out.append(Finding(
-            "dominant_strategy", HIGH,
+            "dominant_strategy", severity(float(worst["win_rate"]) - fair, edge, dominance_margin),
             f"The tuned {strategy} dominates every strategy tested: alone against each it wins at least "
             f"{pct(worst['win_rate'])} of its seats (against {worst['against']}, "
             f"{ci_text(worst['ci_low'], worst['ci_high'])}) where {pct(fair)} is fair. Players will find it.",
             float(worst["win_rate"]), (float(worst["ci_low"]), float(worst["ci_high"])), "#dominance"))
     if margin["ci_low"] > 0:
         out.append(Finding(
-            "tuned_better", MEDIUM if margin["diff"] >= dominance_margin else LOW,
+            "tuned_better", severity(margin["diff"], (margin["ci_low"], margin["ci_high"]), dominance_margin),
             f"The tuned parameters beat {strategy}'s defaults by {finding_pp(margin['diff'])} "
             f"({ci_text(margin['ci_low'], margin['ci_high'], pp)}).", float(margin["diff"]),
             (float(margin["ci_low"]), float(margin["ci_high"])), "#parameters"))

@@ -82,6 +82,7 @@ FINDINGS_DEFAULTS: dict[str, Any] = {
     "leader_wins_max": 0.8,      # decided early: the leader after round k wins at least this share
     "comeback_min": 0.05,        # no comebacks: wins by a player who trailed, below this share
     "ladder_gain_min": 0.05,     # the ladder: the smallest gain over an even 50% worth a budget step
+    "change_min": 0.03,          # compare: a change worth a look: 3 points of a rate, 3% of a length
 }
 
 # The designer's own aims, which a game's config may or may not hold: what `sweep` aims for
@@ -94,6 +95,28 @@ OPTIONAL_TABLES: dict[str, dict[str, Any]] = {
                "length_median": [15.0, 25.0], "timeouts_max": 0.01, "first_player_advantage_max": 0.02},
     "findings": FINDINGS_DEFAULTS,
 }
+
+# The keys of those tables that are shares of the games (0.05 is 5%), so a value above 1 is a
+# percent written where a share was meant (`--set findings.ties_max=10` would silence the ties
+# finding for good). The others are lengths in the game's unit or factors.
+NOT_SHARES = {"findings.length_median_min", "findings.length_over_target", "targets.length_median",
+              "bounds.length_median"}
+SHARE_KEYS = {f"{name}.{key}" for name, table in OPTIONAL_TABLES.items() for key in table} - NOT_SHARES
+
+
+def check_shares(cfg: dict) -> None:
+    """Every share of the ``[findings]``, ``[targets]`` and ``[bounds]`` tables lies between 0 and 1;
+    one above 1 is an error naming the share it probably meant (10 -> 0.1, 10%)."""
+    for key in sorted(SHARE_KEYS):
+        name, leaf = key.split(".")
+        table = cfg.get(name)
+        value = table.get(leaf) if isinstance(table, dict) else None
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or 0 <= value <= 1:
+            continue  # a wrong type is its table's own check
+        if value > 1:
+            raise ConfigError(f"{key} = {value:g}: a share, allowed 0 to 1 (0.05 is 5%); for "
+                              f"{value:g}% write {key}={value / 100:g}")
+        raise ConfigError(f"{key} = {value:g}: a share, allowed 0 to 1 (0.05 is 5%)")
 
 
 def read_toml(path: Path) -> dict:

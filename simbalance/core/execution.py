@@ -106,6 +106,7 @@ class Checkpoint:
     def __init__(self, state_dir: Path, plan: RunPlan, options: RunOptions, chunk: int):
         self.dir = Path(state_dir)
         self.plan, self.options, self.chunk = plan, options, chunk
+        self.ramp = options.precision is not None  # a precision run's chunks grow (runner.chunk_sizes)
         self.saved_games = 0
 
     def begin(self, agg: RunAggregate, sample: np.ndarray) -> None:
@@ -146,7 +147,7 @@ class Checkpoint:
         # games/s is its own; played_all: the play is over (a kill while the output was written
         # left it), a resume only writes the output.
         state = {"args": self.options.args, "game": self.plan.spec.id, "n": self.plan.n, "seed": self.plan.seed,
-                 "chunk_size": self.chunk, "chunks_done": chunks_done, "games_done": games_done,
+                 "chunk_size": self.chunk, "ramp": self.ramp, "chunks_done": chunks_done, "games_done": games_done,
                  "keep_games": self.options.keep_games, "config": self.plan.config,
                  "engine_version": self.plan.engine.version, "play_seconds": seconds, "played_all": played_all}
         blob = np.frombuffer((json.dumps(state, indent=2, default=str) + "\n").encode(), dtype=np.uint8)
@@ -168,11 +169,12 @@ class Checkpoint:
         state = read_state(self.dir)
         if state["config"] != json.loads(json.dumps(self.plan.config, default=str)) or state["seed"] != self.plan.seed:
             raise SimbalanceError(f"--resume {self.dir}: the config or seed differs from the interrupted run")
-        if state["chunk_size"] != self.chunk or state["keep_games"] != self.options.keep_games:
+        if (state["chunk_size"] != self.chunk or state.get("ramp", False) != self.ramp
+                or state["keep_games"] != self.options.keep_games):
             raise SimbalanceError(f"--resume {self.dir}: the run was checkpointed with other chunking or storage")
         chunks, games = state["chunks_done"], state["games_done"]
         broken = f"--resume {self.dir}: the checkpoint is inconsistent"
-        if games != games_in_chunks(self.plan.n, self.chunk, chunks):
+        if games != games_in_chunks(self.plan.n, self.chunk, chunks, self.ramp):
             raise SimbalanceError(f"{broken} ({chunks} chunks but {games:,} games)")
         try:
             with np.load(self.dir / CHECKPOINT, allow_pickle=False) as z:
@@ -294,7 +296,8 @@ def execute(plan: RunPlan, options: RunOptions, progress: ProgressFn | None = No
     start = time.perf_counter()
     stop = options.stop if callable(options.stop) else None
     index = first_chunk
-    chunks = chunk_bounds(plan.n, chunk, first_chunk=first_chunk)  # lazy: flat memory at any n
+    # lazy: flat memory at any n; a precision run's chunks grow from small ones (runner.chunk_sizes)
+    chunks = chunk_bounds(plan.n, chunk, first_chunk=first_chunk, ramp=options.precision is not None)
     # played_all: a kill came after the play, while the output was written: nothing is left to play
     stopped_early = played_all and done < plan.n  # (a precision run that had stopped early)
     in_chunk = [0]  # games done in the chunk in play, so that the display moves within a long chunk

@@ -66,7 +66,7 @@ def compare(
     baseline: str | None = None,
     strategies: list[str] | str | None = None,
     rotate: bool = False,
-    alpha: float = 0.05,
+    alpha: float | None = None,
     progress: ProgressFactory | None = None,
     **settings: Any,
 ) -> ComparisonResult:
@@ -77,14 +77,20 @@ def compare(
     in ``arms``: a name and its overrides (``{"big-hand": {"rules.hand_size": 12}}``, or the
     ``key=value`` strings of ``--arm big-hand:rules.hand_size=12``), applied on top of the baseline.
     The settings (studies/settings.RunSettings: ``overrides``, ``config``, ``seed`` ...) apply to
-    every arm; their own ``variants`` come before each arm's."""
+    every arm; their own ``variants`` come before each arm's.
+
+    ``alpha`` is the page's one significance level (Holm-corrected across each arm's metrics): the
+    table's and the forest plot's "significant" and the findings' alike; by default the config's
+    ``findings.alpha`` (docs/findings.md), and given, it is that key for every arm."""
     settings = RunSettings.of(game, **settings)
+    if alpha is not None:
+        if isinstance(alpha, bool) or not isinstance(alpha, (int, float)) or not 0 < alpha < 1:
+            raise SimbalanceError(f"alpha = {alpha}: allowed between 0 and 1")
+        settings = settings.but(overrides=settings.overrides + (f"findings.alpha={float(alpha)!r}",))
     variants = list(variants or [])
     arms = dict(arms or {})
     if not variants and not arms:
         raise SimbalanceError("compare needs at least one arm: --variant NAME or --arm NAME:key=value")
-    if not 0 < alpha < 1:
-        raise SimbalanceError(f"alpha = {alpha}: allowed between 0 and 1")
     names = [baseline or "defaults", *variants, *arms]
     if len(set(names)) != len(names):
         twice = sorted({x for x in names if names.count(x) > 1})
@@ -120,6 +126,7 @@ def compare(
                 f"baseline's (same rules, same players)" for name, same in same_plan.items() if same]
     results = {name: play(plan, progress, f"{game_id} [{name}]") for name, plan in plans.items()}
     base = results.pop(names[0])
+    alpha = thresholds(base.plan.config)["alpha"]  # the findings' own, so one level rules the whole page
     table = compare_arms(base, results, alpha)
     return ComparisonResult(names[0], base, results, table, alpha, warnings, changes, same_plan, keys)
 

@@ -62,6 +62,19 @@ def default_models(cfg: dict, engine, search: str | None, budget: int) -> tuple[
     return names, presets
 
 
+def at_budget(name: str, infos: dict, engine) -> dict | None:
+    """The preset of a model written ``<search player>@<budget>`` (``mcts@32``, as the page names a
+    search model), or None for any other name; a budget that is not a whole number in range is an error."""
+    search, at, budget = name.partition("@")
+    if not at or search not in infos or not engine.is_search(infos[search].base):
+        return None
+    if not budget.isdigit():
+        raise SimbalanceError(f"--models {name}: the budget after @ is a whole number, e.g. {search}@32")
+    info = infos[search]
+    return budget_preset(info, BUDGET_PARAMS[info.base], check_whole(f"--models {name}: the budget", int(budget),
+                                                                      1, MAX_BUDGET))
+
+
 def robustness(
     game: str | RunSettings,
     n: int = 20_000,
@@ -90,6 +103,9 @@ def robustness(
         wanted = [m.strip() for m in models.split(",")] if isinstance(models, str) else list(models)
         allowed = {**infos, **presets}
         for m in wanted:
+            budgeted = at_budget(m, infos, engine)  # the page's own spelling: mcts@32 without --budget 32
+            if budgeted is not None:
+                presets[m] = allowed[m] = budgeted
             if m not in allowed:
                 raise SimbalanceError(f"--models: unknown strategy {m!r}{did_you_mean(m, allowed)}; known: "
                                       f"{', '.join(allowed)}")

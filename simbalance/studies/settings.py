@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from simbalance.analysis.findings import thresholds
-from simbalance.core.config import apply_overrides, load_config, override_list, require_int
+from simbalance.core.config import apply_overrides, check_shares, load_config, override_list, require_int
 from simbalance.core.errors import ConfigError, SimbalanceError
 from simbalance.core.lineup import resolve_lineup
 from simbalance.core.plan import RunPlan, check_n, check_seed
@@ -203,6 +203,7 @@ def plan_run(
     if presets:
         cfg = {**cfg, "presets": {**cfg.get("presets", {}), **presets}}
     thresholds(cfg)  # a broken [findings] table is an error before any game, not after
+    check_shares(cfg)  # ... and so is a percent written where a share is meant
     if settings.players is not None:
         cfg.setdefault("game", {})["players"] = settings.players
     players = require_int(cfg, "game.players", spec.min_players, spec.max_players)

@@ -10,7 +10,7 @@ import pandas as pd
 
 from simbalance.analysis.findings import Finding, elsewhere, ordered, thresholds
 from simbalance.analysis.metrics import strategy_table
-from simbalance.analysis.tournament import matchups, ratings, tournament_findings
+from simbalance.analysis.tournament import matchups, ratings, seats_by_lineup, tournament_findings
 from simbalance.core.errors import SimbalanceError
 from simbalance.core.rng import derive_seed
 from simbalance.core.runner import ProgressFactory
@@ -31,8 +31,16 @@ class TournamentResult:
         """A strategy that beats every other head to head, and the run's own findings (timeouts,
         ties, seats...) over every lineup (analysis/findings.py)."""
         plan = self.result.plan
-        own = tournament_findings(self.matchups, list(plan.lineup.slot_names), thresholds(plan.config))
-        return ordered(own + [elsewhere(f) for f in self.result.findings() if f.kind != "dominant_strategy"])
+        th = thresholds(plan.config)
+        own = tournament_findings(self.matchups, list(plan.lineup.slot_names), th)
+        pooled = []
+        for f in self.result.findings():
+            if f.kind == "seat_imbalance":  # which seat wins depends on where each strategy sits
+                pooled.append(seats_by_lineup(f, self.result.games, plan.players, plan.lineup.seats,
+                                              plan.lineup.slot_names, th))
+            elif f.kind != "dominant_strategy":
+                pooled.append(elsewhere(f))
+        return ordered(own + pooled)
 
 
 def tournament(

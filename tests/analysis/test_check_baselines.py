@@ -156,3 +156,16 @@ def test_a_subset_of_metrics_is_checked_and_reports_are_written_whole(good, tmp_
     assert res.exit_code == 0, res.output
     assert junit.read_text().count("name=\"win rate seat") == 4 and "name=\"ties\"" not in junit.read_text()
     assert [p.name for p in junit.parent.iterdir()] == ["check.xml"]
+
+
+@pytest.mark.parametrize("game", ["aquaman", "captain-action", "captain-future", "find-dr-evil", "lady-actions-escape"])
+def test_every_stored_baseline_matches_todays_resolved_config(game):
+    """Issue 41 item 6: `check` of the project's own baselines from a clean checkout printed "note:
+    resolved config changed". Cheap: the configs are compared, nothing is played. When a config or
+    an engine changes on purpose, re-record: simbalance baseline --update configs/baselines/GAME.json."""
+    from pathlib import Path
+
+    from simbalance.studies.check import prepare_check
+
+    prepared = prepare_check(Path("configs/baselines") / f"{game}.json")
+    assert prepared.notes == [], f"{prepared.notes}: simbalance baseline --update configs/baselines/{game}.json"

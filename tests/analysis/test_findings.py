@@ -120,7 +120,8 @@ def test_most_games_never_ending_is_high():
 def test_ties():
     summary, _ = planted(ties=0.17)
     found = F.ties(summary, TH, "#outcomes")
-    assert kinds(found) == ["ties"] and "1 game in 6" in found[0].text and found[0].severity == F.MEDIUM
+    # 17% of games with a CI from 16.7%: past twice ties_max (5%) at its CI's low end
+    assert kinds(found) == ["ties"] and "1 game in 6" in found[0].text and found[0].severity == F.HIGH
     assert F.ties(planted(ties=0.01)[0], TH) == []
 
 
@@ -157,7 +158,7 @@ def card(subject, diff, half, seat_games=10_000, copies=1, kind="dealt"):
 
 
 def test_cards_that_swing_the_game_and_cards_that_never_matter():
-    summary = {"cards": [
+    summary = {"seats": [{"seat": 0, "decided_games": 1000}], "cards": [
         card("Dr. Ling wildcard", 0.30, 0.01), card("Dr. Evil 13", -0.17, 0.01), card("Dr. Evil 14", -0.09, 0.01),
         card("Captain Action wildcard 0", 0.0005, 0.002, copies=4), card("Lady Action 9", 0.0, 0.0, seat_games=0),
         card("Action Boy 5", 0.01, 0.03),  # noise: nothing to say
@@ -169,8 +170,10 @@ def test_cards_that_swing_the_game_and_cards_that_never_matter():
     assert found["card_hurts"].text.startswith("Dr. Evil 13 hurts") and "1 more card too" in found["card_hurts"].text
     assert found["card_never_held"].text.startswith("Lady Action 9 never reached a hand")
     assert found["card_never_matters"].text.startswith("Captain Action wildcard 0 (x4) never matters")
-    clean = {"cards": [card("Action Boy 5", 0.01, 0.03), card("Action Boy 6", -0.02, 0.03)]}
+    clean = {"seats": summary["seats"], "cards": [card("Action Boy 5", 0.01, 0.03), card("Action Boy 6", -0.02, 0.03)]}
     assert F.cards(clean, TH) == []
+    # no decided game: no card can change who wins, so nothing is said of any (issue 41 item 7)
+    assert F.cards({**summary, "seats": [{"seat": 0, "decided_games": 0}]}, TH) == []
 
 
 def test_a_dominant_strategy_in_a_run():
@@ -211,8 +214,8 @@ def test_the_loop_diagnosis_and_the_whole_game_metrics():
 
 
 def compare_table(rows):
-    return pd.DataFrame([{"variant": v, "metric": m, "kind": k, "diff": d, "ci_low": d - h, "ci_high": d + h,
-                          "p_holm": p} for v, m, k, d, h, p in rows])
+    return pd.DataFrame([{"variant": v, "metric": m, "kind": k, "baseline": 0.5 if k == "share" else 100.0, "diff": d,
+                          "ci_low": d - h, "ci_high": d + h, "p_holm": p} for v, m, k, d, h, p in rows])
 
 
 def test_a_variant_that_changes_nothing_says_so_and_why():
@@ -239,11 +242,62 @@ def test_an_arm_that_brings_a_new_problem():
     found = compare_findings(table, TH, identical={}, same_plan={}, changes={}, games=10, strategies="a",
                                baseline=[], arms={"cap": [timeouts]})
     assert [f.text for f in found] == ["With variant cap: 12% of games never end."]
+    # a finding without a claim is never summed up across arms: each arm says it in its own words
+    assert [f.text for f in compare_findings(table, TH, identical={}, same_plan={}, changes={}, games=10,
+                                             strategies="a", baseline=[timeouts], arms={"cap": [timeouts]})] == \
+        ["With variant cap: 12% of games never end.", "In the baseline: 12% of games never end."]
     assert compare_findings(table, TH, identical={}, same_plan={}, changes={}, games=10, strategies="a",
-                              baseline=[timeouts], arms={"cap": [timeouts]})[0].text == \
-        "In the baseline and every arm: 12% of games never end."
-    assert compare_findings(table, TH, identical={}, same_plan={}, changes={}, games=10, strategies="a",
-                              baseline=[timeouts], arms={"cap": []})[0].text == "In the baseline: 12% of games never end."
+                              baseline=[timeouts], arms={"cap": []})[0].text == \
+        "In the baseline: 12% of games never end. Not with cap."
+    claimed = F.Finding("timeouts", F.HIGH, "12% of games never end.", 0.12, claim="games never end",
+                        figure="12% of games")
+    also = F.Finding("timeouts", F.HIGH, "30% of games never end.", 0.3, claim="games never end",
+                     figure="30% of games")
+    assert [f.text for f in compare_findings(table, TH, identical={}, same_plan={}, changes={}, games=10,
+                                             strategies="a", baseline=[claimed], arms={"cap": [also]})] == \
+        ["In the baseline and in every arm, games never end: 12% of games in the baseline; 30% of games with cap."]
+
+
+def seat_summary(rates, n=10_000):
+    """A run's summary with these seat shares of the decided games (p of equal seats far below alpha)."""
+    return {"seats": [{"seat": s, "win_rate_decided": r, "decided_games": n} for s, r in enumerate(rates)],
+            "balance": 1 - (max(rates) - min(rates)), "equal_seats_chi_square": {"p_value": 1e-30}}
+
+
+def test_in_every_arm_only_when_every_arms_own_figure_says_so():
+    """Issue 41: compare read "In the baseline and every arm: Player 2 wins 6 games in 10 (59.9%)" while
+    both arms had player 1 winning 61.5% and 83.5%: the check only asked for a finding of the same kind."""
+    table = compare_table([("start", "balance", "share", 0.0, 0.0, 1.0), ("bigger", "balance", "share", 0.0, 0.0, 1.0)])
+    base = F.seat_imbalance(seat_summary([0.401, 0.599]), TH)
+    flipped = {"start": F.seat_imbalance(seat_summary([0.615, 0.385]), TH),
+               "bigger": F.seat_imbalance(seat_summary([0.835, 0.165]), TH)}
+    texts = [f.text for f in compare_findings(table, TH, identical={}, same_plan={}, changes={}, games=10_000,
+                                              strategies="a", baseline=base, arms=flipped)]
+    assert not any("every arm" in t for t in texts), texts
+    assert any(t.startswith("In the baseline: Player 2 wins 6 games in 10 (59.9%") for t in texts), texts
+    assert any(t.startswith("With variant start: Player 1 wins 6 games in 10 (61.5%") for t in texts), texts
+    assert any(t.startswith("With variant bigger: Player 1 wins 8 games in 10 (83.5%") for t in texts), texts
+    # an arm that says otherwise has its own sentence whatever its severity: the baseline's leaves it out
+    weak = F.seat_imbalance(seat_summary([0.52, 0.48], n=2000), TH)
+    assert weak[0].severity == F.LOW
+    texts = [f.text for f in compare_findings(table, TH, identical={}, same_plan={}, changes={}, games=2000,
+                                              strategies="a", baseline=base, arms={"start": weak, "bigger": []})]
+    assert any(t.startswith("With variant start: Player 1 wins") for t in texts), texts
+    assert any(t.startswith("In the baseline: Player 2") and t.endswith("Not with bigger.") for t in texts), texts
+    # one arm agrees, one does not: the agreeing one with its own figure, the other its own sentence
+    mixed = {"start": F.seat_imbalance(seat_summary([0.38, 0.62]), TH), "bigger": flipped["bigger"]}
+    texts = [f.text for f in compare_findings(table, TH, identical={}, same_plan={}, changes={}, games=10_000,
+                                              strategies="a", baseline=base, arms=mixed)]
+    assert any(t.startswith("In the baseline: Player 2") and t.endswith(
+        "The same with start (62.0% and 38.0%).") for t in texts), texts
+    assert any(t.startswith("With variant bigger: Player 1") for t in texts), texts
+    # every arm agrees: one sentence, each arm's own figure
+    same = {"start": mixed["start"], "bigger": F.seat_imbalance(seat_summary([0.3, 0.7]), TH)}
+    texts = [f.text for f in compare_findings(table, TH, identical={}, same_plan={}, changes={}, games=10_000,
+                                              strategies="a", baseline=base, arms=same)]
+    assert ("In the baseline and in every arm, player 2 wins the most and player 1 the least of the games with a "
+            "winner: 59.9% and 40.1% in the baseline; 62.0% and 38.0% with start; 70.0% and 30.0% with bigger.") \
+        in texts, texts
 
 
 def sweep_table(values, balance, median):
@@ -344,3 +398,25 @@ def test_findings_are_json_ready_and_ordered():
     assert F.ordered([low, high]) == [high, low]
     assert low.to_dict() == {"kind": "ties", "severity": "low", "text": "t", "number": 0.1, "ci": [0.09, 0.11],
                              "dig_in": None}
+
+
+def test_severity_is_the_effect_at_its_ci_end_nearest_zero_against_its_threshold():
+    assert F.severity(0.21, (0.19, 0.23), 0.03) == F.HIGH  # past twice the size, CI included
+    assert F.severity(0.05, (0.035, 0.065), 0.03) == F.MEDIUM  # past the size, not twice
+    assert F.severity(0.07, (0.01, 0.13), 0.03) == F.LOW  # a large estimate, a CI that reaches 1 point
+    assert F.severity(-0.21, (-0.23, -0.19), 0.03) == F.HIGH  # either way
+    assert F.severity(0.2, (-0.01, 0.41), 0.03) == F.LOW  # a CI across 0 is no sure effect
+    assert F.severity(0.12, None, 0.05) == F.HIGH
+
+
+def test_a_seat_swing_of_20_points_is_high_and_a_small_length_change_low():
+    """Issue 41: a +21-point seat swing was graded low (a share that is not balance) while a 0.16-trick
+    change of length was medium (a count): severity came from the metric's kind, not its size."""
+    table = pd.DataFrame([
+        {"variant": "start", "metric": "win rate seat 0", "kind": "share", "baseline": 0.4, "diff": 0.214,
+         "ci_low": 0.2, "ci_high": 0.228, "p_holm": 1e-12},
+        {"variant": "tricks", "metric": "length", "kind": "tricks", "baseline": 12.5, "diff": 0.16,
+         "ci_low": 0.1, "ci_high": 0.22, "p_holm": 1e-6}])
+    found = {f.text.split()[1]: f for f in compare_findings(table, TH, identical={}, same_plan={}, changes={},
+                                                            games=10_000, strategies="a")}
+    assert found["start"].severity == F.HIGH and found["tricks"].severity == F.LOW

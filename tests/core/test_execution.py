@@ -18,6 +18,7 @@ from simbalance.api import SimulationResult, plan_run
 from simbalance.cli.main import app
 from simbalance.core.errors import RunInterrupted, SimbalanceError
 from simbalance.core.execution import RunOptions, read_state
+from simbalance.core.runner import chunk_sizes
 
 GAME = "find-dr-evil"
 
@@ -56,6 +57,24 @@ def test_interrupted_run_resumes_to_exactly_the_uninterrupted_result(tmp_path, k
     assert not state.exists()  # a finished run leaves no checkpoint behind
 
 
+def test_an_interrupted_precision_run_resumes_on_its_growing_chunks(tmp_path):
+    """A precision run's chunks grow (runner.chunk_sizes): its checkpoint says so, and the resumed run
+    stops where the uninterrupted one did, with the same games."""
+    whole = run(n=1_000_000, options=RunOptions(precision=0.01))
+    asked = {"n": 0}
+
+    def stop_after_7_chunks():
+        asked["n"] += 1
+        return asked["n"] > 7
+
+    state = tmp_path / "state"
+    with pytest.raises(RunInterrupted):
+        run(n=1_000_000, options=RunOptions(precision=0.01, state_dir=state, stop=stop_after_7_chunks))
+    assert read_state(state)["ramp"] and read_state(state)["games_done"] == 700  # seven chunks of 100
+    resumed = run(n=1_000_000, options=RunOptions(precision=0.01, state_dir=state, resume=True))
+    assert resumed.n_played == whole.n_played and np.array_equal(resumed.records, whole.records)
+
+
 def test_resume_refuses_another_config(tmp_path):
     state = tmp_path / "state"
     with pytest.raises(RunInterrupted):
@@ -66,11 +85,33 @@ def test_resume_refuses_another_config(tmp_path):
 
 def test_precision_target_stops_early_and_says_when():
     res = run(n=1_000_000, options=RunOptions(precision=0.01))
-    assert res.n_played < 1_000_000 and res.n_played % 1000 == 0
+    assert res.n_played < 1_000_000
     widths = [(s["ci_high"] - s["ci_low"]) / 2 for s in res.summary()["seats"]]
     assert max(widths) < 0.01
-    smaller = run(n=res.n_played - 1000, options=RunOptions(precision=0.01))
-    assert smaller.n_played == res.n_played - 1000  # one chunk less was not enough
+    sizes = list(chunk_sizes(1_000_000, 1000, ramp=True))
+    last = sizes[np.searchsorted(np.cumsum(sizes), res.n_played)]
+    smaller = run(n=res.n_played - last, options=RunOptions(precision=0.01))
+    assert smaller.n_played == res.n_played - last  # one chunk less was not enough
+
+
+def test_a_precision_run_stops_within_a_tenth_of_the_games_it_needs():
+    """Issue 41 item 6: captain-future --precision 0.01 stopped at 65,536 games, its first chunk, where
+    about 9,000 were enough. A precision run's chunks now start small and grow by a tenth of the games
+    before each; its games are the same games, whatever the chunks (same seed, same records)."""
+    from simbalance.core.aggregate import wilson
+    from simbalance.core.records import seat_share
+
+    target, most = 0.01, 200_000
+    plain = simbalance.simulate(GAME, 30_000, seed=9)  # one chunk of the engine's own 262,144
+    winners = plain.records["winners"]
+    shares = np.cumsum(np.stack([seat_share(winners, s) for s in range(4)], axis=1), axis=0)
+    games = np.arange(1, len(winners) + 1)
+    lo, hi = wilson(shares, games[:, None])
+    needed = int(games[np.argmax(((hi - lo) / 2).max(axis=1) < target)])  # the first n that meets it
+    assert 5_000 < needed < 20_000
+    res = SimulationResult.from_plan(plan_run(GAME, most, seed=9), options=RunOptions(precision=target))
+    assert needed <= res.n_played <= 1.1 * needed, (needed, res.n_played)
+    assert np.array_equal(res.records, plain.records[: res.n_played])
 
 
 def test_validate_flag_checks_invariants():

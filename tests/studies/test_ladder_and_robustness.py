@@ -236,3 +236,14 @@ def test_a_bad_yardstick_is_one_line():
         ladder("captain-action", "1,2", 10, yardstick="builder")
     with pytest.raises(SimbalanceError, match="--yardstick flat: the yardstick is for the tree search"):
         ladder("captain-action", "1,2", 10, search="flat", yardstick="flat")
+
+
+def test_robustness_takes_a_search_model_as_the_page_names_it():
+    """Issue 41: --models mcts@32 was an unknown strategy unless --budget 32 was given too, though the
+    page names the model so; the budget after @ is checked like --budget."""
+    res = robustness("captain-action", 100, models="random,mcts@4", search_n=6, players=2)
+    assert list(res.models["model"]) == ["random", "mcts@4"] and list(res.models["games"]) == [100, 6]
+    with pytest.raises(SimbalanceError, match="--models mcts@0: the budget 0: allowed a whole number from 1"):
+        robustness("captain-action", 10, models="random,mcts@0")
+    with pytest.raises(SimbalanceError, match="--models mcts@lots: the budget after @ is a whole number"):
+        robustness("captain-action", 10, models="random,mcts@lots")

@@ -134,7 +134,7 @@ def rules_array(cfg: dict, players: int) -> np.ndarray:
     rules = np.zeros(state_nb.N_RULES, dtype=np.int64)
     rules[state_nb.R_PLAYERS] = players
     rules[state_nb.R_NSUITS] = len(suits)
-    rules[state_nb.R_RANKS] = require_int(cfg, "deck.ranks", 1, 100)
+    rules[state_nb.R_RANKS] = require_int(cfg, "deck.ranks", 0, 100)  # 0: the deck check below says why not
     rules[state_nb.R_ROWS] = require_int(cfg, "board.rows", 1, 32)
     rules[state_nb.R_COLS] = require_int(cfg, "board.cols", 1, 32)
     rules[state_nb.R_NDICE] = require_int(cfg, "dice.count", 1, 3)
