@@ -195,3 +195,23 @@ def test_tables_at_80_columns_fold_and_never_cut_a_value(tmp_path):
     length = res.output[res.output.index("│ length"):].splitlines()[:2]  # the row and the line it wraps onto
     assert length[1].count("picks") >= 3, "a length without its unit"
     assert all(len(line) <= 80 for line in res.output.splitlines())
+
+
+def test_a_p_value_reads_the_same_everywhere_and_is_never_a_bare_zero():
+    from simbalance.analysis.findings import p_value
+
+    assert p_value(0.0) == "p < 1e-16" and p_value(0.0, cell=True) == "< 1e-16"
+    assert p_value(0.01234) == "p = 0.012" and p_value(0.01234, cell=True) == "0.012"
+    assert p_value(None) == "p n/a" and p_value(float("nan"), cell=True) == "n/a"
+
+
+def test_the_first_player_advantage_is_a_difference_in_points(tmp_path):
+    """Issue 41 item 5: '+28.27 %' was a difference of shares: percentage points, in the terminal and
+    on the page."""
+    res = CliRunner().invoke(app, ["run", "find-dr-evil", "--n", "2000", "--out", str(tmp_path / "r")],
+                             env={"COLUMNS": "200"})
+    assert res.exit_code == 0, res.output
+    assert re.search(r"first-player advantage [+-]\d+\.\d\d pp \([+-]\d+\.\d\d to [+-]\d+\.\d\d pp\)", res.output)
+    assert "all seats equal: p " in res.output
+    page = (tmp_path / "r" / "report.html").read_text()
+    assert re.search(r"[+-]\d+\.\d\d pp \(95% CI [+-]\d+\.\d\d pp to [+-]\d+\.\d\d pp\)", page)
