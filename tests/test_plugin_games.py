@@ -153,3 +153,68 @@ def test_without_plugins_nothing_changes(site):
     assert registry.all_games() == registry.builtin_games()
     with pytest.raises(SimbalanceError, match="unknown game 'fake-evil'"):
         registry.get_game("fake-evil")
+
+
+# A plug-in game whose engine module is hostile (issue 42 item 5): its package's SPEC is fine, so the
+# registry lists it, and the run meets the engine only when it imports it to play.
+HOSTILE_KERNEL = '''
+import dataclasses
+
+from numba import njit
+
+from simbalance.games.find_dr_evil.engine import ENGINE as FIND_DR_EVIL
+
+
+@njit
+def kernel(out, lo, hi, *rest):
+    {body}
+
+
+ENGINE = dataclasses.replace(FIND_DR_EVIL, kernel=kernel, module=__name__)
+'''
+HOSTILE_ENGINES = {
+    # what the engine does: (the engine module's text, the words of the one line)
+    "exits when imported": ("import os\nos._exit(0)\n", "ended (exit 0) before it answered: does its engine call os._exit"),
+    "interrupts when imported": ("raise KeyboardInterrupt\n", "failed (exit 3): KeyboardInterrupt"),
+    "loops when imported": ("while True:\n    pass\n", "did not finish within 5 s: does its engine loop"),
+    "a game that loops": (HOSTILE_KERNEL.format(body="while True:\n        pass"), "did not finish within 5 s"),
+    "a game that raises": (HOSTILE_KERNEL.format(body="raise ValueError('my game gave up')"),
+                           "failed (exit 3): ValueError: my game gave up"),
+}
+
+
+@pytest.mark.parametrize("case", HOSTILE_ENGINES)
+def test_a_plugin_game_is_probed_before_it_is_trusted(site, tmp_path, monkeypatch, case):
+    """An engine that would end the run silently (exit 0, nothing written), interrupt it, hang it or
+    raise in it is probed in a process of its own first, and refused in one line naming the game
+    and its package."""
+    text, words = HOSTILE_ENGINES[case]
+    package = add_package(site, "fake_hostile", FAKE_SPEC.format(id="fake-hostile").replace(
+        "simbalance.games.find_dr_evil.engine", "fake_hostile.engine"))
+    (package / "engine.py").write_text(text)
+    (package / "configs").mkdir()
+    shutil.copy(CONFIG_DIR / "find-dr-evil.toml", package / "configs" / "fake-hostile.toml")
+    add_dist(site, "hostilegame", {"fake-hostile": "fake_hostile"})
+    monkeypatch.setenv("SIMBALANCE_PROBE_SECONDS", "5")
+    res = runner.invoke(app, ["run", "fake-hostile", "--n", "20", "--out", str(tmp_path / "r")])
+    line = res.output.strip()
+    assert res.exit_code == 2 and len(line.splitlines()) == 1, (res.output, res.exception)
+    assert line.startswith("error: plug-in game 'fake-hostile' of package hostilegame 0.1: the probe"), line
+    assert words in line, line
+    assert not (tmp_path / "r").exists() and not list(tmp_path.glob("r*"))
+
+
+def test_a_plugin_game_is_probed_once_and_a_builtin_never(site, monkeypatch):
+    """The probe costs a process of its own (about a second): once per plug-in game and process (a
+    sweep plans hundreds of runs), never for a built-in game."""
+    from simbalance.studies import probe
+
+    fake_game(site)
+    children = []
+    real_run = probe.subprocess.run
+    monkeypatch.setattr(probe.subprocess, "run", lambda command, **kw: children.append(command) or real_run(command, **kw))
+    simbalance.simulate("find-dr-evil", 50, seed=1)
+    assert children == []
+    for seed in (1, 2):
+        simbalance.simulate("fake-evil", 50, seed=seed)
+    assert [c[-2:] for c in children] == [["game", "fake-evil"]]

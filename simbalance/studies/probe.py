@@ -1,13 +1,21 @@
-"""A user's strategy file is probed before it is trusted (issue 42 item 5): imported, and its function
-called on decisions of the game (``Engine.user_strategy.sample``), in a child process with numba's
-compiler off (the function runs as Python: a second or two, no compile), under a time limit. A file that exits while it loads, raises, loops
-or is killed then stops the run with one line naming it and what happened, where in the run's own
-process it could end it silently (``os._exit(0)``: exit 0 and nothing written), hang it or
-interrupt it.
+"""Code from outside simbalance is probed before it is trusted (issue 42 item 5): a user's strategy
+file, and a plug-in game (a package of its own, games/registry.py). A child process with numba's
+compiler off (the code runs as Python: a second or two, no compile) does what the run will do with
+it, under a time limit:
+
+- a strategy file: imported, and its function called on decisions of the game
+  (``Engine.user_strategy.sample``);
+- a plug-in game: its engine imported, and a few games of its own config played.
+
+Code that exits while it runs, raises, loops or is killed then stops the run with one line naming it
+and what happened, where in the run's own process it could end it silently (``os._exit(0)``: exit 0
+and nothing written), hang it or interrupt it. The built-in games are not probed: their tests are
+simbalance's own.
 
 The limit: ``SIMBALANCE_PROBE_SECONDS`` (default 60).
 
-    python -m simbalance.studies.probe GAME PATH.py:FUNCTION PLAYERS    # the child's side
+    python -m simbalance.studies.probe strategy GAME PATH.py:FUNCTION PLAYERS    # the child's side
+    python -m simbalance.studies.probe game GAME
 """
 
 from __future__ import annotations
@@ -21,6 +29,7 @@ from simbalance.core.errors import ConfigError
 
 ANSWER = "probe: ok"
 PROBING = "SIMBALANCE_PROBING"  # set in the child: its own run is the probe
+PROBE_GAMES = 5  # games a plug-in plays in its probe: enough to deal, play and end a game, as Python
 
 
 def probing() -> bool:
@@ -41,16 +50,46 @@ def probe_seconds() -> float:
 def probe_user_strategy(game: str, spec: str, players: int) -> None:
     """Import ``spec`` and call its function on ``game``'s sample decisions in a child process; a
     one-line ConfigError unless it answers in time."""
+    _probe(["strategy", game, spec, str(players)],
+           where=f"--strategy-file {spec}: the probe (the function on a few of the game's decisions, in a process "
+                 "of its own)",
+           loops="does the file or the function loop?", exits="does the file call os._exit or sys.exit?",
+           own_error=f"--strategy-file {spec}: ")
+
+
+_trusted: set = set()  # the plug-in games probed in this process (a sweep plans hundreds of runs)
+
+
+def probe_plugin_game(spec) -> None:
+    """Import a plug-in game's engine and play a few games in a child process, once per process (a
+    built-in game is not probed); a one-line ConfigError naming the game and its package unless it
+    answers in time. ``spec``: the game's GameSpec."""
+    if spec.builtin or probing() or spec in _trusted:
+        return
+    package = spec.origin.removeprefix("plug-in ")
+    _probe(["game", spec.id],
+           where=f"plug-in game {spec.id!r} of package {package}: the probe (its engine imported and {PROBE_GAMES} "
+                 "games played, in a process of its own)",
+           loops="does its engine loop, when imported or in a game?",
+           exits="does its engine call os._exit or sys.exit?")
+    _trusted.add(spec)
+
+
+def _probe(args: list[str], *, where: str, loops: str, exits: str, own_error: str | None = None) -> None:
+    """Run ``python -m simbalance.studies.probe *args`` and turn anything but its answer in time into
+    one line: ``where`` names what was probed, ``loops`` and ``exits`` ask the likely cause of a
+    hang and of a silent exit; a child's own one-line error that starts with ``own_error`` names
+    the problem already and is passed on as it is."""
     limit = probe_seconds()
-    env = {**os.environ, "NUMBA_DISABLE_JIT": "1", PROBING: "1"}
+    env = {**os.environ, "NUMBA_DISABLE_JIT": "1", PROBING: "1",
+           "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}  # the modules this process sees
     env.pop("SIMBALANCE_KILL_AT", None)
-    command = [sys.executable, "-m", "simbalance.studies.probe", game, spec, str(players)]
-    where = f"--strategy-file {spec}: the probe (the function on a few of the game's decisions, in a process of its own)"
+    command = [sys.executable, "-m", "simbalance.studies.probe", *args]
     try:
         done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=limit,
                               stdin=subprocess.DEVNULL)
     except subprocess.TimeoutExpired:
-        raise ConfigError(f"{where} did not finish within {limit:g} s: does the file or the function loop? "
+        raise ConfigError(f"{where} did not finish within {limit:g} s: {loops} "
                           "(SIMBALANCE_PROBE_SECONDS sets the limit)") from None
     if done.returncode == 0 and ANSWER in done.stdout:
         return
@@ -60,14 +99,13 @@ def probe_user_strategy(game: str, spec: str, players: int) -> None:
         name = signal.Signals(-done.returncode).name
         raise ConfigError(f"{where} was killed by {name}" + (f": {last}" if last else ""))
     if done.returncode == 0:
-        raise ConfigError(f"{where} ended (exit 0) before it answered: does the file call os._exit or "
-                          "sys.exit?")
-    if last.startswith(f"--strategy-file {spec}: "):
+        raise ConfigError(f"{where} ended (exit 0) before it answered: {exits}")
+    if own_error is not None and last.startswith(own_error):
         raise ConfigError(last)  # the child's own one-line error names the file already
     raise ConfigError(f"{where} failed (exit {done.returncode})" + (f": {last}" if last else ""))
 
 
-def _child(game: str, spec: str, players: int) -> None:
+def _child_strategy(game: str, spec: str, players: int) -> None:
     """Import the file and call the function on the game's sample decisions, as Python."""
     from simbalance.core.user_strategy import load_user_strategy
     from simbalance.games.registry import get_game
@@ -83,11 +121,26 @@ def _child(game: str, spec: str, players: int) -> None:
     print(ANSWER, flush=True)
 
 
+def _child_game(game: str) -> None:
+    """Import the game's engine and play a few games of its own config, as Python."""
+    from simbalance.core.errors import SimbalanceError
+    from simbalance.studies.run import simulate
+
+    try:
+        simulate(game, PROBE_GAMES, seed=0, threads=1)
+    except SimbalanceError:  # a config the run's own checks name in their words (the run may bring its own)
+        pass
+    print(ANSWER, flush=True)
+
+
 if __name__ == "__main__":
     from simbalance.core.errors import SimbalanceError
 
     try:
-        _child(sys.argv[1], sys.argv[2], int(sys.argv[3]))
+        if sys.argv[1] == "strategy":
+            _child_strategy(sys.argv[2], sys.argv[3], int(sys.argv[4]))
+        else:
+            _child_game(sys.argv[2])
     except SimbalanceError as exc:
         print(f"error: {exc}", file=sys.stderr)
         sys.exit(2)

@@ -34,6 +34,7 @@ from simbalance.core.plan import RunPlan, check_n, check_seed
 from simbalance.core.runner import BACKENDS, DASK_TIMEOUT_S, check_threads
 from simbalance.core.variants import load_variant
 from simbalance.games.registry import get_game
+from simbalance.studies.probe import probe_plugin_game, probe_user_strategy, probing
 
 # The settings that decide which games a run plays (the others decide only where they are played).
 IDENTITY = ("game", "players", "seed", "overrides", "variants", "config")
@@ -207,6 +208,7 @@ def plan_run(
     if settings.players is not None:
         cfg.setdefault("game", {})["players"] = settings.players
     players = require_int(cfg, "game.players", spec.min_players, spec.max_players)
+    probe_plugin_game(spec)  # a plug-in's engine plays a few games in a process of its own first
     engine = spec.load()
     lineup = resolve_lineup(cfg, engine.strategies, engine.strategy_params, players, strategies, rotate, every_lineup,
                             user_strategy=strategy_file is not None)
@@ -219,8 +221,6 @@ def plan_run(
         if USER_STRATEGY_SEAT not in lineup.slot_names:
             raise SimbalanceError(f"--strategy-file: seat the function with the strategy name {USER_STRATEGY_SEAT!r}, "
                                   f"e.g. --strategies {USER_STRATEGY_SEAT},random")
-        from simbalance.studies.probe import probe_user_strategy, probing
-
         if not probing():  # the user's file plays a few games in a process of its own first
             probe_user_strategy(spec.id, strategy_file, players)
         kernel = user_strategy_kernel(engine, spec.id, strategy_file)
