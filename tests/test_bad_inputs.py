@@ -161,6 +161,11 @@ CASES = {
                                             "/proc/x.xml"], "--junit /proc/x.xml: nothing can be written in /proc"),
     "robustness budget unbounded": (["robustness", "captain-action", "--budget", "1180591620717411303424", "--n", "10",
                                      "--out", "{tmp}/r"], "--budget 1.181e+21: allowed a whole number from 1 to"),
+    # issue 42 item 6: a deck under which no game can be played
+    "deck cut to Dr. Ling alone": (["run", "find-dr-evil", "--n", "10", "--set", "deck.removed=" + str(list(range(1, 49))),
+                                    "--out", "{tmp}/r"], "the find-dr-evil deck is Dr. Ling alone"),
+    "a hand of one card": (["run", "lady-actions-escape", "--n", "10", "--set", "rules.hand_size=1", "--out", "{tmp}/r"],
+                           "rules.hand_size = 1: no game can be played: the first leader would lead its only card"),
     "tune generations unbounded": (["tune", "captain-action", "--strategy", "builder", "--generations",
                                     "100000000000", "--n", "10", "--out", "{tmp}/r"],
                                    "--generations 100000000000: allowed a whole number from 1 to 1,000"),

@@ -166,9 +166,11 @@ class Engine:
     - ``strategy_params``: per strategy, its parameter names in the order the kernel reads them from
       a seat's parameter vector; configs bind to them by name.
     - ``prepare(config, players, validate) -> tuple``: check the resolved config (raise
-      ConfigError) and return the kernel's extra arguments (numpy arrays and scalars, never Python
-      objects). With ``validate`` the kernel checks its invariants at every step and ends a game that
-      breaks one with ``end = END_INVALID``.
+      ConfigError), refusing one under which no game can be played (a deck that cannot deal the
+      players a game, a deal that decides every game by itself: the error says why), and return
+      the kernel's extra arguments (numpy arrays and scalars, never Python objects). With
+      ``validate`` the kernel checks its invariants at every step and ends a game that breaks one
+      with ``end = END_INVALID``.
     - ``kernel(out, lo, hi, first_game, seed, lineups, slot_strategy, slot_params, *prepared)``: an
       ``@njit(cache=True, nogil=True)`` function that plays the block ``lo .. hi - 1`` of a chunk:
       game ``first_game + i`` into ``out[i]``. Game ``g`` seats the strategy slots

@@ -55,6 +55,12 @@ def prepare(cfg: dict, players: int, validate: bool = False) -> tuple:
                 f"deck.poses.{deck.pose_ids[pose]}: {cnt} cards; find-dr-evil needs an even number of "
                 "cards in every pose (or a pair could never be made and the game could not end)"
             )
+    if deck.size == n_ling:  # no pair: no game could be played, every deal would decide it
+        raise ConfigError(
+            f"deck: the find-dr-evil deck is Dr. Ling alone (deck.removed = {cfg['deck'].get('removed', [])}), and "
+            "no game can be played: every deal would end the game before the first pick, won by the seat dealt "
+            "Dr. Ling; keep at least one pair"
+        )
     if deck.size > 64:
         raise ConfigError(f"deck: {deck.size} find-dr-evil cards; at most 64 are supported")
     rules = np.zeros(state_nb.N_RULES, dtype=np.int64)

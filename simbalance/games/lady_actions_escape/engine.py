@@ -89,6 +89,9 @@ def prepare(cfg: dict, players: int, validate: bool = False) -> tuple:
     if not can_ever_play(card_info[:, state_nb.INFO_BG], card_info[:, state_nb.INFO_CH], match, len(deck.characters)):
         raise ConfigError("deck: no card of this deck can ever follow another; every game would stall")
     hand_size = require_int(cfg, "rules.hand_size", 1, 100)
+    if hand_size == 1:  # any card may be led: the leader's only card ends the game before anyone else plays
+        raise ConfigError("rules.hand_size = 1: no game can be played: the first leader would lead its only card "
+                          "and win every game at once; allowed 2 to 100")
     if players * hand_size > deck.size:
         raise ConfigError(
             f"rules.hand_size = {hand_size}: {players} players need {players * hand_size} cards "

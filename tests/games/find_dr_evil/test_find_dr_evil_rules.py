@@ -7,6 +7,8 @@ Scripted games use a small deck: ``POSE`` gives each card's pose; the last pose 
 import numpy as np
 import pytest
 
+from simbalance.api import simulate
+from simbalance.core.errors import ConfigError
 from simbalance.core.records import END_TIMEOUT, END_WIN
 from simbalance.games.find_dr_evil.engine import RECORD_DTYPE
 from simbalance.games.find_dr_evil.play_nb import play_scripted, scripted_rules
@@ -41,6 +43,16 @@ def test_deal_that_leaves_only_dr_ling_is_won_at_once():
     rec = play([[A1, A2], [LING, B1, B2]])
     assert rec["end"] == END_WIN and rec["length"] == 0 and rec["winner"] == 1
     assert rec["kept"][0] == 0 and rec["kept"][1] == 1
+
+
+def test_a_deck_of_dr_ling_alone_is_refused_and_one_pair_more_plays():
+    """Issue 42 item 6: with Dr. Ling alone every deal ends the game before the first pick, won by the
+    seat dealt Dr. Ling (runs played such games of length 0, player 2 winning all); with one pair
+    more (cards 1 and 2, one pose) games are played."""
+    with pytest.raises(ConfigError, match="Dr. Ling alone .* no game can be played"):
+        simulate("find-dr-evil", 10, overrides={"deck.removed": list(range(1, 49))})
+    one_pair = simulate("find-dr-evil", 200, players=2, overrides={"deck.removed": list(range(3, 49))})
+    assert one_pair.games["length"].max() > 0
 
 
 def test_three_of_a_pose_leaves_one_card():
