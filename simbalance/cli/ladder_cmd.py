@@ -46,7 +46,7 @@ def ladder(
     from simbalance.studies.ladder import ladder as run_ladder
 
     count = parse_count(n)
-    pairs = parse_count(n_pairs) if n_pairs is not None else None
+    pairs = parse_count(n_pairs, "--n-pairs") if n_pairs is not None else None
     target = out if out is not None else default_out_dir(f"ladder-{game}")
     check_out_dir(target)
     res = run_ladder(settings, budgets, count, search=search, against=against, n_pairs=pairs, yardstick=yardstick,

@@ -3,6 +3,7 @@ makes one; ``core.execution.execute`` plays it)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -11,11 +12,15 @@ import numpy as np
 from simbalance.core.errors import SimbalanceError
 from simbalance.core.lineup import Lineup
 from simbalance.core.runner import DASK_TIMEOUT_S, MAX_GAMES, MAX_GAMES_TEXT
+from simbalance.core.strategy_ids import is_search_id
 
 if TYPE_CHECKING:
     from simbalance.core.spec import Engine, GameSpec
 
 MAX_SEED = 2**64 - 1
+# A search player's budget per decision (mcts: iterations, flat: play-outs): its tree is allocated
+# up front, so 10^9 iterations ran out of memory and 10^17 play-outs never ended a decision.
+MAX_BUDGET = 1_000_000
 
 
 @dataclass(frozen=True)
@@ -67,6 +72,19 @@ def check_whole(name: str, value: Any, low: int, high: int) -> int:
             shown = repr(value)
         raise SimbalanceError(f"{name} {shown}: allowed a whole number from {low:,} to {high:,}")
     return int(value)
+
+
+def check_search_budgets(lineup: Lineup, strategies: Mapping[str, int]) -> None:
+    """The budget of every seated search player (its first parameter, ``iterations`` or ``playouts``,
+    from the config or a preset) a whole number from 1 to ``MAX_BUDGET``, named by its config key.
+    ``strategies``: the engine's heuristic names (a slot of another name is a preset)."""
+    for name, strategy_id, row in zip(lineup.slot_names, lineup.slot_strategy, lineup.slot_params, strict=True):
+        if not is_search_id(strategy_id):
+            continue
+        budget = float(row[0])
+        table = "strategies" if name in strategies else "presets"
+        check_whole(f"{table}.{name}.{lineup.param_names[name][0]} =", int(budget) if budget.is_integer() else budget,
+                    1, MAX_BUDGET)
 
 
 def check_seed(seed: Any) -> int:

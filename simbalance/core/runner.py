@@ -52,6 +52,11 @@ def check_threads(threads: int | None) -> int:
     return threads
 
 
+# The most games in one chunk: a chunk's records are held in memory at once (10^7 records of a few
+# hundred bytes: a few GB), and its progress and checkpoint come only when it is done.
+MAX_CHUNK = 10**7
+
+
 def chunk_size_for(engine: Engine, chunk_size: int | None) -> int:
     chunk = int(chunk_size or engine.chunk_size)
     if chunk < 1:

@@ -23,6 +23,7 @@ from simbalance.analysis.ladder import LADDER_COLUMNS, ladder_findings, pair_sha
 from simbalance.analysis.metrics import strategy_table
 from simbalance.core.errors import SimbalanceError, did_you_mean
 from simbalance.core.lineup import all_strategies
+from simbalance.core.plan import MAX_BUDGET
 from simbalance.core.rng import derive_seed
 from simbalance.core.runner import ProgressFactory
 from simbalance.studies.run import play
@@ -30,7 +31,6 @@ from simbalance.studies.settings import RunSettings
 
 # The parameter that is a search player's budget.
 BUDGET_PARAMS = {"mcts": "iterations", "flat": "playouts"}
-MAX_BUDGET = 1_000_000
 
 
 @dataclass

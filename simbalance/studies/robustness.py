@@ -24,10 +24,10 @@ from simbalance.analysis.robustness import (
 )
 from simbalance.core.errors import SimbalanceError, did_you_mean
 from simbalance.core.lineup import all_strategies
-from simbalance.core.plan import check_whole
+from simbalance.core.plan import MAX_BUDGET, check_whole
 from simbalance.core.rng import derive_seed
 from simbalance.core.runner import MAX_GAMES, ProgressFactory
-from simbalance.studies.ladder import BUDGET_PARAMS, MAX_BUDGET, budget_preset
+from simbalance.studies.ladder import BUDGET_PARAMS, budget_preset
 from simbalance.studies.run import play
 from simbalance.studies.settings import RunSettings
 

@@ -30,8 +30,8 @@ from simbalance.analysis.findings import thresholds
 from simbalance.core.config import apply_overrides, check_shares, load_config, override_list, require_int
 from simbalance.core.errors import ConfigError, SimbalanceError
 from simbalance.core.lineup import resolve_lineup
-from simbalance.core.plan import RunPlan, check_n, check_seed
-from simbalance.core.runner import BACKENDS, DASK_TIMEOUT_S, check_threads
+from simbalance.core.plan import RunPlan, check_n, check_search_budgets, check_seed, check_whole
+from simbalance.core.runner import BACKENDS, DASK_TIMEOUT_S, MAX_CHUNK, check_threads
 from simbalance.core.variants import load_variant
 from simbalance.games.registry import get_game
 from simbalance.studies.probe import probe_plugin_game, probe_user_strategy, probing
@@ -191,8 +191,8 @@ def plan_run(
     spec = get_game(settings.game)
     n = check_n(n)
     threads = check_threads(settings.threads)
-    if chunk_size is not None and (isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1):
-        raise SimbalanceError(f"chunk_size = {chunk_size!r}: must be a whole number >= 1")
+    if chunk_size is not None:
+        check_whole("chunk_size =", chunk_size, 1, MAX_CHUNK)
     cfg = load_config(spec.id, settings.config)
     for name in settings.variants:
         changes, _ = load_variant(spec.id, name)
@@ -212,6 +212,7 @@ def plan_run(
     engine = spec.load()
     lineup = resolve_lineup(cfg, engine.strategies, engine.strategy_params, players, strategies, rotate, every_lineup,
                             user_strategy=strategy_file is not None)
+    check_search_budgets(lineup, engine.strategies)
     kernel = engine.kernel_for(lineup)
     if strategy_file is not None:
         from simbalance.core.user_strategy import USER_STRATEGY_SEAT, user_strategy_kernel

@@ -10,6 +10,7 @@ import pandas as pd
 
 from simbalance.analysis.findings import Finding, thresholds
 from simbalance.analysis.sweep import (
+    MAX_POINTS,
     describe_targets,
     grid,
     parse_param,
@@ -20,7 +21,7 @@ from simbalance.analysis.sweep import (
     targets_of,
 )
 from simbalance.core.config import toml_value
-from simbalance.core.plan import RunPlan
+from simbalance.core.plan import RunPlan, check_whole
 from simbalance.core.rng import derive_seed
 from simbalance.core.runner import ProgressFactory
 from simbalance.studies.run import play
@@ -64,6 +65,7 @@ def sweep(
     (the CLI's ``--target``) or ``{"length_median": [55, 60]}``. The settings
     (studies/settings.RunSettings) apply at every point."""
     settings = RunSettings.of(game, **settings)
+    recheck = check_whole("--recheck", recheck, 0, MAX_POINTS)  # a re-check per grid point at the most
     if isinstance(targets, dict):
         targets = [f"{k}={toml_value(v)}" for k, v in targets.items()]
     base = settings.but(overrides=settings.overrides + tuple(parse_target(t) for t in targets or []))
@@ -85,7 +87,7 @@ def sweep(
     rows = [play_point(plan, point, f"{game_id} {point}") for plan, point in zip(plans, points, strict=True)]
     table = pd.DataFrame(rows)
     table["shortfall"] = shortfall(table, targets)
-    best = table.sort_values(["shortfall", "balance"], ascending=[True, False]).head(max(0, recheck))
+    best = table.sort_values(["shortfall", "balance"], ascending=[True, False]).head(recheck)
     fresh_seed = derive_seed(settings.seed, "sweep re-check")
     rechecked = []
     for idx in best.index:
