@@ -140,6 +140,7 @@ CASES = {
     "new-game into a full folder": (["new-game", "trick-race", "--out", "{tmp}/full"], "exists and is not empty"),
     "new-game out is a file": (["new-game", "trick-race", "--out", "{tmp}/afile"], "a file of that name exists"),
     # issue 42 item 4: tracebacks that were
+    "out empty": (["run", "find-dr-evil", "--n", "10", "--out", ""], "--out '.': give the run folder a name of its own"),
     "out name too long": (["run", "find-dr-evil", "--n", "10", "--out", "{tmp}/" + "x" * 300],
                           "a name of 300 characters; each folder or file name may have at most 255"),
     "new-game out name too long": (["new-game", "trick-race", "--out", "{tmp}/" + "x" * 300], "a name of 300 characters"),
@@ -199,6 +200,18 @@ def test_bad_input_is_one_line_exit_2_and_leaves_nothing(tmp_path, case):
     assert words in text, text
     after = sorted(p.name for p in tmp_path.rglob("*"))
     assert after == before, f"{case}: left {set(after) - set(before)}"
+
+
+@pytest.mark.parametrize("out", ["", ".", ".."])
+def test_an_out_without_a_name_is_one_line_in_an_empty_folder(tmp_path, monkeypatch, out):
+    """`--out ''` means the current folder (typer reads it as '.'): a run cannot be renamed into it (in
+    an empty folder it was a ValueError traceback after the play)."""
+    (tmp_path / "here").mkdir()
+    monkeypatch.chdir(tmp_path / "here")
+    res = runner.invoke(app, ["run", "find-dr-evil", "--n", "10", "--out", out])
+    line = res.output.strip()
+    assert res.exit_code == 2 and line.startswith("error: --out ") and "a name of its own" in line, (line, res.exception)
+    assert sorted(p.name for p in tmp_path.rglob("*")) == ["here"]
 
 
 def test_a_tiny_tournament_is_a_report_not_a_traceback(tmp_path):

@@ -140,6 +140,8 @@ def check_out_dir(out: Path) -> None:
     """Refuse to replace a folder that is not a simbalance run folder, or a name the file system
     cannot hold (before any game runs)."""
     check_path_names("--out", out)
+    if out.name in ("", ".."):  # '', '.', '/', '..': the folder is written beside its place, then renamed into it
+        raise SimbalanceError(f"--out {str(out)!r}: give the run folder a name of its own, e.g. --out reports/mine")
     if out.exists() and not out.is_dir():
         raise SimbalanceError(f"--out {out}: exists and is not a folder")
     if out.is_dir() and any(out.iterdir()) and not (out / RUN_MARKER).exists():
