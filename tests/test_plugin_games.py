@@ -218,3 +218,20 @@ def test_a_plugin_game_is_probed_once_and_a_builtin_never(site, monkeypatch):
     for seed in (1, 2):
         simbalance.simulate("fake-evil", 50, seed=seed)
     assert [c[-2:] for c in children] == [["game", "fake-evil"]]
+
+
+def test_a_plugin_whose_players_search_is_probed_with_a_heuristic(site, monkeypatch):
+    """Search players, run as Python, take minutes (captain-future's mcts: over 200 s for 5 games):
+    when a plug-in's default lineup seats one, the probe seats the game's first heuristic instead and
+    answers in a few seconds."""
+    from simbalance.studies.probe import probe_plugin_game
+
+    pkg = add_package(site, "fake_future", FAKE_SPEC.format(id="fake-future").replace("find_dr_evil", "captain_future"))
+    (pkg / "configs").mkdir()
+    text = (CONFIG_DIR / "captain-future.toml").read_text().replace('strategies = ["aggressor"]', 'strategies = ["mcts"]')
+    (pkg / "configs" / "fake-future.toml").write_text(text)
+    add_dist(site, "futuregame", {"fake-future": "fake_future"})
+    monkeypatch.setenv("SIMBALANCE_PROBE_SECONDS", "30")
+    spec = registry.get_game("fake-future")
+    assert load_config("fake-future")["game"]["strategies"] == ["mcts"]
+    probe_plugin_game(spec)  # no error: answered within the limit

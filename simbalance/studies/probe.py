@@ -124,12 +124,18 @@ def _child_strategy(game: str, spec: str, players: int) -> None:
 def _child_game(game: str) -> None:
     """Import the game's engine and play a few games of its own config, as Python."""
     from simbalance.core.errors import SimbalanceError
-    from simbalance.studies.run import simulate
+    from simbalance.studies.run import SimulationResult
+    from simbalance.studies.settings import RunSettings
 
+    settings = RunSettings(game, seed=0, threads=1)
     try:
-        simulate(game, PROBE_GAMES, seed=0, threads=1)
+        plan = settings.plan(PROBE_GAMES)
+        if plan.engine.searches(plan.lineup):  # a search player's games, as Python, could outlast the limit
+            plan = settings.plan(PROBE_GAMES, strategies=plan.engine.heuristics[0])
     except SimbalanceError:  # a config the run's own checks name in their words (the run may bring its own)
-        pass
+        print(ANSWER, flush=True)
+        return
+    SimulationResult.from_plan(plan)
     print(ANSWER, flush=True)
 
 
