@@ -183,18 +183,23 @@ HOSTILE_ENGINES = {
 }
 
 
+def hostile_game(site: Path, engine_text: str) -> None:
+    """A plug-in 'fake-hostile' (package hostilegame) whose engine module is ``engine_text``."""
+    package = add_package(site, "fake_hostile", FAKE_SPEC.format(id="fake-hostile").replace(
+        "simbalance.games.find_dr_evil.engine", "fake_hostile.engine"))
+    (package / "engine.py").write_text(engine_text)
+    (package / "configs").mkdir()
+    shutil.copy(CONFIG_DIR / "find-dr-evil.toml", package / "configs" / "fake-hostile.toml")
+    add_dist(site, "hostilegame", {"fake-hostile": "fake_hostile"})
+
+
 @pytest.mark.parametrize("case", HOSTILE_ENGINES)
 def test_a_plugin_game_is_probed_before_it_is_trusted(site, tmp_path, monkeypatch, case):
     """An engine that would end the run silently (exit 0, nothing written), interrupt it, hang it or
     raise in it is probed in a process of its own first, and refused in one line naming the game
     and its package."""
     text, words = HOSTILE_ENGINES[case]
-    package = add_package(site, "fake_hostile", FAKE_SPEC.format(id="fake-hostile").replace(
-        "simbalance.games.find_dr_evil.engine", "fake_hostile.engine"))
-    (package / "engine.py").write_text(text)
-    (package / "configs").mkdir()
-    shutil.copy(CONFIG_DIR / "find-dr-evil.toml", package / "configs" / "fake-hostile.toml")
-    add_dist(site, "hostilegame", {"fake-hostile": "fake_hostile"})
+    hostile_game(site, text)
     monkeypatch.setenv("SIMBALANCE_PROBE_SECONDS", "5")
     res = runner.invoke(app, ["run", "fake-hostile", "--n", "20", "--out", str(tmp_path / "r")])
     line = res.output.strip()
@@ -202,6 +207,16 @@ def test_a_plugin_game_is_probed_before_it_is_trusted(site, tmp_path, monkeypatc
     assert line.startswith("error: plug-in game 'fake-hostile' of package hostilegame 0.1: the probe"), line
     assert words in line, line
     assert not (tmp_path / "r").exists() and not list(tmp_path.glob("r*"))
+
+
+def test_listing_a_plugins_strategies_probes_it_first(site, monkeypatch):
+    """`simbalance strategies` imports the engine too: an engine that interrupts there is one line, not
+    a command that stops with exit 130 and no word."""
+    hostile_game(site, HOSTILE_ENGINES["interrupts when imported"][0])
+    res = runner.invoke(app, ["strategies", "fake-hostile"])
+    line = res.output.strip()
+    assert res.exit_code == 2 and line.startswith("error: plug-in game 'fake-hostile'"), line
+    assert "KeyboardInterrupt" in line, line
 
 
 def test_a_plugin_game_is_probed_once_and_a_builtin_never(site, monkeypatch):
