@@ -176,6 +176,7 @@ HOSTILE_ENGINES = {
     # what the engine does: (the engine module's text, the words of the one line)
     "exits when imported": ("import os\nos._exit(0)\n", "ended (exit 0) before it answered: does its engine call os._exit"),
     "interrupts when imported": ("raise KeyboardInterrupt\n", "failed (exit 3): KeyboardInterrupt"),
+    "is killed when imported": ("import os\nimport signal\n\nos.kill(os.getpid(), signal.SIGKILL)\n", "was killed by SIGKILL"),
     "loops when imported": ("while True:\n    pass\n", "did not finish within 5 s: does its engine loop"),
     "a game that loops": (HOSTILE_KERNEL.format(body="while True:\n        pass"), "did not finish within 5 s"),
     "a game that raises": (HOSTILE_KERNEL.format(body="raise ValueError('my game gave up')"),
