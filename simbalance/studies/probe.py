@@ -12,10 +12,8 @@ and what happened, where in the run's own process it could end it silently (``os
 and nothing written), hang it or interrupt it. The built-in games are not probed: their tests are
 simbalance's own.
 
-The limit: ``SIMBALANCE_PROBE_SECONDS`` (default 60).
-
-    python -m simbalance.studies.probe strategy GAME PATH.py:FUNCTION PLAYERS    # the child's side
-    python -m simbalance.studies.probe game GAME
+The limit: ``SIMBALANCE_PROBE_SECONDS`` (default 60). This module is the parent's side; the child's
+is studies/probe_child.py (a module of its own: it plays a run, and the run's planning calls this).
 """
 
 from __future__ import annotations
@@ -76,7 +74,7 @@ def probe_plugin_game(spec) -> None:
 
 
 def _probe(args: list[str], *, where: str, loops: str, exits: str, own_error: str | None = None) -> None:
-    """Run ``python -m simbalance.studies.probe *args`` and turn anything but its answer in time into
+    """Run ``python -m simbalance.studies.probe_child *args`` and turn anything but its answer in time into
     one line: ``where`` names what was probed, ``loops`` and ``exits`` ask the likely cause of a
     hang and of a silent exit; a child's own one-line error that starts with ``own_error`` names
     the problem already and is passed on as it is."""
@@ -84,7 +82,7 @@ def _probe(args: list[str], *, where: str, loops: str, exits: str, own_error: st
     env = {**os.environ, "NUMBA_DISABLE_JIT": "1", PROBING: "1",
            "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}  # the modules this process sees
     env.pop("SIMBALANCE_KILL_AT", None)
-    command = [sys.executable, "-m", "simbalance.studies.probe", *args]
+    command = [sys.executable, "-m", "simbalance.studies.probe_child", *args]
     try:
         done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=limit,
                               stdin=subprocess.DEVNULL)
@@ -103,53 +101,3 @@ def _probe(args: list[str], *, where: str, loops: str, exits: str, own_error: st
     if own_error is not None and last.startswith(own_error):
         raise ConfigError(last)  # the child's own one-line error names the file already
     raise ConfigError(f"{where} failed (exit {done.returncode})" + (f": {last}" if last else ""))
-
-
-def _child_strategy(game: str, spec: str, players: int) -> None:
-    """Import the file and call the function on the game's sample decisions, as Python."""
-    from simbalance.core.user_strategy import load_user_strategy
-    from simbalance.games.registry import get_game
-
-    engine = get_game(game).load()
-    fn = load_user_strategy(spec)
-    call = getattr(fn, "py_func", fn)
-    for args in engine.user_strategy.sample(players):
-        try:
-            call(*args)
-        except Exception:  # an error the run's own checks name in their words (typing, the probe game)
-            break  # what the probe is for: an exit, an interrupt or a hang, which those cannot report
-    print(ANSWER, flush=True)
-
-
-def _child_game(game: str) -> None:
-    """Import the game's engine and play a few games of its own config, as Python."""
-    from simbalance.core.errors import SimbalanceError
-    from simbalance.studies.run import SimulationResult
-    from simbalance.studies.settings import RunSettings
-
-    settings = RunSettings(game, seed=0, threads=1)
-    try:
-        plan = settings.plan(PROBE_GAMES)
-        if plan.engine.searches(plan.lineup):  # a search player's games, as Python, could outlast the limit
-            plan = settings.plan(PROBE_GAMES, strategies=plan.engine.heuristics[0])
-    except SimbalanceError:  # a config the run's own checks name in their words (the run may bring its own)
-        print(ANSWER, flush=True)
-        return
-    SimulationResult.from_plan(plan)
-    print(ANSWER, flush=True)
-
-
-if __name__ == "__main__":
-    from simbalance.core.errors import SimbalanceError
-
-    try:
-        if sys.argv[1] == "strategy":
-            _child_strategy(sys.argv[2], sys.argv[3], int(sys.argv[4]))
-        else:
-            _child_game(sys.argv[2])
-    except SimbalanceError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        sys.exit(2)
-    except BaseException as exc:  # noqa: BLE001 (the parent reports it in one line)
-        print(f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else 'no message'}", file=sys.stderr)
-        sys.exit(3)
