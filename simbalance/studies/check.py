@@ -92,6 +92,8 @@ def _plan(setup: dict, n: int, seed: int, *, overrides: list[str] | None = None,
 
 def read_baseline(path: Path) -> dict:
     """A baseline file, checked for shape and types (not yet against the setup it names)."""
+    if Path(path).exists() and not Path(path).is_file():  # a FIFO would block the read
+        raise ConfigError(f"baseline {path}: not a regular file; give a baseline file (JSON)")
     try:
         data = json.loads(Path(path).read_text())
     except FileNotFoundError:
