@@ -44,7 +44,7 @@ def _setup(tmp_path, case: str) -> None:
     if case == "config with an unknown table":
         text = open("configs/find-dr-evil.toml").read()
         (tmp_path / "mine.toml").write_text(text + "\n[extra]\nspeed = 3\n")
-    if case in ("config a fifo", "baseline a fifo"):
+    if case in ("config a fifo", "baseline a fifo", "variant a fifo"):
         import os
 
         os.mkfifo(tmp_path / "pipe.toml")
@@ -158,6 +158,8 @@ CASES = {
                                       "{tmp}/r"], "unknown table or key 'extra'"),
     "config a fifo": (["run", "find-dr-evil", "--n", "10", "--config", "{tmp}/pipe.toml", "--out", "{tmp}/r"],
                       "not a regular file"),
+    "variant a fifo": (["run", "find-dr-evil", "--n", "10", "--variant", "{tmp}/pipe.toml", "--out", "{tmp}/r"],
+                       "pipe.toml: not a regular file; give a TOML file"),
     "baseline a fifo": (["check", "{tmp}/pipe.toml", "--n", "10"], "pipe.toml: not a regular file; give a baseline file"),
     "junit where nothing can be written": (["check", "configs/baselines/find-dr-evil.json", "--n", "10", "--junit",
                                             "/proc/x.xml"], "--junit /proc/x.xml: nothing can be written in /proc"),

@@ -28,6 +28,8 @@ def available_variants(game_id: str) -> list[str]:
 def variant_path(game_id: str, name: str) -> Path:
     if name.endswith(".toml"):
         path = Path(name)
+        if path.exists() and not path.is_file():  # a folder, or a FIFO (refused unread: it would block)
+            raise ConfigError(f"--variant {name}: not a regular file; give a TOML file")
         if not path.is_file():
             raise ConfigError(f"--variant {name}: no such file")
         return path
