@@ -154,7 +154,7 @@ def test_a_subset_of_metrics_is_checked_and_reports_are_written_whole(good, tmp_
     junit = tmp_path / "new" / "dir" / "check.xml"  # a missing directory is created
     res = runner.invoke(app, ["check", str(path), "--n", "2000", "--junit", str(junit)])
     assert res.exit_code == 0, res.output
-    assert junit.read_text().count("name=\"win rate seat") == 4 and "name=\"ties\"" not in junit.read_text()
+    assert junit.read_text().count("name=\"win rate, player") == 4 and "name=\"ties\"" not in junit.read_text()
     assert [p.name for p in junit.parent.iterdir()] == ["check.xml"]
 
 

@@ -115,5 +115,5 @@ def test_replay_tells_the_game_the_run_played():
     for index in (0, 17, 49):
         lines = replay(plan_run("find-dr-evil", 50, seed=11, players=3), index)
         row = games.iloc[index]
-        assert lines[-1] == f"Only Dr. Ling is left: seat {int(row['winner'])} holds him and wins after {int(row['length'])} picks."
+        assert lines[-1] == f"Only Dr. Ling is left: player {int(row['winner']) + 1} holds him and wins after {int(row['length'])} picks."
         assert sum(line.startswith("Pick ") for line in lines) == row["length"]
