@@ -27,9 +27,10 @@ runner = CliRunner()
 def unwrapped(text: str) -> str:
     """``text`` without its whitespace: the terminal wraps a long path anywhere, even mid-name."""
     return "".join(text.split())
-LONG_RUN = ["run", "find-dr-evil", "--n", "1e9", "--chunk-size", "200000000", "--threads", "1"]
-# One chunk that keeps a compiled kernel busy for minutes: no Python runs in the main thread meanwhile.
-KERNEL_BOUND_RUN = ["run", "captain-action", "--n", "1e9", "--chunk-size", "100000000", "--threads", "1"]
+LONG_RUN = ["run", "find-dr-evil", "--n", "1e9", "--chunk-size", "10000000", "--threads", "1"]
+# One chunk (the most --chunk-size allows) that keeps a compiled kernel busy for most of a minute: no
+# Python runs in the main thread meanwhile.
+KERNEL_BOUND_RUN = ["run", "captain-action", "--n", "1e9", "--chunk-size", "10000000", "--threads", "1"]
 
 
 def _start(args: list[str], cwd: Path) -> subprocess.Popen:

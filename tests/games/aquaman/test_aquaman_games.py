@@ -13,7 +13,7 @@ import simbalance
 from simbalance.core.errors import ConfigError
 from simbalance.core.records import END_INVALID, END_TIMEOUT, END_WIN, win_shares
 from simbalance.core.rng import seed_game
-from simbalance.games.aquaman import engine, report
+from simbalance.games.aquaman import engine, report, state_nb
 from simbalance.games.aquaman.rules_nb import setup_game
 from simbalance.games.aquaman.state_nb import (
     C_TURN,
@@ -114,7 +114,7 @@ def test_summary_and_power_figure():
                               rotate=True)
     summary = report.summarize(res.games, 4, res.plan.config)
     json.dumps(summary)
-    assert set(summary["powers"]) == set(engine.POWER_NAMES)
+    assert set(summary["powers"]) == set(state_nb.POWER_NAMES)
     assert summary["powers"]["aquaman"]["uses_per_seat_game"] > 0
     assert summary["fights_per_game"] > 0 and 0 < summary["share_of_fights_decided"] <= 1
     slots = summary["by_strategy_slot"]  # runner (slot 0) avoids fights that the raider (1) seeks
