@@ -12,7 +12,14 @@ Whatever a game is, its engine must
 - play the same games as plain Python (``NUMBA_DISABLE_JIT=1``);
 - play on from a copy of its state taken at any decision to the record the kernel wrote, and list
   options that its own validation accepts;
-- hand no integer literal to a jitted function that is not inlined (a compile of its own each).
+- hand no integer literal to a jitted function that is not inlined (a compile of its own each);
+- with decisions, have the search players ``mcts`` and ``flat`` (``Engine.search``, the game's
+  ``search_nb.py``): seated among its heuristics they play valid games, the same on any threads and
+  chunks, replayed as recorded; and they see only what their seat sees (the leak test: the hidden
+  cards dealt otherwise, the same search).
+
+A game's own tests add what only the game knows: ``check_determinization`` with what a seat sees
+and where the hidden cards lie (tests/players/test_search.py, and the tests `new-game` writes).
 
 Each check raises ``AssertionError`` with the game and what differs. In a test suite::
 
@@ -45,9 +52,10 @@ from numba.core.registry import CPUDispatcher
 
 from simbalance.core.errors import ConfigError
 from simbalance.core.plan import RunPlan
-from simbalance.core.records import MAX_SEATS
+from simbalance.core.records import END_INVALID, MAX_SEATS
 from simbalance.core.rng import randint, seed_game
 from simbalance.core.runner import max_threads, play_chunk
+from simbalance.core.strategy_ids import FLAT, MCTS
 from simbalance.games.registry import get_game
 from simbalance.studies.run import plan_run, simulate
 
@@ -70,14 +78,16 @@ def plan_of(game: str, n: int = N, players: int = 3, **kwargs) -> RunPlan:
     return plan_run(game, n, players=players, seed=17, **lineup(game, players), **kwargs)
 
 
-def play(plan: RunPlan, *, threads: int = 1, chunk: int | None = None, fill: int = 0) -> np.ndarray:
-    """The plan's games with its engine's kernel, into records whose bytes start as ``fill``."""
+def play(plan: RunPlan, *, threads: int = 1, chunk: int | None = None, fill: int = 0, kernel=None) -> np.ndarray:
+    """The plan's games with its engine's kernel (with a search player seated, the search kernel;
+    or ``kernel``), into records whose bytes start as ``fill``."""
     engine = plan.engine
     out = np.full(plan.n * engine.record_dtype.itemsize, fill, dtype=np.uint8).view(engine.record_dtype)
     chunk = chunk or plan.n
     for first in range(0, plan.n, chunk):
         size = min(chunk, plan.n - first)
-        play_chunk(engine, plan.lineup, plan.prepared, plan.seed, first, size, threads, out=out[first:first + size])
+        play_chunk(engine, plan.lineup, plan.prepared, plan.seed, first, size, threads, kernel,
+                   out=out[first:first + size])
     return out
 
 
@@ -227,6 +237,167 @@ def _literal(module, arg: ast.expr) -> bool:
 
 
 # ---------------------------------------------------------------------------------------------------
+# The search players (docs/strategies.md): what every decision does, at small budgets
+
+# Small budgets, and play-outs cut after a few decisions: the game's ``evaluate`` scores a cut
+# play-out, its ``outcome`` one that ends within them, so both hooks are played.
+SMALL_SEARCH = ["strategies.mcts.iterations=8", "strategies.flat.playouts=2", "strategies.mcts.depth=8",
+                "strategies.flat.depth=8"]
+
+
+def assert_has_search(plan: RunPlan) -> None:
+    """A game with decisions has the search players: a balance verdict should not rest on
+    hand-written heuristics alone (docs/strategies.md)."""
+    assert plan.engine.search is not None, (
+        f"{plan.spec.id}: a game with decisions has the search players mcts and flat: their hooks in search_nb.py "
+        "and Engine(search=Search.of_game(play_nb, search_nb)) (simbalance's docs/strategies.md)")
+    missing = sorted({"mcts", "flat"} - set(plan.engine.strategies))
+    assert not missing, f"{plan.spec.id}: {missing} missing from the strategies (simbalance.players.SEARCH_STRATEGIES)"
+
+
+def search_plans(game: str, n: int = 12, **kwargs) -> tuple[RunPlan, RunPlan] | None:
+    """Two small runs of ``game`` (seed 17, ``SMALL_SEARCH``): ``mcts`` and ``flat`` seated among the
+    search's rollout strategy (every seat permutation equally often), and the rollout strategy on
+    every seat. None for a game without decisions: there is nothing to search."""
+    spec = get_game(game)
+    if not spec.load().has_decisions:
+        return None
+    players = min(max(3, spec.min_players), spec.max_players)
+    base = plan_run(game, n, players=players, seed=17, overrides=SMALL_SEARCH, **kwargs)
+    assert_has_search(base)
+    rollout = base.config["strategies"]["mcts"]["rollout"]
+    searching = plan_run(game, n, players=players, seed=17, overrides=SMALL_SEARCH, rotate=True,
+                         strategies=["mcts", "flat", *[rollout] * players][:players], **kwargs)
+    return searching, plan_run(game, n, players=players, seed=17, overrides=SMALL_SEARCH, strategies=rollout, **kwargs)
+
+
+def check_search_plays(plan: RunPlan) -> None:
+    """With validation on, no search game ends as invalid (an option the decision does not list, or
+    a broken invariant after it, would end it so); and the kernel without search never plays a
+    search seat's decision (it ends the game as invalid: records that look played would be wrong)."""
+    assert_has_search(plan)
+    records = play(plan)
+    invalid = np.flatnonzero(records["end"] == END_INVALID).tolist()
+    assert not invalid, f"{plan.spec.id}: search games {invalid[:5]} end as invalid (validated)"
+    every_seat = plan_run(plan.spec.id, plan.n, players=plan.players, seed=plan.seed, strategies="mcts",
+                          overrides=SMALL_SEARCH)
+    played = np.flatnonzero(play(every_seat, kernel=plan.engine.kernel)["end"] != END_INVALID).tolist()
+    assert not played, (f"{plan.spec.id}: the kernel without search played games {played[:5]} of search seats: its "
+                        "play_out must stop before a search seat's decision, and the game end as invalid")
+
+
+def seats_of(plan: RunPlan, g: int) -> tuple[np.ndarray, np.ndarray]:
+    """Game ``g``'s seats: their strategy ids and parameter rows, as the kernel hands them on."""
+    slots = plan.lineup.seats[g % len(plan.lineup.seats)]
+    return plan.lineup.slot_strategy[slots].astype(np.int64), np.ascontiguousarray(plan.lineup.slot_params[slots])
+
+
+def decision_states(plan: RunPlan, games=range(2), every: int = 3, seats=None) -> tuple[tuple, list]:
+    """The game's context and states at decisions of the plan's games (every ``every``-th, the
+    plan's heuristics deciding in between, or ``seats``: strategy ids and parameter rows for every
+    game), copied: the places a search starts from."""
+    res = plan.engine.resumable
+    ctx = res.context(*plan.prepared)
+    found = []
+    for g in games:
+        sid, prm = seats or seats_of(plan, g)
+        state = res.new_state(ctx)
+        res.start(ctx, state, np.uint64(plan.seed), np.int64(g))
+        while res.to_move(ctx, state) >= 0:
+            found.append(res.clone(state))
+            res.play_out(ctx, state, sid, prm, np.int64(every))
+    return ctx, found
+
+
+def stream(state) -> np.ndarray:
+    """The state's own random stream: its one uint64[1] array."""
+    (rng,) = [a for a in state if a.dtype == np.uint64 and a.shape == (1,)]
+    return rng
+
+
+def check_search_sees_nothing_hidden(searching: RunPlan, plain: RunPlan) -> None:
+    """The leak test, for ``mcts`` and ``flat``: at decisions of ``plain``'s games (its strategy on every
+    seat), the hidden cards dealt otherwise (the game's own ``determinize`` of the real state, its
+    stream re-keyed): the search makes the same choice with the same statistics. A search that
+    read a card its seat cannot see would choose otherwise somewhere. (That ``determinize`` keeps
+    what the seat sees is ``check_determinization``'s, with the game's own view.)"""
+    res, search = plain.engine.resumable, plain.engine.search
+    ctx, states = decision_states(plain)
+    rows = dict(zip(searching.lineup.slot_strategy.tolist(), searching.lineup.slot_params, strict=True))
+    rollout = int(plain.lineup.slot_strategy[0])
+    rng = np.zeros(1, np.uint64)
+    seed_game(rng, np.uint64(9), np.int64(0))
+    for player in (MCTS, FLAT):
+        a = search.new_scratch(ctx, searching.lineup.slot_strategy, searching.lineup.slot_params)
+        b = search.new_scratch(ctx, searching.lineup.slot_strategy, searching.lineup.slot_params)
+        changed = 0
+        for k, state in enumerate(states[::2]):
+            seat = res.to_move(ctx, state)
+            sid = np.full(plain.players, rollout, np.int64)  # the others play the rollout strategy
+            prm = np.tile(rows[rollout], (plain.players, 1))
+            sid[seat], prm[seat] = player, rows[player]
+            other = res.clone(state)
+            search.determinize(ctx, other, seat, rng)
+            assert res.check(ctx, other) == 0, f"{plain.spec.id}: a determinization breaks the engine's validation"
+            assert stream(other)[0] != stream(state)[0], f"{plain.spec.id}: a determinization keeps the game's stream"
+            changed += any(not np.array_equal(x, y) for x, y in zip(state, other, strict=True) if x is not stream(state))
+            key = (np.uint64(plain.seed), np.int64(0), np.int64(k))
+            chose = search.choose(ctx, state, sid, prm, *key, a), search.choose(ctx, other, sid, prm, *key, b)
+            assert chose[0] == chose[1], f"{plain.spec.id}: the search sees hidden cards: it chose {chose} at decision {k}"
+            for part in (2, 9):  # the tree's statistics, the root's options compared on the same deals
+                assert np.array_equal(a[part], b[part]), f"{plain.spec.id}: the search sees hidden cards (decision {k})"
+        assert changed > 0, f"{plain.spec.id}: determinize never moves a hidden card"
+
+
+def check_determinization(plan: RunPlan, view: Callable, hidden: Callable, samples: int = 3000) -> None:
+    """For a game's own tests, which know its state: at decisions of the plan's games, a
+    determinization for the seat to move keeps what it sees, ``view(ctx, state, seat)`` (any
+    comparable value), passes the engine's validation, keeps the hidden cards and the size of every
+    place they lie in, ``hidden(ctx, state, seat) -> {place: [card, ...]}``, re-keys the game's own
+    stream, moves the hidden cards in most states, and puts each hidden card in each hidden place
+    at the rate of that place's size."""
+    res, search = plan.engine.resumable, plan.engine.search
+    ctx, states = decision_states(plan, range(3))
+    rng = np.zeros(1, np.uint64)
+    seed_game(rng, np.uint64(5), np.int64(0))
+    changed = 0
+    for state in states:  # a search determinizes for the seat to move
+        seat = res.to_move(ctx, state)
+        w = res.clone(state)
+        search.determinize(ctx, w, seat, rng)
+        assert view(ctx, w, seat) == view(ctx, state, seat), f"{plan.spec.id}: a determinization changes what the seat sees"
+        assert res.check(ctx, w) == 0, f"{plan.spec.id}: a determinization breaks the engine's validation"
+        before, after = hidden(ctx, state, seat), hidden(ctx, w, seat)
+        assert {k: len(v) for k, v in before.items()} == {k: len(v) for k, v in after.items()}, "a place changed size"
+        assert sorted(sum(before.values(), [])) == sorted(sum(after.values(), [])), "the hidden cards changed"
+        assert stream(w)[0] != stream(state)[0], f"{plan.spec.id}: the game's own stream is not re-keyed"
+        changed += before != after
+    assert changed > len(states) // 2, f"{plan.spec.id}: the hidden cards moved in {changed} of {len(states)} states"
+    # Uniform: each hidden card lands in each hidden place at the rate of the place's size.
+    state = states[len(states) // 2]
+    seat = res.to_move(ctx, state)
+    places = hidden(ctx, state, seat)
+    total = sum(len(v) for v in places.values())
+    counts: dict = {}
+    for _ in range(samples):
+        w = res.clone(state)
+        search.determinize(ctx, w, seat, rng)
+        for place, cards in hidden(ctx, w, seat).items():
+            for c in cards:
+                counts[c, place] = counts.get((c, place), 0) + 1
+    every = sum(places.values(), [])
+    for card in sorted(set(every)):
+        copies = every.count(card)  # a card may have copies (a rank, a kind): they count together
+        for place, cards in places.items():
+            p = len(cards) / total
+            got = counts.get((card, place), 0)
+            # (copies are drawn without replacement: this variance is an upper bound)
+            z = (got - samples * copies * p) / np.sqrt(samples * copies * p * (1 - p)) if 0 < p < 1 else 0.0
+            assert abs(z) < 5, (f"{plan.spec.id}: card {card} in {place} {got} times of {samples}, "
+                                f"expected {samples * copies * p:.0f}")
+
+
+# ---------------------------------------------------------------------------------------------------
 # The checks of a game, by id
 
 
@@ -275,6 +446,38 @@ def check_no_integer_literals(game: str) -> None:
     assert not found, "pass np.int64(...) instead: " + "; ".join(found)
 
 
+def check_search_plays_of(game: str) -> None:
+    plans = search_plans(game, validate=True)
+    if plans is not None:
+        check_search_plays(plans[0])
+
+
+def check_search_threads_and_chunks_of(game: str) -> None:
+    plans = search_plans(game)
+    if plans is not None:
+        check_threads_and_chunks(plans[0])
+
+
+def check_search_replay_of(game: str) -> None:
+    plans = search_plans(game, n=4)
+    if plans is not None:
+        check_replay(plans[0])
+
+
+def check_search_kernel_plays_heuristics(game: str) -> None:
+    """The search kernel (a run with a search seat) plays heuristic lineups exactly as the kernel."""
+    if search_plans(game, n=1) is not None:
+        plan = plan_of(game, n=100)
+        assert np.array_equal(play(plan), play(plan, kernel=plan.engine.search.kernel)), (
+            f"{game}: the search kernel plays heuristics otherwise than the kernel")
+
+
+def check_search_leak_of(game: str) -> None:
+    plans = search_plans(game)
+    if plans is not None:
+        check_search_sees_nothing_hidden(*plans)
+
+
 CONTRACT_CHECKS: dict[str, Callable[[str], None]] = {
     "engine-fills-in-the-contract": check_engine_fills_in_the_contract,
     "every-field-written-fewest-players": check_fields_fewest_players,
@@ -285,6 +488,11 @@ CONTRACT_CHECKS: dict[str, Callable[[str], None]] = {
     "plain-python-plays-the-same-games": check_plain_python,
     "copy-of-the-state-plays-on": check_resumable_of,
     "no-integer-literal-to-a-jitted-call": check_no_integer_literals,
+    "search-players-play-valid-games": check_search_plays_of,
+    "search-games-same-on-any-threads-and-chunks": check_search_threads_and_chunks_of,
+    "search-replay-is-the-recorded-game": check_search_replay_of,
+    "search-kernel-plays-heuristics-as-the-kernel": check_search_kernel_plays_heuristics,
+    "search-sees-nothing-hidden": check_search_leak_of,
 }
 
 

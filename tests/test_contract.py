@@ -10,6 +10,7 @@ with the thread count, are caught.
 from __future__ import annotations
 
 import dataclasses
+import zlib
 
 import numpy as np
 import pytest
@@ -20,8 +21,12 @@ from simbalance.testing import (
     CONTRACT_CHECKS,
     check_every_field_is_written,
     check_resumable_play_on,
+    check_search_plays,
+    check_search_sees_nothing_hidden,
     check_threads_and_chunks,
     plan_of,
+    search_plans,
+    stream,
 )
 
 GAMES = sorted(builtin_games())  # a plug-in game runs the same checks in its own tests
@@ -68,6 +73,31 @@ def test_no_jitted_call_hands_over_an_integer_literal(game):
     CONTRACT_CHECKS["no-integer-literal-to-a-jitted-call"](game)
 
 
+@pytest.mark.parametrize("game", GAMES)
+def test_the_search_players_play_valid_games(game):
+    CONTRACT_CHECKS["search-players-play-valid-games"](game)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_same_search_games_on_any_threads_and_chunks(game):
+    CONTRACT_CHECKS["search-games-same-on-any-threads-and-chunks"](game)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_replay_of_a_search_game_is_the_recorded_game(game):
+    CONTRACT_CHECKS["search-replay-is-the-recorded-game"](game)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_search_kernel_plays_heuristics_as_the_kernel(game):
+    CONTRACT_CHECKS["search-kernel-plays-heuristics-as-the-kernel"](game)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_search_sees_nothing_hidden(game):
+    CONTRACT_CHECKS["search-sees-nothing-hidden"](game)
+
+
 RUN_LOADS = """
 import dataclasses, json, sys
 import simbalance
@@ -107,7 +137,7 @@ def test_a_run_compiles_only_its_kernel(game):
 
 
 def test_every_check_has_its_test():
-    assert len(CONTRACT_CHECKS) == 9, "a new check in simbalance.testing needs a test here"
+    assert len(CONTRACT_CHECKS) == 14, "a new check in simbalance.testing needs a test here"
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -151,3 +181,32 @@ def test_the_play_on_check_fails_a_copy_that_is_not_one():
     with pytest.raises(AssertionError, match="find-dr-evil"):
         check_resumable_play_on(broken, games=range(2))
     check_resumable_play_on(plan, games=range(2))
+
+
+def test_the_search_checks_fail_a_game_without_search_players_and_a_search_that_peeks():
+    """A game with decisions whose engine has no search players; a search that reads the hidden
+    cards (its option depends on every array of the state); a determinization that moves nothing."""
+    searching, plain = search_plans("captain-action", n=4, validate=True)
+    nothing = dataclasses.replace(searching, engine=dataclasses.replace(searching.engine, search=None))
+    with pytest.raises(AssertionError, match="captain-action: a game with decisions has the search players"):
+        check_search_plays(nothing)
+    res, search = plain.engine.resumable, plain.engine.search
+    options = np.zeros(res.max_options(res.context(*plain.prepared)), np.int64)
+
+    def peeks(ctx, state, *args):
+        n = res.legal_options(ctx, state, options)
+        return options[zlib.crc32(b"".join(a.tobytes() for a in state if a is not stream(state))) % n]
+
+    def moves_nothing(ctx, state, seat, rng):
+        stream(state)[0] ^= np.uint64(1)  # the stream re-keyed, and nothing else
+
+    def with_search(plan, **parts):
+        return dataclasses.replace(plan, engine=dataclasses.replace(plan.engine, search=dataclasses.replace(
+            search, **parts)))
+
+    with pytest.raises(AssertionError, match="the search sees hidden cards"):
+        check_search_sees_nothing_hidden(searching, with_search(plain, choose=peeks))
+    with pytest.raises(AssertionError, match="determinize never moves a hidden card"):
+        check_search_sees_nothing_hidden(searching, with_search(plain, determinize=moves_nothing))
+    check_search_plays(searching)
+    check_search_sees_nothing_hidden(searching, plain)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib.metadata
 import importlib.util
+import json
 import subprocess
 import sys
 import tomllib
@@ -29,10 +30,10 @@ def test_the_skeleton_carries_the_names(tmp_path):
     assert folder == tmp_path / "tr" and len(files) == len(template_files())
     rel = {f.relative_to(folder).as_posix() for f in files}
     assert {"pyproject.toml", ".gitignore", "README.md", "docs/rules.md", "tests/test_contract.py", "tests/test_rules.py",
-            "trick_race/__init__.py", "trick_race/engine.py", "trick_race/state_nb.py", "trick_race/rules_nb.py",
-            "trick_race/strategies_nb.py", "trick_race/play_nb.py", "trick_race/validate_nb.py", "trick_race/replay.py",
-            "trick_race/report.py", "trick_race/configs/trick-race.toml", "trick_race/configs/trick-race/presets.toml",
-            } <= rel
+            "tests/test_search.py", "trick_race/__init__.py", "trick_race/engine.py", "trick_race/state_nb.py",
+            "trick_race/rules_nb.py", "trick_race/strategies_nb.py", "trick_race/play_nb.py", "trick_race/search_nb.py",
+            "trick_race/validate_nb.py", "trick_race/replay.py", "trick_race/report.py",
+            "trick_race/configs/trick-race.toml", "trick_race/configs/trick-race/presets.toml"} <= rel
     assert len([r for r in rel if r.startswith("trick_race/configs/trick-race/variants/")]) == 3
     for path in files:
         text = path.read_text()
@@ -44,6 +45,7 @@ def test_the_skeleton_carries_the_names(tmp_path):
     project = tomllib.loads((folder / "pyproject.toml").read_text())
     assert project["project"]["name"] == "trick-race"
     assert project["project"]["entry-points"]["simbalance.games"] == {"trick-race": "trick_race"}
+    assert any(req.startswith("pytest") for req in project["project"]["optional-dependencies"]["test"])
     assert not list(tmp_path.glob(".tr.partial*"))
 
 
@@ -60,7 +62,43 @@ def test_new_game_says_what_to_do_next(tmp_path):
     res = runner.invoke(app, ["new-game", "trick-race", "--out", str(tmp_path / "empty")])
     assert res.exit_code == 0, res.output
     assert res.output.startswith("wrote trick-race (Trick Race, package trick_race)")
-    assert f"pip install -e {tmp_path / 'empty'}" in res.output and "simbalance run trick-race --n 1e5" in res.output
+    assert f"pip install -e '{tmp_path / 'empty'}[test]'" in res.output  # the test extra brings pytest
+    assert "simbalance run trick-race --n 1e5" in res.output and f"pytest {tmp_path / 'empty'}" in res.output
+
+
+@pytest.fixture
+def installed(tmp_path, monkeypatch):
+    """A new game made importable and registered as a plug-in in this process, as `pip install -e`
+    would (a ``*.dist-info`` folder with its entry point beside it; tests/test_plugin_games.py),
+    without compiling it; the registry and the imports forget it afterwards."""
+    from simbalance.games import registry
+
+    _, folder, _ = new_game("trick-race", tmp_path / "trick-race")
+    info = folder / "trick_race-0.1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: trick-race\nVersion: 0.1.0\n")
+    (info / "entry_points.txt").write_text("[simbalance.games]\ntrick-race = trick_race\n")
+    monkeypatch.syspath_prepend(str(folder))
+    registry._discover.cache_clear()
+    yield folder
+    registry._discover.cache_clear()
+    for name in [m for m in sys.modules if m == "trick_race" or m.startswith("trick_race.")]:
+        del sys.modules[name]
+
+
+def test_a_new_game_seats_the_search_players_and_has_a_card_impact_table(installed):
+    """mcts and flat are strategies of the new game from the start, their hooks its own search_nb.py
+    (playing them compiles the search: the exhaustive test below does, and the game's own tests
+    run the contract's search checks); its report has a card-impact table's cards."""
+    from simbalance.studies.settings import plan_run
+
+    plan = plan_run("trick-race", 10, players=4, strategies=["mcts", "flat", "greedy", "random"], rotate=True)
+    search = plan.engine.search
+    assert search is not None and plan.engine.searches(plan.lineup) and plan.kernel is search.kernel
+    assert {getattr(search, hook).py_func.__module__ for hook in ("determinize", "outcome", "evaluate", "policy")} \
+        == {"trick_race.search_nb"}
+    labels, groups = plan.engine.cards.labels(plan.config)
+    assert labels == [f"rank {r}" for r in range(1, 11)] and list(groups.values()) == [[7, 8, 9]]
 
 
 @pytest.mark.parametrize("name, words", [
@@ -113,6 +151,12 @@ def test_a_new_game_end_to_end(tmp_path):
 
     out = ok(venv.simbalance("run", "trick-race", "--n", "1e5", "--out", work / "run", cwd=work)).stdout
     assert "trick-race: 100,000 games" in out and (work / "run" / "report.html").exists()
+    assert "card impact" in (work / "run" / "report.html").read_text().lower()
+    out = ok(venv.simbalance("run", "trick-race", "--n", "400", "--strategies", "mcts,flat,greedy,random", "--rotate",
+                             "--out", work / "search", cwd=work)).stdout
+    rates = {row["strategy"]: row["win_rate"] for row in json.loads((work / "search" / "summary.json").read_text())
+             ["strategies"]}
+    assert rates["mcts"] > rates["random"] and rates["flat"] > rates["random"], out  # the search players play
     out = ok(venv.simbalance("compare", "trick-race", "--variant", "rotating-lead", "--variant", "long-race", "--n",
                              "2e4", "--out", work / "compare", cwd=work)).stdout
     assert "rotating-lead" in out and "long-race" in out and (work / "compare" / "compare.html").exists()

@@ -1,9 +1,11 @@
 """The wheel carries what simbalance needs at run time (issue 20 item 4): the configs, variants,
 presets, decks and baselines, and new-game's template; one version string; and it runs in a fresh
-venv outside the checkout, with its declared dependencies installed by pip."""
+venv outside the checkout, with its declared dependencies installed by pip, where new-game's next
+steps work as printed."""
 
 from __future__ import annotations
 
+import shlex
 import shutil
 import subprocess
 import sys
@@ -73,3 +75,17 @@ def test_the_wheel_carries_the_configs_and_runs_outside_the_checkout(tmp_path):
         assert (elsewhere / game / "report.html").exists()
     games = ok(run([simbalance_cli, "games"], cwd=elsewhere, env=clean_env(COLUMNS="200")))
     assert games.stdout.count("built-in") == 5
+
+    # new-game's `next:` steps, as printed, work there: the venv has no pytest until the game's test
+    # extra brings it. (The venv has no pip of its own: this interpreter's pip installs into it.)
+    printed = ok(run([simbalance_cli, "new-game", "trick-race"], cwd=elsewhere)).stdout
+    steps = printed.split("next:\n", 1)[1].splitlines()
+    assert [step.split()[0] for step in steps] == ["pip", "simbalance", "pytest"], printed
+    assert not (venv.folder / "bin" / "pytest").exists()
+    for step in steps:
+        command, *args = shlex.split(step)
+        if command == "pip":
+            ok(run([sys.executable, "-m", "pip", "--python", venv.python, *args], cwd=elsewhere))
+        else:
+            done = ok(run([venv.folder / "bin" / command, *args], cwd=elsewhere, timeout=1200))
+    assert " passed" in done.stdout and "failed" not in done.stdout, done.stdout

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 from typing import Annotated
 
@@ -15,9 +16,9 @@ def new_game(
 ) -> None:
     """Write a new game in simbalance's file template: a small but complete card game (a deck from
     the config, a decision every turn, a win condition and a turn cap), two heuristic strategies
-    plus random, its config, three rule variants, a rules page and tests that run the contract
-    test on it. Install it with `pip install -e DIR`; then every command plays it. Walk-through:
-    docs/your-game.md."""
+    plus random and the search players mcts and flat, its config, three rule variants, a rules page
+    and tests that run the contract test on it. Install it with `pip install -e 'DIR[test]'` (the
+    test extra brings pytest); then every command plays it. Walk-through: docs/your-game.md."""
     from simbalance.report.files import check_path_names
     from simbalance.scaffold import new_game as write_game
 
@@ -28,6 +29,6 @@ def new_game(
     for path in files:
         typer.echo(f"  {path.relative_to(folder)}")
     typer.echo("next:")
-    typer.echo(f"  pip install -e {folder}")
+    typer.echo(f"  pip install -e {shlex.quote(f'{folder}[test]')}")  # the test extra: pytest
     typer.echo(f"  simbalance run {names.game_id} --n 1e5")
-    typer.echo(f"  pytest {folder}")
+    typer.echo(f"  pytest {shlex.quote(str(folder))}")

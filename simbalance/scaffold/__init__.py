@@ -2,9 +2,10 @@
 
 The skeleton is rendered from ``template/`` (shipped inside simbalance's wheel): a small but
 complete card game in the file template of docs/architecture.md (one suit, highest card takes the
-trick, first to a number of tricks wins), its config with two heuristic strategies and ``random``,
-three rule variants and two presets, a rules page, and tests that run simbalance's contract test
-and scripted deals on it. Names are substituted in file names (``PACKAGE``, ``GAME_ID``) and in
+trick, first to a number of tricks wins), its config with two heuristic strategies, ``random`` and
+the search players ``mcts`` and ``flat`` (its ``search_nb.py``: what a seat may see), a card-impact
+table, three rule variants and two presets, a rules page, and tests that run simbalance's contract
+test, scripted deals and a check of what a seat sees on it. Names are substituted in file names (``PACKAGE``, ``GAME_ID``) and in
 the text (``my_game``, ``my-game``, ``My Game``, ``SIMBALANCE_VERSION``); ``.tmpl`` is dropped
 and ``gitignore`` becomes ``.gitignore``.
 

@@ -1,31 +1,28 @@
-"""The search players (simbalance/players, docs/strategies.md) in every game that has them:
+"""The search players (simbalance/players, docs/strategies.md) in every game that has them, beyond
+the contract test's search checks (tests/test_contract.py: valid games, the same on any threads and
+chunks, the replay, the leak test):
 
 - a determinization keeps what the seat sees, passes the engine's validation, keeps the hidden
   cards and the size of every hidden place, and puts each hidden card in each hidden place at the
-  rate of that place's size;
-- a leak test: states the seat cannot tell apart (the hidden cards placed otherwise, the game's
-  stream re-keyed) get the same search, option and statistics alike;
+  rate of that place's size (``simbalance.testing.check_determinization``, with each game's view
+  read from its state's layout below);
 - with validation on, ``mcts`` and ``flat`` choose a listed option at every decision (10^4
   validated decisions per game and player) and the engine's invariants hold after it;
-- the same games on 1 and 2 threads and in any chunking; the replay is the recorded game; the
-  search kernel plays heuristic lineups exactly as the kernel;
-- the search's stream is ``derive_seed(seed, "search")``.
+- the search's stream is ``derive_seed(seed, "search")``; sequential halving and progressive
+  widening do what docs/strategies.md says.
 """
 
 from __future__ import annotations
-
-import dataclasses
 
 import numpy as np
 import pytest
 from small_search import small_search_overrides
 
-from simbalance.core.rng import derive_seed, seed_game
-from simbalance.core.runner import play_chunk
+from simbalance.core.rng import derive_seed
 from simbalance.games.registry import all_games
-from simbalance.players import FLAT, MCTS
 from simbalance.players.common_nb import search_seed
 from simbalance.studies.run import plan_run
+from simbalance.testing import check_determinization, seats_of
 
 GAMES = sorted(g for g, spec in all_games().items() if spec.load().search is not None)
 ROLLOUT = {"captain-action": "builder", "lady-actions-escape": "blocker", "aquaman": "runner",
@@ -35,44 +32,6 @@ ROLLOUT = {"captain-action": "builder", "lady-actions-escape": "blocker", "aquam
 def small_plan(game: str, strategies: str, n: int = 40, validate: bool = False, rotate: bool = True):
     return plan_run(game, n, players=4, seed=7, strategies=strategies, rotate=rotate,
                     overrides=small_search_overrides(game), validate=validate)  # small budgets: tests/small_search.py
-
-
-def seats_of(plan, g: int):
-    slots = plan.lineup.seats[g % len(plan.lineup.seats)]
-    return (plan.lineup.slot_strategy[slots].astype(np.int64), np.ascontiguousarray(plan.lineup.slot_params[slots]))
-
-
-def decision_states(plan, games, every: int = 3):
-    """States at the decisions of the plan's games (every ``every``-th, the heuristic rollout
-    strategy deciding in between), copied: the places a search starts from."""
-    res = plan.engine.resumable
-    ctx = res.context(*plan.prepared)
-    sid = np.full(plan.players, plan.engine.strategies[ROLLOUT[plan.spec.id]], np.int64)
-    prm = np.ascontiguousarray(np.tile(_heuristic_row(plan), (plan.players, 1)))
-    found = []
-    for g in games:
-        state = res.new_state(ctx)
-        res.start(ctx, state, np.uint64(plan.seed), np.int64(g))
-        while res.to_move(ctx, state) >= 0:
-            found.append(res.clone(state))
-            res.play_out(ctx, state, sid, prm, np.int64(every))
-    return ctx, found
-
-
-def stream(state):
-    """The state's own random stream: its one uint64[1] array (not the first in every game)."""
-    (rng,) = [a for a in state if a.dtype == np.uint64 and a.shape == (1,)]
-    return rng
-
-
-def _heuristic_row(plan):
-    from simbalance.core.lineup import all_strategies
-
-    infos = all_strategies(plan.config, plan.engine.strategies, plan.engine.strategy_params)
-    row = np.zeros(plan.lineup.slot_params.shape[1])
-    values = list(infos[ROLLOUT[plan.spec.id]].params.values())
-    row[:len(values)] = values
-    return row
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -200,77 +159,7 @@ def test_the_search_stream_is_derive_seed_search():
 
 @pytest.mark.parametrize("game", GAMES)
 def test_a_determinization_keeps_the_view_and_shuffles_the_hidden_cards_uniformly(game):
-    view, hidden = VIEW[game]
-    plan = small_plan(game, ",".join([ROLLOUT[game]] * 4))
-    res, search = plan.engine.resumable, plan.engine.search
-    ctx, states = decision_states(plan, range(3))
-    rng = np.zeros(1, np.uint64)
-    seed_game(rng, np.uint64(5), np.int64(0))
-    changed = 0
-    for state in states:  # a search determinizes for the seat to move
-        seat = res.to_move(ctx, state)
-        w = res.clone(state)
-        search.determinize(ctx, w, seat, rng)
-        assert view(ctx, w, seat) == view(ctx, state, seat)
-        assert res.check(ctx, w) == 0
-        before, after = hidden(ctx, state, seat), hidden(ctx, w, seat)
-        assert {k: len(v) for k, v in before.items()} == {k: len(v) for k, v in after.items()}
-        assert sorted(sum(before.values(), [])) == sorted(sum(after.values(), []))
-        assert stream(w)[0] != stream(state)[0]  # the game's own stream is re-keyed
-        changed += before != after
-    assert changed > len(states) // 2  # the hidden cards do move
-    # Uniform: each hidden card lands in each hidden place at the rate of the place's size.
-    state = states[len(states) // 2]
-    seat = res.to_move(ctx, state)
-    places = hidden(ctx, state, seat)
-    total = sum(len(v) for v in places.values())
-    counts = {}
-    samples = 3000
-    for _ in range(samples):
-        w = res.clone(state)
-        search.determinize(ctx, w, seat, rng)
-        for place, cards in hidden(ctx, w, seat).items():
-            for c in cards:
-                counts[c, place] = counts.get((c, place), 0) + 1
-    every = sum(places.values(), [])
-    for card in sorted(set(every)):
-        copies = every.count(card)  # captain-future's cards are kinds: a kind's copies count together
-        for place, cards in places.items():
-            p = len(cards) / total
-            got = counts.get((card, place), 0)
-            # (the copies of one kind are drawn without replacement: this variance is an upper bound)
-            z = (got - samples * copies * p) / np.sqrt(samples * copies * p * (1 - p)) if 0 < p < 1 else 0.0
-            assert abs(z) < 5, (f"{game}: card {card} in {place} {got} times of {samples}, "
-                                f"expected {samples * copies * p:.0f}")
-
-
-@pytest.mark.parametrize("game", GAMES)
-@pytest.mark.parametrize("player", ["mcts", "flat"])
-def test_the_search_sees_nothing_hidden(game, player):
-    """The leak test: the hidden cards placed otherwise (a determinization of the real state) and the
-    game's stream re-keyed: the same search, option and statistics."""
-    plan = small_plan(game, f"{player},{ROLLOUT[game]},{ROLLOUT[game]},{ROLLOUT[game]}")
-    res, search = plan.engine.resumable, plan.engine.search
-    ctx, states = decision_states(plan, range(2))
-    rng = np.zeros(1, np.uint64)
-    seed_game(rng, np.uint64(9), np.int64(0))
-    a = search.new_scratch(ctx, plan.lineup.slot_strategy, plan.lineup.slot_params)
-    b = search.new_scratch(ctx, plan.lineup.slot_strategy, plan.lineup.slot_params)
-    stats = 2 if player == "mcts" else 9  # the tree's statistics, flat's sums per option
-    changed = 0
-    for k, state in enumerate(states[::2]):
-        seat = res.to_move(ctx, state)
-        sid = np.full(plan.players, plan.engine.strategies[ROLLOUT[game]], np.int64)
-        sid[seat] = MCTS if player == "mcts" else FLAT
-        prm = np.tile(_heuristic_row(plan), (plan.players, 1))  # the others play the rollout heuristic as configured
-        prm[seat] = plan.lineup.slot_params[0]
-        other = res.clone(state)
-        search.determinize(ctx, other, seat, rng)
-        changed += any(not np.array_equal(x, y) for x, y in zip(state, other, strict=True) if x is not stream(state))
-        key = (np.uint64(plan.seed), np.int64(0), np.int64(k))
-        assert search.choose(ctx, state, sid, prm, *key, a) == search.choose(ctx, other, sid, prm, *key, b)
-        assert np.array_equal(a[stats], b[stats])
-    assert changed > 0
+    check_determinization(small_plan(game, ",".join([ROLLOUT[game]] * 4)), *VIEW[game])
 
 
 def play_validated(plan, target: int) -> int:
@@ -315,55 +204,6 @@ def test_validated_search_players_choose_listed_options(game):
     from simbalance.studies.run import SimulationResult
 
     assert (SimulationResult.from_plan(records).records["end"] != 3).all()
-
-
-def play(plan, threads: int = 1, chunk: int | None = None) -> np.ndarray:
-    out = np.zeros(plan.n, plan.engine.record_dtype)
-    chunk = chunk or plan.n
-    for first in range(0, plan.n, chunk):
-        size = min(chunk, plan.n - first)
-        play_chunk(plan.engine, plan.lineup, plan.prepared, plan.seed, first, size, threads, plan.kernel,
-                   out=out[first:first + size])
-    return out
-
-
-@pytest.mark.parametrize("game", GAMES)
-def test_the_same_search_games_on_one_and_two_threads_and_any_chunks(game):
-    plan = small_plan(game, f"mcts,flat,{ROLLOUT[game]},random", n=24)
-    base = play(plan)
-    assert np.array_equal(base, play(plan, threads=2))
-    assert np.array_equal(base, play(plan, chunk=5))
-    shorter = dataclasses.replace(plan, n=10)
-    assert np.array_equal(base[:10], play(shorter))
-
-
-@pytest.mark.parametrize("game", GAMES)
-def test_the_replay_of_a_search_game_is_the_recorded_game(game):
-    plan = small_plan(game, f"mcts,flat,{ROLLOUT[game]},random", n=4)
-    records = play(plan)
-    for g in range(plan.n):
-        record, events = plan.engine.trace(plan, g)
-        assert record.tobytes() == records[g:g + 1].tobytes()
-        assert len(events) > 0
-
-
-@pytest.mark.parametrize("game", GAMES)
-def test_the_search_kernel_plays_heuristic_lineups_as_the_kernel(game):
-    names = list(plan_run(game, 1).engine.heuristics)
-    heuristics = plan_run(game, 200, players=4, seed=3, strategies=(names * 4)[:4], rotate=True)
-    assert heuristics.kernel is heuristics.engine.kernel
-    searching = dataclasses.replace(heuristics, kernel=heuristics.engine.search.kernel)
-    assert np.array_equal(play(heuristics), play(searching))
-
-
-@pytest.mark.parametrize("game", GAMES)
-def test_a_search_seat_never_plays_in_the_kernel_without_search(game):
-    """The kernel without search stops at a search seat and ends that game as invalid (records that
-    look played would be wrong); the runner picks the search kernel for such a lineup."""
-    plan = small_plan(game, f"mcts,{ROLLOUT[game]},{ROLLOUT[game]},{ROLLOUT[game]}", n=4, rotate=False)
-    assert plan.kernel is plan.engine.search.kernel  # seat 0 searches: it takes the first decision
-    wrong = dataclasses.replace(plan, kernel=plan.engine.kernel)
-    assert (play(wrong)["end"] == 3).all()
 
 
 def test_sequential_halving_keeps_the_better_half_and_always_the_rollout_strategys_own_option():

@@ -1,5 +1,5 @@
 """aquaman's part of the search players (search_nb; the generic checks of every game with search
-players are in tests/players/test_search.py): what each seat learns of where cards are, and a
+players are in tests/players/test_search.py and simbalance.testing): what each seat learns of where cards are, and a
 determinization that keeps it, shuffles the rest uniformly (chi-square) and hides the first
 fighter's chosen card from the second; the search's choice there does not depend on that card."""
 

@@ -1,5 +1,6 @@
 """captain-future's part of the search players (search_nb, play_nb's search kernel): what
-tests/players/test_search.py checks for every game, plus what is captain-future's own:
+tests/players/test_search.py and the contract test (simbalance.testing) check for every game, plus
+what is captain-future's own:
 
 - a determinization puts each hidden card kind in each hidden place (the other hands, the stack)
   and on top of the stack at the rates of the places' sizes (chi-square);
@@ -21,6 +22,7 @@ from simbalance.games.captain_future import state_nb as S
 from simbalance.games.captain_future.search_nb import search_options
 from simbalance.players import FLAT, MCTS
 from simbalance.studies.run import plan_run
+from simbalance.testing import decision_states
 
 SETS = ["strategies.mcts.iterations=16", "strategies.mcts.depth=8", "strategies.flat.playouts=2",
         "strategies.flat.depth=8"]
@@ -48,17 +50,7 @@ def _rows(plan, names):
 
 
 def _states(plan, games=range(2), every=3, strategy="aggressor"):
-    res = plan.engine.resumable
-    ctx = res.context(*plan.prepared)
-    sid, prm = _rows(plan, [strategy] * 4)
-    found = []
-    for g in games:
-        state = res.new_state(ctx)
-        res.start(ctx, state, np.uint64(plan.seed), np.int64(g))
-        while res.to_move(ctx, state) >= 0:
-            found.append(res.clone(state))
-            res.play_out(ctx, state, sid, prm, np.int64(every))
-    return ctx, found
+    return decision_states(plan, games, every, seats=_rows(plan, [strategy] * 4))
 
 
 def _hidden(ctx, state, seat):
