@@ -168,6 +168,7 @@ def test_a_new_game_end_to_end(tmp_path):
     assert "greedy" in out and (work / "tournament" / "tournament.html").exists()
     out = ok(venv.simbalance("replay", "trick-race", "--seed", "0", "--game", "3", cwd=work)).stdout
     assert out.startswith("trick-race, game 3 of seed 0") and "Trick 1:" in out
+    assert "player 1" in out and "seat 0" not in out  # people count players from 1 (issue 41 item 4)
     baseline = folder / "trick_race" / "configs" / "baselines" / "trick-race.json"
     ok(venv.simbalance("baseline", "trick-race", "--n", "5000", "--out", baseline, cwd=work))
     assert "all 1 baseline(s) pass" in ok(venv.simbalance("check", baseline, cwd=work)).stdout
