@@ -79,9 +79,9 @@ def installed(tmp_path, monkeypatch):
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: trick-race\nVersion: 0.1.0\n")
     (info / "entry_points.txt").write_text("[simbalance.games]\ntrick-race = trick_race\n")
     monkeypatch.syspath_prepend(str(folder))
-    registry._discover.cache_clear()
+    registry.rescan()
     yield folder
-    registry._discover.cache_clear()
+    registry.rescan()
     for name in [m for m in sys.modules if m == "trick_race" or m.startswith("trick_race.")]:
         del sys.modules[name]
 

@@ -56,10 +56,10 @@ def site(tmp_path, monkeypatch):
     folder = tmp_path / "site"
     folder.mkdir()
     monkeypatch.syspath_prepend(str(folder))
-    registry._discover.cache_clear()
+    registry.rescan()
     before = set(sys.modules)
     yield folder
-    registry._discover.cache_clear()
+    registry.rescan()
     for name in set(sys.modules) - before:
         if name.startswith(("fake_", "broken_")):
             del sys.modules[name]
@@ -174,10 +174,10 @@ ENGINE = dataclasses.replace(FIND_DR_EVIL, kernel=kernel, module=__name__)
 '''
 HOSTILE_ENGINES = {
     # what the engine does: (the engine module's text, the words of the one line)
-    "exits when imported": ("import os\nos._exit(0)\n", "ended (exit 0) before it answered: does its engine call os._exit"),
+    "exits when imported": ("import os\nos._exit(0)\n", "ended (exit 0) before it answered: does its package or its engine call os._exit"),
     "interrupts when imported": ("raise KeyboardInterrupt\n", "failed (exit 3): KeyboardInterrupt"),
     "is killed when imported": ("import os\nimport signal\n\nos.kill(os.getpid(), signal.SIGKILL)\n", "was killed by SIGKILL"),
-    "loops when imported": ("while True:\n    pass\n", "did not finish within 5 s: does its engine loop"),
+    "loops when imported": ("while True:\n    pass\n", "did not finish within 5 s: does its package or its engine loop"),
     "a game that loops": (HOSTILE_KERNEL.format(body="while True:\n        pass"), "did not finish within 5 s"),
     "a game that raises": (HOSTILE_KERNEL.format(body="raise ValueError('my game gave up')"),
                            "failed (exit 3): ValueError: my game gave up"),
@@ -240,14 +240,97 @@ def test_a_plugin_whose_players_search_is_probed_with_a_heuristic(site, monkeypa
     """Search players, run as Python, take minutes (captain-future's mcts: over 200 s for 5 games):
     when a plug-in's default lineup seats one, the probe seats the game's first heuristic instead and
     answers in a few seconds."""
-    from simbalance.studies.probe import probe_plugin_game
-
     pkg = add_package(site, "fake_future", FAKE_SPEC.format(id="fake-future").replace("find_dr_evil", "captain_future"))
     (pkg / "configs").mkdir()
     text = (CONFIG_DIR / "captain-future.toml").read_text().replace('strategies = ["aggressor"]', 'strategies = ["mcts"]')
     (pkg / "configs" / "fake-future.toml").write_text(text)
     add_dist(site, "futuregame", {"fake-future": "fake_future"})
     monkeypatch.setenv("SIMBALANCE_PROBE_SECONDS", "30")
-    spec = registry.get_game("fake-future")
+    registry.get_game("fake-future")  # no error: the probe answered within the limit
     assert load_config("fake-future")["game"]["strategies"] == ["mcts"]
-    probe_plugin_game(spec)  # no error: answered within the limit
+
+
+# A plug-in package whose own __init__ is hostile (issue 42 item 5): the registry used to import every
+# plug-in's __init__ in the command's process, for every command, to read its SPEC. Now a command about
+# a built-in game imports no plug-in, and a plug-in is probed in a process of its own before it is
+# imported. Each case runs the real command in a process of its own: in the test's process, an
+# os._exit(0) would end pytest itself. A BaseException that is not an Exception (Abort) stands for
+# what the registry's own import does not catch.
+HOSTILE_INITS = {
+    # what the __init__ does: (its text, the words of the one line)
+    "exits": ("import os\nos._exit(0)\n", "ended (exit 0) before it answered: does its package or its engine call"),
+    "interrupts": ("raise KeyboardInterrupt\n", "failed (exit 3): KeyboardInterrupt"),
+    "loops": ("while True:\n    pass\n", "did not finish within 3 s: does its package or its engine loop"),
+    "kills itself": ("import os\nimport signal\n\nos.kill(os.getpid(), signal.SIGKILL)\n", "was killed by SIGKILL"),
+    "raises a BaseException": ("class Abort(BaseException):\n    pass\n\n\nraise Abort('my game aborts')\n",
+                               "failed (exit 3): Abort: my game aborts"),
+}
+
+
+def simbalance_command(site: Path, *args: str, seconds: float = 120) -> tuple[int, str, str]:
+    """``simbalance ARGS`` in a process of its own that sees the plug-ins in ``site``: (exit code,
+    stdout, stderr); a command that hangs is exit code None."""
+    import os
+    import subprocess
+
+    env = {**os.environ, "SIMBALANCE_PROBE_SECONDS": "3", "COLUMNS": "200",
+           "PYTHONPATH": os.pathsep.join([str(site), *(p for p in sys.path if p)])}
+    try:
+        done = subprocess.run([sys.executable, "-m", "simbalance.cli.main", *args], capture_output=True, text=True,
+                              env=env, timeout=seconds, stdin=subprocess.DEVNULL)
+    except subprocess.TimeoutExpired:
+        return None, "", "(hung)"
+    return done.returncode, done.stdout, done.stderr
+
+
+@pytest.mark.parametrize("case", HOSTILE_INITS)
+def test_a_hostile_plugin_package_cannot_end_or_hang_a_command(site, tmp_path, case):
+    text, words = HOSTILE_INITS[case]
+    add_package(site, "fake_hostile", text)
+    add_dist(site, "hostilegame", {"fake-hostile": "fake_hostile"})
+    fake_game(site)  # a plug-in that works: listed all the same
+
+    # a built-in game never imports a plug-in package
+    code, out, err = simbalance_command(site, "run", "find-dr-evil", "--n", "200", "--out", str(tmp_path / "ok"),
+                                        "--quiet", "--no-games", seconds=60)
+    assert code == 0 and (tmp_path / "ok" / "summary.json").exists(), (code, out, err)
+
+    # the plug-in asked for by its id: probed first, one line, exit 2, nothing written, within the limit
+    code, out, err = simbalance_command(site, "run", "fake-hostile", "--n", "20", "--out", str(tmp_path / "r"),
+                                        seconds=60)
+    line = (out + err).strip()
+    assert code == 2 and len(line.splitlines()) == 1, (code, out, err)
+    assert line.startswith("error: plug-in game 'fake-hostile' of package hostilegame 0.1: the probe"), line
+    assert words in line, line
+    assert not list(tmp_path.glob("r*"))
+
+    # every game listed: the hostile one is a problem line, the others are there
+    code, out, err = simbalance_command(site, "games", seconds=60)
+    assert code == 2, (code, out, err)
+    assert [e for e in err.splitlines() if e.strip()] == [line], err
+    assert "find-dr-evil" in out and "fake-evil" in out and "fake-hostile" not in out, out
+
+
+def test_a_builtin_game_imports_no_plugin(site, monkeypatch):
+    """Asking for a built-in game, or for the built-in games, looks at no plug-in: no probe, no import."""
+    from simbalance.studies import probe
+
+    package = add_package(site, "fake_noisy", "from pathlib import Path\n\nPath(__file__).with_name('imported').touch()\n")
+    add_dist(site, "noisygame", {"noisy": "fake_noisy"})
+    monkeypatch.setattr(probe.subprocess, "run", lambda *a, **kw: pytest.fail("a plug-in was probed"))
+    assert registry.get_game("find-dr-evil").builtin
+    assert "noisy" not in registry.builtin_games()
+    assert not (package / "imported").exists()
+
+
+def test_a_plugin_whose_spec_id_is_not_its_entry_point_name_is_one_line(site):
+    """The entry point's name is the game id (how a command finds it without importing every
+    plug-in): a SPEC with another id is left out with one line saying so."""
+    add_package(site, "fake_other", FAKE_SPEC.format(id="other-evil"))
+    add_dist(site, "othergame", {"fake-other": "fake_other"})
+    with pytest.raises(SimbalanceError) as err:
+        registry.get_game("fake-other")
+    assert str(err.value) == ("plug-in game 'fake-other' of package othergame (entry point fake_other): its SPEC's id is "
+                              "'other-evil', not the entry point's name; a plug-in game is found by its entry point's "
+                              "name: give both the same id")
+    assert "other-evil" not in registry.all_games() and "fake-other" not in registry.all_games()

@@ -17,10 +17,8 @@ def strategies(
     from simbalance.core.config import load_config
     from simbalance.core.lineup import all_strategies
     from simbalance.games.registry import get_game
-    from simbalance.studies.probe import probe_plugin_game
 
-    spec = get_game(game)
-    probe_plugin_game(spec)  # a plug-in's engine is probed before it is imported here (studies/probe.py)
+    spec = get_game(game)  # a plug-in game is probed there before it is imported (studies/probe.py)
     engine = spec.load()
     cfg = load_config(spec.id)
     table = Table(title=f"{spec.id}: strategies (use the name with --strategies; a preset anywhere a name is)")

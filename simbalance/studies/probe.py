@@ -5,7 +5,8 @@ it, under a time limit:
 
 - a strategy file: imported, and its function called on decisions of the game
   (``Engine.user_strategy.sample``);
-- a plug-in game: its engine imported, and a few games of its own config played.
+- a plug-in game: its package imported (its SPEC read: games/registry.py calls this before it imports
+  the package itself), its engine imported, and a few games of its own config played.
 
 Code that exits while it runs, raises, loops or is killed then stops the run with one line naming it
 and what happened, where in the run's own process it could end it silently (``os._exit(0)``: exit 0
@@ -13,7 +14,8 @@ and nothing written), hang it or interrupt it. The built-in games are not probed
 simbalance's own.
 
 The limit: ``SIMBALANCE_PROBE_SECONDS`` (default 60). This module is the parent's side; the child's
-is studies/probe_child.py (a module of its own: it plays a run, and the run's planning calls this).
+is studies/probe_child.py (a module of its own: it plays a run, and the run's planning and the
+registry call this).
 """
 
 from __future__ import annotations
@@ -55,22 +57,17 @@ def probe_user_strategy(game: str, spec: str, players: int) -> None:
            own_error=f"--strategy-file {spec}: ")
 
 
-_trusted: set = set()  # the plug-in games probed in this process (a sweep plans hundreds of runs)
-
-
-def probe_plugin_game(spec) -> None:
-    """Import a plug-in game's engine and play a few games in a child process, once per process (a
-    built-in game is not probed); a one-line ConfigError naming the game and its package unless it
-    answers in time. ``spec``: the game's GameSpec."""
-    if spec.builtin or probing() or spec in _trusted:
-        return
-    package = spec.origin.removeprefix("plug-in ")
-    _probe(["game", spec.id],
-           where=f"plug-in game {spec.id!r} of package {package}: the probe (its engine imported and {PROBE_GAMES} "
-                 "games played, in a process of its own)",
-           loops="does its engine loop, when imported or in a game?",
-           exits="does its engine call os._exit or sys.exit?")
-    _trusted.add(spec)
+def probe_plugin_game(game_id: str, package: str, *, own_error: str) -> None:
+    """Import a plug-in game's package (its SPEC) and engine and play a few games in a child process;
+    a one-line ConfigError naming the game and its package ("<distribution> <version>") unless it
+    answers in time. The registry calls this before it imports the package (once per game and
+    process); the child's own one-line error that starts with ``own_error`` (the registry's words
+    for a package with no SPEC, or one that raises when imported) is passed on as it is."""
+    _probe(["game", game_id],
+           where=f"plug-in game {game_id!r} of package {package}: the probe (its package and engine imported and "
+                 f"{PROBE_GAMES} games played, in a process of its own)",
+           loops="does its package or its engine loop, when imported or in a game?",
+           exits="does its package or its engine call os._exit or sys.exit?", own_error=own_error)
 
 
 def _probe(args: list[str], *, where: str, loops: str, exits: str, own_error: str | None = None) -> None:

@@ -29,11 +29,14 @@ def _child_strategy(game: str, spec: str, players: int) -> None:
 
 
 def _child_game(game: str) -> None:
-    """Import the game's engine and play a few games of its own config, as Python."""
+    """Import the game's package (its SPEC: the registry's own checks, which raise the registry's
+    one line) and engine, and play a few games of its own config, as Python."""
     from simbalance.core.errors import SimbalanceError
+    from simbalance.games.registry import get_game
     from simbalance.studies.run import SimulationResult
     from simbalance.studies.settings import RunSettings
 
+    get_game(game)  # in this child the registry imports the package as it is (it is the probe)
     settings = RunSettings(game, seed=0, threads=1)
     try:
         plan = settings.plan(PROBE_GAMES)

@@ -34,7 +34,7 @@ from simbalance.core.plan import RunPlan, check_n, check_search_budgets, check_s
 from simbalance.core.runner import BACKENDS, DASK_TIMEOUT_S, MAX_CHUNK, check_threads
 from simbalance.core.variants import load_variant
 from simbalance.games.registry import get_game
-from simbalance.studies.probe import probe_plugin_game, probe_user_strategy, probing
+from simbalance.studies.probe import probe_user_strategy, probing
 
 # The settings that decide which games a run plays (the others decide only where they are played).
 IDENTITY = ("game", "players", "seed", "overrides", "variants", "config")
@@ -188,7 +188,7 @@ def plan_run(
     the ladder's budgets.
     """
     settings = RunSettings.of(game, **settings)
-    spec = get_game(settings.game)
+    spec = get_game(settings.game)  # a plug-in game has played a few games in a process of its own there
     n = check_n(n)
     threads = check_threads(settings.threads)
     if chunk_size is not None:
@@ -208,7 +208,6 @@ def plan_run(
     if settings.players is not None:
         cfg.setdefault("game", {})["players"] = settings.players
     players = require_int(cfg, "game.players", spec.min_players, spec.max_players)
-    probe_plugin_game(spec)  # a plug-in's engine plays a few games in a process of its own first
     engine = spec.load()
     lineup = resolve_lineup(cfg, engine.strategies, engine.strategy_params, players, strategies, rotate, every_lineup,
                             user_strategy=strategy_file is not None)
