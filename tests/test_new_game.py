@@ -116,6 +116,26 @@ def test_bad_names(tmp_path, name, words):
     assert list(tmp_path.iterdir()) == []
 
 
+def test_a_name_an_installed_plugin_claims_is_refused_without_running_it(tmp_path, monkeypatch):
+    """The name is checked against the installed plug-ins' entry point names (their game ids): no
+    plug-in's code runs, nor its probe, for a name check (issue 42 item 5)."""
+    from simbalance.games import registry
+
+    site = tmp_path / "site"
+    (site / "racegame-0.1.dist-info").mkdir(parents=True)
+    (site / "racegame-0.1.dist-info" / "METADATA").write_text("Metadata-Version: 2.1\nName: racegame\nVersion: 0.1\n")
+    (site / "racegame-0.1.dist-info" / "entry_points.txt").write_text("[simbalance.games]\ntrick-race = race_pkg\n")
+    (site / "race_pkg.py").write_text("from pathlib import Path\n\nPath(__file__).with_name('imported').touch()\n")
+    monkeypatch.syspath_prepend(str(site))
+    registry.rescan()
+    try:
+        with pytest.raises(SimbalanceError, match="the installed package racegame claims that id"):
+            new_game("trick-race", tmp_path / "g")
+    finally:
+        registry.rescan()
+    assert not (site / "imported").exists() and not (tmp_path / "g").exists()
+
+
 def test_a_failed_write_leaves_nothing(tmp_path, monkeypatch):
     import simbalance.scaffold as scaffold
 

@@ -53,16 +53,15 @@ def check_name(name: str) -> Names:
     package = name.replace("-", "_")
     if keyword.iskeyword(package) or not package.isidentifier():
         raise SimbalanceError(f"new-game {name!r}: {package} is a Python keyword, not a valid package name; {EXAMPLE}")
-    from simbalance.games.registry import all_games, plugin_problems
+    from simbalance.games.registry import builtin_games, plugin_packages
 
-    games = all_games()
-    if name in games:
-        raise SimbalanceError(f"new-game {name!r}: a game of that id exists ({games[name].origin}); choose another "
-                              "name (`simbalance games` lists the ids)")
-    for trouble in plugin_problems():
-        if trouble.name == name:
-            raise SimbalanceError(f"new-game {name!r}: the installed package {trouble.package} claims that id; "
-                                  "choose another name")
+    if name in builtin_games():
+        raise SimbalanceError(f"new-game {name!r}: a game of that id exists (built-in); choose another name "
+                              "(`simbalance games` lists the ids)")
+    claims = plugin_packages(name)  # from the packages' metadata: no plug-in's code runs for a name check
+    if claims:
+        raise SimbalanceError(f"new-game {name!r}: the installed package {', '.join(claims)} claims that id; "
+                              "choose another name")
     if package in sys.stdlib_module_names or package == "simbalance" or importlib.util.find_spec(package) is not None:
         raise SimbalanceError(f"new-game {name!r}: a module named {package} can already be imported here, and the "
                               "game's package would clash with it; choose another name")
