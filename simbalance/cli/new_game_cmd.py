@@ -17,7 +17,7 @@ def new_game(
     """Write a new game in simbalance's file template: a small but complete card game (a deck from
     the config, a decision every turn, a win condition and a turn cap), two heuristic strategies
     plus random and the search players mcts and flat, its config, three rule variants, a rules page
-    and tests that run the contract test on it. Install it with `pip install -e 'DIR[test]'` (the
+    and tests that run the contract test on it. Install it with `pip install -e 'DIR\\[test]'` (the
     test extra brings pytest); then every command plays it. Walk-through: docs/your-game.md."""
     from simbalance.report.files import check_path_names
     from simbalance.scaffold import new_game as write_game

@@ -18,7 +18,7 @@ def strategies(
     from simbalance.core.lineup import all_strategies
     from simbalance.games.registry import get_game
 
-    spec = get_game(game)  # a plug-in game is probed there before it is imported (studies/probe.py)
+    spec = get_game(game)  # a plug-in game is probed there before it is imported (core/probe.py)
     engine = spec.load()
     cfg = load_config(spec.id)
     table = Table(title=f"{spec.id}: strategies (use the name with --strategies; a preset anywhere a name is)")

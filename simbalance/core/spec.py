@@ -57,7 +57,7 @@ class UserStrategy:
     """Strategies written by a user (``--strategy-file``): ``kernel(fn)`` builds a kernel in which
     ``fn`` decides for the seats named ``plugin``; ``doc`` is the decision signature ``fn`` must have;
     ``sample(players)``: decisions as the game hands them to ``fn`` (argument tuples), on which the
-    probe calls it before it is trusted (studies/probe.py)."""
+    probe calls it before it is trusted (core/probe.py)."""
 
     kernel: Callable[[Callable], Callable]
     doc: str

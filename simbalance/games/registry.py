@@ -9,7 +9,7 @@ declares an entry point in the group ``simbalance.games`` (what ``simbalance new
 
 The entry point's name is the game's id (its SPEC's id must be the same), so plug-ins are found
 lazily (issue 42 item 5): a command about a built-in game imports no plug-in at all, and asking for
-a plug-in game by id (``get_game``) first probes its package in a child process (studies/probe.py:
+a plug-in game by id (``get_game``) first probes its package in a child process (core/probe.py:
 the package imported, its SPEC read and a few games played), then imports it here. Only listing
 every game (``all_games``, ``plugin_problems``: ``simbalance games``, an unknown id's suggestions)
 probes every plug-in. Code from outside simbalance thus never runs in the command's own process
@@ -37,8 +37,8 @@ from pathlib import Path
 import simbalance.games as games_pkg
 from simbalance.core.config import set_config_dir_lookup
 from simbalance.core.errors import SimbalanceError, did_you_mean
+from simbalance.core.probe import probe_plugin_game, probing
 from simbalance.core.spec import GameSpec
-from simbalance.studies.probe import probe_plugin_game, probing  # it imports no game: no circle
 
 ENTRY_POINT_GROUP = "simbalance.games"
 

@@ -1,4 +1,4 @@
-"""The child's side of a probe (studies/probe.py): import the code from outside simbalance and run it
+"""The child's side of a probe (core/probe.py): import the code from outside simbalance and run it
 as the run would, as Python (the parent turns numba's compiler off), then print the answer.
 
     python -m simbalance.studies.probe_child strategy GAME PATH.py:FUNCTION PLAYERS
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import sys
 
-from simbalance.studies.probe import ANSWER, PROBE_GAMES
+from simbalance.core.probe import ANSWER, PROBE_GAMES
 
 
 def _child_strategy(game: str, spec: str, players: int) -> None:

@@ -31,10 +31,10 @@ from simbalance.core.config import apply_overrides, check_shares, load_config, o
 from simbalance.core.errors import ConfigError, SimbalanceError
 from simbalance.core.lineup import resolve_lineup
 from simbalance.core.plan import RunPlan, check_n, check_search_budgets, check_seed, check_whole
+from simbalance.core.probe import probe_user_strategy, probing
 from simbalance.core.runner import BACKENDS, DASK_TIMEOUT_S, MAX_CHUNK, check_threads
 from simbalance.core.variants import load_variant
 from simbalance.games.registry import get_game
-from simbalance.studies.probe import probe_user_strategy, probing
 
 # The settings that decide which games a run plays (the others decide only where they are played).
 IDENTITY = ("game", "players", "seed", "overrides", "variants", "config")

@@ -37,7 +37,7 @@ PROBE_HAND = 7
 
 def sample_decisions(prepare, players: int, count: int = 20) -> list[tuple]:
     """Decisions as the game hands them to a user's function (USER_STRATEGY_DOC's arguments), for
-    the probe (studies/probe.py): ``count`` leads from random hands of the default deck (a lead may
+    the probe (core/probe.py): ``count`` leads from random hands of the default deck (a lead may
     play any card: playable is the hand)."""
     from simbalance.core.config import load_config
 

@@ -14,8 +14,9 @@ and nothing written), hang it or interrupt it. The built-in games are not probed
 simbalance's own.
 
 The limit: ``SIMBALANCE_PROBE_SECONDS`` (default 60). This module is the parent's side; the child's
-is studies/probe_child.py (a module of its own: it plays a run, and the run's planning and the
-registry call this).
+is studies/probe_child.py, which plays a run, started by its module name: this side imports nothing
+above the core, so that the registry (games/) and the run's planning (studies/) both call it without
+an import running back up.
 """
 
 from __future__ import annotations
