@@ -223,7 +223,7 @@ def test_listing_a_plugins_strategies_probes_it_first(site, monkeypatch):
 def test_a_plugin_game_is_probed_once_and_a_builtin_never(site, monkeypatch):
     """The probe costs a process of its own (about a second): once per plug-in game and process (a
     sweep plans hundreds of runs), never for a built-in game."""
-    from simbalance.studies import probe
+    from simbalance.core import probe
 
     fake_game(site)
     children = []
@@ -313,7 +313,7 @@ def test_a_hostile_plugin_package_cannot_end_or_hang_a_command(site, tmp_path, c
 
 def test_a_builtin_game_imports_no_plugin(site, monkeypatch):
     """Asking for a built-in game, or for the built-in games, looks at no plug-in: no probe, no import."""
-    from simbalance.studies import probe
+    from simbalance.core import probe
 
     package = add_package(site, "fake_noisy", "from pathlib import Path\n\nPath(__file__).with_name('imported').touch()\n")
     add_dist(site, "noisygame", {"noisy": "fake_noisy"})
