@@ -121,11 +121,6 @@ def _share(v) -> str:
     return "n/a" if v is None else pct(float(v))
 
 
-def pp2(v) -> str:
-    """A difference of shares in percentage points (``+3.20 pp``), not in percent."""
-    return format_difference(v, "share")
-
-
 def _in_unit(v, unit: str) -> str:
     """A length with its unit, to two decimals at most (``12.5 turns``, not ``12.4983``)."""
     return "n/a" if v is None else f"{float(v):,.2f}".rstrip("0").rstrip(".") + f" {escape(unit)}"
@@ -198,7 +193,9 @@ def render_report(manifest: dict, summary: dict, images: dict[str, bytes], findi
         table(["metric", "value"], [
             [f"first-player advantage (player 1's share of the decided games − 1/{players})",
              "n/a (no game had a winner)" if fpa["value"] is None else
-             f"{pp2(fpa['value'])} (95% CI {pp2(fpa['ci_low'])} to {pp2(fpa['ci_high'])})"],
+             # a difference of shares: in percentage points, as check and sweep say it
+             f"{format_difference(fpa['value'], 'share')} (95% CI {format_difference(fpa['ci_low'], 'share')} "
+             f"to {format_difference(fpa['ci_high'], 'share')})"],
             ["balance (1 − largest gap between players' shares of the decided games)",
              "n/a" if summary["balance"] is None else f"{summary['balance']:.2%}"],
             ["chi-square, all seats equal", f"{num(summary['equal_seats_chi_square']['statistic'])} "
