@@ -142,13 +142,15 @@ def simulate(game: str | RunSettings, n: int, **keywords: Any) -> SimulationResu
     return SimulationResult.from_plan(plan_run(game, n, **keywords))
 
 
-def play(plan: RunPlan, progress: ProgressFactory | None, label: str) -> SimulationResult:
+def play(plan: RunPlan, progress: ProgressFactory | None, label: str,
+         options: RunOptions | None = None) -> SimulationResult:
     """Play ``plan``, shown as ``label`` by ``progress`` when one is given: every study's one way
     to play a run and show it (``progress(label)`` makes the display of one run: a callable
-    ``(games done, total, seconds)`` with an optional ``close()``, as cli/terminal.RichProgress)."""
+    ``(games done, total, seconds)`` with an optional ``close()``, as cli/terminal.RichProgress).
+    ``options``: how it is played (a precision target, checkpoints: core/execution.RunOptions)."""
     shown = progress(label) if progress is not None else None
     try:
-        return SimulationResult.from_plan(plan, progress=shown)
+        return SimulationResult.from_plan(plan, progress=shown, options=options)
     finally:
         if shown is not None and hasattr(shown, "close"):
             shown.close()
