@@ -41,11 +41,10 @@ def robustness(
     writes robustness.html."""
     from simbalance.analysis.labels import player
     from simbalance.cli.terminal import RichProgress
+    from simbalance.core.plan import check_precision
     from simbalance.report.robustness_page import write_robustness_folder
     from simbalance.report.run_folder import check_out_dir, default_out_dir
     from simbalance.studies.robustness import robustness as run_robustness
-
-    from simbalance.core.plan import check_precision
 
     count, search_count = parse_count(n), parse_count(search_n, "--search-n")
     check_precision("--precision", precision)

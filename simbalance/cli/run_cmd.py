@@ -231,7 +231,7 @@ def run(
     if request.robust and plan.engine.search is None:
         if not quiet:  # one line, then the run as without it
             Console(stderr=True).print(f"--robust: {plan.spec.id} has no decisions (no search player), so its players "
-                                       "change nothing; running without --robust")
+                                       "change nothing; running without --robust", soft_wrap=True)
         request = replace(request, robust=False)
     keep = request.stream is not True and (request.stream is False
                                            or records_fit(plan.n, plan.engine.record_dtype.itemsize))

@@ -30,15 +30,14 @@ from simbalance.analysis.robustness import (
     robustness_findings,
 )
 from simbalance.core.errors import SimbalanceError, did_you_mean
-from simbalance.core.lineup import all_strategies
 from simbalance.core.execution import RunOptions, precision_reached
+from simbalance.core.lineup import all_strategies
 from simbalance.core.plan import MAX_BUDGET, check_precision, check_whole
 from simbalance.core.rng import derive_seed
 from simbalance.core.runner import MAX_GAMES, ProgressFactory
 from simbalance.studies.ladder import BUDGET_PARAMS, budget_preset
 from simbalance.studies.run import play
 from simbalance.studies.settings import RunSettings
-
 
 SEARCH_PRECISION = 0.03  # a search model plays until every seat's 95% CI half-width is below 3 points
 SEARCH_MOST = 5_000  # ... or this many games (at 4 seats about 800 games reach 3 points)
