@@ -197,3 +197,12 @@ def test_a_kill_during_the_sample_or_the_report_resumes_to_the_same_folder(monke
     pd.testing.assert_frame_equal(pd.read_parquet(out / "games.parquet"),
                                   pd.read_parquet(tmp_path / "whole" / "games.parquet"))
     assert np.isclose(sum(s["win_rate"] for s in again["strong_play"]["seats"]), 1.0)
+
+
+def test_run_robust_defaults_are_robustness_own():
+    """The CLI keeps its defaults without importing the study (a fast --help); they must agree."""
+    from simbalance.cli import run_cmd
+    from simbalance.studies import robustness
+
+    assert (run_cmd.SEARCH_PRECISION, run_cmd.SEARCH_MOST) == (robustness.SEARCH_PRECISION, robustness.SEARCH_MOST)
+    assert run_cmd.ROBUST_BUDGET == 100  # --robust's help says mcts@100
