@@ -206,3 +206,27 @@ def test_run_robust_defaults_are_robustness_own():
 
     assert (run_cmd.SEARCH_PRECISION, run_cmd.SEARCH_MOST) == (robustness.SEARCH_PRECISION, robustness.SEARCH_MOST)
     assert run_cmd.ROBUST_BUDGET == 100  # --robust's help says mcts@100
+
+
+def test_a_stop_during_the_sample_names_the_runs_own_checkpoint(monkeypatch, tmp_path):
+    """Ctrl-C or SIGTERM while the sample plays: the run stops after the sample's chunk in progress
+    and names the command that resumes it, with the run's checkpoint folder (not the sample's)."""
+    import contextlib
+
+    from simbalance.cli import run_cmd
+
+    state = tmp_path / "r.partial"
+
+    @contextlib.contextmanager
+    def stop_once_the_sample_began():
+        yield lambda: (state / "robust").exists()
+
+    monkeypatch.setattr(run_cmd, "interruptible", stop_once_the_sample_began)
+    res = runner.invoke(app, ["run", "captain-action", "--n", "500", *ROBUST, "--out", str(tmp_path / "r")])
+    assert res.exit_code == 130, (res.output, res.exception)
+    said = " ".join(res.output.split())
+    assert f"resume with: simbalance run --resume {state}" in said and "robust" not in said.split("--resume")[1], said
+    assert not (tmp_path / "r").exists() and (state / "robust" / "checkpoint.npz").exists()
+    monkeypatch.undo()
+    cli("run", "--resume", state, "--quiet")
+    assert json.loads((tmp_path / "r" / "findings.json").read_text())["strong_play"]["games"] >= 100
