@@ -167,7 +167,7 @@ def whole_game_section(summary: dict) -> str:
     ])
 
 
-def strong_play_section(strong: dict | None, players: int) -> str:
+def strong_play_section(strong: dict | None) -> str:
     """`run --robust`: the search sample's seats and what it says of the first-player effect."""
     if not strong:
         return ""
@@ -183,8 +183,8 @@ def strong_play_section(strong: dict | None, players: int) -> str:
         "<h2 id='strong-play'>Under strong play</h2>",
         f"<p>Beside this run, {strong['games']:,} games with every seat {escape(strong['model'])} (a search player: "
         f"no game knowledge beyond the rules), on a seed of their own (the run's games are the same with and "
-        f"without them), played {stop}. The seat finding above says whether it holds there (docs/findings.md, "
-        "\"Under strong play\").</p>",
+        f"without them), played {stop}. The seat finding, when the run has one, says whether it holds there "
+        "(docs/findings.md, \"Under strong play\").</p>",
         f"<p class='verdict'>First-player effect: {STRONG_PLAY_WORDS[fp['holds']].lower()} "
         f"({escape(fp['figure'])}).</p>",
         table(["player", "of decided games", "95% CI"], rows, caption=f"All {escape(strong['model'])}", text_cols=1),
@@ -215,7 +215,7 @@ def render_report(manifest: dict, summary: dict, images: dict[str, bytes], findi
         table(["strategy", "win rate per seat", "95% CI", "of decided games", "seat-games"],
               strategy_rows(summary), caption="By strategy"),
         "</div>",
-        strong_play_section(strong, players),
+        strong_play_section(strong),
         "<h2 id='outcomes'>Outcomes</h2>",
         table(["metric", "value"], [
             [f"first-player advantage (player 1's share of the decided games − 1/{players})",
