@@ -136,6 +136,10 @@ def test_run_robust_end_to_end_and_the_same_heuristic_games(tmp_path):
     assert seat["text"].endswith("Measured with heuristics: builder at every seat; whether it holds under strong "
                                  "play: simbalance run captain-action --n 3000 --seed 5 --robust.")
     assert "id='strong-play'" not in (tmp_path / "without" / "report.html").read_text()
+    # the same seed, other threads and chunks: the same run and the same sample (its chunks are the engine's)
+    cli("run", "captain-action", "--n", 3000, "--seed", 5, *ROBUST, "--threads", 1, "--chunk-size", 700,
+        "--out", tmp_path / "other")
+    assert json.loads((tmp_path / "other" / "findings.json").read_text()) == found
 
 
 def test_robust_on_a_game_without_decisions_says_so_and_runs_as_without(tmp_path):
