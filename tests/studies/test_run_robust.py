@@ -234,3 +234,20 @@ def test_a_stop_during_the_sample_names_the_runs_own_checkpoint(monkeypatch, tmp
     monkeypatch.undo()
     cli("run", "--resume", state, "--quiet")
     assert json.loads((tmp_path / "r" / "findings.json").read_text())["strong_play"]["games"] >= 100
+
+
+def test_the_api_checks_a_run_as_run_robust_does(tmp_path):
+    """From Python: the sample beside a simulate() result, then write_report, as `run --robust`."""
+    import dataclasses
+
+    from simbalance.api import RunSettings, simulate, strong_play, write_report
+
+    settings = RunSettings("captain-action", seed=5)
+    result = simulate(settings, 3000)
+    checked = dataclasses.replace(result, strong_play=strong_play(settings, precision=0.05))
+    seat = next(f for f in checked.report_findings() if f.kind == "seat_imbalance")
+    assert seat.robustness["holds"] is True and "Holds under strong play" in seat.text
+    assert next(f for f in result.findings() if f.kind == "seat_imbalance").robustness is None  # as compare takes it
+    found = json.loads((write_report(checked, tmp_path / "r") / "findings.json").read_text())
+    cli("run", "captain-action", "--n", 3000, "--seed", 5, *ROBUST, "--out", tmp_path / "cli")
+    assert found == json.loads((tmp_path / "cli" / "findings.json").read_text())
