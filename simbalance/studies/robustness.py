@@ -54,7 +54,7 @@ class RobustnessResult:
     search_n: int  # the most games of a search model
     seed: int
     config: dict = field(default_factory=dict)
-    precision: float = 0.03  # a search model plays until every seat's 95% CI half-width is below it
+    precision: float = SEARCH_PRECISION  # a search model plays until every seat's 95% CI half-width is below it
     capped: tuple[str, ...] = ()  # the search models the cap (search_n) stopped before the precision
 
     def findings(self) -> list[Finding]:
