@@ -5,6 +5,8 @@
     >>> write_report(result, "reports/first")      # the same folder as `simbalance run`
     >>> settings = RunSettings("captain-future", players=3, seed=1)   # or the same keywords, to any study
     >>> compare(settings, ["short-game"], 100_000)
+    >>> checked = dataclasses.replace(result, strong_play=strong_play(settings))   # `run --robust`
+    >>> checked.report_findings()                  # the seat finding, checked under strong play
 
 The studies live in ``simbalance/studies/`` (one module each, with its result type); this module
 only gathers them. The CLI calls the same functions, so the API and the CLI give the same numbers
@@ -18,6 +20,7 @@ from pathlib import Path
 from simbalance.core.errors import ConfigError, SimbalanceError
 from simbalance.core.plan import MAX_SEED, RunPlan, check_n, check_seed
 from simbalance.studies.compare import ComparisonResult, compare, same_games
+from simbalance.studies.robustness import strong_play
 from simbalance.studies.run import SimulationResult, simulate, summarize_run
 from simbalance.studies.settings import RunSettings, plan_run
 from simbalance.studies.skill import SkillResult, skill
@@ -40,5 +43,5 @@ def write_report(result: SimulationResult, out: str | Path | None = None) -> Pat
 __all__ = [
     "MAX_SEED", "ComparisonResult", "ConfigError", "RunPlan", "RunSettings", "SimbalanceError", "SimulationResult", "SkillResult",
     "SweepResult", "TournamentResult", "TuneResult", "check_n", "check_seed", "compare", "plan_run", "same_games",
-    "simulate", "skill", "summarize_run", "sweep", "tournament", "tune", "write_report",
+    "simulate", "skill", "strong_play", "summarize_run", "sweep", "tournament", "tune", "write_report",
 ]

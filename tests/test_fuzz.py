@@ -77,7 +77,7 @@ def test_random_configs_run_or_fail_clearly(game):
 vocabulary = st.lists(st.one_of(
     st.sampled_from(["run", "games", "find-dr-evil", "lady-actions-escape", "nope", "--n", "--players", "--seed",
                      "--set", "--strategies", "--rotate", "--threads", "--variant", "--precision", "--quiet",
-                     "--no-games", "--stream", "--chunk-size"]),
+                     "--no-games", "--stream", "--chunk-size", "--robust-budget", "--robust-precision", "--robust-n"]),
     st.sampled_from(["0", "-1", "3", "1e2", "1_0", "abc", "2.5", "rules.pick_cap=5", "x=1", "random",
                      "no-repeat-pick", "random,random", "0.01", ""]),
 ), min_size=1, max_size=7)

@@ -86,9 +86,13 @@ def robustness_passage(game: str, n: int, budget: int, search_n: int, **kwargs) 
                     + f" | {100 * m['first_player']:+.1f} pp ({100 * m['fp_ci_low']:+.1f} to "
                     f"{100 * m['fp_ci_high']:+.1f}) |")
     said = "\n".join(f"- **{c['topic']}: {c['verdict']}.** {c['text']}" for c in res.conclusions)
+    searched = [m for m in res.models["model"] if "@" in m]
+    stop = " ".join(f"All {m}: {'the cap stopped it first' if m in res.capped else 'the precision was reached'}."
+                    for m in searched)
     return (f"`simbalance robustness {game} --n {n} --budget {budget} --search-n {search_n}`: every seat the same "
-            f"player model; win rates per seat over decided games (fair {pct(1 / p)}).\n\n" + "\n".join(rows)
-            + "\n\n" + said)
+            f"player model; win rates per seat over decided games (fair {pct(1 / p)}). A search model plays until "
+            f"every seat's 95% CI half-width is below {100 * res.precision:g} points, at most {search_n:,} games. "
+            + stop + "\n\n" + "\n".join(rows) + "\n\n" + said)
 
 
 def search_settings_passage(game: str, settings: list[tuple[str, str, dict]], n: int, seed: int = 1) -> str:

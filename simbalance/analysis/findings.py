@@ -53,11 +53,16 @@ class Finding:
     # quotes each arm's own figure (analysis/compare.py). None: the finding is never summed up so.
     claim: str | None = None
     figure: str | None = None
+    # Whether the finding holds under strong play (`simbalance run GAME --robust`): ``{model, games,
+    # holds, figure, ci, precision, reached}`` (analysis/robustness.strong_play_check); None: not checked.
+    robustness: dict | None = None
 
     def to_dict(self) -> dict:
         out = asdict(self)
         out["ci"] = list(self.ci) if self.ci is not None else None
         del out["claim"], out["figure"]  # the sentence says them; findings.json keeps its fields
+        if self.robustness is None:
+            del out["robustness"]  # only a finding checked under strong play has one
         return out
 
 

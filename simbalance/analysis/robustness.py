@@ -18,6 +18,8 @@ simply lack the power to show it: the words name the models).
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
+
 import numpy as np
 import pandas as pd
 
@@ -143,3 +145,145 @@ def robustness_findings(conclusions: list[dict], models: pd.DataFrame, th: dict)
                            + " ".join(c["text"] for c in conclusions if c["topic"] in ("first player", "seats")),
                            dig_in="#models"))
     return ordered(out)
+
+
+# ---- a run's findings under strong play (`simbalance run GAME --robust`) -------------------------
+#
+# A run's seat finding and its first-player effect are measured with the run's players, most often
+# heuristics. `run --robust` plays a sample beside it with every seat the search player (the same
+# precision rule as this study's search model) and says, for each, whether it holds there. What
+# "holds" means (docs/findings.md, "Under strong play"):
+# - the seat finding ("player A wins the most and player B the least"): the search sample's gap
+#   A - B over the decided games, with its 95% CI (the two Wilson half-widths combined, as the
+#   finding's own gap): CI above 0, it holds (True); below 0, it goes the other way (False); across
+#   0, it is not shown (None: the sample cannot tell, or there is no such gap);
+# - the first-player effect (player 1's share of the decided games - 1/P, an advantage or a
+#   disadvantage when its CI is clear of 0, none otherwise): the same direction with the search
+#   sample's CI clear of 0 holds (True); the opposite direction clear of 0 does not (False); the
+#   search CI across 0 is not shown (None). A run that shows no effect (CI across 0) does not hold
+#   under strong play when the sample shows one (False), and is not shown otherwise (None: no effect
+#   on both sides is not evidence of none).
+
+STRONG_PLAY_WORDS = {True: "Holds under strong play", False: "Does not hold under strong play, it goes the other way",
+                     None: "Not shown under strong play"}
+
+
+@dataclass(frozen=True)
+class StrongPlay:
+    """The search sample of `run --robust`: every seat ``model`` (``mcts@100``), ``games`` played
+    until every seat's win-rate 95% CI half-width was below ``precision`` or ``most`` games
+    (``reached``: the precision first); ``seat_wins`` per seat (a k-way tie counts 1/k each) over
+    ``decided`` games with a winner."""
+
+    model: str
+    games: int
+    decided: int
+    seat_wins: tuple[float, ...]
+    precision: float
+    most: int
+    reached: bool
+    seed: int | None = None
+
+    @classmethod
+    def of(cls, model: str, agg: RunAggregate, precision: float, most: int, seed: int | None = None) -> StrongPlay:
+        from simbalance.core.execution import precision_reached
+
+        reached = bool(agg.n and precision_reached(agg, precision))
+        return cls(model, int(agg.n), int(agg.decided), tuple(float(v) for v in agg.seat_wins), float(precision),
+                   int(most), reached, seed)
+
+    @property
+    def players(self) -> int:
+        return len(self.seat_wins)
+
+    def seat(self, s: int) -> tuple[float, float, float]:
+        """Seat ``s``'s share of the decided games and its Wilson 95% CI (nan without a decided game)."""
+        if not self.decided:
+            return (float("nan"),) * 3
+        lo, hi = wilson(np.array([self.seat_wins[s]]), self.decided)
+        return self.seat_wins[s] / self.decided, float(lo[0]), float(hi[0])
+
+    def stopped(self) -> str:
+        """How the sample ended, in words: the precision reached, or the cap first."""
+        if self.reached:
+            return f"played until every seat's 95% CI was within ±{100 * self.precision:g} points"
+        return (f"the cap of {self.most:,} games stopped it before every seat's 95% CI was within "
+                f"±{100 * self.precision:g} points")
+
+    def to_dict(self) -> dict:
+        return {"model": self.model, "games": self.games, "decided": self.decided, "precision": self.precision,
+                "most": self.most, "reached": self.reached, "seed": self.seed,
+                "seats": [dict(zip(("win_rate", "ci_low", "ci_high"), self.seat(s), strict=True))
+                          for s in range(self.players)]}
+
+
+def _check(sample: StrongPlay, holds: bool | None, figure: str, ci: tuple[float, float] | None) -> dict:
+    return {"model": sample.model, "games": sample.games, "holds": holds, "figure": figure,
+            "ci": None if ci is None else [float(ci[0]), float(ci[1])], "precision": sample.precision,
+            "reached": sample.reached}
+
+
+def seat_check(sample: StrongPlay, hi: int, lo: int) -> dict:
+    """Whether "``hi`` wins the most and ``lo`` the least" holds in ``sample``: the robustness object
+    of the seat finding (``ci``: the gap ``hi - lo``'s 95% CI, as a share)."""
+    r_hi, hi_lo, hi_hi = sample.seat(hi)
+    r_lo, lo_lo, lo_hi = sample.seat(lo)
+    if not sample.decided:
+        return _check(sample, None, "no game had a winner", None)
+    gap = r_hi - r_lo
+    half = float(np.hypot((hi_hi - hi_lo) / 2, (lo_hi - lo_lo) / 2))
+    ci = (gap - half, gap + half)
+    holds = True if ci[0] > 0 else False if ci[1] < 0 else None
+    figure = (f"{player(hi)} wins {100 * r_hi:.1f}% (95% CI {100 * hi_lo:.1f} to {100 * hi_hi:.1f}%), {player(lo)} "
+              f"{100 * r_lo:.1f}% (95% CI {100 * lo_lo:.1f} to {100 * lo_hi:.1f}%)")
+    return _check(sample, holds, figure, ci)
+
+
+def first_player_check(sample: StrongPlay, ci_low: float | None, ci_high: float | None) -> dict:
+    """Whether the run's first-player effect (its 95% CI ``ci_low`` to ``ci_high``, player 1's share
+    of the decided games - 1/P) holds in ``sample`` (``ci``: the sample's own, same unit)."""
+    if not sample.decided:
+        return _check(sample, None, "no game had a winner", None)
+    fair = 1.0 / sample.players
+    rate, lo, hi = sample.seat(0)
+    ci = (lo - fair, hi - fair)
+    mine = direction(*ci)
+    theirs = "none" if ci_low is None or ci_high is None else direction(ci_low, ci_high)
+    if theirs == "none":
+        holds = None if mine == "none" else False
+    else:
+        holds = None if mine == "none" else mine == theirs
+    figure = (f"player 1 wins {100 * rate:.1f}% of the games with a winner, {100 * (rate - fair):+.1f} pp "
+              f"(95% CI {100 * ci[0]:+.1f} to {100 * ci[1]:+.1f} pp)")
+    return _check(sample, holds, figure, ci)
+
+
+def strong_play_words(check: dict, sample: StrongPlay) -> str:
+    """The sentence a checked finding gains: "Holds under strong play (mcts@100, 1,000 games: ...)"."""
+    capped = "" if sample.reached else f"; {sample.stopped()}"
+    return f"{STRONG_PLAY_WORDS[check['holds']]} ({check['model']}, {check['games']:,} games: {check['figure']}{capped})."
+
+
+def strong_play_findings(findings: list[Finding], summary: dict, sample: StrongPlay | None, players_words: str,
+                         command: str | None) -> list[Finding]:
+    """A run's findings with its seat finding (``seat_imbalance``) checked under strong play: with
+    ``sample``, its sentence says whether it holds there and it gains the ``robustness`` object;
+    without, its sentence says which players measured it (``players_words``) and the ``command``
+    that checks it (None: a game without decisions, where the players change nothing)."""
+    out = []
+    for f in findings:
+        if f.kind == "seat_imbalance" and sample is not None:
+            rates = np.array([s["win_rate_decided"] for s in summary["seats"]], dtype=float)
+            check = seat_check(sample, int(np.argmax(rates)), int(np.argmin(rates)))
+            f = replace(f, text=f"{f.text} {strong_play_words(check, sample)}", robustness=check)
+        elif f.kind == "seat_imbalance" and command:
+            f = replace(f, text=f"{f.text} Measured with {players_words}; whether it holds under strong play: "
+                                f"{command}.")
+        out.append(f)
+    return out
+
+
+def first_player_robustness(summary: dict, sample: StrongPlay) -> dict:
+    """The robustness object of the run's first-player effect (``summary["first_player_advantage"]``)."""
+    fpa = summary["first_player_advantage"]
+    return first_player_check(sample, fpa.get("ci_low"), fpa.get("ci_high"))

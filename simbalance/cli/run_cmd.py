@@ -23,6 +23,7 @@ from simbalance.cli.settings_options import WHERE, plays_games
 from simbalance.cli.terminal import Table
 from simbalance.core.errors import SimbalanceError
 from simbalance.core.faults import fault
+from simbalance.core.plan import check_precision
 from simbalance.studies.settings import IDENTITY, RunSettings, as_options
 
 try:  # typer >= 0.22 vendors click; older typer uses click itself
@@ -31,6 +32,8 @@ except ImportError:  # pragma: no cover
     from click.core import ParameterSource
 
 MEMORY_SHARE = 0.4  # keep per-game records only while they fit comfortably in memory
+ROBUST_BUDGET = 100  # --robust alone: mcts@100, the search player at 100 iterations a decision
+SEARCH_PRECISION, SEARCH_MOST = 0.03, 5_000  # as robustness's search model (studies/robustness.py)
 
 
 @dataclass(frozen=True)
@@ -51,6 +54,13 @@ class RunRequest:
     games_file: bool = True  # write games.parquet (or shards, when streaming)
     stream: bool | None = None  # None: stream only when the records would not fit in memory
     precision: float | None = None
+    # --robust: a search sample beside the run (studies/robustness.strong_play), every seat
+    # mcts@robust_budget, until every seat's 95% CI half-width is below robust_precision, at most
+    # robust_n games; its seed is derived from the run's, so the run's own games do not change
+    robust: bool = False
+    robust_budget: int = ROBUST_BUDGET
+    robust_precision: float = SEARCH_PRECISION
+    robust_n: int = SEARCH_MOST
 
     def to_state(self) -> dict:
         own = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "settings"}
@@ -190,6 +200,10 @@ def run(
     games_file: Annotated[bool, typer.Option("--games/--no-games", help="Write the games (one row per game) as Parquet.")] = True,
     stream: Annotated[bool | None, typer.Option("--stream/--no-stream", help="Keep no per-game records in memory (default: only when they would not fit); games go to Parquet shards as chunks finish.")] = None,
     precision: Annotated[float | None, typer.Option(help="Stop once every win-rate 95% CI half-width is below this (--n is the most).")] = None,
+    robust: Annotated[bool, typer.Option("--robust", help="Check the seat finding and the first-player effect under strong play: beside the run, play every seat mcts@100 (a search player) until each seat's 95% CI half-width is below 3 points, at most 5,000 games, on a seed of its own (the run's games stay the same), and say whether each holds there.")] = False,
+    robust_budget: Annotated[int | None, typer.Option(help="With --robust: the search player's iterations per decision (default 100).")] = None,
+    robust_precision: Annotated[float | None, typer.Option(help="With --robust: play until every seat's 95% CI half-width is below this (default 0.03).")] = None,
+    robust_n: Annotated[str | None, typer.Option("--robust-n", help="With --robust: the most games of the search sample (default 5000).")] = None,
     validate: Annotated[bool, typer.Option(help="Check the engine's invariants at every step (slower).")] = False,
     resume: Annotated[Path | None, typer.Option(help="Finish an interrupted run from its checkpoint folder.")] = None,
     quiet: Annotated[bool, typer.Option(help="Print only the run folder's path.")] = False,
@@ -209,10 +223,16 @@ def run(
         if settings is None:
             raise SimbalanceError("missing GAME (see `simbalance games`), or --resume DIR")
         request = RunRequest(settings, parse_count(n), strategies, rotate, chunk_size, validate, strategy_file,
-                             str(out) if out else None, games_file, stream, precision)
-    if request.precision is not None and not 0 < request.precision < 0.5:
-        raise SimbalanceError(f"--precision {request.precision}: allowed between 0 and 0.5 (a CI half-width)")
+                             str(out) if out else None, games_file, stream, precision,
+                             **robust_options(robust, robust_budget, robust_precision, robust_n))
+    if request.precision is not None:
+        check_precision("--precision", request.precision)
     plan = request.plan()
+    if request.robust and plan.engine.search is None:
+        if not quiet:  # one line, then the run as without it
+            Console(stderr=True).print(f"--robust: {plan.spec.id} has no decisions (no search player), so its players "
+                                       "change nothing; running without --robust", soft_wrap=True)
+        request = replace(request, robust=False)
     keep = request.stream is not True and (request.stream is False
                                            or records_fit(plan.n, plan.engine.record_dtype.itemsize))
     if request.stream is False and not keep:
@@ -230,7 +250,24 @@ def run(
 
 # Options that decide what a run plays or writes: fixed by the checkpoint of an interrupted run.
 RESULT_OPTIONS = ("game", "n", "players", "seed", "out", "set_", "variant", "strategies", "rotate", "strategy_file",
-                  "config", "chunk_size", "games_file", "stream", "precision", "validate")
+                  "config", "chunk_size", "games_file", "stream", "precision", "validate", "robust", "robust_budget",
+                  "robust_precision", "robust_n")
+
+
+def robust_options(robust: bool, budget: int | None, precision: float | None, most: str | None) -> dict:
+    """``--robust`` and its three settings as RunRequest fields, checked (one line naming the option,
+    the value and what is allowed); a setting without ``--robust`` is an error, not ignored."""
+    from simbalance.core.plan import MAX_BUDGET, check_whole
+
+    given = [name for name, value in (("--robust-budget", budget), ("--robust-precision", precision),
+                                      ("--robust-n", most)) if value is not None]
+    if given and not robust:
+        raise SimbalanceError(f"{given[0]}: only with --robust (it sets the search sample --robust plays)")
+    return {"robust": robust,
+            "robust_budget": ROBUST_BUDGET if budget is None else check_whole("--robust-budget", budget, 1, MAX_BUDGET),
+            "robust_precision": SEARCH_PRECISION if precision is None else check_precision("--robust-precision",
+                                                                                          precision),
+            "robust_n": SEARCH_MOST if most is None else parse_count(most, "--robust-n")}
 
 
 def read_checkpoint_args(state_dir: Path) -> dict:
@@ -279,6 +316,10 @@ def _play_and_write(plan, request: RunRequest, keep: bool, state_dir: Path, resu
                              keep_checkpoint=True, compiling=False if quiet else None)  # None: the spinner
         try:
             result = SimulationResult.from_plan(plan, progress=progress, options=options)
+            if progress is not None:
+                progress.close()
+            if request.robust:
+                result = replace(result, strong_play=_play_strong(request, state_dir, resuming, stop, quiet))
         except RunInterrupted:
             raise
         except Exception as exc:  # a failure, not a stop or a kill: keep only what can be resumed
@@ -315,8 +356,46 @@ def _play_and_write(plan, request: RunRequest, keep: bool, state_dir: Path, resu
         err.print(f"precision {request.precision} {reached} after {result.n_played:,} games")
     console = Console()
     print_summary(console, result.summary(), plan, result, report_seconds)
-    print_findings(console, result.findings(), page=str(folder / "report.html"))
+    if result.strong_play is not None:
+        print_strong_play(console, result)
+    print_findings(console, result.report_findings(), page=str(folder / "report.html"))
     err.print(f"report: {folder / 'report.html'} (written in {report_seconds:.1f} s)")
+
+
+ROBUST_DIR = "robust"  # the search sample's checkpoint, inside the run's own checkpoint folder
+
+
+def _play_strong(request: RunRequest, state_dir: Path, resuming: bool, stop, quiet: bool):
+    """``--robust``'s search sample (studies/robustness.strong_play), checkpointed in
+    ``state_dir/robust`` beside the run's own checkpoint: a run killed while it plays resumes it from
+    there (the run's own games, all played, are not played again), and the whole folder goes only once
+    the report is in place."""
+    from simbalance.cli.terminal import RichProgress
+    from simbalance.core.errors import RunInterrupted
+    from simbalance.core.execution import CHECKPOINT, RunOptions
+    from simbalance.studies.robustness import strong_play
+
+    folder = state_dir / ROBUST_DIR
+    options = RunOptions(keep_games=False, state_dir=folder, resume=resuming and (folder / CHECKPOINT).exists(),
+                         args={"robust_sample_of": str(state_dir)}, stop=stop, keep_checkpoint=True,
+                         compiling=False if quiet else None)
+    try:
+        return strong_play(request.settings, "mcts", request.robust_budget, precision=request.robust_precision,
+                           most=request.robust_n, progress=None if quiet else RichProgress, options=options)
+    except RunInterrupted as exc:  # resumed from the run's folder, not the sample's
+        raise RunInterrupted(exc.games_done, exc.n, state_dir) from None
+
+
+def print_strong_play(console: Console, result) -> None:
+    """`run --robust`: the search sample in one line, and whether the first-player effect holds there
+    (the seat finding says it in its own sentence)."""
+    from simbalance.analysis.robustness import first_player_robustness, strong_play_words
+
+    sample = result.strong_play
+    console.print(f"under strong play: {sample.games:,} games, every seat {sample.model} (seed {sample.seed}), "
+                  f"{sample.stopped()}")
+    check = first_player_robustness(result.summary(), sample)
+    console.print(f"first-player effect: {strong_play_words(check, sample)}", highlight=False)
 
 
 def _discard_unless_resumable(state_dir: Path) -> bool:

@@ -74,6 +74,16 @@ def check_whole(name: str, value: Any, low: int, high: int) -> int:
     return int(value)
 
 
+def check_precision(name: str, value: Any) -> float:
+    """A precision target (``--precision``, ``--robust-precision``): the 95% CI half-width a run plays
+    until, a share strictly between 0 and 0.5 (0.03 is 3 points), else one line naming it as given."""
+    if (isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating))
+            or not 0 < float(value) < 0.5):
+        raise SimbalanceError(f"{name} {value!r}: allowed between 0 and 0.5 (a 95% CI half-width as a share: "
+                              "0.03 is 3 points)")
+    return float(value)
+
+
 def check_search_budgets(lineup: Lineup, strategies: Mapping[str, int]) -> None:
     """The budget of every seated search player (its first parameter, ``iterations`` or ``playouts``,
     from the config or a preset) a whole number from 1 to ``MAX_BUDGET``, named by its config key.

@@ -25,7 +25,8 @@ def robustness_json(res: RobustnessResult) -> dict:
     models = res.models.assign(favoured=[list(v) for v in res.models["favoured"]],
                                disfavoured=[list(v) for v in res.models["disfavoured"]])
     return {"game": res.game, "players": res.players, "models": json_records(models),
-            "seats": json_records(res.seats), "conclusions": res.conclusions}
+            "seats": json_records(res.seats), "conclusions": res.conclusions,
+            "search_precision": res.precision, "search_most": res.search_n, "capped": list(res.capped)}
 
 
 def write_robustness_folder(res: RobustnessResult, out: Path, command: str) -> Path:
@@ -53,9 +54,14 @@ def write_robustness_folder(res: RobustnessResult, out: Path, command: str) -> P
         parts = [
             "<h2 id='conclusions'>Do the conclusions hold?</h2><ul>" + said + "</ul>",
             "<h2 id='models'>Player models</h2>",
-            f"<p>Every seat plays the same strategy; {res.n:,} games per model ({res.search_n:,} for a search "
-            f"player: it searches at every decision). Win rates per seat over the decided games; the fair share "
-            f"is {pct(fair, 0)}. A seat is favoured (disfavoured) when its 95% CI lies above (below) it.</p>",
+            f"<p>Every seat plays the same strategy; {res.n:,} games per heuristic model. A search player's model "
+            f"(it searches at every decision) plays until every seat's 95% CI half-width is below "
+            f"{100 * res.precision:g} points, at most {res.search_n:,} games. Win rates per seat over the decided "
+            f"games; the fair share is {pct(fair, 0)}. A seat is favoured (disfavoured) when its 95% CI lies above "
+            f"(below) it.</p>",
+            *[f"<p class='verdict'>All {escape(name)}: the cap of {res.search_n:,} games stopped it before every "
+              f"seat's 95% CI was within ±{100 * res.precision:g} points; its conclusions have less power.</p>"
+              for name in res.capped],
             table(heads, rows, text_cols=1),
             "<h2 id='figures'>Figures</h2>", figures(images),
             command_block(command),
@@ -65,5 +71,6 @@ def write_robustness_folder(res: RobustnessResult, out: Path, command: str) -> P
                     findings=found, checked="every seat conclusion holds under every player model")
         (tmp / "robustness.html").write_text(html, encoding="utf-8")
         write_json(tmp / RUN_MARKER, study_manifest("robustness", res.game, res.players, res.n, res.seed, command,
-                                               models=list(res.models["model"]), config=res.config))
+                                               models=list(res.models["model"]), precision=res.precision,
+                                               search_n=res.search_n, config=res.config))
     return Path(out)

@@ -285,13 +285,15 @@ def write_run_folder(result: SimulationResult, out: Path, command: str | None = 
             man = manifest(result, command)
             write_json(tmp / "summary.json", summary)
             fault("after summary.json")
-            found = result.findings()
-            write_json(tmp / "findings.json", {"findings": [f.to_dict() for f in found]})
+            found = result.report_findings()
+            strong = strong_play_json(result, summary)
+            write_json(tmp / "findings.json", {"findings": [f.to_dict() for f in found],
+                                               **({"strong_play": strong} if strong else {})})
             fault("after findings.json")
             images = save_figures(tmp, run_figures(result, summary))
             fault("after the figures")
             (tmp / "report.html").write_text(render_report(man, summary, images, found, result.notable_games(),
-                                                           seat_strategies(result)), encoding="utf-8")
+                                                           seat_strategies(result), strong), encoding="utf-8")
             fault("after report.html")
         finally:
             if games_writer is not None:
@@ -303,6 +305,18 @@ def write_run_folder(result: SimulationResult, out: Path, command: str | None = 
         fault("before the rename")
     fault("after the rename")
     return Path(out)
+
+
+def strong_play_json(result: SimulationResult, summary: dict) -> dict | None:
+    """`run --robust`'s search sample in findings.json (``strong_play``): the sample (model, games,
+    the precision and whether it was reached, each seat's share of the decided games with its CI)
+    and the first-player effect's ``robustness`` object (``first_player``); None without it."""
+    from simbalance.analysis.robustness import first_player_robustness
+
+    sample = result.strong_play
+    if sample is None:
+        return None
+    return {**sample.to_dict(), "first_player": first_player_robustness(summary, sample)}
 
 
 def _link_tree(source: Path, target: Path) -> None:

@@ -167,11 +167,37 @@ def whole_game_section(summary: dict) -> str:
     ])
 
 
+def strong_play_section(strong: dict | None) -> str:
+    """`run --robust`: the search sample's seats and what it says of the first-player effect."""
+    if not strong:
+        return ""
+    from simbalance.analysis.robustness import STRONG_PLAY_WORDS
+
+    fp = strong["first_player"]
+    stop = (f"until every seat's 95% CI was within ±{100 * strong['precision']:g} points" if strong["reached"] else
+            f"to its cap of {strong['most']:,} games, <b>which stopped it before</b> every seat's 95% CI was within "
+            f"±{100 * strong['precision']:g} points")
+    rows = [[f"player {s + 1}", pct(seat["win_rate"]), f"{pct(seat['ci_low'])} to {pct(seat['ci_high'])}"]
+            for s, seat in enumerate(strong["seats"])]
+    return "".join([
+        "<h2 id='strong-play'>Under strong play</h2>",
+        f"<p>Beside this run, {strong['games']:,} games with every seat {escape(strong['model'])} (a search player: "
+        f"no game knowledge beyond the rules), on a seed of their own (the run's games are the same with and "
+        f"without them), played {stop}. The seat finding, when the run has one, says whether it holds there "
+        "(docs/findings.md, \"Under strong play\").</p>",
+        f"<p class='verdict'>First-player effect: {STRONG_PLAY_WORDS[fp['holds']].lower()} "
+        f"({escape(fp['figure'])}).</p>",
+        table(["player", "of decided games", "95% CI"], rows, caption=f"All {escape(strong['model'])}", text_cols=1),
+    ])
+
+
 def render_report(manifest: dict, summary: dict, images: dict[str, bytes], findings: list[Finding] | None = None,
-                  notable: list[dict] | None = None, seat_strategy: list[str] | None = None) -> str:
+                  notable: list[dict] | None = None, seat_strategy: list[str] | None = None,
+                  strong: dict | None = None) -> str:
     """The whole page. ``images``: figure name -> PNG; ``card_impact_*`` go to the card section,
     ``stats_*`` to the game statistics, the others to Figures. ``seat_strategy``: each player's
-    strategy (None when seats are rotated)."""
+    strategy (None when seats are rotated). ``strong``: `run --robust`'s sample (findings.json's
+    ``strong_play``)."""
     fpa = summary["first_player_advantage"]
     length = summary["length"]
     out = summary["outcomes"]
@@ -189,6 +215,7 @@ def render_report(manifest: dict, summary: dict, images: dict[str, bytes], findi
         table(["strategy", "win rate per seat", "95% CI", "of decided games", "seat-games"],
               strategy_rows(summary), caption="By strategy"),
         "</div>",
+        strong_play_section(strong),
         "<h2 id='outcomes'>Outcomes</h2>",
         table(["metric", "value"], [
             [f"first-player advantage (player 1's share of the decided games − 1/{players})",

@@ -3,13 +3,19 @@ under all of them (analysis/robustness.py).
 
 The models by default: all seats random, all seats one heuristic (each of the game's heuristics,
 presets left out) and all seats a search player at one budget (``mcts@<budget>``, where the game has
-search players). A search model plays ``search_n`` games (its seats search at every decision: far
-slower), the others ``n``. Every model plays the same seed and game indices.
+search players). A search model plays until every seat's win-rate 95% CI half-width is below
+``precision`` (core/execution's precision target, on growing chunks: about 800 games at 4 seats and
+3 points), at most ``search_n`` games (its seats search at every decision: far slower); the others
+play ``n``. Every model plays the same seed and game indices.
+
+``strong_play`` is the same search model for `simbalance run GAME --robust`: a sample beside a run,
+on a seed of its own, whose numbers say whether the run's seat findings hold under strong play
+(analysis/robustness.strong_play_findings).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import pandas as pd
@@ -18,18 +24,23 @@ from simbalance.analysis.findings import Finding, thresholds
 from simbalance.analysis.robustness import (
     MODEL_COLUMNS,
     SEAT_COLUMNS,
+    StrongPlay,
     conclusions,
     model_tables,
     robustness_findings,
 )
 from simbalance.core.errors import SimbalanceError, did_you_mean
+from simbalance.core.execution import RunOptions, precision_reached
 from simbalance.core.lineup import all_strategies
-from simbalance.core.plan import MAX_BUDGET, check_whole
+from simbalance.core.plan import MAX_BUDGET, check_precision, check_whole
 from simbalance.core.rng import derive_seed
 from simbalance.core.runner import MAX_GAMES, ProgressFactory
 from simbalance.studies.ladder import BUDGET_PARAMS, budget_preset
 from simbalance.studies.run import play
 from simbalance.studies.settings import RunSettings
+
+SEARCH_PRECISION = 0.03  # a search model plays until every seat's 95% CI half-width is below 3 points
+SEARCH_MOST = 5_000  # ... or this many games (at 4 seats about 800 games reach 3 points)
 
 
 @dataclass
@@ -40,9 +51,11 @@ class RobustnessResult:
     seats: pd.DataFrame  # SEAT_COLUMNS, one row per model and seat
     conclusions: list[dict]  # analysis/robustness.conclusions
     n: int
-    search_n: int
+    search_n: int  # the most games of a search model
     seed: int
     config: dict = field(default_factory=dict)
+    precision: float = SEARCH_PRECISION  # a search model plays until every seat's 95% CI half-width is below it
+    capped: tuple[str, ...] = ()  # the search models the cap (search_n) stopped before the precision
 
     def findings(self) -> list[Finding]:
         """Each seat conclusion that depends on the players, or that all of them hold."""
@@ -82,17 +95,21 @@ def robustness(
     models: list[str] | str | None = None,
     search: str = "mcts",
     budget: int = 100,
-    search_n: int = 300,
+    search_n: int = SEARCH_MOST,
+    precision: float = SEARCH_PRECISION,
     progress: ProgressFactory | None = None,
     **settings: Any,
 ) -> RobustnessResult:
     """Play every player model (``models``: strategy names, default ``default_models``) at every
-    seat and check the seat conclusions across them. The settings: studies/settings.RunSettings."""
+    seat and check the seat conclusions across them: a heuristic model ``n`` games, a search model
+    until every seat's 95% CI half-width is below ``precision``, at most ``search_n`` games. The
+    settings: studies/settings.RunSettings."""
     settings = RunSettings.of(game, **settings)
     base = settings.plan(1)
     engine, p = base.engine, base.players
     budget = check_whole("--budget", budget, 1, MAX_BUDGET)
-    search_n = check_whole("--search-n", search_n, 0, MAX_GAMES)
+    search_n = check_whole("--search-n", search_n, 1, MAX_GAMES)
+    precision = check_precision("--precision", precision)
     infos = all_strategies(base.config, engine.strategies, engine.strategy_params)
     if engine.search is not None and search not in infos:
         raise SimbalanceError(f"--search {search!r}: not a strategy of {base.spec.id}{did_you_mean(search, infos)}")
@@ -112,16 +129,61 @@ def robustness(
         if len(wanted) < 2 or len(set(wanted)) != len(wanted):
             raise SimbalanceError(f"--models {','.join(wanted)}: give at least two different player models")
         names = wanted
-    seat_frames, rows = [], []
+    seat_frames, rows, capped = [], [], []
     for name in names:
         is_search = name in presets or engine.is_search(infos[name].base)
-        count = search_n if is_search else n
         plan = settings.but(players=p, seed=derive_seed(settings.seed, "robustness")).plan(
-            count, presets=presets, strategies=[name])
-        result = play(plan, progress, f"{base.spec.id}: all {name}")
+            search_n if is_search else n, presets=presets, strategies=[name])
+        if is_search:
+            result = play(plan, progress, search_label(base.spec.id, name, precision, search_n),
+                          RunOptions(precision=precision))
+            if not precision_reached(result.aggregate, precision):
+                capped.append(name)
+        else:
+            result = play(plan, progress, f"{base.spec.id}: all {name}")
         seats, row = model_tables(name, result.aggregate)
         seat_frames.append(seats)
         rows.append(row)
     table = pd.DataFrame(rows, columns=MODEL_COLUMNS)
     return RobustnessResult(base.spec.id, p, table, pd.concat(seat_frames, ignore_index=True)[SEAT_COLUMNS],
-                            conclusions(table), n, search_n, settings.seed, base.config)
+                            conclusions(table), n, search_n, settings.seed, base.config, precision, tuple(capped))
+
+
+def search_label(game: str, model: str, precision: float, most: int) -> str:
+    """The progress label of a search model's games: the target it plays to, and its cap (the bar's
+    total is the cap: the run stops as soon as the target is met)."""
+    return f"{game}: all {model} (until ±{100 * precision:g} pts, at most {most:,})"
+
+
+def strong_play(
+    settings: RunSettings,
+    search: str = "mcts",
+    budget: int = 100,
+    *,
+    precision: float = SEARCH_PRECISION,
+    most: int = SEARCH_MOST,
+    progress: ProgressFactory | None = None,
+    options: RunOptions | None = None,
+) -> StrongPlay | None:
+    """The sample of `simbalance run GAME --robust`: every seat ``<search>@<budget>``, played as
+    robustness plays its search model (until every seat's 95% CI half-width is below ``precision``,
+    at most ``most`` games), on its own seed (``derive_seed(seed, "robust")``: the run's own games
+    stay the same with and without it). None for a game without decisions (no search player: the
+    players change nothing). ``options``: checkpoints, a stop (core/execution.RunOptions)."""
+    budget = check_whole("--robust-budget", budget, 1, MAX_BUDGET)
+    precision = check_precision("--robust-precision", precision)
+    most = check_whole("--robust-n", most, 1, MAX_GAMES)
+    base = settings.plan(1)
+    engine = base.engine
+    if engine.search is None:
+        return None
+    infos = all_strategies(base.config, engine.strategies, engine.strategy_params)
+    if search not in infos or not engine.is_search(infos[search].base):
+        raise SimbalanceError(f"--robust {search!r}: not a search player of {base.spec.id}")
+    name = f"{search}@{budget}"
+    presets = {name: budget_preset(infos[search], BUDGET_PARAMS[infos[search].base], budget)}
+    seed = derive_seed(settings.seed, "robust")
+    plan = settings.but(seed=seed).plan(most, presets=presets, strategies=[name])
+    result = play(plan, progress, search_label(base.spec.id, name, precision, most),
+                  replace(options or RunOptions(), precision=precision))
+    return StrongPlay.of(name, result.aggregate, precision, most, seed)

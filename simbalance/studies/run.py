@@ -14,6 +14,7 @@ import pandas as pd
 
 from simbalance.analysis.findings import Finding, amount, run_findings, thresholds
 from simbalance.analysis.metrics import json_records, jsonable
+from simbalance.analysis.robustness import StrongPlay, strong_play_findings
 from simbalance.core.aggregate import RunAggregate
 from simbalance.core.config import apply_overrides, flat_keys, get, load_config, toml_value
 from simbalance.core.errors import ConfigError, SimbalanceError
@@ -44,6 +45,9 @@ class SimulationResult:
     sample: np.ndarray
     n_played: int  # the games played: plan.n, or fewer when a precision target stopped the run
     compile_seconds: float = 0.0  # compiling or loading the kernel (not in ``elapsed``)
+    # `run --robust`: the search sample beside the run (studies/robustness.strong_play), which the
+    # run's own page and terminal check the seat finding and the first-player effect against
+    strong_play: StrongPlay | None = None
 
     @classmethod
     def from_plan(cls, plan: RunPlan, progress: ProgressFn | None = None,
@@ -126,6 +130,16 @@ class SimulationResult:
         """What the run's page says first (analysis/findings.py), thresholds from the config."""
         return run_result_findings(self)
 
+    def report_findings(self) -> list[Finding]:
+        """The findings as the run's own page, findings.json and terminal say them: the seat finding
+        checked under strong play (``strong_play``: holds, does not, not shown, with the
+        ``robustness`` object), or, in a game with decisions, naming the players that measured it and
+        the command that checks it (analysis/robustness.strong_play_findings). A study that repeats
+        a run's findings (compare, tournament) takes ``findings()``."""
+        plan = self.plan
+        command = robust_command(plan) if plan.engine.search is not None else None
+        return strong_play_findings(self.findings(), self.summary(), self.strong_play, measured_with(plan), command)
+
 
 def simulate(game: str | RunSettings, n: int, **keywords: Any) -> SimulationResult:
     """Play ``n`` games of ``game`` and return the result: ``plan_run`` (studies/settings.py), then
@@ -142,13 +156,15 @@ def simulate(game: str | RunSettings, n: int, **keywords: Any) -> SimulationResu
     return SimulationResult.from_plan(plan_run(game, n, **keywords))
 
 
-def play(plan: RunPlan, progress: ProgressFactory | None, label: str) -> SimulationResult:
+def play(plan: RunPlan, progress: ProgressFactory | None, label: str,
+         options: RunOptions | None = None) -> SimulationResult:
     """Play ``plan``, shown as ``label`` by ``progress`` when one is given: every study's one way
     to play a run and show it (``progress(label)`` makes the display of one run: a callable
-    ``(games done, total, seconds)`` with an optional ``close()``, as cli/terminal.RichProgress)."""
+    ``(games done, total, seconds)`` with an optional ``close()``, as cli/terminal.RichProgress).
+    ``options``: how it is played (a precision target, checkpoints: core/execution.RunOptions)."""
     shown = progress(label) if progress is not None else None
     try:
-        return SimulationResult.from_plan(plan, progress=shown)
+        return SimulationResult.from_plan(plan, progress=shown, options=options)
     finally:
         if shown is not None and hasattr(shown, "close"):
             shown.close()
@@ -176,6 +192,36 @@ def replay_command(plan: RunPlan, game: int) -> str:
     import shlex
 
     parts = ["simbalance", "replay", plan.spec.id, "--seed", str(plan.seed), "--game", str(int(game))]
+    return " ".join(shlex.quote(p) for p in parts + _plan_arguments(plan))
+
+
+def robust_command(plan: RunPlan) -> str:
+    """The command that plays the run ``plan`` again, the same games, with its seat findings checked
+    under strong play (``--robust``)."""
+    import shlex
+
+    parts = ["simbalance", "run", plan.spec.id, "--n", str(plan.n), "--seed", str(plan.seed)]
+    return " ".join(shlex.quote(p) for p in parts + _plan_arguments(plan) + ["--robust"])
+
+
+def measured_with(plan: RunPlan) -> str:
+    """Which players a run's figures were measured with, in words: "heuristics: builder at every
+    seat", "these players: mcts-100, builder, builder (seats rotated)"."""
+    from simbalance.core.strategy_ids import is_search_id
+
+    lineup = plan.lineup
+    names = [lineup.slot_names[slot] for slot in lineup.seats[0]]
+    what = f"{names[0]} at every seat" if len(set(names)) == 1 else ", ".join(names)
+    if lineup.rotate and len(set(names)) > 1:
+        what += " (seats rotated)"
+    kind = "these players" if any(is_search_id(int(i)) for i in lineup.slot_strategy) else "heuristics"
+    return f"{kind}: {what}"
+
+
+def _plan_arguments(plan: RunPlan) -> list[str]:
+    """The options after the seed that make another command play ``plan``'s games: its config file,
+    variants, players, strategies and every config key it changed."""
+    parts: list[str] = []
     if plan.config_file:
         parts += ["--config", plan.config_file]
     for name in plan.variants:
@@ -206,7 +252,7 @@ def replay_command(plan: RunPlan, game: int) -> str:
         value = get(plan.config, key)
         if value != before:
             parts += ["--set", f"{key}={toml_value(value)}"]
-    return " ".join(shlex.quote(p) for p in parts)
+    return parts
 
 
 def notable_games(result: SimulationResult) -> list[dict]:

@@ -166,6 +166,10 @@ def test_robustness_end_to_end_on_captain_action(tmp_path):
     folder = write_robustness_folder(res, tmp_path / "rob", "simbalance robustness captain-action")
     html = (folder / "robustness.html").read_text()
     assert "id='conclusions'" in html and "all mcts@8" in html
+    # 200 games do not bring every seat's CI within 3 points: the cap stopped it, and the page says so
+    assert res.capped == ("mcts@8",) and "All mcts@8: the cap of 200 games stopped it before" in html
+    saved = json.loads((folder / "robustness.json").read_text())
+    assert saved["capped"] == ["mcts@8"] and saved["search_precision"] == 0.03 and saved["search_most"] == 200
     with pytest.raises(SimbalanceError, match="--models: unknown strategy 'buidler'"):
         robustness("captain-action", 10, models="random,buidler")
 
@@ -247,3 +251,29 @@ def test_robustness_takes_a_search_model_as_the_page_names_it():
         robustness("captain-action", 10, models="random,mcts@0")
     with pytest.raises(SimbalanceError, match="--models mcts@lots: the budget after @ is a whole number"):
         robustness("captain-action", 10, models="random,mcts@lots")
+
+
+def test_a_search_model_plays_until_its_precision():
+    """Issue 38 item 3: a search model plays until every seat's 95% CI half-width is below
+    --precision (core/execution's precision target, on growing chunks), --search-n the most."""
+    from simbalance.core.execution import precision_reached
+
+    res = robustness("captain-action", 200, models="random,mcts@8", precision=0.06)
+    games = int(res.models.loc[res.models["model"] == "mcts@8", "games"].iloc[0])
+    assert 100 <= games < 5000 and res.capped == () and res.search_n == 5000
+    # the same games as a run of the same seed with that precision (the machinery is the run's)
+    from simbalance.core.execution import RunOptions
+    from simbalance.core.lineup import all_strategies
+    from simbalance.core.rng import derive_seed
+    from simbalance.studies.ladder import BUDGET_PARAMS, budget_preset
+    from simbalance.studies.run import SimulationResult
+    from simbalance.studies.settings import RunSettings
+
+    settings = RunSettings.of("captain-action", seed=derive_seed(0, "robustness"))
+    base = settings.plan(1)
+    info = all_strategies(base.config, base.engine.strategies, base.engine.strategy_params)["mcts"]
+    plan = settings.plan(5000, presets={"mcts@8": budget_preset(info, BUDGET_PARAMS["mcts"], 8)}, strategies=["mcts@8"])
+    alone = SimulationResult.from_plan(plan, options=RunOptions(precision=0.06))
+    assert alone.n_played == games and precision_reached(alone.aggregate, 0.06)
+    with pytest.raises(SimbalanceError, match="--precision 0.5: allowed between 0 and 0.5"):
+        robustness("captain-action", 10, precision=0.5)

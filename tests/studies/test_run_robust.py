@@ -1,0 +1,253 @@
+"""`simbalance run GAME --robust` (issue 38 item 4): a search sample beside the run says whether the
+seat finding and the first-player effect hold under strong play. What "holds" means is checked on
+planted numbers (analysis/robustness.seat_check, first_player_check); the CLI end to end on
+captain-action (its search is fast) and find-dr-evil (no decisions)."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+from typer.testing import CliRunner
+
+from simbalance.analysis.findings import Finding
+from simbalance.analysis.robustness import (
+    StrongPlay,
+    first_player_check,
+    seat_check,
+    strong_play_findings,
+)
+from simbalance.cli.main import app
+from simbalance.core import execution
+from simbalance.studies.robustness import strong_play
+from simbalance.studies.settings import RunSettings
+
+runner = CliRunner()
+
+
+def sample(rates, games=1000, reached=True, most=5000):
+    """A planted search sample: each seat's share of ``games`` decided games."""
+    return StrongPlay("mcts@100", games, games, tuple(r * games for r in rates), 0.03, most, reached, 7)
+
+
+def summary(rates, fpa_ci):
+    return {"seats": [{"seat": s, "win_rate_decided": r} for s, r in enumerate(rates)],
+            "first_player_advantage": {"value": sum(fpa_ci) / 2, "ci_low": fpa_ci[0], "ci_high": fpa_ci[1]}}
+
+
+SEAT = Finding("seat_imbalance", "high", "Player 1 wins the most, player 4 the least.", 0.2, (0.18, 0.22), "#win-rates")
+OTHER = Finding("ties", "low", "Ties.", 0.06, (0.05, 0.07))
+HEURISTIC = summary([0.40, 0.25, 0.20, 0.15], (0.14, 0.16))  # player 1 most, player 4 least; an advantage
+
+
+def test_a_seat_finding_that_holds_under_strong_play():
+    strong = sample([0.35, 0.25, 0.22, 0.18])
+    check = seat_check(strong, 0, 3)
+    assert check["holds"] is True and check["ci"][0] > 0 and check["games"] == 1000 and check["model"] == "mcts@100"
+    found = strong_play_findings([SEAT, OTHER], HEURISTIC, strong, "heuristics: builder at every seat", "cmd")
+    assert found[0].robustness == check and found[1].robustness is None and found[1] == OTHER
+    assert found[0].text.startswith(SEAT.text + " Holds under strong play (mcts@100, 1,000 games: player 1 wins 35.0%")
+    said = found[0].to_dict()
+    assert said["robustness"]["holds"] is True and set(said["robustness"]) == {
+        "model", "games", "holds", "figure", "ci", "precision", "reached"}
+    assert "robustness" not in found[1].to_dict()  # only a checked finding has one
+
+
+def test_a_seat_finding_that_flips_under_strong_play():
+    strong = sample([0.15, 0.25, 0.25, 0.35])  # player 4 wins the most there
+    check = seat_check(strong, 0, 3)
+    assert check["holds"] is False and check["ci"][1] < 0
+    text = strong_play_findings([SEAT], HEURISTIC, strong, "heuristics", "cmd")[0].text
+    assert "Does not hold under strong play, it goes the other way (mcts@100, 1,000 games" in text
+
+
+def test_a_seat_finding_not_shown_under_strong_play():
+    strong = sample([0.26, 0.25, 0.25, 0.24], games=200)  # a gap of 2 points on 200 games: the CI crosses 0
+    check = seat_check(strong, 0, 3)
+    assert check["holds"] is None and check["ci"][0] < 0 < check["ci"][1]
+    text = strong_play_findings([SEAT], HEURISTIC, strong, "heuristics", "cmd")[0].text
+    assert "Not shown under strong play (mcts@100, 200 games" in text
+
+
+def test_a_capped_sample_says_so():
+    strong = sample([0.26, 0.25, 0.25, 0.24], games=200, reached=False, most=200)
+    text = strong_play_findings([SEAT], HEURISTIC, strong, "heuristics", "cmd")[0].text
+    assert "the cap of 200 games stopped it before every seat's 95% CI was within ±3 points" in text
+
+
+@pytest.mark.parametrize("rates, run_ci, holds", [
+    ([0.35, 0.22, 0.22, 0.21], (0.14, 0.16), True),  # an advantage in both
+    ([0.15, 0.28, 0.28, 0.29], (0.14, 0.16), False),  # an advantage, a disadvantage under strong play
+    ([0.26, 0.25, 0.25, 0.24], (0.14, 0.16), None),  # an advantage, none shown under strong play
+    ([0.15, 0.28, 0.28, 0.29], (-0.12, -0.08), True),  # a disadvantage in both
+    ([0.35, 0.22, 0.22, 0.21], (-0.01, 0.01), False),  # no effect, but one under strong play
+    ([0.26, 0.25, 0.25, 0.24], (-0.01, 0.01), None),  # no effect either way: not evidence of none
+])
+def test_the_first_player_effect_under_strong_play(rates, run_ci, holds):
+    check = first_player_check(sample(rates), *run_ci)
+    assert check["holds"] is holds
+    assert check["figure"].startswith(f"player 1 wins {100 * rates[0]:.1f}% of the games with a winner")
+
+
+def test_without_a_sample_the_seat_finding_names_its_players_and_the_command():
+    found = strong_play_findings([SEAT], HEURISTIC, None, "heuristics: builder at every seat",
+                                 "simbalance run captain-action --n 100 --seed 0 --robust")
+    assert found[0].robustness is None
+    assert found[0].text.endswith("Measured with heuristics: builder at every seat; whether it holds under strong "
+                                  "play: simbalance run captain-action --n 100 --seed 0 --robust.")
+    assert strong_play_findings([SEAT], HEURISTIC, None, "heuristics", None) == [SEAT]  # no decisions: no note
+
+
+# ---- end to end ------------------------------------------------------------------------------
+
+ROBUST = ["--robust", "--robust-precision", "0.05"]  # about 400 games of mcts@100 at 4 seats: a few seconds
+
+
+def cli(*args):
+    res = runner.invoke(app, [str(a) for a in args])
+    assert res.exit_code == 0, (res.output, res.exception)
+    return res.output
+
+
+def test_run_robust_end_to_end_and_the_same_heuristic_games(tmp_path):
+    with_it = cli("run", "captain-action", "--n", 3000, "--seed", 5, *ROBUST, "--out", tmp_path / "with")
+    cli("run", "captain-action", "--n", 3000, "--seed", 5, "--out", tmp_path / "without")
+    # the run's own games are the same with and without --robust (the sample has a seed of its own)
+    pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / "with" / "games.parquet"),
+                                  pd.read_parquet(tmp_path / "without" / "games.parquet"))
+    assert (json.loads((tmp_path / "with" / "summary.json").read_text())
+            == json.loads((tmp_path / "without" / "summary.json").read_text()))
+    found = json.loads((tmp_path / "with" / "findings.json").read_text())
+    seat = next(f for f in found["findings"] if f["kind"] == "seat_imbalance")
+    assert seat["robustness"]["model"] == "mcts@100" and seat["robustness"]["holds"] is True  # player 1 calls first
+    assert "Holds under strong play (mcts@100, " in seat["text"]
+    strong = found["strong_play"]
+    assert strong["reached"] and strong["games"] < 5000 and strong["first_player"]["holds"] is True
+    assert seat["robustness"]["games"] == strong["games"]
+    assert "under strong play:" in with_it and "first-player effect: Holds under strong play" in with_it
+    html = (tmp_path / "with" / "report.html").read_text()
+    assert "id='strong-play'" in html and "Holds under strong play" in html
+    plain = json.loads((tmp_path / "without" / "findings.json").read_text())
+    assert "strong_play" not in plain
+    seat = next(f for f in plain["findings"] if f["kind"] == "seat_imbalance")
+    assert "robustness" not in seat
+    assert seat["text"].endswith("Measured with heuristics: builder at every seat; whether it holds under strong "
+                                 "play: simbalance run captain-action --n 3000 --seed 5 --robust.")
+    assert "id='strong-play'" not in (tmp_path / "without" / "report.html").read_text()
+    # the same seed, other threads and chunks: the same run and the same sample (its chunks are the engine's)
+    cli("run", "captain-action", "--n", 3000, "--seed", 5, *ROBUST, "--threads", 1, "--chunk-size", 700,
+        "--out", tmp_path / "other")
+    assert json.loads((tmp_path / "other" / "findings.json").read_text()) == found
+
+
+def test_robust_on_a_game_without_decisions_says_so_and_runs_as_without(tmp_path):
+    res = runner.invoke(app, ["run", "find-dr-evil", "--n", "500", "--robust", "--out", str(tmp_path / "r")])
+    assert res.exit_code == 0, (res.output, res.exception)
+    said = [line for line in res.output.splitlines() if "--robust" in line]
+    assert len(said) == 1 and "find-dr-evil has no decisions" in said[0] and "running without --robust" in said[0]
+    cli("run", "find-dr-evil", "--n", 500, "--out", tmp_path / "plain")
+    pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / "r" / "games.parquet"),
+                                  pd.read_parquet(tmp_path / "plain" / "games.parquet"))
+    assert "strong_play" not in json.loads((tmp_path / "r" / "findings.json").read_text())
+
+
+def test_the_sample_is_the_same_games_on_any_threads_and_whatever_the_runs_chunks():
+    one = strong_play(RunSettings.of("captain-action", seed=3, threads=1), budget=20, precision=0.06)
+    two = strong_play(RunSettings.of("captain-action", seed=3, threads=2), budget=20, precision=0.06)
+    assert one == two and one.reached and one.games < 5000
+    assert one.seed != 3 and strong_play(RunSettings.of("find-dr-evil"), budget=20) is None
+
+
+class Killed(BaseException):
+    """Stands for SIGKILL: nothing catches it and no cleanup writes anything."""
+
+
+@pytest.mark.parametrize("where", ["the sample", "the report"])
+def test_a_kill_during_the_sample_or_the_report_resumes_to_the_same_folder(monkeypatch, tmp_path, where):
+    """A run killed while its search sample plays (or while its report is written) resumes from its
+    checkpoint folder, the sample's own checkpoint inside it, to the folder an uninterrupted run writes."""
+    from simbalance.report import run_folder
+
+    cmd = ["run", "captain-action", "--n", "2000", "--chunk-size", "1000", "--seed", "2", *ROBUST]
+    cli(*cmd, "--out", tmp_path / "whole", "--quiet")
+    monkeypatch.setattr(execution, "CHECKPOINT_AFTER_S", -1.0)  # every chunk commits
+    commits = {"n": 0}
+
+    def fault(step):
+        if where == "the sample" and step == "after rename checkpoint":
+            commits["n"] += 1
+            if commits["n"] == 6:  # the run's 4 commits (empty, 2 chunks, played), then the sample's 2nd
+                raise Killed(step)
+        if where == "the report" and step == "after findings.json":
+            raise Killed(step)
+
+    monkeypatch.setattr(execution, "_fault", fault)
+    monkeypatch.setattr(run_folder, "fault", fault)
+    out = tmp_path / "killed"
+    with pytest.raises(Killed):
+        runner.invoke(app, [*cmd, "--out", str(out), "--quiet"], catch_exceptions=False)
+    monkeypatch.setattr(execution, "_fault", lambda step: None)
+    monkeypatch.setattr(run_folder, "fault", lambda step: None)
+    state = tmp_path / "killed.partial"
+    assert (state / "checkpoint.npz").exists() and (state / "robust" / "checkpoint.npz").exists()
+    assert not (out / "findings.json").exists()
+    cli("run", "--resume", state, "--quiet")
+    assert not state.exists()
+    whole = json.loads((tmp_path / "whole" / "findings.json").read_text())
+    again = json.loads((out / "findings.json").read_text())
+    assert again == whole and again["strong_play"]["games"] > 100
+    pd.testing.assert_frame_equal(pd.read_parquet(out / "games.parquet"),
+                                  pd.read_parquet(tmp_path / "whole" / "games.parquet"))
+    assert np.isclose(sum(s["win_rate"] for s in again["strong_play"]["seats"]), 1.0)
+
+
+def test_run_robust_defaults_are_robustness_own():
+    """The CLI keeps its defaults without importing the study (a fast --help); they must agree."""
+    from simbalance.cli import run_cmd
+    from simbalance.studies import robustness
+
+    assert (run_cmd.SEARCH_PRECISION, run_cmd.SEARCH_MOST) == (robustness.SEARCH_PRECISION, robustness.SEARCH_MOST)
+    assert run_cmd.ROBUST_BUDGET == 100  # --robust's help says mcts@100
+
+
+def test_a_stop_during_the_sample_names_the_runs_own_checkpoint(monkeypatch, tmp_path):
+    """Ctrl-C or SIGTERM while the sample plays: the run stops after the sample's chunk in progress
+    and names the command that resumes it, with the run's checkpoint folder (not the sample's)."""
+    import contextlib
+
+    from simbalance.cli import run_cmd
+
+    state = tmp_path / "r.partial"
+
+    @contextlib.contextmanager
+    def stop_once_the_sample_began():
+        yield lambda: (state / "robust").exists()
+
+    monkeypatch.setattr(run_cmd, "interruptible", stop_once_the_sample_began)
+    res = runner.invoke(app, ["run", "captain-action", "--n", "500", *ROBUST, "--out", str(tmp_path / "r")])
+    assert res.exit_code == 130, (res.output, res.exception)
+    said = " ".join(res.output.split())
+    assert f"resume with: simbalance run --resume {state}" in said and "robust" not in said.split("--resume")[1], said
+    assert not (tmp_path / "r").exists() and (state / "robust" / "checkpoint.npz").exists()
+    monkeypatch.undo()
+    cli("run", "--resume", state, "--quiet")
+    assert json.loads((tmp_path / "r" / "findings.json").read_text())["strong_play"]["games"] >= 100
+
+
+def test_the_api_checks_a_run_as_run_robust_does(tmp_path):
+    """From Python: the sample beside a simulate() result, then write_report, as `run --robust`."""
+    import dataclasses
+
+    from simbalance.api import RunSettings, simulate, strong_play, write_report
+
+    settings = RunSettings("captain-action", seed=5)
+    result = simulate(settings, 3000)
+    checked = dataclasses.replace(result, strong_play=strong_play(settings, precision=0.05))
+    seat = next(f for f in checked.report_findings() if f.kind == "seat_imbalance")
+    assert seat.robustness["holds"] is True and "Holds under strong play" in seat.text
+    assert next(f for f in result.findings() if f.kind == "seat_imbalance").robustness is None  # as compare takes it
+    found = json.loads((write_report(checked, tmp_path / "r") / "findings.json").read_text())
+    cli("run", "captain-action", "--n", 3000, "--seed", 5, *ROBUST, "--out", tmp_path / "cli")
+    assert found == json.loads((tmp_path / "cli" / "findings.json").read_text())
