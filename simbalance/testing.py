@@ -86,7 +86,7 @@ def play(plan: RunPlan, *, threads: int = 1, chunk: int | None = None, fill: int
     chunk = chunk or plan.n
     for first in range(0, plan.n, chunk):
         size = min(chunk, plan.n - first)
-        play_chunk(engine, plan.lineup, plan.prepared, plan.seed, first, size, threads, kernel,
+        play_chunk(engine, plan.lineup, plan.prepared_for(kernel), plan.seed, first, size, threads, kernel,
                    out=out[first:first + size])
     return out
 
@@ -328,8 +328,10 @@ def check_search_sees_nothing_hidden(searching: RunPlan, plain: RunPlan) -> None
     rng = np.zeros(1, np.uint64)
     seed_game(rng, np.uint64(9), np.int64(0))
     for player in (MCTS, FLAT):
-        a = search.new_scratch(ctx, searching.lineup.slot_strategy, searching.lineup.slot_params)
-        b = search.new_scratch(ctx, searching.lineup.slot_strategy, searching.lineup.slot_params)
+        a = search.new_scratch(ctx, searching.lineup.slot_strategy, searching.lineup.slot_params,
+                               searching.evaluation_weights)
+        b = search.new_scratch(ctx, searching.lineup.slot_strategy, searching.lineup.slot_params,
+                               searching.evaluation_weights)
         changed = 0
         for k, state in enumerate(states[::2]):
             seat = res.to_move(ctx, state)
