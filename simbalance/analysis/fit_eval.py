@@ -10,11 +10,11 @@ a position sum to 1: games with no winner are left out before). The log-likeliho
 sum_positions sum_s y_s log p_s is concave in w; with a small L2 penalty it has one maximum, which
 L-BFGS finds from w = 0 with the analytic gradient sum_s (y_s - p_s) f_s.
 
-The features are standardized for the fit (each divided by its standard deviation over the
-training positions and seats; a feature's mean cancels in the softmax, as anything the same for
-every seat of a position does), so that one penalty suits features of any scale and the optimizer
-sees a round problem; the weights are then divided back, so the kernel multiplies raw features. A
-feature that never varies gets weight 0.
+The features are standardized for the fit (each divided by the standard deviation of its
+differences between the seats of a position: anything the same for every seat of a position cancels
+in the softmax), so that one penalty suits features of any scale and the optimizer sees a round
+problem; the weights are then divided back, so the kernel multiplies raw features. A feature that
+never differs between the seats of a position gets weight 0.
 """
 
 from __future__ import annotations
@@ -43,8 +43,9 @@ def fit_logit(feats: np.ndarray, final: np.ndarray, l2: float = L2) -> tuple[np.
     n, _, k = feats.shape
     if n == 0:
         raise ValueError("no position to fit")
-    flat = feats.reshape(-1, k)
-    sd = flat.std(axis=0)
+    # Only the differences between the seats of a position count: scale by their spread, and a
+    # feature that never differs between seats (the turn, say) gets no weight.
+    sd = (feats - feats.mean(axis=1, keepdims=True)).reshape(-1, k).std(axis=0)
     scale = np.where(sd > 1e-12, sd, 1.0)
     z = feats / scale
     varies = sd > 1e-12
