@@ -20,7 +20,7 @@ def fit_eval(
     settings: RunSettings,
     game: Annotated[str, typer.Argument(help="Game id (see `simbalance games`).", show_default=False)],
     games: Annotated[str, typer.Option("--games", help="Games of heuristics to record (a fifth held out for the "
-                                                       "accuracy): 4000, 4e3 or 4_000.")] = "4000",
+                                                       "accuracy): 20000, 2e4 or 20_000.")] = "20000",
     strategies: Annotated[str | None, typer.Option(help="Heuristics, comma-separated, one per seat or one for all "
                                                         "(seats rotated; default: every heuristic but random, in turn).")] = None,
     out: Annotated[Path | None, typer.Option(help="The file to write (default: configs/<game>/eval.json, which runs "

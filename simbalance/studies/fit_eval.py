@@ -49,11 +49,11 @@ from simbalance.core.runner import ProgressFactory
 from simbalance.core.strategy_ids import FLAT, MCTS, is_search_id
 from simbalance.studies.settings import RunSettings, plan_run
 
-FIT_GAMES = 4000  # `simbalance fit-eval`'s default: tens of thousands of positions, a minute or two on one core
+FIT_GAMES = 20_000  # `simbalance fit-eval`'s default: some 10^5 positions, under a minute or two on one core
 MAX_FIT_GAMES = 10**6
 REFIT_GAMES = 1500  # a refit on the fly: a run pays for it once per rules (cached), so fewer games
 REFIT_SEED = 0  # every refit's seed (derived again per purpose below): the same rules, the same fit
-CUTS_PER_GAME = 12  # cuts aimed at per game: the decisions between cuts are a game's mean decisions / this
+CUTS_PER_GAME = 12  # cuts aimed at per game: the decisions between cuts are a game's median decisions / this
 CUTS_CAP = 48  # at most this many cuts of one game (a long game's later ones are not recorded)
 BLOCK = 100  # games per call of the recording kernel: the progress display moves between calls
 PILOT = 20  # games played first to learn a game's length (how many decisions between cuts)
@@ -193,11 +193,15 @@ def _record(res, search, ctx, lineup, games: int, seed: int, progress: ProgressF
     state = res.new_state(ctx)
     sid0 = lineup.slot_strategy[lineup.seats[0]].astype(np.int64)
     prm0 = np.ascontiguousarray(lineup.slot_params[lineup.seats[0]])
-    decisions = []
+    decisions, decided = [], []
     for g in range(min(PILOT, games)):  # how long a game is, in decisions
         res.start(ctx, state, np.uint64(seed), np.int64(g))
         decisions.append(int(res.play_out(ctx, state, sid0, prm0, np.int64(-1))))
-    every = max(1, int(round(np.mean(decisions) / CUTS_PER_GAME)))
+        decided.append(search.outcome(ctx, state) != 0)
+    # The median of the decided games (only they are fitted): games that loop until a stalemate
+    # ends them (lady-actions-escape's heuristics, half of their games) would stretch the cuts.
+    lengths = [d for d, won in zip(decisions, decided, strict=True) if won] or decisions
+    every = max(1, int(round(np.median(lengths) / CUTS_PER_GAME)))
     n_feat = len(search.feature_names)
     feats = np.zeros((games * CUTS_CAP, players, n_feat), np.float64)
     hand = np.zeros((games * CUTS_CAP, players), np.float64)
