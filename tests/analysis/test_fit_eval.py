@@ -6,7 +6,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simbalance.analysis.fit_eval import accuracy, calibration, fit_logit, holdout_games, log_loss, softmax_shares
+from simbalance.analysis.fit_eval import (
+    accuracy,
+    calibration,
+    fit_logit,
+    holdout_games,
+    log_loss,
+    softmax_shares,
+)
 
 
 def planted(n: int, players: int, weights: np.ndarray, seed: int, scales=None, shared: float = 0.0):
