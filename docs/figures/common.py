@@ -128,7 +128,7 @@ def fitted_evaluation_passage(game: str) -> str:
 
     from simbalance.core.config import load_config
     from simbalance.games.registry import get_game
-    from simbalance.studies.fit_eval import eval_path, rules_digest, stale_reason
+    from simbalance.studies.evaluation import eval_path, rules_digest, stale_reason
 
     data = json.loads(eval_path(game).read_text())
     engine = get_game(game).load()

@@ -32,7 +32,8 @@ def fit_eval(
     scores a cut play-out with."""
     from simbalance.cli.terminal import RichProgress
     from simbalance.core.errors import SimbalanceError
-    from simbalance.studies.fit_eval import eval_path, fit_eval, write_eval
+    from simbalance.studies.evaluation import eval_path, write_eval
+    from simbalance.studies.fit_eval import fit_eval
 
     count = parse_count(games, "--games")
     names = [name.strip() for name in strategies.split(",")] if strategies is not None else None

@@ -45,7 +45,7 @@ class RunPlan:
     backend: str = "local"  # where the chunks are played: "local" (threads) or "dask"
     scheduler: str | None = None  # dask: a running scheduler's address (None: a local cluster)
     dask_timeout: float = DASK_TIMEOUT_S  # dask: the longest wait for a worker or the next chunk
-    # The fitted evaluation's weights a search seat scores a cut play-out with (studies/fit_eval.py:
+    # The fitted evaluation's weights a search seat scores a cut play-out with (studies/evaluation.py:
     # only when a search seat cuts its play-outs; None: the game's hand-written evaluate)
     search_eval: np.ndarray | None = field(default=None, compare=False)
 

@@ -1,4 +1,4 @@
-"""The fitted evaluation's recording kernel (``simbalance fit-eval``, studies/fit_eval.py): games
+"""The fitted evaluation's recording kernel (``simbalance fit-eval``, studies/evaluation.py): games
 played by the seats' strategies, with every seat's features recorded at cut points spread over each
 game, and every seat's final share of the win.
 

@@ -8,7 +8,8 @@ import json
 import numpy as np
 import pytest
 
-from simbalance.studies import fit_eval as fe
+from simbalance.studies import evaluation as fe
+from simbalance.studies.fit_eval import fit_eval
 from simbalance.studies.run import plan_run
 
 GAME = "captain-action"  # short games: a fit of a few hundred takes a second
@@ -24,9 +25,9 @@ def cache(tmp_path, monkeypatch):
 
 
 def test_the_same_seed_gives_the_same_fit_and_another_seed_another():
-    a = fe.fit_eval(GAME, 300, seed=5).data
-    b = fe.fit_eval(GAME, 300, seed=5).data
-    c = fe.fit_eval(GAME, 300, seed=6).data
+    a = fit_eval(GAME, 300, seed=5).data
+    b = fit_eval(GAME, 300, seed=5).data
+    c = fit_eval(GAME, 300, seed=6).data
     assert json.dumps(a) == json.dumps(b)
     assert a["weights"] != c["weights"]
     assert a["features"] == list(plan_run(GAME, 1).engine.search.feature_names)
