@@ -2,7 +2,7 @@
 evaluation or by the fitted one (issue 38 item 1; docs/strategies.md, "The fitted evaluation").
 
     python -m benchmarks.fit_eval_depth [GAME] [--n 400] [--depths 0,10,20,40] [--preset mcts-100]
-        [--against aggressor] [--threads 1]
+        [--against aggressor] [--threads 1] [--evaluations hand,fitted]
 
 Plays ``simbalance run GAME --strategies PRESET,AGAINST,... --rotate --set presets.PRESET.depth=D``
 for every depth, once with ``search.evaluation=hand`` and once with the fit (depth 0: once, no
@@ -43,11 +43,12 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--against", default="aggressor")
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--evaluations", default="hand,fitted", help="at a depth above 0: hand, fitted or both")
     args = parser.parse_args(argv)
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for depth in (int(d) for d in args.depths.split(",")):
-            for evaluation in (("hand", "fitted") if depth > 0 else ("fitted",)):
+            for evaluation in (args.evaluations.split(",") if depth > 0 else ("fitted",)):
                 row = one(args.game, args.n, args.preset, args.against, args.players, depth, evaluation, args.threads,
                           Path(tmp) / f"d{depth}-{evaluation}")
                 rows.append(row)

@@ -15,6 +15,13 @@ differences between the seats of a position: anything the same for every seat of
 in the softmax), so that one penalty suits features of any scale and the optimizer sees a round
 problem; the weights are then divided back, so the kernel multiplies raw features. A feature that
 never differs between the seats of a position gets weight 0.
+
+**Signs.** A game may bound a weight's sign (``search_nb.FEATURE_SIGNS``): a feature the rules make
+good for its seat (points, majorities, missions) may not get a negative weight. Fitted to
+heuristic games without them, captain-future's evaluation weighed ships on the board negatively
+at equal bonuses (a correlation: more ships for the same bonuses are worse-placed ones), and a search
+that maximizes the evaluation stopped landing ships; the bounds cost the fit little likelihood
+(the held-out log-loss in eval.json) and take that lever away.
 """
 
 from __future__ import annotations
@@ -36,10 +43,11 @@ def softmax_shares(feats: np.ndarray, weights: np.ndarray) -> np.ndarray:
     return e / e.sum(axis=1, keepdims=True)
 
 
-def fit_logit(feats: np.ndarray, final: np.ndarray, l2: float = L2) -> tuple[np.ndarray, dict]:
+def fit_logit(feats: np.ndarray, final: np.ndarray, l2: float = L2, signs=None) -> tuple[np.ndarray, dict]:
     """The weights (raw features' units) that maximize the penalized mean log-likelihood of the
     final shares ``final`` (positions, seats; each row summing to 1) given ``feats`` (positions,
-    seats, features); and what the optimizer said (iterations, converged)."""
+    seats, features), each weight of the sign ``signs`` allows (1: at least 0, -1: at most 0, 0 or
+    None: either); and what the optimizer said (iterations, converged)."""
     n, _, k = feats.shape
     if n == 0:
         raise ValueError("no position to fit")
@@ -60,7 +68,10 @@ def fit_logit(feats: np.ndarray, final: np.ndarray, l2: float = L2) -> tuple[np.
         grad = -np.einsum("ns,nsk->k", final - p * final.sum(axis=1, keepdims=True), z) / n + l2 * w
         return value, np.where(varies, grad, 0.0)
 
-    res = minimize(loss, np.zeros(k), jac=True, method="L-BFGS-B", options={"maxiter": 500, "gtol": 1e-8})
+    signs = np.zeros(k, int) if signs is None else np.asarray(signs)
+    bounds = [(0.0, None) if sign > 0 else ((None, 0.0) if sign < 0 else (None, None)) for sign in signs]
+    res = minimize(loss, np.zeros(k), jac=True, method="L-BFGS-B", bounds=bounds,
+                   options={"maxiter": 500, "gtol": 1e-8})
     weights = np.where(varies, res.x / scale, 0.0)
     return weights, {"iterations": int(res.nit), "converged": bool(res.success)}
 

@@ -127,7 +127,9 @@ class Search:
     - ``features(ctx, state, seat, out)``: seat ``seat``'s features (``feature_names``, the game's
       ``search_nb.FEATURES``) into ``out`` (float64), from public information and what ``seat``
       itself sees, never another seat's hidden cards: the fitted evaluation's inputs (a conditional
-      logit, players/common_nb.fitted_shares; fitted by ``simbalance fit-eval``, docs/strategies.md).
+      logit, players/common_nb.fitted_shares; fitted by ``simbalance fit-eval``, docs/strategies.md);
+      ``feature_signs`` (``search_nb.FEATURE_SIGNS``): per feature, the sign its weight may take
+      (1: at least 0, -1: at most 0, 0: either).
     - ``kernel``: the engine's kernel with the search players (the kernel's signature, and the
       fitted evaluation's weights last: an empty float64 array scores cut play-outs by
       ``evaluate``); a run with a search
@@ -151,6 +153,7 @@ class Search:
     choose: Callable
     features: Callable
     feature_names: tuple[str, ...]
+    feature_signs: tuple[int, ...]
 
     @classmethod
     def of_game(cls, play, search, **replaced) -> Search:
@@ -163,6 +166,8 @@ class Search:
                                                                 "policy") if name not in replaced})
         if "feature_names" not in replaced:
             found["feature_names"] = tuple(search.FEATURES)
+        if "feature_signs" not in replaced:
+            found["feature_signs"] = tuple(int(sign) for sign in search.FEATURE_SIGNS)
         return cls(**{**found, **replaced})
 
 

@@ -129,7 +129,7 @@ def record_and_fit(game: str, engine, config: dict, players: int, lineup, prepar
     if not (~test).any() or not test.any():
         raise SimbalanceError(f"{game}: too few decided games with positions to fit ({int(decided.sum())} of {games}); "
                               "play more (--games)")
-    weights, info = fit_logit(x[~test], y[~test])
+    weights, info = fit_logit(x[~test], y[~test], signs=search.feature_signs)
     fitted, own = softmax_shares(x[test], weights), h[test]
     data = {
         "game": game,
@@ -146,6 +146,7 @@ def record_and_fit(game: str, engine, config: dict, players: int, lineup, prepar
         "points": int(len(rows)),
         "held_out_points": int(test.sum()),
         "features": list(search.feature_names),
+        "signs": list(search.feature_signs),
         "weights": [float(w) for w in weights],
         "fit": {"model": "conditional logit", "l2": L2, "standardized": True, **info},
         "held_out": {
@@ -230,7 +231,8 @@ def stale_reason(data: dict | None, engine, digest: str) -> str | None:
         return f"for engine version {data.get('engine_version')} (this is {engine.version})"
     if data.get("rules_digest") != digest:
         return "for other rules"
-    if tuple(data.get("features", ())) != tuple(engine.search.feature_names):
+    if (tuple(data.get("features", ())) != tuple(engine.search.feature_names)
+            or tuple(data.get("signs", ())) != tuple(engine.search.feature_signs)):
         return "for other features"
     return None
 

@@ -75,6 +75,7 @@ from simbalance.games.captain_future.state_nb import (
     PH_SLOT,
     PHASE,
     PLAYERS,
+    REMOVED,
     S_EV,
     S_EXCH,
     S_HAND,
@@ -187,27 +188,35 @@ def evaluate(ctx, state, rew):
 
 # The fitted evaluation's features of a seat (``features``; docs/strategies.md, "The fitted
 # evaluation"). The conditional logit compares seats, so a feature that is the same for every seat
-# (the turn, the game's progress) would cancel: progress enters as a product with the seat's gap.
+# (the turn, the game's progress) would cancel: progress enters as a product with the seat's own.
+# No ships in supply or on the board: fitted to heuristic games, they weighed a ship held back above
+# a ship landed (at equal points, more ships on the board meant worse-placed ones), and a search
+# that maximizes the evaluation then stopped landing (mcts-100 at depth 10: 10% of its seats won
+# with them, docs/strategies.md). What a seat's ships earned is in its score and majorities.
 FEATURES = (
     "score",  # points as the board stands
     "gap",  # score minus the best other score
     "bonuses",  # points of the bodies the seat is awarded (full control or majority)
     "majorities",  # bodies where the seat has strictly the most ships
     "ship_lead",  # per body, the seat's ships minus the most of any other seat, summed
-    "on_board",  # ships on the board
-    "supply",  # ships left in supply (the game ends when a supply runs out)
+    "lost",  # ships attacked off the board (out of the game)
     "hand",  # cards in hand
     "landable",  # own cards naming an empty space (jokers included): landings in hand (own view)
-    "gap_x_progress",  # gap times the game's progress (1 - the fewest ships in any supply / ships)
+    "score_x_progress",  # score times the game's progress (1 - the fewest ships in any supply / ships)
+    "gap_x_progress",  # gap times progress
     "lead_x_progress",  # ship_lead times progress
 )
+# The sign each weight may take (1: at least 0, -1: at most 0, 0: either): what the rules say is
+# good for a seat stays good in the fit, so that a search maximizing the evaluation is never led to
+# give points away for a correlation of the heuristics' games (docs/strategies.md).
+FEATURE_SIGNS = (1, 1, 1, 1, 1, -1, 0, 0, 1, 1, 1)
 
 
 @njit(cache=True, _nrt=False)
 def features(ctx, state, seat, out):
     """Seat ``seat``'s ``FEATURES`` into ``out``. Public: the board (ships, scores, the bodies'
-    holders), every hand's size, the supplies; own view: the kinds of the cards in ``seat``'s own
-    hand (``landable``). No other seat's cards are read."""
+    holders), every hand's size, the supplies and the ships lost; own view: the kinds of the cards
+    in ``seat``'s own hand (``landable``). No other seat's cards are read."""
     bd = ctx[0]
     st = state[0]
     P = bd[PLAYERS]
@@ -240,10 +249,10 @@ def features(ctx, state, seat, out):
     out[2] = bonuses
     out[3] = majorities
     out[4] = lead
-    out[5] = st[ONBOARD + seat]
-    out[6] = st[SUPPLY + seat]
-    out[7] = st[HAND_N + seat]
-    out[8] = landable
+    out[5] = st[REMOVED + seat]
+    out[6] = st[HAND_N + seat]
+    out[7] = landable
+    out[8] = st[SCORE + seat] * progress
     out[9] = gap * progress
     out[10] = lead * progress
 

@@ -106,6 +106,10 @@ FEATURES = (
     "wilds",  # own wildcards (own view)
     "actions",  # own Lady Actions and Dr. Evils (own view)
 )
+# The sign each weight may take (1: at least 0, -1: at most 0, 0: either): what the rules say is
+# good for a seat stays good in the fit, so that a search maximizing the evaluation is never led to
+# give points away for a correlation of the heuristics' games (docs/strategies.md).
+FEATURE_SIGNS = (-1, -1, 1, 0, 1, 1, 1)
 
 
 @njit(cache=True)
