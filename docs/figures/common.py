@@ -148,8 +148,10 @@ def fitted_evaluation_passage(game: str) -> str:
              f"{pct(held['hand_written']['accuracy'])} |",
              f"| uniform (1/{data['players']}) | {held['uniform']['log_loss']:.3f} | |",
              "",
-             "| feature | weight |", "|---|---:|"]
-    lines += [f"| `{name}` | {w:+.4f} |" for name, w in zip(data["features"], data["weights"], strict=True)]
+             "| feature | weight may be | weight |", "|---|---|---:|"]
+    allowed = {1: "at least 0", -1: "at most 0", 0: "either"}
+    lines += [f"| `{name}` | {allowed[sign]} | {w:+.4f} |"
+              for name, sign, w in zip(data["features"], data["signs"], data["weights"], strict=True)]
     lines += ["", "Calibration on the held-out positions (every seat's predicted share, in deciles of the "
               "prediction):", "", "| predicted | fitted: observed | positions |", "|---:|---:|---:|"]
     lines += [f"| {pct(r['predicted'])} | {pct(r['observed'])} | {r['n']:,} |" for r in data["calibration"]["fitted"]]

@@ -84,3 +84,13 @@ def test_measures_on_a_hand_made_case():
 def test_no_position_is_an_error():
     with pytest.raises(ValueError, match="no position"):
         fit_logit(np.zeros((0, 3, 2)), np.zeros((0, 3)))
+
+
+def test_a_sign_bound_holds_and_leaves_the_free_weights_near_the_truth():
+    truth = np.array([0.8, -0.5, 0.3, 0.0])  # (planted's last feature is the same for every seat)
+    feats, final = planted(30_000, 4, truth, seed=6)
+    weights, info = fit_logit(feats, final, l2=1e-6, signs=[1, 1, -1, 0])
+    assert weights[1] == 0.0 and weights[2] == 0.0  # their truth is on the other side of the bound
+    assert 0.7 < weights[0] < 0.9
+    free, _ = fit_logit(feats, final, l2=1e-6, signs=[1, -1, 1, 0])  # bounds the truth lies within change nothing
+    np.testing.assert_allclose(free[:3], truth[:3], atol=0.05)
