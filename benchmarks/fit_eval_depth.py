@@ -53,7 +53,7 @@ def main(argv: list[str]) -> None:
                           Path(tmp) / f"d{depth}-{evaluation}")
                 rows.append(row)
                 print(f"depth {depth} {evaluation}: {row['win']:.1%} {row['games_per_s']:.1f} games/s", file=sys.stderr)
-    print(f"`python -m benchmarks.fit_eval_depth {args.game} --n {args.n}`: {args.preset} in one seat against "
+    print(f"`python -m benchmarks.fit_eval_depth {' '.join(argv)}`: {args.preset} in one seat against "
           f"{args.players - 1} {args.against}, seats rotated, seed 0, {args.threads} thread(s); fair share "
           f"{1 / args.players:.0%}.\n")
     print("| depth | evaluation at the cut | search seats' win share (95% CI) | games/s |")
