@@ -11,10 +11,10 @@ independent) for the accuracy; fits the conditional logit on the rest (analysis/
 scores the fit and the game's hand-written ``evaluate`` on the same held-out positions.
 
 **Stale.** A fit is for one engine version, one set of rules (``rules_digest``: the config's keys
-that change play, every section but ``NOT_RULES``) and one list of feature names. A run whose
-search seat cuts its play-outs (depth > 0) reads ``configs/<game>/eval.json``; when that file is
-missing or was fitted for another engine version, other rules (a variant, ``--set rules.x=...``) or
-other features, the run refits on the fly: ``REFIT_GAMES`` games from the fixed seed
+that change play, every section but ``NOT_RULES``) and one list of features (names and sign
+bounds). A run whose search seat cuts its play-outs (depth > 0) reads ``configs/<game>/eval.json``;
+when that file is missing or was fitted for another engine version, other rules (a variant, ``--set
+rules.x=...``) or other features, the run refits on the fly: ``REFIT_GAMES`` games from the fixed seed
 ``REFIT_SEED`` (so the same run seed gives the same games), one line on stderr saying so, and the
 refit cached in ``cache_dir()`` (keyed by game, engine version, rules digest and players), where
 the next run with those rules finds it. A run whose search seats play to the end (depth 0) never
@@ -111,7 +111,7 @@ def seated(names: list[str], players: int) -> list[str]:
 
 
 def record_and_fit(game: str, engine, config: dict, players: int, lineup, prepared: tuple, games: int, seed: int,
-         progress: ProgressFactory | None) -> FitEvalResult:
+                   progress: ProgressFactory | None) -> FitEvalResult:
     """Record ``games`` games of ``lineup`` and fit (module doc)."""
     begin = time.perf_counter()
     res, search = engine.resumable, engine.search
