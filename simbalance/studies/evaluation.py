@@ -266,7 +266,7 @@ def evaluation_weights(game: str, engine, config: dict, players: int, lineup) ->
     what = "missing" if why == "missing" else f"{why}"
     # The one line a run says before it refits (stderr: the records and reports stay the run's own).
     print(f"the fitted evaluation of {game} is {what}; refitting it for this run: {REFIT_GAMES} games "
-          f"(cached in {cached.parent}; `simbalance fit-eval {game}` writes configs/{game}/{EVAL_FILE})",
+          f"(cached in {cached.parent}; `simbalance fit-eval {game}` writes {eval_path(game)})",
           file=sys.stderr)
     names = seated(default_strategies(engine), players)
     fit_lineup = resolve_lineup(config, engine.strategies, engine.strategy_params, players, names,
