@@ -97,3 +97,14 @@ def test_a_search_run_plays_the_same_games_on_its_fit_and_another_fit_plays_othe
 
     hand = dataclasses.replace(plan, search_eval=None)
     assert not np.array_equal(a, play(hand))  # the evaluation is in use: other weights, other choices
+
+
+def test_a_run_folder_says_which_weights_its_cut_play_outs_used(cache):
+    from simbalance.report.run_folder import manifest
+    from simbalance.studies.run import simulate
+
+    cut = simulate(GAME, 2, strategies=["mcts", "builder", "builder", "builder"], overrides=CUT)
+    said = manifest(cut, "test")["search_evaluation"]
+    assert said["features"] == list(cut.plan.engine.search.feature_names)
+    assert said["weights"] == json.loads(fe.eval_path(GAME).read_text())["weights"]
+    assert manifest(simulate(GAME, 2), "test")["search_evaluation"] is None
