@@ -247,12 +247,10 @@ def _read(path: Path) -> dict | None:
 def evaluation_weights(game: str, engine, config: dict, players: int, lineup) -> np.ndarray | None:
     """The fitted evaluation's weights for a run of ``lineup`` (module doc, "Stale"), or None when
     none is used (no search seat cuts its play-outs, or ``search.evaluation = "hand"``)."""
-    if engine.search is None or not cuts_playouts(lineup):
-        return None
     mode = config.get("search", {}).get("evaluation", "fitted")
-    if mode not in EVALUATIONS:
+    if mode not in EVALUATIONS:  # checked in every run, so that a typo is not silent until a cut
         raise ConfigError(f"search.evaluation = {mode!r}: allowed {', '.join(map(repr, EVALUATIONS))}")
-    if mode == "hand":
+    if engine.search is None or not cuts_playouts(lineup) or mode == "hand":
         return None
     digest = rules_digest(config)
     stored = _read(eval_path(game))

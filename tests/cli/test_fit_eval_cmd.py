@@ -24,6 +24,8 @@ BAD = {
     "no decisions": (["fit-eval", "find-dr-evil"], "no search players"),
     "out is a folder": (["fit-eval", "captain-action", "--out", "{tmp}"], "a folder"),
     "bad players": (["fit-eval", "captain-action", "--players", "9"], "players"),
+    "bad evaluation": (["fit-eval", "captain-action", "--set", "search.evaluation=best"],
+                       "search.evaluation = 'best': allowed 'fitted', 'hand'"),
 }
 
 
