@@ -19,9 +19,9 @@ never differs between the seats of a position gets weight 0.
 **Signs.** A game may bound a weight's sign (``search_nb.FEATURE_SIGNS``): a feature the rules make
 good for its seat (points, majorities, missions) may not get a negative weight. Fitted to
 heuristic games without them, captain-future's evaluation weighed ships on the board negatively
-at equal bonuses (a correlation: more ships for the same bonuses are worse-placed ones), and a search
-that maximizes the evaluation stopped landing ships; the bounds cost the fit little likelihood
-(the held-out log-loss in eval.json) and take that lever away.
+at equal bonuses (a correlation: more ships for the same bonuses are worse-placed ones), a lever for
+a search that maximizes the evaluation to hold its ships back (it played far worse); the bounds
+cost the fit little likelihood (the held-out log-loss in eval.json) and take such levers away.
 """
 
 from __future__ import annotations

@@ -190,9 +190,9 @@ def evaluate(ctx, state, rew):
 # evaluation"). The conditional logit compares seats, so a feature that is the same for every seat
 # (the turn, the game's progress) would cancel: progress enters as a product with the seat's own.
 # No ships in supply or on the board: fitted to heuristic games, they weighed a ship held back above
-# a ship landed (at equal points, more ships on the board meant worse-placed ones), and a search
-# that maximizes the evaluation then stopped landing (mcts-100 at depth 10: 10% of its seats won
-# with them, docs/strategies.md). What a seat's ships earned is in its score and majorities.
+# a ship landed (at equal points, more ships on the board meant worse-placed ones), a lever for a
+# search that maximizes the evaluation (mcts-100 at depth 10 won 10% of its seats with them,
+# docs/strategies.md). What a seat's ships earned is in its score and majorities.
 FEATURES = (
     "score",  # points as the board stands
     "gap",  # score minus the best other score
