@@ -86,7 +86,7 @@ def play(plan: RunPlan, *, threads: int = 1, chunk: int | None = None, fill: int
     chunk = chunk or plan.n
     for first in range(0, plan.n, chunk):
         size = min(chunk, plan.n - first)
-        play_chunk(engine, plan.lineup, plan.prepared, plan.seed, first, size, threads, kernel,
+        play_chunk(engine, plan.lineup, plan.prepared_for(kernel), plan.seed, first, size, threads, kernel,
                    out=out[first:first + size])
     return out
 
@@ -328,8 +328,10 @@ def check_search_sees_nothing_hidden(searching: RunPlan, plain: RunPlan) -> None
     rng = np.zeros(1, np.uint64)
     seed_game(rng, np.uint64(9), np.int64(0))
     for player in (MCTS, FLAT):
-        a = search.new_scratch(ctx, searching.lineup.slot_strategy, searching.lineup.slot_params)
-        b = search.new_scratch(ctx, searching.lineup.slot_strategy, searching.lineup.slot_params)
+        a = search.new_scratch(ctx, searching.lineup.slot_strategy, searching.lineup.slot_params,
+                               searching.evaluation_weights)
+        b = search.new_scratch(ctx, searching.lineup.slot_strategy, searching.lineup.slot_params,
+                               searching.evaluation_weights)
         changed = 0
         for k, state in enumerate(states[::2]):
             seat = res.to_move(ctx, state)
@@ -478,6 +480,46 @@ def check_search_leak_of(game: str) -> None:
         check_search_sees_nothing_hidden(*plans)
 
 
+def check_features_see_nothing_hidden(game: str) -> None:
+    """The fitted evaluation's features (docs/strategies.md, "The fitted evaluation"): at decisions
+    of heuristic games, each seat's features are the same after the game's ``determinize`` for that
+    seat (which deals everything hidden from it otherwise, as the search does): they read only what
+    the seat sees. And the fitted shares (players/common_nb.fitted_shares, at weights large enough to
+    overflow a naive exp) are the softmax of the features, summing to 1."""
+    plans = search_plans(game, n=1)
+    if plans is None:
+        return
+    from simbalance.analysis.fit_eval import softmax_shares
+    from simbalance.players.common_nb import fitted_shares
+
+    plain = plans[1]
+    res, search = plain.engine.resumable, plain.engine.search
+    ctx, states = decision_states(plain)
+    k = len(search.feature_names)
+    assert k > 0, f"{game}: search_nb.FEATURES names no feature"
+    rng = np.zeros(1, np.uint64)
+    seed_game(rng, np.uint64(11), np.int64(0))
+    before, after = np.zeros(k), np.zeros(k)
+    weights = np.random.default_rng(5).normal(size=k) * 100.0
+    fit = np.zeros((2, k))
+    fit[0] = weights
+    rew = np.zeros(MAX_SEATS)
+    feats = np.zeros((1, plain.players, k))
+    for n, state in enumerate(states):
+        for seat in range(plain.players):
+            search.features(ctx, state, seat, before)
+            other = res.clone(state)
+            search.determinize(ctx, other, seat, rng)
+            search.features(ctx, other, seat, after)
+            assert np.array_equal(before, after), (
+                f"{game}: seat {seat}'s features change when the cards hidden from it are dealt otherwise (decision "
+                f"{n}): {dict(zip(search.feature_names, zip(before, after, strict=True), strict=True))}")
+            feats[0, seat] = before
+        fitted_shares(search.features, ctx, state, fit, rew, np.int64(plain.players))
+        assert abs(rew[:plain.players].sum() - 1.0) < 1e-9, f"{game}: fitted shares sum to {rew.sum()}"
+        np.testing.assert_allclose(rew[:plain.players], softmax_shares(feats, weights)[0], atol=1e-9)
+
+
 CONTRACT_CHECKS: dict[str, Callable[[str], None]] = {
     "engine-fills-in-the-contract": check_engine_fills_in_the_contract,
     "every-field-written-fewest-players": check_fields_fewest_players,
@@ -493,6 +535,7 @@ CONTRACT_CHECKS: dict[str, Callable[[str], None]] = {
     "search-replay-is-the-recorded-game": check_search_replay_of,
     "search-kernel-plays-heuristics-as-the-kernel": check_search_kernel_plays_heuristics,
     "search-sees-nothing-hidden": check_search_leak_of,
+    "features-see-nothing-hidden": check_features_see_nothing_hidden,
 }
 
 

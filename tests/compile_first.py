@@ -42,7 +42,7 @@ def compile_game(game: str) -> None:
         plan = plan_run(game, 2, players=4, seed=7, strategies=strategies, rotate=True,
                         overrides=small_search_overrides(game))
         out = np.zeros(plan.n, engine.record_dtype)
-        play_chunk(engine, plan.lineup, plan.prepared, plan.seed, 0, plan.n, 1, out=out)
+        play_chunk(engine, plan.lineup, plan.prepared_for(), plan.seed, 0, plan.n, 1, out=out)
         engine.trace(plan, 0)
 
 

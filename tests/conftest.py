@@ -26,6 +26,10 @@ import time
 # (ReferenceError: underlying object has vanished). Set before numba is first imported; the
 # workers and the subprocesses that tests start inherit it.
 os.environ.setdefault("NUMBA_FUNCTION_CACHE_SIZE", "100000")
+# A run whose fitted evaluation is stale refits it and caches the refit (studies/evaluation.py): in the
+# suite's own folder, never the user's ~/.cache (a test that checks the cache sets its own).
+os.environ.setdefault("SIMBALANCE_CACHE_DIR", os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                                                           ".pytest_cache", "d", "simbalance-cache"))
 
 import pytest  # noqa: E402
 

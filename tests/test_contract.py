@@ -98,6 +98,11 @@ def test_the_search_sees_nothing_hidden(game):
     CONTRACT_CHECKS["search-sees-nothing-hidden"](game)
 
 
+@pytest.mark.parametrize("game", GAMES)
+def test_the_features_see_nothing_hidden(game):
+    CONTRACT_CHECKS["features-see-nothing-hidden"](game)
+
+
 RUN_LOADS = """
 import dataclasses, json, sys
 import simbalance
@@ -137,7 +142,7 @@ def test_a_run_compiles_only_its_kernel(game):
 
 
 def test_every_check_has_its_test():
-    assert len(CONTRACT_CHECKS) == 14, "a new check in simbalance.testing needs a test here"
+    assert len(CONTRACT_CHECKS) == 15, "a new check in simbalance.testing needs a test here"
 
 
 # ---------------------------------------------------------------------------------------------------

@@ -95,7 +95,8 @@ def test_a_new_game_seats_the_search_players_and_has_a_card_impact_table(install
     plan = plan_run("trick-race", 10, players=4, strategies=["mcts", "flat", "greedy", "random"], rotate=True)
     search = plan.engine.search
     assert search is not None and plan.engine.searches(plan.lineup) and plan.kernel is search.kernel
-    assert {getattr(search, hook).py_func.__module__ for hook in ("determinize", "outcome", "evaluate", "policy")} \
+    assert {getattr(search, hook).py_func.__module__ for hook in ("determinize", "outcome", "evaluate", "features",
+                                                                  "policy")} \
         == {"trick_race.search_nb"}
     labels, groups = plan.engine.cards.labels(plan.config)
     assert labels == [f"rank {r}" for r in range(1, 11)] and list(groups.values()) == [[7, 8, 9]]

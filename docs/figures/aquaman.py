@@ -126,3 +126,12 @@ def robustness() -> str:
 
 FIGURES = {"lengths": lengths, "lead": lead, "seat-rates": seat_rates, "fights": fights, "powers": powers,
            "ladder": ladder, "robustness": robustness}
+
+
+def fitted_evaluation() -> str:
+    from common import fitted_evaluation_passage
+
+    return fitted_evaluation_passage("aquaman")
+
+
+FIGURES["fitted-evaluation"] = fitted_evaluation

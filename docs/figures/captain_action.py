@@ -150,3 +150,12 @@ def ladder_random() -> str:
 
 
 FIGURES.update({"ladder": ladder, "ladder-random": ladder_random, "robustness": robustness})
+
+
+def fitted_evaluation() -> str:
+    from common import fitted_evaluation_passage
+
+    return fitted_evaluation_passage("captain-action")
+
+
+FIGURES["fitted-evaluation"] = fitted_evaluation

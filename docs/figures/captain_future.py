@@ -107,3 +107,12 @@ def presets() -> str:
 
 FIGURES = {"lead": lead, "replay-example": replay_example, "default-run": default_run, "strategy-ranking": strategy_ranking,
            "seat-ties": seat_ties, "ladder": ladder, "robustness": robustness, "presets": presets}
+
+
+def fitted_evaluation() -> str:
+    from common import fitted_evaluation_passage
+
+    return fitted_evaluation_passage("captain-future")
+
+
+FIGURES["fitted-evaluation"] = fitted_evaluation

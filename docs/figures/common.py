@@ -122,3 +122,41 @@ def search_settings_passage(game: str, settings: list[tuple[str, str, dict]], n:
                     f"{pct(row['decided_ci_high'])} | {n:,} |")
     return (f"One search seat among {p - 1} x `{against}`, seats rotated, {n:,} games per setting (seed {seed}); "
             "win rates per seat over decided games:\n\n" + "\n".join(rows))
+
+
+def fitted_evaluation_passage(game: str) -> str:
+    """The committed fit (configs/<game>/eval.json, made by `simbalance fit-eval GAME`): its held-out
+    log-loss and accuracy beside the hand-written evaluate, its weights and its calibration table.
+    A fit stale for the default rules is an error: refit it first (docs/strategies.md)."""
+    import json
+
+    from simbalance.core.config import load_config
+    from simbalance.games.registry import get_game
+    from simbalance.studies.evaluation import eval_path, rules_digest, stale_reason
+
+    data = json.loads(eval_path(game).read_text())
+    engine = get_game(game).load()
+    why = stale_reason(data, engine, rules_digest(load_config(game)))
+    if why is not None:
+        raise SystemExit(f"{eval_path(game)} is {why}: run `simbalance fit-eval {game}` first")
+    held = data["held_out"]
+    lines = [f"`simbalance fit-eval {game}` (configs/{game}/eval.json): {data['games']:,} games of "
+             f"{', '.join(data['strategies'])} at {data['players']} players (seats rotated), a cut every "
+             f"{data['cut_every']} decisions: {data['points']:,} positions of {data['decided_games']:,} decided games; "
+             f"{data['held_out_games']:,} games ({data['held_out_points']:,} positions) held out.",
+             "",
+             "| evaluation | held-out log-loss (nats) | predicted leader wins |",
+             "|---|---:|---:|",
+             f"| fitted | {held['fitted']['log_loss']:.3f} | {pct(held['fitted']['accuracy'])} |",
+             f"| hand-written `evaluate` | {held['hand_written']['log_loss']:.3f} | "
+             f"{pct(held['hand_written']['accuracy'])} |",
+             f"| uniform (1/{data['players']}) | {held['uniform']['log_loss']:.3f} | |",
+             "",
+             "| feature | weight may be | weight |", "|---|---|---:|"]
+    allowed = {1: "at least 0", -1: "at most 0", 0: "either"}
+    lines += [f"| `{name}` | {allowed[sign]} | {w:+.4f} |"
+              for name, sign, w in zip(data["features"], data["signs"], data["weights"], strict=True)]
+    lines += ["", "Calibration on the held-out positions (every seat's predicted share, in deciles of the "
+              "prediction):", "", "| predicted | fitted: observed | positions |", "|---:|---:|---:|"]
+    lines += [f"| {pct(r['predicted'])} | {pct(r['observed'])} | {r['n']:,} |" for r in data["calibration"]["fitted"]]
+    return "\n".join(lines)

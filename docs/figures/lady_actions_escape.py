@@ -147,3 +147,12 @@ def presets() -> str:
 
 
 FIGURES.update({"ladder": ladder, "robustness": robustness, "presets": presets})
+
+
+def fitted_evaluation() -> str:
+    from common import fitted_evaluation_passage
+
+    return fitted_evaluation_passage("lady-actions-escape")
+
+
+FIGURES["fitted-evaluation"] = fitted_evaluation

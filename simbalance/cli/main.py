@@ -68,6 +68,7 @@ def _register() -> None:
     from simbalance.cli import (
         check_cmd,
         compare_cmd,
+        fit_eval_cmd,
         games_cmd,
         ladder_cmd,
         new_game_cmd,
@@ -91,6 +92,7 @@ def _register() -> None:
     app.command("tune")(tune_cmd.tune)
     app.command("ladder")(ladder_cmd.ladder)
     app.command("robustness")(robustness_cmd.robustness)
+    app.command("fit-eval")(fit_eval_cmd.fit_eval)
     app.command("replay")(replay_cmd.replay)
     app.command("baseline")(check_cmd.baseline)
     app.command("check")(check_cmd.check)

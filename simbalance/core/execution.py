@@ -307,7 +307,7 @@ def execute(plan: RunPlan, options: RunOptions, progress: ProgressFn | None = No
         progress(done + in_chunk[0], plan.n, time.perf_counter() - start)
 
     parts = iter(()) if played_all else play_chunks(
-        engine, lineup, plan.prepared, plan.seed, chunks, threads=plan.threads, backend=plan.backend,
+        engine, lineup, plan.prepared_for(), plan.seed, chunks, threads=plan.threads, backend=plan.backend,
         scheduler=plan.scheduler, stop=stop, kernel=plan.kernel, target=records, timeout=plan.dask_timeout,
         on_games=games_done_in_chunk if progress is not None else None)
     for part in parts:
@@ -364,6 +364,6 @@ def _compile(plan: RunPlan) -> float:
     """Compile (or load from the cache) the run's kernel by playing no game with it, so that games/s
     counts play only; returns the seconds it took."""
     begin = time.perf_counter()
-    play_chunk(plan.engine, plan.lineup, plan.prepared, plan.seed, 0, 0, 1, plan.kernel,
+    play_chunk(plan.engine, plan.lineup, plan.prepared_for(), plan.seed, 0, 0, 1, plan.kernel,
                np.zeros(0, plan.engine.record_dtype))
     return time.perf_counter() - begin

@@ -45,6 +45,31 @@ class RunPlan:
     backend: str = "local"  # where the chunks are played: "local" (threads) or "dask"
     scheduler: str | None = None  # dask: a running scheduler's address (None: a local cluster)
     dask_timeout: float = DASK_TIMEOUT_S  # dask: the longest wait for a worker or the next chunk
+    # The fitted evaluation's weights a search seat scores a cut play-out with (studies/evaluation.py:
+    # only when a search seat cuts its play-outs; None: the game's hand-written evaluate)
+    search_eval: np.ndarray | None = field(default=None, compare=False)
+
+    def prepared_for(self, kernel=None) -> tuple:
+        """The kernel's arguments after the common ones: ``prepared``, and for the search kernel the
+        fitted evaluation's weights last (none: an empty array), which the plain kernel never takes."""
+        kernel = kernel or self.kernel or self.engine.kernel_for(self.lineup)
+        if self.engine.search is not None and kernel is self.engine.search.kernel:
+            return (*self.prepared, self.evaluation_weights)
+        return self.prepared
+
+    @property
+    def evaluation_weights(self) -> np.ndarray:
+        """``search_eval`` as the search kernel takes it (float64; empty: the hand-written evaluate)."""
+        return NO_FIT if self.search_eval is None else self.search_eval
+
+    @property
+    def trace_extra(self) -> tuple:
+        """What a game's trace_search_game takes after the common arguments (the weights), when the
+        run plays its search kernel; nothing for trace_game."""
+        return (self.evaluation_weights,) if self.engine.searches(self.lineup) else ()
+
+
+NO_FIT = np.zeros(0, np.float64)  # no fitted evaluation: a cut play-out is scored by the game's evaluate
 
 
 def check_n(n: Any, written: str | None = None) -> int:

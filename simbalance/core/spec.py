@@ -124,12 +124,21 @@ class Search:
     - ``evaluate(ctx, state, rew)``: each seat's share of the win as the game's evaluation estimates
       it now, into ``rew`` (float64, shares from 0 to 1 summing to at most 1): a play-out cut at its
       depth.
-    - ``kernel``: the engine's kernel with the search players (same signature); a run with a search
+    - ``features(ctx, state, seat, out)``: seat ``seat``'s features (``feature_names``, the game's
+      ``search_nb.FEATURES``) into ``out`` (float64), from public information and what ``seat``
+      itself sees, never another seat's hidden cards: the fitted evaluation's inputs (a conditional
+      logit, players/common_nb.fitted_shares; fitted by ``simbalance fit-eval``, docs/strategies.md);
+      ``feature_signs`` (``search_nb.FEATURE_SIGNS``): per feature, the sign its weight may take
+      (1: at least 0, -1: at most 0, 0: either).
+    - ``kernel``: the engine's kernel with the search players (the kernel's signature, and the
+      fitted evaluation's weights last: an empty float64 array scores cut play-outs by
+      ``evaluate``); a run with a search
       seat plays it (``Engine.kernel_for``), the others the engine's own, whose cold compile stays
       free of the search.
     - ``policy(ctx, state, sid, params) -> option``: the option heuristic ``sid`` takes at the
       pending decision (the search's tie-break: its rollout strategy's own choice).
-    - ``new_scratch(ctx, slot_strategy, slot_params)``: the search's preallocated scratch.
+    - ``new_scratch(ctx, slot_strategy, slot_params, weights)``: the search's preallocated scratch
+      (``weights``: the fitted evaluation's, empty for none).
     - ``choose(ctx, state, seat_sid, seat_prm, seed, game, decision, scratch) -> option``: the
       option the search seat to move takes, as the kernel asks for it (decision: the game's search
       decisions so far).
@@ -142,16 +151,23 @@ class Search:
     policy: Callable
     new_scratch: Callable
     choose: Callable
+    features: Callable
+    feature_names: tuple[str, ...]
+    feature_signs: tuple[int, ...]
 
     @classmethod
     def of_game(cls, play, search, **replaced) -> Search:
         """The search's parts where the game template puts them: ``play_nb`` (search_kernel,
         new_search_scratch, search_option: the kernel's side) and ``search_nb`` (determinize,
-        outcome, evaluate, policy: what a seat may know and how a position is scored); ``replaced``
-        names a part that lives elsewhere."""
+        outcome, evaluate, features, FEATURES, policy: what a seat may know and how a position is
+        scored); ``replaced`` names a part that lives elsewhere."""
         found = dict(kernel=play.search_kernel, new_scratch=play.new_search_scratch, choose=play.search_option)
-        found.update({name: getattr(search, name) for name in ("determinize", "outcome", "evaluate", "policy")
-                      if name not in replaced})
+        found.update({name: getattr(search, name) for name in ("determinize", "outcome", "evaluate", "features",
+                                                                "policy") if name not in replaced})
+        if "feature_names" not in replaced:
+            found["feature_names"] = tuple(search.FEATURES)
+        if "feature_signs" not in replaced:
+            found["feature_signs"] = tuple(int(sign) for sign in search.FEATURE_SIGNS)
         return cls(**{**found, **replaced})
 
 

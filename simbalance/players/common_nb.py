@@ -4,7 +4,7 @@ preallocated scratch, copying a state, the play-out and its result.
 The scratch (``new_search``) is allocated once per block of games and reused at every decision: no
 allocation in the game loop. It is a tuple
 
-``(work, ti, tf, options, rew, roll_sid, roll_prm, rng, sub, opt, guess)``:
+``(work, ti, tf, options, rew, roll_sid, roll_prm, rng, sub, opt, guess, fit)``:
 
 - ``work``: a game state, the determinization an iteration plays in;
 - ``ti`` int64[capacity, N_TI], ``tf`` float64[capacity, N_TF]: the tree's nodes (T_*, F_*);
@@ -18,7 +18,10 @@ allocation in the game loop. It is a tuple
   to the rollout strategy's option, of their squares, one deal's result, whether the option is
   still in the running, and its number of deals (O_*);
 - ``guess``: a second game state, where a tree node asks the strategy of the seat to move what it
-  would play (a game's ``policy`` may change the state it reads).
+  would play (a game's ``policy`` may change the state it reads);
+- ``fit`` float64[2, features]: the fitted evaluation (docs/strategies.md, "The fitted
+  evaluation"): row ``FIT_W`` its weights, row ``FIT_F`` one seat's features as ``fitted_shares``
+  computes them; no columns when a cut play-out is scored by the game's hand-written ``evaluate``.
 """
 
 from __future__ import annotations
@@ -67,6 +70,10 @@ O_RESULT = 2  # its result on the current deal
 O_ALIVE = 3  # 1: still in the running
 O_DEALS = 4  # deals it was played on
 N_OPT = 5
+
+# ---- the fitted evaluation (scratch's ``fit`` rows) -------------------------------------------
+FIT_W = 0  # the weights of the conditional logit, one per feature of the game's search_nb.FEATURES
+FIT_F = 1  # one seat's features (search_nb.features writes them here)
 
 # The search's stream: derive_seed(seed, "search") (core/rng), computed in the kernel.
 SEARCH_SALT = np.uint64(int.from_bytes(hashlib.sha256(b"search").digest()[:8], "little"))
@@ -126,8 +133,9 @@ def search_capacity(slot_strategy, slot_params):
 
 
 @njit(cache=True, forceinline=True)
-def new_search(ctx, new_state, n_options, players, n_params, capacity):
-    """The scratch of one block (module doc)."""
+def new_search(ctx, new_state, n_options, players, n_params, capacity, weights):
+    """The scratch of one block (module doc); ``weights``: the fitted evaluation's (empty: none),
+    copied, so that each block writes its features in its own row."""
     work = new_state(ctx)
     ti = np.zeros((capacity + n_options + 1, N_TI), np.int64)
     tf = np.zeros((capacity + n_options + 1, N_TF), np.float64)
@@ -139,7 +147,10 @@ def new_search(ctx, new_state, n_options, players, n_params, capacity):
     sub = np.zeros(1, np.uint64)
     opt = np.zeros((N_OPT, n_options), np.float64)
     guess = new_state(ctx)
-    return work, ti, tf, options, rew, roll_sid, roll_prm, rng, sub, opt, guess
+    fit = np.zeros((2, weights.shape[0]), np.float64)
+    for k in range(weights.shape[0]):
+        fit[FIT_W, k] = weights[k]
+    return work, ti, tf, options, rew, roll_sid, roll_prm, rng, sub, opt, guess, fit
 
 
 @njit(cache=True, forceinline=True)
@@ -170,13 +181,40 @@ def shares(winners, rew, players):
 
 
 @njit(cache=True, inline="always")
-def finish(to_move, play_out, outcome, evaluate, ctx, work, roll_sid, roll_prm, depth, rew, players):
+def fitted_shares(features, ctx, state, fit, rew, players):
+    """The fitted evaluation (a conditional logit shared by the seats): seat s's share of the win is
+    exp(u_s) / sum_q exp(u_q), u_s = w . f_s, with ``f_s`` the game's ``features(ctx, state, s,
+    out)`` and ``w`` = ``fit[FIT_W]`` (analysis/fit_eval.py fits it). The largest u is taken off
+    before exp, so that no share overflows; the shares sum to 1."""
+    w = fit[FIT_W]
+    f = fit[FIT_F]
+    top = -np.inf
+    for s in range(players):
+        features(ctx, state, s, f)
+        u = 0.0
+        for k in range(w.shape[0]):
+            u += w[k] * f[k]
+        rew[s] = u
+        top = max(top, u)
+    total = 0.0
+    for s in range(players):
+        rew[s] = np.exp(rew[s] - top)
+        total += rew[s]
+    for s in range(players):
+        rew[s] /= total
+
+
+@njit(cache=True, inline="always")
+def finish(to_move, play_out, outcome, evaluate, features, ctx, work, roll_sid, roll_prm, depth, rew, players, fit):
     """Play ``work`` out with the play-out strategies (``depth`` > 0: at most that many decisions,
-    then the game's evaluation estimates each seat's share) and write every seat's result into ``rew``."""
+    then the evaluation estimates each seat's share: the fitted one when ``fit`` has weights, else
+    the game's hand-written ``evaluate``) and write every seat's result into ``rew``."""
     if to_move(ctx, work) >= 0:
         play_out(ctx, work, roll_sid, roll_prm, np.int64(depth if depth > 0 else -1))
     if to_move(ctx, work) < 0:
         shares(outcome(ctx, work), rew, players)
+    elif fit.shape[1] > 0:
+        fitted_shares(features, ctx, work, fit, rew, players)
     else:
         evaluate(ctx, work, rew)
 

@@ -20,12 +20,12 @@ from simbalance.players import common_nb
 
 
 @njit(cache=True, forceinline=True)
-def flat(to_move, legal_options, apply_option, play_out, determinize, outcome, evaluate, policy, ctx, state, seat,
-         prm, scratch):
+def flat(to_move, legal_options, apply_option, play_out, determinize, outcome, evaluate, features, policy, ctx, state,
+         seat, prm, scratch):
     """The option ``seat`` (to move in ``state``) takes after ``prm[P_BUDGET]`` play-outs per option
     (with ``prm[P_FLAT_PER_DECISION]``: per decision, split evenly among the options, at least one
     each: the budget of ``mcts`` with as many iterations, for the ladder's yardstick)."""
-    work, _, _, options, rew, roll_sid, roll_prm, rng, sub, opt, _ = scratch
+    work, _, _, options, rew, roll_sid, roll_prm, rng, sub, opt, _, fit = scratch
     players = roll_sid.shape[0]
     n = legal_options(ctx, state, options)
     if n <= 1:
@@ -51,7 +51,8 @@ def flat(to_move, legal_options, apply_option, play_out, determinize, outcome, e
             common_nb.copy_state(work, state)
             determinize(ctx, work, seat, sub)
             apply_option(ctx, work, options[j])
-            common_nb.finish(to_move, play_out, outcome, evaluate, ctx, work, roll_sid, roll_prm, depth, rew, players)
+            common_nb.finish(to_move, play_out, outcome, evaluate, features, ctx, work, roll_sid, roll_prm, depth, rew,
+                             players, fit)
             opt[common_nb.O_RESULT, j] = rew[seat]
         common_nb.add_deal(opt, n, own)
     return common_nb.paired_choice(opt, options, n, own, pref, rng, prm[common_nb.P_FLAT_CONFIDENCE])

@@ -187,10 +187,10 @@ def _back_up(ti, tf, node, rew):
 
 
 @njit(cache=True, forceinline=True)
-def mcts(to_move, legal_options, apply_option, play_out, determinize, outcome, evaluate, policy, ctx, state, seat,
-         prm, scratch):
+def mcts(to_move, legal_options, apply_option, play_out, determinize, outcome, evaluate, features, policy, ctx, state,
+         seat, prm, scratch):
     """The option ``seat`` (to move in ``state``) takes after about ``prm[P_BUDGET]`` iterations."""
-    work, ti, tf, options, rew, roll_sid, roll_prm, rng, sub, opt, guess = scratch
+    work, ti, tf, options, rew, roll_sid, roll_prm, rng, sub, opt, guess, fit = scratch
     players = roll_sid.shape[0]
     n_root = legal_options(ctx, state, options)
     if n_root <= 1:
@@ -208,7 +208,8 @@ def mcts(to_move, legal_options, apply_option, play_out, determinize, outcome, e
             determinize(ctx, work, seat, rng)
             node, n_nodes = _descend(to_move, legal_options, apply_option, policy, ctx, work, guess, ti, tf, options,
                                      roll_sid, roll_prm, rng, 0, n_nodes, pref, c, widening)
-            finish(to_move, play_out, outcome, evaluate, ctx, work, roll_sid, roll_prm, depth, rew, players)
+            finish(to_move, play_out, outcome, evaluate, features, ctx, work, roll_sid, roll_prm, depth, rew, players,
+                   fit)
             _back_up(ti, tf, node, rew)
         return _most_visited(ti, tf, pref, rng, prm[P_MCTS_CONFIDENCE])
 
@@ -243,7 +244,8 @@ def mcts(to_move, legal_options, apply_option, play_out, determinize, outcome, e
                 tf[1 + j, F_AVAIL] += 1.0
                 node, n_nodes = _descend(to_move, legal_options, apply_option, policy, ctx, work, guess, ti, tf,
                                          options, roll_sid, roll_prm, rng, 1 + j, n_nodes, pref, c, widening)
-                finish(to_move, play_out, outcome, evaluate, ctx, work, roll_sid, roll_prm, depth, rew, players)
+                finish(to_move, play_out, outcome, evaluate, features, ctx, work, roll_sid, roll_prm, depth, rew, players,
+                   fit)
                 _back_up(ti, tf, node, rew)
                 opt[O_RESULT, j] = rew[seat]
             add_deal(opt, n_root, own)

@@ -4,7 +4,7 @@ A game calls it from its kernel (never from Python with the functions as argumen
 a function that passes jitted functions to a generic one, not a call from Python that does), through
 a wrapper of its own that names its functions once (``play_nb.search_option`` in each game):
 
-    search(to_move, legal_options, apply_option, play_out, determinize, outcome, evaluate, policy,
+    search(to_move, legal_options, apply_option, play_out, determinize, outcome, evaluate, features, policy,
            ctx, state, seat_sid, seat_prm, seed, game, decision, scratch) -> option
 
 - the game's resumable steps (``Resumable`` in core/spec.py): ``play_out`` stops before a search
@@ -32,15 +32,15 @@ from simbalance.players.ismcts_nb import mcts
 
 
 @njit(cache=True, forceinline=True)
-def search(to_move, legal_options, apply_option, play_out, determinize, outcome, evaluate, policy, ctx, state,
-           seat_sid, seat_prm, seed, game, decision, scratch):
+def search(to_move, legal_options, apply_option, play_out, determinize, outcome, evaluate, features, policy, ctx,
+           state, seat_sid, seat_prm, seed, game, decision, scratch):
     """The option the search seat to move takes (module doc)."""
     roll_sid, roll_prm, rng = scratch[5], scratch[6], scratch[7]
     seat = to_move(ctx, state)
     rollout_seats(seat_sid, seat_prm, roll_sid, roll_prm)
     seed_search(rng, seed, game, decision)
     if seat_sid[seat] == FLAT:
-        return flat(to_move, legal_options, apply_option, play_out, determinize, outcome, evaluate, policy, ctx, state,
-                    seat, seat_prm[seat], scratch)
-    return mcts(to_move, legal_options, apply_option, play_out, determinize, outcome, evaluate, policy, ctx, state,
-                seat, seat_prm[seat], scratch)
+        return flat(to_move, legal_options, apply_option, play_out, determinize, outcome, evaluate, features, policy,
+                    ctx, state, seat, seat_prm[seat], scratch)
+    return mcts(to_move, legal_options, apply_option, play_out, determinize, outcome, evaluate, features, policy, ctx,
+                state, seat, seat_prm[seat], scratch)

@@ -167,6 +167,11 @@ def manifest(result: SimulationResult, command: str | None) -> dict:
                        for i, name in enumerate(plan.lineup.slot_names)},
         },
         "config": plan.config,
+        # the fitted evaluation's weights a search seat scored its cut play-outs with (null: none;
+        # docs/strategies.md, "The fitted evaluation"): a refit or a new eval.json plays other games
+        "search_evaluation": (None if plan.search_eval is None else
+                              {"features": list(plan.engine.search.feature_names),
+                               "weights": [float(w) for w in plan.search_eval]}),
         "command": command or " ".join(sys.argv),
         "threads": plan.threads,
         "numba_version": numba.__version__,

@@ -157,6 +157,6 @@ def same_games(a: RunPlan, b: RunPlan) -> bool:
         return type(x) is type(y) and x == y
 
     la, lb = a.lineup, b.lineup
-    return (a.kernel is b.kernel and a.players == b.players and equal(a.prepared, b.prepared)
+    return (a.kernel is b.kernel and a.players == b.players and equal(a.prepared_for(), b.prepared_for())
             and la.slot_names == lb.slot_names and equal(la.slot_strategy, lb.slot_strategy)
             and equal(la.slot_params, lb.slot_params) and equal(la.seats, lb.seats))

@@ -225,7 +225,10 @@ def plan_run(
             probe_user_strategy(spec.id, strategy_file, players)
         kernel = user_strategy_kernel(engine, spec.id, strategy_file)
     prepared = engine.prepare(cfg, players, bool(validate))
+    from simbalance.studies.evaluation import evaluation_weights  # the fit a search seat's cut play-outs use
+
+    search_eval = evaluation_weights(spec.id, engine, cfg, players, lineup)
     return RunPlan(spec, engine, cfg, players, n, settings.seed, lineup, prepared, threads, chunk_size,
                    variants=list(settings.variants), kernel=kernel, config_file=settings.config,
                    strategy_file=strategy_file, backend=settings.backend, scheduler=settings.scheduler,
-                   dask_timeout=settings.dask_timeout)
+                   dask_timeout=settings.dask_timeout, search_eval=search_eval)

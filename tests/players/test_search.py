@@ -169,7 +169,7 @@ def play_validated(plan, target: int) -> int:
     res, search = plan.engine.resumable, plan.engine.search
     ctx = res.context(*plan.prepared)
     assert ctx[-1]  # validated: the rule steps check themselves too
-    scratch = search.new_scratch(ctx, plan.lineup.slot_strategy, plan.lineup.slot_params)
+    scratch = search.new_scratch(ctx, plan.lineup.slot_strategy, plan.lineup.slot_params, plan.evaluation_weights)
     options = np.zeros(res.max_options(ctx), np.int64)
     made = 0
     g = 0

@@ -57,7 +57,7 @@ from simbalance.games.aquaman.rules_nb import (
     swim,
     swim_chosen,
 )
-from simbalance.games.aquaman.search_nb import determinize, evaluate, outcome, policy
+from simbalance.games.aquaman.search_nb import determinize, evaluate, features, outcome, policy
 from simbalance.games.aquaman.state_nb import (
     AQUAMAN,
     C_ACT_RANK,
@@ -445,16 +445,16 @@ def trace_game(out, game, seed, lineups, slot_strategy, slot_params, rules, card
 @njit(cache=True)
 def search_option(G, S, strat, par, seed, game, decision, scratch):
     """The option the search seat to move takes (players/search_nb.search with this game's steps)."""
-    return search(to_move, legal_options, apply_option, play_out, determinize, outcome, evaluate, policy, G, S,
-                  strat, par, seed, game, decision, scratch)
+    return search(to_move, legal_options, apply_option, play_out, determinize, outcome, evaluate, features, policy,
+                  G, S, strat, par, seed, game, decision, scratch)
 
 
 @njit(cache=True)
-def new_search_scratch(G, slot_strategy, slot_params):
+def new_search_scratch(G, slot_strategy, slot_params, weights):
     """The search players' scratch for a block (players/common_nb.new_search)."""
     n_options = max(G.card.shape[1], G.move_to.shape[0]) + 1  # max_options
     return new_search(G, new_state, n_options, G.rules[R_PLAYERS], slot_params.shape[1],
-                      search_capacity(slot_strategy, slot_params))
+                      search_capacity(slot_strategy, slot_params), weights)
 
 
 @njit(cache=True)
@@ -484,7 +484,7 @@ def play_search_games(G, S, out, lo, hi, first_game, seed, lineups, slot_strateg
 
 @njit(cache=True, nogil=True)
 def search_kernel(out, lo, hi, first_game, seed, lineups, slot_strategy, slot_params, rules, card, move_to, adj,
-                  validate):
+                  validate, weights):
     """``kernel`` for a run with search players (compiled only when one is seated: the search adds
     to the cold compile)."""
     G = Game(rules, card, move_to, adj, validate)
@@ -493,12 +493,12 @@ def search_kernel(out, lo, hi, first_game, seed, lineups, slot_strategy, slot_pa
     strat = np.zeros(players, np.int64)
     par = np.zeros((players, slot_params.shape[1]), np.float64)
     play_search_games(G, S, out, lo, hi, first_game, seed, lineups, slot_strategy, slot_params, strat, par,
-                      new_search_scratch(G, slot_strategy, slot_params))
+                      new_search_scratch(G, slot_strategy, slot_params, weights))
 
 
 @njit(cache=True)
 def trace_search_game(out, game, seed, lineups, slot_strategy, slot_params, rules, card, move_to, adj, validate, log,
-                      log_n):
+                      log_n, weights):
     """``trace_game`` for a run with search players."""
     G = Game(rules, card, move_to, adj, validate)
     S = new_state(G)
@@ -506,7 +506,7 @@ def trace_search_game(out, game, seed, lineups, slot_strategy, slot_params, rule
     par = np.zeros((rules[R_PLAYERS], slot_params.shape[1]), np.float64)
     log_n[0] = 0
     play_one(G, S, out, np.int64(0), game, seed, lineups, slot_strategy, slot_params, strat, par, (log, log_n),
-             new_search_scratch(G, slot_strategy, slot_params))
+             new_search_scratch(G, slot_strategy, slot_params, weights))
 
 
 def context(rules, card, move_to, adj, validate):

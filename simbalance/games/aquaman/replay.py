@@ -24,7 +24,7 @@ def trace(plan, game: int) -> tuple[np.ndarray, np.ndarray]:
 
     def play(out, log, log_n):
         run_trace(out, np.int64(game), np.uint64(plan.seed), lineup.seats, lineup.slot_strategy,
-                   lineup.slot_params, *plan.prepared, log, log_n)
+                   lineup.slot_params, *plan.prepared, log, log_n, *plan.trace_extra)
 
     return trace_with_log(play, plan.engine.record_dtype, e.N_EV_COLS)
 

@@ -1,5 +1,5 @@
 """What the search players (simbalance/players) need of aquaman: ``determinize``, ``outcome``,
-``evaluate`` and ``policy`` (docs/strategies.md).
+``evaluate``, ``features`` (the fitted evaluation's: ``FEATURES``) and ``policy`` (docs/strategies.md).
 
 What a seat sees: its own hand, the board, the pawns, the whole discard pile, every hand's size and
 missions, the deck's size, and the cards whose place it has learnt (``cards[K_KNOWN]``, state_nb):
@@ -38,6 +38,7 @@ from simbalance.games.aquaman.state_nb import (
     K_HAND,
     K_KNOWN,
     R_MISSION_SUITS,
+    R_MISSIONS_TO_WIN,
     R_NSUITS,
     R_PLAYERS,
     V_HAND_N,
@@ -175,6 +176,48 @@ def evaluate(G, S, rew):
         total += rew[s]
     for s in range(players):
         rew[s] /= total
+
+
+# The fitted evaluation's features of a seat (``features``; docs/strategies.md, "The fitted
+# evaluation"): the race to the missions, from what is public and the seat's own hand.
+FEATURES = (
+    "missions",  # missions completed
+    "mission_gap",  # missions minus the most of any other seat
+    "one_to_go",  # 1 when one more mission wins the game
+    "suits",  # suits in the seat's own hand, at most the suits a mission asks for (own view)
+    "ready",  # 1 when the own hand holds the suits of a mission (own view)
+    "progress",  # missions x (M + 1) + suits: the whole-game metrics' measure, the seat's own part
+    "hand",  # cards in hand
+)
+# The sign each weight may take (1: at least 0, -1: at most 0, 0: either): what the rules say is
+# good for a seat stays good in the fit, so that a search maximizing the evaluation is never led to
+# give points away for a correlation of the heuristics' games (docs/strategies.md).
+FEATURE_SIGNS = (1, 1, 1, 1, 1, 1, 0)
+
+
+@njit(cache=True)
+def features(G, S, seat, out):
+    """Seat ``seat``'s ``FEATURES`` into ``out``. Public: every seat's missions and hand size; own
+    view: the suits in ``seat``'s own hand. No other seat's suits are read (the hand-written
+    ``evaluate`` reads them, from a determinization)."""
+    players = G.rules[R_PLAYERS]
+    m = G.rules[R_MISSION_SUITS]
+    most = 0
+    for q in range(players):
+        if q != seat:
+            most = max(most, S.seat[q, V_MISSIONS])
+    suits = 0
+    for k in range(G.rules[R_NSUITS]):
+        suits += S.seat[seat, V_SUIT + k] > 0
+    suits = min(suits, m)
+    missions = S.seat[seat, V_MISSIONS]
+    out[0] = missions
+    out[1] = missions - most
+    out[2] = 1.0 if missions + 1 >= G.rules[R_MISSIONS_TO_WIN] else 0.0
+    out[3] = suits
+    out[4] = 1.0 if suits >= m else 0.0
+    out[5] = missions * (m + 1) + suits
+    out[6] = S.seat[seat, V_HAND_N]
 
 
 @njit(cache=True, _nrt=False)

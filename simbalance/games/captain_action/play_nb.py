@@ -29,7 +29,7 @@ from simbalance.games.captain_action.rules_nb import (
     end_turn,
     take_from_discard_pile,
 )
-from simbalance.games.captain_action.search_nb import determinize, evaluate, outcome, policy
+from simbalance.games.captain_action.search_nb import determinize, evaluate, features, outcome, policy
 from simbalance.games.captain_action.state_nb import (
     CALL,
     EV_INVALID,
@@ -207,16 +207,16 @@ def write_record(ctx, state, out, i):
 @njit(cache=True)
 def search_option(ctx, state, seat_sid, seat_prm, seed, game, decision, search_scratch):
     """The option the search seat to move takes (players/search_nb.search with this game's steps)."""
-    return search(to_move, legal_options, apply_option, play_out, determinize, outcome, evaluate, policy, ctx, state,
-                  seat_sid, seat_prm, seed, game, decision, search_scratch)
+    return search(to_move, legal_options, apply_option, play_out, determinize, outcome, evaluate, features, policy,
+                  ctx, state, seat_sid, seat_prm, seed, game, decision, search_scratch)
 
 
 @njit(cache=True)
-def new_search_scratch(ctx, slot_strategy, slot_params):
+def new_search_scratch(ctx, slot_strategy, slot_params, weights):
     """The search players' scratch for a block (players/common_nb.new_search)."""
     game_rules = ctx[2]
     return new_search(ctx, new_state, game_rules[G_HAND] + 1, game_rules[G_PLAYERS], slot_params.shape[1],
-                      search_capacity(slot_strategy, slot_params))
+                      search_capacity(slot_strategy, slot_params), weights)
 
 
 @njit(cache=True)
@@ -286,12 +286,12 @@ def kernel(out, lo, hi, first_game, seed, lineups, slot_strategy, slot_params, c
 
 @njit(cache=True, nogil=True)
 def search_kernel(out, lo, hi, first_game, seed, lineups, slot_strategy, slot_params, card_info, srules, game_rules,
-                  validate):
+                  validate, weights):
     """``kernel`` for a run with search players (compiled only when one is seated: the search adds
     to the cold compile)."""
     ctx = (card_info, srules, game_rules, validate)
     play_block(out, lo, hi, first_game, seed, lineups, slot_strategy, slot_params, ctx, None, None,
-               new_search_scratch(ctx, slot_strategy, slot_params))
+               new_search_scratch(ctx, slot_strategy, slot_params, weights))
 
 
 @njit(cache=True)
@@ -324,9 +324,9 @@ def trace_game(lineups, slot_strategy, slot_params, card_info, srules, game_rule
 
 @njit(cache=True)
 def trace_search_game(lineups, slot_strategy, slot_params, card_info, srules, game_rules, seed, game, out, log,
-                      log_n):
+                      log_n, weights):
     """``trace_game`` for a run with search players."""
     log_n[0] = 0
     ctx = (card_info, srules, game_rules, np.bool_(True))
     play_block(out, 0, 1, game, seed, lineups, slot_strategy, slot_params, ctx, log, log_n,
-               new_search_scratch(ctx, slot_strategy, slot_params))
+               new_search_scratch(ctx, slot_strategy, slot_params, weights))

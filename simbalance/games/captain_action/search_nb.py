@@ -1,5 +1,6 @@
 """What the search players (simbalance/players) need of captain-action: ``determinize``,
-``outcome``, ``evaluate`` and ``policy`` (docs/strategies.md).
+``outcome``, ``evaluate``, ``features`` (the fitted evaluation's: ``FEATURES``) and ``policy``
+(docs/strategies.md).
 
 What a seat sees: its own hand (and the card it drew), the whole discard pile, the Countdown Deck's
 size, and the cards the others took from the discard pile and still hold (``gv[V_KNOWN + s]``).
@@ -17,15 +18,20 @@ from simbalance.core.records import END_WIN
 from simbalance.core.rng import next_u64, shuffle
 from simbalance.games.captain_action.scoring_nb import hand_score
 from simbalance.games.captain_action.state_nb import (
+    G_COUNTDOWN,
     G_HAND,
     G_PLAYERS,
     PH_DISCARD,
+    V_BONUS,
+    V_CALLER,
     V_CD_END,
     V_CD_POS,
     V_END,
     V_KNOWN,
+    V_LAST_DRAWER,
     V_PHASE,
     V_SEAT,
+    V_TAKES,
     V_WINNERS,
 )
 from simbalance.games.captain_action.strategies_nb import choose
@@ -109,6 +115,44 @@ def evaluate(ctx, state, rew):
             leaders += 1
     for s in range(players):
         rew[s] = 1.0 / leaders if rew[s] == best else 0.0
+
+
+# The fitted evaluation's features of a seat (``features``; docs/strategies.md, "The fitted
+# evaluation"): the seat's own hand and what the table saw. The others' hand scores are hidden
+# from it, so no gap to the leader: the logit compares each seat's own measures.
+FEATURES = (
+    "hand_score",  # the sets in the seat's own hand (scoring_nb.hand_score; own view)
+    "score_x_progress",  # hand_score times the Countdown Deck's progress (1 - cards left / its size)
+    "caller",  # 1 when the seat called
+    "caller_bonus",  # the bonus of its call (Countdown cards left then; 0 if it did not call)
+    "other_called",  # 1 when another seat called
+    "takes",  # cards the seat took from the discard pile
+    "last_drawer",  # 1 when the seat drew the last Countdown card (the penalty's seat)
+)
+# The sign each weight may take (1: at least 0, -1: at most 0, 0: either): what the rules say is
+# good for a seat stays good in the fit, so that a search maximizing the evaluation is never led to
+# give points away for a correlation of the heuristics' games (docs/strategies.md).
+FEATURE_SIGNS = (1, 1, 0, 0, 0, 0, -1)
+
+
+@njit(cache=True)
+def features(ctx, state, seat, out):
+    """Seat ``seat``'s ``FEATURES`` into ``out``. Public: the call and its bonus, the Countdown
+    Deck's size, the cards taken from the discard pile, who drew the last Countdown card; own view:
+    the score of ``seat``'s own hand. No other seat's cards are read."""
+    card_info, srules, game_rules, _ = ctx
+    _, gv, _, hand, _, cnt, scratch = state
+    score = hand_score(hand, seat, game_rules[G_HAND], card_info, srules, cnt, scratch)
+    left = gv[V_CD_END] - gv[V_CD_POS]
+    progress = 1.0 - left / max(1, game_rules[G_COUNTDOWN])
+    caller = gv[V_CALLER]
+    out[0] = score
+    out[1] = score * progress
+    out[2] = 1.0 if caller == seat else 0.0
+    out[3] = gv[V_BONUS] if caller == seat else 0.0
+    out[4] = 1.0 if caller >= 0 and caller != seat else 0.0
+    out[5] = gv[V_TAKES + seat]
+    out[6] = 1.0 if gv[V_LAST_DRAWER] == seat else 0.0
 
 
 @njit(cache=True)

@@ -57,7 +57,14 @@ from simbalance.games.captain_future.rules_nb import (
     take_action,
     taken_space,
 )
-from simbalance.games.captain_future.search_nb import determinize, evaluate, outcome, policy, search_options
+from simbalance.games.captain_future.search_nb import (
+    determinize,
+    evaluate,
+    features,
+    outcome,
+    policy,
+    search_options,
+)
 from simbalance.games.captain_future.state_nb import (
     ACTED,
     ATT,
@@ -709,16 +716,16 @@ def n_options(bd):
 def search_option(ctx, state, seat_sid, seat_prm, seed, game, decision, search_scratch):
     """The option the search seat to move takes (players/search_nb.search with this game's steps;
     the options it weighs: search_nb.search_options)."""
-    return search(to_move, search_options, apply_option, play_out, determinize, outcome, evaluate, policy, ctx, state,
-                  seat_sid, seat_prm, seed, game, decision, search_scratch)
+    return search(to_move, search_options, apply_option, play_out, determinize, outcome, evaluate, features, policy,
+                  ctx, state, seat_sid, seat_prm, seed, game, decision, search_scratch)
 
 
 @njit(cache=True)
-def new_search_scratch(ctx, slot_strategy, slot_params):
+def new_search_scratch(ctx, slot_strategy, slot_params, weights):
     """The search players' scratch for a block (players/common_nb.new_search)."""
     bd = ctx[0]
     return new_search(ctx, new_state, n_options(bd), bd[PLAYERS], slot_params.shape[1],
-                      search_capacity(slot_strategy, slot_params))
+                      search_capacity(slot_strategy, slot_params), weights)
 
 
 @njit(cache=True, inline="always")
@@ -743,7 +750,7 @@ def play_searched(ctx, state, seed, game, seat_sid, seat_prm, search_scratch, wo
 
 
 @njit(cache=True, nogil=True)
-def search_kernel(out, lo, hi, first_game, seed, lineups, slot_strategy, slot_params, bd, validate):
+def search_kernel(out, lo, hi, first_game, seed, lineups, slot_strategy, slot_params, bd, validate, weights):
     """``kernel`` for a run with search players (compiled only when one is seated: the search adds
     to the cold compile). The seats' rows stay apart from the state's, which hold the search seats'
     rollout strategies (set_seats)."""
@@ -753,7 +760,7 @@ def search_kernel(out, lo, hi, first_game, seed, lineups, slot_strategy, slot_pa
     st, fs, buf, rng, prm, work, order = state
     seat_sid = np.zeros(P, np.int64)
     seat_prm = np.zeros((P, slot_params.shape[1]), np.float64)
-    scratch = new_search_scratch(ctx, slot_strategy, slot_params)
+    scratch = new_search_scratch(ctx, slot_strategy, slot_params, weights)
     for i in range(lo, hi):
         game = first_game + i
         begin_game(rng, seed, game, out, i, lineups, slot_strategy, slot_params, P, seat_sid, 0, seat_prm)
@@ -767,7 +774,7 @@ def search_kernel(out, lo, hi, first_game, seed, lineups, slot_strategy, slot_pa
 
 
 @njit(cache=True)
-def trace_search_game(out, game, seed, lineups, slot_strategy, slot_params, bd, log, log_n):
+def trace_search_game(out, game, seed, lineups, slot_strategy, slot_params, bd, log, log_n, weights):
     """``trace_game`` for a run with search players."""
     P = bd[PLAYERS]
     ctx = (bd, np.bool_(True))
@@ -775,7 +782,7 @@ def trace_search_game(out, game, seed, lineups, slot_strategy, slot_params, bd, 
     st, fs, buf, rng, prm, work, order = state
     seat_sid = np.zeros(P, np.int64)
     seat_prm = np.zeros((P, slot_params.shape[1]), np.float64)
-    scratch = new_search_scratch(ctx, slot_strategy, slot_params)
+    scratch = new_search_scratch(ctx, slot_strategy, slot_params, weights)
     log_n[0] = 0
     begin_game(rng, seed, game, out, 0, lineups, slot_strategy, slot_params, P, seat_sid, 0, seat_prm)
     deal_game(bd, st, fs, rng, order, seed, game, work, log, log_n)

@@ -45,7 +45,8 @@ def trace(plan, game: int) -> tuple[np.ndarray, np.ndarray]:
     play = trace_search_game if searching else trace_game
     return trace_with_log(
         lambda target, log, log_n: play(target, np.int64(game), np.uint64(plan.seed), lineup.seats,
-                                        lineup.slot_strategy, lineup.slot_params, bd, log, log_n),
+                                        lineup.slot_strategy, lineup.slot_params, bd, log, log_n,
+                                        *plan.trace_extra),
         plan.engine.record_dtype, X.N_EV_COLS)
 
 

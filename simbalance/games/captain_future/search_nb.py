@@ -1,5 +1,6 @@
 """What the search players (simbalance/players) need of captain-future: ``determinize``,
-``outcome``, ``evaluate`` and ``policy`` (docs/strategies.md).
+``outcome``, ``evaluate``, ``features`` (the fitted evaluation's: ``FEATURES``) and ``policy``
+(docs/strategies.md).
 
 What a seat sees: the board (every ship, the stone, the supplies, the scores), its own hand, the
 size of every hand and of the stack, the discard pile (cards are played and exchanged face up) and
@@ -32,6 +33,8 @@ from simbalance.games.captain_future.rules_nb import (
     taken_space,
 )
 from simbalance.games.captain_future.state_nb import (
+    BAWA,
+    BAWH,
     BODY_SIZE,
     BODY_SP,
     CNT,
@@ -72,6 +75,7 @@ from simbalance.games.captain_future.state_nb import (
     PH_SLOT,
     PHASE,
     PLAYERS,
+    REMOVED,
     S_EV,
     S_EXCH,
     S_HAND,
@@ -80,6 +84,7 @@ from simbalance.games.captain_future.state_nb import (
     SCORE,
     SEARCHERS,
     SEAT,
+    SHIPS,
     SID,
     SLOT,
     SP_BODY,
@@ -179,6 +184,77 @@ def evaluate(ctx, state, rew):
         total += rew[q]
     for q in range(P):
         rew[q] /= total
+
+
+# The fitted evaluation's features of a seat (``features``; docs/strategies.md, "The fitted
+# evaluation"). The conditional logit compares seats, so a feature that is the same for every seat
+# (the turn, the game's progress) would cancel: progress enters as a product with the seat's own.
+# No ships in supply or on the board: fitted to heuristic games, they weighed a ship held back above
+# a ship landed (at equal points, more ships on the board meant worse-placed ones), a lever for a
+# search that maximizes the evaluation (mcts-100 at depth 10 won 10% of its seats with them,
+# docs/strategies.md). What a seat's ships earned is in its score and majorities.
+FEATURES = (
+    "score",  # points as the board stands
+    "gap",  # score minus the best other score
+    "bonuses",  # points of the bodies the seat is awarded (full control or majority)
+    "majorities",  # bodies where the seat has strictly the most ships
+    "ship_lead",  # per body, the seat's ships minus the most of any other seat, summed
+    "lost",  # ships attacked off the board (out of the game)
+    "hand",  # cards in hand
+    "landable",  # own cards naming an empty space (jokers included): landings in hand (own view)
+    "score_x_progress",  # score times the game's progress (1 - the fewest ships in any supply / ships)
+    "gap_x_progress",  # gap times progress
+    "lead_x_progress",  # ship_lead times progress
+)
+# The sign each weight may take (1: at least 0, -1: at most 0, 0: either): what the rules say is
+# good for a seat stays good in the fit, so that a search maximizing the evaluation is never led to
+# give points away for a correlation of the heuristics' games (docs/strategies.md).
+FEATURE_SIGNS = (1, 1, 1, 1, 1, -1, 0, 0, 1, 1, 1)
+
+
+@njit(cache=True, _nrt=False)
+def features(ctx, state, seat, out):
+    """Seat ``seat``'s ``FEATURES`` into ``out``. Public: the board (ships, scores, the bodies'
+    holders), every hand's size, the supplies and the ships lost; own view: the kinds of the cards
+    in ``seat``'s own hand (``landable``). No other seat's cards are read."""
+    bd = ctx[0]
+    st = state[0]
+    P = bd[PLAYERS]
+    best_other = -(1 << 30)
+    fewest = bd[SHIPS]
+    for q in range(P):
+        fewest = min(fewest, st[SUPPLY + q])
+        if q != seat:
+            best_other = max(best_other, st[SCORE + q])
+    progress = 1.0 - fewest / max(1, bd[SHIPS])
+    bonuses = 0
+    majorities = 0
+    lead = 0
+    for b in range(bd[NB]):
+        mine = st[CNT + b * MP + seat]
+        most = 0
+        for q in range(P):
+            if q != seat:
+                most = max(most, st[CNT + b * MP + q])
+        lead += mine - most
+        majorities += 1 if mine > most else 0
+        bonuses += st[BAWA + b] if st[BAWH + b] == seat else 0
+    h = HANDS + seat * MK
+    landable = st[h + bd[KJ]] if st[SUPPLY + seat] > 0 else 0
+    for k in range(bd[KJ]):  # rows, columns, bodies: does the kind name an empty space?
+        landable += st[h + k] if st[EMPTY_K + k] > 0 and st[SUPPLY + seat] > 0 else 0
+    gap = st[SCORE + seat] - best_other
+    out[0] = st[SCORE + seat]
+    out[1] = gap
+    out[2] = bonuses
+    out[3] = majorities
+    out[4] = lead
+    out[5] = st[REMOVED + seat]
+    out[6] = st[HAND_N + seat]
+    out[7] = landable
+    out[8] = st[SCORE + seat] * progress
+    out[9] = gap * progress
+    out[10] = lead * progress
 
 
 @njit(cache=True, _nrt=False)

@@ -46,7 +46,7 @@ from simbalance.games.lady_actions_escape.rules_nb import (
     play_card,
     playable,
 )
-from simbalance.games.lady_actions_escape.search_nb import determinize, evaluate, outcome, policy
+from simbalance.games.lady_actions_escape.search_nb import determinize, evaluate, features, outcome, policy
 from simbalance.games.lady_actions_escape.state_nb import (
     DEALT,
     DIRECTION,
@@ -289,18 +289,18 @@ def write_record(ctx, state, out, i):
 @njit(cache=True)
 def search_option(ctx, state, seat_sid, seat_prm, seed, game, decision, search_scratch):
     """The option the search seat to move takes (players/search_nb.search with this game's steps)."""
-    return search(to_move, legal_options, apply_option, play_out, determinize, outcome, evaluate, policy, ctx, state,
-                  seat_sid, seat_prm, seed, game, decision, search_scratch)
+    return search(to_move, legal_options, apply_option, play_out, determinize, outcome, evaluate, features, policy,
+                  ctx, state, seat_sid, seat_prm, seed, game, decision, search_scratch)
 
 
 @njit(cache=True)
-def new_search_scratch(ctx, slot_strategy, slot_params):
+def new_search_scratch(ctx, slot_strategy, slot_params, weights):
     """The search players' scratch for a block (players/common_nb.new_search)."""
     card_info, kind_cards, game_rules = ctx[0], ctx[2], ctx[3]
     n_bg = game_rules[G_N_BG]
     n_options = card_info.shape[0] * max(1, n_bg * (kind_cards.shape[0] - n_bg))  # max_options
     return new_search(ctx, new_state, n_options, game_rules[G_PLAYERS], slot_params.shape[1],
-                      search_capacity(slot_strategy, slot_params))
+                      search_capacity(slot_strategy, slot_params), weights)
 
 
 @njit(cache=True)
@@ -352,12 +352,12 @@ def kernel(out, lo, hi, first_game, seed, lineups, slot_strategy, slot_params, c
 
 @njit(cache=True, nogil=True)
 def search_kernel(out, lo, hi, first_game, seed, lineups, slot_strategy, slot_params, card_info, match, kind_cards,
-                  game_rules, validate):
+                  game_rules, validate, weights):
     """``kernel`` for a run with search players (compiled only when one is seated: the search adds
     to the cold compile)."""
     ctx = (card_info, match, kind_cards, game_rules, validate)
     play_block(out, lo, hi, first_game, seed, lineups, slot_strategy, slot_params, ctx, None, None,
-               new_search_scratch(ctx, slot_strategy, slot_params))
+               new_search_scratch(ctx, slot_strategy, slot_params, weights))
 
 
 @njit(cache=True)
@@ -372,12 +372,12 @@ def trace_game(lineups, slot_strategy, slot_params, card_info, match, kind_cards
 
 @njit(cache=True)
 def trace_search_game(lineups, slot_strategy, slot_params, card_info, match, kind_cards, game_rules, seed, game, out,
-                      log, log_n):
+                      log, log_n, weights):
     """``trace_game`` for a run with search players."""
     log_n[0] = 0
     ctx = (card_info, match, kind_cards, game_rules, np.bool_(True))
     play_block(out, np.int64(0), np.int64(1), game, seed, lineups, slot_strategy, slot_params, ctx, log, log_n,
-               new_search_scratch(ctx, slot_strategy, slot_params))
+               new_search_scratch(ctx, slot_strategy, slot_params, weights))
 
 
 @njit(cache=True)

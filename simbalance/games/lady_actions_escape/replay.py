@@ -25,7 +25,7 @@ def trace(plan, game: int) -> tuple[np.ndarray, np.ndarray]:
     return trace_with_log(
         lambda target, log, log_n: run_trace(lineup.seats, lineup.slot_strategy, lineup.slot_params,
                                              *plan.prepared[:4], np.uint64(plan.seed), np.int64(game), target,
-                                             log, log_n),
+                                             log, log_n, *plan.trace_extra),
         plan.engine.record_dtype, S.LOG_COLUMNS)
 
 

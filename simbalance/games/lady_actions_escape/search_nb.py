@@ -1,5 +1,6 @@
 """What the search players (simbalance/players) need of lady-actions-escape: ``determinize``,
-``outcome`` and ``evaluate`` (docs/strategies.md).
+``outcome``, ``evaluate``, ``features`` (the fitted evaluation's: ``FEATURES``) and ``policy``
+(docs/strategies.md).
 
 What a seat sees: its own hand, the discard pile, every hand's size and the draw pile's size, the
 direction of play and what the top card stands for. Hidden from it: the others' cards and the draw
@@ -11,10 +12,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simbalance.core.bits import lowest_bit
+from simbalance.core.bits import lowest_bit, popcount
 from simbalance.core.records import END_WIN
 from simbalance.core.rng import next_u64, shuffle
+from simbalance.games.lady_actions_escape.rules_nb import playable
 from simbalance.games.lady_actions_escape.state_nb import (
+    DIRECTION,
     DRAW,
     DRAW_N,
     END,
@@ -22,7 +25,10 @@ from simbalance.games.lady_actions_escape.state_nb import (
     G_PLAYERS,
     HAND,
     HAND_N,
+    INFO_EFFECT,
+    INFO_WILD,
     ONE,
+    SEAT,
     WINNER,
     option_code,
 )
@@ -87,6 +93,55 @@ def evaluate(ctx, state, rew):
         total += rew[s]
     for s in range(players):
         rew[s] /= total
+
+
+# The fitted evaluation's features of a seat (``features``; docs/strategies.md, "The fitted
+# evaluation"): the race to empty one's hand, from what is public and the seat's own hand.
+FEATURES = (
+    "hand",  # cards in hand
+    "gap",  # cards in hand minus the fewest any other seat holds
+    "one_left",  # 1 with a single card left
+    "turns_away",  # turns until the seat plays (0: its turn), in the direction of play
+    "playable",  # own cards that may be played on the top card now (own view)
+    "wilds",  # own wildcards (own view)
+    "actions",  # own Lady Actions and Dr. Evils (own view)
+)
+# The sign each weight may take (1: at least 0, -1: at most 0, 0: either): what the rules say is
+# good for a seat stays good in the fit, so that a search maximizing the evaluation is never led to
+# give points away for a correlation of the heuristics' games (docs/strategies.md).
+FEATURE_SIGNS = (-1, -1, 1, 0, 1, 1, 1)
+
+
+@njit(cache=True)
+def features(ctx, state, seat, out):
+    """Seat ``seat``'s ``FEATURES`` into ``out``. Public: every hand's size, whose turn it is, the
+    direction of play, the top card; own view: the cards of ``seat``'s own hand. No other seat's
+    cards are read."""
+    card_info = ctx[0]
+    _, masks, st = state
+    players = ctx[3][G_PLAYERS]
+    fewest = 1 << 30
+    for q in range(players):
+        if q != seat:
+            fewest = min(fewest, st[HAND_N + q])
+    away = (seat - st[SEAT]) * st[DIRECTION]
+    away = away % players
+    hand = masks[HAND + seat]
+    wilds = 0
+    actions = 0
+    rest = hand
+    while rest != np.uint64(0):
+        c = lowest_bit(rest)
+        rest &= rest - ONE
+        wilds += 1 if card_info[c, INFO_WILD] else 0
+        actions += 1 if card_info[c, INFO_EFFECT] != 0 else 0
+    out[0] = st[HAND_N + seat]
+    out[1] = st[HAND_N + seat] - fewest
+    out[2] = 1.0 if st[HAND_N + seat] == 1 else 0.0
+    out[3] = away
+    out[4] = popcount(playable(ctx, state, seat))
+    out[5] = wilds
+    out[6] = actions
 
 
 @njit(cache=True, _nrt=False)

@@ -192,7 +192,7 @@ def test_the_second_fighters_search_does_not_depend_on_the_first_fighters_card(p
     trees = []
     for first_card in ("A9", "O5"):
         G, S = reveal_pending(plan, first_card)
-        scratch = search.new_scratch(G, plan.lineup.slot_strategy, plan.lineup.slot_params)
+        scratch = search.new_scratch(G, plan.lineup.slot_strategy, plan.lineup.slot_params, plan.evaluation_weights)
         option = search.choose(G, S, sid, prm, np.uint64(7), np.int64(0), np.int64(0), scratch)
         trees.append((option, scratch[2].copy()))
         assert res.to_move(G, S) == 1

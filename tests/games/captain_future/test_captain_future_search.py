@@ -121,8 +121,8 @@ def test_the_search_sees_no_card_it_cannot_see(player):
     plan = _plan(f"{player},aggressor,aggressor,aggressor")
     res, search = plan.engine.resumable, plan.engine.search
     ctx, states = _states(plan, every=5)
-    a = search.new_scratch(ctx, plan.lineup.slot_strategy, plan.lineup.slot_params)
-    b = search.new_scratch(ctx, plan.lineup.slot_strategy, plan.lineup.slot_params)
+    a = search.new_scratch(ctx, plan.lineup.slot_strategy, plan.lineup.slot_params, plan.evaluation_weights)
+    b = search.new_scratch(ctx, plan.lineup.slot_strategy, plan.lineup.slot_params, plan.evaluation_weights)
     rs = np.random.default_rng(0)
     stats = 2 if player == "mcts" else 9
     moved = 0

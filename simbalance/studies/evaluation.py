@@ -1,0 +1,279 @@
+"""The fitted evaluation of a game's cut play-outs (docs/strategies.md, "The fitted evaluation"):
+recording and fitting it (what ``simbalance fit-eval``, studies/fit_eval.py, runs), and the rule
+that no run uses a stale one (``evaluation_weights``, which every run's plan asks: kept apart from
+studies/fit_eval.py, which plans its games with studies/settings.plan_run, so that no import circles).
+
+A fit plays ``games`` games with the game's heuristics, records every seat's features (the game's
+``search_nb.features``) at cut points spread over each game (every ``every``-th decision, the first
+cut offset by the game's index, at most ``CUTS_CAP`` a game) and every seat's final share of the
+win; holds out a fifth of the GAMES (never single positions: the positions of one game are not
+independent) for the accuracy; fits the conditional logit on the rest (analysis/fit_eval.py) and
+scores the fit and the game's hand-written ``evaluate`` on the same held-out positions.
+
+**Stale.** A fit is for one engine version, one set of rules (``rules_digest``: the config's keys
+that change play, every section but ``NOT_RULES``) and one list of features (names and sign
+bounds). A run whose search seat cuts its play-outs (depth > 0) reads ``configs/<game>/eval.json``;
+when that file is missing or was fitted for another engine version, other rules (a variant, ``--set
+rules.x=...``) or other features, the run refits on the fly: ``REFIT_GAMES`` games from the fixed seed
+``REFIT_SEED`` (so the same run seed gives the same games), one line on stderr saying so, and the
+refit cached in ``cache_dir()`` (keyed by game, engine version, rules digest and players), where
+the next run with those rules finds it. A run whose search seats play to the end (depth 0) never
+reads a fit, and neither does one whose config says ``search.evaluation = "hand"``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from simbalance.analysis.fit_eval import (
+    L2,
+    accuracy,
+    calibration,
+    fit_logit,
+    holdout_games,
+    log_loss,
+    softmax_shares,
+)
+from simbalance.core.config import ConfigError, config_dir
+from simbalance.core.errors import SimbalanceError
+from simbalance.core.lineup import resolve_lineup
+from simbalance.core.rng import derive_seed
+from simbalance.core.runner import ProgressFactory
+from simbalance.core.strategy_ids import FLAT, MCTS, is_search_id
+
+FIT_GAMES = 20_000  # `simbalance fit-eval`'s default: some 10^5 positions, under a minute or two on one core
+MAX_FIT_GAMES = 10**6
+REFIT_GAMES = 1500  # a refit on the fly: a run pays for it once per rules (cached), so fewer games
+REFIT_SEED = 0  # every refit's seed (derived again per purpose below): the same rules, the same fit
+CUTS_PER_GAME = 12  # cuts aimed at per game: the decisions between cuts are a game's median decisions / this
+CUTS_CAP = 48  # at most this many cuts of one game (a long game's later ones are not recorded)
+BLOCK = 100  # games per call of the recording kernel: the progress display moves between calls
+PILOT = 20  # games played first to learn a game's length (how many decisions between cuts)
+HOLDOUT = 0.2  # share of the games held out for the accuracy
+EVAL_FILE = "eval.json"
+# The config's sections that do not change how a game is played: the rest is "the rules".
+NOT_RULES = ("game", "bounds", "strategies", "presets", "findings", "search")
+EVALUATIONS = ("fitted", "hand")  # search.evaluation: the fitted one when a fit is in use, or the game's own
+
+
+@dataclass(frozen=True)
+class FitEvalResult:
+    """A fit: ``data`` is what eval.json holds; ``elapsed`` its seconds (play and fit)."""
+
+    data: dict
+    elapsed: float
+
+    @property
+    def weights(self) -> np.ndarray:
+        return np.array(self.data["weights"], np.float64)
+
+
+def rules_digest(config: dict) -> str:
+    """A digest of the config's keys that change play (every section but ``NOT_RULES``): a fit is
+    for the rules it was fitted under, whatever the players, strategies or output options."""
+    rules = {key: value for key, value in config.items() if key not in NOT_RULES}
+    text = json.dumps(rules, sort_keys=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def cache_dir() -> Path:
+    """Where refits on the fly are kept: ``$SIMBALANCE_CACHE_DIR``, else ``$XDG_CACHE_HOME/simbalance``,
+    else ``~/.cache/simbalance``; the refits in ``eval/`` below it."""
+    root = os.environ.get("SIMBALANCE_CACHE_DIR")
+    if root:
+        return Path(root) / "eval"
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    return (Path(xdg) if xdg else Path.home() / ".cache") / "simbalance" / "eval"
+
+
+def eval_path(game: str) -> Path:
+    """The game's committed fit: ``configs/<game>/eval.json`` (a plug-in's own config folder)."""
+    return config_dir(game) / game / EVAL_FILE
+
+
+def default_strategies(engine) -> list[str]:
+    """The heuristics a fit plays by default: every heuristic but ``random`` (all of them if that
+    leaves none), in turn on the seats, seats rotated: positions as competent, varied players reach them."""
+    return [name for name in engine.heuristics if name != "random"] or list(engine.heuristics)
+
+
+def seated(names: list[str], players: int) -> list[str]:
+    """``names`` in turn on ``players`` seats."""
+    return [names[s % len(names)] for s in range(players)]
+
+
+def record_and_fit(game: str, engine, config: dict, players: int, lineup, prepared: tuple, games: int, seed: int,
+                   progress: ProgressFactory | None) -> FitEvalResult:
+    """Record ``games`` games of ``lineup`` and fit (module doc)."""
+    begin = time.perf_counter()
+    res, search = engine.resumable, engine.search
+    ctx = res.context(*prepared)
+    feats, hand, final, n_points, every = _record(res, search, ctx, lineup, games, seed, progress)
+    decided = final.sum(axis=1) > 0
+    held = holdout_games(games, derive_seed(seed, "fit-eval holdout"), HOLDOUT)
+    rows, of_game = [], []
+    for i in np.flatnonzero(decided & (n_points > 0)):
+        rows.extend(range(i * CUTS_CAP, i * CUTS_CAP + int(n_points[i])))
+        of_game.extend([i] * int(n_points[i]))
+    rows, of_game = np.array(rows, np.int64), np.array(of_game, np.int64)
+    x, h, y = feats[rows], hand[rows], final[of_game]
+    test = held[of_game]
+    if not (~test).any() or not test.any():
+        raise SimbalanceError(f"{game}: too few decided games with positions to fit ({int(decided.sum())} of {games}); "
+                              "play more (--games)")
+    weights, info = fit_logit(x[~test], y[~test], signs=search.feature_signs)
+    fitted, own = softmax_shares(x[test], weights), h[test]
+    data = {
+        "game": game,
+        "engine_version": engine.version,
+        "rules_digest": rules_digest(config),
+        "players": players,
+        "strategies": list(lineup.slot_names),
+        "seats_rotated": len(lineup.seats) > 1,
+        "seed": int(seed),
+        "games": games,
+        "decided_games": int(decided.sum()),
+        "held_out_games": int((held & decided).sum()),
+        "cut_every": every,
+        "points": int(len(rows)),
+        "held_out_points": int(test.sum()),
+        "features": list(search.feature_names),
+        "signs": list(search.feature_signs),
+        "weights": [float(w) for w in weights],
+        "fit": {"model": "conditional logit", "l2": L2, "standardized": True, **info},
+        "held_out": {
+            "fitted": {"log_loss": log_loss(fitted, y[test]), "accuracy": accuracy(fitted, y[test])},
+            "hand_written": {"log_loss": log_loss(own, y[test]), "accuracy": accuracy(own, y[test])},
+            "uniform": {"log_loss": float(np.log(players))},
+        },
+        "calibration": {"fitted": calibration(fitted, y[test]), "hand_written": calibration(own, y[test])},
+    }
+    return FitEvalResult(data, time.perf_counter() - begin)
+
+
+def _record(res, search, ctx, lineup, games: int, seed: int, progress: ProgressFactory | None):
+    """Play and record (players/fit_eval_nb.record_positions), block after block."""
+    from simbalance.players.fit_eval_nb import record_positions
+
+    players = lineup.seats.shape[1]
+    state = res.new_state(ctx)
+    sid0 = lineup.slot_strategy[lineup.seats[0]].astype(np.int64)
+    prm0 = np.ascontiguousarray(lineup.slot_params[lineup.seats[0]])
+    decisions, decided = [], []
+    for g in range(min(PILOT, games)):  # how long a game is, in decisions
+        res.start(ctx, state, np.uint64(seed), np.int64(g))
+        decisions.append(int(res.play_out(ctx, state, sid0, prm0, np.int64(-1))))
+        decided.append(search.outcome(ctx, state) != 0)
+    # The median of the decided games (only they are fitted): games that loop until a stalemate
+    # ends them (lady-actions-escape's heuristics, half of their games) would stretch the cuts.
+    lengths = [d for d, won in zip(decisions, decided, strict=True) if won] or decisions
+    every = max(1, int(round(np.median(lengths) / CUTS_PER_GAME)))
+    n_feat = len(search.feature_names)
+    feats = np.zeros((games * CUTS_CAP, players, n_feat), np.float64)
+    hand = np.zeros((games * CUTS_CAP, players), np.float64)
+    final = np.zeros((games, players), np.float64)
+    n_points = np.zeros(games, np.int64)
+    shown = progress(f"fit-eval: {games} games") if progress is not None else None
+    begin = time.perf_counter()
+    try:
+        for lo in range(0, games, BLOCK):
+            hi = min(games, lo + BLOCK)
+            at = slice(lo * CUTS_CAP, hi * CUTS_CAP)
+            record_positions(res.start, res.to_move, res.play_out, search.outcome, search.evaluate, search.features,
+                             ctx, state, lineup.seats, lineup.slot_strategy.astype(np.int64),
+                             np.ascontiguousarray(lineup.slot_params), np.uint64(seed), np.int64(lo), np.int64(hi),
+                             np.int64(every), np.int64(CUTS_CAP), feats[at], hand[at], final[lo:hi], n_points[lo:hi])
+            if shown is not None:
+                shown(hi, games, time.perf_counter() - begin)
+    finally:
+        if shown is not None and hasattr(shown, "close"):
+            shown.close()
+    return feats, hand, final, n_points, every
+
+
+def write_eval(result: FitEvalResult, path: Path) -> Path:
+    """eval.json, written whole or not at all (a temporary file renamed into place)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(result.data, indent=1) + "\n")
+    os.replace(tmp, path)
+    return path
+
+
+# ---- a run's fit: the one on file, or a refit on the fly ----------------------------------------
+
+
+def cuts_playouts(lineup) -> bool:
+    """Does a search seat of ``lineup`` cut its play-outs (depth > 0)? Only then is a fit read."""
+    from simbalance.players.common_nb import P_FLAT_DEPTH, P_MCTS_DEPTH
+
+    for sid, row in zip(lineup.slot_strategy, lineup.slot_params, strict=True):
+        if is_search_id(int(sid)):
+            depth = row[P_MCTS_DEPTH] if sid == MCTS else (row[P_FLAT_DEPTH] if sid == FLAT else 0.0)
+            if depth > 0:
+                return True
+    return False
+
+
+def stale_reason(data: dict | None, engine, digest: str) -> str | None:
+    """Why a fit cannot be used for a run (None: it can)."""
+    if data is None:
+        return "missing"
+    if data.get("engine_version") != engine.version:
+        return f"for engine version {data.get('engine_version')} (this is {engine.version})"
+    if data.get("rules_digest") != digest:
+        return "for other rules"
+    if (tuple(data.get("features", ())) != tuple(engine.search.feature_names)
+            or tuple(data.get("signs", ())) != tuple(engine.search.feature_signs)):
+        return "for other features"
+    return None
+
+
+def _read(path: Path) -> dict | None:
+    try:
+        return json.loads(path.read_text())
+    except (OSError, ValueError):
+        return None
+
+
+def evaluation_weights(game: str, engine, config: dict, players: int, lineup) -> np.ndarray | None:
+    """The fitted evaluation's weights for a run of ``lineup`` (module doc, "Stale"), or None when
+    none is used (no search seat cuts its play-outs, or ``search.evaluation = "hand"``)."""
+    mode = config.get("search", {}).get("evaluation", "fitted")
+    if mode not in EVALUATIONS:  # checked in every run, so that a typo is not silent until a cut
+        raise ConfigError(f"search.evaluation = {mode!r}: allowed {', '.join(map(repr, EVALUATIONS))}")
+    if engine.search is None or not cuts_playouts(lineup) or mode == "hand":
+        return None
+    digest = rules_digest(config)
+    stored = _read(eval_path(game))
+    why = stale_reason(stored, engine, digest)
+    if why is None:
+        return np.array(stored["weights"], np.float64)
+    cached = cache_dir() / f"{game}-v{engine.version}-{digest}-{players}p.json"
+    kept = _read(cached)
+    if stale_reason(kept, engine, digest) is None:
+        return np.array(kept["weights"], np.float64)
+    what = "missing" if why == "missing" else f"{why}"
+    # The one line a run says before it refits (stderr: the records and reports stay the run's own).
+    print(f"the fitted evaluation of {game} is {what}; refitting it for this run: {REFIT_GAMES} games "
+          f"(cached in {cached.parent}; `simbalance fit-eval {game}` writes {eval_path(game)})",
+          file=sys.stderr)
+    names = seated(default_strategies(engine), players)
+    fit_lineup = resolve_lineup(config, engine.strategies, engine.strategy_params, players, names,
+                                len(set(names)) > 1)
+    prepared = engine.prepare(config, players, False)
+    result = record_and_fit(game, engine, config, players, fit_lineup, prepared, REFIT_GAMES,
+                  derive_seed(REFIT_SEED, "fit-eval refit"), None)
+    try:
+        write_eval(result, cached)
+    except OSError:  # a read-only cache: the run goes on with its refit, the next run refits again
+        pass
+    return result.weights

@@ -1,0 +1,110 @@
+"""The fitted evaluation's study (studies/fit_eval.py): the same seed gives the same eval.json, and a
+run never uses a stale fit silently (docs/strategies.md, "The fitted evaluation")."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from simbalance.studies import evaluation as fe
+from simbalance.studies.fit_eval import fit_eval
+from simbalance.studies.run import plan_run
+
+GAME = "captain-action"  # short games: a fit of a few hundred takes a second
+CUT = ["strategies.mcts.depth=6", "strategies.mcts.iterations=4"]
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch):
+    """Refits go to a fresh cache, and are small."""
+    monkeypatch.setenv("SIMBALANCE_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(fe, "REFIT_GAMES", 200)
+    return tmp_path / "cache" / "eval"
+
+
+def test_the_same_seed_gives_the_same_fit_and_another_seed_another():
+    a = fit_eval(GAME, 300, seed=5).data
+    b = fit_eval(GAME, 300, seed=5).data
+    c = fit_eval(GAME, 300, seed=6).data
+    assert json.dumps(a) == json.dumps(b)
+    assert a["weights"] != c["weights"]
+    assert a["features"] == list(plan_run(GAME, 1).engine.search.feature_names)
+    assert a["strategies"] == ["builder", "bold", "collector"] and a["seats_rotated"]
+    assert a["held_out_games"] == pytest.approx(0.2 * a["decided_games"], abs=0.02 * a["games"])
+    assert len(a["calibration"]["fitted"]) == 10
+
+
+def test_the_committed_fit_is_used_as_it_is(cache, capsys):
+    plan = plan_run(GAME, 2, strategies=["mcts", "builder", "builder", "builder"], overrides=CUT)
+    stored = json.loads(fe.eval_path(GAME).read_text())
+    np.testing.assert_array_equal(plan.search_eval, stored["weights"])
+    assert capsys.readouterr().err == ""
+    assert not cache.exists()
+
+
+def test_a_fit_for_other_rules_is_refitted_once_with_a_notice(cache, capsys):
+    rules = [*CUT, "rules.points_per_card=5"]
+    first = plan_run(GAME, 2, strategies=["mcts", "builder", "builder", "builder"], overrides=rules)
+    said = capsys.readouterr().err.strip().splitlines()
+    assert len(said) == 1 and said[0].startswith(f"the fitted evaluation of {GAME} is for other rules; refitting it")
+    (kept,) = cache.glob(f"{GAME}-*.json")
+    stored = json.loads(fe.eval_path(GAME).read_text())
+    assert json.loads(kept.read_text())["rules_digest"] != stored["rules_digest"]
+    again = plan_run(GAME, 2, strategies=["mcts", "builder", "builder", "builder"], overrides=rules, seed=9)
+    assert capsys.readouterr().err == ""  # read from the cache: the same refit, whatever the run's seed
+    np.testing.assert_array_equal(first.search_eval, again.search_eval)
+    assert not np.array_equal(first.search_eval, stored["weights"])
+
+
+def test_a_fit_for_another_engine_version_or_none_is_refitted(cache, capsys, monkeypatch, tmp_path):
+    stored = json.loads(fe.eval_path(GAME).read_text())
+    old = tmp_path / "eval.json"
+    old.write_text(json.dumps({**stored, "engine_version": stored["engine_version"] - 1}))
+    monkeypatch.setattr(fe, "eval_path", lambda game: old)
+    plan_run(GAME, 2, strategies=["mcts", "builder", "builder", "builder"], overrides=CUT)
+    assert "is for engine version" in capsys.readouterr().err
+    monkeypatch.setattr(fe, "eval_path", lambda game: tmp_path / "none.json")
+    for kept in cache.glob("*.json"):
+        kept.unlink()
+    plan_run(GAME, 2, strategies=["mcts", "builder", "builder", "builder"], overrides=CUT)
+    assert f"the fitted evaluation of {GAME} is missing; refitting" in capsys.readouterr().err
+
+
+def test_no_cut_no_fit_read(cache, monkeypatch):
+    def never(game):
+        raise AssertionError("a run without a cut read a fit")
+
+    monkeypatch.setattr(fe, "eval_path", never)
+    plan = plan_run(GAME, 2, strategies=["mcts", "builder", "builder", "builder"],
+                    overrides=["strategies.mcts.depth=0", "rules.points_per_card=5"])
+    assert plan.search_eval is None
+    assert plan_run(GAME, 2, overrides=CUT).search_eval is None  # no search seat
+    hand = plan_run(GAME, 2, strategies=["mcts", "builder", "builder", "builder"],
+                    overrides=[*CUT, 'search.evaluation="hand"'])
+    assert hand.search_eval is None
+    assert not cache.exists()
+
+
+def test_a_search_run_plays_the_same_games_on_its_fit_and_another_fit_plays_others(cache):
+    from simbalance.testing import play
+
+    plan = plan_run(GAME, 6, strategies=["mcts", "builder", "builder", "builder"], overrides=CUT, rotate=True)
+    a, b = play(plan), play(plan)
+    assert np.array_equal(a, b)
+    import dataclasses
+
+    hand = dataclasses.replace(plan, search_eval=None)
+    assert not np.array_equal(a, play(hand))  # the evaluation is in use: other weights, other choices
+
+
+def test_a_run_folder_says_which_weights_its_cut_play_outs_used(cache):
+    from simbalance.report.run_folder import manifest
+    from simbalance.studies.run import simulate
+
+    cut = simulate(GAME, 2, strategies=["mcts", "builder", "builder", "builder"], overrides=CUT)
+    said = manifest(cut, "test")["search_evaluation"]
+    assert said["features"] == list(cut.plan.engine.search.feature_names)
+    assert said["weights"] == json.loads(fe.eval_path(GAME).read_text())["weights"]
+    assert manifest(simulate(GAME, 2), "test")["search_evaluation"] is None
