@@ -29,6 +29,7 @@ import types
 import numpy as np
 from numba import njit
 
+from simbalance.core.bits import lowest_bit
 from simbalance.core.kernel import begin_game
 from simbalance.core.records import END_WIN
 from simbalance.core.rng import seed_game, shuffled_range
@@ -184,9 +185,9 @@ def legal_options(ctx, state, options):
         return 0
     cards = bit(st[PENDING]) if st[PHASE] == PHASE_NAME else playable(ctx, state, st[SEAT])
     n = 0
-    for card in range(n_cards):
-        if not has(cards, card):
-            continue
+    while cards != np.uint64(0):  # the set bits, lowest card first (a search asks at every tree node)
+        card = lowest_bit(cards)
+        cards &= cards - np.uint64(1)
         if not card_info[card, INFO_WILD]:
             options[n] = card
             n += 1
