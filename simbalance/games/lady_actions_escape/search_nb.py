@@ -114,9 +114,6 @@ def outcome(ctx, state):
     return np.int64(1) << st[WINNER] if st[END] == END_WIN else np.int64(0)
 
 
-_E_FOLD = np.exp(-np.arange(64, dtype=np.float64))  # e^-k for k cards behind: a play-out's evaluation, no exp
-
-
 @njit(cache=True)
 def evaluate(ctx, state, rew):
     """A play-out cut short: the race to empty one's hand, as shares of the win that fall by a factor
@@ -128,8 +125,7 @@ def evaluate(ctx, state, rew):
         fewest = min(fewest, st[HAND_N + s])
     total = 0.0
     for s in range(players):
-        behind = st[HAND_N + s] - fewest
-        rew[s] = _E_FOLD[behind] if behind < _E_FOLD.shape[0] else 0.0  # e^-64: nothing
+        rew[s] = np.exp(-np.float64(st[HAND_N + s] - fewest))
         total += rew[s]
     for s in range(players):
         rew[s] /= total
