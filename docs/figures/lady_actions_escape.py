@@ -140,7 +140,8 @@ def robustness() -> str:
 
 def presets() -> str:
     return search_settings_passage("lady-actions-escape", [
-        ("`mcts-100` (100 iterations, `confidence` 2, play-outs cut at 20 decisions)", "mcts-100", {}),
+        ("`mcts-100` (100 iterations, `confidence` 2, play-outs cut at 10 decisions)", "mcts-100", {}),
+        ("`mcts-100` with play-outs cut at 20 decisions", "mcts-100", {"depth": 20.0}),
         ("`mcts-100` with `confidence` 0", "mcts-100", {"confidence": 0.0}),
         ("`flat`, 16 play-outs an option, `confidence` 2", "flat", {}),
     ], 300, seed=1)

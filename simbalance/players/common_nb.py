@@ -274,12 +274,50 @@ def add_deal(opt, n, own):
             opt[O_DEALS, j] += 1.0
 
 
+# The prior of the paired test (``paired_choice``): a search's result for a seat is a share of the
+# win in [0, 1], of variance at most 1/4 (a fair coin's, the Bernoulli bound), so the difference of
+# two options' results on a deal has variance at most 1/2 when they are independent (the deal's
+# pairing only makes it smaller). The variance of an option's differences to its own is estimated
+# as if PRIOR_DEALS deal of variance PRIOR_VARIANCE had been seen before the real ones: with one or
+# two deals the sample variance is often 0 (or nearly), and a test on it lets one lucky deal replace
+# the rollout strategy's choice; as the deals grow, the prior fades into the plain paired test.
+PRIOR_DEALS = 1.0
+PRIOR_VARIANCE = 0.5
+# Fewer deals than this never replace the rollout strategy's choice (when ``confidence`` > 0): on one
+# to three deals a standard error means little (Student's t at 1 to 3 degrees of freedom has tails
+# many times the normal's), and a play-out's evaluation may favour an option on every deal alike
+# (lady-actions-escape's cut play-outs: a Dr. Evil makes the others draw at once), which no variance
+# shows. A budget that small then plays as its rollout strategy, never worse: lady-actions-escape,
+# mcts at 4 iterations (two deals for the finalists) against three blocker won 18.6% of its seats
+# with the prior alone (400 games, CI 14.8-23.2%).
+MIN_DEALS = 4.0
+
+
+@njit(cache=True, inline="always")
+def paired_variance(sum1, sum2, deals):
+    """The variance of an option's paired differences (sums ``sum1``, ``sum2`` of them and of their
+    squares over ``deals`` deals), shrunk toward the bound of two independent shares (PRIOR_VARIANCE)
+    by PRIOR_DEALS pseudo-deal."""
+    mean = sum1 / deals
+    sample = max(sum2 / deals - mean * mean, 0.0)
+    return (deals * sample + PRIOR_DEALS * PRIOR_VARIANCE) / (deals + PRIOR_DEALS)
+
+
 @njit(cache=True, inline="always")
 def paired_choice(opt, options, n, own, pref, rng, confidence):
     """Among the options in the running (compared on the same deals), the one with the best mean
     difference to the rollout strategy's own option ``pref`` (at ``own``; ties: its own if among
-    them, else uniform from the search's stream); it is taken when it beats its own by more than
-    ``confidence`` standard errors of the paired difference, otherwise its own."""
+    them, else uniform from the search's stream); it is taken when its mean difference beats 0 by
+    more than ``confidence`` standard errors, otherwise its own.
+
+    With ``confidence`` > 0, an option played on fewer than MIN_DEALS (4) deals never replaces its
+    own: a budget that small plays as its rollout strategy. From there, the standard error is
+    sqrt(v / deals), v the differences' variance shrunk toward 1/2 by one pseudo-deal
+    (``paired_variance``): with few deals the paired variance is often 0 (or nearly), and a lucky
+    deal or two would otherwise replace its own. At ``confidence`` 2, an option must beat its own by
+    0.32 of a game on average over 4 deals of identical differences; at 20 deals of variance 0.03
+    the standard error is 1.3 times the plain test's.
+    """
     # Every option in the running was played on every deal so far: their sums compare as their means.
     top = -np.inf
     for j in range(n):
@@ -297,9 +335,10 @@ def paired_choice(opt, options, n, own, pref, rng, confidence):
     if own < 0:
         return options[best]
     deals = opt[O_DEALS, best]
+    if confidence > 0.0 and deals < MIN_DEALS:
+        return pref
     mean = opt[O_SUM, best] / deals
-    var = opt[O_SUM2, best] / deals - mean * mean
     # The paired difference against its own option: its variance is the differences' own.
-    if clearly_better(mean, var, deals, 0.0, 0.0, deals, confidence):
+    if mean > confidence * np.sqrt(paired_variance(opt[O_SUM, best], opt[O_SUM2, best], deals) / deals):
         return options[best]
     return pref

@@ -6,8 +6,8 @@ seat cannot see. Play-out ``r`` of every option starts from the same determiniza
 re-keyed game stream (common random numbers): the options are compared on the same deals, and each
 option's results are kept as differences to the option the rollout strategy itself would take
 ("its own"). The option with the best mean is taken when it beats its own by more than
-``confidence`` standard errors of the paired difference (0: whenever it is better); otherwise its
-own (ties among the best: its own if among them, else uniform from the search's stream).
+``confidence`` standard errors of the paired difference (its variance shrunk toward 1/2 by one
+pseudo-deal: ``common_nb.paired_choice``; 0: whenever it is better); otherwise its own (ties among the best: its own if among them, else uniform from the search's stream).
 """
 
 from __future__ import annotations

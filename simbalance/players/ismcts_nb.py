@@ -15,7 +15,8 @@ each option in the running is played on ``budget / (options in the running * rou
 least one), then the better half (by the mean difference to its own option) stays in the running;
 its own option always stays, so that every comparison with it is paired. The move is the best of
 the last round, when it beats its own by more than ``confidence`` standard errors of the paired
-difference; otherwise its own. With ``halving`` = 0 the root is a tree node like the others (UCT),
+difference (its variance shrunk toward 1/2 by one pseudo-deal: ``common_nb.paired_choice``);
+otherwise its own. With ``halving`` = 0 the root is a tree node like the others (UCT),
 and the move is the most visited option, unless its own was expanded and the most visited does not
 beat it by ``confidence`` standard errors (0: it only has to be more visited).
 

@@ -29,6 +29,7 @@ import types
 import numpy as np
 from numba import njit
 
+from simbalance.core.bits import lowest_bit
 from simbalance.core.kernel import begin_game
 from simbalance.core.records import END_WIN
 from simbalance.core.rng import seed_game, shuffled_range
@@ -184,9 +185,9 @@ def legal_options(ctx, state, options):
         return 0
     cards = bit(st[PENDING]) if st[PHASE] == PHASE_NAME else playable(ctx, state, st[SEAT])
     n = 0
-    for card in range(n_cards):
-        if not has(cards, card):
-            continue
+    while cards != np.uint64(0):  # the set bits, lowest card first (a search asks at every tree node)
+        card = lowest_bit(cards)
+        cards &= cards - np.uint64(1)
         if not card_info[card, INFO_WILD]:
             options[n] = card
             n += 1
@@ -286,9 +287,14 @@ def write_record(ctx, state, out, i):
 
 
 # ---- search players (simbalance/players) ---------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def search_option(ctx, state, seat_sid, seat_prm, seed, game, decision, search_scratch):
-    """The option the search seat to move takes (players/search_nb.search with this game's steps)."""
+    """The option the search seat to move takes (players/search_nb.search with this game's steps).
+
+    ``_nrt=False``, as the game's own steps: the search allocates nothing (its scratch is the
+    block's), and with reference counting on, every array it unpacks from the state, the scratch and
+    ``ctx`` costs atomic increments and decrements at each iteration (perf: 9% of a search seat's
+    time in NRT_incref/NRT_decref; an allocation added to the search would fail to compile here)."""
     return search(to_move, legal_options, apply_option, play_out, determinize, outcome, evaluate, features, policy,
                   ctx, state, seat_sid, seat_prm, seed, game, decision, search_scratch)
 

@@ -14,7 +14,7 @@ from numba import njit
 
 from simbalance.core.bits import lowest_bit, popcount
 from simbalance.core.records import END_WIN
-from simbalance.core.rng import next_u64, shuffle
+from simbalance.core.rng import MASK32, S32, next_u64
 from simbalance.games.lady_actions_escape.rules_nb import playable
 from simbalance.games.lady_actions_escape.state_nb import (
     DIRECTION,
@@ -35,6 +35,27 @@ from simbalance.games.lady_actions_escape.state_nb import (
 from simbalance.games.lady_actions_escape.strategies_nb import strategy_move
 
 
+@njit(cache=True, inline="always")
+def _below(rng, n, word, spare):
+    """Uniform integer in ``[0, n)`` (n < 2^32) without bias (Lemire 2019, as core.rng.randint),
+    from 32 random bits: the upper half of a fresh 64-bit word, or the lower half of the last one
+    (``spare`` true). Returns (the integer, the word, whether its lower half is still unused): a
+    shuffle of 40 cards draws 20 words instead of 40."""
+    bound = np.uint64(n)
+    while True:
+        if spare:
+            bits = word & MASK32
+            spare = False
+        else:
+            word = next_u64(rng)
+            bits = word >> S32
+            spare = True
+        m = bits * bound
+        low = m & MASK32
+        if low >= bound or low >= ((MASK32 + ONE) - bound) % bound:
+            return np.int64(m >> S32), word, spare
+
+
 @njit(cache=True, _nrt=False)
 def determinize(ctx, state, seat, rng):
     """Shuffle every card ``seat`` cannot see (the others' hands, the draw pile) among those places,
@@ -44,23 +65,42 @@ def determinize(ctx, state, seat, rng):
     The hidden cards are laid out in card order before the shuffle (in the draw pile's space, which
     holds at most every card of the deck), so the result depends on which cards are hidden, never on
     where they really are: the same ``rng`` gives the same determinization of every state the seat
-    cannot tell apart."""
+    cannot tell apart.
+
+    A search determinizes at every iteration, so this is its cheapest uniform deal: a Fisher-Yates
+    shuffle from the top that stops once only the last hand's cards are left (a hand is a set: its
+    order needs no draws), 32 random bits a step. The draw pile is the top ``DRAW_N`` places in
+    the order drawn, the other hands take the places below in turn."""
     srng, masks, st = state
     players = ctx[3][G_PLAYERS]
     hidden = np.uint64(0)
-    for k in range(st[DRAW_N]):
+    draw_n = st[DRAW_N]
+    for k in range(draw_n):
         hidden |= ONE << np.uint64(st[DRAW + k])
+    last = -1  # the last other seat: its hand is what the shuffle leaves at the bottom
     for s in range(players):
         if s != seat:
             hidden |= masks[HAND + s]
+            last = s
     m = 0
     while hidden != np.uint64(0):
         st[DRAW + m] = lowest_bit(hidden)
         hidden &= hidden - ONE
         m += 1
-    shuffle(rng, st[DRAW:DRAW + m], m)
-    at = st[DRAW_N]  # the draw pile keeps the first DRAW_N places; the hands take the rest in turn
-    for s in range(players):
+    rest = st[HAND_N + last] if last >= 0 else 0
+    word = np.uint64(0)
+    spare = False
+    for i in range(m - 1, rest - 1, -1):  # places rest..m-1: a uniform draw, in order, of the m cards
+        if i == 0:
+            break
+        j, word, spare = _below(rng, i + 1, word, spare)
+        card = st[DRAW + i]
+        st[DRAW + i] = st[DRAW + j]
+        st[DRAW + j] = card
+    # The top draw_n places become the draw pile (in place: the pile's top is DRAW + draw_n - 1, its
+    # cards must sit at DRAW .. DRAW + draw_n - 1): first take the hands from below the top.
+    at = 0  # the hands: places 0 .. m - draw_n - 1, the last other seat's first (the unshuffled rest)
+    for s in range(players - 1, -1, -1):
         if s == seat:
             continue
         hand = np.uint64(0)
@@ -68,6 +108,8 @@ def determinize(ctx, state, seat, rng):
             hand |= ONE << np.uint64(st[DRAW + at])
             at += 1
         masks[HAND + s] = hand
+    for k in range(draw_n):  # then the draw pile moves down to its places
+        st[DRAW + k] = st[DRAW + at + k]
     srng[0] = next_u64(rng)
 
 
