@@ -121,7 +121,7 @@ def ladder() -> str:
 
 
 def robustness() -> str:
-    return robustness_passage("aquaman", 10_000, 100, 100)
+    return robustness_passage("aquaman", 10_000, 100, 5000)
 
 
 FIGURES = {"lengths": lengths, "lead": lead, "seat-rates": seat_rates, "fights": fights, "powers": powers,

@@ -92,17 +92,19 @@ def ladder() -> str:
 
 
 def robustness() -> str:
-    return robustness_passage("captain-future", 10_000, 100, 80)
+    return robustness_passage("captain-future", 10_000, 100, 5000)
 
 
 def presets() -> str:
     return search_settings_passage("captain-future", [
-        ("`mcts-100` (100 iterations, `confidence` 1, play-outs to the end)", "mcts-100", {}),
+        ("`mcts-100` (100 iterations, `confidence` 1, play-outs cut at 20, the fitted evaluation)", "mcts-100", {}),
         ("`mcts-100` with `confidence` 0", "mcts-100", {"confidence": 0.0}),
         ("`mcts-100` with `confidence` 2.5", "mcts-100", {"confidence": 2.5}),
-        ("`mcts-100` with `depth` 16", "mcts-100", {"depth": 16.0}),
-        ("`flat`, 8 play-outs an option", "flat", {}),
-    ], 200, seed=3)
+        ("`mcts-100` with `depth` 10", "mcts-100", {"depth": 10.0}),
+        ("`mcts-100` with `depth` 40", "mcts-100", {"depth": 40.0}),
+        ("`mcts-100` with play-outs to the end (`depth` 0)", "mcts-100", {"depth": 0.0}),
+        ("`flat`, 8 play-outs an option, cut at 20", "flat", {}),
+    ], 400, seed=3)
 
 
 FIGURES = {"lead": lead, "replay-example": replay_example, "default-run": default_run, "strategy-ranking": strategy_ranking,

@@ -92,7 +92,34 @@ def robustness_passage(game: str, n: int, budget: int, search_n: int, **kwargs) 
     return (f"`simbalance robustness {game} --n {n} --budget {budget} --search-n {search_n}`: every seat the same "
             f"player model; win rates per seat over decided games (fair {pct(1 / p)}). A search model plays until "
             f"every seat's 95% CI half-width is below {100 * res.precision:g} points, at most {search_n:,} games. "
-            + stop + "\n\n" + "\n".join(rows) + "\n\n" + said)
+            + stop + "\n\n" + "\n".join(rows) + "\n\n" + said + _default_seat_under_search(res, searched))
+
+
+def _default_seat_under_search(res, searched: list[str]) -> str:
+    """The question a run report raises, answered from the table: does the seat the game's default
+    players favour most keep its advantage under the search model?"""
+    default = res.config.get("game", {}).get("strategies")
+    default = default[0] if isinstance(default, list) and len(set(default)) == 1 else default
+    if not searched or not isinstance(default, str) or default not in set(res.models["model"]):
+        return ""
+    fair = 1 / res.players
+    mine = res.seats[res.seats["model"] == default]
+    top = mine.loc[mine["win_rate"].idxmax()]
+    seat = int(top["seat"])
+    parts = []
+    for m in searched:
+        row = res.seats[(res.seats["model"] == m) & (res.seats["seat"] == seat)].iloc[0]
+        games = int(res.models.set_index("model").loc[m, "games"])
+        if row["ci_low"] > fair:
+            verdict = "keeps an advantage"
+        elif row["ci_high"] < fair:
+            verdict = "is disfavoured instead"
+        else:
+            verdict = "has no advantage shown"
+        parts.append(f"under {m} ({games:,} games) it {verdict}: {pct(row['win_rate'])} (95% CI "
+                     f"{pct(row['ci_low'])} to {pct(row['ci_high'])})")
+    return (f"\n\nThe game's default players (`{default}` at every seat) favour player {seat + 1} most "
+            f"({pct(top['win_rate'])}, fair {pct(fair)}); " + "; ".join(parts) + ".")
 
 
 def search_settings_passage(game: str, settings: list[tuple[str, str, dict]], n: int, seed: int = 1) -> str:

@@ -135,7 +135,7 @@ def ladder() -> str:
 
 
 def robustness() -> str:
-    return robustness_passage("lady-actions-escape", 4000, 100, 200)
+    return robustness_passage("lady-actions-escape", 4000, 100, 5000)
 
 
 def presets() -> str:
