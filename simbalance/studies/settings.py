@@ -227,7 +227,9 @@ def plan_run(
     prepared = engine.prepare(cfg, players, bool(validate))
     from simbalance.studies.evaluation import evaluation_weights  # the fit a search seat's cut play-outs use
 
-    search_eval = evaluation_weights(spec.id, engine, cfg, players, lineup)
+    # A probe (core/probe.py) plays a heuristic instead of a search seat, as Python: a refit there
+    # would play its games as Python too, far past the probe's limit.
+    search_eval = None if probing() else evaluation_weights(spec.id, engine, cfg, players, lineup)
     return RunPlan(spec, engine, cfg, players, n, settings.seed, lineup, prepared, threads, chunk_size,
                    variants=list(settings.variants), kernel=kernel, config_file=settings.config,
                    strategy_file=strategy_file, backend=settings.backend, scheduler=settings.scheduler,
