@@ -53,8 +53,14 @@ seats = ["mcts@%d"] * 4 if all_search else ["mcts@%d", against, against, against
 plan = plan_run(game, n, players=4, seed=1, strategies=seats, rotate=True, presets=presets)
 SimulationResult.from_plan(plan_run(game, 8, players=4, seed=1, strategies=seats, rotate=True, presets=presets))
 t = time.perf_counter()
-SimulationResult.from_plan(plan)
-print(json.dumps({"games_per_s": n / (time.perf_counter() - t), "against": against}))
+games = SimulationResult.from_plan(plan).games
+rate = n / (time.perf_counter() - t)
+won = decided = 0
+for winner, row in zip(games["winner"], games.itertuples()):
+    if winner >= 0:  # one winner (ties and timeouts: neither)
+        decided += 1
+        won += getattr(row, f"strategy_name_{winner}") == "mcts@%d"
+print(json.dumps({"games_per_s": rate, "against": against, "won": int(won), "decided": decided}))
 """.replace("%d", str(BUDGET))
 
 
@@ -68,10 +74,12 @@ def measure(game: str, tree: str, all_search: bool) -> dict:
 
 
 def speed_rows(before: str, games: list[str], rounds: int) -> list[str]:
-    rows = ["| game | table | games/s before | games/s now | ratio now/before |", "|---|---|---|---|---|"]
+    rows = ["| game | table | games/s before | games/s now | ratio now/before | search seat's wins, before | "
+            "search seat's wins, now |", "|---|---|---|---|---|---|---|"]
     for game in games:
         for all_search in (False, True) if game in ALL_SEARCH else (False,):
             old, new, ratios, against = [], [], [], ""
+            wins = {"before": [0, 0], "now": [0, 0]}
             for r in range(rounds):
                 o = measure(game, before, all_search)
                 m = measure(game, THIS_TREE, all_search)
@@ -79,12 +87,27 @@ def speed_rows(before: str, games: list[str], rounds: int) -> list[str]:
                 new.append(m["games_per_s"])
                 ratios.append(new[-1] / old[-1])
                 against = m["against"]
+                for side, got in (("before", o), ("now", m)):
+                    wins[side][0] += got["won"]
+                    wins[side][1] += got["decided"]
                 print(f"{game} {'all mcts' if all_search else 'one mcts'} round {r + 1}: before {old[-1]:,.1f}, "
                       f"now {new[-1]:,.1f} games/s", flush=True)
             table = f"4 x mcts@{BUDGET}" if all_search else f"mcts@{BUDGET} + 3 x {against}"
+            shares = " | ".join(_share(*wins[side], all_search) for side in ("before", "now"))
             rows.append(f"| {game} | {table} | {statistics.median(old):,.1f} | {statistics.median(new):,.1f} | "
-                        f"{statistics.median(ratios):.2f} |")
+                        f"{statistics.median(ratios):.2f} | {shares} |")
     return rows
+
+
+def _share(won: int, decided: int, all_search: bool) -> str:
+    """The search seat's share of the decided games it played, with its Wilson 95% CI (every
+    round's games; an all-search table: none, every seat is the same player)."""
+    if all_search or not decided:
+        return ""
+    from scipy.stats import binomtest
+
+    ci = binomtest(won, decided).proportion_ci(method="wilson")
+    return f"{won / decided:.1%} ({ci.low:.1%} to {ci.high:.1%}), {decided:,} games"
 
 
 def strength_row(game: str, n: int) -> str:
@@ -124,19 +147,22 @@ def main() -> None:
     parser.add_argument("--games", default=",".join(GAMES))
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--strength", type=int, default=400, help="games of the head-to-head (0: none)")
+    parser.add_argument("--strength-games", default="captain-future",
+                        help="the games whose head to head is played (where the cut changed: to the end before)")
     parser.add_argument("--write", action="store_true", help="write the tables into BENCHMARKS.md")
     args = parser.parse_args()
     games = args.games.split(",")
     rows = speed_rows(args.before, games, args.rounds)
     text = [f"`python -m benchmarks.search_ab {args.before} --rounds {args.rounds}` ({os.cpu_count()} cores, 4 players, "
-            "seats rotated, all threads, medians of the rounds):", "", *rows]
+            "seats rotated, all threads, medians of the rounds; the search seat's share of the decided games "
+            "it played in all rounds, 95% CI, fair 25%):", "", *rows]
     if args.strength:
         text += ["", f"Strength, this checkout: `mcts@{BUDGET}` now against `mcts@{BUDGET}` with play-outs to the "
                  "end (depth 0), two heuristic seats beside them, rotated; the head-to-head share is the new "
                  "player's wins among the games either won alone (95 % CI):", "",
                  "| game | mcts now | games | wins, now | wins, depth 0 | head-to-head share | verdict |",
                  "|---|---|---|---|---|---|---|"]
-        text += [strength_row(game, args.strength) for game in games]
+        text += [strength_row(game, args.strength) for game in args.strength_games.split(",")]
     print("\n".join(text))
     if args.write:
         from benchmarks.profile import write_into
