@@ -4,7 +4,7 @@ preallocated scratch, copying a state, the play-out and its result.
 The scratch (``new_search``) is allocated once per block of games and reused at every decision: no
 allocation in the game loop. It is a tuple
 
-``(work, ti, tf, options, rew, roll_sid, roll_prm, rng, sub, opt, guess, fit)``:
+``(work, ti, tf, options, rew, roll_sid, roll_prm, rng, sub, opt, guess, fit, deal)``:
 
 - ``work``: a game state, the determinization an iteration plays in;
 - ``ti`` int64[capacity, N_TI], ``tf`` float64[capacity, N_TF]: the tree's nodes (T_*, F_*);
@@ -21,7 +21,11 @@ allocation in the game loop. It is a tuple
   would play (a game's ``policy`` may change the state it reads);
 - ``fit`` float64[2, features]: the fitted evaluation (docs/strategies.md, "The fitted
   evaluation"): row ``FIT_W`` its weights, row ``FIT_F`` one seat's features as ``fitted_shares``
-  computes them; no columns when a cut play-out is scored by the game's hand-written ``evaluate``.
+  computes them; no columns when a cut play-out is scored by the game's hand-written ``evaluate``;
+- ``deal``: a third game state, one deal of the root's options compared on the same deals (flat,
+  mcts's halving): determinized once, then copied into ``work`` for each option, where each option
+  used to determinize ``work`` again from the same key (the same state: the same games, one
+  determinization a deal instead of one an option).
 """
 
 from __future__ import annotations
@@ -150,7 +154,8 @@ def new_search(ctx, new_state, n_options, players, n_params, capacity, weights):
     fit = np.zeros((2, weights.shape[0]), np.float64)
     for k in range(weights.shape[0]):
         fit[FIT_W, k] = weights[k]
-    return work, ti, tf, options, rew, roll_sid, roll_prm, rng, sub, opt, guess, fit
+    deal = new_state(ctx)
+    return work, ti, tf, options, rew, roll_sid, roll_prm, rng, sub, opt, guess, fit, deal
 
 
 @njit(cache=True, forceinline=True)

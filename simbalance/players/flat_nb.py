@@ -25,7 +25,7 @@ def flat(to_move, legal_options, apply_option, play_out, determinize, outcome, e
     """The option ``seat`` (to move in ``state``) takes after ``prm[P_BUDGET]`` play-outs per option
     (with ``prm[P_FLAT_PER_DECISION]``: per decision, split evenly among the options, at least one
     each: the budget of ``mcts`` with as many iterations, for the ladder's yardstick)."""
-    work, _, _, options, rew, roll_sid, roll_prm, rng, sub, opt, _, fit = scratch
+    work, _, _, options, rew, roll_sid, roll_prm, rng, sub, opt, _, fit, deal = scratch
     players = roll_sid.shape[0]
     n = legal_options(ctx, state, options)
     if n <= 1:
@@ -45,11 +45,11 @@ def flat(to_move, legal_options, apply_option, play_out, determinize, outcome, e
         if options[j] == pref:
             own = j
     for _ in range(playouts):
-        key = next_u64(rng)
+        sub[0] = next_u64(rng)
+        common_nb.copy_state(deal, state)
+        determinize(ctx, deal, seat, sub)  # one deal for every option
         for j in range(n):
-            sub[0] = key
-            common_nb.copy_state(work, state)
-            determinize(ctx, work, seat, sub)
+            common_nb.copy_state(work, deal)
             apply_option(ctx, work, options[j])
             common_nb.finish(to_move, play_out, outcome, evaluate, features, ctx, work, roll_sid, roll_prm, depth, rew,
                              players, fit)

@@ -191,7 +191,7 @@ def _back_up(ti, tf, node, rew):
 def mcts(to_move, legal_options, apply_option, play_out, determinize, outcome, evaluate, features, policy, ctx, state,
          seat, prm, scratch):
     """The option ``seat`` (to move in ``state``) takes after about ``prm[P_BUDGET]`` iterations."""
-    work, ti, tf, options, rew, roll_sid, roll_prm, rng, sub, opt, guess, fit = scratch
+    work, ti, tf, options, rew, roll_sid, roll_prm, rng, sub, opt, guess, fit, deal = scratch
     players = roll_sid.shape[0]
     n_root = legal_options(ctx, state, options)
     if n_root <= 1:
@@ -234,13 +234,13 @@ def mcts(to_move, legal_options, apply_option, play_out, determinize, outcome, e
     for r in range(rounds):
         deals = max(np.int64(1), budget // (running * rounds))
         for _ in range(deals):
-            key = next_u64(rng)
+            sub[0] = next_u64(rng)
+            copy_state(deal, state)
+            determinize(ctx, deal, seat, sub)  # one deal for every option in the running
             for j in range(n_root):
                 if opt[O_ALIVE, j] == 0.0:
                     continue
-                sub[0] = key
-                copy_state(work, state)
-                determinize(ctx, work, seat, sub)
+                copy_state(work, deal)
                 apply_option(ctx, work, ti[1 + j, T_OPTION])
                 tf[1 + j, F_AVAIL] += 1.0
                 node, n_nodes = _descend(to_move, legal_options, apply_option, policy, ctx, work, guess, ti, tf,
