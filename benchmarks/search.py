@@ -69,7 +69,7 @@ def search_seat(game: str) -> tuple:
     plan = plan_run(game, 1, players=4, seed=1, strategies=seats, presets=presets(game))
     res, search = plan.engine.resumable, plan.engine.search
     ctx = res.context(*plan.prepared)
-    scratch = search.new_scratch(ctx, plan.lineup.slot_strategy, plan.lineup.slot_params)
+    scratch = search.new_scratch(ctx, plan.lineup.slot_strategy, plan.lineup.slot_params, plan.evaluation_weights)
     sid = plan.lineup.slot_strategy[plan.lineup.seats[0]].astype(np.int64)
     prm = np.ascontiguousarray(plan.lineup.slot_params[plan.lineup.seats[0]])
     return plan, res, search, ctx, scratch, sid, prm
