@@ -4,7 +4,13 @@ from __future__ import annotations
 
 from functools import cache
 
-from common import ladder_passage, lead_passage, robustness_passage, search_settings_passage
+from common import (
+    compensation_passage,
+    ladder_passage,
+    lead_passage,
+    robustness_passage,
+    search_settings_passage,
+)
 from common import pct as _pct
 
 import simbalance
@@ -118,3 +124,17 @@ def fitted_evaluation() -> str:
 
 
 FIGURES["fitted-evaluation"] = fitted_evaluation
+
+
+def seat_compensation() -> str:
+    """How far each compensation kind moves the seats (docs/rules/captain-future.md, "Seat compensation")."""
+    p = "compensation.points."
+    return compensation_passage("captain-future", [
+        {}, {p + "4": -1}, {p + "4": -2}, {p + "4": -3}, {p + "4": -4},
+        {"compensation.later_seat_points": -1}, {"compensation.later_seat_points": -2},
+        {"compensation.ships.4": -1}, {"compensation.ships.4": 1},
+        {p + "4": -4, p + "3": -1, p + "2": 1},
+    ], 20_000)
+
+
+FIGURES["seat-compensation"] = seat_compensation

@@ -187,3 +187,22 @@ def fitted_evaluation_passage(game: str) -> str:
               "prediction):", "", "| predicted | fitted: observed | positions |", "|---:|---:|---:|"]
     lines += [f"| {pct(r['predicted'])} | {pct(r['observed'])} | {r['n']:,} |" for r in data["calibration"]["fitted"]]
     return "\n".join(lines)
+
+
+def compensation_passage(game: str, settings: list[dict], n: int, seed: int = 5, **kwargs) -> str:
+    """Seat compensation (docs/rules/<game>.md, "Seat compensation"): each setting's seat win rates over
+    decided games and balance, ``n`` games each on the same seed (the default lineup unless ``kwargs``
+    say otherwise), as a table."""
+    import simbalance
+
+    rows, players = [], None
+    for overrides in settings:
+        s = simbalance.simulate(game, n, seed=seed, overrides=overrides, **kwargs).summary()
+        players = len(s["seats"])
+        what = ", ".join(f"`{k}={v}`" for k, v in overrides.items()) or "none (the rules as printed)"
+        rates = " | ".join(pct(r["win_rate_decided"]) for r in s["seats"])
+        rows.append(f"| {what} | {rates} | {s['balance']:.3f} |")
+    head = "| `--set` | " + " | ".join(f"player {p + 1}" for p in range(players)) + " | balance |"
+    rule = "|---|" + "---|" * players + "---|"
+    return (f"{n:,} games per row, seed {seed}, the default lineup; the share of decided games each player wins:\n\n"
+            + "\n".join([head, rule, *rows]))
