@@ -561,8 +561,11 @@ def solve_findings(*, targets: list[Target], knobs: list[Knob], today: dict, ans
         for k in edges:
             side = "top" if change[k.key] == k.high else "bottom"
             width = k.high - k.low
+            floor = 0 if k.low >= 0 else -math.inf  # a count stays a count
             wider = (f"{k.key}={k.low:g}:{k.high + width:g}" if side == "top"
-                     else f"{k.key}={k.low - width:g}:{k.high:g}")
+                     else f"{k.key}={max(k.low - width, floor):g}:{k.high:g}")
+            if side == "bottom" and k.low == floor:
+                continue  # nothing below 0 to try
             text += (f" {k.key} sits at the {side} of its range ({k.low:g} to {k.high:g}): try a wider one, "
                      f"--knob {wider}.")
     out.append(Finding("no_solution", HIGH, text, number, None, "#candidates"))
