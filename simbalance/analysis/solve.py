@@ -547,6 +547,7 @@ def solve_findings(*, targets: list[Target], knobs: list[Knob], today: dict, ans
                            + "; ".join(f"{a.words} ({a.judged['verdict']})" for a in answers) + ".",
                            None, None, "#verified"))
     what = "interrupted before any change met" if interrupted else (
+        "none of the search's changes held on fresh games for" if answers else
         "the budget ran out before any change met" if budget_spent else "no change within these knobs meets")
     text = f"No change found: {what} {goal}."
     number = None
