@@ -7,7 +7,9 @@ from html import escape
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from simbalance.analysis.findings import Finding
+from simbalance.analysis.check import format_difference, format_value
+from simbalance.analysis.findings import Finding, p_value
+from simbalance.analysis.labels import metric_label
 from simbalance.analysis.solve import targets_words, test_words
 from simbalance.report import run_folder
 from simbalance.report.compare_page import arms_table
@@ -100,9 +102,11 @@ def render_solve(result: SolveResult, images: dict[str, bytes], command: str,
         comparison = result.comparison
         sig_rows = []
         for _, r in comparison.table.iterrows():
-            sig_rows.append([escape(r["variant"]), escape(r["metric"]), num(float(r["baseline"])), num(float(r["value"])),
-                             num(float(r["diff"])), f"{num(float(r['ci_low']))} to {num(float(r['ci_high']))}",
-                             f"{r['p_holm']:.3g}", "<b>yes</b>" if r["significant"] else ""])
+            kind = r["kind"]
+            sig_rows.append([escape(r["variant"]), escape(metric_label(r["metric"])), format_value(r["baseline"], kind),
+                             format_value(r["value"], kind), format_difference(r["diff"], kind),
+                             f"{format_difference(r['ci_low'], kind)} to {format_difference(r['ci_high'], kind)}",
+                             p_value(r["p_holm"], cell=True), "<b>yes</b>" if r["significant"] else ""])
         parts += ["<h2 id='verified'>The verified changes against today's rules</h2>",
                   f"<p>Every arm plays the same {result.verify_n:,} fresh games (common random numbers); every metric's "
                   f"difference is tested game by game (Holm across each arm's metrics, alpha {comparison.alpha}).</p>",
