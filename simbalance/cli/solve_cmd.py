@@ -31,6 +31,7 @@ def solve(
     answers: Annotated[int, typer.Option(help="How many of the smallest changes found are verified.")] = 3,
     max_keys: Annotated[int, typer.Option("--max-keys", help="Change at most this many knobs at once.")] = 2,
     models: Annotated[bool, typer.Option(help="Verify the chosen change under another heuristic and the search player.")] = True,
+    model_n: Annotated[str, typer.Option("--model-n", help="Games of the other heuristic's check.")] = "2e4",
     search_budget: Annotated[int, typer.Option("--search-budget", help="The search player's budget (mcts iterations) for that check.")] = 32,
     search_n: Annotated[str, typer.Option("--search-n", help="Games of the search player's check.")] = "200",
     out: Annotated[Path | None, typer.Option(help="Output folder (default: reports/solve-<game>-<time>).")] = None,
@@ -51,7 +52,7 @@ def solve(
     with interruptible() as stop:
         result = run_solve(settings, target, knob, budget=budget, strategies=strategies, rotate=rotate,
                            verify_n=parse_count(verify_n, "--verify-n"), start_n=parse_count(start_n, "--start-n"), answers=answers,
-                           max_keys=max_keys, models=models, search_budget=search_budget,
+                           max_keys=max_keys, models=models, model_n=parse_count(model_n, "--model-n"), search_budget=search_budget,
                            search_n=parse_count(search_n, "--search-n"), stop=stop, progress=RichProgress)
     command = "simbalance " + " ".join(shlex.quote(a) for a in sys.argv[1:])
     written = write_solve_folder(result, folder, command)
