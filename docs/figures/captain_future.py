@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from common import ladder_passage, lead_passage, robustness_passage, search_settings_passage
+from common import ladder_passage, lead_passage, robustness_passage, search_settings_passage, solve_passage
 from common import pct as _pct
 
 import simbalance
@@ -118,3 +118,15 @@ def fitted_evaluation() -> str:
 
 
 FIGURES["fitted-evaluation"] = fitted_evaluation
+
+
+def solve_example() -> str:
+    """`simbalance solve` on the default players: the config's [knobs] (the seat compensation)
+    once the game declares them, the ship count and hand size until then."""
+    from simbalance.core.config import load_config
+
+    knobs = None if load_config("captain-future").get("knobs") else ["ships.4=24:36", "rules.hand_size=8:12"]
+    return solve_passage("captain-future", ["balance=0.97:1"], knobs, strategies="aggressor", budget="20m", seed=1)
+
+
+FIGURES["solve"] = solve_example
