@@ -56,6 +56,7 @@ from simbalance.analysis.solve import (
     set_line,
     solve_findings,
 )
+from simbalance.analysis.solve import candidates as all_candidates
 from simbalance.core.aggregate import RunAggregate
 from simbalance.core.config import toml_value
 from simbalance.core.errors import ConfigError, RunInterrupted, SimbalanceError
@@ -332,11 +333,20 @@ def solve(
     if today["verdict"] == MEETS:
         return result()
 
+    def record(stage: list[dict], aggs: dict, keys: int) -> None:
+        """A row per candidate of a stage that played: its change, size, games, verdict, metrics."""
+        for i, c in enumerate(stage):
+            if aggs[i] is not None:
+                row = {k.key: c.get(k.key, np.nan) for k in knob_list}
+                size = change_size(c, by_key)
+                row.update({"change": describe_change(c, by_key), "set": set_line(c), "keys_changed": size[0],
+                            "distance": size[1], "stage": keys, **metrics_row(aggs[i], target_list)})
+                rows.append(row)
+
     # 2. the search: stages of 1, 2, ... knobs, each a race through rungs on common random numbers
+    in_play = None
     try:
         for keys in range(1, min(max_keys, len(knob_list)) + 1):
-            from simbalance.analysis.solve import candidates as all_candidates
-
             stage = all_candidates(knob_list, keys)
             if len(stage) > STAGE_MOST:
                 rng = np.random.default_rng(derive_seed(settings.seed, "solve stage", keys))
@@ -344,6 +354,7 @@ def solve(
                 stage = [stage[i] for i in pick]
             stage.sort(key=lambda c: change_size(c, by_key))
             aggs = {i: None for i in range(len(stage))}
+            in_play = (stage, aggs, keys)
             alive = list(range(len(stage)))
             judged: dict[int, dict] = {}
             rung = 0
@@ -387,17 +398,14 @@ def solve(
                 if len(found) >= answers and all(change_size(stage[i], by_key) > found[answers - 1][0] for i in alive):
                     break
                 rung += 1
-            for i, c in enumerate(stage):
-                if aggs[i] is not None:
-                    row = {k.key: c.get(k.key, np.nan) for k in knob_list}
-                    size = change_size(c, by_key)
-                    row.update({"change": describe_change(c, by_key), "set": set_line(c), "keys_changed": size[0],
-                                "distance": size[1], "stage": keys, **metrics_row(aggs[i], target_list)})
-                    rows.append(row)
+            record(stage, aggs, keys)
+            in_play = None
             if len(found) >= answers or budget_spent:
                 break
     except (KeyboardInterrupt, RunInterrupted):
         interrupted = True
+        if in_play is not None:  # the stage in play: what its candidates have played so far
+            record(*in_play)
     found.sort(key=lambda f: f[0])
 
     # 3. the answers on the verification games, today's rules beside them

@@ -196,6 +196,7 @@ def test_ctrl_c_keeps_the_best_so_far(duel, tmp_path):
     res = simbalance.solve(duel, ["balance=0.9:1"], ["compensation.points.2=0:4"], verify_n=2000, start_n=400,
                            seed=3, threads=1, progress=progress)
     assert res.interrupted and res.chosen is None
+    assert len(res.candidates) == 4 and (res.candidates["games"] == 400).all()  # rung 1 kept
     from simbalance.report.solve_page import write_solve_folder
 
     folder = write_solve_folder(res, tmp_path / "out", "test")
