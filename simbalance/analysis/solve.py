@@ -530,7 +530,7 @@ def solve_findings(*, targets: list[Target], knobs: list[Knob], today: dict, ans
         out.append(Finding(
             "solution", MEDIUM,
             f"{chosen.words}: {test_words(bal)}{'; ' + others if others else ''}; {effect} (verified on fresh "
-            f"games, {chosen.judged['tests'][0]['games']:,} decided or played).",
+            "games).",
             float(bal["value"]), (float(bal["ci_low"]), float(bal["ci_high"])), "#chosen"))
         for model in chosen.models:
             if model["verdict"] == OPEN:

@@ -134,14 +134,14 @@ class SolveResult:
         for a in self.answers:
             part = table[(table["variant"] == a.words) & table["significant"]]
             part = part[~part["metric"].str.startswith("win rate seat") & (part["metric"] != "balance")]
-            if not len(part):
-                out[a.words] = "no other metric changes significantly"
-                continue
             said = []
             for _, r in part.iterrows():
                 diff = (f"{100 * r['diff']:+.1f} pts" if r["kind"] == "share" else f"{r['diff']:+.3g} {r['kind']}")
-                said.append(f"{metric_label(r['metric'])} {diff}")
-            out[a.words] = "beside it " + ", ".join(said)
+                said.append(f"{'game length' if r['metric'] == 'length' else metric_label(r['metric'])} {diff}")
+            if "length" not in set(part["metric"]):
+                said.insert(0, "game length unchanged")
+            out[a.words] = ", ".join(said) if len(said) > 1 or len(part) else "game length unchanged, no other " \
+                "metric changes significantly"
         return out
 
     def closest(self) -> pd.DataFrame:

@@ -163,13 +163,6 @@ def pages(tmp_path_factory) -> dict[str, Path]:
     return out
 
 
-def solve_page(root: Path) -> Path:
-    """A solve page with a found change and its compare section, small."""
-    res = simbalance.solve("find-dr-evil", ["balance=0.9:1"], ["rules.first_card_to=0:3"], verify_n=2000, start_n=200,
-                           threads=1)
-    return write_solve_folder(res, root / "solve", "simbalance solve") / "solve.html"
-
-
 def test_the_run_page_loads_without_errors_and_draws_every_figure(chromium, tmp_path_factory):
     check_in_browser(chromium, {"run captain-future": headline_page(tmp_path_factory.mktemp("run"))}, tmp_path_factory)
 
