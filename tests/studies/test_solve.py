@@ -277,3 +277,28 @@ def test_holm_across_targets_and_each_ci_inside():
     assert both["verdict"] == MEETS and all(math.isclose(t["p_holm"], t["p_holm"]) for t in both["tests"])
     missed = judge(agg, [Target("balance", 0.97, 1.0), Target("length_median", 3, 5)])
     assert missed["verdict"] == "does not meet" and missed["shortfall"] > 0
+
+
+def test_the_command_writes_the_page_and_a_solution_ready_for_set(duel, tmp_path):
+    out = tmp_path / "solve"
+    res = runner.invoke(app, ["solve", duel, "--target", "balance=0.97:1", "--verify-n", "2e4", "--start-n", "200",
+                              "--threads", "1", "--seed", "5", "--out", str(out)], env={"COLUMNS": "200"})
+    assert res.exit_code == 0, res.output
+    assert "Give player 2 two more points (verified: meets every target): --set compensation.points.2=2" in res.output
+    solution = json.loads((out / "solution.json").read_text())
+    assert solution["set"] == "--set compensation.points.2=2" and solution["verified"] and solution["meets"]
+    assert {"solve.html", "solution.json", "candidates.parquet", "findings.json", "frontier.png"} <= \
+        {p.name for p in out.iterdir()}
+    page = (out / "solve.html").read_text()
+    assert page.index("Findings") < page.index("Give player 2 two more points") < page.index("frontier")
+    again = simbalance.simulate(duel, 20_000, seed=1, overrides={"compensation.points.2": 2}, threads=1)
+    assert again.summary()["balance"] > 0.97  # the --set line plays the balanced game
+
+
+def test_budgets_read_as_times():
+    from simbalance.studies.solve import parse_budget
+
+    assert [parse_budget(b) for b in ("20m", "90s", "1h", "1h30m", 45)] == [1200, 90, 3600, 5400, 45]
+    for bad in ("soon", "0s", "-5m", ""):
+        with pytest.raises(simbalance.api.SimbalanceError, match="--budget"):
+            parse_budget(bad)
