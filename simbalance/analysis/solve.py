@@ -275,6 +275,30 @@ def candidates(knobs: list[Knob], keys: int) -> list[dict]:
     return out
 
 
+def extend(parents: list[dict], knobs: list[Knob], most: int) -> list[dict]:
+    """The changes of one more knob grown from ``parents`` (best first): each parent with every other
+    knob at each of its values but today's, until ``most`` distinct changes (a stage too large to
+    enumerate grows from the previous stage's best candidates)."""
+    out, seen = [], set()
+    for parent in parents:
+        for k in knobs:
+            if k.key in parent:
+                continue
+            for v in k.values:
+                if v == k.today:
+                    continue
+                child = {**parent, k.key: v}
+                child = {kn.key: child[kn.key] for kn in knobs if kn.key in child}  # the knobs' own order
+                ident = tuple(sorted(child.items()))
+                if ident in seen:
+                    continue
+                seen.add(ident)
+                out.append(child)
+                if len(out) >= most:
+                    return out
+    return out
+
+
 def change_size(change: dict, knobs: dict[str, Knob]) -> tuple[int, float]:
     """How large a change is: keys changed, then the distance from today's values, each key's move
     as a share of its range, summed."""

@@ -29,7 +29,7 @@ def solve(
     verify_n: Annotated[str, typer.Option("--verify-n", help="Games of each verification on a fresh seed (today's rules and each answer).")] = "1e5",
     start_n: Annotated[str, typer.Option("--start-n", help="Games per candidate in the search's first rung (doubled at each rung).")] = "400",
     answers: Annotated[int, typer.Option(help="How many of the smallest changes found are verified.")] = 3,
-    max_keys: Annotated[int, typer.Option("--max-keys", help="Change at most this many knobs at once.")] = 2,
+    max_keys: Annotated[int, typer.Option("--max-keys", help="Change at most this many knobs at once.")] = 3,
     models: Annotated[bool, typer.Option(help="Verify the chosen change under another heuristic and the search player.")] = True,
     model_n: Annotated[str, typer.Option("--model-n", help="Games of the other heuristic's check.")] = "2e4",
     search_budget: Annotated[int, typer.Option("--search-budget", help="The search player's budget (mcts iterations) for that check.")] = 32,

@@ -48,6 +48,7 @@ from simbalance.analysis.solve import (
     default_knobs,
     default_targets,
     describe_change,
+    extend,
     judge,
     make_knob,
     metrics_row,
@@ -69,7 +70,7 @@ from simbalance.studies.compare import ComparisonResult
 from simbalance.studies.run import SimulationResult, play
 from simbalance.studies.settings import RunSettings
 
-STAGE_MOST = 400  # candidates of one stage at the most: a larger stage races a seeded sample of them
+STAGE_MOST = 400  # candidates of one stage at the most: a larger stage grows from the last stage's best
 DEFAULT_BUDGET_S = 20 * 60
 
 
@@ -241,7 +242,7 @@ def solve(
     verify_n: int = 100_000,
     start_n: int = 400,
     answers: int = 3,
-    max_keys: int = 2,
+    max_keys: int = 3,
     models: bool = True,
     model_n: int = 20_000,
     search: str = "mcts",
@@ -345,13 +346,12 @@ def solve(
 
     # 2. the search: stages of 1, 2, ... knobs, each a race through rungs on common random numbers
     in_play = None
+    ranked: list[dict] = []  # the last stage's candidates, best first (by shortfall, then size)
     try:
         for keys in range(1, min(max_keys, len(knob_list)) + 1):
             stage = all_candidates(knob_list, keys)
-            if len(stage) > STAGE_MOST:
-                rng = np.random.default_rng(derive_seed(settings.seed, "solve stage", keys))
-                pick = np.sort(rng.choice(len(stage), STAGE_MOST, replace=False))
-                stage = [stage[i] for i in pick]
+            if keys > 1 and len(stage) > STAGE_MOST:  # too many to race: grow the last stage's best by one knob
+                stage = extend(ranked, knob_list, STAGE_MOST)
             stage.sort(key=lambda c: change_size(c, by_key))
             aggs = {i: None for i in range(len(stage))}
             in_play = (stage, aggs, keys)
@@ -400,6 +400,9 @@ def solve(
                 rung += 1
             record(stage, aggs, keys)
             in_play = None
+            played = [i for i in aggs if aggs[i] is not None]
+            played.sort(key=lambda i: (judge(aggs[i], target_list)["shortfall"], change_size(stage[i], by_key)))
+            ranked = [stage[i] for i in played]
             if len(found) >= answers or budget_spent:
                 break
     except (KeyboardInterrupt, RunInterrupted):

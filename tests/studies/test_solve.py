@@ -302,3 +302,26 @@ def test_budgets_read_as_times():
     for bad in ("soon", "0s", "-5m", ""):
         with pytest.raises(simbalance.api.SimbalanceError, match="--budget"):
             parse_budget(bad)
+
+
+def test_a_stage_too_large_grows_from_the_best_of_the_last():
+    from simbalance.analysis.solve import extend
+
+    cfg = load_config("captain-future")
+    knobs = [parse_knob("ships.4=29:31", cfg), parse_knob("cards.joker=7:9", cfg), parse_knob("cards.otto=2:4", cfg)]
+    grown = extend([{"cards.joker": 9}, {"ships.4": 29}], knobs, 5)
+    assert grown == [{"ships.4": 29, "cards.joker": 9}, {"ships.4": 31, "cards.joker": 9},
+                     {"cards.joker": 9, "cards.otto": 2}, {"cards.joker": 9, "cards.otto": 4},
+                     {"ships.4": 29, "cards.joker": 7}]
+
+
+def test_the_solver_grows_a_large_stage_from_the_best_candidates(duel, monkeypatch):
+    """With room for 3 candidates a stage, the two-knob stage holds 3 changes grown from the
+    one-knob stage's best (the fair compensation first)."""
+    import simbalance.studies.solve as study
+
+    monkeypatch.setattr(study, "STAGE_MOST", 3)
+    res = simbalance.solve(duel, ["balance=0.97:1"], ["compensation.points.2=0:4", "rules.die=4:8"], verify_n=4000,
+                           start_n=200, seed=4, threads=1, models=False, max_keys=2)
+    two = res.candidates[res.candidates["keys_changed"] == 2]
+    assert len(two) == 3 and (two["compensation.points.2"] == 2).all()
