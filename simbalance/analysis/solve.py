@@ -241,6 +241,13 @@ def parse_knob(text: str, cfg: dict) -> Knob:
 
 def default_knobs(cfg: dict) -> list[Knob]:
     """The config's ``[knobs]`` table: ``"key" = [low, high]`` or ``[low, high, step]``."""
+    try:  # the config module's own reading of [knobs], where it has one (issue 39 item 1)
+        from simbalance.core.config import knobs_of
+    except ImportError:
+        knobs_of = None
+    if knobs_of is not None:
+        return [make_knob(key, spec[0], spec[1], spec[2] if len(spec) > 2 else None, cfg, f"knobs.{key!r}")
+                for key, spec in knobs_of(cfg).items()]
     table = cfg.get("knobs", {})
     if not isinstance(table, dict):
         raise ConfigError(f"knobs = {table!r}: expected a table of \"key\" = [low, high] or [low, high, step]")
