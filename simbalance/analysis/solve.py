@@ -325,7 +325,12 @@ def describe_change(change: dict, knobs: dict[str, Knob] | None = None, today: d
             diff = value - before
             what = match[1].replace("_", " ")
             word = ("more" if diff > 0 else "fewer") if what.endswith("s") else ("more" if diff > 0 else "less")
+            if abs(diff) == 1 and what.endswith("s"):
+                what = what[:-1]
             parts.append(f"give player {match[2]} {_count(abs(diff))} {word} {what}")
+        elif key == "compensation.later_seat_points" and before is not None:
+            parts.append(f"give player k (k − 1) × {toml_value(value)} starting points "
+                         f"(compensation.later_seat_points from {toml_value(before)} to {toml_value(value)})")
         elif before is not None:
             parts.append(f"{key} from {toml_value(before)} to {toml_value(value)}")
         else:

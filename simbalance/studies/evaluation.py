@@ -60,7 +60,7 @@ PILOT = 20  # games played first to learn a game's length (how many decisions be
 HOLDOUT = 0.2  # share of the games held out for the accuracy
 EVAL_FILE = "eval.json"
 # The config's sections that do not change how a game is played: the rest is "the rules".
-NOT_RULES = ("game", "bounds", "strategies", "presets", "findings", "search", "knobs")  # knobs: what solve may change, not a rule
+NOT_RULES = ("game", "bounds", "strategies", "presets", "findings", "search")
 EVALUATIONS = ("fitted", "hand")  # search.evaluation: the fitted one when a fit is in use, or the game's own
 
 
