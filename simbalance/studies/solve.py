@@ -414,18 +414,21 @@ def solve(
             record(*in_play)
     found.sort(key=lambda f: f[0])
 
-    # 3. the answers on the verification games, today's rules beside them
-    for size, change, agg in found[:answers]:
-        answer_list.append(Answer(change, size, describe_change(change, by_key), judge(agg, target_list)))
+    # 3. the answers on the verification games, today's rules beside them: the found changes in order
+    # of size until ``answers`` of them meet on fresh games (at most twice as many verified)
     arms = {}
     try:
-        if not interrupted:
-            for a in answer_list:
-                played = play(with_change(a.change, verify_seed).plan(verify_n, **run), progress,
-                              f"{game_id}: {a.words} ({verify_n:,} fresh games)", kept)
-                a.judged = judge(played.aggregate, target_list)
-                verified[a.words] = True
-                arms[a.words] = played  # the smallest that holds on fresh games is the chosen change
+        for size, change, agg in found[: 2 * answers] if not interrupted else []:
+            holding = sum(1 for a in answer_list if verified.get(a.words) and a.judged["verdict"] == MEETS)
+            if holding >= answers or (len(answer_list) >= answers and time.perf_counter() > started + budget_s):
+                break
+            a = Answer(change, size, describe_change(change, by_key), judge(agg, target_list))
+            answer_list.append(a)
+            played = play(with_change(a.change, verify_seed).plan(verify_n, **run), progress,
+                          f"{game_id}: {a.words} ({verify_n:,} fresh games)", kept)
+            a.judged = judge(played.aggregate, target_list)
+            verified[a.words] = True
+            arms[a.words] = played  # the smallest that holds on fresh games is the chosen change
         chosen = next((a for a in answer_list if verified.get(a.words) and a.judged["verdict"] == MEETS), None)
         if chosen is not None and models:
             chosen.models = _other_players(chosen, heuristic, search_preset, with_change, run, target_list,
@@ -433,6 +436,10 @@ def solve(
                                            kept, game_id)
     except (KeyboardInterrupt, RunInterrupted):
         interrupted = True
+    if interrupted:  # what the search found and no fresh games played yet, kept unverified
+        shown = {a.words for a in answer_list}
+        answer_list += [Answer(change, size, describe_change(change, by_key), judge(agg, target_list))
+                        for size, change, agg in found[:answers] if describe_change(change, by_key) not in shown]
     if arms:
         comparison = _comparison(today_result, arms, answer_list)
     return result()
