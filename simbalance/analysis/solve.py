@@ -505,7 +505,8 @@ def metrics_row(agg: RunAggregate, targets: list[Target]) -> dict:
     """A flat row of a run: each target's value, interval and Holm p, the verdict and the shortfall,
     and the balance (always: the frontier's axis)."""
     judged = judge(agg, targets)
-    row = {"games": int(agg.n), "verdict": judged["verdict"], "shortfall": judged["shortfall"]}
+    row = {"games": int(agg.n), "verdict": judged["verdict"], "shortfall": judged["shortfall"],
+           "p_worst": max(t["p_holm"] for t in judged["tests"])}  # how near to meeting, its games counted
     for t in judged["tests"]:
         m = t["metric"]
         row.update({m: t["value"], f"{m}_ci_low": t["ci_low"], f"{m}_ci_high": t["ci_high"], f"{m}_p_holm": t["p_holm"]})

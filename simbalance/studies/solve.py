@@ -148,7 +148,11 @@ class SolveResult:
     def closest(self) -> pd.DataFrame:
         if not len(self.candidates):
             return self.candidates
-        return self.candidates.sort_values(["shortfall", "keys_changed", "distance"]).head(5)
+        # nearest to meeting first: the worst target's Holm p, then the best measured (an estimate on
+        # target from few games is not yet near), then the shortfall and the size
+        table = self.candidates.assign(_fewer=-self.candidates["games"])
+        return table.sort_values(["p_worst", "_fewer", "shortfall", "keys_changed", "distance"]).drop(
+            columns="_fewer").head(5)
 
     def findings(self) -> list[Finding]:
         knobs = self.knobs
@@ -395,7 +399,11 @@ def solve(
                 for i in met:
                     found.append((change_size(stage[i], by_key), stage[i], aggs[i]))
                 open_ = [i for i in alive if judged[i]["verdict"] == OPEN]
-                open_.sort(key=lambda i: (judged[i]["shortfall"], change_size(stage[i], by_key)))
+                # the better half goes on: nearest to meeting with its games counted (the worst target's
+                # Holm p: an estimate on target from as many games as the others, but further inside),
+                # then the shortfall, then the size
+                open_.sort(key=lambda i: (max(t["p_holm"] for t in judged[i]["tests"]), judged[i]["shortfall"],
+                                          change_size(stage[i], by_key)))
                 alive = open_[: max(1, math.ceil(len(open_) / 2))] if len(open_) > 1 else open_
                 found.sort(key=lambda f: f[0])
                 if len(found) >= answers and all(change_size(stage[i], by_key) > found[answers - 1][0] for i in alive):
@@ -404,7 +412,7 @@ def solve(
             record(stage, aggs, keys)
             in_play = None
             played = [i for i in aggs if aggs[i] is not None]
-            played.sort(key=lambda i: (judge(aggs[i], target_list)["shortfall"], change_size(stage[i], by_key)))
+            played.sort(key=lambda i: (judged[i]["shortfall"], change_size(stage[i], by_key)))
             ranked = [stage[i] for i in played]
             if len(found) >= answers or budget_spent:
                 break
