@@ -372,8 +372,10 @@ def solve(
                     break
                 rung_seed = derive_seed(settings.seed, "solve rung", rung)
                 total = n_r * len(alive)
+                left = max(deadline - time.perf_counter(), 0.0)
                 shown = progress(f"{game_id}: {keys} knob{'s' * (keys > 1)}, rung {rung + 1} ({len(alive)} "
-                                 f"candidates x {n_r:,} games)") if progress is not None else None
+                                 f"candidates x {n_r:,} games; search budget {left / 60:.1f} min left)"
+                                 ) if progress is not None else None
                 done = {"games": 0, "start": time.perf_counter()}
 
                 def each(d: int, _n: int, _s: float, done=done, shown=shown, total=total) -> None:
