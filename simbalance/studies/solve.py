@@ -66,7 +66,7 @@ from simbalance.core.lineup import all_strategies
 from simbalance.core.plan import MAX_BUDGET, check_whole
 from simbalance.core.rng import derive_seed
 from simbalance.core.runner import MAX_GAMES, ProgressFactory
-from simbalance.studies.compare import ComparisonResult
+from simbalance.studies.compare import ComparisonResult, same_games
 from simbalance.studies.run import SimulationResult, play
 from simbalance.studies.settings import RunSettings
 
@@ -288,13 +288,28 @@ def solve(
         return settings.but(seed=seed, overrides=settings.overrides + tuple(f"{k}={toml_value(v)}"
                                                                             for k, v in change.items()))
 
+    today_plan = settings.but(seed=verify_seed).plan(10, **run)
+    idle = []
     for k in knob_list:  # every knob's ends are playable rules: checked before any game
+        same = []
         for v in (k.values[0], k.values[-1]):
             try:
-                with_change({k.key: v}, verify_seed).plan(10, **run)
+                plan = with_change({k.key: v}, verify_seed).plan(10, **run)
             except SimbalanceError as exc:
                 raise ConfigError(f"--knob {k.text()}: {k.key} = {toml_value(v)} is not a playable rule: {exc}") \
                     from None
+            same.append(same_games(plan, today_plan))
+        if all(same):  # a key this player count never reads (ships.4 with 3 players)
+            idle.append(k)
+    if idle:
+        notes.append(f"{', '.join(k.key for k in idle)}: change{'s' * (len(idle) == 1)} nothing with {players} "
+                     "players (the engine plays today's games at both ends of the range): left out of the search")
+        knob_list = [k for k in knob_list if k not in idle]
+        by_key = {k.key: k for k in knob_list}
+        if not knob_list:
+            raise ConfigError(f"no knob changes the games with {players} players: "
+                              f"{', '.join(k.key for k in idle)} {'is' if len(idle) == 1 else 'are'} not read at "
+                              "this player count")
     engine = base_plan.engine
     heuristic = other_heuristic(base_plan) if models else None
     search_preset = None

@@ -325,3 +325,14 @@ def test_the_solver_grows_a_large_stage_from_the_best_candidates(duel, monkeypat
                            start_n=200, seed=4, threads=1, models=False, max_keys=2)
     two = res.candidates[res.candidates["keys_changed"] == 2]
     assert len(two) == 3 and (two["compensation.points.2"] == 2).all()
+
+
+def test_a_knob_this_player_count_never_reads_is_left_out_or_refused(duel):
+    """compensation.points.3 is player 3's, and the duel has two players: the same games at both ends."""
+    res = simbalance.solve(duel, ["balance=0.97:1"], ["compensation.points.3=0:2", "compensation.points.2=0:4"],
+                           verify_n=20_000, start_n=200, seed=5, threads=1)
+    assert [k.key for k in res.knobs] == ["compensation.points.2"]
+    assert res.notes and res.notes[0].startswith("compensation.points.3: changes nothing with 2 players")
+    assert res.chosen.change == {"compensation.points.2": 2}
+    with pytest.raises(ConfigError, match="no knob changes the games with 2 players: compensation.points.3 is not"):
+        simbalance.solve(duel, ["balance=0.97:1"], ["compensation.points.3=0:2"], verify_n=1000, threads=1)
