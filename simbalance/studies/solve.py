@@ -322,8 +322,8 @@ def solve(
         search_preset = (f"{search}@{search_budget}",
                          budget_preset(infos[search], BUDGET_PARAMS[infos[search].base], search_budget))
     if models and heuristic is None and search_preset is None:
-        notes.append("the chosen change is checked under no other players: the game has no other heuristic and no "
-                     "search player")
+        notes.append("no other players to check a change under: the game has no other heuristic and no search "
+                     "player")
     options = RunOptions(stop=stop)
     kept = RunOptions(stop=stop, keep_games=True)
     game_id = settings.game
