@@ -336,3 +336,23 @@ def test_a_knob_this_player_count_never_reads_is_left_out_or_refused(duel):
     assert res.chosen.change == {"compensation.points.2": 2}
     with pytest.raises(ConfigError, match="no knob changes the games with 2 players: compensation.points.3 is not"):
         simbalance.solve(duel, ["balance=0.97:1"], ["compensation.points.3=0:2"], verify_n=1000, threads=1)
+
+
+def test_the_command_interrupted_writes_what_it_knows_and_exits_130(duel, tmp_path, monkeypatch):
+    import simbalance.cli.terminal as terminal
+
+    class Stopping:
+        def __init__(self, label):
+            self.label = label
+
+        def __call__(self, done, total, seconds):
+            if "rung 2" in self.label:
+                raise KeyboardInterrupt
+
+    monkeypatch.setattr(terminal, "RichProgress", Stopping)
+    out = tmp_path / "solve"
+    res = runner.invoke(app, ["solve", duel, "--target", "balance=0.97:1", "--verify-n", "2e4", "--start-n", "400",
+                              "--threads", "1", "--out", str(out)])
+    assert res.exit_code == 130, res.output
+    solution = json.loads((out / "solution.json").read_text())
+    assert solution["interrupted"] and len(solution["candidates"]) == 4
