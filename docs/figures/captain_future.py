@@ -10,6 +10,7 @@ from common import (
     lead_passage,
     robustness_passage,
     search_settings_passage,
+    solve_passage,
 )
 from common import pct as _pct
 
@@ -138,3 +139,15 @@ def seat_compensation() -> str:
 
 
 FIGURES["seat-compensation"] = seat_compensation
+
+
+def solve_example() -> str:
+    """`simbalance solve` on the default players: the config's [knobs] (the seat compensation)
+    once the game declares them, the ship count and hand size until then."""
+    from simbalance.core.config import load_config
+
+    knobs = None if load_config("captain-future").get("knobs") else ["ships.4=24:36", "rules.hand_size=8:12"]
+    return solve_passage("captain-future", ["balance=0.97:1"], knobs, strategies="aggressor", budget="20m", seed=1)
+
+
+FIGURES["solve"] = solve_example
