@@ -113,6 +113,20 @@ def render_solve(result: SolveResult, images: dict[str, bytes], command: str,
                   arms_table(comparison), embed_png("forest", images["forest"]),
                   table(["arm", "metric", "today", "arm", "difference", "95% CI", "p (Holm)", "significant"],
                         sig_rows, text_cols=2)]
+    pair = result.changed_game_findings()
+    if pair is not None:
+        today_found, changed_found = pair
+        gone = sorted({f.kind for f in today_found} - {f.kind for f in changed_found})
+        parts += ["<h2 id='changed-findings'>The changed game's findings</h2>",
+                  f"<p>The run's own findings (docs/findings.md) of the chosen change on its {result.verify_n:,} "
+                  "verification games"
+                  + (f"; today's rules raise {escape(', '.join(gone))}, which the change no longer does" if gone else "")
+                  + ".</p>",
+                  "<ul>" + "".join(f"<li><b>{escape(f.severity)}</b> {escape(f.text)}</li>" for f in changed_found)
+                  + "</ul>" if changed_found else "<p>Nothing stands out in the changed game.</p>",
+                  "<p>Today's rules on the same games:</p>",
+                  "<ul>" + "".join(f"<li><b>{escape(f.severity)}</b> {escape(f.text)}</li>" for f in today_found)
+                  + "</ul>" if today_found else "<p>Nothing stands out today.</p>"]
     parts += ["<h2 id='candidates'>Every candidate tried</h2>",
               "<p>Games: how many the candidate played in the search (it left the race when it met every target, "
               "when an interval lay outside a target, or when the halving dropped it).</p>",

@@ -154,6 +154,15 @@ class SolveResult:
         return table.sort_values(["p_worst", "_fewer", "shortfall", "keys_changed", "distance"]).drop(
             columns="_fewer").head(5)
 
+    def changed_game_findings(self) -> tuple[list[Finding], list[Finding]] | None:
+        """The run's own findings (analysis/findings.py) of today's rules and of the chosen change on
+        the verification's fresh games: what the changed game still shows, and what it no longer
+        shows. None without a verified chosen change."""
+        chosen = self.chosen
+        if chosen is None or self.comparison is None or chosen.words not in self.comparison.arms:
+            return None
+        return self.comparison.baseline.findings(), self.comparison.arms[chosen.words].findings()
+
     def findings(self) -> list[Finding]:
         knobs = self.knobs
         if self.chosen is None:
@@ -191,7 +200,15 @@ class SolveResult:
             "verify_n": self.verify_n, "start_n": self.start_n, "budget_s": self.budget_s,
             "seconds": round(self.seconds, 1), "budget_spent": self.budget_spent, "interrupted": self.interrupted,
             "notes": self.notes,
+            "findings_of_the_changed_game": self._changed_findings_json(),
         }
+
+    def _changed_findings_json(self) -> dict | None:
+        pair = self.changed_game_findings()
+        if pair is None:
+            return None
+        today, changed = pair
+        return {"today": [f.to_dict() for f in today], "changed": [f.to_dict() for f in changed]}
 
 
 def _plain(v: Any) -> Any:

@@ -154,6 +154,11 @@ def test_the_planted_game_gives_its_known_answer(duel):
     assert solution["verified"] and solution["meets"] and not solution["interrupted"]
     kinds = [f.kind for f in res.findings()]
     assert kinds[0] == "solution"
+    today_found, changed_found = res.changed_game_findings()  # the run's own findings, on the fresh games
+    gone = {f.kind for f in today_found} - {f.kind for f in changed_found}
+    assert "seat_imbalance" in gone, (today_found, changed_found)
+    said = solution["findings_of_the_changed_game"]
+    assert [f["kind"] for f in said["changed"]] == [f.kind for f in changed_found]
 
 
 def test_a_game_that_meets_its_targets_needs_no_change_and_no_search(duel):
@@ -291,6 +296,7 @@ def test_the_command_writes_the_page_and_a_solution_ready_for_set(duel, tmp_path
         {p.name for p in out.iterdir()}
     page = (out / "solve.html").read_text()
     assert page.index("Findings") < page.index("Give player 2 two more points") < page.index("frontier")
+    assert page.index("frontier") < page.index("The changed game's findings") < page.index("Every candidate tried")
     again = simbalance.simulate(duel, 20_000, seed=1, overrides={"compensation.points.2": 2}, threads=1)
     assert again.summary()["balance"] > 0.97  # the --set line plays the balanced game
 
