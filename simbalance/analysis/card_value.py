@@ -1,0 +1,169 @@
+"""The statistics and findings of ``simbalance card-value`` (studies/card_value.py,
+docs/card_value.md): pure functions of the paired play-outs' table.
+
+A card's **value** for its holder is the mean, over the sampled states where a seat held it, of
+the holder's share of the win with the card minus its share with the card swapped out (each state's
+own mean over its paired play-outs). The states are the units: copies of one card (one label) held
+in the same state are averaged first (the play-outs of one state are clustered), and the 95% CI
+is Student's over the states. A **decision kind**'s value is the mean spread (the best option's
+mean share of the mover's win minus the worst's) over the sampled decisions of that kind, with
+Student's CI over the decisions.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from simbalance.analysis.findings import LOW, MEDIUM, Finding, ci_text, pp, severity
+
+ALL = "all"  # the phase of the values pooled over every phase sampled
+VALUE_COLUMNS = ["card", "phase", "value", "ci_low", "ci_high", "states", "playouts"]
+DECISION_COLUMNS = ["kind", "phase", "spread", "ci_low", "ci_high", "decisions", "options", "playouts"]
+
+
+def _student(values: np.ndarray) -> tuple[float, float, float]:
+    """Mean and its 95% Student interval (NaN bounds below 2 values)."""
+    n = len(values)
+    if n == 0:
+        return float("nan"), float("nan"), float("nan")
+    mean = float(np.mean(values))
+    if n < 2:
+        return mean, float("nan"), float("nan")
+    half = float(stats.t.ppf(0.975, n - 1) * np.std(values, ddof=1) / np.sqrt(n))
+    return mean, mean - half, mean + half
+
+
+def card_values(pairs: pd.DataFrame, phases: list[str], labels: list[str]) -> pd.DataFrame:
+    """One row per (card label, phase) and per label over every phase (``ALL``): ``VALUE_COLUMNS``.
+    ``pairs``: one row per (state, seat, card) valued: ``state``, ``phase``, ``label``, ``diff`` (the
+    holder's mean share with minus without), ``playouts`` (its paired play-outs)."""
+    rows = []
+    per_state = (pairs.groupby(["label", "phase", "state"], sort=False)
+                 .agg(diff=("diff", "mean"), playouts=("playouts", "sum")).reset_index())
+    order = list(dict.fromkeys(labels))
+    for label in order:
+        mine = per_state[per_state["label"] == label]
+        for phase in [*phases, ALL] if len(phases) > 1 else phases:
+            part = mine if phase == ALL else mine[mine["phase"] == phase]
+            mean, lo, hi = _student(part["diff"].to_numpy())
+            rows.append({"card": label, "phase": phase, "value": mean, "ci_low": lo, "ci_high": hi,
+                         "states": int(len(part)), "playouts": int(part["playouts"].sum())})
+    return pd.DataFrame(rows, columns=VALUE_COLUMNS)
+
+
+def decision_values(decisions: pd.DataFrame, phases: list[str], kinds: tuple[str, ...]) -> pd.DataFrame:
+    """One row per (decision kind, phase) and per kind over every phase: the mean spread between the
+    best and the worst option (``DECISION_COLUMNS``). ``decisions``: one row per sampled decision:
+    ``kind`` (a name), ``phase``, ``spread``, ``options``, ``playouts``."""
+    rows = []
+    for kind in kinds:
+        mine = decisions[decisions["kind"] == kind]
+        for phase in [*phases, ALL] if len(phases) > 1 else phases:
+            part = mine if phase == ALL else mine[mine["phase"] == phase]
+            mean, lo, hi = _student(part["spread"].to_numpy())
+            rows.append({"kind": kind, "phase": phase, "spread": mean, "ci_low": lo, "ci_high": hi,
+                         "decisions": int(len(part)), "options": float(part["options"].mean()) if len(part) else 0.0,
+                         "playouts": int(part["playouts"].sum())})
+    return pd.DataFrame(rows, columns=DECISION_COLUMNS)
+
+
+def with_observed(values: pd.DataFrame, observed: pd.DataFrame | None) -> pd.DataFrame:
+    """The pooled values (phase ``ALL``, or the one phase) beside the card-impact table's figures
+    (level "card", its first kind): ``observed``, ``observed_ci_low``, ``observed_ci_high`` and
+    ``verdict``: "overstates" / "understates" when the two CIs do not overlap, "agrees" otherwise."""
+    phases = values["phase"].unique()
+    pooled = values[values["phase"] == (ALL if ALL in phases else phases[0])].copy()
+    pooled["observed"] = np.nan
+    pooled["observed_ci_low"] = np.nan
+    pooled["observed_ci_high"] = np.nan
+    pooled["verdict"] = ""
+    if observed is None or observed.empty:
+        return pooled.reset_index(drop=True)
+    cards = observed[observed["level"] == "card"]
+    cards = cards[cards["kind"] == cards["kind"].iloc[0]].set_index("subject")
+    for i, row in pooled.iterrows():
+        if row["card"] not in cards.index:
+            continue
+        obs = cards.loc[row["card"]]
+        pooled.loc[i, ["observed", "observed_ci_low", "observed_ci_high"]] = (
+            obs["difference"], obs["ci_low"], obs["ci_high"])
+        if not np.isfinite(row["ci_low"]) or not np.isfinite(obs["ci_low"]):
+            continue
+        if obs["ci_low"] > row["ci_high"]:
+            pooled.loc[i, "verdict"] = "overstates"
+        elif obs["ci_high"] < row["ci_low"]:
+            pooled.loc[i, "verdict"] = "understates"
+        else:
+            pooled.loc[i, "verdict"] = "agrees"
+    return pooled.reset_index(drop=True)
+
+
+def _ci(row) -> tuple[float, float]:
+    return float(row["ci_low"]), float(row["ci_high"])
+
+
+def card_value_findings(values: pd.DataFrame, beside: pd.DataFrame, decisions: pd.DataFrame | None, th: dict,
+                        game: str, observed_kind: str | None = None) -> list[Finding]:
+    """The strongest and the weakest card, the cards worth nothing, where the card-impact table
+    overstates or understates a card's causal value beyond both CIs, and decision kinds that never
+    matter (or matter most). ``th``: the findings' thresholds (``card_effect_min``,
+    ``card_null_max``)."""
+    out: list[Finding] = []
+    pooled = beside[np.isfinite(beside["ci_low"].astype(float))]
+    if pooled.empty:
+        return [Finding("card_value_none", LOW, f"No card of {game} was held in enough sampled states to be valued "
+                        "(at least 2 each): sample more states (--states).", None, None, "#values")]
+    best = pooled.loc[pooled["value"].idxmax()]
+    worst = pooled.loc[pooled["value"].idxmin()]
+    for row, words in ((best, "strongest"), (worst, "weakest")):
+        sure = row["ci_low"] > 0 or row["ci_high"] < 0
+        out.append(Finding(
+            f"card_value_{words}", severity(row["value"], _ci(row), th["card_effect_min"]) if sure else LOW,
+            f"The {words} card to hold is {row['card']}: holding it rather than a card its holder could have held "
+            f"instead is worth {pp(row['value'])} of the holder's win ({ci_text(*_ci(row), pp)}; "
+            f"{row['states']:,} states){'' if sure else ', not told apart from 0'}.",
+            float(row["value"]), _ci(row), "#values"))
+    null = pooled[(pooled["ci_low"] >= -th["card_null_max"]) & (pooled["ci_high"] <= th["card_null_max"])]
+    if len(null):
+        names = ", ".join(null["card"].head(6)) + (f" and {len(null) - 6} more" if len(null) > 6 else "")
+        widest = null.loc[(null["ci_high"] - null["ci_low"]).idxmax()]
+        out.append(Finding(
+            "card_value_null", LOW,
+            f"{names} {'is' if len(null) == 1 else 'are'} worth no more than {100 * th['card_null_max']:.1f} points "
+            f"either way to {'its' if len(null) == 1 else 'their'} holder (widest {ci_text(*_ci(widest), pp)}): "
+            "holding one or a card of the hidden rest makes no measurable difference.",
+            float(widest["value"]), _ci(widest), "#values"))
+    apart = beside[beside["verdict"].isin(["overstates", "understates"])]
+    if len(apart):
+        apart = apart.assign(gap=(apart["observed"] - apart["value"]).abs()).sort_values("gap", ascending=False)
+        row = apart.iloc[0]
+        more = f"; {len(apart) - 1} more card{'s' if len(apart) > 2 else ''} too" if len(apart) > 1 else ""
+        why = ("most of the difference is who gets to hold it" if row["verdict"] == "overstates"
+               else "the seats that hold it are those that lose anyway")
+        out.append(Finding(
+            "card_value_confounded", MEDIUM,
+            f"{row['card']}: the card-impact table says {pp(row['observed'])}"
+            f"{f' ({observed_kind})' if observed_kind else ''}, holding it is worth {pp(row['value'])} "
+            f"({ci_text(*_ci(row), pp)}): the table {row['verdict']} it beyond both CIs, {why}{more}.",
+            float(row["observed"] - row["value"]), None, "#beside"))
+    if decisions is not None and not decisions.empty:
+        phases = decisions["phase"].unique()
+        kinds = decisions[decisions["phase"] == (ALL if ALL in phases else phases[0])]
+        kinds = kinds[kinds["decisions"] >= 2]
+        for _, row in kinds.iterrows():
+            if np.isfinite(row["ci_high"]) and row["ci_high"] <= th["card_null_max"]:
+                out.append(Finding(
+                    "decision_never_matters", MEDIUM,
+                    f"The {row['kind']} decision never matters: its best and worst options differ by "
+                    f"{pp(row['spread'])} of the mover's win on average ({ci_text(*_ci(row), pp)}; "
+                    f"{row['decisions']:,} decisions).", float(row["spread"]), _ci(row), "#decisions"))
+        if len(kinds):
+            top = kinds.loc[kinds["spread"].idxmax()]
+            out.append(Finding(
+                "decision_matters_most", LOW,
+                f"The {top['kind']} decision matters most: the best of its options beats the worst by "
+                f"{pp(top['spread'])} of the mover's win ({ci_text(*_ci(top), pp)}; {top['decisions']:,} decisions).",
+                float(top["spread"]), _ci(top), "#decisions"))
+    return out
