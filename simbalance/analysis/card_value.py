@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from simbalance.analysis.findings import LOW, MEDIUM, Finding, ci_text, pp, severity
 
@@ -28,6 +27,8 @@ def _student(values: np.ndarray) -> tuple[float, float, float]:
     n = len(values)
     if n == 0:
         return float("nan"), float("nan"), float("nan")
+    from scipy import stats  # here: `import simbalance` stays free of scipy.stats
+
     mean = float(np.mean(values))
     if n < 2:
         return mean, float("nan"), float("nan")
@@ -72,7 +73,8 @@ def decision_values(decisions: pd.DataFrame, phases: list[str], kinds: tuple[str
 def with_observed(values: pd.DataFrame, observed: pd.DataFrame | None) -> pd.DataFrame:
     """The pooled values (phase ``ALL``, or the one phase) beside the card-impact table's figures
     (level "card", its first kind): ``observed``, ``observed_ci_low``, ``observed_ci_high`` and
-    ``verdict``: "overstates" / "understates" when the two CIs do not overlap, "agrees" otherwise."""
+    ``verdict``: when the two CIs do not overlap, "overstates" (the table's figure further from 0 than
+    the value, on its side) or "understates" (nearer 0, or on the other side); "agrees" otherwise."""
     phases = values["phase"].unique()
     pooled = values[values["phase"] == (ALL if ALL in phases else phases[0])].copy()
     pooled["observed"] = np.nan
@@ -91,10 +93,11 @@ def with_observed(values: pd.DataFrame, observed: pd.DataFrame | None) -> pd.Dat
             obs["difference"], obs["ci_low"], obs["ci_high"])
         if not np.isfinite(row["ci_low"]) or not np.isfinite(obs["ci_low"]):
             continue
-        if obs["ci_low"] > row["ci_high"]:
-            pooled.loc[i, "verdict"] = "overstates"
-        elif obs["ci_high"] < row["ci_low"]:
-            pooled.loc[i, "verdict"] = "understates"
+        if obs["ci_low"] > row["ci_high"] or obs["ci_high"] < row["ci_low"]:
+            # Beyond both CIs: "overstates" when the table's figure lies further from 0 than the
+            # value on the value's side (a card made to look better, or worse, than it is).
+            further = np.sign(row["value"]) * (obs["difference"] - row["value"]) > 0
+            pooled.loc[i, "verdict"] = "overstates" if further else "understates"
         else:
             pooled.loc[i, "verdict"] = "agrees"
     return pooled.reset_index(drop=True)
@@ -141,7 +144,7 @@ def card_value_findings(values: pd.DataFrame, beside: pd.DataFrame, decisions: p
         row = apart.iloc[0]
         more = f"; {len(apart) - 1} more card{'s' if len(apart) > 2 else ''} too" if len(apart) > 1 else ""
         why = ("most of the difference is who gets to hold it" if row["verdict"] == "overstates"
-               else "the seats that hold it are those that lose anyway")
+               else "who holds it hides part of what it does")
         out.append(Finding(
             "card_value_confounded", MEDIUM,
             f"{row['card']}: the card-impact table says {pp(row['observed'])}"

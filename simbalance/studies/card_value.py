@@ -81,7 +81,7 @@ class CardValueResult:
         return rows.iloc[0].to_dict()
 
     def to_json(self) -> dict:
-        from simbalance.report.files import json_records
+        from simbalance.analysis.metrics import json_records
 
         return {
             "game": self.game, "players": self.players, "seed": self.seed, "phases": self.phases,
