@@ -40,18 +40,28 @@ def card_values(pairs: pd.DataFrame, phases: list[str], labels: list[str]) -> pd
     """One row per (card label, phase) and per label over every phase (``ALL``): ``VALUE_COLUMNS``.
     ``pairs``: one row per (state, seat, card) valued: ``state``, ``phase``, ``label``, ``diff`` (the
     holder's mean share with minus without), ``playouts`` (its paired play-outs)."""
-    rows = []
+    from scipy import stats  # here: `import simbalance` stays free of scipy.stats
+
     per_state = (pairs.groupby(["label", "phase", "state"], sort=False)
                  .agg(diff=("diff", "mean"), playouts=("playouts", "sum")).reset_index())
-    order = list(dict.fromkeys(labels))
-    for label in order:
-        mine = per_state[per_state["label"] == label]
-        for phase in [*phases, ALL] if len(phases) > 1 else phases:
-            part = mine if phase == ALL else mine[mine["phase"] == phase]
-            mean, lo, hi = _student(part["diff"].to_numpy())
-            rows.append({"card": label, "phase": phase, "value": mean, "ci_low": lo, "ci_high": hi,
-                         "states": int(len(part)), "playouts": int(part["playouts"].sum())})
-    return pd.DataFrame(rows, columns=VALUE_COLUMNS)
+    parts = [per_state.groupby(["label", "phase"]).agg(value=("diff", "mean"), sd=("diff", "std"),
+                                                       states=("diff", "size"), playouts=("playouts", "sum"))]
+    names = [*phases, ALL] if len(phases) > 1 else list(phases)
+    if len(phases) > 1:
+        pooled = per_state.groupby("label").agg(value=("diff", "mean"), sd=("diff", "std"), states=("diff", "size"),
+                                                playouts=("playouts", "sum"))
+        parts.append(pooled.assign(phase=ALL).set_index("phase", append=True))
+    table = pd.concat(parts)
+    index = pd.MultiIndex.from_product([list(dict.fromkeys(labels)), names], names=["label", "phase"])
+    table = table.reindex(index)
+    n = table["states"].fillna(0).to_numpy()
+    with np.errstate(invalid="ignore", divide="ignore"):
+        half = stats.t.ppf(0.975, np.maximum(n - 1, 1)) * table["sd"].to_numpy() / np.sqrt(n)
+    half = np.where(n >= 2, half, np.nan)
+    value = table["value"].to_numpy()
+    return pd.DataFrame({"card": index.get_level_values(0), "phase": index.get_level_values(1), "value": value,
+                         "ci_low": value - half, "ci_high": value + half, "states": n.astype(int),
+                         "playouts": table["playouts"].fillna(0).to_numpy().astype(int)}, columns=VALUE_COLUMNS)
 
 
 def decision_values(decisions: pd.DataFrame, phases: list[str], kinds: tuple[str, ...]) -> pd.DataFrame:

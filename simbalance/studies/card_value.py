@@ -250,13 +250,12 @@ def card_value(
     raw = play_card_values(res, swap, ctx, plan.lineup, seed_cards, total, phase_codes, playouts, want,
                            plan.threads, progress, f"{spec.id}: card values, states")
     seconds["cards"] = time.perf_counter() - begin
-    rows = []
-    for k in np.flatnonzero(raw["n"] > 0):
-        for i in range(raw["n"][k]):
-            if raw["ok"][k, i] > 0:
-                rows.append((int(k), phases[k % len(phases)], int(raw["seat"][k, i]), int(raw["card"][k, i]),
-                             labels[raw["card"][k, i]], float(raw["diff"][k, i]), int(raw["ok"][k, i])))
-    pairs = pd.DataFrame(rows, columns=["state", "phase", "seat", "card_id", "label", "diff", "playouts"])
+    used = (np.arange(len(labels))[None, :] < raw["n"][:, None]) & (raw["ok"] > 0)
+    ks, cols = np.nonzero(used)
+    ids = raw["card"][ks, cols]
+    pairs = pd.DataFrame({"state": ks, "phase": np.array(phases, dtype=object)[ks % len(phases)],
+                          "seat": raw["seat"][ks, cols], "card_id": ids, "label": np.array(labels, dtype=object)[ids],
+                          "diff": raw["diff"][ks, cols], "playouts": raw["ok"][ks, cols]})
     values = card_values(pairs, phases, [lab for lab, w in zip(labels, want, strict=True) if w])
     sampled = int(np.sum(raw["mover"] >= 0))
     counts.update(states=sampled, pairs=int(len(pairs)),
