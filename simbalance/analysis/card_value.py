@@ -19,7 +19,7 @@ from simbalance.analysis.findings import LOW, MEDIUM, Finding, ci_text, pp, seve
 
 ALL = "all"  # the phase of the values pooled over every phase sampled
 VALUE_COLUMNS = ["card", "phase", "value", "ci_low", "ci_high", "states", "playouts"]
-DECISION_COLUMNS = ["kind", "phase", "spread", "ci_low", "ci_high", "decisions", "options", "playouts"]
+DECISION_COLUMNS = ["kind", "phase", "spread", "ci_low", "ci_high", "raw_spread", "decisions", "options", "playouts"]
 
 
 def _student(values: np.ndarray) -> tuple[float, float, float]:
@@ -67,7 +67,9 @@ def card_values(pairs: pd.DataFrame, phases: list[str], labels: list[str]) -> pd
 def decision_values(decisions: pd.DataFrame, phases: list[str], kinds: tuple[str, ...]) -> pd.DataFrame:
     """One row per (decision kind, phase) and per kind over every phase: the mean spread between the
     best and the worst option (``DECISION_COLUMNS``). ``decisions``: one row per sampled decision:
-    ``kind`` (a name), ``phase``, ``spread``, ``options``, ``playouts``."""
+    ``kind`` (a name), ``phase``, ``spread`` (measured apart from the choice of the best and the
+    worst option: players/card_value_nb.value_decisions), ``raw_spread`` (the largest mean minus the
+    smallest: biased upward), ``options``, ``playouts``."""
     rows = []
     for kind in kinds:
         mine = decisions[decisions["kind"] == kind]
@@ -75,6 +77,7 @@ def decision_values(decisions: pd.DataFrame, phases: list[str], kinds: tuple[str
             part = mine if phase == ALL else mine[mine["phase"] == phase]
             mean, lo, hi = _student(part["spread"].to_numpy())
             rows.append({"kind": kind, "phase": phase, "spread": mean, "ci_low": lo, "ci_high": hi,
+                         "raw_spread": float(part["raw_spread"].mean()) if len(part) else float("nan"),
                          "decisions": int(len(part)), "options": float(part["options"].mean()) if len(part) else 0.0,
                          "playouts": int(part["playouts"].sum())})
     return pd.DataFrame(rows, columns=DECISION_COLUMNS)

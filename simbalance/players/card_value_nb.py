@@ -136,13 +136,16 @@ def value_cards(start, play_out, to_move, clone, held, swap, rekey, outcome, ctx
 @njit(nogil=True)
 def value_decisions(start, play_out, to_move, legal_options, apply_option, clone, determinize, outcome,
                     decision_kind, ctx, state, lineups, slot_strategy, slot_params, seed, lo, hi, phases, playouts,
-                    cap, options, out_kind, out_mover, out_options, out_best, out_worst, out_mean):
+                    cap, options, out_kind, out_mover, out_options, out_best, out_worst, out_mean, out_split):
     """Decisions ``lo .. hi - 1``, sampled as states are (module doc): at each, up to ``cap`` of the
     pending decision's options (drawn uniformly when there are more), each applied to the same
     ``playouts`` determinizations from the mover's view (``determinize``, which re-keys the stream
     too: every option plays on with the same draws) and played out; row ``k - lo``: the decision's
     kind, the mover, the options tried, the best and the worst option's mean share of the mover's
-    win, and the mean over the options (kind -1: no decision)."""
+    win, the mean over the options (kind -1: no decision), and ``out_split``: the spread measured
+    apart from the choice (the best and the worst option picked on the even play-outs and their
+    difference measured on the odd ones, and the other way round, averaged: no upward bias from
+    picking the largest of noisy means; with one play-out, the plain spread)."""
     players = lineups.shape[1]
     sid = np.zeros(players, np.int64)
     prm = np.zeros((players, slot_params.shape[1]), np.float64)
@@ -150,6 +153,7 @@ def value_decisions(start, play_out, to_move, legal_options, apply_option, clone
     key = np.zeros(1, np.uint64)
     rew = np.zeros(players, np.float64)
     sums = np.zeros(cap, np.float64)
+    got = np.zeros((cap, playouts), np.float64)
     for k in range(lo, hi):
         r = k - lo
         out_kind[r] = -1
@@ -170,7 +174,7 @@ def value_decisions(start, play_out, to_move, legal_options, apply_option, clone
         for i in range(n):
             sums[i] = 0.0
         seed_game(rng, seed ^ SALT_PLAY, k)
-        for _ in range(playouts):
+        for j in range(playouts):
             key[0] = next_u64(rng)
             det = clone(state)
             determinize(ctx, det, mover, key)
@@ -180,6 +184,7 @@ def value_decisions(start, play_out, to_move, legal_options, apply_option, clone
                 play_out(ctx, copy, sid, prm, np.int64(-1))
                 shares(outcome(ctx, copy), rew, players)
                 sums[i] += rew[mover]
+                got[i, j] = rew[mover]
         best = -1.0
         worst = 2.0
         total = 0.0
@@ -191,3 +196,23 @@ def value_decisions(start, play_out, to_move, legal_options, apply_option, clone
         out_best[r] = best
         out_worst[r] = worst
         out_mean[r] = total / n if n > 0 else 0.0
+        out_split[r] = best - worst
+        if playouts >= 2 and n >= 2:
+            split = 0.0
+            for half in range(2):
+                hi_i, lo_i, hi_m, lo_m = 0, 0, -1.0, 2.0
+                for i in range(n):
+                    m = 0.0
+                    for j in range(half, playouts, 2):
+                        m += got[i, j]
+                    if m > hi_m:
+                        hi_i, hi_m = i, m
+                    if m < lo_m:
+                        lo_i, lo_m = i, m
+                d = 0.0
+                c = 0
+                for j in range(1 - half, playouts, 2):
+                    d += got[hi_i, j] - got[lo_i, j]
+                    c += 1
+                split += d / c
+            out_split[r] = split / 2

@@ -132,14 +132,18 @@ def write_card_value_folder(res: CardValueResult, out: Path, command: str) -> Pa
         parts += ["<h2 id='decisions'>How much each kind of decision matters</h2>"]
         if res.decisions is not None and not res.decisions.empty:
             drows = [[escape(r["kind"]), escape(r["phase"]), pp(r["spread"], 1), _ci(r["ci_low"], r["ci_high"]),
-                      f"{int(r['decisions']):,}", f"{r['options']:.1f}"] for _, r in res.decisions.iterrows()]
+                      pp(r["raw_spread"], 1), f"{int(r['decisions']):,}", f"{r['options']:.1f}"]
+                     for _, r in res.decisions.iterrows()]
             parts += [
                 "<p>At sampled decisions, up to 8 options (a uniform sample when there are more) were each applied to "
                 f"the same {res.playouts} determinizations from the mover's view (what it cannot see shuffled) and "
-                "played on with the same stream: the spread is the best option's mean share of the mover's win minus "
-                "the worst's. It is an upper-biased measure (the largest of noisy means); a kind whose options never "
-                "change a play-out scores exactly 0.</p>",
-                table(["kind", "phase", "spread", "95% CI", "decisions", "options tried"], drows, text_cols=2),
+                "played on with the same stream: the spread is how much more of the mover's win the best option "
+                "brings than the worst. The best and the worst are picked on half the play-outs and their difference "
+                "measured on the other half (and the other way round), so that noise alone averages to 0 (the plain "
+                "difference of the largest and the smallest mean, biased upward by noise, is beside it); a kind whose "
+                "options never change a play-out scores exactly 0.</p>",
+                table(["kind", "phase", "spread", "95% CI", "largest minus smallest mean", "decisions",
+                       "options tried"], drows, text_cols=2),
             ]
         else:
             parts.append(f"<p>{escape(res.note or 'No decision was valued.')}</p>")

@@ -182,7 +182,7 @@ def play_decision_values(res, search, swap, ctx, lineup, seed: int, total: int, 
 
     out = {"kind": np.zeros(total, np.int64), "mover": np.zeros(total, np.int64),
            "options": np.zeros(total, np.int64), "best": np.zeros(total), "worst": np.zeros(total),
-           "mean": np.zeros(total)}
+           "mean": np.zeros(total), "split": np.zeros(total)}
     seats = lineup.seats.astype(np.int64)
     strategy = lineup.slot_strategy.astype(np.int64)
     params = np.ascontiguousarray(lineup.slot_params, dtype=np.float64)
@@ -195,7 +195,7 @@ def play_decision_values(res, search, swap, ctx, lineup, seed: int, total: int, 
                         np.uint64(seed), np.int64(lo), np.int64(hi), phase_codes[lo:hi], np.int64(playouts),
                         np.int64(OPTION_CAP), np.zeros(n_options, np.int64), out["kind"][lo:hi],
                         out["mover"][lo:hi], out["options"][lo:hi], out["best"][lo:hi], out["worst"][lo:hi],
-                        out["mean"][lo:hi])
+                        out["mean"][lo:hi], out["split"][lo:hi])
 
     _blocks(total, run, threads, progress, label, time.perf_counter())
     return out
@@ -276,7 +276,8 @@ def card_value(
         frame = pd.DataFrame({
             "kind": [kinds[k] for k in draw["kind"][keep]], "phase": [phases[k % len(phases)] for k in
                                                                       np.flatnonzero(keep)],
-            "spread": (draw["best"] - draw["worst"])[keep], "options": draw["options"][keep],
+            "spread": draw["split"][keep], "raw_spread": (draw["best"] - draw["worst"])[keep],
+            "options": draw["options"][keep],
             "playouts": draw["options"][keep] * playouts})
         table = decision_values(frame, phases, kinds)
         counts.update(decisions=int(keep.sum()), decision_playouts=int(frame["playouts"].sum()))

@@ -17,7 +17,7 @@ from simbalance.studies.card_value import PHASES, card_value, play_card_values
 from simbalance.studies.settings import RunSettings
 
 runner = CliRunner()
-HOOKED = ["find-dr-evil", "captain-action"]
+HOOKED = ["find-dr-evil", "captain-action", "lady-actions-escape"]
 
 
 def _plan(game, **settings):
