@@ -19,7 +19,10 @@ from simbalance.analysis.findings import LOW, MEDIUM, Finding, ci_text, pp, seve
 
 ALL = "all"  # the phase of the values pooled over every phase sampled
 VALUE_COLUMNS = ["card", "phase", "value", "ci_low", "ci_high", "states", "playouts"]
-DECISION_COLUMNS = ["kind", "phase", "spread", "ci_low", "ci_high", "raw_spread", "decisions", "options", "playouts"]
+DECISION_COLUMNS = ["kind", "phase", "spread", "ci_low", "ci_high", "raw_spread", "unchanged", "decisions", "options",
+                    "playouts"]
+MIN_DECISIONS = 20  # a decision kind is spoken of from this many sampled decisions
+MIN_STATES = 20  # a card is said to be worth nothing from this many states (a CI of 3 zeros is no evidence)
 
 
 def _student(values: np.ndarray) -> tuple[float, float, float]:
@@ -69,7 +72,8 @@ def decision_values(decisions: pd.DataFrame, phases: list[str], kinds: tuple[str
     best and the worst option (``DECISION_COLUMNS``). ``decisions``: one row per sampled decision:
     ``kind`` (a name), ``phase``, ``spread`` (measured apart from the choice of the best and the
     worst option: players/card_value_nb.value_decisions), ``raw_spread`` (the largest mean minus the
-    smallest: biased upward), ``options``, ``playouts``."""
+    smallest: biased upward), ``options``, ``playouts``. ``unchanged``: the share of the decisions
+    where no option changed any play-out's result."""
     rows = []
     for kind in kinds:
         mine = decisions[decisions["kind"] == kind]
@@ -78,6 +82,7 @@ def decision_values(decisions: pd.DataFrame, phases: list[str], kinds: tuple[str
             mean, lo, hi = _student(part["spread"].to_numpy())
             rows.append({"kind": kind, "phase": phase, "spread": mean, "ci_low": lo, "ci_high": hi,
                          "raw_spread": float(part["raw_spread"].mean()) if len(part) else float("nan"),
+                         "unchanged": float((part["raw_spread"] == 0).mean()) if len(part) else float("nan"),
                          "decisions": int(len(part)), "options": float(part["options"].mean()) if len(part) else 0.0,
                          "playouts": int(part["playouts"].sum())})
     return pd.DataFrame(rows, columns=DECISION_COLUMNS)
@@ -141,7 +146,8 @@ def card_value_findings(values: pd.DataFrame, beside: pd.DataFrame, decisions: p
             f"instead is worth {pp(row['value'])} of the holder's win ({ci_text(*_ci(row), pp)}; "
             f"{row['states']:,} states){'' if sure else ', not told apart from 0'}.",
             float(row["value"]), _ci(row), "#values"))
-    null = pooled[(pooled["ci_low"] >= -th["card_null_max"]) & (pooled["ci_high"] <= th["card_null_max"])]
+    null = pooled[(pooled["ci_low"] >= -th["card_null_max"]) & (pooled["ci_high"] <= th["card_null_max"])
+                  & (pooled["states"] >= MIN_STATES)]
     if len(null):
         names = ", ".join(null["card"].head(6)) + (f" and {len(null) - 6} more" if len(null) > 6 else "")
         widest = null.loc[(null["ci_high"] - null["ci_low"]).idxmax()]
@@ -167,19 +173,32 @@ def card_value_findings(values: pd.DataFrame, beside: pd.DataFrame, decisions: p
     if decisions is not None and not decisions.empty:
         phases = decisions["phase"].unique()
         kinds = decisions[decisions["phase"] == (ALL if ALL in phases else phases[0])]
-        kinds = kinds[kinds["decisions"] >= 2]
+        kinds = kinds[kinds["decisions"] >= MIN_DECISIONS]
         for _, row in kinds.iterrows():
-            if np.isfinite(row["ci_high"]) and row["ci_high"] <= th["card_null_max"]:
+            n = f"{row['decisions']:,} decisions"
+            if row["unchanged"] == 1.0:
                 out.append(Finding(
                     "decision_never_matters", MEDIUM,
-                    f"The {row['kind']} decision never matters: its best and worst options differ by "
-                    f"{pp(row['spread'])} of the mover's win on average ({ci_text(*_ci(row), pp)}; "
-                    f"{row['decisions']:,} decisions).", float(row["spread"]), _ci(row), "#decisions"))
-        if len(kinds):
-            top = kinds.loc[kinds["spread"].idxmax()]
+                    f"The {row['kind']} decision never matters: in {n} no option changed the result of any play-out "
+                    "from the mover's view. Look at whether it should be a decision at all.", 0.0, None, "#decisions"))
+            elif -th["card_null_max"] <= row["ci_low"] and row["ci_high"] <= th["card_null_max"]:
+                out.append(Finding(
+                    "decision_never_matters", MEDIUM,
+                    f"The {row['kind']} decision never matters measurably: its best option brings "
+                    f"{pp(row['spread'])} of the mover's win over its worst ({ci_text(*_ci(row), pp)}; {n}).",
+                    float(row["spread"]), _ci(row), "#decisions"))
+            elif np.isfinite(row["ci_high"]) and row["ci_high"] < th["card_effect_min"]:
+                out.append(Finding(
+                    "decision_matters_little", LOW,
+                    f"The {row['kind']} decision matters little: its best option brings {pp(row['spread'])} of the "
+                    f"mover's win over its worst ({ci_text(*_ci(row), pp)}; {n}; options never changed a play-out "
+                    f"in {row['unchanged']:.0%} of them).", float(row["spread"]), _ci(row), "#decisions"))
+        sure = kinds[kinds["ci_low"] > 0]
+        if len(sure):
+            top = sure.loc[sure["spread"].idxmax()]
             out.append(Finding(
                 "decision_matters_most", LOW,
-                f"The {top['kind']} decision matters most: the best of its options beats the worst by "
-                f"{pp(top['spread'])} of the mover's win ({ci_text(*_ci(top), pp)}; {top['decisions']:,} decisions).",
+                f"The {top['kind']} decision matters most: its best option brings {pp(top['spread'])} of the mover's "
+                f"win over its worst ({ci_text(*_ci(top), pp)}; {top['decisions']:,} decisions).",
                 float(top["spread"]), _ci(top), "#decisions"))
     return out

@@ -69,7 +69,7 @@ def card_value(
         dtab = Table(title=f"{res.game}: best minus worst option, the mover's win (95% CI)")
         for col in ("kind", "phase", "spread", "95% CI", "decisions"):
             dtab.add_column(col, justify="left" if col in ("kind", "phase") else "right")
-        for _, r in res.decisions.iterrows():
+        for _, r in res.decisions[res.decisions["decisions"] > 0].iterrows():
             dtab.add_row(r["kind"], r["phase"], f"{100 * r['spread']:.1f} pp",
                          f"{100 * r['ci_low']:.1f} .. {100 * r['ci_high']:.1f}", f"{int(r['decisions']):,}")
         console.print(dtab)

@@ -133,7 +133,7 @@ def write_card_value_folder(res: CardValueResult, out: Path, command: str) -> Pa
         if res.decisions is not None and not res.decisions.empty:
             drows = [[escape(r["kind"]), escape(r["phase"]), pp(r["spread"], 1), _ci(r["ci_low"], r["ci_high"]),
                       pp(r["raw_spread"], 1), f"{int(r['decisions']):,}", f"{r['options']:.1f}"]
-                     for _, r in res.decisions.iterrows()]
+                     for _, r in res.decisions[res.decisions["decisions"] > 0].iterrows()]
             parts += [
                 "<p>At sampled decisions, up to 8 options (a uniform sample when there are more) were each applied to "
                 f"the same {res.playouts} determinizations from the mover's view (what it cannot see shuffled) and "

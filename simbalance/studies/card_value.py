@@ -80,6 +80,14 @@ class CardValueResult:
             raise KeyError(f"{card!r} in phase {phase!r}")
         return rows.iloc[0].to_dict()
 
+    def priority(self) -> list[dict]:
+        """The cards by the size of their value over every phase, largest first (``card``,
+        ``value``, ``ci_low``, ``ci_high``, ``states``): the counts a deck search tries first."""
+        pooled = self.values[self.values["phase"] == (ALL if len(self.phases) > 1 else self.phases[0])]
+        pooled = pooled[pooled["states"] > 0]
+        order = pooled.assign(size=pooled["value"].abs()).sort_values("size", ascending=False)
+        return [{k: row[k] for k in ("card", "value", "ci_low", "ci_high", "states")} for _, row in order.iterrows()]
+
     def to_json(self) -> dict:
         from simbalance.analysis.metrics import json_records
 
