@@ -169,3 +169,54 @@ def test_a_game_without_the_hooks_is_one_line(tmp_path):
     res = runner.invoke(app, ["card-value", "aquaman", "--states", "3", "--out", str(tmp_path / "cv")])
     assert res.exit_code == 2 and "has no card-swap hooks" in res.output and len(res.output.strip().splitlines()) == 1
     assert list(tmp_path.iterdir()) == []
+
+
+PLANTED = 5  # a captain-action card id: the card planted to win at once
+
+
+def _planted_play_out():
+    """captain-action's play_out with a planted rule: a play-out to the end is won by the seat that
+    held card PLANTED when it began (nobody's if nobody held it), whatever happens after."""
+    from numba import njit
+
+    from simbalance.core.records import END_WIN
+    from simbalance.games.captain_action.play_nb import play_out
+    from simbalance.games.captain_action.state_nb import G_HAND, G_PLAYERS, V_END, V_WINNERS
+
+    @njit
+    def planted(ctx, state, seat_sid, seat_prm, max_decisions):
+        if max_decisions >= 0:
+            return play_out(ctx, state, seat_sid, seat_prm, max_decisions)
+        winners = 0
+        for s in range(ctx[2][G_PLAYERS]):
+            for k in range(ctx[2][G_HAND]):
+                if state[3][s, k] == PLANTED:
+                    winners = 1 << s
+        made = play_out(ctx, state, seat_sid, seat_prm, max_decisions)
+        state[1][V_END] = END_WIN
+        state[1][V_WINNERS] = winners
+        return made
+
+    return planted
+
+
+def test_a_card_planted_to_win_at_once_is_worth_its_whole_effect():
+    """A planted rule makes card PLANTED win at once for whoever holds it: holding it is worth
+    exactly +100 points in every state (with it the holder wins, without it the card is elsewhere);
+    another card is worth minus the chance that swapping it out brings PLANTED in (a few points)."""
+    import dataclasses
+
+    plan = _plan("captain-action")
+    engine = plan.engine
+    res = dataclasses.replace(engine.resumable, play_out=_planted_play_out())
+    ctx = res.context(*plan.prepared)
+    n_cards = len(engine.cards.labels(plan.config)[0])
+    want = np.zeros(n_cards, np.bool_)
+    want[[PLANTED, 30]] = True
+    raw = play_card_values(res, engine.card_swap, ctx, plan.lineup, 4, 300, np.arange(300) % 3, 3, want, 1)
+    used = (np.arange(n_cards)[None, :] < raw["n"][:, None]) & (raw["ok"] > 0)
+    planted = raw["diff"][used & (raw["card"] == PLANTED)]
+    other = raw["diff"][used & (raw["card"] == 30)]
+    assert len(planted) > 50 and len(other) > 50
+    assert (planted == 1.0).all()
+    assert -0.1 < other.mean() <= 0 and other.max() <= 0
