@@ -136,8 +136,10 @@ def card_value_findings(values: pd.DataFrame, beside: pd.DataFrame, decisions: p
     if pooled.empty:
         return [Finding("card_value_none", LOW, f"No card of {game} was held in enough sampled states to be valued "
                         "(at least 2 each): sample more states (--states).", None, None, "#values")]
-    best = pooled.loc[pooled["value"].idxmax()]
-    worst = pooled.loc[pooled["value"].idxmin()]
+    enough = pooled[pooled["states"] >= MIN_STATES]
+    ranked = enough if len(enough) else pooled  # a card seen in 5 states is no candidate for the strongest
+    best = ranked.loc[ranked["value"].idxmax()]
+    worst = ranked.loc[ranked["value"].idxmin()]
     for row, words in ((best, "strongest"), (worst, "weakest")):
         sure = row["ci_low"] > 0 or row["ci_high"] < 0
         out.append(Finding(

@@ -192,6 +192,8 @@ class CardSwap:
       ``out``: what a swap must leave unchanged (the tests check it).
     - ``decision_kind(ctx, state) -> int``: the kind of the pending decision, an index into
       ``decision_kinds`` (the game's names: draw, discard, call ...).
+    - ``labels(config) -> [label per card id]``: for a game without ``Engine.cards`` (no
+      card-impact table), the cards' names; None: ``Engine.cards``' labels.
     """
 
     held: Callable
@@ -203,15 +205,17 @@ class CardSwap:
     decision_kinds: tuple[str, ...]
     holding: str
     swapped: str
+    labels: Callable[[dict], list[str]] | None = None
 
     @classmethod
     def of_game(cls, module) -> CardSwap:
         """The hooks where the game template puts them: ``card_value_nb`` (held, swap, rekey,
-        outcome, zones, decision_kind, DECISION_KINDS, HOLDING, SWAPPED)."""
+        outcome, zones, decision_kind, DECISION_KINDS, HOLDING, SWAPPED; ``card_labels`` in a game
+        without ``Engine.cards``)."""
         found = {name: getattr(module, name) for name in ("held", "swap", "rekey", "outcome", "zones",
                                                            "decision_kind")}
         return cls(**found, decision_kinds=tuple(module.DECISION_KINDS), holding=module.HOLDING,
-                   swapped=module.SWAPPED)
+                   swapped=module.SWAPPED, labels=getattr(module, "card_labels", None))
 
 
 @dataclass(frozen=True)

@@ -128,7 +128,9 @@ def write_card_value_folder(res: CardValueResult, out: Path, command: str) -> Pa
                 "not overlap the table <b>overstates</b> (further from 0) or <b>understates</b> the card.</p>",
             ]
         else:
-            parts.append(f"<p id='beside'>{escape(res.game)} has no card-impact table: the values stand alone.</p>")
+            why = ("has no card-impact table: the values stand alone" if "no card-impact table" in res.note
+                   else "was valued without a card-impact run (--observe 0)")
+            parts.append(f"<p id='beside'>{escape(res.game)} {why}.</p>")
         parts += ["<h2 id='decisions'>How much each kind of decision matters</h2>"]
         if res.decisions is not None and not res.decisions.empty:
             drows = [[escape(r["kind"]), escape(r["phase"]), pp(r["spread"], 1), _ci(r["ci_low"], r["ci_high"]),

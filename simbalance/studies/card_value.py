@@ -239,12 +239,13 @@ def card_value(
     if engine.card_swap is None or engine.resumable is None:
         raise SimbalanceError(f"{spec.id} has no card-swap hooks yet (card_value_nb.py, docs/card_value.md): "
                               "card-value cannot value its cards")
-    if engine.cards is None:
+    if engine.cards is None and engine.card_swap.labels is None:
         raise SimbalanceError(f"{spec.id} names no cards (Engine.cards): card-value cannot label its values")
     if engine.searches(plan.lineup):
         raise SimbalanceError("card-value plays heuristics: a search player (mcts, flat) in the lineup would search "
                               "in every play-out; seat heuristics with --players/--strategies")
-    labels, _ = engine.cards.labels(plan.config)
+    labels = (engine.cards.labels(plan.config)[0] if engine.cards is not None
+              else engine.card_swap.labels(plan.config))
     chosen = parse_cards(cards, labels)
     want = np.array([chosen is None or label in chosen for label in labels], dtype=np.bool_)
     res, swap = engine.resumable, engine.card_swap
@@ -292,7 +293,9 @@ def card_value(
     elif decisions > 0:
         note.append(f"{spec.id} has no informed decisions (its picks are blind): no decision is valued")
     observed, observed_kind = None, None
-    if observe > 0:
+    if engine.cards is None:
+        note.append(f"{spec.id} has no card-impact table: its values stand alone")
+    elif observe > 0:
         from simbalance.studies.cards import card_table
         from simbalance.studies.run import play
 

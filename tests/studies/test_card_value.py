@@ -17,7 +17,13 @@ from simbalance.studies.card_value import PHASES, card_value, play_card_values
 from simbalance.studies.settings import RunSettings
 
 runner = CliRunner()
-HOOKED = ["find-dr-evil", "captain-action", "lady-actions-escape"]
+HOOKED = ["find-dr-evil", "captain-action", "lady-actions-escape", "aquaman"]
+
+
+def _n_cards(plan) -> int:
+    engine = plan.engine
+    return len(engine.cards.labels(plan.config)[0] if engine.cards is not None
+               else engine.card_swap.labels(plan.config))
 
 
 def _plan(game, **settings):
@@ -36,11 +42,11 @@ def test_swap_keeps_check_and_every_zone_count(game):
     seats = plan.lineup.seats[0]
     sid = plan.lineup.slot_strategy[seats].astype(np.int64)
     prm = np.ascontiguousarray(plan.lineup.slot_params[seats])
-    n_cards = len(engine.cards.labels(plan.config)[0])
+    n_cards = _n_cards(plan)
     buf, zb, za = np.zeros(n_cards + 8, np.int64), np.zeros(32, np.int64), np.zeros(32, np.int64)
     rng = np.zeros(1, np.uint64)
     swaps = 0
-    for g in range(60):
+    for g in range(20 if game == "aquaman" else 60):
         state = res.new_state(ctx)
         res.start(ctx, state, np.uint64(3), np.int64(g))
         length = res.play_out(ctx, state, sid, prm, np.int64(-1))
@@ -68,7 +74,7 @@ def test_swap_keeps_check_and_every_zone_count(game):
                     if game == "find-dr-evil":  # the card went to the hand the other came from
                         after = sorted(c for s in range(plan.players) for c in buf[:swap.held(ctx, copy, s, buf)])
                         assert after == everyone
-    assert swaps > 1000
+    assert swaps > 300
 
 
 def test_dr_ling_is_worth_most_and_twins_agree():
@@ -163,10 +169,10 @@ def test_bad_input_is_one_line_exit_2_and_writes_nothing(tmp_path, case):
 
 
 def test_a_game_without_the_hooks_is_one_line(tmp_path):
-    spec = get_game("aquaman")
+    spec = get_game("captain-future")
     if spec.load().card_swap is not None:
-        pytest.skip("aquaman has its hooks now")
-    res = runner.invoke(app, ["card-value", "aquaman", "--states", "3", "--out", str(tmp_path / "cv")])
+        pytest.skip("captain-future has its hooks now")
+    res = runner.invoke(app, ["card-value", "captain-future", "--states", "3", "--out", str(tmp_path / "cv")])
     assert res.exit_code == 2 and "has no card-swap hooks" in res.output and len(res.output.strip().splitlines()) == 1
     assert list(tmp_path.iterdir()) == []
 
