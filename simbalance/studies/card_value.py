@@ -161,7 +161,7 @@ def play_card_values(res, swap, ctx, lineup, seed: int, total: int, phase_codes:
     """The card kernel over ``total`` states (state k's phase: ``phase_codes[k]``): its raw arrays."""
     from simbalance.players.card_value_nb import value_cards
 
-    width = len(want)
+    width = len(want) + 64  # a card valued per copy held (captain-future's kinds) may come more than once
     out = {"length": np.zeros(total, np.int64), "decision": np.zeros(total, np.int64),
            "mover": np.zeros(total, np.int64), "n": np.zeros(total, np.int64),
            "seat": np.zeros((total, width), np.int64), "card": np.zeros((total, width), np.int64),
@@ -175,7 +175,7 @@ def play_card_values(res, swap, ctx, lineup, seed: int, total: int, phase_codes:
         state = res.new_state(ctx)
         value_cards(res.start, res.play_out, res.to_move, res.clone, swap.held, swap.swap, swap.rekey, swap.outcome,
                     ctx, state, seats, strategy, params, np.uint64(seed), np.int64(lo), np.int64(hi),
-                    phase_codes[lo:hi], np.int64(playouts), want, np.zeros(width + 8, np.int64),
+                    phase_codes[lo:hi], np.int64(playouts), want, np.zeros(width, np.int64),
                     out["length"][lo:hi], out["decision"][lo:hi], out["mover"][lo:hi], out["seat"][lo:hi],
                     out["card"][lo:hi], out["in"][lo:hi], out["diff"][lo:hi], out["ok"][lo:hi], out["n"][lo:hi])
 
@@ -259,7 +259,7 @@ def card_value(
     raw = play_card_values(res, swap, ctx, plan.lineup, seed_cards, total, phase_codes, playouts, want,
                            plan.threads, progress, f"{spec.id}: card values, states")
     seconds["cards"] = time.perf_counter() - begin
-    used = (np.arange(len(labels))[None, :] < raw["n"][:, None]) & (raw["ok"] > 0)
+    used = (np.arange(raw["ok"].shape[1])[None, :] < raw["n"][:, None]) & (raw["ok"] > 0)
     ks, cols = np.nonzero(used)
     ids = raw["card"][ks, cols]
     pairs = pd.DataFrame({"state": ks, "phase": np.array(phases, dtype=object)[ks % len(phases)],
