@@ -25,9 +25,9 @@ from pathlib import Path
 from benchmarks.profile import write_into
 
 ROOT = Path(__file__).resolve().parents[1]
-STATES = 500
+STATES = 200
 PILOT = 300
-GAMES = ("find-dr-evil", "captain-action")
+GAMES = ("find-dr-evil", "captain-action", "lady-actions-escape", "aquaman", "captain-future")
 TARGET_S = 600  # every captain-action card to +-2 points on 2 cores within 10 minutes
 
 

@@ -156,6 +156,10 @@ def pages(tmp_path_factory) -> dict[str, Path]:
     out["ladder"] = write_ladder_folder(res, root / "ladder", "simbalance ladder") / "ladder.html"
     res = robustness("captain-action", 1000, budget=8, search_n=100, threads=1)
     out["robustness"] = write_robustness_folder(res, root / "robustness", "simbalance robustness") / "robustness.html"
+    from simbalance.report.card_value_page import write_card_value_folder
+
+    res = simbalance.card_value("captain-action", states=30, playouts=2, decisions=20, observe=2000, threads=1)
+    out["card-value"] = write_card_value_folder(res, root / "card-value", "simbalance card-value") / "card_value.html"
     return out
 
 
