@@ -43,7 +43,7 @@ DECISIONS = 300  # sampled decisions per phase (decision value)
 OPTION_CAP = 8  # options tried per decision (a uniform sample of them when there are more)
 OBSERVE = 100_000  # games of the run whose card-impact table stands beside the values
 BLOCK = 20  # states per call of the kernel: the progress display moves between calls
-MAX_STATES = 10**6
+MAX_STATES = 200_000  # per phase: a hundred times the default, memory grows with the states' pairs
 MAX_PLAYOUTS = 1000
 
 
@@ -158,28 +158,42 @@ def _blocks(total: int, run, threads: int, progress, label: str, begin: float) -
 
 def play_card_values(res, swap, ctx, lineup, seed: int, total: int, phase_codes: np.ndarray, playouts: int,
                      want: np.ndarray, threads: int, progress=None, label: str = "card-value") -> dict:
-    """The card kernel over ``total`` states (state k's phase: ``phase_codes[k]``): its raw arrays."""
+    """The card kernel over ``total`` states (state k's phase: ``phase_codes[k]``): per state its
+    game's ``length``, the ``decision`` it stopped before, the ``mover`` (-1: no state) and ``n``,
+    the cards valued; and ``pairs``, one entry per (state, seat, card) valued whose swap found a
+    card at least once (``state``, ``seat``, ``card``, ``in``: a card swapped in, ``diff``, ``ok``:
+    its play-outs), in state order. Each block's pairs are kept compact as it finishes, so memory
+    grows with the pairs, not with states x cards."""
     from simbalance.players.card_value_nb import value_cards
 
     width = len(want) + 64  # a card valued per copy held (captain-future's kinds) may come more than once
     out = {"length": np.zeros(total, np.int64), "decision": np.zeros(total, np.int64),
-           "mover": np.zeros(total, np.int64), "n": np.zeros(total, np.int64),
-           "seat": np.zeros((total, width), np.int64), "card": np.zeros((total, width), np.int64),
-           "in": np.full((total, width), -1, np.int64), "diff": np.zeros((total, width), np.float64),
-           "ok": np.zeros((total, width), np.int64)}
+           "mover": np.zeros(total, np.int64), "n": np.zeros(total, np.int64)}
     seats = lineup.seats.astype(np.int64)
     strategy = lineup.slot_strategy.astype(np.int64)
     params = np.ascontiguousarray(lineup.slot_params, dtype=np.float64)
+    blocks: dict[int, dict] = {}
 
     def run(lo: int, hi: int) -> None:
         state = res.new_state(ctx)
+        m = hi - lo
+        part = {"seat": np.zeros((m, width), np.int64), "card": np.zeros((m, width), np.int64),
+                "in": np.full((m, width), -1, np.int64), "diff": np.zeros((m, width), np.float64),
+                "ok": np.zeros((m, width), np.int64)}
         value_cards(res.start, res.play_out, res.to_move, res.clone, swap.held, swap.swap, swap.rekey, swap.outcome,
                     ctx, state, seats, strategy, params, np.uint64(seed), np.int64(lo), np.int64(hi),
                     phase_codes[lo:hi], np.int64(playouts), want, np.zeros(width, np.int64),
-                    out["length"][lo:hi], out["decision"][lo:hi], out["mover"][lo:hi], out["seat"][lo:hi],
-                    out["card"][lo:hi], out["in"][lo:hi], out["diff"][lo:hi], out["ok"][lo:hi], out["n"][lo:hi])
+                    out["length"][lo:hi], out["decision"][lo:hi], out["mover"][lo:hi], part["seat"], part["card"],
+                    part["in"], part["diff"], part["ok"], out["n"][lo:hi])
+        used = (np.arange(width)[None, :] < out["n"][lo:hi, None]) & (part["ok"] > 0)
+        rows, cols = np.nonzero(used)
+        blocks[lo] = {"state": rows + lo, **{key: part[key][rows, cols] for key in part}}
 
     _blocks(total, run, threads, progress, label, time.perf_counter())
+    keys = ("state", "seat", "card", "in", "diff", "ok")
+    order = sorted(blocks)
+    out["pairs"] = {key: (np.concatenate([blocks[lo][key] for lo in order]) if order
+                          else np.zeros(0, np.float64 if key == "diff" else np.int64)) for key in keys}
     return out
 
 
@@ -236,6 +250,9 @@ def card_value(
     plan = settings.plan(max(observe, 1), strategies=strategies, rotate=strategies is not None
                          and not isinstance(strategies, str) and len(set(strategies)) > 1)
     engine, spec = plan.engine, plan.spec
+    if settings.backend != "local":
+        raise SimbalanceError(f"card-value plays on this machine's threads: --backend {settings.backend} is for runs "
+                              "(use --backend local, the default)")
     if engine.card_swap is None or engine.resumable is None:
         raise SimbalanceError(f"{spec.id} has no card-swap hooks yet (card_value_nb.py, docs/card_value.md): "
                               "card-value cannot value its cards")
@@ -259,12 +276,11 @@ def card_value(
     raw = play_card_values(res, swap, ctx, plan.lineup, seed_cards, total, phase_codes, playouts, want,
                            plan.threads, progress, f"{spec.id}: card values, states")
     seconds["cards"] = time.perf_counter() - begin
-    used = (np.arange(raw["ok"].shape[1])[None, :] < raw["n"][:, None]) & (raw["ok"] > 0)
-    ks, cols = np.nonzero(used)
-    ids = raw["card"][ks, cols]
+    got = raw["pairs"]
+    ks, ids = got["state"], got["card"]
     pairs = pd.DataFrame({"state": ks, "phase": np.array(phases, dtype=object)[ks % len(phases)],
-                          "seat": raw["seat"][ks, cols], "card_id": ids, "label": np.array(labels, dtype=object)[ids],
-                          "diff": raw["diff"][ks, cols], "playouts": raw["ok"][ks, cols]})
+                          "seat": got["seat"], "card_id": ids, "label": np.array(labels, dtype=object)[ids],
+                          "diff": got["diff"], "playouts": got["ok"]})
     values = card_values(pairs, phases, [lab for lab, w in zip(labels, want, strict=True) if w])
     sampled = int(np.sum(raw["mover"] >= 0))
     counts.update(states=sampled, pairs=int(len(pairs)),
