@@ -189,7 +189,8 @@ def card_value_findings(values: pd.DataFrame, beside: pd.DataFrame, decisions: p
                     f"The {row['kind']} decision never matters measurably: its best option brings "
                     f"{pp(row['spread'])} of the mover's win over its worst ({ci_text(*_ci(row), pp)}; {n}).",
                     float(row["spread"]), _ci(row), "#decisions"))
-            elif np.isfinite(row["ci_high"]) and row["ci_high"] < th["card_effect_min"]:
+            elif (np.isfinite(row["ci_high"]) and -th["card_effect_min"] < row["ci_low"]
+                  and row["ci_high"] < th["card_effect_min"]):
                 out.append(Finding(
                     "decision_matters_little", LOW,
                     f"The {row['kind']} decision matters little: its best option brings {pp(row['spread'])} of the "

@@ -190,8 +190,9 @@ class CardSwap:
     - ``outcome(ctx, state) -> int``: a finished game's winners as a bit mask (0: none).
     - ``zones(ctx, state, out) -> n``: the number of cards in each zone (hands, piles, decks) into
       ``out``: what a swap must leave unchanged (the tests check it).
-    - ``decision_kind(ctx, state) -> int``: the kind of the pending decision, an index into
-      ``decision_kinds`` (the game's names: draw, discard, call ...).
+    - ``option_kind(ctx, state, option) -> int``: the kind of one of the pending decision's options,
+      an index into ``decision_kinds`` (the game's names: draw, discard, call; land, attack,
+      exchange ...): a decision that offers options of several kinds is valued per kind.
     - ``labels(config) -> [label per card id]``: for a game without ``Engine.cards`` (no
       card-impact table), the cards' names; None: ``Engine.cards``' labels.
     """
@@ -201,7 +202,7 @@ class CardSwap:
     rekey: Callable
     outcome: Callable
     zones: Callable
-    decision_kind: Callable
+    option_kind: Callable
     decision_kinds: tuple[str, ...]
     holding: str
     swapped: str
@@ -210,10 +211,10 @@ class CardSwap:
     @classmethod
     def of_game(cls, module) -> CardSwap:
         """The hooks where the game template puts them: ``card_value_nb`` (held, swap, rekey,
-        outcome, zones, decision_kind, DECISION_KINDS, HOLDING, SWAPPED; ``card_labels`` in a game
+        outcome, zones, option_kind, DECISION_KINDS, HOLDING, SWAPPED; ``card_labels`` in a game
         without ``Engine.cards``)."""
         found = {name: getattr(module, name) for name in ("held", "swap", "rekey", "outcome", "zones",
-                                                           "decision_kind")}
+                                                           "option_kind")}
         return cls(**found, decision_kinds=tuple(module.DECISION_KINDS), holding=module.HOLDING,
                    swapped=module.SWAPPED, labels=getattr(module, "card_labels", None))
 

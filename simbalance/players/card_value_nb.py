@@ -135,28 +135,32 @@ def value_cards(start, play_out, to_move, clone, held, swap, rekey, outcome, ctx
 
 @njit(nogil=True)
 def value_decisions(start, play_out, to_move, legal_options, apply_option, clone, determinize, outcome,
-                    decision_kind, ctx, state, lineups, slot_strategy, slot_params, seed, lo, hi, phases, playouts,
-                    cap, options, out_kind, out_mover, out_options, out_best, out_worst, out_mean, out_split):
-    """Decisions ``lo .. hi - 1``, sampled as states are (module doc): at each, up to ``cap`` of the
-    pending decision's options (drawn uniformly when there are more), each applied to the same
-    ``playouts`` determinizations from the mover's view (``determinize``, which re-keys the stream
-    too: every option plays on with the same draws) and played out; row ``k - lo``: the decision's
-    kind, the mover, the options tried, the best and the worst option's mean share of the mover's
-    win, the mean over the options (kind -1: no decision), and ``out_split``: the spread measured
-    apart from the choice (the best and the worst option picked on the even play-outs and their
-    difference measured on the odd ones, and the other way round, averaged: no upward bias from
-    picking the largest of noisy means; with one play-out, the plain spread)."""
+                    option_kind, ctx, state, lineups, slot_strategy, slot_params, seed, lo, hi, phases, playouts,
+                    cap, options, chosen, out_mover, out_options, out_best, out_worst, out_split):
+    """Decisions ``lo .. hi - 1``, sampled as states are (module doc). At each, the pending
+    decision's options are sorted by kind (``option_kind``: a slot decision may offer land, attack
+    and exchange options at once); for every kind with at least two options, up to ``cap`` of them
+    (drawn uniformly when there are more) are each applied to the same ``playouts``
+    determinizations from the mover's view (``determinize``, which re-keys the stream too: every
+    option plays on with the same draws) and played out. Row ``k - lo``, column ``kind``: the
+    options tried (0 or 1: the kind was not valued there), the best and the worst option's mean
+    share of the mover's win, and ``out_split``: the spread measured apart from the choice (the best
+    and the worst option picked on the even play-outs and their difference measured on the odd
+    ones, and the other way round, averaged: no upward bias from picking the largest of noisy
+    means; with one play-out, the plain spread). ``out_mover``: -1 where no decision was sampled."""
     players = lineups.shape[1]
+    n_kinds = out_options.shape[1]
     sid = np.zeros(players, np.int64)
     prm = np.zeros((players, slot_params.shape[1]), np.float64)
     rng = np.zeros(1, np.uint64)
     key = np.zeros(1, np.uint64)
     rew = np.zeros(players, np.float64)
-    sums = np.zeros(cap, np.float64)
+    keys = np.zeros(playouts, np.uint64)
     got = np.zeros((cap, playouts), np.float64)
     for k in range(lo, hi):
         r = k - lo
-        out_kind[r] = -1
+        for kind in range(n_kinds):
+            out_options[r, kind] = 0
         _seats(lineups, slot_strategy, slot_params, k, sid, prm)
         seed_game(rng, seed ^ SALT_PICK, k)
         _, d = _sample_state(start, play_out, ctx, state, sid, prm, seed, k, phases[r], rng)
@@ -164,55 +168,62 @@ def value_decisions(start, play_out, to_move, legal_options, apply_option, clone
         out_mover[r] = mover
         if mover < 0:
             continue
-        out_kind[r] = decision_kind(ctx, state)
-        n = legal_options(ctx, state, options)
-        for i in range(min(n, cap)):  # a uniform sample of cap options: a partial shuffle
-            t = i + randint(rng, n - i)
-            options[i], options[t] = options[t], options[i]
-        n = min(n, cap)
-        out_options[r] = n
-        for i in range(n):
-            sums[i] = 0.0
+        n_all = legal_options(ctx, state, options)
+        pick = np.zeros(1, np.uint64)
+        pick[0] = rng[0]
         seed_game(rng, seed ^ SALT_PLAY, k)
         for j in range(playouts):
-            key[0] = next_u64(rng)
-            det = clone(state)
-            determinize(ctx, det, mover, key)
-            for i in range(n):
-                copy = clone(det)
-                apply_option(ctx, copy, options[i])
-                play_out(ctx, copy, sid, prm, np.int64(-1))
-                shares(outcome(ctx, copy), rew, players)
-                sums[i] += rew[mover]
-                got[i, j] = rew[mover]
-        best = -1.0
-        worst = 2.0
-        total = 0.0
-        for i in range(n):
-            m = sums[i] / playouts
-            best = max(best, m)
-            worst = min(worst, m)
-            total += m
-        out_best[r] = best
-        out_worst[r] = worst
-        out_mean[r] = total / n if n > 0 else 0.0
-        out_split[r] = best - worst
-        if playouts >= 2 and n >= 2:
-            split = 0.0
-            for half in range(2):
-                hi_i, lo_i, hi_m, lo_m = 0, 0, -1.0, 2.0
+            keys[j] = next_u64(rng)
+        for kind in range(n_kinds):
+            n = 0
+            for i in range(n_all):
+                if option_kind(ctx, state, options[i]) == kind:
+                    chosen[n] = options[i]
+                    n += 1
+            for i in range(min(n, cap)):  # a uniform sample of cap options: a partial shuffle
+                t = i + randint(pick, n - i)
+                chosen[i], chosen[t] = chosen[t], chosen[i]
+            n = min(n, cap)
+            out_options[r, kind] = n
+            if n < 2:
+                continue
+            for j in range(playouts):
+                key[0] = keys[j]
+                det = clone(state)
+                determinize(ctx, det, mover, key)
                 for i in range(n):
-                    m = 0.0
-                    for j in range(half, playouts, 2):
-                        m += got[i, j]
-                    if m > hi_m:
-                        hi_i, hi_m = i, m
-                    if m < lo_m:
-                        lo_i, lo_m = i, m
-                d = 0.0
-                c = 0
-                for j in range(1 - half, playouts, 2):
-                    d += got[hi_i, j] - got[lo_i, j]
-                    c += 1
-                split += d / c
-            out_split[r] = split / 2
+                    copy = clone(det)
+                    apply_option(ctx, copy, chosen[i])
+                    play_out(ctx, copy, sid, prm, np.int64(-1))
+                    shares(outcome(ctx, copy), rew, players)
+                    got[i, j] = rew[mover]
+            best = -1.0
+            worst = 2.0
+            for i in range(n):
+                m = 0.0
+                for j in range(playouts):
+                    m += got[i, j]
+                best = max(best, m / playouts)
+                worst = min(worst, m / playouts)
+            out_best[r, kind] = best
+            out_worst[r, kind] = worst
+            out_split[r, kind] = best - worst
+            if playouts >= 2:
+                split = 0.0
+                for half in range(2):
+                    hi_i, lo_i, hi_m, lo_m = 0, 0, -1.0, 2.0
+                    for i in range(n):
+                        m = 0.0
+                        for j in range(half, playouts, 2):
+                            m += got[i, j]
+                        if m > hi_m:
+                            hi_i, hi_m = i, m
+                        if m < lo_m:
+                            lo_i, lo_m = i, m
+                    diff = 0.0
+                    c = 0
+                    for j in range(1 - half, playouts, 2):
+                        diff += got[hi_i, j] - got[lo_i, j]
+                        c += 1
+                    split += diff / c
+                out_split[r, kind] = split / 2

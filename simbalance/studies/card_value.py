@@ -199,12 +199,14 @@ def play_card_values(res, swap, ctx, lineup, seed: int, total: int, phase_codes:
 
 def play_decision_values(res, search, swap, ctx, lineup, seed: int, total: int, phase_codes: np.ndarray,
                          playouts: int, threads: int, progress=None, label: str = "decisions") -> dict:
-    """The decision kernel over ``total`` sampled decisions: its raw arrays."""
+    """The decision kernel over ``total`` sampled decisions: per decision the ``mover`` (-1: none)
+    and per option kind (columns: ``swap.decision_kinds``) the ``options`` tried, the ``best`` and
+    ``worst`` mean share and the ``split`` spread."""
     from simbalance.players.card_value_nb import value_decisions
 
-    out = {"kind": np.zeros(total, np.int64), "mover": np.zeros(total, np.int64),
-           "options": np.zeros(total, np.int64), "best": np.zeros(total), "worst": np.zeros(total),
-           "mean": np.zeros(total), "split": np.zeros(total)}
+    kinds = len(swap.decision_kinds)
+    out = {"mover": np.zeros(total, np.int64), "options": np.zeros((total, kinds), np.int64),
+           "best": np.zeros((total, kinds)), "worst": np.zeros((total, kinds)), "split": np.zeros((total, kinds))}
     seats = lineup.seats.astype(np.int64)
     strategy = lineup.slot_strategy.astype(np.int64)
     params = np.ascontiguousarray(lineup.slot_params, dtype=np.float64)
@@ -213,11 +215,11 @@ def play_decision_values(res, search, swap, ctx, lineup, seed: int, total: int, 
     def run(lo: int, hi: int) -> None:
         state = res.new_state(ctx)
         value_decisions(res.start, res.play_out, res.to_move, res.legal_options, res.apply_option, res.clone,
-                        search.determinize, swap.outcome, swap.decision_kind, ctx, state, seats, strategy, params,
+                        search.determinize, swap.outcome, swap.option_kind, ctx, state, seats, strategy, params,
                         np.uint64(seed), np.int64(lo), np.int64(hi), phase_codes[lo:hi], np.int64(playouts),
-                        np.int64(OPTION_CAP), np.zeros(n_options, np.int64), out["kind"][lo:hi],
+                        np.int64(OPTION_CAP), np.zeros(n_options, np.int64), np.zeros(n_options, np.int64),
                         out["mover"][lo:hi], out["options"][lo:hi], out["best"][lo:hi], out["worst"][lo:hi],
-                        out["mean"][lo:hi], out["split"][lo:hi])
+                        out["split"][lo:hi])
 
     _blocks(total, run, threads, progress, label, time.perf_counter())
     return out
@@ -296,16 +298,14 @@ def card_value(
                                     derive_seed(settings.seed, "card-value decisions"), n_dec, dec_codes, playouts,
                                     plan.threads, progress, f"{spec.id}: decision values")
         seconds["decisions"] = time.perf_counter() - begin
-        keep = draw["kind"] >= 0
         kinds = swap.decision_kinds
+        rows, cols = np.nonzero((draw["options"] >= 2) & (draw["mover"] >= 0)[:, None])
         frame = pd.DataFrame({
-            "kind": [kinds[k] for k in draw["kind"][keep]], "phase": [phases[k % len(phases)] for k in
-                                                                      np.flatnonzero(keep)],
-            "spread": draw["split"][keep], "raw_spread": (draw["best"] - draw["worst"])[keep],
-            "options": draw["options"][keep],
-            "playouts": draw["options"][keep] * playouts})
+            "kind": np.array(kinds, dtype=object)[cols], "phase": np.array(phases, dtype=object)[rows % len(phases)],
+            "spread": draw["split"][rows, cols], "raw_spread": (draw["best"] - draw["worst"])[rows, cols],
+            "options": draw["options"][rows, cols], "playouts": draw["options"][rows, cols] * playouts})
         table = decision_values(frame, phases, kinds)
-        counts.update(decisions=int(keep.sum()), decision_playouts=int(frame["playouts"].sum()))
+        counts.update(decisions=int(np.sum(draw["mover"] >= 0)), decision_playouts=int(frame["playouts"].sum()))
     elif decisions > 0:
         note.append(f"{spec.id} has no informed decisions (its picks are blind): no decision is valued")
     observed, observed_kind = None, None

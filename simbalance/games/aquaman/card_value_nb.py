@@ -149,6 +149,6 @@ def zones(G, S, out):
 
 
 @njit(cache=True)
-def decision_kind(G, S):
-    """The pending decision (state_nb.D_*, named in DECISION_KINDS); -1 once the game is over."""
+def option_kind(G, S, option):
+    """The pending decision (state_nb.D_*, named in DECISION_KINDS), every option's; -1 once over."""
     return S.ctr[C_DECISION]

@@ -125,8 +125,8 @@ def zones(ctx, state, out):
 
 
 @njit(cache=True)
-def decision_kind(ctx, state):
-    """draw (0), discard (1) or call (2); -1 once the game is over."""
+def option_kind(ctx, state, option):
+    """The pending decision's kind, every option's: draw (0), discard (1) or call (2); -1 once over."""
     phase = state[1][V_PHASE]
     if phase == PH_SOURCE:
         return 0

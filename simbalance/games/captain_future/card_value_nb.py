@@ -22,6 +22,9 @@ from simbalance.games.captain_future.state_nb import (
     NDISC,
     NK,
     NSTACK,
+    OPT_ATTACK,
+    OPT_EXCHANGE,
+    OPT_LAND,
     PH_EVENT_AFTER,
     PH_EVENT_BEFORE,
     PH_SLOT,
@@ -33,7 +36,7 @@ from simbalance.games.captain_future.state_nb import (
 HOLDING = "one of its kind in the seat's hand (the engine tells cards apart by kind)"
 SWAPPED = ("one card of the kind changes places with a card drawn uniformly among those the seat cannot see: every "
            "card of the other hands and the stack")
-DECISION_KINDS = ("event before", "action", "event after")
+DECISION_KINDS = ("event before", "land", "attack", "exchange", "pass", "event after")
 
 
 def card_labels(cfg: dict) -> list[str]:
@@ -111,13 +114,15 @@ def zones(ctx, state, out):
 
 
 @njit(cache=True)
-def decision_kind(ctx, state):
-    """event before (0), action (1: land, attack, exchange or pass), event after (2); -1 otherwise."""
+def option_kind(ctx, state, option):
+    """event before (0); in an action slot the option's own kind: land (1), attack (2), exchange (3),
+    pass (4: offered alone, when nothing is legal); event after (5); -1 otherwise."""
     phase = state[0][PHASE]
     if phase == PH_EVENT_BEFORE:
         return 0
     if phase == PH_SLOT:
-        return 1
+        kind = option // 65536
+        return 1 if kind == OPT_LAND else 2 if kind == OPT_ATTACK else 3 if kind == OPT_EXCHANGE else 4
     if phase == PH_EVENT_AFTER:
-        return 2
+        return 5
     return -1

@@ -104,6 +104,6 @@ def zones(ctx, state, out):
 
 
 @njit(cache=True)
-def decision_kind(ctx, state):
-    """Every decision is a pick."""
+def option_kind(ctx, state, option):
+    """Every option is a pick."""
     return 0

@@ -131,8 +131,9 @@ def zones(ctx, state, out):
 
 
 @njit(cache=True)
-def decision_kind(ctx, state):
-    """lead (0: the first card of the game, any card), play (1), name (2: a drawn wildcard); -1 once over."""
+def option_kind(ctx, state, option):
+    """The pending decision's kind, every option's: lead (0: the first card of the game, any card),
+    play (1), name (2: a drawn wildcard); -1 once over."""
     st = state[2]
     if st[PHASE] == PHASE_NAME:
         return 2
