@@ -98,7 +98,7 @@ class CardValueResult:
             "values": json_records(self.values), "beside_card_impact": json_records(self.beside),
             "observed_kind": self.observed_kind, "observed_games": self.observed_games,
             "decisions": json_records(self.decisions) if self.decisions is not None else None,
-            "seconds": self.seconds, "counts": self.counts,
+            "priority": self.priority(), "seconds": self.seconds, "counts": self.counts,
             "findings": [f.to_dict() for f in self.findings()],
         }
 
