@@ -248,7 +248,7 @@ def card_value(
     states = check_whole("--states", states, 1, MAX_STATES)
     playouts = check_whole("--playouts", playouts, 1, MAX_PLAYOUTS)
     decisions = check_whole("--decisions", decisions, 0, MAX_STATES)
-    observe = check_whole("--observe", observe, 0, 10**8)
+    observe = check_whole("--observe", observe, 0, 10**7)  # kept in memory for the card-impact table
     plan = settings.plan(max(observe, 1), strategies=strategies, rotate=strategies is not None
                          and not isinstance(strategies, str) and len(set(strategies)) > 1)
     engine, spec = plan.engine, plan.spec
@@ -286,7 +286,7 @@ def card_value(
     values = card_values(pairs, phases, [lab for lab, w in zip(labels, want, strict=True) if w])
     sampled = int(np.sum(raw["mover"] >= 0))
     counts.update(states=sampled, pairs=int(len(pairs)),
-                  playouts=int(playouts * (np.sum(raw["n"][raw["mover"] >= 0]) + sampled)),
+                  playouts=int(playouts * np.sum(raw["n"] > 0) + got["ok"].sum()),  # the states as they are, the swaps
                   sampling_games=2 * total)
     note = []
     table = None
@@ -307,7 +307,9 @@ def card_value(
         table = decision_values(frame, phases, kinds)
         counts.update(decisions=int(np.sum(draw["mover"] >= 0)), decision_playouts=int(frame["playouts"].sum()))
     elif decisions > 0:
-        note.append(f"{spec.id} has no informed decisions (its picks are blind): no decision is valued")
+        note.append(f"{spec.id} has no informed decisions (its picks are blind): no decision is valued"
+                    if not engine.has_decisions else
+                    f"{spec.id} has no search hooks (determinize): no decision is valued")
     observed, observed_kind = None, None
     if engine.cards is None:
         note.append(f"{spec.id} has no card-impact table: its values stand alone")
