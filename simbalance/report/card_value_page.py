@@ -60,7 +60,7 @@ def decision_figure(decisions: pd.DataFrame, phases: list[str]) -> Figure:
     """Each decision kind's mean spread between the best and the worst option (95% CI), by phase."""
     fig = Figure(figsize=(6.0, 3.0), layout="constrained")
     ax = fig.add_subplot()
-    kinds = list(dict.fromkeys(decisions["kind"]))
+    kinds = list(dict.fromkeys(decisions.loc[decisions["decisions"] > 0, "kind"]))  # a kind never sampled: left out
     names = [*phases, ALL] if len(phases) > 1 else phases
     width = 0.8 / len(names)
     for j, name in enumerate(names):
