@@ -140,13 +140,17 @@ def card_value_findings(values: pd.DataFrame, beside: pd.DataFrame, decisions: p
     ranked = enough if len(enough) else pooled  # a card seen in 5 states is no candidate for the strongest
     best = ranked.loc[ranked["value"].idxmax()]
     worst = ranked.loc[ranked["value"].idxmin()]
+    look = {"strongest": " If that is more than the design means it to be, look at its copies in the deck or what "
+                         "its rule gives (card_value.json's priority lists the cards by the size of their value).",
+            "weakest": " A card its holder would rather not have: look at whether it is meant to be a burden."}
     for row, words in ((best, "strongest"), (worst, "weakest")):
-        sure = row["ci_low"] > 0 or row["ci_high"] < 0
+        sure = row["ci_low"] > 0 if words == "strongest" else row["ci_high"] < 0
         out.append(Finding(
             f"card_value_{words}", severity(row["value"], _ci(row), th["card_effect_min"]) if sure else LOW,
             f"The {words} card to hold is {row['card']}: holding it rather than a card its holder could have held "
             f"instead is worth {pp(row['value'])} of the holder's win ({ci_text(*_ci(row), pp)}; "
-            f"{row['states']:,} states){'' if sure else ', not told apart from 0'}.",
+            f"{row['states']:,} states){'' if sure else ', not told apart from 0'}."
+            f"{look[words] if sure and abs(row['value']) >= th['card_effect_min'] else ''}",
             float(row["value"]), _ci(row), "#values"))
     null = pooled[(pooled["ci_low"] >= -th["card_null_max"]) & (pooled["ci_high"] <= th["card_null_max"])
                   & (pooled["states"] >= MIN_STATES)]
