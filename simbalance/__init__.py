@@ -7,7 +7,7 @@
 >>> result.win_shares().mean() # each seat's share of the wins (ties split), as in summary()
 >>> simbalance.write_report(result, "reports/mine")  # the folder `simbalance run` writes
 
-The studies (``compare``, ``sweep``, ``tournament``, ``skill``, ``tune``) are here too; see
+The studies (``compare``, ``sweep``, ``solve``, ``tournament``, ``skill``, ``tune``) are here too; see
 ``simbalance.api`` and docs/studies.md.
 """
 
@@ -22,6 +22,7 @@ from simbalance.api import (  # noqa: E402
     compare,
     simulate,
     skill,
+    solve,
     sweep,
     tournament,
     tune,
@@ -29,5 +30,5 @@ from simbalance.api import (  # noqa: E402
 )
 from simbalance.version import __version__  # noqa: E402
 
-__all__ = ["RunSettings", "SimulationResult", "card_value", "compare", "simulate", "skill", "sweep", "tournament", "tune", "write_report",
+__all__ = ["RunSettings", "SimulationResult", "card_value", "compare", "simulate", "skill", "solve", "sweep", "tournament", "tune", "write_report",
            "__version__"]

@@ -1,10 +1,11 @@
 """The Python entry point: every study simbalance runs, as functions returning typed results.
 
-    >>> from simbalance.api import simulate, compare, sweep, tournament, skill, tune
+    >>> from simbalance.api import simulate, compare, sweep, solve, tournament, skill, tune
     >>> result = simulate("captain-future", 100_000, seed=1)
     >>> write_report(result, "reports/first")      # the same folder as `simbalance run`
     >>> settings = RunSettings("captain-future", players=3, seed=1)   # or the same keywords, to any study
     >>> compare(settings, ["short-game"], 100_000)
+    >>> solve("captain-future", ["balance=0.97:1"], ["ships.4=24:36"], budget="5m")   # the smallest change
     >>> checked = dataclasses.replace(result, strong_play=strong_play(settings))   # `run --robust`
     >>> checked.report_findings()                  # the seat finding, checked under strong play
     >>> card_value("captain-action", states=500).value("Captain Action wildcard 0")   # causal card value
@@ -26,6 +27,7 @@ from simbalance.studies.robustness import strong_play
 from simbalance.studies.run import SimulationResult, simulate, summarize_run
 from simbalance.studies.settings import RunSettings, plan_run
 from simbalance.studies.skill import SkillResult, skill
+from simbalance.studies.solve import SolveResult, solve
 from simbalance.studies.sweep import SweepResult, sweep
 from simbalance.studies.tournament import TournamentResult, tournament
 from simbalance.studies.tune import TuneResult, tune
@@ -43,7 +45,7 @@ def write_report(result: SimulationResult, out: str | Path | None = None) -> Pat
 
 
 __all__ = [
-    "MAX_SEED", "CardValueResult", "ComparisonResult", "ConfigError", "RunPlan", "RunSettings", "SimbalanceError", "SimulationResult", "SkillResult",
+    "MAX_SEED", "CardValueResult", "ComparisonResult", "ConfigError", "RunPlan", "RunSettings", "SimbalanceError", "SimulationResult", "SkillResult", "SolveResult",
     "SweepResult", "TournamentResult", "TuneResult", "card_value", "check_n", "check_seed", "compare", "plan_run", "same_games",
-    "simulate", "skill", "strong_play", "summarize_run", "sweep", "tournament", "tune", "write_report",
+    "simulate", "skill", "solve", "strong_play", "summarize_run", "sweep", "tournament", "tune", "write_report",
 ]

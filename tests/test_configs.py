@@ -30,3 +30,91 @@ def test_every_variant_applies(game):
     assert len(names) >= 3, f"{game} needs at least three named variants"
     for name in names:
         plan_run(game, 1, variants=[name])
+
+
+# ---- seat compensation and knobs (issue 39; docs/solve.md, docs/rules/<game>.md "Seat compensation") ----
+
+BUILTIN = ["aquaman", "captain-action", "captain-future", "find-dr-evil", "lady-actions-escape"]
+
+
+@pytest.mark.parametrize("game", BUILTIN)
+def test_every_compensation_kind_has_a_key_per_seat_and_0_is_the_default(game):
+    from simbalance.core.config import load_config
+
+    spec = all_games()[game]
+    table = load_config(game)["compensation"]
+    kinds = {name: keys for name, keys in table.items() if isinstance(keys, dict)}
+    assert kinds, f"{game}: no per-seat compensation kind"
+    for name, keys in kinds.items():
+        assert list(keys) == [str(s) for s in range(1, spec.max_players + 1)], (game, name)
+    assert all(v == 0 for keys in kinds.values() for v in keys.values())
+    assert all(v == 0 for v in table.values() if not isinstance(v, dict))
+
+
+@pytest.mark.parametrize("game", BUILTIN)
+def test_every_shipped_knob_is_valid_and_playable_at_both_ends(game):
+    """knobs_of accepts the table; each knob names today's value, every seat's compensation of the
+    default player count is a knob, and a short run plays at the low and the high end of each."""
+    import simbalance
+    from simbalance.core.config import knobs_of, load_config
+
+    cfg = load_config(game)
+    knobs = knobs_of(cfg)
+    players = cfg["game"]["players"]
+    for kind, keys in cfg["compensation"].items():
+        if isinstance(keys, dict):
+            assert {f"compensation.{kind}.{s}" for s in range(1, players + 1)} <= set(knobs), (game, kind)
+    for key, (low, high, step) in knobs.items():
+        assert step is None or step > 0
+        for value in (low, high):
+            games = simbalance.simulate(game, 8, seed=1, overrides={key: value}).games
+            assert len(games) == 8, (key, value)
+
+
+@pytest.mark.parametrize(("knobs", "message"), [
+    ({"rules.nope": [1, 2]}, r"^knobs.'rules.nope': not a key of the config"),
+    ({"game.strategies": [1, 2]}, r"^knobs.'game.strategies': the key's value .* is not a number"),
+    ({"rules.pick_cap": [20000, 100]}, r"^knobs.'rules.pick_cap' = \[20000, 100\]: low 20000 is above high 100$"),
+    ({"rules.pick_cap": [1, 5000]}, r"^knobs.'rules.pick_cap' = \[1, 5000\]: today's value 10000 lies outside"),
+    ({"rules.pick_cap": [1.5, 20000]}, r"give whole-number bounds$"),
+    ({"rules.pick_cap": [1]}, r"expected \[low, high\] or \[low, high, step\], numbers$"),
+    ({"rules.pick_cap": [1, 20000, 0]}, r"the step 0 must be above 0$"),
+    ({"targets.balance_min": [0.9, 1.0]}, r"is a float \(0.95\); give \[low, high, step\]$"),
+])
+def test_a_bad_knob_is_a_one_line_error(knobs, message):
+    from simbalance.core.config import knobs_of, load_config
+
+    cfg = load_config("find-dr-evil")
+    cfg["knobs"] = knobs
+    with pytest.raises(ConfigError, match=message):
+        knobs_of(cfg)
+
+
+def test_knobs_of_reads_whole_and_float_ranges_and_a_config_without_knobs():
+    from simbalance.core.config import knobs_of, load_config
+
+    cfg = load_config("find-dr-evil")
+    cfg["knobs"] = {"rules.pick_cap": [100, 20000], "targets.balance_min": [0.9, 1.0, 0.01],
+                    "compensation.cards.2": [-2, 2, 2]}
+    assert knobs_of(cfg) == {"rules.pick_cap": (100, 20000, None), "targets.balance_min": (0.9, 1.0, 0.01),
+                             "compensation.cards.2": (-2, 2, 2)}
+    del cfg["knobs"]
+    assert knobs_of(cfg) == {}
+
+
+def test_knobs_are_not_keys_of_the_game():
+    """`--set` refuses [knobs] (it is what solve searches), the allowed keys leave it out, and the
+    config hashes (a baseline's, a fit's) ignore it and an all-zero compensation."""
+    from simbalance.analysis.check import config_hash
+    from simbalance.core.config import apply_overrides, flat_keys, load_config, unknown_key_message
+    from simbalance.studies.evaluation import rules_digest
+
+    cfg = load_config("captain-future")
+    with pytest.raises(ConfigError, match=r"^--set knobs.x: \[knobs\] is what `simbalance solve` searches"):
+        apply_overrides(cfg, ["knobs.x=1"])
+    assert not [k for k in flat_keys(cfg) if k.startswith("knobs")]
+    assert "knobs" not in unknown_key_message(cfg, "nope")
+    bare = {k: v for k, v in cfg.items() if k not in ("knobs", "compensation")}
+    assert config_hash(cfg) == config_hash(bare) and rules_digest(cfg) == rules_digest(bare)
+    moved = apply_overrides(cfg, ["compensation.points.4=-1"])
+    assert config_hash(moved) != config_hash(cfg) and rules_digest(moved) != rules_digest(cfg)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from functools import cache
 
 import numpy as np
-from common import ladder_passage, lead_passage, robustness_passage, strategy_share
+from common import compensation_passage, ladder_passage, lead_passage, robustness_passage, strategy_share
 from common import pct as _pct
 
 import simbalance
@@ -135,3 +135,12 @@ def fitted_evaluation() -> str:
 
 
 FIGURES["fitted-evaluation"] = fitted_evaluation
+
+
+def seat_compensation() -> str:
+    """How far each compensation kind moves the seats (docs/rules/aquaman.md, "Seat compensation")."""
+    return compensation_passage("aquaman", [{}, {"compensation.hand_limit.1": -1}, {"compensation.hand_limit.1": -2}, {"compensation.hand_limit.4": 2},
+        {"compensation.cards.1": -1}, {"compensation.cards.4": 1}], 20_000)
+
+
+FIGURES["seat-compensation"] = seat_compensation

@@ -9,7 +9,7 @@ from __future__ import annotations
 from functools import cache
 
 import numpy as np
-from common import ladder_passage, lead_passage, robustness_passage
+from common import compensation_passage, ladder_passage, lead_passage, robustness_passage
 from common import pct as _pct
 
 import simbalance
@@ -159,3 +159,12 @@ def fitted_evaluation() -> str:
 
 
 FIGURES["fitted-evaluation"] = fitted_evaluation
+
+
+def seat_compensation() -> str:
+    """How far each compensation kind moves the seats (docs/rules/captain-action.md, "Seat compensation")."""
+    return compensation_passage("captain-action", [{}, {"compensation.points.1": -4}, {"compensation.points.1": -8}, {"compensation.later_seat_points": 4},
+        {"compensation.later_seat_points": 8}], 20_000)
+
+
+FIGURES["seat-compensation"] = seat_compensation

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from functools import cache
 
-from common import ladder_passage, lead_passage, robustness_passage, search_settings_passage
+from common import (
+    compensation_passage,
+    ladder_passage,
+    lead_passage,
+    robustness_passage,
+    search_settings_passage,
+    solve_passage,
+)
 from common import pct as _pct
 
 import simbalance
@@ -118,3 +125,29 @@ def fitted_evaluation() -> str:
 
 
 FIGURES["fitted-evaluation"] = fitted_evaluation
+
+
+def seat_compensation() -> str:
+    """How far each compensation kind moves the seats (docs/rules/captain-future.md, "Seat compensation")."""
+    p = "compensation.points."
+    return compensation_passage("captain-future", [
+        {}, {p + "4": -1}, {p + "4": -2}, {p + "4": -3}, {p + "4": -4},
+        {"compensation.later_seat_points": -1}, {"compensation.later_seat_points": -2},
+        {"compensation.ships.4": -1}, {"compensation.ships.4": 1},
+        {p + "4": -4, p + "3": -1, p + "2": 1},
+    ], 20_000)
+
+
+FIGURES["seat-compensation"] = seat_compensation
+
+
+def solve_example() -> str:
+    """`simbalance solve` on the default players: the config's [knobs] (the seat compensation)
+    once the game declares them, the ship count and hand size until then."""
+    from simbalance.core.config import load_config
+
+    knobs = None if load_config("captain-future").get("knobs") else ["ships.4=24:36", "rules.hand_size=8:12"]
+    return solve_passage("captain-future", ["balance=0.97:1"], knobs, strategies="aggressor", budget="20m", seed=1)
+
+
+FIGURES["solve"] = solve_example

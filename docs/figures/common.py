@@ -187,3 +187,59 @@ def fitted_evaluation_passage(game: str) -> str:
               "prediction):", "", "| predicted | fitted: observed | positions |", "|---:|---:|---:|"]
     lines += [f"| {pct(r['predicted'])} | {pct(r['observed'])} | {r['n']:,} |" for r in data["calibration"]["fitted"]]
     return "\n".join(lines)
+
+
+def compensation_passage(game: str, settings: list[dict], n: int, seed: int = 5, **kwargs) -> str:
+    """Seat compensation (docs/rules/<game>.md, "Seat compensation"): each setting's seat win rates over
+    decided games and balance, ``n`` games each on the same seed (the default lineup unless ``kwargs``
+    say otherwise), as a table."""
+    import simbalance
+
+    rows, players = [], None
+    for overrides in settings:
+        s = simbalance.simulate(game, n, seed=seed, overrides=overrides, **kwargs).summary()
+        players = len(s["seats"])
+        what = ", ".join(f"`{k}={v}`" for k, v in overrides.items()) or "none (the rules as printed)"
+        rates = " | ".join(pct(r["win_rate_decided"]) for r in s["seats"])
+        rows.append(f"| {what} | {rates} | {s['balance']:.3f} |")
+    head = "| `--set` | " + " | ".join(f"player {p + 1}" for p in range(players)) + " | balance |"
+    rule = "|---|" + "---|" * players + "---|"
+    return (f"{n:,} games per row, seed {seed}, the default lineup; the share of decided games each player wins:\n\n"
+            + "\n".join([head, rule, *rows]))
+
+
+def solve_passage(game: str, targets: list[str], knobs: list[str] | None, *, strategies: str | None = None,
+                  budget: str = "20m", seed: int = 1, **kwargs) -> str:
+    """`simbalance solve` in words: today's rules, the chosen change with its verified interval and
+    side effects, the other players' verdicts, the search's cost (docs/solve.md). ``knobs`` None:
+    the config's ``[knobs]``."""
+    import shlex
+
+    from simbalance.analysis.solve import targets_words, test_words
+    from simbalance.studies.solve import solve
+
+    res = solve(game, targets, knobs, budget=budget, strategies=strategies, seed=seed, **kwargs)
+    parts = ["simbalance", "solve", game] + (["--strategies", strategies] if strategies else [])
+    parts += [a for t in targets for a in ("--target", t)] + [a for k in knobs or [] for a in ("--knob", k)]
+    parts += ["--budget", budget, "--seed", str(seed)]
+    command = " ".join(shlex.quote(p) for p in parts)
+    today = "; ".join(test_words(t) for t in res.today["tests"])
+    tried = len(res.candidates)
+    played = int(res.candidates["games"].sum()) if tried else 0
+    head = (f"`{command}` ({', '.join(k.text() for k in res.knobs)}; targets: {targets_words(res.targets)}). "
+            f"Today's rules, {res.verify_n:,} games: {today}.")
+    if res.no_change_needed:
+        return head + " No change needed."
+    cost = (f"The search tried {tried} candidates in {played:,} games; the whole solve took {res.seconds:.0f} s"
+            + (" (the budget stopped the search)" if res.budget_spent else "") + ".")
+    chosen = res.chosen
+    if chosen is None:
+        said = " ".join(f.text for f in res.findings())
+        return f"{head} {said} {cost}"
+    metrics = "; ".join(test_words(t) for t in chosen.judged["tests"])
+    effect = res.side_effects().get(chosen.words, "")
+    models = " ".join(
+        f"Under {m['model']} ({m['games']:,} games): {m['verdict']} ("
+        + "; ".join(test_words(t) for t in m["tests"]) + ")." for m in chosen.models)
+    return (f"{head} **{chosen.words}** (`{' '.join(f'--set {k}={v}' for k, v in chosen.change.items())}`): "
+            f"{metrics} on {res.verify_n:,} fresh games; {effect}. {models} {cost}")

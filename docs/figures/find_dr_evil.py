@@ -13,7 +13,7 @@ from functools import cache
 from math import comb
 
 import numpy as np
-from common import lead_passage
+from common import compensation_passage, lead_passage
 
 import simbalance
 from simbalance.core.records import win_shares
@@ -129,3 +129,12 @@ def lead() -> str:
 
 FIGURES = {"seat-rates": seat_rates, "length": length, "variants": variants, "exact-odds": exact_odds,
            "lead": lead}
+
+
+def seat_compensation() -> str:
+    """How far each compensation kind moves the seats (docs/rules/find-dr-evil.md, "Seat compensation")."""
+    return compensation_passage("find-dr-evil", [{}, {"compensation.cards.4": -1}, {"compensation.cards.4": -2}, {"compensation.cards.4": 1},
+        {"compensation.cards.1": 2}], 100_000)
+
+
+FIGURES["seat-compensation"] = seat_compensation

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from simbalance.analysis.labels import metric_label
+from simbalance.core.config import play_config
 from simbalance.core.errors import ConfigError
 
 DEFAULT_ALPHA = 0.05
@@ -91,7 +92,8 @@ def default_margin(name: str, value: float) -> float:
 
 
 def config_hash(cfg: dict) -> str:
-    return hashlib.sha256(json.dumps(cfg, sort_keys=True, default=str).encode()).hexdigest()[:16]
+    """The digest of what changes the games (core.config.play_config: not [knobs], not a compensation of 0s)."""
+    return hashlib.sha256(json.dumps(play_config(cfg), sort_keys=True, default=str).encode()).hexdigest()[:16]
 
 
 def _rate(value: float, n: float) -> dict:

@@ -77,6 +77,7 @@ def _register() -> None:
         robustness_cmd,
         run_cmd,
         skill_cmd,
+        solve_cmd,
         strategies_cmd,
         sweep_cmd,
         tournament_cmd,
@@ -88,6 +89,7 @@ def _register() -> None:
     app.command("run")(run_cmd.run)
     app.command("compare")(compare_cmd.compare)
     app.command("sweep")(sweep_cmd.sweep)
+    app.command("solve")(solve_cmd.solve)
     app.command("tournament")(tournament_cmd.tournament)
     app.command("skill")(skill_cmd.skill)
     app.command("tune")(tune_cmd.tune)

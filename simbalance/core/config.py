@@ -42,6 +42,11 @@ def _builtin_config_dir() -> Path:
 
 CONFIG_DIR = _builtin_config_dir()
 
+# A game's seat compensation table (``[compensation]``: a kind per sub-table, a key per seat) and what
+# `simbalance solve` searches by default (``[knobs]``: "config key" = [low, high(, step)], knobs_of).
+COMPENSATION = "compensation"
+KNOBS = "knobs"
+
 # game id -> its own config folder (a plug-in game), or None for CONFIG_DIR. Set by the game registry
 # (simbalance/games/registry.py), which is the one that knows the games: core imports no game.
 _config_dir_lookup: Callable[[str], Path | None] | None = None
@@ -169,9 +174,12 @@ def load_config(game_id: str, path: str | Path | None = None) -> dict:
 
 
 def flat_keys(cfg: dict, prefix: str = "") -> list[str]:
-    """Every leaf key of a nested config, dotted (``rules.pick_cap``)."""
+    """Every leaf key of a nested config, dotted (``rules.pick_cap``); not the ``[knobs]`` table
+    (what `solve` searches, not a key of the game: ``knobs_of``)."""
     keys = []
     for k, v in cfg.items():
+        if not prefix and k == KNOBS:
+            continue
         dotted = f"{prefix}{k}"
         if isinstance(v, dict):
             keys.extend(flat_keys(v, dotted + "."))
@@ -188,7 +196,8 @@ def unknown_key_message(cfg: dict, key: str) -> str:
         if not isinstance(node.get(part), dict):
             break
         node, prefix = node[part], f"{prefix}{part}."
-    allowed = [f"{prefix}{k}" + (".*" if isinstance(v, dict) else "") for k, v in node.items()]
+    allowed = [f"{prefix}{k}" + (".*" if isinstance(v, dict) else "") for k, v in node.items()
+               if prefix or k != KNOBS]
     return f"unknown config key {key!r}{did_you_mean(key, flat_keys(cfg))}; allowed keys: {', '.join(allowed)}"
 
 
@@ -277,6 +286,9 @@ def apply_overrides(cfg: dict, overrides: dict[str, Any] | list[str] | None) -> 
             raise ConfigError(f"deck.source = {shown}: the deck file is read when the config loads, so it cannot "
                               "be set afterwards; use --config with a config whose [deck] has source = \"NAME\"")
         *parents, leaf = key.split(".")
+        if parents and parents[0] == KNOBS:
+            raise ConfigError(f"--set {key}: [knobs] is what `simbalance solve` searches, not a key of the game; "
+                              "name a knob with `solve --knob KEY=LOW:HIGH`")
         if len(parents) == 1 and parents[0] in OPTIONAL_TABLES:
             out[parents[0]] = _set_optional(out.get(parents[0]), parents[0], leaf, value, shown)
             continue
@@ -345,3 +357,94 @@ def require_choice(cfg: dict, key: str, choices: list[str]) -> str:
     if value not in choices:
         raise ConfigError(f"{key} = {value!r}: allowed {', '.join(map(repr, choices))}")
     return value
+
+
+# ---- seat compensation and knobs (issue 39; docs/solve.md, docs/rules/<game>.md "Seat compensation") ----
+
+
+def seat_compensation(cfg: dict, kind: str, players: int, lo: int, hi: int) -> list[int]:
+    """``compensation.<kind>.1 .. <players>`` as whole numbers within ``[lo, hi]`` (a one-line
+    ConfigError naming the key otherwise), seat 1 first. A config without the table or the kind (a
+    designer's own file written before compensation existed) gives every seat 0: the rules as printed."""
+    table = cfg.get(COMPENSATION)
+    if not isinstance(table, dict) or kind not in table:
+        return [0] * players
+    if not isinstance(table[kind], dict):
+        raise ConfigError(f"{COMPENSATION}.{kind} = {table[kind]!r}: expected a table of seat number -> value")
+    out = []
+    for seat in range(1, players + 1):
+        key = f"{COMPENSATION}.{kind}.{seat}"
+        out.append(require_int(cfg, key, lo, hi) if str(seat) in table[kind] else 0)
+    return out
+
+
+def compensation_value(cfg: dict, key: str, lo: int, hi: int) -> int:
+    """A one-key compensation (``compensation.<key>``, e.g. a bonus graded by seat order) within
+    ``[lo, hi]``; 0 when the config has none."""
+    table = cfg.get(COMPENSATION)
+    if not isinstance(table, dict) or key not in table:
+        return 0
+    return require_int(cfg, f"{COMPENSATION}.{key}", lo, hi)
+
+
+def _all_zero(node: Any) -> bool:
+    if isinstance(node, dict):
+        return all(_all_zero(v) for v in node.values())
+    return isinstance(node, (int, float)) and not isinstance(node, bool) and node == 0
+
+
+def play_config(cfg: dict) -> dict:
+    """``cfg`` without what does not change the games: the ``[knobs]`` table (what `solve` may
+    change) and a ``[compensation]`` table whose every value is 0 (the rules as printed, the same
+    games as a config without it). The config hashes (a baseline's, a fit's rules digest) read this,
+    so shipping the tables left every stored hash true."""
+    out = {k: v for k, v in cfg.items() if k != KNOBS}
+    if COMPENSATION in out and _all_zero(out[COMPENSATION]):
+        del out[COMPENSATION]
+    return out
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def knobs_of(cfg: dict) -> dict[str, tuple]:
+    """The config's ``[knobs]`` table checked: config key -> (low, high, step or None).
+
+    ``"KEY" = [low, high]`` for a whole-number key (every value from low to high: step None),
+    ``[low, high, step]`` for a float key (a float range needs its step: a solver cannot enumerate
+    the values otherwise) or a whole-number key searched by steps. Errors (one line each, naming the
+    knob): a key the config does not have, a key whose value is not a number, a range that is not
+    two or three numbers, low > high, a step not above 0 (or not whole for a whole-number key),
+    whole-number bounds for a whole-number key, and today's value outside the range."""
+    table = cfg.get(KNOBS, {})
+    if not isinstance(table, dict):
+        raise ConfigError(f"knobs = {table!r}: expected a table of \"config key\" = [low, high] or [low, high, step]")
+    out: dict[str, tuple] = {}
+    for key, rng in table.items():
+        where = f"knobs.{key!r}"
+        if key.split(".")[0] == KNOBS:
+            raise ConfigError(f"{where}: a knob names a key of the game, not of [knobs]")
+        try:
+            value = get(cfg, key)
+        except ConfigError:
+            raise ConfigError(f"{where}: not a key of the config{did_you_mean(key, flat_keys(cfg))}") from None
+        if not _number(value):
+            raise ConfigError(f"{where}: the key's value {value!r} is not a number; only numeric keys are knobs")
+        if not isinstance(rng, list) or len(rng) not in (2, 3) or not all(_number(v) for v in rng):
+            raise ConfigError(f"{where} = {rng!r}: expected [low, high] or [low, high, step], numbers")
+        low, high = rng[0], rng[1]
+        step = rng[2] if len(rng) == 3 else None
+        if low > high:
+            raise ConfigError(f"{where} = {rng!r}: low {low} is above high {high}")
+        if isinstance(value, int):
+            if not all(isinstance(v, int) for v in rng):
+                raise ConfigError(f"{where} = {rng!r}: {key} is a whole number ({value}); give whole-number bounds")
+        elif step is None:
+            raise ConfigError(f"{where} = {rng!r}: {key} is a float ({value}); give [low, high, step]")
+        if step is not None and step <= 0:
+            raise ConfigError(f"{where} = {rng!r}: the step {step} must be above 0")
+        if not low <= value <= high:
+            raise ConfigError(f"{where} = {rng!r}: today's value {value} lies outside [{low}, {high}]")
+        out[key] = (low, high, step)
+    return out

@@ -42,7 +42,7 @@ from simbalance.analysis.fit_eval import (
     log_loss,
     softmax_shares,
 )
-from simbalance.core.config import ConfigError, config_dir
+from simbalance.core.config import ConfigError, config_dir, play_config
 from simbalance.core.errors import SimbalanceError
 from simbalance.core.lineup import resolve_lineup
 from simbalance.core.rng import derive_seed
@@ -79,7 +79,7 @@ class FitEvalResult:
 def rules_digest(config: dict) -> str:
     """A digest of the config's keys that change play (every section but ``NOT_RULES``): a fit is
     for the rules it was fitted under, whatever the players, strategies or output options."""
-    rules = {key: value for key, value in config.items() if key not in NOT_RULES}
+    rules = {key: value for key, value in play_config(config).items() if key not in NOT_RULES}
     text = json.dumps(rules, sort_keys=True, default=str)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 

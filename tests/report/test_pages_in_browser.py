@@ -32,6 +32,7 @@ from simbalance.report.ladder_page import write_ladder_folder
 from simbalance.report.robustness_page import write_robustness_folder
 from simbalance.report.run_folder import write_run_folder
 from simbalance.report.skill_page import write_skill_folder
+from simbalance.report.solve_page import write_solve_folder
 from simbalance.report.sweep_page import write_sweep_folder
 from simbalance.report.tournament_page import write_tournament_folder
 from simbalance.report.tune_page import write_tune_folder
@@ -156,6 +157,9 @@ def pages(tmp_path_factory) -> dict[str, Path]:
     out["ladder"] = write_ladder_folder(res, root / "ladder", "simbalance ladder") / "ladder.html"
     res = robustness("captain-action", 1000, budget=8, search_n=100, threads=1)
     out["robustness"] = write_robustness_folder(res, root / "robustness", "simbalance robustness") / "robustness.html"
+    res = simbalance.solve("find-dr-evil", ["balance=0.9:1"], ["rules.first_card_to=0:3"], verify_n=2000, start_n=200,
+                           threads=1)
+    out["solve"] = write_solve_folder(res, root / "solve", "simbalance solve") / "solve.html"
     from simbalance.report.card_value_page import write_card_value_folder
 
     res = simbalance.card_value("captain-action", states=30, playouts=2, decisions=20, observe=2000, threads=1)

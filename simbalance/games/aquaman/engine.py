@@ -26,7 +26,7 @@ import sys
 
 import numpy as np
 
-from simbalance.core.config import get, require_bool, require_choice, require_int
+from simbalance.core.config import get, require_bool, require_choice, require_int, seat_compensation
 from simbalance.core.errors import ConfigError
 from simbalance.core.records import MAX_SEATS, record_dtype
 from simbalance.core.spec import CardSwap, Engine
@@ -169,6 +169,12 @@ def rules_array(cfg: dict, players: int) -> np.ndarray:
             f"for {players} players; every pawn needs its own corner"
         )
     need = cells + players * int(rules[state_nb.R_START_HAND])
+    if n_cards >= need:  # seat compensation: a seat dealt more (fewer) cards than rules.start_hand
+        extra = seat_compensation(cfg, "cards", players, -int(rules[state_nb.R_START_HAND]), n_cards - need)
+        if cells + sum(extra) + players * int(rules[state_nb.R_START_HAND]) > n_cards:
+            seat = max(range(players), key=lambda s: extra[s])
+            raise ConfigError(f"compensation.cards.{seat + 1} = {extra[seat]}: the hands and the board would need "
+                              f"{need + sum(extra)} cards (compensation.cards.* = {extra}); the deck has {n_cards}")
     if n_cards < need:
         raise ConfigError(
             f"deck: {n_cards} cards ({len(suits)} suits x {rules[state_nb.R_RANKS]} ranks) cannot fill the {cells} "
@@ -198,8 +204,14 @@ def prepare(cfg: dict, players: int, validate: bool = False) -> tuple:
     n_suits, ranks = int(rules[state_nb.R_NSUITS]), int(rules[state_nb.R_RANKS])
     rows, cols = int(rules[state_nb.R_ROWS]), int(rules[state_nb.R_COLS])
     corners = _corners(rows, cols)[:players]
-    rules = np.concatenate([rules, np.full(4, -1, np.int64), np.array(codes, np.int64)])
+    start = int(rules[state_nb.R_START_HAND])
+    hands = [start + e for e in seat_compensation(cfg, "cards", players, -start, 1000)]  # checked in rules_array
+    limit = int(rules[state_nb.R_HAND_LIMIT])
+    limits = [limit + e for e in seat_compensation(cfg, "hand_limit", players, -limit, 1000 - limit)]
+    rules = np.concatenate([rules, np.full(4, -1, np.int64), np.zeros(8, np.int64), np.array(codes, np.int64)])
     rules[state_nb.R_CORNER:state_nb.R_CORNER + players] = corners
+    rules[state_nb.R_START_SEAT:state_nb.R_START_SEAT + players] = hands
+    rules[state_nb.R_LIMIT_SEAT:state_nb.R_LIMIT_SEAT + players] = limits
     card = np.empty((2, n_suits * ranks), dtype=np.int8)
     card[state_nb.CARD_SUIT] = np.repeat(np.arange(n_suits), ranks)
     card[state_nb.CARD_RANK] = np.tile(np.arange(1, ranks + 1), n_suits)

@@ -120,7 +120,7 @@ from simbalance.games.aquaman.state_nb import (
     R_CORNER,
     R_DISCARD_AFTER,
     R_FACES,
-    R_HAND_LIMIT,
+    R_LIMIT_SEAT,
     R_MISSION_SUITS,
     R_MISSIONS_PER_TURN,
     R_MISSIONS_TO_WIN,
@@ -129,7 +129,7 @@ from simbalance.games.aquaman.state_nb import (
     R_NSUITS,
     R_PLAYERS,
     R_POWER_MIN,
-    R_START_HAND,
+    R_START_SEAT,
     R_SUIT_POWER,
     R_TIES_REPEAT,
     R_TURN_CAP,
@@ -363,8 +363,13 @@ def setup_game(G, S, log=None):
         S.cards[K_BOARD, cell] = draw(G, S)
         if log is not None:
             log_step(log, S, EV_BOARD, cell, S.cards[K_BOARD, cell], 0, 0)
-    for _ in range(G.rules[R_START_HAND]):
+    deal_rounds = 0  # every seat gets rules.start_hand, one at a time; seat compensation may add or take some
+    for s in range(G.rules[R_PLAYERS]):
+        deal_rounds = max(deal_rounds, G.rules[R_START_SEAT + s])
+    for r in range(deal_rounds):
         for s in range(G.rules[R_PLAYERS]):
+            if r >= G.rules[R_START_SEAT + s]:
+                continue
             c = draw_to_hand(G, S, s)
             if log is not None:
                 log_step(log, S, EV_DEAL, s, c, 0, 0)
@@ -932,7 +937,7 @@ def mission_card_chosen(G, S, slot, log=None):
 def rest(G, S, log=None):
     """Discard down to the hand limit, one card (asked) at a time; then the turn ends."""
     seat = S.ctr[C_MOVER]
-    if S.seat[seat, V_HAND_N] > G.rules[R_HAND_LIMIT]:
+    if S.seat[seat, V_HAND_N] > G.rules[R_LIMIT_SEAT + seat]:  # rules.hand_limit, with seat compensation
         ask(S, D_REST, seat)
     else:
         then(S, STEP_END_TURN)

@@ -42,13 +42,17 @@ POWER_NAMES = ("aquaman", "companion", "sea_creature", "plot", "foe", "power", "
 N_POWERS = 8
 
 # rules[...]: the resolved config as integers. After the N_RULES scalars come the corner square of
-# each seat (R_CORNER + seat, 4 slots) and the power of each suit (R_SUIT_POWER + suit).
+# each seat (R_CORNER + seat, 4 slots), the cards each seat is dealt (R_START_SEAT + seat, 4 slots:
+# rules.start_hand plus its seat compensation, docs/rules/aquaman.md "Seat compensation"), each
+# seat's hand limit (R_LIMIT_SEAT + seat, likewise) and the power of each suit (R_SUIT_POWER + suit).
 (R_ROWS, R_COLS, R_PLAYERS, R_RANKS, R_NSUITS, R_NDICE, R_FACES, R_START_HAND, R_HAND_LIMIT,
  R_POWER_MIN, R_MISSIONS_TO_WIN, R_MISSION_SUITS, R_MISSIONS_PER_TURN, R_TURN_CAP, R_AQUAMAN_DRAW,
  R_COMPANION_LOOK, R_TIES_REPEAT, R_CANNOT_REVEAL, R_DISCARD_AFTER, R_RESHUFFLE, R_TURN_LEGS, R_WINDOW,
  N_RULES) = range(23)
 R_CORNER = N_RULES
-R_SUIT_POWER = N_RULES + 4
+R_START_SEAT = N_RULES + 4
+R_LIMIT_SEAT = N_RULES + 8  # each seat's hand limit (rules.hand_limit plus its seat compensation), 4 slots
+R_SUIT_POWER = N_RULES + 12
 
 # rules[R_CANNOT_REVEAL]: when a fighter has no card to reveal (config rules.cannot_reveal, whose
 # names CANNOT_REVEAL_NAMES are in this order): the fight ends before the reveal (nobody reveals,

@@ -21,11 +21,11 @@ from simbalance.games.aquaman.state_nb import (
     K_DISC,
     K_HAND,
     N_DECISIONS,
-    R_HAND_LIMIT,
+    R_LIMIT_SEAT,
     R_MISSIONS_TO_WIN,
     R_NSUITS,
     R_PLAYERS,
-    R_START_HAND,
+    R_START_SEAT,
     STEP_END_TURN,
     STEP_OVER,
     STEP_TURN,
@@ -54,7 +54,9 @@ def check(G, S):
     step = S.ctr[C_STEP]
     decision = S.ctr[C_DECISION]
     between_turns = decision < 0 and (step == STEP_TURN or step == STEP_END_TURN)
-    hand_cap = max(G.rules[R_HAND_LIMIT], G.rules[R_START_HAND])  # before a first turn: the deal
+    hand_cap = 0  # a seat's hand limit; before a first turn: the deal (both with seat compensation)
+    for s in range(players):
+        hand_cap = max(hand_cap, G.rules[R_LIMIT_SEAT + s], G.rules[R_START_SEAT + s])
     seen[:n_cards] = 0
     for i in range(S.ctr[C_DECK]):
         seen[S.cards[K_DECK, i]] += 1

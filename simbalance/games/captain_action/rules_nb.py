@@ -37,6 +37,7 @@ from simbalance.games.captain_action.state_nb import (
     EV_TIMEOUT,
     EV_TURN,
     G_CALL_BEFORE,
+    G_COMP_PTS,
     G_COUNTDOWN,
     G_HAND,
     G_PENALTY,
@@ -263,7 +264,7 @@ def end_game(ctx, state, log, log_n):
     best = -(1 << 30)
     for s in range(players):
         hs = hand_score(hand, s, hand_size, card_info, srules, cnt, scratch)
-        total = hs
+        total = hs + game_rules[G_COMP_PTS + s]  # seat compensation (0: the rules as printed)
         if s == caller:
             total += gv[V_BONUS]
         if last_drawer >= 0 and (game_rules[G_PENALTY_ALL] != 0 or s == last_drawer):

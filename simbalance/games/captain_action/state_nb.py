@@ -43,7 +43,9 @@ G_PENALTY = 5  # points lost when the Countdown Deck runs out (0: none)
 G_PENALTY_ALL = 6  # 1: every player loses them; 0: only the player who drew the last Countdown card
 G_TURN_CAP = 7  # a game still running after this many turns is a timeout
 G_WINDOW = 8  # turns without a Countdown card drawn after which a game is a stalemate (0: never)
-N_GAME_RULES = 9
+G_COMP_PTS = 9  # seat compensation (docs/rules/captain-action.md, "Seat compensation"): points added to
+                # seat s's total at the attack, G_COMP_PTS + s (before the winner is decided)
+N_GAME_RULES = G_COMP_PTS + MAX_SEATS
 
 # ---- card_info columns: one row per card -------------------------------------------------------
 INFO_BG = 0  # background index; -1: none

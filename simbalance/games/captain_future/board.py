@@ -16,7 +16,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simbalance.core.config import get, require_bool, require_choice, require_int
+from simbalance.core.config import (
+    compensation_value,
+    get,
+    require_bool,
+    require_choice,
+    require_int,
+    seat_compensation,
+)
 from simbalance.core.errors import ConfigError
 from simbalance.games.captain_future import state_nb as X
 
@@ -187,6 +194,12 @@ def build_board(cfg: dict, players: int) -> tuple[np.ndarray, Layout]:
         have = ", ".join(sorted(ships_tbl)) if isinstance(ships_tbl, dict) else "none"
         raise ConfigError(f"ships.{players}: missing; ships per player are configured for player counts {have}")
     ships = require_int(cfg, f"ships.{players}", 1, 120)
+    # Seat compensation (docs/rules/captain-future.md, "Seat compensation"): every seat keeps at least
+    # one ship (an empty supply triggers the end when its last ship lands) and at most 120.
+    extra_ships = seat_compensation(cfg, "ships", players, 1 - ships, 120 - ships)
+    extra_points = seat_compensation(cfg, "points", players, -1000, 1000)
+    later = compensation_value(cfg, "later_seat_points", -100, 100)
+    extra_points = [pts + seat * later for seat, pts in enumerate(extra_points)]
     hand_size = require_int(cfg, "rules.hand_size", 1, 60)
     if players * hand_size > deck.size:
         raise ConfigError(
@@ -236,4 +249,6 @@ def build_board(cfg: dict, players: int) -> tuple[np.ndarray, Layout]:
         bd[X.LINE_NB + k] = len(crossed)
         bd[X.LINE_B + k * X.MB:X.LINE_B + k * X.MB + len(crossed)] = crossed
     bd[X.DECK:X.DECK + deck.size] = deck
+    bd[X.COMP_SHIPS:X.COMP_SHIPS + players] = extra_ships
+    bd[X.COMP_PTS:X.COMP_PTS + players] = extra_points
     return bd, lay

@@ -139,7 +139,6 @@ from simbalance.games.captain_future.state_nb import (
     SCORE,
     SEARCHERS,
     SEAT,
-    SHIPS,
     SID,
     SLOT,
     SLOTS,
@@ -399,7 +398,10 @@ def deal_and_begin(bd, st, fs, rng, order, stone_t, stone_i, work=None, log=None
     st[PASSES] = 0
     st[FINAL_LEFT] = -1
     progress_reset(st[TRACK:TRACK + PROGRESS_SIZE], bd[PLAYERS], bd[PLAYERS], st[TURN])  # a round: a turn per seat
-    st[FEWEST] = bd[SHIPS]
+    fewest = st[SUPPLY]  # the smallest supply at the start (seat compensation may change one)
+    for q in range(1, bd[PLAYERS]):
+        fewest = min(fewest, st[SUPPLY + q])
+    st[FEWEST] = fewest
     if _broken(bd, st, work):
         if log is not None:
             log_event(log, log_n, EV_INVALID, 0, work[W_BAD], 0, 0, 0)

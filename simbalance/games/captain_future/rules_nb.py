@@ -31,6 +31,7 @@ from simbalance.games.captain_future.state_nb import (
     CAT_PRESENT,
     CLOCK,
     CNT,
+    COMP_PTS,
     COST_ABS,
     COST_MAJ,
     COST_PRE,
@@ -617,7 +618,7 @@ def scores(bd, st, out):
 def scores_recomputed(bd, st, out):
     """Every player's score from scratch (tests check it against the live scores)."""
     for q in range(bd[PLAYERS]):
-        out[q] = 0
+        out[q] = bd[COMP_PTS + q]  # seat compensation: the points a seat starts with
     for b in range(bd[NB]):
         body_points(bd, st, b)
         for q in range(bd[PLAYERS]):

@@ -71,6 +71,9 @@ LINE_NB = _a.take(MR + MC)  # bodies crossed by row or column kind k
 LINE_B = _a.take((MR + MC) * MB)  # ... listed at LINE_B + k * MB + j
 BODY_LINES = _a.take(MB)  # per body, bit k set for every row or column kind naming one of its spaces
 DECK = _a.take(MN)  # the card kind of every card, unshuffled
+# Seat compensation (docs/rules/captain-future.md, "Seat compensation"), per seat, read once at set-up:
+COMP_PTS = _a.take(MP)  # points a seat starts with (so in its score as the board stands and its final score)
+COMP_SHIPS = _a.take(MP)  # ships added to (negative: taken from) the seat's supply of bd[SHIPS]
 BD_SIZE = _a.n
 
 # ---- st: one game's state ----------------------------------------------------------------------
@@ -291,7 +294,8 @@ def reset_state(bd, st):
     st[SID + MP:STACK] = 0
     st[OWNER:OWNER + bd[NL]] = -1
     for p in range(bd[PLAYERS]):
-        st[SUPPLY + p] = bd[SHIPS]
+        st[SUPPLY + p] = bd[SHIPS] + bd[COMP_SHIPS + p]
+        st[SCORE + p] = bd[COMP_PTS + p]
     st[END_SEAT] = -1
     st[FINAL_LEFT] = -1
     st[BHOLD:BHOLD + MB] = -1

@@ -21,6 +21,8 @@ from simbalance.games.captain_future.state_nb import (
     BSEC,
     BTOP,
     CNT,
+    COMP_PTS,
+    COMP_SHIPS,
     DECK,
     DISCARD,
     ELB,
@@ -123,7 +125,7 @@ def check_invariants(bd, st, work):
             continue
         if st[SUPPLY + q] < 0 or st[ONBOARD + q] < 0 or st[REMOVED + q] < 0:
             return INV_SHIPS
-        if st[SUPPLY + q] + st[ONBOARD + q] + st[REMOVED + q] != bd[SHIPS]:
+        if st[SUPPLY + q] + st[ONBOARD + q] + st[REMOVED + q] != bd[SHIPS] + bd[COMP_SHIPS + q]:
             return INV_SHIPS
     # the landing spaces, counted per body and player
     for i in range(MB * MP):
@@ -149,7 +151,7 @@ def check_invariants(bd, st, work):
             return INV_COUNTS
     # per body: the live summary, and the scores from scratch
     for q in range(P):
-        work[W_SC + q] = work[W_ON + q] * bd[SHIP_PTS]
+        work[W_SC + q] = work[W_ON + q] * bd[SHIP_PTS] + bd[COMP_PTS + q]
     for b in range(B):
         top = 0
         second = 0

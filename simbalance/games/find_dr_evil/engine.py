@@ -13,7 +13,8 @@ import sys
 
 import numpy as np
 
-from simbalance.core.config import require_bool, require_int
+from simbalance.core.compensation import deal_order, spread
+from simbalance.core.config import require_bool, require_int, seat_compensation
 from simbalance.core.errors import ConfigError
 from simbalance.core.records import MAX_SEATS, record_dtype
 from simbalance.core.spec import Cards, CardSwap, Engine
@@ -69,6 +70,21 @@ def prepare(cfg: dict, players: int, validate: bool = False) -> tuple:
     rules[state_nb.REPEAT_AFTER_PAIR] = require_bool(cfg, "rules.repeat_after_pair")
     rules[state_nb.REPEAT_MIN_HOLDERS] = require_int(cfg, "rules.repeat_min_holders", 2, 6)
     rules[state_nb.STALEMATE_WINDOW] = require_int(cfg, "rules.stalemate_window", 0, 10**9)
+    # Seat compensation (docs/rules/find-dr-evil.md, "Seat compensation"): a seat dealt more (fewer)
+    # cards than the printed deal gives it; the difference from (to) the seats without compensation.
+    first = int(rules[state_nb.FIRST_CARD_TO])
+    printed = [len(range((s - first) % players, deck.size, players)) for s in range(players)]
+    extra = seat_compensation(cfg, "cards", players, -deck.size, deck.size)
+    if any(extra):
+        counts = spread(printed, extra, deck.size, first)
+        for s in range(players):
+            if counts[s] < 1:
+                blame = s if extra[s] else max(range(players), key=lambda q: extra[q])
+                raise ConfigError(f"compensation.cards.{blame + 1} = {extra[blame]}: seat {s + 1} would be dealt "
+                                  f"{counts[s]} cards of {deck.size} (the printed deal gives {printed}); every seat "
+                                  "needs at least 1")
+        rules[state_nb.DEAL_GIVEN] = 1
+        rules[state_nb.DEAL_SEAT:state_nb.DEAL_SEAT + deck.size] = deal_order(counts, first)
     card_pose = deck.pose.astype(np.int64)
     ling = int(np.flatnonzero(deck.kind == KIND_DR_LING)[0])
     card_pose[ling] = deck.n_poses  # Dr. Ling is a pose of its own: it never pairs

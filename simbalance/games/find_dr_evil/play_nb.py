@@ -46,6 +46,8 @@ from simbalance.games.find_dr_evil.rules_nb import (
     pick,
 )
 from simbalance.games.find_dr_evil.state_nb import (
+    DEAL_GIVEN,
+    DEAL_SEAT,
     END,
     EV_INVALID,
     EV_STALEMATE,
@@ -193,8 +195,12 @@ def start_dealt(ctx, state, log=None, log_n=None):
     the first pick, or at the end when the deal left only Dr. Ling."""
     card_pose, ling, _, players, rules, _ = ctx
     _, deck, hand, count, slot, info, dealt = state
-    info[LING_DEALT] = deal(deck, rules[FIRST_CARD_TO], players, card_pose, ling, hand, count, slot, dealt, log,
-                            log_n)
+    if rules[DEAL_GIVEN]:  # seat compensation: the seats' numbers of cards differ from the printed deal's
+        info[LING_DEALT] = deal(deck, rules[FIRST_CARD_TO], players, card_pose, ling, hand, count, slot, dealt, log,
+                                log_n, rules[DEAL_SEAT:DEAL_SEAT + deck.shape[0]])
+    else:
+        info[LING_DEALT] = deal(deck, rules[FIRST_CARD_TO], players, card_pose, ling, hand, count, slot, dealt, log,
+                                log_n)
     in_play = 0
     for s in range(players):
         info[KEPT + s] = count[s]

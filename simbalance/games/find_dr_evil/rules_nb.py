@@ -60,9 +60,9 @@ def receive_card(hand, count, slot, card_pose, seat, card):
 
 
 @njit(cache=True, forceinline=True, _nrt=False)
-def deal(deck, first, players, card_pose, ling, hand, count, slot, dealt, log, log_n):
-    """Rules 1 and 2: card k of the shuffled ``deck`` goes to seat (k + first) % P, and every player
-    discards all pairs. Pairs are discarded as they form, which leaves what "discard all pairs"
+def deal(deck, first, players, card_pose, ling, hand, count, slot, dealt, log, log_n, given=None):
+    """Rules 1 and 2: card k of the shuffled ``deck`` goes to seat (k + first) % P (with seat
+    compensation: to seat ``given[k]``, the order prepare made), and every player discards all pairs. Pairs are discarded as they form, which leaves what "discard all pairs"
     leaves (2 or 4 of a pose: none; 3: one). ``dealt`` records the deal; returns the seat dealt
     Dr. Ling."""
     count[:] = 0
@@ -72,6 +72,8 @@ def deal(deck, first, players, card_pose, ling, hand, count, slot, dealt, log, l
     seat = first - 1 if first > 0 else players - 1
     for k in range(deck.shape[0]):
         seat = seat + 1 if seat + 1 < players else 0
+        if given is not None:
+            seat = given[k]
         card = deck[k]
         dealt[seat] |= np.uint64(1) << np.uint64(card)
         if card == ling:

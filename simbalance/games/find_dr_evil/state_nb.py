@@ -35,7 +35,11 @@ FIRST_CARD_TO = 1  # the seat that gets the first card of the deal (default 1: t
 REPEAT_AFTER_PAIR = 2  # 1: a pair lets the picker pick again from the same offerer
 REPEAT_MIN_HOLDERS = 3  # ... but only while at least this many players hold cards
 STALEMATE_WINDOW = 4  # picks without a pair after which a game is a stalemate (0: never)
-N_RULES = 5
+# Seat compensation (docs/rules/find-dr-evil.md, "Seat compensation"): the deal, made in prepare
+DEAL_GIVEN = 5  # 1: card k of the deal goes to seat rules[DEAL_SEAT + k]; 0: the printed deal, (k + first) % P
+DEAL_SEAT = 6
+MAX_DEAL = 64  # cards in a deal (the dealt masks are 64-bit)
+N_RULES = DEAL_SEAT + MAX_DEAL
 
 # ---- strategy ids (engine.STRATEGIES) --------------------------------------------------------
 RANDOM = 0  # the only strategy: a pick is blind, so there is nothing else to play

@@ -24,7 +24,8 @@ import sys
 
 import numpy as np
 
-from simbalance.core.config import require_bool, require_choice, require_int
+from simbalance.core.compensation import deal_order
+from simbalance.core.config import require_bool, require_choice, require_int, seat_compensation
 from simbalance.core.errors import ConfigError
 from simbalance.core.records import MAX_SEATS, record_dtype
 from simbalance.core.spec import Cards, CardSwap, Engine, UserStrategy
@@ -97,6 +98,15 @@ def prepare(cfg: dict, players: int, validate: bool = False) -> tuple:
             f"rules.hand_size = {hand_size}: {players} players need {players * hand_size} cards "
             f"but the deck has {deck.size}"
         )
+    # Seat compensation (docs/rules/lady-actions-escape.md, "Seat compensation"): cards dealt to a seat
+    # beyond (below) hand_size come from (stay on) the draw pile; every seat is dealt at least 1.
+    extra = seat_compensation(cfg, "cards", players, 1 - hand_size, deck.size - players * hand_size)
+    hands = [hand_size + e for e in extra]
+    if sum(hands) > deck.size:
+        seat = max(range(players), key=lambda s: extra[s])
+        raise ConfigError(f"compensation.cards.{seat + 1} = {extra[seat]}: the hands would need {sum(hands)} "
+                          f"cards (compensation.cards.* = {extra}); the deck has {deck.size}")
+    deal = deal_order(hands)
     game_rules = np.zeros(state_nb.N_GAME_RULES, dtype=np.int64)
     game_rules[state_nb.G_PLAYERS] = players
     game_rules[state_nb.G_HAND] = hand_size
@@ -106,6 +116,8 @@ def prepare(cfg: dict, players: int, validate: bool = False) -> tuple:
     game_rules[state_nb.G_WINDOW] = require_int(cfg, "rules.stalemate_window", 0, 10**7)
     game_rules[state_nb.G_N_BG] = len(deck.backgrounds)
     game_rules[state_nb.G_LEADER] = FIRST_LEADERS.index(require_choice(cfg, "rules.first_leader", FIRST_LEADERS))
+    game_rules[state_nb.G_DEALT] = deal.size
+    game_rules[state_nb.G_DEAL_SEAT:state_nb.G_DEAL_SEAT + deal.size] = deal
     return card_info, match, kind_cards, game_rules, np.bool_(validate)
 
 

@@ -57,8 +57,9 @@ from simbalance.games.lady_actions_escape.state_nb import (
     EV_TIMEOUT,
     EV_TURN,
     EV_WIN,
+    G_DEAL_SEAT,
+    G_DEALT,
     G_DRAW,
-    G_HAND,
     G_LEADER,
     G_N_BG,
     G_PLAYERS,
@@ -145,8 +146,9 @@ def first_leader(rng, game_rules, rotation):
 
 @njit(cache=True, _nrt=False)
 def deal(ctx, state, order, rotation, log, log_n):
-    """Rules 1-2: deal ``hand_size`` cards each (card k of the shuffled ``order`` to seat k % P); the
-    rest is the draw pile, ``order[-1]`` on top. The first leader is to play; play starts clockwise.
+    """Rules 1-2: deal ``hand_size`` cards each (card k of the shuffled ``order`` to seat k % P; with
+    seat compensation, to the seat prepare wrote at G_DEAL_SEAT + k); the rest is the draw pile,
+    ``order[-1]`` on top. The first leader is to play; play starts clockwise.
 
     ``order`` may be the discard pile's space of ``st`` (play_nb.start shuffles the deck there): it
     is read before the discard pile is used."""
@@ -154,11 +156,11 @@ def deal(ctx, state, order, rotation, log, log_n):
     rng, masks, st = state
     n_cards = order.shape[0]
     players = game_rules[G_PLAYERS]
-    dealt = players * game_rules[G_HAND]
+    dealt = game_rules[G_DEALT]
     masks[:] = 0
     st[:DRAW] = 0  # every counter and per-seat count (the piles come last in the layout)
     for k in range(dealt):
-        s = k % players
+        s = game_rules[G_DEAL_SEAT + k]
         masks[HAND + s] |= bit(order[k])
         st[HAND_N + s] += 1
         if log is not None:

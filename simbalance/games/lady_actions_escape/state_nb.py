@@ -38,7 +38,10 @@ G_TURN_CAP = 4  # turns (passes included) after which a game is a timeout
 G_N_BG = 5  # backgrounds (kind_cards holds their masks first, then the characters')
 G_LEADER = 6  # who leads the first card: LEADER_SEAT0, LEADER_ROTATE or LEADER_RANDOM
 G_WINDOW = 7  # turns without progress after which a game is a stalemate (0: never; rules.stalemate_window)
-N_GAME_RULES = 8
+# Seat compensation (docs/rules/lady-actions-escape.md, "Seat compensation"): the deal, made in prepare
+G_DEALT = 8  # cards dealt in all (players x hand_size with no compensation)
+G_DEAL_SEAT = 9  # the seat of card k of the deal: G_DEAL_SEAT + k (the printed deal: k % players)
+N_GAME_RULES = G_DEAL_SEAT + MAX_CARDS
 
 # rules.first_leader (engine.FIRST_LEADERS, in this order)
 LEADER_SEAT0 = 0  # seat 0 leads every game

@@ -1,0 +1,619 @@
+"""Solve: the statistics of `simbalance solve` (docs/solve.md). Targets on a run's metrics, knobs
+(config keys with a range), whether a run meets every target with 95% confidence, how large a
+change is, and the findings. Pure functions of aggregates and DataFrames: studies/solve.py plays.
+
+- A target ``METRIC=LO:HI`` holds a metric of the run inside ``[LO, HI]``. A run *meets* its
+  targets when every target's confidence interval lies inside its interval, Holm-adjusted across
+  the targets: each target's p-value is the smallest two-sided level at which its CI still lies
+  inside (``p <= 0.05``: the 95% CI lies inside), and the run meets when every Holm-adjusted
+  p-value is at most ``ALPHA``.
+- Balance (1 - the widest gap between two seats' shares of the *decided* games) is a maximum over
+  seat pairs, biased upwards when estimated by plugging in the shares. Its interval is built pair
+  by pair: the upper bound of the gap is the largest ``|d_ij| + z se_ij`` (no correction needed:
+  the pair that holds the true gap alone must fall short), the lower bound the largest
+  ``|d_ij| - z' se_ij`` with ``z'`` Bonferroni-corrected over the pairs (a union over pairs).
+  ``se_ij`` is the multinomial standard error of a difference of two shares, which a shared win
+  (a tie) only makes smaller: conservative.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from simbalance.analysis.compare import holm
+from simbalance.analysis.findings import HIGH, LOW, MEDIUM, Finding, ordered
+from simbalance.core.aggregate import Z95, RunAggregate, wilson
+from simbalance.core.config import get, toml_value, unknown_key_message
+from simbalance.core.errors import ConfigError, did_you_mean
+
+ALPHA = 0.05  # "meets with 95% confidence"
+GRID_MOST = 64  # values of one knob at the most (a float knob's grid, a whole-number range)
+
+# metric -> (what it is, kind): "share" of all games, "decided" (over decided games), or a length
+METRICS = {
+    "balance": "1 - the widest gap between two seats' shares of the decided games",
+    "first_player_advantage": "player 1's share of the decided games minus the fair share 1/P",
+    "length_median": "the median game length",
+    "length_mean": "the mean game length",
+    "ties": "the share of games won by several players together",
+    "timeouts": "the share of games stopped by the cap",
+    "stalemates": "the share of games that ended in a stalemate",
+    "win_rate_seat_K": "seat K's share of all games (K from 0: seat 0 is player 1)",
+}
+SHARE_METRICS = ("balance", "first_player_advantage", "ties", "timeouts", "stalemates")
+
+
+@dataclass(frozen=True)
+class Target:
+    metric: str
+    low: float
+    high: float
+
+    @property
+    def text(self) -> str:
+        return f"{self.metric}={self.low:g}:{self.high:g}"
+
+    def words(self) -> str:
+        """``balance ≥ 97%``, ``median length 55 to 65``."""
+        name = label(self.metric)
+        lo_min, hi_max = natural_range(self.metric, 6)
+        fmt = (lambda v: f"{100 * v:g}%") if is_share(self.metric) else (lambda v: f"{v:g}")
+        if self.high >= hi_max and self.low > lo_min:
+            return f"{name} ≥ {fmt(self.low)}"
+        if self.low <= lo_min and self.high < hi_max:
+            return f"{name} ≤ {fmt(self.high)}"
+        return f"{name} {fmt(self.low)} to {fmt(self.high)}"
+
+
+def label(metric: str) -> str:
+    if metric.startswith("win_rate_seat_"):
+        return f"player {int(metric.rsplit('_', 1)[1]) + 1}'s win rate"
+    return {"balance": "balance", "first_player_advantage": "player 1's advantage", "length_median": "median length",
+            "length_mean": "mean length", "ties": "ties", "timeouts": "timeouts", "stalemates": "stalemates"}[metric]
+
+
+def is_share(metric: str) -> bool:
+    return metric in SHARE_METRICS or metric.startswith("win_rate_seat_")
+
+
+def natural_range(metric: str, players: int) -> tuple[float, float]:
+    """The values a metric can take at all: an edge of a target at or past them always holds."""
+    if metric == "first_player_advantage":
+        return -1.0 / players, 1.0 - 1.0 / players
+    if is_share(metric):
+        return 0.0, 1.0
+    return 0.0, math.inf
+
+
+def _metric_name(key: str, players: int | None) -> str:
+    if key in METRICS and key != "win_rate_seat_K":
+        return key
+    match = re.fullmatch(r"win_rate_seat_(\d+)", key)
+    if match and (players is None or int(match[1]) < players):
+        return key
+    allowed = ", ".join(m for m in METRICS)
+    if match:
+        raise ConfigError(f"--target {key}: seat {match[1]} does not play ({players} players: seats 0 to "
+                          f"{players - 1}); allowed: {allowed}")
+    raise ConfigError(f"--target {key}: unknown metric{did_you_mean(key, [m for m in METRICS if 'K' not in m])}; "
+                      f"allowed: {allowed}")
+
+
+def parse_target(text: str, players: int | None = None) -> Target:
+    """``--target METRIC=LO:HI`` (``balance=0.97:1``, ``length_median=55:65``): one line naming the
+    metric and what is allowed when it is unknown, not a number, or an empty or inverted range."""
+    key, sep, spec = (part.strip() for part in str(text).partition("="))
+    example = "e.g. --target balance=0.97:1 or --target length_median=55:65"
+    if not sep or not key or not spec:
+        raise ConfigError(f"--target {text!r}: expected METRIC=LO:HI; {example}")
+    metric = _metric_name(key, players)
+    parts = spec.split(":")
+    try:
+        if len(parts) != 2:
+            raise ValueError
+        low, high = (float(p) for p in parts)
+    except ValueError:
+        raise ConfigError(f"--target {text!r}: {metric} takes LO:HI, two numbers; {example}") from None
+    if not (math.isfinite(low) and math.isfinite(high)):
+        raise ConfigError(f"--target {text!r}: LO and HI must be finite numbers")
+    if low > high:
+        raise ConfigError(f"--target {text!r}: the range is inverted ({low:g} > {high:g}); give LO <= HI")
+    lo_min, hi_max = natural_range(metric, players or 6)
+    if metric != "first_player_advantage" and (high < lo_min or low > hi_max):
+        raise ConfigError(f"--target {text!r}: {metric} lies between {lo_min:g} and {hi_max:g}: the range is empty")
+    if is_share(metric) and metric != "first_player_advantage" and high > 1 and low > 1:
+        raise ConfigError(f"--target {text!r}: {metric} is a share, 0 to 1 (0.97 is 97%)")
+    return Target(metric, low, high)
+
+
+def default_targets(cfg: dict) -> list[Target]:
+    """No ``--target``: the config's ``[targets]``: ``balance_min`` as ``balance=balance_min:1``
+    (0.95 without one) and ``length_median`` as ``length_median=LO:HI`` when it has one."""
+    table = cfg.get("targets") if isinstance(cfg.get("targets"), dict) else {}
+    balance_min = table.get("balance_min", 0.95)
+    out = [Target("balance", float(balance_min), 1.0)]
+    band = table.get("length_median")
+    if isinstance(band, list) and len(band) == 2:
+        out.append(Target("length_median", float(band[0]), float(band[1])))
+    return out
+
+
+def check_targets(targets: list[Target]) -> list[Target]:
+    seen = [t.metric for t in targets]
+    twice = sorted({m for m in seen if seen.count(m) > 1})
+    if twice:
+        raise ConfigError(f"--target {twice[0]} given twice: one range per metric")
+    return targets
+
+
+# ---------------------------------------------------------------------------------------- knobs
+@dataclass(frozen=True)
+class Knob:
+    """A config key the search may change: its values (a grid from ``low`` to ``high``), and
+    today's value (which may lie outside the range: ``outside`` says so)."""
+
+    key: str
+    low: float
+    high: float
+    step: float | None
+    today: Any
+    values: tuple
+
+    @property
+    def span(self) -> float:
+        return float(self.high - self.low)
+
+    @property
+    def outside(self) -> bool:
+        return not (self.low <= self.today <= self.high)
+
+    def text(self) -> str:
+        step = f":{self.step:g}" if self.step is not None and not isinstance(self.today, int) else ""
+        return f"{self.key}={self.low:g}:{self.high:g}{step}"
+
+
+def _num(text: str) -> int | float:
+    text = text.strip()
+    return int(text) if re.fullmatch(r"[+-]?\d+", text) else float(text)
+
+
+def make_knob(key: str, low: Any, high: Any, step: Any, cfg: dict, shown: str) -> Knob:
+    """A knob over ``key`` from ``low`` to ``high`` (``step`` for a float key; None: 8 steps),
+    typed like the key's value today; ``shown``: how the user wrote it, for the one-line error."""
+    try:
+        today = get(cfg, key)
+    except ConfigError:
+        raise ConfigError(f"{shown}: {unknown_key_message(cfg, key)}") from None
+    if isinstance(today, bool) or not isinstance(today, (int, float)):
+        raise ConfigError(f"{shown}: {key} = {toml_value(today)} is not a number; a knob is a numeric key")
+    for name, v in (("low", low), ("high", high), ("step", step)):
+        if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v)):
+            raise ConfigError(f"{shown}: {name} = {v!r} is not a number")
+    if low >= high:
+        what = "empty" if low == high else "inverted"
+        raise ConfigError(f"{shown}: the range is {what} ({low:g} to {high:g}); give LOW < HIGH")
+    if isinstance(today, int):
+        if not (float(low).is_integer() and float(high).is_integer()) or (step is not None and not
+                                                                          float(step).is_integer()):
+            raise ConfigError(f"{shown}: {key} takes whole numbers (today {today}); e.g. {key}={int(low)}:{int(high)}")
+        step_i = int(step) if step is not None else 1
+        if step_i <= 0:
+            raise ConfigError(f"{shown}: the step must be above 0")
+        values = tuple(range(int(low), int(high) + 1, step_i))
+        low, high, step = int(low), int(high), (step_i if step is not None else None)
+    else:
+        step = float(step) if step is not None else (high - low) / 8
+        if step <= 0:
+            raise ConfigError(f"{shown}: the step must be above 0")
+        count = int(math.floor((high - low) / step + 1e-9)) + 1
+        if count > GRID_MOST:
+            raise ConfigError(f"{shown}: {count} values; at most {GRID_MOST} (a coarser step)")
+        values = tuple(round(float(low) + i * step, 10) for i in range(count))
+        low, high = float(low), float(high)
+    if len(values) > GRID_MOST:
+        raise ConfigError(f"{shown}: {len(values)} values; at most {GRID_MOST} (a step: {key}={low}:{high}:STEP)")
+    return Knob(key, low, high, step, today, values)
+
+
+def parse_knob(text: str, cfg: dict) -> Knob:
+    """``--knob KEY=LO:HI`` or ``KEY=LO:HI:STEP`` (``ships.4=24:36``, ``rules.x=0.5:1.5:0.25``)."""
+    shown = f"--knob {text}"
+    key, sep, spec = (part.strip() for part in str(text).partition("="))
+    if not sep or not key or not spec:
+        raise ConfigError(f"{shown}: expected KEY=LO:HI or KEY=LO:HI:STEP, e.g. --knob ships.4=24:36")
+    parts = spec.split(":")
+    try:
+        if len(parts) not in (2, 3):
+            raise ValueError
+        numbers = [_num(p) for p in parts]
+    except ValueError:
+        raise ConfigError(f"{shown}: expected KEY=LO:HI or KEY=LO:HI:STEP with numbers, e.g. --knob ships.4=24:36") \
+            from None
+    return make_knob(key, numbers[0], numbers[1], numbers[2] if len(numbers) == 3 else None, cfg, shown)
+
+
+def default_knobs(cfg: dict) -> list[Knob]:
+    """The config's ``[knobs]`` table: ``"key" = [low, high]`` or ``[low, high, step]``."""
+    try:  # the config module's own reading of [knobs], where it has one (issue 39 item 1)
+        from simbalance.core.config import knobs_of
+    except ImportError:
+        knobs_of = None
+    if knobs_of is not None:
+        return [make_knob(key, spec[0], spec[1], spec[2] if len(spec) > 2 else None, cfg, f"knobs.{key!r}")
+                for key, spec in knobs_of(cfg).items()]
+    table = cfg.get("knobs", {})
+    if not isinstance(table, dict):
+        raise ConfigError(f"knobs = {table!r}: expected a table of \"key\" = [low, high] or [low, high, step]")
+    out = []
+    for key, spec in table.items():
+        shown = f"knobs.{key!r}"
+        if not (isinstance(spec, list) and len(spec) in (2, 3)):
+            raise ConfigError(f"{shown} = {spec!r}: expected [low, high] or [low, high, step]")
+        out.append(make_knob(key, spec[0], spec[1], spec[2] if len(spec) == 3 else None, cfg, shown))
+    return out
+
+
+def check_knobs(knobs: list[Knob]) -> list[Knob]:
+    keys = [k.key for k in knobs]
+    twice = sorted({k for k in keys if keys.count(k) > 1})
+    if twice:
+        raise ConfigError(f"--knob {twice[0]} given twice: one range per key")
+    if not knobs:
+        raise ConfigError("no knobs to turn: give --knob KEY=LO:HI (e.g. --knob ships.4=24:36) or a [knobs] table "
+                          "in the game's config")
+    return knobs
+
+
+# ----------------------------------------------------------------------------------- candidates
+def candidates(knobs: list[Knob], keys: int) -> list[dict]:
+    """Every change of exactly ``keys`` knobs to other values on their grids (today's left out)."""
+    out = []
+    for chosen in itertools.combinations(knobs, keys):
+        grids = [[v for v in k.values if v != k.today] for k in chosen]
+        for combo in itertools.product(*grids):
+            out.append({k.key: v for k, v in zip(chosen, combo, strict=True)})
+    return out
+
+
+def extend(parents: list[dict], knobs: list[Knob], most: int) -> list[dict]:
+    """The changes of one more knob grown from ``parents`` (best first): each parent with every other
+    knob at each of its values but today's, until ``most`` distinct changes (a stage too large to
+    enumerate grows from the previous stage's best candidates)."""
+    out, seen = [], set()
+    for parent in parents:
+        for k in knobs:
+            if k.key in parent:
+                continue
+            for v in k.values:
+                if v == k.today:
+                    continue
+                child = {**parent, k.key: v}
+                child = {kn.key: child[kn.key] for kn in knobs if kn.key in child}  # the knobs' own order
+                ident = tuple(sorted(child.items()))
+                if ident in seen:
+                    continue
+                seen.add(ident)
+                out.append(child)
+                if len(out) >= most:
+                    return out
+    return out
+
+
+def change_size(change: dict, knobs: dict[str, Knob]) -> tuple[int, float]:
+    """How large a change is: keys changed, then the distance from today's values, each key's move
+    as a share of its range, summed."""
+    distance = sum(abs(float(v) - float(knobs[k].today)) / knobs[k].span for k, v in change.items())
+    return len(change), round(distance, 12)
+
+
+def describe_change(change: dict, knobs: dict[str, Knob] | None = None, today: dict | None = None) -> str:
+    """A change in words: ``give player 1 two more ships, ships.4 from 30 to 28``."""
+    if not change:
+        return "no change"
+    parts = []
+    for key, value in change.items():
+        before = knobs[key].today if knobs else (today or {}).get(key)
+        match = re.fullmatch(r"compensation\.([a-z_]+)\.(\d+)", key)
+        if match and before is not None:
+            diff = value - before
+            what = match[1].replace("_", " ")
+            word = ("more" if diff > 0 else "fewer") if what.endswith("s") else ("more" if diff > 0 else "less")
+            if abs(diff) == 1 and what.endswith("s"):
+                what = what[:-1]
+            parts.append(f"give player {match[2]} {_count(abs(diff))} {word} {what}")
+        elif key == "compensation.later_seat_points" and before is not None:
+            parts.append(f"give player k (k − 1) × {toml_value(value)} starting points "
+                         f"(compensation.later_seat_points from {toml_value(before)} to {toml_value(value)})")
+        elif before is not None:
+            parts.append(f"{key} from {toml_value(before)} to {toml_value(value)}")
+        else:
+            parts.append(f"{key} = {toml_value(value)}")
+    text = ", ".join(parts)
+    return text[0].upper() + text[1:] if text.startswith("give") else text
+
+
+def _count(value: float) -> str:
+    words = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine"}
+    if float(value).is_integer() and int(value) in words:
+        return words[int(value)]
+    return f"{value:g}"
+
+
+def set_line(change: dict) -> str:
+    """The ``--set`` options that play the change."""
+    return " ".join(f"--set {k}={toml_value(v)}" for k, v in change.items())
+
+
+# ----------------------------------------------------------------------------------- statistics
+def _z_of(p: float) -> float:
+    from scipy.special import ndtri
+
+    return float(ndtri(1 - p))
+
+
+def _phi(x: float) -> float:
+    return 0.5 * math.erfc(-x / math.sqrt(2))
+
+
+def _two_sided(p_low: float, p_high: float) -> float:
+    return min(1.0, 2.0 * max(p_low, p_high))
+
+
+def _score_side(rate: float, edge: float, n: float, above: bool) -> float:
+    """One-sided p of the score test (the Wilson interval's own) that a rate lies above ``edge``
+    (``above``) or below it, from ``rate`` over ``n``."""
+    if n <= 0:
+        return 1.0
+    var = edge * (1 - edge) / n
+    if var <= 0:
+        inside = rate > edge if above else rate < edge
+        return 0.0 if inside else 1.0
+    z = (rate - edge) / math.sqrt(var) if above else (edge - rate) / math.sqrt(var)
+    return _phi(-z)
+
+
+def balance_test(agg: RunAggregate, low: float, high: float) -> dict:
+    """Balance over the decided games with its 95% interval and the p-value that it lies in
+    ``[low, high]`` (module docstring: pair by pair)."""
+    p, decided = agg.players, agg.decided
+    if decided == 0:
+        return {"value": math.nan, "ci_low": math.nan, "ci_high": math.nan, "p": 1.0, "games": 0}
+    rates = agg.seat_wins / decided
+    pairs = list(itertools.combinations(range(p), 2))
+    d = np.array([abs(rates[i] - rates[j]) for i, j in pairs])
+    se = np.array([math.sqrt(max(rates[i] + rates[j] - (rates[i] - rates[j]) ** 2, 0.0) / decided + 1.0 / decided ** 2)
+                   for i, j in pairs])
+    z_bonf = _z_of(0.025 / len(pairs))
+    gap_hi = float(np.max(d + Z95 * se))
+    gap_lo = float(max(np.max(d - z_bonf * se), 0.0))
+    value = 1.0 - float(d.max())
+    # balance >= low: every pair's gap below 1 - low (the pair with the true gap alone must hold)
+    p_low = 0.0 if low <= 0 else _phi(-float(np.min((1.0 - low - d) / se)))
+    # balance <= high: some pair's gap above 1 - high (Bonferroni over the pairs)
+    p_high = 0.0 if high >= 1 else min(1.0, len(pairs) * _phi(-float(np.max((d - (1.0 - high)) / se))))
+    return {"value": value, "ci_low": max(1.0 - gap_hi, 0.0), "ci_high": min(1.0 - gap_lo, 1.0),
+            "p": _two_sided(p_low, p_high), "games": decided}
+
+
+def _rate_test(successes: float, n: float, low: float, high: float, lo_min: float, hi_max: float,
+               shift: float = 0.0) -> dict:
+    """A share of ``n`` games (``shift`` subtracted from it and from nothing else: player 1's
+    advantage is a share minus 1/P) against ``[low, high]``: Wilson interval, score test."""
+    if n <= 0:
+        return {"value": math.nan, "ci_low": math.nan, "ci_high": math.nan, "p": 1.0, "games": 0}
+    rate = successes / n
+    lo, hi = wilson(successes, n)
+    p_low = 0.0 if low <= lo_min else _score_side(rate, low + shift, n, above=True)
+    p_high = 0.0 if high >= hi_max else _score_side(rate, high + shift, n, above=False)
+    return {"value": rate - shift, "ci_low": float(lo) - shift, "ci_high": float(hi) - shift,
+            "p": _two_sided(p_low, p_high), "games": int(n)}
+
+
+def _median_test(agg: RunAggregate, low: float, high: float) -> dict:
+    """The median length: a sign test at each edge (the share of games shorter than ``low``, or
+    longer than ``high``, below one half) and the order-statistic interval from the histogram."""
+    n = agg.n
+    hist = agg.length_hist
+    lengths = np.arange(len(hist))
+    below = float(hist[lengths < low].sum()) / n
+    above = float(hist[lengths > high].sum()) / n
+    half = math.sqrt(0.25 / n)
+    p_low = 0.0 if low <= 0 else _phi(-(0.5 - below) / half)
+    p_high = _phi(-(0.5 - above) / half)
+    k = Z95 * math.sqrt(n) / 2
+    lo_rank = max(0.0, (n / 2 - k) / n * 100)
+    hi_rank = min(100.0, (n / 2 + k) / n * 100)
+    return {"value": agg.percentile(50), "ci_low": agg.percentile(lo_rank), "ci_high": agg.percentile(hi_rank),
+            "p": _two_sided(p_low, p_high), "games": int(n)}
+
+
+def _mean_test(agg: RunAggregate, low: float, high: float) -> dict:
+    stats = agg.length_stats()
+    se = max(stats["sd"] / math.sqrt(agg.n), 1e-12)
+    m = stats["mean"]
+    p_low = 0.0 if low <= 0 else _phi(-(m - low) / se)
+    p_high = _phi(-(high - m) / se)
+    return {"value": m, "ci_low": m - Z95 * se, "ci_high": m + Z95 * se, "p": _two_sided(p_low, p_high),
+            "games": int(agg.n)}
+
+
+def target_test(agg: RunAggregate, target: Target) -> dict:
+    """One target on one run: the metric's value, its 95% interval, and ``p``: the smallest two-sided
+    level at which its interval still lies inside the target's (at most 0.05: the 95% CI lies inside)."""
+    m, low, high = target.metric, target.low, target.high
+    lo_min, hi_max = natural_range(m, agg.players)
+    if m == "balance":
+        return balance_test(agg, low, high)
+    if m == "first_player_advantage":
+        fair = 1.0 / agg.players
+        return _rate_test(float(agg.seat_wins[0]), agg.decided, low, high, lo_min, hi_max, shift=fair)
+    if m == "length_median":
+        return _median_test(agg, low, high)
+    if m == "length_mean":
+        return _mean_test(agg, low, high)
+    if m in ("ties", "timeouts", "stalemates"):
+        count = agg.outcomes[{"ties": 1, "timeouts": 2, "stalemates": 3}[m]]
+        return _rate_test(float(count), agg.n, low, high, lo_min, hi_max)
+    seat = int(m.rsplit("_", 1)[1])
+    return _rate_test(float(agg.seat_wins[seat]), agg.n, low, high, lo_min, hi_max)
+
+
+MEETS, FAILS, OPEN = "meets", "does not meet", "not settled"
+
+
+def judge(agg: RunAggregate, targets: list[Target], alpha: float = ALPHA) -> dict:
+    """Every target on one run, Holm-adjusted: ``verdict`` meets (every adjusted p at most alpha),
+    does not meet (some target's 95% interval lies wholly outside its range), or not settled;
+    ``shortfall``: how far the estimates miss (0 on target); ``tests``: per target."""
+    tests = [dict(target_test(agg, t), metric=t.metric, low=t.low, high=t.high) for t in targets]
+    adjusted = holm(np.array([t["p"] for t in tests]))
+    for t, p in zip(tests, adjusted, strict=True):
+        t["p_holm"] = float(p)
+        t["met"] = bool(p <= alpha)
+        t["out"] = bool(t["ci_high"] < t["low"] or t["ci_low"] > t["high"]) if t["value"] == t["value"] else False
+    if all(t["met"] for t in tests):
+        verdict = MEETS
+    elif any(t["out"] for t in tests) or any(t["value"] != t["value"] for t in tests):
+        verdict = FAILS
+    else:
+        verdict = OPEN
+    return {"verdict": verdict, "shortfall": shortfall(tests), "tests": tests}
+
+
+def shortfall(tests: list[dict]) -> float:
+    """How far the estimates lie outside their targets, summed: rates in shares, lengths as a share
+    of the target's larger edge (0: every estimate on target; inf: no decided game)."""
+    total = 0.0
+    for t in tests:
+        v = t["value"]
+        if v != v:
+            return math.inf
+        miss = max(t["low"] - v, 0.0) + max(v - t["high"], 0.0)
+        scale = 1.0 if is_share(t["metric"]) else max(abs(t["low"]), abs(t["high"]), 1.0)
+        total += miss / scale
+    return total
+
+
+def metrics_row(agg: RunAggregate, targets: list[Target]) -> dict:
+    """A flat row of a run: each target's value, interval and Holm p, the verdict and the shortfall,
+    and the balance (always: the frontier's axis)."""
+    judged = judge(agg, targets)
+    row = {"games": int(agg.n), "verdict": judged["verdict"], "shortfall": judged["shortfall"],
+           "p_worst": max(t["p_holm"] for t in judged["tests"])}  # how near to meeting, its games counted
+    for t in judged["tests"]:
+        m = t["metric"]
+        row.update({m: t["value"], f"{m}_ci_low": t["ci_low"], f"{m}_ci_high": t["ci_high"], f"{m}_p_holm": t["p_holm"]})
+    if "balance" not in row:
+        bal = balance_test(agg, 0.0, 1.0)
+        row.update({"balance": bal["value"], "balance_ci_low": bal["ci_low"], "balance_ci_high": bal["ci_high"]})
+    return row
+
+
+# ------------------------------------------------------------------------------------- findings
+@dataclass
+class Answer:
+    """A change verified on fresh games: its metrics under the targets, and the other models."""
+
+    change: dict
+    size: tuple[int, float]
+    words: str
+    judged: dict
+    models: list[dict] = field(default_factory=list)  # {model, games, verdict, tests}
+
+
+def targets_words(targets: list[Target]) -> str:
+    return ", ".join(t.words() for t in targets)
+
+
+def _metric_value(metric: str, v: float) -> str:
+    if metric == "first_player_advantage":
+        return f"{100 * v:+.1f} pts"
+    if is_share(metric):
+        return f"{100 * v:.1f}%"
+    return f"{v:.1f}"
+
+
+def test_words(t: dict) -> str:
+    """``balance 97.8% (95% CI 97.1% to 98.4%)``."""
+    m = t["metric"]
+    return (f"{label(m)} {_metric_value(m, t['value'])} (95% CI {_metric_value(m, t['ci_low'])} to "
+            f"{_metric_value(m, t['ci_high'])})")
+
+
+def solve_findings(*, targets: list[Target], knobs: list[Knob], today: dict, answers: list[Answer],
+                   closest: pd.DataFrame | None, interrupted: bool, game: str, side_effects: dict[str, str],
+                   budget_spent: bool = False) -> list[Finding]:
+    """What the page says first: no change needed, the chosen change (in words, with its verified
+    metrics and its side effects), whether it holds under the other players, or no change meeting
+    the targets and the closest, with a knob at the edge of its range named."""
+    out: list[Finding] = []
+    goal = targets_words(targets)
+    if today["verdict"] == MEETS:
+        said = "; ".join(test_words(t) for t in today["tests"])
+        return [Finding("no_change_needed", LOW, f"No change needed: today's rules already meet {goal} ({said}).",
+                        None, None, "#today")]
+    chosen = next((a for a in answers if a.judged["verdict"] == MEETS), None)
+    if chosen is not None:
+        bal = next((t for t in chosen.judged["tests"] if t["metric"] == "balance"), chosen.judged["tests"][0])
+        others = "; ".join(test_words(t) for t in chosen.judged["tests"] if t is not bal)
+        effect = side_effects.get(chosen.words) or "no other metric changes significantly"
+        out.append(Finding(
+            "solution", MEDIUM,
+            f"{chosen.words}: {test_words(bal)}{'; ' + others if others else ''}; {effect} (verified on fresh "
+            "games).",
+            float(bal["value"]), (float(bal["ci_low"]), float(bal["ci_high"])), "#chosen"))
+        for model in chosen.models:
+            if model["verdict"] == OPEN:
+                said = (f"Under {model['model']} ({model['games']:,} games) whether the change meets the targets is "
+                        "not settled at this precision")
+            else:
+                said = f"Under {model['model']} ({model['games']:,} games) the change {model['verdict']} the targets"
+            out.append(Finding("solution_under_other_players", LOW if model["verdict"] == MEETS else MEDIUM,
+                               _models_text(said, model), None, None, "#players"))
+        return ordered(out)
+    if answers:  # candidates that met the targets in the search but not on fresh games
+        out.append(Finding("solution_not_verified", HIGH,
+                           f"The search's best changes did not meet {goal} on fresh games: "
+                           + "; ".join(f"{a.words} ({a.judged['verdict']})" for a in answers) + ".",
+                           None, None, "#verified"))
+    what = "interrupted before any change met" if interrupted else (
+        "none of the search's changes held on fresh games for" if answers else
+        "the budget ran out before any change met" if budget_spent else "no change within these knobs meets")
+    text = f"No change found: {what} {goal}."
+    number = None
+    if closest is not None and len(closest):
+        best = closest.iloc[0]
+        change = {k: best[k] for k in best.index if k in {kn.key for kn in knobs} and best[k] == best[k]}
+        change = {k: (int(v) if isinstance(knob_of(knobs, k).today, int) else float(v)) for k, v in change.items()}
+        text += (f" The closest: {describe_change(change, {k.key: k for k in knobs})}, balance "
+                 f"{100 * best['balance']:.1f}% (shortfall {best['shortfall']:.3f}, {int(best['games']):,} games).")
+        number = float(best["shortfall"])
+        edges = [k for k in knobs if k.key in change and change[k.key] in (k.low, k.high)]
+        for k in edges:
+            side = "top" if change[k.key] == k.high else "bottom"
+            width = k.high - k.low
+            floor = 0 if k.low >= 0 else -math.inf  # a count stays a count
+            wider = (f"{k.key}={k.low:g}:{k.high + width:g}" if side == "top"
+                     else f"{k.key}={max(k.low - width, floor):g}:{k.high:g}")
+            if side == "bottom" and k.low == floor:
+                continue  # nothing below 0 to try
+            text += (f" {k.key} sits at the {side} of its range ({k.low:g} to {k.high:g}): try a wider one, "
+                     f"--knob {wider}.")
+    out.append(Finding("no_solution", HIGH, text, number, None, "#candidates"))
+    return ordered(out)
+
+
+def _models_text(text: str, model: dict) -> str:
+    said = "; ".join(test_words(t) for t in model.get("tests", []))
+    return f"{text}: {said}." if said else f"{text}."
+
+
+def knob_of(knobs: list[Knob], key: str) -> Knob:
+    return next(k for k in knobs if k.key == key)

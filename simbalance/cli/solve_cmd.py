@@ -1,0 +1,71 @@
+"""`simbalance solve GAME --target balance=0.97:1 [--knob KEY=LO:HI ...] [--budget 20m]`: the smallest
+change of the game's knobs that meets every target, verified on fresh games (studies/solve.py)."""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from simbalance.cli.findings_out import print_findings
+from simbalance.cli.run_cmd import parse_count
+from simbalance.cli.settings_options import plays_games
+from simbalance.studies.settings import RunSettings
+
+
+@plays_games
+def solve(
+    settings: RunSettings,
+    game: Annotated[str, typer.Argument(help="Game id (see `simbalance games`).", show_default=False)],
+    target: Annotated[list[str] | None, typer.Option("--target", help="METRIC=LO:HI, e.g. balance=0.97:1 or length_median=55:65 (repeatable; default: the config's \\[targets]). Metrics: balance, first_player_advantage, length_median, length_mean, ties, timeouts, stalemates, win_rate_seat_K.")] = None,
+    knob: Annotated[list[str] | None, typer.Option("--knob", help="KEY=LO:HI or KEY=LO:HI:STEP, a config key the search may change, e.g. ships.4=24:36 (repeatable; default: the config's \\[knobs]).")] = None,
+    budget: Annotated[str, typer.Option(help="Time for the whole solve: 20m, 90s, 1h (the search stops early enough to leave the verification its estimated time).")] = "20m",
+    strategies: Annotated[str | None, typer.Option(help="Strategy per seat, comma-separated.")] = None,
+    rotate: Annotated[bool, typer.Option(help="Play every seat permutation of the strategies.")] = False,
+    verify_n: Annotated[str, typer.Option("--verify-n", help="Games of each verification on a fresh seed (today's rules and each answer).")] = "1e5",
+    start_n: Annotated[str, typer.Option("--start-n", help="Games per candidate in the search's first rung (doubled at each rung).")] = "400",
+    answers: Annotated[int, typer.Option(help="How many of the smallest changes found are verified.")] = 3,
+    max_keys: Annotated[int, typer.Option("--max-keys", help="Change at most this many knobs at once.")] = 3,
+    models: Annotated[bool, typer.Option(help="Verify the chosen change under another heuristic and the search player.")] = True,
+    model_n: Annotated[str, typer.Option("--model-n", help="Games of the other heuristic's check.")] = "2e4",
+    search_budget: Annotated[int, typer.Option("--search-budget", help="The search player's budget (mcts iterations) for that check.")] = 32,
+    search_n: Annotated[str, typer.Option("--search-n", help="Games of the search player's check.")] = "200",
+    out: Annotated[Path | None, typer.Option(help="Output folder (default: reports/solve-<game>-<time>).")] = None,
+) -> None:
+    """Search the game's knobs for the smallest change that meets every target with 95% confidence:
+    fewest knobs first, then the least distance from today's values; cheap evaluations first (few
+    games per candidate, more for the promising, the same games for every candidate); the few
+    smallest verified on fresh games, with every other metric's change and the findings; the chosen
+    one under other players. Ctrl-C keeps what is known."""
+    from simbalance.api import solve as run_solve
+    from simbalance.cli.run_cmd import interruptible
+    from simbalance.cli.terminal import RichProgress
+    from simbalance.report.run_folder import check_out_dir, default_out_dir
+    from simbalance.report.solve_page import write_solve_folder
+
+    folder = out if out is not None else default_out_dir(f"solve-{game}")
+    check_out_dir(folder)
+    with interruptible() as stop:
+        result = run_solve(settings, target, knob, budget=budget, strategies=strategies, rotate=rotate,
+                           verify_n=parse_count(verify_n, "--verify-n"), start_n=parse_count(start_n, "--start-n"), answers=answers,
+                           max_keys=max_keys, models=models, model_n=parse_count(model_n, "--model-n"), search_budget=search_budget,
+                           search_n=parse_count(search_n, "--search-n"), stop=stop, progress=RichProgress)
+    command = "simbalance " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+    written = write_solve_folder(result, folder, command)
+    console = Console()
+    solution = result.solution()
+    if result.no_change_needed:
+        console.print("no change needed: today's rules meet every target")
+    elif solution["changes"]:
+        state = ("verified: meets every target" if solution["meets"] else "verified: does not meet every target"
+                 if solution["verified"] else "unverified")
+        console.print(f"{solution['words']} ({state}): {solution['set']}")
+    print_findings(console, result.findings(), page=str(written / "solve.html"))
+    Console(stderr=True).print(f"report: {written / 'solve.html'}")
+    if result.interrupted:
+        Console(stderr=True).print("interrupted: the page and solution.json hold what was known")
+        raise typer.Exit(130)
