@@ -112,8 +112,11 @@ def test_a_deck_of_identical_cards_values_every_card_at_zero():
     assert np.abs(raw["pairs"]["diff"]).max() == 0.0
 
 
-@pytest.mark.parametrize("game", HOOKED)
+@pytest.mark.parametrize("game", [*HOOKED[:3], *(pytest.param(g, marks=pytest.mark.exhaustive) for g in HOOKED[3:])])
 def test_the_same_seed_gives_the_same_values_on_1_and_2_threads(game):
+    """The kernels are one code for every game: three games in the everyday tier, aquaman and
+    captain-future (whose long games make the compile and the play a quarter of a minute) in the
+    exhaustive one."""
     one = card_value(game, states=40, playouts=2, decisions=10, observe=0, seed=7, threads=1)
     two = card_value(game, states=40, playouts=2, decisions=10, observe=0, seed=7, threads=2)
     assert one.pairs.equals(two.pairs)
