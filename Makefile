@@ -43,6 +43,7 @@ bench: $(VENV)/.installed-test
 	$(BIN)/python -m pip install --disable-pip-version-check -q open_spiel || echo "open_spiel not installable: the yardstick is skipped"
 	$(BIN)/python -m benchmarks.run
 	$(BIN)/python -m benchmarks.search --write
+	$(BIN)/python -m benchmarks.card_value --write
 
 docs-figures: $(VENV)/.installed
 	$(BIN)/python docs/figures/run.py $(GAMES)

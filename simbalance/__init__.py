@@ -18,6 +18,7 @@ _codegen.install()  # before any engine compiles (core/codegen.py)
 from simbalance.api import (  # noqa: E402
     RunSettings,
     SimulationResult,
+    card_value,
     compare,
     simulate,
     skill,
@@ -29,5 +30,5 @@ from simbalance.api import (  # noqa: E402
 )
 from simbalance.version import __version__  # noqa: E402
 
-__all__ = ["RunSettings", "SimulationResult", "compare", "simulate", "skill", "solve", "sweep", "tournament", "tune", "write_report",
+__all__ = ["RunSettings", "SimulationResult", "card_value", "compare", "simulate", "skill", "solve", "sweep", "tournament", "tune", "write_report",
            "__version__"]

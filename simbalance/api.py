@@ -8,6 +8,7 @@
     >>> solve("captain-future", ["balance=0.97:1"], ["ships.4=24:36"], budget="5m")   # the smallest change
     >>> checked = dataclasses.replace(result, strong_play=strong_play(settings))   # `run --robust`
     >>> checked.report_findings()                  # the seat finding, checked under strong play
+    >>> card_value("captain-action", states=500).value("Captain Action wildcard 0")   # causal card value
 
 The studies live in ``simbalance/studies/`` (one module each, with its result type); this module
 only gathers them. The CLI calls the same functions, so the API and the CLI give the same numbers
@@ -20,6 +21,7 @@ from pathlib import Path
 
 from simbalance.core.errors import ConfigError, SimbalanceError
 from simbalance.core.plan import MAX_SEED, RunPlan, check_n, check_seed
+from simbalance.studies.card_value import CardValueResult, card_value
 from simbalance.studies.compare import ComparisonResult, compare, same_games
 from simbalance.studies.robustness import strong_play
 from simbalance.studies.run import SimulationResult, simulate, summarize_run
@@ -43,7 +45,7 @@ def write_report(result: SimulationResult, out: str | Path | None = None) -> Pat
 
 
 __all__ = [
-    "MAX_SEED", "ComparisonResult", "ConfigError", "RunPlan", "RunSettings", "SimbalanceError", "SimulationResult", "SkillResult", "SolveResult",
-    "SweepResult", "TournamentResult", "TuneResult", "check_n", "check_seed", "compare", "plan_run", "same_games",
+    "MAX_SEED", "CardValueResult", "ComparisonResult", "ConfigError", "RunPlan", "RunSettings", "SimbalanceError", "SimulationResult", "SkillResult", "SolveResult",
+    "SweepResult", "TournamentResult", "TuneResult", "card_value", "check_n", "check_seed", "compare", "plan_run", "same_games",
     "simulate", "skill", "solve", "strong_play", "summarize_run", "sweep", "tournament", "tune", "write_report",
 ]

@@ -100,6 +100,8 @@ def test_a_new_game_seats_the_search_players_and_has_a_card_impact_table(install
         == {"trick_race.search_nb"}
     labels, groups = plan.engine.cards.labels(plan.config)
     assert labels == [f"rank {r}" for r in range(1, 11)] and list(groups.values()) == [[7, 8, 9]]
+    swap = plan.engine.card_swap  # simbalance card-value's hooks, its own card_value_nb.py
+    assert swap is not None and swap.held.py_func.__module__ == "trick_race.card_value_nb"
 
 
 @pytest.mark.parametrize("name, words", [

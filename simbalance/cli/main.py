@@ -66,6 +66,7 @@ app = typer.Typer(
 
 def _register() -> None:
     from simbalance.cli import (
+        card_value_cmd,
         check_cmd,
         compare_cmd,
         fit_eval_cmd,
@@ -94,6 +95,7 @@ def _register() -> None:
     app.command("tune")(tune_cmd.tune)
     app.command("ladder")(ladder_cmd.ladder)
     app.command("robustness")(robustness_cmd.robustness)
+    app.command("card-value")(card_value_cmd.card_value)
     app.command("fit-eval")(fit_eval_cmd.fit_eval)
     app.command("replay")(replay_cmd.replay)
     app.command("baseline")(check_cmd.baseline)

@@ -172,6 +172,54 @@ class Search:
 
 
 @dataclass(frozen=True)
+class CardSwap:
+    """What ``simbalance card-value`` needs of a game beyond ``Resumable`` (docs/card_value.md): the
+    cards a seat holds, and the swap of one of them for a card the seat could have held instead.
+    All but the names and words are ``@njit`` functions of the game's ``card_value_nb.py``; card ids
+    are those ``Engine.cards.labels`` numbers.
+
+    - ``held(ctx, state, seat, out) -> n``: the card ids ``seat`` holds now into ``out`` (int64,
+      at least the deck's size); what "holding" means is the game's (``holding``, in words).
+    - ``swap(ctx, state, seat, card, rng) -> int``: replace ``card`` in ``seat``'s holding by a card
+      drawn uniformly (from ``rng``, a ``uint64[1]``) among those the seat could have held instead
+      (``swapped``, in words: the cards unseen from its view, each allowed by the rules there), which
+      takes ``card``'s place where it was, so that every zone keeps its count. Returns the card
+      swapped in, -1 when there is none (the state is then unchanged).
+    - ``rekey(state, rng)``: key the state's own random stream from ``rng`` (its next word), so that
+      two copies of a game play on with the same draws (common random numbers).
+    - ``outcome(ctx, state) -> int``: a finished game's winners as a bit mask (0: none).
+    - ``zones(ctx, state, out) -> n``: the number of cards in each zone (hands, piles, decks) into
+      ``out``: what a swap must leave unchanged (the tests check it).
+    - ``option_kind(ctx, state, option) -> int``: the kind of one of the pending decision's options,
+      an index into ``decision_kinds`` (the game's names: draw, discard, call; land, attack,
+      exchange ...): a decision that offers options of several kinds is valued per kind.
+    - ``labels(config) -> [label per card id]``: for a game without ``Engine.cards`` (no
+      card-impact table), the cards' names; None: ``Engine.cards``' labels.
+    """
+
+    held: Callable
+    swap: Callable
+    rekey: Callable
+    outcome: Callable
+    zones: Callable
+    option_kind: Callable
+    decision_kinds: tuple[str, ...]
+    holding: str
+    swapped: str
+    labels: Callable[[dict], list[str]] | None = None
+
+    @classmethod
+    def of_game(cls, module) -> CardSwap:
+        """The hooks where the game template puts them: ``card_value_nb`` (held, swap, rekey,
+        outcome, zones, option_kind, DECISION_KINDS, HOLDING, SWAPPED; ``card_labels`` in a game
+        without ``Engine.cards``)."""
+        found = {name: getattr(module, name) for name in ("held", "swap", "rekey", "outcome", "zones",
+                                                           "option_kind")}
+        return cls(**found, decision_kinds=tuple(module.DECISION_KINDS), holding=module.HOLDING,
+                   swapped=module.SWAPPED, labels=getattr(module, "card_labels", None))
+
+
+@dataclass(frozen=True)
 class Engine:
     """What the runner, the studies and the reports need from a game's engine.
 
@@ -208,6 +256,7 @@ class Engine:
       the summary counts stalemates by these names.
     - ``search``: the game's part of the search players (``Search``); a game with it lists ``mcts``
       and ``flat`` among its strategies (ids simbalance.players.SEARCH_IDS).
+    - ``card_swap``: the card-value study's hooks (``CardSwap``); None: ``card-value`` refuses the game.
     - ``module``: the dotted path of the engine module (a Dask worker imports it by this name).
     """
 
@@ -231,6 +280,7 @@ class Engine:
     progress: str | None = None
     stalemate_reasons: Mapping[int, tuple[str, str]] = field(default_factory=dict)
     search: Search | None = None
+    card_swap: CardSwap | None = None
 
     @classmethod
     def of_game(cls, engine, play, state, validate, search=None, **parts) -> Engine:

@@ -68,7 +68,9 @@ def card_section(cards: list[dict], images: dict[str, bytes]) -> str:
     parts = ["<h2 id='cards'>Card impact</h2><p>Win rate of the seat-games that had the card against those that "
              "did not (95% CI), in percentage points; copies of one card make one row (having at least one). The "
              "length-adjusted difference compares games of similar length, which removes the survivor bias of "
-             "cards seen only in long games.</p>"]
+             "cards seen only in long games. It is an observation: a card held by whoever is already winning looks "
+             "strong. What holding a card is worth, the same game with and without it, is "
+             "<code>simbalance card-value</code>'s (docs/card_value.md).</p>"]
     for kind in dict.fromkeys(c["kind"] for c in cards):
         rows = sorted_cards(cards, kind)
         parts.append(f"<h3>{escape(kind.capitalize())}</h3>")

@@ -160,6 +160,10 @@ def pages(tmp_path_factory) -> dict[str, Path]:
     res = simbalance.solve("find-dr-evil", ["balance=0.9:1"], ["rules.first_card_to=0:3"], verify_n=2000, start_n=200,
                            threads=1)
     out["solve"] = write_solve_folder(res, root / "solve", "simbalance solve") / "solve.html"
+    from simbalance.report.card_value_page import write_card_value_folder
+
+    res = simbalance.card_value("captain-action", states=30, playouts=2, decisions=20, observe=2000, threads=1)
+    out["card-value"] = write_card_value_folder(res, root / "card-value", "simbalance card-value") / "card_value.html"
     return out
 
 

@@ -29,9 +29,9 @@ import numpy as np
 from simbalance.core.config import get, require_bool, require_choice, require_int, seat_compensation
 from simbalance.core.errors import ConfigError
 from simbalance.core.records import MAX_SEATS, record_dtype
-from simbalance.core.spec import Engine
+from simbalance.core.spec import CardSwap, Engine
 from simbalance.core.whole_game import PROGRESS_FIELDS
-from simbalance.games.aquaman import play_nb, search_nb, state_nb, validate_nb
+from simbalance.games.aquaman import card_value_nb, play_nb, search_nb, state_nb, validate_nb
 from simbalance.games.aquaman.replay import replay, trace
 from simbalance.games.aquaman.report import figures, summarize
 from simbalance.players import SEARCH_PARAMS, SEARCH_STRATEGIES
@@ -221,4 +221,5 @@ def prepare(cfg: dict, players: int, validate: bool = False) -> tuple:
 
 
 ENGINE = Engine.of_game(sys.modules[__name__], play_nb, state_nb, validate_nb, search_nb,
-                        summarize=summarize, figures=figures, replay=replay, trace=trace)
+                        summarize=summarize, figures=figures, replay=replay, trace=trace,
+                        card_swap=CardSwap.of_game(card_value_nb))

@@ -31,9 +31,9 @@ from simbalance.core.config import (
 )
 from simbalance.core.errors import ConfigError
 from simbalance.core.records import MAX_SEATS, record_dtype
-from simbalance.core.spec import Cards, Engine
+from simbalance.core.spec import Cards, CardSwap, Engine
 from simbalance.core.whole_game import PROGRESS_FIELDS
-from simbalance.games.captain_action import play_nb, search_nb, state_nb, validate_nb
+from simbalance.games.captain_action import card_value_nb, play_nb, search_nb, state_nb, validate_nb
 from simbalance.games.captain_action.deck import MAX_HAND, game_deck, scoring_arrays
 from simbalance.games.captain_action.replay import replay, trace
 from simbalance.games.captain_action.report import card_labels, card_masks, figures, summarize
@@ -113,4 +113,4 @@ def prepare(cfg: dict, players: int, validate: bool = False) -> tuple:
 
 ENGINE = Engine.of_game(sys.modules[__name__], play_nb, state_nb, validate_nb, search_nb,
                         summarize=summarize, figures=figures, cards=Cards(card_labels, card_masks), replay=replay,
-                        trace=trace)
+                        trace=trace, card_swap=CardSwap.of_game(card_value_nb))

@@ -47,9 +47,9 @@ import sys
 import numpy as np
 
 from simbalance.core.records import MAX_SEATS, record_dtype
-from simbalance.core.spec import Engine
+from simbalance.core.spec import CardSwap, Engine
 from simbalance.core.whole_game import PROGRESS_FIELDS
-from simbalance.games.captain_future import play_nb, search_nb, state_nb, validate_nb
+from simbalance.games.captain_future import card_value_nb, play_nb, search_nb, state_nb, validate_nb
 from simbalance.games.captain_future.board import MAX_BODIES, build_board
 from simbalance.games.captain_future.replay import replay, trace
 from simbalance.games.captain_future.report import figures, summarize
@@ -107,4 +107,5 @@ def prepare(cfg: dict, players: int, validate: bool = False) -> tuple:
 # Decisions: the event before the slots, each action slot, the events after them
 # (docs/rules/captain-future.md, "Decisions"; option codes state_nb.OPT_*).
 ENGINE = Engine.of_game(sys.modules[__name__], play_nb, state_nb, validate_nb, search_nb,
-                        summarize=summarize, figures=figures, replay=replay, trace=trace)
+                        summarize=summarize, figures=figures, replay=replay, trace=trace,
+                        card_swap=CardSwap.of_game(card_value_nb))

@@ -17,10 +17,10 @@ from simbalance.core.compensation import deal_order, spread
 from simbalance.core.config import require_bool, require_int, seat_compensation
 from simbalance.core.errors import ConfigError
 from simbalance.core.records import MAX_SEATS, record_dtype
-from simbalance.core.spec import Cards, Engine
+from simbalance.core.spec import Cards, CardSwap, Engine
 from simbalance.core.whole_game import PROGRESS_FIELDS
 from simbalance.decks.captain_action import KIND_DR_LING
-from simbalance.games.find_dr_evil import play_nb, state_nb, validate_nb
+from simbalance.games.find_dr_evil import card_value_nb, play_nb, state_nb, validate_nb
 from simbalance.games.find_dr_evil.deck import game_deck
 from simbalance.games.find_dr_evil.replay import replay, trace
 from simbalance.games.find_dr_evil.report import card_labels, card_masks, summarize
@@ -95,4 +95,5 @@ def prepare(cfg: dict, players: int, validate: bool = False) -> tuple:
 # Every pick is a decision of the picking seat: which slot of the offerer's hand to take
 # (docs/rules/find-dr-evil.md, "Decisions"). Blind, so the game still has no informed decisions.
 ENGINE = Engine.of_game(sys.modules[__name__], play_nb, state_nb, validate_nb, has_decisions=False,
-                        summarize=summarize, cards=Cards(card_labels, card_masks), replay=replay, trace=trace)
+                        summarize=summarize, cards=Cards(card_labels, card_masks), replay=replay, trace=trace,
+                        card_swap=CardSwap.of_game(card_value_nb))

@@ -28,9 +28,9 @@ from simbalance.core.compensation import deal_order
 from simbalance.core.config import require_bool, require_choice, require_int, seat_compensation
 from simbalance.core.errors import ConfigError
 from simbalance.core.records import MAX_SEATS, record_dtype
-from simbalance.core.spec import Cards, Engine, UserStrategy
+from simbalance.core.spec import Cards, CardSwap, Engine, UserStrategy
 from simbalance.core.whole_game import PROGRESS_FIELDS
-from simbalance.games.lady_actions_escape import play_nb, search_nb, state_nb, validate_nb
+from simbalance.games.lady_actions_escape import card_value_nb, play_nb, search_nb, state_nb, validate_nb
 from simbalance.games.lady_actions_escape.deck import can_ever_play, card_arrays, game_deck
 from simbalance.games.lady_actions_escape.replay import replay, trace
 from simbalance.games.lady_actions_escape.report import card_labels, card_masks, figures, summarize
@@ -134,4 +134,5 @@ def user_strategy_kernel(fn):
 ENGINE = Engine.of_game(sys.modules[__name__], play_nb, state_nb, validate_nb, search_nb,
                         summarize=summarize, figures=figures, cards=Cards(card_labels, card_masks), replay=replay,
                         trace=trace, user_strategy=UserStrategy(user_strategy_kernel, USER_STRATEGY_DOC,
-                                                      user_strategy_sample))
+                                                      user_strategy_sample),
+                        card_swap=CardSwap.of_game(card_value_nb))

@@ -1,0 +1,211 @@
+"""The statistics and findings of ``simbalance card-value`` (studies/card_value.py,
+docs/card_value.md): pure functions of the paired play-outs' table.
+
+A card's **value** for its holder is the mean, over the sampled states where a seat held it, of
+the holder's share of the win with the card minus its share with the card swapped out (each state's
+own mean over its paired play-outs). The states are the units: copies of one card (one label) held
+in the same state are averaged first (the play-outs of one state are clustered), and the 95% CI
+is Student's over the states. A **decision kind**'s value is the mean spread (the best option's
+mean share of the mover's win minus the worst's) over the sampled decisions of that kind, with
+Student's CI over the decisions.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from simbalance.analysis.findings import LOW, MEDIUM, Finding, ci_text, pp, severity
+
+ALL = "all"  # the phase of the values pooled over every phase sampled
+VALUE_COLUMNS = ["card", "phase", "value", "ci_low", "ci_high", "states", "playouts"]
+DECISION_COLUMNS = ["kind", "phase", "spread", "ci_low", "ci_high", "raw_spread", "unchanged", "decisions", "options",
+                    "playouts"]
+MIN_DECISIONS = 20  # a decision kind is spoken of from this many sampled decisions
+MIN_STATES = 20  # a card is said to be worth nothing from this many states (a CI of 3 zeros is no evidence)
+
+
+def _student(values: np.ndarray) -> tuple[float, float, float]:
+    """Mean and its 95% Student interval (NaN bounds below 2 values)."""
+    n = len(values)
+    if n == 0:
+        return float("nan"), float("nan"), float("nan")
+    from scipy import stats  # here: `import simbalance` stays free of scipy.stats
+
+    mean = float(np.mean(values))
+    if n < 2:
+        return mean, float("nan"), float("nan")
+    half = float(stats.t.ppf(0.975, n - 1) * np.std(values, ddof=1) / np.sqrt(n))
+    return mean, mean - half, mean + half
+
+
+def card_values(pairs: pd.DataFrame, phases: list[str], labels: list[str]) -> pd.DataFrame:
+    """One row per (card label, phase) and per label over every phase (``ALL``): ``VALUE_COLUMNS``.
+    ``pairs``: one row per (state, seat, card) valued: ``state``, ``phase``, ``label``, ``diff`` (the
+    holder's mean share with minus without), ``playouts`` (its paired play-outs)."""
+    from scipy import stats  # here: `import simbalance` stays free of scipy.stats
+
+    per_state = (pairs.groupby(["label", "phase", "state"], sort=False)
+                 .agg(diff=("diff", "mean"), playouts=("playouts", "sum")).reset_index())
+    parts = [per_state.groupby(["label", "phase"]).agg(value=("diff", "mean"), sd=("diff", "std"),
+                                                       states=("diff", "size"), playouts=("playouts", "sum"))]
+    names = [*phases, ALL] if len(phases) > 1 else list(phases)
+    if len(phases) > 1:
+        pooled = per_state.groupby("label").agg(value=("diff", "mean"), sd=("diff", "std"), states=("diff", "size"),
+                                                playouts=("playouts", "sum"))
+        parts.append(pooled.assign(phase=ALL).set_index("phase", append=True))
+    table = pd.concat(parts)
+    index = pd.MultiIndex.from_product([list(dict.fromkeys(labels)), names], names=["label", "phase"])
+    table = table.reindex(index)
+    n = table["states"].fillna(0).to_numpy()
+    with np.errstate(invalid="ignore", divide="ignore"):
+        half = stats.t.ppf(0.975, np.maximum(n - 1, 1)) * table["sd"].to_numpy() / np.sqrt(n)
+    half = np.where(n >= 2, half, np.nan)
+    value = table["value"].to_numpy()
+    return pd.DataFrame({"card": index.get_level_values(0), "phase": index.get_level_values(1), "value": value,
+                         "ci_low": value - half, "ci_high": value + half, "states": n.astype(int),
+                         "playouts": table["playouts"].fillna(0).to_numpy().astype(int)}, columns=VALUE_COLUMNS)
+
+
+def decision_values(decisions: pd.DataFrame, phases: list[str], kinds: tuple[str, ...]) -> pd.DataFrame:
+    """One row per (decision kind, phase) and per kind over every phase: the mean spread between the
+    best and the worst option (``DECISION_COLUMNS``). ``decisions``: one row per sampled decision:
+    ``kind`` (a name), ``phase``, ``spread`` (measured apart from the choice of the best and the
+    worst option: players/card_value_nb.value_decisions), ``raw_spread`` (the largest mean minus the
+    smallest: biased upward), ``options``, ``playouts``. ``unchanged``: the share of the decisions
+    where no option changed any play-out's result."""
+    rows = []
+    for kind in kinds:
+        mine = decisions[decisions["kind"] == kind]
+        for phase in [*phases, ALL] if len(phases) > 1 else phases:
+            part = mine if phase == ALL else mine[mine["phase"] == phase]
+            mean, lo, hi = _student(part["spread"].to_numpy())
+            rows.append({"kind": kind, "phase": phase, "spread": mean, "ci_low": lo, "ci_high": hi,
+                         "raw_spread": float(part["raw_spread"].mean()) if len(part) else float("nan"),
+                         "unchanged": float((part["raw_spread"] == 0).mean()) if len(part) else float("nan"),
+                         "decisions": int(len(part)), "options": float(part["options"].mean()) if len(part) else 0.0,
+                         "playouts": int(part["playouts"].sum())})
+    return pd.DataFrame(rows, columns=DECISION_COLUMNS)
+
+
+def with_observed(values: pd.DataFrame, observed: pd.DataFrame | None) -> pd.DataFrame:
+    """The pooled values (phase ``ALL``, or the one phase) beside the card-impact table's figures
+    (level "card", its first kind): ``observed``, ``observed_ci_low``, ``observed_ci_high`` and
+    ``verdict``: when the two CIs do not overlap, "overstates" (the table's figure further from 0 than
+    the value, on its side) or "understates" (nearer 0, or on the other side); "agrees" otherwise."""
+    phases = values["phase"].unique()
+    pooled = values[values["phase"] == (ALL if ALL in phases else phases[0])].copy()
+    pooled["observed"] = np.nan
+    pooled["observed_ci_low"] = np.nan
+    pooled["observed_ci_high"] = np.nan
+    pooled["verdict"] = ""
+    if observed is None or observed.empty:
+        return pooled.reset_index(drop=True)
+    cards = observed[observed["level"] == "card"]
+    cards = cards[cards["kind"] == cards["kind"].iloc[0]].set_index("subject")
+    for i, row in pooled.iterrows():
+        if row["card"] not in cards.index:
+            continue
+        obs = cards.loc[row["card"]]
+        pooled.loc[i, ["observed", "observed_ci_low", "observed_ci_high"]] = (
+            obs["difference"], obs["ci_low"], obs["ci_high"])
+        if not np.isfinite(row["ci_low"]) or not np.isfinite(obs["ci_low"]):
+            continue
+        if obs["ci_low"] > row["ci_high"] or obs["ci_high"] < row["ci_low"]:
+            # Beyond both CIs: "overstates" when the table's figure lies further from 0 than the
+            # value on the value's side (a card made to look better, or worse, than it is).
+            further = np.sign(row["value"]) * (obs["difference"] - row["value"]) > 0
+            pooled.loc[i, "verdict"] = "overstates" if further else "understates"
+        else:
+            pooled.loc[i, "verdict"] = "agrees"
+    return pooled.reset_index(drop=True)
+
+
+def _ci(row) -> tuple[float, float]:
+    return float(row["ci_low"]), float(row["ci_high"])
+
+
+def card_value_findings(values: pd.DataFrame, beside: pd.DataFrame, decisions: pd.DataFrame | None, th: dict,
+                        game: str, observed_kind: str | None = None) -> list[Finding]:
+    """The strongest and the weakest card, the cards worth nothing, where the card-impact table
+    overstates or understates a card's causal value beyond both CIs, and decision kinds that never
+    matter (or matter most). ``th``: the findings' thresholds (``card_effect_min``,
+    ``card_null_max``)."""
+    out: list[Finding] = []
+    pooled = beside[np.isfinite(beside["ci_low"].astype(float))]
+    if pooled.empty:
+        return [Finding("card_value_none", LOW, f"No card of {game} was held in enough sampled states to be valued "
+                        "(at least 2 each): sample more states (--states).", None, None, "#values")]
+    enough = pooled[pooled["states"] >= MIN_STATES]
+    ranked = enough if len(enough) else pooled  # a card seen in 5 states is no candidate for the strongest
+    best = ranked.loc[ranked["value"].idxmax()]
+    worst = ranked.loc[ranked["value"].idxmin()]
+    look = {"strongest": " If that is more than the design means it to be, look at its copies in the deck or what "
+                         "its rule gives (card_value.json's priority lists the cards by the size of their value).",
+            "weakest": " A card its holder would rather not have: look at whether it is meant to be a burden."}
+    for row, words in ((best, "strongest"), (worst, "weakest")):
+        sure = row["ci_low"] > 0 if words == "strongest" else row["ci_high"] < 0
+        out.append(Finding(
+            f"card_value_{words}", severity(row["value"], _ci(row), th["card_effect_min"]) if sure else LOW,
+            f"The {words} card to hold is {row['card']}: holding it rather than a card its holder could have held "
+            f"instead is worth {pp(row['value'])} of the holder's win ({ci_text(*_ci(row), pp)}; "
+            f"{row['states']:,} states){'' if sure else ', not told apart from 0'}."
+            f"{look[words] if sure and abs(row['value']) >= th['card_effect_min'] else ''}",
+            float(row["value"]), _ci(row), "#values"))
+    null = pooled[(pooled["ci_low"] >= -th["card_null_max"]) & (pooled["ci_high"] <= th["card_null_max"])
+                  & (pooled["states"] >= MIN_STATES)]
+    if len(null):
+        names = ", ".join(null["card"].head(6)) + (f" and {len(null) - 6} more" if len(null) > 6 else "")
+        widest = null.loc[(null["ci_high"] - null["ci_low"]).idxmax()]
+        out.append(Finding(
+            "card_value_null", LOW,
+            f"{names} {'is' if len(null) == 1 else 'are'} worth no more than {100 * th['card_null_max']:.1f} points "
+            f"either way to {'its' if len(null) == 1 else 'their'} holder (widest {ci_text(*_ci(widest), pp)}): "
+            "holding one or a card of the hidden rest makes no measurable difference.",
+            float(widest["value"]), _ci(widest), "#values"))
+    apart = beside[beside["verdict"].isin(["overstates", "understates"])]
+    if len(apart):
+        apart = apart.assign(gap=(apart["observed"] - apart["value"]).abs()).sort_values("gap", ascending=False)
+        row = apart.iloc[0]
+        more = f"; {len(apart) - 1} more card{'s' if len(apart) > 2 else ''} too" if len(apart) > 1 else ""
+        why = ("most of the difference is who gets to hold it" if row["verdict"] == "overstates"
+               else "who holds it hides part of what it does")
+        out.append(Finding(
+            "card_value_confounded", MEDIUM,
+            f"{row['card']}: the card-impact table says {pp(row['observed'])}"
+            f"{f' ({observed_kind})' if observed_kind else ''}, holding it is worth {pp(row['value'])} "
+            f"({ci_text(*_ci(row), pp)}): the table {row['verdict']} it beyond both CIs, {why}{more}.",
+            float(row["observed"] - row["value"]), None, "#beside"))
+    if decisions is not None and not decisions.empty:
+        phases = decisions["phase"].unique()
+        kinds = decisions[decisions["phase"] == (ALL if ALL in phases else phases[0])]
+        kinds = kinds[kinds["decisions"] >= MIN_DECISIONS]
+        for _, row in kinds.iterrows():
+            n = f"{row['decisions']:,} decisions"
+            if row["unchanged"] == 1.0:
+                out.append(Finding(
+                    "decision_never_matters", MEDIUM,
+                    f"The {row['kind']} decision never matters: in {n} no option changed the result of any play-out "
+                    "from the mover's view. Look at whether it should be a decision at all.", 0.0, None, "#decisions"))
+            elif -th["card_null_max"] <= row["ci_low"] and row["ci_high"] <= th["card_null_max"]:
+                out.append(Finding(
+                    "decision_never_matters", MEDIUM,
+                    f"The {row['kind']} decision never matters measurably: its best option brings "
+                    f"{pp(row['spread'])} of the mover's win over its worst ({ci_text(*_ci(row), pp)}; {n}).",
+                    float(row["spread"]), _ci(row), "#decisions"))
+            elif (np.isfinite(row["ci_high"]) and -th["card_effect_min"] < row["ci_low"]
+                  and row["ci_high"] < th["card_effect_min"]):
+                out.append(Finding(
+                    "decision_matters_little", LOW,
+                    f"The {row['kind']} decision matters little: its best option brings {pp(row['spread'])} of the "
+                    f"mover's win over its worst ({ci_text(*_ci(row), pp)}; {n}; options never changed a play-out "
+                    f"in {row['unchanged']:.0%} of them).", float(row["spread"]), _ci(row), "#decisions"))
+        sure = kinds[kinds["ci_low"] > 0]
+        if len(sure):
+            top = sure.loc[sure["spread"].idxmax()]
+            out.append(Finding(
+                "decision_matters_most", LOW,
+                f"The {top['kind']} decision matters most: its best option brings {pp(top['spread'])} of the mover's "
+                f"win over its worst ({ci_text(*_ci(top), pp)}; {top['decisions']:,} decisions).",
+                float(top["spread"]), _ci(top), "#decisions"))
+    return out

@@ -1,0 +1,328 @@
+"""``simbalance card-value``: what holding a card is worth to its holder, measured as an experiment
+would (docs/card_value.md): the same game at the same moment with and without the card, played on
+with the same random stream (players/card_value_nb.py), beside the observational card-impact
+table of a run of the same lineup (studies/cards.py); and how much each kind of decision matters.
+
+States are sampled at decision points of real games of the game's lineup (heuristics only: a
+search seat's play-outs would be searches of their own), ``states`` per phase (early, middle, late:
+thirds of each game's decisions). At each state every card any seat holds is valued (or only the
+``cards`` asked for) by ``playouts`` paired play-outs. State ``k`` is game ``k`` of
+``derive_seed(seed, "card-value")`` and draws everything from ``(seed, k)``, so the same seed gives
+the same values on any thread count.
+"""
+
+from __future__ import annotations
+
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from simbalance.analysis.card_value import (
+    ALL,
+    card_value_findings,
+    card_values,
+    decision_values,
+    with_observed,
+)
+from simbalance.analysis.findings import Finding, thresholds
+from simbalance.core.errors import SimbalanceError, did_you_mean
+from simbalance.core.plan import check_whole
+from simbalance.core.rng import derive_seed
+from simbalance.core.runner import ProgressFactory
+from simbalance.studies.settings import RunSettings
+
+PHASES = ("early", "middle", "late")
+WHEN = ",".join(PHASES)  # the default: every phase
+STATES = 2000  # per phase
+PLAYOUTS = 4  # paired play-outs per (state, card)
+DECISIONS = 300  # sampled decisions per phase (decision value)
+OPTION_CAP = 8  # options tried per decision (a uniform sample of them when there are more)
+OBSERVE = 100_000  # games of the run whose card-impact table stands beside the values
+BLOCK = 20  # states per call of the kernel: the progress display moves between calls
+MAX_STATES = 200_000  # per phase: a hundred times the default, memory grows with the states' pairs
+MAX_PLAYOUTS = 1000
+
+
+@dataclass
+class CardValueResult:
+    game: str
+    players: int
+    seed: int
+    phases: list[str]
+    states: int  # per phase
+    playouts: int
+    lineup: list[str]
+    values: pd.DataFrame  # analysis/card_value.VALUE_COLUMNS: per card and phase, and over every phase
+    beside: pd.DataFrame  # the pooled values beside the card-impact table's (analysis/card_value.with_observed)
+    pairs: pd.DataFrame  # one row per (state, seat, card) valued
+    decisions: pd.DataFrame | None  # analysis/card_value.DECISION_COLUMNS, or None (no decisions)
+    holding: str
+    swapped: str
+    observed_kind: str | None  # the card-impact table's kind ("dealt", "held at the end"); None: no table
+    observed_games: int
+    seconds: dict[str, float] = field(default_factory=dict)
+    counts: dict[str, int] = field(default_factory=dict)  # states, play-outs, decisions played
+    config: dict = field(default_factory=dict)
+    note: str = ""  # why a part is missing (no decisions, no card-impact table)
+
+    def findings(self) -> list[Finding]:
+        return card_value_findings(self.values, self.beside, self.decisions, thresholds(self.config), self.game,
+                                   self.observed_kind)
+
+    def value(self, card: str, phase: str = ALL) -> dict:
+        """One card's row (``phase``: a phase or ``"all"``), as a dict."""
+        rows = self.values[(self.values["card"] == card) & (self.values["phase"] == phase)]
+        if rows.empty:
+            raise KeyError(f"{card!r} in phase {phase!r}")
+        return rows.iloc[0].to_dict()
+
+    def priority(self) -> list[dict]:
+        """The cards by the size of their value over every phase, largest first (``card``,
+        ``value``, ``ci_low``, ``ci_high``, ``states``): the counts a deck search tries first."""
+        pooled = self.values[self.values["phase"] == (ALL if len(self.phases) > 1 else self.phases[0])]
+        pooled = pooled[pooled["states"] > 0]
+        order = pooled.assign(size=pooled["value"].abs()).sort_values("size", ascending=False)
+        return [{k: row[k] for k in ("card", "value", "ci_low", "ci_high", "states")} for _, row in order.iterrows()]
+
+    def to_json(self) -> dict:
+        from simbalance.analysis.metrics import json_records
+
+        return {
+            "game": self.game, "players": self.players, "seed": self.seed, "phases": self.phases,
+            "states_per_phase": self.states, "playouts": self.playouts, "lineup": self.lineup,
+            "holding": self.holding, "swapped": self.swapped, "note": self.note,
+            "values": json_records(self.values), "beside_card_impact": json_records(self.beside),
+            "observed_kind": self.observed_kind, "observed_games": self.observed_games,
+            "decisions": json_records(self.decisions) if self.decisions is not None else None,
+            "priority": self.priority(), "seconds": self.seconds, "counts": self.counts,
+            "findings": [f.to_dict() for f in self.findings()],
+        }
+
+
+def parse_phases(when: str | list[str] | tuple[str, ...]) -> list[str]:
+    """``early,late`` -> ["early", "late"]: known phases, each once; anything else is one line."""
+    items = [s.strip() for s in when.split(",")] if isinstance(when, str) else list(when)
+    out = []
+    for item in items:
+        if item not in PHASES:
+            raise SimbalanceError(f"--when {item!r}: not a phase{did_you_mean(item, PHASES)}; allowed: "
+                                  f"{', '.join(PHASES)} (comma-separated)")
+        if item in out:
+            raise SimbalanceError(f"--when {when}: {item} is named twice")
+        out.append(item)
+    if not out:
+        raise SimbalanceError("--when: name at least one phase of early, middle, late")
+    return out
+
+
+def parse_cards(cards: str | list[str] | None, labels: list[str]) -> list[str] | None:
+    """``--cards`` as card names (the card-impact table's labels), each checked; None: every card."""
+    if cards is None:
+        return None
+    items = [s.strip() for s in cards.split(",")] if isinstance(cards, str) else list(cards)
+    known = list(dict.fromkeys(labels))
+    for item in items:
+        if item not in known:
+            raise SimbalanceError(f"--cards {item!r}: not a card of this game{did_you_mean(item, known)}; "
+                                  f"known: {', '.join(known[:12])}{' ...' if len(known) > 12 else ''}")
+    if not items:
+        raise SimbalanceError("--cards: name at least one card")
+    return list(dict.fromkeys(items))
+
+
+def _blocks(total: int, run, threads: int, progress, label: str, begin: float) -> None:
+    """``run(lo, hi)`` over blocks of ``BLOCK`` states: the first alone (it compiles the kernel),
+    the rest on ``threads`` threads; the progress display after each."""
+    spans = [(lo, min(total, lo + BLOCK)) for lo in range(0, total, BLOCK)]
+    shown = progress(label) if progress is not None else None
+    done = 0
+    try:
+        if spans:
+            run(*spans[0])
+            done = spans[0][1] - spans[0][0]
+            if shown is not None:
+                shown(done, total, time.perf_counter() - begin)
+        with ThreadPoolExecutor(max_workers=threads) as pool:
+            for lo, hi in pool.map(lambda span: (run(*span), span)[1], spans[1:]):
+                done += hi - lo
+                if shown is not None:
+                    shown(done, total, time.perf_counter() - begin)
+    finally:
+        if shown is not None and hasattr(shown, "close"):
+            shown.close()
+
+
+def play_card_values(res, swap, ctx, lineup, seed: int, total: int, phase_codes: np.ndarray, playouts: int,
+                     want: np.ndarray, threads: int, progress=None, label: str = "card-value") -> dict:
+    """The card kernel over ``total`` states (state k's phase: ``phase_codes[k]``): per state its
+    game's ``length``, the ``decision`` it stopped before, the ``mover`` (-1: no state) and ``n``,
+    the cards valued; and ``pairs``, one entry per (state, seat, card) valued whose swap found a
+    card at least once (``state``, ``seat``, ``card``, ``in``: a card swapped in, ``diff``, ``ok``:
+    its play-outs), in state order. Each block's pairs are kept compact as it finishes, so memory
+    grows with the pairs, not with states x cards."""
+    from simbalance.players.card_value_nb import value_cards
+
+    width = len(want) + 64  # a card valued per copy held (captain-future's kinds) may come more than once
+    out = {"length": np.zeros(total, np.int64), "decision": np.zeros(total, np.int64),
+           "mover": np.zeros(total, np.int64), "n": np.zeros(total, np.int64)}
+    seats = lineup.seats.astype(np.int64)
+    strategy = lineup.slot_strategy.astype(np.int64)
+    params = np.ascontiguousarray(lineup.slot_params, dtype=np.float64)
+    blocks: dict[int, dict] = {}
+
+    def run(lo: int, hi: int) -> None:
+        state = res.new_state(ctx)
+        m = hi - lo
+        part = {"seat": np.zeros((m, width), np.int64), "card": np.zeros((m, width), np.int64),
+                "in": np.full((m, width), -1, np.int64), "diff": np.zeros((m, width), np.float64),
+                "ok": np.zeros((m, width), np.int64)}
+        value_cards(res.start, res.play_out, res.to_move, res.clone, swap.held, swap.swap, swap.rekey, swap.outcome,
+                    ctx, state, seats, strategy, params, np.uint64(seed), np.int64(lo), np.int64(hi),
+                    phase_codes[lo:hi], np.int64(playouts), want, np.zeros(width, np.int64),
+                    out["length"][lo:hi], out["decision"][lo:hi], out["mover"][lo:hi], part["seat"], part["card"],
+                    part["in"], part["diff"], part["ok"], out["n"][lo:hi])
+        used = (np.arange(width)[None, :] < out["n"][lo:hi, None]) & (part["ok"] > 0)
+        rows, cols = np.nonzero(used)
+        blocks[lo] = {"state": rows + lo, **{key: part[key][rows, cols] for key in part}}
+
+    _blocks(total, run, threads, progress, label, time.perf_counter())
+    keys = ("state", "seat", "card", "in", "diff", "ok")
+    order = sorted(blocks)
+    out["pairs"] = {key: (np.concatenate([blocks[lo][key] for lo in order]) if order
+                          else np.zeros(0, np.float64 if key == "diff" else np.int64)) for key in keys}
+    return out
+
+
+def play_decision_values(res, search, swap, ctx, lineup, seed: int, total: int, phase_codes: np.ndarray,
+                         playouts: int, threads: int, progress=None, label: str = "decisions") -> dict:
+    """The decision kernel over ``total`` sampled decisions: per decision the ``mover`` (-1: none)
+    and per option kind (columns: ``swap.decision_kinds``) the ``options`` tried, the ``best`` and
+    ``worst`` mean share and the ``split`` spread."""
+    from simbalance.players.card_value_nb import value_decisions
+
+    kinds = len(swap.decision_kinds)
+    out = {"mover": np.zeros(total, np.int64), "options": np.zeros((total, kinds), np.int64),
+           "best": np.zeros((total, kinds)), "worst": np.zeros((total, kinds)), "split": np.zeros((total, kinds))}
+    seats = lineup.seats.astype(np.int64)
+    strategy = lineup.slot_strategy.astype(np.int64)
+    params = np.ascontiguousarray(lineup.slot_params, dtype=np.float64)
+    n_options = res.max_options(ctx)
+
+    def run(lo: int, hi: int) -> None:
+        state = res.new_state(ctx)
+        value_decisions(res.start, res.play_out, res.to_move, res.legal_options, res.apply_option, res.clone,
+                        search.determinize, swap.outcome, swap.option_kind, ctx, state, seats, strategy, params,
+                        np.uint64(seed), np.int64(lo), np.int64(hi), phase_codes[lo:hi], np.int64(playouts),
+                        np.int64(OPTION_CAP), np.zeros(n_options, np.int64), np.zeros(n_options, np.int64),
+                        out["mover"][lo:hi], out["options"][lo:hi], out["best"][lo:hi], out["worst"][lo:hi],
+                        out["split"][lo:hi])
+
+    _blocks(total, run, threads, progress, label, time.perf_counter())
+    return out
+
+
+def card_value(
+    game: str | RunSettings,
+    cards: str | list[str] | None = None,
+    states: int = STATES,
+    when: str | list[str] = WHEN,
+    *,
+    playouts: int = PLAYOUTS,
+    decisions: int = DECISIONS,
+    observe: int = OBSERVE,
+    progress: ProgressFactory | None = None,
+    **settings: Any,
+) -> CardValueResult:
+    """Value every card (or ``cards``, by name) of ``game`` for its holder at ``states`` sampled
+    states per phase of ``when``, ``playouts`` paired play-outs each; value ``decisions`` sampled
+    decisions per phase by kind; set the values beside the card-impact table of ``observe`` games of
+    the same lineup (0: none). The settings: studies/settings.RunSettings (the lineup is the game's
+    default or ``strategies=``, heuristics only)."""
+    strategies = settings.pop("strategies", None)
+    settings = RunSettings.of(game, **settings)
+    phases = parse_phases(when)
+    states = check_whole("--states", states, 1, MAX_STATES)
+    playouts = check_whole("--playouts", playouts, 1, MAX_PLAYOUTS)
+    decisions = check_whole("--decisions", decisions, 0, MAX_STATES)
+    observe = check_whole("--observe", observe, 0, 10**7)  # kept in memory for the card-impact table
+    plan = settings.plan(max(observe, 1), strategies=strategies, rotate=strategies is not None
+                         and not isinstance(strategies, str) and len(set(strategies)) > 1)
+    engine, spec = plan.engine, plan.spec
+    if settings.backend != "local":
+        raise SimbalanceError(f"card-value plays on this machine's threads: --backend {settings.backend} is for runs "
+                              "(use --backend local, the default)")
+    if engine.card_swap is None or engine.resumable is None:
+        raise SimbalanceError(f"{spec.id} has no card-swap hooks yet (card_value_nb.py, docs/card_value.md): "
+                              "card-value cannot value its cards")
+    if engine.cards is None and engine.card_swap.labels is None:
+        raise SimbalanceError(f"{spec.id} names no cards (Engine.cards): card-value cannot label its values")
+    if engine.searches(plan.lineup):
+        raise SimbalanceError("card-value plays heuristics: a search player (mcts, flat) in the lineup would search "
+                              "in every play-out; seat heuristics with --players/--strategies")
+    labels = (engine.cards.labels(plan.config)[0] if engine.cards is not None
+              else engine.card_swap.labels(plan.config))
+    chosen = parse_cards(cards, labels)
+    want = np.array([chosen is None or label in chosen for label in labels], dtype=np.bool_)
+    res, swap = engine.resumable, engine.card_swap
+    ctx = res.context(*plan.prepared)
+    code = {name: i for i, name in enumerate(PHASES)}
+    total = states * len(phases)
+    phase_codes = np.array([code[phases[k % len(phases)]] for k in range(total)], np.int64)
+    seconds, counts = {}, {}
+    begin = time.perf_counter()
+    seed_cards = derive_seed(settings.seed, "card-value")
+    raw = play_card_values(res, swap, ctx, plan.lineup, seed_cards, total, phase_codes, playouts, want,
+                           plan.threads, progress, f"{spec.id}: card values, states")
+    seconds["cards"] = time.perf_counter() - begin
+    got = raw["pairs"]
+    ks, ids = got["state"], got["card"]
+    pairs = pd.DataFrame({"state": ks, "phase": np.array(phases, dtype=object)[ks % len(phases)],
+                          "seat": got["seat"], "card_id": ids, "label": np.array(labels, dtype=object)[ids],
+                          "diff": got["diff"], "playouts": got["ok"]})
+    values = card_values(pairs, phases, [lab for lab, w in zip(labels, want, strict=True) if w])
+    sampled = int(np.sum(raw["mover"] >= 0))
+    counts.update(states=sampled, pairs=int(len(pairs)),
+                  playouts=int(playouts * np.sum(raw["n"] > 0) + got["ok"].sum()),  # the states as they are, the swaps
+                  sampling_games=2 * total)
+    note = []
+    table = None
+    if decisions > 0 and engine.search is not None and engine.has_decisions:
+        begin = time.perf_counter()
+        n_dec = decisions * len(phases)
+        dec_codes = np.array([code[phases[k % len(phases)]] for k in range(n_dec)], np.int64)
+        draw = play_decision_values(res, engine.search, swap, ctx, plan.lineup,
+                                    derive_seed(settings.seed, "card-value decisions"), n_dec, dec_codes, playouts,
+                                    plan.threads, progress, f"{spec.id}: decision values")
+        seconds["decisions"] = time.perf_counter() - begin
+        kinds = swap.decision_kinds
+        rows, cols = np.nonzero((draw["options"] >= 2) & (draw["mover"] >= 0)[:, None])
+        frame = pd.DataFrame({
+            "kind": np.array(kinds, dtype=object)[cols], "phase": np.array(phases, dtype=object)[rows % len(phases)],
+            "spread": draw["split"][rows, cols], "raw_spread": (draw["best"] - draw["worst"])[rows, cols],
+            "options": draw["options"][rows, cols], "playouts": draw["options"][rows, cols] * playouts})
+        table = decision_values(frame, phases, kinds)
+        counts.update(decisions=int(np.sum(draw["mover"] >= 0)), decision_playouts=int(frame["playouts"].sum()))
+    elif decisions > 0:
+        note.append(f"{spec.id} has no informed decisions (its picks are blind): no decision is valued"
+                    if not engine.has_decisions else
+                    f"{spec.id} has no search hooks (determinize): no decision is valued")
+    observed, observed_kind = None, None
+    if engine.cards is None:
+        note.append(f"{spec.id} has no card-impact table: its values stand alone")
+    elif observe > 0:
+        from simbalance.studies.cards import card_table
+        from simbalance.studies.run import play
+
+        begin = time.perf_counter()
+        played = play(plan, progress, f"{spec.id}: card-impact run")
+        observed = card_table(plan, played.games)
+        observed_kind = str(observed["kind"].iloc[0]) if observed is not None and len(observed) else None
+        seconds["observed"] = time.perf_counter() - begin
+    beside = with_observed(values, observed)
+    return CardValueResult(spec.id, plan.players, settings.seed, phases, states, playouts,
+                           list(plan.lineup.describe()[0].split(",")), values, beside, pairs, table, swap.holding,
+                           swap.swapped, observed_kind, observe, seconds, counts, plan.config, "; ".join(note))

@@ -1,0 +1,236 @@
+"""`simbalance card-value` (issue 40; docs/card_value.md): the swap keeps every state valid, the
+values say what the rules say (find-dr-evil's Dr. Ling, rule-identical cards, a deck of identical
+cards), the same seed gives the same values on 1 and 2 threads, bad input is one line."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from simbalance.cli.main import app
+from simbalance.core.rng import seed_game
+from simbalance.studies.card_value import PHASES, card_value, play_card_values
+from simbalance.studies.settings import RunSettings
+
+runner = CliRunner()
+HOOKED = ["find-dr-evil", "captain-action", "lady-actions-escape", "aquaman", "captain-future"]
+
+
+def _n_cards(plan) -> int:
+    engine = plan.engine
+    return len(engine.cards.labels(plan.config)[0] if engine.cards is not None
+               else engine.card_swap.labels(plan.config))
+
+
+def _plan(game, **settings):
+    return RunSettings.of(game, **settings).plan(1)
+
+
+@pytest.mark.parametrize("game", HOOKED)
+def test_swap_keeps_check_and_every_zone_count(game):
+    """At decision points of many games, every held card of every seat swapped (several draws each):
+    ``check`` holds, every zone keeps its count, the card left the seat's holding and the card
+    swapped in joined it, the seat's other cards stayed, and no card was made or lost."""
+    plan = _plan(game)
+    engine = plan.engine
+    res, swap = engine.resumable, engine.card_swap
+    ctx = res.context(*plan.prepared)
+    seats = plan.lineup.seats[0]
+    sid = plan.lineup.slot_strategy[seats].astype(np.int64)
+    prm = np.ascontiguousarray(plan.lineup.slot_params[seats])
+    n_cards = _n_cards(plan)
+    buf, zb, za = np.zeros(n_cards + 8, np.int64), np.zeros(32, np.int64), np.zeros(32, np.int64)
+    rng = np.zeros(1, np.uint64)
+    swaps = 0
+    for g in range(20 if game in ("aquaman", "captain-future") else 60):
+        state = res.new_state(ctx)
+        res.start(ctx, state, np.uint64(3), np.int64(g))
+        length = res.play_out(ctx, state, sid, prm, np.int64(-1))
+        res.start(ctx, state, np.uint64(3), np.int64(g))
+        res.play_out(ctx, state, sid, prm, np.int64(g % max(1, length)))
+        if res.to_move(ctx, state) < 0:
+            continue
+        assert res.check(ctx, state) == 0
+        nz = swap.zones(ctx, state, zb)
+        for seat in range(plan.players):
+            mine = sorted(buf[:swap.held(ctx, state, seat, buf)])
+            everyone = sorted(c for s in range(plan.players) for c in buf[:swap.held(ctx, state, s, buf)])
+            for card in mine:
+                for draw in range(3):
+                    copy = res.clone(state)
+                    seed_game(rng, 11, g * 1000 + seat * 100 + draw)
+                    came = swap.swap(ctx, copy, seat, card, rng)
+                    if came < 0:
+                        continue
+                    swaps += 1
+                    assert res.check(ctx, copy) == 0, (g, seat, card, came)
+                    assert swap.zones(ctx, copy, za) == nz and (za[:nz] == zb[:nz]).all(), (g, seat, card)
+                    now = sorted(buf[:swap.held(ctx, copy, seat, buf)])
+                    rest = list(mine)
+                    rest.remove(card)  # one copy (captain-future's hands are kinds: a seat may hold two)
+                    assert now == sorted(rest + [came]), (g, seat, card, came)
+                    if game == "find-dr-evil":  # the card went to the hand the other came from
+                        after = sorted(c for s in range(plan.players) for c in buf[:swap.held(ctx, copy, s, buf)])
+                        assert after == everyone
+    assert swaps > 300
+
+
+def test_dr_ling_is_worth_most_and_twins_agree():
+    """find-dr-evil: Dr. Ling's holder wins (rule 4), so holding him is worth far more than any other
+    card, every phase; two cards of one pose (no rule tells their backgrounds apart) get values
+    whose CIs overlap."""
+    res = card_value("find-dr-evil", states=150, playouts=4, decisions=0, observe=0, seed=5, threads=2)
+    pooled = res.values[res.values["phase"] == "all"].set_index("card")
+    ling = pooled.loc["Dr. Ling wildcard"]
+    assert ling["ci_low"] > 0.05 and ling["value"] == pooled["value"].max(), ling
+    for phase in PHASES:
+        assert res.value("Dr. Ling wildcard", phase)["value"] > 0.03
+    others = pooled.drop("Dr. Ling wildcard")
+    assert (others["value"] < ling["ci_low"]).all()
+    # Lady Action 9 and 10 (periwinkle, crimson): one pose, two backgrounds (the deck's order)
+    a, b = pooled.loc["Lady Action 9 (periwinkle)"], pooled.loc["Lady Action 10 (crimson)"]
+    assert a["ci_low"] <= b["ci_high"] and b["ci_low"] <= a["ci_high"], (a, b)
+
+
+def test_a_deck_of_identical_cards_values_every_card_at_zero():
+    """captain-action with every card made the same card (a context where no card does anything
+    another would not): each swap leaves a game the rules cannot tell from the first, and with
+    common random numbers both copies play alike: every value is exactly 0."""
+    plan = _plan("captain-action")
+    engine = plan.engine
+    card_info = plan.prepared[0].copy()
+    card_info[:] = card_info[1]
+    ctx = engine.resumable.context(card_info, *plan.prepared[1:])
+    n_cards = card_info.shape[0]
+    raw = play_card_values(engine.resumable, engine.card_swap, ctx, plan.lineup, 9, 30, np.arange(30) % 3, 2,
+                           np.ones(n_cards, np.bool_), 1)
+    assert (raw["n"] > 0).sum() > 20
+    assert len(np.unique(raw["pairs"]["state"])) == (raw["n"] > 0).sum()  # every swap found a card
+    assert np.abs(raw["pairs"]["diff"]).max() == 0.0
+
+
+@pytest.mark.parametrize("game", [*HOOKED[:3], *(pytest.param(g, marks=pytest.mark.exhaustive) for g in HOOKED[3:])])
+def test_the_same_seed_gives_the_same_values_on_1_and_2_threads(game):
+    """The kernels are one code for every game: three games in the everyday tier, aquaman and
+    captain-future (whose long games make the compile and the play a quarter of a minute) in the
+    exhaustive one."""
+    one = card_value(game, states=40, playouts=2, decisions=10, observe=0, seed=7, threads=1)
+    two = card_value(game, states=40, playouts=2, decisions=10, observe=0, seed=7, threads=2)
+    assert one.pairs.equals(two.pairs)
+    assert one.values.equals(two.values)
+    if one.decisions is not None:
+        assert one.decisions.equals(two.decisions)
+
+
+def test_captain_action_values_decisions_and_stands_beside_the_card_impact_table(tmp_path):
+    """A small run of the command: the page, card_value.json (card, phase, value, CI, states,
+    play-outs), the decision kinds, the card-impact table beside the values."""
+    res = runner.invoke(app, ["card-value", "captain-action", "--states", "40", "--decisions", "20", "--observe",
+                              "5000", "--playouts", "2", "--out", str(tmp_path / "cv")])
+    assert res.exit_code == 0, (res.output, res.exception)
+    data = json.loads((tmp_path / "cv" / "card_value.json").read_text())
+    row = data["values"][0]
+    assert {"card", "phase", "value", "ci_low", "ci_high", "states", "playouts"} <= set(row)
+    assert {r["phase"] for r in data["values"]} == {*PHASES, "all"}
+    assert {r["kind"] for r in data["decisions"]} == {"draw", "discard", "call"}
+    assert all(0 <= r["spread"] <= 1 for r in data["decisions"] if r["decisions"])
+    assert data["observed_kind"] == "held at the end"
+    assert any(r["observed"] is not None for r in data["beside_card_impact"])
+    html = (tmp_path / "cv" / "card_value.html").read_text()
+    assert "Beside the card-impact table" in html and "data:image/png" in html
+
+
+def test_find_dr_evil_says_its_picks_are_blind(tmp_path):
+    res = card_value("find-dr-evil", states=5, playouts=1, decisions=5, observe=0, threads=1)
+    assert res.decisions is None and "blind" in res.note
+
+
+BAD = {
+    "unknown card": (["--cards", "Dr. Lin wildcard"], "(did you mean Dr. Ling wildcard?)"),
+    "unknown phase": (["--when", "early,lat"], "--when 'lat': not a phase (did you mean late?)"),
+    "no states": (["--states", "0"], "--states"),
+    "no play-outs": (["--playouts", "0"], "--playouts"),
+    "a search seat": (["--strategies", "mcts"], "card-value plays heuristics"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD))
+def test_bad_input_is_one_line_exit_2_and_writes_nothing(tmp_path, case):
+    args, words = BAD[case]
+    game = "captain-action" if case == "a search seat" else "find-dr-evil"
+    res = runner.invoke(app, ["card-value", game, *args, "--states", "3", "--observe", "0", "--out",
+                              str(tmp_path / "cv")] if "--states" not in args else
+                        ["card-value", game, *args, "--observe", "0", "--out", str(tmp_path / "cv")])
+    text = res.output.strip()
+    assert res.exit_code == 2, (case, res.output, res.exception)
+    assert len(text.splitlines()) == 1 and text.startswith("error: "), text
+    assert words in text, text
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_game_without_the_hooks_is_one_line(tmp_path, monkeypatch):
+    """Every built-in game has the hooks; a game without them (a plug-in, here captain-future with
+    its hooks taken away) is one line, exit 2, nothing written."""
+    import dataclasses
+
+    from simbalance.core.spec import GameSpec
+
+    load = GameSpec.load
+    monkeypatch.setattr(GameSpec, "load", lambda self: dataclasses.replace(load(self), card_swap=None))
+    res = runner.invoke(app, ["card-value", "captain-future", "--states", "3", "--out", str(tmp_path / "cv")])
+    assert res.exit_code == 2 and "has no card-swap hooks" in res.output and len(res.output.strip().splitlines()) == 1
+    assert list(tmp_path.iterdir()) == []
+
+
+PLANTED = 5  # a captain-action card id: the card planted to win at once
+
+
+def _planted_play_out():
+    """captain-action's play_out with a planted rule: a play-out to the end is won by the seat that
+    held card PLANTED when it began (nobody's if nobody held it), whatever happens after."""
+    from numba import njit
+
+    from simbalance.core.records import END_WIN
+    from simbalance.games.captain_action.play_nb import play_out
+    from simbalance.games.captain_action.state_nb import G_HAND, G_PLAYERS, V_END, V_WINNERS
+
+    @njit
+    def planted(ctx, state, seat_sid, seat_prm, max_decisions):
+        if max_decisions >= 0:
+            return play_out(ctx, state, seat_sid, seat_prm, max_decisions)
+        winners = 0
+        for s in range(ctx[2][G_PLAYERS]):
+            for k in range(ctx[2][G_HAND]):
+                if state[3][s, k] == PLANTED:
+                    winners = 1 << s
+        made = play_out(ctx, state, seat_sid, seat_prm, max_decisions)
+        state[1][V_END] = END_WIN
+        state[1][V_WINNERS] = winners
+        return made
+
+    return planted
+
+
+def test_a_card_planted_to_win_at_once_is_worth_its_whole_effect():
+    """A planted rule makes card PLANTED win at once for whoever holds it: holding it is worth
+    exactly +100 points in every state (with it the holder wins, without it the card is elsewhere);
+    another card is worth minus the chance that swapping it out brings PLANTED in (a few points)."""
+    import dataclasses
+
+    plan = _plan("captain-action")
+    engine = plan.engine
+    res = dataclasses.replace(engine.resumable, play_out=_planted_play_out())
+    ctx = res.context(*plan.prepared)
+    n_cards = len(engine.cards.labels(plan.config)[0])
+    want = np.zeros(n_cards, np.bool_)
+    want[[PLANTED, 30]] = True
+    raw = play_card_values(res, engine.card_swap, ctx, plan.lineup, 4, 300, np.arange(300) % 3, 3, want, 1)
+    got = raw["pairs"]
+    planted = got["diff"][got["card"] == PLANTED]
+    other = got["diff"][got["card"] == 30]
+    assert len(planted) > 50 and len(other) > 50
+    assert (planted == 1.0).all()
+    assert -0.1 < other.mean() <= 0 and other.max() <= 0
