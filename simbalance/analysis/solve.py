@@ -617,3 +617,52 @@ def _models_text(text: str, model: dict) -> str:
 
 def knob_of(knobs: list[Knob], key: str) -> Knob:
     return next(k for k in knobs if k.key == key)
+
+
+# --- card values for the deck knobs (issue 40 item 5) ------------------------------------------------
+
+_GENERIC_WORDS = {"cards", "card", "deck", "count", "counts"}
+
+
+def _words(text: str) -> list[str]:
+    """Lower-case words, a plural's ``s`` dropped (``wildcards`` -> ``wildcard``)."""
+    out = []
+    for w in re.findall(r"[a-z0-9]+", text.lower()):
+        out.append(w[:-1] if len(w) > 3 and w.endswith("s") else w)
+    return out
+
+
+def knob_cards(key: str, cards: list[str]) -> list[str]:
+    """The cards a deck knob counts, by name: every word of the key past its table (``cards.joker``:
+    joker; ``deck.wildcards.captain_action``: wildcard captain action; generic words such as
+    ``cards`` and ``deck`` left out) is a word of the card's name. A rule key names no card."""
+    parts = key.split(".")
+    if parts[0] in ("rules", "compensation", "scoring", "ships", "dice", "targets", "findings", "bounds"):
+        return []
+    wanted = {w for part in parts for w in _words(part)} - _GENERIC_WORDS
+    if not wanted:
+        return []
+    return [c for c in cards if wanted <= set(_words(c))]
+
+
+def order_by_card_values(knobs: list[Knob], priority: list[dict]) -> tuple[list[Knob], str | None]:
+    """The knobs with the deck knobs whose cards have the largest values (card-value's ``priority``:
+    the cards by |value|, largest first) first, in that order; every other knob after them, in its
+    own order. The order is the order a stage plays its candidates of equal size and grows a stage
+    too large to enumerate: the counts of the cards that matter most are tried first. Returns the
+    knobs and a note saying the order (None when no knob counts a valued card)."""
+    size = {p["card"]: abs(float(p["value"])) for p in priority if p.get("value") is not None}
+    value = {p["card"]: float(p["value"]) for p in priority if p.get("value") is not None}
+    matched = []
+    for i, k in enumerate(knobs):
+        cards = knob_cards(k.key, list(size))
+        if cards:
+            best = max(cards, key=lambda c: size[c])
+            matched.append((size[best], i, k, best))
+    if not matched:
+        return knobs, None
+    matched.sort(key=lambda m: (-m[0], m[1]))
+    first = [m[2] for m in matched]
+    rest = [k for k in knobs if k not in first]
+    said = ", ".join(f"{m[2].key} ({m[3]}: {100 * value[m[3]]:+.1f} pts)" for m in matched)
+    return first + rest, f"deck knobs tried first, by their cards' values (card-value): {said}"

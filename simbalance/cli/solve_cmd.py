@@ -34,6 +34,7 @@ def solve(
     model_n: Annotated[str, typer.Option("--model-n", help="Games of the other heuristic's check.")] = "2e4",
     search_budget: Annotated[int, typer.Option("--search-budget", help="The search player's budget (mcts iterations) for that check.")] = 32,
     search_n: Annotated[str, typer.Option("--search-n", help="Games of the search player's check.")] = "200",
+    card_values: Annotated[Path | None, typer.Option("--card-values", help="A card_value.json (or its folder) from `simbalance card-value GAME`: the deck knobs of the cards worth most are tried first.")] = None,
     out: Annotated[Path | None, typer.Option(help="Output folder (default: reports/solve-<game>-<time>).")] = None,
 ) -> None:
     """Search the game's knobs for the smallest change that meets every target with 95% confidence:
@@ -53,7 +54,7 @@ def solve(
         result = run_solve(settings, target, knob, budget=budget, strategies=strategies, rotate=rotate,
                            verify_n=parse_count(verify_n, "--verify-n"), start_n=parse_count(start_n, "--start-n"), answers=answers,
                            max_keys=max_keys, models=models, model_n=parse_count(model_n, "--model-n"), search_budget=search_budget,
-                           search_n=parse_count(search_n, "--search-n"), stop=stop, progress=RichProgress)
+                           search_n=parse_count(search_n, "--search-n"), card_values=card_values, stop=stop, progress=RichProgress)
     command = "simbalance " + " ".join(shlex.quote(a) for a in sys.argv[1:])
     written = write_solve_folder(result, folder, command)
     console = Console()

@@ -24,10 +24,12 @@ is known: the result is marked interrupted, its changes unverified where so.
 
 from __future__ import annotations
 
+import json
 import math
 import re
 import time
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -52,6 +54,7 @@ from simbalance.analysis.solve import (
     judge,
     make_knob,
     metrics_row,
+    order_by_card_values,
     parse_knob,
     parse_target,
     set_line,
@@ -269,6 +272,7 @@ def solve(
     search: str = "mcts",
     search_budget: int = 32,
     search_n: int = 200,
+    card_values: Any = None,
     stop=None,
     progress: ProgressFactory | None = None,
     **settings: Any,
@@ -278,7 +282,9 @@ def solve(
     ``targets``: ``["balance=0.97:1", "length_median=55:65"]`` (the CLI's ``--target``) or
     ``{"balance": (0.97, 1)}``; None: the config's ``[targets]``. ``knobs``: ``["ships.4=24:36"]``
     (``--knob``) or ``{"ships.4": (24, 36)}``; None: the config's ``[knobs]``. ``budget``: the
-    search's time (``"20m"``, seconds). ``stop``: a callable asked between chunks (the CLI's Ctrl-C).
+    search's time (``"20m"``, seconds). ``card_values``: a card-value result of the game
+    (``simbalance.card_value(...)``, its card_value.json's path or contents): the deck knobs of the
+    cards worth most are tried first (analysis/solve.order_by_card_values). ``stop``: a callable asked between chunks (the CLI's Ctrl-C).
     The settings (studies/settings.RunSettings) apply to every run."""
     started = time.perf_counter()
     settings = RunSettings.of(game, **settings)
@@ -327,6 +333,9 @@ def solve(
             raise ConfigError(f"no knob changes the games with {players} players: "
                               f"{', '.join(k.key for k in idle)} {'is' if len(idle) == 1 else 'are'} not read at "
                               "this player count")
+    if card_values is not None:
+        knob_list, said = order_by_card_values(knob_list, _card_priority(card_values, settings.game))
+        notes.append(said or "card values given, but no knob counts a valued card: the knobs keep their order")
     engine = base_plan.engine
     heuristic = other_heuristic(base_plan) if models else None
     search_preset = None
@@ -485,6 +494,31 @@ def solve(
     if arms:
         comparison = _comparison(today_result, arms, answer_list)
     return result()
+
+
+def _card_priority(card_values: Any, game: str) -> list[dict]:
+    """card-value's ``priority`` from its result, its card_value.json's path, or that file's contents;
+    a file of another game, or one that is no card-value file, is one line."""
+    if hasattr(card_values, "priority") and callable(card_values.priority):
+        data = {"game": card_values.game, "priority": card_values.priority()}
+    elif isinstance(card_values, dict):
+        data = card_values
+    else:
+        path = Path(card_values)
+        if path.is_dir():
+            path = path / "card_value.json"
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else "not JSON"
+            raise ConfigError(f"--card-values {card_values}: cannot read it ({reason}); expected the card_value.json "
+                              "that `simbalance card-value` writes") from None
+    if not isinstance(data, dict) or not isinstance(data.get("priority"), list):
+        raise ConfigError(f"--card-values {card_values}: no card values in it; expected the card_value.json that "
+                          "`simbalance card-value` writes")
+    if data.get("game") != game:
+        raise ConfigError(f"--card-values {card_values}: the card values of {data.get('game')!r}, not of {game!r}")
+    return data["priority"]
 
 
 def _other_players(chosen: Answer, heuristic: str | None, search_preset, with_change, run, targets, seed: int,

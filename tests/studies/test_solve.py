@@ -166,6 +166,10 @@ def test_a_game_that_meets_its_targets_needs_no_change_and_no_search(duel):
                            overrides={"compensation.points.2": 2})
     assert res.no_change_needed and len(res.candidates) == 0 and res.answers == []
     assert [f.kind for f in res.findings()] == ["no_change_needed"]
+    valued = simbalance.solve(duel, ["balance=0.95:1"], None, verify_n=20_000, seed=1, threads=1,
+                              overrides={"compensation.points.2": 2},
+                              card_values={"game": duel, "priority": [{"card": "six", "value": 0.2}]})
+    assert "no knob counts a valued card" in " ".join(valued.notes)  # the duel's knobs are compensation only
 
 
 def test_the_same_seed_gives_the_same_search_and_answer_on_any_threads(duel):
@@ -218,6 +222,7 @@ BAD = {
     "knob not in config": (["--knob", "rules.nope=1:2"], "unknown config key 'rules.nope'"),
     "knob not a number": (["--knob", "rules.repeat_after_pair=0:1"], "is not a number"),
     "budget": (["--budget", "soon"], "--budget soon"),
+    "card values missing": (["--card-values", "/nonexistent/card_value.json"], "--card-values /nonexistent/card_value.json: cannot read it"),
 }
 
 
@@ -362,3 +367,34 @@ def test_the_command_interrupted_writes_what_it_knows_and_exits_130(duel, tmp_pa
     assert res.exit_code == 130, res.output
     solution = json.loads((out / "solution.json").read_text())
     assert solution["interrupted"] and len(solution["candidates"]) == 4
+
+
+def test_card_values_put_the_deck_knobs_of_the_cards_worth_most_first():
+    """Issue 40 item 5: card-value's priority orders the deck knobs (the counts of the cards worth
+    most first, then every other knob in its own order); a rule key names no card."""
+    from simbalance.analysis.solve import default_knobs, knob_cards, order_by_card_values
+    from simbalance.core.config import load_config
+
+    cf = default_knobs(load_config("captain-future"))
+    priority = [{"card": "GRAG", "value": -0.09}, {"card": "joker", "value": 0.05}, {"card": "row A", "value": 0.01},
+                {"card": "Recall", "value": 0.002}]
+    ordered, said = order_by_card_values(cf, priority)
+    keys = [k.key for k in ordered]
+    assert keys[:3] == ["cards.grag", "cards.joker", "cards.recall"]
+    assert sorted(keys) == sorted(k.key for k in cf) and keys[3:] == [k.key for k in cf if k.key not in keys[:3]]
+    assert "cards.grag (GRAG: -9.0 pts)" in said
+    assert knob_cards("deck.wildcards.captain_action", ["Captain Action 1 (periwinkle)", "Captain Action wildcard 0"]) \
+        == ["Captain Action wildcard 0"]
+    assert knob_cards("rules.hand_size", ["hand"]) == [] and knob_cards("compensation.points.1", ["points 1"]) == []
+    same, none = order_by_card_values(cf, [{"card": "Dr. Ling wildcard", "value": 0.15}])
+    assert same == cf and none is None
+
+
+def test_card_values_of_another_game_are_one_line(tmp_path):
+    path = tmp_path / "card_value.json"
+    path.write_text(json.dumps({"game": "captain-action", "priority": []}))
+    out = tmp_path / "out"
+    res = runner.invoke(app, ["solve", "find-dr-evil", "--knob", "rules.first_card_to=0:3", "--card-values", str(path),
+                              "--out", str(out)])
+    assert res.exit_code == 2 and "the card values of 'captain-action', not of 'find-dr-evil'" in res.output, res.output
+    assert not out.exists()
