@@ -1,8 +1,10 @@
 """Every shipped config, variant and preset loads and validates; every game is registered."""
 
 import pytest
+from typer.testing import CliRunner
 
 from simbalance.api import plan_run
+from simbalance.cli.main import app
 from simbalance.core.errors import ConfigError
 from simbalance.core.variants import available_variants
 from simbalance.games.registry import all_games
@@ -118,3 +120,32 @@ def test_knobs_are_not_keys_of_the_game():
     assert config_hash(cfg) == config_hash(bare) and rules_digest(cfg) == rules_digest(bare)
     moved = apply_overrides(cfg, ["compensation.points.4=-1"])
     assert config_hash(moved) != config_hash(cfg) and rules_digest(moved) != rules_digest(cfg)
+
+
+# Per game: a run with seat compensation (validated), and a bad value with the words its one line has.
+COMPENSATION_ON_THE_COMMAND_LINE = {
+    "aquaman": (["--n", "100", "--set", "compensation.hand_limit.1=-1"], "compensation.cards.2=-4",
+                "compensation.cards.2 = -4: allowed -3 to 52"),
+    "captain-action": (["--n", "300", "--set", "compensation.points.1=-3"], "compensation.points.2=1001",
+                       "compensation.points.2 = 1001"),
+    "captain-future": (["--n", "200", "--seed", "1", "--set", "compensation.points.4=-1", "--set",
+                        "compensation.ships.1=2"], "compensation.ships.4=-30",
+                       "compensation.ships.4 = -30: allowed -29 to 90"),
+    "find-dr-evil": (["--n", "300", "--set", "compensation.cards.4=-1"], "compensation.cards.2=-10",
+                     "compensation.cards.2 = -10"),
+    "lady-actions-escape": (["--n", "200", "--set", "compensation.cards.1=1"], "compensation.cards.2=-5",
+                            "compensation.cards.2 = -5: allowed -4 to 33"),
+}
+
+
+@pytest.mark.parametrize("game", sorted(COMPENSATION_ON_THE_COMMAND_LINE))
+def test_compensation_on_the_command_line(game, tmp_path):
+    """Seat compensation is a key like any other on the command line: a validated run plays it, a
+    value the game cannot deal or score is one line, exit 2."""
+    good, bad_set, words = COMPENSATION_ON_THE_COMMAND_LINE[game]
+    runner = CliRunner()
+    res = runner.invoke(app, ["run", game, *good, "--quiet", "--validate", "--out", str(tmp_path / "r")])
+    assert res.exit_code == 0, res.output
+    bad = runner.invoke(app, ["run", game, "--n", "10", "--set", bad_set, "--out", str(tmp_path / "bad")])
+    lines = [ln for ln in bad.output.splitlines() if ln.strip()]
+    assert bad.exit_code == 2 and len(lines) == 1 and words in lines[0], bad.output

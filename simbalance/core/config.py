@@ -387,6 +387,14 @@ def compensation_value(cfg: dict, key: str, lo: int, hi: int) -> int:
     return require_int(cfg, f"{COMPENSATION}.{key}", lo, hi)
 
 
+def seat_points(cfg: dict, players: int) -> list[int]:
+    """Each seat's points compensation, seat 1 first: ``compensation.points.K`` plus seat k's share
+    of the graded bonus ``compensation.later_seat_points`` ((k - 1) x it), as every game that scores
+    points reads them."""
+    later = compensation_value(cfg, "later_seat_points", -100, 100)
+    return [pts + seat * later for seat, pts in enumerate(seat_compensation(cfg, "points", players, -1000, 1000))]
+
+
 def _all_zero(node: Any) -> bool:
     if isinstance(node, dict):
         return all(_all_zero(v) for v in node.values())

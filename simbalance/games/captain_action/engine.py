@@ -23,11 +23,10 @@ import sys
 import numpy as np
 
 from simbalance.core.config import (
-    compensation_value,
     require_bool,
     require_choice,
     require_int,
-    seat_compensation,
+    seat_points,
 )
 from simbalance.core.errors import ConfigError
 from simbalance.core.records import MAX_SEATS, record_dtype
@@ -99,9 +98,7 @@ def prepare(cfg: dict, players: int, validate: bool = False) -> tuple:
     game_rules[state_nb.G_TURN_CAP] = require_int(cfg, "rules.turn_cap", 1, 30000)  # records count in int16
     game_rules[state_nb.G_WINDOW] = require_int(cfg, "rules.stalemate_window", 0, 30000)
     # Seat compensation (docs/rules/captain-action.md, "Seat compensation"): points added at the attack.
-    later = compensation_value(cfg, "later_seat_points", -100, 100)
-    points = seat_compensation(cfg, "points", players, -1000, 1000)
-    game_rules[state_nb.G_COMP_PTS:state_nb.G_COMP_PTS + players] = [p + s * later for s, p in enumerate(points)]
+    game_rules[state_nb.G_COMP_PTS:state_nb.G_COMP_PTS + players] = seat_points(cfg, players)
     for name in STRATEGIES:
         table = cfg.get("strategies", {}).get(name, {})
         if name == "random":

@@ -17,12 +17,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from simbalance.core.config import (
-    compensation_value,
     get,
     require_bool,
     require_choice,
     require_int,
     seat_compensation,
+    seat_points,
 )
 from simbalance.core.errors import ConfigError
 from simbalance.games.captain_future import state_nb as X
@@ -197,9 +197,7 @@ def build_board(cfg: dict, players: int) -> tuple[np.ndarray, Layout]:
     # Seat compensation (docs/rules/captain-future.md, "Seat compensation"): every seat keeps at least
     # one ship (an empty supply triggers the end when its last ship lands) and at most 120.
     extra_ships = seat_compensation(cfg, "ships", players, 1 - ships, 120 - ships)
-    extra_points = seat_compensation(cfg, "points", players, -1000, 1000)
-    later = compensation_value(cfg, "later_seat_points", -100, 100)
-    extra_points = [pts + seat * later for seat, pts in enumerate(extra_points)]
+    extra_points = seat_points(cfg, players)
     hand_size = require_int(cfg, "rules.hand_size", 1, 60)
     if players * hand_size > deck.size:
         raise ConfigError(

@@ -7,11 +7,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from aquaman_helpers import NO_PARAMS, RUNNER, arrange, discard_pile, hand, make, rest
-from typer.testing import CliRunner
 
 import simbalance
 from simbalance.api import plan_run
-from simbalance.cli.main import app
 from simbalance.core.errors import ConfigError
 from simbalance.core.records import END_INVALID
 from simbalance.core.rng import seed_game
@@ -89,14 +87,3 @@ def test_the_replay_and_a_search_seat_play_the_same():
 def test_bad_compensation_is_a_one_line_error(overrides, message):
     with pytest.raises(ConfigError, match=message):
         simbalance.simulate("aquaman", 1, overrides=overrides)
-
-
-def test_compensation_on_the_command_line(tmp_path):
-    runner = CliRunner()
-    res = runner.invoke(app, ["run", "aquaman", "--n", "100", "--quiet", "--validate",
-                              "--set", "compensation.hand_limit.1=-1", "--out", str(tmp_path / "r")])
-    assert res.exit_code == 0, res.output
-    bad = runner.invoke(app, ["run", "aquaman", "--n", "10", "--set", "compensation.cards.2=-4",
-                              "--out", str(tmp_path / "bad")])
-    lines = [ln for ln in bad.output.splitlines() if ln.strip()]
-    assert bad.exit_code == 2 and len(lines) == 1 and "compensation.cards.2 = -4: allowed -3 to 52" in lines[0]

@@ -7,11 +7,9 @@ import numpy as np
 import pytest
 from captain_action_deals import COUNTDOWN, FACE_UP, HAND_A, HAND_C
 from test_captain_action_rules import play
-from typer.testing import CliRunner
 
 import simbalance
 from simbalance.api import plan_run
-from simbalance.cli.main import app
 from simbalance.core.errors import ConfigError
 from simbalance.core.records import END_INVALID
 from simbalance.games.captain_action.replay import trace
@@ -75,14 +73,3 @@ def test_the_replay_and_a_search_seat_score_the_same():
 def test_bad_compensation_is_a_one_line_error(overrides, message):
     with pytest.raises(ConfigError, match=message):
         simbalance.simulate("captain-action", 1, overrides=overrides)
-
-
-def test_compensation_on_the_command_line(tmp_path):
-    runner = CliRunner()
-    res = runner.invoke(app, ["run", "captain-action", "--n", "300", "--quiet", "--validate",
-                              "--set", "compensation.points.1=-3", "--out", str(tmp_path / "r")])
-    assert res.exit_code == 0, res.output
-    bad = runner.invoke(app, ["run", "captain-action", "--n", "10", "--set", "compensation.points.2=1001",
-                              "--out", str(tmp_path / "bad")])
-    lines = [ln for ln in bad.output.splitlines() if ln.strip()]
-    assert bad.exit_code == 2 and len(lines) == 1 and "compensation.points.2 = 1001" in lines[0], bad.output

@@ -8,11 +8,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from captain_future_helpers import Table, deck_order
-from typer.testing import CliRunner
 
 import simbalance
 from simbalance.api import plan_run
-from simbalance.cli.main import app
 from simbalance.core.errors import ConfigError
 from simbalance.core.records import END_INVALID, END_WIN
 from simbalance.core.rng import seed_game
@@ -140,16 +138,3 @@ def test_all_zero_is_the_rules_as_printed():
 def test_bad_compensation_is_a_one_line_error(overrides, message):
     with pytest.raises(ConfigError, match=message):
         simbalance.simulate("captain-future", 1, overrides=overrides)
-
-
-def test_compensation_on_the_command_line(tmp_path):
-    runner = CliRunner()
-    res = runner.invoke(app, ["run", "captain-future", "--n", "200", "--seed", "1", "--quiet", "--validate",
-                              "--set", "compensation.points.4=-1", "--set", "compensation.ships.1=2",
-                              "--out", str(tmp_path / "r")])
-    assert res.exit_code == 0, res.output
-    bad = runner.invoke(app, ["run", "captain-future", "--n", "10", "--set", "compensation.ships.4=-30",
-                              "--out", str(tmp_path / "bad")])
-    assert bad.exit_code == 2
-    lines = [ln for ln in bad.output.splitlines() if ln.strip()]
-    assert len(lines) == 1 and "compensation.ships.4 = -30: allowed -29 to 90" in lines[0], bad.output

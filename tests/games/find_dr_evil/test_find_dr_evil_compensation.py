@@ -6,11 +6,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from typer.testing import CliRunner
 
 import simbalance
 from simbalance.api import plan_run
-from simbalance.cli.main import app
 from simbalance.core.compensation import spread
 from simbalance.core.errors import ConfigError
 from simbalance.core.records import END_INVALID
@@ -61,14 +59,3 @@ def test_the_replay_deals_the_same():
 def test_bad_compensation_is_a_one_line_error(overrides, message):
     with pytest.raises(ConfigError, match=message):
         simbalance.simulate("find-dr-evil", 1, overrides=overrides)
-
-
-def test_compensation_on_the_command_line(tmp_path):
-    runner = CliRunner()
-    res = runner.invoke(app, ["run", "find-dr-evil", "--n", "300", "--quiet", "--validate",
-                              "--set", "compensation.cards.4=-1", "--out", str(tmp_path / "r")])
-    assert res.exit_code == 0, res.output
-    bad = runner.invoke(app, ["run", "find-dr-evil", "--n", "10", "--set", "compensation.cards.2=-10",
-                              "--out", str(tmp_path / "bad")])
-    lines = [ln for ln in bad.output.splitlines() if ln.strip()]
-    assert bad.exit_code == 2 and len(lines) == 1 and "compensation.cards.2 = -10" in lines[0], bad.output

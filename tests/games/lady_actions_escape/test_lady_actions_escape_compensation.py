@@ -6,11 +6,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from typer.testing import CliRunner
 
 import simbalance
 from simbalance.api import plan_run
-from simbalance.cli.main import app
 from simbalance.core.compensation import deal_order
 from simbalance.core.errors import ConfigError
 from simbalance.core.records import END_INVALID
@@ -75,14 +73,3 @@ def test_the_replay_and_a_search_seat_deal_the_same():
 def test_bad_compensation_is_a_one_line_error(overrides, message):
     with pytest.raises(ConfigError, match=message):
         simbalance.simulate("lady-actions-escape", 1, overrides=overrides)
-
-
-def test_compensation_on_the_command_line(tmp_path):
-    runner = CliRunner()
-    res = runner.invoke(app, ["run", "lady-actions-escape", "--n", "200", "--quiet", "--validate",
-                              "--set", "compensation.cards.1=1", "--out", str(tmp_path / "r")])
-    assert res.exit_code == 0, res.output
-    bad = runner.invoke(app, ["run", "lady-actions-escape", "--n", "10", "--set", "compensation.cards.2=-5",
-                              "--out", str(tmp_path / "bad")])
-    lines = [ln for ln in bad.output.splitlines() if ln.strip()]
-    assert bad.exit_code == 2 and len(lines) == 1 and "compensation.cards.2 = -5: allowed -4 to 33" in lines[0]
