@@ -26,6 +26,7 @@ import numpy as np
 import pandas as pd
 
 from simbalance.analysis.labels import player
+from simbalance.analysis.stats import seat_gap
 from simbalance.core.aggregate import wilson
 from simbalance.core.config import FINDINGS_DEFAULTS
 from simbalance.core.errors import ConfigError, did_you_mean
@@ -226,9 +227,10 @@ def seat_imbalance(summary: dict, th: dict, dig_in: str | None = "#win-rates") -
     else:  # too close for '1 in k' words to tell apart
         text = (f"{player(hi).capitalize()} wins {pct(rates[hi])} of games ({ci_text(*hi_ci)}), {player(lo)} "
                 f"{pct(rates[lo])} ({ci_text(*lo_ci)}); fair: {pct(fair)}. Over the {decided:,} games with a winner.")
-    # The gap's CI: the two rates' Wilson half-widths combined (a conservative, independent reading).
-    half = math.hypot((hi_ci[1] - hi_ci[0]) / 2, (lo_ci[1] - lo_ci[0]) / 2)
-    ci = (gap - half, gap + half)
+    # The gap's CI: the two shares of the same decided games, their negative covariance included
+    # (analysis/stats.seat_gap).
+    interval = seat_gap(rates[hi] * decided, rates[lo] * decided, decided)
+    ci = (interval.low, interval.high)
     return [Finding("seat_imbalance", severity(gap, ci, th["seat_gap_min"]), text, gap, ci, dig_in,
                     claim=f"{player(hi)} wins the most and {player(lo)} the least of the games with a winner",
                     figure=f"{pct(rates[hi])} and {pct(rates[lo])}")]

@@ -169,26 +169,28 @@ def whole_game_section(summary: dict) -> str:
     ])
 
 
-def strong_play_section(strong: dict | None) -> str:
-    """`run --robust`: the search sample's seats and what it says of the first-player effect."""
+def strong_play_section(strong: dict | None, summary: dict) -> str:
+    """`run --robust`: the search sample's seats and the verdicts by effect size on the run's seat
+    gap and its first-player effect (analysis/robustness)."""
     if not strong:
         return ""
-    from simbalance.analysis.robustness import STRONG_PLAY_WORDS
+    from simbalance.analysis.robustness import StrongPlay, seat_robustness, strong_play_words
 
-    fp = strong["first_player"]
+    sample = StrongPlay.from_dict(strong)
     stop = (f"until every seat's 95% CI was within ±{100 * strong['precision']:g} points" if strong["reached"] else
             f"to its cap of {strong['most']:,} games, <b>which stopped it before</b> every seat's 95% CI was within "
             f"±{100 * strong['precision']:g} points")
     rows = [[f"player {s + 1}", pct(seat["win_rate"]), f"{pct(seat['ci_low'])} to {pct(seat['ci_high'])}"]
             for s, seat in enumerate(strong["seats"])]
+    verdicts = [("Seat gap (the run's best player minus its worst)", seat_robustness(summary, sample)),
+                ("First-player effect", strong["first_player"])]
     return "".join([
         "<h2 id='strong-play'>Under strong play</h2>",
         f"<p>Beside this run, {strong['games']:,} games with every seat {escape(strong['model'])} (a search player: "
         f"no game knowledge beyond the rules), on a seed of their own (the run's games are the same with and "
-        f"without them), played {stop}. The seat finding, when the run has one, says whether it holds there "
-        "(docs/findings.md, \"Under strong play\").</p>",
-        f"<p class='verdict'>First-player effect: {STRONG_PLAY_WORDS[fp['holds']].lower()} "
-        f"({escape(fp['figure'])}).</p>",
+        f"without them), played {stop}. Each effect of the run is read against the same effect there, by its size: "
+        "holds, smaller, larger, reversed or not settled (docs/findings.md, \"Under strong play\").</p>",
+        *[f"<p class='verdict'>{what}: {escape(strong_play_words(check, sample))}</p>" for what, check in verdicts],
         table(["player", "of decided games", "95% CI"], rows, caption=f"All {escape(strong['model'])}", text_cols=1),
     ])
 
@@ -217,7 +219,7 @@ def render_report(manifest: dict, summary: dict, images: dict[str, bytes], findi
         table(["strategy", "win rate per seat", "95% CI", "of decided games", "seat-games"],
               strategy_rows(summary), caption="By strategy"),
         "</div>",
-        strong_play_section(strong),
+        strong_play_section(strong, summary),
         "<h2 id='outcomes'>Outcomes</h2>",
         table(["metric", "value"], [
             [f"first-player advantage (player 1's share of the decided games − 1/{players})",
