@@ -338,12 +338,14 @@ def cards(summary: dict, th: dict, dig_in: str | None = "#cards") -> list[Findin
             ends = standout([c["difference"] for c in rivals],
                             standard_error([c["ci_low"] for c in rivals], [c["ci_high"] for c in rivals]))
             most = top in rivals and ends[0 if sign > 0 else 1] == rivals.index(top)
+            alone = len(rivals) < 2  # no other card to be told apart from: neither "most" nor "not told apart"
             out.append(Finding(
                 f"card_{words}", severity(top["difference"], (top["ci_low"], top["ci_high"]), th["card_effect_min"]),
                 f"{_card(top)} {words} its holder{' most' if most else ''}: win rate {pct(top['win_rate_with'])} with "
                 f"it, {pct(top['win_rate_without'])} without ({pp(top['difference'])}, "
                 f"{ci_text(top['ci_low'], top['ci_high'], pp)}; {top['kind']})"
-                f"{'' if most else ', the largest such difference, not told apart from every other card'}{more}.",
+                f"{'' if most or alone else ', the largest such difference, not told apart from every other card'}"
+                f"{more}.",
                 top["difference"], (top["ci_low"], top["ci_high"]), dig_in))
     never = [c for c in rows if c["seat_games_with"] == 0]
     null = [c for c in rows if c["seat_games_with"] > 0 and c["ci_low"] is not None
