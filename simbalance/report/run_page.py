@@ -11,7 +11,7 @@ from simbalance.analysis.findings import Finding, p_value
 from simbalance.report import game_stats
 from simbalance.report.html import command_block, figures, num, page, pct, sub_line, table
 
-TOP_CARDS = 5  # the cards that help and hurt most, shown before the whole table
+TOP_CARDS = 5  # the largest and the smallest differences, shown before the whole table
 
 
 def verdict(summary: dict) -> str:

@@ -293,3 +293,16 @@ def test_the_api_checks_a_run_as_run_robust_does(tmp_path):
     found = json.loads((write_report(checked, tmp_path / "r") / "findings.json").read_text())
     cli("run", "captain-action", "--n", 3000, "--seed", 5, *ROBUST, "--out", tmp_path / "cli")
     assert found == json.loads((tmp_path / "cli" / "findings.json").read_text())
+
+
+def test_the_pages_strong_play_section_states_both_verdicts():
+    """issue 53: the page's "Under strong play" section states the seat verdict and the first-player
+    verdict, whether or not the run has a seat finding (here a run whose seats are alike)."""
+    from simbalance.report.run_page import strong_play_section
+
+    strong = sample([0.34, 0.22, 0.22, 0.22], games=2000)
+    even = summary([0.252, 0.250, 0.249, 0.249], (-0.005, 0.009))  # no seat finding, no first-player effect
+    said = strong_play_section({**strong.to_dict(), "first_player": first_player_robustness(even, strong)}, even)
+    assert "Seat gap (the run's best player minus its worst): Larger under strong play" in said
+    assert "First-player effect: Larger under strong play" in said
+    assert StrongPlay.from_dict(strong.to_dict()) == strong
