@@ -16,9 +16,11 @@ import numpy as np
 import pandas as pd
 
 from simbalance.analysis.findings import LOW, MEDIUM, Finding, ci_text, pp, severity
+from simbalance.analysis.stats import Interval, difference, standard_error, standout
+from simbalance.core.spec import SELECTION_UNSAID
 
 ALL = "all"  # the phase of the values pooled over every phase sampled
-VALUE_COLUMNS = ["card", "phase", "value", "ci_low", "ci_high", "states", "playouts"]
+VALUE_COLUMNS = ["card", "phase", "value", "ci_low", "ci_high", "states", "playouts", "unchanged"]
 DECISION_COLUMNS = ["kind", "phase", "spread", "ci_low", "ci_high", "raw_spread", "unchanged", "decisions", "options",
                     "playouts"]
 MIN_DECISIONS = 20  # a decision kind is spoken of from this many sampled decisions
@@ -45,14 +47,14 @@ def card_values(pairs: pd.DataFrame, phases: list[str], labels: list[str]) -> pd
     holder's mean share with minus without), ``playouts`` (its paired play-outs)."""
     from scipy import stats  # here: `import simbalance` stays free of scipy.stats
 
-    per_state = (pairs.groupby(["label", "phase", "state"], sort=False)
-                 .agg(diff=("diff", "mean"), playouts=("playouts", "sum")).reset_index())
-    parts = [per_state.groupby(["label", "phase"]).agg(value=("diff", "mean"), sd=("diff", "std"),
-                                                       states=("diff", "size"), playouts=("playouts", "sum"))]
+    per_state = (pairs.assign(size=pairs["diff"].abs()).groupby(["label", "phase", "state"], sort=False)
+                 .agg(diff=("diff", "mean"), playouts=("playouts", "sum"), moved=("size", "max")).reset_index())
+    sums = {"value": ("diff", "mean"), "sd": ("diff", "std"), "states": ("diff", "size"),
+            "playouts": ("playouts", "sum"), "moved": ("moved", "max")}
+    parts = [per_state.groupby(["label", "phase"]).agg(**sums)]
     names = [*phases, ALL] if len(phases) > 1 else list(phases)
     if len(phases) > 1:
-        pooled = per_state.groupby("label").agg(value=("diff", "mean"), sd=("diff", "std"), states=("diff", "size"),
-                                                playouts=("playouts", "sum"))
+        pooled = per_state.groupby("label").agg(**sums)
         parts.append(pooled.assign(phase=ALL).set_index("phase", append=True))
     table = pd.concat(parts)
     index = pd.MultiIndex.from_product([list(dict.fromkeys(labels)), names], names=["label", "phase"])
@@ -62,9 +64,13 @@ def card_values(pairs: pd.DataFrame, phases: list[str], labels: list[str]) -> pd
         half = stats.t.ppf(0.975, np.maximum(n - 1, 1)) * table["sd"].to_numpy() / np.sqrt(n)
     half = np.where(n >= 2, half, np.nan)
     value = table["value"].to_numpy()
+    # a card whose swap changed no play-out in any state: its CI is +0 to +0 by construction, not
+    # a measured one (said "no play-out changed", never shown as an interval)
+    unchanged = (n >= 1) & (table["moved"].to_numpy(dtype=float) == 0)
     return pd.DataFrame({"card": index.get_level_values(0), "phase": index.get_level_values(1), "value": value,
                          "ci_low": value - half, "ci_high": value + half, "states": n.astype(int),
-                         "playouts": table["playouts"].fillna(0).to_numpy().astype(int)}, columns=VALUE_COLUMNS)
+                         "playouts": table["playouts"].fillna(0).to_numpy().astype(int), "unchanged": unchanged},
+                        columns=VALUE_COLUMNS)
 
 
 def decision_values(decisions: pd.DataFrame, phases: list[str], kinds: tuple[str, ...]) -> pd.DataFrame:
@@ -91,8 +97,10 @@ def decision_values(decisions: pd.DataFrame, phases: list[str], kinds: tuple[str
 def with_observed(values: pd.DataFrame, observed: pd.DataFrame | None) -> pd.DataFrame:
     """The pooled values (phase ``ALL``, or the one phase) beside the card-impact table's figures
     (level "card", its first kind): ``observed``, ``observed_ci_low``, ``observed_ci_high`` and
-    ``verdict``: when the two CIs do not overlap, "overstates" (the table's figure further from 0 than
-    the value, on its side) or "understates" (nearer 0, or on the other side); "agrees" otherwise."""
+    ``verdict`` (``beside_verdict``): "overstates" or "understates" when the table's figure and the
+    value differ beyond their intervals after a Bonferroni adjustment over the cards compared,
+    "agrees" otherwise, "" where there is nothing to compare (no table row, an interval unknown,
+    or a card whose swap changed no play-out: its +0 to +0 is not a measured interval)."""
     phases = values["phase"].unique()
     pooled = values[values["phase"] == (ALL if ALL in phases else phases[0])].copy()
     pooled["observed"] = np.nan
@@ -104,33 +112,98 @@ def with_observed(values: pd.DataFrame, observed: pd.DataFrame | None) -> pd.Dat
     cards = observed[observed["level"] == "card"]
     cards = cards[cards["kind"] == cards["kind"].iloc[0]].set_index("subject")
     for i, row in pooled.iterrows():
-        if row["card"] not in cards.index:
-            continue
-        obs = cards.loc[row["card"]]
-        pooled.loc[i, ["observed", "observed_ci_low", "observed_ci_high"]] = (
-            obs["difference"], obs["ci_low"], obs["ci_high"])
-        if not np.isfinite(row["ci_low"]) or not np.isfinite(obs["ci_low"]):
-            continue
-        if obs["ci_low"] > row["ci_high"] or obs["ci_high"] < row["ci_low"]:
-            # Beyond both CIs: "overstates" when the table's figure lies further from 0 than the
-            # value on the value's side (a card made to look better, or worse, than it is).
-            further = np.sign(row["value"]) * (obs["difference"] - row["value"]) > 0
-            pooled.loc[i, "verdict"] = "overstates" if further else "understates"
-        else:
-            pooled.loc[i, "verdict"] = "agrees"
+        if row["card"] in cards.index:
+            obs = cards.loc[row["card"]]
+            pooled.loc[i, ["observed", "observed_ci_low", "observed_ci_high"]] = (
+                obs["difference"], obs["ci_low"], obs["ci_high"])
+    compared = (np.isfinite(pooled["ci_low"].astype(float)) & np.isfinite(pooled["observed_ci_low"].astype(float))
+                & ~pooled["unchanged"].astype(bool))
+    for i in pooled.index[compared]:
+        row = pooled.loc[i]
+        pooled.loc[i, "verdict"] = beside_verdict(Interval(row["observed"], row["observed_ci_low"], row["observed_ci_high"]),
+                                                  Interval(row["value"], row["ci_low"], row["ci_high"]),
+                                                  int(compared.sum()))
     return pooled.reset_index(drop=True)
+
+
+def beside_verdict(observed: Interval, value: Interval, comparisons: int) -> str:
+    """The card-impact table's figure against the card's value: "overstates" when they differ (their
+    difference's interval clear of 0 at the Bonferroni level over ``comparisons`` cards) and the
+    table's figure is further from 0, "understates" when they differ and the value is further from
+    0, "agrees" otherwise. A table of 40 interchangeable cards so names none by chance (at most
+    ``ALPHA`` of such tables name one)."""
+    gap = difference(observed, value, comparisons)
+    if not (gap.above_zero or gap.below_zero):
+        return "agrees"
+    return "overstates" if abs(observed.estimate) > abs(value.estimate) else "understates"
 
 
 def _ci(row) -> tuple[float, float]:
     return float(row["ci_low"]), float(row["ci_high"])
 
 
+def _names(rows: pd.DataFrame, most: int = 6) -> str:
+    return ", ".join(rows["card"].head(most)) + (f" and {len(rows) - most} more" if len(rows) > most else "")
+
+
+LOOK = {"strongest": " If that is more than the design means it to be, look at its copies in the deck or what its "
+                     "rule gives (card_value.json's priority lists the cards by the size of their value).",
+        "weakest": " A card its holder would rather not have: look at whether it is meant to be a burden."}
+
+
+def _standouts(ranked: pd.DataFrame, th: dict) -> list[Finding]:
+    """The strongest and the weakest card to hold, each named only when told apart from every other
+    card after the multiplicity adjustment of stats.standout (never the same card for both);
+    otherwise one finding: no card stands out, with the largest and the smallest value."""
+    best, worst = standout(ranked["value"].to_numpy(float), standard_error(ranked["ci_low"], ranked["ci_high"]))
+    out = []
+    for index, words in ((best, "strongest"), (worst, "weakest")):
+        if index is None:
+            continue
+        row = ranked.iloc[index]
+        sure = row["ci_low"] > 0 if words == "strongest" else row["ci_high"] < 0
+        out.append(Finding(
+            f"card_value_{words}", severity(row["value"], _ci(row), th["card_effect_min"]) if sure else LOW,
+            f"The {words} card to hold is {row['card']}, told apart from each of the {len(ranked) - 1} others: "
+            f"holding it rather than a card its holder could have held instead is worth {pp(row['value'])} of the "
+            f"holder's win ({ci_text(*_ci(row), pp)}; {row['states']:,} states){'' if sure else ', not told apart from 0'}."
+            f"{LOOK[words] if sure and abs(row['value']) >= th['card_effect_min'] else ''}",
+            float(row["value"]), _ci(row), "#values"))
+    if best is None and worst is None and len(ranked) > 1:
+        hi, lo = ranked.loc[ranked["value"].idxmax()], ranked.loc[ranked["value"].idxmin()]
+        out.append(Finding(
+            "card_value_none_stands_out", LOW,
+            f"No card stands out: none of the {len(ranked)} cards' values is told apart from every other's (each "
+            f"compared with the {len(ranked) - 1} others, adjusted for the comparisons). The largest is "
+            f"{hi['card']}'s, {pp(hi['value'])} ({ci_text(*_ci(hi), pp)}), the smallest {lo['card']}'s, "
+            f"{pp(lo['value'])} ({ci_text(*_ci(lo), pp)}).", float(hi["value"]), _ci(hi), "#values"))
+    return out
+
+
+def why_apart(verdict: str, selection: str | None, observed_kind: str | None) -> str:
+    """Why the card-impact table's figure and the value can differ, in words that hold for the game:
+    who gets to hold a card only where the game's players can link holding it to winning
+    (``selection``, core/spec.CardSwap.selection); where cards are handed out blind, the two
+    measure different moments."""
+    if selection is None:
+        return (f"and not because of who gets to hold it (the game hands cards out blind): the table compares the "
+                f"seats that had it{f' ({observed_kind})' if observed_kind else ''} with those that did not over "
+                "whole games, the value the same sampled moment with and without it")
+    if verdict == "overstates":
+        return f"most of the difference is who gets to hold it ({selection})"
+    return f"who holds it hides part of what it does ({selection})"
+
+
 def card_value_findings(values: pd.DataFrame, beside: pd.DataFrame, decisions: pd.DataFrame | None, th: dict,
-                        game: str, observed_kind: str | None = None) -> list[Finding]:
-    """The strongest and the weakest card, the cards worth nothing, where the card-impact table
-    overstates or understates a card's causal value beyond both CIs, and decision kinds that never
-    matter (or matter most). ``th``: the findings' thresholds (``card_effect_min``,
-    ``card_null_max``)."""
+                        game: str, observed_kind: str | None = None,
+                        selection: str | None = SELECTION_UNSAID) -> list[Finding]:
+    """The strongest and the weakest card (each only when told apart from every other card after a
+    multiplicity adjustment: stats.standout; otherwise "no card stands out"), the cards whose swap
+    changed no play-out, the cards worth nothing, where the card-impact table overstates or
+    understates a card's value (``with_observed``), and decision kinds that never matter (or matter
+    most). ``th``: the findings' thresholds (``card_effect_min``, ``card_null_max``). ``selection``:
+    how the game's players can link holding a card to winning (core/spec.CardSwap.selection; None:
+    cards are handed out blind, so "who gets to hold it" explains nothing)."""
     out: list[Finding] = []
     pooled = beside[np.isfinite(beside["ci_low"].astype(float))]
     if pooled.empty:
@@ -138,29 +211,25 @@ def card_value_findings(values: pd.DataFrame, beside: pd.DataFrame, decisions: p
                         "(at least 2 each): sample more states (--states).", None, None, "#values")]
     enough = pooled[pooled["states"] >= MIN_STATES]
     ranked = enough if len(enough) else pooled  # a card seen in 5 states is no candidate for the strongest
-    best = ranked.loc[ranked["value"].idxmax()]
-    worst = ranked.loc[ranked["value"].idxmin()]
-    look = {"strongest": " If that is more than the design means it to be, look at its copies in the deck or what "
-                         "its rule gives (card_value.json's priority lists the cards by the size of their value).",
-            "weakest": " A card its holder would rather not have: look at whether it is meant to be a burden."}
-    for row, words in ((best, "strongest"), (worst, "weakest")):
-        sure = row["ci_low"] > 0 if words == "strongest" else row["ci_high"] < 0
+    out += _standouts(ranked, th)
+    unchanged = pooled[pooled["unchanged"].astype(bool) & (pooled["states"] >= MIN_STATES)]
+    if len(unchanged):
+        one = len(unchanged) == 1
         out.append(Finding(
-            f"card_value_{words}", severity(row["value"], _ci(row), th["card_effect_min"]) if sure else LOW,
-            f"The {words} card to hold is {row['card']}: holding it rather than a card its holder could have held "
-            f"instead is worth {pp(row['value'])} of the holder's win ({ci_text(*_ci(row), pp)}; "
-            f"{row['states']:,} states){'' if sure else ', not told apart from 0'}."
-            f"{look[words] if sure and abs(row['value']) >= th['card_effect_min'] else ''}",
-            float(row["value"]), _ci(row), "#values"))
-    null = pooled[(pooled["ci_low"] >= -th["card_null_max"]) & (pooled["ci_high"] <= th["card_null_max"])
-                  & (pooled["states"] >= MIN_STATES)]
+            "card_value_unchanged", LOW,
+            f"{_names(unchanged)}: swapping {'it' if one else 'one'} out changed no play-out in any of "
+            f"{int(unchanged['states'].min()):,} or more states: {'it is' if one else 'they are'} interchangeable with "
+            f"the cards {'its' if one else 'their'} holder could have held instead (a value of 0 by construction, "
+            "not a measured one).", 0.0, None, "#values"))
+    measured = pooled[~pooled["unchanged"].astype(bool)]
+    null = measured[(measured["ci_low"] >= -th["card_null_max"]) & (measured["ci_high"] <= th["card_null_max"])
+                    & (measured["states"] >= MIN_STATES)]
     if len(null):
-        names = ", ".join(null["card"].head(6)) + (f" and {len(null) - 6} more" if len(null) > 6 else "")
         widest = null.loc[(null["ci_high"] - null["ci_low"]).idxmax()]
         out.append(Finding(
             "card_value_null", LOW,
-            f"{names} {'is' if len(null) == 1 else 'are'} worth no more than {100 * th['card_null_max']:.1f} points "
-            f"either way to {'its' if len(null) == 1 else 'their'} holder (widest {ci_text(*_ci(widest), pp)}): "
+            f"{_names(null)} {'is' if len(null) == 1 else 'are'} worth no more than {100 * th['card_null_max']:.1f} "
+            f"points either way to {'its' if len(null) == 1 else 'their'} holder (widest {ci_text(*_ci(widest), pp)}): "
             "holding one or a card of the hidden rest makes no measurable difference.",
             float(widest["value"]), _ci(widest), "#values"))
     apart = beside[beside["verdict"].isin(["overstates", "understates"])]
@@ -168,13 +237,13 @@ def card_value_findings(values: pd.DataFrame, beside: pd.DataFrame, decisions: p
         apart = apart.assign(gap=(apart["observed"] - apart["value"]).abs()).sort_values("gap", ascending=False)
         row = apart.iloc[0]
         more = f"; {len(apart) - 1} more card{'s' if len(apart) > 2 else ''} too" if len(apart) > 1 else ""
-        why = ("most of the difference is who gets to hold it" if row["verdict"] == "overstates"
-               else "who holds it hides part of what it does")
         out.append(Finding(
             "card_value_confounded", MEDIUM,
             f"{row['card']}: the card-impact table says {pp(row['observed'])}"
             f"{f' ({observed_kind})' if observed_kind else ''}, holding it is worth {pp(row['value'])} "
-            f"({ci_text(*_ci(row), pp)}): the table {row['verdict']} it beyond both CIs, {why}{more}.",
+            f"({ci_text(*_ci(row), pp)}): the table {row['verdict']} it (the two differ beyond their intervals, "
+            f"adjusted for the {int(beside['verdict'].isin(['overstates', 'understates', 'agrees']).sum())} cards "
+            f"compared), {why_apart(row['verdict'], selection, observed_kind)}{more}.",
             float(row["observed"] - row["value"]), None, "#beside"))
     if decisions is not None and not decisions.empty:
         phases = decisions["phase"].unique()

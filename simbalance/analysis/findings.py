@@ -26,6 +26,7 @@ import numpy as np
 import pandas as pd
 
 from simbalance.analysis.labels import player
+from simbalance.analysis.stats import seat_gap, standard_error, standout
 from simbalance.core.aggregate import wilson
 from simbalance.core.config import FINDINGS_DEFAULTS
 from simbalance.core.errors import ConfigError, did_you_mean
@@ -226,9 +227,10 @@ def seat_imbalance(summary: dict, th: dict, dig_in: str | None = "#win-rates") -
     else:  # too close for '1 in k' words to tell apart
         text = (f"{player(hi).capitalize()} wins {pct(rates[hi])} of games ({ci_text(*hi_ci)}), {player(lo)} "
                 f"{pct(rates[lo])} ({ci_text(*lo_ci)}); fair: {pct(fair)}. Over the {decided:,} games with a winner.")
-    # The gap's CI: the two rates' Wilson half-widths combined (a conservative, independent reading).
-    half = math.hypot((hi_ci[1] - hi_ci[0]) / 2, (lo_ci[1] - lo_ci[0]) / 2)
-    ci = (gap - half, gap + half)
+    # The gap's CI: the two shares of the same decided games, their negative covariance included
+    # (analysis/stats.seat_gap).
+    interval = seat_gap(rates[hi] * decided, rates[lo] * decided, decided)
+    ci = (interval.low, interval.high)
     return [Finding("seat_imbalance", severity(gap, ci, th["seat_gap_min"]), text, gap, ci, dig_in,
                     claim=f"{player(hi)} wins the most and {player(lo)} the least of the games with a winner",
                     figure=f"{pct(rates[hi])} and {pct(rates[lo])}")]
@@ -330,11 +332,20 @@ def cards(summary: dict, th: dict, dig_in: str | None = "#cards") -> list[Findin
         if side:
             top = side[0]
             more = f"; {len(side) - 1} more card{'s' if len(side) > 2 else ''} too" if len(side) > 1 else ""
+            # "most" only when told apart from every other card of its kind after the multiplicity
+            # adjustment (analysis/stats.standout); otherwise it is the largest estimate, no more
+            rivals = [c for c in measured if c["kind"] == top["kind"] and c["ci_high"] > c["ci_low"]]
+            ends = standout([c["difference"] for c in rivals],
+                            standard_error([c["ci_low"] for c in rivals], [c["ci_high"] for c in rivals]))
+            most = top in rivals and ends[0 if sign > 0 else 1] == rivals.index(top)
+            alone = len(rivals) < 2  # no other card to be told apart from: neither "most" nor "not told apart"
             out.append(Finding(
                 f"card_{words}", severity(top["difference"], (top["ci_low"], top["ci_high"]), th["card_effect_min"]),
-                f"{_card(top)} {words} its holder most: win rate {pct(top['win_rate_with'])} with it, "
-                f"{pct(top['win_rate_without'])} without ({pp(top['difference'])}, "
-                f"{ci_text(top['ci_low'], top['ci_high'], pp)}; {top['kind']}){more}.",
+                f"{_card(top)} {words} its holder{' most' if most else ''}: win rate {pct(top['win_rate_with'])} with "
+                f"it, {pct(top['win_rate_without'])} without ({pp(top['difference'])}, "
+                f"{ci_text(top['ci_low'], top['ci_high'], pp)}; {top['kind']})"
+                f"{'' if most or alone else ', the largest such difference, not told apart from every other card'}"
+                f"{more}.",
                 top["difference"], (top["ci_low"], top["ci_high"]), dig_in))
     never = [c for c in rows if c["seat_games_with"] == 0]
     null = [c for c in rows if c["seat_games_with"] > 0 and c["ci_low"] is not None

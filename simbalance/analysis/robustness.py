@@ -23,8 +23,9 @@ from dataclasses import dataclass, replace
 import numpy as np
 import pandas as pd
 
-from simbalance.analysis.findings import HIGH, LOW, MEDIUM, Finding, ordered
+from simbalance.analysis.findings import HIGH, LOW, MEDIUM, Finding, ordered, severity, thresholds
 from simbalance.analysis.labels import player
+from simbalance.analysis.stats import NAN_INTERVAL, Interval, seat_gap, told_apart
 from simbalance.core.aggregate import RunAggregate, wilson
 
 SEAT_COLUMNS = ["model", "seat", "win_rate", "ci_low", "ci_high", "decided_games"]
@@ -68,13 +69,17 @@ def _verdict(kinds: list[str], neutral: str) -> str:
     return "flips" if len(set(kinds) - {neutral}) > 1 else "weaker"
 
 
-def conclusions(models: pd.DataFrame) -> list[dict]:
+def conclusions(models: pd.DataFrame, seats: pd.DataFrame | None = None, search: tuple[str, ...] = ()) -> list[dict]:
     """The seat conclusions across the models: ``{"topic", "verdict", "text"}`` each, verdict
     ``holds``, ``weaker`` or ``flips`` (``_verdict``; the first-player size: ``holds`` or
-    ``differs``), in plain words naming the models."""
+    ``differs``), in plain words naming the models; with ``seats`` (SEAT_COLUMNS) and the names of
+    the ``search`` models among them, also the seat gap of each other model under strong play
+    (``seat_gap_conclusion``)."""
     out = []
     if models.empty:
         return out
+    if seats is not None and search:
+        out += seat_gap_conclusion(models, seats, search)
     names = list(models["model"])
     dirs = [direction(lo, hi) for lo, hi in zip(models["fp_ci_low"], models["fp_ci_high"], strict=True)]
     sizes = ", ".join(f"{100 * v:+.1f} pp ({m})" for m, v in zip(names, models["first_player"], strict=True))
@@ -126,6 +131,46 @@ def conclusions(models: pd.DataFrame) -> list[dict]:
     return out
 
 
+SEAT_GAP_ORDER = ("reversed", "smaller", "larger", "not settled", "holds")  # the most serious verdict first
+
+
+def seat_gap_conclusion(models: pd.DataFrame, seats: pd.DataFrame, search: tuple[str, ...]) -> list[dict]:
+    """Under each search model (strong play), the seat gap of every other model: its best seat
+    minus its worst over its decided games (stats.seat_gap), held against the same seats' gap under
+    strong play by ``effect_verdict`` (holds, smaller, larger, reversed, not settled). One
+    conclusion, topic "seat gap", its verdict the most serious of them (``SEAT_GAP_ORDER``)."""
+    wins = {m: (g.sort_values("seat")["win_rate"].to_numpy(float) * float(g["decided_games"].iloc[0]),
+                float(g["decided_games"].iloc[0])) for m, g in seats.groupby("model", sort=False)}
+    said, verdicts = [], []
+    for strong_name in search:
+        strong_wins, strong_n = wins[strong_name]
+        for name in models["model"]:
+            if name in search or not wins[name][1] or not strong_n:
+                continue
+            w, n = wins[name]
+            hi, lo = int(np.argmax(w)), int(np.argmin(w))
+            run = seat_gap(w[hi], w[lo], n)
+            strong = seat_gap(strong_wins[hi], strong_wins[lo], strong_n)
+            apart = told_apart(strong_wins, strong_n, hi, most=True) and told_apart(strong_wins, strong_n, lo, most=False)
+            verdict = effect_verdict(run, strong, apart)
+            verdicts.append(verdict)
+            said.append(f"all {name}'s gap ({player(hi)} minus {player(lo)}, {_signed(run.estimate)} points, 95% CI "
+                        f"{_signed(run.low)} to {_signed(run.high)}) is {verdict.replace('holds', 'held')} under "
+                        f"all {strong_name}, where it is {_signed(strong.estimate)} points (95% CI "
+                        f"{_signed(strong.low)} to {_signed(strong.high)})")
+    if not said:
+        return []
+    verdict = min(verdicts, key=SEAT_GAP_ORDER.index)
+    text = ("The seat gap by effect size under strong play: " + "; ".join(said) + ". (A gap holds when it is clear "
+            "of 0 the same way there with the same players best and worst, told apart; it is smaller when strong "
+            "play rules out its size, reversed when it is clear of 0 the other way, not settled otherwise.)")
+    return [{"topic": "seat gap", "verdict": verdict, "text": text}]
+
+
+CONCLUSION_SEVERITY = {"flips": HIGH, "reversed": HIGH, "weaker": MEDIUM, "differs": MEDIUM, "smaller": MEDIUM,
+                       "larger": MEDIUM, "not settled": LOW}
+
+
 def robustness_findings(conclusions: list[dict], models: pd.DataFrame, th: dict) -> list[Finding]:
     """Robustness (analysis/robustness.py): a seat conclusion that flips with the players (high),
     one that shows only under some of them or a first-player size that differs (medium); when every
@@ -134,11 +179,12 @@ def robustness_findings(conclusions: list[dict], models: pd.DataFrame, th: dict)
     for c in conclusions:
         if c["verdict"] == "holds":
             continue
-        severity = HIGH if c["verdict"] == "flips" else MEDIUM
-        kind = "players_flip_" if c["verdict"] == "flips" else "depends_on_players_"
-        out.append(Finding(kind + c["topic"].replace(" ", "_").replace("-", "_"), severity,
-                           c["text"] + " A balance verdict on this holds only for the players it was measured with.",
-                           dig_in="#models"))
+        level = CONCLUSION_SEVERITY[c["verdict"]]
+        kind = ("players_flip_" if level == HIGH else "depends_on_players_" if level == MEDIUM else "not_settled_")
+        out.append(Finding(kind + c["topic"].replace(" ", "_").replace("-", "_"), level,
+                           c["text"] + (" A balance verdict on this holds only for the players it was measured "
+                                        "with." if level != LOW else " The search sample cannot tell yet: play more "
+                                        "of its games (--search-n, --precision)."), dig_in="#models"))
     if conclusions and not out:
         out.append(Finding("robust_to_players", LOW,
                            f"The seat conclusions hold under all {len(models)} player models. "
@@ -147,25 +193,46 @@ def robustness_findings(conclusions: list[dict], models: pd.DataFrame, th: dict)
     return ordered(out)
 
 
-# ---- a run's findings under strong play (`simbalance run GAME --robust`) -------------------------
+# ---- verdicts by effect size (`simbalance run GAME --robust`, `simbalance robustness`) -----------
 #
-# A run's seat finding and its first-player effect are measured with the run's players, most often
-# heuristics. `run --robust` plays a sample beside it with every seat the search player (the same
-# precision rule as this study's search model) and says, for each, whether it holds there. What
-# "holds" means (docs/findings.md, "Under strong play"):
-# - the seat finding ("player A wins the most and player B the least"): the search sample's gap
-#   A - B over the decided games, with its 95% CI (the two Wilson half-widths combined, as the
-#   finding's own gap): CI above 0, it holds (True); below 0, it goes the other way (False); across
-#   0, it is not shown (None: the sample cannot tell, or there is no such gap);
-# - the first-player effect (player 1's share of the decided games - 1/P, an advantage or a
-#   disadvantage when its CI is clear of 0, none otherwise): the same direction with the search
-#   sample's CI clear of 0 holds (True); the opposite direction clear of 0 does not (False); the
-#   search CI across 0 is not shown (None). A run that shows no effect (CI across 0) does not hold
-#   under strong play when the sample shows one (False), and is not shown otherwise (None: no effect
-#   on both sides is not evidence of none).
+# A run's seat gap and its first-player effect are measured with the run's players, most often
+# heuristics. Under strong play (every seat the search player) the same effect, with its 95%
+# interval (analysis/stats: the seat gap with the multinomial covariance of the two shares), is
+# read against the run's own estimate (docs/findings.md, "Under strong play"):
+# - reversed: the run's interval and the strong-play interval exclude 0 on opposite sides;
+# - smaller: the strong-play interval excludes the run's estimate on the side of 0 (the run's
+#   players overstate it), whether or not it excludes 0;
+# - holds: the strong-play interval excludes 0 on the run's side (for the seat gap: and the same
+#   seats are the best and the worst there, each told apart from every other seat);
+# - larger: the run shows no effect (its interval crosses 0), the strong-play interval excludes 0
+#   (the run's players understate it);
+# - not settled: anything else (the sample cannot tell).
 
-STRONG_PLAY_WORDS = {True: "Holds under strong play", False: "Does not hold under strong play, it goes the other way",
-                     None: "Not shown under strong play"}
+HOLDS, SMALLER, LARGER, REVERSED, NOT_SETTLED = "holds", "smaller", "larger", "reversed", "not settled"
+VERDICTS = (HOLDS, SMALLER, LARGER, REVERSED, NOT_SETTLED)
+VERDICT_WORDS = {HOLDS: "Holds under strong play", SMALLER: "Smaller under strong play",
+                 LARGER: "Larger under strong play", REVERSED: "Reversed under strong play",
+                 NOT_SETTLED: "Not settled under strong play"}
+
+
+def effect_verdict(run: Interval, strong: Interval, apart: bool = True) -> str:
+    """The verdict on an effect measured in a run (``run``) under strong play (``strong``, the same
+    effect in the search sample): one of ``VERDICTS``, by the rules above. ``apart``: for the seat
+    gap, whether the run's best and worst seats are also the best and the worst under strong play,
+    told apart from the others (holds needs it)."""
+    if not np.isfinite(strong.low) or not np.isfinite(run.estimate):
+        return NOT_SETTLED
+    if not (run.above_zero or run.below_zero):
+        return LARGER if strong.above_zero or strong.below_zero else NOT_SETTLED
+    side = 1.0 if run.above_zero else -1.0
+    near, far = sorted((side * strong.low, side * strong.high))  # the strong interval on the run's side
+    if far < 0:
+        return REVERSED
+    if far < side * run.estimate:
+        return SMALLER
+    if near > 0 and apart:
+        return HOLDS
+    return NOT_SETTLED
 
 
 @dataclass(frozen=True)
@@ -216,74 +283,138 @@ class StrongPlay:
                 "seats": [dict(zip(("win_rate", "ci_low", "ci_high"), self.seat(s), strict=True))
                           for s in range(self.players)]}
 
+    @classmethod
+    def from_dict(cls, d: dict) -> StrongPlay:
+        """Back from ``to_dict`` (findings.json's ``strong_play``): each seat's wins from its share."""
+        wins = tuple(float(s["win_rate"]) * d["decided"] if d["decided"] else 0.0 for s in d["seats"])
+        return cls(d["model"], int(d["games"]), int(d["decided"]), wins, float(d["precision"]), int(d["most"]),
+                   bool(d["reached"]), d.get("seed"))
 
-def _check(sample: StrongPlay, holds: bool | None, figure: str, ci: tuple[float, float] | None) -> dict:
-    return {"model": sample.model, "games": sample.games, "holds": holds, "figure": figure,
-            "ci": None if ci is None else [float(ci[0]), float(ci[1])], "precision": sample.precision,
-            "reached": sample.reached}
+
+def _signed(v: float) -> str:
+    return f"{100 * v:+.1f}"
 
 
-def seat_check(sample: StrongPlay, hi: int, lo: int) -> dict:
-    """Whether "``hi`` wins the most and ``lo`` the least" holds in ``sample``: the robustness object
-    of the seat finding (``ci``: the gap ``hi - lo``'s 95% CI, as a share)."""
+def _check(sample: StrongPlay, verdict: str, topic: str, run: Interval, strong: Interval, figure: str,
+           why: str = "") -> dict:
+    """The ``robustness`` object of a checked effect (docs/findings.md, "Under strong play")."""
+    finite = np.isfinite(strong.low)
+    return {"model": sample.model, "games": sample.games, "topic": topic, "verdict": verdict,
+            "estimate": float(strong.estimate) if finite else None,
+            "ci": [float(strong.low), float(strong.high)] if finite else None,
+            "run_estimate": float(run.estimate), "run_ci": [float(run.low), float(run.high)],
+            "figure": figure, "why": why, "precision": sample.precision, "reached": sample.reached}
+
+
+def seat_check(sample: StrongPlay, hi: int, lo: int, run: Interval) -> dict:
+    """The verdict on the run's seat gap "``hi`` wins the most and ``lo`` the least" (``run``: the
+    run's gap ``hi - lo`` over its decided games, with its interval) under strong play: the sample's
+    gap between the same seats with its interval (stats.seat_gap), and whether both seats are told
+    apart there (stats.told_apart)."""
+    if not sample.decided:
+        return _check(sample, NOT_SETTLED, "seat gap", run, NAN_INTERVAL, "no game had a winner")
+    wins, n = np.asarray(sample.seat_wins), sample.decided
+    strong = seat_gap(wins[hi], wins[lo], n)
+    best, worst = told_apart(wins, n, hi, most=True), told_apart(wins, n, lo, most=False)
+    verdict = effect_verdict(run, strong, best and worst)
     r_hi, hi_lo, hi_hi = sample.seat(hi)
     r_lo, lo_lo, lo_hi = sample.seat(lo)
-    if not sample.decided:
-        return _check(sample, None, "no game had a winner", None)
-    gap = r_hi - r_lo
-    half = float(np.hypot((hi_hi - hi_lo) / 2, (lo_hi - lo_lo) / 2))
-    ci = (gap - half, gap + half)
-    holds = True if ci[0] > 0 else False if ci[1] < 0 else None
     figure = (f"{player(hi)} wins {100 * r_hi:.1f}% (95% CI {100 * hi_lo:.1f} to {100 * hi_hi:.1f}%), {player(lo)} "
               f"{100 * r_lo:.1f}% (95% CI {100 * lo_lo:.1f} to {100 * lo_hi:.1f}%)")
-    return _check(sample, holds, figure, ci)
+    why = ""
+    if verdict == NOT_SETTLED and strong.above_zero:
+        apart = [f"{player(s)} is not told apart as the one that wins the {w} there"
+                 for s, w, ok in ((hi, "most", best), (lo, "least", worst)) if not ok]
+        why = " and ".join(apart)
+    return _check(sample, verdict, "seat gap", run, strong, figure, why)
 
 
-def first_player_check(sample: StrongPlay, ci_low: float | None, ci_high: float | None) -> dict:
-    """Whether the run's first-player effect (its 95% CI ``ci_low`` to ``ci_high``, player 1's share
-    of the decided games - 1/P) holds in ``sample`` (``ci``: the sample's own, same unit)."""
+def first_player_check(sample: StrongPlay, run: Interval) -> dict:
+    """The verdict on the run's first-player effect (``run``: player 1's share of the decided games
+    - 1/P, with its interval) under strong play: the sample's, from player 1's Wilson interval."""
     if not sample.decided:
-        return _check(sample, None, "no game had a winner", None)
+        return _check(sample, NOT_SETTLED, "first player", run, NAN_INTERVAL, "no game had a winner")
     fair = 1.0 / sample.players
     rate, lo, hi = sample.seat(0)
-    ci = (lo - fair, hi - fair)
-    mine = direction(*ci)
-    theirs = "none" if ci_low is None or ci_high is None else direction(ci_low, ci_high)
-    if theirs == "none":
-        holds = None if mine == "none" else False
-    else:
-        holds = None if mine == "none" else mine == theirs
-    figure = (f"player 1 wins {100 * rate:.1f}% of the games with a winner, {100 * (rate - fair):+.1f} pp "
-              f"(95% CI {100 * ci[0]:+.1f} to {100 * ci[1]:+.1f} pp)")
-    return _check(sample, holds, figure, ci)
+    strong = Interval(rate - fair, lo - fair, hi - fair)
+    figure = f"player 1 wins {100 * rate:.1f}% of the games with a winner (95% CI {100 * lo:.1f} to {100 * hi:.1f}%)"
+    return _check(sample, effect_verdict(run, strong), "first player", run, strong, figure)
 
 
-def strong_play_words(check: dict, sample: StrongPlay) -> str:
-    """The sentence a checked finding gains: "Holds under strong play (mcts@100, 1,000 games: ...)"."""
-    capped = "" if sample.reached else f"; {sample.stopped()}"
-    return f"{STRONG_PLAY_WORDS[check['holds']]} ({check['model']}, {check['games']:,} games: {check['figure']}{capped})."
+def strong_play_words(check: dict, sample: StrongPlay, who: str = "this run's players") -> str:
+    """The sentence of a verdict, from its ``robustness`` object alone: the verdict, the effect
+    under strong play with its 95% CI, and the sample it was read on ("Smaller under strong play:
+    the heuristics overstate it: the gap is +2.2 points under strong play, 95% CI -1.8 to +6.3,
+    against +13.9 points in this run (mcts@100, 1,000 games: ...)."). ``who``: the run's players,
+    as the sentence names them."""
+    seat = check["topic"] == "seat gap"
+    what = "the gap" if seat else "player 1's edge over a fair share"
+    sample_words = f"{check['model']}, {check['games']:,} games: {check['figure']}"
+    if not sample.reached:
+        sample_words += f"; {sample.stopped()}"
+    verdict = check["verdict"]
+    if check["ci"] is None:
+        return f"{VERDICT_WORDS[verdict]}: no game of the sample had a winner ({sample_words})."
+    lo, hi = check["ci"]
+    there = f"{what} is {_signed(check['estimate'])} points under strong play, 95% CI {_signed(lo)} to {_signed(hi)}"
+    run = f"{_signed(check['run_estimate'])} points in this run"
+    text = {
+        HOLDS: f"{there}, against {run}" + (", and the same players win the most and the least there, told apart "
+                                           "from the others" if seat else ""),
+        SMALLER: f"{who} overstate it: {there}, against {run}",
+        LARGER: f"{who} show no effect ({run}, its 95% CI across 0), yet {there}",
+        REVERSED: f"it goes the other way: {there}, against {run}",
+        NOT_SETTLED: f"{there}, against {run}: " + (check["why"] or "the sample neither rules out this run's figure "
+                                                    "nor tells the effect from 0"),
+    }[verdict]
+    return f"{VERDICT_WORDS[verdict]}: {text} ({sample_words})."
+
+
+def who_played(players_words: str) -> str:
+    """How a verdict names the run's players: "the heuristics" when they were (studies/run.measured_with
+    says "heuristics: ..."), "this run's players" otherwise."""
+    return "the heuristics" if players_words.startswith("heuristics") else "this run's players"
+
+
+def seat_robustness(summary: dict, sample: StrongPlay) -> dict:
+    """The verdict on the run's seat gap (its best seat minus its worst, over the decided games)
+    under strong play: ``seat_check`` of the run's summary."""
+    seats = summary["seats"]
+    rates = np.array([s["win_rate_decided"] for s in seats], dtype=float)
+    decided = float(seats[0].get("decided_games") or 0)
+    hi, lo = int(np.argmax(rates)), int(np.argmin(rates))
+    return seat_check(sample, hi, lo, seat_gap(rates[hi] * decided, rates[lo] * decided, decided))
 
 
 def strong_play_findings(findings: list[Finding], summary: dict, sample: StrongPlay | None, players_words: str,
-                         command: str | None) -> list[Finding]:
+                         command: str | None, th: dict | None = None) -> list[Finding]:
     """A run's findings with its seat finding (``seat_imbalance``) checked under strong play: with
-    ``sample``, its sentence says whether it holds there and it gains the ``robustness`` object;
+    ``sample``, its sentence gains the verdict (``strong_play_words``), its severity follows the gap
+    under strong play (``severity`` of the sample's gap and interval against ``seat_gap_min``: the
+    size that counts is the one strong players leave) and it gains the ``robustness`` object;
     without, its sentence says which players measured it (``players_words``) and the ``command``
     that checks it (None: a game without decisions, where the players change nothing)."""
+    th = th or thresholds(None)
+    who = who_played(players_words)
     out = []
     for f in findings:
         if f.kind == "seat_imbalance" and sample is not None:
-            rates = np.array([s["win_rate_decided"] for s in summary["seats"]], dtype=float)
-            check = seat_check(sample, int(np.argmax(rates)), int(np.argmin(rates)))
-            f = replace(f, text=f"{f.text} {strong_play_words(check, sample)}", robustness=check)
+            check = seat_robustness(summary, sample)
+            level = (severity(check["estimate"], tuple(check["ci"]), th["seat_gap_min"]) if check["ci"] is not None
+                     else f.severity)
+            f = replace(f, text=f"{f.text} {strong_play_words(check, sample, who)}", robustness=check, severity=level)
         elif f.kind == "seat_imbalance" and command:
             f = replace(f, text=f"{f.text} Measured with {players_words}; whether it holds under strong play: "
                                 f"{command}.")
         out.append(f)
-    return out
+    return ordered(out)
 
 
 def first_player_robustness(summary: dict, sample: StrongPlay) -> dict:
     """The robustness object of the run's first-player effect (``summary["first_player_advantage"]``)."""
     fpa = summary["first_player_advantage"]
-    return first_player_check(sample, fpa.get("ci_low"), fpa.get("ci_high"))
+    if fpa.get("value") is None or fpa.get("ci_low") is None:
+        run = Interval(0.0, -1.0, 1.0)  # no game had a winner: the run shows no effect
+    else:
+        run = Interval(float(fpa["value"]), float(fpa["ci_low"]), float(fpa["ci_high"]))
+    return first_player_check(sample, run)

@@ -387,15 +387,23 @@ def _play_strong(request: RunRequest, state_dir: Path, resuming: bool, stop, qui
 
 
 def print_strong_play(console: Console, result) -> None:
-    """`run --robust`: the search sample in one line, and whether the first-player effect holds there
-    (the seat finding says it in its own sentence)."""
-    from simbalance.analysis.robustness import first_player_robustness, strong_play_words
+    """`run --robust`: the search sample in one line, then the verdicts by effect size on the run's
+    seat gap and its first-player effect (analysis/robustness)."""
+    from simbalance.analysis.robustness import (
+        first_player_robustness,
+        seat_robustness,
+        strong_play_words,
+        who_played,
+    )
+    from simbalance.studies.run import measured_with
 
     sample = result.strong_play
     console.print(f"under strong play: {sample.games:,} games, every seat {sample.model} (seed {sample.seed}), "
                   f"{sample.stopped()}")
-    check = first_player_robustness(result.summary(), sample)
-    console.print(f"first-player effect: {strong_play_words(check, sample)}", highlight=False)
+    who = who_played(measured_with(result.plan))
+    for what, check in (("seat gap", seat_robustness(result.summary(), sample)),
+                        ("first-player effect", first_player_robustness(result.summary(), sample))):
+        console.print(f"{what}: {strong_play_words(check, sample, who)}", highlight=False)
 
 
 def _discard_unless_resumable(state_dir: Path) -> bool:

@@ -171,6 +171,9 @@ class Search:
         return cls(**{**found, **replaced})
 
 
+SELECTION_UNSAID = "a player's choices may decide which cards it holds (the game does not say otherwise)"
+
+
 @dataclass(frozen=True)
 class CardSwap:
     """What ``simbalance card-value`` needs of a game beyond ``Resumable`` (docs/card_value.md): the
@@ -195,6 +198,11 @@ class CardSwap:
       exchange ...): a decision that offers options of several kinds is valued per kind.
     - ``labels(config) -> [label per card id]``: for a game without ``Engine.cards`` (no
       card-impact table), the cards' names; None: ``Engine.cards``' labels.
+    - ``selection``: how a player's own choices can link holding a card to winning, in words ("players
+      choose which cards to keep"), or None where the deal and the play hand cards out blind
+      (find-dr-evil: a random deal, blind picks). card-value says the card-impact table is swayed by
+      "who gets to hold it" only where there is such a link (docs/card_value.md). A game that does
+      not say is taken to have one.
     """
 
     held: Callable
@@ -207,16 +215,17 @@ class CardSwap:
     holding: str
     swapped: str
     labels: Callable[[dict], list[str]] | None = None
+    selection: str | None = SELECTION_UNSAID
 
     @classmethod
-    def of_game(cls, module) -> CardSwap:
+    def of_game(cls, module, selection: str | None = SELECTION_UNSAID) -> CardSwap:
         """The hooks where the game template puts them: ``card_value_nb`` (held, swap, rekey,
         outcome, zones, option_kind, DECISION_KINDS, HOLDING, SWAPPED; ``card_labels`` in a game
-        without ``Engine.cards``)."""
+        without ``Engine.cards``); ``selection`` as the engine says it."""
         found = {name: getattr(module, name) for name in ("held", "swap", "rekey", "outcome", "zones",
                                                            "option_kind")}
         return cls(**found, decision_kinds=tuple(module.DECISION_KINDS), holding=module.HOLDING,
-                   swapped=module.SWAPPED, labels=getattr(module, "card_labels", None))
+                   swapped=module.SWAPPED, labels=getattr(module, "card_labels", None), selection=selection)
 
 
 @dataclass(frozen=True)

@@ -82,6 +82,17 @@ def _ci(lo, hi) -> str:
     return f"{pp(lo, 1)} to {pp(hi, 1)}"
 
 
+UNCHANGED = ("0", "none: no play-out changed")  # a value of 0 by construction, not a measured +0.0 to +0.0
+
+
+def _value_cells(row) -> tuple[str, str]:
+    """A card's value and its 95% CI as the table shows them; a card whose swap changed no play-out
+    has no measured interval (its +0.0 to +0.0 is by construction) and says so."""
+    if bool(row["unchanged"]):
+        return UNCHANGED
+    return pp(row["value"], 1), _ci(row["ci_low"], row["ci_high"])
+
+
 def write_card_value_folder(res: CardValueResult, out: Path, command: str) -> Path:
     """card_value.html, card_value.json, findings.json, manifest.json and the figures."""
     with atomic_folder(out) as tmp:
@@ -96,12 +107,13 @@ def write_card_value_folder(res: CardValueResult, out: Path, command: str) -> Pa
         rows = []
         by = res.values.set_index(["card", "phase"])
         for _, r in res.beside.sort_values("value", ascending=False).iterrows():
-            row = [escape(str(r["card"])), pp(r["value"], 1), _ci(r["ci_low"], r["ci_high"]), f"{int(r['states']):,}"]
+            row = [escape(str(r["card"])), *_value_cells(r), f"{int(r['states']):,}"]
             for p in phase_cols:
                 v = by.loc[(r["card"], p)] if (r["card"], p) in by.index else None
-                row.append("n/a" if v is None else f"{pp(v['value'], 1)} ({_ci(v['ci_low'], v['ci_high'])})")
+                row.append("n/a" if v is None else "{} ({})".format(*_value_cells(v)))
             if res.observed_kind:
-                row += [pp(r["observed"], 1), _ci(r["observed_ci_low"], r["observed_ci_high"]), escape(r["verdict"])]
+                row += [pp(r["observed"], 1), _ci(r["observed_ci_low"], r["observed_ci_high"]),
+                        escape(r["verdict"]) or "—"]
             rows.append(row)
         heads = ["card", "value (all phases)" if phase_cols else f"value ({res.phases[0]})", "95% CI", "states"]
         heads += [f"{p}: value (95% CI)" for p in phase_cols]
@@ -124,8 +136,10 @@ def write_card_value_folder(res: CardValueResult, out: Path, command: str) -> Pa
                 "<h2 id='beside'>Beside the card-impact table</h2>",
                 f"<p>The card-impact table of {res.observed_games:,} games of the same lineup compares the win rate "
                 f"of the seats that had a card ({escape(res.observed_kind)}) with those that did not: an observation, "
-                "which counts who gets to hold a card along with what the card does. Where its CI and the value's do "
-                "not overlap the table <b>overstates</b> (further from 0) or <b>understates</b> the card.</p>",
+                "which counts who gets to hold a card along with what the card does. Where the two differ beyond their "
+                "intervals (their difference's CI clear of 0, Bonferroni-adjusted for the cards compared) the table "
+                "<b>overstates</b> the card (its figure further from 0 than the value) or <b>understates</b> it (nearer "
+                "0); a card whose swap changed no play-out has no interval to compare (—).</p>",
             ]
         else:
             why = ("has no card-impact table: the values stand alone" if "no card-impact table" in res.note

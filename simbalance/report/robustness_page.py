@@ -38,7 +38,9 @@ def write_robustness_folder(res: RobustnessResult, out: Path, command: str) -> P
         write_json(tmp / "findings.json", {"findings": [f.to_dict() for f in found]})
         write_json(tmp / "robustness.json", robustness_json(res))
         verdicts = {"holds": "holds", "weaker": "shows under some models only", "flips": "flips",
-                    "differs": "differs"}
+                    "differs": "differs", "smaller": "smaller under strong play",
+                    "larger": "larger under strong play", "reversed": "reversed under strong play",
+                    "not settled": "not settled under strong play"}
         said = "".join(f"<li><b>{escape(c['topic'])}: {verdicts[c['verdict']]}.</b> {escape(c['text'])}</li>"
                        for c in res.conclusions)
         rows = []

@@ -11,7 +11,7 @@ from simbalance.analysis.findings import Finding, p_value
 from simbalance.report import game_stats
 from simbalance.report.html import command_block, figures, num, page, pct, sub_line, table
 
-TOP_CARDS = 5  # the cards that help and hurt most, shown before the whole table
+TOP_CARDS = 5  # the largest and the smallest differences, shown before the whole table
 
 
 def verdict(summary: dict) -> str:
@@ -45,11 +45,48 @@ def _pp(v) -> str:
     return "n/a" if v is None or v != v else f"{100 * v:+.1f} pp"
 
 
+def _card_ci(c: dict) -> str:
+    """A card's 95% CI as the table shows it: a zero-width one is no measured interval (every
+    seat-game alike on both sides: nothing varied to measure), and says so."""
+    lo, hi = c["ci_low"], c["ci_high"]
+    if lo is not None and lo == lo and lo == hi:
+        return "none: no seat-game varied"
+    return f"{_pp(lo)} to {_pp(hi)}"
+
+
 def _card_row(c: dict) -> list[str]:
     copies = int(c.get("copies") or 1)
     return [escape(c["subject"]), str(copies) if copies > 1 else "", num(c["seat_games_with"]),
             pct(c["win_rate_with"]), pct(c["win_rate_without"]), f"<b>{_pp(c['difference'])}</b>",
-            f"{_pp(c['ci_low'])} to {_pp(c['ci_high'])}", _pp(c["difference_length_adjusted"])]
+            _card_ci(c), _pp(c["difference_length_adjusted"])]
+
+
+def extremes(rows: list[dict]) -> tuple[dict | None, dict | None]:
+    """The card that helps its holder most and the one that hurts most, each only when told apart
+    from every other card of the table after the multiplicity adjustment of stats.standout (the
+    CIs are game-clustered: analysis/cards.py); None where the extremes' CIs overlap the rest."""
+    from simbalance.analysis.stats import standard_error, standout
+
+    measured = [c for c in rows if c["difference"] is not None and c["difference"] == c["difference"]
+                and c["ci_low"] is not None and c["ci_low"] == c["ci_low"] and c["ci_high"] > c["ci_low"]]
+    best, worst = standout([c["difference"] for c in measured],
+                           standard_error([c["ci_low"] for c in measured], [c["ci_high"] for c in measured]))
+    return (None if best is None or measured[best]["difference"] <= 0 else measured[best],
+            None if worst is None or measured[worst]["difference"] >= 0 else measured[worst])
+
+
+def _extremes_words(rows: list[dict]) -> str:
+    """Which card helps most and which hurts most, said only when told apart (``extremes``)."""
+    best, worst = extremes(rows)
+    n = len(rows)
+    said = []
+    for card, words in ((best, "helps its holder most"), (worst, "hurts its holder most")):
+        if card is not None:
+            said.append(f"<b>{escape(card['subject'])}</b> {words}, told apart from each of the other cards")
+    if not said:
+        return (f"<p>No card stands out: neither the largest nor the smallest difference is told apart from every "
+                f"other card's (each compared with the {n - 1} others, adjusted for the comparisons).</p>")
+    return "<p>" + "; ".join(said) + f" (each compared with the {n - 1} others, adjusted for the comparisons).</p>"
 
 
 CARD_HEADS = ["card", "copies", "seat-games with it", "win rate with", "without", "difference", "95% CI",
@@ -66,7 +103,8 @@ def sorted_cards(cards: list[dict], kind: str, level: str = "card") -> list[dict
 
 def card_section(cards: list[dict], images: dict[str, bytes]) -> str:
     parts = ["<h2 id='cards'>Card impact</h2><p>Win rate of the seat-games that had the card against those that "
-             "did not (95% CI), in percentage points; copies of one card make one row (having at least one). The "
+             "did not (95% CI, clustered by game: a game's seats are not independent), in percentage points; copies "
+             "of one card make one row (having at least one). The "
              "length-adjusted difference compares games of similar length, which removes the survivor bias of "
              "cards seen only in long games. It is an observation: a card held by whoever is already winning looks "
              "strong. What holding a card is worth, the same game with and without it, is "
@@ -74,14 +112,15 @@ def card_section(cards: list[dict], images: dict[str, bytes]) -> str:
     for kind in dict.fromkeys(c["kind"] for c in cards):
         rows = sorted_cards(cards, kind)
         parts.append(f"<h3>{escape(kind.capitalize())}</h3>")
+        parts.append(_extremes_words(rows))
         if len(rows) > 2 * TOP_CARDS:
             best = [r for r in rows[:TOP_CARDS] if (r["difference"] or 0) > 0]
             worst = [r for r in rows[::-1][:TOP_CARDS] if (r["difference"] or 0) < 0]
             parts.append("<div class='tables'>")
             if best:
-                parts.append(table(CARD_HEADS, [_card_row(c) for c in best], caption="Help their holder most"))
+                parts.append(table(CARD_HEADS, [_card_row(c) for c in best], caption="The largest differences"))
             if worst:
-                parts.append(table(CARD_HEADS, [_card_row(c) for c in worst], caption="Hurt their holder most"))
+                parts.append(table(CARD_HEADS, [_card_row(c) for c in worst], caption="The smallest differences"))
             parts.append("</div>")
         name = f"card_impact_{kind.replace(' ', '_')}"
         if name in images:
@@ -169,26 +208,28 @@ def whole_game_section(summary: dict) -> str:
     ])
 
 
-def strong_play_section(strong: dict | None) -> str:
-    """`run --robust`: the search sample's seats and what it says of the first-player effect."""
+def strong_play_section(strong: dict | None, summary: dict) -> str:
+    """`run --robust`: the search sample's seats and the verdicts by effect size on the run's seat
+    gap and its first-player effect (analysis/robustness)."""
     if not strong:
         return ""
-    from simbalance.analysis.robustness import STRONG_PLAY_WORDS
+    from simbalance.analysis.robustness import StrongPlay, seat_robustness, strong_play_words
 
-    fp = strong["first_player"]
+    sample = StrongPlay.from_dict(strong)
     stop = (f"until every seat's 95% CI was within ±{100 * strong['precision']:g} points" if strong["reached"] else
             f"to its cap of {strong['most']:,} games, <b>which stopped it before</b> every seat's 95% CI was within "
             f"±{100 * strong['precision']:g} points")
     rows = [[f"player {s + 1}", pct(seat["win_rate"]), f"{pct(seat['ci_low'])} to {pct(seat['ci_high'])}"]
             for s, seat in enumerate(strong["seats"])]
+    verdicts = [("Seat gap (the run's best player minus its worst)", seat_robustness(summary, sample)),
+                ("First-player effect", strong["first_player"])]
     return "".join([
         "<h2 id='strong-play'>Under strong play</h2>",
         f"<p>Beside this run, {strong['games']:,} games with every seat {escape(strong['model'])} (a search player: "
         f"no game knowledge beyond the rules), on a seed of their own (the run's games are the same with and "
-        f"without them), played {stop}. The seat finding, when the run has one, says whether it holds there "
-        "(docs/findings.md, \"Under strong play\").</p>",
-        f"<p class='verdict'>First-player effect: {STRONG_PLAY_WORDS[fp['holds']].lower()} "
-        f"({escape(fp['figure'])}).</p>",
+        f"without them), played {stop}. Each effect of the run is read against the same effect there, by its size: "
+        "holds, smaller, larger, reversed or not settled (docs/findings.md, \"Under strong play\").</p>",
+        *[f"<p class='verdict'>{what}: {escape(strong_play_words(check, sample))}</p>" for what, check in verdicts],
         table(["player", "of decided games", "95% CI"], rows, caption=f"All {escape(strong['model'])}", text_cols=1),
     ])
 
@@ -217,7 +258,7 @@ def render_report(manifest: dict, summary: dict, images: dict[str, bytes], findi
         table(["strategy", "win rate per seat", "95% CI", "of decided games", "seat-games"],
               strategy_rows(summary), caption="By strategy"),
         "</div>",
-        strong_play_section(strong),
+        strong_play_section(strong, summary),
         "<h2 id='outcomes'>Outcomes</h2>",
         table(["metric", "value"], [
             [f"first-player advantage (player 1's share of the decided games − 1/{players})",

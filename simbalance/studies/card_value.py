@@ -33,6 +33,7 @@ from simbalance.core.errors import SimbalanceError, did_you_mean
 from simbalance.core.plan import check_whole
 from simbalance.core.rng import derive_seed
 from simbalance.core.runner import ProgressFactory
+from simbalance.core.spec import SELECTION_UNSAID
 from simbalance.studies.settings import RunSettings
 
 PHASES = ("early", "middle", "late")
@@ -68,10 +69,12 @@ class CardValueResult:
     counts: dict[str, int] = field(default_factory=dict)  # states, play-outs, decisions played
     config: dict = field(default_factory=dict)
     note: str = ""  # why a part is missing (no decisions, no card-impact table)
+    # how a player's choices can link holding a card to winning (core/spec.CardSwap.selection), None: none
+    selection: str | None = SELECTION_UNSAID
 
     def findings(self) -> list[Finding]:
         return card_value_findings(self.values, self.beside, self.decisions, thresholds(self.config), self.game,
-                                   self.observed_kind)
+                                   self.observed_kind, self.selection)
 
     def value(self, card: str, phase: str = ALL) -> dict:
         """One card's row (``phase``: a phase or ``"all"``), as a dict."""
@@ -94,7 +97,7 @@ class CardValueResult:
         return {
             "game": self.game, "players": self.players, "seed": self.seed, "phases": self.phases,
             "states_per_phase": self.states, "playouts": self.playouts, "lineup": self.lineup,
-            "holding": self.holding, "swapped": self.swapped, "note": self.note,
+            "holding": self.holding, "swapped": self.swapped, "selection": self.selection, "note": self.note,
             "values": json_records(self.values), "beside_card_impact": json_records(self.beside),
             "observed_kind": self.observed_kind, "observed_games": self.observed_games,
             "decisions": json_records(self.decisions) if self.decisions is not None else None,
@@ -325,4 +328,5 @@ def card_value(
     beside = with_observed(values, observed)
     return CardValueResult(spec.id, plan.players, settings.seed, phases, states, playouts,
                            list(plan.lineup.describe()[0].split(",")), values, beside, pairs, table, swap.holding,
-                           swap.swapped, observed_kind, observe, seconds, counts, plan.config, "; ".join(note))
+                           swap.swapped, observed_kind, observe, seconds, counts, plan.config, "; ".join(note),
+                           selection=swap.selection)

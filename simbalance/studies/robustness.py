@@ -129,9 +129,11 @@ def robustness(
         if len(wanted) < 2 or len(set(wanted)) != len(wanted):
             raise SimbalanceError(f"--models {','.join(wanted)}: give at least two different player models")
         names = wanted
-    seat_frames, rows, capped = [], [], []
+    seat_frames, rows, capped, searched = [], [], [], []
     for name in names:
         is_search = name in presets or engine.is_search(infos[name].base)
+        if is_search:
+            searched.append(name)
         plan = settings.but(players=p, seed=derive_seed(settings.seed, "robustness")).plan(
             search_n if is_search else n, presets=presets, strategies=[name])
         if is_search:
@@ -145,8 +147,9 @@ def robustness(
         seat_frames.append(seats)
         rows.append(row)
     table = pd.DataFrame(rows, columns=MODEL_COLUMNS)
-    return RobustnessResult(base.spec.id, p, table, pd.concat(seat_frames, ignore_index=True)[SEAT_COLUMNS],
-                            conclusions(table), n, search_n, settings.seed, base.config, precision, tuple(capped))
+    seats = pd.concat(seat_frames, ignore_index=True)[SEAT_COLUMNS]
+    return RobustnessResult(base.spec.id, p, table, seats, conclusions(table, seats, tuple(searched)), n, search_n,
+                            settings.seed, base.config, precision, tuple(capped))
 
 
 def search_label(game: str, model: str, precision: float, most: int) -> str:

@@ -132,13 +132,15 @@ class SimulationResult:
 
     def report_findings(self) -> list[Finding]:
         """The findings as the run's own page, findings.json and terminal say them: the seat finding
-        checked under strong play (``strong_play``: holds, does not, not shown, with the
+        checked under strong play (``strong_play``: its verdict by effect size, holds, smaller,
+        larger, reversed or not settled, its severity that of the gap under strong play, with the
         ``robustness`` object), or, in a game with decisions, naming the players that measured it and
         the command that checks it (analysis/robustness.strong_play_findings). A study that repeats
         a run's findings (compare, tournament) takes ``findings()``."""
         plan = self.plan
         command = robust_command(plan) if plan.engine.search is not None else None
-        return strong_play_findings(self.findings(), self.summary(), self.strong_play, measured_with(plan), command)
+        return strong_play_findings(self.findings(), self.summary(), self.strong_play, measured_with(plan), command,
+                                    thresholds(plan.config))
 
 
 def simulate(game: str | RunSettings, n: int, **keywords: Any) -> SimulationResult:

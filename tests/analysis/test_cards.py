@@ -5,6 +5,7 @@ import pandas as pd
 
 import simbalance
 from simbalance.analysis.cards import card_impact
+from simbalance.analysis.stats import clustered_difference
 from simbalance.studies.cards import card_table
 
 
@@ -23,8 +24,26 @@ def test_matches_a_direct_computation():
         row = table[table["subject"] == subject].iloc[0]
         assert np.isclose(row["win_rate_with"], share[has].mean())
         assert np.isclose(row["win_rate_without"], share[~has].mean())
-        se = np.sqrt(share[has].var(ddof=1) / has.sum() + share[~has].var(ddof=1) / (~has).sum())
-        assert np.isclose(row["ci_high"] - row["difference"], 1.959963984540054 * se)
+        # the CI is clustered by game (issue 52): a game's seat-games are not independent rows
+        clustered = clustered_difference(share, has, np.repeat(np.arange(n), players))
+        assert np.isclose(row["difference"], clustered.estimate)
+        assert np.isclose(row["ci_low"], clustered.low) and np.isclose(row["ci_high"], clustered.high)
+
+
+def test_the_card_impact_ci_is_clustered_by_game_and_covers():
+    """A planted game where a game's seats move together (every game a tie of all seats or no
+    winner) and a card in every hand or none, independent of the outcome: its true effect is 0.
+    Seat-games taken as independent rows make the CI about half as wide as it should be; clustered
+    by game it covers at its nominal rate."""
+    players, games, hits = 4, 400, 0
+    rng = np.random.default_rng(5)
+    for _ in range(300):
+        winners = np.where(rng.random(games) < 0.5, 0b1111, 0).astype(np.uint8)
+        held = np.where(rng.random(games) < 0.5, 1, 0).astype(np.uint64)
+        frame = pd.DataFrame({"winners": winners, "length": rng.integers(5, 40, games)})
+        row = card_impact(frame, players, {"held": np.repeat(held[:, None], players, axis=1)}, ["a"]).iloc[0]
+        hits += row["ci_low"] <= 0.0 <= row["ci_high"]
+    assert abs(hits / 300 - 0.95) < 0.04
 
 
 def test_dr_ling_is_the_card_that_wins_find_dr_evil():

@@ -170,6 +170,12 @@ def test_cards_that_swing_the_game_and_cards_that_never_matter():
     assert found["card_hurts"].text.startswith("Dr. Evil 13 hurts") and "1 more card too" in found["card_hurts"].text
     assert found["card_never_held"].text.startswith("Lady Action 9 never reached a hand")
     assert found["card_never_matters"].text.startswith("Captain Action wildcard 0 (x4) never matters")
+    # two cards alike at the top: the larger is not told apart, so no card "helps its holder most" (issue 52)
+    close = {"seats": summary["seats"], "cards": [card("Dr. Ling wildcard", 0.30, 0.02), card("Dr. Ling twin", 0.29, 0.02),
+                                                  *[card(f"Action Boy {i}", 0.0, 0.01) for i in range(10)]]}
+    (helps,) = F.cards(close, TH)
+    assert helps.text.startswith("Dr. Ling wildcard helps its holder: win rate")
+    assert "the largest such difference, not told apart from every other card; 1 more card too" in helps.text
     clean = {"seats": summary["seats"], "cards": [card("Action Boy 5", 0.01, 0.03), card("Action Boy 6", -0.02, 0.03)]}
     assert F.cards(clean, TH) == []
     # no decided game: no card can change who wins, so nothing is said of any (issue 41 item 7)

@@ -108,7 +108,9 @@ def test_card_impact_is_sorted_by_effect_with_copies_together(captain_action_pag
     assert len(wild) == 1 and wild[0][1] == "4"  # four copies, one row
     best = next(t for t in tables if t[0][0] == "card" and t is not every)
     assert best[1][0] == every[1][0]  # the card that helps most comes first
-    assert "Help their holder most" in text and "Hurt their holder most" in text
+    assert "The largest differences" in text and "The smallest differences" in text
+    assert "Help their holder most" not in text  # "most" only for a card told apart (run_page.extremes)
+    assert "(95% CI, clustered by game" in text
 
 
 def test_figures_have_their_size_and_enlarge_with_css_only(captain_action_page):
@@ -240,3 +242,26 @@ def test_a_long_figure_title_is_broken_not_cut():
     assert "\n" in ax.get_title() and title.x0 >= 0 and title.x1 <= fig.bbox.x1
     assert title.width <= axes.width * 1.05
     plt.close(fig)
+
+
+def test_the_card_table_names_a_card_most_only_when_told_apart():
+    """issue 52: a run page names "helps most"/"hurts most" only for a card whose CI is clear of
+    every other card's after the multiplicity adjustment, and never shows a zero-width CI as measured."""
+    from simbalance.report.run_page import _card_ci, card_section, extremes
+
+    def row(subject, diff, half):
+        return {"kind": "held", "subject": subject, "level": "card", "copies": 1, "seat_games_with": 100,
+                "win_rate_with": 0.3, "win_rate_without": 0.2, "difference": diff, "ci_low": diff - half,
+                "ci_high": diff + half, "difference_length_adjusted": diff}
+
+    rest = [row(f"card {i}", 0.0, 0.01) for i in range(20)]
+    apart = [row("boon", 0.2, 0.01), row("bane", -0.2, 0.01), *rest]
+    assert [c["subject"] for c in extremes(apart)] == ["boon", "bane"]
+    said = card_section(apart, {})
+    assert "<b>boon</b> helps its holder most" in said and "<b>bane</b> hurts its holder most" in said
+    overlapping = [row("boon", 0.03, 0.02), row("bane", -0.03, 0.02), *rest]
+    assert extremes(overlapping) == (None, None)
+    said = card_section(overlapping, {})
+    assert "No card stands out" in said and "most" not in said.split("No card stands out")[1].split("</p>")[0]
+    assert _card_ci(row("same", 0.0, 0.0)) == "none: no seat-game varied"
+    assert _card_ci(row("boon", 0.2, 0.01)) == "+19.0 pp to +21.0 pp"

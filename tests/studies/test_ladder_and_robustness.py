@@ -153,6 +153,34 @@ def test_an_effect_shown_under_some_models_only_is_weaker():
     assert "no measurable effect with random; an advantage with builder" in said["first player"]["text"]
 
 
+def seats_table(shares: dict[str, list[float]], decided: dict[str, int]):
+    rows = [{"model": m, "seat": s, "win_rate": r, "ci_low": np.nan, "ci_high": np.nan, "decided_games": decided[m]}
+            for m, rates in shares.items() for s, r in enumerate(rates)]
+    return pd.DataFrame(rows)
+
+
+@pytest.mark.parametrize("strong, verdict, severity", [
+    ([0.38, 0.23, 0.24, 0.15], "holds", None),  # the same gap, the same seats told apart
+    ([0.26, 0.25, 0.25, 0.24], "smaller", "medium"),  # strong play rules out builder's 25 points
+    ([0.15, 0.25, 0.25, 0.35], "reversed", "high"),  # clear of 0 the other way
+    ([0.33, 0.25, 0.25, 0.17], "not settled", "low"),  # 60 games: neither
+])
+def test_the_seat_gap_under_strong_play_by_effect_size(strong, verdict, severity):
+    """issue 53 item 4: robustness reads each model's seat gap against the search model's, by size."""
+    games = 60 if verdict == "not settled" else 3000
+    models = models_table([("builder", 20_000, 20_000, 0.15, 0.14, 0.16, (0,), (3,)),
+                           ("mcts@100", games, games, strong[0] - 0.25, -0.5, 0.5, (), ())])
+    seats = seats_table({"builder": [0.40, 0.25, 0.20, 0.15], "mcts@100": strong},
+                        {"builder": 20_000, "mcts@100": games})
+    gap = by_topic(conclusions(models, seats, ("mcts@100",)))["seat gap"]
+    assert gap["verdict"] == verdict
+    assert "all builder's gap (player 1 minus player 4, +25.0 points" in gap["text"]
+    assert f"is {verdict.replace('holds', 'held')} under all mcts@100" in gap["text"]
+    found = [f for f in robustness_findings([gap], models, TH) if "seat_gap" in f.kind]
+    assert [f.severity for f in found] == ([severity] if severity else [])
+    assert "seat gap" not in by_topic(conclusions(models))  # without a search model: nothing to read
+
+
 def test_robustness_end_to_end_on_captain_action(tmp_path):
     from simbalance.report.robustness_page import write_robustness_folder
 

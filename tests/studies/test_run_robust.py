@@ -15,10 +15,12 @@ from typer.testing import CliRunner
 from simbalance.analysis.findings import Finding
 from simbalance.analysis.robustness import (
     StrongPlay,
-    first_player_check,
+    first_player_robustness,
     seat_check,
     strong_play_findings,
+    strong_play_words,
 )
+from simbalance.analysis.stats import seat_gap
 from simbalance.cli.main import app
 from simbalance.core import execution
 from simbalance.studies.robustness import strong_play
@@ -32,63 +34,98 @@ def sample(rates, games=1000, reached=True, most=5000):
     return StrongPlay("mcts@100", games, games, tuple(r * games for r in rates), 0.03, most, reached, 7)
 
 
-def summary(rates, fpa_ci):
-    return {"seats": [{"seat": s, "win_rate_decided": r} for s, r in enumerate(rates)],
+def summary(rates, fpa_ci, decided=20_000):
+    return {"seats": [{"seat": s, "win_rate_decided": r, "decided_games": decided} for s, r in enumerate(rates)],
             "first_player_advantage": {"value": sum(fpa_ci) / 2, "ci_low": fpa_ci[0], "ci_high": fpa_ci[1]}}
 
 
 SEAT = Finding("seat_imbalance", "high", "Player 1 wins the most, player 4 the least.", 0.2, (0.18, 0.22), "#win-rates")
 OTHER = Finding("ties", "low", "Ties.", 0.06, (0.05, 0.07))
-HEURISTIC = summary([0.40, 0.25, 0.20, 0.15], (0.14, 0.16))  # player 1 most, player 4 least; an advantage
+HEURISTIC = summary([0.40, 0.25, 0.20, 0.15], (0.14, 0.16))  # player 1 most, player 4 least (a 25-point gap)
+RUN_GAP = seat_gap(0.40 * 20_000, 0.15 * 20_000, 20_000)
 
 
-def test_a_seat_finding_that_holds_under_strong_play():
-    strong = sample([0.35, 0.25, 0.22, 0.18])
-    check = seat_check(strong, 0, 3)
-    assert check["holds"] is True and check["ci"][0] > 0 and check["games"] == 1000 and check["model"] == "mcts@100"
+def checked(rates, games=1000, reached=True, most=5000):
+    found = strong_play_findings([SEAT, OTHER], HEURISTIC, sample(rates, games, reached, most),
+                                 "heuristics: builder at every seat", "cmd")
+    return found[[f.kind for f in found].index("seat_imbalance")]
+
+
+def test_a_seat_gap_that_holds_under_strong_play():
+    strong = sample([0.38, 0.23, 0.24, 0.15], games=3000)  # a 23-point gap, the same seats told apart
+    check = seat_check(strong, 0, 3, RUN_GAP)
+    assert check["verdict"] == "holds" and check["ci"][0] > 0 and check["games"] == 3000
     found = strong_play_findings([SEAT, OTHER], HEURISTIC, strong, "heuristics: builder at every seat", "cmd")
-    assert found[0].robustness == check and found[1].robustness is None and found[1] == OTHER
-    assert found[0].text.startswith(SEAT.text + " Holds under strong play (mcts@100, 1,000 games: player 1 wins 35.0%")
-    said = found[0].to_dict()
-    assert said["robustness"]["holds"] is True and set(said["robustness"]) == {
-        "model", "games", "holds", "figure", "ci", "precision", "reached"}
-    assert "robustness" not in found[1].to_dict()  # only a checked finding has one
+    seat = next(f for f in found if f.kind == "seat_imbalance")
+    assert seat.robustness == check and next(f for f in found if f.kind == "ties") == OTHER
+    assert seat.text.startswith(SEAT.text + " Holds under strong play: the gap is +23.0 points under strong play, "
+                                "95% CI +20.")
+    assert "against +25.0 points in this run, and the same players win the most and the least there" in seat.text
+    assert "(mcts@100, 3,000 games: player 1 wins 38.0%" in seat.text
+    assert seat.severity == "high"  # 23 points, its CI end nearest 0 above twice seat_gap_min (3 points)
+    said = seat.to_dict()
+    assert said["robustness"]["verdict"] == "holds" and set(said["robustness"]) == {
+        "model", "games", "topic", "verdict", "estimate", "ci", "run_estimate", "run_ci", "figure", "why",
+        "precision", "reached"}
+    assert "robustness" not in OTHER.to_dict()  # only a checked finding has one
 
 
-def test_a_seat_finding_that_flips_under_strong_play():
-    strong = sample([0.15, 0.25, 0.25, 0.35])  # player 4 wins the most there
-    check = seat_check(strong, 0, 3)
-    assert check["holds"] is False and check["ci"][1] < 0
-    text = strong_play_findings([SEAT], HEURISTIC, strong, "heuristics", "cmd")[0].text
-    assert "Does not hold under strong play, it goes the other way (mcts@100, 1,000 games" in text
+def test_an_overstated_seat_gap_is_smaller_under_strong_play_and_its_severity_follows():
+    """issue 53: heuristics put a 25-point gap, strong play a gap whose CI crosses 0 but rules out 25
+    points: not "not shown", but smaller, and the finding is no longer high."""
+    seat = checked([0.26, 0.25, 0.25, 0.24])
+    assert seat.robustness["verdict"] == "smaller"
+    assert ("Smaller under strong play: the heuristics overstate it: the gap is +2.0 points under strong play, "
+            "95% CI -2.4 to +6.4") in seat.text and "against +25.0 points in this run" in seat.text
+    assert seat.robustness["ci"][0] < 0 < seat.robustness["ci"][1] < 0.25
+    assert seat.severity == "low"
 
 
-def test_a_seat_finding_not_shown_under_strong_play():
-    strong = sample([0.26, 0.25, 0.25, 0.24], games=200)  # a gap of 2 points on 200 games: the CI crosses 0
-    check = seat_check(strong, 0, 3)
-    assert check["holds"] is None and check["ci"][0] < 0 < check["ci"][1]
-    text = strong_play_findings([SEAT], HEURISTIC, strong, "heuristics", "cmd")[0].text
-    assert "Not shown under strong play (mcts@100, 200 games" in text
+def test_a_reversed_seat_gap():
+    seat = checked([0.15, 0.25, 0.25, 0.35])  # player 4 wins the most there
+    assert seat.robustness["verdict"] == "reversed" and seat.robustness["ci"][1] < 0
+    assert "Reversed under strong play: it goes the other way: the gap is -20.0 points under strong play" in seat.text
+    assert seat.severity == "high"  # an imbalance of 20 points, the other way
+
+
+def test_an_unsettled_seat_gap():
+    seat = checked([0.33, 0.25, 0.25, 0.17], games=60)  # a 16-point gap on 60 games: the CI crosses 0 and 25
+    assert seat.robustness["verdict"] == "not settled"
+    assert seat.robustness["ci"][0] < 0 and seat.robustness["ci"][1] > 0.25
+    assert ("Not settled under strong play: the gap is +16.0 points under strong play, 95% CI" in seat.text
+            and "the sample neither rules out this run's figure nor tells the effect from 0" in seat.text)
+    assert seat.severity == "low"
+
+
+def test_a_gap_clear_of_0_whose_seats_are_not_told_apart_is_not_settled():
+    """issue 52: "player 4 wins the least" is not held when players 3 and 4 are not told apart."""
+    seat = checked([0.40, 0.24, 0.18, 0.18], games=2000)
+    assert seat.robustness["ci"][0] > 0 and seat.robustness["verdict"] == "not settled"
+    assert "player 4 is not told apart as the one that wins the least there" in seat.text
+    assert "player 1 is not told apart" not in seat.text
 
 
 def test_a_capped_sample_says_so():
-    strong = sample([0.26, 0.25, 0.25, 0.24], games=200, reached=False, most=200)
-    text = strong_play_findings([SEAT], HEURISTIC, strong, "heuristics", "cmd")[0].text
-    assert "the cap of 200 games stopped it before every seat's 95% CI was within ±3 points" in text
+    seat = checked([0.26, 0.25, 0.25, 0.24], games=200, reached=False, most=200)
+    assert "the cap of 200 games stopped it before every seat's 95% CI was within ±3 points" in seat.text
 
 
-@pytest.mark.parametrize("rates, run_ci, holds", [
-    ([0.35, 0.22, 0.22, 0.21], (0.14, 0.16), True),  # an advantage in both
-    ([0.15, 0.28, 0.28, 0.29], (0.14, 0.16), False),  # an advantage, a disadvantage under strong play
-    ([0.26, 0.25, 0.25, 0.24], (0.14, 0.16), None),  # an advantage, none shown under strong play
-    ([0.15, 0.28, 0.28, 0.29], (-0.12, -0.08), True),  # a disadvantage in both
-    ([0.35, 0.22, 0.22, 0.21], (-0.01, 0.01), False),  # no effect, but one under strong play
-    ([0.26, 0.25, 0.25, 0.24], (-0.01, 0.01), None),  # no effect either way: not evidence of none
+@pytest.mark.parametrize("rates, run_ci, verdict", [
+    ([0.35, 0.22, 0.22, 0.21], (0.08, 0.12), "holds"),  # an advantage in both
+    ([0.15, 0.28, 0.28, 0.29], (0.08, 0.12), "reversed"),  # an advantage, a disadvantage under strong play
+    ([0.26, 0.25, 0.25, 0.24], (0.14, 0.16), "smaller"),  # an advantage of 15 points; strong play rules it out
+    ([0.27, 0.25, 0.25, 0.23], (0.01, 0.05), "not settled"),  # 3 points; strong play neither rules it out nor shows it
+    ([0.15, 0.28, 0.28, 0.29], (-0.12, -0.08), "holds"),  # a disadvantage in both
+    ([0.35, 0.22, 0.22, 0.21], (-0.01, 0.01), "larger"),  # no effect, but one under strong play
+    ([0.26, 0.25, 0.25, 0.24], (-0.01, 0.01), "not settled"),  # no effect either way: not evidence of none
 ])
-def test_the_first_player_effect_under_strong_play(rates, run_ci, holds):
-    check = first_player_check(sample(rates), *run_ci)
-    assert check["holds"] is holds
+def test_the_first_player_effect_under_strong_play(rates, run_ci, verdict):
+    check = first_player_robustness(summary([0.25] * 4, run_ci), sample(rates))
+    assert check["verdict"] == verdict
     assert check["figure"].startswith(f"player 1 wins {100 * rates[0]:.1f}% of the games with a winner")
+    words = strong_play_words(check, sample(rates))
+    # "goes the other way" only when the two intervals exclude 0 on opposite sides
+    assert ("goes the other way" in words) == (verdict == "reversed")
 
 
 def test_without_a_sample_the_seat_finding_names_its_players_and_the_command():
@@ -121,14 +158,19 @@ def test_run_robust_end_to_end_and_the_same_heuristic_games(tmp_path):
             == json.loads((tmp_path / "without" / "summary.json").read_text()))
     found = json.loads((tmp_path / "with" / "findings.json").read_text())
     seat = next(f for f in found["findings"] if f["kind"] == "seat_imbalance")
-    assert seat["robustness"]["model"] == "mcts@100" and seat["robustness"]["holds"] is True  # player 1 calls first
-    assert "Holds under strong play (mcts@100, " in seat["text"]
+    # player 1 calls first: the gap is as large under strong play, but players 3 and 4 are not told
+    # apart there, so "player 4 wins the least" is not settled (issue 52)
+    assert seat["robustness"]["model"] == "mcts@100" and seat["robustness"]["verdict"] == "not settled"
+    assert seat["robustness"]["ci"][0] > 0.25 and "player 4 is not told apart as the one that wins the least" in seat["text"]
+    assert "Not settled under strong play: the gap is +" in seat["text"]
     strong = found["strong_play"]
-    assert strong["reached"] and strong["games"] < 5000 and strong["first_player"]["holds"] is True
+    assert strong["reached"] and strong["games"] < 5000 and strong["first_player"]["verdict"] == "holds"
     assert seat["robustness"]["games"] == strong["games"]
     assert "under strong play:" in with_it and "first-player effect: Holds under strong play" in with_it
+    assert "seat gap: Not settled under strong play" in with_it
     html = (tmp_path / "with" / "report.html").read_text()
-    assert "id='strong-play'" in html and "Holds under strong play" in html
+    assert "id='strong-play'" in html and "First-player effect: Holds under strong play" in html
+    assert "Seat gap (the run's best player minus its worst): Not settled under strong play" in html
     plain = json.loads((tmp_path / "without" / "findings.json").read_text())
     assert "strong_play" not in plain
     seat = next(f for f in plain["findings"] if f["kind"] == "seat_imbalance")
@@ -246,8 +288,21 @@ def test_the_api_checks_a_run_as_run_robust_does(tmp_path):
     result = simulate(settings, 3000)
     checked = dataclasses.replace(result, strong_play=strong_play(settings, precision=0.05))
     seat = next(f for f in checked.report_findings() if f.kind == "seat_imbalance")
-    assert seat.robustness["holds"] is True and "Holds under strong play" in seat.text
+    assert seat.robustness["verdict"] == "not settled" and "Not settled under strong play" in seat.text
     assert next(f for f in result.findings() if f.kind == "seat_imbalance").robustness is None  # as compare takes it
     found = json.loads((write_report(checked, tmp_path / "r") / "findings.json").read_text())
     cli("run", "captain-action", "--n", 3000, "--seed", 5, *ROBUST, "--out", tmp_path / "cli")
     assert found == json.loads((tmp_path / "cli" / "findings.json").read_text())
+
+
+def test_the_pages_strong_play_section_states_both_verdicts():
+    """issue 53: the page's "Under strong play" section states the seat verdict and the first-player
+    verdict, whether or not the run has a seat finding (here a run whose seats are alike)."""
+    from simbalance.report.run_page import strong_play_section
+
+    strong = sample([0.34, 0.22, 0.22, 0.22], games=2000)
+    even = summary([0.252, 0.250, 0.249, 0.249], (-0.005, 0.009))  # no seat finding, no first-player effect
+    said = strong_play_section({**strong.to_dict(), "first_player": first_player_robustness(even, strong)}, even)
+    assert "Seat gap (the run's best player minus its worst): Larger under strong play" in said
+    assert "First-player effect: Larger under strong play" in said
+    assert StrongPlay.from_dict(strong.to_dict()) == strong

@@ -36,6 +36,10 @@ from simbalance.games.aquaman.replay import replay, trace
 from simbalance.games.aquaman.report import figures, summarize
 from simbalance.players import SEARCH_PARAMS, SEARCH_STRATEGIES
 
+# card-value: how a player's own choices can link holding a card to winning (core/spec.CardSwap.selection;
+# None: the deal and the play hand cards out blind)
+CARD_SELECTION = "players choose which cards to keep, play and swap"
+
 ENGINE_VERSION = 3
 CHUNK_SIZE = 1 << 16
 STRATEGIES = {"random": state_nb.S_RANDOM, "runner": state_nb.S_RUNNER, "raider": state_nb.S_RAIDER,
@@ -222,4 +226,4 @@ def prepare(cfg: dict, players: int, validate: bool = False) -> tuple:
 
 ENGINE = Engine.of_game(sys.modules[__name__], play_nb, state_nb, validate_nb, search_nb,
                         summarize=summarize, figures=figures, replay=replay, trace=trace,
-                        card_swap=CardSwap.of_game(card_value_nb))
+                        card_swap=CardSwap.of_game(card_value_nb, selection=CARD_SELECTION))

@@ -38,6 +38,10 @@ from simbalance.games.captain_action.replay import replay, trace
 from simbalance.games.captain_action.report import card_labels, card_masks, figures, summarize
 from simbalance.players import SEARCH_PARAMS, SEARCH_STRATEGIES
 
+# card-value: how a player's own choices can link holding a card to winning (core/spec.CardSwap.selection;
+# None: the deal and the play hand cards out blind)
+CARD_SELECTION = "players choose which cards to keep (each draw and discard)"
+
 ENGINE_VERSION = 3
 CHUNK_SIZE = 1 << 17
 STRATEGIES = {"random": state_nb.RANDOM, "builder": state_nb.BUILDER, "bold": state_nb.BOLD,
@@ -110,4 +114,4 @@ def prepare(cfg: dict, players: int, validate: bool = False) -> tuple:
 
 ENGINE = Engine.of_game(sys.modules[__name__], play_nb, state_nb, validate_nb, search_nb,
                         summarize=summarize, figures=figures, cards=Cards(card_labels, card_masks), replay=replay,
-                        trace=trace, card_swap=CardSwap.of_game(card_value_nb))
+                        trace=trace, card_swap=CardSwap.of_game(card_value_nb, selection=CARD_SELECTION))

@@ -55,6 +55,10 @@ from simbalance.games.captain_future.replay import replay, trace
 from simbalance.games.captain_future.report import figures, summarize
 from simbalance.players import SEARCH_PARAMS, SEARCH_STRATEGIES
 
+# card-value: how a player's own choices can link holding a card to winning (core/spec.CardSwap.selection;
+# None: the deal and the play hand cards out blind)
+CARD_SELECTION = "players choose which of their cards to land, attack with and exchange"
+
 ENGINE_VERSION = 5
 CHUNK_SIZE = 1 << 16
 STRATEGIES = {"random": state_nb.RANDOM, "builder": state_nb.BUILDER, "aggressor": state_nb.AGGRESSOR, **SEARCH_STRATEGIES}
@@ -108,4 +112,4 @@ def prepare(cfg: dict, players: int, validate: bool = False) -> tuple:
 # (docs/rules/captain-future.md, "Decisions"; option codes state_nb.OPT_*).
 ENGINE = Engine.of_game(sys.modules[__name__], play_nb, state_nb, validate_nb, search_nb,
                         summarize=summarize, figures=figures, replay=replay, trace=trace,
-                        card_swap=CardSwap.of_game(card_value_nb))
+                        card_swap=CardSwap.of_game(card_value_nb, selection=CARD_SELECTION))

@@ -25,6 +25,10 @@ from simbalance.games.find_dr_evil.deck import game_deck
 from simbalance.games.find_dr_evil.replay import replay, trace
 from simbalance.games.find_dr_evil.report import card_labels, card_masks, summarize
 
+# card-value: how a player's own choices can link holding a card to winning (core/spec.CardSwap.selection;
+# None: the deal and the play hand cards out blind)
+CARD_SELECTION = None
+
 ENGINE_VERSION = 2
 CHUNK_SIZE = 1 << 18
 STRATEGIES = {"random": state_nb.RANDOM}  # no decisions: every strategy plays the same
@@ -96,4 +100,4 @@ def prepare(cfg: dict, players: int, validate: bool = False) -> tuple:
 # (docs/rules/find-dr-evil.md, "Decisions"). Blind, so the game still has no informed decisions.
 ENGINE = Engine.of_game(sys.modules[__name__], play_nb, state_nb, validate_nb, has_decisions=False,
                         summarize=summarize, cards=Cards(card_labels, card_masks), replay=replay, trace=trace,
-                        card_swap=CardSwap.of_game(card_value_nb))
+                        card_swap=CardSwap.of_game(card_value_nb, selection=CARD_SELECTION))

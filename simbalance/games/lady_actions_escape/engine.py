@@ -41,6 +41,10 @@ from simbalance.games.lady_actions_escape.user_strategy import (
 )
 from simbalance.players import SEARCH_PARAMS, SEARCH_STRATEGIES
 
+# card-value: how a player's own choices can link holding a card to winning (core/spec.CardSwap.selection;
+# None: the deal and the play hand cards out blind)
+CARD_SELECTION = "players choose which cards to lead, play and name"
+
 ENGINE_VERSION = 3
 CHUNK_SIZE = 1 << 15
 # steer: flexible's code, other weights; mcts and flat: the search players (simbalance/players)
@@ -135,4 +139,4 @@ ENGINE = Engine.of_game(sys.modules[__name__], play_nb, state_nb, validate_nb, s
                         summarize=summarize, figures=figures, cards=Cards(card_labels, card_masks), replay=replay,
                         trace=trace, user_strategy=UserStrategy(user_strategy_kernel, USER_STRATEGY_DOC,
                                                       user_strategy_sample),
-                        card_swap=CardSwap.of_game(card_value_nb))
+                        card_swap=CardSwap.of_game(card_value_nb, selection=CARD_SELECTION))
