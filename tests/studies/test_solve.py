@@ -197,7 +197,7 @@ def test_ctrl_c_keeps_the_best_so_far(duel, tmp_path):
 
     def progress(label):
         def show(done, total, seconds):
-            if "rung 2" in label:
+            if "round 2" in label:
                 raise KeyboardInterrupt
         calls["n"] += 1
         return show
@@ -357,7 +357,7 @@ def test_the_command_interrupted_writes_what_it_knows_and_exits_130(duel, tmp_pa
             self.label = label
 
         def __call__(self, done, total, seconds):
-            if "rung 2" in self.label:
+            if "round 2" in self.label:
                 raise KeyboardInterrupt
 
     monkeypatch.setattr(terminal, "RichProgress", Stopping)
