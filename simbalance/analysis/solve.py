@@ -666,7 +666,7 @@ def solve_findings(*, targets: list[Target], knobs: list[Knob], today: dict, ans
                    closest: pd.DataFrame | None, interrupted: bool, game: str, side_effects: dict[str, str],
                    budget_spent: bool = False, models: list[str] | None = None, keeps: list | None = None,
                    unsettled: int = 0, complete: bool = True, tried: pd.DataFrame | None = None,
-                   verify_n: int | None = None) -> list[Finding]:
+                   verify_n: int | None = None, today_row: dict | None = None) -> list[Finding]:
     """What the page says first: no change needed, the chosen change (in words, with its verified
     metrics under every player model and its side effects), a change that holds under some models
     and not others (which, and why where the numbers tell), or no change meeting the targets: "no
@@ -700,22 +700,33 @@ def solve_findings(*, targets: list[Target], knobs: list[Knob], today: dict, ans
     split = [a for a in answers if a.models and any(m["verdict"] == MEETS for m in a.models)]
     for a in split[:1]:  # the smallest change that holds for some players and not others: which, and why
         holds = [m["model"] for m in a.models if m["verdict"] == MEETS]
-        fails = [m for m in a.models if m["verdict"] != MEETS]
+        fails = [m for m in a.models if m["verdict"] in (FAILS, OPEN)]  # a model not played says nothing
         why = "; ".join(f"under {m['model']} {m['verdict']}" + (f": {m['reason']}" if m.get("reason") else "")
                         for m in fails)
         out.append(Finding("solution_split", HIGH,
                            f"{a.words} holds under {_and(holds)} but not under {_and([m['model'] for m in fails])} "
                            f"({why}): no answer, since a change must hold under every player model.",
                            None, None, "#players"))
+    if not split and tried is not None and len(tried) and "meets_under" in tried:
+        # a candidate of the search that met under some player models and was refuted under others
+        some = tried[(tried["meets_under"] != "") & (tried["fails_under"] != "")]
+        if len(some):
+            r = some.sort_values(["keys_changed", "distance"], kind="stable").iloc[0]
+            out.append(Finding("solution_split", HIGH,
+                               f"{r['change']} meets {goal} under {r['meets_under']} but not under {r['fails_under']} "
+                               f"(the search's {int(r['games']):,} games per model): no answer, since a change must "
+                               "hold under every player model.", None, None, "#candidates"))
+            split = [r]
     if answers and not split:  # candidates that met the targets in the search but not on fresh games
         out.append(Finding("solution_not_verified", HIGH,
                            f"The search's best changes did not meet {goal} on fresh games{under}: "
                            + "; ".join(f"{a.words} ({a.judged['verdict']})" for a in answers) + ".",
                            None, None, "#verified"))
+    unsettled += sum(1 for a in answers if a.judged["verdict"] == OPEN)  # still possible on fresh games too
     refuted_all = unsettled == 0 and not budget_spent and not interrupted
     if interrupted:
         what = f"interrupted before any change met {goal}{under}"
-    elif answers:
+    elif answers and refuted_all:
         what = f"none of the search's changes held on fresh games for {goal}{under}"
     elif refuted_all and complete:
         what = f"no change within these knobs meets {goal}{under} (every one is refuted by its 95% interval)"
@@ -756,7 +767,7 @@ def solve_findings(*, targets: list[Target], knobs: list[Knob], today: dict, ans
             text += (f" {k.key} sits at the {side} of its range ({k.low:g} to {k.high:g}): try a wider one, "
                      f"--knob {wider}.")
     if tried is not None and len(tried):
-        text += "".join(f" {hint}" for hint in grid_hints(tried, knobs, targets))
+        text += "".join(f" {hint}" for hint in grid_hints(tried, knobs, targets, today_row))
     out.append(Finding("no_solution", HIGH, text, number, None, "#candidates"))
     return ordered(out)
 
@@ -766,18 +777,22 @@ def _and(items: list[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1] if items else ""
 
 
-def grid_hints(tried: pd.DataFrame, knobs: list[Knob], targets: list[Target]) -> list[str]:
+def grid_hints(tried: pd.DataFrame, knobs: list[Knob], targets: list[Target], today: dict | None = None) -> list[str]:
     """A coarse grid whose neighbouring values straddle a target: for a knob with a step (a float
-    knob, or a whole-number knob stepping by more than 1), two neighbouring one-knob candidates, both
-    short of the targets, on either side of a target's range (or, for balance, favouring different
-    players): a finer step between them may meet."""
+    knob, or a whole-number knob stepping by more than 1), two neighbouring values (one-knob
+    candidates, or today's rules: ``today``, a row of the same columns), both short of the targets,
+    on either side of a target's range (or, for balance, favouring different players): a finer
+    step between them may meet."""
     hints = []
     one = tried[tried["keys_changed"] == 1]
     for k in knobs:
         whole = isinstance(k.today, int)
         if whole and (k.step is None or k.step <= 1):
             continue  # no value between two neighbours to try
-        rows = one[one[k.key] == one[k.key]].sort_values(k.key)
+        rows = one[one[k.key] == one[k.key]]
+        if today is not None:
+            rows = pd.concat([rows, pd.DataFrame([{**today, k.key: k.today}])], ignore_index=True)
+        rows = rows.sort_values(k.key)
         rows = rows[rows["verdict"] != MEETS]
         for (_, a), (_, b) in zip(rows.iloc[:-1].iterrows(), rows.iloc[1:].iterrows(), strict=True):
             for t in targets:

@@ -39,6 +39,7 @@ from simbalance.analysis.compare import compare_arms
 from simbalance.analysis.findings import Finding, thresholds
 from simbalance.analysis.labels import metric_label
 from simbalance.analysis.solve import (
+    FAILS,
     MEETS,
     OPEN,
     Answer,
@@ -63,6 +64,7 @@ from simbalance.analysis.solve import (
     parse_knob,
     parse_target,
     set_line,
+    shortfall,
     solve_findings,
     target_test,
     test_words,
@@ -190,7 +192,16 @@ class SolveResult:
                               side_effects=self.side_effects(), budget_spent=self.budget_spent,
                               models=[m.words() for m in self.models], keeps=self.keeps,
                               unsettled=len(self.unsettled), complete=self.complete, tried=self.candidates,
-                              verify_n=self.verify_n)
+                              verify_n=self.verify_n, today_row=self._today_row())
+
+    def _today_row(self) -> dict:
+        """Today's rules as a row of the candidates table (the targets' values under the first model,
+        the favoured seat), a neighbour on every knob's grid."""
+        first = self.today["tests"][0].get("model")
+        row = {t["metric"]: t["value"] for t in self.today["tests"] if t.get("model") == first and t["keep"] is None}
+        row.update(verdict=self.today["verdict"], keys_changed=0,
+                   favoured=int(np.argmax(self.today_result.aggregate.seat_wins)))
+        return row
 
     def solution(self) -> dict:
         """solution.json: the changes ready for ``--set``, the verified metrics with their CIs, the
@@ -478,7 +489,8 @@ def solve(
                 per_model[m.name] = targets_of(m.name, today_runs[m.name].aggregate)
 
     def result() -> SolveResult:
-        table = pd.DataFrame([race_row(e, knob_list, by_key, target_list) for e in tried])
+        table = pd.DataFrame([race_row(e, knob_list, by_key, names, {n: r.aggregate for n, r in today_runs.items()})
+                              for e in tried])
         if len(table):
             table = table.sort_values(["keys_changed", "distance"], kind="stable").reset_index(drop=True)
             table["pareto"] = pareto_front(table)
@@ -530,29 +542,42 @@ def solve(
     # 3. the answers on the verification games, today's rules beside them, under every model: the found
     # changes in order of size until ``answers`` of them meet on fresh games (at most twice as many)
     arms = {}
+
+    def verify(entry: Entry) -> Answer:
+        """A candidate on the verification games under every model of the race, then (where it meets
+        under all of them) under the expensive ones: the answer with each model's verdict and why."""
+        words = describe_change(entry.change, by_key)
+        a = Answer(entry.change, entry.size, words, entry.judged)
+        answer_list.append(a)
+        runs = {}
+        for i, m in enumerate(cheap):
+            runs[m.name] = play(plan_of(a.change, m, verify_seed, verify_n), progress,
+                                f"{game_id}: {words}, {m.words()} ({verify_n:,} fresh games)", kept if i == 0 else options)
+        arms[words] = runs[cheap[0].name]
+        a.judged = judge_models({n: r.aggregate for n, r in runs.items()}, per_model)
+        if costly and a.judged["verdict"] == MEETS:  # the expensive players on the survivors only
+            costly_today()
+            for m in costly:
+                runs[m.name] = play(plan_of(a.change, m, verify_seed, search_n), progress,
+                                    f"{game_id}: {words}, {m.words()} ({search_n:,} fresh games)", options)
+            a.judged = judge_models({n: r.aggregate for n, r in runs.items()}, per_model)
+        a.models = model_verdicts(a.judged, runs, today_runs, per_model, model_list)
+        verified[a.words] = True
+        return a
+
     try:
         for entry in found[: 2 * answers] if not interrupted else []:
             holding = sum(1 for a in answer_list if verified.get(a.words) and a.judged["verdict"] == MEETS)
             if holding >= answers or (len(answer_list) >= answers and time.perf_counter() > started + budget_s):
                 break
-            words = describe_change(entry.change, by_key)
-            a = Answer(entry.change, entry.size, words, entry.judged)
-            answer_list.append(a)
-            runs = {}
-            for i, m in enumerate(cheap):
-                runs[m.name] = play(plan_of(a.change, m, verify_seed, verify_n), progress,
-                                    f"{game_id}: {words}, {m.words()} ({verify_n:,} fresh games)",
-                                    kept if i == 0 else options)
-            arms[words] = runs[cheap[0].name]
-            a.judged = judge_models({n: r.aggregate for n, r in runs.items()}, per_model)
-            if costly and a.judged["verdict"] == MEETS:  # the expensive players on the survivors only
-                costly_today()
-                for m in costly:
-                    runs[m.name] = play(plan_of(a.change, m, verify_seed, search_n), progress,
-                                        f"{game_id}: {words}, {m.words()} ({search_n:,} fresh games)", options)
-                a.judged = judge_models({n: r.aggregate for n, r in runs.items()}, per_model)
-            a.models = model_verdicts(a.judged, runs, today_runs, per_model, model_list)
-            verified[a.words] = True
+            verify(entry)
+        if not found and not interrupted and len(cheap) > 1:
+            # nothing held under every model: the changes that hold under some and were refuted under
+            # others, nearest to meeting where they hold first, on fresh games, to say which and why
+            for entry in split_candidates(tried)[:answers]:
+                if time.perf_counter() > started + budget_s:
+                    break
+                verify(entry)
     except (KeyboardInterrupt, RunInterrupted):
         interrupted = True
     if interrupted:  # what the search found and no fresh games played yet, kept unverified
@@ -562,6 +587,18 @@ def solve(
     if arms:
         comparison = _comparison(today_result, arms, answer_list)
     return result()
+
+
+def split_candidates(entries: list[Entry]) -> list[Entry]:
+    """The candidates refuted under some player model and not under another, nearest to meeting
+    where they are not refuted first (the shortfall of those models' targets), then the smallest."""
+    def near(e: Entry) -> tuple:
+        holding = [m for m, v in e.judged["models"].items() if v != FAILS]
+        return (shortfall([t for t in e.judged["tests"] if t["model"] in holding and t["keep"] is None]), e.size)
+
+    split = [e for e in entries if e.judged is not None and FAILS in e.judged["models"].values()
+             and any(v != FAILS for v in e.judged["models"].values())]
+    return sorted(split, key=near)
 
 
 def _block(plan, bar: dict, options: RunOptions) -> RunAggregate:
@@ -627,10 +664,12 @@ def pareto_front(table: pd.DataFrame) -> pd.Series:
     return pd.Series(front, index=table.index)
 
 
-def race_row(entry: Entry, knobs: list[Knob], by_key: dict[str, Knob], targets: list[Target]) -> dict:
+def race_row(entry: Entry, knobs: list[Knob], by_key: dict[str, Knob], models: dict[str, PlayerModel],
+             today: dict[str, RunAggregate]) -> dict:
     """A row of the candidates table: the change, its size, its games per model, its verdict, and
     each target's (and kept metric's) value, interval and Holm p under the model where it is
-    furthest from met; ``worst_model``: the model of the largest Holm p."""
+    furthest from met; ``worst_model``: the model of the largest Holm p; ``meets_under`` and
+    ``fails_under``: the models it meets under, and those it misses under with why (why_not)."""
     row = {k.key: entry.change.get(k.key, np.nan) for k in knobs}
     judged = entry.judged
     row.update({"change": describe_change(entry.change, by_key), "set": set_line(entry.change),
@@ -643,6 +682,11 @@ def race_row(entry: Entry, knobs: list[Knob], by_key: dict[str, Knob], targets: 
         name = f"keep_{metric}" if t["keep"] is not None else metric
         row.update({name: t["value"], f"{name}_ci_low": t["ci_low"], f"{name}_ci_high": t["ci_high"],
                     f"{name}_p_holm": t["p_holm"], f"{name}_model": t["model"]})
+    verdicts = judged["models"]
+    row["meets_under"] = "; ".join(models[m].words() for m in verdicts if verdicts[m] == MEETS)
+    row["fails_under"] = "; ".join(
+        f"{models[m].words()}: " + why_not([t for t in judged["tests"] if t["model"] == m], entry.aggs[m], today.get(m))
+        for m in verdicts if verdicts[m] == FAILS)
     worst = min(entry.aggs.values(), key=lambda a: balance_test(a, 0.0, 1.0)["value"])
     if "balance" not in row:  # the balance, always (the worst model's): the frontier's
         bal = balance_test(worst, 0.0, 1.0)
