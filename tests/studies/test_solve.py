@@ -621,3 +621,12 @@ def test_no_change_meets_is_said_only_when_every_candidate_is_refuted(duel):
     text = " ".join(f.text for f in short.findings())
     assert "none found within the budget" in text and "1 change still possible" in text, text
     assert "balance" in text and "95% CI" in text  # the closest on the target's own metric, with its CI
+
+
+def test_the_same_seed_gives_the_same_answer_under_every_model_on_any_threads(reroll):
+    kw = dict(verify_n=4000, start_n=100, seed=9)
+    a = simbalance.solve(reroll, ["balance=0.97:1"], ["compensation.points.2=0:4"], keep=["ties=0.1"], threads=1, **kw)
+    b = simbalance.solve(reroll, ["balance=0.97:1"], ["compensation.points.2=0:4"], keep=["ties=0.1"], threads=2, **kw)
+    assert [m.name for m in a.models] == ["steady", "bold"]
+    assert a.candidates.equals(b.candidates)
+    assert a.solution()["models"] == b.solution()["models"] and a.findings() == b.findings()
