@@ -641,6 +641,9 @@ class Answer:
     words: str
     judged: dict
     models: list[dict] = field(default_factory=list)  # {model, games, verdict, tests}
+    # False: verified only to say under which players it holds (it met under some models and was
+    # refuted under others in the search), not an answer the search found
+    found: bool = True
 
 
 def targets_words(targets: list[Target]) -> str:
@@ -717,12 +720,14 @@ def solve_findings(*, targets: list[Target], knobs: list[Knob], today: dict, ans
                                f"(the search's {int(r['games']):,} games per model): no answer, since a change must "
                                "hold under every player model.", None, None, "#candidates"))
             split = [r]
+    split_only = [a for a in answers if not a.found]
+    answers = [a for a in answers if a.found]
     if answers and not split:  # candidates that met the targets in the search but not on fresh games
         out.append(Finding("solution_not_verified", HIGH,
                            f"The search's best changes did not meet {goal} on fresh games{under}: "
                            + "; ".join(f"{a.words} ({a.judged['verdict']})" for a in answers) + ".",
                            None, None, "#verified"))
-    unsettled += sum(1 for a in answers if a.judged["verdict"] == OPEN)  # still possible on fresh games too
+    unsettled += sum(1 for a in answers + split_only if a.judged["verdict"] == OPEN)  # still possible on fresh games
     refuted_all = unsettled == 0 and not budget_spent and not interrupted
     if interrupted:
         what = f"interrupted before any change met {goal}{under}"

@@ -281,13 +281,13 @@ class PlayerModel:
     search player, played on the survivors only (``search_n`` games)."""
 
     name: str
-    strategies: list[str]
+    strategies: list[str] | None  # None: the config's default lineup
     rotate: bool = False
     presets: dict = field(default_factory=dict)
     expensive: bool = False
 
     def words(self) -> str:
-        if len(self.strategies) == 1 and not self.rotate:
+        if self.strategies is not None and len(self.strategies) == 1 and not self.rotate:
             return f"{self.name} at every seat"
         return f"the lineup {self.name}" + (" (rotated)" if self.rotate else "")
 
@@ -307,10 +307,12 @@ def player_models(plan, models: Any, strategies: Any, rotate: bool, search: str,
     infos = all_strategies(plan.config, engine.strategies, engine.strategy_params)
     lineup = list(plan.lineup.slot_names)
     own = None
-    if strategies is not None or models is False:
-        names = [s.strip() for s in strategies.split(",")] if isinstance(strategies, str) else list(strategies or lineup)
+    if strategies is not None:
+        names = [s.strip() for s in strategies.split(",")] if isinstance(strategies, str) else list(strategies)
         own = PlayerModel(",".join(names) if len(set(names)) > 1 else names[0], names if len(set(names)) > 1
                           else names[:1], rotate)
+    elif models is False:  # the config's default lineup, as the run plays it
+        own = PlayerModel(",".join(lineup), None, rotate)
     if models is False:
         return [own]
     if engine.search is not None and (search not in infos or not engine.is_search(infos[search].base)):
@@ -543,11 +545,11 @@ def solve(
     # changes in order of size until ``answers`` of them meet on fresh games (at most twice as many)
     arms = {}
 
-    def verify(entry: Entry) -> Answer:
+    def verify(entry: Entry, found: bool = True) -> Answer:
         """A candidate on the verification games under every model of the race, then (where it meets
         under all of them) under the expensive ones: the answer with each model's verdict and why."""
         words = describe_change(entry.change, by_key)
-        a = Answer(entry.change, entry.size, words, entry.judged)
+        a = Answer(entry.change, entry.size, words, entry.judged, found=found)
         answer_list.append(a)
         runs = {}
         for i, m in enumerate(cheap):
@@ -577,7 +579,7 @@ def solve(
             for entry in split_candidates(tried)[:answers]:
                 if time.perf_counter() > started + budget_s:
                     break
-                verify(entry)
+                verify(entry, found=False)
     except (KeyboardInterrupt, RunInterrupted):
         interrupted = True
     if interrupted:  # what the search found and no fresh games played yet, kept unverified
