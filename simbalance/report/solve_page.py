@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from simbalance.analysis.check import format_difference, format_value
 from simbalance.analysis.findings import Finding, p_value
 from simbalance.analysis.labels import metric_label
-from simbalance.analysis.solve import targets_words, test_words
+from simbalance.analysis.solve import KEEP_LENGTH, KEEP_SHARE, Keep, is_share, targets_words, test_words
 from simbalance.report import run_folder
 from simbalance.report.compare_page import arms_table
 from simbalance.report.figures import forest, solve_frontier
@@ -53,6 +53,12 @@ def _candidates_rows(result: SolveResult) -> list[list[str]]:
     return rows
 
 
+def _tolerance(keep: Keep) -> str:
+    if keep.tol is None:
+        return f"{100 * KEEP_SHARE:g} points" if is_share(keep.metric) else f"{100 * KEEP_LENGTH:g}% (at least 1)"
+    return f"{100 * keep.tol:g} points" if is_share(keep.metric) else f"{keep.tol:g}"
+
+
 def _today_like(result: SolveResult, answer) -> list[dict]:
     """Today's tests in the order of an answer's (model, metric) tests (an expensive model's today
     comes from the answer's own model table)."""
@@ -75,8 +81,10 @@ def render_solve(result: SolveResult, images: dict[str, bytes], command: str,
         status.append("<p class='verdict'><b>The budget ran out</b> before the search ended: a larger budget may "
                       "find more (or smaller) changes.</p>")
     status += [f"<p class='verdict'>Note: {escape(n)}</p>" for n in result.notes]
-    parts = [*status, f"<p class='verdict'>Targets: {escape(goal)}, each met when its 95% interval lies inside it "
-             "(Holm-adjusted across the targets). Knobs: "
+    kept = "".join(f"; {k.metric} kept within {_tolerance(k)} of today's value under each player model"
+                   for k in result.keeps)
+    parts = [*status, f"<p class='verdict'>Targets: {escape(goal + kept)}, each met when its 95% interval lies "
+             "inside it (Holm-adjusted across the player models and targets). Knobs: "
              + ", ".join(f"<code>{escape(k.text())}</code> (today {escape(str(k.today))})" for k in result.knobs)
              + ".</p>",
              "<p class='verdict'>Player models: " + escape("; ".join(m.words() for m in result.models))
@@ -95,7 +103,9 @@ def render_solve(result: SolveResult, images: dict[str, bytes], command: str,
             head = (f"<p><b>{escape(a.words)}</b> (<code>{escape(' '.join(f'--set {k}={v}' for k, v in a.change.items()))}"
                     f"</code>): {escape(a.judged['verdict'])} "
                     + ("on fresh games" if verified else "<b>unverified</b> (the search's own games)")
-                    + (" — <b>the chosen change</b>" if a is chosen else "") + ".</p>")
+                    + (" — <b>the chosen change</b>" if a is chosen else "")
+                    + ("" if a.found else " (not a change the search found: it held under some player models and "
+                       "was refuted under others, and was played on fresh games to tell which)") + ".</p>")
             parts += [head, table(["players", "metric", "target", "today", "with the change (95% CI)", "p (Holm)",
                                    "met"], _tests_rows(a.judged["tests"], _today_like(result, a)), text_cols=5)]
     shown = [a for a in result.answers if a.models]

@@ -576,7 +576,7 @@ def solve(
         if not found and not interrupted and len(cheap) > 1:
             # nothing held under every model: the changes that hold under some and were refuted under
             # others, nearest to meeting where they hold first, on fresh games, to say which and why
-            for entry in split_candidates(tried)[:answers]:
+            for entry in split_candidates(tried, today["models"])[:answers]:
                 if time.perf_counter() > started + budget_s:
                     break
                 verify(entry, found=False)
@@ -591,15 +591,18 @@ def solve(
     return result()
 
 
-def split_candidates(entries: list[Entry]) -> list[Entry]:
-    """The candidates refuted under some player model and not under another, nearest to meeting
-    where they are not refuted first (the shortfall of those models' targets), then the smallest."""
-    def near(e: Entry) -> tuple:
-        holding = [m for m, v in e.judged["models"].items() if v != FAILS]
-        return (shortfall([t for t in e.judged["tests"] if t["model"] in holding and t["keep"] is None]), e.size)
+def split_candidates(entries: list[Entry], today: dict[str, str]) -> list[Entry]:
+    """The candidates refuted under some player model and not under another under which today's
+    rules do not meet (``today``: model -> today's verdict; a change that "holds" only where today's
+    rules hold already says nothing), nearest to meeting where they are not refuted first (the
+    shortfall of those models' targets), then the smallest."""
+    def holding(e: Entry) -> list[str]:
+        return [m for m, v in e.judged["models"].items() if v != FAILS and today.get(m) != MEETS]
 
-    split = [e for e in entries if e.judged is not None and FAILS in e.judged["models"].values()
-             and any(v != FAILS for v in e.judged["models"].values())]
+    def near(e: Entry) -> tuple:
+        return (shortfall([t for t in e.judged["tests"] if t["model"] in holding(e) and t["keep"] is None]), e.size)
+
+    split = [e for e in entries if e.judged is not None and FAILS in e.judged["models"].values() and holding(e)]
     return sorted(split, key=near)
 
 
