@@ -550,22 +550,9 @@ MEETS, FAILS, OPEN = "meets", "does not meet", "not settled"
 
 
 def judge(agg: RunAggregate, targets: list[Target], alpha: float = ALPHA) -> dict:
-    """Every target on one run, Holm-adjusted: ``verdict`` meets (every adjusted p at most alpha),
-    does not meet (some target's 95% interval lies wholly outside its range), or not settled;
-    ``shortfall``: how far the estimates miss (0 on target); ``tests``: per target."""
-    tests = [dict(target_test(agg, t), metric=t.metric, low=t.low, high=t.high) for t in targets]
-    adjusted = holm(np.array([t["p"] for t in tests]))
-    for t, p in zip(tests, adjusted, strict=True):
-        t["p_holm"] = float(p)
-        t["met"] = bool(p <= alpha)
-        t["out"] = bool(t["ci_high"] < t["low"] or t["ci_low"] > t["high"]) if t["value"] == t["value"] else False
-    if all(t["met"] for t in tests):
-        verdict = MEETS
-    elif any(t["out"] for t in tests) or any(t["value"] != t["value"] for t in tests):
-        verdict = FAILS
-    else:
-        verdict = OPEN
-    return {"verdict": verdict, "shortfall": shortfall(tests), "tests": tests}
+    """Every target on one run, Holm-adjusted: judge_models with one player model (``verdict``,
+    ``shortfall``, ``tests``, ...)."""
+    return judge_models({None: agg}, {None: targets}, alpha=alpha)
 
 
 def judge_models(aggs: dict[str, RunAggregate], targets: dict[str, list[Target]], looks: int = 1,
@@ -614,21 +601,6 @@ def shortfall(tests: list[dict]) -> float:
         scale = 1.0 if is_share(t["metric"]) else max(abs(t["low"]), abs(t["high"]), 1.0)
         total += miss / scale
     return total
-
-
-def metrics_row(agg: RunAggregate, targets: list[Target]) -> dict:
-    """A flat row of a run: each target's value, interval and Holm p, the verdict and the shortfall,
-    and the balance (always: the frontier's axis)."""
-    judged = judge(agg, targets)
-    row = {"games": int(agg.n), "verdict": judged["verdict"], "shortfall": judged["shortfall"],
-           "p_worst": max(t["p_holm"] for t in judged["tests"])}  # how near to meeting, its games counted
-    for t in judged["tests"]:
-        m = t["metric"]
-        row.update({m: t["value"], f"{m}_ci_low": t["ci_low"], f"{m}_ci_high": t["ci_high"], f"{m}_p_holm": t["p_holm"]})
-    if "balance" not in row:
-        bal = balance_test(agg, 0.0, 1.0)
-        row.update({"balance": bal["value"], "balance_ci_low": bal["ci_low"], "balance_ci_high": bal["ci_high"]})
-    return row
 
 
 # ------------------------------------------------------------------------------------- findings
