@@ -682,9 +682,10 @@ def solve_findings(*, targets: list[Target], knobs: list[Knob], today: dict, ans
                            f"{a.words} holds under {_and(holds)} but not under {_and([m['model'] for m in fails])} "
                            f"({why}): no answer, since a change must hold under every player model.",
                            None, None, "#players"))
-    if not split and tried is not None and len(tried) and "meets_under" in tried:
-        # a candidate of the search that met under some player models and was refuted under others
-        some = tried[(tried["meets_under"] != "") & (tried["fails_under"] != "")]
+    if not split and tried is not None and len(tried) and "mends_under" in tried:
+        # a candidate of the search that met under some player models where today's rules do not, and
+        # was refuted under others
+        some = tried[(tried["mends_under"] != "") & (tried["fails_under"] != "")]
         if len(some):
             r = some.sort_values(["keys_changed", "distance"], kind="stable").iloc[0]
             out.append(Finding("solution_split", HIGH,

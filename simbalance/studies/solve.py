@@ -491,8 +491,8 @@ def solve(
                 per_model[m.name] = targets_of(m.name, today_runs[m.name].aggregate)
 
     def result() -> SolveResult:
-        table = pd.DataFrame([race_row(e, knob_list, by_key, names, {n: r.aggregate for n, r in today_runs.items()})
-                              for e in tried])
+        table = pd.DataFrame([race_row(e, knob_list, by_key, names, {n: r.aggregate for n, r in today_runs.items()},
+                                       today["models"]) for e in tried])
         if len(table):
             table = table.sort_values(["keys_changed", "distance"], kind="stable").reset_index(drop=True)
             table["pareto"] = pareto_front(table)
@@ -670,11 +670,12 @@ def pareto_front(table: pd.DataFrame) -> pd.Series:
 
 
 def race_row(entry: Entry, knobs: list[Knob], by_key: dict[str, Knob], models: dict[str, PlayerModel],
-             today: dict[str, RunAggregate]) -> dict:
+             today: dict[str, RunAggregate], today_verdicts: dict[str, str]) -> dict:
     """A row of the candidates table: the change, its size, its games per model, its verdict, and
     each target's (and kept metric's) value, interval and Holm p under the model where it is
     furthest from met; ``worst_model``: the model of the largest Holm p; ``meets_under`` and
-    ``fails_under``: the models it meets under, and those it misses under with why (why_not)."""
+    ``fails_under``: the models it meets under, and those it misses under with why (why_not);
+    ``mends_under``: the models it meets under where today's rules do not."""
     row = {k.key: entry.change.get(k.key, np.nan) for k in knobs}
     judged = entry.judged
     row.update({"change": describe_change(entry.change, by_key), "set": set_line(entry.change),
@@ -689,6 +690,8 @@ def race_row(entry: Entry, knobs: list[Knob], by_key: dict[str, Knob], models: d
                     f"{name}_p_holm": t["p_holm"], f"{name}_model": t["model"]})
     verdicts = judged["models"]
     row["meets_under"] = "; ".join(models[m].words() for m in verdicts if verdicts[m] == MEETS)
+    row["mends_under"] = "; ".join(models[m].words() for m in verdicts
+                                   if verdicts[m] == MEETS and today_verdicts.get(m) != MEETS)
     row["fails_under"] = "; ".join(
         f"{models[m].words()}: " + why_not([t for t in judged["tests"] if t["model"] == m], entry.aggs[m], today.get(m))
         for m in verdicts if verdicts[m] == FAILS)
