@@ -1,23 +1,24 @@
-"""Solve: the smallest change of a game's knobs that meets a set of balance targets, verified on
-fresh games and under other players (analysis/solve.py; docs/solve.md).
+"""Solve: the smallest change of a game's knobs that meets a set of balance targets under every
+player model, verified on fresh games (analysis/solve.py; docs/solve.md).
 
 1. Today's rules play ``verify_n`` games on the verification seed (``derive_seed(seed, "solve
-   verify")``). If they meet every target: "no change needed", no search.
+   verify")``) under every heuristic player model (player_models). If they meet every target (and
+   the search player's ``search_n`` games agree): "no change needed", no search. The kept metrics
+   (``keep``) become targets around today's value under each model.
 2. Stages of one changed knob, then two, ... (``max_keys``): every candidate of a stage (each knob's
-   grid, today's value left out) races through rungs. Rung ``r`` plays ``start_n * 2**r`` new games
-   on ``derive_seed(seed, "solve rung", r)``, the same games for every candidate of every stage
-   (common random numbers), merged into the candidate's aggregate. After a rung a candidate that
-   meets every target (analysis/solve.judge) leaves the race as a found change, one whose interval
-   lies wholly outside a target is dropped, and the rest are halved: the better half by shortfall,
-   then by size, goes on to twice the games. A stage ends when no candidate is open, when a rung
-   would play more than ``verify_n`` games per candidate, or when ``answers`` found changes are
-   smaller than every open one; the next stage runs only while fewer than ``answers`` are found.
-3. The ``answers`` smallest found changes play ``verify_n`` games on the verification seed (today's
-   games: the compare table, analysis/compare.compare_arms), and the smallest that meets every
-   target there is the chosen change. It is played again under another heuristic and under the
-   search player at a modest budget (``models``).
+   grid, today's value left out) races (studies/race.py: successive halving whose left-behind
+   candidates wait in reserve and play again while budget remains, on the same games for every
+   candidate and model). A candidate that meets every target under every heuristic model
+   (analysis/solve.judge_models: one Holm family across models x targets) is found; one whose
+   interval lies wholly outside a target (Bonferroni over the race's looks) is refuted. The next
+   stage runs only while fewer than ``answers`` are found.
+3. The found changes, smallest first, play ``verify_n`` games on the verification seed under every
+   heuristic model (the first model's games are today's: the compare table), then, where they meet,
+   ``search_n`` games under the search player; the smallest that meets under every model is the
+   chosen change. When none is found, the changes that hold under some models (where today's rules
+   do not) and were refuted under others are played the same way, to say which and why.
 
-The budget bounds the search (step 2); the verification's cost is estimated from today's run and
+The budget bounds the search (step 2); the verification's cost is estimated from today's runs and
 kept aside. Ctrl-C (KeyboardInterrupt, or a ``stop`` that ends a run with RunInterrupted) keeps what
 is known: the result is marked interrupted, its changes unverified where so.
 """
