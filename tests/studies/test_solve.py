@@ -630,3 +630,34 @@ def test_the_same_seed_gives_the_same_answer_under_every_model_on_any_threads(re
     assert [m.name for m in a.models] == ["steady", "bold"]
     assert a.candidates.equals(b.candidates)
     assert a.solution()["models"] == b.solution()["models"] and a.findings() == b.findings()
+
+
+def test_the_default_player_models_and_the_models_asked():
+    """Default: each heuristic at every seat but random (the run's own first), and mcts@32; a game
+    of pure luck keeps random, its only player; --models names them; --strategies adds its lineup."""
+    from simbalance.studies.settings import RunSettings
+    from simbalance.studies.solve import player_models
+
+    def names(game, models=None, strategies=None):
+        plan = RunSettings.of(game, seed=1).plan(10, strategies=strategies)
+        return [(m.name, m.expensive) for m in player_models(plan, models, strategies, False, "mcts", 32)]
+
+    assert names("captain-action") == [("builder", False), ("bold", False), ("collector", False), ("mcts@32", True)]
+    assert names("captain-future", "aggressor") == [("aggressor", False)]
+    assert names("captain-action", "bold,mcts@8", "builder") == [("builder", False), ("bold", False),
+                                                                  ("mcts@8", True)]
+    assert names("find-dr-evil") == [("random", False)]
+    with pytest.raises(simbalance.api.SimbalanceError, match="--models: unknown player 'nobody'"):
+        names("captain-action", "bold,nobody")
+
+
+def test_no_change_needed_holds_under_the_search_player_too():
+    """Today's rules meet the targets under the heuristic: the search player plays today's rules too
+    (its games on the verification seed) before "no change needed" is said, and its verdict is part
+    of today's."""
+    res = simbalance.solve("captain-action", ["length_median=0:99"], ["rules.countdown=8:12"],
+                           models="builder,mcts@2", verify_n=500, search_n=10, seed=1, threads=1)
+    assert res.no_change_needed
+    assert {t["model"] for t in res.today["tests"]} == {"builder", "mcts@2"}
+    assert res.today["models"] == {"builder": MEETS, "mcts@2": MEETS}
+    assert "under builder at every seat and mcts@2 at every seat" in res.findings()[0].text
