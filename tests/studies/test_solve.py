@@ -661,3 +661,20 @@ def test_no_change_needed_holds_under_the_search_player_too():
     assert {t["model"] for t in res.today["tests"]} == {"builder", "mcts@2"}
     assert res.today["models"] == {"builder": MEETS, "mcts@2": MEETS}
     assert "under builder at every seat and mcts@2 at every seat" in res.findings()[0].text
+
+
+def test_the_search_player_plays_the_survivors_only():
+    """captain-action, player 1's advantage raised to 30% or more (today about 26% under builder):
+    extra points for player 1 meet under builder; only such a survivor and today's rules play the
+    search player's games, and its verdict is part of the answer's family."""
+    res = simbalance.solve("captain-action", ["first_player_advantage=0.3:0.75"], ["compensation.points.1=0:20:10"],
+                           models="builder,mcts@2", verify_n=2000, start_n=200, search_n=20, answers=1, seed=1,
+                           threads=1)
+    assert [m.name for m in res.models if m.expensive] == ["mcts@2"]
+    a = res.answers[0]
+    assert a.change in ({"compensation.points.1": 10}, {"compensation.points.1": 20})
+    assert [(m["name"], m["games"]) for m in a.models] == [("builder", 2000), ("mcts@2", 20)]
+    assert {t["model"] for t in a.judged["tests"]} == {"builder", "mcts@2"}
+    assert a.models[0]["verdict"] == MEETS and a.models[1]["today"]  # today's rules beside, same model
+    assert (res.chosen is a) == (a.models[1]["verdict"] == MEETS)
+    assert set(res.candidates["games"]) <= {200, 600, 1400}  # the race: the heuristic's blocks only
