@@ -672,16 +672,23 @@ def solve_findings(*, targets: list[Target], knobs: list[Knob], today: dict, ans
             f"fresh games{under}).",
             float(bal["value"]), (float(bal["ci_low"]), float(bal["ci_high"])), "#chosen"))
         return ordered(out)
-    split = [a for a in answers if a.models and any(m["verdict"] == MEETS for m in a.models)]
-    for a in split[:1]:  # the smallest change that holds for some players and not others: which, and why
+    # the smallest verified change refuted under some player models and not under others (where it
+    # meets first): which, and why; an answer only when it holds under every one
+    split = sorted((a for a in answers if a.models and any(m["verdict"] == FAILS for m in a.models)
+                    and any(m["verdict"] in (MEETS, OPEN) for m in a.models)),
+                   key=lambda a: -sum(m["verdict"] == MEETS for m in a.models))
+    for a in split[:1]:
         holds = [m["model"] for m in a.models if m["verdict"] == MEETS]
-        fails = [m for m in a.models if m["verdict"] in (FAILS, OPEN)]  # a model not played says nothing
-        why = "; ".join(f"under {m['model']} {m['verdict']}" + (f": {m['reason']}" if m.get("reason") else "")
-                        for m in fails)
+        maybe = [m for m in a.models if m["verdict"] == OPEN]
+        fails = [m for m in a.models if m["verdict"] == FAILS]  # a model not played says nothing
+        said = ([f"holds under {_and(holds)}"] if holds else []) + (
+            [f"is not settled under {_and([m['model'] for m in maybe])} at {maybe[0]['games']:,} games"]
+            if maybe else [])
+        why = "; ".join(f"under {m['model']}" + (f": {m['reason']}" if m.get("reason") else "") for m in fails)
         out.append(Finding("solution_split", HIGH,
-                           f"{a.words} holds under {_and(holds)} but not under {_and([m['model'] for m in fails])} "
-                           f"({why}): no answer, since a change must hold under every player model.",
-                           None, None, "#players"))
+                           f"{a.words} {' and '.join(said)} but does not meet {goal} under "
+                           f"{_and([m['model'] for m in fails])} ({why}): no answer, since a change must hold "
+                           "under every player model.", None, None, "#players"))
     if not split and tried is not None and len(tried) and "mends_under" in tried:
         # a candidate of the search that met under some player models where today's rules do not, and
         # was refuted under others
@@ -689,7 +696,8 @@ def solve_findings(*, targets: list[Target], knobs: list[Knob], today: dict, ans
         if len(some):
             r = some.sort_values(["keys_changed", "distance"], kind="stable").iloc[0]
             out.append(Finding("solution_split", HIGH,
-                               f"{r['change']} meets {goal} under {r['meets_under']} but not under {r['fails_under']} "
+                               f"{r['change']} meets {goal} under {r['meets_under']} but does not meet it under "
+                               f"{r['fails_under']} "
                                f"(the search's {int(r['games']):,} games per model): no answer, since a change must "
                                "hold under every player model.", None, None, "#candidates"))
             split = [r]

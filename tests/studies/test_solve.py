@@ -560,8 +560,9 @@ def test_a_change_one_heuristics_threshold_makes_look_good_is_refused_under_ever
     assert not solution["meets"] and solution["player_models"] == ["steady", "bold"]
     found = json.loads((out / "findings.json").read_text())["findings"]
     split = next(f["text"] for f in found if f["kind"] == "solution_split")
-    assert split.startswith("Give player 2 two more points holds under steady at every seat but not under bold at "
-                            "every seat (under bold at every seat does not meet: balance misses its range"), split
+    assert split.startswith("Give player 2 two more points holds under steady at every seat but does not meet "
+                            "balance ≥ 97% under bold at every seat (under bold at every seat: balance misses its "
+                            "range"), split
     page = (out / "solve.html").read_text()
     assert "Under every player model" in page and "bold at every seat" in page
     one = simbalance.solve(reroll, ["balance=0.97:1"], None, models="steady", verify_n=20_000, start_n=200, seed=3,
@@ -678,3 +679,14 @@ def test_the_search_player_plays_the_survivors_only():
     assert a.models[0]["verdict"] == MEETS and a.models[1]["today"]  # today's rules beside, same model
     assert (res.chosen is a) == (a.models[1]["verdict"] == MEETS)
     assert set(res.candidates["games"]) <= {200, 600, 1400}  # the race: the heuristic's blocks only
+
+
+@pytest.mark.exhaustive
+def test_the_threshold_change_is_refused_and_the_failing_model_named_on_every_seed(reroll):
+    for seed in range(1, 11):
+        res = simbalance.solve(reroll, ["balance=0.97:1"], None, verify_n=20_000, start_n=200, seed=seed, threads=1)
+        assert res.chosen is None, seed
+        split = next(f.text for f in res.findings() if f.kind == "solution_split")
+        assert split.startswith("Give player 2 two more points ") and \
+            "does not meet balance ≥ 97% under bold at every seat (under bold at every seat: balance misses" in split, \
+            (seed, split)
