@@ -97,7 +97,8 @@ def render_solve(result: SolveResult, images: dict[str, bytes], command: str,
                    _tests_rows(result.today["tests"]), text_cols=4)]
     chosen = result.chosen
     if result.answers:
-        parts.append("<h2 id='chosen'>The smallest changes found</h2>")
+        parts.append("<h2 id='chosen'>The smallest changes found</h2>" if any(a.found for a in result.answers) else
+                     "<h2 id='chosen'>Changes that hold for some players only</h2>")
         for a in result.answers:
             verified = result.verified.get(a.words)
             head = (f"<p><b>{escape(a.words)}</b> (<code>{escape(' '.join(f'--set {k}={v}' for k, v in a.change.items()))}"
