@@ -690,3 +690,19 @@ def test_the_threshold_change_is_refused_and_the_failing_model_named_on_every_se
         assert split.startswith("Give player 2 two more points ") and \
             "does not meet balance ≥ 97% under bold at every seat (under bold at every seat: balance misses" in split, \
             (seed, split)
+
+
+def test_why_a_change_fails_under_a_model_names_the_target_and_a_collapsing_game_length():
+    from simbalance.studies.solve import why_not
+
+    def lengths(median: int) -> RunAggregate:
+        agg = _agg(np.array([500, 500]))
+        agg.length_hist = np.zeros(median + 2, np.int64)
+        agg.length_hist[median] = agg.n
+        return agg
+
+    missed = [{"metric": "length_median", "met": False, "out": True, "value": 2.0, "ci_low": 2.0, "ci_high": 2.0}]
+    said = why_not(missed, lengths(2), lengths(6))
+    assert said == ("median length misses its range: median length 2.0 (95% CI 2.0 to 2.0); the game length "
+                    "collapses (median 2 against 6 today)")
+    assert why_not([], lengths(5), lengths(6)) == ""  # a shorter game, not half as long: no collapse
