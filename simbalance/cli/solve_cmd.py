@@ -33,7 +33,7 @@ def solve(
     models: Annotated[str | None, typer.Option("--models", help="The player models a change must meet every target under, comma-separated, each at every seat: heuristics, presets, a search player at a budget (mcts@32). Default: each of the game's heuristics but random, and mcts@SEARCH_BUDGET. --models aggressor: that one alone.")] = None,
     keep: Annotated[list[str] | None, typer.Option("--keep", help="METRIC or METRIC=TOL: hold another metric within TOL of today's value, tested like a target (repeatable), e.g. ties=0.02 or length_median=2 (default TOL: 2 points for a share, 10% for a length).")] = None,
     search_budget: Annotated[int, typer.Option("--search-budget", help="The search player's budget (mcts iterations) in the default models.")] = 32,
-    search_n: Annotated[str, typer.Option("--search-n", help="Games of a search player model on each change that meets under the heuristics (and on today's rules).")] = "200",
+    search_n: Annotated[str, typer.Option("--search-n", help="The most games of a search player model on a change that meets under the heuristics (and on today's rules): blocks of 200, doubling, until it is settled there.")] = "3000",
     card_values: Annotated[Path | None, typer.Option("--card-values", help="A card_value.json (or its folder) from `simbalance card-value GAME`: the deck knobs of the cards worth most are tried first.")] = None,
     out: Annotated[Path | None, typer.Option(help="Output folder (default: reports/solve-<game>-<time>).")] = None,
 ) -> None:

@@ -90,7 +90,8 @@ def render_solve(result: SolveResult, images: dict[str, bytes], command: str,
              "<p class='verdict'>Player models: " + escape("; ".join(m.words() for m in result.models))
              + ". A change meets only when it meets every target under every one of them (one Holm family across "
              "models × targets); a search player plays only the changes that meet under the others"
-             + (f", {result.search_n:,} games" if any(m.expensive for m in result.models) else "") + ".</p>",
+             + (f", in blocks of games doubling until settled, {result.search_n:,} at the most"
+                if any(m.expensive for m in result.models) else "") + ".</p>",
              "<h2 id='today'>Today's rules</h2>",
              f"<p>{result.verify_n:,} games on the verification seed: {escape(result.today['verdict'])}.</p>",
              table(["players", "metric", "target", "today (95% CI)", "p (Holm)", "met"],

@@ -3,7 +3,7 @@ player model, verified on fresh games (analysis/solve.py; docs/solve.md).
 
 1. Today's rules play ``verify_n`` games on the verification seed (``derive_seed(seed, "solve
    verify")``) under every heuristic player model (player_models). If they meet every target (and
-   the search player's ``search_n`` games agree): "no change needed", no search. The kept metrics
+   the search player's games agree: settle_costly): "no change needed", no search. The kept metrics
    (``keep``) become targets around today's value under each model.
 2. Stages of one changed knob, then two, ... (``max_keys``): every candidate of a stage (each knob's
    grid, today's value left out) races (studies/race.py: successive halving whose left-behind
@@ -14,7 +14,7 @@ player model, verified on fresh games (analysis/solve.py; docs/solve.md).
    stage runs only while fewer than ``answers`` are found.
 3. The found changes, smallest first, play ``verify_n`` games on the verification seed under every
    heuristic model (the first model's games are today's: the compare table), then, where they meet,
-   ``search_n`` games under the search player; the smallest that meets under every model is the
+   up to ``search_n`` games under the search player; the smallest that meets under every model is the
    chosen change. When none is found, the changes that hold under some models (where today's rules
    do not) and were refuted under others are played the same way, to say which and why.
 
@@ -85,6 +85,7 @@ from simbalance.studies.run import SimulationResult, play
 from simbalance.studies.settings import RunSettings
 
 STAGE_MOST = 400  # candidates of one stage at the most: a larger stage grows from the last stage's best
+SEARCH_FIRST = 200  # an expensive model's first block of games on a change (then doubling, up to search_n)
 DEFAULT_BUDGET_S = 20 * 60
 
 
@@ -135,7 +136,7 @@ class SolveResult:
     keeps: list[Keep] = field(default_factory=list)  # the metrics held near today's (--keep)
     complete: bool = True  # every change of up to max_keys knobs was raced (no stage grown from the best)
     unsettled: list = field(default_factory=list)  # the race's entries still possible when it ended
-    search_n: int = 0  # games of an expensive (search) model's verification
+    search_n: int = 0  # the most games of an expensive (search) model on a change
 
     @property
     def chosen(self) -> Answer | None:
@@ -279,7 +280,7 @@ def _knobs(knobs, cfg: dict) -> list[Knob]:
 class PlayerModel:
     """A model of the players a change must hold under: one strategy at every seat (``builder``,
     ``mcts@32``), or the run's own lineup (``--strategies``, with ``--rotate``). ``expensive``: a
-    search player, played on the survivors only (``search_n`` games)."""
+    search player, played on the survivors only (up to ``search_n`` games: settle_costly)."""
 
     name: str
     strategies: list[str] | None  # None: the config's default lineup
@@ -365,7 +366,7 @@ def solve(
     keep: list[str] | str | None = None,
     search: str = "mcts",
     search_budget: int = 32,
-    search_n: int = 200,
+    search_n: int = 3000,
     card_values: Any = None,
     stop=None,
     progress: ProgressFactory | None = None,
@@ -483,17 +484,51 @@ def solve(
                                                        bar, options),
                 [m.name for m in cheap], per_model, start_n, verify_n, answers, deadline)
 
-    def costly_today() -> None:
-        """Today's rules under the expensive models, once, when a change or today's rules get that far."""
+    today_aggs = {n: r.aggregate for n, r in today_runs.items()}  # every model's, the expensive ones' as played
+    search_first = min(SEARCH_FIRST, search_n)
+    today_blocks: dict[str, int] = {}
+
+    def search_block(change: dict, m: PlayerModel, k: int) -> RunAggregate:
+        """Block ``k`` of an expensive model's games: ``search_first × 2^k`` games on the same seed for
+        today's rules and every change (common random numbers)."""
+        n = search_first * 2 ** k
+        words = describe_change(change, by_key) if change else "today's rules"
+        return play(plan_of(change, m, derive_seed(settings.seed, "solve search", k), n), progress,
+                    f"{game_id}: {words}, {m.words()} ({n:,} games)", options).aggregate
+
+    def today_search(m: PlayerModel, blocks: int) -> None:
+        """Today's rules under an expensive model, to at least ``blocks`` blocks (its kept metrics' ranges
+        follow today's estimate under it)."""
+        while today_blocks.get(m.name, 0) < blocks:
+            k = today_blocks.get(m.name, 0)
+            agg = search_block({}, m, k)
+            today_aggs[m.name] = agg if k == 0 else today_aggs[m.name].merge(agg)
+            today_blocks[m.name] = k + 1
+        per_model[m.name] = targets_of(m.name, today_aggs[m.name])
+
+    def settle_costly(change: dict | None, aggs: dict[str, RunAggregate]) -> dict:
+        """The expensive models on a change (None: today's rules) that meets under the others: blocks
+        of ``search_first`` games, doubling, until each model is settled there (meets or refuted), the
+        next block would pass ``search_n`` games, or the budget is spent. Returns the family's judgement."""
+        judged = judge_models(aggs, per_model)
         for m in costly:
-            if m.name not in today_runs:
-                today_runs[m.name] = play(plan_of({}, m, verify_seed, search_n), progress,
-                                          f"{game_id}: today's rules, {m.words()} ({search_n:,} games)", options)
-                per_model[m.name] = targets_of(m.name, today_runs[m.name].aggregate)
+            k = 0
+            while True:
+                today_search(m, k + 1)
+                if change is None:
+                    aggs[m.name] = today_aggs[m.name]
+                else:
+                    agg = search_block(change, m, k)
+                    aggs[m.name] = agg if k == 0 else aggs[m.name].merge(agg)
+                judged = judge_models(aggs, per_model)
+                k += 1
+                if (judged["models"][m.name] != OPEN or search_first * (2 ** (k + 1) - 1) > search_n
+                        or time.perf_counter() > started + budget_s):
+                    break
+        return judged
 
     def result() -> SolveResult:
-        table = pd.DataFrame([race_row(e, knob_list, by_key, names, {n: r.aggregate for n, r in today_runs.items()},
-                                       today["models"]) for e in tried])
+        table = pd.DataFrame([race_row(e, knob_list, by_key, names, today_aggs, today["models"]) for e in tried])
         if len(table):
             table = table.sort_values(["keys_changed", "distance"], kind="stable").reset_index(drop=True)
             table["pareto"] = pareto_front(table)
@@ -505,10 +540,9 @@ def solve(
 
     if today["verdict"] == MEETS and costly:
         try:
-            costly_today()
+            today = settle_costly(None, dict(today_aggs))
         except (KeyboardInterrupt, RunInterrupted):
             raise RunInterrupted(0, search_n) from None
-        today = judge_models({n: r.aggregate for n, r in today_runs.items()}, per_model)
     if today["verdict"] == MEETS:
         return result()
 
@@ -557,14 +591,11 @@ def solve(
             runs[m.name] = play(plan_of(a.change, m, verify_seed, verify_n), progress,
                                 f"{game_id}: {words}, {m.words()} ({verify_n:,} fresh games)", kept if i == 0 else options)
         arms[words] = runs[cheap[0].name]
-        a.judged = judge_models({n: r.aggregate for n, r in runs.items()}, per_model)
+        aggs = {n: r.aggregate for n, r in runs.items()}
+        a.judged = judge_models(aggs, per_model)
         if costly and a.judged["verdict"] == MEETS:  # the expensive players on the survivors only
-            costly_today()
-            for m in costly:
-                runs[m.name] = play(plan_of(a.change, m, verify_seed, search_n), progress,
-                                    f"{game_id}: {words}, {m.words()} ({search_n:,} fresh games)", options)
-            a.judged = judge_models({n: r.aggregate for n, r in runs.items()}, per_model)
-        a.models = model_verdicts(a.judged, runs, today_runs, per_model, model_list)
+            a.judged = settle_costly(a.change, aggs)
+        a.models = model_verdicts(a.judged, aggs, today_aggs, per_model, model_list)
         verified[a.words] = True
         return a
 
@@ -620,22 +651,23 @@ def _block(plan, bar: dict, options: RunOptions) -> RunAggregate:
     return played.aggregate
 
 
-def model_verdicts(judged: dict, runs: dict, today_runs: dict, per_model: dict, models: list[PlayerModel]) -> list[dict]:
+def model_verdicts(judged: dict, aggs: dict[str, RunAggregate], today: dict[str, RunAggregate], per_model: dict,
+                   models: list[PlayerModel]) -> list[dict]:
     """Per player model: its verdict in the family, its games, its tests, today's beside, and why
     it fails where the numbers tell (a game length that collapses)."""
     out = []
     for m in models:
-        if m.name not in runs:
+        if m.name not in aggs:
             out.append({"model": m.words(), "name": m.name, "games": 0, "verdict": "not played",
                         "tests": [], "today": [], "reason": "not played: the change did not meet under the "
                         "cheaper models first"})
             continue
         tests = [t for t in judged["tests"] if t["model"] == m.name]
-        today = judge(today_runs[m.name].aggregate, per_model[m.name])["tests"] if m.name in today_runs else []
-        out.append({"model": m.words(), "name": m.name, "games": int(runs[m.name].n_played),
-                    "verdict": judged["models"][m.name], "tests": tests, "today": today,
-                    "reason": why_not(tests, runs[m.name].aggregate,
-                                      today_runs[m.name].aggregate if m.name in today_runs else None)})
+        before = today.get(m.name)
+        out.append({"model": m.words(), "name": m.name, "games": int(aggs[m.name].n),
+                    "verdict": judged["models"][m.name], "tests": tests,
+                    "today": judge(before, per_model[m.name])["tests"] if before is not None else [],
+                    "reason": why_not(tests, aggs[m.name], before)})
     return out
 
 

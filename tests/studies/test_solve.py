@@ -706,3 +706,17 @@ def test_why_a_change_fails_under_a_model_names_the_target_and_a_collapsing_game
     assert said == ("median length misses its range: median length 2.0 (95% CI 2.0 to 2.0); the game length "
                     "collapses (median 2 against 6 today)")
     assert why_not([], lengths(5), lengths(6)) == ""  # a shorter game, not half as long: no collapse
+
+
+def test_the_search_player_plays_blocks_doubling_until_settled(monkeypatch):
+    """Blocks of 10, 20, 40 search games (at most 70): the search stops at the first block after which
+    the change is settled under it, or at 70."""
+    import simbalance.studies.solve as study
+
+    monkeypatch.setattr(study, "SEARCH_FIRST", 10)
+    res = simbalance.solve("captain-action", ["first_player_advantage=0.3:0.75"], ["compensation.points.1=0:20:10"],
+                           models="builder,mcts@2", verify_n=2000, start_n=200, search_n=70, answers=1, seed=1,
+                           threads=1)
+    search = res.answers[0].models[1]
+    assert search["games"] in (10, 30, 70)
+    assert search["games"] == 70 or search["verdict"] != "not settled"
