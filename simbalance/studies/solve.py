@@ -580,11 +580,12 @@ def solve(
     # changes in order of size until ``answers`` of them meet on fresh games (at most twice as many)
     arms = {}
 
-    def verify(entry: Entry, found: bool = True) -> Answer:
+    def verify(entry: Entry, by_search: bool = True) -> Answer:
         """A candidate on the verification games under every model of the race, then (where it meets
-        under all of them) under the expensive ones: the answer with each model's verdict and why."""
+        under all of them) under the expensive ones: the answer with each model's verdict and why.
+        ``by_search`` False: a change played only to tell under which players it holds."""
         words = describe_change(entry.change, by_key)
-        a = Answer(entry.change, entry.size, words, entry.judged, found=found)
+        a = Answer(entry.change, entry.size, words, entry.judged, found=by_search)
         answer_list.append(a)
         runs = {}
         for i, m in enumerate(cheap):
@@ -611,7 +612,7 @@ def solve(
             for entry in split_candidates(tried, today["models"])[:answers]:
                 if time.perf_counter() > started + budget_s:
                     break
-                verify(entry, found=False)
+                verify(entry, by_search=False)
     except (KeyboardInterrupt, RunInterrupted):
         interrupted = True
     if interrupted:  # what the search found and no fresh games played yet, kept unverified
