@@ -720,3 +720,18 @@ def test_the_search_player_plays_blocks_doubling_until_settled(monkeypatch):
     search = res.answers[0].models[1]
     assert search["games"] in (10, 30, 70)
     assert search["games"] == 70 or search["verdict"] != "not settled"
+
+
+def test_keep_reads_a_metric_and_its_tolerance():
+    from simbalance.analysis.solve import Keep, check_keeps, parse_keep
+
+    assert parse_keep("ties") == Keep("ties") and parse_keep("length_median=2") == Keep("length_median", 2.0)
+    assert Keep("ties").tolerance(0.1) == 0.02 and Keep("length_median").tolerance(40) == 4.0
+    assert Keep("length_median").tolerance(3) == 1.0  # at least 1
+    kept = Keep("ties", 0.05).target(0.01, 4)
+    assert (kept.low, kept.high, kept.keep) == (0.0, pytest.approx(0.06), 0.05)  # clipped at what a share can take
+    assert kept.words() == "ties kept within 5 pts of today's"
+    with pytest.raises(ConfigError, match="--keep balance: already a --target"):
+        check_keeps([parse_keep("balance=0.01")], [Target("balance", 0.9, 1.0)])
+    with pytest.raises(ConfigError, match="--keep win_rate_seat_5: seat 5 does not play"):
+        parse_keep("win_rate_seat_5", 4)
