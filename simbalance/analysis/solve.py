@@ -6,7 +6,9 @@ change is, and the findings. Pure functions of aggregates and DataFrames: studie
   targets when every target's confidence interval lies inside its interval, Holm-adjusted across
   the targets: each target's p-value is the smallest two-sided level at which its CI still lies
   inside (``p <= 0.05``: the 95% CI lies inside), and the run meets when every Holm-adjusted
-  p-value is at most ``ALPHA``.
+  p-value is at most ``ALPHA``. Under several player models every (model, target) test is one Holm
+  family (judge_models); a kept metric (``--keep``) is a target around today's value under each.
+  A run is refuted when an interval lies wholly outside at ``ALPHA / (tests × looks)``.
 - Balance (1 - the widest gap between two seats' shares of the *decided* games) is a maximum over
   seat pairs, biased upwards when estimated by plugging in the shares. Its interval is built pair
   by pair: the upper bound of the gap is the largest ``|d_ij| + z se_ij`` (no correction needed:
