@@ -730,7 +730,7 @@ def race_row(entry: Entry, knobs: list[Knob], by_key: dict[str, Knob], models: d
         f"{models[m].words()}: " + why_not([t for t in judged["tests"] if t["model"] == m], entry.aggs[m], today.get(m))
         for m in verdicts if verdicts[m] == FAILS)
     worst = min(entry.aggs.values(), key=lambda a: balance_test(a, 0.0, 1.0)["value"])
-    if "balance" not in row:  # the balance, always (the worst model's): the frontier's
+    if "balance" not in row:  # the balance, always (the worst model's): the candidates table's
         bal = balance_test(worst, 0.0, 1.0)
         row.update({"balance": bal["value"], "balance_ci_low": bal["ci_low"], "balance_ci_high": bal["ci_high"]})
     row["favoured"] = int(np.argmax(worst.seat_wins))  # the seat that wins most (a grid's neighbours may swap it)
