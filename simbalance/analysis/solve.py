@@ -643,7 +643,8 @@ def solve_findings(*, targets: list[Target], knobs: list[Knob], today: dict, ans
                    closest: pd.DataFrame | None, interrupted: bool, game: str, side_effects: dict[str, str],
                    budget_spent: bool = False, models: list[str] | None = None, keeps: list | None = None,
                    unsettled: int = 0, complete: bool = True, tried: pd.DataFrame | None = None,
-                   verify_n: int | None = None, today_row: dict | None = None) -> list[Finding]:
+                   verify_n: int | None = None, today_row: dict | None = None,
+                   max_keys: int | None = None) -> list[Finding]:
     """What the page says first: no change needed, the chosen change (in words, with its verified
     metrics under every player model and its side effects), a change that holds under some models
     and not others (which, and why where the numbers tell), or no change meeting the targets: "no
@@ -717,7 +718,8 @@ def solve_findings(*, targets: list[Target], knobs: list[Knob], today: dict, ans
     elif answers and refuted_all:
         what = f"none of the search's changes held on fresh games for {goal}{under}"
     elif refuted_all and complete:
-        what = f"no change within these knobs meets {goal}{under} (every one is refuted by its 95% interval)"
+        these = f"of at most {max_keys} of these knobs" if max_keys else "within these knobs"
+        what = f"no change {these} meets {goal}{under} (every one is refuted by its 95% interval)"
     elif refuted_all:
         what = (f"none of the {len(tried) if tried is not None else 0} changes tried meets {goal}{under} (each is "
                 "refuted by its 95% interval; not every combination of the knobs was tried)")

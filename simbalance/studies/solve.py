@@ -137,6 +137,7 @@ class SolveResult:
     complete: bool = True  # every change of up to max_keys knobs was raced (no stage grown from the best)
     unsettled: list = field(default_factory=list)  # the race's entries still possible when it ended
     search_n: int = 0  # the most games of an expensive (search) model on a change
+    max_keys: int = 0  # the most knobs a change moves (0: no limit said)
 
     @property
     def chosen(self) -> Answer | None:
@@ -194,7 +195,8 @@ class SolveResult:
                               side_effects=self.side_effects(), budget_spent=self.budget_spent,
                               models=[m.words() for m in self.models], keeps=self.keeps,
                               unsettled=len(self.unsettled), complete=self.complete, tried=self.candidates,
-                              verify_n=self.verify_n, today_row=self._today_row())
+                              verify_n=self.verify_n, today_row=self._today_row(),
+                              max_keys=self.max_keys if 0 < self.max_keys < len(self.knobs) else None)
 
     def _today_row(self) -> dict:
         """Today's rules as a row of the candidates table (the targets' values under the first model,
@@ -536,7 +538,7 @@ def solve(
                            answer_list, comparison, verify_n, start_n, budget_s, time.perf_counter() - started,
                            interrupted, race.budget_spent, verified, notes, models=model_list, keeps=keep_list,
                            complete=complete, unsettled=[e for e in tried if e.blocks and e.verdict == OPEN],
-                           search_n=search_n)
+                           search_n=search_n, max_keys=max_keys)
 
     if today["verdict"] == MEETS and costly:
         try:
