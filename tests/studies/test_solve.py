@@ -735,3 +735,15 @@ def test_keep_reads_a_metric_and_its_tolerance():
         check_keeps([parse_keep("balance=0.01")], [Target("balance", 0.9, 1.0)])
     with pytest.raises(ConfigError, match="--keep win_rate_seat_5: seat 5 does not play"):
         parse_keep("win_rate_seat_5", 4)
+
+
+def test_the_closest_is_judged_on_the_targets_own_metrics(duel):
+    """Not on balance when balance is not a target: ties (4/36 today, 5/36 at one more point for
+    player 2) against at most 5%, with its interval."""
+    res = simbalance.solve(duel, ["ties=0:0.05"], ["compensation.points.2=0:1"], verify_n=4000, start_n=200, seed=1,
+                           threads=1)
+    text = " ".join(f.text for f in res.findings())
+    assert "no change within these knobs meets ties ≤ 5%" in text, text
+    closest = text.split("The closest: ", 1)[1]
+    assert closest.startswith("Give player 2 one more point") and "ties 1" in closest and "95% CI" in closest
+    assert "balance" not in closest, text
