@@ -1,13 +1,18 @@
-"""Issue 39's measurement: `simbalance solve` on captain-future, 4 x aggressor, 4 players.
+"""The solver's measurements (issues 39 and 51), not timed tests:
 
-    python -m benchmarks.solve [--budget 20m] [--threads 2] [--knob KEY=LO:HI ...] [--write]
+    python -m benchmarks.solve [--case captain-future|captain-action] [--budget 30m] [--threads 2]
+                               [--models a,b] [--knob KEY=LO:HI ...] [--out DIR] [--write]
 
-Today the widest gap between two seats over decided games is about 14.6 points (player 4 at 34.7 %,
-player 2 at 20.1 %). The target: a change with balance >= 97 % (gap <= 3 points), verified at
-10^5 games, within 20 minutes on 2 cores. The knobs are the game's `[knobs]` when its config has
-them (the seat compensation), else those given with ``--knob``. ``--write`` puts the result into
-BENCHMARKS.md between ``<!-- solve -->`` markers (the section "Issue 39"). Long: run it alone on the
-machine.
+- ``captain-future`` (issue 51; issue 39 with ``--models aggressor``): the default knobs (the config's
+  ``[knobs]``, the seat compensation), ``--target balance=0.97:1``, the default player models (each
+  heuristic but random at every seat, and mcts@32): an answer that holds under every model, or an
+  honest "none found" with the closest per model, within 30 minutes on 2 cores.
+- ``captain-action``: ``--target length_median=4:99 --keep ties=0.03`` under the default models: what
+  it finds, and why.
+
+Reported: the answer (or the findings), each model's verdict and games, the games the search played
+per model, and the wall time. ``--write`` puts the result into BENCHMARKS.md between the
+markers of its case: ``<!-- solve-models -->`` (captain-future) or ``<!-- solve-ca -->`` (captain-action). Long: run it alone on the machine.
 """
 
 from __future__ import annotations
@@ -21,63 +26,74 @@ from pathlib import Path
 from benchmarks.profile import write_into
 
 ROOT = Path(__file__).resolve().parents[1]
-FALLBACK_KNOBS = ["ships.4=24:36", "rules.hand_size=8:12"]
+CASES = {
+    "captain-future": dict(targets=["balance=0.97:1"], keep=[], budget="30m", marker="solve-models", minutes=30),
+    "captain-action": dict(targets=["length_median=4:99"], keep=["ties=0.03"], budget="30m", marker="solve-ca",
+                           minutes=30),
+}
 
 
-def measure(budget: str, threads: int | None, knobs: list[str] | None, seed: int, out: Path | None) -> str:
+def measure(case: str, budget: str, threads: int | None, models: str | None, knobs: list[str] | None, seed: int,
+            out: Path | None) -> str:
     from simbalance.analysis.solve import targets_words, test_words
-    from simbalance.core.config import load_config
     from simbalance.studies.solve import solve
 
-    if not knobs and not load_config("captain-future").get("knobs"):
-        knobs = FALLBACK_KNOBS
-    argv = ["simbalance", "solve", "captain-future", "--strategies", "aggressor", "--target", "balance=0.97:1",
-            *[a for k in knobs or [] for a in ("--knob", k)], "--budget", budget, "--seed", str(seed)]
+    spec = CASES[case]
+    argv = ["simbalance", "solve", case, *[a for t in spec["targets"] for a in ("--target", t)],
+            *[a for k in spec["keep"] for a in ("--keep", k)], *[a for k in knobs or [] for a in ("--knob", k)],
+            *(["--models", models] if models else []), "--budget", budget, "--seed", str(seed)]
     if threads:
         argv += ["--threads", str(threads)]
     begin = time.perf_counter()
-    res = solve("captain-future", ["balance=0.97:1"], knobs, budget=budget, strategies="aggressor", seed=seed,
-                threads=threads, players=4)
+    res = solve(case, spec["targets"], knobs, budget=budget, models=models, keep=spec["keep"], seed=seed,
+                threads=threads)
     wall = time.perf_counter() - begin
+    command = " ".join(shlex.quote(a) for a in argv)
     if out is not None:
         from simbalance.report.solve_page import write_solve_folder
 
-        write_solve_folder(res, out, " ".join(shlex.quote(a) for a in argv))
+        write_solve_folder(res, out, command)
     chosen = res.chosen
-    lines = [f"`{' '.join(shlex.quote(a) for a in argv)}` (`python -m benchmarks.solve --write`), "
-             f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC; knobs {', '.join(k.text() for k in res.knobs)}; targets "
-             f"{targets_words(res.targets)}.", "",
-             f"- today's rules ({res.verify_n:,} games): " + "; ".join(test_words(t) for t in res.today["tests"]),
-             f"- candidates tried: {len(res.candidates)} in {int(res.candidates['games'].sum()) if len(res.candidates) else 0:,}"
-             f" games; wall time {wall / 60:.1f} min of a {res.budget_s / 60:.0f} min budget"
+    games = int(res.candidates["games"].sum()) if len(res.candidates) else 0
+    lines = [f"`{command}` (`python -m benchmarks.solve --case {case} --write`), {datetime.now(UTC):%Y-%m-%d %H:%M} "
+             f"UTC; knobs {', '.join(k.text() for k in res.knobs)}; targets {targets_words(res.targets)}; player "
+             f"models {', '.join(m.name for m in res.models)}.", "",
+             f"- today's rules ({res.verify_n:,} games a heuristic model): "
+             + "; ".join(f"{t.get('model')}: {test_words(t)}" for t in res.today["tests"]),
+             f"- the search: {len(res.candidates)} candidates, {games:,} games per heuristic model "
+             f"({games * sum(not m.expensive for m in res.models):,} in all), {len(res.unsettled)} unsettled; wall "
+             f"time {wall / 60:.1f} min of a {res.budget_s / 60:.0f} min budget"
              + (" (the budget stopped the search)" if res.budget_spent else "")]
-    if chosen is not None:
-        lines.append(f"- chosen: **{chosen.words}** (`{' '.join(f'--set {k}={v}' for k, v in chosen.change.items())}`): "
-                     + "; ".join(test_words(t) for t in chosen.judged["tests"]) + f" on {res.verify_n:,} fresh games; "
-                     + res.side_effects().get(chosen.words, ""))
-        for m in chosen.models:
-            lines.append(f"- under {m['model']} ({m['games']:,} games): {m['verdict']} ("
-                         + "; ".join(test_words(t) for t in m["tests"]) + ")")
-    else:
-        lines += [f"- {f.text}" for f in res.findings()]
-    met = chosen is not None and wall <= 20 * 60
-    lines.append(f"- target (balance >= 97 % verified at 10^5 games within 20 minutes): {'met' if met else 'not met'}")
+    for a in res.answers:
+        lines.append(f"- {'chosen' if a is chosen else 'verified'}: **{a.words}** "
+                     f"(`{' '.join(f'--set {k}={v}' for k, v in a.change.items())}`): {a.judged['verdict']}")
+        for m in a.models:
+            lines.append(f"  - under {m['model']} ({m['games']:,} games): {m['verdict']}"
+                         + (f"; {m['reason']}" if m.get("reason") else "")
+                         + ("" if not m["tests"] else " (" + "; ".join(test_words(t) for t in m["tests"]) + ")"))
+    lines += [f"- {f.text}" for f in res.findings()]
+    met = chosen is not None and wall <= spec["minutes"] * 60
+    lines.append(f"- target (an answer under every model, or an honest none found, within {spec['minutes']} "
+                 f"minutes): {'an answer' if met else 'no answer'} in {wall / 60:.1f} min")
     return "\n".join(lines)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--budget", default="20m")
+    parser.add_argument("--case", choices=sorted(CASES), default="captain-future")
+    parser.add_argument("--budget", default=None, help="default: the case's (30m)")
     parser.add_argument("--threads", type=int, default=2)
-    parser.add_argument("--knob", action="append", default=None)
+    parser.add_argument("--models", default=None, help="default: the solver's default models")
+    parser.add_argument("--knob", action="append", default=None, help="default: the game's [knobs]")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", type=Path, default=None, help="also write the solve folder here")
-    parser.add_argument("--write", action="store_true", help="write into BENCHMARKS.md (<!-- solve --> markers)")
+    parser.add_argument("--write", action="store_true", help="write into BENCHMARKS.md (the case's markers)")
     args = parser.parse_args()
-    text = measure(args.budget, args.threads, args.knob, args.seed, args.out)
+    text = measure(args.case, args.budget or CASES[args.case]["budget"], args.threads, args.models, args.knob,
+                   args.seed, args.out)
     print(text)
     if args.write:
-        write_into(ROOT / "BENCHMARKS.md", text, "solve")
+        write_into(ROOT / "BENCHMARKS.md", text, CASES[args.case]["marker"])
 
 
 if __name__ == "__main__":

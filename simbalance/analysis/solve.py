@@ -6,7 +6,9 @@ change is, and the findings. Pure functions of aggregates and DataFrames: studie
   targets when every target's confidence interval lies inside its interval, Holm-adjusted across
   the targets: each target's p-value is the smallest two-sided level at which its CI still lies
   inside (``p <= 0.05``: the 95% CI lies inside), and the run meets when every Holm-adjusted
-  p-value is at most ``ALPHA``.
+  p-value is at most ``ALPHA``. Under several player models every (model, target) test is one Holm
+  family (judge_models); a kept metric (``--keep``) is a target around today's value under each.
+  A run is refuted when an interval lies wholly outside at ``ALPHA / (tests × looks)``.
 - Balance (1 - the widest gap between two seats' shares of the *decided* games) is a maximum over
   seat pairs, biased upwards when estimated by plugging in the shares. Its interval is built pair
   by pair: the upper bound of the gap is the largest ``|d_ij| + z se_ij`` (no correction needed:
@@ -55,14 +57,18 @@ class Target:
     metric: str
     low: float
     high: float
+    keep: float | None = None  # a kept metric (``--keep METRIC=TOL``): today's value ± keep, under one model
 
     @property
     def text(self) -> str:
         return f"{self.metric}={self.low:g}:{self.high:g}"
 
     def words(self) -> str:
-        """``balance ≥ 97%``, ``median length 55 to 65``."""
+        """``balance ≥ 97%``, ``median length 55 to 65``, ``ties kept within 2 pts of today's``."""
         name = label(self.metric)
+        if self.keep is not None:
+            tol = f"{100 * self.keep:g} pts" if is_share(self.metric) else f"{self.keep:g}"
+            return f"{name} kept within {tol} of today's"
         lo_min, hi_max = natural_range(self.metric, 6)
         fmt = (lambda v: f"{100 * v:g}%") if is_share(self.metric) else (lambda v: f"{v:g}")
         if self.high >= hi_max and self.low > lo_min:
@@ -92,7 +98,7 @@ def natural_range(metric: str, players: int) -> tuple[float, float]:
     return 0.0, math.inf
 
 
-def _metric_name(key: str, players: int | None) -> str:
+def _metric_name(key: str, players: int | None, option: str = "--target") -> str:
     if key in METRICS and key != "win_rate_seat_K":
         return key
     match = re.fullmatch(r"win_rate_seat_(\d+)", key)
@@ -100,9 +106,9 @@ def _metric_name(key: str, players: int | None) -> str:
         return key
     allowed = ", ".join(m for m in METRICS)
     if match:
-        raise ConfigError(f"--target {key}: seat {match[1]} does not play ({players} players: seats 0 to "
+        raise ConfigError(f"{option} {key}: seat {match[1]} does not play ({players} players: seats 0 to "
                           f"{players - 1}); allowed: {allowed}")
-    raise ConfigError(f"--target {key}: unknown metric{did_you_mean(key, [m for m in METRICS if 'K' not in m])}; "
+    raise ConfigError(f"{option} {key}: unknown metric{did_you_mean(key, [m for m in METRICS if 'K' not in m])}; "
                       f"allowed: {allowed}")
 
 
@@ -153,6 +159,64 @@ def check_targets(targets: list[Target]) -> list[Target]:
     return targets
 
 
+@dataclass(frozen=True)
+class Keep:
+    """``--keep METRIC[=TOL]``: hold a metric within ``tol`` of today's value (None: the default,
+    ``KEEP_SHARE`` for a share, ``KEEP_LENGTH`` of today's value for a length)."""
+
+    metric: str
+    tol: float | None = None
+
+    def tolerance(self, today: float) -> float:
+        if self.tol is not None:
+            return self.tol
+        return KEEP_SHARE if is_share(self.metric) else max(KEEP_LENGTH * abs(today), 1.0)
+
+    def target(self, today: float, players: int) -> Target:
+        """The kept metric as a target under one player model: today's value (under that model) ±
+        the tolerance, clipped to what the metric can take."""
+        tol = self.tolerance(today)
+        lo_min, hi_max = natural_range(self.metric, players)
+        if today != today:  # no decided game today: nothing to hold near
+            return Target(self.metric, lo_min, hi_max, tol)
+        return Target(self.metric, max(today - tol, lo_min), min(today + tol, hi_max), tol)
+
+
+KEEP_SHARE = 0.02  # a kept share's default tolerance: 2 points
+KEEP_LENGTH = 0.10  # a kept length's default tolerance: 10 % of today's value (at least 1)
+
+
+def parse_keep(text: str, players: int | None = None) -> Keep:
+    """``--keep METRIC[=TOL]`` (``ties=0.02``, ``length_median=2``, ``ties``): one line naming the
+    metric and what is allowed when it is unknown or the tolerance is not a number above 0."""
+    key, sep, spec = (part.strip() for part in str(text).partition("="))
+    if not key:
+        raise ConfigError(f"--keep {text!r}: expected METRIC or METRIC=TOL, e.g. --keep ties=0.02")
+    metric = _metric_name(key, players, "--keep")
+    if not sep:
+        return Keep(metric)
+    try:
+        tol = float(spec)
+    except ValueError:
+        tol = math.nan
+    if not (math.isfinite(tol) and tol > 0) or (is_share(metric) and tol >= 1):
+        allowed = "a share above 0 and below 1 (0.02 is 2 points)" if is_share(metric) else "a number above 0"
+        raise ConfigError(f"--keep {text}: the tolerance {spec!r} is not allowed; {metric} takes {allowed}")
+    return Keep(metric, tol)
+
+
+def check_keeps(keeps: list[Keep], targets: list[Target]) -> list[Keep]:
+    seen = [k.metric for k in keeps]
+    twice = sorted({m for m in seen if seen.count(m) > 1})
+    if twice:
+        raise ConfigError(f"--keep {twice[0]} given twice: one tolerance per metric")
+    both = sorted(set(seen) & {t.metric for t in targets})
+    if both:
+        raise ConfigError(f"--keep {both[0]}: already a --target; a metric is either held in a range or kept near "
+                          "today's")
+    return keeps
+
+
 # ---------------------------------------------------------------------------------------- knobs
 @dataclass(frozen=True)
 class Knob:
@@ -175,7 +239,7 @@ class Knob:
         return not (self.low <= self.today <= self.high)
 
     def text(self) -> str:
-        step = f":{self.step:g}" if self.step is not None and not isinstance(self.today, int) else ""
+        step = f":{self.step:g}" if self.step is not None else ""  # the step as given
         return f"{self.key}={self.low:g}:{self.high:g}{step}"
 
 
@@ -366,6 +430,19 @@ def _two_sided(p_low: float, p_high: float) -> float:
     return min(1.0, 2.0 * max(p_low, p_high))
 
 
+def _two_sided_out(out_low: float, out_high: float) -> float:
+    """The smallest two-sided level at which the interval lies wholly outside the range (below it,
+    or above it): the p-value of the refutation."""
+    return min(1.0, 2.0 * min(out_low, out_high))
+
+
+def _outside(low: float, high: float, lo_min: float, hi_max: float, p_low: float, p_high: float) -> float:
+    """``p_out`` of a test whose one-sided p-values of lying above ``low`` and below ``high`` are
+    ``p_low`` and ``p_high``: the metric lies below ``low`` at ``1 - p_low`` (an edge at or past
+    what the metric can take is never crossed)."""
+    return _two_sided_out(1.0 - p_low if low > lo_min else 1.0, 1.0 - p_high if high < hi_max else 1.0)
+
+
 def _score_side(rate: float, edge: float, n: float, above: bool) -> float:
     """One-sided p of the score test (the Wilson interval's own) that a rate lies above ``edge``
     (``above``) or below it, from ``rate`` over ``n``."""
@@ -384,7 +461,7 @@ def balance_test(agg: RunAggregate, low: float, high: float) -> dict:
     ``[low, high]`` (module docstring: pair by pair)."""
     p, decided = agg.players, agg.decided
     if decided == 0:
-        return {"value": math.nan, "ci_low": math.nan, "ci_high": math.nan, "p": 1.0, "games": 0}
+        return {"value": math.nan, "ci_low": math.nan, "ci_high": math.nan, "p": 1.0, "p_out": 1.0, "games": 0}
     rates = agg.seat_wins / decided
     pairs = list(itertools.combinations(range(p), 2))
     d = np.array([abs(rates[i] - rates[j]) for i, j in pairs])
@@ -398,8 +475,12 @@ def balance_test(agg: RunAggregate, low: float, high: float) -> dict:
     p_low = 0.0 if low <= 0 else _phi(-float(np.min((1.0 - low - d) / se)))
     # balance <= high: some pair's gap above 1 - high (Bonferroni over the pairs)
     p_high = 0.0 if high >= 1 else min(1.0, len(pairs) * _phi(-float(np.max((d - (1.0 - high)) / se))))
+    # outside: balance < low when some pair's gap exceeds 1 - low (Bonferroni over the pairs); balance
+    # > high when every pair's gap lies below 1 - high (the weakest pair decides)
+    out_low = 1.0 if low <= 0 else min(1.0, len(pairs) * _phi(float(np.min((1.0 - low - d) / se))))
+    out_high = 1.0 if high >= 1 else _phi(-float(np.min((1.0 - high - d) / se)))
     return {"value": value, "ci_low": max(1.0 - gap_hi, 0.0), "ci_high": min(1.0 - gap_lo, 1.0),
-            "p": _two_sided(p_low, p_high), "games": decided}
+            "p": _two_sided(p_low, p_high), "p_out": _two_sided_out(out_low, out_high), "games": decided}
 
 
 def _rate_test(successes: float, n: float, low: float, high: float, lo_min: float, hi_max: float,
@@ -407,13 +488,14 @@ def _rate_test(successes: float, n: float, low: float, high: float, lo_min: floa
     """A share of ``n`` games (``shift`` subtracted from it and from nothing else: player 1's
     advantage is a share minus 1/P) against ``[low, high]``: Wilson interval, score test."""
     if n <= 0:
-        return {"value": math.nan, "ci_low": math.nan, "ci_high": math.nan, "p": 1.0, "games": 0}
+        return {"value": math.nan, "ci_low": math.nan, "ci_high": math.nan, "p": 1.0, "p_out": 1.0, "games": 0}
     rate = successes / n
     lo, hi = wilson(successes, n)
     p_low = 0.0 if low <= lo_min else _score_side(rate, low + shift, n, above=True)
     p_high = 0.0 if high >= hi_max else _score_side(rate, high + shift, n, above=False)
     return {"value": rate - shift, "ci_low": float(lo) - shift, "ci_high": float(hi) - shift,
-            "p": _two_sided(p_low, p_high), "games": int(n)}
+            "p": _two_sided(p_low, p_high), "p_out": _outside(low, high, lo_min, hi_max, p_low, p_high),
+            "games": int(n)}
 
 
 def _median_test(agg: RunAggregate, low: float, high: float) -> dict:
@@ -431,7 +513,8 @@ def _median_test(agg: RunAggregate, low: float, high: float) -> dict:
     lo_rank = max(0.0, (n / 2 - k) / n * 100)
     hi_rank = min(100.0, (n / 2 + k) / n * 100)
     return {"value": agg.percentile(50), "ci_low": agg.percentile(lo_rank), "ci_high": agg.percentile(hi_rank),
-            "p": _two_sided(p_low, p_high), "games": int(n)}
+            "p": _two_sided(p_low, p_high), "p_out": _outside(low, high, 0.0, math.inf, p_low, p_high),
+            "games": int(n)}
 
 
 def _mean_test(agg: RunAggregate, low: float, high: float) -> dict:
@@ -441,7 +524,7 @@ def _mean_test(agg: RunAggregate, low: float, high: float) -> dict:
     p_low = 0.0 if low <= 0 else _phi(-(m - low) / se)
     p_high = _phi(-(high - m) / se)
     return {"value": m, "ci_low": m - Z95 * se, "ci_high": m + Z95 * se, "p": _two_sided(p_low, p_high),
-            "games": int(agg.n)}
+            "p_out": _outside(low, high, 0.0, math.inf, p_low, p_high), "games": int(agg.n)}
 
 
 def target_test(agg: RunAggregate, target: Target) -> dict:
@@ -469,22 +552,43 @@ MEETS, FAILS, OPEN = "meets", "does not meet", "not settled"
 
 
 def judge(agg: RunAggregate, targets: list[Target], alpha: float = ALPHA) -> dict:
-    """Every target on one run, Holm-adjusted: ``verdict`` meets (every adjusted p at most alpha),
-    does not meet (some target's 95% interval lies wholly outside its range), or not settled;
-    ``shortfall``: how far the estimates miss (0 on target); ``tests``: per target."""
-    tests = [dict(target_test(agg, t), metric=t.metric, low=t.low, high=t.high) for t in targets]
+    """Every target on one run, Holm-adjusted: judge_models with one player model (``verdict``,
+    ``shortfall``, ``tests``, ...)."""
+    return judge_models({None: agg}, {None: targets}, alpha=alpha)
+
+
+def judge_models(aggs: dict[str, RunAggregate], targets: dict[str, list[Target]], looks: int = 1,
+                 alpha: float = ALPHA) -> dict:
+    """One candidate under every player model: every (model, target) test in one Holm family
+    (``targets``: per model, the targets and the kept metrics, whose ranges are today's value under
+    that model ± the tolerance). ``verdict``: meets (every adjusted p at most alpha), does not meet
+    (some test's interval lies wholly outside its range at the level ``alpha / (tests × looks)``:
+    Bonferroni over the family and over the ``looks`` a race takes at the candidate, so a change
+    that meets is refuted with probability at most alpha however often it was looked at), or not
+    settled. ``shortfall``: the worst model's (targets and kept metrics alike); ``p_worst``: the
+    largest adjusted p (how near to meeting, its games counted); ``tests``: each with its ``model``."""
+    tests = [dict(target_test(agg, t), metric=t.metric, low=t.low, high=t.high, keep=t.keep, model=model)
+             for model, agg in aggs.items() for t in targets[model]]
     adjusted = holm(np.array([t["p"] for t in tests]))
+    level = alpha / (len(tests) * max(looks, 1))
     for t, p in zip(tests, adjusted, strict=True):
         t["p_holm"] = float(p)
         t["met"] = bool(p <= alpha)
-        t["out"] = bool(t["ci_high"] < t["low"] or t["ci_low"] > t["high"]) if t["value"] == t["value"] else False
+        t["out"] = bool(t["p_out"] <= level) or t["value"] != t["value"]
     if all(t["met"] for t in tests):
         verdict = MEETS
-    elif any(t["out"] for t in tests) or any(t["value"] != t["value"] for t in tests):
+    elif any(t["out"] for t in tests):
         verdict = FAILS
     else:
         verdict = OPEN
-    return {"verdict": verdict, "shortfall": shortfall(tests), "tests": tests}
+    by_model = {m: [t for t in tests if t["model"] == m] for m in aggs}
+    return {"verdict": verdict, "tests": tests,
+            "shortfall": max(shortfall([t for t in ts if t["keep"] is None]) for ts in by_model.values()),
+            "kept_shortfall": max((shortfall([t for t in ts if t["keep"] is not None]) for ts in by_model.values()),
+                                  default=0.0),
+            "p_worst": max(t["p_holm"] for t in tests),
+            "models": {m: (MEETS if all(t["met"] for t in ts) else FAILS if any(t["out"] for t in ts) else OPEN)
+                       for m, ts in by_model.items()}}
 
 
 def shortfall(tests: list[dict]) -> float:
@@ -501,21 +605,6 @@ def shortfall(tests: list[dict]) -> float:
     return total
 
 
-def metrics_row(agg: RunAggregate, targets: list[Target]) -> dict:
-    """A flat row of a run: each target's value, interval and Holm p, the verdict and the shortfall,
-    and the balance (always: the frontier's axis)."""
-    judged = judge(agg, targets)
-    row = {"games": int(agg.n), "verdict": judged["verdict"], "shortfall": judged["shortfall"],
-           "p_worst": max(t["p_holm"] for t in judged["tests"])}  # how near to meeting, its games counted
-    for t in judged["tests"]:
-        m = t["metric"]
-        row.update({m: t["value"], f"{m}_ci_low": t["ci_low"], f"{m}_ci_high": t["ci_high"], f"{m}_p_holm": t["p_holm"]})
-    if "balance" not in row:
-        bal = balance_test(agg, 0.0, 1.0)
-        row.update({"balance": bal["value"], "balance_ci_low": bal["ci_low"], "balance_ci_high": bal["ci_high"]})
-    return row
-
-
 # ------------------------------------------------------------------------------------- findings
 @dataclass
 class Answer:
@@ -526,6 +615,9 @@ class Answer:
     words: str
     judged: dict
     models: list[dict] = field(default_factory=list)  # {model, games, verdict, tests}
+    # False: verified only to say under which players it holds (it met under some models and was
+    # refuted under others in the search), not an answer the search found
+    found: bool = True
 
 
 def targets_words(targets: list[Target]) -> str:
@@ -549,51 +641,109 @@ def test_words(t: dict) -> str:
 
 def solve_findings(*, targets: list[Target], knobs: list[Knob], today: dict, answers: list[Answer],
                    closest: pd.DataFrame | None, interrupted: bool, game: str, side_effects: dict[str, str],
-                   budget_spent: bool = False) -> list[Finding]:
+                   budget_spent: bool = False, models: list[str] | None = None, keeps: list | None = None,
+                   unsettled: int = 0, complete: bool = True, tried: pd.DataFrame | None = None,
+                   verify_n: int | None = None, today_row: dict | None = None,
+                   max_keys: int | None = None) -> list[Finding]:
     """What the page says first: no change needed, the chosen change (in words, with its verified
-    metrics and its side effects), whether it holds under the other players, or no change meeting
-    the targets and the closest, with a knob at the edge of its range named."""
+    metrics under every player model and its side effects), a change that holds under some models
+    and not others (which, and why where the numbers tell), or no change meeting the targets: "no
+    change within these knobs meets" only when every candidate is refuted by its interval (and every
+    change of the knobs was tried), else "none found within the budget" with how many are unsettled
+    and the closest on the targets' own metrics with their CIs; a knob at the edge of its range, or a
+    coarse grid whose neighbours straddle a target, gets a hint."""
     out: list[Finding] = []
-    goal = targets_words(targets)
+    goal = targets_words(targets) + "".join(f", {k.metric} kept near today's" for k in keeps or [])
+    under = f" under {_and(models)}" if models else ""
     if today["verdict"] == MEETS:
         said = "; ".join(test_words(t) for t in today["tests"])
-        return [Finding("no_change_needed", LOW, f"No change needed: today's rules already meet {goal} ({said}).",
-                        None, None, "#today")]
+        return [Finding("no_change_needed", LOW, f"No change needed: today's rules already meet {goal}{under} "
+                        f"({said}).", None, None, "#today")]
     chosen = next((a for a in answers if a.judged["verdict"] == MEETS), None)
     if chosen is not None:
-        bal = next((t for t in chosen.judged["tests"] if t["metric"] == "balance"), chosen.judged["tests"][0])
-        others = "; ".join(test_words(t) for t in chosen.judged["tests"] if t is not bal)
+        tests = chosen.judged["tests"]
+        first = tests[0].get("model")
+        own = [t for t in tests if t.get("model") == first]
+        bal = next((t for t in own if t["metric"] == "balance"), own[0])
+        others = "; ".join(test_words(t) for t in own if t is not bal)
+        rest = sorted({t.get("model") for t in tests} - {first}, key=str)
+        more = "".join(f"; under {m}: " + ", ".join(test_words(t) for t in tests if t.get("model") == m) for m in rest)
         effect = side_effects.get(chosen.words) or "no other metric changes significantly"
         out.append(Finding(
             "solution", MEDIUM,
-            f"{chosen.words}: {test_words(bal)}{'; ' + others if others else ''}; {effect} (verified on fresh "
-            "games).",
+            f"{chosen.words}: {test_words(bal)}{'; ' + others if others else ''}{more}; {effect} (verified on "
+            f"fresh games{under}).",
             float(bal["value"]), (float(bal["ci_low"]), float(bal["ci_high"])), "#chosen"))
-        for model in chosen.models:
-            if model["verdict"] == OPEN:
-                said = (f"Under {model['model']} ({model['games']:,} games) whether the change meets the targets is "
-                        "not settled at this precision")
-            else:
-                said = f"Under {model['model']} ({model['games']:,} games) the change {model['verdict']} the targets"
-            out.append(Finding("solution_under_other_players", LOW if model["verdict"] == MEETS else MEDIUM,
-                               _models_text(said, model), None, None, "#players"))
         return ordered(out)
-    if answers:  # candidates that met the targets in the search but not on fresh games
+    # the smallest verified change refuted under some player models and not under others (where it
+    # meets first): which, and why; an answer only when it holds under every one
+    split = sorted((a for a in answers if a.models and any(m["verdict"] == FAILS for m in a.models)
+                    and any(m["verdict"] in (MEETS, OPEN) for m in a.models)),
+                   key=lambda a: -sum(m["verdict"] == MEETS for m in a.models))
+    for a in split[:1]:
+        holds = [m["model"] for m in a.models if m["verdict"] == MEETS]
+        maybe = [m for m in a.models if m["verdict"] == OPEN]
+        fails = [m for m in a.models if m["verdict"] == FAILS]  # a model not played says nothing
+        said = ([f"holds under {_and(holds)}"] if holds else []) + (
+            [f"is not settled under {_and([m['model'] for m in maybe])} at {maybe[0]['games']:,} games"]
+            if maybe else [])
+        why = "; ".join(f"under {m['model']}" + (f": {m['reason']}" if m.get("reason") else "") for m in fails)
+        out.append(Finding("solution_split", HIGH,
+                           f"{a.words} {' and '.join(said)} but does not meet {goal} under "
+                           f"{_and([m['model'] for m in fails])} ({why}): no answer, since a change must hold "
+                           "under every player model.", None, None, "#players"))
+    if not split and tried is not None and len(tried) and "mends_under" in tried:
+        # a candidate of the search that met under some player models where today's rules do not, and
+        # was refuted under others
+        some = tried[(tried["mends_under"] != "") & (tried["fails_under"] != "")]
+        if len(some):
+            r = some.sort_values(["keys_changed", "distance"], kind="stable").iloc[0]
+            out.append(Finding("solution_split", HIGH,
+                               f"{r['change']} meets {goal} under {r['meets_under']} but does not meet it under "
+                               f"{r['fails_under']} "
+                               f"(the search's {int(r['games']):,} games per model): no answer, since a change must "
+                               "hold under every player model.", None, None, "#candidates"))
+            split = [r]
+    split_only = [a for a in answers if not a.found]
+    answers = [a for a in answers if a.found]
+    if answers and not split:  # candidates that met the targets in the search but not on fresh games
         out.append(Finding("solution_not_verified", HIGH,
-                           f"The search's best changes did not meet {goal} on fresh games: "
+                           f"The search's best changes did not meet {goal} on fresh games{under}: "
                            + "; ".join(f"{a.words} ({a.judged['verdict']})" for a in answers) + ".",
                            None, None, "#verified"))
-    what = "interrupted before any change met" if interrupted else (
-        "none of the search's changes held on fresh games for" if answers else
-        "the budget ran out before any change met" if budget_spent else "no change within these knobs meets")
-    text = f"No change found: {what} {goal}."
+    unsettled += sum(1 for a in answers + split_only if a.judged["verdict"] == OPEN)  # still possible on fresh games
+    refuted_all = unsettled == 0 and not budget_spent and not interrupted
+    if interrupted:
+        what = f"interrupted before any change met {goal}{under}"
+    elif answers and refuted_all:
+        what = f"none of the search's changes held on fresh games for {goal}{under}"
+    elif refuted_all and complete:
+        these = f"of at most {max_keys} of these knobs" if max_keys else "within these knobs"
+        what = f"no change {these} meets {goal}{under} (every one is refuted by its 95% interval)"
+    elif refuted_all:
+        what = (f"none of the {len(tried) if tried is not None else 0} changes tried meets {goal}{under} (each is "
+                "refuted by its 95% interval; not every combination of the knobs was tried)")
+    else:
+        why = "the budget ran out" if budget_spent else (
+            f"at most {verify_n:,} games a candidate" if verify_n else "the most games a candidate plays")
+        what = (f"none found within the budget for {goal}{under}: {unsettled} change{'s' * (unsettled != 1)} "
+                f"still possible, not settled ({why})")
+    text = f"No change found: {what}."
     number = None
     if closest is not None and len(closest):
         best = closest.iloc[0]
         change = {k: best[k] for k in best.index if k in {kn.key for kn in knobs} and best[k] == best[k]}
         change = {k: (int(v) if isinstance(knob_of(knobs, k).today, int) else float(v)) for k, v in change.items()}
-        text += (f" The closest: {describe_change(change, {k.key: k for k in knobs})}, balance "
-                 f"{100 * best['balance']:.1f}% (shortfall {best['shortfall']:.3f}, {int(best['games']):,} games).")
+        said = []
+        for t in targets + [Target(k.metric, 0, 0, 0.0) for k in keeps or []]:
+            name = f"keep_{t.metric}" if t.keep is not None else t.metric
+            if name in best.index and best[name] == best[name]:
+                shown = {"metric": t.metric, "value": best[name], "ci_low": best[f"{name}_ci_low"],
+                         "ci_high": best[f"{name}_ci_high"]}
+                model = best.get(f"{name}_model")
+                said.append(test_words(shown) + (f" under {model}" if models and len(models) > 1 and model else ""))
+        text += (f" The closest: {describe_change(change, {k.key: k for k in knobs})} ({best['verdict']} after "
+                 f"{int(best['games']):,} games per player model): {'; '.join(said)}.")
         number = float(best["shortfall"])
         edges = [k for k in knobs if k.key in change and change[k.key] in (k.low, k.high)]
         for k in edges:
@@ -606,8 +756,48 @@ def solve_findings(*, targets: list[Target], knobs: list[Knob], today: dict, ans
                 continue  # nothing below 0 to try
             text += (f" {k.key} sits at the {side} of its range ({k.low:g} to {k.high:g}): try a wider one, "
                      f"--knob {wider}.")
+    if tried is not None and len(tried):
+        text += "".join(f" {hint}" for hint in grid_hints(tried, knobs, targets, today_row))
     out.append(Finding("no_solution", HIGH, text, number, None, "#candidates"))
     return ordered(out)
+
+
+def _and(items: list[str]) -> str:
+    items = [str(i) for i in items]
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1] if items else ""
+
+
+def grid_hints(tried: pd.DataFrame, knobs: list[Knob], targets: list[Target], today: dict | None = None) -> list[str]:
+    """A coarse grid whose neighbouring values straddle a target: for a knob with a step (a float
+    knob, or a whole-number knob stepping by more than 1), two neighbouring values (one-knob
+    candidates, or today's rules: ``today``, a row of the same columns), both short of the targets,
+    on either side of a target's range (or, for balance, favouring different players): a finer
+    step between them may meet."""
+    hints = []
+    one = tried[tried["keys_changed"] == 1]
+    for k in knobs:
+        whole = isinstance(k.today, int)
+        if whole and (k.step is None or k.step <= 1):
+            continue  # no value between two neighbours to try
+        rows = one[one[k.key] == one[k.key]]
+        if today is not None:
+            rows = pd.concat([rows, pd.DataFrame([{**today, k.key: k.today}])], ignore_index=True)
+        rows = rows.sort_values(k.key)
+        rows = rows[rows["verdict"] != MEETS]
+        for (_, a), (_, b) in zip(rows.iloc[:-1].iterrows(), rows.iloc[1:].iterrows(), strict=True):
+            for t in targets:
+                if t.metric == "balance":
+                    crosses = "favoured" in a.index and a["favoured"] != b["favoured"]
+                else:
+                    va, vb = a.get(t.metric), b.get(t.metric)
+                    crosses = va == va and vb == vb and ((va < t.low and vb > t.high) or (va > t.high and vb < t.low))
+                if crosses:
+                    lo, hi = ((int(a[k.key]), int(b[k.key])) if whole else (float(a[k.key]), float(b[k.key])))
+                    finer = 1 if whole else k.step / 4
+                    hints.append(f"{k.key}: between {lo:g} and {hi:g} {label(t.metric)} crosses its target on a step "
+                                 f"of {k.step:g}: a finer step may meet, --knob {k.key}={lo:g}:{hi:g}:{finer:g}.")
+                    break
+    return hints
 
 
 def _models_text(text: str, model: dict) -> str:

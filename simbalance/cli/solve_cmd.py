@@ -30,10 +30,10 @@ def solve(
     start_n: Annotated[str, typer.Option("--start-n", help="Games per candidate in the search's first rung (doubled at each rung).")] = "400",
     answers: Annotated[int, typer.Option(help="How many of the smallest changes found are verified.")] = 3,
     max_keys: Annotated[int, typer.Option("--max-keys", help="Change at most this many knobs at once.")] = 3,
-    models: Annotated[bool, typer.Option(help="Verify the chosen change under another heuristic and the search player.")] = True,
-    model_n: Annotated[str, typer.Option("--model-n", help="Games of the other heuristic's check.")] = "2e4",
-    search_budget: Annotated[int, typer.Option("--search-budget", help="The search player's budget (mcts iterations) for that check.")] = 32,
-    search_n: Annotated[str, typer.Option("--search-n", help="Games of the search player's check.")] = "200",
+    models: Annotated[str | None, typer.Option("--models", help="The player models a change must meet every target under, comma-separated, each at every seat: heuristics, presets, a search player at a budget (mcts@32). Default: each of the game's heuristics but random, and mcts@SEARCH_BUDGET. --models aggressor: that one alone.")] = None,
+    keep: Annotated[list[str] | None, typer.Option("--keep", help="METRIC or METRIC=TOL: hold another metric within TOL of today's value, tested like a target (repeatable), e.g. ties=0.02 or length_median=2 (default TOL: 2 points for a share, 10% for a length).")] = None,
+    search_budget: Annotated[int, typer.Option("--search-budget", help="The search player's budget (mcts iterations) in the default models.")] = 32,
+    search_n: Annotated[str, typer.Option("--search-n", help="The most games of a search player model on a change that meets under the heuristics (and on today's rules): blocks of 200, doubling, until it is settled there.")] = "3000",
     card_values: Annotated[Path | None, typer.Option("--card-values", help="A card_value.json (or its folder) from `simbalance card-value GAME`: the deck knobs of the cards worth most are tried first.")] = None,
     out: Annotated[Path | None, typer.Option(help="Output folder (default: reports/solve-<game>-<time>).")] = None,
 ) -> None:
@@ -53,7 +53,7 @@ def solve(
     with interruptible() as stop:
         result = run_solve(settings, target, knob, budget=budget, strategies=strategies, rotate=rotate,
                            verify_n=parse_count(verify_n, "--verify-n"), start_n=parse_count(start_n, "--start-n"), answers=answers,
-                           max_keys=max_keys, models=models, model_n=parse_count(model_n, "--model-n"), search_budget=search_budget,
+                           max_keys=max_keys, models=models, keep=keep, search_budget=search_budget,
                            search_n=parse_count(search_n, "--search-n"), card_values=card_values, stop=stop, progress=RichProgress)
     command = "simbalance " + " ".join(shlex.quote(a) for a in sys.argv[1:])
     written = write_solve_folder(result, folder, command)

@@ -318,31 +318,38 @@ def seats_by_model(seats: pd.DataFrame, fair: float) -> Figure:
     return fig
 
 
-def solve_frontier(table: pd.DataFrame, answers: list[str], balance_min: float | None = None) -> Figure:
-    """Change size against the imbalance left (1 − balance, over decided games), one point per
-    candidate solve tried (``table``: columns ``change``, ``keys_changed``, ``distance``,
-    ``balance``, ``verdict``), the search's answers (``answers``: their ``change`` words) marked;
-    the target (at most 1 − ``balance_min`` left) as a green band."""
+def solve_frontier(table: pd.DataFrame, answers: list[str]) -> Figure:
+    """Change size against the worst shortfall left (how far the estimates miss the targets, under
+    the player model where they miss most), one point per candidate solve tried (``table``: columns
+    ``change``, ``keys_changed``, ``distance``, ``shortfall``, ``verdict``, ``pareto``), the
+    search's answers (``answers``: their ``change`` words) starred, the Pareto front (no candidate
+    smaller, shorter of the targets and of the kept metrics at once) ringed and joined."""
     fig = Figure(figsize=(7, 4), layout="constrained")
     ax = fig.subplots()
-    if balance_min is not None and balance_min < 1:
-        ax.axhspan(0, 1 - balance_min, color=TARGET_COLOR, alpha=0.35, label=f"target: balance at least {balance_min:.0%}")
+    ax.axhline(0, color=TARGET_COLOR, linewidth=3, alpha=0.6, label="on every target")
     if len(table):
         size = table["keys_changed"].to_numpy() - 1 + table["distance"].to_numpy()
-        left = 1 - table["balance"].to_numpy(dtype=np.float64)
+        left = table["shortfall"].to_numpy(dtype=np.float64)
+        left = np.where(np.isfinite(left), left, np.nan)
         markers = {"meets": ("o", COLORS[4]), "does not meet": ("x", COLORS[1]), "not settled": (".", "0.5")}
         for verdict, (marker, color) in markers.items():
             here = (table["verdict"] == verdict).to_numpy()
             if here.any():
                 ax.scatter(size[here], left[here], marker=marker, color=color, s=28, label=f"{verdict} (search)")
+        if "pareto" in table:
+            front = table["pareto"].to_numpy(dtype=bool)
+            if front.any():
+                order = np.argsort(size[front], kind="stable")
+                ax.plot(size[front][order], left[front][order], color="0.3", linewidth=0.8, linestyle="--", zorder=1)
+                ax.scatter(size[front], left[front], s=110, facecolor="none", edgecolor="black", linewidth=0.9,
+                           label="Pareto front (size, shortfall, kept metrics)", zorder=2)
         chosen = table["change"].isin(answers).to_numpy()
         if chosen.any():
             ax.scatter(size[chosen], left[chosen], marker="*", s=180, color=COLORS[2], edgecolor="black",
                        linewidth=0.6, label="answers", zorder=3)
-    ax.yaxis.set_major_formatter(lambda v, _: f"{v:.0%}")
     ax.set_xlabel("change size: knobs changed − 1 + distance (each knob's move as a share of its range)")
-    ax.set_ylabel("imbalance left (1 − balance)")
-    ax.set_title("the frontier: change size against imbalance left")
+    ax.set_ylabel("worst shortfall left (0: on every target)")
+    ax.set_title("the frontier: change size against the shortfall left")
     ax.grid(color="0.92")
     ax.legend(fontsize=8, frameon=False)
     return fig

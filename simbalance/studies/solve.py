@@ -1,23 +1,24 @@
-"""Solve: the smallest change of a game's knobs that meets a set of balance targets, verified on
-fresh games and under other players (analysis/solve.py; docs/solve.md).
+"""Solve: the smallest change of a game's knobs that meets a set of balance targets under every
+player model, verified on fresh games (analysis/solve.py; docs/solve.md).
 
 1. Today's rules play ``verify_n`` games on the verification seed (``derive_seed(seed, "solve
-   verify")``). If they meet every target: "no change needed", no search.
+   verify")``) under every heuristic player model (player_models). If they meet every target (and
+   the search player's games agree: settle_costly): "no change needed", no search. The kept metrics
+   (``keep``) become targets around today's value under each model.
 2. Stages of one changed knob, then two, ... (``max_keys``): every candidate of a stage (each knob's
-   grid, today's value left out) races through rungs. Rung ``r`` plays ``start_n * 2**r`` new games
-   on ``derive_seed(seed, "solve rung", r)``, the same games for every candidate of every stage
-   (common random numbers), merged into the candidate's aggregate. After a rung a candidate that
-   meets every target (analysis/solve.judge) leaves the race as a found change, one whose interval
-   lies wholly outside a target is dropped, and the rest are halved: the better half by shortfall,
-   then by size, goes on to twice the games. A stage ends when no candidate is open, when a rung
-   would play more than ``verify_n`` games per candidate, or when ``answers`` found changes are
-   smaller than every open one; the next stage runs only while fewer than ``answers`` are found.
-3. The ``answers`` smallest found changes play ``verify_n`` games on the verification seed (today's
-   games: the compare table, analysis/compare.compare_arms), and the smallest that meets every
-   target there is the chosen change. It is played again under another heuristic and under the
-   search player at a modest budget (``models``).
+   grid, today's value left out) races (studies/race.py: successive halving whose left-behind
+   candidates wait in reserve and play again while budget remains, on the same games for every
+   candidate and model). A candidate that meets every target under every heuristic model
+   (analysis/solve.judge_models: one Holm family across models x targets) is found; one whose
+   interval lies wholly outside a target (Bonferroni over the race's looks) is refuted. The next
+   stage runs only while fewer than ``answers`` are found.
+3. The found changes, smallest first, play ``verify_n`` games on the verification seed under every
+   heuristic model (the first model's games are today's: the compare table), then, where they meet,
+   up to ``search_n`` games under the search player; the smallest that meets under every model is the
+   chosen change. When none is found, the changes that hold under some models (where today's rules
+   do not) and were refuted under others are played the same way, to say which and why.
 
-The budget bounds the search (step 2); the verification's cost is estimated from today's run and
+The budget bounds the search (step 2); the verification's cost is estimated from today's runs and
 kept aside. Ctrl-C (KeyboardInterrupt, or a ``stop`` that ends a run with RunInterrupted) keeps what
 is known: the result is marked interrupted, its changes unverified where so.
 """
@@ -39,12 +40,16 @@ from simbalance.analysis.compare import compare_arms
 from simbalance.analysis.findings import Finding, thresholds
 from simbalance.analysis.labels import metric_label
 from simbalance.analysis.solve import (
+    FAILS,
     MEETS,
     OPEN,
     Answer,
+    Keep,
     Knob,
     Target,
+    balance_test,
     change_size,
+    check_keeps,
     check_knobs,
     check_targets,
     default_knobs,
@@ -52,28 +57,35 @@ from simbalance.analysis.solve import (
     describe_change,
     extend,
     judge,
+    judge_models,
+    label,
     make_knob,
-    metrics_row,
     order_by_card_values,
+    parse_keep,
     parse_knob,
     parse_target,
     set_line,
+    shortfall,
     solve_findings,
+    target_test,
+    test_words,
 )
 from simbalance.analysis.solve import candidates as all_candidates
 from simbalance.core.aggregate import RunAggregate
 from simbalance.core.config import toml_value
-from simbalance.core.errors import ConfigError, RunInterrupted, SimbalanceError
+from simbalance.core.errors import ConfigError, RunInterrupted, SimbalanceError, did_you_mean
 from simbalance.core.execution import RunOptions
 from simbalance.core.lineup import all_strategies
 from simbalance.core.plan import MAX_BUDGET, check_whole
 from simbalance.core.rng import derive_seed
 from simbalance.core.runner import MAX_GAMES, ProgressFactory
 from simbalance.studies.compare import ComparisonResult, same_games
+from simbalance.studies.race import Entry, Race
 from simbalance.studies.run import SimulationResult, play
 from simbalance.studies.settings import RunSettings
 
 STAGE_MOST = 400  # candidates of one stage at the most: a larger stage grows from the last stage's best
+SEARCH_FIRST = 200  # an expensive model's first block of games on a change (then doubling, up to search_n)
 DEFAULT_BUDGET_S = 20 * 60
 
 
@@ -120,6 +132,12 @@ class SolveResult:
     budget_spent: bool = False  # the budget stopped the search
     verified: dict = field(default_factory=dict)  # answer words -> verified on fresh games
     notes: list[str] = field(default_factory=list)
+    models: list = field(default_factory=list)  # the player models (PlayerModel) a change must meet under
+    keeps: list[Keep] = field(default_factory=list)  # the metrics held near today's (--keep)
+    complete: bool = True  # every change of up to max_keys knobs was raced (no stage grown from the best)
+    unsettled: list = field(default_factory=list)  # the race's entries still possible when it ended
+    search_n: int = 0  # the most games of an expensive (search) model on a change
+    max_keys: int = 0  # the most knobs a change moves (0: no limit said)
 
     @property
     def chosen(self) -> Answer | None:
@@ -174,7 +192,20 @@ class SolveResult:
             answers = [self.chosen]
         return solve_findings(targets=self.targets, knobs=knobs, today=self.today, answers=answers,
                               closest=self.closest(), interrupted=self.interrupted, game=self.game,
-                              side_effects=self.side_effects(), budget_spent=self.budget_spent)
+                              side_effects=self.side_effects(), budget_spent=self.budget_spent,
+                              models=[m.words() for m in self.models], keeps=self.keeps,
+                              unsettled=len(self.unsettled), complete=self.complete, tried=self.candidates,
+                              verify_n=self.verify_n, today_row=self._today_row(),
+                              max_keys=self.max_keys if 0 < self.max_keys < len(self.knobs) else None)
+
+    def _today_row(self) -> dict:
+        """Today's rules as a row of the candidates table (the targets' values under the first model,
+        the favoured seat), a neighbour on every knob's grid."""
+        first = self.today["tests"][0].get("model")
+        row = {t["metric"]: t["value"] for t in self.today["tests"] if t.get("model") == first and t["keep"] is None}
+        row.update(verdict=self.today["verdict"], keys_changed=0,
+                   favoured=int(np.argmax(self.today_result.aggregate.seat_wins)))
+        return row
 
     def solution(self) -> dict:
         """solution.json: the changes ready for ``--set``, the verified metrics with their CIs, the
@@ -196,6 +227,9 @@ class SolveResult:
             "metrics": best.judged["tests"] if best is not None else self.today["tests"],
             "today": self.today["tests"],
             "models": best.models if best is not None else [],
+            "player_models": [m.name for m in self.models],
+            "keeps": [{"metric": k.metric, "tolerance": k.tol} for k in self.keeps],
+            "unsettled": len(self.unsettled), "complete": self.complete,
             "answers": [{"changes": a.change, "set": set_line(a.change), "words": a.words, "size": list(a.size),
                          "verified": bool(self.verified.get(a.words)), "verdict": a.judged["verdict"],
                          "metrics": a.judged["tests"]} for a in self.answers],
@@ -244,15 +278,78 @@ def _knobs(knobs, cfg: dict) -> list[Knob]:
     return check_knobs([parse_knob(k, cfg) for k in items])
 
 
-def other_heuristic(plan) -> str | None:
-    """Another heuristic of the game than the run's players: the first of the config's strategies
-    that no seat plays (random last), or None."""
+@dataclass(frozen=True)
+class PlayerModel:
+    """A model of the players a change must hold under: one strategy at every seat (``builder``,
+    ``mcts@32``), or the run's own lineup (``--strategies``, with ``--rotate``). ``expensive``: a
+    search player, played on the survivors only (up to ``search_n`` games: settle_costly)."""
+
+    name: str
+    strategies: list[str] | None  # None: the config's default lineup
+    rotate: bool = False
+    presets: dict = field(default_factory=dict)
+    expensive: bool = False
+
+    def words(self) -> str:
+        if self.strategies is not None and len(self.strategies) == 1 and not self.rotate:
+            return f"{self.name} at every seat"
+        return f"the lineup {self.name}" + (" (rotated)" if self.rotate else "")
+
+
+def player_models(plan, models: Any, strategies: Any, rotate: bool, search: str, search_budget: int) -> list[PlayerModel]:
+    """The player models a change must meet its targets under (docs/solve.md, "--models").
+
+    Default (``models`` None or True): each of the game's heuristics at every seat, ``random`` left
+    out where the game has another (no model of real players), and its search player at
+    ``search_budget`` (``mcts@32``) where it has one. ``models`` a string ``"builder,mcts@32"`` or a
+    list: those strategies (heuristics, presets, ``<search>@<budget>``), each at every seat; False:
+    the run's lineup alone. ``strategies`` given: the run's lineup is a model too, the first. An
+    unknown name is one line."""
+    from simbalance.studies.robustness import at_budget, default_models
+
     engine = plan.engine
     infos = all_strategies(plan.config, engine.strategies, engine.strategy_params)
-    playing = set(plan.lineup.slot_names)
-    names = [n for n, i in infos.items() if not i.preset and not engine.is_search(i.base) and n not in playing]
-    names.sort(key=lambda n: n == "random")
-    return names[0] if names else None
+    lineup = list(plan.lineup.slot_names)
+    own = None
+    if strategies is not None:
+        names = [s.strip() for s in strategies.split(",")] if isinstance(strategies, str) else list(strategies)
+        own = PlayerModel(",".join(names) if len(set(names)) > 1 else names[0], names if len(set(names)) > 1
+                          else names[:1], rotate)
+    elif models is False:  # the config's default lineup, as the run plays it
+        own = PlayerModel(",".join(lineup), None, rotate)
+    if models is False:
+        return [own]
+    if engine.search is not None and (search not in infos or not engine.is_search(infos[search].base)):
+        raise SimbalanceError(f"--search {search!r}: not a search player of {plan.spec.id}"
+                              f"{did_you_mean(search, infos)}")
+    names, presets = default_models(plan.config, engine, search if engine.has_decisions else None, search_budget)
+    if len(names) > 1:
+        names = [n for n in names if n != "random"]
+    if models is not None and models is not True:
+        wanted = [m.strip() for m in models.split(",")] if isinstance(models, str) else [str(m) for m in models]
+        if not wanted or any(not m for m in wanted):
+            raise SimbalanceError(f"--models {models}: give strategy names, comma-separated, e.g. --models "
+                                  "builder,bold,mcts@32")
+        allowed = {**infos, **presets}
+        for m in wanted:
+            budgeted = at_budget(m, infos, engine)
+            if budgeted is not None:
+                presets[m] = allowed[m] = budgeted
+            if m not in allowed:
+                raise SimbalanceError(f"--models: unknown player {m!r}{did_you_mean(m, allowed)}; known: "
+                                      f"{', '.join(allowed)} (or a search player at a budget, e.g. mcts@32)")
+        if len(set(wanted)) != len(wanted):
+            raise SimbalanceError(f"--models {','.join(wanted)}: a player named twice")
+        names = wanted
+    else:  # the run's own strategy first: its games are the compare table's
+        names.sort(key=lambda n: n not in lineup)
+    out = [PlayerModel(n, [n], False, {n: presets[n]} if n in presets else {},
+                       n in presets or engine.is_search(infos[n].base)) for n in names]
+    if own is not None and not any(m.strategies == own.strategies and m.rotate == own.rotate for m in out):
+        out.insert(0, own)
+    elif own is not None:  # the same model given twice: the run's lineup first
+        out.sort(key=lambda m: not (m.strategies == own.strategies))
+    return out
 
 
 def solve(
@@ -267,25 +364,29 @@ def solve(
     start_n: int = 400,
     answers: int = 3,
     max_keys: int = 3,
-    models: bool = True,
-    model_n: int = 20_000,
+    models: bool | str | list[str] | None = None,
+    keep: list[str] | str | None = None,
     search: str = "mcts",
     search_budget: int = 32,
-    search_n: int = 200,
+    search_n: int = 3000,
     card_values: Any = None,
     stop=None,
     progress: ProgressFactory | None = None,
     **settings: Any,
 ) -> SolveResult:
-    """Search the knobs for the smallest changes that meet every target (module docstring).
+    """Search the knobs for the smallest changes that meet every target under every player model
+    (module docstring).
 
     ``targets``: ``["balance=0.97:1", "length_median=55:65"]`` (the CLI's ``--target``) or
     ``{"balance": (0.97, 1)}``; None: the config's ``[targets]``. ``knobs``: ``["ships.4=24:36"]``
-    (``--knob``) or ``{"ships.4": (24, 36)}``; None: the config's ``[knobs]``. ``budget``: the
-    search's time (``"20m"``, seconds). ``card_values``: a card-value result of the game
-    (``simbalance.card_value(...)``, its card_value.json's path or contents): the deck knobs of the
-    cards worth most are tried first (analysis/solve.order_by_card_values). ``stop``: a callable asked between chunks (the CLI's Ctrl-C).
-    The settings (studies/settings.RunSettings) apply to every run."""
+    (``--knob``) or ``{"ships.4": (24, 36)}``; None: the config's ``[knobs]``. ``models``: the
+    player models (player_models; ``"aggressor"``: that one alone, today's one-model solve).
+    ``keep``: ``["ties=0.02", "length_median=2"]``: metrics held near today's value under each
+    model, tested like targets. ``budget``: the search's time (``"20m"``, seconds).
+    ``card_values``: a card-value result of the game (``simbalance.card_value(...)``, its
+    card_value.json's path or contents): the deck knobs of the cards worth most are tried first
+    (analysis/solve.order_by_card_values). ``stop``: a callable asked between chunks (the CLI's
+    Ctrl-C). The settings (studies/settings.RunSettings) apply to every run."""
     started = time.perf_counter()
     settings = RunSettings.of(game, **settings)
     budget_s = parse_budget(budget)
@@ -293,7 +394,6 @@ def solve(
     start_n = check_whole("--start-n", start_n, 10, MAX_GAMES)
     answers = check_whole("--answers", answers, 1, 20)
     max_keys = check_whole("--max-keys", max_keys, 1, 4)
-    model_n = check_whole("--model-n", model_n, 100, MAX_GAMES)
     search_n = check_whole("--search-n", search_n, 10, MAX_GAMES)
     search_budget = check_whole("--search-budget", search_budget, 1, MAX_BUDGET)
     run = dict(strategies=strategies, rotate=rotate)
@@ -302,6 +402,9 @@ def solve(
     cfg = base_plan.config
     players = base_plan.players
     target_list = _targets(targets, cfg, players)
+    keep_list = check_keeps([parse_keep(k, players) for k in ([keep] if isinstance(keep, str) else keep or [])],
+                            target_list)
+    model_list = player_models(base_plan, models, strategies, rotate, search, search_budget)
     knob_list = _knobs(knobs, cfg)
     by_key = {k.key: k for k in knob_list}
     notes = [f"{k.key}: today's value {toml_value(k.today)} lies outside its range {k.low:g} to {k.high:g}; a "
@@ -310,6 +413,10 @@ def solve(
     def with_change(change: dict, seed: int) -> RunSettings:
         return settings.but(seed=seed, overrides=settings.overrides + tuple(f"{k}={toml_value(v)}"
                                                                             for k, v in change.items()))
+
+    def plan_of(change: dict, model: PlayerModel, seed: int, n: int):
+        return with_change(change, seed).plan(n, strategies=model.strategies, rotate=model.rotate,
+                                              presets=model.presets or None)
 
     today_plan = settings.but(seed=verify_seed).plan(10, **run)
     idle = []
@@ -336,164 +443,300 @@ def solve(
     if card_values is not None:
         knob_list, said = order_by_card_values(knob_list, _card_priority(card_values, settings.game))
         notes.append(said or "card values given, but no knob counts a valued card: the knobs keep their order")
-    engine = base_plan.engine
-    heuristic = other_heuristic(base_plan) if models else None
-    search_preset = None
-    if models and engine.search is not None:
-        from simbalance.studies.ladder import BUDGET_PARAMS, budget_preset
-
-        infos = all_strategies(cfg, engine.strategies, engine.strategy_params)
-        if search not in infos or not engine.is_search(infos[search].base):
-            raise SimbalanceError(f"--search {search!r}: not a search player of {base_plan.spec.id}")
-        search_preset = (f"{search}@{search_budget}",
-                         budget_preset(infos[search], BUDGET_PARAMS[infos[search].base], search_budget))
-    if models and heuristic is None and search_preset is None:
-        notes.append("no other players to check a change under: the game has no other heuristic and no search "
-                     "player")
+    cheap = [m for m in model_list if not m.expensive] or model_list  # the race's models
+    costly = [m for m in model_list if m not in cheap]  # played on the survivors only
+    names = {m.name: m for m in model_list}
     options = RunOptions(stop=stop)
     kept = RunOptions(stop=stop, keep_games=True)
     game_id = settings.game
     interrupted = False
-    budget_spent = False
-    rows: list[dict] = []
-    found: list[tuple[tuple, dict, RunAggregate]] = []  # (size, change, aggregate) that met every target
+    found: list[Entry] = []  # the candidates that met every target under every model of the race
+    tried: list[Entry] = []
     answer_list: list[Answer] = []
     verified: dict[str, bool] = {}
     comparison = None
+    complete = True  # every change of up to max_keys knobs was raced (no stage grown from the best)
 
-    # 1. today's rules on the verification games
+    # 1. today's rules on the verification games, under every model of the race
+    today_runs: dict[str, SimulationResult] = {}
     try:
-        today_result = play(base_plan, progress, f"{game_id}: today's rules ({verify_n:,} games)", kept)
+        for i, m in enumerate(cheap):
+            today_runs[m.name] = play(plan_of({}, m, verify_seed, verify_n), progress,
+                                      f"{game_id}: today's rules, {m.words()} ({verify_n:,} games)",
+                                      kept if i == 0 else options)
     except (KeyboardInterrupt, RunInterrupted):
         raise RunInterrupted(0, verify_n) from None
-    today = judge(today_result.aggregate, target_list)
-    seconds_per_verify = max(today_result.elapsed, 0.01)
-    reserve = seconds_per_verify * (answers + (2 * model_n / verify_n if heuristic else 0))
-    deadline = started + budget_s - reserve
+    today_result = today_runs[cheap[0].name]
+    per_model: dict[str, list[Target]] = {}
 
-    def result(**more) -> SolveResult:
-        table = pd.DataFrame(rows)
+    def targets_of(model: str, today_agg: RunAggregate) -> list[Target]:
+        """The targets, and the kept metrics as targets around today's value under ``model``."""
+        return target_list + [k.target(target_test(today_agg, Target(k.metric, 0.0, math.inf))["value"], players)
+                              for k in keep_list]
+
+    for name, r in today_runs.items():
+        per_model[name] = targets_of(name, r.aggregate)
+    today = judge_models({n: r.aggregate for n, r in today_runs.items()}, per_model)
+    seconds_per_verify = max(sum(r.elapsed for r in today_runs.values()), 0.01)
+    reserve = seconds_per_verify * answers * 1.2 + (seconds_per_verify * 0.2 if costly else 0)
+    deadline = started + budget_s - reserve
+    bar: dict = {}  # the round's progress bar, which every block of the round moves on
+    race = Race(lambda change, model, block, n: _block(plan_of(change, names[model],
+                                                               derive_seed(settings.seed, "solve rung", block), n),
+                                                       bar, options),
+                [m.name for m in cheap], per_model, start_n, verify_n, answers, deadline)
+
+    today_aggs = {n: r.aggregate for n, r in today_runs.items()}  # every model's, the expensive ones' as played
+    search_first = min(SEARCH_FIRST, search_n)
+    today_blocks: dict[str, int] = {}
+
+    def search_block(change: dict, m: PlayerModel, k: int) -> RunAggregate:
+        """Block ``k`` of an expensive model's games: ``search_first × 2^k`` games on the same seed for
+        today's rules and every change (common random numbers)."""
+        n = search_first * 2 ** k
+        words = describe_change(change, by_key) if change else "today's rules"
+        return play(plan_of(change, m, derive_seed(settings.seed, "solve search", k), n), progress,
+                    f"{game_id}: {words}, {m.words()} ({n:,} games)", options).aggregate
+
+    def today_search(m: PlayerModel, blocks: int) -> None:
+        """Today's rules under an expensive model, to at least ``blocks`` blocks (its kept metrics' ranges
+        follow today's estimate under it)."""
+        while today_blocks.get(m.name, 0) < blocks:
+            k = today_blocks.get(m.name, 0)
+            agg = search_block({}, m, k)
+            today_aggs[m.name] = agg if k == 0 else today_aggs[m.name].merge(agg)
+            today_blocks[m.name] = k + 1
+        per_model[m.name] = targets_of(m.name, today_aggs[m.name])
+
+    def settle_costly(change: dict | None, aggs: dict[str, RunAggregate]) -> dict:
+        """The expensive models on a change (None: today's rules) that meets under the others: blocks
+        of ``search_first`` games, doubling, until each model is settled there (meets or refuted), the
+        next block would pass ``search_n`` games, or the budget is spent. Returns the family's judgement."""
+        judged = judge_models(aggs, per_model)
+        for m in costly:
+            k = 0
+            while True:
+                today_search(m, k + 1)
+                if change is None:
+                    aggs[m.name] = today_aggs[m.name]
+                else:
+                    agg = search_block(change, m, k)
+                    aggs[m.name] = agg if k == 0 else aggs[m.name].merge(agg)
+                judged = judge_models(aggs, per_model)
+                k += 1
+                if (judged["models"][m.name] != OPEN or search_first * (2 ** (k + 1) - 1) > search_n
+                        or time.perf_counter() > started + budget_s):
+                    break
+        return judged
+
+    def result() -> SolveResult:
+        table = pd.DataFrame([race_row(e, knob_list, by_key, names, today_aggs, today["models"]) for e in tried])
         if len(table):
             table = table.sort_values(["keys_changed", "distance"], kind="stable").reset_index(drop=True)
+            table["pareto"] = pareto_front(table)
         return SolveResult(game_id, settings.seed, players, target_list, knob_list, today, today_result, table,
                            answer_list, comparison, verify_n, start_n, budget_s, time.perf_counter() - started,
-                           interrupted, budget_spent, verified, notes, **more)
+                           interrupted, race.budget_spent, verified, notes, models=model_list, keeps=keep_list,
+                           complete=complete, unsettled=[e for e in tried if e.blocks and e.verdict == OPEN],
+                           search_n=search_n, max_keys=max_keys)
 
+    if today["verdict"] == MEETS and costly:
+        try:
+            today = settle_costly(None, dict(today_aggs))
+        except (KeyboardInterrupt, RunInterrupted):
+            raise RunInterrupted(0, search_n) from None
     if today["verdict"] == MEETS:
         return result()
 
-    def record(stage: list[dict], aggs: dict, keys: int) -> None:
-        """A row per candidate of a stage that played: its change, size, games, verdict, metrics."""
-        for i, c in enumerate(stage):
-            if aggs[i] is not None:
-                row = {k.key: c.get(k.key, np.nan) for k in knob_list}
-                size = change_size(c, by_key)
-                row.update({"change": describe_change(c, by_key), "set": set_line(c), "keys_changed": size[0],
-                            "distance": size[1], "stage": keys, **metrics_row(aggs[i], target_list)})
-                rows.append(row)
+    # 2. the search: stages of 1, 2, ... knobs, each a race (studies/race.py) on common random numbers
+    def show(rnd: int, batch: list[Entry]):
+        if progress is None:
+            return None
+        total = sum(race.block_games(e.blocks) for e in batch) * len(cheap)
+        left = max(deadline - time.perf_counter(), 0.0)
+        shown = progress(f"{game_id}: {batch[0].stage} knob{'s' * (batch[0].stage > 1)}, round {rnd + 1} "
+                         f"({len(batch)} candidates x {len(cheap)} model{'s' * (len(cheap) > 1)}; search budget "
+                         f"{left / 60:.1f} min left)")
+        bar.update(shown=shown, total=total, games=0, start=time.perf_counter())
+        return shown
 
-    # 2. the search: stages of 1, 2, ... knobs, each a race through rungs on common random numbers
-    in_play = None
-    ranked: list[dict] = []  # the last stage's candidates, best first (by shortfall, then size)
     try:
         for keys in range(1, min(max_keys, len(knob_list)) + 1):
             stage = all_candidates(knob_list, keys)
             if keys > 1 and len(stage) > STAGE_MOST:  # too many to race: grow the last stage's best by one knob
-                stage = extend(ranked, knob_list, STAGE_MOST)
-            stage.sort(key=lambda c: change_size(c, by_key))
-            aggs = {i: None for i in range(len(stage))}
-            in_play = (stage, aggs, keys)
-            alive = list(range(len(stage)))
-            judged: dict[int, dict] = {}
-            rung = 0
-            while alive:
-                n_r = start_n * 2 ** rung
-                if n_r > verify_n or time.perf_counter() > deadline:
-                    budget_spent = budget_spent or time.perf_counter() > deadline
-                    break
-                rung_seed = derive_seed(settings.seed, "solve rung", rung)
-                total = n_r * len(alive)
-                left = max(deadline - time.perf_counter(), 0.0)
-                shown = progress(f"{game_id}: {keys} knob{'s' * (keys > 1)}, rung {rung + 1} ({len(alive)} "
-                                 f"candidates x {n_r:,} games; search budget {left / 60:.1f} min left)"
-                                 ) if progress is not None else None
-                done = {"games": 0, "start": time.perf_counter()}
-
-                def each(d: int, _n: int, _s: float, done=done, shown=shown, total=total) -> None:
-                    shown(done["games"] + d, total, time.perf_counter() - done["start"])
-
-                try:
-                    for i in alive:
-                        if time.perf_counter() > deadline:
-                            budget_spent = True
-                            break
-                        plan = with_change(stage[i], rung_seed).plan(n_r, **run)
-                        played = SimulationResult.from_plan(plan, progress=each if shown is not None else None,
-                                                            options=replace(options, keep_games=False))
-                        done["games"] += n_r
-                        aggs[i] = played.aggregate if aggs[i] is None else aggs[i].merge(played.aggregate)
-                        judged[i] = judge(aggs[i], target_list)
-                finally:
-                    if shown is not None and hasattr(shown, "close"):
-                        shown.close()
-                if budget_spent:
-                    break
-                met = [i for i in alive if judged[i]["verdict"] == MEETS]
-                for i in met:
-                    found.append((change_size(stage[i], by_key), stage[i], aggs[i]))
-                open_ = [i for i in alive if judged[i]["verdict"] == OPEN]
-                # the better half goes on: nearest to meeting with its games counted (the worst target's
-                # Holm p: an estimate on target from as many games as the others, but further inside),
-                # then the shortfall, then the size
-                open_.sort(key=lambda i: (max(t["p_holm"] for t in judged[i]["tests"]), judged[i]["shortfall"],
-                                          change_size(stage[i], by_key)))
-                alive = open_[: max(1, math.ceil(len(open_) / 2))] if len(open_) > 1 else open_
-                found.sort(key=lambda f: f[0])
-                if len(found) >= answers and all(change_size(stage[i], by_key) > found[answers - 1][0] for i in alive):
-                    break
-                rung += 1
-            record(stage, aggs, keys)
-            in_play = None
-            played = [i for i in aggs if aggs[i] is not None]
-            played.sort(key=lambda i: (judged[i]["shortfall"], change_size(stage[i], by_key)))
-            ranked = [stage[i] for i in played]
-            if len(found) >= answers or budget_spent:
+                ranked = sorted((e for e in tried if e.stage == keys - 1), key=lambda e: (
+                    e.judged["shortfall"], e.size))
+                stage = extend([e.change for e in ranked], knob_list, STAGE_MOST)
+                complete = False
+            entries = sorted((Entry(c, change_size(c, by_key), keys) for c in stage), key=lambda e: e.size)
+            tried += entries
+            race.run(entries, found, show)
+            if len(found) >= answers or race.budget_spent:
                 break
     except (KeyboardInterrupt, RunInterrupted):
         interrupted = True
-        if in_play is not None:  # the stage in play: what its candidates have played so far
-            record(*in_play)
-    found.sort(key=lambda f: f[0])
+    tried = [e for e in tried if e.blocks]
+    found.sort(key=lambda e: e.size)
 
-    # 3. the answers on the verification games, today's rules beside them: the found changes in order
-    # of size until ``answers`` of them meet on fresh games (at most twice as many verified)
+    # 3. the answers on the verification games, today's rules beside them, under every model: the found
+    # changes in order of size until ``answers`` of them meet on fresh games (at most twice as many)
     arms = {}
+
+    def verify(entry: Entry, by_search: bool = True) -> Answer:
+        """A candidate on the verification games under every model of the race, then (where it meets
+        under all of them) under the expensive ones: the answer with each model's verdict and why.
+        ``by_search`` False: a change played only to tell under which players it holds."""
+        words = describe_change(entry.change, by_key)
+        a = Answer(entry.change, entry.size, words, entry.judged, found=by_search)
+        answer_list.append(a)
+        runs = {}
+        for i, m in enumerate(cheap):
+            runs[m.name] = play(plan_of(a.change, m, verify_seed, verify_n), progress,
+                                f"{game_id}: {words}, {m.words()} ({verify_n:,} fresh games)", kept if i == 0 else options)
+        arms[words] = runs[cheap[0].name]
+        aggs = {n: r.aggregate for n, r in runs.items()}
+        a.judged = judge_models(aggs, per_model)
+        if costly and a.judged["verdict"] == MEETS:  # the expensive players on the survivors only
+            a.judged = settle_costly(a.change, aggs)
+        a.models = model_verdicts(a.judged, aggs, today_aggs, per_model, model_list)
+        verified[a.words] = True
+        return a
+
     try:
-        for size, change, agg in found[: 2 * answers] if not interrupted else []:
+        for entry in found[: 2 * answers] if not interrupted else []:
             holding = sum(1 for a in answer_list if verified.get(a.words) and a.judged["verdict"] == MEETS)
             if holding >= answers or (len(answer_list) >= answers and time.perf_counter() > started + budget_s):
                 break
-            a = Answer(change, size, describe_change(change, by_key), judge(agg, target_list))
-            answer_list.append(a)
-            played = play(with_change(a.change, verify_seed).plan(verify_n, **run), progress,
-                          f"{game_id}: {a.words} ({verify_n:,} fresh games)", kept)
-            a.judged = judge(played.aggregate, target_list)
-            verified[a.words] = True
-            arms[a.words] = played  # the smallest that holds on fresh games is the chosen change
-        chosen = next((a for a in answer_list if verified.get(a.words) and a.judged["verdict"] == MEETS), None)
-        if chosen is not None and models:
-            chosen.models = _other_players(chosen, heuristic, search_preset, with_change, run, target_list,
-                                           derive_seed(settings.seed, "solve model"), model_n, search_n, progress,
-                                           kept, game_id)
+            verify(entry)
+        if not found and not interrupted and len(cheap) > 1:
+            # nothing held under every model: the changes that hold under some and were refuted under
+            # others, nearest to meeting where they hold first, on fresh games, to say which and why
+            for entry in split_candidates(tried, today["models"])[:answers]:
+                if time.perf_counter() > started + budget_s:
+                    break
+                verify(entry, by_search=False)
     except (KeyboardInterrupt, RunInterrupted):
         interrupted = True
     if interrupted:  # what the search found and no fresh games played yet, kept unverified
         shown = {a.words for a in answer_list}
-        answer_list += [Answer(change, size, describe_change(change, by_key), judge(agg, target_list))
-                        for size, change, agg in found[:answers] if describe_change(change, by_key) not in shown]
+        answer_list += [Answer(e.change, e.size, describe_change(e.change, by_key), e.judged)
+                        for e in found[:answers] if describe_change(e.change, by_key) not in shown]
     if arms:
         comparison = _comparison(today_result, arms, answer_list)
     return result()
+
+
+def split_candidates(entries: list[Entry], today: dict[str, str]) -> list[Entry]:
+    """The candidates refuted under some player model and not under another under which today's
+    rules do not meet (``today``: model -> today's verdict; a change that "holds" only where today's
+    rules hold already says nothing), nearest to meeting where they are not refuted first (the
+    shortfall of those models' targets), then the smallest."""
+    def holding(e: Entry) -> list[str]:
+        return [m for m, v in e.judged["models"].items() if v != FAILS and today.get(m) != MEETS]
+
+    def near(e: Entry) -> tuple:
+        return (shortfall([t for t in e.judged["tests"] if t["model"] in holding(e) and t["keep"] is None]), e.size)
+
+    split = [e for e in entries if e.judged is not None and FAILS in e.judged["models"].values() and holding(e)]
+    return sorted(split, key=near)
+
+
+def _block(plan, bar: dict, options: RunOptions) -> RunAggregate:
+    """One block of a candidate's games under one model, shown on the round's progress bar."""
+    shown = bar.get("shown")
+
+    def each(d: int, _n: int, _s: float) -> None:
+        shown(bar["games"] + d, bar["total"], time.perf_counter() - bar["start"])
+
+    played = SimulationResult.from_plan(plan, progress=each if shown is not None else None,
+                                        options=replace(options, keep_games=False))
+    bar["games"] = bar.get("games", 0) + plan.n
+    return played.aggregate
+
+
+def model_verdicts(judged: dict, aggs: dict[str, RunAggregate], today: dict[str, RunAggregate], per_model: dict,
+                   models: list[PlayerModel]) -> list[dict]:
+    """Per player model: its verdict in the family, its games, its tests, today's beside, and why
+    it fails where the numbers tell (a game length that collapses)."""
+    out = []
+    for m in models:
+        if m.name not in aggs:
+            out.append({"model": m.words(), "name": m.name, "games": 0, "verdict": "not played",
+                        "tests": [], "today": [], "reason": "not played: the change did not meet under the "
+                        "cheaper models first"})
+            continue
+        tests = [t for t in judged["tests"] if t["model"] == m.name]
+        before = today.get(m.name)
+        out.append({"model": m.words(), "name": m.name, "games": int(aggs[m.name].n),
+                    "verdict": judged["models"][m.name], "tests": tests,
+                    "today": judge(before, per_model[m.name])["tests"] if before is not None else [],
+                    "reason": why_not(tests, aggs[m.name], before)})
+    return out
+
+
+def why_not(tests: list[dict], agg: RunAggregate, today: RunAggregate | None) -> str:
+    """Why a change fails under a model, where the numbers tell: the target it misses (its interval),
+    and the game length collapsing against today's under the same players."""
+    said = [f"{label(t['metric'])} {_side(t)}" for t in tests if not t["met"]]
+    if today is not None and today.n and agg.n:
+        before, after = today.percentile(50), agg.percentile(50)
+        if before > 0 and after <= 0.5 * before:
+            said.append(f"the game length collapses (median {after:g} against {before:g} today)")
+    return "; ".join(said)
+
+
+def _side(t: dict) -> str:
+    words = test_words(t)
+    if t["out"]:
+        return f"misses its range: {words}"
+    return f"not settled at this many games: {words}"
+
+
+def pareto_front(table: pd.DataFrame) -> pd.Series:
+    """The candidates no other candidate beats on every count: change size (knobs changed − 1 +
+    distance), the targets' shortfall and the kept metrics' shortfall (smaller is better on each;
+    a candidate equal on all three to another is on the front with it)."""
+    points = np.column_stack([table["keys_changed"].to_numpy(float) - 1 + table["distance"].to_numpy(float),
+                              table["shortfall"].to_numpy(float), table["kept_shortfall"].to_numpy(float)])
+    front = []
+    for p in points:
+        dominated = np.any(np.all(points <= p, axis=1) & np.any(points < p, axis=1))
+        front.append(not dominated)
+    return pd.Series(front, index=table.index)
+
+
+def race_row(entry: Entry, knobs: list[Knob], by_key: dict[str, Knob], models: dict[str, PlayerModel],
+             today: dict[str, RunAggregate], today_verdicts: dict[str, str]) -> dict:
+    """A row of the candidates table: the change, its size, its games per model, its verdict, and
+    each target's (and kept metric's) value, interval and Holm p under the model where it is
+    furthest from met; ``worst_model``: the model of the largest Holm p; ``meets_under`` and
+    ``fails_under``: the models it meets under, and those it misses under with why (why_not);
+    ``mends_under``: the models it meets under where today's rules do not."""
+    row = {k.key: entry.change.get(k.key, np.nan) for k in knobs}
+    judged = entry.judged
+    row.update({"change": describe_change(entry.change, by_key), "set": set_line(entry.change),
+                "keys_changed": entry.size[0], "distance": entry.size[1], "stage": entry.stage, "games": entry.games,
+                "verdict": judged["verdict"], "shortfall": judged["shortfall"],
+                "kept_shortfall": judged["kept_shortfall"], "p_worst": judged["p_worst"],
+                "worst_model": max(judged["tests"], key=lambda t: t["p_holm"])["model"]})
+    for metric in dict.fromkeys(t["metric"] for t in judged["tests"]):
+        t = max((t for t in judged["tests"] if t["metric"] == metric), key=lambda t: t["p_holm"])
+        name = f"keep_{metric}" if t["keep"] is not None else metric
+        row.update({name: t["value"], f"{name}_ci_low": t["ci_low"], f"{name}_ci_high": t["ci_high"],
+                    f"{name}_p_holm": t["p_holm"], f"{name}_model": t["model"]})
+    verdicts = judged["models"]
+    row["meets_under"] = "; ".join(models[m].words() for m in verdicts if verdicts[m] == MEETS)
+    row["mends_under"] = "; ".join(models[m].words() for m in verdicts
+                                   if verdicts[m] == MEETS and today_verdicts.get(m) != MEETS)
+    row["fails_under"] = "; ".join(
+        f"{models[m].words()}: " + why_not([t for t in judged["tests"] if t["model"] == m], entry.aggs[m], today.get(m))
+        for m in verdicts if verdicts[m] == FAILS)
+    worst = min(entry.aggs.values(), key=lambda a: balance_test(a, 0.0, 1.0)["value"])
+    if "balance" not in row:  # the balance, always (the worst model's): the candidates table's
+        bal = balance_test(worst, 0.0, 1.0)
+        row.update({"balance": bal["value"], "balance_ci_low": bal["ci_low"], "balance_ci_high": bal["ci_high"]})
+    row["favoured"] = int(np.argmax(worst.seat_wins))  # the seat that wins most (a grid's neighbours may swap it)
+    return row
 
 
 def _card_priority(card_values: Any, game: str) -> list[dict]:
@@ -519,28 +762,6 @@ def _card_priority(card_values: Any, game: str) -> list[dict]:
     if data.get("game") != game:
         raise ConfigError(f"--card-values {card_values}: the card values of {data.get('game')!r}, not of {game!r}")
     return data["priority"]
-
-
-def _other_players(chosen: Answer, heuristic: str | None, search_preset, with_change, run, targets, seed: int,
-                   model_n: int, search_n: int, progress, options, game_id: str) -> list[dict]:
-    """The chosen change under another heuristic at every seat and under the search player at a
-    modest budget: meets, does not meet, or not settled at that many games; today's rules beside."""
-    out = []
-    cases = []
-    if heuristic is not None:
-        cases.append((heuristic, model_n, {}))
-    if search_preset is not None:
-        name, preset = search_preset
-        cases.append((name, search_n, {name: preset}))
-    for name, n, presets in cases:
-        changed = play(with_change(chosen.change, seed).plan(n, presets=presets, strategies=[name]), progress,
-                       f"{game_id}: {chosen.words}, all {name} ({n:,} games)", replace(options, keep_games=False))
-        before = play(with_change({}, seed).plan(n, presets=presets, strategies=[name]), progress,
-                      f"{game_id}: today's rules, all {name} ({n:,} games)", replace(options, keep_games=False))
-        j = judge(changed.aggregate, targets)
-        out.append({"model": f"{name} at every seat", "games": int(changed.n_played), "verdict": j["verdict"],
-                    "tests": j["tests"], "today": judge(before.aggregate, targets)["tests"]})
-    return out
 
 
 def _comparison(today: SimulationResult, arms: dict[str, SimulationResult], answers: list[Answer]) -> ComparisonResult:
