@@ -21,6 +21,7 @@ from __future__ import annotations
 import itertools
 import math
 import re
+import shlex
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -346,9 +347,27 @@ def _count(value: float) -> str:
     return f"{value:g}"
 
 
-def set_line(change: dict) -> str:
-    """The ``--set`` options that play the change."""
-    return " ".join(f"--set {k}={toml_value(v)}" for k, v in change.items())
+VARIANT = "variant"  # the knob over the game's variant files (``--knob variant=take-back,no-joker``)
+
+
+def setup_args(change: dict, variants: tuple[str, ...] = (), overrides: tuple[str, ...] = ()) -> list[str]:
+    """The options that play ``change`` on a setup of ``variants`` and ``--set`` ``overrides`` (the
+    ones the solve started from), in the order a run applies them: the variants (the setup's, then
+    the change's), then the overrides (the setup's, then the change's). A setup's override of a key
+    the change sets is left out: the change's value is the one played."""
+    changed = {k for k in change if k != VARIANT}
+    args = [a for v in variants for a in ("--variant", v)]
+    if VARIANT in change:
+        args += ["--variant", str(change[VARIANT])]
+    args += [a for o in overrides if o.partition("=")[0].strip() not in changed for a in ("--set", o)]
+    args += [a for k, v in change.items() if k != VARIANT for a in ("--set", f"{k}={toml_value(v)}")]
+    return args
+
+
+def set_line(change: dict, variants: tuple[str, ...] = (), overrides: tuple[str, ...] = ()) -> str:
+    """The options that play the change (``--set KEY=VALUE``, ``--variant NAME``) as one shell line,
+    the setup's own ``variants`` and ``overrides`` with them (setup_args)."""
+    return " ".join(shlex.quote(a) for a in setup_args(change, variants, overrides))
 
 
 # ----------------------------------------------------------------------------------- statistics

@@ -65,6 +65,8 @@ def solve(
         state = ("verified: meets every target" if solution["meets"] else "verified: does not meet every target"
                  if solution["verified"] else "unverified")
         console.print(f"{solution['words']} ({state}): {solution['set']}")
+    if solution["command"] is not None:  # the answer on the setup the solve started from, as verified
+        console.print(f"play it: {solution['command']}", soft_wrap=True, markup=False, highlight=False)
     print_findings(console, result.findings(), page=str(written / "solve.html"))
     Console(stderr=True).print(f"report: {written / 'solve.html'}")
     if result.interrupted:

@@ -27,6 +27,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import shlex
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -41,6 +42,7 @@ from simbalance.analysis.labels import metric_label
 from simbalance.analysis.solve import (
     MEETS,
     OPEN,
+    VARIANT,
     Answer,
     Knob,
     Target,
@@ -58,6 +60,7 @@ from simbalance.analysis.solve import (
     parse_knob,
     parse_target,
     set_line,
+    setup_args,
     solve_findings,
 )
 from simbalance.analysis.solve import candidates as all_candidates
@@ -74,6 +77,7 @@ from simbalance.studies.run import SimulationResult, play
 from simbalance.studies.settings import RunSettings
 
 STAGE_MOST = 400  # candidates of one stage at the most: a larger stage grows from the last stage's best
+SKIPPED_SHOWN = 5  # refused candidates named in solution.json (all are counted)
 DEFAULT_BUDGET_S = 20 * 60
 
 
@@ -120,6 +124,18 @@ class SolveResult:
     budget_spent: bool = False  # the budget stopped the search
     verified: dict = field(default_factory=dict)  # answer words -> verified on fresh games
     notes: list[str] = field(default_factory=list)
+    skipped: list[dict] = field(default_factory=list)  # candidates the engine refuses: {changes, reason}
+    setup: Setup | None = None  # what the solve started from: every answer is played on it
+
+    def set_of(self, change: dict) -> str:
+        """The options that play ``change`` on the setup the solve started from (its --variant and
+        --set with the change's)."""
+        setup = self.setup or Setup()
+        return set_line(change, setup.variants, setup.overrides)
+
+    def command_of(self, change: dict) -> str:
+        """The ``simbalance run`` that plays ``change`` as its verification did (Setup.command)."""
+        return (self.setup or Setup()).command(self.game, change, self.verify_n)
 
     @property
     def chosen(self) -> Answer | None:
@@ -189,20 +205,25 @@ class SolveResult:
                       for k in self.knobs],
             "no_change_needed": self.no_change_needed,
             "changes": dict(best.change) if best is not None else {},
-            "set": set_line(best.change) if best is not None else "",
+            "set": self.set_of(best.change) if best is not None else self.set_of({}),
+            "command": (self.command_of(best.change) if best is not None
+                        else self.command_of({}) if self.no_change_needed else None),
+            "setup": self.setup.as_dict() if self.setup is not None else None,
             "words": best.words if best is not None else None,
             "verified": bool(best is not None and self.verified.get(best.words)),
             "meets": bool(chosen is not None) or self.no_change_needed,
             "metrics": best.judged["tests"] if best is not None else self.today["tests"],
             "today": self.today["tests"],
             "models": best.models if best is not None else [],
-            "answers": [{"changes": a.change, "set": set_line(a.change), "words": a.words, "size": list(a.size),
+            "answers": [{"changes": a.change, "set": self.set_of(a.change), "command": self.command_of(a.change),
+                         "words": a.words, "size": list(a.size),
                          "verified": bool(self.verified.get(a.words)), "verdict": a.judged["verdict"],
                          "metrics": a.judged["tests"]} for a in self.answers],
             "candidates": [{c: _plain(r[c]) for c in cols} for _, r in self.candidates.iterrows()],
             "verify_n": self.verify_n, "start_n": self.start_n, "budget_s": self.budget_s,
             "seconds": round(self.seconds, 1), "budget_spent": self.budget_spent, "interrupted": self.interrupted,
             "notes": self.notes,
+            "skipped": {"count": len(self.skipped), "first": self.skipped[:SKIPPED_SHOWN]},
             "findings_of_the_changed_game": self._changed_findings_json(),
         }
 
@@ -212,6 +233,48 @@ class SolveResult:
             return None
         today, changed = pair
         return {"today": [f.to_dict() for f in today], "changed": [f.to_dict() for f in changed]}
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What a solve started from besides the game's own config: ``--config``, ``--players``,
+    ``--variant``, ``--set``, ``--strategies``, ``--rotate``, and the verification's seed. Every
+    candidate is played on it, so it is part of every answer: solution.json's ``set`` and
+    ``command`` carry it."""
+
+    config: str | None = None
+    players: int | None = None
+    variants: tuple[str, ...] = ()
+    overrides: tuple[str, ...] = ()
+    strategies: str | None = None
+    rotate: bool = False
+    verify_seed: int = 0
+
+    @classmethod
+    def of(cls, settings: RunSettings, strategies: list[str] | str | None, rotate: bool, verify_seed: int) -> Setup:
+        names = ",".join(strategies) if isinstance(strategies, (list, tuple)) else strategies
+        return cls(settings.config, settings.players, settings.variants, settings.overrides, names, bool(rotate),
+                   verify_seed)
+
+    def command(self, game: str, change: dict, n: int) -> str:
+        """The ``simbalance run`` that plays ``change`` on this setup: the verification's games
+        (``n`` of them on its seed); another ``--seed`` plays fresh ones."""
+        args = ["simbalance", "run", game, "--n", str(n), "--seed", str(self.verify_seed)]
+        if self.config is not None:
+            args += ["--config", self.config]
+        if self.players is not None:
+            args += ["--players", str(self.players)]
+        args += setup_args(change, self.variants, self.overrides)
+        if self.strategies:
+            args += ["--strategies", self.strategies]
+        if self.rotate:
+            args.append("--rotate")
+        return " ".join(shlex.quote(a) for a in args)
+
+    def as_dict(self) -> dict:
+        return {"config": self.config, "players": self.players, "variants": list(self.variants),
+                "overrides": list(self.overrides), "strategies": self.strategies, "rotate": self.rotate,
+                "verify_seed": self.verify_seed}
 
 
 def _plain(v: Any) -> Any:
@@ -242,6 +305,25 @@ def _knobs(knobs, cfg: dict) -> list[Knob]:
                             for k, v in knobs.items()])
     items = [knobs] if isinstance(knobs, str) else list(knobs)
     return check_knobs([parse_knob(k, cfg) for k in items])
+
+
+def refusal(setup: RunSettings, run: dict) -> str | None:
+    """Why the engine refuses to play ``setup`` (the run's own planning: the config's keys and types,
+    the players, the engine's ``prepare`` checks such as a deal that leaves a seat no card), or None
+    when it plays. A combination of knobs each playable alone may still be refused together."""
+    try:
+        setup.plan(10, **run)  # planning does not depend on the number of games
+    except SimbalanceError as exc:
+        return str(exc)
+    return None
+
+
+def skipped_note(skipped: list[dict]) -> str:
+    """The note of the candidates left out because the engine refuses them, with the first reason."""
+    first = skipped[0]
+    count = len(skipped)
+    return (f"{count:,} candidate{'s' * (count > 1)} skipped before any game: the engine refuses "
+            f"{'the combination' if count == 1 else 'these combinations'} (e.g. {first['words']}: {first['reason']})")
 
 
 def other_heuristic(plan) -> str | None:
@@ -308,8 +390,10 @@ def solve(
              "change's size is measured from today's value" for k in knob_list if k.outside]
 
     def with_change(change: dict, seed: int) -> RunSettings:
-        return settings.but(seed=seed, overrides=settings.overrides + tuple(f"{k}={toml_value(v)}"
-                                                                            for k, v in change.items()))
+        """The setup the solve started from with ``change`` on top, as Setup.command plays it."""
+        variants = settings.variants + ((change[VARIANT],) if VARIANT in change else ())
+        return settings.but(seed=seed, variants=variants, overrides=settings.overrides + tuple(
+            f"{k}={toml_value(v)}" for k, v in change.items() if k != VARIANT))
 
     today_plan = settings.but(seed=verify_seed).plan(10, **run)
     idle = []
@@ -359,6 +443,19 @@ def solve(
     found: list[tuple[tuple, dict, RunAggregate]] = []  # (size, change, aggregate) that met every target
     answer_list: list[Answer] = []
     verified: dict[str, bool] = {}
+    skipped: list[dict] = []  # candidates the engine refuses (studies/solve.refusal), never played
+
+    def playable(stage: list[dict]) -> list[dict]:
+        """The candidates the engine plans (each checked as a run's planning checks it, before any of
+        its games); the others are counted in ``skipped``, never raced."""
+        out = []
+        for change in stage:
+            reason = refusal(with_change(change, verify_seed), run)
+            if reason is None:
+                out.append(change)
+            else:
+                skipped.append({"changes": change, "words": describe_change(change, by_key), "reason": reason})
+        return out
     comparison = None
 
     # 1. today's rules on the verification games
@@ -377,7 +474,8 @@ def solve(
             table = table.sort_values(["keys_changed", "distance"], kind="stable").reset_index(drop=True)
         return SolveResult(game_id, settings.seed, players, target_list, knob_list, today, today_result, table,
                            answer_list, comparison, verify_n, start_n, budget_s, time.perf_counter() - started,
-                           interrupted, budget_spent, verified, notes, **more)
+                           interrupted, budget_spent, verified, notes, skipped,
+                           Setup.of(settings, strategies, rotate, verify_seed), **more)
 
     if today["verdict"] == MEETS:
         return result()
@@ -400,6 +498,7 @@ def solve(
             stage = all_candidates(knob_list, keys)
             if keys > 1 and len(stage) > STAGE_MOST:  # too many to race: grow the last stage's best by one knob
                 stage = extend(ranked, knob_list, STAGE_MOST)
+            stage = playable(stage)
             stage.sort(key=lambda c: change_size(c, by_key))
             aggs = {i: None for i in range(len(stage))}
             in_play = (stage, aggs, keys)
@@ -464,6 +563,8 @@ def solve(
         if in_play is not None:  # the stage in play: what its candidates have played so far
             record(*in_play)
     found.sort(key=lambda f: f[0])
+    if skipped:
+        notes.append(skipped_note(skipped))
 
     # 3. the answers on the verification games, today's rules beside them: the found changes in order
     # of size until ``answers`` of them meet on fresh games (at most twice as many verified)
