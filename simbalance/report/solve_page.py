@@ -79,7 +79,7 @@ def render_solve(result: SolveResult, images: dict[str, bytes], command: str,
     status.insert(0, _answer_command(result))
     parts = [*status, f"<p class='verdict'>Targets: {escape(goal)}, each met when its 95% interval lies inside it "
              "(Holm-adjusted across the targets). Knobs: "
-             + ", ".join(f"<code>{escape(k.text())}</code> (today {escape(str(k.today))})" for k in result.knobs)
+             + ", ".join(f"<code>{escape(k.text())}</code> (today {escape(k.value_text(k.today))})" for k in result.knobs)
              + ".</p>",
              "<h2 id='today'>Today's rules</h2>",
              f"<p>{result.verify_n:,} games on the verification seed: {escape(result.today['verdict'])}.</p>",

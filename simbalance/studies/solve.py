@@ -52,9 +52,10 @@ from simbalance.analysis.solve import (
     default_knobs,
     default_targets,
     describe_change,
+    NUMBER,
     extend,
     judge,
-    make_knob,
+    knob_from_table,
     metrics_row,
     order_by_card_values,
     parse_knob,
@@ -201,8 +202,8 @@ class SolveResult:
         return {
             "game": self.game, "seed": self.seed, "players": self.players,
             "targets": [{"metric": t.metric, "low": t.low, "high": t.high} for t in self.targets],
-            "knobs": [{"key": k.key, "low": k.low, "high": k.high, "step": k.step, "today": k.today}
-                      for k in self.knobs],
+            "knobs": [{"key": k.key, "kind": k.kind, "low": k.low, "high": k.high, "step": k.step, "today": k.today,
+                       "values": list(k.values)} for k in self.knobs],
             "no_change_needed": self.no_change_needed,
             "changes": dict(best.change) if best is not None else {},
             "set": self.set_of(best.change) if best is not None else self.set_of({}),
@@ -297,14 +298,13 @@ def _targets(targets, cfg: dict, players: int) -> list[Target]:
     return check_targets([t if isinstance(t, Target) else parse_target(t, players) for t in items])
 
 
-def _knobs(knobs, cfg: dict) -> list[Knob]:
+def _knobs(knobs, cfg: dict, game: str) -> list[Knob]:
     if knobs is None or (not isinstance(knobs, dict) and len(knobs) == 0):
-        return check_knobs(default_knobs(cfg))
+        return check_knobs(default_knobs(cfg, game))
     if isinstance(knobs, dict):
-        return check_knobs([make_knob(k, v[0], v[1], v[2] if len(v) > 2 else None, cfg, f"knob {k}")
-                            for k, v in knobs.items()])
+        return check_knobs([knob_from_table(k, v, cfg, game, f"knob {k}") for k, v in knobs.items()])
     items = [knobs] if isinstance(knobs, str) else list(knobs)
-    return check_knobs([parse_knob(k, cfg) for k in items])
+    return check_knobs([parse_knob(k, cfg, game) for k in items])
 
 
 def refusal(setup: RunSettings, run: dict) -> str | None:
@@ -384,7 +384,7 @@ def solve(
     cfg = base_plan.config
     players = base_plan.players
     target_list = _targets(targets, cfg, players)
-    knob_list = _knobs(knobs, cfg)
+    knob_list = _knobs(knobs, cfg, settings.game)
     by_key = {k.key: k for k in knob_list}
     notes = [f"{k.key}: today's value {toml_value(k.today)} lies outside its range {k.low:g} to {k.high:g}; a "
              "change's size is measured from today's value" for k in knob_list if k.outside]
@@ -397,13 +397,13 @@ def solve(
 
     today_plan = settings.but(seed=verify_seed).plan(10, **run)
     idle = []
-    for k in knob_list:  # every knob's ends are playable rules: checked before any game
+    for k in knob_list:  # every knob's ends (every value of a choice) are playable rules: checked before any game
         same = []
-        for v in (k.values[0], k.values[-1]):
+        for v in (k.values[0], k.values[-1]) if k.kind == NUMBER else k.values:
             try:
                 plan = with_change({k.key: v}, verify_seed).plan(10, **run)
             except SimbalanceError as exc:
-                raise ConfigError(f"--knob {k.text()}: {k.key} = {toml_value(v)} is not a playable rule: {exc}") \
+                raise ConfigError(f"--knob {k.text()}: {k.key} = {k.value_text(v)} is not a playable rule: {exc}") \
                     from None
             same.append(same_games(plan, today_plan))
         if all(same):  # a key this player count never reads (ships.4 with 3 players)

@@ -220,7 +220,7 @@ BAD = {
     "empty knob range": (["--knob", "rules.pick_cap=10:10"], "the range is empty"),
     "inverted knob range": (["--knob", "rules.pick_cap=100:10"], "the range is inverted"),
     "knob not in config": (["--knob", "rules.nope=1:2"], "unknown config key 'rules.nope'"),
-    "knob not a number": (["--knob", "rules.repeat_after_pair=0:1"], "is not a number"),
+    "knob true/false given numbers": (["--knob", "rules.repeat_after_pair=0:1"], "rules.repeat_after_pair is true or false"),
     "budget": (["--budget", "soon"], "--budget soon"),
     "card values missing": (["--card-values", "/nonexistent/card_value.json"], "--card-values /nonexistent/card_value.json: cannot read it"),
 }

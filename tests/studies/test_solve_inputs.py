@@ -291,3 +291,107 @@ def test_every_games_default_knobs_and_targets_complete(game, tmp_path):
     assert res.exit_code == 0, res.output
     solution = json.loads((out / "solution.json").read_text())
     assert solution["skipped"]["count"] == len(solution["skipped"]["first"]) or solution["skipped"]["count"] > 5
+
+
+# ------------------------------------------------- item 5: choices, true/false rules and variant files as knobs
+@pytest.mark.parametrize("knob, answer, words", [
+    ("rules.second_bonus=none,one,two", {"rules.second_bonus": "two"}, "--set rules.second_bonus=two"),
+    ("rules.first_bonus_on", {"rules.first_bonus_on": False}, "--set rules.first_bonus_on=false"),
+    ("rules.first_bonus_on=true,false", {"rules.first_bonus_on": False}, "--set rules.first_bonus_on=false"),
+    ("variant=long-die,fair", {"variant": "fair"}, "--variant fair"),
+    ("variant", {"variant": "fair"}, "--variant fair"),
+])
+def test_choices_flags_and_variants_are_searched_like_numbers(rule_duel, knob, answer, words):
+    """Each kind's exactly fair value is the one change found and verified (the others leave a gap
+    of 11/36 or more); the answer's set plays it, on several seeds."""
+    for seed in (1, 2):
+        res = simbalance.solve(rule_duel, ["balance=0.97:1"], [knob], verify_n=20_000, start_n=200, seed=seed,
+                               threads=1, models=False)
+        assert res.chosen is not None and res.chosen.change == answer, (seed, res.candidates)
+        met = res.candidates[res.candidates["verdict"] == MEETS]
+        assert len(met) == 1
+        solution = res.solution()
+        assert solution["set"] == words and words in solution["command"] and solution["changes"] == answer
+        assert res.chosen.size == (1, 1.0)  # a change of a choice, a flag or a variant is one key at full distance
+
+
+def test_smallest_counts_a_choice_as_one_knob_at_full_distance(rule_duel):
+    """Fewest keys first, then the distance: a choice, a true/false rule or a variant file changed
+    is one key at distance 1 (the whole range), whichever value it takes; a number's move is its
+    share of the range (2 of 0:4 is 0.5): the number's half-range move comes first."""
+    from simbalance.analysis.solve import candidates, change_size, parse_knob
+    from simbalance.core.config import load_config
+
+    cfg = load_config(rule_duel)
+    knobs = [parse_knob(k, cfg, rule_duel) for k in ("compensation.points.2=0:4", "rules.second_bonus=none,one,two",
+                                                     "rules.first_bonus_on", "variant=fair,long-die")]
+    by_key = {k.key: k for k in knobs}
+    assert change_size({"rules.second_bonus": "one"}, by_key) == change_size({"rules.second_bonus": "two"}, by_key) \
+        == change_size({"rules.first_bonus_on": False}, by_key) == change_size({"variant": "fair"}, by_key) == (1, 1.0)
+    assert change_size({"compensation.points.2": 2}, by_key) == (1, 0.5)
+    assert change_size({"compensation.points.2": 4, "variant": "fair"}, by_key) == (2, 2.0)
+    ones = sorted(candidates(knobs, 1), key=lambda c: change_size(c, by_key))
+    assert ones[:2] == [{"compensation.points.2": 1}, {"compensation.points.2": 2}]
+    assert {"rules.second_bonus": "none"} not in ones and {"rules.first_bonus_on": True} not in ones  # today's
+    assert len(ones) == 4 + 2 + 1 + 2
+
+
+def test_the_knobs_table_takes_choices_flags_and_variants(rule_duel, tmp_path):
+    config = tmp_path / "mine.toml"
+    config.write_text(CONFIG.replace('"compensation.points.2" = [0, 4]',
+                                     '"rules.second_bonus" = ["none", "one", "two"]\n'
+                                     '"rules.first_bonus_on" = [true, false]\nvariant = ["long-die", "fair"]'))
+    res = simbalance.solve(rule_duel, ["balance=0.97:1"], None, verify_n=20_000, start_n=200, seed=1, threads=1,
+                           models=False, config=str(config), max_keys=1)
+    assert [(k.key, k.kind) for k in res.knobs] == [("rules.second_bonus", "choice"),
+                                                    ("rules.first_bonus_on", "true/false"), ("variant", "variant")]
+    met = res.candidates[res.candidates["verdict"] == MEETS]
+    fair = {"rules.second_bonus from \"none\" to \"two\"", "rules.first_bonus_on from true to false",
+            "the variant fair"}  # equally small: which of them the race keeps is the race's (issue 51 item 2)
+    assert len(met) >= 1 and set(met["change"]) <= fair
+    assert res.chosen is not None and res.chosen.words in fair
+    assert res.solution()["knobs"][2]["values"] == ["long-die", "fair"]
+    from simbalance.report.solve_page import write_solve_folder
+
+    write_solve_folder(res, tmp_path / "out", "test")  # the candidates' table holds words, flags and numbers
+    assert set(met["change"]) <= set(__import__("pandas").read_parquet(tmp_path / "out" / "candidates.parquet")["change"])
+
+
+BAD_KNOBS = {
+    "unknown choice value": ("rules.second_bonus=none,three",
+                             "rules.second_bonus = three is not a playable rule: rules.second_bonus = 'three': allowed "
+                             "'none', 'one', 'two'"),
+    "unknown variant": ("variant=fair,short", "'short' is not a variant of rule-duel; known: fair, long-die"),
+    "a flag given numbers": ("rules.first_bonus_on=0:1", "rules.first_bonus_on is true or false (today true); give "
+                             "--knob rules.first_bonus_on=true,false (or just --knob rules.first_bonus_on)"),
+    "a choice without values": ("rules.second_bonus", "rules.second_bonus is a choice (today 'none'); give its values"),
+    "only today's value": ("rules.second_bonus=none", "no value but today's"),
+    "a number given a list": ("rules.die=4,6", "rules.die is a number; give --knob rules.die=LO:HI"),
+}
+
+
+@pytest.mark.parametrize("case", BAD_KNOBS)
+def test_bad_knobs_of_every_kind_are_one_line_exit_2_and_nothing_written(rule_duel, case, tmp_path):
+    knob, words = BAD_KNOBS[case]
+    out = tmp_path / "out"
+    res = runner.invoke(app, ["solve", rule_duel, "--target", "balance=0.97:1", "--knob", knob, "--threads", "1",
+                              "--out", str(out)], env={"COLUMNS": "400"})
+    assert res.exit_code == 2, res.output
+    lines = [line for line in res.output.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: ") and words in lines[0], res.output
+    assert not out.exists()
+
+
+def test_a_knobs_table_of_the_wrong_form_is_one_line(rule_duel, tmp_path):
+    from simbalance.core.config import knobs_of, load_config
+    from simbalance.core.errors import ConfigError
+
+    cfg = load_config(rule_duel)
+    for table, words in ((["none", 1], "rules.second_bonus is a choice (today 'none'); give the values to try"),
+                         ([1, 2], "rules.second_bonus is a choice")):
+        with pytest.raises(ConfigError, match=words.replace("(", r"\(").replace(")", r"\)")):
+            knobs_of({**cfg, "knobs": {"rules.second_bonus": table}})
+    with pytest.raises(ConfigError, match="expected a list of the game's variant names"):
+        knobs_of({**cfg, "knobs": {"variant": "fair"}})
+    with pytest.raises(ConfigError, match="give the values to try, e.g. \\[true, false\\]"):
+        knobs_of({**cfg, "knobs": {"rules.first_bonus_on": [0, 1]}})
