@@ -41,6 +41,7 @@ from simbalance.analysis.findings import Finding, thresholds
 from simbalance.analysis.labels import metric_label
 from simbalance.analysis.solve import (
     MEETS,
+    NUMBER,
     OPEN,
     VARIANT,
     Answer,
@@ -52,7 +53,6 @@ from simbalance.analysis.solve import (
     default_knobs,
     default_targets,
     describe_change,
-    NUMBER,
     extend,
     judge,
     knob_from_table,

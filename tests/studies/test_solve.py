@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import json
 import math
-import sys
 
 import numpy as np
 import pytest
+from plugin_duel import DUEL_KERNEL, plugin_game
 from typer.testing import CliRunner
 
 import simbalance
@@ -35,7 +35,6 @@ from simbalance.cli.main import app
 from simbalance.core.aggregate import WIN_UNITS, RunAggregate
 from simbalance.core.config import load_config
 from simbalance.core.errors import ConfigError
-from simbalance.games import registry
 
 runner = CliRunner()
 
@@ -48,12 +47,8 @@ SPEC = GameSpec(id="dice-duel", title="Dice duel", summary="two dice, the higher
 
 DUEL_ENGINE = '''
 import numpy as np
-from numba import njit
 
 from simbalance.core.config import require_int
-from simbalance.core.records import END_WIN, record_dtype
-from simbalance.core.rng import randint, seed_game
-from simbalance.core.spec import Engine
 
 
 def prepare(cfg, players, validate):
@@ -62,39 +57,7 @@ def prepare(cfg, players, validate):
     for s in range(players):
         bonus[s] += require_int(cfg, f"compensation.points.{s + 1}", 0, 100)
     return bonus, np.int64(require_int(cfg, "rules.die", 2, 100))
-
-
-@njit(nogil=True)
-def kernel(out, lo, hi, first_game, seed, lineups, slot_strategy, slot_params, bonus, die):
-    state = np.zeros(1, np.uint64)
-    players = lineups.shape[1]
-    for i in range(lo, hi):
-        game = first_game + i
-        seed_game(state, seed, game)
-        out[i].game = game
-        lineup = lineups[game % lineups.shape[0]]
-        best = np.int64(-1)
-        mask = np.int64(0)
-        for s in range(players):
-            out[i].strategy[s] = lineup[s]
-            score = np.int64(randint(state, die)) + bonus[s]
-            if score > best:
-                best = score
-                mask = np.int64(1) << s
-            elif score == best:
-                mask |= np.int64(1) << s
-        out[i].winners = mask
-        out[i].winner = -1
-        for s in range(players):
-            if mask == (np.int64(1) << s):
-                out[i].winner = s
-        out[i].length = 1
-        out[i].end = END_WIN
-
-
-ENGINE = Engine(version=1, record_dtype=record_dtype([]), strategies={"random": 0}, strategy_params={"random": ()},
-                prepare=prepare, kernel=kernel, module=__name__, has_decisions=False)
-'''
+''' + DUEL_KERNEL
 
 DUEL_CONFIG = '''
 [game]
@@ -119,22 +82,7 @@ idea = "no decisions"
 @pytest.fixture
 def duel(tmp_path, monkeypatch):
     """The dice duel as a plug-in game ``dice-duel``."""
-    site = tmp_path / "site"
-    package = site / "fake_duel"
-    (package / "configs").mkdir(parents=True)
-    (package / "__init__.py").write_text(DUEL_SPEC)
-    (package / "engine.py").write_text(DUEL_ENGINE)
-    (package / "configs" / "dice-duel.toml").write_text(DUEL_CONFIG)
-    info = site / "fakeduel-0.1.dist-info"
-    info.mkdir()
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: fakeduel\nVersion: 0.1\n")
-    (info / "entry_points.txt").write_text("[simbalance.games]\ndice-duel = fake_duel\n")
-    monkeypatch.syspath_prepend(str(site))
-    registry.rescan()
-    yield "dice-duel"
-    registry.rescan()
-    for name in [m for m in sys.modules if m.startswith("fake_duel")]:
-        del sys.modules[name]
+    yield from plugin_game(tmp_path, monkeypatch, "dice-duel", "fake_duel", DUEL_SPEC, DUEL_ENGINE, DUEL_CONFIG)
 
 
 def test_the_planted_game_gives_its_known_answer(duel):

@@ -19,17 +19,16 @@ from __future__ import annotations
 
 import json
 import shlex
-import sys
 
 import numpy as np
 import pytest
+from plugin_duel import DUEL_KERNEL, plugin_game
 from typer.testing import CliRunner
 
 import simbalance
 from simbalance.analysis.solve import MEETS, Target, judge
 from simbalance.cli.main import app
 from simbalance.core.aggregate import WIN_UNITS, RunAggregate
-from simbalance.games import registry
 
 runner = CliRunner()
 
@@ -42,13 +41,9 @@ SPEC = GameSpec(id="rule-duel", title="Rule duel", summary="two dice and rules",
 
 ENGINE = '''
 import numpy as np
-from numba import njit
 
 from simbalance.core.config import require_bool, require_choice, require_int
 from simbalance.core.errors import ConfigError
-from simbalance.core.records import END_WIN, record_dtype
-from simbalance.core.rng import randint, seed_game
-from simbalance.core.spec import Engine
 
 SECOND_BONUS = {"none": 0, "one": 1, "two": 2}
 
@@ -65,39 +60,7 @@ def prepare(cfg, players, validate):
         raise ConfigError(f"player 2's bonus {bonus[1]} beats player 1's {bonus[0]} by a die of {die} or more: "
                           "player 2 would win every game")
     return bonus, np.int64(die)
-
-
-@njit(nogil=True)
-def kernel(out, lo, hi, first_game, seed, lineups, slot_strategy, slot_params, bonus, die):
-    state = np.zeros(1, np.uint64)
-    players = lineups.shape[1]
-    for i in range(lo, hi):
-        game = first_game + i
-        seed_game(state, seed, game)
-        out[i].game = game
-        lineup = lineups[game % lineups.shape[0]]
-        best = np.int64(-1)
-        mask = np.int64(0)
-        for s in range(players):
-            out[i].strategy[s] = lineup[s]
-            score = np.int64(randint(state, die)) + bonus[s]
-            if score > best:
-                best = score
-                mask = np.int64(1) << s
-            elif score == best:
-                mask |= np.int64(1) << s
-        out[i].winners = mask
-        out[i].winner = -1
-        for s in range(players):
-            if mask == (np.int64(1) << s):
-                out[i].winner = s
-        out[i].length = 1
-        out[i].end = END_WIN
-
-
-ENGINE = Engine(version=1, record_dtype=record_dtype([]), strategies={"random": 0}, strategy_params={"random": ()},
-                prepare=prepare, kernel=kernel, module=__name__, has_decisions=False)
-'''
+''' + DUEL_KERNEL
 
 CONFIG = '''
 [game]
@@ -129,24 +92,7 @@ VARIANTS = {
 @pytest.fixture
 def rule_duel(tmp_path, monkeypatch):
     """The rule duel as a plug-in game ``rule-duel``, with its variant files."""
-    site = tmp_path / "site"
-    package = site / "fake_rule_duel"
-    (package / "configs" / "rule-duel" / "variants").mkdir(parents=True)
-    (package / "__init__.py").write_text(SPEC)
-    (package / "engine.py").write_text(ENGINE)
-    (package / "configs" / "rule-duel.toml").write_text(CONFIG)
-    for name, text in VARIANTS.items():
-        (package / "configs" / "rule-duel" / "variants" / f"{name}.toml").write_text(text)
-    info = site / "fakeruleduel-0.1.dist-info"
-    info.mkdir()
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: fakeruleduel\nVersion: 0.1\n")
-    (info / "entry_points.txt").write_text("[simbalance.games]\nrule-duel = fake_rule_duel\n")
-    monkeypatch.syspath_prepend(str(site))
-    registry.rescan()
-    yield "rule-duel"
-    registry.rescan()
-    for name in [m for m in sys.modules if m.startswith("fake_rule_duel")]:
-        del sys.modules[name]
+    yield from plugin_game(tmp_path, monkeypatch, "rule-duel", "fake_rule_duel", SPEC, ENGINE, CONFIG, VARIANTS)
 
 
 def _run_folder_judged(folder, targets: list[Target]) -> dict:
