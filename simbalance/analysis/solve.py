@@ -482,14 +482,8 @@ def setup_args(change: dict, variants: tuple[str, ...] = (), overrides: tuple[st
     if VARIANT in change:
         args += ["--variant", str(change[VARIANT])]
     args += [a for o in overrides if o.partition("=")[0].strip() not in changed for a in ("--set", o)]
-    args += [a for k, v in change.items() if k != VARIANT for a in ("--set", f"{k}={_set_value(v)}")]
+    args += [a for k, v in change.items() if k != VARIANT for a in ("--set", f"{k}={toml_value(v)}")]
     return args
-
-
-def _set_value(value: Any) -> str:
-    """A value as ``--set`` reads it back: a choice's plain word bare (a string key takes the text
-    as written), anything else as TOML."""
-    return value if isinstance(value, str) and re.fullmatch(r"[A-Za-z0-9_.-]+", value) else toml_value(value)
 
 
 def set_line(change: dict, variants: tuple[str, ...] = (), overrides: tuple[str, ...] = ()) -> str:

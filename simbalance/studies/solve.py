@@ -27,7 +27,6 @@ from __future__ import annotations
 import json
 import math
 import re
-import shlex
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -61,7 +60,6 @@ from simbalance.analysis.solve import (
     parse_knob,
     parse_target,
     set_line,
-    setup_args,
     solve_findings,
 )
 from simbalance.analysis.solve import candidates as all_candidates
@@ -74,7 +72,7 @@ from simbalance.core.plan import MAX_BUDGET, check_whole
 from simbalance.core.rng import derive_seed
 from simbalance.core.runner import MAX_GAMES, ProgressFactory
 from simbalance.studies.compare import ComparisonResult, same_games
-from simbalance.studies.run import SimulationResult, play
+from simbalance.studies.run import SimulationResult, play, run_command
 from simbalance.studies.settings import RunSettings
 
 STAGE_MOST = 400  # candidates of one stage at the most: a larger stage grows from the last stage's best
@@ -134,9 +132,13 @@ class SolveResult:
         setup = self.setup or Setup()
         return set_line(change, setup.variants, setup.overrides)
 
-    def command_of(self, change: dict) -> str:
-        """The ``simbalance run`` that plays ``change`` as its verification did (Setup.command)."""
-        return (self.setup or Setup()).command(self.game, change, self.verify_n)
+    commands: dict[str, str] = field(default_factory=dict)  # answer words ("" today's rules) -> its run
+
+    def command_of(self, words: str) -> str | None:
+        """The ``simbalance run`` that plays an answer (``""``: today's rules) as its verification
+        did: read from the verification's own plan (studies/run.run_command), so it carries the
+        setup the solve started from with the change."""
+        return self.commands.get(words)
 
     @property
     def chosen(self) -> Answer | None:
@@ -207,8 +209,7 @@ class SolveResult:
             "no_change_needed": self.no_change_needed,
             "changes": dict(best.change) if best is not None else {},
             "set": self.set_of(best.change) if best is not None else self.set_of({}),
-            "command": (self.command_of(best.change) if best is not None
-                        else self.command_of({}) if self.no_change_needed else None),
+            "command": self.command_of(best.words) if best is not None else self.command_of(""),
             "setup": self.setup.as_dict() if self.setup is not None else None,
             "words": best.words if best is not None else None,
             "verified": bool(best is not None and self.verified.get(best.words)),
@@ -216,7 +217,7 @@ class SolveResult:
             "metrics": best.judged["tests"] if best is not None else self.today["tests"],
             "today": self.today["tests"],
             "models": best.models if best is not None else [],
-            "answers": [{"changes": a.change, "set": self.set_of(a.change), "command": self.command_of(a.change),
+            "answers": [{"changes": a.change, "set": self.set_of(a.change), "command": self.command_of(a.words),
                          "words": a.words, "size": list(a.size),
                          "verified": bool(self.verified.get(a.words)), "verdict": a.judged["verdict"],
                          "metrics": a.judged["tests"]} for a in self.answers],
@@ -240,8 +241,8 @@ class SolveResult:
 class Setup:
     """What a solve started from besides the game's own config: ``--config``, ``--players``,
     ``--variant``, ``--set``, ``--strategies``, ``--rotate``, and the verification's seed. Every
-    candidate is played on it, so it is part of every answer: solution.json's ``set`` and
-    ``command`` carry it."""
+    candidate is played on it, so it is part of every answer: solution.json's ``set`` carries it
+    (and ``command``, read from the verification's plan, plays it)."""
 
     config: str | None = None
     players: int | None = None
@@ -256,21 +257,6 @@ class Setup:
         names = ",".join(strategies) if isinstance(strategies, (list, tuple)) else strategies
         return cls(settings.config, settings.players, settings.variants, settings.overrides, names, bool(rotate),
                    verify_seed)
-
-    def command(self, game: str, change: dict, n: int) -> str:
-        """The ``simbalance run`` that plays ``change`` on this setup: the verification's games
-        (``n`` of them on its seed); another ``--seed`` plays fresh ones."""
-        args = ["simbalance", "run", game, "--n", str(n), "--seed", str(self.verify_seed)]
-        if self.config is not None:
-            args += ["--config", self.config]
-        if self.players is not None:
-            args += ["--players", str(self.players)]
-        args += setup_args(change, self.variants, self.overrides)
-        if self.strategies:
-            args += ["--strategies", self.strategies]
-        if self.rotate:
-            args.append("--rotate")
-        return " ".join(shlex.quote(a) for a in args)
 
     def as_dict(self) -> dict:
         return {"config": self.config, "players": self.players, "variants": list(self.variants),
@@ -478,7 +464,7 @@ def solve(
                            Setup.of(settings, strategies, rotate, verify_seed), **more)
 
     if today["verdict"] == MEETS:
-        return result()
+        return result(commands={"": run_command(today_result.plan)})
 
     def record(stage: list[dict], aggs: dict, keys: int) -> None:
         """A row per candidate of a stage that played: its change, size, games, verdict, metrics."""
@@ -594,7 +580,11 @@ def solve(
                         for size, change, agg in found[:answers] if describe_change(change, by_key) not in shown]
     if arms:
         comparison = _comparison(today_result, arms, answer_list)
-    return result()
+    # each answer's `simbalance run`, read from the plan its verification played (or would play)
+    commands = {a.words: run_command(arms[a.words].plan if a.words in arms
+                                     else with_change(a.change, verify_seed).plan(verify_n, **run))
+                for a in answer_list}
+    return result(commands=commands)
 
 
 def _card_priority(card_values: Any, game: str) -> list[dict]:

@@ -172,9 +172,13 @@ def test_the_command_carries_players_strategies_rotate_config_and_variants(rule_
                                  "verify_seed": solution["setup"]["verify_seed"]}
     change = solution["changes"]
     assert change == {"compensation.points.2": 1}
+    # read from the verification's own plan (studies/run.run_command): --players 2 is the config's own
     assert solution["command"] == (
-        f"simbalance run rule-duel --n 4000 --seed {solution['setup']['verify_seed']} --config {config} --players 2 "
-        "--variant long-die --set rules.first_bonus=1 --set compensation.points.2=1 --strategies random --rotate")
+        f"simbalance run rule-duel --n 4000 --seed {solution['setup']['verify_seed']} --config {config} "
+        "--variant long-die --strategies random --rotate --set rules.first_bonus=1 --set compensation.points.2=1")
+    three = simbalance.solve(rule_duel, ["balance=0:1"], ["compensation.points.2=0:4"], verify_n=1000, seed=2,
+                             threads=1, models=False, players=3)
+    assert three.no_change_needed and " --players 3" in three.solution()["command"]
     assert [a["command"] for a in solution["answers"]][0] == solution["command"]
 
 
@@ -248,7 +252,7 @@ def test_every_games_default_knobs_and_targets_complete(game, tmp_path):
 
 # ------------------------------------------------- item 5: choices, true/false rules and variant files as knobs
 @pytest.mark.parametrize("knob, answer, words", [
-    ("rules.second_bonus=none,one,two", {"rules.second_bonus": "two"}, "--set rules.second_bonus=two"),
+    ("rules.second_bonus=none,one,two", {"rules.second_bonus": "two"}, """--set 'rules.second_bonus="two"'"""),
     ("rules.first_bonus_on", {"rules.first_bonus_on": False}, "--set rules.first_bonus_on=false"),
     ("rules.first_bonus_on=true,false", {"rules.first_bonus_on": False}, "--set rules.first_bonus_on=false"),
     ("variant=long-die,fair", {"variant": "fair"}, "--variant fair"),
