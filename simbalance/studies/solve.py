@@ -348,8 +348,10 @@ def solve(
     """Search the knobs for the smallest changes that meet every target (module docstring).
 
     ``targets``: ``["balance=0.97:1", "length_median=55:65"]`` (the CLI's ``--target``) or
-    ``{"balance": (0.97, 1)}``; None: the config's ``[targets]``. ``knobs``: ``["ships.4=24:36"]``
-    (``--knob``) or ``{"ships.4": (24, 36)}``; None: the config's ``[knobs]``. ``budget``: the
+    ``{"balance": (0.97, 1)}``; None: the config's ``[targets]``. ``knobs``: ``["ships.4=24:36",
+    "rules.call_timing=after_discard,before_draw", "rules.take_back", "variant=take-back"]``
+    (``--knob``) or ``{"ships.4": (24, 36), "rules.call_timing": ["after_discard", "before_draw"],
+    "variant": ["take-back"]}`` (a ``[knobs]`` table's form); None: the config's ``[knobs]``. ``budget``: the
     search's time (``"20m"``, seconds). ``card_values``: a card-value result of the game
     (``simbalance.card_value(...)``, its card_value.json's path or contents): the deck knobs of the
     cards worth most are tried first (analysis/solve.order_by_card_values). ``stop``: a callable asked between chunks (the CLI's Ctrl-C).
