@@ -125,14 +125,13 @@ class SolveResult:
     notes: list[str] = field(default_factory=list)
     skipped: list[dict] = field(default_factory=list)  # candidates the engine refuses: {changes, reason}
     setup: Setup | None = None  # what the solve started from: every answer is played on it
+    commands: dict[str, str] = field(default_factory=dict)  # answer words ("" today's rules) -> its run
 
     def set_of(self, change: dict) -> str:
         """The options that play ``change`` on the setup the solve started from (its --variant and
         --set with the change's)."""
         setup = self.setup or Setup()
         return set_line(change, setup.variants, setup.overrides)
-
-    commands: dict[str, str] = field(default_factory=dict)  # answer words ("" today's rules) -> its run
 
     def command_of(self, words: str) -> str | None:
         """The ``simbalance run`` that plays an answer (``""``: today's rules) as its verification
@@ -378,7 +377,8 @@ def solve(
              "change's size is measured from today's value" for k in knob_list if k.outside]
 
     def with_change(change: dict, seed: int) -> RunSettings:
-        """The setup the solve started from with ``change`` on top, as Setup.command plays it."""
+        """The setup the solve started from with ``change`` on top: the change's variant file after
+        the setup's, its keys after the setup's --set (setup_args writes them in the same order)."""
         variants = settings.variants + ((change[VARIANT],) if VARIANT in change else ())
         return settings.but(seed=seed, variants=variants, overrides=settings.overrides + tuple(
             f"{k}={toml_value(v)}" for k, v in change.items() if k != VARIANT))
