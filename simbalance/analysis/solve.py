@@ -23,6 +23,7 @@ from __future__ import annotations
 import itertools
 import math
 import re
+import shlex
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,7 +33,7 @@ import pandas as pd
 from simbalance.analysis.compare import holm
 from simbalance.analysis.findings import HIGH, LOW, MEDIUM, Finding, ordered
 from simbalance.core.aggregate import Z95, RunAggregate, wilson
-from simbalance.core.config import get, toml_value, unknown_key_message
+from simbalance.core.config import VARIANT_KNOB, get, toml_value, unknown_key_message
 from simbalance.core.errors import ConfigError, did_you_mean
 
 ALPHA = 0.05  # "meets with 95% confidence"
@@ -218,27 +219,57 @@ def check_keeps(keeps: list[Keep], targets: list[Target]) -> list[Keep]:
 
 
 # ---------------------------------------------------------------------------------------- knobs
+NUMBER, CHOICE, FLAG = "number", "choice", "true/false"  # a knob's kind; the variant files: VARIANT
+VARIANT = VARIANT_KNOB  # the knob over the game's variant files (``--knob variant=take-back,no-joker``)
+
+
 @dataclass(frozen=True)
 class Knob:
-    """A config key the search may change: its values (a grid from ``low`` to ``high``), and
-    today's value (which may lie outside the range: ``outside`` says so)."""
+    """A config key the search may change, and its values: a number's grid from ``low`` to ``high``
+    (today's value may lie outside it: ``outside`` says so), or the listed values of a choice (a
+    string key), of a true/false rule, or of the game's variant files (``key`` "variant", today
+    None: no variant file beyond the setup's). ``kind``: NUMBER, CHOICE, FLAG or VARIANT."""
 
     key: str
-    low: float
-    high: float
+    low: float | None
+    high: float | None
     step: float | None
     today: Any
     values: tuple
+    kind: str = NUMBER
 
     @property
     def span(self) -> float:
-        return float(self.high - self.low)
+        return float(self.high - self.low) if self.kind == NUMBER else 1.0
 
     @property
     def outside(self) -> bool:
-        return not (self.low <= self.today <= self.high)
+        return self.kind == NUMBER and not (self.low <= self.today <= self.high)
+
+    def distance(self, value: Any) -> float:
+        """How far ``value`` lies from today's: a number's move as a share of its range; any other
+        kind's change counts as a whole knob's range (1), whichever value it takes."""
+        if self.kind == NUMBER:
+            return abs(float(value) - float(self.today)) / self.span
+        return 0.0 if value == self.today else 1.0
+
+    def typed(self, value: Any) -> Any:
+        """A value read back from the candidates' table, typed like the knob's values."""
+        if self.kind == FLAG:
+            return bool(value)
+        if self.kind in (CHOICE, VARIANT):
+            return str(value)
+        return int(value) if isinstance(self.today, int) else float(value)
+
+    def value_text(self, value: Any) -> str:
+        """A value as the command line writes it (a variant's name, a choice's word, ``true``)."""
+        if value is None:
+            return "none"
+        return str(value) if self.kind in (CHOICE, VARIANT) else toml_value(value)
 
     def text(self) -> str:
+        if self.kind != NUMBER:
+            return f"{self.key}={','.join(self.value_text(v) for v in self.values)}"
         step = f":{self.step:g}" if self.step is not None else ""  # the step as given
         return f"{self.key}={self.low:g}:{self.high:g}{step}"
 
@@ -248,15 +279,19 @@ def _num(text: str) -> int | float:
     return int(text) if re.fullmatch(r"[+-]?\d+", text) else float(text)
 
 
+def _today(key: str, cfg: dict, shown: str) -> Any:
+    try:
+        return get(cfg, key)
+    except ConfigError:
+        raise ConfigError(f"{shown}: {unknown_key_message(cfg, key)}") from None
+
+
 def make_knob(key: str, low: Any, high: Any, step: Any, cfg: dict, shown: str) -> Knob:
     """A knob over ``key`` from ``low`` to ``high`` (``step`` for a float key; None: 8 steps),
     typed like the key's value today; ``shown``: how the user wrote it, for the one-line error."""
-    try:
-        today = get(cfg, key)
-    except ConfigError:
-        raise ConfigError(f"{shown}: {unknown_key_message(cfg, key)}") from None
+    today = _today(key, cfg, shown)
     if isinstance(today, bool) or not isinstance(today, (int, float)):
-        raise ConfigError(f"{shown}: {key} = {toml_value(today)} is not a number; a knob is a numeric key")
+        raise ConfigError(f"{shown}: {key} = {toml_value(today)} is {_kind_words(today)}; {_values_hint(key, today)}")
     for name, v in (("low", low), ("high", high), ("step", step)):
         if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v)):
             raise ConfigError(f"{shown}: {name} = {v!r} is not a number")
@@ -286,42 +321,130 @@ def make_knob(key: str, low: Any, high: Any, step: Any, cfg: dict, shown: str) -
     return Knob(key, low, high, step, today, values)
 
 
-def parse_knob(text: str, cfg: dict) -> Knob:
-    """``--knob KEY=LO:HI`` or ``KEY=LO:HI:STEP`` (``ships.4=24:36``, ``rules.x=0.5:1.5:0.25``)."""
+def _kind_words(today: Any) -> str:
+    if isinstance(today, bool):
+        return "true or false"
+    if isinstance(today, str):
+        return "a choice"
+    if isinstance(today, (int, float)):
+        return "a number"
+    return "not a number, a choice or true/false"
+
+
+def _values_hint(key: str, today: Any) -> str:
+    """How to write a knob over ``key`` (the one-line errors' second half)."""
+    if isinstance(today, bool):
+        return f"give --knob {key}=true,false (or just --knob {key})"
+    if isinstance(today, str):
+        return f"give its values, e.g. --knob {key}={today},OTHER"
+    if isinstance(today, (int, float)):
+        return f"give --knob {key}=LO:HI or {key}=LO:HI:STEP"
+    return "a knob is a number, a choice (a string key), true/false or variant"
+
+
+def choice_knob(key: str, values: list, cfg: dict, shown: str, game: str | None = None) -> Knob:
+    """A knob over listed values: a string key's choices (``rules.call_timing``), a true/false
+    rule's values, or the game's variant files (``key`` "variant"). Each value is checked against
+    the key's type here; whether the engine plays it is planned before any game (studies/solve)."""
+    if key == VARIANT:
+        from simbalance.core.variants import available_variants, variant_path
+
+        names = list(dict.fromkeys(str(v).strip() for v in values))
+        if not names:
+            known = ", ".join(available_variants(game)) if game else ""
+            raise ConfigError(f"{shown}: {game or 'the game'} has no variant files"
+                              + (f"; known: {known}" if known else f" (configs/{game}/variants/)"))
+        for name in names:
+            if not name:
+                raise ConfigError(f"{shown}: an empty variant name; e.g. --knob variant=NAME,NAME")
+            if game is None:
+                raise ConfigError(f"{shown}: variant files need the game")
+            try:
+                variant_path(game, name)
+            except ConfigError:
+                known = ", ".join(available_variants(game)) or "none"
+                raise ConfigError(f"{shown}: {name!r} is not a variant of {game}; known: {known}") from None
+        return Knob(VARIANT, None, None, None, None, tuple(names), VARIANT)
+    today = _today(key, cfg, shown)
+    if isinstance(today, bool):
+        kind = FLAG
+        if any(not isinstance(v, bool) for v in values):
+            raise ConfigError(f"{shown}: {key} is true or false (today {toml_value(today)}); {_values_hint(key, today)}")
+    elif isinstance(today, str):
+        kind = CHOICE
+        if any(not isinstance(v, str) or not v for v in values):
+            raise ConfigError(f"{shown}: {key} is a choice (today {today!r}): its values are words; "
+                              f"{_values_hint(key, today)}")
+    else:
+        raise ConfigError(f"{shown}: {key} = {toml_value(today)} is {_kind_words(today)}; {_values_hint(key, today)}")
+    values = tuple(dict.fromkeys(values))
+    if all(v == today for v in values):
+        raise ConfigError(f"{shown}: no value but today's ({toml_value(today)}); give another to try")
+    return Knob(key, None, None, None, today, values, kind)
+
+
+def _choice_words(spec: str) -> list[str]:
+    return [w.strip().strip('"').strip("'") for w in spec.split(",")]
+
+
+def parse_knob(text: str, cfg: dict, game: str | None = None) -> Knob:
+    """``--knob KEY=LO:HI`` or ``KEY=LO:HI:STEP`` for a number (``ships.4=24:36``,
+    ``rules.x=0.5:1.5:0.25``); ``KEY=A,B`` for a choice (``rules.call_timing=after_discard,before_draw``);
+    ``KEY=true,false`` or the bare ``KEY`` for a true/false rule; ``variant=NAME,NAME`` or the bare
+    ``variant`` (every variant file of ``game``) for the game's variant files."""
     shown = f"--knob {text}"
     key, sep, spec = (part.strip() for part in str(text).partition("="))
-    if not sep or not key or not spec:
-        raise ConfigError(f"{shown}: expected KEY=LO:HI or KEY=LO:HI:STEP, e.g. --knob ships.4=24:36")
+    example = "e.g. --knob ships.4=24:36, --knob rules.call_timing=after_discard,before_draw or --knob variant=NAME"
+    if not key or (sep and not spec):
+        raise ConfigError(f"{shown}: expected KEY=LO:HI, KEY=LO:HI:STEP or KEY=A,B; {example}")
+    if key == VARIANT:
+        if not sep:
+            from simbalance.core.variants import available_variants
+
+            return choice_knob(VARIANT, available_variants(game) if game else [], cfg, shown, game)
+        return choice_knob(VARIANT, _choice_words(spec), cfg, shown, game)
+    today = _today(key, cfg, shown)
+    if isinstance(today, bool):
+        if not sep:
+            return choice_knob(key, [False, True], cfg, shown)
+        words = _choice_words(spec)
+        if any(w.lower() not in ("true", "false") for w in words):
+            raise ConfigError(f"{shown}: {key} is true or false (today {toml_value(today)}); {_values_hint(key, today)}")
+        return choice_knob(key, [w.lower() == "true" for w in words], cfg, shown)
+    if isinstance(today, str):
+        if not sep:
+            raise ConfigError(f"{shown}: {key} is a choice (today {today!r}); {_values_hint(key, today)}")
+        return choice_knob(key, _choice_words(spec), cfg, shown)
+    if not sep:
+        raise ConfigError(f"{shown}: {key} is {_kind_words(today)}; {_values_hint(key, today)}")
     parts = spec.split(":")
     try:
         if len(parts) not in (2, 3):
             raise ValueError
         numbers = [_num(p) for p in parts]
     except ValueError:
-        raise ConfigError(f"{shown}: expected KEY=LO:HI or KEY=LO:HI:STEP with numbers, e.g. --knob ships.4=24:36") \
-            from None
+        raise ConfigError(f"{shown}: {key} is {_kind_words(today)}; {_values_hint(key, today)}") from None
     return make_knob(key, numbers[0], numbers[1], numbers[2] if len(numbers) == 3 else None, cfg, shown)
 
 
-def default_knobs(cfg: dict) -> list[Knob]:
-    """The config's ``[knobs]`` table: ``"key" = [low, high]`` or ``[low, high, step]``."""
-    try:  # the config module's own reading of [knobs], where it has one (issue 39 item 1)
-        from simbalance.core.config import knobs_of
-    except ImportError:
-        knobs_of = None
-    if knobs_of is not None:
-        return [make_knob(key, spec[0], spec[1], spec[2] if len(spec) > 2 else None, cfg, f"knobs.{key!r}")
-                for key, spec in knobs_of(cfg).items()]
-    table = cfg.get("knobs", {})
-    if not isinstance(table, dict):
-        raise ConfigError(f"knobs = {table!r}: expected a table of \"key\" = [low, high] or [low, high, step]")
-    out = []
-    for key, spec in table.items():
-        shown = f"knobs.{key!r}"
-        if not (isinstance(spec, list) and len(spec) in (2, 3)):
-            raise ConfigError(f"{shown} = {spec!r}: expected [low, high] or [low, high, step]")
-        out.append(make_knob(key, spec[0], spec[1], spec[2] if len(spec) == 3 else None, cfg, shown))
-    return out
+def knob_from_table(key: str, spec: Any, cfg: dict, game: str | None, shown: str) -> Knob:
+    """A knob of a ``[knobs]`` table (or the API's dict): ``[low, high]`` or ``[low, high, step]``
+    numbers for a number key, a list of values for a choice, a true/false rule or ``variant``."""
+    spec = list(spec) if isinstance(spec, (list, tuple)) else spec
+    if key == VARIANT or (isinstance(spec, list) and any(isinstance(v, (str, bool)) for v in spec)):
+        return choice_knob(key, spec if isinstance(spec, list) else [spec], cfg, shown, game)
+    if not (isinstance(spec, list) and len(spec) in (2, 3)):
+        raise ConfigError(f"{shown} = {spec!r}: expected [low, high] or [low, high, step], or a list of values")
+    return make_knob(key, spec[0], spec[1], spec[2] if len(spec) == 3 else None, cfg, shown)
+
+
+def default_knobs(cfg: dict, game: str | None = None) -> list[Knob]:
+    """The config's ``[knobs]`` table (core/config.knobs_of checks it): ``"key" = [low, high]`` or
+    ``[low, high, step]`` for a number, ``["a", "b"]`` for a choice, ``[true, false]`` for a
+    true/false rule, ``variant = ["NAME", ...]`` for the game's variant files."""
+    from simbalance.core.config import knobs_of
+
+    return [knob_from_table(key, spec, cfg, game, f"knobs.{key!r}") for key, spec in knobs_of(cfg).items()]
 
 
 def check_knobs(knobs: list[Knob]) -> list[Knob]:
@@ -373,7 +496,7 @@ def extend(parents: list[dict], knobs: list[Knob], most: int) -> list[dict]:
 def change_size(change: dict, knobs: dict[str, Knob]) -> tuple[int, float]:
     """How large a change is: keys changed, then the distance from today's values, each key's move
     as a share of its range, summed."""
-    distance = sum(abs(float(v) - float(knobs[k].today)) / knobs[k].span for k, v in change.items())
+    distance = sum(knobs[k].distance(v) for k, v in change.items())
     return len(change), round(distance, 12)
 
 
@@ -383,6 +506,9 @@ def describe_change(change: dict, knobs: dict[str, Knob] | None = None, today: d
         return "no change"
     parts = []
     for key, value in change.items():
+        if key == VARIANT:
+            parts.append(f"the variant {value}")
+            continue
         before = knobs[key].today if knobs else (today or {}).get(key)
         match = re.fullmatch(r"compensation\.([a-z_]+)\.(\d+)", key)
         if match and before is not None:
@@ -410,9 +536,24 @@ def _count(value: float) -> str:
     return f"{value:g}"
 
 
-def set_line(change: dict) -> str:
-    """The ``--set`` options that play the change."""
-    return " ".join(f"--set {k}={toml_value(v)}" for k, v in change.items())
+def setup_args(change: dict, variants: tuple[str, ...] = (), overrides: tuple[str, ...] = ()) -> list[str]:
+    """The options that play ``change`` on a setup of ``variants`` and ``--set`` ``overrides`` (the
+    ones the solve started from), in the order a run applies them: the variants (the setup's, then
+    the change's), then the overrides (the setup's, then the change's). A setup's override of a key
+    the change sets is left out: the change's value is the one played."""
+    changed = {k for k in change if k != VARIANT}
+    args = [a for v in variants for a in ("--variant", v)]
+    if VARIANT in change:
+        args += ["--variant", str(change[VARIANT])]
+    args += [a for o in overrides if o.partition("=")[0].strip() not in changed for a in ("--set", o)]
+    args += [a for k, v in change.items() if k != VARIANT for a in ("--set", f"{k}={toml_value(v)}")]
+    return args
+
+
+def set_line(change: dict, variants: tuple[str, ...] = (), overrides: tuple[str, ...] = ()) -> str:
+    """The options that play the change (``--set KEY=VALUE``, ``--variant NAME``) as one shell line,
+    the setup's own ``variants`` and ``overrides`` with them (setup_args)."""
+    return " ".join(shlex.quote(a) for a in setup_args(change, variants, overrides))
 
 
 # ----------------------------------------------------------------------------------- statistics
@@ -733,7 +874,7 @@ def solve_findings(*, targets: list[Target], knobs: list[Knob], today: dict, ans
     if closest is not None and len(closest):
         best = closest.iloc[0]
         change = {k: best[k] for k in best.index if k in {kn.key for kn in knobs} and best[k] == best[k]}
-        change = {k: (int(v) if isinstance(knob_of(knobs, k).today, int) else float(v)) for k, v in change.items()}
+        change = {k: knob_of(knobs, k).typed(v) for k, v in change.items()}
         said = []
         for t in targets + [Target(k.metric, 0, 0, 0.0) for k in keeps or []]:
             name = f"keep_{t.metric}" if t.keep is not None else t.metric
@@ -745,7 +886,7 @@ def solve_findings(*, targets: list[Target], knobs: list[Knob], today: dict, ans
         text += (f" The closest: {describe_change(change, {k.key: k for k in knobs})} ({best['verdict']} after "
                  f"{int(best['games']):,} games per player model): {'; '.join(said)}.")
         number = float(best["shortfall"])
-        edges = [k for k in knobs if k.key in change and change[k.key] in (k.low, k.high)]
+        edges = [k for k in knobs if k.kind == NUMBER and k.key in change and change[k.key] in (k.low, k.high)]
         for k in edges:
             side = "top" if change[k.key] == k.high else "bottom"
             width = k.high - k.low
@@ -827,7 +968,7 @@ def knob_cards(key: str, cards: list[str]) -> list[str]:
     joker; ``deck.wildcards.captain_action``: wildcard captain action; generic words such as
     ``cards`` and ``deck`` left out) is a word of the card's name. A rule key names no card."""
     parts = key.split(".")
-    if parts[0] in ("rules", "compensation", "scoring", "ships", "dice", "targets", "findings", "bounds"):
+    if parts[0] in ("rules", "compensation", "scoring", "ships", "dice", "targets", "findings", "bounds", VARIANT):
         return []
     wanted = {w for part in parts for w in _words(part)} - _GENERIC_WORDS
     if not wanted:

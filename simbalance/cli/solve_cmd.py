@@ -22,7 +22,7 @@ def solve(
     settings: RunSettings,
     game: Annotated[str, typer.Argument(help="Game id (see `simbalance games`).", show_default=False)],
     target: Annotated[list[str] | None, typer.Option("--target", help="METRIC=LO:HI, e.g. balance=0.97:1 or length_median=55:65 (repeatable; default: the config's \\[targets]). Metrics: balance, first_player_advantage, length_median, length_mean, ties, timeouts, stalemates, win_rate_seat_K.")] = None,
-    knob: Annotated[list[str] | None, typer.Option("--knob", help="KEY=LO:HI or KEY=LO:HI:STEP, a config key the search may change, e.g. ships.4=24:36 (repeatable; default: the config's \\[knobs]).")] = None,
+    knob: Annotated[list[str] | None, typer.Option("--knob", help="What the search may change (repeatable; default: the config's \\[knobs]): a number KEY=LO:HI or KEY=LO:HI:STEP (ships.4=24:36), a choice KEY=A,B (rules.call_timing=after_discard,before_draw), a true/false rule KEY=true,false or just KEY, the game's variant files variant=NAME,NAME or just variant.")] = None,
     budget: Annotated[str, typer.Option(help="Time for the whole solve: 20m, 90s, 1h (the search stops early enough to leave the verification its estimated time).")] = "20m",
     strategies: Annotated[str | None, typer.Option(help="Strategy per seat, comma-separated.")] = None,
     rotate: Annotated[bool, typer.Option(help="Play every seat permutation of the strategies.")] = False,
@@ -65,6 +65,8 @@ def solve(
         state = ("verified: meets every target" if solution["meets"] else "verified: does not meet every target"
                  if solution["verified"] else "unverified")
         console.print(f"{solution['words']} ({state}): {solution['set']}")
+    if solution["command"] is not None:  # the answer on the setup the solve started from, as verified
+        console.print(f"play it: {solution['command']}", soft_wrap=True, markup=False, highlight=False)
     print_findings(console, result.findings(), page=str(written / "solve.html"))
     Console(stderr=True).print(f"report: {written / 'solve.html'}")
     if result.interrupted:

@@ -416,8 +416,13 @@ def _number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
+VARIANT_KNOB = "variant"  # a [knobs] entry over the game's variant files, not a config key
+
+
 def knobs_of(cfg: dict) -> dict[str, tuple]:
-    """The config's ``[knobs]`` table checked: config key -> (low, high, step or None).
+    """The config's ``[knobs]`` table checked: config key -> (low, high, step or None) for a
+    number; the values to try for a choice (a string key: ``["after_discard", "before_draw"]``), a
+    true/false rule (``[true, false]``) or ``variant`` (the game's variant files by name).
 
     ``"KEY" = [low, high]`` for a whole-number key (every value from low to high: step None),
     ``[low, high, step]`` for a float key (a float range needs its step: a solver cannot enumerate
@@ -433,12 +438,26 @@ def knobs_of(cfg: dict) -> dict[str, tuple]:
         where = f"knobs.{key!r}"
         if key.split(".")[0] == KNOBS:
             raise ConfigError(f"{where}: a knob names a key of the game, not of [knobs]")
+        if key == VARIANT_KNOB:  # the game's variant files, by name (analysis/solve.choice_knob checks they exist)
+            if not (isinstance(rng, list) and rng and all(isinstance(v, str) and v for v in rng)):
+                raise ConfigError(f"{where} = {rng!r}: expected a list of the game's variant names, e.g. "
+                                  '["take-back", "no-joker"]')
+            out[key] = tuple(rng)
+            continue
         try:
             value = get(cfg, key)
         except ConfigError:
             raise ConfigError(f"{where}: not a key of the config{did_you_mean(key, flat_keys(cfg))}") from None
+        if isinstance(value, (bool, str)):  # a true/false rule or a choice: the values to try, listed
+            kind, example = (bool, "[true, false]") if isinstance(value, bool) else (str, f'["{value}", "OTHER"]')
+            if not (isinstance(rng, list) and rng and all(type(v) is kind for v in rng)):
+                raise ConfigError(f"{where} = {rng!r}: {key} is {'true or false' if kind is bool else 'a choice'} "
+                                  f"(today {value!r}); give the values to try, e.g. {example}")
+            out[key] = tuple(rng)
+            continue
         if not _number(value):
-            raise ConfigError(f"{where}: the key's value {value!r} is not a number; only numeric keys are knobs")
+            raise ConfigError(f"{where}: the key's value {value!r} is not a number, a choice or true/false; a knob is "
+                              "one of these (or variant)")
         if not isinstance(rng, list) or len(rng) not in (2, 3) or not all(_number(v) for v in rng):
             raise ConfigError(f"{where} = {rng!r}: expected [low, high] or [low, high, step], numbers")
         low, high = rng[0], rng[1]

@@ -69,6 +69,18 @@ def _today_like(result: SolveResult, answer) -> list[dict]:
     return [today.get((t.get("model"), t["metric"])) for t in answer.judged["tests"]]
 
 
+def _answer_command(result: SolveResult) -> str:
+    """The ``simbalance run`` that plays the answer on the setup the solve started from (its
+    --config, --players, --variant, --set, --strategies and --rotate with the change): the
+    verification's games; another --seed plays fresh ones."""
+    command = result.solution()["command"]
+    if command is None:
+        return ""
+    what = "today's rules" if result.no_change_needed else "the answer"
+    return (f"<p class='verdict' id='command'>To play {what} as verified (the setup the solve started from "
+            f"with the change; another <code>--seed</code> plays fresh games):</p><p><code>{escape(command)}</code></p>")
+
+
 def render_solve(result: SolveResult, images: dict[str, bytes], command: str,
                  findings: list[Finding] | None = None) -> str:
     plan = result.today_result.plan
@@ -81,11 +93,12 @@ def render_solve(result: SolveResult, images: dict[str, bytes], command: str,
         status.append("<p class='verdict'><b>The budget ran out</b> before the search ended: a larger budget may "
                       "find more (or smaller) changes.</p>")
     status += [f"<p class='verdict'>Note: {escape(n)}</p>" for n in result.notes]
+    status.insert(0, _answer_command(result))
     kept = "".join(f"; {k.metric} kept within {_tolerance(k)} of today's value under each player model"
                    for k in result.keeps)
     parts = [*status, f"<p class='verdict'>Targets: {escape(goal + kept)}, each met when its 95% interval lies "
              "inside it (Holm-adjusted across the player models and targets). Knobs: "
-             + ", ".join(f"<code>{escape(k.text())}</code> (today {escape(str(k.today))})" for k in result.knobs)
+             + ", ".join(f"<code>{escape(k.text())}</code> (today {escape(k.value_text(k.today))})" for k in result.knobs)
              + ".</p>",
              "<p class='verdict'>Player models: " + escape("; ".join(m.words() for m in result.models))
              + ". A change meets only when it meets every target under every one of them (one Holm family across "
@@ -102,7 +115,7 @@ def render_solve(result: SolveResult, images: dict[str, bytes], command: str,
                      "<h2 id='chosen'>Changes that hold for some players only</h2>")
         for a in result.answers:
             verified = result.verified.get(a.words)
-            head = (f"<p><b>{escape(a.words)}</b> (<code>{escape(' '.join(f'--set {k}={v}' for k, v in a.change.items()))}"
+            head = (f"<p><b>{escape(a.words)}</b> (<code>{escape(result.set_of(a.change))}"
                     f"</code>): {escape(a.judged['verdict'])} "
                     + ("on fresh games" if verified else "<b>unverified</b> (the search's own games)")
                     + (" — <b>the chosen change</b>" if a is chosen else "")
@@ -182,7 +195,7 @@ def write_solve_folder(result: SolveResult, out: Path, command: str) -> Path:
         found = result.findings()
         run_folder.write_json(tmp / "findings.json", {"findings": [f.to_dict() for f in found]})
         solution = result.solution()
-        solution["command"] = command
+        solution["solve_command"] = command  # the solve itself; solution["command"] plays its answer
         run_folder.write_json(tmp / "solution.json", solution)
         (tmp / "solve.html").write_text(render_solve(result, images, command, found), encoding="utf-8")
         run_folder.write_json(tmp / run_folder.RUN_MARKER, run_folder.base_manifest(

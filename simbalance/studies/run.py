@@ -197,13 +197,19 @@ def replay_command(plan: RunPlan, game: int) -> str:
     return " ".join(shlex.quote(p) for p in parts + _plan_arguments(plan))
 
 
-def robust_command(plan: RunPlan) -> str:
-    """The command that plays the run ``plan`` again, the same games, with its seat findings checked
-    under strong play (``--robust``)."""
+def run_command(plan: RunPlan) -> str:
+    """The ``simbalance run`` that plays the run ``plan`` again, the same games: its n, seed, config
+    file, variants, players, strategies and every config key it changed (``--set``)."""
     import shlex
 
     parts = ["simbalance", "run", plan.spec.id, "--n", str(plan.n), "--seed", str(plan.seed)]
-    return " ".join(shlex.quote(p) for p in parts + _plan_arguments(plan) + ["--robust"])
+    return " ".join(shlex.quote(p) for p in parts + _plan_arguments(plan))
+
+
+def robust_command(plan: RunPlan) -> str:
+    """The command that plays the run ``plan`` again, the same games, with its seat findings checked
+    under strong play (``--robust``)."""
+    return run_command(plan) + " --robust"
 
 
 def measured_with(plan: RunPlan) -> str:

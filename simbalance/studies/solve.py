@@ -42,7 +42,9 @@ from simbalance.analysis.labels import metric_label
 from simbalance.analysis.solve import (
     FAILS,
     MEETS,
+    NUMBER,
     OPEN,
+    VARIANT,
     Answer,
     Keep,
     Knob,
@@ -58,8 +60,8 @@ from simbalance.analysis.solve import (
     extend,
     judge,
     judge_models,
+    knob_from_table,
     label,
-    make_knob,
     order_by_card_values,
     parse_keep,
     parse_knob,
@@ -81,11 +83,12 @@ from simbalance.core.rng import derive_seed
 from simbalance.core.runner import MAX_GAMES, ProgressFactory
 from simbalance.studies.compare import ComparisonResult, same_games
 from simbalance.studies.race import Entry, Race
-from simbalance.studies.run import SimulationResult, play
+from simbalance.studies.run import SimulationResult, play, run_command
 from simbalance.studies.settings import RunSettings
 
 STAGE_MOST = 400  # candidates of one stage at the most: a larger stage grows from the last stage's best
 SEARCH_FIRST = 200  # an expensive model's first block of games on a change (then doubling, up to search_n)
+SKIPPED_SHOWN = 5  # refused candidates named in solution.json (all are counted)
 DEFAULT_BUDGET_S = 20 * 60
 
 
@@ -138,6 +141,21 @@ class SolveResult:
     unsettled: list = field(default_factory=list)  # the race's entries still possible when it ended
     search_n: int = 0  # the most games of an expensive (search) model on a change
     max_keys: int = 0  # the most knobs a change moves (0: no limit said)
+    skipped: list[dict] = field(default_factory=list)  # candidates the engine refuses: {changes, reason}
+    setup: Setup | None = None  # what the solve started from: every answer is played on it
+    commands: dict[str, str] = field(default_factory=dict)  # answer words ("" today's rules) -> its run
+
+    def set_of(self, change: dict) -> str:
+        """The options that play ``change`` on the setup the solve started from (its --variant and
+        --set with the change's)."""
+        setup = self.setup or Setup()
+        return set_line(change, setup.variants, setup.overrides)
+
+    def command_of(self, words: str) -> str | None:
+        """The ``simbalance run`` that plays an answer (``""``: today's rules) as its verification
+        did: read from the verification's own plan (studies/run.run_command), so it carries the
+        setup the solve started from with the change."""
+        return self.commands.get(words)
 
     @property
     def chosen(self) -> Answer | None:
@@ -216,11 +234,13 @@ class SolveResult:
         return {
             "game": self.game, "seed": self.seed, "players": self.players,
             "targets": [{"metric": t.metric, "low": t.low, "high": t.high} for t in self.targets],
-            "knobs": [{"key": k.key, "low": k.low, "high": k.high, "step": k.step, "today": k.today}
-                      for k in self.knobs],
+            "knobs": [{"key": k.key, "kind": k.kind, "low": k.low, "high": k.high, "step": k.step, "today": k.today,
+                       "values": list(k.values)} for k in self.knobs],
             "no_change_needed": self.no_change_needed,
             "changes": dict(best.change) if best is not None else {},
-            "set": set_line(best.change) if best is not None else "",
+            "set": self.set_of(best.change) if best is not None else self.set_of({}),
+            "command": self.command_of(best.words) if best is not None else self.command_of(""),
+            "setup": self.setup.as_dict() if self.setup is not None else None,
             "words": best.words if best is not None else None,
             "verified": bool(best is not None and self.verified.get(best.words)),
             "meets": bool(chosen is not None) or self.no_change_needed,
@@ -230,13 +250,15 @@ class SolveResult:
             "player_models": [m.name for m in self.models],
             "keeps": [{"metric": k.metric, "tolerance": k.tol} for k in self.keeps],
             "unsettled": len(self.unsettled), "complete": self.complete,
-            "answers": [{"changes": a.change, "set": set_line(a.change), "words": a.words, "size": list(a.size),
+            "answers": [{"changes": a.change, "set": self.set_of(a.change), "command": self.command_of(a.words),
+                         "words": a.words, "size": list(a.size),
                          "verified": bool(self.verified.get(a.words)), "verdict": a.judged["verdict"],
                          "metrics": a.judged["tests"]} for a in self.answers],
             "candidates": [{c: _plain(r[c]) for c in cols} for _, r in self.candidates.iterrows()],
             "verify_n": self.verify_n, "start_n": self.start_n, "budget_s": self.budget_s,
             "seconds": round(self.seconds, 1), "budget_spent": self.budget_spent, "interrupted": self.interrupted,
             "notes": self.notes,
+            "skipped": {"count": len(self.skipped), "first": self.skipped[:SKIPPED_SHOWN]},
             "findings_of_the_changed_game": self._changed_findings_json(),
         }
 
@@ -246,6 +268,33 @@ class SolveResult:
             return None
         today, changed = pair
         return {"today": [f.to_dict() for f in today], "changed": [f.to_dict() for f in changed]}
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What a solve started from besides the game's own config: ``--config``, ``--players``,
+    ``--variant``, ``--set``, ``--strategies``, ``--rotate``, and the verification's seed. Every
+    candidate is played on it, so it is part of every answer: solution.json's ``set`` carries it
+    (and ``command``, read from the verification's plan, plays it)."""
+
+    config: str | None = None
+    players: int | None = None
+    variants: tuple[str, ...] = ()
+    overrides: tuple[str, ...] = ()
+    strategies: str | None = None
+    rotate: bool = False
+    verify_seed: int = 0
+
+    @classmethod
+    def of(cls, settings: RunSettings, strategies: list[str] | str | None, rotate: bool, verify_seed: int) -> Setup:
+        names = ",".join(strategies) if isinstance(strategies, (list, tuple)) else strategies
+        return cls(settings.config, settings.players, settings.variants, settings.overrides, names, bool(rotate),
+                   verify_seed)
+
+    def as_dict(self) -> dict:
+        return {"config": self.config, "players": self.players, "variants": list(self.variants),
+                "overrides": list(self.overrides), "strategies": self.strategies, "rotate": self.rotate,
+                "verify_seed": self.verify_seed}
 
 
 def _plain(v: Any) -> Any:
@@ -268,14 +317,32 @@ def _targets(targets, cfg: dict, players: int) -> list[Target]:
     return check_targets([t if isinstance(t, Target) else parse_target(t, players) for t in items])
 
 
-def _knobs(knobs, cfg: dict) -> list[Knob]:
+def _knobs(knobs, cfg: dict, game: str) -> list[Knob]:
     if knobs is None or (not isinstance(knobs, dict) and len(knobs) == 0):
-        return check_knobs(default_knobs(cfg))
+        return check_knobs(default_knobs(cfg, game))
     if isinstance(knobs, dict):
-        return check_knobs([make_knob(k, v[0], v[1], v[2] if len(v) > 2 else None, cfg, f"knob {k}")
-                            for k, v in knobs.items()])
+        return check_knobs([knob_from_table(k, v, cfg, game, f"knob {k}") for k, v in knobs.items()])
     items = [knobs] if isinstance(knobs, str) else list(knobs)
-    return check_knobs([parse_knob(k, cfg) for k in items])
+    return check_knobs([parse_knob(k, cfg, game) for k in items])
+
+
+def refusal(setup: RunSettings, run: dict) -> str | None:
+    """Why the engine refuses to play ``setup`` (the run's own planning: the config's keys and types,
+    the players, the engine's ``prepare`` checks such as a deal that leaves a seat no card), or None
+    when it plays. A combination of knobs each playable alone may still be refused together."""
+    try:
+        setup.plan(10, **run)  # planning does not depend on the number of games
+    except SimbalanceError as exc:
+        return str(exc)
+    return None
+
+
+def skipped_note(skipped: list[dict]) -> str:
+    """The note of the candidates left out because the engine refuses them, with the first reason."""
+    first = skipped[0]
+    count = len(skipped)
+    return (f"{count:,} candidate{'s' * (count > 1)} skipped before any game: the engine refuses "
+            f"{'the combination' if count == 1 else 'these combinations'} (e.g. {first['words']}: {first['reason']})")
 
 
 @dataclass(frozen=True)
@@ -378,15 +445,17 @@ def solve(
     (module docstring).
 
     ``targets``: ``["balance=0.97:1", "length_median=55:65"]`` (the CLI's ``--target``) or
-    ``{"balance": (0.97, 1)}``; None: the config's ``[targets]``. ``knobs``: ``["ships.4=24:36"]``
-    (``--knob``) or ``{"ships.4": (24, 36)}``; None: the config's ``[knobs]``. ``models``: the
+    ``{"balance": (0.97, 1)}``; None: the config's ``[targets]``. ``knobs``: ``["ships.4=24:36",
+    "rules.call_timing=after_discard,before_draw", "rules.take_back", "variant=take-back"]``
+    (``--knob``) or ``{"ships.4": (24, 36), "rules.call_timing": ["after_discard", "before_draw"],
+    "variant": ["take-back"]}`` (a ``[knobs]`` table's form); None: the config's ``[knobs]``. ``models``: the
     player models (player_models; ``"aggressor"``: that one alone, today's one-model solve).
     ``keep``: ``["ties=0.02", "length_median=2"]``: metrics held near today's value under each
-    model, tested like targets. ``budget``: the search's time (``"20m"``, seconds).
-    ``card_values``: a card-value result of the game (``simbalance.card_value(...)``, its
-    card_value.json's path or contents): the deck knobs of the cards worth most are tried first
-    (analysis/solve.order_by_card_values). ``stop``: a callable asked between chunks (the CLI's
-    Ctrl-C). The settings (studies/settings.RunSettings) apply to every run."""
+    model, tested like targets. ``budget``: the
+    search's time (``"20m"``, seconds). ``card_values``: a card-value result of the game
+    (``simbalance.card_value(...)``, its card_value.json's path or contents): the deck knobs of the
+    cards worth most are tried first (analysis/solve.order_by_card_values). ``stop``: a callable asked between chunks (the CLI's Ctrl-C).
+    The settings (studies/settings.RunSettings) apply to every run."""
     started = time.perf_counter()
     settings = RunSettings.of(game, **settings)
     budget_s = parse_budget(budget)
@@ -405,14 +474,17 @@ def solve(
     keep_list = check_keeps([parse_keep(k, players) for k in ([keep] if isinstance(keep, str) else keep or [])],
                             target_list)
     model_list = player_models(base_plan, models, strategies, rotate, search, search_budget)
-    knob_list = _knobs(knobs, cfg)
+    knob_list = _knobs(knobs, cfg, settings.game)
     by_key = {k.key: k for k in knob_list}
     notes = [f"{k.key}: today's value {toml_value(k.today)} lies outside its range {k.low:g} to {k.high:g}; a "
              "change's size is measured from today's value" for k in knob_list if k.outside]
 
     def with_change(change: dict, seed: int) -> RunSettings:
-        return settings.but(seed=seed, overrides=settings.overrides + tuple(f"{k}={toml_value(v)}"
-                                                                            for k, v in change.items()))
+        """The setup the solve started from with ``change`` on top: the change's variant file after
+        the setup's, its keys after the setup's --set (setup_args writes them in the same order)."""
+        variants = settings.variants + ((change[VARIANT],) if VARIANT in change else ())
+        return settings.but(seed=seed, variants=variants, overrides=settings.overrides + tuple(
+            f"{k}={toml_value(v)}" for k, v in change.items() if k != VARIANT))
 
     def plan_of(change: dict, model: PlayerModel, seed: int, n: int):
         return with_change(change, seed).plan(n, strategies=model.strategies, rotate=model.rotate,
@@ -420,13 +492,13 @@ def solve(
 
     today_plan = settings.but(seed=verify_seed).plan(10, **run)
     idle = []
-    for k in knob_list:  # every knob's ends are playable rules: checked before any game
+    for k in knob_list:  # every knob's ends (every value of a choice) are playable rules: checked before any game
         same = []
-        for v in (k.values[0], k.values[-1]):
+        for v in (k.values[0], k.values[-1]) if k.kind == NUMBER else k.values:
             try:
                 plan = with_change({k.key: v}, verify_seed).plan(10, **run)
             except SimbalanceError as exc:
-                raise ConfigError(f"--knob {k.text()}: {k.key} = {toml_value(v)} is not a playable rule: {exc}") \
+                raise ConfigError(f"--knob {k.text()}: {k.key} = {k.value_text(v)} is not a playable rule: {exc}") \
                     from None
             same.append(same_games(plan, today_plan))
         if all(same):  # a key this player count never reads (ships.4 with 3 players)
@@ -454,6 +526,20 @@ def solve(
     tried: list[Entry] = []
     answer_list: list[Answer] = []
     verified: dict[str, bool] = {}
+    skipped: list[dict] = []  # candidates the engine refuses (studies/solve.refusal), never played
+
+    def playable(stage: list[dict]) -> list[dict]:
+        """The candidates the engine plans (each checked as a run's planning checks it, before any of
+        its games); the others are counted in ``skipped``, never raced."""
+        out = []
+        for change in stage:
+            reason = refusal(with_change(change, verify_seed), run)
+            if reason is None:
+                out.append(change)
+            else:
+                skipped.append({"changes": change, "words": describe_change(change, by_key), "reason": reason})
+        return out
+
     comparison = None
     complete = True  # every change of up to max_keys knobs was raced (no stage grown from the best)
 
@@ -529,7 +615,7 @@ def solve(
                     break
         return judged
 
-    def result() -> SolveResult:
+    def result(**more) -> SolveResult:
         table = pd.DataFrame([race_row(e, knob_list, by_key, names, today_aggs, today["models"]) for e in tried])
         if len(table):
             table = table.sort_values(["keys_changed", "distance"], kind="stable").reset_index(drop=True)
@@ -538,7 +624,8 @@ def solve(
                            answer_list, comparison, verify_n, start_n, budget_s, time.perf_counter() - started,
                            interrupted, race.budget_spent, verified, notes, models=model_list, keeps=keep_list,
                            complete=complete, unsettled=[e for e in tried if e.blocks and e.verdict == OPEN],
-                           search_n=search_n, max_keys=max_keys)
+                           search_n=search_n, max_keys=max_keys, skipped=skipped,
+                           setup=Setup.of(settings, strategies, rotate, verify_seed), **more)
 
     if today["verdict"] == MEETS and costly:
         try:
@@ -546,7 +633,7 @@ def solve(
         except (KeyboardInterrupt, RunInterrupted):
             raise RunInterrupted(0, search_n) from None
     if today["verdict"] == MEETS:
-        return result()
+        return result(commands={"": run_command(today_result.plan)})
 
     # 2. the search: stages of 1, 2, ... knobs, each a race (studies/race.py) on common random numbers
     def show(rnd: int, batch: list[Entry]):
@@ -568,6 +655,7 @@ def solve(
                     e.judged["shortfall"], e.size))
                 stage = extend([e.change for e in ranked], knob_list, STAGE_MOST)
                 complete = False
+            stage = playable(stage)
             entries = sorted((Entry(c, change_size(c, by_key), keys) for c in stage), key=lambda e: e.size)
             tried += entries
             race.run(entries, found, show)
@@ -577,6 +665,8 @@ def solve(
         interrupted = True
     tried = [e for e in tried if e.blocks]
     found.sort(key=lambda e: e.size)
+    if skipped:
+        notes.append(skipped_note(skipped))
 
     # 3. the answers on the verification games, today's rules beside them, under every model: the found
     # changes in order of size until ``answers`` of them meet on fresh games (at most twice as many)
@@ -623,7 +713,11 @@ def solve(
                         for e in found[:answers] if describe_change(e.change, by_key) not in shown]
     if arms:
         comparison = _comparison(today_result, arms, answer_list)
-    return result()
+    # each answer's `simbalance run`, read from the plan its verification played (or would play)
+    commands = {a.words: run_command(arms[a.words].plan if a.words in arms
+                                     else with_change(a.change, verify_seed).plan(verify_n, **run))
+                for a in answer_list}
+    return result(commands=commands)
 
 
 def split_candidates(entries: list[Entry], today: dict[str, str]) -> list[Entry]:

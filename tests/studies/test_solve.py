@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import json
 import math
-import sys
 
 import numpy as np
 import pandas as pd
 import pytest
+from plugin_duel import DUEL_KERNEL, plugin_game
 from typer.testing import CliRunner
 
 import simbalance
@@ -36,7 +36,6 @@ from simbalance.cli.main import app
 from simbalance.core.aggregate import WIN_UNITS, RunAggregate
 from simbalance.core.config import load_config
 from simbalance.core.errors import ConfigError
-from simbalance.games import registry
 
 runner = CliRunner()
 
@@ -49,12 +48,8 @@ SPEC = GameSpec(id="dice-duel", title="Dice duel", summary="two dice, the higher
 
 DUEL_ENGINE = '''
 import numpy as np
-from numba import njit
 
 from simbalance.core.config import require_int
-from simbalance.core.records import END_WIN, record_dtype
-from simbalance.core.rng import randint, seed_game
-from simbalance.core.spec import Engine
 
 
 def prepare(cfg, players, validate):
@@ -63,39 +58,7 @@ def prepare(cfg, players, validate):
     for s in range(players):
         bonus[s] += require_int(cfg, f"compensation.points.{s + 1}", 0, 100)
     return bonus, np.int64(require_int(cfg, "rules.die", 2, 100))
-
-
-@njit(nogil=True)
-def kernel(out, lo, hi, first_game, seed, lineups, slot_strategy, slot_params, bonus, die):
-    state = np.zeros(1, np.uint64)
-    players = lineups.shape[1]
-    for i in range(lo, hi):
-        game = first_game + i
-        seed_game(state, seed, game)
-        out[i].game = game
-        lineup = lineups[game % lineups.shape[0]]
-        best = np.int64(-1)
-        mask = np.int64(0)
-        for s in range(players):
-            out[i].strategy[s] = lineup[s]
-            score = np.int64(randint(state, die)) + bonus[s]
-            if score > best:
-                best = score
-                mask = np.int64(1) << s
-            elif score == best:
-                mask |= np.int64(1) << s
-        out[i].winners = mask
-        out[i].winner = -1
-        for s in range(players):
-            if mask == (np.int64(1) << s):
-                out[i].winner = s
-        out[i].length = 1
-        out[i].end = END_WIN
-
-
-ENGINE = Engine(version=1, record_dtype=record_dtype([]), strategies={"random": 0}, strategy_params={"random": ()},
-                prepare=prepare, kernel=kernel, module=__name__, has_decisions=False)
-'''
+''' + DUEL_KERNEL
 
 DUEL_CONFIG = '''
 [game]
@@ -117,31 +80,10 @@ idea = "no decisions"
 '''
 
 
-def _plug_in(tmp_path, monkeypatch, game: str, package_name: str, spec: str, engine: str, config: str):
-    """A plug-in game made on the spot (as tests/test_plugin_games.py makes them); yields its id."""
-    site = tmp_path / f"site-{package_name}"
-    package = site / package_name
-    (package / "configs").mkdir(parents=True)
-    (package / "__init__.py").write_text(spec)
-    (package / "engine.py").write_text(engine)
-    (package / "configs" / f"{game}.toml").write_text(config)
-    dist = package_name.replace("_", "")
-    info = site / f"{dist}-0.1.dist-info"
-    info.mkdir()
-    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {dist}\nVersion: 0.1\n")
-    (info / "entry_points.txt").write_text(f"[simbalance.games]\n{game} = {package_name}\n")
-    monkeypatch.syspath_prepend(str(site))
-    registry.rescan()
-    yield game
-    registry.rescan()
-    for name in [m for m in sys.modules if m.startswith(package_name)]:
-        del sys.modules[name]
-
-
 @pytest.fixture
 def duel(tmp_path, monkeypatch):
     """The dice duel as a plug-in game ``dice-duel``."""
-    yield from _plug_in(tmp_path, monkeypatch, "dice-duel", "fake_duel", DUEL_SPEC, DUEL_ENGINE, DUEL_CONFIG)
+    yield from plugin_game(tmp_path, monkeypatch, "dice-duel", "fake_duel", DUEL_SPEC, DUEL_ENGINE, DUEL_CONFIG)
 
 
 def test_the_planted_game_gives_its_known_answer(duel):
@@ -227,7 +169,7 @@ BAD = {
     "empty knob range": (["--knob", "rules.pick_cap=10:10"], "the range is empty"),
     "inverted knob range": (["--knob", "rules.pick_cap=100:10"], "the range is inverted"),
     "knob not in config": (["--knob", "rules.nope=1:2"], "unknown config key 'rules.nope'"),
-    "knob not a number": (["--knob", "rules.repeat_after_pair=0:1"], "is not a number"),
+    "knob true/false given numbers": (["--knob", "rules.repeat_after_pair=0:1"], "rules.repeat_after_pair is true or false"),
     "budget": (["--budget", "soon"], "--budget soon"),
     "card values missing": (["--card-values", "/nonexistent/card_value.json"], "--card-values /nonexistent/card_value.json: cannot read it"),
     "keep unknown metric": (["--keep", "fairness=0.02"], "--keep fairness: unknown metric"),
@@ -544,7 +486,7 @@ def reroll(tmp_path, monkeypatch):
     never does (its threshold is never reached), ``bold`` rerolls 0 to 2. Under steady,
     compensation.points.2 = 2 is exactly fair (the dice duel); under bold, player 2's die averages
     3.25 instead of 2.5 and no value 0 to 4 is fair (exact gaps: 0.36, 0.07, 0.25, 0.54, 0.75)."""
-    yield from _plug_in(tmp_path, monkeypatch, "reroll-duel", "fake_reroll", REROLL_SPEC, REROLL_ENGINE,
+    yield from plugin_game(tmp_path, monkeypatch, "reroll-duel", "fake_reroll", REROLL_SPEC, REROLL_ENGINE,
                         REROLL_CONFIG)
 
 
