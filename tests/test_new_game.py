@@ -12,6 +12,7 @@ import subprocess
 import sys
 import tomllib
 
+import numpy as np
 import pytest
 from typer.testing import CliRunner
 from venvs import Venv, ok
@@ -102,6 +103,39 @@ def test_a_new_game_seats_the_search_players_and_has_a_card_impact_table(install
     assert labels == [f"rank {r}" for r in range(1, 11)] and list(groups.values()) == [[7, 8, 9]]
     swap = plan.engine.card_swap  # simbalance card-value's hooks, its own card_value_nb.py
     assert swap is not None and swap.held.py_func.__module__ == "trick_race.card_value_nb"
+
+
+def test_a_new_game_has_seat_compensation_and_knobs_like_the_built_in_games(installed):
+    """issue 51 item 7: the [compensation] table (0 everywhere: the rules as printed, the same games)
+    and the [knobs] solve searches, both read as the built-in games read theirs
+    (core/config.seat_points, knobs_of); every knob is valid at both ends of its range. A head start
+    (a trick more, a trick less) moves that seat's win rate up (down), on the same deals as the rules
+    as printed (common random numbers), by far more than the noise of 4,000 games (one compile of
+    the game for all of it: the test stays in the everyday tier)."""
+    import simbalance
+    from simbalance.core.config import knobs_of, load_config, play_config
+    from simbalance.studies.settings import plan_run
+
+    cfg = load_config("trick-race")
+    assert cfg["compensation"]["points"] == {str(s): 0 for s in range(1, 7)}
+    assert cfg["compensation"]["later_seat_points"] == 0 and "compensation" not in play_config(cfg)
+    knobs = knobs_of(cfg)
+    assert {f"compensation.points.{s}" for s in range(1, 5)} <= set(knobs)
+    for key, (low, high, _) in knobs.items():
+        for value in (low, high):
+            plan_run("trick-race", 1, overrides={key: value})
+
+    def win_rate(seat: int, points: int) -> tuple[float, np.ndarray]:
+        run = simbalance.simulate("trick-race", 4000, seed=5, validate=True,
+                                  overrides={f"compensation.points.{seat}": points})
+        return run.summary()["seats"][seat - 1]["win_rate"], run.records
+
+    records = win_rate(1, 0)[1]
+    assert (records == win_rate(4, 0)[1]).all()  # a compensation of 0 plays the printed games
+    for seat in (1, 4):
+        printed = win_rate(seat, 0)[0]
+        ahead, behind = win_rate(seat, 1)[0], win_rate(seat, -1)[0]
+        assert ahead > printed + 0.05 and behind < printed - 0.05, (seat, behind, printed, ahead)
 
 
 @pytest.mark.parametrize("name, words", [
