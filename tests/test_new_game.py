@@ -192,7 +192,9 @@ def test_a_new_game_end_to_end(tmp_path):
     """The issue's test: new-game, pip install -e, run, compare two variants (and sweep, tournament,
     replay, baseline and check), its own tests pass; pip uninstall, and the built-in games play as
     before. In a fresh venv that sees this simbalance and its dependencies: only the new game is
-    installed."""
+    installed. Issue 51 item 7, the walk of docs/your-game.md on from the first finding: a head start
+    moves its seat, `solve` with the game's own [knobs] and [targets] answers (its `set` plays), and
+    the game's rule tests still pass after its deck's defaults change."""
     try:
         importlib.metadata.version("simbalance")  # pip resolves the game's dependency against it
     except importlib.metadata.PackageNotFoundError:
@@ -231,6 +233,30 @@ def test_a_new_game_end_to_end(tmp_path):
     assert "all 1 baseline(s) pass" in ok(venv.simbalance("check", baseline, cwd=work)).stdout
     tests = ok(venv.simbalance_python("-m", "pytest", "-q", "-p", "no:cacheprovider", folder, cwd=work))
     assert " passed" in tests.stdout and "failed" not in tests.stdout, tests.stdout
+
+    def seats(run: str) -> list[float]:
+        return [seat["win_rate"] for seat in json.loads((work / run / "summary.json").read_text())["seats"]]
+
+    ok(venv.simbalance("run", "trick-race", "--n", "2e4", "--set", "compensation.points.1=1", "--out", work / "head",
+                       cwd=work))
+    assert seats("head")[0] > seats("run")[0] + 0.05  # player 1's head start: player 1 wins more
+    out = ok(venv.simbalance("solve", "trick-race", "--budget", "1m", "--out", work / "solve", cwd=work)).stdout
+    solution = json.loads((work / "solve" / "solution.json").read_text())
+    if solution["changes"]:  # the answer, as the output and solution.json give it, plays and narrows the seats' gap
+        assert solution["words"] in " ".join(out.split()), out
+        ok(venv.simbalance("run", "trick-race", "--n", "2e4", "--seed", "7", *solution["set"].split(), "--out",
+                           work / "answer", cwd=work))
+        gap = {run: max(seats(run)) - min(seats(run)) for run in ("run", "answer")}
+        assert gap["answer"] < gap["run"], (solution["set"], gap)
+    config = folder / "trick_race" / "configs" / "trick-race.toml"
+    text = config.read_text()
+    changed = text.replace("ranks = 10 ", "ranks = 12 ").replace("copies = 4 ", "copies = 3 ")
+    assert changed.count("ranks = 12 ") == 1 and changed.count("copies = 3 ") == 1
+    config.write_text(changed)  # the deck's defaults change: the rule tests derive theirs or pin their own
+    tests = ok(venv.simbalance_python("-m", "pytest", "-q", "-p", "no:cacheprovider", folder / "tests" / "test_rules.py",
+                                      cwd=work))
+    assert " passed" in tests.stdout and "failed" not in tests.stdout, tests.stdout
+    config.write_text(text)
 
     ok(venv.pip("uninstall", "-y", "trick-race"))
     games = ok(venv.simbalance("games", cwd=work)).stdout
