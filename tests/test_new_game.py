@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib.metadata
 import importlib.util
+import itertools
 import json
 import subprocess
 import sys
@@ -108,7 +109,8 @@ def test_a_new_game_seats_the_search_players_and_has_a_card_impact_table(install
 def test_a_new_game_has_seat_compensation_and_knobs_like_the_built_in_games(installed):
     """issue 51 item 7: the [compensation] table (0 everywhere: the rules as printed, the same games)
     and the [knobs] solve searches, both read as the built-in games read theirs
-    (core/config.seat_points, knobs_of); every knob is valid at both ends of its range. A head start
+    (core/config.seat_points, knobs_of); every knob is valid at both ends of its range, with 2 to 6
+    players. A head start
     (a trick more, a trick less) moves that seat's win rate up (down), on the same deals as the rules
     as printed (common random numbers), by far more than the noise of 4,000 games (one compile of
     the game for all of it: the test stays in the everyday tier)."""
@@ -121,9 +123,9 @@ def test_a_new_game_has_seat_compensation_and_knobs_like_the_built_in_games(inst
     assert cfg["compensation"]["later_seat_points"] == 0 and "compensation" not in play_config(cfg)
     knobs = knobs_of(cfg)
     assert {f"compensation.points.{s}" for s in range(1, 5)} <= set(knobs)
-    for key, (low, high, _) in knobs.items():
-        for value in (low, high):
-            plan_run("trick-race", 1, overrides={key: value})
+    for key, (low, high, _) in knobs.items():  # at every player count the game has
+        for value, players in itertools.product((low, high), range(2, 7)):
+            plan_run("trick-race", 1, players=players, overrides={key: value})
 
     def win_rate(seat: int, points: int) -> tuple[float, np.ndarray]:
         run = simbalance.simulate("trick-race", 4000, seed=5, validate=True,
