@@ -175,23 +175,31 @@ def solve_findings(work: Path) -> dict[str, str]:
         f"{100 * (0.25 - first):.1f} points below the fair share to {100 * (ahead - 0.25):.1f} "
         f"{'above' if ahead >= 0.25 else 'below'} it. One trick is the smallest head start there is, and in a race "
         f"to {TARGET} tricks it is a large one.")}
-    solution = json.loads((work / "runs" / "solve" / "solution.json").read_text())
+    out["solve-finding"] = answer(work / "runs" / "solve")
+    side = [f["text"] for f in json.loads((work / "runs" / "solve-patient" / "findings.json").read_text())["findings"]
+            if f["kind"] == "solution"]
+    out["solve-patient-finding"] = answer(work / "runs" / "solve-patient", ["patient"]) + (
+        f" What else it changes, in its page's words: {side[0]}" if side else "")
+    return out
+
+
+def answer(folder: Path, strategies: list[str] | None = None) -> str:
+    """What a solve's folder says: its answer, on how many games with which players (``strategies``,
+    the solve's --strategies; None: the config's, from the manifest, which records no --strategies),
+    each target's interval, today's, and the verdicts under the other players (solution.json);
+    without a verified answer, its own first finding (why not)."""
+    solution = json.loads((folder / "solution.json").read_text())
     if solution["no_change_needed"]:
-        out["solve-finding"] = "solve finds that today's rules already meet the targets: no change needed."
-        return out
-    if not (solution["changes"] and solution["verified"] and solution["meets"]):  # its own first finding says why
-        said_first = json.loads((work / "runs" / "solve" / "findings.json").read_text())["findings"][0]["text"]
-        out["solve-finding"] = f"solve's answer: {said_first}"
-        return out
+        return "solve finds that today's rules already meet the targets: no change needed."
+    if not (solution["changes"] and solution["verified"] and solution["meets"]):
+        return "solve's answer: " + json.loads((folder / "findings.json").read_text())["findings"][0]["text"]
     models = "; ".join(f"under {m['model']} ({m['games']:,} games) {VERDICTS[m['verdict']]}: {said(m['tests'])}"
                        for m in solution["models"])
-    seats = json.loads((work / "runs" / "solve" / "manifest.json").read_text())["config"]["game"]["strategies"]
+    seats = strategies or json.loads((folder / "manifest.json").read_text())["config"]["game"]["strategies"]
     lineup = f"{seats[0]} at every seat" if len(seats) == 1 else "the lineup " + ", ".join(seats)
-    out["solve-finding"] = (
-        f"solve's answer is {solution['words']} (`{solution['set']}`): on {solution['metrics'][0]['games']:,} fresh "
-        f"games with {lineup}, {said(solution['metrics'])}, where today's rules have "
-        f"{said(solution['today'])}. With other players: {models}.")
-    return out
+    return (f"solve's answer is {solution['words']} (`{solution['set']}`): on {solution['metrics'][0]['games']:,} "
+            f"fresh games with {lineup}, {said(solution['metrics'])}, where today's rules have "
+            f"{said(solution['today'])}. With other players: {models}.")
 
 
 def play(work: Path) -> dict[str, str]:
@@ -232,6 +240,7 @@ def play(work: Path) -> dict[str, str]:
                                                    "compensation", "knobs"), "toml")
     simbalance("head-start", "run", GAME, "--n", "1e5", "--set", "compensation.points.1=1", "--out", "runs/head-start")
     simbalance("solve", "solve", GAME, "--budget", "2m", "--out", "runs/solve")
+    simbalance("solve-patient", "solve", GAME, "--strategies", "patient", "--budget", "2m", "--out", "runs/solve-patient")
     simbalance("baseline", "baseline", GAME, "--n", "1e5", "--out", BASELINE)
     simbalance("check", "check", BASELINE)
     out.update({name: text + "\n" for name, text in {**findings(work), **solve_findings(work)}.items()})
@@ -251,7 +260,7 @@ def config_tables(path: Path, first: str, last: str) -> str:
 
 STEPS = ["new-game", "install", "games", "first-tests", "first-run", "replay", "search-run", "edits", "tests-again",
          "compare", "knobs-table", "head-start", "solve", "baseline", "check", "first-run-finding", "search-finding",
-         "finding", "head-start-finding", "solve-finding"]  # markers in the page, for the docs test
+         "finding", "head-start-finding", "solve-finding", "solve-patient", "solve-patient-finding"]  # markers in the page, for the docs test
 
 
 def markers(text: str) -> list[str]:
