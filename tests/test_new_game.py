@@ -250,6 +250,9 @@ def test_a_new_game_end_to_end(tmp_path):
                            work / "answer", cwd=work))
         gap = {run: max(seats(run)) - min(seats(run)) for run in ("run", "answer")}
         assert gap["answer"] < gap["run"], (solution["set"], gap)
+    ok(venv.simbalance("solve", "trick-race", "--strategies", "patient", "--budget", "1m", "--out",
+                       work / "solve-patient", cwd=work))  # the walk's second question: with patient seated
+    assert (work / "solve-patient" / "solution.json").exists()
     config = folder / "trick_race" / "configs" / "trick-race.toml"
     text = config.read_text()
     changed = text.replace("ranks = 10 ", "ranks = 12 ").replace("copies = 4 ", "copies = 3 ")
