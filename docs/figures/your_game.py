@@ -193,7 +193,7 @@ def answer(folder: Path, strategies: list[str] | None = None) -> str:
         return "solve finds that today's rules already meet the targets: no change needed."
     if not (solution["changes"] and solution["verified"] and solution["meets"]):
         return "solve's answer: " + json.loads((folder / "findings.json").read_text())["findings"][0]["text"]
-    models = "; ".join(f"under {m['model']} ({m['games']:,} games) {VERDICTS[m['verdict']]}: {said(m['tests'])}"
+    models = "; ".join(f"under {m['model']} ({m['games']:,} games) {VERDICTS.get(m['verdict'], 'its verdict: ' + m['verdict'])}: {said(m['tests'])}"
                        for m in solution["models"])
     seats = strategies or json.loads((folder / "manifest.json").read_text())["config"]["game"]["strategies"]
     lineup = f"{seats[0]} at every seat" if len(seats) == 1 else "the lineup " + ", ".join(seats)
