@@ -37,3 +37,26 @@ def test_the_walk_through_has_a_step_for_every_output():
     assert text.count("<!-- output ") == len(walk.markers(text)), "a marker without its end"
     assert sorted(walk.markers(text)) == sorted(walk.STEPS)
     assert len(set(walk.STEPS)) == len(walk.STEPS)
+
+
+def test_the_walk_through_edits_apply_to_the_template(tmp_path):
+    """docs/your-game.md's rule change (docs/figures/your_game.py's EDITS) applies to what new-game
+    writes today, and the config holds the tables its solve section shows (issue 51 item 7): a
+    template change that would break `make docs-your-game` fails here, without playing a game."""
+    import tomllib
+
+    from simbalance.scaffold import new_game
+
+    spec = importlib.util.spec_from_file_location("docs_figures_your_game_edits", ROOT / "docs" / "figures" / "your_game.py")
+    walk = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = walk  # its dataclass looks itself up there
+    try:
+        spec.loader.exec_module(walk)
+        _, folder, _ = new_game(walk.GAME, tmp_path / walk.GAME)
+        config = folder / walk.PACKAGE / "configs" / f"{walk.GAME}.toml"
+        tables = walk.config_tables(config, "compensation", "knobs")
+        assert tomllib.loads(tables)["knobs"] and "later_seat_points" in tables
+        assert tomllib.loads(config.read_text())["rules"]["target"] == walk.TARGET  # the page's sentence says it
+        assert walk.apply(folder, walk.EDITS).count("+++ b/") == len({edit.path for edit in walk.EDITS})
+    finally:
+        del sys.modules[spec.name]

@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import importlib.metadata
 import importlib.util
+import itertools
 import json
 import subprocess
 import sys
 import tomllib
 
+import numpy as np
 import pytest
 from typer.testing import CliRunner
 from venvs import Venv, ok
@@ -104,6 +106,40 @@ def test_a_new_game_seats_the_search_players_and_has_a_card_impact_table(install
     assert swap is not None and swap.held.py_func.__module__ == "trick_race.card_value_nb"
 
 
+def test_a_new_game_has_seat_compensation_and_knobs_like_the_built_in_games(installed):
+    """issue 51 item 7: the [compensation] table (0 everywhere: the rules as printed, the same games)
+    and the [knobs] solve searches, both read as the built-in games read theirs
+    (core/config.seat_points, knobs_of); every knob is valid at both ends of its range, with 2 to 6
+    players. A head start
+    (a trick more, a trick less) moves that seat's win rate up (down), on the same deals as the rules
+    as printed (common random numbers), by far more than the noise of 4,000 games (one compile of
+    the game for all of it: the test stays in the everyday tier)."""
+    import simbalance
+    from simbalance.core.config import knobs_of, load_config, play_config
+    from simbalance.studies.settings import plan_run
+
+    cfg = load_config("trick-race")
+    assert cfg["compensation"]["points"] == {str(s): 0 for s in range(1, 7)}
+    assert cfg["compensation"]["later_seat_points"] == 0 and "compensation" not in play_config(cfg)
+    knobs = knobs_of(cfg)
+    assert {f"compensation.points.{s}" for s in range(1, 5)} <= set(knobs)
+    for key, (low, high, _) in knobs.items():  # at every player count the game has
+        for value, players in itertools.product((low, high), range(2, 7)):
+            plan_run("trick-race", 1, players=players, overrides={key: value})
+
+    def win_rate(seat: int, points: int) -> tuple[float, np.ndarray]:
+        run = simbalance.simulate("trick-race", 4000, seed=5, validate=True,
+                                  overrides={f"compensation.points.{seat}": points})
+        return run.summary()["seats"][seat - 1]["win_rate"], run.records
+
+    records = win_rate(1, 0)[1]
+    assert (records == win_rate(4, 0)[1]).all()  # a compensation of 0 plays the printed games
+    for seat in (1, 4):
+        printed = win_rate(seat, 0)[0]
+        ahead, behind = win_rate(seat, 1)[0], win_rate(seat, -1)[0]
+        assert ahead > printed + 0.05 and behind < printed - 0.05, (seat, behind, printed, ahead)
+
+
 @pytest.mark.parametrize("name, words", [
     ("trick_race", "not a valid game name"),
     ("-race", "not a valid game name"),
@@ -158,7 +194,9 @@ def test_a_new_game_end_to_end(tmp_path):
     """The issue's test: new-game, pip install -e, run, compare two variants (and sweep, tournament,
     replay, baseline and check), its own tests pass; pip uninstall, and the built-in games play as
     before. In a fresh venv that sees this simbalance and its dependencies: only the new game is
-    installed."""
+    installed. Issue 51 item 7, the walk of docs/your-game.md on from the first finding: a head start
+    moves its seat, `solve` with the game's own [knobs] and [targets] answers (its `set` plays), and
+    the game's rule tests still pass after its deck's defaults change."""
     try:
         importlib.metadata.version("simbalance")  # pip resolves the game's dependency against it
     except importlib.metadata.PackageNotFoundError:
@@ -197,6 +235,33 @@ def test_a_new_game_end_to_end(tmp_path):
     assert "all 1 baseline(s) pass" in ok(venv.simbalance("check", baseline, cwd=work)).stdout
     tests = ok(venv.simbalance_python("-m", "pytest", "-q", "-p", "no:cacheprovider", folder, cwd=work))
     assert " passed" in tests.stdout and "failed" not in tests.stdout, tests.stdout
+
+    def seats(run: str) -> list[float]:
+        return [seat["win_rate"] for seat in json.loads((work / run / "summary.json").read_text())["seats"]]
+
+    ok(venv.simbalance("run", "trick-race", "--n", "2e4", "--set", "compensation.points.1=1", "--out", work / "head",
+                       cwd=work))
+    assert seats("head")[0] > seats("run")[0] + 0.05  # player 1's head start: player 1 wins more
+    out = ok(venv.simbalance("solve", "trick-race", "--budget", "1m", "--out", work / "solve", cwd=work)).stdout
+    solution = json.loads((work / "solve" / "solution.json").read_text())
+    if solution["changes"]:  # the answer, as the output and solution.json give it, plays and is better balanced
+        assert solution["words"] in " ".join(out.split()), out
+        ok(venv.simbalance("run", "trick-race", "--n", "2e4", "--seed", "7", *solution["set"].split(), "--out",
+                           work / "answer", cwd=work))
+        balance = {run: json.loads((work / run / "summary.json").read_text())["balance"] for run in ("run", "answer")}
+        assert balance["answer"] > balance["run"], (solution["set"], balance)
+    ok(venv.simbalance("solve", "trick-race", "--strategies", "patient", "--budget", "1m", "--out",
+                       work / "solve-patient", cwd=work))  # the walk's second question: with patient seated
+    assert (work / "solve-patient" / "solution.json").exists()
+    config = folder / "trick_race" / "configs" / "trick-race.toml"
+    text = config.read_text()
+    changed = text.replace("ranks = 10 ", "ranks = 12 ").replace("copies = 4 ", "copies = 3 ")
+    assert changed.count("ranks = 12 ") == 1 and changed.count("copies = 3 ") == 1
+    config.write_text(changed)  # the deck's defaults change: the rule tests derive theirs or pin their own
+    tests = ok(venv.simbalance_python("-m", "pytest", "-q", "-p", "no:cacheprovider", folder / "tests" / "test_rules.py",
+                                      cwd=work))
+    assert " passed" in tests.stdout and "failed" not in tests.stdout, tests.stdout
+    config.write_text(text)
 
     ok(venv.pip("uninstall", "-y", "trick-race"))
     games = ok(venv.simbalance("games", cwd=work)).stdout

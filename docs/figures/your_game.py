@@ -8,7 +8,8 @@ install -e`, the runs, the designer's rule change (the edits in ``EDITS``, appli
 shown in the page as diffs), the tests, the comparison, a baseline and its check. Each step's
 output replaces the text between ``<!-- output NAME -->`` and ``<!-- end output -->`` in the page,
 shown as a designer types the command (``simbalance ...``, paths relative to the folder they work
-in). The sentences that quote numbers are written from the run folders (``FINDINGS``).
+in). The sentences that quote numbers are written from the run folders (``findings``), the solve's
+from its solution.json.
 tests/test_docs_figures.py checks that markers and steps match, without playing anything.
 """
 
@@ -26,6 +27,7 @@ ROOT = Path(__file__).resolve().parents[2]
 PAGE = ROOT / "docs" / "your-game.md"
 MARKER = re.compile(r"(<!-- output (?P<name>[\w-]+) -->\n)(?P<body>.*?)(<!-- end output -->)", re.S)
 GAME, PACKAGE = "trick-race", "trick_race"
+TARGET = 3  # the template's rules.target: tricks that win
 BASELINE = f"{GAME}/{PACKAGE}/configs/baselines/{GAME}.json"
 
 
@@ -154,6 +156,52 @@ def findings(work: Path) -> dict[str, str]:
     return out
 
 
+def said(tests: list[dict]) -> str:
+    """Each target's value and 95% interval, as solution.json's ``metrics`` give them."""
+    return ", ".join(f"{t['metric']} {pct(t['value'])} (95% CI {pct(t['ci_low'])} to {pct(t['ci_high'])})"
+                     for t in tests)
+
+
+VERDICTS = {"meets": "it meets the targets", "does not meet": "it does not meet the targets",
+            "not settled": "whether it meets the targets is not settled at that many games"}
+
+
+def solve_findings(work: Path) -> dict[str, str]:
+    """The sentences of the solve section, from the head-start run and solution.json."""
+    first = json.loads((work / "runs" / "first" / "summary.json").read_text())["seats"][0]["win_rate"]
+    ahead = json.loads((work / "runs" / "head-start" / "summary.json").read_text())["seats"][0]["win_rate"]
+    out = {"head-start-finding": (
+        f"A head start of one trick lifts player 1 from {pct(first)} to {pct(ahead)}, where 25% is fair: from "
+        f"{100 * (0.25 - first):.1f} points below the fair share to {100 * (ahead - 0.25):.1f} "
+        f"{'above' if ahead >= 0.25 else 'below'} it. One trick is the smallest head start there is, and in a race "
+        f"to {TARGET} tricks it is a large one.")}
+    out["solve-finding"] = answer(work / "runs" / "solve")
+    side = [f["text"] for f in json.loads((work / "runs" / "solve-patient" / "findings.json").read_text())["findings"]
+            if f["kind"] == "solution"]
+    out["solve-patient-finding"] = answer(work / "runs" / "solve-patient", ["patient"]) + (
+        f" What else it changes, in its page's words: {side[0]}" if side else "")
+    return out
+
+
+def answer(folder: Path, strategies: list[str] | None = None) -> str:
+    """What a solve's folder says: its answer, on how many games with which players (``strategies``,
+    the solve's --strategies; None: the config's, from the manifest, which records no --strategies),
+    each target's interval, today's, and the verdicts under the other players (solution.json);
+    without a verified answer, its own first finding (why not)."""
+    solution = json.loads((folder / "solution.json").read_text())
+    if solution["no_change_needed"]:
+        return "solve finds that today's rules already meet the targets: no change needed."
+    if not (solution["changes"] and solution["verified"] and solution["meets"]):
+        return "solve's answer: " + json.loads((folder / "findings.json").read_text())["findings"][0]["text"]
+    models = "; ".join(f"under {m['model']} ({m['games']:,} games) {VERDICTS.get(m['verdict'], 'its verdict: ' + m['verdict'])}: {said(m['tests'])}"
+                       for m in solution["models"])
+    seats = strategies or json.loads((folder / "manifest.json").read_text())["config"]["game"]["strategies"]
+    lineup = f"{seats[0]} at every seat" if len(seats) == 1 else "the lineup " + ", ".join(seats)
+    return (f"solve's answer is {solution['words']} (`{solution['set']}`): on {solution['metrics'][0]['games']:,} "
+            f"fresh games with {lineup}, {said(solution['metrics'])}, where today's rules have "
+            f"{said(solution['today'])}. With other players: {models}.")
+
+
 def play(work: Path) -> dict[str, str]:
     """Every step of the page, in order: its name -> the Markdown that goes between its markers."""
     sys.path.insert(0, str(ROOT / "tests"))
@@ -188,14 +236,31 @@ def play(work: Path) -> dict[str, str]:
     pytest("tests-again")
     simbalance("compare", "compare", GAME, "--variant", "catch-up", "--variant", "rotating-lead", "--n", "1e5",
                "--out", "runs/catch-up")
+    out["knobs-table"] = fenced(None, config_tables(work / GAME / PACKAGE / "configs" / f"{GAME}.toml",
+                                                   "compensation", "knobs"), "toml")
+    simbalance("head-start", "run", GAME, "--n", "1e5", "--set", "compensation.points.1=1", "--out", "runs/head-start")
+    simbalance("solve", "solve", GAME, "--budget", "2m", "--out", "runs/solve")
+    simbalance("solve-patient", "solve", GAME, "--strategies", "patient", "--budget", "2m", "--out", "runs/solve-patient")
     simbalance("baseline", "baseline", GAME, "--n", "1e5", "--out", BASELINE)
     simbalance("check", "check", BASELINE)
-    out.update({name: text + "\n" for name, text in findings(work).items()})
+    out.update({name: text + "\n" for name, text in {**findings(work), **solve_findings(work)}.items()})
     return out
 
 
+def config_tables(path: Path, first: str, last: str) -> str:
+    """The config file's lines from its ``[first]`` table to the end of its ``[last]`` table (the
+    next table that is neither, or a blank line before one)."""
+    lines = path.read_text().splitlines()
+    start = lines.index(f"[{first}]")
+    end = lines.index(f"[{last}]") + 1
+    while end < len(lines) and not (lines[end].startswith("[") and not lines[end].startswith(f"[{last}")):
+        end += 1
+    return "\n".join(lines[start:end]).rstrip()
+
+
 STEPS = ["new-game", "install", "games", "first-tests", "first-run", "replay", "search-run", "edits", "tests-again",
-         "compare", "baseline", "check", "first-run-finding", "search-finding", "finding"]  # markers in the page, for the docs test
+         "compare", "knobs-table", "head-start", "solve", "baseline", "check", "first-run-finding", "search-finding",
+         "finding", "head-start-finding", "solve-finding", "solve-patient", "solve-patient-finding"]  # markers in the page, for the docs test
 
 
 def markers(text: str) -> list[str]:

@@ -16,6 +16,7 @@ every game. A folder holds ``<game>.toml``, ``<game>/variants/*.toml``, ``<game>
 from __future__ import annotations
 
 import copy
+import math
 import os
 import tomllib
 from collections.abc import Callable
@@ -334,15 +335,52 @@ def get(cfg: dict, key: str) -> Any:
     return node
 
 
+def _range_text(lo: float | None, hi: float | None) -> str:
+    def end(value: float | None, missing: str) -> str:
+        return missing if value is None else f"{value:g}" if isinstance(value, float) else str(value)
+
+    return f"{end(lo, '-inf')} to {end(hi, 'inf')}"
+
+
 def require_int(cfg: dict, key: str, lo: int | None = None, hi: int | None = None) -> int:
     """An integer config value within ``[lo, hi]``, or a ConfigError naming key, value and range."""
     value = get(cfg, key)
     if isinstance(value, bool) or not isinstance(value, int):
         raise ConfigError(f"{key} = {value!r}: expected an integer")
     if (lo is not None and value < lo) or (hi is not None and value > hi):
-        rng = f"{lo if lo is not None else '-inf'} to {hi if hi is not None else 'inf'}"
-        raise ConfigError(f"{key} = {value}: allowed {rng}")
+        raise ConfigError(f"{key} = {value}: allowed {_range_text(lo, hi)}")
     return value
+
+
+def _number_within(label: str, value: Any, lo: float | None, hi: float | None) -> float:
+    """``value`` as a float when it is a finite number within ``[lo, hi]`` (an integer is a fine
+    float); otherwise a ConfigError ``LABEL = VALUE: ...`` saying what is allowed."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise ConfigError(f"{label} = {value!r}: expected a number, allowed {_range_text(lo, hi)}")
+    if (lo is not None and value < lo) or (hi is not None and value > hi):
+        raise ConfigError(f"{label} = {value:g}: allowed {_range_text(lo, hi)}")
+    return float(value)
+
+
+def require_float(cfg: dict, key: str, lo: float | None = None, hi: float | None = None) -> float:
+    """A number config value within ``[lo, hi]``, as a float (``1`` is read as ``1.0``); otherwise a
+    ConfigError naming key, value and range (true/false, a string, NaN or an infinity are not a
+    rule's number). For a rule that is not a whole number, beside ``require_int``."""
+    return _number_within(key, get(cfg, key), lo, hi)
+
+
+def require_param(cfg: dict, strategy: str, param: str, lo: float | None = None, hi: float | None = None) -> None:
+    """Heuristic ``strategy``'s parameter ``param`` within ``[lo, hi]``: in its ``[strategies.NAME]``
+    table and in every preset built on it (``presets.NAME`` with ``base = "NAME"``, whose value
+    replaces it); otherwise a ConfigError naming the table, the value and the range. Which parameters
+    a strategy has is checked by name wherever a lineup binds them (core/lineup.bind_params: a
+    missing or unknown one is an error); this checks their values, from an engine's ``prepare``."""
+    tables = [(f"strategies.{strategy}", cfg.get("strategies", {}).get(strategy, {}))]
+    tables += [(f"presets.{name}", preset) for name, preset in cfg.get("presets", {}).items()
+               if isinstance(preset, dict) and preset.get("base") == strategy]
+    for where, table in tables:
+        if isinstance(table, dict) and param in table:
+            _number_within(f"{where}.{param}", table[param], lo, hi)
 
 
 def require_bool(cfg: dict, key: str) -> bool:

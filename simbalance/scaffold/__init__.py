@@ -2,7 +2,9 @@
 
 The skeleton is rendered from ``template/`` (shipped inside simbalance's wheel): a small but
 complete card game in the file template of docs/architecture.md (one suit, highest card takes the
-trick, first to a number of tricks wins), its config with two heuristic strategies, ``random`` and
+trick, first to a number of tricks wins), its config (with a seat compensation, a head start in
+tricks read by core/config.seat_points as the built-in games read theirs, and the ``[knobs]`` that
+``solve`` searches) with two heuristic strategies, ``random`` and
 the search players ``mcts`` and ``flat`` (its ``search_nb.py``: what a seat may see), a card-impact
 table, three rule variants and two presets, a rules page, and tests that run simbalance's contract
 test, scripted deals and a check of what a seat sees on it. Names are substituted in file names (``PACKAGE``, ``GAME_ID``) and in

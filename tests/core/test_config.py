@@ -56,3 +56,43 @@ def test_deck_is_merged_into_the_game_config():
     assert cfg["deck"]["wildcards"] == {"captain_action": 4, "dr_ling": 1}
     out = apply_overrides(cfg, ['deck.poses.2.character="Lady Action"'])
     assert out["deck"]["poses"]["2"]["character"] == "Lady Action"
+
+
+# ---- reading a designer's rules: require_float, require_param (issue 51 item 7; docs/your-game.md) ----
+
+
+@pytest.mark.parametrize("value, lo, hi, expected", [(0.5, 0.0, 1.0, 0.5), (1, 0.0, 1.0, 1.0), (-3.5, None, 0, -3.5)])
+def test_require_float_reads_a_number_in_range(value, lo, hi, expected):
+    from simbalance.core.config import require_float
+
+    got = require_float({"rules": {"rate": value}}, "rules.rate", lo, hi)
+    assert got == expected and isinstance(got, float)
+
+
+@pytest.mark.parametrize("value, lo, hi, message", [
+    (1.5, 0.0, 1.0, "rules.rate = 1.5: allowed 0 to 1"),
+    (-0.25, 0.0, None, "rules.rate = -0.25: allowed 0 to inf"),
+    (True, 0.0, 1.0, "rules.rate = True: expected a number, allowed 0 to 1"),
+    ("fast", None, None, "rules.rate = 'fast': expected a number, allowed -inf to inf"),
+    (float("nan"), 0.0, 1.0, "rules.rate = nan: expected a number, allowed 0 to 1"),
+    (float("inf"), None, None, "rules.rate = inf: expected a number"),
+])
+def test_require_float_names_key_value_and_range(value, lo, hi, message):
+    from simbalance.core.config import require_float
+
+    with pytest.raises(ConfigError, match="^" + re.escape(message)):
+        require_float({"rules": {"rate": value}}, "rules.rate", lo, hi)
+
+
+def test_require_param_checks_the_strategy_and_every_preset_built_on_it():
+    from simbalance.core.config import require_param
+
+    cfg = {"strategies": {"greedy": {"idea": "g", "lead": 0.5}, "other": {"lead": -9.0}},
+           "presets": {"timid": {"base": "greedy", "lead": 0.25}, "bare": {"base": "greedy"}}}
+    require_param(cfg, "greedy", "lead", 0.0, 1.0)  # the other strategy's lead is not greedy's
+    with pytest.raises(ConfigError, match=r"^strategies\.greedy\.lead = 2: allowed 0 to 1$"):
+        require_param(apply_overrides(cfg, ["strategies.greedy.lead=2"]), "greedy", "lead", 0.0, 1.0)
+    with pytest.raises(ConfigError, match=r"^presets\.timid\.lead = -1: allowed 0 to 1$"):
+        require_param(apply_overrides(cfg, ["presets.timid.lead=-1"]), "greedy", "lead", 0.0, 1.0)
+    with pytest.raises(ConfigError, match=r"^strategies\.other\.lead = -9: allowed 0 to inf$"):
+        require_param(cfg, "other", "lead", 0.0)
