@@ -24,10 +24,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from simbalance.analysis.labels import metric_label
+from simbalance.analysis.stats import ALPHA
 from simbalance.core.config import play_config
 from simbalance.core.errors import ConfigError
 
-DEFAULT_ALPHA = 0.05
+DEFAULT_ALPHA = ALPHA  # the statistics core's one level (analysis/stats.py)
 RATE_MARGIN = 0.01  # 1 percentage point for win rates, balance, shares
 LENGTH_MARGIN = 0.05  # 5% of the baseline's mean length
 

@@ -27,6 +27,7 @@ from simbalance.analysis.findings import (
     same_claim,
     severity,
 )
+from simbalance.analysis.stats import holm
 from simbalance.core.records import END_STALEMATE, END_TIMEOUT, END_WIN, seat_share
 
 
@@ -82,19 +83,6 @@ def paired_test(base: np.ndarray, variant: np.ndarray) -> dict:
     p = float(2 * stats.t.sf(abs(mean / se), n - 1))
     return {"diff": mean, "ci_low": mean - t * se, "ci_high": mean + t * se, "p_value": p, "pairs": n,
             "tested": True}
-
-
-def holm(p_values: np.ndarray) -> np.ndarray:
-    """Holm-Bonferroni adjusted p-values (controls the family-wise error rate)."""
-    p = np.asarray(p_values, dtype=np.float64)
-    order = np.argsort(p)
-    m = len(p)
-    adjusted = np.empty(m)
-    running = 0.0
-    for rank, idx in enumerate(order):
-        running = max(running, min(1.0, (m - rank) * p[idx]))
-        adjusted[idx] = running
-    return adjusted
 
 
 def balance_test(base_shares: np.ndarray, var_shares: np.ndarray) -> dict:
