@@ -38,7 +38,7 @@ from simbalance.core.aggregate import Z95, RunAggregate, wilson
 from simbalance.core.config import FINDINGS_DEFAULTS
 
 __all__ = ["ALPHA", "FAILS", "MEETS", "OPEN", "Interval", "balance_test", "clustered_difference", "difference",
-           "holm", "is_share", "judge", "judge_models", "natural_range", "quantile", "seat_gap", "shortfall",
+           "holm", "is_share", "say", "weigh", "judge", "judge_models", "natural_range", "quantile", "seat_gap", "shortfall",
            "standard_error", "standout", "target_test", "told_apart", "wilson"]
 
 # The one default level of every decision a page states: every interval of this module is a
@@ -170,6 +170,44 @@ def clustered_difference(outcome: np.ndarray, member: np.ndarray, cluster: np.nd
                  - np.bincount(index, np.where(member, 0.0, outcome - r0)) / n0)
     half = quantile(alpha) * float(np.sqrt(np.sum(influence ** 2)))
     return Interval(float(r1 - r0), float(r1 - r0 - half), float(r1 - r0 + half))
+
+
+# ----------------------------------------------------------------------------------------- words
+# Every sentence that states a comparison is made here: a claim (what is said: the table's figure for
+# a card, the run's seat gap), its figure (an Interval) and the comparison that decides it (the
+# reference: the better measurement of the same effect, an Interval) give a verdict (``weigh``), and
+# ``say`` gives the verdict's words. So "understates" and "overstates" follow which estimate is
+# further from 0 on every page, and "goes the other way" is said only when the two intervals
+# exclude 0 on opposite sides.
+OVERSTATES, UNDERSTATES, REVERSED, AGREES = "overstates", "understates", "goes the other way", "agrees"
+
+
+def weigh(figure: Interval, reference: Interval, comparisons: int = 1, alpha: float = ALPHA) -> str:
+    """A claim's ``figure`` against the ``reference`` that decides it: ``REVERSED`` when both
+    intervals exclude 0 on opposite sides; else, when their difference is told apart from 0 (at
+    the Bonferroni level ``alpha / comparisons``: one of a table's rows), ``OVERSTATES`` if the
+    figure is further from 0 than the reference, ``UNDERSTATES`` if it is nearer; else ``AGREES``."""
+    if (figure.above_zero and reference.below_zero) or (figure.below_zero and reference.above_zero):
+        return REVERSED
+    gap = difference(figure, reference, comparisons, alpha)
+    if not (gap.above_zero or gap.below_zero):
+        return AGREES
+    return OVERSTATES if abs(figure.estimate) > abs(reference.estimate) else UNDERSTATES
+
+
+def say(subject: str, verdict: str, plural: bool = False) -> str:
+    """The words of a verdict of ``weigh`` about ``subject`` (the one whose figure is weighed: "the
+    table", "the heuristics"): "the table overstates it", "the heuristics understate it", "it goes
+    the other way", "the table agrees with it"."""
+    verb = {OVERSTATES: "overstate", UNDERSTATES: "understate", AGREES: "agree with"}
+    if verdict == REVERSED:
+        return "it goes the other way"
+    if verdict not in verb:
+        raise ValueError(f"verdict {verdict!r}: allowed {', '.join(repr(v) for v in (*verb, REVERSED))}")
+    word = verb[verdict]
+    if not plural:
+        word = word.replace("overstate", "overstates").replace("understate", "understates").replace("agree", "agrees")
+    return f"{subject} {word} it"
 
 
 # ------------------------------------------------------------------- targets and bounds, judged
