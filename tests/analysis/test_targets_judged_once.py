@@ -10,10 +10,10 @@ import pandas as pd
 import pytest
 
 from simbalance.analysis.check import BOUND_HOLDS, BOUND_OPEN, BOUND_VIOLATED, check_bounds
+from simbalance.analysis.findings import thresholds
 from simbalance.analysis.solve import default_targets
 from simbalance.analysis.stats import ALPHA, FAILS, MEETS, OPEN, judge
 from simbalance.analysis.sweep import judged, sweep_findings, targets_of
-from simbalance.analysis.findings import thresholds
 from simbalance.core.aggregate import WIN_UNITS, RunAggregate
 from simbalance.core.config import FINDINGS_DEFAULTS
 
@@ -91,8 +91,8 @@ def test_check_bounds_warn_when_not_settled_and_fail_only_when_violated():
 
 def test_one_alpha():
     """The run's seat test, compare's table, check's gate, solve's meets and the core read one level."""
-    from simbalance.analysis.check import DEFAULT_ALPHA
     from simbalance.analysis import solve
+    from simbalance.analysis.check import DEFAULT_ALPHA
 
     assert ALPHA == FINDINGS_DEFAULTS["alpha"] == thresholds(None)["alpha"] == DEFAULT_ALPHA == solve.ALPHA == 0.05
 

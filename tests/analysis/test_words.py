@@ -46,3 +46,21 @@ def test_say_gives_each_verdict_its_words():
     assert say("the heuristics", REVERSED, plural=True) == "it goes the other way"
     with pytest.raises(ValueError, match="verdict 'smaller'"):
         say("the table", "smaller")
+
+
+@pytest.mark.parametrize("rates, claim", [
+    ([0.40, 0.20, 0.20, 0.20], "player 1 wins the most of the games with a winner, more than player 2"),
+    ([0.30, 0.29, 0.29, 0.12], "player 4 wins the least of the games with a winner, less than player 1"),
+    ([0.35, 0.35, 0.15, 0.15], "player 1 wins more than player 3 of the games with a winner"),
+    ([0.45, 0.25, 0.20, 0.10], "player 1 wins the most and player 4 the least of the games with a winner"),
+])
+def test_the_seat_finding_says_the_most_or_the_least_only_of_a_seat_told_apart(rates, claim):
+    """Issue 52: "the strongest/weakest of N" is named only when told apart from the rest after the
+    multiplicity adjustment (stats.told_apart). Before, the seat finding's claim always said "player
+    1 wins the most and player 2 the least", of two seats tied at the top or at the bottom."""
+    from simbalance.analysis.findings import seat_imbalance, thresholds
+
+    summary = {"seats": [{"seat": s, "win_rate_decided": r, "decided_games": 4000} for s, r in enumerate(rates)],
+               "balance": 1 - (max(rates) - min(rates)), "equal_seats_chi_square": {"p_value": 1e-30}}
+    (found,) = seat_imbalance(summary, thresholds(None))
+    assert found.claim == claim
