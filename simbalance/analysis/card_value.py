@@ -25,6 +25,7 @@ from simbalance.analysis.stats import (
     say,
     standard_error,
     standout,
+    student_half,
     weigh,
 )
 from simbalance.core.spec import SELECTION_UNSAID
@@ -42,12 +43,10 @@ def _student(values: np.ndarray) -> tuple[float, float, float]:
     n = len(values)
     if n == 0:
         return float("nan"), float("nan"), float("nan")
-    from scipy import stats  # here: `import simbalance` stays free of scipy.stats
-
     mean = float(np.mean(values))
     if n < 2:
         return mean, float("nan"), float("nan")
-    half = float(stats.t.ppf(0.975, n - 1) * np.std(values, ddof=1) / np.sqrt(n))
+    half = float(student_half(np.std(values, ddof=1), n))
     return mean, mean - half, mean + half
 
 
@@ -55,8 +54,6 @@ def card_values(pairs: pd.DataFrame, phases: list[str], labels: list[str]) -> pd
     """One row per (card label, phase) and per label over every phase (``ALL``): ``VALUE_COLUMNS``.
     ``pairs``: one row per (state, seat, card) valued: ``state``, ``phase``, ``label``, ``diff`` (the
     holder's mean share with minus without), ``playouts`` (its paired play-outs)."""
-    from scipy import stats  # here: `import simbalance` stays free of scipy.stats
-
     per_state = (pairs.assign(size=pairs["diff"].abs()).groupby(["label", "phase", "state"], sort=False)
                  .agg(diff=("diff", "mean"), playouts=("playouts", "sum"), moved=("size", "max")).reset_index())
     sums = {"value": ("diff", "mean"), "sd": ("diff", "std"), "states": ("diff", "size"),
@@ -71,7 +68,7 @@ def card_values(pairs: pd.DataFrame, phases: list[str], labels: list[str]) -> pd
     table = table.reindex(index)
     n = table["states"].fillna(0).to_numpy()
     with np.errstate(invalid="ignore", divide="ignore"):
-        half = stats.t.ppf(0.975, np.maximum(n - 1, 1)) * table["sd"].to_numpy() / np.sqrt(n)
+        half = student_half(table["sd"].to_numpy(), n)
     half = np.where(n >= 2, half, np.nan)
     value = table["value"].to_numpy()
     # a card whose swap changed no play-out in any state: its CI is +0 to +0 by construction, not

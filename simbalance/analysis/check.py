@@ -25,7 +25,7 @@ from typing import NamedTuple
 import numpy as np
 
 from simbalance.analysis.labels import metric_label
-from simbalance.analysis.stats import ALPHA
+from simbalance.analysis.stats import ALPHA, normal_half
 from simbalance.core.config import play_config
 from simbalance.core.errors import ConfigError
 
@@ -191,8 +191,8 @@ def headline_metrics(summary: dict) -> dict[str, dict]:
     out["timeouts"] = _rate(summary["outcomes"]["timeouts"], n)
     out["ties"] = _rate(summary["outcomes"]["ties"], n)
     for m in out.values():
-        m["ci_low"] = m["value"] - 1.959963984540054 * m["se"]
-        m["ci_high"] = m["value"] + 1.959963984540054 * m["se"]
+        m["ci_low"] = m["value"] - normal_half(m["se"])
+        m["ci_high"] = m["value"] + normal_half(m["se"])
     return out
 
 

@@ -27,7 +27,7 @@ from simbalance.analysis.findings import (
     same_claim,
     severity,
 )
-from simbalance.analysis.stats import holm
+from simbalance.analysis.stats import holm, student_half
 from simbalance.core.records import END_STALEMATE, END_TIMEOUT, END_WIN, seat_share
 
 
@@ -79,9 +79,9 @@ def paired_test(base: np.ndarray, variant: np.ndarray) -> dict:
     from scipy import stats  # here, not at the top: scipy.stats takes 0.6 s to import, and a run needs none
 
     se = sd / np.sqrt(n)
-    t = stats.t.ppf(0.975, n - 1)
+    half = float(student_half(sd, n))
     p = float(2 * stats.t.sf(abs(mean / se), n - 1))
-    return {"diff": mean, "ci_low": mean - t * se, "ci_high": mean + t * se, "p_value": p, "pairs": n,
+    return {"diff": mean, "ci_low": mean - half, "ci_high": mean + half, "p_value": p, "pairs": n,
             "tested": True}
 
 

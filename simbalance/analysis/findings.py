@@ -26,7 +26,7 @@ import numpy as np
 import pandas as pd
 
 from simbalance.analysis.labels import player
-from simbalance.analysis.stats import seat_gap, standard_error, standout, told_apart
+from simbalance.analysis.stats import median_ranks, seat_gap, standard_error, standout, told_apart
 from simbalance.core.aggregate import wilson
 from simbalance.core.config import FINDINGS_DEFAULTS
 from simbalance.core.errors import ConfigError, did_you_mean
@@ -261,8 +261,7 @@ def median_ci(hist: pd.DataFrame | None) -> tuple[float, float] | None:
         return None
     cum = np.cumsum(games)
     lengths = hist["length"].to_numpy(dtype=float)
-    half = 1.959963984540054 * math.sqrt(n) / 2
-    lo_rank, hi_rank = max(1.0, n / 2 - half), min(n, n / 2 + half)
+    lo_rank, hi_rank = median_ranks(n)
     return (float(lengths[np.searchsorted(cum, lo_rank)]), float(lengths[np.searchsorted(cum, hi_rank)]))
 
 

@@ -39,7 +39,7 @@ from simbalance.core.config import FINDINGS_DEFAULTS
 
 __all__ = ["ALPHA", "FAILS", "MEETS", "OPEN", "Interval", "balance_test", "clustered_difference", "difference",
            "holm", "is_share", "say", "weigh", "judge", "judge_models", "natural_range", "quantile", "seat_gap", "shortfall",
-           "standard_error", "standout", "target_test", "told_apart", "wilson"]
+           "standard_error", "standout", "student_half", "target_test", "told_apart", "wilson"]
 
 # The one default level of every decision a page states: every interval of this module is a
 # 1 - ALPHA (95 %) interval and every decision read from them is made at ALPHA (5 %). It is the
@@ -49,8 +49,31 @@ ALPHA: float = FINDINGS_DEFAULTS["alpha"]
 
 
 def quantile(alpha: float = ALPHA) -> float:
-    """The two-sided normal quantile of ``alpha``: 1.96 at 0.05."""
-    return NormalDist().inv_cdf(1 - alpha / 2)
+    """The two-sided normal quantile of ``alpha``: 1.96 at 0.05 (there, the aggregates' own ``Z95``,
+    so an interval made here and one made by core/aggregate agree to the last bit)."""
+    return Z95 if alpha == 0.05 else NormalDist().inv_cdf(1 - alpha / 2)
+
+
+def normal_half(se, alpha: float = ALPHA):
+    """The half-width of the normal ``1 - alpha`` interval of an estimate with standard error ``se``
+    (a number or an array)."""
+    return quantile(alpha) * se
+
+
+def student_half(sd, n, alpha: float = ALPHA):
+    """The half-width of the Student ``1 - alpha`` interval of a mean of ``n`` values with standard
+    deviation ``sd`` (numbers or arrays; at least 1 degree of freedom)."""
+    from scipy import stats  # here: `import simbalance` stays free of scipy.stats (0.6 s to import)
+
+    n = np.asarray(n, dtype=float)
+    return stats.t.ppf(1 - alpha / 2, np.maximum(n - 1, 1)) * np.asarray(sd, dtype=float) / np.sqrt(n)
+
+
+def median_ranks(n: float, alpha: float = ALPHA) -> tuple[float, float]:
+    """The ranks (1 to ``n``) of the order statistics that bound the median's ``1 - alpha`` interval,
+    n/2 -+ z sqrt(n)/2 (distribution-free: the sign test's interval)."""
+    half = quantile(alpha) * math.sqrt(n) / 2
+    return max(1.0, n / 2 - half), min(float(n), n / 2 + half)
 
 
 @dataclass(frozen=True)
@@ -335,7 +358,7 @@ def _median_test(agg: RunAggregate, low: float, high: float) -> dict:
     half = math.sqrt(0.25 / n)
     p_low = 0.0 if low <= 0 else _phi(-(0.5 - below) / half)
     p_high = _phi(-(0.5 - above) / half)
-    k = Z95 * math.sqrt(n) / 2
+    k = Z95 * math.sqrt(n) / 2  # median_ranks' half-width, the percentiles read without its clip at rank 1
     lo_rank = max(0.0, (n / 2 - k) / n * 100)
     hi_rank = min(100.0, (n / 2 + k) / n * 100)
     return {"value": agg.percentile(50), "ci_low": agg.percentile(lo_rank), "ci_high": agg.percentile(hi_rank),

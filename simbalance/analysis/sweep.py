@@ -18,8 +18,7 @@ import numpy as np
 import pandas as pd
 
 from simbalance.analysis.findings import HIGH, MEDIUM, Finding, _list, ordered, pct, severity
-from simbalance.analysis.stats import MEETS, OPEN, judge
-from simbalance.core.aggregate import Z95
+from simbalance.analysis.stats import MEETS, OPEN, judge, normal_half
 from simbalance.core.config import OPTIONAL_TABLES, get
 from simbalance.core.errors import ConfigError, did_you_mean
 
@@ -118,7 +117,7 @@ def point_rows(point: dict, summary: dict) -> dict:
     for strat in summary["strategies"] if len(summary["strategies"]) > 1 else []:
         row[f"win_rate_{strat['strategy']}"] = strat["win_rate"]
     length = summary["length"]
-    half = Z95 * length["sd"] / np.sqrt(summary["n_games"])
+    half = normal_half(length["sd"] / np.sqrt(summary["n_games"]))
     row.update({
         "balance": np.nan if summary["balance"] is None else summary["balance"],
         "first_player_advantage": (np.nan if summary["first_player_advantage"]["value"] is None

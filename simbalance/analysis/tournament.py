@@ -20,7 +20,8 @@ import numpy as np
 import pandas as pd
 
 from simbalance.analysis.findings import Finding, across, ci_text, pct, seat_imbalance, severity
-from simbalance.core.aggregate import Z95, RunAggregate, wilson
+from simbalance.analysis.stats import ALPHA, normal_half
+from simbalance.core.aggregate import RunAggregate, wilson
 from simbalance.core.records import seat_share
 
 BOOTSTRAP = 200
@@ -35,7 +36,7 @@ def seat_matrix(games: pd.DataFrame, players: int) -> tuple[np.ndarray, np.ndarr
 
 
 def head_to_head(a_wins: np.ndarray, a_seats: np.ndarray, b_wins: np.ndarray, b_seats: np.ndarray,
-                 z: float = Z95) -> tuple[float, float, float]:
+                 alpha: float = ALPHA) -> tuple[float, float, float]:
     """A's head-to-head share r_A / (r_A + r_B) from per-game arrays (A's win share and seat count
     in each game, B's the same), with its 95% delta-method interval over games."""
     m = len(a_wins)
@@ -51,7 +52,8 @@ def head_to_head(a_wins: np.ndarray, a_seats: np.ndarray, b_wins: np.ndarray, b_
     influence = (rb / total ** 2 * ((a_wins - wa) / sa - ra * (a_seats - sa) / sa)
                  - ra / total ** 2 * ((b_wins - wb) / sb - rb * (b_seats - sb) / sb))
     se = float(np.sqrt(influence.var(ddof=1) / m)) if m > 1 else float("inf")
-    return share, max(0.0, share - z * se), min(1.0, share + z * se)
+    half = normal_half(se, alpha)
+    return share, max(0.0, share - half), min(1.0, share + half)
 
 
 def matchups(games: pd.DataFrame, players: int, names: tuple[str, ...]) -> pd.DataFrame:
