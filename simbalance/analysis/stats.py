@@ -37,7 +37,7 @@ import numpy as np
 from simbalance.core.aggregate import Z95, RunAggregate, wilson
 from simbalance.core.config import FINDINGS_DEFAULTS
 
-__all__ = ["ALPHA", "FAILS", "MEETS", "OPEN", "Interval", "balance_test", "clustered_difference", "difference",
+__all__ = ["ALPHA", "FAILS", "MEETS", "OPEN", "Interval", "balance_test", "clustered_difference", "clustered_share", "difference",
            "holm", "is_share", "say", "weigh", "judge", "judge_models", "natural_range", "quantile", "seat_gap", "shortfall",
            "standard_error", "standout", "student_half", "target_test", "told_apart", "wilson"]
 
@@ -172,6 +172,27 @@ def difference(a: Interval, b: Interval, comparisons: int = 1, alpha: float = AL
     half = quantile(alpha / max(comparisons, 1)) * se
     d = a.estimate - b.estimate
     return Interval(float(d), float(d - half), float(d + half))
+
+
+def clustered_share(successes: np.ndarray, trials: np.ndarray, alpha: float = ALPHA) -> Interval:
+    """A share over rows that come in clusters (a game's seats of one strategy): ``successes`` and
+    ``trials`` per cluster (game), the share sum(successes) / sum(trials), and its Wilson interval
+    at the *effective* number of trials p (1 - p) / var, var the game-clustered (sandwich) variance
+    of the ratio: a game's seats win or lose together (or against each other), so they are not
+    independent trials, and Wilson over the seat-games is too narrow (or too wide). A share of 0 or
+    1 has no clustered variance: its interval is Wilson's over the games (as many trials as
+    clusters, the fewest the rows can be worth). nan without a trial."""
+    successes = np.asarray(successes, dtype=float)
+    trials = np.asarray(trials, dtype=float)
+    total = trials.sum()
+    if not total:
+        return NAN_INTERVAL
+    share = successes.sum() / total
+    variance = float(np.sum(((successes - share * trials) / total) ** 2))
+    clusters = float(np.count_nonzero(trials))
+    effective = share * (1 - share) / variance if variance > 0 and 0 < share < 1 else clusters
+    low, high = wilson(share * effective, effective, quantile(alpha))
+    return Interval(float(share), float(low), float(high))
 
 
 def clustered_difference(outcome: np.ndarray, member: np.ndarray, cluster: np.ndarray,
