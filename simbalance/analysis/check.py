@@ -317,7 +317,7 @@ def check_bounds(agg, bounds: dict, unit: str = "", alpha: float = DEFAULT_ALPHA
     ``--target`` (stats.judge: Holm across every bound's tests at ``alpha``): a bound holds when its
     intervals lie inside it, is violated when one lies wholly outside, and is not settled otherwise.
     ``agg``: the run's RunAggregate; ``unit``: the game's length unit."""
-    from simbalance.analysis.stats import judge
+    from simbalance.analysis.stats import FAILS, MEETS, OPEN, judge, verdict_of
 
     allowed = {"seat_win_rate_min", "seat_win_rate_max", "balance_min", "length_median", "timeouts_max",
                "first_player_advantage_max"}
@@ -339,11 +339,6 @@ def check_bounds(agg, bounds: dict, unit: str = "", alpha: float = DEFAULT_ALPHA
     for (key, text), targets in zip(words, families, strict=True):
         mine = tests[at:at + len(targets)]
         at += len(targets)
-        if all(t["met"] for t in mine):
-            status = BOUND_HOLDS
-        elif any(t["out"] for t in mine):
-            status = BOUND_VIOLATED
-        else:
-            status = BOUND_OPEN
+        status = {MEETS: BOUND_HOLDS, FAILS: BOUND_VIOLATED, OPEN: BOUND_OPEN}[verdict_of(mine)]
         out.append(BoundCheck(text, _measured(mine, key, unit), status))
     return out

@@ -37,9 +37,11 @@ import numpy as np
 from simbalance.core.aggregate import Z95, RunAggregate, wilson
 from simbalance.core.config import FINDINGS_DEFAULTS
 
-__all__ = ["ALPHA", "FAILS", "MEETS", "OPEN", "Interval", "balance_test", "clustered_difference", "clustered_share", "difference",
-           "holm", "is_share", "say", "weigh", "judge", "judge_models", "natural_range", "quantile", "seat_gap", "shortfall",
-           "standard_error", "standout", "student_half", "target_test", "told_apart", "wilson"]
+__all__ = ["ALPHA", "AGREES", "FAILS", "MEETS", "OPEN", "OVERSTATES", "REVERSED", "UNDERSTATES",
+           "Interval", "balance_test", "clustered_difference", "clustered_share", "difference",
+           "holm", "is_share", "judge", "judge_models", "median_ranks", "natural_range",
+           "normal_half", "quantile", "say", "seat_gap", "shortfall", "standard_error", "standout",
+           "student_half", "target_test", "told_apart", "verdict_of", "weigh", "wilson"]
 
 # The one default level of every decision a page states: every interval of this module is a
 # 1 - ALPHA (95 %) interval and every decision read from them is made at ALPHA (5 %). It is the
@@ -445,20 +447,22 @@ def judge_models(aggs: dict[str, RunAggregate], targets: dict[str, list], looks:
         t["p_holm"] = float(p)
         t["met"] = bool(p <= alpha)
         t["out"] = bool(t["p_out"] <= level) or t["value"] != t["value"]
-    if all(t["met"] for t in tests):
-        verdict = MEETS
-    elif any(t["out"] for t in tests):
-        verdict = FAILS
-    else:
-        verdict = OPEN
+    verdict = verdict_of(tests)
     by_model = {m: [t for t in tests if t["model"] == m] for m in aggs}
     return {"verdict": verdict, "tests": tests,
             "shortfall": max(shortfall([t for t in ts if t["keep"] is None]) for ts in by_model.values()),
             "kept_shortfall": max((shortfall([t for t in ts if t["keep"] is not None]) for ts in by_model.values()),
                                   default=0.0),
             "p_worst": max(t["p_holm"] for t in tests),
-            "models": {m: (MEETS if all(t["met"] for t in ts) else FAILS if any(t["out"] for t in ts) else OPEN)
-                       for m, ts in by_model.items()}}
+            "models": {m: verdict_of(ts) for m, ts in by_model.items()}}
+
+
+def verdict_of(tests: list[dict]) -> str:
+    """The verdict of judged tests (``met`` and ``out`` each): meets when every one is met, does
+    not meet when one is out, not settled otherwise."""
+    if all(t["met"] for t in tests):
+        return MEETS
+    return FAILS if any(t["out"] for t in tests) else OPEN
 
 
 def shortfall(tests: list[dict]) -> float:
