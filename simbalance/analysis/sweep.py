@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 
 from simbalance.analysis.findings import HIGH, MEDIUM, Finding, _list, ordered, pct, severity
-from simbalance.analysis.stats import MEETS, OPEN, judge, normal_half
+from simbalance.analysis.stats import MEETS, OPEN, judge, normal_half, standard_error, standout
 from simbalance.core.config import OPTIONAL_TABLES, get
 from simbalance.core.errors import ConfigError, did_you_mean
 
@@ -268,10 +268,25 @@ def sweep_findings(table: pd.DataFrame, keys: list[str], values: dict[str, list]
             others = "".join(f" --param {o}={','.join(str(v) for v in values[o])}" for o in keys if o != k)
             out.append(Finding(
                 "best_at_edge", MEDIUM,
-                f"The best point, {setting}, is at the {side} edge of the grid for {k} ({lo} to {hi}): the best "
-                "setting may lie beyond it.", float(here), None,
+                f"{_best_words(table, best_index)}, {setting}, is at the {side} edge of the grid for {k} ({lo} to "
+                f"{hi}): the best setting may lie beyond it.", float(here), None,
                 f"simbalance sweep {game or 'GAME'} --param {k}={beyond}{others}"))
     return ordered(out)
+
+
+def _best_words(table: pd.DataFrame, best_index) -> str:
+    """How the closest point is named: "the best point" only when its balance is told apart from
+    every other point's (stats.standout, the multiplicity rule of a best of N); otherwise "the point
+    closest to the targets by its estimates", which noise may have picked among equals."""
+    if "balance_ci_low" not in table:
+        return "The best point"
+    rows = table.reset_index(drop=True)
+    where = list(table.index).index(best_index)
+    errors = standard_error(rows["balance_ci_low"], rows["balance_ci_high"])
+    best, _ = standout(rows["balance"].to_numpy(float), errors)
+    if best == where:
+        return "The best point"
+    return "The point closest to the targets by its estimates (its balance not told apart from every other point's)"
 
 
 def _setting(table: pd.DataFrame, index, keys: list[str]) -> str:

@@ -107,3 +107,22 @@ def test_a_balance_exactly_at_balance_min_is_said_met_at_most_alpha_of_the_time(
     said = sum(judge(planted(rng.multinomial(4000, [0.28, 0.24, 0.24, 0.24])),
                      default_targets({"targets": {"balance_min": 0.96}}))["verdict"] == MEETS for _ in range(runs))
     assert said / runs <= ALPHA + 2 * np.sqrt(ALPHA * (1 - ALPHA) / runs)
+
+
+def test_the_best_point_of_a_sweep_is_named_best_only_when_told_apart():
+    """Issue 52: "the best of N" only when told apart after the multiplicity rule (stats.standout).
+    Before, a sweep named its closest point "the best point" whatever the noise between the points."""
+    def table(balance, half):
+        values = [4, 6, 8, 10]
+        return pd.DataFrame({"rules.countdown": values, "balance": balance, "length_median": [9.0] * 4,
+                             "shortfall": [0.9 - b for b in balance], "balance_ci_low": [b - half for b in balance],
+                             "balance_ci_high": [b + half for b in balance]})
+
+    def edge(t):
+        found = sweep_findings(t, ["rules.countdown"], {"rules.countdown": [4, 6, 8, 10]}, thresholds(None),
+                               {"balance_min": 0.9}, lambda t: "balance at least 90.00%")
+        return next(f.text for f in found if f.kind == "best_at_edge")
+
+    noisy = edge(table([0.80, 0.84, 0.85, 0.86], 0.03))
+    assert noisy.startswith("The point closest to the targets by its estimates (its balance not told apart")
+    assert edge(table([0.70, 0.74, 0.75, 0.86], 0.01)).startswith("The best point, rules.countdown = 10, is at the top")
