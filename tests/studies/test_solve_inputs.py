@@ -135,7 +135,7 @@ def test_the_answer_carries_the_set_the_solve_started_from(rule_duel, tmp_path):
     out = tmp_path / "solve"
     res = runner.invoke(app, ["solve", rule_duel, "--target", "balance=0.97:1", "--knob", "compensation.points.2=0:4",
                               "--set", "rules.first_bonus=1", "--verify-n", "2e4", "--start-n", "200", "--threads",
-                              "1", "--seed", "3", "--no-models", "--out", str(out)], env={"COLUMNS": "200"})
+                              "1", "--seed", "3", "--models", "random", "--out", str(out)], env={"COLUMNS": "200"})
     assert res.exit_code == 0, res.output
     solution = json.loads((out / "solution.json").read_text())
     assert solution["changes"] == {"compensation.points.2": 1} and solution["meets"]
@@ -228,6 +228,10 @@ def test_a_combination_the_engine_refuses_is_skipped_and_counted(rule_duel, tmp_
 
 # every game (about 6 s each once compiled: the suite's compile-first compiles the slow two first)
 DEFAULT_KNOB_GAMES = ["find-dr-evil", "captain-action", "lady-actions-escape", "aquaman", "captain-future"]
+# each game's default lineup's strategy: the one player model these short searches play (the default
+# models add every heuristic and the search player; tests/studies/test_solve.py plays those)
+DEFAULT_STRATEGY = {"find-dr-evil": "random", "captain-action": "builder", "lady-actions-escape": "random",
+                    "aquaman": "runner", "captain-future": "aggressor"}
 
 
 @pytest.mark.parametrize("game", DEFAULT_KNOB_GAMES)
@@ -238,7 +242,7 @@ def test_every_games_default_knobs_and_targets_complete(game, tmp_path):
     with players 2 and 3 at +3 deals seat 4 no card): skipped and counted."""
     out = tmp_path / "solve"
     budget = "2m" if game == "find-dr-evil" else "6s"
-    res = runner.invoke(app, ["solve", game, "--budget", budget, "--no-models", "--verify-n", "1000", "--start-n",
+    res = runner.invoke(app, ["solve", game, "--budget", budget, "--models", DEFAULT_STRATEGY[game], "--verify-n", "1000", "--start-n",
                               "50", "--answers", "1", "--threads", "1", "--seed", "0", "--out", str(out)])
     assert res.exit_code == 0, res.output
     solution = json.loads((out / "solution.json").read_text())
