@@ -29,6 +29,7 @@ import pyarrow.parquet as pq
 
 from simbalance.core.errors import SimbalanceError
 from simbalance.core.faults import fault
+from simbalance.core.owned import RUN_FOLDER, WRITING, check_replaceable, files_in, mark, remove_written_folder
 from simbalance.report import figures
 from simbalance.report.files import check_path_names
 from simbalance.report.run_page import render_report
@@ -40,7 +41,7 @@ if TYPE_CHECKING:
     from simbalance.studies.run import SimulationResult
 
 DPI = 110  # a 6-inch figure is 660 pixels wide: shown at its own size, 10-point text reads as 15 pixels
-RUN_MARKER = "manifest.json"  # a folder holding this is a simbalance run folder and may be replaced
+RUN_MARKER = "manifest.json"  # written last into a result folder: what ran (core/owned.MARKER says whose it is)
 
 
 def default_out_dir(game: str, root: Path | None = None) -> Path:
@@ -99,28 +100,37 @@ def claim_out_dir(out: Path | None, game: str, on_leftover=None) -> Iterator[Pat
     the folder can be created there, then take an exclusive lock, so a second run into the same
     folder stops at once with one line instead of overwriting the first. Without ``out``: a fresh
     ``reports/<game>-<time>``, never one that exists or that another run holds (two runs started in
-    the same second get two folders). The lock file goes when the run ends."""
+    the same second get two folders). The lock file goes when the run ends. The folder is held by
+    its absolute path (``absolute_out``): one lock whatever the working directory."""
     if out is not None:
         check_out_dir(out)
+        out = absolute_out(out)
         fd = _lock(out)
         if fd is None:
             raise SimbalanceError(f"--out {out}: another simbalance run is writing this folder; wait for it to "
                                   "finish or choose another --out")
     else:
-        for out in _default_names(game, None):
+        for out in _default_names(game, absolute_out(Path("reports"))):
             fd = _lock(out)
             if fd is not None and not (out.exists() or partial_dir(out).exists()):
                 break
             if fd is not None:  # taken between the look and the lock
                 _unlock(out, fd)
     for leftover in half_written(out):  # no run holds them: this one has the lock
-        shutil.rmtree(leftover, ignore_errors=True)
-        if on_leftover is not None:
+        if remove_written_folder(leftover) and on_leftover is not None:
             on_leftover(leftover)
     try:
         yield out
     finally:
         _unlock(out, fd)
+
+
+def absolute_out(out: Path) -> Path:
+    """``out`` as an absolute path, its folder's symbolic links resolved (not its own name's): what
+    a checkpoint stores and what the lock is taken on, so that ``--resume`` from another working
+    directory writes to the same place and meets the same lock."""
+    out = Path(out)
+    return out.parent.resolve() / out.name
 
 
 def _writing_prefix(out: Path) -> str:
@@ -129,7 +139,8 @@ def _writing_prefix(out: Path) -> str:
 
 def half_written(out: Path) -> list[Path]:
     """The temporary folders a killed run left beside ``out``: ``atomic_folder``'s
-    ``.<name>.writing-XXXXXXXX`` (mkdtemp's eight characters), never another output's."""
+    ``.<name>.writing-XXXXXXXX`` (mkdtemp's eight characters), never another output's; removed only
+    when they hold simbalance's marker (or nothing): core/owned.remove_written_folder."""
     if not out.parent.is_dir():
         return []
     pattern = re.compile(re.escape(_writing_prefix(out)) + r"[a-z0-9_]{8}")
@@ -137,15 +148,15 @@ def half_written(out: Path) -> list[Path]:
 
 
 def check_out_dir(out: Path) -> None:
-    """Refuse to replace a folder that is not a simbalance run folder, or a name the file system
-    cannot hold (before any game runs)."""
+    """Refuse to replace a folder that is not a simbalance run folder (recognised by its marker,
+    never by a file name: core/owned.py) or that holds a file simbalance did not write, or a name
+    the file system cannot hold (before any game runs)."""
     check_path_names("--out", out)
     if out.name in ("", ".."):  # '', '.', '/', '..': the folder is written beside its place, then renamed into it
         raise SimbalanceError(f"--out {str(out)!r}: give the run folder a name of its own, e.g. --out reports/mine")
     if out.exists() and not out.is_dir():
         raise SimbalanceError(f"--out {out}: exists and is not a folder")
-    if out.is_dir() and any(out.iterdir()) and not (out / RUN_MARKER).exists():
-        raise SimbalanceError(f"--out {out}: folder exists, is not empty and is not a simbalance run folder")
+    check_replaceable(out)
 
 
 def manifest(result: SimulationResult, command: str | None) -> dict:
@@ -221,8 +232,11 @@ def atomic_folder(out: Path):
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=_writing_prefix(out), dir=out.parent))
     try:
+        mark(tmp, WRITING)  # the next start may remove it if a kill leaves it
         yield tmp
+        mark(tmp, RUN_FOLDER, [name for name in files_in(tmp) if not name.startswith(".simbalance")])
         if out.exists():
+            check_replaceable(out)  # again: a file may have been added while the games were played
             shutil.rmtree(out)
         tmp.chmod(0o755)  # mkdtemp makes it private; a report folder is for sharing
         tmp.rename(out)
