@@ -146,8 +146,8 @@ def remove_checkpoint_folder(folder: Path) -> list[str]:
         if _CHECKPOINT_DIR.fullmatch(sub.relative_to(folder).as_posix()):
             with contextlib.suppress(OSError):
                 sub.rmdir()  # only when empty
+    (folder / MARKER).unlink(missing_ok=True)  # what is left is the user's
     if not foreign:
-        (folder / MARKER).unlink(missing_ok=True)
         with contextlib.suppress(OSError):
             folder.rmdir()
     return foreign

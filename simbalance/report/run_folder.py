@@ -117,7 +117,11 @@ def claim_out_dir(out: Path | None, game: str, on_leftover=None) -> Iterator[Pat
             if fd is not None:  # taken between the look and the lock
                 _unlock(out, fd)
     for leftover in half_written(out):  # no run holds them: this one has the lock
-        if remove_written_folder(leftover) and on_leftover is not None:
+        try:
+            removed = remove_written_folder(leftover)
+        except SimbalanceError:  # only its name is simbalance's: not ours to remove
+            continue
+        if removed and on_leftover is not None:
             on_leftover(leftover)
     try:
         yield out
