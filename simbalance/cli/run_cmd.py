@@ -283,7 +283,13 @@ def fresh_state_dir(target: Path, quiet: bool) -> Path:
     stops the run in one line and is never removed: a folder simbalance did not write (it has no
     marker), a finished run folder (``--out X.partial``), a checkpoint that cannot be used."""
     from simbalance.core.execution import CHECKPOINT, read_state
-    from simbalance.core.owned import CHECKPOINT_FOLDER, RUN_FOLDER, marker_of, not_ours, remove_checkpoint_folder
+    from simbalance.core.owned import (
+        CHECKPOINT_FOLDER,
+        RUN_FOLDER,
+        marker_of,
+        not_ours,
+        remove_checkpoint_folder,
+    )
     from simbalance.report.run_folder import partial_dir
 
     state_dir = partial_dir(target)
@@ -422,7 +428,6 @@ def _discard_unless_resumable(state_dir: Path) -> bool:
     """After a failed run: keep a checkpoint that holds games (``--resume`` continues it: True),
     remove a folder that holds none, so nothing blocks the same command run again (False)."""
     from simbalance.core.execution import read_state
-
     from simbalance.core.owned import remove_written_folder
 
     try:

@@ -29,7 +29,14 @@ import pyarrow.parquet as pq
 
 from simbalance.core.errors import SimbalanceError
 from simbalance.core.faults import fault
-from simbalance.core.owned import RUN_FOLDER, WRITING, check_replaceable, files_in, mark, remove_written_folder
+from simbalance.core.owned import (
+    RUN_FOLDER,
+    WRITING,
+    check_replaceable,
+    files_in,
+    mark,
+    remove_written_folder,
+)
 from simbalance.report import figures
 from simbalance.report.files import check_path_names
 from simbalance.report.run_page import render_report
