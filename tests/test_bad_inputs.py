@@ -49,8 +49,11 @@ def _setup(tmp_path, case: str) -> None:
 
         os.mkfifo(tmp_path / "pipe.toml")
     if case == "corrupt checkpoint":
+        from simbalance.core.owned import CHECKPOINT_FOLDER, mark
+
         state = tmp_path / "run.partial"
         state.mkdir()
+        mark(state, CHECKPOINT_FOLDER)  # a checkpoint folder simbalance wrote, whose checkpoint was damaged
         (state / "checkpoint.npz").write_bytes(b"PK\x03\x04 not a zip file at all")
 
 
