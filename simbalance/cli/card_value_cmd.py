@@ -48,8 +48,8 @@ def card_value(
     from simbalance.studies.card_value import card_value as run_card_value
 
     n_states = parse_count(states, "--states")
-    n_decisions = 0 if decisions.strip() == "0" else parse_count(decisions, "--decisions")
-    n_observe = 0 if observe.strip() == "0" else parse_count(observe, "--observe")
+    n_decisions = 0 if decisions == "0" else parse_count(decisions, "--decisions")
+    n_observe = 0 if observe == "0" else parse_count(observe, "--observe")
     target = out if out is not None else default_out_dir(f"card-value-{game}")
     check_out_dir(target)
     lineup = [s.strip() for s in strategies.split(",")] if strategies else None

@@ -92,12 +92,17 @@ def parse_count(text: str, option: str = "--n") -> int:
     from simbalance.core.plan import check_n
     from simbalance.core.runner import MAX_GAMES
 
-    cleaned = text.strip().replace("_", "")
+    # ASCII digits only, nothing around them: Python's int() and re's \d also take " 10 ", "10\n",
+    # full-width and Arabic-Indic digits, which a designer did not mean to type
+    if not text.isascii() or any(ch.isspace() for ch in text):
+        raise SimbalanceError(f"{option} {text!r}: write the number in the digits 0-9 with nothing around it, "
+                              "e.g. 1000000, 1_000_000 or 1e6")
+    cleaned = text.replace("_", "")
     value: object = None
     too_many = MAX_GAMES + 1
-    if re.fullmatch(r"\d+", cleaned):  # far too many digits: no huge int, just too many
+    if re.fullmatch(r"[0-9]+", cleaned):  # far too many digits: no huge int, just too many
         value = int(cleaned) if len(cleaned.lstrip("0")) <= len(str(MAX_GAMES)) else too_many
-    elif re.fullmatch(r"\d+(\.\d+)?[eE]\+?\d+", cleaned):
+    elif re.fullmatch(r"[0-9]+(\.[0-9]+)?[eE]\+?[0-9]+", cleaned):
         value = float(cleaned)  # exact for whole numbers up to MAX_GAMES; inf for huge exponents
         value = too_many if value > MAX_GAMES else value
     return check_n(value, f"{option} {text!r}")

@@ -35,7 +35,7 @@ def skill(
     from simbalance.report.skill_page import write_skill_folder
 
     count = parse_count(n)
-    search_count = 0 if search_n.strip() == "0" else parse_count(search_n, "--search-n")
+    search_count = 0 if search_n == "0" else parse_count(search_n, "--search-n")
     target = out if out is not None else default_out_dir(f"skill-{game}")
     check_out_dir(target)
     res = run_skill(settings, count, search_n=search_count, progress=RichProgress)
