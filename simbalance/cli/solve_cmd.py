@@ -50,6 +50,10 @@ def solve(
 
     folder = out if out is not None else default_out_dir(f"solve-{game}")
     check_out_dir(folder)
+    if card_values is not None:  # before any game: the file's shape (the search reads it again)
+        from simbalance.analysis.card_value import card_priority
+
+        card_priority(card_values, game)
     with interruptible() as stop:
         result = run_solve(settings, target, knob, budget=budget, strategies=strategies, rotate=rotate,
                            verify_n=parse_count(verify_n, "--verify-n"), start_n=parse_count(start_n, "--start-n"), answers=answers,
