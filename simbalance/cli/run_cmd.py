@@ -327,7 +327,7 @@ def fresh_state_dir(target: Path, quiet: bool) -> Path:
 
 def _play_and_write(plan, request: RunRequest, keep: bool, state_dir: Path, resuming: bool, quiet: bool) -> None:
     from simbalance.cli.terminal import RichProgress
-    from simbalance.core.errors import RunInterrupted
+    from simbalance.core.errors import CheckpointError, RunInterrupted
     from simbalance.core.execution import RunOptions
     from simbalance.report.run_folder import write_run_folder
     from simbalance.studies.run import SimulationResult
@@ -349,7 +349,7 @@ def _play_and_write(plan, request: RunRequest, keep: bool, state_dir: Path, resu
                 progress.close()
             if request.robust:
                 result = replace(result, strong_play=_play_strong(request, state_dir, resuming, stop, quiet))
-        except RunInterrupted:
+        except (RunInterrupted, CheckpointError):  # a checkpoint that cannot be used is never resumed from
             raise
         except Exception as exc:  # a failure, not a stop or a kill: keep only what can be resumed
             kept = _discard_unless_resumable(state_dir)

@@ -40,7 +40,7 @@ import numpy as np
 
 from simbalance.core import runner
 from simbalance.core.aggregate import RunAggregate, wilson
-from simbalance.core.errors import RunInterrupted, SimbalanceError
+from simbalance.core.errors import CheckpointError, RunInterrupted, SimbalanceError
 from simbalance.core.faults import fault
 from simbalance.core.owned import CHECKPOINT_FOLDER, MARKER, mark, marker_of, remove_written_folder
 from simbalance.core.records import END_INVALID
@@ -144,14 +144,14 @@ def check_state(state: object, path: Path) -> dict:
     """The checkpoint's state, checked against STATE_SCHEMA: one line naming the key and what it holds."""
     where = f"checkpoint {path}: its state"
     if not isinstance(state, dict):
-        raise SimbalanceError(f"{where} is {_type_word(type(state))}, not an object; it was not written by this "
+        raise CheckpointError(f"{where} is {_type_word(type(state))}, not an object; it was not written by this "
                               "simbalance: delete the folder and run again from the start")
     for key, kind in STATE_SCHEMA.items():
         if key not in state:
-            raise SimbalanceError(f"{where} has no {key!r} (a checkpoint of an older simbalance, or edited): "
+            raise CheckpointError(f"{where} has no {key!r} (a checkpoint of an older simbalance, or edited): "
                                   "delete the folder and run again from the start")
         if not _fits(state[key], kind):
-            raise SimbalanceError(f"{where}: {key!r} is {json.dumps(state[key])[:60]}, not {_type_word(kind)}"
+            raise CheckpointError(f"{where}: {key!r} is {json.dumps(state[key])[:60]}, not {_type_word(kind)}"
                                   + (" of at least 0" if kind == WHOLE else "") + "; the checkpoint was edited: "
                                   "delete the folder and run again from the start")
     return state
@@ -180,9 +180,9 @@ def _regular_file(path: Path) -> bool:
     except FileNotFoundError:
         return False
     except OSError as exc:
-        raise SimbalanceError(f"checkpoint {path}: cannot be read ({exc.strerror or exc})") from None
+        raise CheckpointError(f"checkpoint {path}: cannot be read ({exc.strerror or exc})") from None
     if not stat.S_ISREG(info.st_mode):
-        raise SimbalanceError(f"checkpoint {path}: is not a regular file (a FIFO, a device or a folder); a checkpoint "
+        raise CheckpointError(f"checkpoint {path}: is not a regular file (a FIFO, a device or a folder); a checkpoint "
                               "holds regular files only: delete the folder and run again from the start")
     return True
 
@@ -194,39 +194,39 @@ def read_checkpoint(state_dir: Path) -> tuple[dict, dict[str, np.ndarray]]:
     folder = Path(state_dir)
     path = folder / CHECKPOINT
     if not folder.is_dir():
-        raise SimbalanceError(f"--resume {folder}: no such folder" if not folder.exists()
+        raise CheckpointError(f"--resume {folder}: no such folder" if not folder.exists()
                               else f"--resume {folder}: not a folder; give the run's .partial folder")
     if not _regular_file(path):
         if (folder / LEGACY[0]).exists():
-            raise SimbalanceError(f"--resume {folder}: the checkpoint was written by an older simbalance "
+            raise CheckpointError(f"--resume {folder}: the checkpoint was written by an older simbalance "
                                   "(state.json); run it again from the start")
-        raise SimbalanceError(f"--resume {folder}: no checkpoint there ({CHECKPOINT} is missing)")
+        raise CheckpointError(f"--resume {folder}: no checkpoint there ({CHECKPOINT} is missing)")
     body = marker_of(folder)
     if body is None or body["kind"] != CHECKPOINT_FOLDER:
-        raise SimbalanceError(f"--resume {folder}: not a checkpoint folder simbalance wrote (it has no .simbalance "
+        raise CheckpointError(f"--resume {folder}: not a checkpoint folder simbalance wrote (it has no .simbalance "
                               "marker of a checkpoint): run again from the start")
     broken = f"checkpoint {path}: cannot be read"
     if not zipfile.is_zipfile(path):
-        raise SimbalanceError(f"{broken} (not a checkpoint archive: damaged or replaced); delete the folder and run "
+        raise CheckpointError(f"{broken} (not a checkpoint archive: damaged or replaced); delete the folder and run "
                               "again from the start")
     try:
         with np.load(path, allow_pickle=False) as z:
             arrays = {name: z[name] for name in z.files}
     except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as exc:
-        raise SimbalanceError(f"{broken} ({exc}); delete the folder and run again from the start") from None
+        raise CheckpointError(f"{broken} ({exc}); delete the folder and run again from the start") from None
     missing = [name for name in (STATE, CHECKSUM, "n", "sample", *AGGREGATE_FIELDS) if name not in arrays]
     if missing:
-        raise SimbalanceError(f"{broken} (it has no {missing[0]!r}: written by an older simbalance, or damaged); "
+        raise CheckpointError(f"{broken} (it has no {missing[0]!r}: written by an older simbalance, or damaged); "
                               "delete the folder and run again from the start")
     stored = arrays.pop(CHECKSUM)
     try:
         state = json.loads(arrays[STATE].tobytes().decode())
     except (ValueError, UnicodeDecodeError) as exc:
-        raise SimbalanceError(f"{broken} (its state is not JSON: {exc}); delete the folder and run again from "
+        raise CheckpointError(f"{broken} (its state is not JSON: {exc}); delete the folder and run again from "
                               "the start") from None
     check_state(state, path)
     if stored.dtype.kind != "U" or stored.shape != () or str(stored) != _arrays_digest(arrays):
-        raise SimbalanceError(f"checkpoint {path}: its checksum does not match its content (damaged or edited); "
+        raise CheckpointError(f"checkpoint {path}: its checksum does not match its content (damaged or edited); "
                               "delete the folder and run again from the start")
     return state, arrays
 
@@ -310,33 +310,33 @@ class Checkpoint:
         path = self.dir / CHECKPOINT
         plan = self.plan
         if state["game"] != plan.spec.id:
-            raise SimbalanceError(f"--resume {self.dir}: the checkpoint is of {state['game']}, not {plan.spec.id}")
+            raise CheckpointError(f"--resume {self.dir}: the checkpoint is of {state['game']}, not {plan.spec.id}")
         if state["engine_version"] != plan.engine.version:
-            raise SimbalanceError(f"--resume {self.dir}: the checkpoint was played by {plan.spec.id}'s engine version "
+            raise CheckpointError(f"--resume {self.dir}: the checkpoint was played by {plan.spec.id}'s engine version "
                                   f"{state['engine_version']}, this simbalance plays version {plan.engine.version} "
                                   "(its games differ): run it again from the start")
         if (state["config"] != json.loads(json.dumps(plan.config, default=str)) or state["seed"] != plan.seed
                 or state["config_digest"] != config_digest(plan.config)):
-            raise SimbalanceError(f"--resume {self.dir}: the config or seed differs from the interrupted run")
+            raise CheckpointError(f"--resume {self.dir}: the config or seed differs from the interrupted run")
         if (state["chunk_size"] != self.chunk or state["ramp"] != self.ramp
                 or state["keep_games"] != self.options.keep_games):
-            raise SimbalanceError(f"--resume {self.dir}: the run was checkpointed with other chunking or storage")
+            raise CheckpointError(f"--resume {self.dir}: the run was checkpointed with other chunking or storage")
         chunks, games = state["chunks_done"], state["games_done"]
         broken = f"--resume {self.dir}: the checkpoint is inconsistent"
         if games != games_in_chunks(plan.n, self.chunk, chunks, self.ramp):
-            raise SimbalanceError(f"{broken} ({chunks} chunks but {games:,} games)")
+            raise CheckpointError(f"{broken} ({chunks} chunks but {games:,} games)")
         try:
             agg = RunAggregate(players, n_slots, int(arrays["n"]), *(arrays[name] for name in AGGREGATE_FIELDS))
         except (ValueError, TypeError) as exc:
-            raise SimbalanceError(f"checkpoint {path}: its statistics do not fit this run ({exc})") from None
+            raise CheckpointError(f"checkpoint {path}: its statistics do not fit this run ({exc})") from None
         part = arrays["sample"]
         if agg.n != games:
-            raise SimbalanceError(f"{broken} (its statistics hold {agg.n:,} games, its state {games:,})")
+            raise CheckpointError(f"{broken} (its statistics hold {agg.n:,} games, its state {games:,})")
         if records is not None:
             self.records_hash = self._read_records(records, games, state["records_sha256"])
         else:
             if len(part) != min(len(sample), games) or part.dtype != sample.dtype:
-                raise SimbalanceError(f"{broken} (its sample holds {len(part):,} games)")
+                raise CheckpointError(f"{broken} (its sample holds {len(part):,} games)")
             sample[: len(part)] = part
         if self.options.shards:
             self._trim_shards(chunks)
@@ -350,18 +350,18 @@ class Checkpoint:
         size = games * records.dtype.itemsize
         digest = hashlib.sha256()
         if games and not _regular_file(path):
-            raise SimbalanceError(f"checkpoint {path}: is missing, and the checkpoint holds {games:,} games; delete "
+            raise CheckpointError(f"checkpoint {path}: is missing, and the checkpoint holds {games:,} games; delete "
                                   "the folder and run again from the start")
         raw = b""
         if games:
             with open(path, "rb") as fh:
                 raw = fh.read(size)
         if len(raw) != size:
-            raise SimbalanceError(f"--resume {self.dir}: the checkpoint is inconsistent ({RECORDS} holds fewer "
+            raise CheckpointError(f"--resume {self.dir}: the checkpoint is inconsistent ({RECORDS} holds fewer "
                                   f"than {games:,} games)")
         digest.update(raw)
         if expected is None or digest.hexdigest() != expected:
-            raise SimbalanceError(f"checkpoint {path}: its checksum does not match the checkpoint's (damaged or edited); "
+            raise CheckpointError(f"checkpoint {path}: its checksum does not match the checkpoint's (damaged or edited); "
                                   "delete the folder and run again from the start")
         records[:games] = np.frombuffer(raw, dtype=records.dtype)
         return digest
@@ -379,7 +379,7 @@ class Checkpoint:
                 path.unlink()
         missing = [i for i in range(chunks) if not (folder / f"part-{i:06d}.parquet").exists()]
         if missing:
-            raise SimbalanceError(f"--resume {self.dir}: the games of chunk {missing[0]} are missing from {folder}")
+            raise CheckpointError(f"--resume {self.dir}: the games of chunk {missing[0]} are missing from {folder}")
 
     def remove(self) -> None:
         """Delete the checkpoint files; shards written beside them stay for the caller to move."""

@@ -88,6 +88,7 @@ def test_an_edited_record_is_refused_by_the_checksum(interrupted):
     records.write_bytes(games.tobytes())
     message = refused_and_nothing_written(interrupted, resume(interrupted))
     assert f"checkpoint {records}: its checksum does not match" in message
+    assert "resume with" not in message and records.is_file()  # kept, and never offered for a resume
 
 
 def test_flipped_bytes_in_the_records_are_refused_before_the_play(interrupted):
