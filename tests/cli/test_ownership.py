@@ -6,48 +6,20 @@ directory writes to, and locks, the same folder. Each test was run on the code b
 
 from __future__ import annotations
 
-import contextlib
 import json
 import subprocess
 import sys
 import time
 
+from one_line import interrupted_run, one_line_error
 from typer.testing import CliRunner
 
-from simbalance.cli import run_cmd
 from simbalance.cli.main import app
 from simbalance.report.run_folder import partial_dir
 
 runner = CliRunner()
 GAME = "find-dr-evil"
 SMALL = ["run", GAME, "--n", "1000", "--quiet"]
-
-
-def one_line_error(res) -> str:
-    """The run's error: exit 2 with one line, no traceback."""
-    assert res.exit_code == 2, (res.exit_code, res.output, res.exception)
-    lines = [line for line in res.output.splitlines() if line.strip()]
-    assert len(lines) == 1 and lines[0].startswith("error: "), res.output
-    return " ".join(res.output.split())
-
-
-def interrupted_run(monkeypatch, args: list[str], chunks: int) -> None:
-    """``run ARGS`` stopped (as by Ctrl-C) after ``chunks`` chunks: exit 130 and a ``.partial``."""
-
-    @contextlib.contextmanager
-    def stop_after():
-        asked = {"n": 0}
-
-        def stop():
-            asked["n"] += 1
-            return asked["n"] > chunks
-
-        yield stop
-
-    with monkeypatch.context() as patch:
-        patch.setattr(run_cmd, "interruptible", stop_after)
-        res = runner.invoke(app, args)
-    assert res.exit_code == 130, (res.output, res.exception)
 
 
 def test_a_folder_with_a_manifest_json_of_its_own_is_not_replaced(tmp_path):

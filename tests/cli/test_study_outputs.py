@@ -12,6 +12,7 @@ import subprocess
 import sys
 import time
 
+from one_line import one_line_error
 from typer.testing import CliRunner
 
 import simbalance.api
@@ -19,13 +20,6 @@ from simbalance.cli.main import app
 
 runner = CliRunner()
 COMPARE = ["compare", "find-dr-evil", "--arm", "short:rules.pick_cap=5", "--n", "2000"]
-
-
-def one_line_error(res) -> str:
-    assert res.exit_code == 2, (res.exit_code, res.output, res.exception)
-    lines = [line for line in res.output.splitlines() if line.strip()]
-    assert len(lines) == 1 and lines[0].startswith("error: "), res.output
-    return " ".join(res.output.split())
 
 
 def test_two_compares_into_one_folder_the_second_is_refused(tmp_path):

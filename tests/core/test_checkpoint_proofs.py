@@ -6,7 +6,6 @@ where it fails (a resume that exits 0 with other games, a traceback, or a proces
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import subprocess
@@ -16,9 +15,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from one_line import interrupted_run, one_line_error
 from typer.testing import CliRunner
 
-from simbalance.cli import run_cmd
 from simbalance.cli.main import app
 from simbalance.core import execution
 from simbalance.report.run_folder import partial_dir
@@ -28,30 +27,9 @@ GAME = "find-dr-evil"
 RUN = ["run", GAME, "--n", "5000", "--chunk-size", "1000", "--seed", "3"]
 
 
-def one_line_error(res) -> str:
-    assert res.exit_code == 2, (res.exit_code, res.output, res.exception)
-    lines = [line for line in res.output.splitlines() if line.strip()]
-    assert len(lines) == 1 and lines[0].startswith("error: "), res.output
-    return " ".join(res.output.split())
-
-
 def _interrupt(tmp_path: Path, monkeypatch) -> Path:
     """A run of 5,000 games stopped (as by Ctrl-C) after two chunks: its ``.partial`` holds 2,000."""
-
-    @contextlib.contextmanager
-    def stop_after_two():
-        asked = {"n": 0}
-
-        def stop():
-            asked["n"] += 1
-            return asked["n"] > 2
-
-        yield stop
-
-    with monkeypatch.context() as patch:
-        patch.setattr(run_cmd, "interruptible", stop_after_two)
-        res = runner.invoke(app, [*RUN, "--out", str(tmp_path / "r")])
-    assert res.exit_code == 130, res.output
+    interrupted_run(monkeypatch, [*RUN, "--out", str(tmp_path / "r")], chunks=2)
     return partial_dir(tmp_path / "r")
 
 
