@@ -22,6 +22,7 @@ from simbalance.cli.settings_options import WHERE, plays_games
 from simbalance.cli.terminal import Table
 from simbalance.core.errors import SimbalanceError
 from simbalance.core.faults import fault
+from simbalance.core.paths import check_path_text
 from simbalance.core.plan import check_precision
 from simbalance.studies.settings import IDENTITY, RunSettings, as_options
 
@@ -217,6 +218,7 @@ def run(
     from simbalance.report.run_folder import claim_out_dir
 
     if resume is not None:
+        check_path_text("--resume", resume)
         given = ["GAME" if name == "game" else f"--{name.rstrip('_').replace('_', '-')}" for name in RESULT_OPTIONS
                  if ctx.get_parameter_source(name) == ParameterSource.COMMANDLINE]
         if given:

@@ -320,11 +320,17 @@ def _temporary_folder(out: Path):
         mark(tmp, WRITING)  # the next start may remove it if a kill leaves it
         yield tmp
         mark(tmp, RUN_FOLDER, [name for name in files_in(tmp) if not name.startswith(".simbalance")])
+        tmp.chmod(0o755)  # mkdtemp makes it private; a report folder is for sharing
+        old = None
         if out.exists():
             check_replaceable(out)  # again: a file may have been added while the games were played
-            shutil.rmtree(out)
-        tmp.chmod(0o755)  # mkdtemp makes it private; a report folder is for sharing
+            # moved aside whole (a rename onto an empty folder), not removed in place: a kill now
+            # leaves it under a leftover's name, marker and all, for the next start to remove
+            old = Path(tempfile.mkdtemp(prefix=_writing_prefix(out), dir=out.parent))
+            os.rename(out, old)
         tmp.rename(out)
+        if old is not None:
+            shutil.rmtree(old)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
