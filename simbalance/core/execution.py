@@ -119,6 +119,7 @@ STATE_SCHEMA: dict[str, object] = {
     "args": dict, "game": str, "n": WHOLE, "seed": WHOLE, "chunk_size": WHOLE, "ramp": bool,
     "chunks_done": WHOLE, "games_done": WHOLE, "keep_games": bool, "config": dict, "config_digest": str,
     "engine_version": WHOLE, "play_seconds": NUMBER, "played_all": bool, "records_sha256": (str, type(None)),
+    "shards_sha256": list,
 }
 _TYPE_WORDS = {dict: "an object", str: "a string", bool: "true or false", list: "a list", type(None): "null",
                int: "a whole number", float: "a number"}
@@ -238,6 +239,7 @@ class Checkpoint:
         self.ramp = options.precision is not None  # a precision run's chunks grow (runner.chunk_sizes)
         self.saved_games = 0
         self.records_hash = hashlib.sha256()  # of records.bin's first saved_games records
+        self.shard_digests: list[str] = []  # a streamed run's shards, chunk by chunk (write_shard)
 
     def begin(self, agg: RunAggregate, sample: np.ndarray) -> None:
         """Commit the empty checkpoint of a fresh run. A new folder is built under a hidden name and
@@ -288,7 +290,8 @@ class Checkpoint:
                  "config_digest": config_digest(self.plan.config), "engine_version": self.plan.engine.version,
                  "play_seconds": seconds, "played_all": played_all,
                  # a kept run's records.bin, as far as this commit vouches for it (streamed: none)
-                 "records_sha256": (records_hash or self.records_hash).hexdigest() if self.options.keep_games else None}
+                 "records_sha256": (records_hash or self.records_hash).hexdigest() if self.options.keep_games else None,
+                 "shards_sha256": self.shard_digests[:chunks_done] if self.options.shards else []}
         blob = np.frombuffer((json.dumps(state, indent=2, default=str) + "\n").encode(), dtype=np.uint8)
         # A kept run's sample is a view of its records (records.bin has it); a streamed run stores its own.
         part = sample[:0] if self.options.keep_games else sample[: min(len(sample), games_done)]
@@ -340,6 +343,7 @@ class Checkpoint:
             sample[: len(part)] = part
         if self.options.shards:
             self._trim_shards(chunks)
+            self._check_shards(chunks, state["shards_sha256"])
         self.saved_games = games
         return chunks, games, agg, float(state["play_seconds"]), state["played_all"]
 
@@ -381,6 +385,18 @@ class Checkpoint:
         if missing:
             raise CheckpointError(f"--resume {self.dir}: the games of chunk {missing[0]} are missing from {folder}")
 
+    def _check_shards(self, chunks: int, digests: list) -> None:
+        """Every shard the commit vouches for has the SHA-256 the state stores for it."""
+        if len(digests) != chunks or not all(isinstance(d, str) for d in digests):
+            raise CheckpointError(f"checkpoint {self.dir / CHECKPOINT}: its state holds {len(digests)} shard "
+                                  f"checksums for {chunks} chunks; delete the folder and run again from the start")
+        for index, expected in enumerate(digests):
+            path = self.dir / "games" / shard_name(index)
+            if not _regular_file(path) or _file_sha256(path) != expected:
+                raise CheckpointError(f"checkpoint {path}: its checksum does not match the checkpoint's (damaged or "
+                                      "edited); delete the folder and run again from the start")
+        self.shard_digests = list(digests)
+
     def remove(self) -> None:
         """Delete the checkpoint files; shards written beside them stay for the caller to move."""
         for name in (CHECKPOINT, f".{CHECKPOINT}.tmp", RECORDS, *LEGACY):
@@ -396,26 +412,45 @@ def read_state(state_dir: Path) -> dict:
     return read_checkpoint(state_dir)[0]
 
 
+def shard_name(index: int) -> str:
+    return f"part-{index:06d}.parquet"
+
+
+def _file_sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
 def write_shard(folder: Path, index: int, part: np.ndarray, players: int,
-                strategy_names: tuple[str, ...] | None = None) -> None:
-    """One chunk's games as a Parquet file, written under a temporary name and renamed."""
+                strategy_names: tuple[str, ...] | None = None) -> str:
+    """One chunk's games as a Parquet file, written under a temporary name and renamed; returns the
+    file's SHA-256 (the checkpoint stores it: a resume checks the shard against it)."""
+    import io
+
     import pyarrow as pa
     import pyarrow.parquet as pq
 
     from simbalance.core.records import records_to_frame
 
     folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"part-{index:06d}.parquet"
-    tmp = folder / f".part-{index:06d}.parquet.tmp"
+    path = folder / shard_name(index)
+    tmp = folder / f".{shard_name(index)}.tmp"
+    frame = records_to_frame(part, players, strategy_names)
+    buffer = io.BytesIO()  # one chunk's games, compressed: a few MB; hashed as written
+    pq.write_table(pa.Table.from_pandas(frame, preserve_index=False), buffer, compression="zstd")
+    data = buffer.getvalue()
     _fault("before shard")
     with open(tmp, "wb") as fh:
-        frame = records_to_frame(part, players, strategy_names)
-        pq.write_table(pa.Table.from_pandas(frame, preserve_index=False), fh, compression="zstd")
+        fh.write(data)
         fh.flush()
         os.fsync(fh.fileno())
     _fault("before rename shard")
     os.replace(tmp, path)
     _fault("after rename shard")
+    return hashlib.sha256(data).hexdigest()
 
 
 def precision_reached(agg: RunAggregate, target: float) -> bool:
@@ -480,7 +515,8 @@ def execute(plan: RunPlan, options: RunOptions, progress: ProgressFn | None = No
             sample[done : done + take] = part[:take]
         agg = agg.merge(RunAggregate.from_records(part, plan.players, n_slots))
         if options.shards and options.state_dir is not None:
-            write_shard(Path(options.state_dir) / "games", index, part, plan.players, plan.lineup.slot_names)
+            digest = write_shard(Path(options.state_dir) / "games", index, part, plan.players, plan.lineup.slot_names)
+            checkpoint.shard_digests[index:] = [digest]  # (a resumed run writes its chunks again from here)
         done += size
         index += 1
         elapsed = time.perf_counter() - start

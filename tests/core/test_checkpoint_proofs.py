@@ -167,3 +167,15 @@ def _with_engine_version(plan, version: int):
     return replace(plan, engine=replace(plan.engine, version=version))
 
 
+
+
+def test_a_damaged_shard_of_a_streamed_run_is_refused(tmp_path, monkeypatch):
+    """A streamed run's games are its Parquet shards: each one's SHA-256 is in the state."""
+    interrupted_run(monkeypatch, [*RUN, "--stream", "--out", str(tmp_path / "r")], chunks=2)
+    state = partial_dir(tmp_path / "r")
+    shard = state / "games" / "part-000001.parquet"
+    raw = bytearray(shard.read_bytes())
+    raw[len(raw) // 2] ^= 0x01  # one bit of the compressed games
+    shard.write_bytes(bytes(raw))
+    message = refused_and_nothing_written(state, resume(state))
+    assert f"checkpoint {shard}: its checksum does not match" in message
