@@ -320,10 +320,12 @@ class Checkpoint:
                                   "(its games differ): run it again from the start")
         if (state["config"] != json.loads(json.dumps(plan.config, default=str)) or state["seed"] != plan.seed
                 or state["config_digest"] != config_digest(plan.config)):
-            raise CheckpointError(f"--resume {self.dir}: the config or seed differs from the interrupted run")
+            # the checkpoint is sound, today's config is not the run's (its file edited since): once it
+            # is restored, the run resumes (a SimbalanceError, not a CheckpointError)
+            raise SimbalanceError(f"--resume {self.dir}: the config or seed differs from the interrupted run")
         if (state["chunk_size"] != self.chunk or state["ramp"] != self.ramp
                 or state["keep_games"] != self.options.keep_games):
-            raise CheckpointError(f"--resume {self.dir}: the run was checkpointed with other chunking or storage")
+            raise SimbalanceError(f"--resume {self.dir}: the run was checkpointed with other chunking or storage")
         chunks, games = state["chunks_done"], state["games_done"]
         broken = f"--resume {self.dir}: the checkpoint is inconsistent"
         if games != games_in_chunks(plan.n, self.chunk, chunks, self.ramp):
