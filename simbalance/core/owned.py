@@ -5,7 +5,8 @@ the user's that held a ``manifest.json``, or was named ``data.partial``, was del
 Three kinds of folders carry the marker:
 
 - ``run folder``: a finished output (a run's or a study's). Its marker lists every file simbalance
-  wrote there, so replacing the folder removes nothing else: a file the user added stops the
+  wrote there with its size, and its manifest.json's SHA-256, so replacing the folder removes
+  nothing else: a file the user added, or one of simbalance's the user changed, stops the
   replacement, named.
 - ``writing``: the temporary folder an output is built in (``.<out>.writing-XXXXXXXX``); a kill
   leaves it, the next start removes it.
@@ -18,6 +19,7 @@ An empty folder holds nothing anyone wrote: it may always be removed.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
 import re
@@ -30,6 +32,7 @@ from simbalance.core.errors import SimbalanceError
 MARKER = ".simbalance"
 WRITTEN_BY = "simbalance"
 RUN_FOLDER, WRITING, CHECKPOINT_FOLDER = "run folder", "writing", "checkpoint"
+RUN_MANIFEST = "manifest.json"  # what ran: the marker keeps its SHA-256
 MARKER_MOST_BYTES = 1 << 24  # a marker lists file names: far below this; more is not ours
 
 # The files a checkpoint folder holds (core/execution.py): the commit, its temporary file, the kept
@@ -41,8 +44,13 @@ _CHECKPOINT_DIR = re.compile(r"games|robust|robust/games|\.robust\.new")
 
 
 def mark(folder: Path, kind: str, files: list[str] | None = None) -> None:
-    """Write ``folder``'s marker (under a temporary name, then renamed: never half a marker)."""
-    body = {"written_by": WRITTEN_BY, "kind": kind, **({"files": sorted(files)} if files is not None else {})}
+    """Write ``folder``'s marker (under a temporary name, then renamed: never half a marker). A run
+    folder's lists ``files`` with their sizes, and the SHA-256 of its manifest.json (what ran)."""
+    body: dict = {"written_by": WRITTEN_BY, "kind": kind}
+    if files is not None:
+        body["files"] = {name: (Path(folder) / name).lstat().st_size for name in sorted(files)}
+        if (Path(folder) / RUN_MANIFEST).is_file():
+            body["manifest_sha256"] = _sha256(Path(folder) / RUN_MANIFEST)
     tmp = Path(folder) / f"{MARKER}.tmp"
     tmp.write_text(json.dumps(body, indent=1) + "\n", encoding="utf-8")
     os.replace(tmp, Path(folder) / MARKER)
@@ -62,9 +70,18 @@ def marker_of(folder: Path) -> dict | None:
             or body.get("kind") not in (RUN_FOLDER, WRITING, CHECKPOINT_FOLDER)):
         return None
     files = body.get("files")
-    if body["kind"] == RUN_FOLDER and not (isinstance(files, list) and all(isinstance(f, str) for f in files)):
+    if body["kind"] == RUN_FOLDER and not (isinstance(files, dict) and all(
+            isinstance(size, int) and not isinstance(size, bool) for size in files.values())):
         return None
     return body
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
 
 
 def files_in(folder: Path) -> list[str]:
@@ -108,6 +125,16 @@ def check_replaceable(folder: Path, option: str = "--out") -> None:
     if foreign:
         raise SimbalanceError(f"{option} {folder}: holds {foreign[0]!r}, which simbalance did not write there; "
                               "simbalance never removes what it did not write: move it away or choose another --out")
+    changed = next((name for name, size in body["files"].items()
+                    if not (folder / name).is_file() or (folder / name).lstat().st_size != size), None)
+    manifest = folder / RUN_MANIFEST
+    if changed is None and "manifest_sha256" in body and (
+            not manifest.is_file() or _sha256(manifest) != body["manifest_sha256"]):
+        changed = RUN_MANIFEST
+    if changed is not None:
+        raise SimbalanceError(f"{option} {folder}: {changed!r} was changed since simbalance wrote it (what is in it "
+                              "now is yours); simbalance never removes what it did not write: move the folder away "
+                              "or choose another --out")
 
 
 def remove_written_folder(folder: Path) -> bool:

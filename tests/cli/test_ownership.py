@@ -45,6 +45,18 @@ def test_a_file_added_to_a_run_folder_stops_its_replacement(tmp_path):
     assert json.loads((out / "manifest.json").read_text())["seed"] == 2
 
 
+def test_a_run_folder_whose_manifest_was_edited_is_not_replaced(tmp_path):
+    """The marker names simbalance's folder with its own manifest's content (its SHA-256): a manifest
+    edited since (here, the same size) is the user's now."""
+    out = tmp_path / "r"
+    assert runner.invoke(app, [*SMALL, "--out", str(out)]).exit_code == 0
+    manifest = out / "manifest.json"
+    manifest.write_text(manifest.read_text().replace('"seed": 0', '"seed": 9'))
+    message = one_line_error(runner.invoke(app, [*SMALL, "--out", str(out)]))
+    assert "'manifest.json' was changed since simbalance wrote it" in message
+    assert '"seed": 9' in manifest.read_text()
+
+
 def test_a_partial_folder_simbalance_did_not_write_is_kept(tmp_path):
     data = tmp_path / "data.partial"
     data.mkdir()
