@@ -42,7 +42,14 @@ from simbalance.core import runner
 from simbalance.core.aggregate import RunAggregate, wilson
 from simbalance.core.errors import CheckpointError, RunInterrupted, SimbalanceError
 from simbalance.core.faults import fault
-from simbalance.core.owned import CHECKPOINT_FOLDER, MARKER, mark, marker_of, remove_written_folder
+from simbalance.core.owned import (
+    CHECKPOINT_FOLDER,
+    MARKER,
+    file_sha256,
+    mark,
+    marker_of,
+    remove_written_folder,
+)
 from simbalance.core.records import END_INVALID
 from simbalance.core.runner import (
     ProgressFn,
@@ -394,7 +401,7 @@ class Checkpoint:
                                   f"checksums for {chunks} chunks; delete the folder and run again from the start")
         for index, expected in enumerate(digests):
             path = self.dir / "games" / shard_name(index)
-            if not _regular_file(path) or _file_sha256(path) != expected:
+            if not _regular_file(path) or file_sha256(path) != expected:
                 raise CheckpointError(f"checkpoint {path}: its checksum does not match the checkpoint's (damaged or "
                                       "edited); delete the folder and run again from the start")
         self.shard_digests = list(digests)
@@ -416,14 +423,6 @@ def read_state(state_dir: Path) -> dict:
 
 def shard_name(index: int) -> str:
     return f"part-{index:06d}.parquet"
-
-
-def _file_sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def write_shard(folder: Path, index: int, part: np.ndarray, players: int,

@@ -50,7 +50,7 @@ def mark(folder: Path, kind: str, files: list[str] | None = None) -> None:
     if files is not None:
         body["files"] = {name: (Path(folder) / name).lstat().st_size for name in sorted(files)}
         if (Path(folder) / RUN_MANIFEST).is_file():
-            body["manifest_sha256"] = _sha256(Path(folder) / RUN_MANIFEST)
+            body["manifest_sha256"] = file_sha256(Path(folder) / RUN_MANIFEST)
     tmp = Path(folder) / f"{MARKER}.tmp"
     tmp.write_text(json.dumps(body, indent=1) + "\n", encoding="utf-8")
     os.replace(tmp, Path(folder) / MARKER)
@@ -76,7 +76,8 @@ def marker_of(folder: Path) -> dict | None:
     return body
 
 
-def _sha256(path: Path) -> str:
+def file_sha256(path: Path) -> str:
+    """A file's SHA-256, read a MiB at a time."""
     digest = hashlib.sha256()
     with open(path, "rb") as fh:
         for block in iter(lambda: fh.read(1 << 20), b""):
@@ -129,7 +130,7 @@ def check_replaceable(folder: Path, option: str = "--out") -> None:
                     if not (folder / name).is_file() or (folder / name).lstat().st_size != size), None)
     manifest = folder / RUN_MANIFEST
     if changed is None and "manifest_sha256" in body and (
-            not manifest.is_file() or _sha256(manifest) != body["manifest_sha256"]):
+            not manifest.is_file() or file_sha256(manifest) != body["manifest_sha256"]):
         changed = RUN_MANIFEST
     if changed is not None:
         raise SimbalanceError(f"{option} {folder}: {changed!r} was changed since simbalance wrote it (what is in it "
