@@ -513,7 +513,9 @@ def solve(
                               f"{', '.join(k.key for k in idle)} {'is' if len(idle) == 1 else 'are'} not read at "
                               "this player count")
     if card_values is not None:
-        knob_list, said = order_by_card_values(knob_list, _card_priority(card_values, settings.game))
+        from simbalance.analysis.card_value import card_priority  # the file's schema checked (issue 54)
+
+        knob_list, said = order_by_card_values(knob_list, card_priority(card_values, settings.game))
         notes.append(said or "card values given, but no knob counts a valued card: the knobs keep their order")
     cheap = [m for m in model_list if not m.expensive] or model_list  # the race's models
     costly = [m for m in model_list if m not in cheap]  # played on the survivors only
