@@ -652,7 +652,7 @@ def solve(
             stage = all_candidates(knob_list, keys)
             if keys > 1 and len(stage) > STAGE_MOST:  # too many to race: grow the last stage's best by one knob
                 ranked = sorted((e for e in tried if e.stage == keys - 1), key=lambda e: (
-                    e.judged["shortfall"], e.size))
+                    e.judged["shortfall"], e.judged["shortfall_all"], e.size))
                 stage = extend([e.change for e in ranked], knob_list, STAGE_MOST)
                 complete = False
             stage = playable(stage)
