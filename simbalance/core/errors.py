@@ -24,6 +24,11 @@ class ConfigError(SimbalanceError):
     """A config file, an override or a deck that cannot be used."""
 
 
+class CheckpointError(SimbalanceError):
+    """A checkpoint that cannot be used (damaged, edited, of another version or engine): one line
+    naming the file; a resume never continues from it, whatever else happened."""
+
+
 class RunInterrupted(Exception):
     """A run stopped between chunks (Ctrl-C, SIGTERM); its checkpoint holds what was finished."""
 
