@@ -1,10 +1,11 @@
 """The statistics core: the intervals and decisions every study's pages state, in one place
 (issue 52 item 3; docs/findings.md, "The statistics core").
 
-- ``ALPHA``: the one default error rate of this module. Every interval it gives is a
-  ``1 - ALPHA`` (95 %) interval, and every decision it makes from intervals (a gap told apart from
-  0, a seat or a card told apart from the rest) is read at the same level. (The chi-square test of
-  equal seats and compare's table keep ``findings.alpha``, 0.01 by default: docs/findings.md.)
+- ``ALPHA``: the one default level of every decision a page states, the default of the config's
+  ``findings.alpha`` (0.05). Every interval here is a ``1 - ALPHA`` (95 %) interval, and every
+  decision made from intervals (a gap told apart from 0, a seat, a card or a strategy told apart
+  from the rest, a target met) is read at the same level; so are the chi-square test of equal
+  seats, compare's and solve's tables, and check's gate.
 - ``wilson``: one share's interval (core/aggregate's, which the aggregates already use).
 - ``seat_gap``: the difference of two seats' shares of the same games, with the multinomial
   covariance of the two shares: over ``n`` games each won by one seat (a k-way tie counts 1/k),
@@ -19,7 +20,14 @@
 - ``difference``: two independent estimates' difference, at a Bonferroni level when it is one of
   several read at once (card-value's "the table overstates it").
 - ``clustered_difference``: the difference of two groups' mean outcomes when a game contributes
-  several rows (its seats), with the game-clustered (sandwich) variance.
+  several rows (its seats), with the game-clustered (sandwich) variance; ``clustered_share``: a
+  share of such rows (a tournament's per-seat win rate).
+- ``normal_half``, ``student_half``, ``median_ranks``: the half-widths and ranks of the normal,
+  Student and order-statistic intervals the studies state (none computes its own).
+- ``weigh`` and ``say``: a claim's figure against the measurement that decides it, and its words
+  ("overstates", "understates", "goes the other way", "agrees").
+- targets and bounds (``target_test``, ``judge``, ``judge_models``, ``verdict_of``): a metric in a
+  range by its interval, for solve's targets, sweep's ``--target`` and check's ``[bounds]`` alike.
 
 Normal quantiles come from the standard library (``statistics.NormalDist``): ``import simbalance``
 stays free of scipy.stats.
