@@ -917,6 +917,8 @@ def grid_hints(tried: pd.DataFrame, knobs: list[Knob], targets: list[Target], to
     hints = []
     one = tried[tried["keys_changed"] == 1]
     for k in knobs:
+        if k.kind != NUMBER:
+            continue  # a choice's words, a true/false rule or a variant file have no value between two others
         whole = isinstance(k.today, int)
         if whole and (k.step is None or k.step <= 1):
             continue  # no value between two neighbours to try
