@@ -33,3 +33,21 @@ def test_a_choice_knob_beside_a_refusing_keep_gives_words_not_a_traceback(rule_d
                               "--seed", "4", "--models", "random", "--out", str(out)])
     assert cli.exit_code == 0, cli.output
     assert json.loads((out / "solution.json").read_text())["meets"] is False
+
+
+def test_the_games_cap_said_is_not_below_the_games_the_closest_played(rule_duel):  # noqa: F811
+    """One more point for player 2 has a balance of exactly 25/36 = 0.694, a hair under 0.70: on
+    20,000-game blocks it is not settled, and "none found" is right. But the words gave the cap as
+    "at most 20,000 games a candidate" beside "not settled after 25,200 games per player model": the
+    cap is on one block (400 + 800 + ... + 12,800 = 25,200 were played). A number the sentence
+    states must not be contradicted by the next number in it."""
+    import re
+
+    res = simbalance.solve(rule_duel, ["balance=0.70:1"], ["compensation.points.2=0:1"], verify_n=20_000, seed=3,
+                           threads=1, models="random")
+    text = " ".join(f.text for f in res.findings())
+    assert "none found within the budget" in text, text
+    played = int(res.candidates["games"].max())
+    assert played == 25_200
+    capped = re.search(r"at most ([\d,]+) games a candidate", text)
+    assert capped is None or int(capped.group(1).replace(",", "")) >= played, text
