@@ -84,3 +84,25 @@ def test_no_change_found_writes_no_command_to_play(rule_duel, tmp_path):  # noqa
     output, solution = _barely(rule_duel, tmp_path)
     assert "No change found" in output
     assert solution["command"] is None and "play it:" not in output, (solution["command"], output)
+
+
+def test_ctrl_c_during_todays_verification_says_how_many_games_were_played(rule_duel):  # noqa: F811
+    """Ctrl-C while today's rules play their verification games: the solve stops with "interrupted
+    after 0 of N games" whatever was played (studies/solve.py raises RunInterrupted(0, verify_n));
+    a designer who waited minutes is told nothing had run. The count must be the games played."""
+    from simbalance.core.errors import RunInterrupted
+
+    seen = {"done": 0}
+
+    def progress(label):
+        def show(done, total, seconds):
+            if "today's rules" in label and done > 0:
+                seen["done"] = done
+                raise KeyboardInterrupt
+        return show
+
+    with pytest.raises(RunInterrupted) as stopped:
+        simbalance.solve(rule_duel, ["balance=0.97:1"], ["compensation.points.2=0:4"], verify_n=400_000, seed=1,
+                         threads=1, models="random", progress=progress)
+    assert seen["done"] > 0
+    assert stopped.value.games_done >= seen["done"], str(stopped.value)
