@@ -550,7 +550,9 @@ def solve(
             today_runs[m.name] = play(plan_of({}, m, verify_seed, verify_n), progress,
                                       f"{game_id}: today's rules, {m.words()} ({verify_n:,} games)",
                                       kept if i == 0 else options)
-    except (KeyboardInterrupt, RunInterrupted):
+    except RunInterrupted as stopped:  # the run's own count of the games it played
+        raise RunInterrupted(stopped.games_done, verify_n) from None
+    except KeyboardInterrupt:
         raise RunInterrupted(0, verify_n) from None
     today_result = today_runs[cheap[0].name]
     per_model: dict[str, list[Target]] = {}
