@@ -105,3 +105,16 @@ def test_ctrl_c_during_todays_verification_says_how_many_games_were_played(rule_
                          threads=1, models="random", progress=progress, stop=lambda: seen["done"] > 0)
     assert seen["done"] > 0
     assert stopped.value.games_done >= seen["done"], str(stopped.value)
+
+
+def test_models_on_a_game_without_decisions_does_not_offer_a_search_player(rule_duel, tmp_path):  # noqa: F811
+    """The rule duel has no decisions and so no search player: --models random,mcts@8 is refused,
+    rightly, but the line offered "(or a search player at a budget, e.g. mcts@32)", which is refused
+    the same way."""
+    out = tmp_path / "out"
+    res = runner.invoke(app, ["solve", rule_duel, "--knob", "compensation.points.2=0:4", "--models", "random,mcts@8",
+                              "--out", str(out)])
+    assert res.exit_code == 2 and not out.exists(), res.output
+    lines = [line for line in res.output.splitlines() if line.strip()]
+    assert len(lines) == 1 and "unknown player 'mcts@8'" in lines[0], res.output
+    assert "mcts@32" not in lines[0], lines[0]
