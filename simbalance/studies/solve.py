@@ -403,8 +403,9 @@ def player_models(plan, models: Any, strategies: Any, rotate: bool, search: str,
             if budgeted is not None:
                 presets[m] = allowed[m] = budgeted
             if m not in allowed:
+                searching = " (or a search player at a budget, e.g. mcts@32)" if engine.search is not None else ""
                 raise SimbalanceError(f"--models: unknown player {m!r}{did_you_mean(m, allowed)}; known: "
-                                      f"{', '.join(allowed)} (or a search player at a budget, e.g. mcts@32)")
+                                      f"{', '.join(allowed)}{searching}")
         if len(set(wanted)) != len(wanted):
             raise SimbalanceError(f"--models {','.join(wanted)}: a player named twice")
         names = wanted
