@@ -66,8 +66,12 @@ def solve(
     if result.no_change_needed:
         console.print("no change needed: today's rules meet every target")
     elif solution["changes"]:
-        state = ("verified: meets every target" if solution["meets"] else "verified: does not meet every target"
-                 if solution["verified"] else "unverified")
+        # the answer's own verdict on fresh games: an interval that still straddles a target is not
+        # settled, which is no failure (solution["changes"] is answers[0]'s when none was chosen)
+        fresh = solution["answers"][0]["verdict"] if solution["answers"] else None
+        state = ("verified: meets every target" if solution["meets"] else
+                 "verified: not settled on fresh games" if solution["verified"] and fresh == "not settled" else
+                 "verified: does not meet every target" if solution["verified"] else "unverified")
         console.print(f"{solution['words']} ({state}): {solution['set']}")
     if solution["command"] is not None:  # the answer on the setup the solve started from, as verified
         console.print(f"play it: {solution['command']}", soft_wrap=True, markup=False, highlight=False)

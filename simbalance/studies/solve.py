@@ -401,8 +401,9 @@ def player_models(plan, models: Any, strategies: Any, rotate: bool, search: str,
             if budgeted is not None:
                 presets[m] = allowed[m] = budgeted
             if m not in allowed:
+                searching = " (or a search player at a budget, e.g. mcts@32)" if engine.search is not None else ""
                 raise SimbalanceError(f"--models: unknown player {m!r}{did_you_mean(m, allowed)}; known: "
-                                      f"{', '.join(allowed)} (or a search player at a budget, e.g. mcts@32)")
+                                      f"{', '.join(allowed)}{searching}")
         if len(set(wanted)) != len(wanted):
             raise SimbalanceError(f"--models {','.join(wanted)}: a player named twice")
         names = wanted
@@ -550,7 +551,9 @@ def solve(
             today_runs[m.name] = play(plan_of({}, m, verify_seed, verify_n), progress,
                                       f"{game_id}: today's rules, {m.words()} ({verify_n:,} games)",
                                       kept if i == 0 else options)
-    except (KeyboardInterrupt, RunInterrupted):
+    except RunInterrupted as stopped:  # the run's own count of the games it played
+        raise RunInterrupted(stopped.games_done, verify_n) from None
+    except KeyboardInterrupt:
         raise RunInterrupted(0, verify_n) from None
     today_result = today_runs[cheap[0].name]
     per_model: dict[str, list[Target]] = {}
