@@ -237,7 +237,10 @@ class SolveResult:
             "no_change_needed": self.no_change_needed,
             "changes": dict(best.change) if best is not None else {},
             "set": self.set_of(best.change) if best is not None else self.set_of({}),
-            "command": self.command_of(best.words) if best is not None else self.command_of(""),
+            # the run to play only for what meets (the chosen change, or today's rules when they need
+            # none): a change that did not meet keeps its command in ``answers``, beside its verdict
+            "command": (self.command_of(chosen.words) if chosen is not None else
+                        self.command_of("") if self.no_change_needed else None),
             "setup": self.setup.as_dict() if self.setup is not None else None,
             "words": best.words if best is not None else None,
             "verified": bool(best is not None and self.verified.get(best.words)),
