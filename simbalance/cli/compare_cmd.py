@@ -14,9 +14,9 @@ from simbalance.analysis.check import format_difference, format_value
 from simbalance.analysis.findings import p_value
 from simbalance.analysis.labels import metric_label
 from simbalance.cli.findings_out import print_findings
-from simbalance.cli.run_cmd import parse_count
 from simbalance.cli.settings_options import plays_games
 from simbalance.cli.terminal import Table
+from simbalance.core.plan import parse_count
 from simbalance.studies.settings import RunSettings
 
 

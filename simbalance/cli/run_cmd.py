@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import re
 import shlex
 import shutil
 import signal
@@ -23,7 +22,7 @@ from simbalance.cli.settings_options import WHERE, plays_games
 from simbalance.cli.terminal import Table
 from simbalance.core.errors import SimbalanceError
 from simbalance.core.faults import fault
-from simbalance.core.plan import check_precision
+from simbalance.core.plan import check_precision, parse_count
 from simbalance.studies.settings import IDENTITY, RunSettings, as_options
 
 try:  # typer >= 0.22 vendors click; older typer uses click itself
@@ -84,23 +83,6 @@ class RunRequest:
     def plan(self):
         return self.settings.plan(self.n, strategies=self.strategies, rotate=self.rotate, chunk_size=self.chunk_size,
                                   validate=self.validate, strategy_file=self.strategy_file)
-
-
-def parse_count(text: str, option: str = "--n") -> int:
-    """``1e6``, ``1_000_000`` and ``1000000`` all mean one million: the text read as a number, then
-    checked by the one check of a count (core/plan.check_n, which names ``option`` and the text)."""
-    from simbalance.core.plan import check_n
-    from simbalance.core.runner import MAX_GAMES
-
-    cleaned = text.strip().replace("_", "")
-    value: object = None
-    too_many = MAX_GAMES + 1
-    if re.fullmatch(r"\d+", cleaned):  # far too many digits: no huge int, just too many
-        value = int(cleaned) if len(cleaned.lstrip("0")) <= len(str(MAX_GAMES)) else too_many
-    elif re.fullmatch(r"\d+(\.\d+)?[eE]\+?\d+", cleaned):
-        value = float(cleaned)  # exact for whole numbers up to MAX_GAMES; inf for huge exponents
-        value = too_many if value > MAX_GAMES else value
-    return check_n(value, f"{option} {text!r}")
 
 
 def records_fit(n: int, record_bytes: int) -> bool:

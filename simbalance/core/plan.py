@@ -3,6 +3,7 @@ makes one; ``core.execution.execute`` plays it)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -75,7 +76,7 @@ NO_FIT = np.zeros(0, np.float64)  # no fitted evaluation: a cut play-out is scor
 def check_n(n: Any, written: str | None = None) -> int:
     """The number of games: a whole number from 1 to ``MAX_GAMES``, also written as a float (``1e5``,
     as on the CLI). The one check of a count: the CLI parses ``--n`` text into a number
-    (cli/run_cmd.parse_count) and hands it here with ``written``, how the user wrote it, to name in
+    (``parse_count``) and hands it here with ``written``, how the user wrote it, to name in
     the error."""
     if isinstance(n, (float, np.floating)) and np.isfinite(n) and float(n).is_integer():
         n = int(n)
@@ -85,6 +86,27 @@ def check_n(n: Any, written: str | None = None) -> int:
     if n > MAX_GAMES:
         raise SimbalanceError(f"{written or f'n = {int(n)}'}: at most {MAX_GAMES_TEXT} games per run")
     return int(n)
+
+
+def read_count(text: str) -> Any:
+    """A count as typed, read as a number: ``1e6``, ``1_000_000`` and ``1000000`` all mean one
+    million; text that is no count gives None, and a count past ``MAX_GAMES`` gives one more, so
+    that ``check_n`` names either as typed."""
+    cleaned = text.strip().replace("_", "")
+    value: object = None
+    too_many = MAX_GAMES + 1
+    if re.fullmatch(r"\d+", cleaned):  # far too many digits: no huge int, just too many
+        value = int(cleaned) if len(cleaned.lstrip("0")) <= len(str(MAX_GAMES)) else too_many
+    elif re.fullmatch(r"\d+(\.\d+)?[eE]\+?\d+", cleaned):
+        value = float(cleaned)  # exact for whole numbers up to MAX_GAMES; inf for huge exponents
+        value = too_many if value > MAX_GAMES else value
+    return value
+
+
+def parse_count(text: str, option: str = "--n") -> int:
+    """A count typed on the command line, read (``read_count``) and checked by the one check of a
+    count (``check_n``, which names ``option`` and the text)."""
+    return check_n(read_count(text), f"{option} {text!r}")
 
 
 def check_whole(name: str, value: Any, low: int, high: int) -> int:

@@ -26,6 +26,7 @@ from simbalance.core.lineup import all_strategies
 from simbalance.core.plan import MAX_BUDGET
 from simbalance.core.rng import derive_seed
 from simbalance.core.runner import ProgressFactory
+from simbalance.core.study import Study
 from simbalance.studies.run import play
 from simbalance.studies.settings import RunSettings
 
@@ -193,3 +194,7 @@ def ladder(
     table = pd.DataFrame(rows, columns=LADDER_COLUMNS)
     return LadderResult(base.spec.id, p, search, budget_param, against, table, n, n_pairs, settings.seed, seconds,
                         base.config, yardstick)
+
+
+# The contract (core/study.py): the command is still written by hand (not yet on declared params).
+STUDY = Study("ladder", rank=80, command="simbalance.cli.ladder_cmd:ladder", api=ladder)

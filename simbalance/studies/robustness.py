@@ -35,6 +35,7 @@ from simbalance.core.lineup import all_strategies
 from simbalance.core.plan import MAX_BUDGET, check_precision, check_whole
 from simbalance.core.rng import derive_seed
 from simbalance.core.runner import MAX_GAMES, ProgressFactory
+from simbalance.core.study import Study
 from simbalance.studies.ladder import BUDGET_PARAMS, budget_preset
 from simbalance.studies.run import play
 from simbalance.studies.settings import RunSettings
@@ -190,3 +191,7 @@ def strong_play(
     result = play(plan, progress, search_label(base.spec.id, name, precision, most),
                   replace(options or RunOptions(), precision=precision))
     return StrongPlay.of(name, result.aggregate, precision, most, seed)
+
+
+# The contract (core/study.py): the command is still written by hand (not yet on declared params).
+STUDY = Study("robustness", rank=90, command="simbalance.cli.robustness_cmd:robustness", api=robustness)

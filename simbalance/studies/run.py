@@ -22,6 +22,7 @@ from simbalance.core.execution import RunOptions, execute
 from simbalance.core.plan import RunPlan
 from simbalance.core.records import END_STALEMATE, END_TIMEOUT, END_WIN, records_to_frame, win_shares
 from simbalance.core.runner import ProgressFactory, ProgressFn
+from simbalance.core.study import Study
 from simbalance.core.variants import load_variant
 from simbalance.studies.cards import card_table
 from simbalance.studies.settings import RunSettings, plan_run
@@ -331,3 +332,7 @@ def run_result_findings(result: SimulationResult) -> list[Finding]:
     targets = plan.config.get("targets") if isinstance(plan.config.get("targets"), dict) else None
     return run_findings(result.summary(), th, plan.players, targets=targets,
                         hist=result.aggregate.length_histogram(), examples=examples)
+
+
+# The contract (core/study.py): the command is still written by hand (not yet on declared params).
+STUDY = Study("run", rank=10, command="simbalance.cli.run_cmd:run", api=simulate, api_name="simulate")

@@ -24,7 +24,7 @@ import math
 import numbers
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from simbalance.analysis.findings import thresholds
 from simbalance.core.config import apply_overrides, check_shares, load_config, override_list, require_int
@@ -35,6 +35,11 @@ from simbalance.core.probe import probe_user_strategy, probing
 from simbalance.core.runner import BACKENDS, DASK_TIMEOUT_S, MAX_CHUNK, check_threads
 from simbalance.core.variants import load_variant
 from simbalance.games.registry import get_game
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from simbalance.core.study import Study
 
 # The settings that decide which games a run plays (the others decide only where they are played).
 IDENTITY = ("game", "players", "seed", "overrides", "variants", "config")
@@ -234,3 +239,35 @@ def plan_run(
                    variants=list(settings.variants), kernel=kernel, config_file=settings.config,
                    strategy_file=strategy_file, backend=settings.backend, scheduler=settings.scheduler,
                    dask_timeout=settings.dask_timeout, search_eval=search_eval)
+
+
+def api_entry(study: Study) -> Callable:
+    """``simbalance.api.<name>(game, <positional params>, *, <params>, progress=None, **settings)``:
+    the study's parameters as keywords (checked once by ``params``), the settings as
+    studies/settings.RunSettings takes them."""
+    import inspect
+
+    from simbalance.core.study import option_of
+
+    fields = dataclasses.fields(study.params)
+    positional = [f for f in fields if option_of(f).positional or f.default is dataclasses.MISSING]
+
+    def entry(game, *args, progress=None, **keywords):
+        if len(args) > len(positional):
+            raise SimbalanceError(f"{study.entry_name}() takes {len(positional)} argument(s) after the game")
+        given = {f.name: value for f, value in zip(positional, args, strict=False)}
+        names = {f.name for f in fields}
+        given.update({key: keywords.pop(key) for key in list(keywords) if key in names})
+        params = study.params(**given)
+        return study.run(RunSettings.of(game, **keywords), params, progress)
+
+    P = inspect.Parameter
+    parameters = [P("game", P.POSITIONAL_OR_KEYWORD)]
+    parameters += [P(f.name, P.POSITIONAL_OR_KEYWORD) for f in positional]
+    parameters += [P(f.name, P.KEYWORD_ONLY, default=f.default) for f in fields if f not in positional]
+    parameters += [P("progress", P.KEYWORD_ONLY, default=None), P("settings", P.VAR_KEYWORD)]
+    entry.__signature__ = inspect.Signature(parameters)
+    entry.__name__ = entry.__qualname__ = study.entry_name
+    entry.__doc__ = (f"{study.summary}\n\nThe parameters: {study.params.__module__}.{study.params.__name__}; "
+                     "the settings: studies/settings.RunSettings.")
+    return entry
