@@ -290,6 +290,7 @@ def _play_and_write(plan, request: RunRequest, keep: bool, state_dir: Path, resu
     if not keep and not quiet:
         err.print(f"streaming {plan.n:,} games: statistics are merged chunk by chunk; engine statistics and card "
                   "impact use the first 200,000 games")
+    plan = plan.ready(None if quiet else RichProgress)  # the plan's steps (a refit) before its games
     progress = None if quiet else RichProgress(plan.spec.id)
     with interruptible() as stop:
         # keep_checkpoint: the checkpoint, with every game, stays until the folder is in place

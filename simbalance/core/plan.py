@@ -3,6 +3,7 @@ makes one; ``core.execution.execute`` plays it)."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -49,6 +50,17 @@ class RunPlan:
     # The fitted evaluation's weights a search seat scores a cut play-out with (studies/evaluation.py:
     # only when a search seat cuts its play-outs; None: the game's hand-written evaluate)
     search_eval: np.ndarray | None = field(default=None, compare=False)
+    # A step the plan needs before its first game, made by planning and never run by it (a plan never
+    # plays, writes or prints): the fitted evaluation's refit (studies/evaluation.Refit, with
+    # ``description`` and ``run(progress) -> weights``) when no stored fit suits these rules.
+    refit: object = field(default=None, compare=False)
+
+    def ready(self, progress=None) -> RunPlan:
+        """This plan with its steps done (the refit, shown by ``progress``: a progress factory); the
+        plan itself when it has none. Every study plays a readied plan (studies/run.play)."""
+        if self.refit is None:
+            return self
+        return dataclasses.replace(self, search_eval=self.refit.run(progress), refit=None)
 
     def prepared_for(self, kernel=None) -> tuple:
         """The kernel's arguments after the common ones: ``prepared``, and for the search kernel the
@@ -60,7 +72,12 @@ class RunPlan:
 
     @property
     def evaluation_weights(self) -> np.ndarray:
-        """``search_eval`` as the search kernel takes it (float64; empty: the hand-written evaluate)."""
+        """``search_eval`` as the search kernel takes it (float64; empty: the hand-written evaluate).
+        A plan played without ``ready()`` (a study that plays its kernel itself) refits here, once:
+        never the hand-written evaluate in place of a fit the rules call for."""
+        if self.refit is not None:
+            object.__setattr__(self, "search_eval", self.refit.run(None))  # frozen: filled in once
+            object.__setattr__(self, "refit", None)
         return NO_FIT if self.search_eval is None else self.search_eval
 
     @property

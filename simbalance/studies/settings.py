@@ -32,7 +32,7 @@ from simbalance.core.errors import ConfigError, SimbalanceError
 from simbalance.core.lineup import resolve_lineup
 from simbalance.core.plan import RunPlan, check_n, check_search_budgets, check_seed, check_whole
 from simbalance.core.probe import probe_user_strategy, probing
-from simbalance.core.runner import BACKENDS, DASK_TIMEOUT_S, MAX_CHUNK, check_threads
+from simbalance.core.runner import BACKENDS, DASK_TIMEOUT_S, MAX_CHUNK, check_threads, max_threads
 from simbalance.core.variants import load_variant
 from simbalance.games.registry import get_game
 
@@ -89,7 +89,10 @@ class RunSettings:
             if not isinstance(self.config, (str, Path)):
                 raise SimbalanceError(f"config = {self.config!r}: give the path of a TOML file")
             set_("config", str(self.config))
-        check_threads(self.threads)
+        try:
+            check_threads(self.threads)
+        except SimbalanceError as exc:  # named as the user wrote it: --threads 0, or threads = 0
+            raise SimbalanceError(f"{_given('threads', self.threads)}: {str(exc).split(': ', 1)[1]}") from None
         if self.backend not in BACKENDS:
             raise SimbalanceError(f"{_given('backend', self.backend)}: allowed {', '.join(BACKENDS)}")
         if self.scheduler is not None and self.backend != "dask":
@@ -182,7 +185,9 @@ def plan_run(
     presets: dict[str, dict] | None = None,
     **settings: Any,
 ) -> RunPlan:
-    """Validate a run completely (config, players, strategies, deck) without playing it.
+    """Validate a run completely (config, players, strategies, deck) without playing it: pure, it
+    never plays, writes or prints (a refit of the fitted evaluation is the plan's ``refit`` step,
+    which ``RunPlan.ready`` runs before the first game).
 
     ``game``: a game id with the settings as keywords (``players``, ``seed``, ``overrides``,
     ``variants``, ``config``, ``threads``, ``backend``...: studies/settings.RunSettings), or a
@@ -195,7 +200,7 @@ def plan_run(
     settings = RunSettings.of(game, **settings)
     spec = get_game(settings.game)  # a plug-in game has played a few games in a process of its own there
     n = check_n(n)
-    threads = check_threads(settings.threads)
+    threads = max_threads() if settings.threads is None else settings.threads  # checked by RunSettings
     if chunk_size is not None:
         check_whole("chunk_size =", chunk_size, 1, MAX_CHUNK)
     cfg = load_config(spec.id, settings.config)
@@ -230,15 +235,18 @@ def plan_run(
             probe_user_strategy(spec.id, strategy_file, players)
         kernel = user_strategy_kernel(engine, spec.id, strategy_file)
     prepared = engine.prepare(cfg, players, bool(validate))
-    from simbalance.studies.evaluation import evaluation_weights  # the fit a search seat's cut play-outs use
+    # the fit a search seat's cut play-outs use
+    from simbalance.studies.evaluation import Refit, evaluation_weights
 
     # A probe (core/probe.py) plays a heuristic instead of a search seat, as Python: a refit there
     # would play its games as Python too, far past the probe's limit.
-    search_eval = None if probing() else evaluation_weights(spec.id, engine, cfg, players, lineup)
+    fit = None if probing() else evaluation_weights(spec.id, engine, cfg, players, lineup)
+    refit = fit if isinstance(fit, Refit) else None  # a step of the plan, run by RunPlan.ready
+    search_eval = None if refit is not None else fit
     return RunPlan(spec, engine, cfg, players, n, settings.seed, lineup, prepared, threads, chunk_size,
                    variants=list(settings.variants), kernel=kernel, config_file=settings.config,
                    strategy_file=strategy_file, backend=settings.backend, scheduler=settings.scheduler,
-                   dask_timeout=settings.dask_timeout, search_eval=search_eval)
+                   dask_timeout=settings.dask_timeout, search_eval=search_eval, refit=refit)
 
 
 def api_entry(study: Study) -> Callable:
