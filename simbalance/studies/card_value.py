@@ -334,4 +334,5 @@ def card_value(
 
 
 # The contract (core/study.py): the command is still written by hand (not yet on declared params).
-STUDY = Study("card-value", rank=100, command="simbalance.cli.card_value_cmd:card_value", api=card_value)
+STUDY = Study("card-value", rank=100, command="simbalance.cli.card_value_cmd:card_value", api=card_value,
+              example=('captain-action', '--states', '40', '--decisions', '20'))

@@ -164,4 +164,5 @@ def same_games(a: RunPlan, b: RunPlan) -> bool:
 
 
 # The contract (core/study.py): the command is still written by hand (not yet on declared params).
-STUDY = Study("compare", rank=20, command="simbalance.cli.compare_cmd:compare", api=compare)
+STUDY = Study("compare", rank=20, command="simbalance.cli.compare_cmd:compare", api=compare,
+              example=('find-dr-evil', '--arm', 'cap:rules.pick_cap=5', '--n', '200'))

@@ -48,4 +48,5 @@ def fit_eval(game: str | RunSettings, games: int = FIT_GAMES, strategies: list[s
 
 
 # The contract (core/study.py): the command is still written by hand (not yet on declared params).
-STUDY = Study("fit-eval", rank=110, command="simbalance.cli.fit_eval_cmd:fit_eval", api=fit_eval)
+STUDY = Study("fit-eval", rank=110, command="simbalance.cli.fit_eval_cmd:fit_eval", api=fit_eval,
+              example=('captain-action', '--games', '20'))

@@ -197,4 +197,5 @@ def ladder(
 
 
 # The contract (core/study.py): the command is still written by hand (not yet on declared params).
-STUDY = Study("ladder", rank=80, command="simbalance.cli.ladder_cmd:ladder", api=ladder)
+STUDY = Study("ladder", rank=80, command="simbalance.cli.ladder_cmd:ladder", api=ladder,
+              example=('captain-action', '--budgets', '8,32', '--n', '10'))

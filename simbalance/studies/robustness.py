@@ -194,4 +194,5 @@ def strong_play(
 
 
 # The contract (core/study.py): the command is still written by hand (not yet on declared params).
-STUDY = Study("robustness", rank=90, command="simbalance.cli.robustness_cmd:robustness", api=robustness)
+STUDY = Study("robustness", rank=90, command="simbalance.cli.robustness_cmd:robustness", api=robustness,
+              example=('captain-action', '--n', '10'))

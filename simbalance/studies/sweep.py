@@ -103,4 +103,5 @@ def sweep(
 
 
 # The contract (core/study.py): the command is still written by hand (not yet on declared params).
-STUDY = Study("sweep", rank=30, command="simbalance.cli.sweep_cmd:sweep", api=sweep)
+STUDY = Study("sweep", rank=30, command="simbalance.cli.sweep_cmd:sweep", api=sweep,
+              example=('find-dr-evil', '--param', 'rules.pick_cap=200:400:100', '--n', '200'))

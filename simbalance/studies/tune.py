@@ -205,4 +205,5 @@ def tune(
 
 
 # The contract (core/study.py): the command is still written by hand (not yet on declared params).
-STUDY = Study("tune", rank=70, command="simbalance.cli.tune_cmd:tune", api=tune)
+STUDY = Study("tune", rank=70, command="simbalance.cli.tune_cmd:tune", api=tune,
+              example=('captain-action', '--strategy', 'builder', '--n', '100', '--generations', '1'))
