@@ -35,9 +35,14 @@ def study_command(study: Study):
     parameters = [P("settings", P.POSITIONAL_OR_KEYWORD), P("game", P.POSITIONAL_OR_KEYWORD, annotation=GAME)]
     for f in fields:
         opt = option_of(f)
-        default = ... if f.default is dataclasses.MISSING else (opt.shown or str(f.default))
+        if f.default is dataclasses.MISSING:
+            default, kind = ..., str
+        elif f.default is None:  # no default to show: the help says what it means
+            default, kind = None, str | None
+        else:
+            default, kind = opt.shown or str(f.default), str
         parameters.append(P(f.name, P.POSITIONAL_OR_KEYWORD, default=default,
-                            annotation=Annotated[str, typer.Option(flag_of(f), help=opt.help)]))
+                            annotation=Annotated[kind, typer.Option(flag_of(f), help=opt.help)]))
     parameters.append(P("out", P.POSITIONAL_OR_KEYWORD, default=None,
                         annotation=Annotated[Path | None, typer.Option(help=study.out_help)]))
 
@@ -76,7 +81,7 @@ def params_from_options(study: Study, typed: dict[str, str]):
     values, written = {}, {}
     for f in dataclasses.fields(study.params):
         text = typed[f.name]
-        if option_of(f).count:
+        if option_of(f).count and text is not None:
             written[f.name] = f"{flag_of(f)} {text!r}"
             values[f.name] = read_count(text)
         else:

@@ -95,7 +95,7 @@ class StudyParams:
     def __post_init__(self):
         for f in dataclasses.fields(self):
             opt = option_of(f)
-            if opt.count:
+            if opt.count and not (getattr(self, f.name) is None and f.default is None):  # None: the default
                 value = getattr(self, f.name)
                 label = (_WRITTEN.get() or {}).get(f.name)
                 if opt.zero and not isinstance(value, bool) and value == 0:

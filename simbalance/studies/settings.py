@@ -271,7 +271,8 @@ def api_entry(study: Study) -> Callable:
 
     P = inspect.Parameter
     parameters = [P("game", P.POSITIONAL_OR_KEYWORD)]
-    parameters += [P(f.name, P.POSITIONAL_OR_KEYWORD) for f in positional]
+    parameters += [P(f.name, P.POSITIONAL_OR_KEYWORD) if f.default is dataclasses.MISSING
+                   else P(f.name, P.POSITIONAL_OR_KEYWORD, default=f.default) for f in positional]
     parameters += [P(f.name, P.KEYWORD_ONLY, default=f.default) for f in fields if f not in positional]
     parameters += [P("progress", P.KEYWORD_ONLY, default=None), P("settings", P.VAR_KEYWORD)]
     entry.__signature__ = inspect.Signature(parameters)
