@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import shlex
-import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -12,6 +10,7 @@ from rich.console import Console
 
 from simbalance.cli.findings_out import print_findings
 from simbalance.cli.settings_options import plays_games
+from simbalance.cli.study_command import command_line
 from simbalance.cli.terminal import Table
 from simbalance.core.plan import parse_count
 from simbalance.studies.settings import RunSettings
@@ -70,7 +69,7 @@ def robustness(
                           f"before every seat's 95% CI was within ±{100 * res.precision:g} points (--precision)[/]")
     for c in res.conclusions:
         console.print(f"[bold]{c['topic']}[/] ({c['verdict']}): {c['text']}")
-    command = "simbalance " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+    command = command_line()
     folder = write_robustness_folder(res, target, command)
     print_findings(console, res.findings(), page=str(folder / "robustness.html"))
     Console(stderr=True).print(f"report: {folder / 'robustness.html'}")

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import shlex
 import shutil
 import signal
 import sys
@@ -19,6 +18,7 @@ from rich.console import Console
 from simbalance.analysis.findings import p_value
 from simbalance.cli.findings_out import print_findings
 from simbalance.cli.settings_options import WHERE, plays_games
+from simbalance.cli.study_command import command_line
 from simbalance.cli.terminal import Table
 from simbalance.core.errors import SimbalanceError
 from simbalance.core.faults import fault
@@ -319,7 +319,7 @@ def _play_and_write(plan, request: RunRequest, keep: bool, state_dir: Path, resu
         finally:
             if progress is not None:
                 progress.close()
-    command = "simbalance " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+    command = command_line()
     report_start = time.perf_counter()
     try:
         folder = write_run_folder(result, target, command=command, write_games=request.games_file,
