@@ -35,12 +35,15 @@ def study_command(study: Study):
     parameters = [P("settings", P.POSITIONAL_OR_KEYWORD), P("game", P.POSITIONAL_OR_KEYWORD, annotation=GAME)]
     for f in fields:
         opt = option_of(f)
+        kind = str if opt.count else opt.kind  # a count is read from its text (1e5, 100_000)
         if f.default is dataclasses.MISSING:
-            default, kind = ..., str
+            default = ...
         elif f.default is None:  # no default to show: the help says what it means
-            default, kind = None, str | None
+            default, kind = None, kind | None
+        elif kind is str:
+            default = opt.shown or str(f.default)
         else:
-            default, kind = opt.shown or str(f.default), str
+            default = f.default
         parameters.append(P(f.name, P.POSITIONAL_OR_KEYWORD, default=default,
                             annotation=Annotated[kind, typer.Option(flag_of(f), help=opt.help)]))
     parameters.append(P("out", P.POSITIONAL_OR_KEYWORD, default=None,

@@ -56,13 +56,15 @@ class Option:
     zero: bool = False  # a count that may be 0 (written "0"): the parameter is off
     shown: str | None = None  # the default as the help shows it ("5e4")
     positional: bool = False  # an API positional argument after the game (tournament's strategies)
+    kind: type = str  # the command line's type of a parameter that is not a count (int, float: typer reads it)
 
 
 def option(default: Any = dataclasses.MISSING, *, help: str, flag: str | None = None,  # noqa: A002 (typer's word)
-           count: bool = False, zero: bool = False, shown: str | None = None, positional: bool = False):
+           count: bool = False, zero: bool = False, shown: str | None = None, positional: bool = False,
+           kind: type = str):
     """A study parameter: a dataclass field with its help and command-line form. ``count``: a number
     of games (checked by core/plan.check_n; with ``zero`` also 0, which turns the part off)."""
-    return field(default=default, metadata={"option": Option(help, flag, count, zero, shown, positional)})
+    return field(default=default, metadata={"option": Option(help, flag, count, zero, shown, positional, kind)})
 
 
 def option_of(f: dataclasses.Field) -> Option:
@@ -103,7 +105,7 @@ class StudyParams:
                 elif opt.zero and label is None:
                     object.__setattr__(self, f.name, check_whole(f.name, value, 0, MAX_GAMES))
                 else:
-                    object.__setattr__(self, f.name, check_n(value, label))
+                    object.__setattr__(self, f.name, check_n(value, label or f"{f.name} = {value!r}"))
         self.check()
 
     def check(self) -> None:
