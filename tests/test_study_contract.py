@@ -230,8 +230,15 @@ def test_the_same_seed_gives_the_same_folder_on_one_and_two_threads(name, tmp_pa
     check_findings(tmp_path / "one")
 
 
+# card-value plays on its own thread pool and refuses --backend dask until branch executor (issue 52
+# item 2) moves it onto core/execution: then this mark goes (strict: the test says so by failing).
+NOT_ON_DASK_YET = {"card-value"}
+
+
 @pytest.mark.exhaustive
-@pytest.mark.parametrize("name", sorted(n for n in STUDIES if "--backend" in options_of(n)))
+@pytest.mark.parametrize("name", [
+    pytest.param(n, marks=pytest.mark.xfail(strict=True, reason="its own pool until branch executor"))
+    if n in NOT_ON_DASK_YET else n for n in sorted(n for n in STUDIES if "--backend" in options_of(n))])
 def test_dask_gives_the_threads_result(name, tmp_path, monkeypatch):
     pytest.importorskip("distributed")
     monkeypatch.chdir(tmp_path)
@@ -277,16 +284,24 @@ class Interrupting:
 
 @pytest.mark.parametrize("name", everyday(sorted(n for n in STUDIES if "--out" in options_of(n))))
 def test_ctrl_c_leaves_the_folder_whole_or_absent(name, tmp_path, monkeypatch):
+    """Ctrl-C at the first progress update: exit 130 and no folder (a study writes its folder whole,
+    at the end), or, for a run, its checkpoint alone in ``<out>.partial`` (what is known, to
+    ``--resume``); a study that shows no progress finishes and writes its folder whole."""
     import simbalance.cli.terminal as terminal
 
     monkeypatch.chdir(tmp_path)
+    example = example_of(STUDIES[name], tmp_path)
+    before = {p.name for p in tmp_path.iterdir()}
     monkeypatch.setattr(terminal, "RichProgress", Interrupting)
     out = tmp_path / "out"
-    done = runner.invoke(app, [name, *example_of(STUDIES[name], tmp_path), "--out", str(out)])
-    assert done.exit_code in (0, 1, 130), done.output
-    leftovers = [p.name for p in tmp_path.iterdir() if p.name.startswith(".") or p.name.endswith((".tmp", ".lock"))]
-    if out.exists():
-        assert (out / "manifest.json").exists() or (out / "checkpoint.npz").exists(), sorted(out.iterdir())
-    if done.exit_code == 130 and out.exists():  # what is known was kept: a whole folder, never half
-        assert any(out.iterdir())
-    assert not [p for p in leftovers if "partial" not in p]
+    done = runner.invoke(app, [name, *example, "--out", str(out)])
+    assert done.exit_code in (0, 130), done.output
+    assert "Traceback" not in done.output
+    if done.exit_code == 130:
+        assert not out.exists()
+    else:
+        assert (out / "manifest.json").exists() and (out / STUDIES[name].page).exists()
+    partial = tmp_path / "out.partial"
+    if partial.exists():
+        assert [p.name for p in partial.iterdir()] == ["checkpoint.npz"]
+    assert {p.name for p in tmp_path.iterdir()} - before <= {"out", "out.partial"}
