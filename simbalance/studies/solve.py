@@ -870,4 +870,4 @@ def _comparison(today: SimulationResult, arms: dict[str, SimulationResult], answ
 
 # The contract (core/study.py): the command is still written by hand (not yet on declared params).
 STUDY = Study("solve", rank=40, command="simbalance.cli.solve_cmd:solve", api=solve,
-              example=('find-dr-evil', '--knob', 'rules.first_card_to=0:3', '--budget', '30s'))
+              example=('find-dr-evil', '--knob', 'rules.first_card_to=0:3', '--budget', '10m'))
