@@ -3,8 +3,6 @@ change of the game's knobs that meets every target, verified on fresh games (stu
 
 from __future__ import annotations
 
-import shlex
-import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -12,8 +10,9 @@ import typer
 from rich.console import Console
 
 from simbalance.cli.findings_out import print_findings
-from simbalance.cli.run_cmd import parse_count
 from simbalance.cli.settings_options import plays_games
+from simbalance.cli.study_command import command_line
+from simbalance.core.plan import parse_count
 from simbalance.studies.settings import RunSettings
 
 
@@ -59,7 +58,7 @@ def solve(
                            verify_n=parse_count(verify_n, "--verify-n"), start_n=parse_count(start_n, "--start-n"), answers=answers,
                            max_keys=max_keys, models=models, keep=keep, search_budget=search_budget,
                            search_n=parse_count(search_n, "--search-n"), card_values=card_values, stop=stop, progress=RichProgress)
-    command = "simbalance " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+    command = command_line()
     written = write_solve_folder(result, folder, command)
     console = Console()
     solution = result.solution()

@@ -79,6 +79,7 @@ from simbalance.core.lineup import all_strategies
 from simbalance.core.plan import MAX_BUDGET, check_whole
 from simbalance.core.rng import derive_seed
 from simbalance.core.runner import MAX_GAMES, ProgressFactory
+from simbalance.core.study import Study
 from simbalance.studies.compare import ComparisonResult, same_games
 from simbalance.studies.race import Entry, Race
 from simbalance.studies.run import SimulationResult, play, run_command
@@ -846,3 +847,8 @@ def _comparison(today: SimulationResult, arms: dict[str, SimulationResult], answ
     keys = {"today": [], **{a.words: [f"{k}={toml_value(v)}" for k, v in a.change.items()]
                             for a in answers if a.words in arms}}
     return ComparisonResult("today", today, arms, table, alpha, [], changes, {k: False for k in arms}, keys)
+
+
+# The contract (core/study.py): the command is still written by hand (not yet on declared params).
+STUDY = Study("solve", rank=40, command="simbalance.cli.solve_cmd:solve", api=solve,
+              example=('find-dr-evil', '--knob', 'rules.first_card_to=0:3', '--budget', '10m'))
