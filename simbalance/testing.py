@@ -485,11 +485,12 @@ def check_features_see_nothing_hidden(game: str) -> None:
     of heuristic games, each seat's features are the same after the game's ``determinize`` for that
     seat (which deals everything hidden from it otherwise, as the search does): they read only what
     the seat sees. And the fitted shares (players/common_nb.fitted_shares, at weights large enough to
-    overflow a naive exp) are the softmax of the features, summing to 1."""
+    overflow a naive exp) are the softmax of the features, summing to 1, or with a "no winner"
+    alternative to 1 minus its share, as analysis/fit_eval.softmax_shares computes them."""
     plans = search_plans(game, n=1)
     if plans is None:
         return
-    from simbalance.analysis.fit_eval import softmax_shares
+    from simbalance.analysis.fit_eval import kernel_weights, softmax_shares
     from simbalance.players.common_nb import fitted_shares
 
     plain = plans[1]
@@ -501,8 +502,11 @@ def check_features_see_nothing_hidden(game: str) -> None:
     seed_game(rng, np.uint64(11), np.int64(0))
     before, after = np.zeros(k), np.zeros(k)
     weights = np.random.default_rng(5).normal(size=k) * 100.0
-    fit = np.zeros((2, k))
-    fit[0] = weights
+    no_winner = {"intercept": 3.0, "weights": list(np.random.default_rng(6).normal(size=k))}
+    fit = np.zeros((2, 2 * k + 1))
+    fit[0] = kernel_weights(weights, None)
+    with_stall = np.zeros((2, 2 * k + 1))
+    with_stall[0] = kernel_weights(weights, no_winner)
     rew = np.zeros(MAX_SEATS)
     feats = np.zeros((1, plain.players, k))
     for n, state in enumerate(states):
@@ -518,6 +522,51 @@ def check_features_see_nothing_hidden(game: str) -> None:
         fitted_shares(search.features, ctx, state, fit, rew, np.int64(plain.players))
         assert abs(rew[:plain.players].sum() - 1.0) < 1e-9, f"{game}: fitted shares sum to {rew.sum()}"
         np.testing.assert_allclose(rew[:plain.players], softmax_shares(feats, weights)[0], atol=1e-9)
+        fitted_shares(search.features, ctx, state, with_stall, rew, np.int64(plain.players))
+        np.testing.assert_allclose(rew[:plain.players], softmax_shares(feats, weights, no_winner)[0], atol=1e-9)
+
+
+STALL_BUDGET = 8  # the everyday no-winner check's iterations (the exhaustive one: the presets' 100)
+STALL_GAMES = 200  # its all-search games (the heuristic table plays STALL_HEURISTIC_GAMES: they cost little)
+STALL_HEURISTIC_GAMES = 4000
+
+
+def no_winner_excess(game: str, budget: int = STALL_BUDGET, n: int = STALL_GAMES,
+                     heuristic_n: int = STALL_HEURISTIC_GAMES, seed: int = 23):
+    """The share of an all-search table's games that end with no winner (a stalemate, a timeout: every
+    seat ``mcts`` at ``budget`` iterations, the game's own search parameters otherwise), minus the
+    share at the same table of the search's rollout strategy (the heuristic it plays like), with its
+    95% interval (analysis/stats.proportion_difference); the game's default number of players. None
+    for a game without decisions."""
+    from simbalance.analysis.stats import proportion_difference
+
+    spec = get_game(game)
+    if not spec.load().has_decisions:
+        return None
+    base = plan_run(game, 1)
+    rollout = base.config["strategies"]["mcts"]["rollout"]
+    searching = simulate(game, n, seed=seed, strategies="mcts", threads=1,
+                         overrides=[f"strategies.mcts.iterations={budget}"])
+    heuristic = simulate(game, heuristic_n, seed=seed, strategies=rollout, threads=1)
+    stalled = [r.aggregate.n - r.aggregate.decided for r in (searching, heuristic)]
+    return proportion_difference(stalled[0], searching.aggregate.n, stalled[1], heuristic.aggregate.n), rollout
+
+
+def check_search_makes_no_stalemates(game: str, budget: int = STALL_BUDGET, n: int = STALL_GAMES,
+                                     heuristic_n: int = STALL_HEURISTIC_GAMES) -> None:
+    """A search player's games end with no winner (a stalemate, a timeout) no more often than its
+    rollout strategy's at the same table: the share of an all-search table's games with no winner is
+    not above the heuristic table's beyond the 95% interval of their difference (issue 53: in
+    lady-actions-escape every seat mcts-100 stalled 24.0% of its games, 39.2% with the hand-written
+    evaluation, every seat blocker 18.1%: the referee made its own stalemates)."""
+    found = no_winner_excess(game, budget, n, heuristic_n)
+    if found is None:
+        return
+    excess, rollout = found
+    assert excess.low <= 0, (
+        f"{game}: every seat mcts@{budget} ends {100 * excess.estimate:+.1f} points more games with no winner than "
+        f"every seat {rollout} (95% CI {100 * excess.low:+.1f} to {100 * excess.high:+.1f}, {n} and {heuristic_n} "
+        "games): the search makes stalemates of its own")
 
 
 CONTRACT_CHECKS: dict[str, Callable[[str], None]] = {

@@ -34,8 +34,8 @@ import numpy as np
 
 from simbalance.core.aggregate import wilson
 
-__all__ = ["ALPHA", "Interval", "clustered_difference", "difference", "quantile", "seat_gap", "standard_error",
-           "standout", "told_apart", "wilson"]
+__all__ = ["ALPHA", "Interval", "clustered_difference", "difference", "proportion_difference", "quantile", "seat_gap",
+           "standard_error", "standout", "told_apart", "wilson"]
 
 ALPHA = 0.05  # every interval of this module is a 95 % interval, every decision read from them at 5 %
 
@@ -84,6 +84,18 @@ def seat_gap(wins_i: float, wins_j: float, n: float, alpha: float = ALPHA) -> In
     gap = p_i - p_j
     half = quantile(alpha) * float(np.sqrt(max(p_i + p_j - gap * gap, 0.0) / n))
     return Interval(float(gap), float(gap - half), float(gap + half))
+
+
+def proportion_difference(x_a: float, n_a: float, x_b: float, n_b: float, alpha: float = ALPHA) -> Interval:
+    """The share ``x_a / n_a`` minus ``x_b / n_b`` of two independent samples, with the Agresti-Caffo
+    interval (one success and one failure added to each sample before the normal interval: close to
+    its nominal coverage even for shares near 0 and small samples, where the plain Wald interval is
+    too narrow). The estimate is the plain difference. nan when a sample is empty."""
+    if not n_a or not n_b:
+        return NAN_INTERVAL
+    p_a, p_b = (x_a + 1) / (n_a + 2), (x_b + 1) / (n_b + 2)
+    half = quantile(alpha) * float(np.sqrt(p_a * (1 - p_a) / (n_a + 2) + p_b * (1 - p_b) / (n_b + 2)))
+    return Interval(float(x_a / n_a - x_b / n_b), float(p_a - p_b - half), float(p_a - p_b + half))
 
 
 def told_apart(wins: np.ndarray | list[float], n: float, seat: int, most: bool, alpha: float = ALPHA) -> bool:
