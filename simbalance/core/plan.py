@@ -48,6 +48,9 @@ class RunPlan:
     # The fitted evaluation's weights a search seat scores a cut play-out with (studies/evaluation.py:
     # only when a search seat cuts its play-outs; None: the game's hand-written evaluate)
     search_eval: np.ndarray | None = field(default=None, compare=False)
+    # where that fit came from (studies/evaluation.provenance: committed or refitted, games, seed,
+    # rules digest, held-out quality): manifest.json and the run page say it
+    search_eval_source: dict | None = field(default=None, compare=False)
 
     def prepared_for(self, kernel=None) -> tuple:
         """The kernel's arguments after the common ones: ``prepared``, and for the search kernel the

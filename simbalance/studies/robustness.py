@@ -189,4 +189,4 @@ def strong_play(
     plan = settings.but(seed=seed).plan(most, presets=presets, strategies=[name])
     result = play(plan, progress, search_label(base.spec.id, name, precision, most),
                   replace(options or RunOptions(), precision=precision))
-    return StrongPlay.of(name, result.aggregate, precision, most, seed)
+    return replace(StrongPlay.of(name, result.aggregate, precision, most, seed), evaluation=plan.search_eval_source)

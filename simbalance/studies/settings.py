@@ -225,12 +225,14 @@ def plan_run(
             probe_user_strategy(spec.id, strategy_file, players)
         kernel = user_strategy_kernel(engine, spec.id, strategy_file)
     prepared = engine.prepare(cfg, players, bool(validate))
-    from simbalance.studies.evaluation import evaluation_weights  # the fit a search seat's cut play-outs use
+    from simbalance.studies.evaluation import evaluation_fit  # the fit a search seat's cut play-outs use
 
     # A probe (core/probe.py) plays a heuristic instead of a search seat, as Python: a refit there
     # would play its games as Python too, far past the probe's limit.
-    search_eval = None if probing() else evaluation_weights(spec.id, engine, cfg, players, lineup)
+    fit = None if probing() else evaluation_fit(spec.id, engine, cfg, players, lineup)
+    search_eval, search_eval_source = (None, None) if fit is None else fit
     return RunPlan(spec, engine, cfg, players, n, settings.seed, lineup, prepared, threads, chunk_size,
                    variants=list(settings.variants), kernel=kernel, config_file=settings.config,
                    strategy_file=strategy_file, backend=settings.backend, scheduler=settings.scheduler,
-                   dask_timeout=settings.dask_timeout, search_eval=search_eval)
+                   dask_timeout=settings.dask_timeout, search_eval=search_eval,
+                   search_eval_source=search_eval_source)

@@ -39,7 +39,8 @@ def test_the_same_seed_gives_the_same_fit_and_another_seed_another():
 def test_the_committed_fit_is_used_as_it_is(cache, capsys):
     plan = plan_run(GAME, 2, strategies=["mcts", "builder", "builder", "builder"], overrides=CUT)
     stored = json.loads(fe.eval_path(GAME).read_text())
-    np.testing.assert_array_equal(plan.search_eval, stored["weights"])
+    np.testing.assert_array_equal(plan.search_eval, fe.stored_weights(stored))
+    assert plan.search_eval_source["source"] == "committed" and plan.search_eval_source["games"] == stored["games"]
     assert capsys.readouterr().err == ""
     assert not cache.exists()
 
@@ -55,7 +56,11 @@ def test_a_fit_for_other_rules_is_refitted_once_with_a_notice(cache, capsys):
     again = plan_run(GAME, 2, strategies=["mcts", "builder", "builder", "builder"], overrides=rules, seed=9)
     assert capsys.readouterr().err == ""  # read from the cache: the same refit, whatever the run's seed
     np.testing.assert_array_equal(first.search_eval, again.search_eval)
-    assert not np.array_equal(first.search_eval, stored["weights"])
+    assert not np.array_equal(first.search_eval, fe.stored_weights(stored))
+    for plan in (first, again):  # said where it came from: a refit on the fly, its games and rules
+        told = plan.search_eval_source
+        assert told["source"] == "refit" and told["games"] == fe.REFIT_GAMES and told["path"] == str(kept)
+        assert told["rules_digest"] == json.loads(kept.read_text())["rules_digest"]
 
 
 def test_a_fit_for_another_engine_version_or_none_is_refitted(cache, capsys, monkeypatch, tmp_path):
@@ -106,5 +111,11 @@ def test_a_run_folder_says_which_weights_its_cut_play_outs_used(cache):
     cut = simulate(GAME, 2, strategies=["mcts", "builder", "builder", "builder"], overrides=CUT)
     said = manifest(cut, "test")["search_evaluation"]
     assert said["features"] == list(cut.plan.engine.search.feature_names)
-    assert said["weights"] == json.loads(fe.eval_path(GAME).read_text())["weights"]
+    stored = json.loads(fe.eval_path(GAME).read_text())
+    assert said["weights"] == stored["weights"]
+    assert said["no_winner"] == stored.get("no_winner")
+    told = said["provenance"]  # the fit's provenance (issue 53): where, games, seed, rules, quality
+    assert told["source"] == "committed" and told["seed"] == stored["seed"] and told["games"] == stored["games"]
+    assert told["rules_digest"] == stored["rules_digest"]
+    assert told["held_out_log_loss"] == stored["held_out"]["fitted"]["log_loss"]
     assert manifest(simulate(GAME, 2), "test")["search_evaluation"] is None
