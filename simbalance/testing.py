@@ -526,9 +526,13 @@ def check_features_see_nothing_hidden(game: str) -> None:
         np.testing.assert_allclose(rew[:plain.players], softmax_shares(feats, weights, no_winner)[0], atol=1e-9)
 
 
-STALL_BUDGET = 8  # the everyday no-winner check's iterations (the exhaustive one: the presets' 100)
-STALL_GAMES = 200  # its all-search games (the heuristic table plays STALL_HEURISTIC_GAMES: they cost little)
-STALL_HEURISTIC_GAMES = 4000
+# The no-winner check (issue 53): the presets' budget, and enough all-search games to see the
+# excess the issue measured (24.0% against 18.1%). Minutes a game, so not in CONTRACT_CHECKS (a
+# plug-in's everyday tests) but in tests/test_contract.py's exhaustive tier: a small budget costs
+# too (lady-actions-escape, 200 games of mcts@8 at every seat: 274 s on the shared 2-core machine).
+STALL_BUDGET = 100
+STALL_GAMES = 400
+STALL_HEURISTIC_GAMES = 4000  # the heuristic table's games: they cost little
 
 
 def no_winner_excess(game: str, budget: int = STALL_BUDGET, n: int = STALL_GAMES,

@@ -187,17 +187,19 @@ def shares(winners, rew, players):
 
 @njit(cache=True, inline="always")
 def fitted_shares(features, ctx, state, fit, rew, players):
-    """The fitted evaluation (a conditional logit shared by the seats, with an alternative for "no
-    winner"): seat s's share of the win is exp(u_s) / (exp(u_0) + sum_q exp(u_q)), u_s = w . f_s,
-    u_0 = b + v . (the seats' mean f): a position headed for a stalemate or a timeout is worth less
-    to every seat, as such a game's end is (every seat's result 0). ``fit[FIT_W]`` holds
-    ``[w (K), v (K), b]`` (analysis/fit_eval.kernel_weights; b = -inf: no such alternative, the
-    shares sum to 1); ``f_s`` is the game's ``features(ctx, state, s, out)``, written into
-    ``fit[FIT_F]``. The largest utility is taken off before exp, so that no share overflows."""
+    """The fitted evaluation: a conditional logit shared by the seats for who wins, times the chance
+    that anyone wins. Seat s's share is (1 - q) exp(u_s) / sum_q' exp(u_q'), u_s = w . f_s, and
+    q = 1 / (1 + exp(-u_0)), u_0 = b + v . (the seats' mean f), the chance that the game ends with
+    no winner (a stalemate, a timeout: every seat's result 0, as such a play-out's end): a position
+    headed for a stall is worth less to every seat. ``fit[FIT_W]`` holds ``[w (K), v (K), b]``
+    (analysis/fit_eval.kernel_weights; b = -inf: no stall foreseen, the shares sum to 1); ``f_s`` is
+    the game's ``features(ctx, state, s, out)``, written into ``fit[FIT_F]``. The largest utility
+    is taken off before exp, so that no share overflows."""
     w = fit[FIT_W]
     f = fit[FIT_F]
     k_n = (w.shape[0] - 1) // 2
     u0 = w[2 * k_n]
+    top = -np.inf
     for s in range(players):
         features(ctx, state, s, f)
         u = 0.0
@@ -205,15 +207,14 @@ def fitted_shares(features, ctx, state, fit, rew, players):
             u += w[k] * f[k]
             u0 += w[k_n + k] * f[k] / players
         rew[s] = u
-    top = u0
-    for s in range(players):
-        top = max(top, rew[s])
-    total = np.exp(u0 - top)
+        top = max(top, u)
+    total = 0.0
     for s in range(players):
         rew[s] = np.exp(rew[s] - top)
         total += rew[s]
+    anyone = 1.0 / (1.0 + np.exp(u0)) if u0 > -np.inf else 1.0  # 1 - q, without overflow at either end
     for s in range(players):
-        rew[s] /= total
+        rew[s] = rew[s] / total * anyone
 
 
 @njit(cache=True, inline="always")

@@ -117,7 +117,7 @@ def test_games_with_no_winner_are_fitted_and_their_cause_is_found(seed):
     # Planted: the first feature raises a seat's chance, the seats' mean of the second feature
     # raises the chance that nobody wins (issue 53: such games were dropped, the fit saw no stall).
     truth = np.array([1.0, 0.0, 0.4])
-    no_winner = {"intercept": 0.5, "weights": [0.0, 1.5, 0.0]}
+    no_winner = {"intercept": -0.8, "weights": [0.0, 1.5, 0.0]}
     feats, final = stalling(30_000, 4, truth, no_winner, seed)
     assert 0.15 < (final.sum(axis=1) == 0).mean() < 0.6
     weights, fitted, info = fit_logit(feats, final, l2=1e-6)
