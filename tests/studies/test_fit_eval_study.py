@@ -119,3 +119,34 @@ def test_a_run_folder_says_which_weights_its_cut_play_outs_used(cache):
     assert told["rules_digest"] == stored["rules_digest"]
     assert told["held_out_log_loss"] == stored["held_out"]["fitted"]["log_loss"]
     assert manifest(simulate(GAME, 2), "test")["search_evaluation"] is None
+
+
+def _worth(data: dict, term: str) -> list[float]:
+    """The weights of the features that carry ``term`` (captain-future: its early and late parts)."""
+    return [w for name, w in zip(data["features"], data["weights"], strict=True)
+            if name == term or name.startswith(f"{term}_")]
+
+
+def test_captain_futures_committed_fit_weighs_the_score_and_the_majorities():
+    """issue 53: every captain-future fit held the score's weights (its own and its product with
+    progress) at the sign bound 0: the evaluation ignored the points that decide the winner. A point
+    and a majority are worth more than 0 at the end of the game."""
+    data = json.loads(fe.eval_path("captain-future").read_text())
+    for term in ("score", "majorities"):
+        assert _worth(data, term) and max(_worth(data, term)) > 0, (term, _worth(data, term))
+
+
+@pytest.mark.exhaustive  # a refit of captain-future: 1,500 games and the recording kernel's compile, minutes
+def test_a_refit_under_other_scoring_weighs_its_majorities(cache, monkeypatch):
+    """issue 53: the `scoring.majority=2` refit gave the majorities weight 0; they are worth points."""
+    monkeypatch.setattr(fe, "REFIT_GAMES", 1500)  # the size of a real refit on the fly (the fixture's 200 are noise)
+    from simbalance.games.registry import get_game
+
+    engine = get_game("captain-future").load()
+    plan = plan_run("captain-future", 1, strategies=["mcts", "aggressor", "aggressor", "aggressor"],
+                    overrides=["scoring.majority=2"])
+    assert plan.search_eval_source["source"] == "refit"
+    data = json.loads(next(cache.glob("captain-future-*.json")).read_text())
+    assert data["features"] == list(engine.search.feature_names)
+    for term in ("score", "majorities"):
+        assert max(_worth(data, term)) > 0, (term, _worth(data, term))
