@@ -192,8 +192,7 @@ def record_and_fit(game: str, engine, config: dict, players: int, lineup, prepar
             "fitted": {"log_loss": log_loss(fitted, y[test & won]), "accuracy": accuracy(fitted, y[test & won])},
             "hand_written": {"log_loss": log_loss(own, y[test & won]), "accuracy": accuracy(own, y[test & won])},
             "uniform": {"log_loss": float(np.log(players))},
-            "over": "the positions of held-out games with a winner",
-        },
+        },  # over the positions of held-out games with a winner (the hand-written evaluate has no "no winner")
         "no_winner_held_out": {
             "observed": float(stalled.mean()),
             "predicted": float(stall.mean()),
