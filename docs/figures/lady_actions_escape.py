@@ -148,7 +148,8 @@ def robustness() -> str:
 
 
 PRESETS = [  # one list for the rules page's table, the config's comment and docs/strategies.md's
-    ("`mcts-100` (100 iterations, `confidence` 2, play-outs cut at 10 decisions)", "mcts-100", {}),
+    ("`mcts-100` (100 iterations, `confidence` 2, play-outs cut at 40 decisions)", "mcts-100", {}),
+    ("`mcts-100` with play-outs cut at 10 decisions", "mcts-100", {"depth": 10.0}),
     ("`mcts-100` with play-outs cut at 20 decisions", "mcts-100", {"depth": 20.0}),
     ("`mcts-100` with `confidence` 0", "mcts-100", {"confidence": 0.0}),
     ("`flat`, 16 play-outs an option, `confidence` 2", "flat", {}),
@@ -166,7 +167,7 @@ def presets_comment() -> str:
 
 def strength_at_cut() -> str:
     """docs/strategies.md, "Strength at a cut": the same runs as the presets' table where they meet."""
-    return strength_at_cut_passage("lady-actions-escape", "mcts-100", [10, 20], PRESETS_N, PRESETS_SEED)
+    return strength_at_cut_passage("lady-actions-escape", "mcts-100", [10, 20, 40], PRESETS_N, PRESETS_SEED)
 
 
 FIGURES.update({"ladder": ladder, "robustness": robustness, "presets": presets, "strength-at-cut": strength_at_cut})
