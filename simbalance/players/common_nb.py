@@ -76,7 +76,7 @@ O_DEALS = 4  # deals it was played on
 N_OPT = 5
 
 # ---- the fitted evaluation (scratch's ``fit`` rows) -------------------------------------------
-FIT_W = 0  # the weights of the conditional logit, one per feature of the game's search_nb.FEATURES
+FIT_W = 0  # the conditional logit's weights: one per feature of the game's search_nb.FEATURES, one per feature for "no winner", its intercept
 FIT_F = 1  # one seat's features (search_nb.features writes them here)
 
 # The search's stream: derive_seed(seed, "search") (core/rng), computed in the kernel.
@@ -187,26 +187,34 @@ def shares(winners, rew, players):
 
 @njit(cache=True, inline="always")
 def fitted_shares(features, ctx, state, fit, rew, players):
-    """The fitted evaluation (a conditional logit shared by the seats): seat s's share of the win is
-    exp(u_s) / sum_q exp(u_q), u_s = w . f_s, with ``f_s`` the game's ``features(ctx, state, s,
-    out)`` and ``w`` = ``fit[FIT_W]`` (analysis/fit_eval.py fits it). The largest u is taken off
-    before exp, so that no share overflows; the shares sum to 1."""
+    """The fitted evaluation: a conditional logit shared by the seats for who wins, times the chance
+    that anyone wins. Seat s's share is (1 - q) exp(u_s) / sum_q' exp(u_q'), u_s = w . f_s, and
+    q = 1 / (1 + exp(-u_0)), u_0 = b + v . (the seats' mean f), the chance that the game ends with
+    no winner (a stalemate, a timeout: every seat's result 0, as such a play-out's end): a position
+    headed for a stall is worth less to every seat. ``fit[FIT_W]`` holds ``[w (K), v (K), b]``
+    (analysis/fit_eval.kernel_weights; b = -inf: no stall foreseen, the shares sum to 1); ``f_s`` is
+    the game's ``features(ctx, state, s, out)``, written into ``fit[FIT_F]``. The largest utility
+    is taken off before exp, so that no share overflows."""
     w = fit[FIT_W]
     f = fit[FIT_F]
+    k_n = (w.shape[0] - 1) // 2
+    u0 = w[2 * k_n]
     top = -np.inf
     for s in range(players):
         features(ctx, state, s, f)
         u = 0.0
-        for k in range(w.shape[0]):
+        for k in range(k_n):
             u += w[k] * f[k]
+            u0 += w[k_n + k] * f[k] / players
         rew[s] = u
         top = max(top, u)
     total = 0.0
     for s in range(players):
         rew[s] = np.exp(rew[s] - top)
         total += rew[s]
+    anyone = 1.0 / (1.0 + np.exp(u0)) if u0 > -np.inf else 1.0  # 1 - q, without overflow at either end
     for s in range(players):
-        rew[s] /= total
+        rew[s] = rew[s] / total * anyone
 
 
 @njit(cache=True, inline="always")
