@@ -29,7 +29,14 @@ from simbalance.games.captain_action.rules_nb import (
     end_turn,
     take_from_discard_pile,
 )
-from simbalance.games.captain_action.search_nb import determinize, evaluate, features, observe, outcome, policy
+from simbalance.games.captain_action.search_nb import (
+    determinize,
+    evaluate,
+    features,
+    observe,
+    outcome,
+    policy,
+)
 from simbalance.games.captain_action.state_nb import (
     CALL,
     EV_INVALID,

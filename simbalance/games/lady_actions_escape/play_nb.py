@@ -47,7 +47,14 @@ from simbalance.games.lady_actions_escape.rules_nb import (
     play_card,
     playable,
 )
-from simbalance.games.lady_actions_escape.search_nb import determinize, evaluate, features, observe, outcome, policy
+from simbalance.games.lady_actions_escape.search_nb import (
+    determinize,
+    evaluate,
+    features,
+    observe,
+    outcome,
+    policy,
+)
 from simbalance.games.lady_actions_escape.state_nb import (
     DEALT,
     DIRECTION,

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import numpy as np
+from face_down_signs import game_nb
 
 from simbalance.core.config import require_int
 from simbalance.core.records import MAX_SEATS, record_dtype
 from simbalance.core.spec import Engine, Resumable, Search
 from simbalance.players import SEARCH_PARAMS, SEARCH_STRATEGIES
-
-from face_down_signs import game_nb
 
 RECORD_DTYPE = record_dtype([("points", np.int16, (MAX_SEATS,))])
 STRATEGIES = {"random": game_nb.RANDOM, "lean": game_nb.LEAN, **SEARCH_STRATEGIES}

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import numpy as np
+from two_step_trap import game_nb
 
 from simbalance.core.config import require_int
 from simbalance.core.records import MAX_SEATS, record_dtype
 from simbalance.core.spec import Engine, Resumable, Search
 from simbalance.players import SEARCH_PARAMS, SEARCH_STRATEGIES
-
-from two_step_trap import game_nb
 
 RECORD_DTYPE = record_dtype([("points", np.int16, (MAX_SEATS,)), ("attacks", np.int16, (MAX_SEATS,))])
 STRATEGIES = {"random": game_nb.RANDOM, **SEARCH_STRATEGIES}
