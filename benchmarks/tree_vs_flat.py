@@ -6,7 +6,7 @@ pair's wins among the games either won, with its Wilson 95 % CI (issue 53 item 2
     python benchmarks/tree_vs_flat.py GAME PRESET N SEED [KEY=VALUE ...]
 
 e.g. ``python benchmarks/tree_vs_flat.py captain-future mcts-100 150 1 widening=0.0001``: KEY=VALUE
-pairs change the mcts preset (``presets.PRESET.KEY``). One thread."""
+pairs change ``strategies.mcts.KEY``, which the preset takes when it does not set KEY itself. One thread."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ def main(game: str, preset: str, n: int, seed: int, changes: list[str]) -> None:
     params = {**config["strategies"]["mcts"], **config.get("presets", {}).get(preset, {})}
     flat = [f"strategies.flat.{k}={params[k]}" for k in ("depth", "confidence", "rollout")]
     flat += [f"strategies.flat.playouts={params['iterations']}", "strategies.flat.per_decision=1"]
-    overrides = flat + [f"presets.{preset}.{c}" for c in changes]
+    overrides = flat + [f"strategies.mcts.{c}" for c in changes]  # the preset takes what it does not set from mcts
     t = time.time()
     res = simbalance.simulate(game, n, players=4, seed=seed, strategies=[preset, "flat", heuristic, heuristic],
                               rotate=True, threads=1, overrides=overrides)

@@ -1,6 +1,7 @@
-"""``mcts``: single-observer information-set Monte Carlo tree search (Cowling, Powley and Whitehouse
-2012), generic over the games, with sequential halving at the root (Karnin, Koren and Somekh 2013,
-as in Gumbel MuZero) and progressive widening below it.
+"""``mcts``: information-set Monte Carlo tree search (Cowling, Powley and Whitehouse 2012), generic
+over the games, on one tree of what the searching seat observes (another seat's hidden move a chance
+node: "Hidden moves" below), with sequential halving at the root (Karnin, Koren and Somekh 2013, as
+in Gumbel MuZero) and progressive widening below it.
 
 Every iteration copies the real state into the scratch's ``work`` and lets the game ``determinize``
 it for the searching seat (every card the seat cannot see shuffled among the places it cannot see,
