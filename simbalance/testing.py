@@ -57,6 +57,7 @@ from simbalance.core.rng import randint, seed_game
 from simbalance.core.runner import max_threads, play_chunk
 from simbalance.core.strategy_ids import FLAT, MCTS
 from simbalance.games.registry import get_game
+from simbalance.players.common_nb import T_PARENT
 from simbalance.studies.run import plan_run, simulate
 
 N = 60  # games per check: enough to cover endings and ties, small enough for every engine
@@ -293,10 +294,11 @@ def seats_of(plan: RunPlan, g: int) -> tuple[np.ndarray, np.ndarray]:
     return plan.lineup.slot_strategy[slots].astype(np.int64), np.ascontiguousarray(plan.lineup.slot_params[slots])
 
 
-def decision_states(plan: RunPlan, games=range(2), every: int = 3, seats=None) -> tuple[tuple, list]:
+def decision_states(plan: RunPlan, games=range(2), every: int = 3, seats=None, limit: int | None = None
+                    ) -> tuple[tuple, list]:
     """The game's context and states at decisions of the plan's games (every ``every``-th, the
     plan's heuristics deciding in between, or ``seats``: strategy ids and parameter rows for every
-    game), copied: the places a search starts from."""
+    game; at most ``limit`` a game, from its start), copied: the places a search starts from."""
     res = plan.engine.resumable
     ctx = res.context(*plan.prepared)
     found = []
@@ -304,8 +306,10 @@ def decision_states(plan: RunPlan, games=range(2), every: int = 3, seats=None) -
         sid, prm = seats or seats_of(plan, g)
         state = res.new_state(ctx)
         res.start(ctx, state, np.uint64(plan.seed), np.int64(g))
-        while res.to_move(ctx, state) >= 0:
+        taken = 0
+        while res.to_move(ctx, state) >= 0 and taken != limit:
             found.append(res.clone(state))
+            taken += 1
             res.play_out(ctx, state, sid, prm, np.int64(every))
     return ctx, found
 
@@ -336,12 +340,16 @@ def tree_leaks(plan: RunPlan, ctx, state, seat: int, scratch, rng) -> list[str]:
     seat choose by the tree's statistics after a move hidden from it (the game's ``observe``): that
     seat's choice there would answer a move it never saw (issue 53: a reply to a face-down sign).
     The tree's options are replayed on a determinization of ``state`` for ``seat``; a branch whose
-    option is not legal there, or whose mover is not the seat to move, is not followed."""
+    option is not legal there, or whose mover is not the seat to move, is not followed. A search
+    that built no tree (one option: it answers at once) leaves the root's parent as the caller set
+    it (``scratch[1][0, T_PARENT] = 0`` before the search): nothing to look at."""
     from simbalance.players.common_nb import T_CHANCE, T_CHILD, T_MOVER, T_NEXT, T_OPTION
 
     res, search = plan.engine.resumable, plan.engine.search
     observe = search.observe or (lambda ctx, state, option, seat: option)
     ti = scratch[1]
+    if ti[0, T_PARENT] != -1:
+        return []
     options = np.zeros(res.max_options(ctx), np.int64)
     deal = res.clone(state)
     search.determinize(ctx, deal, seat, rng)
@@ -374,7 +382,9 @@ def check_search_sees_nothing_hidden(searching: RunPlan, plain: RunPlan) -> None
     move the game's ``observe`` hides). (That ``determinize`` keeps what the seat sees is
     ``check_determinization``'s, with the game's own view.)"""
     res, search = plain.engine.resumable, plain.engine.search
-    ctx, states = decision_states(plain, every=1)
+    # every decision of each game's first 60 (a long game's copies would fill the memory), then up to
+    # 3 a seat, spread over them
+    ctx, states = decision_states(plain, every=1, limit=60)
     states = every_seats_decisions(res, ctx, states)
     # every strategy's parameter row: the search players' from ``searching``, the rollout's from ``plain``
     # (at 2 players ``searching`` seats the two search players alone)
@@ -404,6 +414,7 @@ def check_search_sees_nothing_hidden(searching: RunPlan, plain: RunPlan) -> None
             assert stream(other)[0] != stream(state)[0], f"{plain.spec.id}: a determinization keeps the game's stream"
             changed += moved
             key = (np.uint64(plain.seed), np.int64(0), np.int64(k))
+            a[1][0, T_PARENT] = 0  # the root's parent: -1 again only if the search builds a tree (tree_leaks)
             chose = search.choose(ctx, state, sid, prm, *key, a), search.choose(ctx, other, sid, prm, *key, b)
             assert chose[0] == chose[1], f"{plain.spec.id}: the search sees hidden cards: it chose {chose} at decision {k}"
             for part in (2, 9):  # the tree's statistics, the root's options compared on the same deals
