@@ -60,7 +60,9 @@ T_CHILD = 1  # first child (-1: none)
 T_NEXT = 2  # next sibling (-1: none)
 T_OPTION = 3  # the option code that leads here from the parent
 T_MOVER = 4  # the seat that chose it (its reward is backed up here)
-N_TI = 5
+T_CHANCE = 5  # 1: a move hidden from the searching seat, drawn by its mover's strategy; T_OPTION is then what the
+#              searching seat observes of it (``observe``), not the move (ismcts_nb: "Hidden moves")
+N_TI = 6
 F_VISITS = 0
 F_AVAIL = 1  # how often the option was legal when its parent was visited (ISMCTS availability)
 F_REWARD = 2  # summed results of the mover
@@ -248,6 +250,14 @@ def clearly_better(mean, var, n, mean_ref, var_ref, n_ref, confidence):
     the reference option by more than ``confidence`` standard errors of the difference?"""
     se = np.sqrt(max(var, 0.0) / n + max(var_ref, 0.0) / n_ref)
     return mean - mean_ref > confidence * se
+
+
+@njit(cache=True, inline="always")
+def fully_observed(ctx, state, option, seat):
+    """The default ``observe`` hook: every seat sees every move as it is made (the option itself).
+    A game whose moves can be hidden from other seats (a sign put face down) defines its own in
+    search_nb.py (docs/strategies.md, "Hidden moves")."""
+    return option
 
 
 @njit(cache=True, inline="always")

@@ -95,6 +95,11 @@ from simbalance.games.captain_future.state_nb import (
     option,
 )
 from simbalance.games.captain_future.strategies_nb import do_event, do_slot
+from simbalance.players.common_nb import fully_observed
+
+# What a seat sees of another's move (the search's ``observe``, docs/strategies.md "Hidden moves"): every
+# move is made in the open here (the cards are hidden, the moves are not).
+observe = fully_observed
 
 # evaluate's softmax temperature, in points of score
 EVAL_TEMPERATURE = 2.0
