@@ -66,7 +66,8 @@ def test_keywords_and_settings_are_the_same_run():
 
 
 def test_a_resumed_request_plays_the_same_games_wherever_it_is_resumed():
-    request = RunRequest(RunSettings(GAME, seed=9, players=3, threads=1), 1000)
+    # a checkpoint stores its --out absolute (issue 54: a resume from another directory writes there)
+    request = RunRequest(RunSettings(GAME, seed=9, players=3, threads=1), 1000, out="/somewhere/r")
     again = RunRequest.from_state(request.to_state(), "x", {"threads": 2, "backend": "local", "scheduler": None,
                                                              "dask_timeout": 60.0})
     assert again.settings.identity == request.settings.identity and again.settings.threads == 2
