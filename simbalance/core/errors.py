@@ -27,7 +27,9 @@ class ConfigError(SimbalanceError):
 class RunInterrupted(Exception):
     """A run stopped between chunks (Ctrl-C, SIGTERM); its checkpoint holds what was finished."""
 
-    def __init__(self, games_done: int, n: int, state_dir=None):
+    def __init__(self, games_done: int, n: int, state_dir=None, unit: str = "games", resume: str | None = None):
+        # unit, resume: a block job's (core/blocks.py) items and where its finished blocks are kept
         self.games_done, self.n, self.state_dir = games_done, n, state_dir
         where = f"; resume with: simbalance run --resume {state_dir}" if state_dir else ""
-        super().__init__(f"interrupted after {games_done:,} of {n:,} games{where}")
+        where = f"; {resume}" if resume else where
+        super().__init__(f"interrupted after {games_done:,} of {n:,} {unit}{where}")

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from simbalance.cli.main import app
 from simbalance.core.rng import seed_game
-from simbalance.studies.card_value import PHASES, card_value, play_card_values
+from simbalance.studies.card_value import PHASES, BlockSettings, card_value, play_card_values
 from simbalance.studies.settings import RunSettings
 
 runner = CliRunner()
@@ -103,10 +103,9 @@ def test_a_deck_of_identical_cards_values_every_card_at_zero():
     engine = plan.engine
     card_info = plan.prepared[0].copy()
     card_info[:] = card_info[1]
-    ctx = engine.resumable.context(card_info, *plan.prepared[1:])
     n_cards = card_info.shape[0]
-    raw = play_card_values(engine.resumable, engine.card_swap, ctx, plan.lineup, 9, 30, np.arange(30) % 3, 2,
-                           np.ones(n_cards, np.bool_), 1)
+    raw = play_card_values(engine, plan.lineup, (card_info, *plan.prepared[1:]), 9, 30, np.arange(30) % 3, 2,
+                           np.ones(n_cards, np.bool_), BlockSettings())
     assert (raw["n"] > 0).sum() > 20
     assert len(np.unique(raw["pairs"]["state"])) == (raw["n"] > 0).sum()  # every swap found a card
     assert np.abs(raw["pairs"]["diff"]).max() == 0.0
@@ -223,11 +222,11 @@ def test_a_card_planted_to_win_at_once_is_worth_its_whole_effect():
     plan = _plan("captain-action")
     engine = plan.engine
     res = dataclasses.replace(engine.resumable, play_out=_planted_play_out())
-    ctx = res.context(*plan.prepared)
     n_cards = len(engine.cards.labels(plan.config)[0])
     want = np.zeros(n_cards, np.bool_)
     want[[PLANTED, 30]] = True
-    raw = play_card_values(res, engine.card_swap, ctx, plan.lineup, 4, 300, np.arange(300) % 3, 3, want, 1)
+    raw = play_card_values(dataclasses.replace(engine, resumable=res), plan.lineup, plan.prepared, 4, 300,
+                           np.arange(300) % 3, 3, want, BlockSettings())
     got = raw["pairs"]
     planted = got["diff"][got["card"] == PLANTED]
     other = got["diff"][got["card"] == 30]
