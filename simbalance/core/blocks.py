@@ -19,9 +19,9 @@ What every block job gets here, as a chunked run gets it from core/execution.py:
 - **Ctrl-C**: ``stop()`` is asked before each block is queued (and while a Dask block is waited
   for); a stopped job finishes the blocks in play, saves its checkpoint and raises RunInterrupted;
 - **checkpoints** (``checkpoint=BlockCheckpoint(...)``): the results of the finished prefix of
-  blocks, in one file committed by a rename, saved every few seconds and when stopped; a job started
-  again with the same checkpoint plays only the blocks after it, so it ends with exactly the results
-  of an uninterrupted one. The checkpoint is removed once every block is done.
+  blocks, appended in parts each committed by a rename, saved every few seconds and when stopped; a
+  job started again with the same checkpoint plays only the blocks after it, so it ends with exactly
+  the results of an uninterrupted one. The checkpoint is removed once every block is done.
 
 Results come back in block order: ``execute_blocks`` returns each key's arrays concatenated over
 the blocks (the block's first axis is its items, or anything the job returns per block).
@@ -38,7 +38,7 @@ import time
 import zipfile
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -49,6 +49,17 @@ from simbalance.core.runner import BACKENDS, DASK_TIMEOUT_S, ProgressFn
 BlockJob = Callable[[int, int], dict[str, np.ndarray]]  # (lo, hi) -> the block's results by key
 CHECKPOINT_AFTER_S = 5.0  # as a run's: the first save once the job has taken this long, then as often
 AHEAD = 2  # blocks queued per thread (or per Dask worker) beyond those in play
+
+
+def cache_root() -> Path:
+    """simbalance's own cache: ``$SIMBALANCE_CACHE_DIR``, else ``$XDG_CACHE_HOME/simbalance``, else
+    ``~/.cache/simbalance`` (refits of the fitted evaluation in ``eval/``, the command line's block
+    checkpoints in ``blocks/``)."""
+    root = os.environ.get("SIMBALANCE_CACHE_DIR")
+    if root:
+        return Path(root)
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    return (Path(xdg) if xdg else Path.home() / ".cache") / "simbalance"
 
 
 def block_spans(total: int, block: int) -> list[tuple[int, int]]:
@@ -66,59 +77,74 @@ def concatenate(parts: list[dict[str, np.ndarray]], empty: dict[str, np.ndarray]
 
 
 class BlockCheckpoint:
-    """The finished prefix of a block job's blocks in one ``.npz`` (module doc), written under a
-    temporary name and renamed. ``key``: what the job is (study, seed, inputs, block size): a file
-    saved for another job is refused in one line, never mixed in."""
+    """The finished prefix of a block job's blocks (module doc), append-only: each save writes the
+    blocks finished since the last one as ``part-<first block>.npz`` in the job's own folder under
+    ``root`` (``<name>-<digest of key>``: the same job asked again finds it), written under a
+    temporary name and renamed, so a kill at any instant leaves whole parts only, and the writes
+    over a job are its results once (never the whole prefix again). ``key``: what the job is (study,
+    seed, inputs, block size), stored in every part: a part of another job is refused in one line,
+    never mixed in."""
 
-    def __init__(self, path: Path, key: dict):
-        self.path = Path(path)
-        self.key = json.loads(json.dumps(key, sort_keys=True, default=str))
-        self.digest = hashlib.sha256(json.dumps(self.key, sort_keys=True).encode()).hexdigest()
+    def __init__(self, root: Path, name: str, key: dict):
+        self.key = json.loads(json.dumps({**key, "name": name}, sort_keys=True, default=str))
+        self.digest = hashlib.sha256(json.dumps(self.key, sort_keys=True).encode()).hexdigest()[:16]
+        self.folder = Path(root) / f"{name}-{self.digest}"
+        self.saved = 0  # blocks on disk
+
+    def _parts(self) -> list[Path]:
+        return sorted(self.folder.glob("part-*.npz")) if self.folder.is_dir() else []
 
     def load(self) -> list[dict[str, np.ndarray]]:
-        """The blocks saved (none when there is no file yet)."""
-        if not self.path.exists():
-            return []
-        broken = f"{self.path}: the block checkpoint cannot be read"
-        try:
-            with np.load(self.path, allow_pickle=False) as z:
-                state = json.loads(z["state"].tobytes().decode())
-                if state.get("digest") != self.digest:
-                    raise SimbalanceError(f"{self.path}: the checkpoint is of another job (other seed, inputs or "
-                                          "block size); remove it to start again")
-                sizes = {key: z[f"sizes:{key}"] for key in state["keys"]}
-                data = {key: z[f"data:{key}"] for key in state["keys"]}
-        except SimbalanceError:
-            raise
-        except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as exc:
-            raise SimbalanceError(f"{broken} ({exc}); remove it to start again") from None
-        blocks = int(state["blocks"])
-        if any(len(sizes[key]) != blocks or int(sizes[key].sum()) != len(data[key]) for key in sizes):
-            raise SimbalanceError(f"{broken} (its sizes do not add up); remove it to start again")
-        parts: list[dict[str, np.ndarray]] = [{} for _ in range(blocks)]
-        for key in sizes:
-            for b, piece in enumerate(np.split(data[key], np.cumsum(sizes[key])[:-1]) if blocks else []):
-                parts[b][key] = piece
+        """The blocks saved, in order (none when nothing is saved yet)."""
+        parts: list[dict[str, np.ndarray]] = []
+        for path in self._parts():
+            broken = f"{path}: a block checkpoint that cannot be read"
+            try:
+                with np.load(path, allow_pickle=False) as z:
+                    state = json.loads(z["state"].tobytes().decode())
+                    if state.get("digest") != self.digest:
+                        raise SimbalanceError(f"{path}: a checkpoint of another job (other seed, inputs or block "
+                                              "size); remove it to start again")
+                    if state["first"] != len(parts):
+                        raise SimbalanceError(f"{broken} (it starts at block {state['first']}, the blocks before "
+                                              f"end at {len(parts)}); remove {self.folder} to start again")
+                    pieces = {key: np.split(z[f"data:{key}"], np.cumsum(z[f"sizes:{key}"])[:-1])
+                              for key in state["keys"]}
+            except SimbalanceError:
+                raise
+            except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as exc:
+                raise SimbalanceError(f"{broken} ({exc}); remove {self.folder} to start again") from None
+            parts += [{key: pieces[key][b] for key in pieces} for b in range(state["blocks"])]
+        self.saved = len(parts)
         return parts
 
     def save(self, parts: list[dict[str, np.ndarray]]) -> None:
-        keys = list(parts[0]) if parts else []
-        state = {"digest": self.digest, "key": self.key, "blocks": len(parts), "keys": keys}
+        """Write the blocks of ``parts`` not on disk yet."""
+        new = parts[self.saved:]
+        if not new:
+            return
+        keys = list(new[0])
+        state = {"digest": self.digest, "key": self.key, "first": self.saved, "blocks": len(new), "keys": keys}
         arrays = {"state": np.frombuffer(json.dumps(state).encode(), np.uint8)}
         for key in keys:
-            arrays[f"sizes:{key}"] = np.array([len(part[key]) for part in parts], np.int64)
-            arrays[f"data:{key}"] = np.concatenate([part[key] for part in parts])
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = self.path.with_name(f".{self.path.name}.tmp")
+            arrays[f"sizes:{key}"] = np.array([len(part[key]) for part in new], np.int64)
+            arrays[f"data:{key}"] = np.concatenate([part[key] for part in new])
+        self.folder.mkdir(parents=True, exist_ok=True)
+        name = f"part-{self.saved:08d}.npz"
+        tmp = self.folder / f".{name}.tmp"
         with open(tmp, "wb") as fh:
             np.savez(fh, **arrays)
             fh.flush()
             os.fsync(fh.fileno())
-        os.replace(tmp, self.path)  # the commit
+        os.replace(tmp, self.folder / name)  # the commit
+        self.saved = len(parts)
 
     def remove(self) -> None:
-        self.path.unlink(missing_ok=True)
-        self.path.with_name(f".{self.path.name}.tmp").unlink(missing_ok=True)
+        """Delete the parts this checkpoint wrote (and their temporary files), then the folder if empty."""
+        for path in [*self._parts(), *self.folder.glob(".part-*.npz.tmp")] if self.folder.is_dir() else []:
+            path.unlink(missing_ok=True)
+        with contextlib.suppress(OSError):
+            self.folder.rmdir()  # only when nothing else is left
 
 
 class KernelJob:
@@ -157,6 +183,9 @@ class BlockSettings:
     timeout: float = DASK_TIMEOUT_S
     stop: Callable[[], bool] | None = None
     checkpoints: Path | None = None
+    # the checkpoints of the study's jobs, kept until the whole study is done (finish()): a Ctrl-C in
+    # a later job of the study loses none of an earlier one's blocks
+    kept: list = field(default_factory=list, compare=False)
 
     @classmethod
     def of(cls, plan, stop: Callable[[], bool] | None = None, checkpoints: str | Path | None = None) -> BlockSettings:
@@ -167,19 +196,27 @@ class BlockSettings:
     def play(self, job: BlockJob, total: int, block: int, progress, label: str, unit: str,
              name: str | None = None, key: dict | None = None) -> dict[str, np.ndarray]:
         """``job`` over ``total`` items in blocks of ``block``, shown as ``label`` by the progress
-        factory ``progress``; with ``checkpoints``, its finished blocks are kept in ``<name>.npz``
-        there, for the job ``key`` describes."""
+        factory ``progress``; with ``checkpoints``, its finished blocks are kept in a folder
+        there named by ``name`` and a digest of ``key`` (what the job is: BlockCheckpoint)."""
         shown = progress(label) if progress is not None else None
-        checkpoint = (BlockCheckpoint(self.checkpoints / f"{name or 'blocks'}.npz",
-                                      {**(key or {}), "block": block, "total": total})
+        checkpoint = (BlockCheckpoint(self.checkpoints, name or "blocks", {**(key or {}), "block": block,
+                                                                            "total": total})
                       if self.checkpoints is not None else None)
+        if checkpoint is not None:
+            self.kept.append(checkpoint)
         try:
             return execute_blocks(job, total, block, threads=self.threads, backend=self.backend,
                                   scheduler=self.scheduler, timeout=self.timeout, progress=shown, stop=self.stop,
-                                  checkpoint=checkpoint, unit=unit)
+                                  checkpoint=checkpoint, unit=unit, keep_checkpoint=True)
         finally:
             if shown is not None and hasattr(shown, "close"):
                 shown.close()
+
+    def finish(self) -> None:
+        """The study is done: remove its jobs' checkpoints."""
+        for checkpoint in self.kept:
+            checkpoint.remove()
+        self.kept.clear()
 
 
 @dataclass
@@ -200,16 +237,19 @@ class _Shown:
 def execute_blocks(job: BlockJob, total: int, block: int, *, threads: int = 1, backend: str = "local",
                    scheduler: str | None = None, timeout: float = DASK_TIMEOUT_S, progress: ProgressFn | None = None,
                    stop: Callable[[], bool] | None = None, checkpoint: BlockCheckpoint | None = None,
-                   unit: str = "items", empty: dict[str, np.ndarray] | None = None) -> dict[str, np.ndarray]:
+                   unit: str = "items", empty: dict[str, np.ndarray] | None = None,
+                   keep_checkpoint: bool = False) -> dict[str, np.ndarray]:
     """Play ``job`` over ``total`` items in blocks of ``block`` (module doc) and return each key's
     results concatenated in block order (``empty`` when there is no item). Stopped by ``stop``: the
-    blocks in play are finished, the checkpoint saved, and RunInterrupted says how many ``unit`` were done."""
+    blocks in play are finished, the checkpoint saved, and RunInterrupted says how many ``unit`` were done.
+    The checkpoint is removed once every block is done, or, with ``keep_checkpoint``, saved whole
+    for the caller to remove when its own result is in place (BlockSettings.finish)."""
     if backend not in BACKENDS:
         raise SimbalanceError(f"backend = {backend!r}: allowed {', '.join(BACKENDS)}")
     spans = block_spans(total, block)
     parts = checkpoint.load() if checkpoint is not None else []
     if len(parts) > len(spans):
-        raise SimbalanceError(f"{checkpoint.path}: the checkpoint holds more blocks than the job has")
+        raise SimbalanceError(f"{checkpoint.folder}: the checkpoint holds more blocks than the job has")
     shown = _Shown(total, progress, time.perf_counter(), spans[len(parts) - 1][1] if parts else 0)
     todo = spans[len(parts):]
     saved_at = time.perf_counter()
@@ -229,8 +269,11 @@ def execute_blocks(job: BlockJob, total: int, block: int, *, threads: int = 1, b
         if checkpoint is not None:
             checkpoint.save(parts)
         raise RunInterrupted(shown.done, total, unit=unit,
-                             resume=f"the finished blocks are kept in {checkpoint.path}" if checkpoint else None)
-    if checkpoint is not None:
+                             resume=f"the finished blocks are kept in {checkpoint.folder}: the same command "
+                                                "again plays only the rest" if checkpoint else None)
+    if checkpoint is not None and keep_checkpoint:
+        checkpoint.save(parts)
+    elif checkpoint is not None:
         checkpoint.remove()
     return concatenate(parts, empty)
 

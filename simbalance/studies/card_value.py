@@ -327,6 +327,7 @@ def card_value(
         observed_kind = str(observed["kind"].iloc[0]) if observed is not None and len(observed) else None
         seconds["observed"] = time.perf_counter() - begin
     beside = with_observed(values, observed)
+    how.finish()  # every part played: the blocks kept for a Ctrl-C are not needed any more
     return CardValueResult(spec.id, plan.players, settings.seed, phases, states, playouts,
                            list(plan.lineup.describe()[0].split(",")), values, beside, pairs, table, swap.holding,
                            swap.swapped, observed_kind, observe, seconds, counts, plan.config, "; ".join(note),

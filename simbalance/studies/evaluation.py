@@ -42,7 +42,7 @@ from simbalance.analysis.fit_eval import (
     log_loss,
     softmax_shares,
 )
-from simbalance.core.blocks import BlockSettings, KernelJob
+from simbalance.core.blocks import BlockSettings, KernelJob, cache_root
 from simbalance.core.config import ConfigError, config_dir, play_config
 from simbalance.core.errors import SimbalanceError
 from simbalance.core.lineup import resolve_lineup
@@ -88,11 +88,7 @@ def rules_digest(config: dict) -> str:
 def cache_dir() -> Path:
     """Where refits on the fly are kept: ``$SIMBALANCE_CACHE_DIR``, else ``$XDG_CACHE_HOME/simbalance``,
     else ``~/.cache/simbalance``; the refits in ``eval/`` below it."""
-    root = os.environ.get("SIMBALANCE_CACHE_DIR")
-    if root:
-        return Path(root) / "eval"
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    return (Path(xdg) if xdg else Path.home() / ".cache") / "simbalance" / "eval"
+    return cache_root() / "eval"
 
 
 def eval_path(game: str) -> Path:
@@ -121,11 +117,10 @@ def record_and_fit(game: str, engine, config: dict, players: int, lineup, prepar
                                                   how or BlockSettings())
     decided = final.sum(axis=1) > 0
     held = holdout_games(games, derive_seed(seed, "fit-eval holdout"), HOLDOUT)
-    rows, of_game = [], []
-    for i in np.flatnonzero(decided & (n_points > 0)):
-        rows.extend(range(i * CUTS_CAP, i * CUTS_CAP + int(n_points[i])))
-        of_game.extend([i] * int(n_points[i]))
-    rows, of_game = np.array(rows, np.int64), np.array(of_game, np.int64)
+    # feats and hand hold each game's cuts in turn (n_points of them): the decided games' are fitted
+    of_game = np.repeat(np.arange(games), n_points)
+    rows = np.flatnonzero(decided[of_game])
+    of_game = of_game[rows]
     x, h, y = feats[rows], hand[rows], final[of_game]
     test = held[of_game]
     if not (~test).any() or not test.any():
@@ -182,7 +177,10 @@ class _RecordJob(KernelJob):
                          ctx, res.new_state(ctx), self.seats, self.strategy, self.params, np.uint64(self.seed),
                          np.int64(lo), np.int64(hi), np.int64(self.every), np.int64(CUTS_CAP), out["feats"],
                          out["hand"], out["final"], out["n_points"])
-        return out
+        # each game's cuts only (a game has n_points of its CUTS_CAP rows): a checkpoint and the
+        # fit hold the positions, not the empty rows
+        cut = (np.arange(CUTS_CAP)[None, :] < out["n_points"][:, None]).ravel()
+        return {**out, "feats": out["feats"][cut], "hand": out["hand"][cut]}
 
 
 def _digest(arrays: tuple) -> str:

@@ -50,7 +50,10 @@ def fit_eval(game: str | RunSettings, games: int = FIT_GAMES, strategies: list[s
     plan = plan_run(settings, games, strategies=names if len(names) > 1 else names[0], rotate=len(set(names)) > 1)
     if engine.searches(plan.lineup):  # a preset of a search player
         raise SimbalanceError("fit-eval plays heuristics; a search player's preset is among --strategies")
-    return record_and_fit(spec.id, engine, plan.config, plan.players, plan.lineup, plan.prepared, games,
-                          settings.seed, progress, BlockSettings.of(plan, stop, checkpoints))
+    how = BlockSettings.of(plan, stop, checkpoints)
+    result = record_and_fit(spec.id, engine, plan.config, plan.players, plan.lineup, plan.prepared, games,
+                            settings.seed, progress, how)
+    how.finish()  # fitted: the recorded blocks kept for a Ctrl-C are not needed any more
+    return result
 
 

@@ -233,3 +233,34 @@ def test_a_card_planted_to_win_at_once_is_worth_its_whole_effect():
     assert len(planted) > 50 and len(other) > 50
     assert (planted == 1.0).all()
     assert -0.1 < other.mean() <= 0 and other.max() <= 0
+
+
+def _stop_after(asked: int):
+    """A Ctrl-C that comes after ``asked`` questions (one a block queued)."""
+    count = iter(range(10**6))
+    return lambda: next(count) >= asked
+
+
+def test_ctrl_c_keeps_the_finished_blocks_and_the_same_call_again_ends_as_an_uninterrupted_one(tmp_path):
+    from simbalance.core.errors import RunInterrupted
+
+    asks = dict(states=60, playouts=2, decisions=0, observe=0, seed=3, threads=1)
+    whole = card_value("find-dr-evil", **asks)
+    with pytest.raises(RunInterrupted, match=r"interrupted after 80 of 180 states; the finished blocks are kept"):
+        card_value("find-dr-evil", **asks, stop=_stop_after(4), checkpoints=tmp_path)
+    (kept,) = tmp_path.iterdir()
+    assert len(list(kept.glob("part-*.npz"))) == 1
+    again = card_value("find-dr-evil", **asks, checkpoints=tmp_path)
+    assert again.pairs.equals(whole.pairs) and again.values.equals(whole.values)
+    assert not any(tmp_path.iterdir())  # done: its checkpoints are removed
+
+
+@pytest.mark.exhaustive
+def test_card_value_on_dask_gives_the_values_of_threads():
+    """The local Dask cluster (a worker process that compiles the kernels itself: half a minute)."""
+    pytest.importorskip("dask.distributed")
+    asks = dict(states=30, playouts=2, decisions=10, observe=0, seed=7)
+    threads = card_value("captain-action", **asks, threads=2)
+    dask = card_value("captain-action", **asks, backend="dask")
+    assert dask.pairs.equals(threads.pairs) and dask.values.equals(threads.values)
+    assert dask.decisions.equals(threads.decisions)

@@ -108,3 +108,22 @@ def test_a_run_folder_says_which_weights_its_cut_play_outs_used(cache):
     assert said["features"] == list(cut.plan.engine.search.feature_names)
     assert said["weights"] == json.loads(fe.eval_path(GAME).read_text())["weights"]
     assert manifest(simulate(GAME, 2), "test")["search_evaluation"] is None
+
+
+def test_ctrl_c_keeps_the_recorded_blocks_and_the_same_call_again_fits_the_same(tmp_path):
+    from simbalance.core.errors import RunInterrupted
+
+    count = iter(range(10**6))
+    whole = fit_eval(GAME, 300, seed=5, threads=2).data
+    with pytest.raises(RunInterrupted, match=r"interrupted after \d+ of 300 games; the finished blocks are kept"):
+        fit_eval(GAME, 300, seed=5, threads=1, stop=lambda: next(count) >= 2, checkpoints=tmp_path)
+    assert any(tmp_path.iterdir())
+    assert json.dumps(fit_eval(GAME, 300, seed=5, threads=1, checkpoints=tmp_path).data) == json.dumps(whole)
+    assert not any(tmp_path.iterdir())
+
+
+@pytest.mark.exhaustive
+def test_fit_eval_on_dask_fits_what_threads_fit():
+    pytest.importorskip("dask.distributed")
+    threads = fit_eval(GAME, 300, seed=5, threads=2).data
+    assert json.dumps(fit_eval(GAME, 300, seed=5, backend="dask").data) == json.dumps(threads)
