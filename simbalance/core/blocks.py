@@ -43,7 +43,7 @@ from pathlib import Path
 
 import numpy as np
 
-from simbalance.core.errors import RunInterrupted, SimbalanceError
+from simbalance.core.errors import RunInterrupted, SimbalanceError, ctrl_c_kept
 from simbalance.core.runner import BACKENDS, DASK_TIMEOUT_S, ProgressFn
 
 BlockJob = Callable[[int, int], dict[str, np.ndarray]]  # (lo, hi) -> the block's results by key
@@ -234,6 +234,7 @@ class _Shown:
             self.progress(self.done, self.total, time.perf_counter() - self.begin)
 
 
+@ctrl_c_kept()  # a Ctrl-C while a compiled job returns is a KeyboardInterrupt, never a SystemError
 def execute_blocks(job: BlockJob, total: int, block: int, *, threads: int = 1, backend: str = "local",
                    scheduler: str | None = None, timeout: float = DASK_TIMEOUT_S, progress: ProgressFn | None = None,
                    stop: Callable[[], bool] | None = None, checkpoint: BlockCheckpoint | None = None,
