@@ -123,7 +123,15 @@ def test_ctrl_c_keeps_the_recorded_blocks_and_the_same_call_again_fits_the_same(
 
 
 @pytest.mark.exhaustive
-def test_fit_eval_on_dask_fits_what_threads_fit():
+def test_fit_eval_on_dask_fits_what_threads_fit(monkeypatch):
+    """On the local Dask cluster (its worker compiles the recording kernel: a quarter of a minute)."""
     pytest.importorskip("dask.distributed")
+    from simbalance.core import runner
+
+    clients = []
+    client = runner._dask_client
+    monkeypatch.setattr(runner, "_dask_client", lambda *a: clients.append(1) or client(*a))
     threads = fit_eval(GAME, 300, seed=5, threads=2).data
+    assert not clients
     assert json.dumps(fit_eval(GAME, 300, seed=5, backend="dask").data) == json.dumps(threads)
+    assert clients  # the games were played on Dask (before, fit-eval ignored --backend)
