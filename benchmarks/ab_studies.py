@@ -25,7 +25,7 @@ STUDIES = {
                   "call = lambda s: f('captain-action', states=400, playouts=4, decisions=60, observe=0, seed=s, "
                   "threads=1)",
     "fit-eval": "from simbalance.studies.fit_eval import fit_eval as f\n"
-                "call = lambda s: f('captain-action', 3000, seed=s, threads=1)",
+                "call = lambda s: f('captain-action', 20000, seed=s, threads=1)",
 }
 PROBE = """
 import sys, time, simbalance

@@ -264,3 +264,37 @@ def test_card_value_on_dask_gives_the_values_of_threads():
     dask = card_value("captain-action", **asks, backend="dask")
     assert dask.pairs.equals(threads.pairs) and dask.values.equals(threads.values)
     assert dask.decisions.equals(threads.decisions)
+
+
+@pytest.mark.exhaustive
+def test_sigterm_keeps_the_blocks_and_the_same_command_again_writes_the_uninterrupted_values(tmp_path):
+    """The command line: a SIGTERM once the first blocks are saved (a few seconds in) exits 130 with
+    nothing written but the blocks in the cache; the same command again writes the values of an
+    uninterrupted run, and leaves the cache as it found it (half a minute: compiles in two processes)."""
+    import json
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    cache, out = tmp_path / "cache", tmp_path / "cv"
+    env = dict(os.environ, SIMBALANCE_CACHE_DIR=str(cache))
+    cmd = [sys.executable, "-m", "simbalance.cli.main", "card-value", "find-dr-evil", "--states", "30000",
+           "--playouts", "1", "--decisions", "0", "--observe", "0", "--threads", "1", "--seed", "2", "--out", str(out)]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    deadline = time.time() + 120
+    while not list(cache.glob("blocks/*/part-*.npz")) and time.time() < deadline and proc.poll() is None:
+        time.sleep(0.2)
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=300)
+    assert proc.returncode == 130, err
+    assert "of 90,000 states; the finished blocks are kept in" in err and not out.exists()
+    again = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=600)
+    assert again.returncode == 0, again.stderr
+    assert not list(cache.glob("blocks/*"))  # done: the blocks are removed, their folder too
+    written = json.loads((out / "card_value.json").read_text())["values"]
+    whole = card_value("find-dr-evil", states=30000, playouts=1, decisions=0, observe=0, threads=1, seed=2)
+    from simbalance.analysis.metrics import json_records
+
+    assert written == json.loads(json.dumps(json_records(whole.values)))
