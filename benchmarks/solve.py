@@ -7,8 +7,8 @@
   ``[knobs]``, the seat compensation), ``--target balance=0.97:1``, the default player models (each
   heuristic but random at every seat, and mcts@32): an answer that holds under every model, or an
   honest "none found" with the closest per model, within 30 minutes on 2 cores.
-- ``captain-action``: ``--target length_median=4:99 --keep ties=0.03`` under the default models: what
-  it finds, and why.
+- ``captain-action``: ``--target length_median=4:99 --keep ties=0.03`` under the default models, the
+  config's ``[knobs]`` with a choice (``rules.call_timing``) and the variant files: what it finds, and why.
 
 Reported: the answer (or the findings), each model's verdict and games, the games the search played
 per model, and the wall time. ``--write`` puts the result into BENCHMARKS.md between the
@@ -28,8 +28,9 @@ from benchmarks.profile import write_into
 ROOT = Path(__file__).resolve().parents[1]
 CASES = {
     "captain-future": dict(targets=["balance=0.97:1"], keep=[], budget="30m", marker="solve-models", minutes=30),
+    # the config's [knobs] and, as issue 51 asks, a choice (when to call) and the game's variant files
     "captain-action": dict(targets=["length_median=4:99"], keep=["ties=0.03"], budget="30m", marker="solve-ca",
-                           minutes=30),
+                           minutes=30, extra_knobs=["rules.call_timing=after_discard,before_draw", "variant"]),
 }
 
 
@@ -39,6 +40,11 @@ def measure(case: str, budget: str, threads: int | None, models: str | None, kno
     from simbalance.studies.solve import solve
 
     spec = CASES[case]
+    if knobs is None and spec.get("extra_knobs"):
+        from simbalance.analysis.solve import default_knobs
+        from simbalance.core.config import load_config
+
+        knobs = [k.text() for k in default_knobs(load_config(case), case)] + spec["extra_knobs"]
     argv = ["simbalance", "solve", case, *[a for t in spec["targets"] for a in ("--target", t)],
             *[a for k in spec["keep"] for a in ("--keep", k)], *[a for k in knobs or [] for a in ("--knob", k)],
             *(["--models", models] if models else []), "--budget", budget, "--seed", str(seed)]

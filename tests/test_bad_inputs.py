@@ -48,9 +48,38 @@ def _setup(tmp_path, case: str) -> None:
         import os
 
         os.mkfifo(tmp_path / "pipe.toml")
+    if case in ("issue 54: config not UTF-8", "issue 54: variant not UTF-8"):  # files that exist and load
+        text = (open("configs/find-dr-evil.toml").read() if "config" in case
+                else open("configs/find-dr-evil/variants/no-repeat-pick.toml").read())
+        (tmp_path / ("c\udcff.toml" if "config" in case else "v\udcff.toml")).write_text(text)
+    if case.startswith("issue 54: config typo"):
+        text = open("configs/find-dr-evil.toml").read()
+        text = (text.replace("[rules]\n", "[rules]\npick_kap = 5\n") if "rules" in case
+                else text.replace("[targets]\n", "[targets]\nbalanse_max = 0.9\n"))
+        (tmp_path / ("typo.toml" if "rules" in case else "typo2.toml")).write_text(text)
+    if case.startswith("issue 54: check a baseline"):
+        import json
+
+        data = json.loads(open("configs/baselines/find-dr-evil.json").read())
+        data = {**data, "engine_version": 99} if "engine" in case else {**data, "kind": "compare"}
+        (tmp_path / ("find-dr-evil.json" if "engine" in case else "kind.json")).write_text(json.dumps(data))
+    if case.startswith("issue 54: card values"):
+        import json
+        import os
+
+        entry = {"priority": [1, 2, 3]} if "not objects" in case else {
+            "priority": [{"card": "Dr. Ling", "value": "abc"}] if "not a number" in case else
+            [{"card": ["x"], "value": 0.1}]}
+        if "fifo" in case:
+            os.mkfifo(tmp_path / "card_value.json")
+        else:
+            (tmp_path / "card_value.json").write_text(json.dumps({"game": "find-dr-evil", **entry}))
     if case == "corrupt checkpoint":
+        from simbalance.core.owned import CHECKPOINT_FOLDER, mark
+
         state = tmp_path / "run.partial"
         state.mkdir()
+        mark(state, CHECKPOINT_FOLDER)  # a checkpoint folder simbalance wrote, whose checkpoint was damaged
         (state / "checkpoint.npz").write_bytes(b"PK\x03\x04 not a zip file at all")
 
 
@@ -136,7 +165,7 @@ CASES = {
                        "the function raised"),
     "plug-in exits": (["run", "lady-actions-escape", "--n", "20", "--players", "2", "--strategies", "plugin,random",
                        "--strategy-file", "{tmp}/exits.py:choose", "--out", "{tmp}/r"], "called sys.exit(0)"),
-    "corrupt checkpoint": (["run", "--resume", "{tmp}/run.partial"], "the checkpoint cannot be read"),
+    "corrupt checkpoint": (["run", "--resume", "{tmp}/run.partial"], "checkpoint.npz: cannot be read (not a checkpoint archive"),
     "sweep to infinity": (["sweep", "find-dr-evil", "--param", "rules.pick_cap=1:inf:1", "--n", "10"], "rules.pick_cap"),
     "replay beyond the limit": (["replay", "find-dr-evil", "--game", str(2**63)], "out of range"),
     "arm without a name": (["compare", "find-dr-evil", "--arm", "rules.pick_cap=5", "--n", "10", "--out", "{tmp}/r"],
@@ -211,6 +240,44 @@ CASES = {
     "tune generations unbounded": (["tune", "captain-action", "--strategy", "builder", "--generations",
                                     "100000000000", "--n", "10", "--out", "{tmp}/r"],
                                    "--generations 100000000000: allowed a whole number from 1 to 1,000"),
+    # issue 54 item 4: inputs that were accepted (each of these ran, or failed after the play, on e4f74bc)
+    "issue 54: n with a space": (["run", "find-dr-evil", "--n", "10 ", "--out", "{tmp}/r"],
+                                 "--n '10 ': write the number in the digits 0-9 with nothing around it"),
+    "issue 54: n with a newline": (["run", "find-dr-evil", "--n", "10\n", "--out", "{tmp}/r"],
+                                   "--n '10\\n': write the number in the digits 0-9"),
+    "issue 54: n in full-width digits": (["run", "find-dr-evil", "--n", "\uff11\uff10", "--out", "{tmp}/r"],
+                                         "write the number in the digits 0-9"),
+    "issue 54: n in Arabic-Indic digits": (["run", "find-dr-evil", "--n", "\u0661\u0660", "--out", "{tmp}/r"],
+                                           "write the number in the digits 0-9"),
+    "issue 54: out not UTF-8": (["run", "find-dr-evil", "--n", "10", "--out", "{tmp}/r\udcff\udcfe"],
+                                "\\xff\\xfe': not valid UTF-8"),
+    "issue 54: out with a newline": (["run", "find-dr-evil", "--n", "10", "--out", "{tmp}/r\nx"],
+                                     "holds the character '\\n', which is not printable"),
+    "issue 54: config not UTF-8": (["run", "find-dr-evil", "--n", "10", "--config", "{tmp}/c\udcff.toml", "--out",
+                                    "{tmp}/r"], "c\\xff.toml': not valid UTF-8"),
+    "issue 54: variant not UTF-8": (["run", "find-dr-evil", "--n", "10", "--variant", "{tmp}/v\udcff.toml", "--out",
+                                     "{tmp}/r"], "v\\xff.toml': not valid UTF-8"),
+    "issue 54: compare out not UTF-8": (["compare", "find-dr-evil", "--arm", "a:rules.pick_cap=5", "--n", "10",
+                                         "--out", "{tmp}/c\udcff"], "not valid UTF-8"),
+    "issue 54: config typo in rules": (["run", "find-dr-evil", "--n", "10", "--config", "{tmp}/typo.toml", "--out",
+                                        "{tmp}/r"], "unknown config key 'rules.pick_kap' (did you mean rules.pick_cap?)"),
+    "issue 54: config typo in targets": (["run", "find-dr-evil", "--n", "10", "--config", "{tmp}/typo2.toml", "--out",
+                                          "{tmp}/r"], "unknown config key 'targets.balanse_max'"),
+    "issue 54: check a baseline of engine version 99": (["check", "{tmp}/find-dr-evil.json", "--n", "10"],
+                                                        "engine_version = 99, but this simbalance plays"),
+    "issue 54: check a baseline of another kind": (["check", "{tmp}/kind.json", "--n", "10"],
+                                                   "kind = 'compare': a compare file, not a baseline"),
+    "issue 54: tournament n below its lineups": (["tournament", "captain-action", "--strategies", "builder,bold",
+                                                  "--n", "1", "--out", "{tmp}/t"],
+                                                 "--n 1: 2 strategies on 4 seats make 16 lineups"),
+    "issue 54: card values not objects": (["solve", "find-dr-evil", "--card-values", "{tmp}/card_value.json",
+                                           "--out", "{tmp}/s"], "priority[0] = 1: expected an object"),
+    "issue 54: card values not a number": (["solve", "find-dr-evil", "--card-values", "{tmp}/card_value.json",
+                                            "--out", "{tmp}/s1"], "priority[0].value = \"abc\" (Dr. Ling): expected a number"),
+    "issue 54: card values a card not a string": (["solve", "find-dr-evil", "--card-values", "{tmp}/card_value.json",
+                                                   "--out", "{tmp}/s2"], "priority[0].card = [\"x\"]: expected a card's name"),
+    "issue 54: card values a fifo": (["solve", "find-dr-evil", "--card-values", "{tmp}", "--out", "{tmp}/s3"],
+                                     "card_value.json is not a regular file"),
 }
 
 
@@ -241,9 +308,10 @@ def test_an_out_without_a_name_is_one_line_in_an_empty_folder(tmp_path, monkeypa
 
 
 def test_a_tiny_tournament_is_a_report_not_a_traceback(tmp_path):
-    """n = 1 seats one lineup of sixteen: the strategies and cards without a decided game have no rate
-    to compare, and the findings say nothing of them (it was a TypeError in findings.py)."""
-    res = runner.invoke(app, ["tournament", "captain-action", "--strategies", "builder,bold", "--n", "1", "--out",
+    """n = 16 plays each of the sixteen lineups once: the strategies and cards without a decided game
+    have no rate to compare, and the findings say nothing of them (it was a TypeError in findings.py
+    at n = 1, which is now refused: fewer games than lineups, issue 54)."""
+    res = runner.invoke(app, ["tournament", "captain-action", "--strategies", "builder,bold", "--n", "16", "--out",
                               str(tmp_path / "t")])
     assert res.exit_code == 0, (res.output, res.exception)
     assert (tmp_path / "t" / "tournament.html").exists()

@@ -24,7 +24,7 @@ from simbalance.core.config import CONFIG_DIR, config_dir, load_config
 from simbalance.core.errors import SimbalanceError
 from simbalance.core.variants import available_variants
 from simbalance.games import registry
-from simbalance.studies.check import default_baselines
+from simbalance.studies.check import shipped_baselines
 
 runner = CliRunner()
 
@@ -95,7 +95,7 @@ def test_a_plugin_game_is_found_with_its_origin_and_its_own_configs(site, tmp_pa
     assert (result.records == same.records).all()  # the same engine and rules: the same games
     (pkg / "configs" / "baselines").mkdir()
     (pkg / "configs" / "baselines" / "fake-evil.json").write_text("{}")
-    assert pkg / "configs" / "baselines" / "fake-evil.json" in default_baselines()
+    assert pkg / "configs" / "baselines" / "fake-evil.json" in shipped_baselines()
     out = tmp_path / "run"
     res = runner.invoke(app, ["run", "fake-evil", "--n", "300", "--out", str(out), "--quiet", "--no-games"])
     assert res.exit_code == 0, res.output

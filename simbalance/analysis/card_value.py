@@ -278,3 +278,61 @@ def card_value_findings(values: pd.DataFrame, beside: pd.DataFrame, decisions: p
                 f"win over its worst ({ci_text(*_ci(top), pp)}; {top['decisions']:,} decisions).",
                 float(top["spread"]), _ci(top), "#decisions"))
     return out
+
+
+CARD_VALUE_FILE = "card_value.json"
+
+
+def card_priority(source, game: str) -> list[dict]:
+    """card-value's ``priority`` (the cards by the size of their value) for `solve --card-values`:
+    from a card-value result, a card_value.json's contents, its path or its folder; checked against
+    the shape card-value writes before anything uses it: ``game`` the solved game's, ``priority`` a
+    list of objects, each with ``card`` a name and ``value`` a number (or null: no value), and
+    ``ci_low``, ``ci_high``, ``states`` numbers or null where present. Anything else, a file that
+    is not a regular file (a FIFO would block the read) or is not JSON, is one line naming it."""
+    import json
+    import math
+    import stat
+    from pathlib import Path
+
+    from simbalance.core.errors import ConfigError
+
+    where = f"--card-values {source}"
+    expected = "expected the card_value.json that `simbalance card-value` writes"
+    if hasattr(source, "priority") and callable(source.priority):
+        data = {"game": source.game, "priority": source.priority()}
+    elif isinstance(source, dict):
+        data = source
+    else:
+        path = Path(source)
+        if path.is_dir():
+            path = path / CARD_VALUE_FILE
+        try:
+            if not stat.S_ISREG(path.stat().st_mode):
+                raise ConfigError(f"{where}: {path} is not a regular file (a FIFO, a device); {expected}")
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else "not JSON"
+            raise ConfigError(f"{where}: cannot read it ({reason}); {expected}") from None
+    if not isinstance(data, dict) or not isinstance(data.get("priority"), list):
+        raise ConfigError(f"{where}: no card values in it; {expected}")
+    if data.get("game") != game:
+        raise ConfigError(f"{where}: the card values of {data.get('game')!r}, not of {game!r}")
+
+    def number_or_null(value) -> bool:
+        return value is None or (isinstance(value, int | float) and not isinstance(value, bool)
+                                 and math.isfinite(value))
+
+    for i, entry in enumerate(data["priority"]):
+        at = f"{where}: priority[{i}]"
+        if not isinstance(entry, dict):
+            raise ConfigError(f"{at} = {json.dumps(entry)[:40]}: expected an object with card and value; {expected}")
+        if not isinstance(entry.get("card"), str):
+            raise ConfigError(f"{at}.card = {json.dumps(entry.get('card'))[:40]}: expected a card's name (a string)")
+        for key in ("value", "ci_low", "ci_high", "states"):
+            if key == "value" and key not in entry:
+                raise ConfigError(f"{at} ({entry['card']}): no value; {expected}")
+            if not number_or_null(entry.get(key)):
+                raise ConfigError(f"{at}.{key} = {json.dumps(entry[key])[:40]} ({entry['card']}): expected a number "
+                                  "or null")
+    return data["priority"]

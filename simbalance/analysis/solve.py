@@ -706,7 +706,8 @@ def judge_models(aggs: dict[str, RunAggregate], targets: dict[str, list[Target]]
     (some test's interval lies wholly outside its range at the level ``alpha / (tests × looks)``:
     Bonferroni over the family and over the ``looks`` a race takes at the candidate, so a change
     that meets is refuted with probability at most alpha however often it was looked at), or not
-    settled. ``shortfall``: the worst model's (targets and kept metrics alike); ``p_worst``: the
+    settled. ``shortfall``: the worst model's (targets and kept metrics alike), ``shortfall_all``: the
+    models' summed; ``p_worst``: the
     largest adjusted p (how near to meeting, its games counted); ``tests``: each with its ``model``."""
     tests = [dict(target_test(agg, t), metric=t.metric, low=t.low, high=t.high, keep=t.keep, model=model)
              for model, agg in aggs.items() for t in targets[model]]
@@ -725,6 +726,9 @@ def judge_models(aggs: dict[str, RunAggregate], targets: dict[str, list[Target]]
     by_model = {m: [t for t in tests if t["model"] == m] for m in aggs}
     return {"verdict": verdict, "tests": tests,
             "shortfall": max(shortfall([t for t in ts if t["keep"] is None]) for ts in by_model.values()),
+            # summed over the models: tells apart candidates whose worst model is equally far (a change
+            # that mends one model's length while another's stays put ranks before one that mends none)
+            "shortfall_all": sum(shortfall([t for t in ts if t["keep"] is None]) for ts in by_model.values()),
             "kept_shortfall": max((shortfall([t for t in ts if t["keep"] is not None]) for ts in by_model.values()),
                                   default=0.0),
             "p_worst": max(t["p_holm"] for t in tests),

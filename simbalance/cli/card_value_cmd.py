@@ -46,14 +46,14 @@ def card_value(
     from simbalance.cli.terminal import RichProgress
     from simbalance.core.blocks import cache_root
     from simbalance.report.card_value_page import write_card_value_folder
-    from simbalance.report.run_folder import check_out_dir, default_out_dir
+    from simbalance.report.run_folder import default_out_dir, hold_out_dir
     from simbalance.studies.card_value import card_value as run_card_value
 
     n_states = parse_count(states, "--states")
-    n_decisions = 0 if decisions.strip() == "0" else parse_count(decisions, "--decisions")
-    n_observe = 0 if observe.strip() == "0" else parse_count(observe, "--observe")
+    n_decisions = 0 if decisions == "0" else parse_count(decisions, "--decisions")
+    n_observe = 0 if observe == "0" else parse_count(observe, "--observe")
     target = out if out is not None else default_out_dir(f"card-value-{game}")
-    check_out_dir(target)
+    hold_out_dir(target)
     lineup = [s.strip() for s in strategies.split(",")] if strategies else None
     with interruptible() as stop:  # Ctrl-C: stop after the block in play, keep the finished blocks, exit 130
         res = run_card_value(settings, cards, n_states, when, playouts=playouts, decisions=n_decisions,

@@ -105,7 +105,8 @@ def _status_cell(m, fail_on_change: bool) -> str:
 
 
 def check(
-    files: Annotated[list[Path] | None, typer.Argument(help="Baseline files (default: configs/baselines/*.json and each plug-in game's own baselines/*.json).")] = None,
+    files: Annotated[list[Path] | None, typer.Argument(help="Baseline files (default: configs/baselines/*.json of the current directory, the project's own).")] = None,
+    shipped: Annotated[bool, typer.Option("--shipped", help="Check the baselines simbalance ships and each installed plug-in game's own baselines/*.json (not the project's).")] = False,
     n: Annotated[str | None, typer.Option("--n", help="Games per check (default: each baseline's own n).")] = None,
     seed: Annotated[int | None, typer.Option(help="Seed of the re-runs (default: a fresh seed derived from each baseline's).")] = None,
     alpha: Annotated[float, typer.Option(help="False-alarm rate per baseline (Bonferroni across its metrics).")] = 0.05,
@@ -130,18 +131,24 @@ def check(
     from simbalance.report.files import check_report_path, write_report
     from simbalance.studies.check import (
         COLUMNS,
+        PROJECT_BASELINES,
         accept_hint,
-        default_baselines,
         metric_row,
         play_check,
         prepare_checks,
+        project_baselines,
+        shipped_baselines,
         to_junit,
         to_markdown,
     )
 
-    paths = files or default_baselines()
+    if shipped and files:
+        raise SimbalanceError("give baseline files or --shipped, not both")
+    paths = files or (shipped_baselines() if shipped else project_baselines())
     if not paths:
-        raise SimbalanceError("no baselines: give files or create some with `simbalance baseline GAME --out ...`")
+        raise SimbalanceError(f"no baselines in {PROJECT_BASELINES}/ of {Path.cwd()}: give files, create one with "
+                              f"`simbalance baseline GAME --out {PROJECT_BASELINES}/GAME.json`, or check simbalance's "
+                              "own with --shipped")
     if not 0 < alpha < 1:
         raise SimbalanceError(f"--alpha {alpha}: allowed between 0 and 1")
     count = parse_count(n) if n is not None else None

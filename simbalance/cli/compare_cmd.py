@@ -42,7 +42,7 @@ def compare(
     from simbalance.core.errors import SimbalanceError
     from simbalance.core.variants import parse_arm
     from simbalance.report.compare_page import write_compare_folder
-    from simbalance.report.run_folder import check_out_dir, default_out_dir
+    from simbalance.report.run_folder import default_out_dir, hold_out_dir
 
     count = parse_count(n)
     arms: dict[str, list[str]] = {}
@@ -52,7 +52,7 @@ def compare(
             raise SimbalanceError(f"--arm {name}: given twice; each arm needs its own name")
         arms[name] = overrides
     target = out if out is not None else default_out_dir(f"compare-{game}")
-    check_out_dir(target)
+    hold_out_dir(target)
     result = run_compare(settings, variant or [], count, arms=arms, baseline=baseline, strategies=strategies,
                          rotate=rotate, alpha=alpha, progress=RichProgress)
     for warning in result.warnings:

@@ -42,13 +42,13 @@ def ladder(
     budget before it, win rates with 95% CIs, a curve; writes ladder.html."""
     from simbalance.cli.terminal import RichProgress
     from simbalance.report.ladder_page import write_ladder_folder
-    from simbalance.report.run_folder import check_out_dir, default_out_dir
+    from simbalance.report.run_folder import default_out_dir, hold_out_dir
     from simbalance.studies.ladder import ladder as run_ladder
 
     count = parse_count(n)
     pairs = parse_count(n_pairs, "--n-pairs") if n_pairs is not None else None
     target = out if out is not None else default_out_dir(f"ladder-{game}")
-    check_out_dir(target)
+    hold_out_dir(target)
     res = run_ladder(settings, budgets, count, search=search, against=against, n_pairs=pairs, yardstick=yardstick,
                      progress=RichProgress)
     fair = 1 / res.players

@@ -16,17 +16,25 @@ try:  # typer >= 0.22 vendors click; older typer uses click itself
 except ImportError:  # pragma: no cover
     from click import exceptions as click_exc
 
-from simbalance.core.errors import RunInterrupted, SimbalanceError
+from simbalance.core.errors import RunInterrupted, SimbalanceError, caused_by_ctrl_c
 
 
 class OneLineErrors(TyperGroup):
     """A command group that turns input errors into one line and exit code 2."""
 
     def main(self, *args, **kwargs):
+        kwargs["standalone_mode"] = False
+        try:
+            self._main_one_line(*args, **kwargs)
+        finally:  # the output folders a command held (report/run_folder.hold_out_dir), however it ended
+            writer = sys.modules.get("simbalance.report.run_folder")  # loaded only by a command that writes
+            if writer is not None:
+                writer.release_out_dirs()
+
+    def _main_one_line(self, *args, **kwargs):
         from simbalance.cli import terminal
         from simbalance.core.runner import announcing_compiles
 
-        kwargs["standalone_mode"] = False
         try:
             # every command shows a spinner while an engine compiles
             with announcing_compiles(terminal.compile_notice):
@@ -46,6 +54,11 @@ class OneLineErrors(TyperGroup):
             sys.exit(130)
         except RunInterrupted as exc:
             typer.echo(str(exc), err=True)
+            sys.exit(130)
+        except SystemError as exc:  # Ctrl-C inside a compiled kernel: numba's dispatcher wraps it
+            if not caused_by_ctrl_c(exc):  # (core/errors.ctrl_c_kept: the executors raise it again)
+                raise
+            typer.echo("aborted", err=True)
             sys.exit(130)
         except OSError as exc:  # the last net: a path the commands did not check first, in one line
             where = f" ({exc.filename})" if exc.filename else ""

@@ -43,13 +43,13 @@ def robustness(
     from simbalance.cli.terminal import RichProgress
     from simbalance.core.plan import check_precision
     from simbalance.report.robustness_page import write_robustness_folder
-    from simbalance.report.run_folder import check_out_dir, default_out_dir
+    from simbalance.report.run_folder import default_out_dir, hold_out_dir
     from simbalance.studies.robustness import robustness as run_robustness
 
     count, search_count = parse_count(n), parse_count(search_n, "--search-n")
     check_precision("--precision", precision)
     target = out if out is not None else default_out_dir(f"robustness-{game}")
-    check_out_dir(target)
+    hold_out_dir(target)
     res = run_robustness(settings, count, models=models, search=search, budget=budget, search_n=search_count,
                          precision=precision, progress=RichProgress)
     tab = Table(title=f"{res.game}: win rate per seat under each player model (decided games, fair "

@@ -6,7 +6,6 @@ import contextlib
 import os
 import re
 import shlex
-import shutil
 import signal
 import sys
 import time
@@ -23,6 +22,7 @@ from simbalance.cli.settings_options import WHERE, plays_games
 from simbalance.cli.terminal import Table
 from simbalance.core.errors import SimbalanceError
 from simbalance.core.faults import fault
+from simbalance.core.paths import check_path_text
 from simbalance.core.plan import check_precision
 from simbalance.studies.settings import IDENTITY, RunSettings, as_options
 
@@ -71,7 +71,8 @@ class RunRequest:
         """The request a checkpoint stored, to be played where ``place`` says (threads, backend...)."""
         known = {f.name for f in fields(cls)}
         if (not isinstance(state, dict) or not isinstance(state.get("settings"), dict)
-                or set(state["settings"]) != set(IDENTITY) or set(state) - known):
+                or set(state["settings"]) != set(IDENTITY) or set(state) - known
+                or not (isinstance(state.get("out"), str) and Path(state["out"]).is_absolute())):
             raise SimbalanceError(f"--resume {where}: the checkpoint was written by another simbalance version; "
                                   "run it again from the start")
         identity = dict(state["settings"])
@@ -92,12 +93,17 @@ def parse_count(text: str, option: str = "--n") -> int:
     from simbalance.core.plan import check_n
     from simbalance.core.runner import MAX_GAMES
 
-    cleaned = text.strip().replace("_", "")
+    # ASCII digits only, nothing around them: Python's int() and re's \d also take " 10 ", "10\n",
+    # full-width and Arabic-Indic digits, which a designer did not mean to type
+    if not text.isascii() or any(ch.isspace() for ch in text):
+        raise SimbalanceError(f"{option} {text!r}: write the number in the digits 0-9 with nothing around it, "
+                              "e.g. 1000000, 1_000_000 or 1e6")
+    cleaned = text.replace("_", "")
     value: object = None
     too_many = MAX_GAMES + 1
-    if re.fullmatch(r"\d+", cleaned):  # far too many digits: no huge int, just too many
+    if re.fullmatch(r"[0-9]+", cleaned):  # far too many digits: no huge int, just too many
         value = int(cleaned) if len(cleaned.lstrip("0")) <= len(str(MAX_GAMES)) else too_many
-    elif re.fullmatch(r"\d+(\.\d+)?[eE]\+?\d+", cleaned):
+    elif re.fullmatch(r"[0-9]+(\.[0-9]+)?[eE]\+?[0-9]+", cleaned):
         value = float(cleaned)  # exact for whole numbers up to MAX_GAMES; inf for huge exponents
         value = too_many if value > MAX_GAMES else value
     return check_n(value, f"{option} {text!r}")
@@ -212,6 +218,7 @@ def run(
     from simbalance.report.run_folder import claim_out_dir
 
     if resume is not None:
+        check_path_text("--resume", resume)
         given = ["GAME" if name == "game" else f"--{name.rstrip('_').replace('_', '-')}" for name in RESULT_OPTIONS
                  if ctx.get_parameter_source(name) == ParameterSource.COMMANDLINE]
         if given:
@@ -278,27 +285,51 @@ def read_checkpoint_args(state_dir: Path) -> dict:
 
 def fresh_state_dir(target: Path, quiet: bool) -> Path:
     """The ``.partial`` folder of a new run into ``target``. One holding a resumable run blocks the
-    new run with the command that finishes it; one holding nothing resumable (a run that failed or
-    was killed before its first checkpoint) is discarded, with a line saying so."""
+    new run with the command that finishes it; one simbalance wrote that holds no checkpoint (a kill
+    while it was being removed), or an empty one, is discarded with a line saying so. Anything else
+    stops the run in one line and is never removed: a folder simbalance did not write (it has no
+    marker), a finished run folder (``--out X.partial``), a checkpoint that cannot be used."""
+    from simbalance.core.execution import CHECKPOINT, read_state
+    from simbalance.core.owned import (
+        CHECKPOINT_FOLDER,
+        RUN_FOLDER,
+        marker_of,
+        not_ours,
+        remove_checkpoint_folder,
+    )
     from simbalance.report.run_folder import partial_dir
 
     state_dir = partial_dir(target)
-    if not state_dir.exists():
+    if not state_dir.exists() and not state_dir.is_symlink():
         return state_dir
-    try:
-        read_checkpoint_args(state_dir)
-    except SimbalanceError:
-        shutil.rmtree(state_dir, ignore_errors=True)
-        if not quiet:
-            Console(stderr=True).print(f"discarded {state_dir}: it held no run that can be resumed")
-        return state_dir
-    raise SimbalanceError(f"{state_dir} holds an interrupted run: finish it with "
-                          f"simbalance run --resume {state_dir}, or delete that folder to start again")
+    if state_dir.is_symlink() or not state_dir.is_dir():
+        raise SimbalanceError(f"{state_dir}: exists and is not a folder; simbalance keeps a run's checkpoint there: "
+                              "move it away or choose another --out")
+    body = marker_of(state_dir)
+    if body is not None and body["kind"] == RUN_FOLDER:
+        raise SimbalanceError(f"{state_dir}: holds a finished run folder, not a checkpoint; simbalance does not remove "
+                              "it: rename it or choose another --out")
+    if any(state_dir.iterdir()) and (body is None or body["kind"] != CHECKPOINT_FOLDER):
+        raise not_ours(state_dir)
+    if (state_dir / CHECKPOINT).exists() or (state_dir / CHECKPOINT).is_symlink():
+        try:
+            read_state(state_dir)
+        except SimbalanceError as exc:
+            raise SimbalanceError(f"{state_dir} holds a checkpoint that cannot be resumed ({exc}); simbalance "
+                                  "does not remove it: delete that folder to start again") from None
+        raise SimbalanceError(f"{state_dir} holds an interrupted run: finish it with "
+                              f"simbalance run --resume {state_dir}, or delete that folder to start again")
+    foreign = remove_checkpoint_folder(state_dir)
+    if foreign:
+        raise not_ours(state_dir)
+    if not quiet:
+        Console(stderr=True).print(f"discarded {state_dir}: it held no run that can be resumed")
+    return state_dir
 
 
 def _play_and_write(plan, request: RunRequest, keep: bool, state_dir: Path, resuming: bool, quiet: bool) -> None:
     from simbalance.cli.terminal import RichProgress
-    from simbalance.core.errors import RunInterrupted
+    from simbalance.core.errors import CheckpointError, RunInterrupted
     from simbalance.core.execution import RunOptions
     from simbalance.report.run_folder import write_run_folder
     from simbalance.studies.run import SimulationResult
@@ -320,7 +351,7 @@ def _play_and_write(plan, request: RunRequest, keep: bool, state_dir: Path, resu
                 progress.close()
             if request.robust:
                 result = replace(result, strong_play=_play_strong(request, state_dir, resuming, stop, quiet))
-        except RunInterrupted:
+        except (RunInterrupted, CheckpointError):  # a checkpoint that cannot be used is never resumed from
             raise
         except Exception as exc:  # a failure, not a stop or a kill: keep only what can be resumed
             kept = _discard_unless_resumable(state_dir)
@@ -346,8 +377,10 @@ def _play_and_write(plan, request: RunRequest, keep: bool, state_dir: Path, resu
         raise SimbalanceError(f"writing the report into {target}: {exc.strerror or exc} ({where}); every game is "
                               f"kept: once fixed, finish with simbalance run --resume {state_dir}") from None
     report_seconds = time.perf_counter() - report_start
-    shutil.rmtree(state_dir, ignore_errors=True)  # only now: a kill up to here resumes from it
+    foreign = remove_own_checkpoint(state_dir)  # only now: a kill up to here resumes from it
     fault("after the checkpoint's removal")
+    if foreign and not quiet:
+        err.print(f"kept {state_dir}: it holds {foreign[0]!r}, which simbalance did not write")
     if quiet:
         print(folder)
         return
@@ -410,15 +443,29 @@ def _discard_unless_resumable(state_dir: Path) -> bool:
     """After a failed run: keep a checkpoint that holds games (``--resume`` continues it: True),
     remove a folder that holds none, so nothing blocks the same command run again (False)."""
     from simbalance.core.execution import read_state
+    from simbalance.core.owned import remove_written_folder
 
     try:
         if read_state(state_dir)["games_done"] > 0:
             return True
     except SimbalanceError:
         pass
-    shutil.rmtree(state_dir, ignore_errors=True)
-    shutil.rmtree(state_dir.with_name(f".{state_dir.name}.new"), ignore_errors=True)  # a first commit's staging
+    remove_own_checkpoint(state_dir)
+    with contextlib.suppress(SimbalanceError, OSError):
+        remove_written_folder(state_dir.with_name(f".{state_dir.name}.new"))  # a first commit's staging
     return False
+
+
+def remove_own_checkpoint(state_dir: Path) -> list[str]:
+    """Remove a checkpoint folder's own files (core/owned.remove_checkpoint_folder); the files in it
+    that simbalance did not write stay, and are returned. A folder that is not simbalance's at all
+    (``--resume`` of one) is left whole."""
+    from simbalance.core.owned import remove_checkpoint_folder
+
+    try:
+        return remove_checkpoint_folder(state_dir)
+    except SimbalanceError:
+        return [p.name for p in state_dir.iterdir()]
 
 
 def print_summary(console: Console, summary: dict, plan, result, report_seconds: float) -> None:

@@ -31,13 +31,13 @@ def skill(
     one ability against the full one) and a plain verdict on skill against luck; writes skill.html."""
     from simbalance.api import skill as run_skill
     from simbalance.cli.terminal import RichProgress
-    from simbalance.report.run_folder import check_out_dir, default_out_dir
+    from simbalance.report.run_folder import default_out_dir, hold_out_dir
     from simbalance.report.skill_page import write_skill_folder
 
     count = parse_count(n)
-    search_count = 0 if search_n.strip() == "0" else parse_count(search_n, "--search-n")
+    search_count = 0 if search_n == "0" else parse_count(search_n, "--search-n")
     target = out if out is not None else default_out_dir(f"skill-{game}")
-    check_out_dir(target)
+    hold_out_dir(target)
     res = run_skill(settings, count, search_n=search_count, progress=RichProgress)
     console = Console()
     fair = 1 / res.players

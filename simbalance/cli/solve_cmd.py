@@ -45,11 +45,15 @@ def solve(
     from simbalance.api import solve as run_solve
     from simbalance.cli.run_cmd import interruptible
     from simbalance.cli.terminal import RichProgress
-    from simbalance.report.run_folder import check_out_dir, default_out_dir
+    from simbalance.report.run_folder import default_out_dir, hold_out_dir
     from simbalance.report.solve_page import write_solve_folder
 
     folder = out if out is not None else default_out_dir(f"solve-{game}")
-    check_out_dir(folder)
+    hold_out_dir(folder)
+    if card_values is not None:  # before any game: the file's shape (the search reads it again)
+        from simbalance.analysis.card_value import card_priority
+
+        card_priority(card_values, game)
     with interruptible() as stop:
         result = run_solve(settings, target, knob, budget=budget, strategies=strategies, rotate=rotate,
                            verify_n=parse_count(verify_n, "--verify-n"), start_n=parse_count(start_n, "--start-n"), answers=answers,

@@ -35,12 +35,12 @@ def sweep(
     from simbalance.analysis.sweep import describe_targets
     from simbalance.api import sweep as run_sweep
     from simbalance.cli.terminal import RichProgress
-    from simbalance.report.run_folder import check_out_dir, default_out_dir
+    from simbalance.report.run_folder import default_out_dir, hold_out_dir
     from simbalance.report.sweep_page import write_sweep_folder
 
     count = parse_count(n)
     target = out if out is not None else default_out_dir(f"sweep-{game}")
-    check_out_dir(target)
+    hold_out_dir(target)
     result = run_sweep(settings, param, count, strategies=strategies, rotate=rotate, recheck=recheck, targets=aims,
                        progress=RichProgress)
     command = "simbalance " + " ".join(shlex.quote(a) for a in sys.argv[1:])

@@ -30,12 +30,12 @@ def tournament(
     Bradley-Terry ratings with CIs and heatmaps."""
     from simbalance.api import tournament as run_tournament
     from simbalance.cli.terminal import RichProgress
-    from simbalance.report.run_folder import check_out_dir, default_out_dir
+    from simbalance.report.run_folder import default_out_dir, hold_out_dir
     from simbalance.report.tournament_page import write_tournament_folder
 
     count = parse_count(n)
     target = out if out is not None else default_out_dir(f"tournament-{game}")
-    check_out_dir(target)
+    hold_out_dir(target)
     res = run_tournament(settings, strategies, count, progress=RichProgress)
     command = "simbalance " + " ".join(shlex.quote(a) for a in sys.argv[1:])
     folder = write_tournament_folder(res, target, command)

@@ -56,12 +56,12 @@ def tune(
     ('dominates' only by at least --margin above the fair share, CI included)."""
     from simbalance.api import tune as run_tune
     from simbalance.cli.terminal import RichProgress
-    from simbalance.report.run_folder import check_out_dir, default_out_dir
+    from simbalance.report.run_folder import default_out_dir, hold_out_dir
     from simbalance.report.tune_page import write_tune_folder
 
     count = parse_count(n)
     target = out if out is not None else default_out_dir(f"tune-{game}")
-    check_out_dir(target)
+    hold_out_dir(target)
     console = Console()
 
     def show(row):

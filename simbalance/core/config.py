@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from simbalance.core.errors import ConfigError, did_you_mean
+from simbalance.core.paths import check_path_text
 
 _PACKAGE_DIR = Path(__file__).resolve().parents[1]
 
@@ -150,6 +151,8 @@ def load_config(game_id: str, path: str | Path | None = None) -> dict:
     """
     folder = config_dir(game_id)
     cfg_path = Path(path) if path is not None else folder / f"{game_id}.toml"
+    if path is not None:
+        check_path_text("--config", cfg_path)
     if path is not None and cfg_path.exists() and not cfg_path.is_file():  # a FIFO would block the read
         raise ConfigError(f"--config {cfg_path}: not a regular file; give a TOML file")
     cfg = read_toml(cfg_path)
@@ -171,7 +174,41 @@ def load_config(game_id: str, path: str | Path | None = None) -> dict:
     presets = folder / game_id / "presets.toml"
     if path is None and presets.exists() and "presets" not in cfg:
         cfg["presets"] = read_toml(presets)
+    if path is not None:
+        refuse_unknown_keys(cfg, load_config(game_id), f"config file {cfg_path}")
     return cfg
+
+
+# A designer's config file may hold keys the game's own config does not: its own named presets, the
+# knobs `solve` searches (checked by knobs_of), and a [deck] that names its deck file.
+FREE_TABLES = ("presets", KNOBS)
+
+
+def refuse_unknown_keys(cfg: dict, known: dict, where: str) -> None:
+    """Refuse a key of a designer's config file that the game's config does not have, inside a table
+    it has (``pick_kap = 5`` under ``[rules]``), as ``--set rules.pick_kap=5`` is refused: one line
+    with the closest key and the table's keys. The optional tables take the keys of their schema."""
+
+    def walk(node: dict, reference: dict, prefix: str) -> None:
+        for key, value in node.items():
+            dotted = f"{prefix}{key}"
+            if not prefix and (key in FREE_TABLES or key in OPTIONAL_TABLES):
+                if key in OPTIONAL_TABLES and isinstance(value, dict):
+                    unknown = [k for k in value if k not in OPTIONAL_TABLES[key]]
+                    if unknown:
+                        allowed = [f"{key}.{k}" for k in OPTIONAL_TABLES[key]]
+                        raise ConfigError(f"{where}: unknown config key '{key}.{unknown[0]}'"
+                                          f"{did_you_mean(f'{key}.{unknown[0]}', allowed)}; allowed keys: "
+                                          f"{', '.join(allowed)}")
+                continue
+            if dotted == "deck.source":
+                continue
+            if key not in reference:
+                raise ConfigError(f"{where}: {unknown_key_message(known, dotted)}")
+            if isinstance(value, dict) and isinstance(reference[key], dict):
+                walk(value, reference[key], dotted + ".")
+
+    walk(cfg, known, "")
 
 
 def flat_keys(cfg: dict, prefix: str = "") -> list[str]:

@@ -24,6 +24,11 @@ class ConfigError(SimbalanceError):
     """A config file, an override or a deck that cannot be used."""
 
 
+class CheckpointError(SimbalanceError):
+    """A checkpoint that cannot be used (damaged, edited, of another version or engine): one line
+    naming the file; a resume never continues from it, whatever else happened."""
+
+
 class RunInterrupted(Exception):
     """A run stopped between chunks (Ctrl-C, SIGTERM); its checkpoint holds what was finished."""
 
@@ -52,12 +57,14 @@ def ctrl_c_kept():
     try:
         yield
     except SystemError as exc:
-        if _caused_by_ctrl_c(exc):
+        if caused_by_ctrl_c(exc):
             raise KeyboardInterrupt() from None
         raise
 
 
-def _caused_by_ctrl_c(exc: BaseException) -> bool:
+def caused_by_ctrl_c(exc: BaseException) -> bool:
+    """Is a KeyboardInterrupt anywhere in the chain of causes of ``exc``? (numba's SystemError can
+    wrap another SystemError, of ``_numba_unpickle``, before the KeyboardInterrupt.)"""
     seen = set()
     while exc is not None and id(exc) not in seen:
         if isinstance(exc, KeyboardInterrupt):

@@ -14,6 +14,7 @@ from typing import Any
 
 from simbalance.core.config import config_dir, read_toml
 from simbalance.core.errors import ConfigError
+from simbalance.core.paths import check_path_text
 
 
 def variants_dir(game_id: str) -> Path:
@@ -26,6 +27,7 @@ def available_variants(game_id: str) -> list[str]:
 
 
 def variant_path(game_id: str, name: str) -> Path:
+    check_path_text("--variant", name)
     if name.endswith(".toml"):
         path = Path(name)
         if path.exists() and not path.is_file():  # a folder, or a FIFO (refused unread: it would block)

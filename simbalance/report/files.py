@@ -8,6 +8,7 @@ import tempfile
 from pathlib import Path
 
 from simbalance.core.errors import SimbalanceError
+from simbalance.core.paths import check_path_text
 
 NAME_MAX = 255  # the longest name of one file or folder on the file systems simbalance runs on
 PATH_MAX = 4096
@@ -15,8 +16,10 @@ PATH_MAX = 4096
 
 def check_path_names(option: str, path: Path) -> None:
     """Refuse a path the file system cannot hold (an empty name, a name of more than 255 bytes, a
-    path of more than 4096), before anything runs: otherwise an OSError after the play."""
+    path of more than 4096) or that is not valid, printable Unicode (core/paths.py), before anything
+    runs: otherwise an OSError after the play."""
     text = str(path)
+    check_path_text(option, text)
     if not text.strip():
         raise SimbalanceError(f"{option} {text!r}: empty; give a file or folder name")
     if len(os.fsencode(text)) > PATH_MAX:

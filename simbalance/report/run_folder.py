@@ -29,6 +29,14 @@ import pyarrow.parquet as pq
 
 from simbalance.core.errors import SimbalanceError
 from simbalance.core.faults import fault
+from simbalance.core.owned import (
+    RUN_FOLDER,
+    WRITING,
+    check_replaceable,
+    files_in,
+    mark,
+    remove_written_folder,
+)
 from simbalance.report import figures
 from simbalance.report.files import check_path_names
 from simbalance.report.run_page import render_report
@@ -40,7 +48,7 @@ if TYPE_CHECKING:
     from simbalance.studies.run import SimulationResult
 
 DPI = 110  # a 6-inch figure is 660 pixels wide: shown at its own size, 10-point text reads as 15 pixels
-RUN_MARKER = "manifest.json"  # a folder holding this is a simbalance run folder and may be replaced
+RUN_MARKER = "manifest.json"  # written last into a result folder: what ran (core/owned.MARKER says whose it is)
 
 
 def default_out_dir(game: str, root: Path | None = None) -> Path:
@@ -69,58 +77,120 @@ def lock_file(out: Path) -> Path:
     return out.with_name(f".{out.name}.lock")
 
 
-def _lock(out: Path) -> int | None:
-    """An exclusive lock on ``out``'s lock file: its descriptor, or None when another run holds it."""
+# The output folders this process holds (their absolute paths): the lock's descriptor and the
+# folders made to hold it (removed again, when empty, with the lock). Every command that writes a
+# folder holds it from before its first game to its last file (hold_out_dir); the CLI releases what
+# is still held when the command ends (cli/main.py), the OS when the process dies.
+_HELD: dict[Path, tuple[int, list[Path]]] = {}
+ANOTHER_RUN = "another simbalance run is writing this folder; wait for it to finish or choose another --out"
+
+
+def _lock(out: Path) -> tuple[int, list[Path]] | None:
+    """An exclusive lock on ``out``'s lock file: its descriptor and the folders made for it, or None
+    when another process holds it."""
     blocking = next((p for p in reversed(out.parents) if p.exists() and not p.is_dir()), None)
     if blocking is not None:
         raise SimbalanceError(f"--out {out}: {blocking} is a file, not a folder")
+    made = [p for p in out.parents if not p.exists()]  # deepest first
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
         fd = os.open(lock_file(out), os.O_RDWR | os.O_CREAT, 0o644)
     except OSError as exc:
+        _remove_empty(made)
         raise SimbalanceError(f"--out {out}: cannot write there ({exc.strerror or exc})") from None
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
         os.close(fd)
         return None
-    return fd
+    return fd, made
 
 
-def _unlock(out: Path, fd: int) -> None:
+def _remove_empty(folders: list[Path]) -> None:
+    for folder in folders:
+        with contextlib.suppress(OSError):
+            folder.rmdir()  # only when empty
+
+
+def _unlock(out: Path, fd: int, made: list[Path]) -> None:
     with contextlib.suppress(OSError):
         lock_file(out).unlink()
     os.close(fd)
+    _remove_empty(made)
+
+
+def _remove_leftovers(out: Path, on_leftover=None) -> None:
+    """The temporary folders a killed command left beside ``out`` (``half_written``), when they hold
+    simbalance's marker or nothing: no command holds them, this one has the lock."""
+    for leftover in half_written(out):
+        try:
+            removed = remove_written_folder(leftover)
+        except SimbalanceError:  # only its name is simbalance's: not ours to remove
+            continue
+        if removed and on_leftover is not None:
+            on_leftover(leftover)
+
+
+def hold_out_dir(out: Path, on_leftover=None) -> Path:
+    """Check ``out`` (check_out_dir), then hold it for this process until ``release_out_dir``: an
+    exclusive lock on ``.<name>.lock`` beside it, taken on its absolute path, so that a second
+    command into the same folder, from any working directory, stops at once with one line instead
+    of replacing the first's result; a folder that cannot be written (a read-only mount, no
+    permission) is refused here, before any game. The temporary folders a killed command left are
+    removed (``on_leftover`` is told each). Holding a folder this process holds already is a no-op.
+    Returns the absolute path."""
+    check_out_dir(out)
+    out = absolute_out(out)
+    if out not in _HELD:
+        got = _lock(out)
+        if got is None:
+            raise SimbalanceError(f"--out {out}: {ANOTHER_RUN}")
+        _HELD[out] = got
+        _remove_leftovers(out, on_leftover)
+    return out
+
+
+def release_out_dir(out: Path) -> None:
+    out = absolute_out(out)
+    held = _HELD.pop(out, None)
+    if held is not None:
+        _unlock(out, *held)
+
+
+def release_out_dirs() -> None:
+    """Release every folder this process still holds (the CLI, when a command ends)."""
+    for out in list(_HELD):
+        release_out_dir(out)
 
 
 @contextmanager
 def claim_out_dir(out: Path | None, game: str, on_leftover=None) -> Iterator[Path]:
-    """Hold the run's folder (and its ``.partial``) for the whole run: check before any game that
-    the folder can be created there, then take an exclusive lock, so a second run into the same
-    folder stops at once with one line instead of overwriting the first. Without ``out``: a fresh
-    ``reports/<game>-<time>``, never one that exists or that another run holds (two runs started in
-    the same second get two folders). The lock file goes when the run ends."""
+    """Hold the run's folder (and its ``.partial``) for the whole run (``hold_out_dir``). Without
+    ``out``: a fresh ``reports/<game>-<time>``, never one that exists or that another run holds (two
+    runs started in the same second get two folders). The lock file goes when the run ends."""
     if out is not None:
-        check_out_dir(out)
-        fd = _lock(out)
-        if fd is None:
-            raise SimbalanceError(f"--out {out}: another simbalance run is writing this folder; wait for it to "
-                                  "finish or choose another --out")
+        target = hold_out_dir(out, on_leftover)
     else:
-        for out in _default_names(game, None):
-            fd = _lock(out)
-            if fd is not None and not (out.exists() or partial_dir(out).exists()):
+        for target in _default_names(game, absolute_out(Path("reports"))):
+            got = _lock(target)
+            if got is not None and not (target.exists() or partial_dir(target).exists()):
+                _HELD[target] = got
+                _remove_leftovers(target, on_leftover)
                 break
-            if fd is not None:  # taken between the look and the lock
-                _unlock(out, fd)
-    for leftover in half_written(out):  # no run holds them: this one has the lock
-        shutil.rmtree(leftover, ignore_errors=True)
-        if on_leftover is not None:
-            on_leftover(leftover)
+            if got is not None:  # taken between the look and the lock
+                _unlock(target, *got)
     try:
-        yield out
+        yield target
     finally:
-        _unlock(out, fd)
+        release_out_dir(target)
+
+
+def absolute_out(out: Path) -> Path:
+    """``out`` as an absolute path, its folder's symbolic links resolved (not its own name's): what
+    a checkpoint stores and what the lock is taken on, so that ``--resume`` from another working
+    directory writes to the same place and meets the same lock."""
+    out = Path(out)
+    return out.parent.resolve() / out.name
 
 
 def _writing_prefix(out: Path) -> str:
@@ -129,7 +199,8 @@ def _writing_prefix(out: Path) -> str:
 
 def half_written(out: Path) -> list[Path]:
     """The temporary folders a killed run left beside ``out``: ``atomic_folder``'s
-    ``.<name>.writing-XXXXXXXX`` (mkdtemp's eight characters), never another output's."""
+    ``.<name>.writing-XXXXXXXX`` (mkdtemp's eight characters), never another output's; removed only
+    when they hold simbalance's marker (or nothing): core/owned.remove_written_folder."""
     if not out.parent.is_dir():
         return []
     pattern = re.compile(re.escape(_writing_prefix(out)) + r"[a-z0-9_]{8}")
@@ -137,15 +208,15 @@ def half_written(out: Path) -> list[Path]:
 
 
 def check_out_dir(out: Path) -> None:
-    """Refuse to replace a folder that is not a simbalance run folder, or a name the file system
-    cannot hold (before any game runs)."""
+    """Refuse to replace a folder that is not a simbalance run folder (recognised by its marker,
+    never by a file name: core/owned.py) or that holds a file simbalance did not write, or a name
+    the file system cannot hold (before any game runs)."""
     check_path_names("--out", out)
     if out.name in ("", ".."):  # '', '.', '/', '..': the folder is written beside its place, then renamed into it
         raise SimbalanceError(f"--out {str(out)!r}: give the run folder a name of its own, e.g. --out reports/mine")
     if out.exists() and not out.is_dir():
         raise SimbalanceError(f"--out {out}: exists and is not a folder")
-    if out.is_dir() and any(out.iterdir()) and not (out / RUN_MARKER).exists():
-        raise SimbalanceError(f"--out {out}: folder exists, is not empty and is not a simbalance run folder")
+    check_replaceable(out)
 
 
 def manifest(result: SimulationResult, command: str | None) -> dict:
@@ -217,15 +288,49 @@ def atomic_folder(out: Path):
     """Build a result folder under a temporary name beside ``out``; rename it into place only when
     the block finishes, and remove it if the block fails: never a half-written folder."""
     out = Path(out)
-    check_out_dir(out)
+    held_before = absolute_out(out) in _HELD
+    hold_out_dir(out)  # the command's own hold, or one for the time of the writing
+    try:
+        with _naming_the_folder(out), _temporary_folder(out) as tmp:
+            yield tmp
+    finally:
+        if not held_before:
+            release_out_dir(out)
+
+
+@contextmanager
+def _naming_the_folder(out: Path):
+    """An OSError of the writing that names no file (a full disk: ``write`` says only ENOSPC) names
+    the output folder, so that its one line says where."""
+    try:
+        yield
+    except OSError as exc:
+        if not exc.filename:
+            exc.filename = str(out)
+        raise
+
+
+@contextmanager
+def _temporary_folder(out: Path):
+    """``.<name>.writing-XXXXXXXX`` beside ``out``, marked as simbalance's from its first instant;
+    renamed into ``out`` (replacing the run folder there) when the block ends, removed if it fails."""
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=_writing_prefix(out), dir=out.parent))
     try:
+        mark(tmp, WRITING)  # the next start may remove it if a kill leaves it
         yield tmp
-        if out.exists():
-            shutil.rmtree(out)
+        mark(tmp, RUN_FOLDER, [name for name in files_in(tmp) if not name.startswith(".simbalance")])
         tmp.chmod(0o755)  # mkdtemp makes it private; a report folder is for sharing
+        old = None
+        if out.exists():
+            check_replaceable(out)  # again: a file may have been added while the games were played
+            # moved aside whole (a rename onto an empty folder), not removed in place: a kill now
+            # leaves it under a leftover's name, marker and all, for the next start to remove
+            old = Path(tempfile.mkdtemp(prefix=_writing_prefix(out), dir=out.parent))
+            os.rename(out, old)
         tmp.rename(out)
+        if old is not None:
+            shutil.rmtree(old)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise

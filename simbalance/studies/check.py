@@ -104,6 +104,9 @@ def read_baseline(path: Path) -> dict:
     redo = "re-create it with `simbalance baseline`"
     if not isinstance(data, dict):
         raise ConfigError(f"{where}: the file holds {short_value(data)}, expected a JSON object; {redo}")
+    if "kind" in data and data["kind"] != "baseline":  # another file of simbalance's: a manifest.json
+        raise ConfigError(f"{where}: kind = {short_value(data['kind'])}: a {data['kind']} file, not a baseline; "
+                          f"give a file written by `simbalance baseline`")
     for key in ("setup", "n", "seed", "metrics", "engine_version", "config_hash"):
         if key not in data:
             raise ConfigError(f"{where}: missing {key!r}; {redo}")
@@ -259,8 +262,10 @@ def prepare_check(path: Path, *, n: int | None = None, seed: int | None = None, 
     if overrides or config is not None:
         notes.append(f"{OVERRIDE_NOTE} {_setup_text(setup, overrides, config)}: it measures that change against "
                      "the stored baseline")
-    if plan.engine.version != base["engine_version"]:
-        notes.append(f"engine version changed: {base['engine_version']} -> {plan.engine.version}")
+    if plan.engine.version != base["engine_version"]:  # other rules' games: comparing them says nothing
+        raise ConfigError(f"{where}: engine_version = {base['engine_version']}, but this simbalance plays "
+                          f"{plan.spec.id}'s engine version {plan.engine.version}, whose games differ; re-record "
+                          f"the baseline with `simbalance baseline --update {path}`")
     if config_hash(plan.config) != base["config_hash"]:
         notes.append(f"resolved config changed: hash {base['config_hash']} -> {config_hash(plan.config)}")
     return PreparedCheck(path, base, plan, n, seed, notes)
@@ -369,9 +374,19 @@ def baseline_json(data: dict) -> str:
     return json.dumps(data, indent=2) + "\n"
 
 
-def default_baselines() -> list[Path]:
-    """What `simbalance check` re-runs without files: configs/baselines/*.json and the baselines each
-    plug-in game keeps in its own config folder (``baselines/*.json``)."""
+PROJECT_BASELINES = Path("configs") / "baselines"  # a designer's project's own, in its working directory
+
+
+def project_baselines(root: Path | None = None) -> list[Path]:
+    """What `simbalance check` re-runs without files: the project's own baselines,
+    ``configs/baselines/*.json`` of the working directory (or ``root``), never the installed
+    package's (an upgrade of simbalance must not fail a designer's CI on simbalance's own games)."""
+    return sorted(((root or Path.cwd()) / PROJECT_BASELINES).glob("*.json"))
+
+
+def shipped_baselines() -> list[Path]:
+    """`simbalance check --shipped`: the baselines simbalance ships (its configs/baselines/*.json) and
+    those each installed plug-in game keeps in its own config folder (``baselines/*.json``)."""
     own = {Path(spec.config_dir) / "baselines" for spec in all_games().values() if spec.config_dir is not None}
     return sorted(BASELINE_DIR.glob("*.json")) + [p for folder in sorted(own) for p in sorted(folder.glob("*.json"))]
 

@@ -25,12 +25,10 @@ is known: the result is marked interrupted, its changes unverified where so.
 
 from __future__ import annotations
 
-import json
 import math
 import re
 import time
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -513,7 +511,9 @@ def solve(
                               f"{', '.join(k.key for k in idle)} {'is' if len(idle) == 1 else 'are'} not read at "
                               "this player count")
     if card_values is not None:
-        knob_list, said = order_by_card_values(knob_list, _card_priority(card_values, settings.game))
+        from simbalance.analysis.card_value import card_priority  # the file's schema checked (issue 54)
+
+        knob_list, said = order_by_card_values(knob_list, card_priority(card_values, settings.game))
         notes.append(said or "card values given, but no knob counts a valued card: the knobs keep their order")
     cheap = [m for m in model_list if not m.expensive] or model_list  # the race's models
     costly = [m for m in model_list if m not in cheap]  # played on the survivors only
@@ -652,7 +652,7 @@ def solve(
             stage = all_candidates(knob_list, keys)
             if keys > 1 and len(stage) > STAGE_MOST:  # too many to race: grow the last stage's best by one knob
                 ranked = sorted((e for e in tried if e.stage == keys - 1), key=lambda e: (
-                    e.judged["shortfall"], e.size))
+                    e.judged["shortfall"], e.judged["shortfall_all"], e.size))
                 stage = extend([e.change for e in ranked], knob_list, STAGE_MOST)
                 complete = False
             stage = playable(stage)
@@ -831,31 +831,6 @@ def race_row(entry: Entry, knobs: list[Knob], by_key: dict[str, Knob], models: d
         row.update({"balance": bal["value"], "balance_ci_low": bal["ci_low"], "balance_ci_high": bal["ci_high"]})
     row["favoured"] = int(np.argmax(worst.seat_wins))  # the seat that wins most (a grid's neighbours may swap it)
     return row
-
-
-def _card_priority(card_values: Any, game: str) -> list[dict]:
-    """card-value's ``priority`` from its result, its card_value.json's path, or that file's contents;
-    a file of another game, or one that is no card-value file, is one line."""
-    if hasattr(card_values, "priority") and callable(card_values.priority):
-        data = {"game": card_values.game, "priority": card_values.priority()}
-    elif isinstance(card_values, dict):
-        data = card_values
-    else:
-        path = Path(card_values)
-        if path.is_dir():
-            path = path / "card_value.json"
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError) as exc:
-            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else "not JSON"
-            raise ConfigError(f"--card-values {card_values}: cannot read it ({reason}); expected the card_value.json "
-                              "that `simbalance card-value` writes") from None
-    if not isinstance(data, dict) or not isinstance(data.get("priority"), list):
-        raise ConfigError(f"--card-values {card_values}: no card values in it; expected the card_value.json that "
-                          "`simbalance card-value` writes")
-    if data.get("game") != game:
-        raise ConfigError(f"--card-values {card_values}: the card values of {data.get('game')!r}, not of {game!r}")
-    return data["priority"]
 
 
 def _comparison(today: SimulationResult, arms: dict[str, SimulationResult], answers: list[Answer]) -> ComparisonResult:

@@ -59,6 +59,10 @@ def tournament(
     if len(set(names)) < 2 or len(set(names)) != len(names):
         raise SimbalanceError(f"tournament strategies = {','.join(names)}: give at least two different names")
     plan = settings.plan(n, strategies=names, every_lineup=True)
+    lineups = len(plan.lineup.seats)
+    if n < lineups:  # some lineup would not be played: the comparison would not be a tournament
+        raise SimbalanceError(f"--n {n:,}: {len(names)} strategies on {plan.players} seats make {lineups:,} lineups, "
+                              f"each played equally often; give at least {lineups:,} games (e.g. --n {100 * lineups})")
     result = play(plan, progress, f"{settings.game}: tournament")
     slot_names = plan.lineup.slot_names
     return TournamentResult(result, matchups(result.games, plan.players, slot_names),

@@ -122,3 +122,22 @@ def test_config_is_stored_in_the_setup_and_check_config_replaces_it(tmp_path):
 
     two_games = runner.invoke(app, ["check", str(path), str(BASELINE_DIR / "aquaman.json"), "--config", str(short)])
     assert two_games.exit_code == 2 and "one game's" in two_games.output
+
+
+def test_check_without_files_checks_only_the_projects_own_baselines(tmp_path, monkeypatch):
+    """Issue 54: `check` without files re-checked the baselines simbalance ships (88 s), so a
+    designer's CI could fail on a simbalance upgrade. Now: the working directory's
+    configs/baselines/ only; simbalance's own with --shipped."""
+    monkeypatch.chdir(tmp_path)
+    none = runner.invoke(app, ["check", "--n", "2000"])
+    assert none.exit_code == 2 and "no baselines in configs/baselines/" in " ".join(none.output.split()), none.output
+    assert "--shipped" in none.output
+    own = tmp_path / "configs" / "baselines"
+    own.mkdir(parents=True)
+    made = runner.invoke(app, ["baseline", "find-dr-evil", "--n", "2000", "--out", str(own / "mine.json")])
+    assert made.exit_code == 0, made.output
+    res = runner.invoke(app, ["check", "--n", "2000"], env=WIDE)
+    assert res.exit_code == 0, res.output
+    assert "mine.json" in res.output and "all 1 baseline(s) pass" in res.output
+    both = runner.invoke(app, ["check", str(own / "mine.json"), "--shipped"])
+    assert both.exit_code == 2 and "give baseline files or --shipped, not both" in both.output

@@ -96,7 +96,7 @@ def test_malformed_config_file(tmp_path):
 def test_out_refuses_a_foreign_folder(tmp_path):
     (tmp_path / "mine.txt").write_text("keep me")
     res = runner.invoke(app, ["run", "find-dr-evil", "--n", "10", "--out", str(tmp_path)])
-    assert res.exit_code == 2 and "not a simbalance run folder" in res.output
+    assert res.exit_code == 2 and "not a run folder simbalance wrote" in res.output
     assert (tmp_path / "mine.txt").read_text() == "keep me"
 
 

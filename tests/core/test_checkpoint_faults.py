@@ -102,7 +102,8 @@ def test_a_kill_at_any_write_step_resumes_to_the_uninterrupted_result(monkeypatc
             assert not state.exists(), step
         else:
             pd.testing.assert_frame_equal(shard_games(state), whole_games)
-            assert [p.name for p in state.iterdir()] == ["games"], step  # only the shards stay for the caller
+            # only the shards stay for the caller, with the marker that says the folder is simbalance's
+            assert sorted(p.name for p in state.iterdir()) == [".simbalance", "games"], step
 
 
 def test_a_kill_during_a_resumed_run_resumes_again(monkeypatch, tmp_path):

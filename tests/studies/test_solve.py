@@ -29,6 +29,7 @@ from simbalance.analysis.solve import (
     change_size,
     describe_change,
     judge,
+    judge_models,
     parse_knob,
     parse_target,
 )
@@ -208,12 +209,14 @@ def test_targets_and_knobs_parse_typed_like_their_keys():
         "Give player 1 two more ships"
 
 
-def _agg(wins: np.ndarray) -> RunAggregate:
+def _agg(wins: np.ndarray, length: int = 1) -> RunAggregate:
+    """Every game decided and ``length`` long."""
     agg = RunAggregate(len(wins), 1)
     agg.n = int(wins.sum())
     agg.outcomes[0] = agg.n
     agg.seat_win_units = wins.astype(np.int64) * WIN_UNITS
-    agg.length_hist = np.array([0, agg.n])
+    agg.length_hist = np.zeros(length + 1, np.int64)
+    agg.length_hist[length] = agg.n
     return agg
 
 
@@ -279,6 +282,18 @@ def test_budgets_read_as_times():
     for bad in ("soon", "0s", "-5m", ""):
         with pytest.raises(simbalance.api.SimbalanceError, match="--budget"):
             parse_budget(bad)
+
+
+def test_the_shortfall_summed_over_the_models_tells_apart_equal_worst_models():
+    """Two candidates whose worst model misses a target by as much: the one that mends the other
+    model ranks first when a stage grows from the best (captain-action: bold's median length is 1
+    under every change, so the worst model alone ranked every parent alike)."""
+    lengths = {"short": _agg(np.array([500, 500])), "long": _agg(np.array([500, 500]), length=6)}
+    target = {m: [Target("length_median", 4, 99)] for m in ("a", "b")}
+    mends_one = judge_models({"a": lengths["short"], "b": lengths["long"]}, target)
+    mends_none = judge_models({"a": lengths["short"], "b": lengths["short"]}, target)
+    assert mends_one["shortfall"] == mends_none["shortfall"] > 0
+    assert mends_one["shortfall_all"] < mends_none["shortfall_all"]
 
 
 def test_a_stage_too_large_grows_from_the_best_of_the_last():

@@ -1,0 +1,153 @@
+"""simbalance removes only what it wrote (issue 54 item 1): a folder is simbalance's by the marker
+only it writes (core/owned.py), never by a file name; a ``.partial`` it did not write, or that holds
+a finished run, is never removed; ``--out`` is stored absolute, so a resume from another working
+directory writes to, and locks, the same folder. Each test was run on the code before the change
+(e4f74bc), where it fails: the folder was deleted, or the run written elsewhere."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+
+from one_line import interrupted_run, one_line_error
+from typer.testing import CliRunner
+
+from simbalance.cli.main import app
+from simbalance.report.run_folder import partial_dir
+
+runner = CliRunner()
+GAME = "find-dr-evil"
+SMALL = ["run", GAME, "--n", "1000", "--quiet"]
+
+
+def test_a_folder_with_a_manifest_json_of_its_own_is_not_replaced(tmp_path):
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "manifest.json").write_text('{"name": "my web app"}')
+    (mine / "precious.txt").write_text("thesis")
+    message = one_line_error(runner.invoke(app, [*SMALL, "--out", str(mine)]))
+    assert f"--out {mine}" in message and "not a run folder simbalance wrote" in message
+    assert (mine / "precious.txt").read_text() == "thesis" and sorted(p.name for p in mine.iterdir()) == [
+        "manifest.json", "precious.txt"]
+
+
+def test_a_file_added_to_a_run_folder_stops_its_replacement(tmp_path):
+    out = tmp_path / "r"
+    assert runner.invoke(app, [*SMALL, "--out", str(out)]).exit_code == 0
+    (out / "notes.txt").write_text("what I saw")
+    message = one_line_error(runner.invoke(app, [*SMALL, "--out", str(out), "--seed", "2"]))
+    assert "'notes.txt', which simbalance did not write" in message
+    assert (out / "notes.txt").read_text() == "what I saw"
+    (out / "notes.txt").unlink()  # without it, the folder is simbalance's own again: replaced
+    assert runner.invoke(app, [*SMALL, "--out", str(out), "--seed", "2"]).exit_code == 0
+    assert json.loads((out / "manifest.json").read_text())["seed"] == 2
+
+
+def test_a_run_folder_whose_manifest_was_edited_is_not_replaced(tmp_path):
+    """The marker names simbalance's folder with its own manifest's content (its SHA-256): a manifest
+    edited since (here, the same size) is the user's now."""
+    out = tmp_path / "r"
+    assert runner.invoke(app, [*SMALL, "--out", str(out)]).exit_code == 0
+    manifest = out / "manifest.json"
+    manifest.write_text(manifest.read_text().replace('"seed": 0', '"seed": 9'))
+    message = one_line_error(runner.invoke(app, [*SMALL, "--out", str(out)]))
+    assert "'manifest.json' was changed since simbalance wrote it" in message
+    assert '"seed": 9' in manifest.read_text()
+
+
+def test_a_partial_folder_simbalance_did_not_write_is_kept(tmp_path):
+    data = tmp_path / "data.partial"
+    data.mkdir()
+    (data / "precious.txt").write_text("thesis")
+    message = one_line_error(runner.invoke(app, [*SMALL, "--out", str(tmp_path / "data")]))
+    assert f"{data}: not a folder simbalance wrote" in message
+    assert (data / "precious.txt").read_text() == "thesis" and not (tmp_path / "data").exists()
+
+
+def test_a_finished_run_named_partial_is_kept(tmp_path):
+    res_partial = tmp_path / "res.partial"
+    assert runner.invoke(app, [*SMALL, "--out", str(res_partial)]).exit_code == 0
+    before = sorted(p.name for p in res_partial.iterdir())
+    message = one_line_error(runner.invoke(app, [*SMALL, "--out", str(tmp_path / "res")]))
+    assert f"{res_partial}: holds a finished run folder, not a checkpoint" in message
+    assert sorted(p.name for p in res_partial.iterdir()) == before and (res_partial / "report.html").is_file()
+
+
+def test_a_half_written_folder_without_the_marker_is_not_removed(tmp_path):
+    """``.<out>.writing-XXXXXXXX`` is removed by the next run only when simbalance's marker says it
+    made it (tests/core/test_output_faults.py: the ones a kill leaves are removed)."""
+    lookalike = tmp_path / ".r.writing-abcd1234"
+    lookalike.mkdir()
+    (lookalike / "precious.txt").write_text("thesis")
+    assert runner.invoke(app, [*SMALL, "--out", str(tmp_path / "r")]).exit_code == 0
+    assert (lookalike / "precious.txt").read_text() == "thesis"
+
+
+def test_resume_from_another_working_directory_writes_where_the_run_was_asked(tmp_path, monkeypatch):
+    here, elsewhere = tmp_path / "here", tmp_path / "elsewhere"
+    here.mkdir()
+    elsewhere.mkdir()
+    monkeypatch.chdir(here)
+    interrupted_run(monkeypatch, ["run", GAME, "--n", "5000", "--chunk-size", "1000", "--out", "r"], chunks=2)
+    monkeypatch.chdir(elsewhere)
+    res = runner.invoke(app, ["run", "--resume", str(here / "r.partial"), "--quiet"])
+    assert res.exit_code == 0, res.output
+    assert (here / "r" / "report.html").is_file() and not (elsewhere / "r").exists()
+    assert not partial_dir(here / "r").exists()
+    assert json.loads((here / "r" / "manifest.json").read_text())["n"] == 5000
+
+
+def test_files_of_the_user_in_a_partial_folder_outlive_the_resume(tmp_path, monkeypatch):
+    out = tmp_path / "r"
+    interrupted_run(monkeypatch, ["run", GAME, "--n", "5000", "--chunk-size", "1000", "--out", str(out)], chunks=2)
+    (partial_dir(out) / "notes.txt").write_text("why I stopped it")
+    res = runner.invoke(app, ["run", "--resume", str(partial_dir(out))])
+    assert res.exit_code == 0, res.output
+    assert (out / "report.html").is_file()
+    assert sorted(p.name for p in partial_dir(out).iterdir()) == ["notes.txt"]  # the checkpoint's files went
+
+
+def test_two_resumes_of_one_partial_from_two_directories(tmp_path, monkeypatch):
+    """The first resume (a process of its own, started from one directory) holds the lock; the
+    second, from another directory, is refused in one line."""
+    first_dir, second_dir = tmp_path / "a", tmp_path / "b"
+    first_dir.mkdir()
+    second_dir.mkdir()
+    monkeypatch.chdir(tmp_path)
+    interrupted_run(monkeypatch, ["run", GAME, "--n", "3e7", "--chunk-size", "1000000", "--threads", "1",
+                                  "--stream", "--no-games", "--out", "r"], chunks=0)
+    partial = (tmp_path / "r.partial").resolve()
+    proc = subprocess.Popen([sys.executable, "-m", "simbalance.cli.main", "run", "--resume", str(partial), "--quiet"],
+                            cwd=first_dir, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        lock = tmp_path / ".r.lock"
+        end = time.monotonic() + 120
+        while not lock.exists():  # the first resume has taken the run folder
+            assert proc.poll() is None, proc.communicate()
+            assert time.monotonic() < end, "the first resume never took its lock"
+            time.sleep(0.1)
+        monkeypatch.chdir(second_dir)
+        message = one_line_error(runner.invoke(app, ["run", "--resume", str(partial), "--quiet"]))
+        assert f"--out {tmp_path / 'r'}: another simbalance run is writing this folder" in message
+        assert not (second_dir / "r").exists()
+    finally:
+        proc.kill()
+        proc.communicate()
+
+
+def test_a_partial_folder_of_simbalance_with_no_checkpoint_is_discarded(tmp_path):
+    """The other side of the rule: a ``.partial`` simbalance marked that holds no checkpoint (a kill
+    while it was being removed) holds nothing to keep: the new run discards it, saying so. (It
+    passed on the code before the change too, which removed any such folder: it guards the rule
+    from refusing too much.)"""
+    from simbalance.core.owned import CHECKPOINT_FOLDER, mark
+
+    out = tmp_path / "r"
+    partial_dir(out).mkdir()
+    mark(partial_dir(out), CHECKPOINT_FOLDER)
+    (partial_dir(out) / "games").mkdir()
+    res = runner.invoke(app, ["run", GAME, "--n", "100", "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    assert f"discarded{partial_dir(out)}" in "".join(res.output.split()) and not partial_dir(out).exists()
