@@ -16,7 +16,18 @@ import numpy as np
 import pandas as pd
 
 from simbalance.analysis.findings import LOW, MEDIUM, Finding, ci_text, pp, severity
-from simbalance.analysis.stats import Interval, difference, standard_error, standout
+from simbalance.analysis.stats import (
+    AGREES,
+    OVERSTATES,
+    REVERSED,
+    UNDERSTATES,
+    Interval,
+    say,
+    standard_error,
+    standout,
+    student_half,
+    weigh,
+)
 from simbalance.core.spec import SELECTION_UNSAID
 
 ALL = "all"  # the phase of the values pooled over every phase sampled
@@ -32,12 +43,10 @@ def _student(values: np.ndarray) -> tuple[float, float, float]:
     n = len(values)
     if n == 0:
         return float("nan"), float("nan"), float("nan")
-    from scipy import stats  # here: `import simbalance` stays free of scipy.stats
-
     mean = float(np.mean(values))
     if n < 2:
         return mean, float("nan"), float("nan")
-    half = float(stats.t.ppf(0.975, n - 1) * np.std(values, ddof=1) / np.sqrt(n))
+    half = float(student_half(np.std(values, ddof=1), n))
     return mean, mean - half, mean + half
 
 
@@ -45,8 +54,6 @@ def card_values(pairs: pd.DataFrame, phases: list[str], labels: list[str]) -> pd
     """One row per (card label, phase) and per label over every phase (``ALL``): ``VALUE_COLUMNS``.
     ``pairs``: one row per (state, seat, card) valued: ``state``, ``phase``, ``label``, ``diff`` (the
     holder's mean share with minus without), ``playouts`` (its paired play-outs)."""
-    from scipy import stats  # here: `import simbalance` stays free of scipy.stats
-
     per_state = (pairs.assign(size=pairs["diff"].abs()).groupby(["label", "phase", "state"], sort=False)
                  .agg(diff=("diff", "mean"), playouts=("playouts", "sum"), moved=("size", "max")).reset_index())
     sums = {"value": ("diff", "mean"), "sd": ("diff", "std"), "states": ("diff", "size"),
@@ -61,7 +68,7 @@ def card_values(pairs: pd.DataFrame, phases: list[str], labels: list[str]) -> pd
     table = table.reindex(index)
     n = table["states"].fillna(0).to_numpy()
     with np.errstate(invalid="ignore", divide="ignore"):
-        half = stats.t.ppf(0.975, np.maximum(n - 1, 1)) * table["sd"].to_numpy() / np.sqrt(n)
+        half = student_half(table["sd"].to_numpy(), n)
     half = np.where(n >= 2, half, np.nan)
     value = table["value"].to_numpy()
     # a card whose swap changed no play-out in any state: its CI is +0 to +0 by construction, not
@@ -127,15 +134,12 @@ def with_observed(values: pd.DataFrame, observed: pd.DataFrame | None) -> pd.Dat
 
 
 def beside_verdict(observed: Interval, value: Interval, comparisons: int) -> str:
-    """The card-impact table's figure against the card's value: "overstates" when they differ (their
-    difference's interval clear of 0 at the Bonferroni level over ``comparisons`` cards) and the
-    table's figure is further from 0, "understates" when they differ and the value is further from
-    0, "agrees" otherwise. A table of 40 interchangeable cards so names none by chance (at most
-    ``ALPHA`` of such tables name one)."""
-    gap = difference(observed, value, comparisons)
-    if not (gap.above_zero or gap.below_zero):
-        return "agrees"
-    return "overstates" if abs(observed.estimate) > abs(value.estimate) else "understates"
+    """The card-impact table's figure against the card's value, by the statistics core's one rule
+    (stats.weigh, at the Bonferroni level over ``comparisons`` cards): "overstates" when the two
+    differ and the table's figure is further from 0, "understates" when the value is, "goes the
+    other way" when the two intervals exclude 0 on opposite sides, "agrees" otherwise. A table of 40
+    interchangeable cards so names none by chance (at most ``ALPHA`` of such tables name one)."""
+    return weigh(observed, value, comparisons)
 
 
 def _ci(row) -> tuple[float, float]:
@@ -189,7 +193,7 @@ def why_apart(verdict: str, selection: str | None, observed_kind: str | None) ->
         return (f"and not because of who gets to hold it (the game hands cards out blind): the table compares the "
                 f"seats that had it{f' ({observed_kind})' if observed_kind else ''} with those that did not over "
                 "whole games, the value the same sampled moment with and without it")
-    if verdict == "overstates":
+    if verdict == OVERSTATES:
         return f"most of the difference is who gets to hold it ({selection})"
     return f"who holds it hides part of what it does ({selection})"
 
@@ -232,7 +236,7 @@ def card_value_findings(values: pd.DataFrame, beside: pd.DataFrame, decisions: p
             f"points either way to {'its' if len(null) == 1 else 'their'} holder (widest {ci_text(*_ci(widest), pp)}): "
             "holding one or a card of the hidden rest makes no measurable difference.",
             float(widest["value"]), _ci(widest), "#values"))
-    apart = beside[beside["verdict"].isin(["overstates", "understates"])]
+    apart = beside[beside["verdict"].isin([OVERSTATES, UNDERSTATES, REVERSED])]
     if len(apart):
         apart = apart.assign(gap=(apart["observed"] - apart["value"]).abs()).sort_values("gap", ascending=False)
         row = apart.iloc[0]
@@ -241,8 +245,8 @@ def card_value_findings(values: pd.DataFrame, beside: pd.DataFrame, decisions: p
             "card_value_confounded", MEDIUM,
             f"{row['card']}: the card-impact table says {pp(row['observed'])}"
             f"{f' ({observed_kind})' if observed_kind else ''}, holding it is worth {pp(row['value'])} "
-            f"({ci_text(*_ci(row), pp)}): the table {row['verdict']} it (the two differ beyond their intervals, "
-            f"adjusted for the {int(beside['verdict'].isin(['overstates', 'understates', 'agrees']).sum())} cards "
+            f"({ci_text(*_ci(row), pp)}): {say('the table', row['verdict'])} (the two differ beyond their intervals, "
+            f"adjusted for the {int(beside['verdict'].isin([OVERSTATES, UNDERSTATES, REVERSED, AGREES]).sum())} cards "
             f"compared), {why_apart(row['verdict'], selection, observed_kind)}{more}.",
             float(row["observed"] - row["value"]), None, "#beside"))
     if decisions is not None and not decisions.empty:

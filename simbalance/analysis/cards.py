@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 from numba import njit
 
-from simbalance.core.aggregate import Z95
+from simbalance.analysis.stats import normal_half
 from simbalance.core.records import seat_share
 
 N_STRATA = 5
@@ -151,7 +151,7 @@ def card_impact(games: pd.DataFrame, players: int, masks: dict[str, np.ndarray],
         weights = np.where(np.isfinite(d_st), n[:, None], 0.0)
         with np.errstate(invalid="ignore", divide="ignore"):
             adjusted = np.nansum(np.nan_to_num(d_st) * weights, axis=0) / weights.sum(axis=0)
-        half = Z95 * np.sqrt(var)
+        half = normal_half(np.sqrt(var))
         for j, name in enumerate(names):
             rows.append({
                 "kind": kind, "subject": name, "level": levels[j], "copies": copies[j],

@@ -20,14 +20,16 @@ import hashlib
 import json
 import math
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
 from simbalance.analysis.labels import metric_label
+from simbalance.analysis.stats import ALPHA, normal_half
 from simbalance.core.config import play_config
 from simbalance.core.errors import ConfigError
 
-DEFAULT_ALPHA = 0.05
+DEFAULT_ALPHA = ALPHA  # the statistics core's one level (analysis/stats.py)
 RATE_MARGIN = 0.01  # 1 percentage point for win rates, balance, shares
 LENGTH_MARGIN = 0.05  # 5% of the baseline's mean length
 
@@ -189,8 +191,8 @@ def headline_metrics(summary: dict) -> dict[str, dict]:
     out["timeouts"] = _rate(summary["outcomes"]["timeouts"], n)
     out["ties"] = _rate(summary["outcomes"]["ties"], n)
     for m in out.values():
-        m["ci_low"] = m["value"] - 1.959963984540054 * m["se"]
-        m["ci_high"] = m["value"] + 1.959963984540054 * m["se"]
+        m["ci_low"] = m["value"] - normal_half(m["se"])
+        m["ci_high"] = m["value"] + normal_half(m["se"])
     return out
 
 
@@ -259,37 +261,84 @@ def compare_to_baseline(base: dict[str, dict], fresh: dict[str, dict], alpha: fl
     return out
 
 
-def check_bounds(summary: dict, bounds: dict) -> list[tuple[str, str, bool]]:
-    """Designer bounds on a run: (bound, what was measured, holds?)."""
+BOUND_HOLDS, BOUND_VIOLATED, BOUND_OPEN = "holds", "VIOLATED", "not settled"
+
+
+class BoundCheck(NamedTuple):
+    """One designer bound on a run: the bound, what was measured (with its 95% interval) and its
+    status: ``holds`` (every interval inside the bound), ``VIOLATED`` (some interval wholly
+    outside) or ``not settled`` (the games cannot tell: a warning, never a failure; docs/ci.md)."""
+
+    bound: str
+    measured: str
+    status: str
+
+    @property
+    def ok(self) -> bool:
+        """Whether the bound lets the gate pass: only a bound the games show violated fails it."""
+        return self.status != BOUND_VIOLATED
+
+
+def _bound_targets(key: str, value, players: int) -> tuple[str, list]:
+    """A ``[bounds]`` key as the statistics core's targets (solve's Target), with its words."""
+    from simbalance.analysis.solve import Target  # solve imports the core; its Target is the one target type
+
+    if key == "seat_win_rate_min":
+        return f"every seat wins >= {value:.2%}", [Target(f"win_rate_seat_{s}", value, 1.0) for s in range(players)]
+    if key == "seat_win_rate_max":
+        return f"every seat wins <= {value:.2%}", [Target(f"win_rate_seat_{s}", 0.0, value) for s in range(players)]
+    if key == "balance_min":
+        return f"balance >= {value:.2%}", [Target("balance", value, 1.0)]
+    if key == "timeouts_max":
+        return f"timeouts <= {value:.2%}", [Target("timeouts", 0.0, value)]
+    if key == "first_player_advantage_max":
+        return f"|first-player advantage| <= {value:.2%}", [Target("first_player_advantage", -value, value)]
+    return f"median length in [{value[0]}, {value[1]}]", [Target("length_median", float(value[0]), float(value[1]))]
+
+
+def _measured(tests: list[dict], key: str, unit: str) -> str:
+    """What the bound's tests measured: the one that decides (the lowest seat for a minimum, the
+    highest for a maximum), with its 95% interval."""
+    if key == "seat_win_rate_min":
+        t, word = min(tests, key=lambda t: t["value"]), "lowest "
+    elif key == "seat_win_rate_max":
+        t, word = max(tests, key=lambda t: t["value"]), "highest "
+    else:
+        t, word = tests[0], ""
+    if t["value"] != t["value"]:
+        return "n/a (no winner)"
+    if key == "length_median":
+        return f"{t['value']:g} {unit} (95% CI {t['ci_low']:g} to {t['ci_high']:g})"
+    return f"{word}{t['value']:.2%} (95% CI {t['ci_low']:.2%} to {t['ci_high']:.2%})"
+
+
+def check_bounds(agg, bounds: dict, unit: str = "", alpha: float = DEFAULT_ALPHA) -> list[BoundCheck]:
+    """Designer bounds on a run, judged by their intervals as solve judges its targets and sweep its
+    ``--target`` (stats.judge: Holm across every bound's tests at ``alpha``): a bound holds when its
+    intervals lie inside it, is violated when one lies wholly outside, and is not settled otherwise.
+    ``agg``: the run's RunAggregate; ``unit``: the game's length unit."""
+    from simbalance.analysis.stats import FAILS, MEETS, OPEN, judge, verdict_of
+
     allowed = {"seat_win_rate_min", "seat_win_rate_max", "balance_min", "length_median", "timeouts_max",
                "first_player_advantage_max"}
-    results = []
+    words, families = [], []
     for key, value in bounds.items():
         if key not in allowed:
             raise ConfigError(f"bounds.{key}: unknown bound; allowed: {', '.join(sorted(allowed))}")
         if key != "length_median" and not _finite(value):
             raise ConfigError(f"bounds.{key} = {short_value(value)}: expected a number (a share: 0.2 is 20%)")
-        rates = [s["win_rate"] for s in summary["seats"]]
-        if key == "seat_win_rate_min":
-            results.append((f"every seat wins >= {value:.2%}", f"lowest {min(rates):.2%}", min(rates) >= value))
-        elif key == "seat_win_rate_max":
-            results.append((f"every seat wins <= {value:.2%}", f"highest {max(rates):.2%}", max(rates) <= value))
-        elif key == "balance_min":
-            bal = summary["balance"]
-            results.append((f"balance >= {value:.2%}", "n/a (no winner)" if bal is None else f"{bal:.2%}",
-                            bal is not None and bal >= value))
-        elif key == "length_median":
-            if not (isinstance(value, list) and len(value) == 2):
-                raise ConfigError(f"bounds.length_median = {value!r}: expected [low, high]")
-            med, unit = summary["length"]["p50"], summary["length"]["unit"]
-            results.append((f"median length in [{value[0]}, {value[1]}] {unit}", f"{med:g} {unit}",
-                            value[0] <= med <= value[1]))
-        elif key == "timeouts_max":
-            t = summary["outcomes"]["timeouts"]
-            results.append((f"timeouts <= {value:.2%}", f"{t:.2%}", t <= value))
-        elif key == "first_player_advantage_max":
-            fpa = summary["first_player_advantage"]["value"]
-            results.append((f"|first-player advantage| <= {value:.2%}",
-                            "n/a (no winner)" if fpa is None else f"{abs(fpa):.2%}",
-                            fpa is not None and abs(fpa) <= value))
-    return results
+        if key == "length_median" and not (isinstance(value, list) and len(value) == 2):
+            raise ConfigError(f"bounds.length_median = {value!r}: expected [low, high]")
+        text, targets = _bound_targets(key, value, agg.players)
+        words.append((key, text + (f" {unit}" if key == "length_median" and unit else "")))
+        families.append(targets)
+    if not families:
+        return []
+    tests = judge(agg, [t for f in families for t in f], alpha)["tests"]
+    out, at = [], 0
+    for (key, text), targets in zip(words, families, strict=True):
+        mine = tests[at:at + len(targets)]
+        at += len(targets)
+        status = {MEETS: BOUND_HOLDS, FAILS: BOUND_VIOLATED, OPEN: BOUND_OPEN}[verdict_of(mine)]
+        out.append(BoundCheck(text, _measured(mine, key, unit), status))
+    return out

@@ -27,6 +27,7 @@ from simbalance.analysis.findings import (
     same_claim,
     severity,
 )
+from simbalance.analysis.stats import holm, student_half
 from simbalance.core.records import END_STALEMATE, END_TIMEOUT, END_WIN, seat_share
 
 
@@ -78,23 +79,10 @@ def paired_test(base: np.ndarray, variant: np.ndarray) -> dict:
     from scipy import stats  # here, not at the top: scipy.stats takes 0.6 s to import, and a run needs none
 
     se = sd / np.sqrt(n)
-    t = stats.t.ppf(0.975, n - 1)
+    half = float(student_half(sd, n))
     p = float(2 * stats.t.sf(abs(mean / se), n - 1))
-    return {"diff": mean, "ci_low": mean - t * se, "ci_high": mean + t * se, "p_value": p, "pairs": n,
+    return {"diff": mean, "ci_low": mean - half, "ci_high": mean + half, "p_value": p, "pairs": n,
             "tested": True}
-
-
-def holm(p_values: np.ndarray) -> np.ndarray:
-    """Holm-Bonferroni adjusted p-values (controls the family-wise error rate)."""
-    p = np.asarray(p_values, dtype=np.float64)
-    order = np.argsort(p)
-    m = len(p)
-    adjusted = np.empty(m)
-    running = 0.0
-    for rank, idx in enumerate(order):
-        running = max(running, min(1.0, (m - rank) * p[idx]))
-        adjusted[idx] = running
-    return adjusted
 
 
 def balance_test(base_shares: np.ndarray, var_shares: np.ndarray) -> dict:

@@ -26,7 +26,7 @@ import numpy as np
 import pandas as pd
 
 from simbalance.analysis.labels import player
-from simbalance.analysis.stats import seat_gap, standard_error, standout
+from simbalance.analysis.stats import median_ranks, seat_gap, standard_error, standout, told_apart
 from simbalance.core.aggregate import wilson
 from simbalance.core.config import FINDINGS_DEFAULTS
 from simbalance.core.errors import ConfigError, did_you_mean
@@ -232,8 +232,22 @@ def seat_imbalance(summary: dict, th: dict, dig_in: str | None = "#win-rates") -
     interval = seat_gap(rates[hi] * decided, rates[lo] * decided, decided)
     ci = (interval.low, interval.high)
     return [Finding("seat_imbalance", severity(gap, ci, th["seat_gap_min"]), text, gap, ci, dig_in,
-                    claim=f"{player(hi)} wins the most and {player(lo)} the least of the games with a winner",
-                    figure=f"{pct(rates[hi])} and {pct(rates[lo])}")]
+                    claim=_extremes_claim(rates * decided, decided, hi, lo), figure=f"{pct(rates[hi])} and {pct(rates[lo])}")]
+
+
+def _extremes_claim(wins: np.ndarray, decided: int, hi: int, lo: int) -> str:
+    """What the seat finding asserts: "the most" and "the least" only of a seat told apart from
+    every other (stats.told_apart: the multiplicity rule of a strongest or weakest of N); otherwise
+    only that the one wins more than the other."""
+    most, least = told_apart(wins, decided, hi, most=True), told_apart(wins, decided, lo, most=False)
+    over = "of the games with a winner"
+    if most and least:
+        return f"{player(hi)} wins the most and {player(lo)} the least {over}"
+    if most:
+        return f"{player(hi)} wins the most {over}, more than {player(lo)}"
+    if least:
+        return f"{player(lo)} wins the least {over}, less than {player(hi)}"
+    return f"{player(hi)} wins more than {player(lo)} {over}"
 
 
 def median_ci(hist: pd.DataFrame | None) -> tuple[float, float] | None:
@@ -247,8 +261,7 @@ def median_ci(hist: pd.DataFrame | None) -> tuple[float, float] | None:
         return None
     cum = np.cumsum(games)
     lengths = hist["length"].to_numpy(dtype=float)
-    half = 1.959963984540054 * math.sqrt(n) / 2
-    lo_rank, hi_rank = max(1.0, n / 2 - half), min(n, n / 2 + half)
+    lo_rank, hi_rank = median_ranks(n)
     return (float(lengths[np.searchsorted(cum, lo_rank)]), float(lengths[np.searchsorted(cum, hi_rank)]))
 
 

@@ -25,7 +25,16 @@ import pandas as pd
 
 from simbalance.analysis.findings import HIGH, LOW, MEDIUM, Finding, ordered, severity, thresholds
 from simbalance.analysis.labels import player
-from simbalance.analysis.stats import NAN_INTERVAL, Interval, seat_gap, told_apart
+from simbalance.analysis.stats import (
+    NAN_INTERVAL,
+    OVERSTATES,
+    Interval,
+    difference,
+    say,
+    seat_gap,
+    told_apart,
+)
+from simbalance.analysis.stats import REVERSED as GOES_THE_OTHER_WAY
 from simbalance.core.aggregate import RunAggregate, wilson
 
 SEAT_COLUMNS = ["model", "seat", "win_rate", "ci_low", "ci_high", "decided_games"]
@@ -93,10 +102,10 @@ def conclusions(models: pd.DataFrame, seats: pd.DataFrame | None = None, search:
         text = f"Whether player 1 is favoured depends on the players: {by} ({sizes})."
     out.append({"topic": "first player", "verdict": verdict, "text": text})
     # the size: the two models furthest apart, their difference against its own 95% margin
-    se = (models["fp_ci_high"] - models["fp_ci_low"]).to_numpy() / (2 * 1.96)
     hi_i, lo_i = int(models["first_player"].idxmax()), int(models["first_player"].idxmin())
-    span = float(models["first_player"][hi_i] - models["first_player"][lo_i])
-    margin = 1.96 * float(np.hypot(se[hi_i], se[lo_i]))
+    edge = [Interval(*(float(models[c][i]) for c in ("first_player", "fp_ci_low", "fp_ci_high"))) for i in (hi_i, lo_i)]
+    gap = difference(*edge)  # the statistics core's difference of two independent estimates
+    span, margin = gap.estimate, gap.high - gap.estimate
     lo_m, hi_m = names[lo_i], names[hi_i]
     out.append({"topic": "first-player size", "verdict": "holds" if span <= margin else "differs",
                 "text": (f"Its size differs by {100 * span:.1f} pp at most ({lo_m} to {hi_m}), within the 95% margin "
@@ -361,9 +370,9 @@ def strong_play_words(check: dict, sample: StrongPlay, who: str = "this run's pl
     text = {
         HOLDS: f"{there}, against {run}" + (", and the same players win the most and the least there, told apart "
                                            "from the others" if seat else ""),
-        SMALLER: f"{who} overstate it: {there}, against {run}",
+        SMALLER: f"{say(who, OVERSTATES, plural=True)}: {there}, against {run}",
         LARGER: f"{who} show no effect ({run}, its 95% CI across 0), yet {there}",
-        REVERSED: f"it goes the other way: {there}, against {run}",
+        REVERSED: f"{say(who, GOES_THE_OTHER_WAY)}: {there}, against {run}",
         NOT_SETTLED: f"{there}, against {run}: " + (check["why"] or "the sample neither rules out this run's figure "
                                                     "nor tells the effect from 0"),
     }[verdict]

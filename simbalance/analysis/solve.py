@@ -9,13 +9,9 @@ change is, and the findings. Pure functions of aggregates and DataFrames: studie
   p-value is at most ``ALPHA``. Under several player models every (model, target) test is one Holm
   family (judge_models); a kept metric (``--keep``) is a target around today's value under each.
   A run is refuted when an interval lies wholly outside at ``ALPHA / (tests × looks)``.
-- Balance (1 - the widest gap between two seats' shares of the *decided* games) is a maximum over
-  seat pairs, biased upwards when estimated by plugging in the shares. Its interval is built pair
-  by pair: the upper bound of the gap is the largest ``|d_ij| + z se_ij`` (no correction needed:
-  the pair that holds the true gap alone must fall short), the lower bound the largest
-  ``|d_ij| - z' se_ij`` with ``z'`` Bonferroni-corrected over the pairs (a union over pairs).
-  ``se_ij`` is the multinomial standard error of a difference of two shares, which a shared win
-  (a tie) only makes smaller: conservative.
+- The tests (``target_test``, ``judge``, ``judge_models``, balance's interval pair by pair) are
+  the statistics core's (analysis/stats.py), which sweep's ``--target`` and check's ``[bounds]``
+  call too: a target met here is met there on the same games.
 """
 
 from __future__ import annotations
@@ -27,16 +23,28 @@ import shlex
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
 import pandas as pd
 
-from simbalance.analysis.compare import holm
 from simbalance.analysis.findings import HIGH, LOW, MEDIUM, Finding, ordered
-from simbalance.core.aggregate import Z95, RunAggregate, wilson
+
+# the target tests are the statistics core's: sweep's --target and check's [bounds] call the same
+from simbalance.analysis.stats import (  # noqa: F401  (names solve's callers import from here)
+    ALPHA,
+    FAILS,
+    MEETS,
+    OPEN,
+    SHARE_METRICS,
+    balance_test,
+    is_share,
+    judge,
+    judge_models,
+    natural_range,
+    shortfall,
+    target_test,
+)
 from simbalance.core.config import VARIANT_KNOB, get, toml_value, unknown_key_message
 from simbalance.core.errors import ConfigError, did_you_mean
 
-ALPHA = 0.05  # "meets with 95% confidence"
 GRID_MOST = 64  # values of one knob at the most (a float knob's grid, a whole-number range)
 
 # metric -> (what it is, kind): "share" of all games, "decided" (over decided games), or a length
@@ -50,7 +58,6 @@ METRICS = {
     "stalemates": "the share of games that ended in a stalemate",
     "win_rate_seat_K": "seat K's share of all games (K from 0: seat 0 is player 1)",
 }
-SHARE_METRICS = ("balance", "first_player_advantage", "ties", "timeouts", "stalemates")
 
 
 @dataclass(frozen=True)
@@ -84,19 +91,6 @@ def label(metric: str) -> str:
         return f"player {int(metric.rsplit('_', 1)[1]) + 1}'s win rate"
     return {"balance": "balance", "first_player_advantage": "player 1's advantage", "length_median": "median length",
             "length_mean": "mean length", "ties": "ties", "timeouts": "timeouts", "stalemates": "stalemates"}[metric]
-
-
-def is_share(metric: str) -> bool:
-    return metric in SHARE_METRICS or metric.startswith("win_rate_seat_")
-
-
-def natural_range(metric: str, players: int) -> tuple[float, float]:
-    """The values a metric can take at all: an edge of a target at or past them always holds."""
-    if metric == "first_player_advantage":
-        return -1.0 / players, 1.0 - 1.0 / players
-    if is_share(metric):
-        return 0.0, 1.0
-    return 0.0, math.inf
 
 
 def _metric_name(key: str, players: int | None, option: str = "--target") -> str:
@@ -554,200 +548,6 @@ def set_line(change: dict, variants: tuple[str, ...] = (), overrides: tuple[str,
     """The options that play the change (``--set KEY=VALUE``, ``--variant NAME``) as one shell line,
     the setup's own ``variants`` and ``overrides`` with them (setup_args)."""
     return " ".join(shlex.quote(a) for a in setup_args(change, variants, overrides))
-
-
-# ----------------------------------------------------------------------------------- statistics
-def _z_of(p: float) -> float:
-    from scipy.special import ndtri
-
-    return float(ndtri(1 - p))
-
-
-def _phi(x: float) -> float:
-    return 0.5 * math.erfc(-x / math.sqrt(2))
-
-
-def _two_sided(p_low: float, p_high: float) -> float:
-    return min(1.0, 2.0 * max(p_low, p_high))
-
-
-def _two_sided_out(out_low: float, out_high: float) -> float:
-    """The smallest two-sided level at which the interval lies wholly outside the range (below it,
-    or above it): the p-value of the refutation."""
-    return min(1.0, 2.0 * min(out_low, out_high))
-
-
-def _outside(low: float, high: float, lo_min: float, hi_max: float, p_low: float, p_high: float) -> float:
-    """``p_out`` of a test whose one-sided p-values of lying above ``low`` and below ``high`` are
-    ``p_low`` and ``p_high``: the metric lies below ``low`` at ``1 - p_low`` (an edge at or past
-    what the metric can take is never crossed)."""
-    return _two_sided_out(1.0 - p_low if low > lo_min else 1.0, 1.0 - p_high if high < hi_max else 1.0)
-
-
-def _score_side(rate: float, edge: float, n: float, above: bool) -> float:
-    """One-sided p of the score test (the Wilson interval's own) that a rate lies above ``edge``
-    (``above``) or below it, from ``rate`` over ``n``."""
-    if n <= 0:
-        return 1.0
-    var = edge * (1 - edge) / n
-    if var <= 0:
-        inside = rate > edge if above else rate < edge
-        return 0.0 if inside else 1.0
-    z = (rate - edge) / math.sqrt(var) if above else (edge - rate) / math.sqrt(var)
-    return _phi(-z)
-
-
-def balance_test(agg: RunAggregate, low: float, high: float) -> dict:
-    """Balance over the decided games with its 95% interval and the p-value that it lies in
-    ``[low, high]`` (module docstring: pair by pair)."""
-    p, decided = agg.players, agg.decided
-    if decided == 0:
-        return {"value": math.nan, "ci_low": math.nan, "ci_high": math.nan, "p": 1.0, "p_out": 1.0, "games": 0}
-    rates = agg.seat_wins / decided
-    pairs = list(itertools.combinations(range(p), 2))
-    d = np.array([abs(rates[i] - rates[j]) for i, j in pairs])
-    se = np.array([math.sqrt(max(rates[i] + rates[j] - (rates[i] - rates[j]) ** 2, 0.0) / decided + 1.0 / decided ** 2)
-                   for i, j in pairs])
-    z_bonf = _z_of(0.025 / len(pairs))
-    gap_hi = float(np.max(d + Z95 * se))
-    gap_lo = float(max(np.max(d - z_bonf * se), 0.0))
-    value = 1.0 - float(d.max())
-    # balance >= low: every pair's gap below 1 - low (the pair with the true gap alone must hold)
-    p_low = 0.0 if low <= 0 else _phi(-float(np.min((1.0 - low - d) / se)))
-    # balance <= high: some pair's gap above 1 - high (Bonferroni over the pairs)
-    p_high = 0.0 if high >= 1 else min(1.0, len(pairs) * _phi(-float(np.max((d - (1.0 - high)) / se))))
-    # outside: balance < low when some pair's gap exceeds 1 - low (Bonferroni over the pairs); balance
-    # > high when every pair's gap lies below 1 - high (the weakest pair decides)
-    out_low = 1.0 if low <= 0 else min(1.0, len(pairs) * _phi(float(np.min((1.0 - low - d) / se))))
-    out_high = 1.0 if high >= 1 else _phi(-float(np.min((1.0 - high - d) / se)))
-    return {"value": value, "ci_low": max(1.0 - gap_hi, 0.0), "ci_high": min(1.0 - gap_lo, 1.0),
-            "p": _two_sided(p_low, p_high), "p_out": _two_sided_out(out_low, out_high), "games": decided}
-
-
-def _rate_test(successes: float, n: float, low: float, high: float, lo_min: float, hi_max: float,
-               shift: float = 0.0) -> dict:
-    """A share of ``n`` games (``shift`` subtracted from it and from nothing else: player 1's
-    advantage is a share minus 1/P) against ``[low, high]``: Wilson interval, score test."""
-    if n <= 0:
-        return {"value": math.nan, "ci_low": math.nan, "ci_high": math.nan, "p": 1.0, "p_out": 1.0, "games": 0}
-    rate = successes / n
-    lo, hi = wilson(successes, n)
-    p_low = 0.0 if low <= lo_min else _score_side(rate, low + shift, n, above=True)
-    p_high = 0.0 if high >= hi_max else _score_side(rate, high + shift, n, above=False)
-    return {"value": rate - shift, "ci_low": float(lo) - shift, "ci_high": float(hi) - shift,
-            "p": _two_sided(p_low, p_high), "p_out": _outside(low, high, lo_min, hi_max, p_low, p_high),
-            "games": int(n)}
-
-
-def _median_test(agg: RunAggregate, low: float, high: float) -> dict:
-    """The median length: a sign test at each edge (the share of games shorter than ``low``, or
-    longer than ``high``, below one half) and the order-statistic interval from the histogram."""
-    n = agg.n
-    hist = agg.length_hist
-    lengths = np.arange(len(hist))
-    below = float(hist[lengths < low].sum()) / n
-    above = float(hist[lengths > high].sum()) / n
-    half = math.sqrt(0.25 / n)
-    p_low = 0.0 if low <= 0 else _phi(-(0.5 - below) / half)
-    p_high = _phi(-(0.5 - above) / half)
-    k = Z95 * math.sqrt(n) / 2
-    lo_rank = max(0.0, (n / 2 - k) / n * 100)
-    hi_rank = min(100.0, (n / 2 + k) / n * 100)
-    return {"value": agg.percentile(50), "ci_low": agg.percentile(lo_rank), "ci_high": agg.percentile(hi_rank),
-            "p": _two_sided(p_low, p_high), "p_out": _outside(low, high, 0.0, math.inf, p_low, p_high),
-            "games": int(n)}
-
-
-def _mean_test(agg: RunAggregate, low: float, high: float) -> dict:
-    stats = agg.length_stats()
-    se = max(stats["sd"] / math.sqrt(agg.n), 1e-12)
-    m = stats["mean"]
-    p_low = 0.0 if low <= 0 else _phi(-(m - low) / se)
-    p_high = _phi(-(high - m) / se)
-    return {"value": m, "ci_low": m - Z95 * se, "ci_high": m + Z95 * se, "p": _two_sided(p_low, p_high),
-            "p_out": _outside(low, high, 0.0, math.inf, p_low, p_high), "games": int(agg.n)}
-
-
-def target_test(agg: RunAggregate, target: Target) -> dict:
-    """One target on one run: the metric's value, its 95% interval, and ``p``: the smallest two-sided
-    level at which its interval still lies inside the target's (at most 0.05: the 95% CI lies inside)."""
-    m, low, high = target.metric, target.low, target.high
-    lo_min, hi_max = natural_range(m, agg.players)
-    if m == "balance":
-        return balance_test(agg, low, high)
-    if m == "first_player_advantage":
-        fair = 1.0 / agg.players
-        return _rate_test(float(agg.seat_wins[0]), agg.decided, low, high, lo_min, hi_max, shift=fair)
-    if m == "length_median":
-        return _median_test(agg, low, high)
-    if m == "length_mean":
-        return _mean_test(agg, low, high)
-    if m in ("ties", "timeouts", "stalemates"):
-        count = agg.outcomes[{"ties": 1, "timeouts": 2, "stalemates": 3}[m]]
-        return _rate_test(float(count), agg.n, low, high, lo_min, hi_max)
-    seat = int(m.rsplit("_", 1)[1])
-    return _rate_test(float(agg.seat_wins[seat]), agg.n, low, high, lo_min, hi_max)
-
-
-MEETS, FAILS, OPEN = "meets", "does not meet", "not settled"
-
-
-def judge(agg: RunAggregate, targets: list[Target], alpha: float = ALPHA) -> dict:
-    """Every target on one run, Holm-adjusted: judge_models with one player model (``verdict``,
-    ``shortfall``, ``tests``, ...)."""
-    return judge_models({None: agg}, {None: targets}, alpha=alpha)
-
-
-def judge_models(aggs: dict[str, RunAggregate], targets: dict[str, list[Target]], looks: int = 1,
-                 alpha: float = ALPHA) -> dict:
-    """One candidate under every player model: every (model, target) test in one Holm family
-    (``targets``: per model, the targets and the kept metrics, whose ranges are today's value under
-    that model ± the tolerance). ``verdict``: meets (every adjusted p at most alpha), does not meet
-    (some test's interval lies wholly outside its range at the level ``alpha / (tests × looks)``:
-    Bonferroni over the family and over the ``looks`` a race takes at the candidate, so a change
-    that meets is refuted with probability at most alpha however often it was looked at), or not
-    settled. ``shortfall``: the worst model's (targets and kept metrics alike), ``shortfall_all``: the
-    models' summed; ``p_worst``: the
-    largest adjusted p (how near to meeting, its games counted); ``tests``: each with its ``model``."""
-    tests = [dict(target_test(agg, t), metric=t.metric, low=t.low, high=t.high, keep=t.keep, model=model)
-             for model, agg in aggs.items() for t in targets[model]]
-    adjusted = holm(np.array([t["p"] for t in tests]))
-    level = alpha / (len(tests) * max(looks, 1))
-    for t, p in zip(tests, adjusted, strict=True):
-        t["p_holm"] = float(p)
-        t["met"] = bool(p <= alpha)
-        t["out"] = bool(t["p_out"] <= level) or t["value"] != t["value"]
-    if all(t["met"] for t in tests):
-        verdict = MEETS
-    elif any(t["out"] for t in tests):
-        verdict = FAILS
-    else:
-        verdict = OPEN
-    by_model = {m: [t for t in tests if t["model"] == m] for m in aggs}
-    return {"verdict": verdict, "tests": tests,
-            "shortfall": max(shortfall([t for t in ts if t["keep"] is None]) for ts in by_model.values()),
-            # summed over the models: tells apart candidates whose worst model is equally far (a change
-            # that mends one model's length while another's stays put ranks before one that mends none)
-            "shortfall_all": sum(shortfall([t for t in ts if t["keep"] is None]) for ts in by_model.values()),
-            "kept_shortfall": max((shortfall([t for t in ts if t["keep"] is not None]) for ts in by_model.values()),
-                                  default=0.0),
-            "p_worst": max(t["p_holm"] for t in tests),
-            "models": {m: (MEETS if all(t["met"] for t in ts) else FAILS if any(t["out"] for t in ts) else OPEN)
-                       for m, ts in by_model.items()}}
-
-
-def shortfall(tests: list[dict]) -> float:
-    """How far the estimates lie outside their targets, summed: rates in shares, lengths as a share
-    of the target's larger edge (0: every estimate on target; inf: no decided game)."""
-    total = 0.0
-    for t in tests:
-        v = t["value"]
-        if v != v:
-            return math.inf
-        miss = max(t["low"] - v, 0.0) + max(v - t["high"], 0.0)
-        scale = 1.0 if is_share(t["metric"]) else max(abs(t["low"]), abs(t["high"]), 1.0)
-        total += miss / scale
-    return total
 
 
 # ------------------------------------------------------------------------------------- findings

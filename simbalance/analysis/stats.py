@@ -1,10 +1,11 @@
 """The statistics core: the intervals and decisions every study's pages state, in one place
 (issue 52 item 3; docs/findings.md, "The statistics core").
 
-- ``ALPHA``: the one default error rate of this module. Every interval it gives is a
-  ``1 - ALPHA`` (95 %) interval, and every decision it makes from intervals (a gap told apart from
-  0, a seat or a card told apart from the rest) is read at the same level. (The chi-square test of
-  equal seats and compare's table keep ``findings.alpha``, 0.01 by default: docs/findings.md.)
+- ``ALPHA``: the one default level of every decision a page states, the default of the config's
+  ``findings.alpha`` (0.05). Every interval here is a ``1 - ALPHA`` (95 %) interval, and every
+  decision made from intervals (a gap told apart from 0, a seat, a card or a strategy told apart
+  from the rest, a target met) is read at the same level; so are the chi-square test of equal
+  seats, compare's and solve's tables, and check's gate.
 - ``wilson``: one share's interval (core/aggregate's, which the aggregates already use).
 - ``seat_gap``: the difference of two seats' shares of the same games, with the multinomial
   covariance of the two shares: over ``n`` games each won by one seat (a k-way tie counts 1/k),
@@ -19,7 +20,14 @@
 - ``difference``: two independent estimates' difference, at a Bonferroni level when it is one of
   several read at once (card-value's "the table overstates it").
 - ``clustered_difference``: the difference of two groups' mean outcomes when a game contributes
-  several rows (its seats), with the game-clustered (sandwich) variance.
+  several rows (its seats), with the game-clustered (sandwich) variance; ``clustered_share``: a
+  share of such rows (a tournament's per-seat win rate).
+- ``normal_half``, ``student_half``, ``median_ranks``: the half-widths and ranks of the normal,
+  Student and order-statistic intervals the studies state (none computes its own).
+- ``weigh`` and ``say``: a claim's figure against the measurement that decides it, and its words
+  ("overstates", "understates", "goes the other way", "agrees").
+- targets and bounds (``target_test``, ``judge``, ``judge_models``, ``verdict_of``): a metric in a
+  range by its interval, for solve's targets, sweep's ``--target`` and check's ``[bounds]`` alike.
 
 Normal quantiles come from the standard library (``statistics.NormalDist``): ``import simbalance``
 stays free of scipy.stats.
@@ -27,22 +35,55 @@ stays free of scipy.stats.
 
 from __future__ import annotations
 
+import itertools
+import math
 from dataclasses import dataclass
 from statistics import NormalDist
 
 import numpy as np
 
-from simbalance.core.aggregate import wilson
+from simbalance.core.aggregate import Z95, RunAggregate, wilson
+from simbalance.core.config import FINDINGS_DEFAULTS
 
-__all__ = ["ALPHA", "Interval", "clustered_difference", "difference", "quantile", "seat_gap", "standard_error",
-           "standout", "told_apart", "wilson"]
+__all__ = ["ALPHA", "AGREES", "FAILS", "MEETS", "OPEN", "OVERSTATES", "REVERSED", "UNDERSTATES",
+           "Interval", "balance_test", "clustered_difference", "clustered_share", "difference",
+           "holm", "is_share", "judge", "judge_models", "median_ranks", "natural_range",
+           "normal_half", "quantile", "say", "seat_gap", "shortfall", "standard_error", "standout",
+           "student_half", "target_test", "told_apart", "verdict_of", "weigh", "wilson"]
 
-ALPHA = 0.05  # every interval of this module is a 95 % interval, every decision read from them at 5 %
+# The one default level of every decision a page states: every interval of this module is a
+# 1 - ALPHA (95 %) interval and every decision read from them is made at ALPHA (5 %). It is the
+# config's findings.alpha default (core/config.FINDINGS_DEFAULTS), so `--set findings.alpha=...`
+# and the core start from the same number.
+ALPHA: float = FINDINGS_DEFAULTS["alpha"]
 
 
 def quantile(alpha: float = ALPHA) -> float:
-    """The two-sided normal quantile of ``alpha``: 1.96 at 0.05."""
-    return NormalDist().inv_cdf(1 - alpha / 2)
+    """The two-sided normal quantile of ``alpha``: 1.96 at 0.05 (there, the aggregates' own ``Z95``,
+    so an interval made here and one made by core/aggregate agree to the last bit)."""
+    return Z95 if alpha == 0.05 else NormalDist().inv_cdf(1 - alpha / 2)
+
+
+def normal_half(se, alpha: float = ALPHA):
+    """The half-width of the normal ``1 - alpha`` interval of an estimate with standard error ``se``
+    (a number or an array)."""
+    return quantile(alpha) * se
+
+
+def student_half(sd, n, alpha: float = ALPHA):
+    """The half-width of the Student ``1 - alpha`` interval of a mean of ``n`` values with standard
+    deviation ``sd`` (numbers or arrays; at least 1 degree of freedom)."""
+    from scipy import stats  # here: `import simbalance` stays free of scipy.stats (0.6 s to import)
+
+    n = np.asarray(n, dtype=float)
+    return stats.t.ppf(1 - alpha / 2, np.maximum(n - 1, 1)) * np.asarray(sd, dtype=float) / np.sqrt(n)
+
+
+def median_ranks(n: float, alpha: float = ALPHA) -> tuple[float, float]:
+    """The ranks (1 to ``n``) of the order statistics that bound the median's ``1 - alpha`` interval,
+    n/2 -+ z sqrt(n)/2 (distribution-free: the sign test's interval)."""
+    half = quantile(alpha) * math.sqrt(n) / 2
+    return max(1.0, n / 2 - half), min(float(n), n / 2 + half)
 
 
 @dataclass(frozen=True)
@@ -143,6 +184,27 @@ def difference(a: Interval, b: Interval, comparisons: int = 1, alpha: float = AL
     return Interval(float(d), float(d - half), float(d + half))
 
 
+def clustered_share(successes: np.ndarray, trials: np.ndarray, alpha: float = ALPHA) -> Interval:
+    """A share over rows that come in clusters (a game's seats of one strategy): ``successes`` and
+    ``trials`` per cluster (game), the share sum(successes) / sum(trials), and its Wilson interval
+    at the *effective* number of trials p (1 - p) / var, var the game-clustered (sandwich) variance
+    of the ratio: a game's seats win or lose together (or against each other), so they are not
+    independent trials, and Wilson over the seat-games is too narrow (or too wide). A share of 0 or
+    1 has no clustered variance: its interval is Wilson's over the games (as many trials as
+    clusters, the fewest the rows can be worth). nan without a trial."""
+    successes = np.asarray(successes, dtype=float)
+    trials = np.asarray(trials, dtype=float)
+    total = trials.sum()
+    if not total:
+        return NAN_INTERVAL
+    share = successes.sum() / total
+    variance = float(np.sum(((successes - share * trials) / total) ** 2))
+    clusters = float(np.count_nonzero(trials))
+    effective = share * (1 - share) / variance if variance > 0 and 0 < share < 1 else clusters
+    low, high = wilson(share * effective, effective, quantile(alpha))
+    return Interval(float(share), float(low), float(high))
+
+
 def clustered_difference(outcome: np.ndarray, member: np.ndarray, cluster: np.ndarray,
                          alpha: float = ALPHA) -> Interval:
     """The mean ``outcome`` of the rows with ``member`` minus that of the rows without, with the
@@ -162,3 +224,282 @@ def clustered_difference(outcome: np.ndarray, member: np.ndarray, cluster: np.nd
                  - np.bincount(index, np.where(member, 0.0, outcome - r0)) / n0)
     half = quantile(alpha) * float(np.sqrt(np.sum(influence ** 2)))
     return Interval(float(r1 - r0), float(r1 - r0 - half), float(r1 - r0 + half))
+
+
+# ----------------------------------------------------------------------------------------- words
+# Every sentence that states a comparison is made here: a claim (what is said: the table's figure for
+# a card, the run's seat gap), its figure (an Interval) and the comparison that decides it (the
+# reference: the better measurement of the same effect, an Interval) give a verdict (``weigh``), and
+# ``say`` gives the verdict's words. So "understates" and "overstates" follow which estimate is
+# further from 0 on every page, and "goes the other way" is said only when the two intervals
+# exclude 0 on opposite sides.
+OVERSTATES, UNDERSTATES, REVERSED, AGREES = "overstates", "understates", "goes the other way", "agrees"
+
+
+def weigh(figure: Interval, reference: Interval, comparisons: int = 1, alpha: float = ALPHA) -> str:
+    """A claim's ``figure`` against the ``reference`` that decides it: ``REVERSED`` when both
+    intervals exclude 0 on opposite sides; else, when their difference is told apart from 0 (at
+    the Bonferroni level ``alpha / comparisons``: one of a table's rows), ``OVERSTATES`` if the
+    figure is further from 0 than the reference, ``UNDERSTATES`` if it is nearer; else ``AGREES``."""
+    if (figure.above_zero and reference.below_zero) or (figure.below_zero and reference.above_zero):
+        return REVERSED
+    gap = difference(figure, reference, comparisons, alpha)
+    if not (gap.above_zero or gap.below_zero):
+        return AGREES
+    return OVERSTATES if abs(figure.estimate) > abs(reference.estimate) else UNDERSTATES
+
+
+def say(subject: str, verdict: str, plural: bool = False) -> str:
+    """The words of a verdict of ``weigh`` about ``subject`` (the one whose figure is weighed: "the
+    table", "the heuristics"): "the table overstates it", "the heuristics understate it", "it goes
+    the other way", "the table agrees with it"."""
+    verb = {OVERSTATES: "overstate", UNDERSTATES: "understate", AGREES: "agree with"}
+    if verdict == REVERSED:
+        return "it goes the other way"
+    if verdict not in verb:
+        raise ValueError(f"verdict {verdict!r}: allowed {', '.join(repr(v) for v in (*verb, REVERSED))}")
+    word = verb[verdict]
+    if not plural:
+        word = word.replace("overstate", "overstates").replace("understate", "understates").replace("agree", "agrees")
+    return f"{subject} {word} it"
+
+
+# ------------------------------------------------------------------- targets and bounds, judged
+# A target ``METRIC in [LOW, HIGH]`` on one run, judged by its interval (solve's targets, sweep's
+# --target and check's [bounds] call the same functions, so a bound met in one is met in the
+# others on the same games): each test gives the metric's value, its 95% interval, ``p`` (the
+# smallest two-sided level at which the interval still lies inside the range: p <= 0.05 when the
+# 95% interval does) and ``p_out`` (the smallest at which it lies wholly outside). ``judge`` reads a
+# family of them Holm-adjusted: meets, does not meet, or not settled.
+#
+# Balance (1 - the widest gap between two seats' shares of the *decided* games) is a maximum over
+# seat pairs, biased upwards when estimated by plugging in the shares. Its interval is built pair
+# by pair: the upper bound of the gap is the largest ``|d_ij| + z se_ij`` (no correction needed: the
+# pair that holds the true gap alone must fall short), the lower bound the largest
+# ``|d_ij| - z' se_ij`` with ``z'`` Bonferroni-corrected over the pairs (a union over pairs).
+# ``se_ij`` is the multinomial standard error of a difference of two shares (as ``seat_gap``'s),
+# which a shared win (a tie) only makes smaller: conservative.
+
+SHARE_METRICS = ("balance", "first_player_advantage", "ties", "timeouts", "stalemates")
+
+
+def holm(p_values: np.ndarray) -> np.ndarray:
+    """Holm-Bonferroni adjusted p-values (controls the family-wise error rate)."""
+    p = np.asarray(p_values, dtype=np.float64)
+    order = np.argsort(p)
+    m = len(p)
+    adjusted = np.empty(m)
+    running = 0.0
+    for rank, idx in enumerate(order):
+        running = max(running, min(1.0, (m - rank) * p[idx]))
+        adjusted[idx] = running
+    return adjusted
+
+
+def _z_of(p: float) -> float:
+    from scipy.special import ndtri
+
+    return float(ndtri(1 - p))
+
+
+def _phi(x: float) -> float:
+    return 0.5 * math.erfc(-x / math.sqrt(2))
+
+
+def _two_sided(p_low: float, p_high: float) -> float:
+    return min(1.0, 2.0 * max(p_low, p_high))
+
+
+def _two_sided_out(out_low: float, out_high: float) -> float:
+    """The smallest two-sided level at which the interval lies wholly outside the range (below it,
+    or above it): the p-value of the refutation."""
+    return min(1.0, 2.0 * min(out_low, out_high))
+
+
+def _outside(low: float, high: float, lo_min: float, hi_max: float, p_low: float, p_high: float) -> float:
+    """``p_out`` of a test whose one-sided p-values of lying above ``low`` and below ``high`` are
+    ``p_low`` and ``p_high``: the metric lies below ``low`` at ``1 - p_low`` (an edge at or past
+    what the metric can take is never crossed)."""
+    return _two_sided_out(1.0 - p_low if low > lo_min else 1.0, 1.0 - p_high if high < hi_max else 1.0)
+
+
+def _score_side(rate: float, edge: float, n: float, above: bool) -> float:
+    """One-sided p of the score test (the Wilson interval's own) that a rate lies above ``edge``
+    (``above``) or below it, from ``rate`` over ``n``."""
+    if n <= 0:
+        return 1.0
+    var = edge * (1 - edge) / n
+    if var <= 0:
+        inside = rate > edge if above else rate < edge
+        return 0.0 if inside else 1.0
+    z = (rate - edge) / math.sqrt(var) if above else (edge - rate) / math.sqrt(var)
+    return _phi(-z)
+
+
+def balance_test(agg: RunAggregate, low: float, high: float) -> dict:
+    """Balance over the decided games with its 95% interval and the p-value that it lies in
+    ``[low, high]`` (module docstring: pair by pair)."""
+    p, decided = agg.players, agg.decided
+    if decided == 0:
+        return {"value": math.nan, "ci_low": math.nan, "ci_high": math.nan, "p": 1.0, "p_out": 1.0, "games": 0}
+    rates = agg.seat_wins / decided
+    pairs = list(itertools.combinations(range(p), 2))
+    d = np.array([abs(rates[i] - rates[j]) for i, j in pairs])
+    se = np.array([math.sqrt(max(rates[i] + rates[j] - (rates[i] - rates[j]) ** 2, 0.0) / decided + 1.0 / decided ** 2)
+                   for i, j in pairs])
+    z_bonf = _z_of(0.025 / len(pairs))
+    gap_hi = float(np.max(d + Z95 * se))
+    gap_lo = float(max(np.max(d - z_bonf * se), 0.0))
+    value = 1.0 - float(d.max())
+    # balance >= low: every pair's gap below 1 - low (the pair with the true gap alone must hold)
+    p_low = 0.0 if low <= 0 else _phi(-float(np.min((1.0 - low - d) / se)))
+    # balance <= high: some pair's gap above 1 - high (Bonferroni over the pairs)
+    p_high = 0.0 if high >= 1 else min(1.0, len(pairs) * _phi(-float(np.max((d - (1.0 - high)) / se))))
+    # outside: balance < low when some pair's gap exceeds 1 - low (Bonferroni over the pairs); balance
+    # > high when every pair's gap lies below 1 - high (the weakest pair decides)
+    out_low = 1.0 if low <= 0 else min(1.0, len(pairs) * _phi(float(np.min((1.0 - low - d) / se))))
+    out_high = 1.0 if high >= 1 else _phi(-float(np.min((1.0 - high - d) / se)))
+    return {"value": value, "ci_low": max(1.0 - gap_hi, 0.0), "ci_high": min(1.0 - gap_lo, 1.0),
+            "p": _two_sided(p_low, p_high), "p_out": _two_sided_out(out_low, out_high), "games": decided}
+
+
+def _rate_test(successes: float, n: float, low: float, high: float, lo_min: float, hi_max: float,
+               shift: float = 0.0) -> dict:
+    """A share of ``n`` games (``shift`` subtracted from it and from nothing else: player 1's
+    advantage is a share minus 1/P) against ``[low, high]``: Wilson interval, score test."""
+    if n <= 0:
+        return {"value": math.nan, "ci_low": math.nan, "ci_high": math.nan, "p": 1.0, "p_out": 1.0, "games": 0}
+    rate = successes / n
+    lo, hi = wilson(successes, n)
+    p_low = 0.0 if low <= lo_min else _score_side(rate, low + shift, n, above=True)
+    p_high = 0.0 if high >= hi_max else _score_side(rate, high + shift, n, above=False)
+    return {"value": rate - shift, "ci_low": float(lo) - shift, "ci_high": float(hi) - shift,
+            "p": _two_sided(p_low, p_high), "p_out": _outside(low, high, lo_min, hi_max, p_low, p_high),
+            "games": int(n)}
+
+
+def _median_test(agg: RunAggregate, low: float, high: float) -> dict:
+    """The median length: a sign test at each edge (the share of games shorter than ``low``, or
+    longer than ``high``, below one half) and the order-statistic interval from the histogram."""
+    n = agg.n
+    hist = agg.length_hist
+    lengths = np.arange(len(hist))
+    below = float(hist[lengths < low].sum()) / n
+    above = float(hist[lengths > high].sum()) / n
+    half = math.sqrt(0.25 / n)
+    p_low = 0.0 if low <= 0 else _phi(-(0.5 - below) / half)
+    p_high = _phi(-(0.5 - above) / half)
+    k = Z95 * math.sqrt(n) / 2  # median_ranks' half-width, the percentiles read without its clip at rank 1
+    lo_rank = max(0.0, (n / 2 - k) / n * 100)
+    hi_rank = min(100.0, (n / 2 + k) / n * 100)
+    return {"value": agg.percentile(50), "ci_low": agg.percentile(lo_rank), "ci_high": agg.percentile(hi_rank),
+            "p": _two_sided(p_low, p_high), "p_out": _outside(low, high, 0.0, math.inf, p_low, p_high),
+            "games": int(n)}
+
+
+def _mean_test(agg: RunAggregate, low: float, high: float) -> dict:
+    stats = agg.length_stats()
+    se = max(stats["sd"] / math.sqrt(agg.n), 1e-12)
+    m = stats["mean"]
+    p_low = 0.0 if low <= 0 else _phi(-(m - low) / se)
+    p_high = _phi(-(high - m) / se)
+    return {"value": m, "ci_low": m - Z95 * se, "ci_high": m + Z95 * se, "p": _two_sided(p_low, p_high),
+            "p_out": _outside(low, high, 0.0, math.inf, p_low, p_high), "games": int(agg.n)}
+
+
+def target_test(agg: RunAggregate, target) -> dict:
+    """One target on one run: the metric's value, its 95% interval, and ``p``: the smallest two-sided
+    level at which its interval still lies inside the target's (at most 0.05: the 95% CI lies inside)."""
+    m, low, high = target.metric, target.low, target.high
+    lo_min, hi_max = natural_range(m, agg.players)
+    if m == "balance":
+        return balance_test(agg, low, high)
+    if m == "first_player_advantage":
+        fair = 1.0 / agg.players
+        return _rate_test(float(agg.seat_wins[0]), agg.decided, low, high, lo_min, hi_max, shift=fair)
+    if m == "length_median":
+        return _median_test(agg, low, high)
+    if m == "length_mean":
+        return _mean_test(agg, low, high)
+    if m in ("ties", "timeouts", "stalemates"):
+        count = agg.outcomes[{"ties": 1, "timeouts": 2, "stalemates": 3}[m]]
+        return _rate_test(float(count), agg.n, low, high, lo_min, hi_max)
+    seat = int(m.rsplit("_", 1)[1])
+    return _rate_test(float(agg.seat_wins[seat]), agg.n, low, high, lo_min, hi_max)
+
+
+MEETS, FAILS, OPEN = "meets", "does not meet", "not settled"
+
+
+def judge(agg: RunAggregate, targets: list, alpha: float = ALPHA) -> dict:
+    """Every target on one run, Holm-adjusted: judge_models with one player model (``verdict``,
+    ``shortfall``, ``tests``, ...)."""
+    return judge_models({None: agg}, {None: targets}, alpha=alpha)
+
+
+def judge_models(aggs: dict[str, RunAggregate], targets: dict[str, list], looks: int = 1,
+                 alpha: float = ALPHA) -> dict:
+    """One candidate under every player model: every (model, target) test in one Holm family
+    (``targets``: per model, the targets and the kept metrics, whose ranges are today's value under
+    that model ± the tolerance). ``verdict``: meets (every adjusted p at most alpha), does not meet
+    (some test's interval lies wholly outside its range at the level ``alpha / (tests × looks)``:
+    Bonferroni over the family and over the ``looks`` a race takes at the candidate, so a change
+    that meets is refuted with probability at most alpha however often it was looked at), or not
+    settled. ``shortfall``: the worst model's (targets and kept metrics alike), ``shortfall_all``: the
+    models' summed; ``p_worst``: the
+    largest adjusted p (how near to meeting, its games counted); ``tests``: each with its ``model``."""
+    tests = [dict(target_test(agg, t), metric=t.metric, low=t.low, high=t.high, keep=t.keep, model=model)
+             for model, agg in aggs.items() for t in targets[model]]
+    adjusted = holm(np.array([t["p"] for t in tests]))
+    level = alpha / (len(tests) * max(looks, 1))
+    for t, p in zip(tests, adjusted, strict=True):
+        t["p_holm"] = float(p)
+        t["met"] = bool(p <= alpha)
+        t["out"] = bool(t["p_out"] <= level) or t["value"] != t["value"]
+    verdict = verdict_of(tests)
+    by_model = {m: [t for t in tests if t["model"] == m] for m in aggs}
+    return {"verdict": verdict, "tests": tests,
+            "shortfall": max(shortfall([t for t in ts if t["keep"] is None]) for ts in by_model.values()),
+            # summed over the models: tells apart candidates whose worst model is equally far (a change
+            # that mends one model's length while another's stays put ranks before one that mends none)
+            "shortfall_all": sum(shortfall([t for t in ts if t["keep"] is None]) for ts in by_model.values()),
+            "kept_shortfall": max((shortfall([t for t in ts if t["keep"] is not None]) for ts in by_model.values()),
+                                  default=0.0),
+            "p_worst": max(t["p_holm"] for t in tests),
+            "models": {m: verdict_of(ts) for m, ts in by_model.items()}}
+
+
+def verdict_of(tests: list[dict]) -> str:
+    """The verdict of judged tests (``met`` and ``out`` each): meets when every one is met, does
+    not meet when one is out, not settled otherwise."""
+    if all(t["met"] for t in tests):
+        return MEETS
+    return FAILS if any(t["out"] for t in tests) else OPEN
+
+
+def shortfall(tests: list[dict]) -> float:
+    """How far the estimates lie outside their targets, summed: rates in shares, lengths as a share
+    of the target's larger edge (0: every estimate on target; inf: no decided game)."""
+    total = 0.0
+    for t in tests:
+        v = t["value"]
+        if v != v:
+            return math.inf
+        miss = max(t["low"] - v, 0.0) + max(v - t["high"], 0.0)
+        scale = 1.0 if is_share(t["metric"]) else max(abs(t["low"]), abs(t["high"]), 1.0)
+        total += miss / scale
+    return total
+
+
+
+def is_share(metric: str) -> bool:
+    return metric in SHARE_METRICS or metric.startswith("win_rate_seat_")
+
+
+def natural_range(metric: str, players: int) -> tuple[float, float]:
+    """The values a metric can take at all: an edge of a target at or past them always holds."""
+    if metric == "first_player_advantage":
+        return -1.0 / players, 1.0 - 1.0 / players
+    if is_share(metric):
+        return 0.0, 1.0
+    return 0.0, math.inf

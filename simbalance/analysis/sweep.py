@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 
 from simbalance.analysis.findings import HIGH, MEDIUM, Finding, _list, ordered, pct, severity
-from simbalance.core.aggregate import Z95
+from simbalance.analysis.stats import MEETS, OPEN, judge, normal_half, standard_error, standout
 from simbalance.core.config import OPTIONAL_TABLES, get
 from simbalance.core.errors import ConfigError, did_you_mean
 
@@ -117,7 +117,7 @@ def point_rows(point: dict, summary: dict) -> dict:
     for strat in summary["strategies"] if len(summary["strategies"]) > 1 else []:
         row[f"win_rate_{strat['strategy']}"] = strat["win_rate"]
     length = summary["length"]
-    half = Z95 * length["sd"] / np.sqrt(summary["n_games"])
+    half = normal_half(length["sd"] / np.sqrt(summary["n_games"]))
     row.update({
         "balance": np.nan if summary["balance"] is None else summary["balance"],
         "first_player_advantage": (np.nan if summary["first_player_advantage"]["value"] is None
@@ -175,6 +175,26 @@ def targets_of(cfg: dict) -> dict:
     return out
 
 
+def target_list(targets: dict) -> list:
+    """The targets as the statistics core judges them (solve's Target): ``balance_min`` as balance in
+    [balance_min, 1], ``length_median`` as the median length in its band."""
+    from simbalance.analysis.solve import Target  # solve's targets module imports this one's findings
+
+    out = [Target("balance", targets["balance_min"], 1.0)]
+    if "length_median" in targets:
+        out.append(Target("length_median", *targets["length_median"]))
+    return out
+
+
+def judged(agg, targets: dict) -> dict:
+    """One point's targets judged by their intervals, as solve and check judge them
+    (stats.judge, Holm across the targets): ``verdict`` (meets, does not meet, not settled) and the
+    balance's 95% interval."""
+    result = judge(agg, target_list(targets))
+    balance = result["tests"][0]
+    return {"verdict": result["verdict"], "balance_ci_low": balance["ci_low"], "balance_ci_high": balance["ci_high"]}
+
+
 def shortfall(df: pd.DataFrame, targets: dict) -> pd.Series:
     """How far each point misses the targets (0 = on target): balance points plus relative length."""
     miss = (targets["balance_min"] - df["balance"]).clip(lower=0)
@@ -198,7 +218,8 @@ def describe_targets(targets: dict) -> str:
 def sweep_findings(table: pd.DataFrame, keys: list[str], values: dict[str, list], th: dict, targets: dict,
                    describe_targets: Callable[[dict], str], game: str | None = None) -> list[Finding]:
     """The best point at the grid's edge (the best may lie beyond: the command sweeps on past it), and
-    no point meeting the targets."""
+    no point meeting the targets. A point meets the targets when its intervals do (``verdict``, as
+    solve and check judge them); a point on target by its estimates alone is not settled."""
     if not len(table):
         return []
     out = []
@@ -219,13 +240,20 @@ def sweep_findings(table: pd.DataFrame, keys: list[str], values: dict[str, list]
     best_index = table.sort_values(["shortfall", "balance"], ascending=[True, False]).index[0]
     best = table.loc[best_index]
     setting = _setting(table, best_index, keys)
-    if float(best["shortfall"]) > 0:
-        out.append(Finding(
-            "no_point_on_target", HIGH,
-            f"No point of the grid meets the targets ({describe_targets(targets)}). The closest, {setting}, "
-            f"has balance {pct(best['balance'])} and median length {best['length_median']:g} (shortfall "
-            f"{best['shortfall']:.3f}). Widen the grid or sweep another key.",
-            float(best["shortfall"]), None, "#every-point"))
+    met = table["verdict"] == MEETS if "verdict" in table else table["shortfall"] == 0
+    if not met.any():
+        unsettled = table[(table["shortfall"] == 0) & (table.get("verdict", OPEN) == OPEN)]
+        if float(best["shortfall"]) > 0:
+            text = (f"No point of the grid meets the targets ({describe_targets(targets)}). The closest, {setting}, "
+                    f"has balance {pct(best['balance'])} and median length {best['length_median']:g} (shortfall "
+                    f"{best['shortfall']:.3f}). Widen the grid or sweep another key.")
+        else:
+            text = (f"No point of the grid is shown to meet the targets ({describe_targets(targets)}): "
+                    f"{len(unsettled)} of {len(table)} points are on target by their estimates, but their 95% "
+                    f"intervals reach past a target (not settled), e.g. {setting} with balance {pct(best['balance'])} "
+                    f"(95% CI {pct(best['balance_ci_low'])} to {pct(best['balance_ci_high'])}). More games (--n) "
+                    "would settle it.")
+        out.append(Finding("no_point_on_target", HIGH, text, float(best["shortfall"]), None, "#every-point"))
     for k in keys:
         vals = list(values[k])
         numeric = all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in vals)
@@ -240,10 +268,25 @@ def sweep_findings(table: pd.DataFrame, keys: list[str], values: dict[str, list]
             others = "".join(f" --param {o}={','.join(str(v) for v in values[o])}" for o in keys if o != k)
             out.append(Finding(
                 "best_at_edge", MEDIUM,
-                f"The best point, {setting}, is at the {side} edge of the grid for {k} ({lo} to {hi}): the best "
-                "setting may lie beyond it.", float(here), None,
+                f"{_best_words(table, best_index)}, {setting}, is at the {side} edge of the grid for {k} ({lo} to "
+                f"{hi}): the best setting may lie beyond it.", float(here), None,
                 f"simbalance sweep {game or 'GAME'} --param {k}={beyond}{others}"))
     return ordered(out)
+
+
+def _best_words(table: pd.DataFrame, best_index) -> str:
+    """How the closest point is named: "the best point" only when its balance is told apart from
+    every other point's (stats.standout, the multiplicity rule of a best of N); otherwise "the point
+    closest to the targets by its estimates", which noise may have picked among equals."""
+    if "balance_ci_low" not in table:
+        return "The best point"
+    rows = table.reset_index(drop=True)
+    where = list(table.index).index(best_index)
+    errors = standard_error(rows["balance_ci_low"], rows["balance_ci_high"])
+    best, _ = standout(rows["balance"].to_numpy(float), errors)
+    if best == where:
+        return "The best point"
+    return "The point closest to the targets by its estimates (its balance not told apart from every other point's)"
 
 
 def _setting(table: pd.DataFrame, index, keys: list[str]) -> str:

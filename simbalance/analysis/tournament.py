@@ -1,7 +1,8 @@
 """Tournaments: every assignment of the strategies to the seats, a matchup matrix and ratings.
 
 - Matchup A against B: A's per-seat win rate in the decided games whose seats hold only A and B
-  (both present), with a Wilson interval; the fair share is 1/P. Over decided games, like every
+  (both present), with a Wilson interval clustered by game (stats.clustered_share: a game holds
+  several of A's seats, which are not independent trials); the fair share is 1/P. Over decided games, like every
   comparison with 1/P (docs/metrics.md): games without a winner (timeouts, stalemates) say
   nothing about who is stronger; their share is reported beside.
 - Head-to-head share of A against B, in the same games: A's per-seat win rate divided by the sum of
@@ -20,7 +21,8 @@ import numpy as np
 import pandas as pd
 
 from simbalance.analysis.findings import Finding, across, ci_text, pct, seat_imbalance, severity
-from simbalance.core.aggregate import Z95, RunAggregate, wilson
+from simbalance.analysis.stats import ALPHA, clustered_share, normal_half, quantile, standard_error
+from simbalance.core.aggregate import RunAggregate
 from simbalance.core.records import seat_share
 
 BOOTSTRAP = 200
@@ -35,7 +37,7 @@ def seat_matrix(games: pd.DataFrame, players: int) -> tuple[np.ndarray, np.ndarr
 
 
 def head_to_head(a_wins: np.ndarray, a_seats: np.ndarray, b_wins: np.ndarray, b_seats: np.ndarray,
-                 z: float = Z95) -> tuple[float, float, float]:
+                 alpha: float = ALPHA) -> tuple[float, float, float]:
     """A's head-to-head share r_A / (r_A + r_B) from per-game arrays (A's win share and seat count
     in each game, B's the same), with its 95% delta-method interval over games."""
     m = len(a_wins)
@@ -51,7 +53,8 @@ def head_to_head(a_wins: np.ndarray, a_seats: np.ndarray, b_wins: np.ndarray, b_
     influence = (rb / total ** 2 * ((a_wins - wa) / sa - ra * (a_seats - sa) / sa)
                  - ra / total ** 2 * ((b_wins - wb) / sb - rb * (b_seats - sb) / sb))
     se = float(np.sqrt(influence.var(ddof=1) / m)) if m > 1 else float("inf")
-    return share, max(0.0, share - z * se), min(1.0, share + z * se)
+    half = normal_half(se, alpha)
+    return share, max(0.0, share - half), min(1.0, share + half)
 
 
 def matchups(games: pd.DataFrame, players: int, names: tuple[str, ...]) -> pd.DataFrame:
@@ -70,7 +73,9 @@ def matchups(games: pd.DataFrame, players: int, names: tuple[str, ...]) -> pd.Da
             won = shares[decided]
             seat_games = int(a_seats.sum())
             wins = float(won[a_seats].sum())
-            lo, hi = wilson(wins, seat_games)
+            # a game holds several of A's seats: the interval is clustered by game (stats.clustered_share)
+            rate = clustered_share((won * a_seats).sum(axis=1), a_seats.sum(axis=1))
+            lo, hi = rate.low, rate.high
             h2h, h2h_lo, h2h_hi = head_to_head((won * a_seats).sum(axis=1), a_seats.sum(axis=1),
                                                (won * b_seats).sum(axis=1), b_seats.sum(axis=1))
             rows.append({"strategy": names[a], "opponent": names[b], "games": int(only.sum()),
@@ -131,14 +136,15 @@ def ratings(games: pd.DataFrame, players: int, names: tuple[str, ...], seed: int
 
 
 def tournament_findings(matchups: pd.DataFrame, names: list[str], th: dict, command: str | None = None) -> list[Finding]:
-    """A strategy whose head-to-head share's CI is above an even 50% against every other strategy."""
+    """A strategy whose head-to-head share is above an even 50% against every other strategy, told
+    apart after the multiplicity rule of "the strongest of N" (``strongest``)."""
     out = []
     for name in names:
         rows = matchups[matchups["strategy"] == name]
         others = [o for o in names if o != name]
         if len(others) == 0 or len(rows) < len(others):
             continue
-        if (rows["h2h_ci_low"] > 0.5).all():
+        if strongest(matchups, names) == name:
             worst = rows.sort_values("h2h_share").iloc[0]
             edge = (float(worst["h2h_ci_low"]) - 0.5, float(worst["h2h_ci_high"]) - 0.5)  # over an even share
             out.append(Finding(
@@ -149,6 +155,24 @@ def tournament_findings(matchups: pd.DataFrame, names: list[str], th: dict, comm
                 float(worst["h2h_share"]), (float(worst["h2h_ci_low"]), float(worst["h2h_ci_high"])),
                 "#matchups"))
     return out
+
+
+def strongest(matchups: pd.DataFrame, names: list[str], alpha: float = ALPHA) -> str | None:
+    """The strategy told apart as the strongest: its head-to-head share above an even 50% against
+    each of the N - 1 others at the two-sided Bonferroni level ``alpha / (N - 1)`` (stats.standout's
+    rule: with N strategies of equal strength, one is named with probability at most ``alpha``);
+    None when none is ("no strategy stands out")."""
+    if len(names) < 2:
+        return None
+    z = quantile(alpha / (len(names) - 1))
+    for name in names:
+        rows = matchups[matchups["strategy"] == name]
+        if len(rows) < len(names) - 1:
+            continue
+        se = standard_error(rows["h2h_ci_low"], rows["h2h_ci_high"])
+        if np.all(rows["h2h_share"].to_numpy(float) - z * np.asarray(se) > 0.5):
+            return name
+    return None
 
 
 def seats_by_lineup(f: Finding, games: pd.DataFrame, players: int, lineups: np.ndarray, names: tuple[str, ...],

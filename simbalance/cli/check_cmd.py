@@ -174,8 +174,9 @@ def check(
         for m in result.metrics:
             name, *cells = metric_row(m)[:-1]
             tab.add_row(metric_label(name), *cells, _status_cell(m, fail_on_change))
-        for bound, measured, ok in result.bounds:
-            tab.add_row(f"bound: {escape(bound)}", "", "", escape(measured), "", "", "ok" if ok else "[bold red]VIOLATED[/]")
+        for b in result.bounds:
+            tab.add_row(f"bound: {escape(b.bound)}", "", "", escape(b.measured), "", "",
+                        escape(b.status) if b.ok else "[bold red]VIOLATED[/]")
         console.print(tab)
         for note in result.notes:
             console.print(f"[yellow]note:[/] {escape(note)}", soft_wrap=True)
@@ -194,7 +195,7 @@ def check(
     if failed:
         for r in failed:
             what = [f"{metric_label(m.metric)} {m.status}" for m in r.failing]
-            what += [f"bound violated: {escape(bound)}" for bound, _, ok in r.bounds if not ok]
+            what += [f"bound violated: {escape(b.bound)}" for b in r.bounds if not b.ok]
             console.print(f"[bold red]balance check failed[/] in {r.game}: {'; '.join(what)}", soft_wrap=True)
         raise typer.Exit(1)
     console.print(f"[green]all {len(results)} baseline(s) pass[/]", soft_wrap=True)

@@ -30,7 +30,7 @@ def compare(
     n: Annotated[str, typer.Option("--n", help="Games per arm: 1e5, 100_000 or 100000.")] = "1e5",
     strategies: Annotated[str | None, typer.Option(help="Strategy per seat, comma-separated.")] = None,
     rotate: Annotated[bool, typer.Option(help="Play every seat permutation of the strategies.")] = False,
-    alpha: Annotated[float | None, typer.Option(help="Significance level after Holm's correction, for the table, the forest plot and the findings alike (default: the config's findings.alpha, 0.01).", show_default=False)] = None,
+    alpha: Annotated[float | None, typer.Option(help="Significance level after Holm's correction, for the table, the forest plot and the findings alike (default: the config's findings.alpha, 0.05).", show_default=False)] = None,
     out: Annotated[Path | None, typer.Option(help="Output folder (default: reports/compare-<game>-<time>).")] = None,
 ) -> None:
     """Run the baseline and each arm (a --variant file or an --arm written inline) on the same seeds

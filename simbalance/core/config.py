@@ -76,7 +76,7 @@ def deck_path(game_id: str, source: str) -> Path:
 # of every game; a config's ``[findings]`` table or ``--set findings.KEY=...`` changes one. Shares are
 # shares of the games (0.01 = 1%), lengths in the game's unit (turns, rounds, picks).
 FINDINGS_DEFAULTS: dict[str, Any] = {
-    "alpha": 0.01,               # a difference counts when its test's p-value is below this
+    "alpha": 0.05,               # the one level of every decision a page states (analysis/stats.ALPHA)
     "seat_gap_min": 0.03,        # seat imbalance: largest gap between two players' shares of decided games
     "length_median_min": 2.0,    # degenerate length: a median at or below this
     "length_over_target": 2.0,   # far too long: a median above this times the top of targets.length_median

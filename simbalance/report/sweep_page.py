@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from simbalance.analysis.check import format_difference
 from simbalance.analysis.findings import Finding
+from simbalance.analysis.stats import MEETS
 from simbalance.analysis.sweep import describe_targets
 from simbalance.report import run_folder
 from simbalance.report.figures import sweep_heatmap, sweep_lines
@@ -17,9 +18,10 @@ from simbalance.report.html import command_block, figures, num, page, pct, sub_l
 if TYPE_CHECKING:
     from simbalance.studies.sweep import SweepResult
 
-SHOWN = ("balance", "first_player_advantage", "length_mean", "length_median", "timeouts", "shortfall")
+SHOWN = ("balance", "first_player_advantage", "length_mean", "length_median", "timeouts", "shortfall", "verdict")
 HEADS = {"balance": "balance", "first_player_advantage": "player 1's advantage", "length_mean": "mean length",
-         "length_median": "median length", "timeouts": "timeouts", "shortfall": "shortfall (0: on target)"}
+         "length_median": "median length", "timeouts": "timeouts", "shortfall": "shortfall (0: on target)",
+         "verdict": "targets (by 95% intervals)"}
 
 
 def sweep_figures(result: SweepResult) -> dict:
@@ -27,7 +29,7 @@ def sweep_figures(result: SweepResult) -> dict:
     keys = [p.key for p in result.params]
     if len(keys) == 1:
         return {"sweep": sweep_lines(result.table, keys[0], plan.players, plan.spec.length_unit, result.targets)}
-    on_target = result.table["shortfall"] == 0
+    on_target = result.table["verdict"] == MEETS  # by its intervals, as solve and check judge it
     return {
         "balance_heatmap": sweep_heatmap(result.table, keys[0], keys[1], "balance", "balance", on_target),
         "length_heatmap": sweep_heatmap(result.table, keys[0], keys[1], "length_mean",
@@ -38,7 +40,9 @@ def sweep_figures(result: SweepResult) -> dict:
 RATES = ("balance", "first_player_advantage", "timeouts")  # shown in percent, like every rate
 
 
-def _cell(metric: str, value: float) -> str:
+def _cell(metric: str, value) -> str:
+    if metric == "verdict":
+        return escape(str(value))
     if metric in RATES:
         if metric == "first_player_advantage":  # a difference of shares: percentage points
             return format_difference(value, "share")
@@ -47,7 +51,7 @@ def _cell(metric: str, value: float) -> str:
 
 
 def _rows(df, keys) -> list[list[str]]:
-    return [[escape(str(df[k].iloc[i])) for k in keys] + [_cell(m, float(df[m].iloc[i])) for m in SHOWN if m in df]
+    return [[escape(str(df[k].iloc[i])) for k in keys] + [_cell(m, df[m].iloc[i]) for m in SHOWN if m in df]
             for i in range(len(df))]
 
 
@@ -55,14 +59,15 @@ def render_sweep(result: SweepResult, images: dict[str, bytes], command: str,
                  findings: list[Finding] | None = None) -> str:
     plan = result.base_plan
     keys = [p.key for p in result.params]
-    heads = keys + [HEADS[m] for m in SHOWN]
+    heads = keys + [HEADS[m] for m in SHOWN if m in result.table]
     target_text = describe_targets(result.targets)
     best = ""
     if len(result.rechecked):
         top = result.rechecked.iloc[0]
         setting = ", ".join(f"{k} = {result.rechecked[k].iloc[0]}" for k in keys)
-        verdict = (" (on target)" if top["shortfall"] == 0 else f", shortfall {top['shortfall']:.3f}"
-                   if top["shortfall"] == top["shortfall"] else " (no game with a winner)")
+        verdict = (" (no game with a winner)" if top["shortfall"] != top["shortfall"]
+                   else f": {top['verdict']} the targets by its 95% intervals" if top["shortfall"] == 0
+                   else f", shortfall {top['shortfall']:.3f}")
         best = (f"Closest to the targets: <b>{escape(setting)}</b>, re-checked on a fresh seed: balance "
                 f"{pct(top['balance'], 2)}, median length {top['length_median']:g}{verdict}.")
     drawn = ("The targets are drawn as green bands (balance at least the target; the median length's range); "

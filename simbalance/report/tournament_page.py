@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 import pandas as pd
 from matplotlib.figure import Figure
 
+from simbalance.analysis.tournament import strongest
 from simbalance.report import run_folder
 from simbalance.report.figures import matchup_heatmap, ratings_bars
 from simbalance.report.html import command_block, figures, page, pct, sub_line, table
@@ -39,11 +40,16 @@ def write_tournament_folder(res: TournamentResult, out: Path, command: str) -> P
                                     "head_to_head": head_to_head_heatmap(res.matchups, names),
                                     "ratings": ratings_bars(res.ratings)})
         best = res.ratings.iloc[0]
+        told_apart = strongest(res.matchups, list(names))  # "strongest" only when told apart from every other
         found = res.findings()
         run_folder.write_json(tmp / "findings.json", {"findings": [f.to_dict() for f in found]})
         parts = [
-            f"<p class='verdict'>Strongest: <b>{escape(best['strategy'])}</b> (rating {best['elo']:+.0f}, "
-            f"95% CI {best['ci_low']:+.0f} to {best['ci_high']:+.0f}).</p>",
+            (f"<p class='verdict'>Strongest: <b>{escape(best['strategy'])}</b> (rating {best['elo']:+.0f}, "
+             f"95% CI {best['ci_low']:+.0f} to {best['ci_high']:+.0f}; above an even 50% head to head against "
+             "every other strategy, adjusted for the comparisons).</p>" if told_apart == best["strategy"] else
+             f"<p class='verdict'>No strategy stands out: none beats every other head to head once adjusted for "
+             f"the comparisons. The highest rating is {escape(best['strategy'])}'s ({best['elo']:+.0f}, 95% CI "
+             f"{best['ci_low']:+.0f} to {best['ci_high']:+.0f}).</p>"),
             "<h2 id='figures'>Figures</h2><p class='dig'>Click a figure to enlarge it, click again to close.</p>",
             figures(images),
         ]

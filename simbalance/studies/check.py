@@ -17,9 +17,12 @@ from typing import Any
 from xml.sax.saxutils import escape as xml_escape
 
 from simbalance.analysis.check import (
+    BOUND_OPEN,
+    DEFAULT_ALPHA,
     STATUS_BETTER,
     STATUS_OK,
     STATUS_WITHIN,
+    BoundCheck,
     MetricCheck,
     check_bounds,
     compare_to_baseline,
@@ -154,7 +157,7 @@ class CheckResult:
     n: int
     seed: int
     metrics: list[MetricCheck]
-    bounds: list[tuple[str, str, bool]]
+    bounds: list[BoundCheck]  # each holds, is VIOLATED or is not settled (a warning)
     notes: list[str] = field(default_factory=list)
     seconds: float = 0.0
     fail_on_change: bool = False  # also fail on "better" and "changed" (by default only "worse" fails)
@@ -165,7 +168,7 @@ class CheckResult:
 
     @property
     def passed(self) -> bool:
-        return not self.failing and all(ok for _, _, ok in self.bounds)
+        return not self.failing and all(b.ok for b in self.bounds)
 
     @property
     def moved(self) -> list[MetricCheck]:
@@ -282,18 +285,21 @@ def prepare_checks(paths: list[Path], *, n: int | None = None, seed: int | None 
     return [prepare_check(p, n=n, seed=seed, game=game, overrides=overrides, config=config) for p in paths]
 
 
-def play_check(prepared: PreparedCheck, *, alpha: float = 0.05, progress: ProgressFactory | None = None,
+def play_check(prepared: PreparedCheck, *, alpha: float = DEFAULT_ALPHA, progress: ProgressFactory | None = None,
                fail_on_change: bool = False) -> CheckResult:
     plan, base = prepared.plan, prepared.base
     result = play(plan, progress, f"check {prepared.path.name}")
     summary = result.summary()
     checks = compare_to_baseline(base["metrics"], headline_metrics(summary), alpha, base.get("margins"))
-    bounds = check_bounds(summary, plan.config.get("bounds", {}))
+    bounds = check_bounds(result.aggregate, plan.config.get("bounds", {}), summary["length"]["unit"], alpha)
+    notes = list(prepared.notes) + [
+        f"bound not settled (a warning, not a failure): {b.bound}: measured {b.measured}; its interval reaches past "
+        "the bound: more games (--n) would settle it" for b in bounds if b.status == BOUND_OPEN]
     return CheckResult(str(prepared.path), base["setup"]["game"], prepared.n, prepared.seed, checks, bounds,
-                       list(prepared.notes), result.elapsed, fail_on_change)
+                       notes, result.elapsed, fail_on_change)
 
 
-def run_check(path: Path, *, n: int | None = None, seed: int | None = None, alpha: float = 0.05,
+def run_check(path: Path, *, n: int | None = None, seed: int | None = None, alpha: float = DEFAULT_ALPHA,
               progress: ProgressFactory | None = None, game: str | None = None, overrides: list[str] | None = None,
               config: str | Path | None = None, fail_on_change: bool = False) -> CheckResult:
     prepared = prepare_check(path, n=n, seed=seed, game=game, overrides=overrides, config=config)
@@ -414,8 +420,8 @@ def to_markdown(results: list[CheckResult]) -> str:
         for m in r.metrics:
             status = f"**{m.status}**" if m.fails(r.fail_on_change) else m.status
             lines.append("| " + " | ".join((*metric_row(m)[:-1], status)) + " |")
-        for bound, measured, ok in r.bounds:
-            lines.append(f"| bound: {bound} | | | {measured} | | | {'ok' if ok else '**VIOLATED**'} |")
+        for b in r.bounds:
+            lines.append(f"| bound: {b.bound} | | | {b.measured} | | | {b.status if b.ok else '**VIOLATED**'} |")
         hint = accept_hint(r)
         if hint:
             lines += ["", hint[0].upper() + hint[1:] + "."]
@@ -439,9 +445,11 @@ def to_junit(results: list[CheckResult]) -> str:
             elif m.status == STATUS_BETTER:
                 body = f"<system-out>{xml_escape(m.describe())}</system-out>"
             cases.append(f'<testcase classname="{_attr(r.game)}" name="{_attr(metric_label(m.metric))}" time="0">{body}</testcase>')
-        for bound, measured, ok in r.bounds:
-            body = "" if ok else f'<failure message="{_attr(bound)}: measured {_attr(measured)}"/>'
-            failures += 0 if ok else 1
-            cases.append(f'<testcase classname="{_attr(r.game)}" name="bound: {_attr(bound)}" time="0">{body}</testcase>')
+        for b in r.bounds:
+            body = (f'<failure message="{_attr(b.bound)}: measured {_attr(b.measured)}"/>' if not b.ok
+                    else f"<system-out>not settled: {xml_escape(b.measured)}</system-out>" if b.status == BOUND_OPEN
+                    else "")
+            failures += 0 if b.ok else 1
+            cases.append(f'<testcase classname="{_attr(r.game)}" name="bound: {_attr(b.bound)}" time="0">{body}</testcase>')
     return ('<?xml version="1.0" encoding="utf-8"?>\n<testsuite name="simbalance check" '
             f'tests="{len(cases)}" failures="{failures}">\n' + "\n".join(cases) + "\n</testsuite>\n")

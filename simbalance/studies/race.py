@@ -14,7 +14,7 @@ making it anytime (a longer budget settles more candidates, never fewer).
 Block ``k`` plays the same games for every candidate and every model (``derive_seed(seed, "solve
 rung", k)``): common random numbers across candidates and models, and a candidate's blocks merge
 into one aggregate per model (core/aggregate.RunAggregate). A candidate is refuted only at the
-level ``alpha / (tests × looks)`` (analysis/solve.judge_models): it is looked at after each of its
+level ``alpha / (tests × looks)`` (analysis/stats.judge_models, the statistics core): it is looked at after each of its
 blocks, and Bonferroni over those looks keeps a change that meets from being refuted by chance
 more often than ``alpha`` however long the race.
 """

@@ -9,7 +9,7 @@ player model, verified on fresh games (analysis/solve.py; docs/solve.md).
    grid, today's value left out) races (studies/race.py: successive halving whose left-behind
    candidates wait in reserve and play again while budget remains, on the same games for every
    candidate and model). A candidate that meets every target under every heuristic model
-   (analysis/solve.judge_models: one Holm family across models x targets) is found; one whose
+   (analysis/stats.judge_models: one Holm family across models x targets) is found; one whose
    interval lies wholly outside a target (Bonferroni over the race's looks) is refuted. The next
    stage runs only while fewer than ``answers`` are found.
 3. The found changes, smallest first, play ``verify_n`` games on the verification seed under every
@@ -120,7 +120,7 @@ class SolveResult:
     players: int
     targets: list[Target]
     knobs: list[Knob]
-    today: dict  # analysis/solve.judge of today's rules on the verification games
+    today: dict  # analysis/stats.judge of today's rules on the verification games
     today_result: SimulationResult
     candidates: pd.DataFrame  # one row per candidate tried (keys, size, games, verdict, metrics)
     answers: list[Answer]  # the smallest found changes, verified (or not, when interrupted)

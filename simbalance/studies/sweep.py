@@ -13,6 +13,7 @@ from simbalance.analysis.sweep import (
     MAX_POINTS,
     describe_targets,
     grid,
+    judged,
     parse_param,
     parse_target,
     point_rows,
@@ -81,7 +82,8 @@ def sweep(
     plans = [at(point, settings.seed).plan(n, **run) for point in points]  # validate every point before playing any
 
     def play_point(plan: RunPlan, point: dict, label: str) -> dict:
-        return point_rows(point, play(plan, progress, label).summary())
+        result = play(plan, progress, label)
+        return point_rows(point, result.summary()) | judged(result.aggregate, targets)
 
     game_id = settings.game
     rows = [play_point(plan, point, f"{game_id} {point}") for plan, point in zip(plans, points, strict=True)]

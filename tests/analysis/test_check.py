@@ -73,7 +73,7 @@ def test_designer_bounds_are_enforced(base_file, tmp_path):
     def tight(data):
         data["setup"]["overrides"] = ["bounds.length_median=[30, 40]"]
     res = run_check(edited(base_file, tmp_path, tight))
-    assert not res.passed and not any(ok for bound, _, ok in res.bounds if "median" in bound)
+    assert not res.passed and [b.status for b in res.bounds if "median" in b.bound] == ["VIOLATED"]
 
 
 def test_cli_exit_codes_and_ci_reports(base_file, tmp_path):

@@ -112,7 +112,7 @@ def test_one_alpha_for_the_compare_table_and_its_findings():
     from simbalance.analysis.findings import thresholds
 
     res = simbalance.compare("find-dr-evil", [], 3000, threads=1, arms={"rule": {"rules.repeat_min_holders": 2}})
-    assert res.alpha == thresholds(res.baseline.plan.config)["alpha"] == 0.01
+    assert res.alpha == thresholds(res.baseline.plan.config)["alpha"] == 0.05  # the one alpha (analysis/stats.ALPHA)
     for alpha in (0.01, 0.4):
         res = simbalance.compare("find-dr-evil", [], 3000, threads=1, alpha=alpha,
                                  arms={"rule": {"rules.repeat_min_holders": 2}})

@@ -132,3 +132,28 @@ def test_the_game_clustered_difference_covers_where_seat_rows_move_together(seed
         naive_hits += abs(d.estimate) <= naive
     assert abs(hits / 600 - 0.95) < 0.03
     assert naive_hits / 600 < 0.8  # rows taken as independent: far too narrow
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_share_of_seat_games_clustered_by_game_covers_where_wilson_over_seats_does_not(seed):
+    """Issue 52: a tournament's per-seat win rate of A counts A's seat-games, several per game.
+    Planted: A holds 1 to 3 of 4 seats; a game's A seats win together more often than apart (the
+    game favours A or not: shares 0.7 or 0, so the true per-seat rate is 0.35). Wilson over the
+    seat-games treats them as independent and covers well under 95%; stats.clustered_share covers
+    at the nominal rate."""
+    from simbalance.analysis.stats import clustered_share
+    from simbalance.core.aggregate import wilson
+
+    rng = np.random.default_rng(seed)
+    runs, games, truth = 400, 300, 0.35
+    clustered = naive = 0
+    for _ in range(runs):
+        seats = rng.integers(1, 4, games).astype(float)
+        rate = np.where(rng.random(games) < 0.5, 0.7, 0.0)
+        wins = rng.binomial(seats.astype(int), rate).astype(float)
+        share = clustered_share(wins, seats)
+        clustered += share.low <= truth <= share.high
+        lo, hi = wilson(wins.sum(), seats.sum())
+        naive += lo <= truth <= hi
+    assert abs(clustered / runs - 0.95) <= 3 * np.sqrt(0.95 * 0.05 / runs)
+    assert naive / runs < 0.9

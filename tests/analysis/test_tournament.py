@@ -1,6 +1,7 @@
 """Tournaments: they agree with single runs, find the stronger strategy, and reject bad input."""
 
 import numpy as np
+import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
@@ -177,3 +178,28 @@ def test_cli_tournament_labels_both_readings_and_takes_a_config(tmp_path):
     missing = CliRunner().invoke(app, ["tournament", GAME, "--strategies", "random,blocker", "--n", "100",
                                        "--config", str(tmp_path / "nope.toml"), "--out", str(tmp_path / "u")])
     assert missing.exit_code == 2 and missing.output.strip().startswith("error: config file")
+
+
+def _h2h(shares: dict[tuple[str, str], float], half: float = 0.025) -> pd.DataFrame:
+    rows = []
+    for (a, b), share in shares.items():
+        for me, other, s in ((a, b, share), (b, a, 1 - share)):
+            rows.append({"strategy": me, "opponent": other, "h2h_share": s, "h2h_ci_low": s - half,
+                         "h2h_ci_high": s + half})
+    return pd.DataFrame(rows)
+
+
+def test_the_strongest_strategy_is_named_only_when_told_apart_after_the_comparisons():
+    """Issue 52: "the strongest of N" is named only when told apart after the multiplicity rule. Before,
+    a strategy 52.7% head to head (95% CI 50.2% to 55.2%) against each of two others was "dominant" on
+    a per-comparison 95% reading; at the Bonferroni level over the two comparisons it is not."""
+    from simbalance.analysis.findings import thresholds
+    from simbalance.analysis.tournament import strongest, tournament_findings
+
+    names = ["a", "b", "c"]
+    near = _h2h({("a", "b"): 0.527, ("a", "c"): 0.527, ("b", "c"): 0.5})
+    assert strongest(near, names) is None
+    assert not [f for f in tournament_findings(near, names, thresholds(None)) if f.kind == "dominant_strategy"]
+    clear = _h2h({("a", "b"): 0.56, ("a", "c"): 0.58, ("b", "c"): 0.5})
+    assert strongest(clear, names) == "a"
+    assert [f.kind for f in tournament_findings(clear, names, thresholds(None))] == ["dominant_strategy"]
