@@ -10,8 +10,10 @@
     >>> checked.report_findings()                  # the seat finding, checked under strong play
     >>> card_value("captain-action", states=500).value("Captain Action wildcard 0")   # causal card value
 
-The studies live in ``simbalance/studies/`` (one module each, with its result type); this module
-only gathers them. The CLI calls the same functions, so the API and the CLI give the same numbers
+The studies live in ``simbalance/studies/`` (one module each, with its result type and its
+``STUDY``: core/study.py); this module gathers every entry from the registry (studies/registry.py),
+so a new study is here without an edit: ``simbalance.api.lengths``, ``ladder``, ``robustness``,
+``fit_eval``, ``run_check``... (``STUDIES`` lists them). The CLI calls the same functions, so the API and the CLI give the same numbers
 for the same seed.
 """
 
@@ -23,6 +25,7 @@ from simbalance.core.errors import ConfigError, SimbalanceError
 from simbalance.core.plan import MAX_SEED, RunPlan, check_n, check_seed
 from simbalance.studies.card_value import CardValueResult, card_value
 from simbalance.studies.compare import ComparisonResult, compare, same_games
+from simbalance.studies.registry import all_studies, entry_of
 from simbalance.studies.robustness import strong_play
 from simbalance.studies.run import SimulationResult, simulate, summarize_run
 from simbalance.studies.settings import RunSettings, plan_run
@@ -31,6 +34,10 @@ from simbalance.studies.solve import SolveResult, solve
 from simbalance.studies.sweep import SweepResult, sweep
 from simbalance.studies.tournament import TournamentResult, tournament
 from simbalance.studies.tune import TuneResult, tune
+
+# Every study's API entry, by its entry name (core/study.Study.entry_name), found not listed.
+STUDIES = {study.entry_name: entry_of(study) for study in all_studies()}
+globals().update(STUDIES)
 
 
 def write_report(result: SimulationResult, out: str | Path | None = None) -> Path:
@@ -49,3 +56,4 @@ __all__ = [
     "SweepResult", "TournamentResult", "TuneResult", "card_value", "check_n", "check_seed", "compare", "plan_run", "same_games",
     "simulate", "skill", "solve", "strong_play", "summarize_run", "sweep", "tournament", "tune", "write_report",
 ]
+__all__ += sorted(set(STUDIES) - set(__all__))

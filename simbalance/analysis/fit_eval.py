@@ -27,7 +27,6 @@ cost the fit little likelihood (the held-out log-loss in eval.json) and take suc
 from __future__ import annotations
 
 import numpy as np
-from scipy.optimize import minimize
 
 L2 = 1e-3  # penalty on the standardized weights, per position: (L2 / 2) |w|^2 against the mean log-likelihood
 PROB_FLOOR = 1e-6  # a predicted share is taken as at least this in the log-loss (a hand-written 0 stays finite)
@@ -70,6 +69,8 @@ def fit_logit(feats: np.ndarray, final: np.ndarray, l2: float = L2, signs=None) 
 
     signs = np.zeros(k, int) if signs is None else np.asarray(signs)
     bounds = [(0.0, None) if sign > 0 else ((None, 0.0) if sign < 0 else (None, None)) for sign in signs]
+    from scipy.optimize import minimize  # imported here: every command imports this module, few fit
+
     res = minimize(loss, np.zeros(k), jac=True, method="L-BFGS-B", bounds=bounds,
                    options={"maxiter": 500, "gtol": 1e-8})
     weights = np.where(varies, res.x / scale, 0.0)

@@ -670,7 +670,9 @@ def solve_findings(*, targets: list[Target], knobs: list[Knob], today: dict, ans
                 "refuted by its 95% interval; not every combination of the knobs was tried)")
     else:
         why = "the budget ran out" if budget_spent else (
-            f"at most {verify_n:,} games a candidate" if verify_n else "the most games a candidate plays")
+            # the cap is on one block (--verify-n), not on a candidate's games: those add up to almost twice it
+            f"their blocks reached {verify_n:,} games, --verify-n's: a larger --verify-n plays more" if verify_n
+            else "they reached the most games a candidate plays")
         what = (f"none found within the budget for {goal}{under}: {unsettled} change{'s' * (unsettled != 1)} "
                 f"still possible, not settled ({why})")
     text = f"No change found: {what}."
@@ -721,6 +723,8 @@ def grid_hints(tried: pd.DataFrame, knobs: list[Knob], targets: list[Target], to
     hints = []
     one = tried[tried["keys_changed"] == 1]
     for k in knobs:
+        if k.kind != NUMBER:
+            continue  # a choice's words, a true/false rule or a variant file have no value between two others
         whole = isinstance(k.today, int)
         if whole and (k.step is None or k.step <= 1):
             continue  # no value between two neighbours to try

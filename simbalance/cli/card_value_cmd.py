@@ -4,8 +4,6 @@ each kind of decision matters (docs/card_value.md)."""
 
 from __future__ import annotations
 
-import shlex
-import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -13,9 +11,10 @@ import typer
 from rich.console import Console
 
 from simbalance.cli.findings_out import print_findings
-from simbalance.cli.run_cmd import parse_count
 from simbalance.cli.settings_options import plays_games
+from simbalance.cli.study_command import command_line
 from simbalance.cli.terminal import Table
+from simbalance.core.plan import parse_count
 from simbalance.studies.settings import RunSettings
 
 
@@ -79,7 +78,7 @@ def card_value(
         console.print(dtab)
     elif res.note:
         console.print(res.note)
-    command = "simbalance " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+    command = command_line()
     folder = write_card_value_folder(res, target, command)
     print_findings(console, res.findings(), page=str(folder / "card_value.html"))
     Console(stderr=True).print(f"report: {folder / 'card_value.html'}")

@@ -12,10 +12,11 @@ from rich.console import Console
 from rich.markup import escape
 
 from simbalance.analysis.labels import metric_label
-from simbalance.cli.run_cmd import ParameterSource, parse_count
+from simbalance.cli.run_cmd import ParameterSource
 from simbalance.cli.settings_options import plays_games
 from simbalance.cli.terminal import Table
 from simbalance.core.errors import SimbalanceError
+from simbalance.core.plan import parse_count
 from simbalance.studies.settings import RunSettings
 
 # What a baseline's setup is made of: fixed by the file when --update re-records it.
@@ -199,3 +200,7 @@ def check(
             console.print(f"[bold red]balance check failed[/] in {r.game}: {'; '.join(what)}", soft_wrap=True)
         raise typer.Exit(1)
     console.print(f"[green]all {len(results)} baseline(s) pass[/]", soft_wrap=True)
+
+
+# Commands that are not studies (a study is found from studies/registry.py): name -> (rank, function).
+COMMANDS = {"baseline": (130, baseline)}

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import shlex
-import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -14,9 +12,10 @@ from simbalance.analysis.check import format_difference, format_value
 from simbalance.analysis.findings import p_value
 from simbalance.analysis.labels import metric_label
 from simbalance.cli.findings_out import print_findings
-from simbalance.cli.run_cmd import parse_count
 from simbalance.cli.settings_options import plays_games
+from simbalance.cli.study_command import command_line
 from simbalance.cli.terminal import Table
+from simbalance.core.plan import parse_count
 from simbalance.studies.settings import RunSettings
 
 
@@ -57,7 +56,7 @@ def compare(
                          rotate=rotate, alpha=alpha, progress=RichProgress)
     for warning in result.warnings:
         Console(stderr=True).print(f"[bold yellow]warning:[/] {warning}")
-    command = "simbalance " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+    command = command_line()
     folder = write_compare_folder(result, target, command)
     console = Console()
     arms_tab = Table(title=f"{game}: the arms")

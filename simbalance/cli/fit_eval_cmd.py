@@ -9,9 +9,9 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from simbalance.cli.run_cmd import parse_count
 from simbalance.cli.settings_options import plays_games
 from simbalance.cli.terminal import Table
+from simbalance.core.plan import parse_count
 from simbalance.studies.settings import RunSettings
 
 

@@ -34,3 +34,7 @@ def games() -> None:
         typer.echo(f"error: {trouble.message}", err=True)
     if problems:
         raise typer.Exit(2)
+
+
+# Commands that are not studies (a study is found from studies/registry.py): name -> (rank, function).
+COMMANDS = {"games": (0, games)}

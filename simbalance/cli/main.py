@@ -78,42 +78,22 @@ app = typer.Typer(
 
 
 def _register() -> None:
-    from simbalance.cli import (
-        card_value_cmd,
-        check_cmd,
-        compare_cmd,
-        fit_eval_cmd,
-        games_cmd,
-        ladder_cmd,
-        new_game_cmd,
-        replay_cmd,
-        robustness_cmd,
-        run_cmd,
-        skill_cmd,
-        solve_cmd,
-        strategies_cmd,
-        sweep_cmd,
-        tournament_cmd,
-        tune_cmd,
-    )
+    """Every study's command (studies/registry.py: a module under simbalance/studies/ with a STUDY)
+    and every other command (a module under simbalance/cli/ with COMMANDS), in rank order: nothing
+    here lists them."""
+    import importlib
+    import pkgutil
 
-    app.command("games")(games_cmd.games)
-    app.command("strategies")(strategies_cmd.strategies)
-    app.command("run")(run_cmd.run)
-    app.command("compare")(compare_cmd.compare)
-    app.command("sweep")(sweep_cmd.sweep)
-    app.command("solve")(solve_cmd.solve)
-    app.command("tournament")(tournament_cmd.tournament)
-    app.command("skill")(skill_cmd.skill)
-    app.command("tune")(tune_cmd.tune)
-    app.command("ladder")(ladder_cmd.ladder)
-    app.command("robustness")(robustness_cmd.robustness)
-    app.command("card-value")(card_value_cmd.card_value)
-    app.command("fit-eval")(fit_eval_cmd.fit_eval)
-    app.command("replay")(replay_cmd.replay)
-    app.command("baseline")(check_cmd.baseline)
-    app.command("check")(check_cmd.check)
-    app.command("new-game")(new_game_cmd.new_game)
+    import simbalance.cli as cli_pkg
+    from simbalance.cli.study_command import study_command
+    from simbalance.studies.registry import all_studies
+
+    commands = [(study.rank, study.name, study_command(study)) for study in all_studies()]
+    for info in pkgutil.iter_modules(cli_pkg.__path__):
+        module = importlib.import_module(f"{cli_pkg.__name__}.{info.name}")
+        commands += [(rank, name, fn) for name, (rank, fn) in getattr(module, "COMMANDS", {}).items()]
+    for _, name, fn in sorted(commands, key=lambda c: c[0]):
+        app.command(name)(fn)
 
 
 _register()

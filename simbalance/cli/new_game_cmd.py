@@ -32,3 +32,7 @@ def new_game(
     typer.echo(f"  pip install -e {shlex.quote(f'{folder}[test]')}")  # the test extra: pytest
     typer.echo(f"  simbalance run {names.game_id} --n 1e5")
     typer.echo(f"  pytest {shlex.quote(str(folder))}")
+
+
+# Commands that are not studies (a study is found from studies/registry.py): name -> (rank, function).
+COMMANDS = {"new-game": (150, new_game)}

@@ -34,3 +34,7 @@ def replay(
         raise SimbalanceError(f"{plan.spec.id}: replay is not available for this engine yet")
     for line in plan.engine.replay(plan, game_index):
         typer.echo(line)
+
+
+# Commands that are not studies (a study is found from studies/registry.py): name -> (rank, function).
+COMMANDS = {"replay": (120, replay)}

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import re
-import shlex
 import signal
 import sys
 import time
@@ -19,11 +17,12 @@ from rich.console import Console
 from simbalance.analysis.findings import p_value
 from simbalance.cli.findings_out import print_findings
 from simbalance.cli.settings_options import WHERE, plays_games
+from simbalance.cli.study_command import command_line
 from simbalance.cli.terminal import Table
 from simbalance.core.errors import SimbalanceError
 from simbalance.core.faults import fault
 from simbalance.core.paths import check_path_text
-from simbalance.core.plan import check_precision
+from simbalance.core.plan import check_precision, parse_count
 from simbalance.studies.settings import IDENTITY, RunSettings, as_options
 
 try:  # typer >= 0.22 vendors click; older typer uses click itself
@@ -85,28 +84,6 @@ class RunRequest:
     def plan(self):
         return self.settings.plan(self.n, strategies=self.strategies, rotate=self.rotate, chunk_size=self.chunk_size,
                                   validate=self.validate, strategy_file=self.strategy_file)
-
-
-def parse_count(text: str, option: str = "--n") -> int:
-    """``1e6``, ``1_000_000`` and ``1000000`` all mean one million: the text read as a number, then
-    checked by the one check of a count (core/plan.check_n, which names ``option`` and the text)."""
-    from simbalance.core.plan import check_n
-    from simbalance.core.runner import MAX_GAMES
-
-    # ASCII digits only, nothing around them: Python's int() and re's \d also take " 10 ", "10\n",
-    # full-width and Arabic-Indic digits, which a designer did not mean to type
-    if not text.isascii() or any(ch.isspace() for ch in text):
-        raise SimbalanceError(f"{option} {text!r}: write the number in the digits 0-9 with nothing around it, "
-                              "e.g. 1000000, 1_000_000 or 1e6")
-    cleaned = text.replace("_", "")
-    value: object = None
-    too_many = MAX_GAMES + 1
-    if re.fullmatch(r"[0-9]+", cleaned):  # far too many digits: no huge int, just too many
-        value = int(cleaned) if len(cleaned.lstrip("0")) <= len(str(MAX_GAMES)) else too_many
-    elif re.fullmatch(r"[0-9]+(\.[0-9]+)?[eE]\+?[0-9]+", cleaned):
-        value = float(cleaned)  # exact for whole numbers up to MAX_GAMES; inf for huge exponents
-        value = too_many if value > MAX_GAMES else value
-    return check_n(value, f"{option} {text!r}")
 
 
 def records_fit(n: int, record_bytes: int) -> bool:
@@ -339,6 +316,7 @@ def _play_and_write(plan, request: RunRequest, keep: bool, state_dir: Path, resu
     if not keep and not quiet:
         err.print(f"streaming {plan.n:,} games: statistics are merged chunk by chunk; engine statistics and card "
                   "impact use the first 200,000 games")
+    plan = plan.ready(None if quiet else RichProgress)  # the plan's steps (a refit) before its games
     progress = None if quiet else RichProgress(plan.spec.id)
     with interruptible() as stop:
         # keep_checkpoint: the checkpoint, with every game, stays until the folder is in place
@@ -367,7 +345,7 @@ def _play_and_write(plan, request: RunRequest, keep: bool, state_dir: Path, resu
         finally:
             if progress is not None:
                 progress.close()
-    command = "simbalance " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+    command = command_line()
     report_start = time.perf_counter()
     try:
         folder = write_run_folder(result, target, command=command, write_games=request.games_file,

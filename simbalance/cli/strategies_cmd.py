@@ -30,3 +30,7 @@ def strategies(
                 else "search player" if engine.is_search(info.base) else "heuristic")
         table.add_row(info.name, str(engine.strategies[info.base]), kind, info.idea, params)
     Console().print(table)
+
+
+# Commands that are not studies (a study is found from studies/registry.py): name -> (rank, function).
+COMMANDS = {"strategies": (5, strategies)}

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import shlex
-import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -12,9 +10,10 @@ from rich.console import Console
 
 from simbalance.analysis.check import format_difference
 from simbalance.cli.findings_out import print_findings
-from simbalance.cli.run_cmd import parse_count
 from simbalance.cli.settings_options import plays_games
+from simbalance.cli.study_command import command_line
 from simbalance.cli.terminal import Table
+from simbalance.core.plan import parse_count
 from simbalance.studies.settings import RunSettings
 
 
@@ -43,7 +42,7 @@ def sweep(
     hold_out_dir(target)
     result = run_sweep(settings, param, count, strategies=strategies, rotate=rotate, recheck=recheck, targets=aims,
                        progress=RichProgress)
-    command = "simbalance " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+    command = command_line()
     folder = write_sweep_folder(result, target, command)
     keys = [p.key for p in result.params]
     tab = Table(title=f"{game}: sweep ({count:,} games per point; targets: {describe_targets(result.targets)})")

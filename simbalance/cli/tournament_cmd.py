@@ -1,46 +1,15 @@
-"""`simbalance tournament GAME --strategies a,b,c`: every lineup, matchups, ratings."""
+"""`simbalance tournament GAME --strategies a,b,c`: every lineup, matchups, ratings. The command
+is made from the study's declaration (studies/tournament.py, cli/study_command.py); here is what
+it shows."""
 
 from __future__ import annotations
 
-import shlex
-import sys
-from pathlib import Path
-from typing import Annotated
-
-import typer
-from rich.console import Console
-
-from simbalance.cli.findings_out import print_findings
-from simbalance.cli.run_cmd import parse_count
-from simbalance.cli.settings_options import plays_games
 from simbalance.cli.terminal import Table
-from simbalance.studies.settings import RunSettings
 
 
-@plays_games
-def tournament(
-    settings: RunSettings,
-    game: Annotated[str, typer.Argument(help="Game id (see `simbalance games`).", show_default=False)],
-    strategies: Annotated[str, typer.Option(help="Two or more strategies or presets, comma-separated.")],
-    n: Annotated[str, typer.Option("--n", help="Games in all: 1e5, 100_000 or 100000.")] = "1e5",
-    out: Annotated[Path | None, typer.Option(help="Output folder (default: reports/tournament-<game>-<time>).")] = None,
-) -> None:
-    """Play every assignment of the strategies to the seats equally often; report the matchups (A
-    against B: A's per-seat win rate, fair 1/P, and A's head-to-head share, even 50%, with CIs),
-    Bradley-Terry ratings with CIs and heatmaps."""
-    from simbalance.api import tournament as run_tournament
-    from simbalance.cli.terminal import RichProgress
-    from simbalance.report.run_folder import default_out_dir, hold_out_dir
-    from simbalance.report.tournament_page import write_tournament_folder
-
-    count = parse_count(n)
-    target = out if out is not None else default_out_dir(f"tournament-{game}")
-    hold_out_dir(target)
-    res = run_tournament(settings, strategies, count, progress=RichProgress)
-    command = "simbalance " + " ".join(shlex.quote(a) for a in sys.argv[1:])
-    folder = write_tournament_folder(res, target, command)
-    console = Console()
-    tab = Table(title=f"{game}: ratings ({count:,} games, every lineup)")
+def show(res, console) -> None:
+    """The ratings, then the matchups."""
+    tab = Table(title=f"{res.result.plan.spec.id}: ratings ({res.result.plan.n:,} games, every lineup)")
     for col in ("strategy", "rating", "95% CI", "win rate per seat, all lineups"):
         tab.add_column(col, justify="right")
     rates = res.strategies.set_index("strategy")["win_rate"]
@@ -49,8 +18,6 @@ def tournament(
                     f"{rates[r['strategy']]:.2%}")
     console.print(tab)
     console.print(matchup_table(res.matchups, res.result.plan.players))
-    print_findings(console, res.findings(), page=str(folder / "tournament.html"))
-    Console(stderr=True).print(f"report: {folder / 'tournament.html'}")
 
 
 def matchup_table(matchups, players: int) -> Table:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import shlex
-import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -22,9 +20,10 @@ from simbalance.analysis.tune import (
     pp,
 )
 from simbalance.cli.findings_out import print_findings
-from simbalance.cli.run_cmd import parse_count
 from simbalance.cli.settings_options import plays_games
+from simbalance.cli.study_command import command_line
 from simbalance.cli.terminal import Table
+from simbalance.core.plan import parse_count
 from simbalance.studies.settings import RunSettings
 
 
@@ -104,7 +103,7 @@ def tune(
     preset = "\n".join([f"[{strategy}_tuned]", f'base = "{res.base}"', *(f"{k} = {value(v)}" for k, v in res.best.items())])
     console.print(f"the best found as a preset (configs/{game}/presets.toml), the values played above:")
     console.print(preset, markup=False, highlight=False)
-    command = "simbalance " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+    command = command_line()
     folder = write_tune_folder(res, target, command, count, settings.seed, preset, gain, verdict, value)
     print_findings(console, res.findings(), page=str(folder / "tune.html"))
     Console(stderr=True).print(f"report: {folder / 'tune.html'}")

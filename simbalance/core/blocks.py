@@ -244,7 +244,8 @@ def execute_blocks(job: BlockJob, total: int, block: int, *, threads: int = 1, b
     results concatenated in block order (``empty`` when there is no item). Stopped by ``stop``: the
     blocks in play are finished, the checkpoint saved, and RunInterrupted says how many ``unit`` were done.
     The checkpoint is removed once every block is done, or, with ``keep_checkpoint``, saved whole
-    for the caller to remove when its own result is in place (BlockSettings.finish)."""
+    for the caller to remove when its own result is in place (BlockSettings.finish); a job that
+    finished before its first save (shorter than CHECKPOINT_AFTER_S) writes none."""
     if backend not in BACKENDS:
         raise SimbalanceError(f"backend = {backend!r}: allowed {', '.join(BACKENDS)}")
     spans = block_spans(total, block)
@@ -273,7 +274,8 @@ def execute_blocks(job: BlockJob, total: int, block: int, *, threads: int = 1, b
                              resume=f"the finished blocks are kept in {checkpoint.folder}: the same command "
                                                 "again plays only the rest" if checkpoint else None)
     if checkpoint is not None and keep_checkpoint:
-        checkpoint.save(parts)
+        if checkpoint.saved:  # (a job that never lasted CHECKPOINT_AFTER_S is not worth a write)
+            checkpoint.save(parts)
     elif checkpoint is not None:
         checkpoint.remove()
     return concatenate(parts, empty)

@@ -3,6 +3,8 @@ makes one; ``core.execution.execute`` plays it)."""
 
 from __future__ import annotations
 
+import dataclasses
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -48,6 +50,17 @@ class RunPlan:
     # The fitted evaluation's weights a search seat scores a cut play-out with (studies/evaluation.py:
     # only when a search seat cuts its play-outs; None: the game's hand-written evaluate)
     search_eval: np.ndarray | None = field(default=None, compare=False)
+    # A step the plan needs before its first game, made by planning and never run by it (a plan never
+    # plays, writes or prints): the fitted evaluation's refit (studies/evaluation.Refit, with
+    # ``description`` and ``run(progress) -> weights``) when no stored fit suits these rules.
+    refit: object = field(default=None, compare=False)
+
+    def ready(self, progress=None) -> RunPlan:
+        """This plan with its steps done (the refit, shown by ``progress``: a progress factory); the
+        plan itself when it has none. Every study plays a readied plan (studies/run.play)."""
+        if self.refit is None:
+            return self
+        return dataclasses.replace(self, search_eval=self.refit.run(progress), refit=None)
 
     def prepared_for(self, kernel=None) -> tuple:
         """The kernel's arguments after the common ones: ``prepared``, and for the search kernel the
@@ -59,7 +72,12 @@ class RunPlan:
 
     @property
     def evaluation_weights(self) -> np.ndarray:
-        """``search_eval`` as the search kernel takes it (float64; empty: the hand-written evaluate)."""
+        """``search_eval`` as the search kernel takes it (float64; empty: the hand-written evaluate).
+        A plan played without ``ready()`` (a study that plays its kernel itself) refits here, once:
+        never the hand-written evaluate in place of a fit the rules call for."""
+        if self.refit is not None:
+            object.__setattr__(self, "search_eval", self.refit.run(None))  # frozen: filled in once
+            object.__setattr__(self, "refit", None)
         return NO_FIT if self.search_eval is None else self.search_eval
 
     @property
@@ -75,7 +93,7 @@ NO_FIT = np.zeros(0, np.float64)  # no fitted evaluation: a cut play-out is scor
 def check_n(n: Any, written: str | None = None) -> int:
     """The number of games: a whole number from 1 to ``MAX_GAMES``, also written as a float (``1e5``,
     as on the CLI). The one check of a count: the CLI parses ``--n`` text into a number
-    (cli/run_cmd.parse_count) and hands it here with ``written``, how the user wrote it, to name in
+    (``parse_count``) and hands it here with ``written``, how the user wrote it, to name in
     the error."""
     if isinstance(n, (float, np.floating)) and np.isfinite(n) and float(n).is_integer():
         n = int(n)
@@ -85,6 +103,36 @@ def check_n(n: Any, written: str | None = None) -> int:
     if n > MAX_GAMES:
         raise SimbalanceError(f"{written or f'n = {int(n)}'}: at most {MAX_GAMES_TEXT} games per run")
     return int(n)
+
+
+def read_count(text: str) -> Any:
+    """A count as typed, read as a number: ``1e6``, ``1_000_000`` and ``1000000`` all mean one
+    million; text that is no count gives None, and a count past ``MAX_GAMES`` gives one more, so
+    that ``check_n`` names either as typed."""
+    cleaned = text.strip().replace("_", "")
+    value: object = None
+    too_many = MAX_GAMES + 1
+    if re.fullmatch(r"[0-9]+", cleaned):  # far too many digits: no huge int, just too many
+        value = int(cleaned) if len(cleaned.lstrip("0")) <= len(str(MAX_GAMES)) else too_many
+    elif re.fullmatch(r"[0-9]+(\.[0-9]+)?[eE]\+?[0-9]+", cleaned):
+        value = float(cleaned)  # exact for whole numbers up to MAX_GAMES; inf for huge exponents
+        value = too_many if value > MAX_GAMES else value
+    return value
+
+
+def parse_count(text: str, option: str = "--n") -> int:
+    """A count typed on the command line, read (``read_count``) and checked by the one check of a
+    count (``check_n``, which names ``option`` and the text)."""
+    check_count_text(text, option)
+    return check_n(read_count(text), f"{option} {text!r}")
+
+
+def check_count_text(text: str, option: str = "--n") -> None:
+    """ASCII digits only, nothing around them: Python's int() and re's \\d also take " 10 ", "10\\n",
+    full-width and Arabic-Indic digits, which a designer did not mean to type (issue 54)."""
+    if not text.isascii() or any(ch.isspace() for ch in text):
+        raise SimbalanceError(f"{option} {text!r}: write the number in the digits 0-9 with nothing around it, "
+                              "e.g. 1000000, 1_000_000 or 1e6")
 
 
 def check_whole(name: str, value: Any, low: int, high: int) -> int:

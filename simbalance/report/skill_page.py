@@ -30,8 +30,9 @@ def skill_json(res: SkillResult) -> dict:
             "verdict": res.verdict}
 
 
-def write_skill_folder(res: SkillResult, out: Path, command: str, n: int, seed: int) -> Path:
+def write_skill_folder(res: SkillResult, out: Path, command: str) -> Path:
     """skill.html, skill.json (the numbers), findings.json, manifest.json and the figures."""
+    n, seed = res.n, res.seed
     fair = 1 / res.players
     with atomic_folder(out) as tmp:
         figs = {}

@@ -40,6 +40,7 @@ from simbalance.core.config import CONFIG_DIR
 from simbalance.core.errors import ConfigError, SimbalanceError
 from simbalance.core.rng import derive_seed
 from simbalance.core.runner import ProgressFactory
+from simbalance.core.study import Study
 from simbalance.games.registry import all_games
 from simbalance.studies.run import play
 from simbalance.studies.settings import RunSettings
@@ -453,3 +454,7 @@ def to_junit(results: list[CheckResult]) -> str:
             cases.append(f'<testcase classname="{_attr(r.game)}" name="bound: {_attr(b.bound)}" time="0">{body}</testcase>')
     return ('<?xml version="1.0" encoding="utf-8"?>\n<testsuite name="simbalance check" '
             f'tests="{len(cases)}" failures="{failures}">\n' + "\n".join(cases) + "\n</testsuite>\n")
+
+
+# The contract (core/study.py): the command is still written by hand (not yet on declared params).
+STUDY = Study("check", rank=140, command="simbalance.cli.check_cmd:check", api=run_check, api_name="run_check")

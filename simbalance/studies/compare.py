@@ -16,6 +16,7 @@ from simbalance.core.config import override_list, toml_value
 from simbalance.core.errors import SimbalanceError
 from simbalance.core.plan import RunPlan
 from simbalance.core.runner import ProgressFactory
+from simbalance.core.study import Study
 from simbalance.core.variants import load_variant
 from simbalance.studies.run import SimulationResult, play
 from simbalance.studies.settings import RunSettings
@@ -160,3 +161,8 @@ def same_games(a: RunPlan, b: RunPlan) -> bool:
     return (a.kernel is b.kernel and a.players == b.players and equal(a.prepared_for(), b.prepared_for())
             and la.slot_names == lb.slot_names and equal(la.slot_strategy, lb.slot_strategy)
             and equal(la.slot_params, lb.slot_params) and equal(la.seats, lb.seats))
+
+
+# The contract (core/study.py): the command is still written by hand (not yet on declared params).
+STUDY = Study("compare", rank=20, command="simbalance.cli.compare_cmd:compare", api=compare,
+              example=('find-dr-evil', '--arm', 'cap:rules.pick_cap=5', '--n', '200'))

@@ -28,8 +28,9 @@ import json
 import os
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -264,9 +265,47 @@ def _read(path: Path) -> dict | None:
         return None
 
 
-def evaluation_weights(game: str, engine, config: dict, players: int, lineup) -> np.ndarray | None:
-    """The fitted evaluation's weights for a run of ``lineup`` (module doc, "Stale"), or None when
-    none is used (no search seat cuts its play-outs, or ``search.evaluation = "hand"``)."""
+@dataclass(frozen=True)
+class Refit:
+    """A step a plan needs before its games: the fitted evaluation refitted for these rules
+    (REFIT_GAMES games of the default strategies, kept in the user's cache). Planning a run makes
+    this step and never runs it (a plan never plays, writes or prints); ``RunPlan.ready`` runs it,
+    with the run's progress, before the first game."""
+
+    game: str
+    engine: Any = field(repr=False)
+    config: dict = field(repr=False)
+    players: int
+    why: str  # "missing", "for other rules"...
+    cached: Path  # where the refit is kept
+
+    @property
+    def description(self) -> str:
+        return (f"the fitted evaluation of {self.game} is {self.why}; refitting it for this run: {REFIT_GAMES} games "
+                f"(cached in {self.cached.parent}; `simbalance fit-eval {self.game}` writes {eval_path(self.game)})")
+
+    def run(self, progress: ProgressFactory | None = None) -> np.ndarray:
+        """Play the refit's games, keep the fit in the cache and return its weights."""
+        # The one line a run says before it refits (stderr: the records and reports stay the run's own).
+        print(self.description, file=sys.stderr)
+        engine, config, players = self.engine, self.config, self.players
+        names = seated(default_strategies(engine), players)
+        fit_lineup = resolve_lineup(config, engine.strategies, engine.strategy_params, players, names,
+                                    len(set(names)) > 1)
+        prepared = engine.prepare(config, players, False)
+        result = record_and_fit(self.game, engine, config, players, fit_lineup, prepared, REFIT_GAMES,
+                                derive_seed(REFIT_SEED, "fit-eval refit"), progress)
+        try:
+            write_eval(result, self.cached)
+        except OSError:  # a read-only cache: the run goes on with its refit, the next run refits again
+            pass
+        return result.weights
+
+
+def evaluation_weights(game: str, engine, config: dict, players: int, lineup) -> np.ndarray | Refit | None:
+    """The fitted evaluation's weights for a run of ``lineup`` (module doc, "Stale"), None when
+    none is used (no search seat cuts its play-outs, or ``search.evaluation = "hand"``), or the
+    ``Refit`` step that makes them when no usable fit is stored (reads files, never writes or plays)."""
     mode = config.get("search", {}).get("evaluation", "fitted")
     if mode not in EVALUATIONS:  # checked in every run, so that a typo is not silent until a cut
         raise ConfigError(f"search.evaluation = {mode!r}: allowed {', '.join(map(repr, EVALUATIONS))}")
@@ -281,19 +320,4 @@ def evaluation_weights(game: str, engine, config: dict, players: int, lineup) ->
     kept = _read(cached)
     if stale_reason(kept, engine, digest) is None:
         return np.array(kept["weights"], np.float64)
-    what = "missing" if why == "missing" else f"{why}"
-    # The one line a run says before it refits (stderr: the records and reports stay the run's own).
-    print(f"the fitted evaluation of {game} is {what}; refitting it for this run: {REFIT_GAMES} games "
-          f"(cached in {cached.parent}; `simbalance fit-eval {game}` writes {eval_path(game)})",
-          file=sys.stderr)
-    names = seated(default_strategies(engine), players)
-    fit_lineup = resolve_lineup(config, engine.strategies, engine.strategy_params, players, names,
-                                len(set(names)) > 1)
-    prepared = engine.prepare(config, players, False)
-    result = record_and_fit(game, engine, config, players, fit_lineup, prepared, REFIT_GAMES,
-                  derive_seed(REFIT_SEED, "fit-eval refit"), None)
-    try:
-        write_eval(result, cached)
-    except OSError:  # a read-only cache: the run goes on with its refit, the next run refits again
-        pass
-    return result.weights
+    return Refit(game, engine, config, players, why, cached)

@@ -11,6 +11,7 @@ from simbalance.core.blocks import BlockSettings
 from simbalance.core.errors import SimbalanceError
 from simbalance.core.plan import check_whole
 from simbalance.core.runner import ProgressFactory
+from simbalance.core.study import Study
 from simbalance.studies.evaluation import (
     FIT_GAMES,
     MAX_FIT_GAMES,
@@ -57,3 +58,6 @@ def fit_eval(game: str | RunSettings, games: int = FIT_GAMES, strategies: list[s
     return result
 
 
+# The contract (core/study.py): the command is still written by hand (not yet on declared params).
+STUDY = Study("fit-eval", rank=110, command="simbalance.cli.fit_eval_cmd:fit_eval", api=fit_eval,
+              example=('captain-action', '--games', '20'))

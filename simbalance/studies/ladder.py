@@ -14,7 +14,6 @@ and game indices (common random numbers).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 import pandas as pd
 
@@ -26,8 +25,9 @@ from simbalance.core.lineup import all_strategies
 from simbalance.core.plan import MAX_BUDGET
 from simbalance.core.rng import derive_seed
 from simbalance.core.runner import ProgressFactory
+from simbalance.core.study import Study, StudyParams, option
 from simbalance.studies.run import play
-from simbalance.studies.settings import RunSettings
+from simbalance.studies.settings import RunSettings, api_entry
 
 # The parameter that is a search player's budget.
 BUDGET_PARAMS = {"mcts": "iterations", "flat": "playouts"}
@@ -106,23 +106,34 @@ def default_against(cfg: dict, heuristics: list[str]) -> str:
     return others[0]
 
 
-def ladder(
-    game: str | RunSettings,
-    budgets: str | list[int] = "8,32,128,512",
-    n: int = 400,
-    *,
-    search: str = "mcts",
-    against: str | None = None,
-    n_pairs: int | None = None,
-    yardstick: str | None = None,
-    progress: ProgressFactory | None = None,
-    **settings: Any,
-) -> LadderResult:
+@dataclass(frozen=True)
+class LadderParams(StudyParams):
+    """The ladder's parameters, in the order of its options; the API takes budgets and n by position."""
+
+    budgets: str | tuple[int, ...] = option("8,32,128,512", positional=True,
+                                            help="Rising budgets, comma-separated: iterations per decision for mcts, "
+                                                 "play-outs per option for flat.")
+    search: str = option("mcts", help="The search player, or one of its presets (its other parameters stay).")
+    against: str | None = option(None, help="The heuristic every budget plays against (default: the game's default "
+                                            "strategy, or its first heuristic when that is random).")
+    n: int = option(400, count=True, positional=True, help="Games per budget against the heuristic.")
+    n_pairs: int | None = option(None, flag="--n-pairs", count=True, zero=True,
+                                 help="Games per budget against the budget before it (default: --n).")
+    yardstick: str | None = option(None, help="Also play each budget head to head against this one-step lookahead "
+                                              "player (flat or a preset of it) with as many play-outs per decision "
+                                              "(--n-pairs games).")
+
+    def check(self) -> None:
+        parse_budgets(self.budgets)
+
+
+def run_ladder(settings: RunSettings, params: LadderParams, progress: ProgressFactory | None = None) -> LadderResult:
     """Each budget of ``search`` against ``against`` (default: the game's own strongest heuristic,
     ``default_against``) in ``n`` games, and against the budget before it in ``n_pairs`` games
     (default ``n``); with ``yardstick`` (the other search player, e.g. ``flat``), also head to head
-    against it at the same budget in ``n_pairs`` games. The settings: studies/settings.RunSettings."""
-    settings = RunSettings.of(game, **settings)
+    against it at the same budget in ``n_pairs`` games."""
+    budgets, n, search, against, n_pairs, yardstick = (params.budgets, params.n, params.search, params.against,
+                                                      params.n_pairs, params.yardstick)
     values = parse_budgets(budgets)
     base = settings.plan(1)
     engine, p = base.engine, base.players
@@ -193,3 +204,15 @@ def ladder(
     table = pd.DataFrame(rows, columns=LADDER_COLUMNS)
     return LadderResult(base.spec.id, p, search, budget_param, against, table, n, n_pairs, settings.seed, seconds,
                         base.config, yardstick)
+
+
+STUDY = Study(
+    "ladder", rank=80, params=LadderParams, run=run_ladder,
+    summary="""The skill ladder: each budget of a search player against the best heuristic and against the
+    budget before it, win rates with 95% CIs, a curve; writes ladder.html.""",
+    writer="simbalance.report.ladder_page:write_ladder_folder", page="ladder.html",
+    view="simbalance.cli.ladder_cmd:show",
+    out_help="Output folder: ladder.html, ladder.json, findings.json (default: reports/ladder-<game>-<time>).",
+    example=("captain-action", "--budgets", "8,32", "--n", "10"),
+)
+ladder = api_entry(STUDY)

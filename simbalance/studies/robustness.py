@@ -16,7 +16,6 @@ on a seed of its own, whose numbers say whether the run's seat findings hold und
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any
 
 import pandas as pd
 
@@ -35,9 +34,10 @@ from simbalance.core.lineup import all_strategies
 from simbalance.core.plan import MAX_BUDGET, check_precision, check_whole
 from simbalance.core.rng import derive_seed
 from simbalance.core.runner import MAX_GAMES, ProgressFactory
+from simbalance.core.study import Study, StudyParams, option
 from simbalance.studies.ladder import BUDGET_PARAMS, budget_preset
 from simbalance.studies.run import play
-from simbalance.studies.settings import RunSettings
+from simbalance.studies.settings import RunSettings, api_entry
 
 SEARCH_PRECISION = 0.03  # a search model plays until every seat's 95% CI half-width is below 3 points
 SEARCH_MOST = 5_000  # ... or this many games (at 4 seats about 800 games reach 3 points)
@@ -88,28 +88,38 @@ def at_budget(name: str, infos: dict, engine) -> dict | None:
                                                                       1, MAX_BUDGET))
 
 
-def robustness(
-    game: str | RunSettings,
-    n: int = 20_000,
-    *,
-    models: list[str] | str | None = None,
-    search: str = "mcts",
-    budget: int = 100,
-    search_n: int = SEARCH_MOST,
-    precision: float = SEARCH_PRECISION,
-    progress: ProgressFactory | None = None,
-    **settings: Any,
-) -> RobustnessResult:
+@dataclass(frozen=True)
+class RobustnessParams(StudyParams):
+    """The robustness study's parameters, in the order of its options; the API takes n by position."""
+
+    models: str | tuple[str, ...] | None = option(
+        None, help="Player models, comma-separated strategy names, each played at every seat (default: random, "
+                   "every heuristic, and the search player at --budget).")
+    search: str = option("mcts", help="The search player of the default models.")
+    budget: int = option(100, kind=int, help="The search player's budget in the default models.")
+    n: int = option(20_000, count=True, positional=True, shown="2e4", help="Games per player model.")
+    precision: float = option(SEARCH_PRECISION, kind=float,
+                              help="A search player's model plays until every seat's win-rate 95% CI half-width is "
+                                   "below this (0.03: 3 points, about 800 games at 4 seats), at most --search-n "
+                                   "games.")
+    search_n: int = option(SEARCH_MOST, flag="--search-n", count=True, shown=str(SEARCH_MOST),
+                           help="The most games of a search player's model (it searches at every seat and "
+                                "decision): the cap if --precision is not reached first.")
+
+    def check(self) -> None:
+        object.__setattr__(self, "budget", check_whole("--budget", self.budget, 1, MAX_BUDGET))
+        object.__setattr__(self, "precision", check_precision("--precision", self.precision))
+
+
+def run_robustness(settings: RunSettings, params: RobustnessParams,
+                   progress: ProgressFactory | None = None) -> RobustnessResult:
     """Play every player model (``models``: strategy names, default ``default_models``) at every
     seat and check the seat conclusions across them: a heuristic model ``n`` games, a search model
-    until every seat's 95% CI half-width is below ``precision``, at most ``search_n`` games. The
-    settings: studies/settings.RunSettings."""
-    settings = RunSettings.of(game, **settings)
+    until every seat's 95% CI half-width is below ``precision``, at most ``search_n`` games."""
+    n, models, search, budget, search_n, precision = (params.n, params.models, params.search, params.budget,
+                                                      params.search_n, params.precision)
     base = settings.plan(1)
     engine, p = base.engine, base.players
-    budget = check_whole("--budget", budget, 1, MAX_BUDGET)
-    search_n = check_whole("--search-n", search_n, 1, MAX_GAMES)
-    precision = check_precision("--precision", precision)
     infos = all_strategies(base.config, engine.strategies, engine.strategy_params)
     if engine.search is not None and search not in infos:
         raise SimbalanceError(f"--search {search!r}: not a strategy of {base.spec.id}{did_you_mean(search, infos)}")
@@ -190,3 +200,17 @@ def strong_play(
     result = play(plan, progress, search_label(base.spec.id, name, precision, most),
                   replace(options or RunOptions(), precision=precision))
     return StrongPlay.of(name, result.aggregate, precision, most, seed)
+
+
+STUDY = Study(
+    "robustness", rank=90, params=RobustnessParams, run=run_robustness,
+    summary="""Balance under several player models: the same seats played by all random, each heuristic and a
+    search player; says whether the seat ranking and the first-player effect hold under all of them;
+    writes robustness.html.""",
+    writer="simbalance.report.robustness_page:write_robustness_folder", page="robustness.html",
+    view="simbalance.cli.robustness_cmd:show",
+    out_help="Output folder: robustness.html, robustness.json, findings.json (default: "
+             "reports/robustness-<game>-<time>).",
+    example=("captain-action", "--n", "10"),
+)
+robustness = api_entry(STUDY)

@@ -22,6 +22,7 @@ from simbalance.core.execution import RunOptions, execute
 from simbalance.core.plan import RunPlan
 from simbalance.core.records import END_STALEMATE, END_TIMEOUT, END_WIN, records_to_frame, win_shares
 from simbalance.core.runner import ProgressFactory, ProgressFn
+from simbalance.core.study import Study
 from simbalance.core.variants import load_variant
 from simbalance.studies.cards import card_table
 from simbalance.studies.settings import RunSettings, plan_run
@@ -164,6 +165,7 @@ def play(plan: RunPlan, progress: ProgressFactory | None, label: str,
     to play a run and show it (``progress(label)`` makes the display of one run: a callable
     ``(games done, total, seconds)`` with an optional ``close()``, as cli/terminal.RichProgress).
     ``options``: how it is played (a precision target, checkpoints: core/execution.RunOptions)."""
+    plan = plan.ready(progress)  # the plan's steps first (a refit of the fitted evaluation), shown
     shown = progress(label) if progress is not None else None
     try:
         return SimulationResult.from_plan(plan, progress=shown, options=options)
@@ -331,3 +333,8 @@ def run_result_findings(result: SimulationResult) -> list[Finding]:
     targets = plan.config.get("targets") if isinstance(plan.config.get("targets"), dict) else None
     return run_findings(result.summary(), th, plan.players, targets=targets,
                         hist=result.aggregate.length_histogram(), examples=examples)
+
+
+# The contract (core/study.py): the command is still written by hand (not yet on declared params).
+STUDY = Study("run", rank=10, command="simbalance.cli.run_cmd:run", api=simulate, api_name="simulate",
+              example=('find-dr-evil', '--n', '200'))

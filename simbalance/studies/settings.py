@@ -24,7 +24,7 @@ import math
 import numbers
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from simbalance.analysis.findings import thresholds
 from simbalance.core.config import apply_overrides, check_shares, load_config, override_list, require_int
@@ -32,9 +32,14 @@ from simbalance.core.errors import ConfigError, SimbalanceError
 from simbalance.core.lineup import resolve_lineup
 from simbalance.core.plan import RunPlan, check_n, check_search_budgets, check_seed, check_whole
 from simbalance.core.probe import probe_user_strategy, probing
-from simbalance.core.runner import BACKENDS, DASK_TIMEOUT_S, MAX_CHUNK, check_threads
+from simbalance.core.runner import BACKENDS, DASK_TIMEOUT_S, MAX_CHUNK, check_threads, max_threads
 from simbalance.core.variants import load_variant
 from simbalance.games.registry import get_game
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from simbalance.core.study import Study
 
 # The settings that decide which games a run plays (the others decide only where they are played).
 IDENTITY = ("game", "players", "seed", "overrides", "variants", "config")
@@ -84,7 +89,10 @@ class RunSettings:
             if not isinstance(self.config, (str, Path)):
                 raise SimbalanceError(f"config = {self.config!r}: give the path of a TOML file")
             set_("config", str(self.config))
-        check_threads(self.threads)
+        try:
+            check_threads(self.threads)
+        except SimbalanceError as exc:  # named as the user wrote it: --threads 0, or threads = 0
+            raise SimbalanceError(f"{_given('threads', self.threads)}: {str(exc).split(': ', 1)[1]}") from None
         if self.backend not in BACKENDS:
             raise SimbalanceError(f"{_given('backend', self.backend)}: allowed {', '.join(BACKENDS)}")
         if self.scheduler is not None and self.backend != "dask":
@@ -177,7 +185,9 @@ def plan_run(
     presets: dict[str, dict] | None = None,
     **settings: Any,
 ) -> RunPlan:
-    """Validate a run completely (config, players, strategies, deck) without playing it.
+    """Validate a run completely (config, players, strategies, deck) without playing it: pure, it
+    never plays, writes or prints (a refit of the fitted evaluation is the plan's ``refit`` step,
+    which ``RunPlan.ready`` runs before the first game).
 
     ``game``: a game id with the settings as keywords (``players``, ``seed``, ``overrides``,
     ``variants``, ``config``, ``threads``, ``backend``...: studies/settings.RunSettings), or a
@@ -190,7 +200,7 @@ def plan_run(
     settings = RunSettings.of(game, **settings)
     spec = get_game(settings.game)  # a plug-in game has played a few games in a process of its own there
     n = check_n(n)
-    threads = check_threads(settings.threads)
+    threads = max_threads() if settings.threads is None else settings.threads  # checked by RunSettings
     if chunk_size is not None:
         check_whole("chunk_size =", chunk_size, 1, MAX_CHUNK)
     cfg = load_config(spec.id, settings.config)
@@ -225,12 +235,48 @@ def plan_run(
             probe_user_strategy(spec.id, strategy_file, players)
         kernel = user_strategy_kernel(engine, spec.id, strategy_file)
     prepared = engine.prepare(cfg, players, bool(validate))
-    from simbalance.studies.evaluation import evaluation_weights  # the fit a search seat's cut play-outs use
+    # the fit a search seat's cut play-outs use
+    from simbalance.studies.evaluation import Refit, evaluation_weights
 
     # A probe (core/probe.py) plays a heuristic instead of a search seat, as Python: a refit there
     # would play its games as Python too, far past the probe's limit.
-    search_eval = None if probing() else evaluation_weights(spec.id, engine, cfg, players, lineup)
+    fit = None if probing() else evaluation_weights(spec.id, engine, cfg, players, lineup)
+    refit = fit if isinstance(fit, Refit) else None  # a step of the plan, run by RunPlan.ready
+    search_eval = None if refit is not None else fit
     return RunPlan(spec, engine, cfg, players, n, settings.seed, lineup, prepared, threads, chunk_size,
                    variants=list(settings.variants), kernel=kernel, config_file=settings.config,
                    strategy_file=strategy_file, backend=settings.backend, scheduler=settings.scheduler,
-                   dask_timeout=settings.dask_timeout, search_eval=search_eval)
+                   dask_timeout=settings.dask_timeout, search_eval=search_eval, refit=refit)
+
+
+def api_entry(study: Study) -> Callable:
+    """``simbalance.api.<name>(game, <positional params>, *, <params>, progress=None, **settings)``:
+    the study's parameters as keywords (checked once by ``params``), the settings as
+    studies/settings.RunSettings takes them."""
+    import inspect
+
+    from simbalance.core.study import option_of
+
+    fields = dataclasses.fields(study.params)
+    positional = [f for f in fields if option_of(f).positional or f.default is dataclasses.MISSING]
+
+    def entry(game, *args, progress=None, **keywords):
+        if len(args) > len(positional):
+            raise SimbalanceError(f"{study.entry_name}() takes {len(positional)} argument(s) after the game")
+        given = {f.name: value for f, value in zip(positional, args, strict=False)}
+        names = {f.name for f in fields}
+        given.update({key: keywords.pop(key) for key in list(keywords) if key in names})
+        params = study.params(**given)
+        return study.run(RunSettings.of(game, **keywords), params, progress)
+
+    P = inspect.Parameter
+    parameters = [P("game", P.POSITIONAL_OR_KEYWORD)]
+    parameters += [P(f.name, P.POSITIONAL_OR_KEYWORD) if f.default is dataclasses.MISSING
+                   else P(f.name, P.POSITIONAL_OR_KEYWORD, default=f.default) for f in positional]
+    parameters += [P(f.name, P.KEYWORD_ONLY, default=f.default) for f in fields if f not in positional]
+    parameters += [P("progress", P.KEYWORD_ONLY, default=None), P("settings", P.VAR_KEYWORD)]
+    entry.__signature__ = inspect.Signature(parameters)
+    entry.__name__ = entry.__qualname__ = study.entry_name
+    entry.__doc__ = (f"{study.summary}\n\nThe parameters: {study.params.__module__}.{study.params.__name__}; "
+                     "the settings: studies/settings.RunSettings.")
+    return entry

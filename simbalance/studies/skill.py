@@ -5,7 +5,6 @@ The search players join only when asked (``search_n`` games each: docs/strategie
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 import pandas as pd
 
@@ -13,10 +12,10 @@ from simbalance.analysis.findings import Finding, thresholds
 from simbalance.analysis.metrics import strategy_table
 from simbalance.analysis.skill import skill_findings, verdict
 from simbalance.core.lineup import all_strategies
-from simbalance.core.plan import check_whole
-from simbalance.core.runner import MAX_GAMES, ProgressFactory
+from simbalance.core.runner import ProgressFactory
+from simbalance.core.study import Study, StudyParams, option
 from simbalance.studies.run import play
-from simbalance.studies.settings import RunSettings
+from simbalance.studies.settings import RunSettings, api_entry
 
 
 @dataclass
@@ -29,6 +28,8 @@ class SkillResult:
     verdict: str
     config: dict = field(default_factory=dict)  # the resolved config (thresholds of the findings)
     search: pd.DataFrame | None = None  # the search players against random players (search_n games each)
+    n: int = 0  # games per measurement
+    seed: int = 0
 
     def findings(self) -> list[Finding]:
         """A restricted strategy that wins more than the full one, decisions that do not matter
@@ -37,25 +38,25 @@ class SkillResult:
                               self.has_decisions)
 
 
-def skill(
-    game: str | RunSettings,
-    n: int,
-    *,
-    search_n: int = 0,
-    progress: ProgressFactory | None = None,
-    **settings: Any,
-) -> SkillResult:
+@dataclass(frozen=True)
+class SkillParams(StudyParams):
+    n: int = option(50_000, shown="5e4", count=True, positional=True,
+                    help="Games per measurement: 1e5, 100_000 or 100000.")
+    search_n: int = option(0, flag="--search-n", shown="0", count=True, zero=True,
+                           help="Games of each search player (mcts, flat and their presets) alone against random "
+                                "players; 0 leaves them out (each searches at every decision: slow).")
+
+
+def run_skill(settings: RunSettings, params: SkillParams, progress: ProgressFactory | None = None) -> SkillResult:
     """Agency of every heuristic and preset against random players, restricted play of every
     preset marked ``restricts``, and a verdict from the measured numbers. ``search_n``: games of
     each search player and search preset against random players (0: they are left out). The
-    verdict reads the heuristics only, so asking for the search players never changes it. The
-    settings: studies/settings.RunSettings."""
-    settings = RunSettings.of(game, **settings)
+    verdict reads the heuristics only, so asking for the search players never changes it."""
+    n, search_n = params.n, params.search_n
     base = settings.plan(1)
     p = base.players
     settings = settings.but(players=p)
     infos = all_strategies(base.config, base.engine.strategies, base.engine.strategy_params)
-    search_n = check_whole("search_n", search_n, 0, MAX_GAMES)
     # The search players (mcts, flat and their presets) play only search_n games: at thousands of
     # times a heuristic's cost per game, n of their games would take hours.
     searchers = [name for name, info in infos.items() if base.engine.is_search(info.base)] if search_n > 0 else []
@@ -80,4 +81,15 @@ def skill(
                               columns=["strategy", "against", "win_rate", "ci_low", "ci_high", "seat_games"])
     # the verdict and the findings read the heuristics; the search players are shown beside them
     return SkillResult(base.spec.id, p, has_decisions, agency, restricted, verdict(has_decisions, agency, p),
-                       base.config, searched)
+                       base.config, searched, n, settings.seed)
+
+
+STUDY = Study(
+    "skill", rank=60, params=SkillParams, run=run_skill,
+    summary="""Agency (each heuristic alone against random players), restricted play (a strategy without
+    one ability against the full one) and a plain verdict on skill against luck; writes skill.html.""",
+    writer="simbalance.report.skill_page:write_skill_folder", page="skill.html", view="simbalance.cli.skill_cmd:show",
+    out_help="Output folder: skill.html, skill.json, findings.json (default: reports/skill-<game>-<time>).",
+    example=("find-dr-evil", "--n", "200"),
+)
+skill = api_entry(STUDY)  # the API function, made from the params

@@ -79,6 +79,7 @@ from simbalance.core.lineup import all_strategies
 from simbalance.core.plan import MAX_BUDGET, check_whole
 from simbalance.core.rng import derive_seed
 from simbalance.core.runner import MAX_GAMES, ProgressFactory
+from simbalance.core.study import Study
 from simbalance.studies.compare import ComparisonResult, same_games
 from simbalance.studies.race import Entry, Race
 from simbalance.studies.run import SimulationResult, play, run_command
@@ -237,7 +238,10 @@ class SolveResult:
             "no_change_needed": self.no_change_needed,
             "changes": dict(best.change) if best is not None else {},
             "set": self.set_of(best.change) if best is not None else self.set_of({}),
-            "command": self.command_of(best.words) if best is not None else self.command_of(""),
+            # the run to play only for what meets (the chosen change, or today's rules when they need
+            # none): a change that did not meet keeps its command in ``answers``, beside its verdict
+            "command": (self.command_of(chosen.words) if chosen is not None else
+                        self.command_of("") if self.no_change_needed else None),
             "setup": self.setup.as_dict() if self.setup is not None else None,
             "words": best.words if best is not None else None,
             "verified": bool(best is not None and self.verified.get(best.words)),
@@ -401,8 +405,9 @@ def player_models(plan, models: Any, strategies: Any, rotate: bool, search: str,
             if budgeted is not None:
                 presets[m] = allowed[m] = budgeted
             if m not in allowed:
+                searching = " (or a search player at a budget, e.g. mcts@32)" if engine.search is not None else ""
                 raise SimbalanceError(f"--models: unknown player {m!r}{did_you_mean(m, allowed)}; known: "
-                                      f"{', '.join(allowed)} (or a search player at a budget, e.g. mcts@32)")
+                                      f"{', '.join(allowed)}{searching}")
         if len(set(wanted)) != len(wanted):
             raise SimbalanceError(f"--models {','.join(wanted)}: a player named twice")
         names = wanted
@@ -550,7 +555,9 @@ def solve(
             today_runs[m.name] = play(plan_of({}, m, verify_seed, verify_n), progress,
                                       f"{game_id}: today's rules, {m.words()} ({verify_n:,} games)",
                                       kept if i == 0 else options)
-    except (KeyboardInterrupt, RunInterrupted):
+    except RunInterrupted as stopped:  # the run's own count of the games it played
+        raise RunInterrupted(stopped.games_done, verify_n) from None
+    except KeyboardInterrupt:
         raise RunInterrupted(0, verify_n) from None
     today_result = today_runs[cheap[0].name]
     per_model: dict[str, list[Target]] = {}
@@ -840,3 +847,8 @@ def _comparison(today: SimulationResult, arms: dict[str, SimulationResult], answ
     keys = {"today": [], **{a.words: [f"{k}={toml_value(v)}" for k, v in a.change.items()]
                             for a in answers if a.words in arms}}
     return ComparisonResult("today", today, arms, table, alpha, [], changes, {k: False for k in arms}, keys)
+
+
+# The contract (core/study.py): the command is still written by hand (not yet on declared params).
+STUDY = Study("solve", rank=40, command="simbalance.cli.solve_cmd:solve", api=solve,
+              example=('find-dr-evil', '--knob', 'rules.first_card_to=0:3', '--budget', '10m'))

@@ -25,6 +25,7 @@ from simbalance.core.config import toml_value
 from simbalance.core.plan import RunPlan, check_whole
 from simbalance.core.rng import derive_seed
 from simbalance.core.runner import ProgressFactory
+from simbalance.core.study import Study
 from simbalance.studies.run import play
 from simbalance.studies.settings import RunSettings
 
@@ -102,3 +103,7 @@ def sweep(
         rechecked_df["shortfall"] = shortfall(rechecked_df, targets)
     return SweepResult(game_id, parsed, table, targets, rechecked_df, base_plan)
 
+
+# The contract (core/study.py): the command is still written by hand (not yet on declared params).
+STUDY = Study("sweep", rank=30, command="simbalance.cli.sweep_cmd:sweep", api=sweep,
+              example=('find-dr-evil', '--param', 'rules.pick_cap=200:400:100', '--n', '200'))

@@ -4,7 +4,6 @@ Bradley-Terry ratings and per-strategy win rates (analysis/tournament.py)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 import pandas as pd
 
@@ -14,8 +13,9 @@ from simbalance.analysis.tournament import matchups, ratings, seats_by_lineup, t
 from simbalance.core.errors import SimbalanceError
 from simbalance.core.rng import derive_seed
 from simbalance.core.runner import ProgressFactory
+from simbalance.core.study import Study, StudyParams, option
 from simbalance.studies.run import SimulationResult, play
-from simbalance.studies.settings import RunSettings
+from simbalance.studies.settings import RunSettings, api_entry
 
 
 @dataclass
@@ -43,28 +43,46 @@ class TournamentResult:
         return ordered(own + pooled)
 
 
-def tournament(
-    game: str | RunSettings,
-    strategies: list[str] | str,
-    n: int,
-    *,
-    progress: ProgressFactory | None = None,
-    **settings: Any,
-) -> TournamentResult:
+@dataclass(frozen=True)
+class TournamentParams(StudyParams):
+    strategies: tuple[str, ...] | str = option(positional=True,
+                                               help="Two or more strategies or presets, comma-separated.")
+    n: int = option(100_000, shown="1e5", count=True, positional=True, help="Games in all: 1e5, 100_000 or 100000.")
+
+    def check(self) -> None:
+        given = self.strategies
+        names = [s.strip() for s in given.split(",")] if isinstance(given, str) else list(given)
+        if len(set(names)) < 2 or len(set(names)) != len(names):
+            raise SimbalanceError(f"tournament strategies = {','.join(map(str, names))}: give at least two different names")
+        object.__setattr__(self, "strategies", tuple(names))
+
+
+def run_tournament(settings: RunSettings, params: TournamentParams,
+                   progress: ProgressFactory | None = None) -> TournamentResult:
     """Play every assignment of ``strategies`` to the seats equally often (game ``g`` takes lineup
     ``g % L``), then the matchup matrix (per-seat win rates and head-to-head shares), Bradley-Terry
-    ratings and per-strategy win rates. The settings: studies/settings.RunSettings."""
-    settings = RunSettings.of(game, **settings)
-    names = [s.strip() for s in strategies.split(",")] if isinstance(strategies, str) else list(strategies)
-    if len(set(names)) < 2 or len(set(names)) != len(names):
-        raise SimbalanceError(f"tournament strategies = {','.join(names)}: give at least two different names")
-    plan = settings.plan(n, strategies=names, every_lineup=True)
+    ratings and per-strategy win rates."""
+    plan = settings.plan(params.n, strategies=list(params.strategies), every_lineup=True)
     lineups = len(plan.lineup.seats)
-    if n < lineups:  # some lineup would not be played: the comparison would not be a tournament
-        raise SimbalanceError(f"--n {n:,}: {len(names)} strategies on {plan.players} seats make {lineups:,} lineups, "
-                              f"each played equally often; give at least {lineups:,} games (e.g. --n {100 * lineups})")
+    if params.n < lineups:  # some lineup would not be played: the comparison would not be a tournament
+        raise SimbalanceError(f"--n {params.n:,}: {len(params.strategies)} strategies on {plan.players} seats make "
+                              f"{lineups:,} lineups, each played equally often; give at least {lineups:,} games "
+                              f"(e.g. --n {100 * lineups})")
     result = play(plan, progress, f"{settings.game}: tournament")
     slot_names = plan.lineup.slot_names
     return TournamentResult(result, matchups(result.games, plan.players, slot_names),
                             ratings(result.games, plan.players, slot_names, derive_seed(settings.seed, "tournament ratings")),
                             strategy_table(result.games, plan.players, slot_names))
+
+
+STUDY = Study(
+    "tournament", rank=50, params=TournamentParams, run=run_tournament,
+    summary="""Play every assignment of the strategies to the seats equally often; report the matchups (A
+    against B: A's per-seat win rate, fair 1/P, and A's head-to-head share, even 50%, with CIs),
+    Bradley-Terry ratings with CIs and heatmaps.""",
+    writer="simbalance.report.tournament_page:write_tournament_folder", page="tournament.html",
+    view="simbalance.cli.tournament_cmd:show",
+    out_help="Output folder (default: reports/tournament-<game>-<time>).",
+    example=("captain-action", "--strategies", "random,builder", "--n", "200"),
+)
+tournament = api_entry(STUDY)  # the API function, made from the params

@@ -37,6 +37,7 @@ from simbalance.core.plan import RunPlan, check_whole
 from simbalance.core.records import seat_share
 from simbalance.core.rng import derive_seed
 from simbalance.core.runner import MAX_GAMES, MAX_GAMES_TEXT, ProgressFactory
+from simbalance.core.study import Study
 from simbalance.studies.run import SimulationResult
 from simbalance.studies.settings import RunSettings
 
@@ -201,3 +202,8 @@ def tune(
                       dict(zip(space.names, best.tolist(), strict=True)), history, float(default_share.mean()),
                       float(best_share.mean()), gain, dominance, bool(dominance["dominates"].all()), margin, p,
                       info.base, base_plan.config)
+
+
+# The contract (core/study.py): the command is still written by hand (not yet on declared params).
+STUDY = Study("tune", rank=70, command="simbalance.cli.tune_cmd:tune", api=tune,
+              example=('captain-action', '--strategy', 'builder', '--n', '100', '--generations', '1'))

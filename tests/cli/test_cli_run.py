@@ -71,7 +71,7 @@ def test_set_changes_the_config(tmp_path):
         (["run", "find-dr-evil", "--set", "rules.nope=1"], "unknown config key 'rules.nope'"),
         (["run", "find-dr-evil", "--config", "/nonexistent/x.toml"], "/nonexistent/x.toml does not exist"),
         (["run", "find-dr-evil", "--strategies", "genius"], "unknown strategy 'genius'"),
-        (["run", "find-dr-evil", "--threads", "0"], "threads = 0: allowed 1 to"),
+        (["run", "find-dr-evil", "--threads", "0"], "--threads 0: allowed 1 to"),
         (["run", "find-dr-evil", "--bogus"], "No such option"),
     ],
 )

@@ -102,12 +102,17 @@ def test_a_checkpoint_of_another_job_is_one_line(tmp_path):
         execute_blocks(Draws(7), 40, 10, checkpoint=other)
 
 
-def test_kept_checkpoints_stay_until_the_study_is_done(tmp_path):
+def test_kept_checkpoints_stay_until_the_study_is_done(tmp_path, monkeypatch):
+    import simbalance.core.blocks as blocks
+
     how = BlockSettings(threads=1, checkpoints=tmp_path)
+    how.play(Draws(1), 30, 10, None, "draws", "items", "short", {"seed": 1})
+    assert not any(tmp_path.iterdir())  # shorter than a save's interval: nothing written
+    monkeypatch.setattr(blocks, "CHECKPOINT_AFTER_S", -1.0)  # a long job: saved after every block
     got = how.play(Draws(8), 30, 10, None, "draws", "items", "draws", {"seed": 8})
     assert same(got, planted(8, 30))
     (folder,) = tmp_path.iterdir()
-    assert len(list(folder.glob("part-*.npz"))) == 1
+    assert len(list(folder.glob("part-*.npz"))) == 3
     how.finish()
     assert not any(tmp_path.iterdir())
 

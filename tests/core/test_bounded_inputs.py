@@ -12,10 +12,10 @@ from typer.testing import CliRunner
 from simbalance.analysis.sweep import MAX_POINTS, SweepParam, grid, parse_param
 from simbalance.api import SimulationResult, check_n, plan_run
 from simbalance.cli.main import app
-from simbalance.cli.run_cmd import parse_count
 from simbalance.core.config import load_config
 from simbalance.core.errors import ConfigError, SimbalanceError
 from simbalance.core.execution import RunOptions
+from simbalance.core.plan import parse_count
 from simbalance.core.runner import MAX_GAMES, chunk_bounds, games_in_chunks
 
 GAME = "find-dr-evil"

@@ -191,7 +191,7 @@ def test_the_sweep_page_draws_targets_and_says_when_none_is_met(tmp_path):
 
 def test_skill_tune_and_tournament_pages(tmp_path):
     skill = simbalance.skill("captain-action", 600, threads=1)
-    out = write_skill_folder(skill, tmp_path / "k", "simbalance skill", 600, 0)
+    out = write_skill_folder(skill, tmp_path / "k", "simbalance skill")
     text, _ = read(out / "skill.html")
     assert "Findings" in text and "Agency" in text and "Restricted play" in text
     assert json.loads((out / "skill.json").read_text())["verdict"] == skill.verdict

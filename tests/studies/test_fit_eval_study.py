@@ -46,13 +46,17 @@ def test_the_committed_fit_is_used_as_it_is(cache, capsys):
 
 def test_a_fit_for_other_rules_is_refitted_once_with_a_notice(cache, capsys):
     rules = [*CUT, "rules.points_per_card=5"]
-    first = plan_run(GAME, 2, strategies=["mcts", "builder", "builder", "builder"], overrides=rules)
+    planned = plan_run(GAME, 2, strategies=["mcts", "builder", "builder", "builder"], overrides=rules)
+    # planning is pure: the refit is a step of the plan, run before the games (RunPlan.ready)
+    assert capsys.readouterr().err == "" and not cache.exists() and planned.search_eval is None
+    assert planned.refit is not None and "for other rules" in planned.refit.description
+    first = planned.ready()
     said = capsys.readouterr().err.strip().splitlines()
     assert len(said) == 1 and said[0].startswith(f"the fitted evaluation of {GAME} is for other rules; refitting it")
     (kept,) = cache.glob(f"{GAME}-*.json")
     stored = json.loads(fe.eval_path(GAME).read_text())
     assert json.loads(kept.read_text())["rules_digest"] != stored["rules_digest"]
-    again = plan_run(GAME, 2, strategies=["mcts", "builder", "builder", "builder"], overrides=rules, seed=9)
+    again = plan_run(GAME, 2, strategies=["mcts", "builder", "builder", "builder"], overrides=rules, seed=9).ready()
     assert capsys.readouterr().err == ""  # read from the cache: the same refit, whatever the run's seed
     np.testing.assert_array_equal(first.search_eval, again.search_eval)
     assert not np.array_equal(first.search_eval, stored["weights"])
@@ -63,12 +67,13 @@ def test_a_fit_for_another_engine_version_or_none_is_refitted(cache, capsys, mon
     old = tmp_path / "eval.json"
     old.write_text(json.dumps({**stored, "engine_version": stored["engine_version"] - 1}))
     monkeypatch.setattr(fe, "eval_path", lambda game: old)
-    plan_run(GAME, 2, strategies=["mcts", "builder", "builder", "builder"], overrides=CUT)
+    plan_run(GAME, 2, strategies=["mcts", "builder", "builder", "builder"], overrides=CUT).ready()
     assert "is for engine version" in capsys.readouterr().err
     monkeypatch.setattr(fe, "eval_path", lambda game: tmp_path / "none.json")
     for kept in cache.glob("*.json"):
         kept.unlink()
-    plan_run(GAME, 2, strategies=["mcts", "builder", "builder", "builder"], overrides=CUT)
+    weights = plan_run(GAME, 2, strategies=["mcts", "builder", "builder", "builder"], overrides=CUT).evaluation_weights
+    assert len(weights)  # a plan played without ready() refits on its first use, never the hand evaluate
     assert f"the fitted evaluation of {GAME} is missing; refitting" in capsys.readouterr().err
 
 

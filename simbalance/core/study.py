@@ -1,0 +1,178 @@
+"""The study contract: what every study declares once, as ``core/spec.py`` is for a game.
+
+A study (run, compare, skill, lengths...) is one module under ``simbalance/studies/`` that defines
+``STUDY``, a :class:`Study`. The registry (``studies/registry.py``) finds it there, and from it come
+the command (``simbalance <name> GAME ...``, cli/study_command.py) and the API entry
+(``simbalance.api.<name>``): neither ``cli/main.py`` nor ``api.py`` lists a study.
+
+A study declares:
+
+- ``params``: its own parameters, a frozen dataclass whose fields are made with :func:`option`
+  (the help, the command-line flag, whether it is a number of games). The command's options and the
+  API's keywords both come from it, and its ``__post_init__`` (``StudyParams``) checks every value
+  once, whichever way it came. The settings every study shares (game, players, seed, config, set,
+  variant, threads, backend...) are not parameters: they are ``studies/settings.RunSettings``, one
+  object with one check each.
+- ``run(settings, params, progress)``: plays the games and returns the result.
+- the result: an object with ``findings()`` (analysis/findings.Finding, each with its claim and
+  figure) that a writer turns into the study's folder: ``writer`` names that function
+  (``"module:function"``, taking ``(result, folder, command)``; it lives in ``report/``, which the
+  studies do not import), or None for the plain folder every study gets for free
+  (report/study_folder.py: ``<name>.json`` from ``result.numbers()``, the tables of
+  ``result.tables()``, findings.json).
+- ``example``: the cheapest arguments that run it, the game first (tests/test_study_contract.py
+  plays every study with them: find-dr-evil where it will do).
+
+A study whose command is still written by hand names it in ``command`` (``"module:function"``) and
+its API function in ``api``; the contract test holds those to the same behaviour (one-line errors,
+nothing written, one result whatever the threads) until they declare ``params`` too.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import dataclasses
+import importlib
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from simbalance.core.errors import SimbalanceError
+from simbalance.core.plan import check_n, check_whole
+from simbalance.core.runner import MAX_GAMES
+
+NAME = re.compile(r"[a-z][a-z0-9-]*")
+
+
+@dataclass(frozen=True)
+class Option:
+    """How a parameter shows on the command line; see :func:`option`."""
+
+    help: str
+    flag: str | None = None  # default: --<field-name-with-dashes>
+    count: bool = False  # a number of games: 1e5, 100_000 or 100000 on the command line
+    zero: bool = False  # a count that may be 0 (written "0"): the parameter is off
+    shown: str | None = None  # the default as the help shows it ("5e4")
+    positional: bool = False  # an API positional argument after the game (tournament's strategies)
+    kind: type = str  # the command line's type of a parameter that is not a count (int, float: typer reads it)
+
+
+def option(default: Any = dataclasses.MISSING, *, help: str, flag: str | None = None,  # noqa: A002 (typer's word)
+           count: bool = False, zero: bool = False, shown: str | None = None, positional: bool = False,
+           kind: type = str):
+    """A study parameter: a dataclass field with its help and command-line form. ``count``: a number
+    of games (checked by core/plan.check_n; with ``zero`` also 0, which turns the part off)."""
+    return field(default=default, metadata={"option": Option(help, flag, count, zero, shown, positional, kind)})
+
+
+def option_of(f: dataclasses.Field) -> Option:
+    return f.metadata["option"]
+
+
+def flag_of(f: dataclasses.Field) -> str:
+    return option_of(f).flag or "--" + f.name.replace("_", "-")
+
+
+# How an error names a parameter: ``n = 0`` from the API, ``--n '0'`` (as typed) from the command line.
+_WRITTEN: contextvars.ContextVar[dict[str, str] | None] = contextvars.ContextVar("study_params_written",
+                                                                                   default=None)
+
+
+@contextlib.contextmanager
+def written_as(texts: dict[str, str]):
+    """Errors of the parameters made inside name them as typed: ``{"n": "--n '0'"}``."""
+    token = _WRITTEN.set(texts)
+    try:
+        yield
+    finally:
+        _WRITTEN.reset(token)
+
+
+class StudyParams:
+    """The base of every study's parameters: ``__post_init__`` is the one check of each value (a
+    count by check_n, the rest by the study's own ``check``), wherever the value came from."""
+
+    def __post_init__(self):
+        for f in dataclasses.fields(self):
+            opt = option_of(f)
+            if opt.count and not (getattr(self, f.name) is None and f.default is None):  # None: the default
+                value = getattr(self, f.name)
+                label = (_WRITTEN.get() or {}).get(f.name)
+                if opt.zero and not isinstance(value, bool) and value == 0:
+                    object.__setattr__(self, f.name, 0)
+                elif opt.zero and label is None:
+                    object.__setattr__(self, f.name, check_whole(f.name, value, 0, MAX_GAMES))
+                else:
+                    object.__setattr__(self, f.name, check_n(value, label or f"{f.name} = {value!r}"))
+        self.check()
+
+    def check(self) -> None:
+        """A study's own checks beyond counts (raise SimbalanceError with one line)."""
+
+    def but(self, **changes: Any):
+        return dataclasses.replace(self, **changes)
+
+
+def resolve(dotted: str) -> Callable:
+    """``"package.module:function"`` -> the function (imported now, so a study never imports the
+    report or the CLI that sit above it)."""
+    module, _, name = dotted.partition(":")
+    return getattr(importlib.import_module(module), name)
+
+
+@dataclass(frozen=True)
+class Study:
+    """One study, declared once (module docstring). ``rank`` orders the commands in ``simbalance
+    --help``; ``summary`` is the command's help; ``out_help`` its ``--out`` option's."""
+
+    name: str
+    rank: int
+    summary: str = ""
+    params: type | None = None
+    run: Callable | None = None
+    writer: str | None = None  # "module:function" writing the folder; None: report/study_folder.py
+    page: str = ""  # the file a user opens, inside the folder ("skill.html")
+    out_help: str = ""
+    example: tuple[str, ...] = ()  # the cheapest arguments that run it, GAME first
+    command: str | None = None  # a hand-written command, "module:function" (not yet on params)
+    api: Callable | None = None  # its hand-written API function
+    view: str | None = None  # "module:function(result, console)" showing its tables (default: result.tables())
+    api_name: str | None = None  # default: name with "-" as "_"
+    plays: bool = True  # whether it plays games (the contract test runs it on 1 and 2 threads)
+
+    @property
+    def entry_name(self) -> str:
+        return self.api_name or self.name.replace("-", "_")
+
+    @property
+    def declared(self) -> bool:
+        """Whether the study is on the contract's parameters (else a hand-written command)."""
+        return self.params is not None
+
+
+def check_study(study: Study) -> None:
+    """Raise SimbalanceError naming what ``study`` lacks: the contract a registry entry must meet."""
+    def fail(what: str):
+        raise SimbalanceError(f"study {study.name!r}: {what}")
+
+    if not NAME.fullmatch(study.name):
+        fail("the name is lowercase words joined by '-'")
+    if study.plays and not study.example and study.params is not None:
+        fail("give example, the cheapest arguments that run it (GAME first)")
+    if study.params is None:
+        if study.command is None or study.api is None:
+            fail("declare params and run, or name a hand-written command and api")
+        return
+    if study.run is None:
+        fail("declare run(settings, params, progress)")
+    if not (dataclasses.is_dataclass(study.params) and study.params.__dataclass_params__.frozen):
+        fail("params must be a frozen dataclass (the parameters are declared once and never changed)")
+    if not issubclass(study.params, StudyParams):
+        fail("params must derive from core.study.StudyParams (its __post_init__ is the one check)")
+    for f in dataclasses.fields(study.params):
+        if "option" not in f.metadata or not option_of(f).help:
+            fail(f"parameter {f.name}: declare it with core.study.option(help=...)")
+    if not study.summary or not study.out_help or not study.page:
+        fail("give summary, out_help and page (the command's help, its --out help, the file to open)")
