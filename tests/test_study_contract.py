@@ -195,15 +195,16 @@ def test_bad_input_is_one_line_exit_2_and_nothing_written(name, tmp_path, monkey
 
 def numbers_of(folder: Path) -> dict:
     """The folder's numbers, as text (NaN equals NaN there): every JSON file but the manifest
-    (which says when and how it ran) and every Parquet table."""
+    (which says when and how it ran) and every Parquet table; a study whose --out is one file
+    (fit-eval's eval.json), that file's."""
     found = {}
-    for path in sorted(folder.rglob("*")):
-        if path.suffix == ".json" and path.name != "manifest.json":
+    for path in [folder] if folder.is_file() else sorted(folder.rglob("*")):
+        if (path.suffix == ".json" and path.name != "manifest.json") or path == folder:
             data = json.loads(path.read_text())
             if isinstance(data, dict):
                 for volatile in ("elapsed", "elapsed_s", "seconds", "games_per_second", "created_utc", "command"):
                     data.pop(volatile, None)
-            found[path.name] = json.dumps(data, sort_keys=True)
+            found["--out" if path == folder else path.name] = json.dumps(data, sort_keys=True)
         elif path.suffix == ".parquet":
             found[path.name] = pd.read_parquet(path).to_json()
     return found
