@@ -15,15 +15,33 @@ spec.loader.exec_module(run)
 
 @pytest.mark.parametrize("game", sorted(run.figure_modules()))
 def test_markers_and_functions_match(game):
-    text = (run.RULES / f"{game}.md").read_text()
-    assert text.count("<!-- figure ") == len(run.markers(text)), "a marker without its end"
-    assert sorted(run.markers(text)) == sorted(run.load_figures(run.figure_modules()[game]))
+    """Every passage marked on the rules page, in docs/strategies.md (GAME/NAME) or in the config's
+    comments has its function, and every function its passage (docs/figures/run.py)."""
+    for path, _ in run.targets(game):
+        if path.is_file():
+            text = path.read_text()
+            assert text.count("<!-- figure ") == len(run.markers(text)), f"{path}: a marker without its end"
+    run.check_markers(game, run.load_module(run.figure_modules()[game]))  # raises SystemExit when not
+
+
+def test_every_passage_of_docs_strategies_belongs_to_a_game():
+    names = run.markers(run.STRATEGIES.read_text())
+    assert names and all(name.split("/")[0] in run.figure_modules() for name in names)
 
 
 def test_the_marker_pattern_replaces_only_the_body():
     text = "a\n<!-- figure x -->\nold\n<!-- end figure -->\nb\n"
-    out = run.MARKER.sub(lambda m: m.group(1) + "new\n" + m.group(4), text)
+    out = run.MARKER.sub(lambda m: m.group(1) + "new\n" + m.group("end"), text)
     assert out == "a\n<!-- figure x -->\nnew\n<!-- end figure -->\nb\n"
+
+
+def test_a_config_comment_is_marked_and_written_as_comment_lines(tmp_path, monkeypatch):
+    config = tmp_path / "g.toml"
+    config.write_text("a = 1\n# <!-- figure x -->\n# old\n# <!-- end figure -->\nb = 2  # <!-- figure y -->\n")
+    assert run.markers(config.read_text()) == ["x"]  # a marker must start its line
+    out = run.MARKER.sub(lambda m: m.group(1) + "".join(f"{m.group('lead')}{line}\n" for line in ["new", "lines"])
+                         + m.group("end"), config.read_text())
+    assert out == "a = 1\n# <!-- figure x -->\n# new\n# lines\n# <!-- end figure -->\nb = 2  # <!-- figure y -->\n"
 
 
 def test_the_walk_through_has_a_step_for_every_output():

@@ -9,7 +9,15 @@ from __future__ import annotations
 from functools import cache
 
 import numpy as np
-from common import compensation_passage, ladder_passage, lead_passage, robustness_passage, strategy_share
+from common import (
+    compensation_passage,
+    ladder_passage,
+    lead_passage,
+    robustness_passage,
+    strategy_share,
+    strength_at_cut_comment,
+    strength_at_cut_passage,
+)
 from common import pct as _pct
 
 import simbalance
@@ -144,3 +152,18 @@ def seat_compensation() -> str:
 
 
 FIGURES["seat-compensation"] = seat_compensation
+
+
+CUT = ("aquaman", "mcts-100", [0, 20], 200, 1)  # docs/strategies.md's table and the config's comment: the same runs
+
+
+def strength_at_cut() -> str:
+    return strength_at_cut_passage(*CUT)
+
+
+def strength_at_cut_comment_lines() -> str:
+    return strength_at_cut_comment(*CUT)
+
+
+FIGURES["strength-at-cut"] = strength_at_cut
+COMMENTS = {"strength-at-cut": strength_at_cut_comment_lines}  # configs/aquaman.toml

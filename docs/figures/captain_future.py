@@ -11,6 +11,7 @@ from common import (
     robustness_passage,
     search_settings_passage,
     solve_passage,
+    strength_at_cut_passage,
 )
 from common import pct as _pct
 
@@ -151,3 +152,11 @@ def solve_example() -> str:
 
 
 FIGURES["solve"] = solve_example
+
+
+def strength_at_cut() -> str:
+    """docs/strategies.md, "Strength at a cut": the presets' table's runs where they meet (400 games, seed 3)."""
+    return strength_at_cut_passage("captain-future", "mcts-100", [0, 10, 20, 40], 400, seed=3)
+
+
+FIGURES["strength-at-cut"] = strength_at_cut

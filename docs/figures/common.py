@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import cache
+
 
 def pct(x: float) -> str:
     return f"{100 * x:.1f}%"
@@ -122,11 +124,16 @@ def _default_seat_under_search(res, searched: list[str]) -> str:
             f"({pct(top['win_rate'])}, fair {pct(fair)}); " + "; ".join(parts) + ".")
 
 
-def search_settings_passage(game: str, settings: list[tuple[str, str, dict]], n: int, seed: int = 1) -> str:
-    """One search seat among the game's strongest heuristic (the ladder's default), seats rotated,
-    per setting ``(label, strategy or preset, parameter changes)``: its win rate per seat over the
-    decided games with the 95% CI, in one table (how a game's search presets were chosen)."""
+@cache
+def setting_row(game: str, name: str, changes: tuple = (), n: int = 300, seed: int = 1, overrides: tuple = ()) -> dict:
+    """One search seat (``name`` with its parameters changed by ``changes``, (key, value) pairs) among
+    the game's strongest heuristic (the ladder's default), seats rotated, ``n`` games of ``seed``
+    (``overrides``: config keys, e.g. ``search.evaluation=hand``): its win rate per seat over the
+    decided games with the 95% CI, the share of games with no winner, games/s. Cached: every passage
+    and config comment that quotes a setting quotes the same run (issue 53 item 6: the docs and the
+    configs' comments cannot disagree)."""
     from simbalance.analysis.metrics import strategy_table
+    from simbalance.core.aggregate import wilson
     from simbalance.core.lineup import all_strategies
     from simbalance.studies.ladder import default_against
     from simbalance.studies.run import SimulationResult, plan_run
@@ -136,19 +143,96 @@ def search_settings_passage(game: str, settings: list[tuple[str, str, dict]], n:
     infos = all_strategies(base.config, base.engine.strategies, base.engine.strategy_params)
     against = default_against(base.config, [k for k, i in infos.items()
                                             if not i.preset and not base.engine.is_search(i.base)])
-    rows = [f"| search seat | win rate against {p - 1} x {against} (fair {pct(1 / p)}) | 95% CI | games |",
-            "|---|---|---|---|"]
-    for label, name, changes in settings:
-        info = infos[name]
-        table = {"base": info.base, "idea": label, **info.params, **changes}
-        plan = plan_run(game, n, seed=seed, strategies=["setting"] + [against] * (p - 1), rotate=True,
-                        presets={"setting": table})
-        res = SimulationResult.from_plan(plan)
-        row = strategy_table(res.games, p, plan.lineup.slot_names).set_index("strategy").loc["setting"]
-        rows.append(f"| {label} | {pct(row['win_rate_decided'])} | {pct(row['decided_ci_low'])} to "
-                    f"{pct(row['decided_ci_high'])} | {n:,} |")
+    info = infos[name]
+    table = {"base": info.base, "idea": name, **info.params, **dict(changes)}
+    plan = plan_run(game, n, seed=seed, strategies=["setting"] + [against] * (p - 1), rotate=True,
+                    presets={"setting": table}, overrides=list(overrides))
+    res = SimulationResult.from_plan(plan)
+    row = strategy_table(res.games, p, plan.lineup.slot_names).set_index("strategy").loc["setting"]
+    stalled = int(res.aggregate.n - res.aggregate.decided)
+    lo, hi = wilson(stalled, res.aggregate.n)
+    return {"players": p, "against": against, "win": float(row["win_rate_decided"]),
+            "lo": float(row["decided_ci_low"]), "hi": float(row["decided_ci_high"]), "n": n, "seed": seed,
+            "no_winner": stalled / res.aggregate.n, "no_winner_lo": float(lo), "no_winner_hi": float(hi),
+            "games_per_s": res.games_per_second}
+
+
+def row_of(game: str, name: str, changes: dict, n: int, seed: int, evaluation: str = "fitted") -> dict:
+    """``setting_row`` with its key normalized: a change to the value the strategy already has, and
+    the default evaluation, are no change (the same run, whichever passage asks)."""
+    from simbalance.core.lineup import all_strategies
+    from simbalance.studies.run import plan_run
+
+    base = plan_run(game, 1)
+    own = all_strategies(base.config, base.engine.strategies, base.engine.strategy_params)[name].params
+    changes = tuple(sorted((k, v) for k, v in changes.items() if own.get(k) != v))
+    overrides = () if evaluation == "fitted" else (f"search.evaluation={evaluation}",)
+    return setting_row(game, name, changes, n, seed, overrides)
+
+
+def search_settings_passage(game: str, settings: list[tuple[str, str, dict]], n: int, seed: int = 1) -> str:
+    """One search seat among the game's strongest heuristic (the ladder's default), seats rotated,
+    per setting ``(label, strategy or preset, parameter changes)``: its win rate per seat over the
+    decided games with the 95% CI and the share of games with no winner, in one table (how a game's
+    search presets were chosen; ``setting_row``)."""
+    rows = [row_of(game, name, changes, n, seed) for _, name, changes in settings]
+    p, against = rows[0]["players"], rows[0]["against"]
+    lines = [f"| search seat | win rate against {p - 1} x {against} (fair {pct(1 / p)}) | 95% CI | no winner | games |",
+             "|---|---|---|---|---|"]
+    lines += [f"| {label} | {pct(r['win'])} | {pct(r['lo'])} to {pct(r['hi'])} | {pct(r['no_winner'])} | {n:,} |"
+              for (label, _, _), r in zip(settings, rows, strict=True)]
     return (f"One search seat among {p - 1} x `{against}`, seats rotated, {n:,} games per setting (seed {seed}); "
-            "win rates per seat over decided games:\n\n" + "\n".join(rows))
+            "win rates per seat over decided games, and the share of all games that ended with no winner:\n\n"
+            + "\n".join(lines))
+
+
+def search_settings_comment(game: str, settings: list[tuple[str, str, dict]], n: int, seed: int = 1) -> str:
+    """The same runs as ``search_settings_passage``, as the lines of a config's comment."""
+    rows = [row_of(game, name, changes, n, seed) for _, name, changes in settings]
+    p, against = rows[0]["players"], rows[0]["against"]
+    lines = [f"measured by `make docs-figures` (docs/figures/run.py {game}; the same runs as docs/rules/{game}.md,",
+             f"\"Search players\"): one search seat among {p - 1} x {against}, seats rotated, {n:,} games each, seed {seed};",
+             "its win rate per seat over decided games (95% CI), the share of games with no winner:"]
+    lines += [f"  {label.replace('`', '')}: {pct(r['win'])} ({pct(r['lo'])} to {pct(r['hi'])}), "
+              f"no winner {pct(r['no_winner'])}" for (label, _, _), r in zip(settings, rows, strict=True)]
+    return "\n".join(lines)
+
+
+def strength_at_cut_comment(game: str, name: str, depths: list[int], n: int, seed: int = 1) -> str:
+    """The same runs as ``strength_at_cut_passage``, as the lines of a config's comment."""
+    lines = [f"measured by `make docs-figures` (docs/figures/run.py {game}; the same runs as docs/strategies.md,",
+             f"\"Strength at a cut\"): {name} in one seat, seats rotated, {n:,} games each, seed {seed}; its win rate",
+             "per seat over decided games (95% CI), the share of games with no winner:"]
+    for depth in depths:
+        for evaluation in (("fitted", "hand") if depth > 0 else ("fitted",)):
+            r = row_of(game, name, {"depth": float(depth)}, n, seed, evaluation)
+            at = f"cut at {depth}, {evaluation} evaluation" if depth > 0 else "to the end"
+            lines.append(f"  {at}: {pct(r['win'])} ({pct(r['lo'])} to {pct(r['hi'])}) against {r['players'] - 1} x "
+                         f"{r['against']}, no winner {pct(r['no_winner'])}")
+    return "\n".join(lines)
+
+
+def strength_at_cut_passage(game: str, name: str, depths: list[int], n: int, seed: int = 1) -> str:
+    """docs/strategies.md, "Strength at a cut": ``name`` with play-outs cut at each depth, scored by the
+    fitted evaluation and by the hand-written one (``setting_row``: the rules page quotes the same
+    runs)."""
+    lines = ["| depth | evaluation at the cut | win rate per seat (95% CI) | no winner | games/s |",
+             "|---:|---|---:|---:|---:|"]
+    first = None
+    for depth in depths:
+        for evaluation in (("fitted", "hand") if depth > 0 else ("fitted",)):
+            r = row_of(game, name, {"depth": float(depth)}, n, seed, evaluation)
+            first = first or r
+            label = evaluation if depth > 0 else "(none: to the end)"
+            lines.append(f"| {depth} | {label} | {pct(r['win'])} ({pct(r['lo'])} to {pct(r['hi'])}) | "
+                         f"{pct(r['no_winner'])} | {r['games_per_s']:.1f} |")
+    return (f"`{game}`: `{name}` in one seat against {first['players'] - 1} x `{first['against']}`, seats rotated, "
+            f"{n:,} games per row (seed {seed}); win rates per seat over decided games, fair "
+            f"{pct(1 / first['players'])}; games/s on one thread of this machine (compare within the table):\n\n"
+            + "\n".join(lines))
+
+
+STALLS = {True: 'fitted as the "no winner" outcome', False: "no such outcome fitted"}
 
 
 def fitted_evaluation_passage(game: str) -> str:
@@ -169,8 +253,11 @@ def fitted_evaluation_passage(game: str) -> str:
     held = data["held_out"]
     lines = [f"`simbalance fit-eval {game}` (configs/{game}/eval.json): {data['games']:,} games of "
              f"{', '.join(data['strategies'])} at {data['players']} players (seats rotated), a cut every "
-             f"{data['cut_every']} decisions: {data['points']:,} positions of {data['decided_games']:,} decided games; "
-             f"{data['held_out_games']:,} games ({data['held_out_points']:,} positions) held out.",
+             f"{data['cut_every']} decisions: {data['points']:,} positions, "
+             f"{data['games'] - data['decided_games']:,} of the games with no winner "
+             f"({STALLS[data.get('no_winner') is not None]}); "
+             f"{data['held_out_games']:,} games ({data['held_out_points']:,} positions) held out. The log-loss and "
+             "accuracy are over the held-out games with a winner.",
              "",
              "| evaluation | held-out log-loss (nats) | predicted leader wins |",
              "|---|---:|---:|",
@@ -183,6 +270,14 @@ def fitted_evaluation_passage(game: str) -> str:
     allowed = {1: "at least 0", -1: "at most 0", 0: "either"}
     lines += [f"| `{name}` | {allowed[sign]} | {w:+.4f} |"
               for name, sign, w in zip(data["features"], data["signs"], data["weights"], strict=True)]
+    if data.get("no_winner"):
+        stall = data["no_winner_held_out"]
+        lines += ["", f"\"No winner\" (a logistic regression on the seats' mean features: intercept "
+                  f"{data['no_winner']['intercept']:+.4f} and these weights; each seat's share is multiplied by the "
+                  f"chance that anyone wins); held out, {pct(stall['observed'])} of the positions' games had no winner, "
+                  f"{pct(stall['predicted'])} predicted:", "", "| feature (seats' mean) | weight |", "|---|---:|"]
+        lines += [f"| `{name}` | {w:+.4f} |" for name, w in zip(data["features"], data["no_winner"]["weights"],
+                                                                strict=True)]
     lines += ["", "Calibration on the held-out positions (every seat's predicted share, in deciles of the "
               "prediction):", "", "| predicted | fitted: observed | positions |", "|---:|---:|---:|"]
     lines += [f"| {pct(r['predicted'])} | {pct(r['observed'])} | {r['n']:,} |" for r in data["calibration"]["fitted"]]

@@ -14,8 +14,10 @@ from common import (
     ladder_passage,
     lead_passage,
     robustness_passage,
+    search_settings_comment,
     search_settings_passage,
     strategy_share,
+    strength_at_cut_passage,
 )
 from common import pct as _pct
 
@@ -145,16 +147,31 @@ def robustness() -> str:
     return robustness_passage("lady-actions-escape", 4000, 100, 5000)
 
 
+PRESETS = [  # one list for the rules page's table, the config's comment and docs/strategies.md's
+    ("`mcts-100` (100 iterations, `confidence` 2, play-outs cut at 40 decisions)", "mcts-100", {}),
+    ("`mcts-100` with play-outs cut at 10 decisions", "mcts-100", {"depth": 10.0}),
+    ("`mcts-100` with play-outs cut at 20 decisions", "mcts-100", {"depth": 20.0}),
+    ("`mcts-100` with `confidence` 0", "mcts-100", {"confidence": 0.0}),
+    ("`flat`, 16 play-outs an option, `confidence` 2", "flat", {}),
+]
+PRESETS_N, PRESETS_SEED = 300, 1
+
+
 def presets() -> str:
-    return search_settings_passage("lady-actions-escape", [
-        ("`mcts-100` (100 iterations, `confidence` 2, play-outs cut at 10 decisions)", "mcts-100", {}),
-        ("`mcts-100` with play-outs cut at 20 decisions", "mcts-100", {"depth": 20.0}),
-        ("`mcts-100` with `confidence` 0", "mcts-100", {"confidence": 0.0}),
-        ("`flat`, 16 play-outs an option, `confidence` 2", "flat", {}),
-    ], 300, seed=1)
+    return search_settings_passage("lady-actions-escape", PRESETS, PRESETS_N, PRESETS_SEED)
 
 
-FIGURES.update({"ladder": ladder, "robustness": robustness, "presets": presets})
+def presets_comment() -> str:
+    return search_settings_comment("lady-actions-escape", PRESETS, PRESETS_N, PRESETS_SEED)
+
+
+def strength_at_cut() -> str:
+    """docs/strategies.md, "Strength at a cut": the same runs as the presets' table where they meet."""
+    return strength_at_cut_passage("lady-actions-escape", "mcts-100", [10, 20, 40], PRESETS_N, PRESETS_SEED)
+
+
+FIGURES.update({"ladder": ladder, "robustness": robustness, "presets": presets, "strength-at-cut": strength_at_cut})
+COMMENTS = {"presets": presets_comment}  # configs/lady-actions-escape.toml
 
 
 def fitted_evaluation() -> str:

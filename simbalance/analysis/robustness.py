@@ -18,7 +18,7 @@ simply lack the power to show it: the words name the models).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import pandas as pd
@@ -259,6 +259,9 @@ class StrongPlay:
     most: int
     reached: bool
     seed: int | None = None
+    # the fitted evaluation the sample's search seats scored their cut play-outs with: its
+    # provenance (studies/evaluation.provenance; None: none used), shown on the page (issue 53)
+    evaluation: dict | None = field(default=None, compare=False)
 
     @classmethod
     def of(cls, model: str, agg: RunAggregate, precision: float, most: int, seed: int | None = None) -> StrongPlay:
@@ -288,7 +291,7 @@ class StrongPlay:
 
     def to_dict(self) -> dict:
         return {"model": self.model, "games": self.games, "decided": self.decided, "precision": self.precision,
-                "most": self.most, "reached": self.reached, "seed": self.seed,
+                "most": self.most, "reached": self.reached, "seed": self.seed, "evaluation": self.evaluation,
                 "seats": [dict(zip(("win_rate", "ci_low", "ci_high"), self.seat(s), strict=True))
                           for s in range(self.players)]}
 
@@ -297,7 +300,7 @@ class StrongPlay:
         """Back from ``to_dict`` (findings.json's ``strong_play``): each seat's wins from its share."""
         wins = tuple(float(s["win_rate"]) * d["decided"] if d["decided"] else 0.0 for s in d["seats"])
         return cls(d["model"], int(d["games"]), int(d["decided"]), wins, float(d["precision"]), int(d["most"]),
-                   bool(d["reached"]), d.get("seed"))
+                   bool(d["reached"]), d.get("seed"), d.get("evaluation"))
 
 
 def _signed(v: float) -> str:

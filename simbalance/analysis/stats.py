@@ -48,8 +48,8 @@ from simbalance.core.config import FINDINGS_DEFAULTS
 __all__ = ["ALPHA", "AGREES", "FAILS", "MEETS", "OPEN", "OVERSTATES", "REVERSED", "UNDERSTATES",
            "Interval", "balance_test", "clustered_difference", "clustered_share", "difference",
            "holm", "is_share", "judge", "judge_models", "median_ranks", "natural_range",
-           "normal_half", "quantile", "say", "seat_gap", "shortfall", "standard_error", "standout",
-           "student_half", "target_test", "told_apart", "verdict_of", "weigh", "wilson"]
+           "normal_half", "proportion_difference", "quantile", "say", "seat_gap", "shortfall", "standard_error",
+           "standout", "student_half", "target_test", "told_apart", "verdict_of", "weigh", "wilson"]
 
 # The one default level of every decision a page states: every interval of this module is a
 # 1 - ALPHA (95 %) interval and every decision read from them is made at ALPHA (5 %). It is the
@@ -125,6 +125,18 @@ def seat_gap(wins_i: float, wins_j: float, n: float, alpha: float = ALPHA) -> In
     gap = p_i - p_j
     half = quantile(alpha) * float(np.sqrt(max(p_i + p_j - gap * gap, 0.0) / n))
     return Interval(float(gap), float(gap - half), float(gap + half))
+
+
+def proportion_difference(x_a: float, n_a: float, x_b: float, n_b: float, alpha: float = ALPHA) -> Interval:
+    """The share ``x_a / n_a`` minus ``x_b / n_b`` of two independent samples, with the Agresti-Caffo
+    interval (one success and one failure added to each sample before the normal interval: close to
+    its nominal coverage even for shares near 0 and small samples, where the plain Wald interval is
+    too narrow). The estimate is the plain difference. nan when a sample is empty."""
+    if not n_a or not n_b:
+        return NAN_INTERVAL
+    p_a, p_b = (x_a + 1) / (n_a + 2), (x_b + 1) / (n_b + 2)
+    half = quantile(alpha) * float(np.sqrt(p_a * (1 - p_a) / (n_a + 2) + p_b * (1 - p_b) / (n_b + 2)))
+    return Interval(float(x_a / n_a - x_b / n_b), float(p_a - p_b - half), float(p_a - p_b + half))
 
 
 def told_apart(wins: np.ndarray | list[float], n: float, seat: int, most: bool, alpha: float = ALPHA) -> bool:

@@ -63,5 +63,6 @@ def fit_eval(
     for name, w in zip(data["features"], data["weights"], strict=True):
         weights.add_row(name, f"{w:+.4f}")
     console.print(weights)
-    Console(stderr=True).print(f"wrote {path} ({data['points']} positions of {data['decided_games']} decided games, "
-                               f"{res.elapsed:.0f} s)")
+    stalled = data["games"] - data["decided_games"]
+    Console(stderr=True).print(f"wrote {path} ({data['points']} positions of {data['games']} games, {stalled} of them "
+                               f"with no winner, fitted as such; {res.elapsed:.0f} s)")

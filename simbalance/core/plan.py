@@ -50,9 +50,12 @@ class RunPlan:
     # The fitted evaluation's weights a search seat scores a cut play-out with (studies/evaluation.py:
     # only when a search seat cuts its play-outs; None: the game's hand-written evaluate)
     search_eval: np.ndarray | None = field(default=None, compare=False)
+    # where that fit came from (studies/evaluation.provenance: committed or refitted, games, seed,
+    # rules digest, held-out quality): manifest.json and the run page say it
+    search_eval_source: dict | None = field(default=None, compare=False)
     # A step the plan needs before its first game, made by planning and never run by it (a plan never
     # plays, writes or prints): the fitted evaluation's refit (studies/evaluation.Refit, with
-    # ``description`` and ``run(progress) -> weights``) when no stored fit suits these rules.
+    # ``description`` and ``run(progress) -> (weights, provenance)``) when no stored fit suits these rules.
     refit: object = field(default=None, compare=False)
 
     def ready(self, progress=None) -> RunPlan:
@@ -60,7 +63,8 @@ class RunPlan:
         plan itself when it has none. Every study plays a readied plan (studies/run.play)."""
         if self.refit is None:
             return self
-        return dataclasses.replace(self, search_eval=self.refit.run(progress), refit=None)
+        weights, source = self.refit.run(progress)
+        return dataclasses.replace(self, search_eval=weights, search_eval_source=source, refit=None)
 
     def prepared_for(self, kernel=None) -> tuple:
         """The kernel's arguments after the common ones: ``prepared``, and for the search kernel the
@@ -76,7 +80,9 @@ class RunPlan:
         A plan played without ``ready()`` (a study that plays its kernel itself) refits here, once:
         never the hand-written evaluate in place of a fit the rules call for."""
         if self.refit is not None:
-            object.__setattr__(self, "search_eval", self.refit.run(None))  # frozen: filled in once
+            weights, source = self.refit.run(None)
+            object.__setattr__(self, "search_eval", weights)  # frozen: filled in once
+            object.__setattr__(self, "search_eval_source", source)
             object.__setattr__(self, "refit", None)
         return NO_FIT if self.search_eval is None else self.search_eval
 

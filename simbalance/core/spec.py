@@ -137,6 +137,11 @@ class Search:
       free of the search.
     - ``policy(ctx, state, sid, params) -> option``: the option heuristic ``sid`` takes at the
       pending decision (the search's tie-break: its rollout strategy's own choice).
+    - ``observe(ctx, state, option, seat) -> code``: what ``seat`` sees of ``option``, the move the
+      seat to move takes in ``state``: the option itself when it sees the move, the same code for
+      options it cannot tell apart (a sign put face down). ``mcts`` builds its tree on what the
+      searching seat observes (docs/strategies.md, "Hidden moves"); None (a ``search_nb`` without
+      one): every move is seen (``players.common_nb.fully_observed``).
     - ``new_scratch(ctx, slot_strategy, slot_params, weights)``: the search's preallocated scratch
       (``weights``: the fitted evaluation's, empty for none).
     - ``choose(ctx, state, seat_sid, seat_prm, seed, game, decision, scratch) -> option``: the
@@ -154,6 +159,7 @@ class Search:
     features: Callable
     feature_names: tuple[str, ...]
     feature_signs: tuple[int, ...]
+    observe: Callable | None = None
 
     @classmethod
     def of_game(cls, play, search, **replaced) -> Search:
@@ -164,6 +170,8 @@ class Search:
         found = dict(kernel=play.search_kernel, new_scratch=play.new_search_scratch, choose=play.search_option)
         found.update({name: getattr(search, name) for name in ("determinize", "outcome", "evaluate", "features",
                                                                 "policy") if name not in replaced})
+        if "observe" not in replaced:
+            found["observe"] = getattr(search, "observe", None)
         if "feature_names" not in replaced:
             found["feature_names"] = tuple(search.FEATURES)
         if "feature_signs" not in replaced:

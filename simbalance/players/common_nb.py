@@ -60,7 +60,9 @@ T_CHILD = 1  # first child (-1: none)
 T_NEXT = 2  # next sibling (-1: none)
 T_OPTION = 3  # the option code that leads here from the parent
 T_MOVER = 4  # the seat that chose it (its reward is backed up here)
-N_TI = 5
+T_CHANCE = 5  # 1: a move hidden from the searching seat, drawn by its mover's strategy; T_OPTION is then what the
+#              searching seat observes of it (``observe``), not the move (ismcts_nb: "Hidden moves")
+N_TI = 6
 F_VISITS = 0
 F_AVAIL = 1  # how often the option was legal when its parent was visited (ISMCTS availability)
 F_REWARD = 2  # summed results of the mover
@@ -76,7 +78,7 @@ O_DEALS = 4  # deals it was played on
 N_OPT = 5
 
 # ---- the fitted evaluation (scratch's ``fit`` rows) -------------------------------------------
-FIT_W = 0  # the weights of the conditional logit, one per feature of the game's search_nb.FEATURES
+FIT_W = 0  # the conditional logit's weights: one per feature of the game's search_nb.FEATURES, one per feature for "no winner", its intercept
 FIT_F = 1  # one seat's features (search_nb.features writes them here)
 
 # The search's stream: derive_seed(seed, "search") (core/rng), computed in the kernel.
@@ -187,26 +189,34 @@ def shares(winners, rew, players):
 
 @njit(cache=True, inline="always")
 def fitted_shares(features, ctx, state, fit, rew, players):
-    """The fitted evaluation (a conditional logit shared by the seats): seat s's share of the win is
-    exp(u_s) / sum_q exp(u_q), u_s = w . f_s, with ``f_s`` the game's ``features(ctx, state, s,
-    out)`` and ``w`` = ``fit[FIT_W]`` (analysis/fit_eval.py fits it). The largest u is taken off
-    before exp, so that no share overflows; the shares sum to 1."""
+    """The fitted evaluation: a conditional logit shared by the seats for who wins, times the chance
+    that anyone wins. Seat s's share is (1 - q) exp(u_s) / sum_q' exp(u_q'), u_s = w . f_s, and
+    q = 1 / (1 + exp(-u_0)), u_0 = b + v . (the seats' mean f), the chance that the game ends with
+    no winner (a stalemate, a timeout: every seat's result 0, as such a play-out's end): a position
+    headed for a stall is worth less to every seat. ``fit[FIT_W]`` holds ``[w (K), v (K), b]``
+    (analysis/fit_eval.kernel_weights; b = -inf: no stall foreseen, the shares sum to 1); ``f_s`` is
+    the game's ``features(ctx, state, s, out)``, written into ``fit[FIT_F]``. The largest utility
+    is taken off before exp, so that no share overflows."""
     w = fit[FIT_W]
     f = fit[FIT_F]
+    k_n = (w.shape[0] - 1) // 2
+    u0 = w[2 * k_n]
     top = -np.inf
     for s in range(players):
         features(ctx, state, s, f)
         u = 0.0
-        for k in range(w.shape[0]):
+        for k in range(k_n):
             u += w[k] * f[k]
+            u0 += w[k_n + k] * f[k] / players
         rew[s] = u
         top = max(top, u)
     total = 0.0
     for s in range(players):
         rew[s] = np.exp(rew[s] - top)
         total += rew[s]
+    anyone = 1.0 / (1.0 + np.exp(u0)) if u0 > -np.inf else 1.0  # 1 - q, without overflow at either end
     for s in range(players):
-        rew[s] /= total
+        rew[s] = rew[s] / total * anyone
 
 
 @njit(cache=True, inline="always")
@@ -240,6 +250,14 @@ def clearly_better(mean, var, n, mean_ref, var_ref, n_ref, confidence):
     the reference option by more than ``confidence`` standard errors of the difference?"""
     se = np.sqrt(max(var, 0.0) / n + max(var_ref, 0.0) / n_ref)
     return mean - mean_ref > confidence * se
+
+
+@njit(cache=True, inline="always")
+def fully_observed(ctx, state, option, seat):
+    """The default ``observe`` hook: every seat sees every move as it is made (the option itself).
+    A game whose moves can be hidden from other seats (a sign put face down) defines its own in
+    search_nb.py (docs/strategies.md, "Hidden moves")."""
+    return option
 
 
 @njit(cache=True, inline="always")

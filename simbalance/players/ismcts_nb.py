@@ -1,6 +1,7 @@
-"""``mcts``: single-observer information-set Monte Carlo tree search (Cowling, Powley and Whitehouse
-2012), generic over the games, with sequential halving at the root (Karnin, Koren and Somekh 2013,
-as in Gumbel MuZero) and progressive widening below it.
+"""``mcts``: information-set Monte Carlo tree search (Cowling, Powley and Whitehouse 2012), generic
+over the games, on one tree of what the searching seat observes (another seat's hidden move a chance
+node: "Hidden moves" below), with sequential halving at the root (Karnin, Koren and Somekh 2013, as
+in Gumbel MuZero) and progressive widening below it.
 
 Every iteration copies the real state into the scratch's ``work`` and lets the game ``determinize``
 it for the searching seat (every card the seat cannot see shuffled among the places it cannot see,
@@ -35,6 +36,22 @@ the visits grow. The play-out then runs to the end with the rollout strategies (
 decisions, scored by the game's ``evaluate``), and every node on the path adds its mover's share of
 the win. Options are the game's own codes, so a node stands for "this option, after these options"
 whatever the hidden cards were.
+
+**Hidden moves** (the game's ``observe(ctx, state, option, seat)``: what ``seat`` sees of the
+option the seat to move takes; common_nb.fully_observed, the default, says every seat sees every
+move). The tree is built on what the searching seat observes, as in multiple-observer ISMCTS
+(Cowling, Powley and Whitehouse 2012): a decision of another seat is a *chance node* for it when
+
+- the searching seat cannot tell that seat's options apart (one of them observed as other than
+  itself): the tree does not branch on a move it could not see; or
+- a move on the path from the root was hidden from that seat (the searching seat's face-down sign,
+  say): branching there would let the tree's model of that seat answer a move it never saw.
+
+At a chance node the move is drawn as a play-out draws it (the mover's strategy, its rollout
+strategy for a search seat, from the determinization's stream) and the iteration goes on to the
+child that stands for what the searching seat observes of it (``T_CHANCE``), grown like any other
+(one new node per iteration). A game whose moves are all seen (every built-in game) never meets a
+chance node: the tree is the one above, move for move.
 """
 
 from __future__ import annotations
@@ -59,6 +76,7 @@ from simbalance.players.common_nb import (
     P_MCTS_HALVING,
     P_MCTS_WIDENING,
     P_UCT,
+    T_CHANCE,
     T_CHILD,
     T_MOVER,
     T_NEXT,
@@ -82,6 +100,7 @@ def _new_node(ti, tf, node, parent, option, mover):
     ti[node, T_NEXT] = -1
     ti[node, T_OPTION] = option
     ti[node, T_MOVER] = mover
+    ti[node, T_CHANCE] = 0
     tf[node, F_VISITS] = 0.0
     tf[node, F_AVAIL] = 0.0
     tf[node, F_REWARD] = 0.0
@@ -113,14 +132,48 @@ def _grow(policy, ctx, work, guess, options, k, mover, roll_sid, roll_prm, rng):
     return options[0]
 
 
+@njit(cache=True, inline="always")
+def blind_to(observe, ctx, work, option, mover, players, blind):
+    """``blind`` (a bit per seat: a move on the path was hidden from it) with every seat but the
+    mover that does not see ``option``, the mover's move in ``work`` (before it is applied)."""
+    for q in range(players):
+        if q != mover and observe(ctx, work, option, q) != option:
+            blind |= np.int64(1) << q
+    return blind
+
+
+@njit(cache=True, inline="always")
+def _unseen(observe, ctx, work, options, n, seat):
+    """Does ``seat`` fail to tell the pending decision's options ``options[:n]`` apart (one of them
+    observed as other than itself)?"""
+    for j in range(n):
+        if observe(ctx, work, options[j], seat) != options[j]:
+            return True
+    return False
+
+
+@njit(cache=True, inline="always")
+def _chance_child(ti, node, label, mover):
+    """``node``'s chance child for what the searching seat observes (``label``) of ``mover``'s move; -1: none yet."""
+    child = ti[node, T_CHILD]
+    while child >= 0:
+        if ti[child, T_CHANCE] == 1 and ti[child, T_OPTION] == label and ti[child, T_MOVER] == mover:
+            return child
+        child = ti[child, T_NEXT]
+    return -1
+
+
 @njit(cache=True, forceinline=True)
-def _descend(to_move, legal_options, apply_option, policy, ctx, work, guess, ti, tf, options, roll_sid, roll_prm, rng,
-             node, n_nodes, pref, c, widening):
-    """From ``node`` (the options down to it already applied to ``work``) down the tree by UCT, until
-    a node grows a child (applied too) or the game ends; returns (the last node, the nodes in use).
-    At the root (node 0, UCT root only) the rollout strategy's own option ``pref`` is always among
-    the options, and every option grows a child before any is revisited."""
+def _descend(to_move, legal_options, apply_option, policy, observe, ctx, work, guess, ti, tf, options, roll_sid,
+             roll_prm, rng, node, n_nodes, pref, c, widening, seat, blind):
+    """From ``node`` (the options down to it already applied to ``work``; ``blind``: the seats a move
+    on the way was hidden from) down the tree by UCT, until a node grows a child (applied too) or
+    the game ends; returns (the last node, the nodes in use). At the root (node 0, UCT root only)
+    the rollout strategy's own option ``pref`` is always among the options, and every option grows
+    a child before any is revisited. Another seat's decision that ``seat`` cannot see, or taken
+    after a move hidden from its mover, is a chance node (module doc, "Hidden moves")."""
     capacity = ti.shape[0]
+    players = roll_sid.shape[0]
     while True:
         mover = to_move(ctx, work)
         if mover < 0:
@@ -129,6 +182,22 @@ def _descend(to_move, legal_options, apply_option, policy, ctx, work, guess, ti,
         at_root = node == 0
         if at_root:
             n = with_option(options, n, pref)
+        if mover != seat and ((blind >> mover) & 1 or _unseen(observe, ctx, work, options, n, seat)):
+            option = policy(ctx, work, roll_sid[mover], roll_prm[mover])  # as a play-out draws it
+            label = observe(ctx, work, option, seat)
+            blind = blind_to(observe, ctx, work, option, mover, players, blind)
+            apply_option(ctx, work, option)
+            child = _chance_child(ti, node, label, mover)
+            if child >= 0:
+                node = child
+                continue
+            if n_nodes < capacity:
+                _new_node(ti, tf, n_nodes, node, label, mover)
+                ti[n_nodes, T_CHANCE] = 1
+                tf[n_nodes, F_AVAIL] = 1.0
+                node = n_nodes
+                n_nodes += 1
+            break
         # The children legal here: available once more; their options move to the end of
         # options[:n], so that options[:k] are the legal options without a child yet.
         k = n
@@ -138,6 +207,9 @@ def _descend(to_move, legal_options, apply_option, policy, ctx, work, guess, ti,
         children = 0
         child = ti[node, T_CHILD]
         while child >= 0:
+            if ti[child, T_CHANCE] == 1:  # stands for a hidden move, not for one of these options
+                child = ti[child, T_NEXT]
+                continue
             children += 1
             code = ti[child, T_OPTION]
             j = 0
@@ -166,10 +238,12 @@ def _descend(to_move, legal_options, apply_option, policy, ctx, work, guess, ti,
             tf[n_nodes, F_AVAIL] = 1.0
             node = n_nodes
             n_nodes += 1
+            blind = blind_to(observe, ctx, work, option, mover, players, blind)
             apply_option(ctx, work, option)
             break
         if best < 0:  # the tree is full and no child is legal here: play out from here
             break
+        blind = blind_to(observe, ctx, work, ti[best, T_OPTION], mover, players, blind)
         apply_option(ctx, work, ti[best, T_OPTION])
         node = best
     return node, n_nodes
@@ -188,8 +262,8 @@ def _back_up(ti, tf, node, rew):
 
 
 @njit(cache=True, forceinline=True)
-def mcts(to_move, legal_options, apply_option, play_out, determinize, outcome, evaluate, features, policy, ctx, state,
-         seat, prm, scratch):
+def mcts(to_move, legal_options, apply_option, play_out, determinize, outcome, evaluate, features, policy, observe, ctx,
+         state, seat, prm, scratch):
     """The option ``seat`` (to move in ``state``) takes after about ``prm[P_BUDGET]`` iterations."""
     work, ti, tf, options, rew, roll_sid, roll_prm, rng, sub, opt, guess, fit, deal = scratch
     players = roll_sid.shape[0]
@@ -207,8 +281,9 @@ def mcts(to_move, legal_options, apply_option, play_out, determinize, outcome, e
         for _ in range(budget):
             copy_state(work, state)
             determinize(ctx, work, seat, rng)
-            node, n_nodes = _descend(to_move, legal_options, apply_option, policy, ctx, work, guess, ti, tf, options,
-                                     roll_sid, roll_prm, rng, 0, n_nodes, pref, c, widening)
+            node, n_nodes = _descend(to_move, legal_options, apply_option, policy, observe, ctx, work, guess, ti, tf,
+                                     options, roll_sid, roll_prm, rng, 0, n_nodes, pref, c, widening, seat,
+                                     np.int64(0))
             finish(to_move, play_out, outcome, evaluate, features, ctx, work, roll_sid, roll_prm, depth, rew, players,
                    fit)
             _back_up(ti, tf, node, rew)
@@ -241,10 +316,12 @@ def mcts(to_move, legal_options, apply_option, play_out, determinize, outcome, e
                 if opt[O_ALIVE, j] == 0.0:
                     continue
                 copy_state(work, deal)
+                blind = blind_to(observe, ctx, work, ti[1 + j, T_OPTION], seat, players, np.int64(0))
                 apply_option(ctx, work, ti[1 + j, T_OPTION])
                 tf[1 + j, F_AVAIL] += 1.0
-                node, n_nodes = _descend(to_move, legal_options, apply_option, policy, ctx, work, guess, ti, tf,
-                                         options, roll_sid, roll_prm, rng, 1 + j, n_nodes, pref, c, widening)
+                node, n_nodes = _descend(to_move, legal_options, apply_option, policy, observe, ctx, work, guess, ti,
+                                         tf, options, roll_sid, roll_prm, rng, 1 + j, n_nodes, pref, c, widening, seat,
+                                         blind)
                 finish(to_move, play_out, outcome, evaluate, features, ctx, work, roll_sid, roll_prm, depth, rew, players,
                    fit)
                 _back_up(ti, tf, node, rew)

@@ -238,11 +238,10 @@ def manifest(result: SimulationResult, command: str | None) -> dict:
                        for i, name in enumerate(plan.lineup.slot_names)},
         },
         "config": plan.config,
-        # the fitted evaluation's weights a search seat scored its cut play-outs with (null: none;
-        # docs/strategies.md, "The fitted evaluation"): a refit or a new eval.json plays other games
-        "search_evaluation": (None if plan.search_eval is None else
-                              {"features": list(plan.engine.search.feature_names),
-                               "weights": [float(w) for w in plan.search_eval]}),
+        # the fitted evaluation a search seat scored its cut play-outs with (null: none;
+        # docs/strategies.md, "The fitted evaluation"): its weights and where it came from (a
+        # refit or a new eval.json plays other games)
+        "search_evaluation": search_evaluation(plan),
         "command": command or " ".join(sys.argv),
         "threads": plan.threads,
         "numba_version": numba.__version__,
@@ -251,6 +250,18 @@ def manifest(result: SimulationResult, command: str | None) -> dict:
         "elapsed_s": result.elapsed,
         "games_per_s": result.games_per_second,
     }
+
+
+def search_evaluation(plan) -> dict | None:
+    """manifest.json's ``search_evaluation``: the features, the seats' weights, the "no winner"
+    alternative's (null: the fit has none) and the fit's provenance."""
+    if plan.search_eval is None:
+        return None
+    k = len(plan.engine.search.feature_names)
+    vector = [float(w) for w in plan.search_eval]
+    no_winner = None if vector[2 * k] == float("-inf") else {"intercept": vector[2 * k], "weights": vector[k:2 * k]}
+    return {"features": list(plan.engine.search.feature_names), "weights": vector[:k], "no_winner": no_winner,
+            "provenance": getattr(plan, "search_eval_source", None)}
 
 
 def run_figures(result: SimulationResult, summary: dict) -> dict[str, Figure]:

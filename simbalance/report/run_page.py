@@ -231,7 +231,45 @@ def strong_play_section(strong: dict | None, summary: dict) -> str:
         "holds, smaller, larger, reversed or not settled (docs/findings.md, \"Under strong play\").</p>",
         *[f"<p class='verdict'>{what}: {escape(strong_play_words(check, sample))}</p>" for what, check in verdicts],
         table(["player", "of decided games", "95% CI"], rows, caption=f"All {escape(strong['model'])}", text_cols=1),
+        f"<p>{escape(no_winner_words(strong['games'], strong['decided']))} "
+        f"{escape(evaluation_words(strong.get('evaluation')))}</p>",
     ])
+
+
+def run_evaluation_paragraph(manifest: dict) -> str:
+    """Under the win rates, where the run's search seats played: which fit scored their cut play-outs."""
+    told = manifest.get("search_evaluation")
+    if not told:
+        return ""
+    return f"<p>{escape(evaluation_words(told.get('provenance'), SEARCH_SEATS))}</p>"
+
+
+SEARCH_SEATS = "This run's search seats"
+
+
+def no_winner_words(games: int, decided: int) -> str:
+    """How many of a search sample's games ended with no winner (a stalemate or a timeout)."""
+    stalled = games - decided
+    return f"{stalled:,} of its {games:,} games ({pct(stalled / games) if games else '-'}) ended with no winner."
+
+
+def evaluation_words(told: dict | None, who: str = "Its search seats") -> str:
+    """Where the fitted evaluation a search seat scored its cut play-outs with came from (manifest.json's
+    ``search_evaluation.provenance``; issue 53): committed or refitted for these rules, its games,
+    seed, rules digest and how well it predicts held-out games."""
+    if not told:
+        return f"{who} played to the end or scored cut play-outs by the game's hand-written evaluation."
+    where = ("the committed fit (" + told["path"].split("configs/")[-1] + ")" if told["source"] == "committed"
+             else "a fit refitted on the fly for these rules (cached)")
+    quality = ""
+    if told.get("held_out_log_loss") is not None:
+        quality = (f"; held-out log-loss {told['held_out_log_loss']:.3f} against {told['uniform_log_loss']:.3f} "
+                   f"uniform, the leader it predicts wins {pct(told['held_out_accuracy'])}")
+    stalls = (f", {told['no_winner_games']:,} of them with no winner, fitted as such" if told.get("no_winner_fitted")
+              else "")
+    return (f"{who} scored cut play-outs by the fitted evaluation: {where}, {told['games']:,} games of "
+            f"{', '.join(told.get('strategies') or [])}{stalls}, seed {told['seed']}, rules digest "
+            f"{told['rules_digest']}, engine v{told['engine_version']}{quality}.")
 
 
 def render_report(manifest: dict, summary: dict, images: dict[str, bytes], findings: list[Finding] | None = None,
@@ -258,6 +296,7 @@ def render_report(manifest: dict, summary: dict, images: dict[str, bytes], findi
         table(["strategy", "win rate per seat", "95% CI", "of decided games", "seat-games"],
               strategy_rows(summary), caption="By strategy"),
         "</div>",
+        run_evaluation_paragraph(manifest),
         strong_play_section(strong, summary),
         "<h2 id='outcomes'>Outcomes</h2>",
         table(["metric", "value"], [

@@ -40,7 +40,9 @@ from simbalance.analysis.fit_eval import (
     calibration,
     fit_logit,
     holdout_games,
+    kernel_weights,
     log_loss,
+    no_winner_share,
     softmax_shares,
 )
 from simbalance.core.blocks import BlockSettings, KernelJob, cache_root
@@ -75,7 +77,36 @@ class FitEvalResult:
 
     @property
     def weights(self) -> np.ndarray:
-        return np.array(self.data["weights"], np.float64)
+        """The search kernel's vector (``kernel_weights``: the seats' weights, then "no winner"'s)."""
+        return stored_weights(self.data)
+
+
+def stored_weights(data: dict) -> np.ndarray:
+    """The search kernel's vector of an eval.json's ``data`` (analysis/fit_eval.kernel_weights)."""
+    return kernel_weights(data["weights"], data.get("no_winner"))
+
+
+def provenance(data: dict, source: str, path: Path) -> dict:
+    """What a run's manifest.json and page say of the fit its search seats used: where it came from
+    (``committed``: configs/<game>/eval.json; ``refit``: refitted on the fly for the run's rules,
+    cached), the games it was fitted on, its seed and rules digest, and how well it predicts
+    held-out games (log-loss against the uniform's, accuracy; issue 53)."""
+    held = data.get("held_out", {})
+    return {
+        "source": source,
+        "path": str(path),
+        "engine_version": data.get("engine_version"),
+        "rules_digest": data.get("rules_digest"),
+        "strategies": data.get("strategies"),
+        "players": data.get("players"),
+        "seed": data.get("seed"),
+        "games": data.get("games"),
+        "no_winner_games": data.get("games", 0) - data.get("decided_games", 0),
+        "no_winner_fitted": data.get("no_winner") is not None,
+        "held_out_log_loss": held.get("fitted", {}).get("log_loss"),
+        "held_out_accuracy": held.get("fitted", {}).get("accuracy"),
+        "uniform_log_loss": held.get("uniform", {}).get("log_loss"),
+    }
 
 
 def rules_digest(config: dict) -> str:
@@ -118,17 +149,23 @@ def record_and_fit(game: str, engine, config: dict, players: int, lineup, prepar
                                                   how or BlockSettings())
     decided = final.sum(axis=1) > 0
     held = holdout_games(games, derive_seed(seed, "fit-eval holdout"), HOLDOUT)
-    # feats and hand hold each game's cuts in turn (n_points of them): the decided games' are fitted
+    # Every game's positions (feats and hand hold each game's cuts in turn, n_points of them), a game
+    # with no winner (a stalemate, a timeout) included: the fit's "no winner" alternative learns what
+    # stalls a game (issue 53; dropped before).
     of_game = np.repeat(np.arange(games), n_points)
-    rows = np.flatnonzero(decided[of_game])
-    of_game = of_game[rows]
+    rows = np.arange(len(of_game))
     x, h, y = feats[rows], hand[rows], final[of_game]
     test = held[of_game]
-    if not (~test).any() or not test.any():
+    won = decided[of_game]
+    if not (~test & won).any() or not (test & won).any():
         raise SimbalanceError(f"{game}: too few decided games with positions to fit ({int(decided.sum())} of {games}); "
                               "play more (--games)")
-    weights, info = fit_logit(x[~test], y[~test], signs=search.feature_signs)
-    fitted, own = softmax_shares(x[test], weights), h[test]
+    weights, no_winner, info = fit_logit(x[~test], y[~test], signs=search.feature_signs)
+    # Scored on the held-out positions of decided games (comparable with the hand-written
+    # evaluation, which has no "no winner"): the fitted seats' shares given that someone wins.
+    fitted, own = softmax_shares(x[test & won], weights), h[test & won]
+    stall = no_winner_share(x[test], weights, no_winner)
+    stalled = (~won[test]).astype(np.float64)
     data = {
         "game": game,
         "engine_version": engine.version,
@@ -139,20 +176,26 @@ def record_and_fit(game: str, engine, config: dict, players: int, lineup, prepar
         "seed": int(seed),
         "games": games,
         "decided_games": int(decided.sum()),
-        "held_out_games": int((held & decided).sum()),
+        "held_out_games": int(held.sum()),
         "cut_every": every,
         "points": int(len(rows)),
         "held_out_points": int(test.sum()),
         "features": list(search.feature_names),
         "signs": list(search.feature_signs),
         "weights": [float(w) for w in weights],
-        "fit": {"model": "conditional logit", "l2": L2, "standardized": True, **info},
+        "no_winner": no_winner,
+        "fit": {"model": "conditional logit with a no-winner alternative", "l2": L2, "standardized": True, **info},
         "held_out": {
-            "fitted": {"log_loss": log_loss(fitted, y[test]), "accuracy": accuracy(fitted, y[test])},
-            "hand_written": {"log_loss": log_loss(own, y[test]), "accuracy": accuracy(own, y[test])},
+            "fitted": {"log_loss": log_loss(fitted, y[test & won]), "accuracy": accuracy(fitted, y[test & won])},
+            "hand_written": {"log_loss": log_loss(own, y[test & won]), "accuracy": accuracy(own, y[test & won])},
             "uniform": {"log_loss": float(np.log(players))},
+        },  # over the positions of held-out games with a winner (the hand-written evaluate has no "no winner")
+        "no_winner_held_out": {
+            "observed": float(stalled.mean()),
+            "predicted": float(stall.mean()),
+            "calibration": calibration(stall[:, None], stalled[:, None]),
         },
-        "calibration": {"fitted": calibration(fitted, y[test]), "hand_written": calibration(own, y[test])},
+        "calibration": {"fitted": calibration(fitted, y[test & won]), "hand_written": calibration(own, y[test & won])},
     }
     return FitEvalResult(data, time.perf_counter() - begin)
 
@@ -284,8 +327,8 @@ class Refit:
         return (f"the fitted evaluation of {self.game} is {self.why}; refitting it for this run: {REFIT_GAMES} games "
                 f"(cached in {self.cached.parent}; `simbalance fit-eval {self.game}` writes {eval_path(self.game)})")
 
-    def run(self, progress: ProgressFactory | None = None) -> np.ndarray:
-        """Play the refit's games, keep the fit in the cache and return its weights."""
+    def run(self, progress: ProgressFactory | None = None) -> tuple[np.ndarray, dict]:
+        """Play the refit's games, keep the fit in the cache and return its weights and provenance."""
         # The one line a run says before it refits (stderr: the records and reports stay the run's own).
         print(self.description, file=sys.stderr)
         engine, config, players = self.engine, self.config, self.players
@@ -299,13 +342,21 @@ class Refit:
             write_eval(result, self.cached)
         except OSError:  # a read-only cache: the run goes on with its refit, the next run refits again
             pass
-        return result.weights
+        return result.weights, provenance(result.data, "refit", self.cached)
 
 
 def evaluation_weights(game: str, engine, config: dict, players: int, lineup) -> np.ndarray | Refit | None:
-    """The fitted evaluation's weights for a run of ``lineup`` (module doc, "Stale"), None when
-    none is used (no search seat cuts its play-outs, or ``search.evaluation = "hand"``), or the
-    ``Refit`` step that makes them when no usable fit is stored (reads files, never writes or plays)."""
+    """The fitted evaluation's kernel vector for a run of ``lineup`` (``evaluation_fit``), the
+    ``Refit`` step that makes it, or None."""
+    found = evaluation_fit(game, engine, config, players, lineup)
+    return found[0] if isinstance(found, tuple) else found
+
+
+def evaluation_fit(game: str, engine, config: dict, players: int, lineup) -> tuple[np.ndarray, dict] | Refit | None:
+    """The fitted evaluation's kernel vector for a run of ``lineup`` (module doc, "Stale") and its
+    ``provenance``, None when none is used (no search seat cuts its play-outs, or
+    ``search.evaluation = "hand"``), or the ``Refit`` step that makes them when no usable fit is
+    stored (reads files, never writes or plays: RunPlan.ready runs it)."""
     mode = config.get("search", {}).get("evaluation", "fitted")
     if mode not in EVALUATIONS:  # checked in every run, so that a typo is not silent until a cut
         raise ConfigError(f"search.evaluation = {mode!r}: allowed {', '.join(map(repr, EVALUATIONS))}")
@@ -315,9 +366,9 @@ def evaluation_weights(game: str, engine, config: dict, players: int, lineup) ->
     stored = _read(eval_path(game))
     why = stale_reason(stored, engine, digest)
     if why is None:
-        return np.array(stored["weights"], np.float64)
+        return stored_weights(stored), provenance(stored, "committed", eval_path(game))
     cached = cache_dir() / f"{game}-v{engine.version}-{digest}-{players}p.json"
     kept = _read(cached)
     if stale_reason(kept, engine, digest) is None:
-        return np.array(kept["weights"], np.float64)
+        return stored_weights(kept), provenance(kept, "refit", cached)
     return Refit(game, engine, config, players, why, cached)

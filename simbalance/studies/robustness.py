@@ -199,7 +199,9 @@ def strong_play(
     plan = settings.but(seed=seed).plan(most, presets=presets, strategies=[name])
     result = play(plan, progress, search_label(base.spec.id, name, precision, most),
                   replace(options or RunOptions(), precision=precision))
-    return StrongPlay.of(name, result.aggregate, precision, most, seed)
+    # the readied plan's (a refit, when these rules needed one, is known only once it ran)
+    return replace(StrongPlay.of(name, result.aggregate, precision, most, seed),
+                   evaluation=result.plan.search_eval_source)
 
 
 STUDY = Study(

@@ -236,17 +236,18 @@ def plan_run(
         kernel = user_strategy_kernel(engine, spec.id, strategy_file)
     prepared = engine.prepare(cfg, players, bool(validate))
     # the fit a search seat's cut play-outs use
-    from simbalance.studies.evaluation import Refit, evaluation_weights
+    from simbalance.studies.evaluation import Refit, evaluation_fit
 
     # A probe (core/probe.py) plays a heuristic instead of a search seat, as Python: a refit there
     # would play its games as Python too, far past the probe's limit.
-    fit = None if probing() else evaluation_weights(spec.id, engine, cfg, players, lineup)
+    fit = None if probing() else evaluation_fit(spec.id, engine, cfg, players, lineup)
     refit = fit if isinstance(fit, Refit) else None  # a step of the plan, run by RunPlan.ready
-    search_eval = None if refit is not None else fit
+    search_eval, search_eval_source = fit if isinstance(fit, tuple) else (None, None)
     return RunPlan(spec, engine, cfg, players, n, settings.seed, lineup, prepared, threads, chunk_size,
                    variants=list(settings.variants), kernel=kernel, config_file=settings.config,
                    strategy_file=strategy_file, backend=settings.backend, scheduler=settings.scheduler,
-                   dask_timeout=settings.dask_timeout, search_eval=search_eval, refit=refit)
+                   dask_timeout=settings.dask_timeout, search_eval=search_eval,
+                   search_eval_source=search_eval_source, refit=refit)
 
 
 def api_entry(study: Study) -> Callable:

@@ -39,7 +39,8 @@ def test_the_same_seed_gives_the_same_fit_and_another_seed_another():
 def test_the_committed_fit_is_used_as_it_is(cache, capsys):
     plan = plan_run(GAME, 2, strategies=["mcts", "builder", "builder", "builder"], overrides=CUT)
     stored = json.loads(fe.eval_path(GAME).read_text())
-    np.testing.assert_array_equal(plan.search_eval, stored["weights"])
+    np.testing.assert_array_equal(plan.search_eval, fe.stored_weights(stored))
+    assert plan.search_eval_source["source"] == "committed" and plan.search_eval_source["games"] == stored["games"]
     assert capsys.readouterr().err == ""
     assert not cache.exists()
 
@@ -59,7 +60,11 @@ def test_a_fit_for_other_rules_is_refitted_once_with_a_notice(cache, capsys):
     again = plan_run(GAME, 2, strategies=["mcts", "builder", "builder", "builder"], overrides=rules, seed=9).ready()
     assert capsys.readouterr().err == ""  # read from the cache: the same refit, whatever the run's seed
     np.testing.assert_array_equal(first.search_eval, again.search_eval)
-    assert not np.array_equal(first.search_eval, stored["weights"])
+    assert not np.array_equal(first.search_eval, fe.stored_weights(stored))
+    for plan in (first, again):  # said where it came from: a refit on the fly, its games and rules
+        told = plan.search_eval_source
+        assert told["source"] == "refit" and told["games"] == fe.REFIT_GAMES and told["path"] == str(kept)
+        assert told["rules_digest"] == json.loads(kept.read_text())["rules_digest"]
 
 
 def test_a_fit_for_another_engine_version_or_none_is_refitted(cache, capsys, monkeypatch, tmp_path):
@@ -111,7 +116,13 @@ def test_a_run_folder_says_which_weights_its_cut_play_outs_used(cache):
     cut = simulate(GAME, 2, strategies=["mcts", "builder", "builder", "builder"], overrides=CUT)
     said = manifest(cut, "test")["search_evaluation"]
     assert said["features"] == list(cut.plan.engine.search.feature_names)
-    assert said["weights"] == json.loads(fe.eval_path(GAME).read_text())["weights"]
+    stored = json.loads(fe.eval_path(GAME).read_text())
+    assert said["weights"] == stored["weights"]
+    assert said["no_winner"] == stored.get("no_winner")
+    told = said["provenance"]  # the fit's provenance (issue 53): where, games, seed, rules, quality
+    assert told["source"] == "committed" and told["seed"] == stored["seed"] and told["games"] == stored["games"]
+    assert told["rules_digest"] == stored["rules_digest"]
+    assert told["held_out_log_loss"] == stored["held_out"]["fitted"]["log_loss"]
     assert manifest(simulate(GAME, 2), "test")["search_evaluation"] is None
 
 
@@ -140,3 +151,35 @@ def test_fit_eval_on_dask_fits_what_threads_fit(monkeypatch):
     assert not clients
     assert json.dumps(fit_eval(GAME, 300, seed=5, backend="dask").data) == json.dumps(threads)
     assert clients  # the games were played on Dask (before, fit-eval ignored --backend)
+
+
+def _worth(data: dict, term: str) -> list[float]:
+    """The weights of the features that carry ``term`` (captain-future: its early and late parts)."""
+    return [w for name, w in zip(data["features"], data["weights"], strict=True)
+            if name == term or name.startswith(f"{term}_")]
+
+
+def test_captain_futures_committed_fit_weighs_the_score_and_the_majorities():
+    """issue 53: every captain-future fit held the score's weights (its own and its product with
+    progress) at the sign bound 0: the evaluation ignored the points that decide the winner. A point
+    and a majority are worth more than 0 at the end of the game."""
+    data = json.loads(fe.eval_path("captain-future").read_text())
+    for term in ("score", "majorities"):
+        assert _worth(data, term) and max(_worth(data, term)) > 0, (term, _worth(data, term))
+
+
+@pytest.mark.exhaustive  # a refit of captain-future: 1,500 games and the recording kernel's compile, minutes
+def test_a_refit_under_other_scoring_weighs_the_points(cache, monkeypatch):
+    """issue 53: the `scoring.majority=2` refit gave the majorities weight 0 and the score 0: the
+    evaluation ignored the points. Now the score (majority points included) is worth more than 0 at
+    the end. (Its majorities' own early weight is 0 in this refit: their points are in the score.)"""
+    monkeypatch.setattr(fe, "REFIT_GAMES", 1500)  # the size of a real refit on the fly (the fixture's 200 are noise)
+    from simbalance.games.registry import get_game
+
+    engine = get_game("captain-future").load()
+    plan = plan_run("captain-future", 1, strategies=["mcts", "aggressor", "aggressor", "aggressor"],
+                    overrides=["scoring.majority=2"]).ready()  # the refit: a step of the plan
+    assert plan.search_eval_source["source"] == "refit"
+    data = json.loads(next(cache.glob("captain-future-*.json")).read_text())
+    assert data["features"] == list(engine.search.feature_names)
+    assert max(_worth(data, "score")) > 0.05, _worth(data, "score")

@@ -306,3 +306,32 @@ def test_the_pages_strong_play_section_states_both_verdicts():
     assert "Seat gap (the run's best player minus its worst): Larger under strong play" in said
     assert "First-player effect: Larger under strong play" in said
     assert StrongPlay.from_dict(strong.to_dict()) == strong
+
+
+def test_the_page_says_which_fit_the_search_played_and_how_many_games_stalled():
+    """issue 53: where the search played, the page says whether its fitted evaluation is the committed
+    one or a refit on the fly, on how many games (and how many of them had no winner), its seed,
+    rules digest and held-out quality; and how many of the sample's games ended with no winner."""
+    import dataclasses
+
+    from simbalance.report.run_page import evaluation_words, strong_play_section
+
+    told = {"source": "refit", "path": "/cache/eval/x.json", "engine_version": 3, "rules_digest": "abc123",
+            "strategies": ["flexible", "steer", "blocker"], "players": 4, "seed": 7, "games": 1500,
+            "no_winner_games": 800, "no_winner_fitted": True, "held_out_log_loss": 1.1367,
+            "held_out_accuracy": 0.509, "uniform_log_loss": 1.3863}
+    said = evaluation_words(told, "This run's search seats")
+    assert said.startswith("This run's search seats scored cut play-outs by the fitted evaluation: a fit refitted "
+                           "on the fly for these rules")
+    for part in ("1,500 games of flexible, steer, blocker", "800 of them with no winner, fitted as such", "seed 7",
+                 "rules digest abc123", "engine v3", "held-out log-loss 1.137 against 1.386 uniform"):
+        assert part in said, part
+    committed = evaluation_words({**told, "source": "committed", "path": "/x/configs/g/eval.json"})
+    assert "the committed fit (g/eval.json)" in committed
+    assert "hand-written" in evaluation_words(None)
+    strong = dataclasses.replace(sample([0.34, 0.22, 0.22, 0.22], games=2000), evaluation=told)
+    even = summary([0.252, 0.250, 0.249, 0.249], (-0.005, 0.009))
+    page = strong_play_section({**strong.to_dict(), "first_player": first_player_robustness(even, strong)}, even)
+    assert "Its search seats scored cut play-outs by the fitted evaluation: a fit refitted" in page
+    assert f"{strong.games - strong.decided:,} of its 2,000 games" in page and "ended with no winner" in page
+    assert StrongPlay.from_dict(strong.to_dict()).evaluation == told

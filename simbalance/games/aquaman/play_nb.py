@@ -57,7 +57,7 @@ from simbalance.games.aquaman.rules_nb import (
     swim,
     swim_chosen,
 )
-from simbalance.games.aquaman.search_nb import determinize, evaluate, features, outcome, policy
+from simbalance.games.aquaman.search_nb import determinize, evaluate, features, observe, outcome, policy
 from simbalance.games.aquaman.state_nb import (
     AQUAMAN,
     C_ACT_RANK,
@@ -446,7 +446,7 @@ def trace_game(out, game, seed, lineups, slot_strategy, slot_params, rules, card
 def search_option(G, S, strat, par, seed, game, decision, scratch):
     """The option the search seat to move takes (players/search_nb.search with this game's steps)."""
     return search(to_move, legal_options, apply_option, play_out, determinize, outcome, evaluate, features, policy,
-                  G, S, strat, par, seed, game, decision, scratch)
+                  observe, G, S, strat, par, seed, game, decision, scratch)
 
 
 @njit(cache=True)

@@ -48,6 +48,11 @@ from simbalance.games.aquaman.state_nb import (
     X_SEEN,
 )
 from simbalance.games.aquaman.strategies_nb import decide_as
+from simbalance.players.common_nb import fully_observed
+
+# What a seat sees of another's move (the search's ``observe``, docs/strategies.md "Hidden moves"): every
+# move is made in the open here (the cards are hidden, the moves are not).
+observe = fully_observed
 
 POOLED, RESERVED = 1, 2  # determinize's marks: a hidden card, a card known to sit with the first fighter
 

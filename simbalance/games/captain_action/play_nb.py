@@ -29,7 +29,14 @@ from simbalance.games.captain_action.rules_nb import (
     end_turn,
     take_from_discard_pile,
 )
-from simbalance.games.captain_action.search_nb import determinize, evaluate, features, outcome, policy
+from simbalance.games.captain_action.search_nb import (
+    determinize,
+    evaluate,
+    features,
+    observe,
+    outcome,
+    policy,
+)
 from simbalance.games.captain_action.state_nb import (
     CALL,
     EV_INVALID,
@@ -208,7 +215,7 @@ def write_record(ctx, state, out, i):
 def search_option(ctx, state, seat_sid, seat_prm, seed, game, decision, search_scratch):
     """The option the search seat to move takes (players/search_nb.search with this game's steps)."""
     return search(to_move, legal_options, apply_option, play_out, determinize, outcome, evaluate, features, policy,
-                  ctx, state, seat_sid, seat_prm, seed, game, decision, search_scratch)
+                  observe, ctx, state, seat_sid, seat_prm, seed, game, decision, search_scratch)
 
 
 @njit(cache=True)

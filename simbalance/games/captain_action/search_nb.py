@@ -35,6 +35,11 @@ from simbalance.games.captain_action.state_nb import (
     V_WINNERS,
 )
 from simbalance.games.captain_action.strategies_nb import choose
+from simbalance.players.common_nb import fully_observed
+
+# What a seat sees of another's move (the search's ``observe``, docs/strategies.md "Hidden moves"): every
+# move is made in the open here (the cards are hidden, the moves are not).
+observe = fully_observed
 
 
 @njit(cache=True, inline="always")

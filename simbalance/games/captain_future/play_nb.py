@@ -61,6 +61,7 @@ from simbalance.games.captain_future.search_nb import (
     determinize,
     evaluate,
     features,
+    observe,
     outcome,
     policy,
     search_options,
@@ -719,7 +720,7 @@ def search_option(ctx, state, seat_sid, seat_prm, seed, game, decision, search_s
     """The option the search seat to move takes (players/search_nb.search with this game's steps;
     the options it weighs: search_nb.search_options)."""
     return search(to_move, search_options, apply_option, play_out, determinize, outcome, evaluate, features, policy,
-                  ctx, state, seat_sid, seat_prm, seed, game, decision, search_scratch)
+                  observe, ctx, state, seat_sid, seat_prm, seed, game, decision, search_scratch)
 
 
 @njit(cache=True)

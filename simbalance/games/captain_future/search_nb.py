@@ -33,8 +33,6 @@ from simbalance.games.captain_future.rules_nb import (
     taken_space,
 )
 from simbalance.games.captain_future.state_nb import (
-    BAWA,
-    BAWH,
     BODY_SIZE,
     BODY_SP,
     CNT,
@@ -97,6 +95,11 @@ from simbalance.games.captain_future.state_nb import (
     option,
 )
 from simbalance.games.captain_future.strategies_nb import do_event, do_slot
+from simbalance.players.common_nb import fully_observed
+
+# What a seat sees of another's move (the search's ``observe``, docs/strategies.md "Hidden moves"): every
+# move is made in the open here (the cards are hidden, the moves are not).
+observe = fully_observed
 
 # evaluate's softmax temperature, in points of score
 EVAL_TEMPERATURE = 2.0
@@ -188,28 +191,33 @@ def evaluate(ctx, state, rew):
 
 # The fitted evaluation's features of a seat (``features``; docs/strategies.md, "The fitted
 # evaluation"). The conditional logit compares seats, so a feature that is the same for every seat
-# (the turn, the game's progress) would cancel: progress enters as a product with the seat's own.
-# No ships in supply or on the board: fitted to heuristic games, they weighed a ship held back above
-# a ship landed (at equal points, more ships on the board meant worse-placed ones), a lever for a
-# search that maximizes the evaluation (mcts-100 at depth 10 won 10% of its seats with them,
-# docs/strategies.md). What a seat's ships earned is in its score and majorities.
+# (the turn, the game's progress p = 1 - the fewest ships in any supply / ships) would cancel:
+# progress enters as weights on each term's early part (times 1 - p) and late part (times p). The
+# score, which decides the winner, has both: what a point is worth moves linearly from the early
+# weight at the start to the late one at the end, and a sign bound on both bounds it at every p.
+# Majorities and the ship lead have only an early part: they are worth something while they may
+# still turn into points, and by the end the points they earned are in the score (a late weight on
+# them counted those points twice, and the fit gave the score's worth to them: issue 53, with
+# `score`, `bonuses` and `score x progress` every fit held the score's weights at the bound 0, and
+# the evaluation ignored the points). No ships in supply or on the board: fitted to heuristic
+# games, they weighed a ship held back above a ship landed (at equal points, more ships on the
+# board meant worse-placed ones), a lever for a search that maximizes the evaluation (mcts-100 at
+# depth 10 won 10% of its seats with them, docs/strategies.md).
 FEATURES = (
-    "score",  # points as the board stands
-    "gap",  # score minus the best other score
-    "bonuses",  # points of the bodies the seat is awarded (full control or majority)
-    "majorities",  # bodies where the seat has strictly the most ships
-    "ship_lead",  # per body, the seat's ships minus the most of any other seat, summed
+    "score_early",  # points as the board stands, times 1 - progress
+    "score_late",  # points times progress
+    "gap_early",  # score minus the best other score, times 1 - progress
+    "gap_late",  # the gap times progress
+    "majorities_early",  # bodies where the seat has strictly the most ships, times 1 - progress
+    "lead_early",  # per body, the seat's ships minus the most of any other seat, summed, times 1 - progress
     "lost",  # ships attacked off the board (out of the game)
     "hand",  # cards in hand
     "landable",  # own cards naming an empty space (jokers included): landings in hand (own view)
-    "score_x_progress",  # score times the game's progress (1 - the fewest ships in any supply / ships)
-    "gap_x_progress",  # gap times progress
-    "lead_x_progress",  # ship_lead times progress
 )
 # The sign each weight may take (1: at least 0, -1: at most 0, 0: either): what the rules say is
 # good for a seat stays good in the fit, so that a search maximizing the evaluation is never led to
 # give points away for a correlation of the heuristics' games (docs/strategies.md).
-FEATURE_SIGNS = (1, 1, 1, 1, 1, -1, 0, 0, 1, 1, 1)
+FEATURE_SIGNS = (1, 1, 1, 1, 1, 1, -1, 0, 0)
 
 
 @njit(cache=True, _nrt=False)
@@ -227,7 +235,6 @@ def features(ctx, state, seat, out):
         if q != seat:
             best_other = max(best_other, st[SCORE + q])
     progress = 1.0 - fewest / max(1, bd[SHIPS])
-    bonuses = 0
     majorities = 0
     lead = 0
     for b in range(bd[NB]):
@@ -238,23 +245,21 @@ def features(ctx, state, seat, out):
                 most = max(most, st[CNT + b * MP + q])
         lead += mine - most
         majorities += 1 if mine > most else 0
-        bonuses += st[BAWA + b] if st[BAWH + b] == seat else 0
     h = HANDS + seat * MK
     landable = st[h + bd[KJ]] if st[SUPPLY + seat] > 0 else 0
     for k in range(bd[KJ]):  # rows, columns, bodies: does the kind name an empty space?
         landable += st[h + k] if st[EMPTY_K + k] > 0 and st[SUPPLY + seat] > 0 else 0
     gap = st[SCORE + seat] - best_other
-    out[0] = st[SCORE + seat]
-    out[1] = gap
-    out[2] = bonuses
-    out[3] = majorities
-    out[4] = lead
-    out[5] = st[REMOVED + seat]
-    out[6] = st[HAND_N + seat]
-    out[7] = landable
-    out[8] = st[SCORE + seat] * progress
-    out[9] = gap * progress
-    out[10] = lead * progress
+    early = 1.0 - progress
+    out[0] = st[SCORE + seat] * early
+    out[1] = st[SCORE + seat] * progress
+    out[2] = gap * early
+    out[3] = gap * progress
+    out[4] = majorities * early
+    out[5] = lead * early
+    out[6] = st[REMOVED + seat]
+    out[7] = st[HAND_N + seat]
+    out[8] = landable
 
 
 @njit(cache=True, _nrt=False)

@@ -47,7 +47,14 @@ from simbalance.games.lady_actions_escape.rules_nb import (
     play_card,
     playable,
 )
-from simbalance.games.lady_actions_escape.search_nb import determinize, evaluate, features, outcome, policy
+from simbalance.games.lady_actions_escape.search_nb import (
+    determinize,
+    evaluate,
+    features,
+    observe,
+    outcome,
+    policy,
+)
 from simbalance.games.lady_actions_escape.state_nb import (
     DEALT,
     DIRECTION,
@@ -296,7 +303,7 @@ def search_option(ctx, state, seat_sid, seat_prm, seed, game, decision, search_s
     ``ctx`` costs atomic increments and decrements at each iteration (perf: 9% of a search seat's
     time in NRT_incref/NRT_decref; an allocation added to the search would fail to compile here)."""
     return search(to_move, legal_options, apply_option, play_out, determinize, outcome, evaluate, features, policy,
-                  ctx, state, seat_sid, seat_prm, seed, game, decision, search_scratch)
+                  observe, ctx, state, seat_sid, seat_prm, seed, game, decision, search_scratch)
 
 
 @njit(cache=True)

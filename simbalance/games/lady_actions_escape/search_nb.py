@@ -33,6 +33,11 @@ from simbalance.games.lady_actions_escape.state_nb import (
     option_code,
 )
 from simbalance.games.lady_actions_escape.strategies_nb import strategy_move
+from simbalance.players.common_nb import fully_observed
+
+# What a seat sees of another's move (the search's ``observe``, docs/strategies.md "Hidden moves"): every
+# move is made in the open here (the cards are hidden, the moves are not).
+observe = fully_observed
 
 
 @njit(cache=True, inline="always")
