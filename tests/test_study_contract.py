@@ -8,9 +8,8 @@ tests/test_contract.py holds every game to the game contract: a new module under
 - Bad input: one line ``error: ...`` naming the option and the value, exit 2, nothing written.
 - The same seed gives the same folder on 1 and 2 threads (the numbers: every ``*.json`` but the
   manifest, every ``*.parquet``). Dask: the studies that play on a backend are held to it in the
-  exhaustive tier (``test_dask_gives_the_threads_result``); card-value and fit-eval play on their
-  own pool and loop until branch ``executor`` (issue 52 item 2) moves them onto core/execution,
-  when they join that list.
+  exhaustive tier (``test_dask_gives_the_threads_result``); card-value and fit-eval among them
+  since they play on the one executor (core/blocks.py, issue 52 item 2).
 - Ctrl-C: the folder is whole (its manifest and page) or absent, never half.
 - Every finding's claim is checked against its figure: one plain line, a known severity, its
   number inside its own interval.
@@ -196,15 +195,16 @@ def test_bad_input_is_one_line_exit_2_and_nothing_written(name, tmp_path, monkey
 
 def numbers_of(folder: Path) -> dict:
     """The folder's numbers, as text (NaN equals NaN there): every JSON file but the manifest
-    (which says when and how it ran) and every Parquet table."""
+    (which says when and how it ran) and every Parquet table; a study whose --out is one file
+    (fit-eval's eval.json), that file's."""
     found = {}
-    for path in sorted(folder.rglob("*")):
-        if path.suffix == ".json" and path.name != "manifest.json":
+    for path in [folder] if folder.is_file() else sorted(folder.rglob("*")):
+        if (path.suffix == ".json" and path.name != "manifest.json") or path == folder:
             data = json.loads(path.read_text())
             if isinstance(data, dict):
                 for volatile in ("elapsed", "elapsed_s", "seconds", "games_per_second", "created_utc", "command"):
                     data.pop(volatile, None)
-            found[path.name] = json.dumps(data, sort_keys=True)
+            found["--out" if path == folder else path.name] = json.dumps(data, sort_keys=True)
         elif path.suffix == ".parquet":
             found[path.name] = pd.read_parquet(path).to_json()
     return found
@@ -230,15 +230,8 @@ def test_the_same_seed_gives_the_same_folder_on_one_and_two_threads(name, tmp_pa
     check_findings(tmp_path / "one")
 
 
-# card-value plays on its own thread pool and refuses --backend dask until branch executor (issue 52
-# item 2) moves it onto core/execution: then this mark goes (strict: the test says so by failing).
-NOT_ON_DASK_YET = {"card-value"}
-
-
 @pytest.mark.exhaustive
-@pytest.mark.parametrize("name", [
-    pytest.param(n, marks=pytest.mark.xfail(strict=True, reason="its own pool until branch executor"))
-    if n in NOT_ON_DASK_YET else n for n in sorted(n for n in STUDIES if "--backend" in options_of(n))])
+@pytest.mark.parametrize("name", sorted(n for n in STUDIES if "--backend" in options_of(n)))
 def test_dask_gives_the_threads_result(name, tmp_path, monkeypatch):
     pytest.importorskip("distributed")
     monkeypatch.chdir(tmp_path)

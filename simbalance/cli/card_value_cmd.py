@@ -41,7 +41,9 @@ def card_value(
     """Each card's value for its holder (95% CI, by phase) from paired play-outs with and without it,
     beside the observational card-impact table; the spread of each decision kind; writes
     card_value.html."""
+    from simbalance.cli.run_cmd import interruptible
     from simbalance.cli.terminal import RichProgress
+    from simbalance.core.blocks import cache_root
     from simbalance.report.card_value_page import write_card_value_folder
     from simbalance.report.run_folder import default_out_dir, hold_out_dir
     from simbalance.studies.card_value import card_value as run_card_value
@@ -52,8 +54,10 @@ def card_value(
     target = out if out is not None else default_out_dir(f"card-value-{game}")
     hold_out_dir(target)
     lineup = [s.strip() for s in strategies.split(",")] if strategies else None
-    res = run_card_value(settings, cards, n_states, when, playouts=playouts, decisions=n_decisions,
-                         observe=n_observe, strategies=lineup, progress=RichProgress)
+    with interruptible() as stop:  # Ctrl-C: stop after the block in play, keep the finished blocks, exit 130
+        res = run_card_value(settings, cards, n_states, when, playouts=playouts, decisions=n_decisions,
+                             observe=n_observe, strategies=lineup, progress=RichProgress, stop=stop,
+                             checkpoints=cache_root() / "blocks")
     tab = Table(title=f"{res.game}: what holding a card is worth to its holder (all phases sampled; 95% CI)")
     for col in ("card", "value", "95% CI", "states", "card-impact table", "the table ..."):
         tab.add_column(col, justify="left" if col == "card" else "right")

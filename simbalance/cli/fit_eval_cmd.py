@@ -15,7 +15,7 @@ from simbalance.core.plan import parse_count
 from simbalance.studies.settings import RunSettings
 
 
-@plays_games(where=False)
+@plays_games
 def fit_eval(
     settings: RunSettings,
     game: Annotated[str, typer.Argument(help="Game id (see `simbalance games`).", show_default=False)],
@@ -30,7 +30,9 @@ def fit_eval(
     share of the win, fit a conditional logit (held-out log-loss, accuracy and calibration beside
     the game's hand-written evaluation) and write eval.json: what a search seat with depth > 0 then
     scores a cut play-out with."""
+    from simbalance.cli.run_cmd import interruptible
     from simbalance.cli.terminal import RichProgress
+    from simbalance.core.blocks import cache_root
     from simbalance.core.errors import SimbalanceError
     from simbalance.studies.evaluation import eval_path, write_eval
     from simbalance.studies.fit_eval import fit_eval
@@ -42,7 +44,8 @@ def fit_eval(
     target = out if out is not None else eval_path(settings.game)
     if target.is_dir():
         raise SimbalanceError(f"--out {target}: a folder; name the file to write")
-    res = fit_eval(settings, count, names, progress=RichProgress)
+    with interruptible() as stop:  # Ctrl-C: stop after the block in play, keep the finished blocks, exit 130
+        res = fit_eval(settings, count, names, progress=RichProgress, stop=stop, checkpoints=cache_root() / "blocks")
     path = write_eval(res, target)
     data = res.data
     console = Console()

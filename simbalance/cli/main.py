@@ -16,7 +16,7 @@ try:  # typer >= 0.22 vendors click; older typer uses click itself
 except ImportError:  # pragma: no cover
     from click import exceptions as click_exc
 
-from simbalance.core.errors import RunInterrupted, SimbalanceError
+from simbalance.core.errors import RunInterrupted, SimbalanceError, caused_by_ctrl_c
 
 
 class OneLineErrors(TyperGroup):
@@ -56,7 +56,7 @@ class OneLineErrors(TyperGroup):
             typer.echo(str(exc), err=True)
             sys.exit(130)
         except SystemError as exc:  # Ctrl-C inside a compiled kernel: numba's dispatcher wraps it
-            if not isinstance(exc.__cause__ or exc.__context__, KeyboardInterrupt):
+            if not caused_by_ctrl_c(exc):  # (core/errors.ctrl_c_kept: the executors raise it again)
                 raise
             typer.echo("aborted", err=True)
             sys.exit(130)

@@ -40,7 +40,7 @@ import numpy as np
 
 from simbalance.core import runner
 from simbalance.core.aggregate import RunAggregate, wilson
-from simbalance.core.errors import CheckpointError, RunInterrupted, SimbalanceError
+from simbalance.core.errors import CheckpointError, RunInterrupted, SimbalanceError, ctrl_c_kept
 from simbalance.core.faults import fault
 from simbalance.core.owned import (
     CHECKPOINT_FOLDER,
@@ -464,6 +464,7 @@ def precision_reached(agg: RunAggregate, target: float) -> bool:
     return bool(max(widths) < target)
 
 
+@ctrl_c_kept()  # a Ctrl-C while a chunk is merged is a KeyboardInterrupt, never a SystemError
 def execute(plan: RunPlan, options: RunOptions, progress: ProgressFn | None = None) -> Outcome:
     engine, lineup = plan.engine, plan.lineup
     chunk = chunk_size_for(engine, plan.chunk_size)

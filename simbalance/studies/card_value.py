@@ -14,8 +14,9 @@ the same values on any thread count.
 from __future__ import annotations
 
 import time
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -29,7 +30,9 @@ from simbalance.analysis.card_value import (
     with_observed,
 )
 from simbalance.analysis.findings import Finding, thresholds
+from simbalance.core.blocks import BlockSettings, KernelJob
 from simbalance.core.errors import SimbalanceError, did_you_mean
+from simbalance.core.execution import RunOptions
 from simbalance.core.plan import check_whole
 from simbalance.core.rng import derive_seed
 from simbalance.core.runner import ProgressFactory
@@ -138,95 +141,89 @@ def parse_cards(cards: str | list[str] | None, labels: list[str]) -> list[str] |
     return list(dict.fromkeys(items))
 
 
-def _blocks(total: int, run, threads: int, progress, label: str, begin: float) -> None:
-    """``run(lo, hi)`` over blocks of ``BLOCK`` states: the first alone (it compiles the kernel),
-    the rest on ``threads`` threads; the progress display after each."""
-    spans = [(lo, min(total, lo + BLOCK)) for lo in range(0, total, BLOCK)]
-    shown = progress(label) if progress is not None else None
-    done = 0
-    try:
-        if spans:
-            run(*spans[0])
-            done = spans[0][1] - spans[0][0]
-            if shown is not None:
-                shown(done, total, time.perf_counter() - begin)
-        with ThreadPoolExecutor(max_workers=threads) as pool:
-            for lo, hi in pool.map(lambda span: (run(*span), span)[1], spans[1:]):
-                done += hi - lo
-                if shown is not None:
-                    shown(done, total, time.perf_counter() - begin)
-    finally:
-        if shown is not None and hasattr(shown, "close"):
-            shown.close()
+class _CardJob(KernelJob):
+    """The card kernel over states ``lo .. hi - 1``: per state its game's ``length``, the
+    ``decision`` it stopped before, the ``mover`` (-1: no state) and ``n``, the cards valued; and
+    the pairs (``pair_state``, ``seat``, ``card``, ``in``, ``diff``, ``ok``) of the block, one per
+    (state, seat, card) whose swap found a card at least once, kept compact as the block finishes
+    (memory grows with the pairs, not with states x cards)."""
 
+    def __init__(self, engine, lineup, prepared, seed, phase_codes, playouts, want: np.ndarray):
+        super().__init__(engine, lineup, prepared, seed)
+        self.phase_codes, self.playouts, self.want = phase_codes, playouts, want
+        self.width = len(want) + 64  # a card valued per copy held (captain-future's kinds) may come more than once
 
-def play_card_values(res, swap, ctx, lineup, seed: int, total: int, phase_codes: np.ndarray, playouts: int,
-                     want: np.ndarray, threads: int, progress=None, label: str = "card-value") -> dict:
-    """The card kernel over ``total`` states (state k's phase: ``phase_codes[k]``): per state its
-    game's ``length``, the ``decision`` it stopped before, the ``mover`` (-1: no state) and ``n``,
-    the cards valued; and ``pairs``, one entry per (state, seat, card) valued whose swap found a
-    card at least once (``state``, ``seat``, ``card``, ``in``: a card swapped in, ``diff``, ``ok``:
-    its play-outs), in state order. Each block's pairs are kept compact as it finishes, so memory
-    grows with the pairs, not with states x cards."""
-    from simbalance.players.card_value_nb import value_cards
+    def __call__(self, lo: int, hi: int) -> dict[str, np.ndarray]:
+        from simbalance.players.card_value_nb import value_cards
 
-    width = len(want) + 64  # a card valued per copy held (captain-future's kinds) may come more than once
-    out = {"length": np.zeros(total, np.int64), "decision": np.zeros(total, np.int64),
-           "mover": np.zeros(total, np.int64), "n": np.zeros(total, np.int64)}
-    seats = lineup.seats.astype(np.int64)
-    strategy = lineup.slot_strategy.astype(np.int64)
-    params = np.ascontiguousarray(lineup.slot_params, dtype=np.float64)
-    blocks: dict[int, dict] = {}
-
-    def run(lo: int, hi: int) -> None:
-        state = res.new_state(ctx)
-        m = hi - lo
+        engine, ctx = self.kernel_inputs()
+        res, swap, m, width = engine.resumable, engine.card_swap, hi - lo, self.width
+        out = {key: np.zeros(m, np.int64) for key in ("length", "decision", "mover", "n")}
         part = {"seat": np.zeros((m, width), np.int64), "card": np.zeros((m, width), np.int64),
                 "in": np.full((m, width), -1, np.int64), "diff": np.zeros((m, width), np.float64),
                 "ok": np.zeros((m, width), np.int64)}
         value_cards(res.start, res.play_out, res.to_move, res.clone, swap.held, swap.swap, swap.rekey, swap.outcome,
-                    ctx, state, seats, strategy, params, np.uint64(seed), np.int64(lo), np.int64(hi),
-                    phase_codes[lo:hi], np.int64(playouts), want, np.zeros(width, np.int64),
-                    out["length"][lo:hi], out["decision"][lo:hi], out["mover"][lo:hi], part["seat"], part["card"],
-                    part["in"], part["diff"], part["ok"], out["n"][lo:hi])
-        used = (np.arange(width)[None, :] < out["n"][lo:hi, None]) & (part["ok"] > 0)
+                    ctx, res.new_state(ctx), self.seats, self.strategy, self.params, np.uint64(self.seed),
+                    np.int64(lo), np.int64(hi), self.phase_codes[lo:hi], np.int64(self.playouts), self.want,
+                    np.zeros(width, np.int64), out["length"], out["decision"], out["mover"], part["seat"],
+                    part["card"], part["in"], part["diff"], part["ok"], out["n"])
+        used = (np.arange(width)[None, :] < out["n"][:, None]) & (part["ok"] > 0)
         rows, cols = np.nonzero(used)
-        blocks[lo] = {"state": rows + lo, **{key: part[key][rows, cols] for key in part}}
-
-    _blocks(total, run, threads, progress, label, time.perf_counter())
-    keys = ("state", "seat", "card", "in", "diff", "ok")
-    order = sorted(blocks)
-    out["pairs"] = {key: (np.concatenate([blocks[lo][key] for lo in order]) if order
-                          else np.zeros(0, np.float64 if key == "diff" else np.int64)) for key in keys}
-    return out
+        return {**out, "pair_state": (rows + lo).astype(np.int64), **{key: part[key][rows, cols] for key in part}}
 
 
-def play_decision_values(res, search, swap, ctx, lineup, seed: int, total: int, phase_codes: np.ndarray,
-                         playouts: int, threads: int, progress=None, label: str = "decisions") -> dict:
-    """The decision kernel over ``total`` sampled decisions: per decision the ``mover`` (-1: none)
+class _DecisionJob(KernelJob):
+    """The decision kernel over decisions ``lo .. hi - 1``: per decision the ``mover`` (-1: none)
     and per option kind (columns: ``swap.decision_kinds``) the ``options`` tried, the ``best`` and
     ``worst`` mean share and the ``split`` spread."""
-    from simbalance.players.card_value_nb import value_decisions
 
-    kinds = len(swap.decision_kinds)
-    out = {"mover": np.zeros(total, np.int64), "options": np.zeros((total, kinds), np.int64),
-           "best": np.zeros((total, kinds)), "worst": np.zeros((total, kinds)), "split": np.zeros((total, kinds))}
-    seats = lineup.seats.astype(np.int64)
-    strategy = lineup.slot_strategy.astype(np.int64)
-    params = np.ascontiguousarray(lineup.slot_params, dtype=np.float64)
-    n_options = res.max_options(ctx)
+    def __init__(self, engine, lineup, prepared, seed, phase_codes, playouts):
+        super().__init__(engine, lineup, prepared, seed)
+        self.phase_codes, self.playouts = phase_codes, playouts
 
-    def run(lo: int, hi: int) -> None:
-        state = res.new_state(ctx)
+    def __call__(self, lo: int, hi: int) -> dict[str, np.ndarray]:
+        from simbalance.players.card_value_nb import value_decisions
+
+        engine, ctx = self.kernel_inputs()
+        res, search, swap, m = engine.resumable, engine.search, engine.card_swap, hi - lo
+        kinds = len(swap.decision_kinds)
+        n_options = res.max_options(ctx)
+        out = {"mover": np.zeros(m, np.int64), "options": np.zeros((m, kinds), np.int64),
+               "best": np.zeros((m, kinds)), "worst": np.zeros((m, kinds)), "split": np.zeros((m, kinds))}
         value_decisions(res.start, res.play_out, res.to_move, res.legal_options, res.apply_option, res.clone,
-                        search.determinize, swap.outcome, swap.option_kind, ctx, state, seats, strategy, params,
-                        np.uint64(seed), np.int64(lo), np.int64(hi), phase_codes[lo:hi], np.int64(playouts),
-                        np.int64(OPTION_CAP), np.zeros(n_options, np.int64), np.zeros(n_options, np.int64),
-                        out["mover"][lo:hi], out["options"][lo:hi], out["best"][lo:hi], out["worst"][lo:hi],
-                        out["split"][lo:hi])
+                        search.determinize, swap.outcome, swap.option_kind, ctx, res.new_state(ctx), self.seats,
+                        self.strategy, self.params, np.uint64(self.seed), np.int64(lo), np.int64(hi),
+                        self.phase_codes[lo:hi], np.int64(self.playouts), np.int64(OPTION_CAP),
+                        np.zeros(n_options, np.int64), np.zeros(n_options, np.int64), out["mover"], out["options"],
+                        out["best"], out["worst"], out["split"])
+        return out
 
-    _blocks(total, run, threads, progress, label, time.perf_counter())
-    return out
+
+def play_card_values(engine, lineup, prepared: tuple, seed: int, total: int, phase_codes: np.ndarray, playouts: int,
+                     want: np.ndarray, how: BlockSettings, progress=None, label: str = "card-value",
+                     key: dict | None = None) -> dict:
+    """The card kernel over ``total`` states (state k's phase: ``phase_codes[k]``): per state its
+    game's ``length``, the ``decision`` it stopped before, the ``mover`` (-1: no state) and ``n``,
+    the cards valued; and ``pairs``, one entry per (state, seat, card) valued whose swap found a
+    card at least once (``state``, ``seat``, ``card``, ``in``: a card swapped in, ``diff``, ``ok``:
+    its play-outs), in state order."""
+    job = _CardJob(engine, lineup, prepared, seed, phase_codes, playouts, want)
+    got = how.play(job, total, BLOCK, progress, label, "states", "card-values",
+                   {**(key or {}), "seed": seed, "playouts": playouts})
+    keys = ("state", "seat", "card", "in", "diff", "ok")
+    pairs = {key: got.get("pair_state" if key == "state" else key,
+                          np.zeros(0, np.float64 if key == "diff" else np.int64)) for key in keys}
+    out = {key: got.get(key, np.zeros(0, np.int64)) for key in ("length", "decision", "mover", "n")}
+    return {**out, "pairs": pairs}
+
+
+def play_decision_values(engine, lineup, prepared: tuple, seed: int, total: int, phase_codes: np.ndarray,
+                         playouts: int, how: BlockSettings, progress=None, label: str = "decisions",
+                         key: dict | None = None) -> dict:
+    """The decision kernel over ``total`` sampled decisions (_DecisionJob)."""
+    job = _DecisionJob(engine, lineup, prepared, seed, phase_codes, playouts)
+    return how.play(job, total, BLOCK, progress, label, "decisions", "decision-values",
+                    {**(key or {}), "seed": seed, "playouts": playouts})
 
 
 def card_value(
@@ -239,13 +236,17 @@ def card_value(
     decisions: int = DECISIONS,
     observe: int = OBSERVE,
     progress: ProgressFactory | None = None,
+    stop: Callable[[], bool] | None = None,
+    checkpoints: str | Path | None = None,
     **settings: Any,
 ) -> CardValueResult:
     """Value every card (or ``cards``, by name) of ``game`` for its holder at ``states`` sampled
     states per phase of ``when``, ``playouts`` paired play-outs each; value ``decisions`` sampled
     decisions per phase by kind; set the values beside the card-impact table of ``observe`` games of
     the same lineup (0: none). The settings: studies/settings.RunSettings (the lineup is the game's
-    default or ``strategies=``, heuristics only)."""
+    default or ``strategies=``, heuristics only); the states and decisions play on its threads or
+    backend (core/blocks.py). ``stop``: asked between blocks (Ctrl-C: RunInterrupted); ``checkpoints``:
+    a folder where the finished blocks are kept, so that the same call after a stop plays only the rest."""
     strategies = settings.pop("strategies", None)
     settings = RunSettings.of(game, **settings)
     phases = parse_phases(when)
@@ -256,9 +257,6 @@ def card_value(
     plan = settings.plan(max(observe, 1), strategies=strategies, rotate=strategies is not None
                          and not isinstance(strategies, str) and len(set(strategies)) > 1)
     engine, spec = plan.engine, plan.spec
-    if settings.backend != "local":
-        raise SimbalanceError(f"card-value plays on this machine's threads: --backend {settings.backend} is for runs "
-                              "(use --backend local, the default)")
     if engine.card_swap is None or engine.resumable is None:
         raise SimbalanceError(f"{spec.id} has no card-swap hooks yet (card_value_nb.py, docs/card_value.md): "
                               "card-value cannot value its cards")
@@ -271,16 +269,19 @@ def card_value(
               else engine.card_swap.labels(plan.config))
     chosen = parse_cards(cards, labels)
     want = np.array([chosen is None or label in chosen for label in labels], dtype=np.bool_)
-    res, swap = engine.resumable, engine.card_swap
-    ctx = res.context(*plan.prepared)
+    swap = engine.card_swap
     code = {name: i for i, name in enumerate(PHASES)}
     total = states * len(phases)
     phase_codes = np.array([code[phases[k % len(phases)]] for k in range(total)], np.int64)
     seconds, counts = {}, {}
     begin = time.perf_counter()
     seed_cards = derive_seed(settings.seed, "card-value")
-    raw = play_card_values(res, swap, ctx, plan.lineup, seed_cards, total, phase_codes, playouts, want,
-                           plan.threads, progress, f"{spec.id}: card values, states")
+    how = BlockSettings.of(plan, stop, checkpoints)
+    # what the blocks are of: a checkpoint of other rules, lineup or phases is refused, never mixed in
+    key = {"game": spec.id, "config": plan.config, "lineup": plan.lineup.describe(), "phases": phases,
+           "cards": chosen, "engine_version": engine.version}
+    raw = play_card_values(engine, plan.lineup, plan.prepared, seed_cards, total, phase_codes, playouts, want, how,
+                           progress, f"{spec.id}: card values, states", key)
     seconds["cards"] = time.perf_counter() - begin
     got = raw["pairs"]
     ks, ids = got["state"], got["card"]
@@ -298,9 +299,9 @@ def card_value(
         begin = time.perf_counter()
         n_dec = decisions * len(phases)
         dec_codes = np.array([code[phases[k % len(phases)]] for k in range(n_dec)], np.int64)
-        draw = play_decision_values(res, engine.search, swap, ctx, plan.lineup,
+        draw = play_decision_values(engine, plan.lineup, plan.prepared,
                                     derive_seed(settings.seed, "card-value decisions"), n_dec, dec_codes, playouts,
-                                    plan.threads, progress, f"{spec.id}: decision values")
+                                    how, progress, f"{spec.id}: decision values", key)
         seconds["decisions"] = time.perf_counter() - begin
         kinds = swap.decision_kinds
         rows, cols = np.nonzero((draw["options"] >= 2) & (draw["mover"] >= 0)[:, None])
@@ -322,11 +323,12 @@ def card_value(
         from simbalance.studies.run import play
 
         begin = time.perf_counter()
-        played = play(plan, progress, f"{spec.id}: card-impact run")
+        played = play(plan, progress, f"{spec.id}: card-impact run", RunOptions(stop=stop))
         observed = card_table(plan, played.games)
         observed_kind = str(observed["kind"].iloc[0]) if observed is not None and len(observed) else None
         seconds["observed"] = time.perf_counter() - begin
     beside = with_observed(values, observed)
+    how.finish()  # every part played: the blocks kept for a Ctrl-C are not needed any more
     return CardValueResult(spec.id, plan.players, settings.seed, phases, states, playouts,
                            list(plan.lineup.describe()[0].split(",")), values, beside, pairs, table, swap.holding,
                            swap.swapped, observed_kind, observe, seconds, counts, plan.config, "; ".join(note),

@@ -45,6 +45,7 @@ from simbalance.analysis.fit_eval import (
     no_winner_share,
     softmax_shares,
 )
+from simbalance.core.blocks import BlockSettings, KernelJob, cache_root
 from simbalance.core.config import ConfigError, config_dir, play_config
 from simbalance.core.errors import SimbalanceError
 from simbalance.core.lineup import resolve_lineup
@@ -58,7 +59,7 @@ REFIT_GAMES = 1500  # a refit on the fly: a run pays for it once per rules (cach
 REFIT_SEED = 0  # every refit's seed (derived again per purpose below): the same rules, the same fit
 CUTS_PER_GAME = 12  # cuts aimed at per game: the decisions between cuts are a game's median decisions / this
 CUTS_CAP = 48  # at most this many cuts of one game (a long game's later ones are not recorded)
-BLOCK = 100  # games per call of the recording kernel: the progress display moves between calls
+BLOCK = 100  # games per block of the recording (core/blocks.py): the progress display moves between blocks
 PILOT = 20  # games played first to learn a game's length (how many decisions between cuts)
 HOLDOUT = 0.2  # share of the games held out for the accuracy
 EVAL_FILE = "eval.json"
@@ -119,11 +120,7 @@ def rules_digest(config: dict) -> str:
 def cache_dir() -> Path:
     """Where refits on the fly are kept: ``$SIMBALANCE_CACHE_DIR``, else ``$XDG_CACHE_HOME/simbalance``,
     else ``~/.cache/simbalance``; the refits in ``eval/`` below it."""
-    root = os.environ.get("SIMBALANCE_CACHE_DIR")
-    if root:
-        return Path(root) / "eval"
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    return (Path(xdg) if xdg else Path.home() / ".cache") / "simbalance" / "eval"
+    return cache_root() / "eval"
 
 
 def eval_path(game: str) -> Path:
@@ -143,21 +140,20 @@ def seated(names: list[str], players: int) -> list[str]:
 
 
 def record_and_fit(game: str, engine, config: dict, players: int, lineup, prepared: tuple, games: int, seed: int,
-                   progress: ProgressFactory | None) -> FitEvalResult:
-    """Record ``games`` games of ``lineup`` and fit (module doc)."""
+                   progress: ProgressFactory | None, how: BlockSettings | None = None) -> FitEvalResult:
+    """Record ``games`` games of ``lineup`` and fit (module doc); ``how``: the threads or backend the
+    games play on (default: one thread here)."""
     begin = time.perf_counter()
-    res, search = engine.resumable, engine.search
-    ctx = res.context(*prepared)
-    feats, hand, final, n_points, every = _record(res, search, ctx, lineup, games, seed, progress)
+    search = engine.search
+    feats, hand, final, n_points, every = _record(engine, lineup, prepared, games, seed, progress,
+                                                  how or BlockSettings())
     decided = final.sum(axis=1) > 0
     held = holdout_games(games, derive_seed(seed, "fit-eval holdout"), HOLDOUT)
-    # Every game's positions, a game with no winner (a stalemate, a timeout) included: the fit's
-    # "no winner" alternative learns what stalls a game (issue 53; dropped before).
-    rows, of_game = [], []
-    for i in np.flatnonzero(n_points > 0):
-        rows.extend(range(i * CUTS_CAP, i * CUTS_CAP + int(n_points[i])))
-        of_game.extend([i] * int(n_points[i]))
-    rows, of_game = np.array(rows, np.int64), np.array(of_game, np.int64)
+    # Every game's positions (feats and hand hold each game's cuts in turn, n_points of them), a game
+    # with no winner (a stalemate, a timeout) included: the fit's "no winner" alternative learns what
+    # stalls a game (issue 53; dropped before).
+    of_game = np.repeat(np.arange(games), n_points)
+    rows = np.arange(len(of_game))
     x, h, y = feats[rows], hand[rows], final[of_game]
     test = held[of_game]
     won = decided[of_game]
@@ -204,11 +200,43 @@ def record_and_fit(game: str, engine, config: dict, players: int, lineup, prepar
     return FitEvalResult(data, time.perf_counter() - begin)
 
 
-def _record(res, search, ctx, lineup, games: int, seed: int, progress: ProgressFactory | None):
-    """Play and record (players/fit_eval_nb.record_positions), block after block."""
-    from simbalance.players.fit_eval_nb import record_positions
+class _RecordJob(KernelJob):
+    """Games ``lo .. hi - 1`` played and recorded (players/fit_eval_nb.record_positions): a block
+    job of core/blocks.py, so the same games on any thread count or backend."""
 
-    players = lineup.seats.shape[1]
+    def __init__(self, engine, lineup, prepared: tuple, seed: int, every: int):
+        super().__init__(engine, lineup, prepared, seed)
+        self.every = every
+
+    def __call__(self, lo: int, hi: int) -> dict[str, np.ndarray]:
+        from simbalance.players.fit_eval_nb import record_positions
+
+        engine, ctx = self.kernel_inputs()
+        res, search = engine.resumable, engine.search
+        m, players, n_feat = hi - lo, self.seats.shape[1], len(search.feature_names)
+        out = {"feats": np.zeros((m * CUTS_CAP, players, n_feat), np.float64),
+               "hand": np.zeros((m * CUTS_CAP, players), np.float64), "final": np.zeros((m, players), np.float64),
+               "n_points": np.zeros(m, np.int64)}
+        record_positions(res.start, res.to_move, res.play_out, search.outcome, search.evaluate, search.features,
+                         ctx, res.new_state(ctx), self.seats, self.strategy, self.params, np.uint64(self.seed),
+                         np.int64(lo), np.int64(hi), np.int64(self.every), np.int64(CUTS_CAP), out["feats"],
+                         out["hand"], out["final"], out["n_points"])
+        # each game's cuts only (a game has n_points of its CUTS_CAP rows): a checkpoint and the
+        # fit hold the positions, not the empty rows
+        cut = (np.arange(CUTS_CAP)[None, :] < out["n_points"][:, None]).ravel()
+        return {**out, "feats": out["feats"][cut], "hand": out["hand"][cut]}
+
+
+def _digest(arrays: tuple) -> str:
+    """A digest of the game's prepared tables (what the rules make of the config)."""
+    h = hashlib.sha256()
+    for a in arrays:
+        h.update(np.ascontiguousarray(a).tobytes() if isinstance(a, np.ndarray) else repr(a).encode())
+    return h.hexdigest()[:16]
+
+
+def _cut_every(res, search, ctx, lineup, games: int, seed: int) -> int:
+    """Decisions between cuts: a game's median decisions / CUTS_PER_GAME, learnt from PILOT games."""
     state = res.new_state(ctx)
     sid0 = lineup.slot_strategy[lineup.seats[0]].astype(np.int64)
     prm0 = np.ascontiguousarray(lineup.slot_params[lineup.seats[0]])
@@ -220,28 +248,19 @@ def _record(res, search, ctx, lineup, games: int, seed: int, progress: ProgressF
     # The median of the decided games (only they are fitted): games that loop until a stalemate
     # ends them (lady-actions-escape's heuristics, half of their games) would stretch the cuts.
     lengths = [d for d, won in zip(decisions, decided, strict=True) if won] or decisions
-    every = max(1, int(round(np.median(lengths) / CUTS_PER_GAME)))
-    n_feat = len(search.feature_names)
-    feats = np.zeros((games * CUTS_CAP, players, n_feat), np.float64)
-    hand = np.zeros((games * CUTS_CAP, players), np.float64)
-    final = np.zeros((games, players), np.float64)
-    n_points = np.zeros(games, np.int64)
-    shown = progress(f"fit-eval: {games} games") if progress is not None else None
-    begin = time.perf_counter()
-    try:
-        for lo in range(0, games, BLOCK):
-            hi = min(games, lo + BLOCK)
-            at = slice(lo * CUTS_CAP, hi * CUTS_CAP)
-            record_positions(res.start, res.to_move, res.play_out, search.outcome, search.evaluate, search.features,
-                             ctx, state, lineup.seats, lineup.slot_strategy.astype(np.int64),
-                             np.ascontiguousarray(lineup.slot_params), np.uint64(seed), np.int64(lo), np.int64(hi),
-                             np.int64(every), np.int64(CUTS_CAP), feats[at], hand[at], final[lo:hi], n_points[lo:hi])
-            if shown is not None:
-                shown(hi, games, time.perf_counter() - begin)
-    finally:
-        if shown is not None and hasattr(shown, "close"):
-            shown.close()
-    return feats, hand, final, n_points, every
+    return max(1, int(round(np.median(lengths) / CUTS_PER_GAME)))
+
+
+def _record(engine, lineup, prepared: tuple, games: int, seed: int, progress: ProgressFactory | None,
+            how: BlockSettings):
+    """Play and record, block after block (core/blocks.py: threads or Dask, progress, Ctrl-C)."""
+    res, search = engine.resumable, engine.search
+    every = _cut_every(res, search, res.context(*prepared), lineup, games, seed)
+    key = {"game": engine.module, "engine_version": engine.version, "lineup": lineup.describe(), "seed": seed,
+           "every": every, "prepared": _digest(prepared)}
+    got = how.play(_RecordJob(engine, lineup, prepared, seed, every), games, BLOCK, progress,
+                   f"fit-eval: {games} games", "games", "fit-eval", key)
+    return got["feats"], got["hand"], got["final"], got["n_points"], every
 
 
 def write_eval(result: FitEvalResult, path: Path) -> Path:

@@ -4,6 +4,10 @@ rule that no run uses a stale fit are studies/evaluation.py's."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from pathlib import Path
+
+from simbalance.core.blocks import BlockSettings
 from simbalance.core.errors import SimbalanceError
 from simbalance.core.plan import check_whole
 from simbalance.core.runner import ProgressFactory
@@ -20,10 +24,14 @@ from simbalance.studies.settings import RunSettings, plan_run
 
 
 def fit_eval(game: str | RunSettings, games: int = FIT_GAMES, strategies: list[str] | str | None = None, *,
-             progress: ProgressFactory | None = None, **settings) -> FitEvalResult:
+             progress: ProgressFactory | None = None, stop: Callable[[], bool] | None = None,
+             checkpoints: str | Path | None = None, **settings) -> FitEvalResult:
     """Play ``games`` games of heuristics (``strategies``, seats rotated; default:
     ``default_strategies``), record, fit and score (module doc). The settings (seed, players,
-    overrides, variants, config) are a run's."""
+    overrides, variants, config, threads, backend) are a run's: the games play on its threads or
+    backend (core/blocks.py), the same games on any. ``stop``: asked between blocks (Ctrl-C:
+    RunInterrupted); ``checkpoints``: a folder where the finished blocks are kept, so that the same
+    call after a stop plays only the rest."""
     settings = RunSettings.of(game, **settings)
     games = check_whole("--games", games, 10, MAX_FIT_GAMES)
     from simbalance.games.registry import get_game
@@ -43,8 +51,11 @@ def fit_eval(game: str | RunSettings, games: int = FIT_GAMES, strategies: list[s
     plan = plan_run(settings, games, strategies=names if len(names) > 1 else names[0], rotate=len(set(names)) > 1)
     if engine.searches(plan.lineup):  # a preset of a search player
         raise SimbalanceError("fit-eval plays heuristics; a search player's preset is among --strategies")
-    return record_and_fit(spec.id, engine, plan.config, plan.players, plan.lineup, plan.prepared, games,
-                          settings.seed, progress)
+    how = BlockSettings.of(plan, stop, checkpoints)
+    result = record_and_fit(spec.id, engine, plan.config, plan.players, plan.lineup, plan.prepared, games,
+                            settings.seed, progress, how)
+    how.finish()  # fitted: the recorded blocks kept for a Ctrl-C are not needed any more
+    return result
 
 
 # The contract (core/study.py): the command is still written by hand (not yet on declared params).

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from simbalance.cli.main import app
 from simbalance.core.rng import seed_game
-from simbalance.studies.card_value import PHASES, card_value, play_card_values
+from simbalance.studies.card_value import PHASES, BlockSettings, card_value, play_card_values
 from simbalance.studies.settings import RunSettings
 
 runner = CliRunner()
@@ -103,10 +103,9 @@ def test_a_deck_of_identical_cards_values_every_card_at_zero():
     engine = plan.engine
     card_info = plan.prepared[0].copy()
     card_info[:] = card_info[1]
-    ctx = engine.resumable.context(card_info, *plan.prepared[1:])
     n_cards = card_info.shape[0]
-    raw = play_card_values(engine.resumable, engine.card_swap, ctx, plan.lineup, 9, 30, np.arange(30) % 3, 2,
-                           np.ones(n_cards, np.bool_), 1)
+    raw = play_card_values(engine, plan.lineup, (card_info, *plan.prepared[1:]), 9, 30, np.arange(30) % 3, 2,
+                           np.ones(n_cards, np.bool_), BlockSettings())
     assert (raw["n"] > 0).sum() > 20
     assert len(np.unique(raw["pairs"]["state"])) == (raw["n"] > 0).sum()  # every swap found a card
     assert np.abs(raw["pairs"]["diff"]).max() == 0.0
@@ -223,14 +222,79 @@ def test_a_card_planted_to_win_at_once_is_worth_its_whole_effect():
     plan = _plan("captain-action")
     engine = plan.engine
     res = dataclasses.replace(engine.resumable, play_out=_planted_play_out())
-    ctx = res.context(*plan.prepared)
     n_cards = len(engine.cards.labels(plan.config)[0])
     want = np.zeros(n_cards, np.bool_)
     want[[PLANTED, 30]] = True
-    raw = play_card_values(res, engine.card_swap, ctx, plan.lineup, 4, 300, np.arange(300) % 3, 3, want, 1)
+    raw = play_card_values(dataclasses.replace(engine, resumable=res), plan.lineup, plan.prepared, 4, 300,
+                           np.arange(300) % 3, 3, want, BlockSettings())
     got = raw["pairs"]
     planted = got["diff"][got["card"] == PLANTED]
     other = got["diff"][got["card"] == 30]
     assert len(planted) > 50 and len(other) > 50
     assert (planted == 1.0).all()
     assert -0.1 < other.mean() <= 0 and other.max() <= 0
+
+
+def _stop_after(asked: int):
+    """A Ctrl-C that comes after ``asked`` questions (one a block queued)."""
+    count = iter(range(10**6))
+    return lambda: next(count) >= asked
+
+
+def test_ctrl_c_keeps_the_finished_blocks_and_the_same_call_again_ends_as_an_uninterrupted_one(tmp_path):
+    from simbalance.core.errors import RunInterrupted
+
+    asks = dict(states=60, playouts=2, decisions=0, observe=0, seed=3, threads=1)
+    whole = card_value("find-dr-evil", **asks)
+    with pytest.raises(RunInterrupted, match=r"interrupted after 80 of 180 states; the finished blocks are kept"):
+        card_value("find-dr-evil", **asks, stop=_stop_after(4), checkpoints=tmp_path)
+    (kept,) = tmp_path.iterdir()
+    assert len(list(kept.glob("part-*.npz"))) == 1
+    again = card_value("find-dr-evil", **asks, checkpoints=tmp_path)
+    assert again.pairs.equals(whole.pairs) and again.values.equals(whole.values)
+    assert not any(tmp_path.iterdir())  # done: its checkpoints are removed
+
+
+@pytest.mark.exhaustive
+def test_card_value_on_dask_gives_the_values_of_threads():
+    """The local Dask cluster (a worker process that compiles the kernels itself: half a minute)."""
+    pytest.importorskip("dask.distributed")
+    asks = dict(states=30, playouts=2, decisions=10, observe=0, seed=7)
+    threads = card_value("captain-action", **asks, threads=2)
+    dask = card_value("captain-action", **asks, backend="dask")
+    assert dask.pairs.equals(threads.pairs) and dask.values.equals(threads.values)
+    assert dask.decisions.equals(threads.decisions)
+
+
+@pytest.mark.exhaustive
+def test_sigterm_keeps_the_blocks_and_the_same_command_again_writes_the_uninterrupted_values(tmp_path):
+    """The command line: a SIGTERM once the first blocks are saved (a few seconds in) exits 130 with
+    nothing written but the blocks in the cache; the same command again writes the values of an
+    uninterrupted run, and leaves the cache as it found it (half a minute: compiles in two processes)."""
+    import json
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    cache, out = tmp_path / "cache", tmp_path / "cv"
+    env = dict(os.environ, SIMBALANCE_CACHE_DIR=str(cache))
+    cmd = [sys.executable, "-m", "simbalance.cli.main", "card-value", "find-dr-evil", "--states", "30000",
+           "--playouts", "1", "--decisions", "0", "--observe", "0", "--threads", "1", "--seed", "2", "--out", str(out)]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    deadline = time.time() + 120
+    while not list(cache.glob("blocks/*/part-*.npz")) and time.time() < deadline and proc.poll() is None:
+        time.sleep(0.2)
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=300)
+    assert proc.returncode == 130, err
+    assert "of 90,000 states; the finished blocks are kept in" in err and not out.exists()
+    again = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=600)
+    assert again.returncode == 0, again.stderr
+    assert not list(cache.glob("blocks/*"))  # done: the blocks are removed, their folder too
+    written = json.loads((out / "card_value.json").read_text())["values"]
+    whole = card_value("find-dr-evil", states=30000, playouts=1, decisions=0, observe=0, threads=1, seed=2)
+    from simbalance.analysis.metrics import json_records
+
+    assert written == json.loads(json.dumps(json_records(whole.values)))

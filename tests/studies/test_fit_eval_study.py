@@ -126,6 +126,33 @@ def test_a_run_folder_says_which_weights_its_cut_play_outs_used(cache):
     assert manifest(simulate(GAME, 2), "test")["search_evaluation"] is None
 
 
+def test_ctrl_c_keeps_the_recorded_blocks_and_the_same_call_again_fits_the_same(tmp_path):
+    from simbalance.core.errors import RunInterrupted
+
+    count = iter(range(10**6))
+    whole = fit_eval(GAME, 300, seed=5, threads=2).data
+    with pytest.raises(RunInterrupted, match=r"interrupted after \d+ of 300 games; the finished blocks are kept"):
+        fit_eval(GAME, 300, seed=5, threads=1, stop=lambda: next(count) >= 2, checkpoints=tmp_path)
+    assert any(tmp_path.iterdir())
+    assert json.dumps(fit_eval(GAME, 300, seed=5, threads=1, checkpoints=tmp_path).data) == json.dumps(whole)
+    assert not any(tmp_path.iterdir())
+
+
+@pytest.mark.exhaustive
+def test_fit_eval_on_dask_fits_what_threads_fit(monkeypatch):
+    """On the local Dask cluster (its worker compiles the recording kernel: a quarter of a minute)."""
+    pytest.importorskip("dask.distributed")
+    from simbalance.core import runner
+
+    clients = []
+    client = runner._dask_client
+    monkeypatch.setattr(runner, "_dask_client", lambda *a: clients.append(1) or client(*a))
+    threads = fit_eval(GAME, 300, seed=5, threads=2).data
+    assert not clients
+    assert json.dumps(fit_eval(GAME, 300, seed=5, backend="dask").data) == json.dumps(threads)
+    assert clients  # the games were played on Dask (before, fit-eval ignored --backend)
+
+
 def _worth(data: dict, term: str) -> list[float]:
     """The weights of the features that carry ``term`` (captain-future: its early and late parts)."""
     return [w for name, w in zip(data["features"], data["weights"], strict=True)
