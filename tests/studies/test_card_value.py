@@ -280,7 +280,9 @@ def test_sigterm_keeps_the_blocks_and_the_same_command_again_writes_the_uninterr
 
     cache, out = tmp_path / "cache", tmp_path / "cv"
     env = dict(os.environ, SIMBALANCE_CACHE_DIR=str(cache))
-    cmd = [sys.executable, "-m", "simbalance.cli.main", "card-value", "find-dr-evil", "--states", "30000",
+    # 3 x 100,000 states: long enough to outlast the first save (core/blocks.CHECKPOINT_AFTER_S) on a
+    # fast machine; at 3 x 30,000 a fresh clone's CI finished the job before any block was saved
+    cmd = [sys.executable, "-m", "simbalance.cli.main", "card-value", "find-dr-evil", "--states", "100000",
            "--playouts", "1", "--decisions", "0", "--observe", "0", "--threads", "1", "--seed", "2", "--out", str(out)]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     deadline = time.time() + 120
@@ -289,12 +291,12 @@ def test_sigterm_keeps_the_blocks_and_the_same_command_again_writes_the_uninterr
     proc.send_signal(signal.SIGTERM)
     _, err = proc.communicate(timeout=300)
     assert proc.returncode == 130, err
-    assert "of 90,000 states; the finished blocks are kept in" in err and not out.exists()
+    assert "of 300,000 states; the finished blocks are kept in" in err and not out.exists()
     again = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=600)
     assert again.returncode == 0, again.stderr
     assert not list(cache.glob("blocks/*"))  # done: the blocks are removed, their folder too
     written = json.loads((out / "card_value.json").read_text())["values"]
-    whole = card_value("find-dr-evil", states=30000, playouts=1, decisions=0, observe=0, threads=1, seed=2)
+    whole = card_value("find-dr-evil", states=100000, playouts=1, decisions=0, observe=0, threads=1, seed=2)
     from simbalance.analysis.metrics import json_records
 
     assert written == json.loads(json.dumps(json_records(whole.values)))
