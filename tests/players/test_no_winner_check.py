@@ -25,7 +25,12 @@ OLD_FIT = Path(__file__).parent / "data" / "lady_eval_without_no_winner.json"
 OLD_CUT = ("strategies.mcts.depth=10",)
 
 
-@pytest.mark.exhaustive  # 800 games of four mcts-100 seats: minutes
+@pytest.mark.exhaustive  # 800 games of four mcts-100 seats: minutes (66 min with the next on a loaded machine)
+@pytest.mark.xfail(strict=True, reason=(
+    "measured 2026-12-06: at the contract's sample (800 all-search games, 4,000 blocker, seed 23) the check "
+    "does NOT fail on the old search (the excess, about 4 points in issue 53's 325 games, is inside the "
+    "interval of +-3 points): the check cannot yet tell the old lady from today's; it needs more games or a "
+    "sharper statistic (issue 53 item 3, left)"))
 def test_the_check_fails_on_the_old_lady_search():
     with pytest.raises(AssertionError, match="more games with no winner than every seat blocker") as failed:
         check_search_makes_no_stalemates("lady-actions-escape", search=OLD_CUT, evaluation=OLD_FIT)
