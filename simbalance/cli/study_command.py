@@ -58,15 +58,24 @@ def study_command(study: Study):
         from simbalance.report.study_folder import write_folder
 
         params = params_from_options(study, typed)
-        target = out if out is not None else default_out_dir(f"{study.name}-{game}")
-        hold_out_dir(target)  # checked, locked and writable before any game (issue 54)
-        result = study.run(settings, params, RichProgress)
+        if study.out_file is not None:  # one file (fit-eval's eval.json), checked before any game
+            target = out if out is not None else resolve(study.out_file)(game)
+            check_out_file(target)
+        else:
+            target = out if out is not None else default_out_dir(f"{study.name}-{game}")
+            hold_out_dir(target)  # checked, locked and writable before any game (issue 54)
+        result = run_stoppable(study, settings, params) if study.stops else study.run(settings, params, RichProgress)
         console = Console()
         if study.view is not None:
             resolve(study.view)(result, console)
         else:
             show_tables(console, result.tables())
         folder = write_folder(study, result, target, command_line())
+        if study.out_file is not None:
+            if result.findings():
+                print_findings(console, result.findings())
+            Console(stderr=True).print(f"wrote {folder} ({result.brief()})")
+            return
         print_findings(console, result.findings(), page=str(folder / study.page))
         Console(stderr=True).print(f"report: {folder / study.page}")
 
@@ -75,6 +84,34 @@ def study_command(study: Study):
     run_study.__doc__ = study.summary
     run_study.__name__ = study.entry_name
     return plays_games(run_study)
+
+
+def check_out_file(target: Path) -> None:
+    """A study's ``--out`` that is one file (core/study.Study.out_file): not a folder, and writable,
+    before any game."""
+    from simbalance.core.errors import SimbalanceError
+    from simbalance.report.files import check_report_path
+
+    if Path(target).is_dir():
+        raise SimbalanceError(f"--out {target}: a folder; name the file to write")
+    check_report_path("--out", Path(target))
+
+
+def run_stoppable(study: Study, settings, params):
+    """Run a study of block jobs (``Study.stops``) under Ctrl-C's flag (cli/run_cmd.interruptible):
+    a Ctrl-C or SIGTERM stops it after the block in play, its finished blocks kept in simbalance's
+    cache (the same command again plays only the rest), exit 130 with nothing written. A Ctrl-C that
+    comes after the study last asked (its last block done) is not ignored either: nothing is written
+    and the exit is 130 (issue 54: card-value once wrote its full report and exited 0)."""
+    from simbalance.cli.run_cmd import interruptible
+    from simbalance.cli.terminal import RichProgress
+    from simbalance.core.blocks import cache_root
+
+    with interruptible() as stop:
+        result = study.run(settings, params, RichProgress, stop=stop, checkpoints=cache_root() / "blocks")
+    if stop():
+        raise typer.Abort()
+    return result
 
 
 def params_from_options(study: Study, typed: dict[str, str]):

@@ -20,6 +20,10 @@ A study declares:
   studies do not import), or None for the plain folder every study gets for free
   (report/study_folder.py: ``<name>.json`` from ``result.numbers()``, the tables of
   ``result.tables()``, findings.json).
+- ``stops``: whether ``run`` also takes ``stop`` and ``checkpoints`` (a study of block jobs:
+  card-value, fit-eval), so that a Ctrl-C stops it after the block in play and keeps the blocks.
+- ``out_file``: for a study whose ``--out`` is one file rather than a folder (fit-eval's
+  eval.json), the function giving its default path; the writer then writes that file.
 - ``example``: the cheapest arguments that run it, the game first (tests/test_study_contract.py
   plays every study with them: find-dr-evil where it will do).
 
@@ -65,6 +69,17 @@ def option(default: Any = dataclasses.MISSING, *, help: str, flag: str | None = 
     """A study parameter: a dataclass field with its help and command-line form. ``count``: a number
     of games (checked by core/plan.check_n; with ``zero`` also 0, which turns the part off)."""
     return field(default=default, metadata={"option": Option(help, flag, count, zero, shown, positional, kind)})
+
+
+def names_of(text: str | list[str] | tuple[str, ...] | None, flag: str) -> list[str] | None:
+    """A parameter that names things (strategies, cards): ``"a,b"`` as typed -> ["a", "b"], a list
+    or tuple from the API as it is, None as None; an empty name is one line naming ``flag``."""
+    if text is None:
+        return None
+    names = [s.strip() for s in text.split(",")] if isinstance(text, str) else list(text)
+    if not names or not all(isinstance(n, str) and n for n in names):
+        raise SimbalanceError(f"{flag} {text!r}: an empty name")
+    return names
 
 
 def option_of(f: dataclasses.Field) -> Option:
@@ -141,6 +156,14 @@ class Study:
     view: str | None = None  # "module:function(result, console)" showing its tables (default: result.tables())
     api_name: str | None = None  # default: name with "-" as "_"
     plays: bool = True  # whether it plays games (the contract test runs it on 1 and 2 threads)
+    # run also takes ``stop`` (asked between blocks) and ``checkpoints`` (a folder for the finished
+    # blocks, core/blocks.py); its command runs it under Ctrl-C's flag (cli/study_command.run_stoppable):
+    # stop after the block in play, keep what is known, exit 130, never a Ctrl-C ignored
+    stops: bool = False
+    # "module:function(game) -> Path": the study writes one file, not a folder (fit-eval's eval.json);
+    # its --out names that file and this gives the default; its last line is "wrote <file> (<brief>)",
+    # result.brief() saying what the file holds
+    out_file: str | None = None
 
     @property
     def entry_name(self) -> str:
