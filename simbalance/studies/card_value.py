@@ -29,8 +29,8 @@ from simbalance.analysis.card_value import (
     with_observed,
 )
 from simbalance.analysis.findings import Finding, thresholds
-from simbalance.core.blocks import BlockSettings, KernelJob
-from simbalance.core.errors import RunInterrupted, SimbalanceError, did_you_mean
+from simbalance.core.blocks import BlockSettings, KernelJob, check_not_stopped
+from simbalance.core.errors import SimbalanceError, did_you_mean
 from simbalance.core.execution import RunOptions
 from simbalance.core.plan import check_whole
 from simbalance.core.rng import derive_seed
@@ -344,10 +344,7 @@ def run_card_value(settings: RunSettings, params: CardValueParams, progress: Pro
         observed_kind = str(observed["kind"].iloc[0]) if observed is not None and len(observed) else None
         seconds["observed"] = time.perf_counter() - begin
     beside = with_observed(values, observed)
-    if stop is not None and stop():  # a Ctrl-C as the last block finished: never ignored, the blocks kept
-        raise RunInterrupted(total, total, unit="states", resume="every part was played, nothing written; the "
-                             f"finished blocks are kept{f' in {checkpoints}' if checkpoints else ''}: the same "
-                             "command again plays none of them")
+    check_not_stopped(stop, total, "states", checkpoints)  # a Ctrl-C as the last block finished: never ignored
     how.finish()  # every part played: the blocks kept for a Ctrl-C are not needed any more
     return CardValueResult(spec.id, plan.players, settings.seed, phases, states, playouts,
                            list(plan.lineup.describe()[0].split(",")), values, beside, pairs, table, swap.holding,

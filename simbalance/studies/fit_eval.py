@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from simbalance.core.blocks import BlockSettings
+from simbalance.core.blocks import BlockSettings, check_not_stopped
 from simbalance.core.errors import SimbalanceError
 from simbalance.core.plan import check_whole
 from simbalance.core.runner import ProgressFactory
@@ -51,7 +51,6 @@ def run_fit_eval(settings: RunSettings, params: FitEvalParams, progress: Progres
     backend (core/blocks.py), the same games on any. ``stop``: asked between blocks and once more
     when every game is recorded (Ctrl-C: RunInterrupted, the blocks kept); ``checkpoints``: a folder
     where the finished blocks are kept, so that the same call after a stop plays only the rest."""
-    from simbalance.core.errors import RunInterrupted
     from simbalance.games.registry import get_game
 
     games = params.games
@@ -73,9 +72,7 @@ def run_fit_eval(settings: RunSettings, params: FitEvalParams, progress: Progres
     how = BlockSettings.of(plan, stop, checkpoints)
     result = record_and_fit(spec.id, engine, plan.config, plan.players, plan.lineup, plan.prepared, games,
                             settings.seed, progress, how)
-    if stop is not None and stop():  # a Ctrl-C as the last block finished: never ignored, the blocks kept
-        raise RunInterrupted(games, games, resume="every game was recorded, nothing written; the recorded blocks "
-                             "are kept: the same command again plays none of them")
+    check_not_stopped(stop, games, "games", checkpoints)  # a Ctrl-C as the last block finished: never ignored
     how.finish()  # fitted: the recorded blocks kept for a Ctrl-C are not needed any more
     return result
 
