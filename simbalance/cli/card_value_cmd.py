@@ -4,6 +4,7 @@ declaration (studies/card_value.py, cli/study_command.py)."""
 from __future__ import annotations
 
 from simbalance.cli.terminal import Table
+from simbalance.report.card_value_page import UNCHANGED
 
 
 def show(res, console) -> None:
@@ -14,8 +15,11 @@ def show(res, console) -> None:
         tab.add_column(col, justify="left" if col == "card" else "right")
     for _, r in res.beside.sort_values("value", ascending=False).iterrows():
         seen = r["observed"] == r["observed"]
-        tab.add_row(str(r["card"]), f"{100 * r['value']:+.1f} pp",
-                    f"{100 * r['ci_low']:+.1f} .. {100 * r['ci_high']:+.1f}", f"{int(r['states']):,}",
+        # a card whose swap changed no play-out has a value of 0 by construction, no measured
+        # interval: never "+0.0 .. +0.0" beside measured ones (as on the page: UNCHANGED)
+        value, ci = UNCHANGED if bool(r["unchanged"]) else (
+            f"{100 * r['value']:+.1f} pp", f"{100 * r['ci_low']:+.1f} .. {100 * r['ci_high']:+.1f}")
+        tab.add_row(str(r["card"]), value, ci, f"{int(r['states']):,}",
                     f"{100 * r['observed']:+.1f} pp" if seen else "", str(r["verdict"]))
     console.print(tab)
     if res.decisions is not None and not res.decisions.empty:
