@@ -98,13 +98,12 @@ def check_out_file(target: Path) -> None:
 
 
 def run_stoppable(study: Study, settings, params):
-    """Run a study of block jobs (``Study.stops``) under Ctrl-C's flag (cli/run_cmd.interruptible):
+    """Run a study of block jobs (``Study.stops``) under Ctrl-C's flag (cli/terminal.interruptible):
     a Ctrl-C or SIGTERM stops it after the block in play, its finished blocks kept in simbalance's
     cache (the same command again plays only the rest), exit 130 with nothing written. A Ctrl-C that
     comes after the study last asked (its last block done) is not ignored either: nothing is written
     and the exit is 130 (issue 54: card-value once wrote its full report and exited 0)."""
-    from simbalance.cli.run_cmd import interruptible
-    from simbalance.cli.terminal import RichProgress
+    from simbalance.cli.terminal import RichProgress, interruptible
     from simbalance.core.blocks import cache_root
 
     with interruptible() as stop:
