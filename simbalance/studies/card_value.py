@@ -228,12 +228,13 @@ def play_decision_values(engine, lineup, prepared: tuple, seed: int, total: int,
 @dataclass(frozen=True)
 class CardValueParams(StudyParams):
     """card-value's parameters, in the order of its options (the checks that need the game, the
-    cards' names and the lineup, are run's)."""
+    cards' names and the lineup, are run's); the API takes cards, states and when by position
+    after the game, as it always has."""
 
-    cards: str | tuple[str, ...] | None = option(None, help="Only these cards, comma-separated, named as in the "
+    cards: str | tuple[str, ...] | None = option(None, positional=True, help="Only these cards, comma-separated, named as in the "
                                                             "card-impact table (default: every card).")
-    states: int = option(STATES, count=True, help="Sampled states per phase.")
-    when: str | tuple[str, ...] = option(WHEN, help="Phases, comma-separated: early, middle, late (thirds of each "
+    states: int = option(STATES, count=True, positional=True, help="Sampled states per phase.")
+    when: str | tuple[str, ...] = option(WHEN, positional=True, help="Phases, comma-separated: early, middle, late (thirds of each "
                                                      "game's decisions).")
     playouts: int = option(PLAYOUTS, kind=int, help="Paired play-outs per (state, card), and per option of a sampled "
                                                      "decision.")
