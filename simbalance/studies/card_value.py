@@ -356,7 +356,8 @@ def run_card_value(settings: RunSettings, params: CardValueParams, progress: Pro
 STUDY = Study(
     "card-value", rank=100, params=CardValueParams, run=run_card_value, stops=True,
     summary="""Each card's value for its holder (95% CI, by phase) from paired play-outs with and without it,
-    beside the observational card-impact table; the spread of each decision kind; writes card_value.html.""",
+    beside the observational card-impact table; the spread of each decision kind; writes
+    card_value.html.""",
     writer="simbalance.report.card_value_page:write_card_value_folder", page="card_value.html",
     view="simbalance.cli.card_value_cmd:show",
     out_help="Output folder: card_value.html, card_value.json, findings.json (default: "
