@@ -151,6 +151,7 @@ class NotStudyParams:
     ({"page": ""}, "give summary, out_help and page"),
     ({"name": "Planted Study"}, "lowercase words"),
     ({"params": None}, "declare params and run, or name a hand-written command"),
+    ({"stops": True}, "takes run\\(settings, params, progress, \\*, stop, checkpoints\\)"),
 ])
 def test_a_new_study_that_does_not_meet_the_contract_is_refused(change, words):
     check_study(_study())  # the planted study itself meets it

@@ -38,6 +38,7 @@ import contextlib
 import contextvars
 import dataclasses
 import importlib
+import inspect
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -197,5 +198,7 @@ def check_study(study: Study) -> None:
     for f in dataclasses.fields(study.params):
         if "option" not in f.metadata or not option_of(f).help:
             fail(f"parameter {f.name}: declare it with core.study.option(help=...)")
+    if study.stops and not {"stop", "checkpoints"} <= set(inspect.signature(study.run).parameters):
+        fail("a study that stops (stops=True) takes run(settings, params, progress, *, stop, checkpoints)")
     if not study.summary or not study.out_help or not study.page:
         fail("give summary, out_help and page (the command's help, its --out help, the file to open)")
