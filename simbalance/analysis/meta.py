@@ -462,7 +462,7 @@ def seat_balance(table: MetaTable, x: np.ndarray, alpha: float = ALPHA) -> tuple
     rate = totals.sum(axis=0)
     se = np.sqrt(table.n * totals.var(axis=0, ddof=1))
     half = normal_half(se, alpha)
-    seats = pd.DataFrame({"seat": np.arange(p), "win_share": rate, "ci_low": rate - half, "ci_high": rate + half})
+    seats = pd.DataFrame({"player": np.arange(1, p + 1), "win_share": rate, "ci_low": rate - half, "ci_high": rate + half})
     best, worst = int(np.argmax(rate)), int(np.argmin(rate))
     diff = totals[:, best] - totals[:, worst]
     pairs = max(p * (p - 1) // 2, 1)

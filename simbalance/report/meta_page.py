@@ -13,7 +13,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from simbalance.report import run_folder
-from simbalance.report.figures import COLORS, matchup_heatmap
+from simbalance.report.figures import COLORS
 from simbalance.report.html import command_block, figures, page, pct, sub_line, table
 
 if TYPE_CHECKING:
@@ -21,12 +21,27 @@ if TYPE_CHECKING:
 
 
 def field_heatmap(field: pd.DataFrame, names: list[str], fair: float) -> Figure:
-    """Strategy ``i`` alone in a field of ``j`` (rows ``i``, columns ``j``): ``i``'s per-seat win share."""
-    frame = field.rename(columns={"field": "opponent", "win_share": "win_rate"})
-    fig = matchup_heatmap(frame, names, fair)
-    fig.axes[0].set_title(f"one against the field: the row's per-seat win share, alone among the column's seats\n"
-                          f"(all games; fair {fair:.0%}; the diagonal is the mirror)", fontsize=10)
-    fig.axes[0].set_xlabel("the field (every other seat)")
+    """Strategy ``i`` alone in a field of ``j`` (rows ``i``, columns ``j``): ``i``'s per-seat win
+    share, each cell with its 95% interval; centred on the fair share."""
+    k = len(names)
+    grid, low, high = (np.full((k, k), np.nan) for _ in range(3))
+    for r in field.itertuples():
+        at = names.index(r.strategy), names.index(r.field)
+        grid[at], low[at], high[at] = r.win_share, r.ci_low, r.ci_high
+    fig = Figure(figsize=(1.8 + 1.2 * k, 1.4 + 0.9 * k), layout="constrained")
+    ax = fig.add_subplot()
+    span = max(0.05, float(np.nanmax(np.abs(grid - fair)))) if np.isfinite(grid).any() else 0.05
+    im = ax.imshow(grid, cmap="RdBu", vmin=fair - span, vmax=fair + span)
+    for (r, c), v in np.ndenumerate(grid):
+        text = "—" if np.isnan(v) else f"{v:.1%}\n{low[r, c]:.0%}–{high[r, c]:.0%}"
+        ax.text(c, r, text, ha="center", va="center", fontsize=7)
+    ax.set_xticks(range(k), names, rotation=30, ha="right")
+    ax.set_yticks(range(k), names)
+    ax.set_xlabel("the field: every other seat")
+    ax.set_ylabel("one seat")
+    fig.colorbar(im, ax=ax, shrink=0.8, format=lambda v, _: f"{v:.0%}")
+    ax.set_title(f"one against the field: the row's per-seat win share\n(95% CI below; all games; fair {fair:.0%};\n"
+                 "the diagonal is the mirror)", fontsize=9)
     return fig
 
 
@@ -93,7 +108,7 @@ def write_meta_folder(res: MetaResult, out: Path, command: str) -> Path:
                              f"{pct(r['ci_low'])} to {pct(r['ci_high'])}"] for _, r in field.iterrows()], text_cols=2))
         parts.append("<h2 id='seats'>The seats under the equilibrium</h2>")
         parts.append(table(["player", "win share (all games)", "95% CI"], [
-            [str(int(r["seat"]) + 1), pct(r["win_share"]), f"{pct(r['ci_low'])} to {pct(r['ci_high'])}"]
+            [str(int(r["player"])), pct(r["win_share"]), f"{pct(r['ci_low'])} to {pct(r['ci_high'])}"]
             for _, r in answer.seats.iterrows()]))
         parts.append("<h2 id='payoffs'>The payoff table</h2><p>Every composition, each strategy's per-seat win "
                      "share over all its games (payoffs.parquet).</p>")

@@ -1,0 +1,123 @@
+"""The metagame study (issue 55) on planted plug-in games whose answer is known exactly
+(tests/planted/edge_duel): rock, paper, scissors with known margins (one equilibrium, known; a
+cycle; no dominant strategy), the same game with a dominant style (named; the others dominated),
+and a preset that is a copy of a style (said to play alike). Bad input is one line."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+pytest.importorskip("numba")
+from planted.plugins import installed  # noqa: E402
+
+import simbalance.api as api  # noqa: E402
+from simbalance.cli.main import app  # noqa: E402
+
+GAME = "edge-duel"
+STYLES = "alpha,beta,gamma"
+MARGINS = (0.20, 0.10, 0.30)  # alpha over beta, beta over gamma, gamma over alpha (the game's config)
+KNOWN = np.array([MARGINS[1], MARGINS[2], MARGINS[0]]) / sum(MARGINS)  # (b, c, a) / (a + b + c)
+runner = CliRunner()
+
+
+@pytest.fixture(scope="module", autouse=True)
+def duel_game():
+    with installed("edge_duel"):
+        yield
+
+
+def kinds(result) -> dict:
+    found = {}
+    for f in result.findings():
+        found.setdefault(f.kind, []).append(f)
+    return found
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_rock_paper_scissors_the_known_equilibrium_inside_its_intervals_a_cycle_and_no_dominant(seed):
+    result = api.meta(GAME, strategies=STYLES, n=2000, bootstrap=100, seed=seed)
+    w = result.answer.weights
+    assert len(result.answer.equilibria) == 1
+    assert ((w["ci_low"] <= KNOWN) & (KNOWN <= w["ci_high"])).all(), (w, KNOWN)
+    assert np.allclose(w["weight"], KNOWN, atol=0.06)
+    found = kinds(result)
+    assert "dominant_strategy" not in found and "dominated_strategies" not in found
+    assert [f.text.split(":")[0] for f in found["cycle"]] == ["alpha beats beta beats gamma beats alpha"]
+    assert "Players who adapt settle on beta" in found["equilibrium"][0].text
+    assert found["seat_balance_equilibrium"][0].ci[0] <= 0  # the seats are fair by construction
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_dominant_style_is_named_and_the_others_dominated(seed):
+    result = api.meta(GAME, strategies=STYLES, n=1000, bootstrap=50, seed=seed, overrides=["rules.edge_ca=-30"])
+    found = kinds(result)
+    assert result.answer.dominant == "alpha"
+    assert found["dominant_strategy"][0].text.startswith("alpha is the best choice whatever the others play")
+    assert found["dominated_strategies"][0].text.startswith("No equilibrium uses beta, gamma (each dominated by alpha)")
+    assert np.allclose(result.answer.equilibria[0], [1, 0, 0])
+    assert "cycle" not in found
+    assert result.answer.weights.set_index("strategy").loc["alpha", "alpha_rank"] == 1
+
+
+def test_without_a_dominant_style_none_is_named_even_where_one_style_is_strongest():
+    # gamma beats alpha by only 5 points, while alpha beats beta by 20: alpha wins the most against
+    # the field on average, yet gamma beats it: nothing dominates
+    result = api.meta(GAME, strategies=STYLES, n=1000, bootstrap=0, seed=4, overrides=["rules.edge_ca=5"])
+    assert result.answer.dominant is None and "dominant_strategy" not in kinds(result)
+
+
+def test_a_copy_of_a_style_is_said_to_play_alike():
+    result = api.meta(GAME, n=1000, bootstrap=0, seed=5)  # the default population: the styles and alpha_twin
+    assert result.names == ("alpha", "beta", "gamma", "alpha_twin")
+    assert ("alpha", "alpha_twin") in result.answer.alike
+    assert len(result.answer.alike) == 1
+    cycles = kinds(result)["cycle"]
+    assert len(cycles) == 1  # the cycle through the copy is the same cycle, said once
+
+
+def test_the_folder_holds_the_page_the_numbers_and_the_payoff_table(tmp_path):
+    out = tmp_path / "meta"
+    done = runner.invoke(app, ["meta", GAME, "--strategies", STYLES, "--n", "300", "--bootstrap", "10",
+                               "--out", str(out)])
+    assert done.exit_code == 0, done.output
+    assert {p.name for p in out.iterdir()} >= {"meta.html", "meta.json", "payoffs.parquet", "findings.json",
+                                               "manifest.json", "field.png", "equilibrium.png", "alpha_rank.png"}
+    numbers = json.loads((out / "meta.json").read_text())
+    assert numbers["compositions"] == 6 and numbers["population"] == ["alpha", "beta", "gamma"]
+    html = (out / "meta.html").read_text()
+    assert html.index("Players who adapt") < html.index("id='figures'")  # findings first
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--strategies", "alpha,rock"], ["--strategies", "'rock'", "known: alpha"]),
+    (["--strategies", "alpha"], ["population of one"]),
+    (["--strategies", "alpha,alpha"], ["named twice"]),
+    (["--bootstrap", "-1"], ["--bootstrap", "-1"]),
+    (["--search", "mcts@8"], ["--search", "no search players"]),
+    (["--n", "1"], ["--n", "2"]),
+])
+def test_bad_input_is_one_line_exit_2_and_nothing_written(tmp_path, args, words):
+    out = tmp_path / "meta"
+    done = runner.invoke(app, ["meta", GAME, *args, "--out", str(out)])
+    assert done.exit_code == 2, done.output
+    lines = [line for line in done.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: "), done.stderr
+    for word in words:
+        assert word in lines[0], (word, lines[0])
+    assert not out.exists() and list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.exhaustive
+def test_the_bootstrap_intervals_cover_the_true_weights_at_the_nominal_rate():
+    """100 replications of rock, paper, scissors: each weight's 95% interval covers the known
+    weight in at least 88 (at 95% coverage, 88 or fewer happen with probability below 1%)."""
+    covered = np.zeros(3)
+    reps = 100
+    for seed in range(reps):
+        w = api.meta(GAME, strategies=STYLES, n=1000, bootstrap=200, seed=100 + seed).answer.weights
+        covered += ((w["ci_low"] <= KNOWN) & (KNOWN <= w["ci_high"])).to_numpy()
+    assert (covered >= 88).all(), covered
