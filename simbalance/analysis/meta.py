@@ -46,7 +46,7 @@ import pandas as pd
 from scipy.optimize import minimize
 
 from simbalance.analysis.findings import Finding, ci_text, ordered, pct, pp, severity
-from simbalance.analysis.stats import ALPHA, Interval, clustered_share, normal_half, quantile
+from simbalance.analysis.stats import ALPHA, Interval, clustered_share, normal_half
 
 BOOTSTRAP = 200  # resamples of the game indices
 ALPHA_RANK = 100.0  # α-Rank's selection intensity (OpenSpiel's example value) for win shares in [0, 1]
@@ -633,5 +633,5 @@ def meta_findings(answer: MetaAnswer, th: dict, measured: str) -> list[Finding]:
 
 __all__ = ["ALPHA_RANK", "BOOTSTRAP", "POPULATION", "Bootstrap", "Fields", "MetaTable", "alike", "alpha_rank",
            "beats", "bootstrap", "composition_label", "compositions", "cycles", "differences", "dominant", "entropy",
-           "equilibria", "analyse", "meta_findings", "MetaAnswer", "field_matrix", "linear_interval", "payoff_records", "percentile_interval", "quantile",
+           "equilibria", "analyse", "meta_findings", "MetaAnswer", "field_matrix", "linear_interval", "payoff_records", "percentile_interval",
            "ranks_of", "seat_balance", "solve", "switch_gains"]

@@ -23,8 +23,16 @@ import numpy as np
 import pandas as pd
 
 from simbalance.analysis.findings import Finding, thresholds
-from simbalance.analysis.meta import (MetaAnswer, MetaTable, analyse, composition_label, compositions, field_matrix,
-                                      meta_findings, payoff_records)
+from simbalance.analysis.meta import (
+    MetaAnswer,
+    MetaTable,
+    analyse,
+    composition_label,
+    compositions,
+    field_matrix,
+    meta_findings,
+    payoff_records,
+)
 from simbalance.core.errors import SimbalanceError, did_you_mean
 from simbalance.core.lineup import all_strategies
 from simbalance.core.plan import MAX_BUDGET

@@ -9,8 +9,15 @@ import math
 import numpy as np
 import pytest
 
-from simbalance.analysis.meta import (Fields, MetaTable, alpha_rank, compositions, equilibria, ranks_of,
-                                      seat_balance)
+from simbalance.analysis.meta import (
+    Fields,
+    MetaTable,
+    alpha_rank,
+    compositions,
+    equilibria,
+    ranks_of,
+    seat_balance,
+)
 
 
 def duel_table(edges: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
