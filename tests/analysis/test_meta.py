@@ -149,3 +149,18 @@ def test_seat_balance_under_the_mix_weighs_each_lineup_by_its_probability():
     seats, gap, best, worst = seat_balance(table, x)
     assert seats["win_share"].tolist() == pytest.approx([0.3, 0.7])  # player 1 wins exactly when it holds a
     assert (best, worst) == (1, 0) and gap.estimate == pytest.approx(0.4)
+
+
+@pytest.mark.parametrize("rare", [0.5, 0.7])
+def test_three_seats_a_style_that_pays_when_rare_settles_where_both_pay_alike(rare):
+    # two styles at three seats; a style alone at the table earns ``rare``, two of a kind 0.25 each,
+    # three of a kind nothing: no pure equilibrium, one mixed one where both styles earn alike
+    counts = compositions(2, 3)  # (3, 0), (2, 1), (1, 2), (0, 3)
+    u = np.array([[0.0, np.nan], [0.25, rare], [rare, 0.25], [np.nan, 0.0]])
+    found = equilibria(Fields.of(counts), u)
+    assert len(found) == 1
+    a = found[0][0]
+    # f_a = 2 a b 0.25 + b^2 rare and f_b = a^2 rare + 2 a b 0.25 are equal exactly at a = 1/2
+    assert a == pytest.approx(0.5, abs=1e-4)
+    f = Fields.of(counts).payoffs(u, found[0])
+    assert f[0] == pytest.approx(f[1], abs=1e-6)
