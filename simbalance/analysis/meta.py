@@ -558,8 +558,10 @@ def meta_findings(answer: MetaAnswer, th: dict, measured: str) -> list[Finding]:
     has_ci = "ci_low" in w.columns
     top = int(np.argmax(x))
     ci = (float(w["ci_low"].iloc[top]), float(w["ci_high"].iloc[top])) if has_ci else None
-    kind = ("the only equilibrium found from " f"{answer.starts} starts" if len(answer.equilibria) == 1 else
-            f"the most even of {len(answer.equilibria)} equilibria found")
+    evens = sum(entropy(e) > entropy(x) - 1e-9 for e in answer.equilibria)  # as even as the first
+    kind = (f"the only equilibrium found from {answer.starts} starts" if len(answer.equilibria) == 1 else
+            f"the most even of {len(answer.equilibria)} equilibria found" if evens == 1 else
+            f"the first found of {evens} equally even equilibria, of {len(answer.equilibria)} found")
     mix = _mix(names, x, w["ci_low"].to_numpy() if has_ci else None, w["ci_high"].to_numpy() if has_ci else None)
     out.append(Finding(
         "equilibrium", "medium" if x.max() > 1 - UNUSED else "low",
@@ -577,8 +579,8 @@ def meta_findings(answer: MetaAnswer, th: dict, measured: str) -> list[Finding]:
         listed = "; ".join(_mix(names, e) for e in answer.equilibria)
         out.append(Finding(
             "equilibria_not_unique", "low",
-            f"The equilibrium is not unique: {len(answer.equilibria)} found ({listed}); the page reports the most "
-            "even of them, not one solver's pick.", float(len(answer.equilibria)), None, "#equilibrium"))
+            f"The equilibrium is not unique: {len(answer.equilibria)} found ({listed}); the page reports the first "
+            "of them, the most even (the highest entropy), not one start's pick.", float(len(answer.equilibria)), None, "#equilibrium"))
     unused = [i for i in range(len(names))
               if all(e[i] < UNUSED for e in answer.equilibria) and w["gain_ci_high"].iloc[i] < 0]
     if unused:
@@ -610,7 +612,8 @@ def meta_findings(answer: MetaAnswer, th: dict, measured: str) -> list[Finding]:
         ci = (float(far["ci_low"]), float(far["ci_high"]))
         out.append(Finding(
             "alike_strategies", "low",
-            f"{a} and {b} play alike: against every field their win shares agree within their intervals (the "
+            f"{a} and {b} play alike as far as these games tell: against every field their win shares agree "
+            f"within their intervals (the "
             f"largest difference {pp(far['gain'])}, {ci_text(*ci, fmt=pp)}); the equilibrium may trade weight between "
             "them and α-Rank splits one style's mass in two.", float(far["gain"]), ci, "#payoffs"))
     gap = answer.seat_gap
