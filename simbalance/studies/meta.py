@@ -33,7 +33,8 @@ from simbalance.analysis.meta import (
     meta_findings,
     payoff_records,
 )
-from simbalance.core.errors import SimbalanceError, did_you_mean
+from simbalance.core.blocks import BlockCheckpoint, cache_root
+from simbalance.core.errors import RunInterrupted, SimbalanceError, did_you_mean
 from simbalance.core.lineup import all_strategies
 from simbalance.core.plan import MAX_BUDGET
 from simbalance.core.records import win_shares
@@ -172,7 +173,7 @@ def population(settings: RunSettings, params: MetaParams) -> tuple[list[str], di
 
 def run_meta(settings: RunSettings, params: MetaParams, progress: ProgressFactory | None = None) -> MetaResult:
     """Play every composition of the population at the table (module doc), then analyse the table."""
-    names, presets, players, _ = population(settings, params)
+    names, presets, players, engine = population(settings, params)
     counts = compositions(len(names), players)
     if len(counts) > MAX_COMPOSITIONS:
         raise SimbalanceError(f"--strategies: {len(names)} strategies at {players} seats make {len(counts):,} "
@@ -188,24 +189,35 @@ def run_meta(settings: RunSettings, params: MetaParams, progress: ProgressFactor
     seat_wins = np.zeros((len(counts), n, players))
     seat_strategy = np.zeros((len(counts), n, players), np.int64)
     begin = time.perf_counter()
-    config = {}
-    for c, row in enumerate(counts):
-        lineup = [names[i] for i in range(k) for _ in range(int(row[i]))]
-        plan = settings.but(seed=seed).plan(n, presets=presets, strategies=lineup, rotate=True)
-        config = plan.config
-        label = f"{plan.spec.id}: meta {c + 1}/{len(counts)} {composition_label(row, tuple(names))}"
-        result = play(plan, progress, label)
-        records = result.records
-        shares = win_shares(records["winners"], players)
-        slot_to_population = np.array([names.index(s) for s in plan.lineup.slot_names], np.int64)
-        seats = slot_to_population[records["strategy"][:, :players].astype(np.int64)]
-        seat_wins[c], seat_strategy[c] = shares, seats
-        for s in range(players):
-            np.add.at(wins[c], (seats[:, s], np.arange(n)), shares[:, s])
+    # What is known survives a Ctrl-C: each finished composition is kept in simbalance's cache, keyed
+    # by everything that decides its games, and the same study asked again plays only the rest.
+    kept = BlockCheckpoint(cache_root() / "blocks", "meta", {
+        **settings.identity, "engine_version": engine.version, "population": names, "presets": presets, "n": n})
+    done = kept.load()
+    plan = None
+    try:
+        for c, row in enumerate(counts):
+            lineup = [names[i] for i in range(k) for _ in range(int(row[i]))]
+            plan = settings.but(seed=seed).plan(n, presets=presets, strategies=lineup, rotate=True)
+            if c >= len(done):
+                label = f"{plan.spec.id}: meta {c + 1}/{len(counts)} {composition_label(row, tuple(names))}"
+                records = play(plan, progress, label).records
+                slot_to_population = np.array([names.index(s) for s in plan.lineup.slot_names], np.int64)
+                done.append({"shares": win_shares(records["winners"], players),
+                             "seats": slot_to_population[records["strategy"][:, :players].astype(np.int64)]})
+                kept.save(done)
+            shares, seats = done[c]["shares"], done[c]["seats"]
+            seat_wins[c], seat_strategy[c] = shares, seats
+            for s in range(players):
+                np.add.at(wins[c], (seats[:, s], np.arange(n)), shares[:, s])
+    except (KeyboardInterrupt, RunInterrupted):
+        raise RunInterrupted(len(done), len(counts), unit="compositions",
+                             resume="the finished ones are kept: the same command goes on from them") from None
     table = MetaTable(tuple(names), players, counts, wins, seat_wins, seat_strategy)
     answer = analyse(table, params.bootstrap, derive_seed(settings.seed, "meta bootstrap") % (2 ** 32))
-    return MetaResult(plan.spec.id, players, n, settings.seed, table, answer, config, time.perf_counter() - begin,
-                      params.search)
+    kept.remove()  # the table is whole: its parts are no longer needed
+    return MetaResult(plan.spec.id, players, n, settings.seed, table, answer, plan.config,
+                      time.perf_counter() - begin, params.search)
 
 
 STUDY = Study(

@@ -140,3 +140,27 @@ def test_the_seat_gap_under_the_equilibrium_is_told_apart_no_more_often_than_its
     told = sum(api.meta(GAME, strategies=STYLES, n=200, bootstrap=0, seed=seed).answer.seat_gap.low > 0
                for seed in range(100, 300))
     assert told <= 18, told
+
+
+def test_ctrl_c_keeps_the_finished_compositions_and_the_same_study_goes_on_to_the_same_answer(tmp_path, monkeypatch):
+    from simbalance.core.errors import RunInterrupted
+
+    monkeypatch.setenv("SIMBALANCE_CACHE_DIR", str(tmp_path))
+    shown = []
+
+    def interrupting(label):  # Ctrl-C as the fourth composition starts
+        shown.append(label)
+        if len(shown) == 4:
+            raise KeyboardInterrupt
+        return lambda *args: None
+
+    with pytest.raises(RunInterrupted, match="after 3 of 6 compositions; the finished ones are kept"):
+        api.meta(GAME, strategies=STYLES, n=300, bootstrap=5, seed=9, progress=interrupting)
+    assert len(list((tmp_path / "blocks").glob("meta-*/part-*.npz"))) == 3
+    shown.clear()
+    again = api.meta(GAME, strategies=STYLES, n=300, bootstrap=5, seed=9, progress=lambda label: shown.append(label))
+    assert len(shown) == 3 and shown[0].startswith(f"{GAME}: meta 4/6")  # only the three not played yet
+    whole = api.meta(GAME, strategies=STYLES, n=300, bootstrap=5, seed=9)
+    assert np.array_equal(again.table.wins, whole.table.wins)
+    assert again.answer.weights.equals(whole.answer.weights)
+    assert list((tmp_path / "blocks").glob("meta-*/*")) == []  # removed once the table was whole
