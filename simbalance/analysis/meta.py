@@ -152,9 +152,11 @@ def differences(table: MetaTable, first: list[tuple[int, int]], second: list[tup
     per_seat = table.per_seat()
     a = np.array([c * table.k + i for c, i in first], dtype=np.int64)
     b = np.array([c * table.k + i for c, i in second], dtype=np.int64)
-    diff = per_seat[a] - per_seat[b]
-    est = diff.mean(axis=1)
-    half = normal_half(diff.std(axis=1, ddof=1) / math.sqrt(table.n), alpha)
+    est, sd = np.empty(len(a)), np.empty(len(a))
+    for lo in range(0, len(a), 256):  # a few hundred differences at a time: (rows, n) arrays stay small
+        diff = per_seat[a[lo:lo + 256]] - per_seat[b[lo:lo + 256]]
+        est[lo:lo + 256], sd[lo:lo + 256] = diff.mean(axis=1), diff.std(axis=1, ddof=1)
+    half = normal_half(sd / math.sqrt(table.n), alpha)
     return [Interval(float(e), float(e - h), float(e + h)) for e, h in zip(est, half, strict=True)]
 
 

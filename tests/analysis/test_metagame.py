@@ -1,5 +1,5 @@
 """The metagame's pure functions (analysis/meta.py) on payoff tables whose answer is known exactly:
-no game is played here (tests/studies/test_meta.py plays the planted games)."""
+no game is played here (tests/studies/test_meta_study.py plays the planted games)."""
 
 from __future__ import annotations
 
