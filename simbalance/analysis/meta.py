@@ -47,6 +47,7 @@ from scipy.optimize import minimize
 
 from simbalance.analysis.findings import Finding, ci_text, ordered, pct, pp, severity
 from simbalance.analysis.stats import ALPHA, Interval, clustered_share, normal_half
+from simbalance.core.errors import SimbalanceError
 
 BOOTSTRAP = 200  # resamples of the game indices
 ALPHA_RANK = 100.0  # α-Rank's selection intensity (OpenSpiel's example value) for win shares in [0, 1]
@@ -360,6 +361,78 @@ def percentile_interval(samples: np.ndarray, alpha: float = ALPHA) -> tuple[np.n
     return (np.nanpercentile(samples, 100 * alpha / 2, axis=0), np.nanpercentile(samples, 100 * (1 - alpha / 2), axis=0))
 
 
+# ---------------------------------------------------------------------------- dominance, targets
+
+
+def dominance(table: MetaTable, alpha: float = ALPHA) -> tuple[str, Interval]:
+    """How far the best strategy stands above the rest: its margin over an even field, the largest
+    ``gain_i`` at the uniform mix (a seat's per-seat share playing ``i`` against ``P - 1`` seats each
+    drawing uniformly from the population, minus the mix's own), with its interval read game by
+    game. 0 when every strategy does as well as the average against an even field; a dominant style
+    stands out by points of win share. Chosen over the best strategy's share against the
+    *equilibrium* field (every strategy the equilibrium uses gains exactly 0 there, whatever the
+    rules) and over the equilibrium's largest weight (which jumps between 0 and 1 as a rule moves):
+    it is linear in the table and moves smoothly with the rules, so a solver can aim at it. The
+    best is picked by its estimate (the maximum of several estimates leans high: a target's upper
+    end is the side that matters)."""
+    fields = Fields.of(table.counts)
+    uniform = np.full(table.k, 1 / table.k)
+    gains = fields.gains(table.payoffs(), uniform)
+    best = int(np.argmax(gains))
+    return table.names[best], linear_interval(table, fields.gain_coefficients(uniform, table.counts.shape)[best], alpha)
+
+
+MATRIX_COLUMNS = ("strategy", "field", "target", "tolerance")
+
+
+def read_target_matrix(path: str, names: tuple[str, ...]) -> pd.DataFrame:
+    """A designer's target win-rate matrix between named strategies (the TAG balancing competition's
+    form), as a CSV with the columns ``strategy,field,target,tolerance``: the one-against-the-field
+    cell (``strategy`` alone in a field of ``field``; ``field == strategy``: the mirror), its target
+    per-seat win share and the tolerance either side. Every problem is one line naming it."""
+    where = f"--target-matrix {path}"
+    try:
+        frame = pd.read_csv(path, dtype={"strategy": str, "field": str}, skipinitialspace=True)
+    except FileNotFoundError:
+        raise SimbalanceError(f"{where}: no such file") from None
+    except (OSError, ValueError, pd.errors.ParserError) as exc:
+        raise SimbalanceError(f"{where}: not a CSV table ({' '.join(str(exc).split())})") from None
+    if tuple(frame.columns) != MATRIX_COLUMNS:
+        raise SimbalanceError(f"{where}: the columns are {','.join(map(str, frame.columns))}; expected "
+                              f"{','.join(MATRIX_COLUMNS)}")
+    if frame.empty:
+        raise SimbalanceError(f"{where}: no cell; give at least one row")
+    for column in ("strategy", "field"):
+        unknown = sorted(set(frame[column]) - set(names))
+        if unknown:
+            raise SimbalanceError(f"{where}: {column} {', '.join(map(repr, unknown))} not in the population "
+                                  f"({', '.join(names)})")
+    twice = frame[frame.duplicated(["strategy", "field"])]
+    if len(twice):
+        r = twice.iloc[0]
+        raise SimbalanceError(f"{where}: the cell {r['strategy']} against {r['field']} is given twice")
+    for column, low, high in (("target", 0.0, 1.0), ("tolerance", 0.0, 1.0)):
+        values = pd.to_numeric(frame[column], errors="coerce")
+        bad = frame[~values.between(low, high)]
+        if len(bad):
+            r = bad.iloc[0]
+            raise SimbalanceError(f"{where}: {column} {r[column]} of the cell {r['strategy']} against {r['field']}: "
+                                  f"allowed a share from {low:g} to {high:g} (0.3 is 30%)")
+        frame[column] = values.astype(float)
+    return frame
+
+
+def judge_matrix(field: pd.DataFrame, targets: pd.DataFrame) -> pd.DataFrame:
+    """Each target cell against the field matrix's cell: ``meets`` when its whole interval lies within
+    target +- tolerance, ``misses`` when it lies wholly outside, else ``not settled``."""
+    cells = targets.merge(field, on=["strategy", "field"], how="left")
+    low, high = cells["target"] - cells["tolerance"], cells["target"] + cells["tolerance"]
+    inside = (cells["ci_low"] >= low) & (cells["ci_high"] <= high)
+    outside = (cells["ci_high"] < low) | (cells["ci_low"] > high)
+    cells["verdict"] = np.where(inside, "meets", np.where(outside, "misses", "not settled"))
+    return cells
+
+
 # ---------------------------------------------------------------------------- who beats whom
 
 
@@ -538,9 +611,29 @@ def analyse(table: MetaTable, resamples: int = BOOTSTRAP, seed: int = 0) -> Meta
                       dominant(gains, table.names), alike(gains, table.names), cycles(edges), starts)
 
 
-def meta_findings(answer: MetaAnswer, th: dict, measured: str) -> list[Finding]:
+def matrix_finding(cells: pd.DataFrame, measured: str) -> Finding:
+    """How the table stands against the designer's target matrix: the cells that meet, miss or are
+    not settled; the furthest miss (or unsettled cell) named with its interval."""
+    counts = cells["verdict"].value_counts()
+    meets, misses, open_ = (int(counts.get(v, 0)) for v in ("meets", "misses", "not settled"))
+    said = f"{meets} of {len(cells)} cells of the target matrix meet their targets, {misses} miss, {open_} not settled"
+    worst = cells[cells["verdict"] != "meets"]
+    if worst.empty:
+        r = cells.iloc[0]
+        return Finding("target_matrix", "low", f"{said}. Measured with {measured}.", float(r["win_share"]),
+                       (float(r["ci_low"]), float(r["ci_high"])), "#targets")
+    far = worst.loc[(worst["win_share"] - worst["target"]).abs().idxmax()]
+    ci = (float(far["ci_low"]), float(far["ci_high"]))
+    return Finding(
+        "target_matrix", "high" if misses else "medium",
+        f"{said}: the furthest, {far['strategy']} alone in a field of {far['field']}, wins {pct(far['win_share'])} "
+        f"({ci_text(*ci)}) for a target of {pct(far['target'])} +- {pct(far['tolerance'])}. Measured with {measured}.",
+        float(far["win_share"]), ci, "#targets")
+
+
+def meta_findings(answer: MetaAnswer, th: dict, measured: str, cells: pd.DataFrame | None = None) -> list[Finding]:
     """The metagame in plain words (docs/meta.md, "Findings"); each sentence from its numbers."""
-    out = []
+    out = [] if cells is None else [matrix_finding(cells, measured)]
     names, p = answer.names, answer.players
     w = answer.weights.set_index("strategy")
     margin = th["dominance_margin"]
@@ -639,4 +732,4 @@ def meta_findings(answer: MetaAnswer, th: dict, measured: str) -> list[Finding]:
 __all__ = ["ALPHA_RANK", "BOOTSTRAP", "POPULATION", "Bootstrap", "Fields", "MetaTable", "alike", "alpha_rank",
            "beats", "bootstrap", "composition_label", "compositions", "cycles", "differences", "dominant", "entropy",
            "equilibria", "analyse", "meta_findings", "MetaAnswer", "field_matrix", "linear_interval", "payoff_records", "percentile_interval",
-           "ranks_of", "seat_balance", "solve", "switch_gains"]
+           "dominance", "judge_matrix", "matrix_finding", "read_target_matrix", "ranks_of", "seat_balance", "solve", "switch_gains"]

@@ -98,6 +98,17 @@ def write_meta_folder(res: MetaResult, out: Path, command: str) -> Path:
              _ci(r, "mass_ci_low", "mass_ci_high"), str(r["alpha_rank"]),
              f"{r['rank_low']} to {r['rank_high']}" if "rank_low" in r.index else "—"]
             for _, r in weights.iterrows()]))
+        if res.dominance is not None:
+            best, margin = res.dominance
+            parts.append(f"<p>Dominance (the best strategy's margin over an even field, the target a solver can aim "
+                         f"at: docs/meta.md): <b>{escape(best)}</b> {100 * margin.estimate:+.2f} pp (95% CI "
+                         f"{100 * margin.low:+.2f} to {100 * margin.high:+.2f} pp).</p>")
+        if res.target_matrix is not None:
+            parts.append("<h2 id='targets'>The target matrix</h2>")
+            parts.append(table(["strategy", "alone in a field of", "win share", "95% CI", "target", "verdict"], [
+                [escape(r["strategy"]), escape(r["field"]), pct(r["win_share"]), f"{pct(r['ci_low'])} to "
+                 f"{pct(r['ci_high'])}", f"{pct(r['target'])} +- {pct(r['tolerance'])}", r["verdict"]]
+                for _, r in res.target_matrix.iterrows()], text_cols=2))
         if len(answer.equilibria) > 1:
             parts.append("<p>Every equilibrium found: " + "; ".join(
                 escape(", ".join(f"{n} {pct(v)}" for n, v in zip(names, e, strict=True) if v > 0))

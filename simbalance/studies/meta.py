@@ -29,9 +29,12 @@ from simbalance.analysis.meta import (
     analyse,
     composition_label,
     compositions,
+    dominance,
     field_matrix,
+    judge_matrix,
     meta_findings,
     payoff_records,
+    read_target_matrix,
 )
 from simbalance.core.blocks import BlockCheckpoint, cache_root
 from simbalance.core.errors import RunInterrupted, SimbalanceError, did_you_mean
@@ -61,6 +64,8 @@ class MetaResult:
     config: dict = field(default_factory=dict)
     seconds: float = 0.0
     search: str | None = None
+    dominance: tuple | None = None  # (the best strategy, its margin over an even field: analysis/meta.dominance)
+    target_matrix: pd.DataFrame | None = None  # the designer's target cells, judged (analysis/meta.judge_matrix)
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -79,7 +84,7 @@ class MetaResult:
     def findings(self) -> list[Finding]:
         """A dominant strategy, the equilibrium, strategies no equilibrium uses, cycles, strategies
         that play alike, the seats under the equilibrium (analysis/meta.meta_findings)."""
-        return meta_findings(self.answer, thresholds(self.config), self.measured_with)
+        return meta_findings(self.answer, thresholds(self.config), self.measured_with, self.target_matrix)
 
     def tables(self) -> list[tuple[str, pd.DataFrame]]:
         return [("equilibrium and α-Rank", self.answer.weights),
@@ -100,6 +105,10 @@ class MetaResult:
                 "seats_under_equilibrium": a.seats.to_dict(orient="records"),
                 "seat_gap": {"gap": a.seat_gap.estimate, "ci_low": a.seat_gap.low, "ci_high": a.seat_gap.high,
                              "best_seat": a.best_seat, "worst_seat": a.worst_seat},
+                "dominance": None if self.dominance is None else {
+                    "strategy": self.dominance[0], "margin_over_even_field": self.dominance[1].estimate,
+                    "ci_low": self.dominance[1].low, "ci_high": self.dominance[1].high},
+                "target_matrix": None if self.target_matrix is None else self.target_matrix.to_dict(orient="records"),
                 "elapsed_s": self.seconds}
 
 
@@ -130,6 +139,9 @@ class MetaParams(StudyParams):
     n: int = option(5_000, shown="5e3", count=True, help="Games per composition of the population at the table.")
     search: str | None = option(None, help="Add a search player at one budget to the population, e.g. mcts@32 "
                                            "(default: none; a search seat costs 100-1000x a heuristic's).")
+    target_matrix: str | None = option(None, help="A CSV of target cells (strategy,field,target,tolerance: the share "
+                                                  "of one seat of the strategy in a field of the other): judged by "
+                                                  "each cell's interval.")
     bootstrap: int = option(200, kind=int, help="Resamples of the games for the intervals of the equilibrium "
                                                 "weights and ranks (0: none).")
 
@@ -183,6 +195,7 @@ def run_meta(settings: RunSettings, params: MetaParams, progress: ProgressFactor
         raise SimbalanceError(f"--n {params.n:,}: a composition of {players} different strategies has {seatings} "
                               f"seatings, each played equally often; give at least {seatings} games (e.g. --n "
                               f"{100 * seatings})")
+    targets = read_target_matrix(params.target_matrix, tuple(names)) if params.target_matrix is not None else None
     seed = derive_seed(settings.seed, "meta")  # one seed for every composition: common random numbers
     k, n = len(names), params.n
     wins = np.zeros((len(counts), k, n))
@@ -216,8 +229,9 @@ def run_meta(settings: RunSettings, params: MetaParams, progress: ProgressFactor
     table = MetaTable(tuple(names), players, counts, wins, seat_wins, seat_strategy)
     answer = analyse(table, params.bootstrap, derive_seed(settings.seed, "meta bootstrap") % (2 ** 32))
     kept.remove()  # the table is whole: its parts are no longer needed
+    judged = judge_matrix(field_matrix(table), targets) if targets is not None else None
     return MetaResult(plan.spec.id, players, n, settings.seed, table, answer, plan.config,
-                      time.perf_counter() - begin, params.search)
+                      time.perf_counter() - begin, params.search, dominance(table), judged)
 
 
 STUDY = Study(

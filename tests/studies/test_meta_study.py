@@ -164,3 +164,46 @@ def test_ctrl_c_keeps_the_finished_compositions_and_the_same_study_goes_on_to_th
     assert np.array_equal(again.table.wins, whole.table.wins)
     assert again.answer.weights.equals(whole.answer.weights)
     assert list((tmp_path / "blocks").glob("meta-*/*")) == []  # removed once the table was whole
+
+
+def test_dominance_is_the_best_margin_over_an_even_field_known_exactly():
+    # rock, paper, scissors: against an even field gamma wins (0.8 + 0.4 + 0.5) / 3, the average 1/2
+    best, margin = api.meta(GAME, strategies=STYLES, n=2000, bootstrap=0, seed=6).dominance
+    assert best == "gamma" and margin.low <= 1.7 / 3 - 0.5 <= margin.high
+    # alpha dominant: (0.5 + 0.7 + 0.8) / 3 against the average 1/2
+    best, margin = api.meta(GAME, strategies=STYLES, n=2000, bootstrap=0, seed=6,
+                            overrides=["rules.edge_ca=-30"]).dominance
+    assert best == "alpha" and margin.low <= 2 / 3 - 0.5 <= margin.high
+
+
+def test_the_target_matrix_judges_each_cell_by_its_interval(tmp_path):
+    path = tmp_path / "targets.csv"
+    path.write_text("strategy,field,target,tolerance\n"
+                    "alpha,beta,0.70,0.05\n"  # true 70%: meets
+                    "beta,gamma,0.50,0.05\n"  # true 60%: misses
+                    "alpha,gamma,0.25,0.05\n")  # true 20%, on the edge of 20% to 30%: not settled
+    result = api.meta(GAME, strategies=STYLES, n=2000, bootstrap=0, seed=7, target_matrix=str(path))
+    assert result.target_matrix["verdict"].tolist() == ["meets", "misses", "not settled"]
+    found = kinds(result)["target_matrix"][0]
+    assert found.severity == "high" and found.text.startswith(
+        "1 of 3 cells of the target matrix meet their targets, 1 miss, 1 not settled: the furthest, beta alone in a "
+        "field of gamma")
+
+
+@pytest.mark.parametrize("text, words", [
+    ("strategy,field,target,tolerance\nalpha,rock,0.5,0.1\n", ["field 'rock' not in the population"]),
+    ("strategy,field,target\nalpha,beta,0.5\n", ["the columns are strategy,field,target"]),
+    ("strategy,field,target,tolerance\nalpha,beta,0.5,0.1\nalpha,beta,0.6,0.1\n", ["alpha against beta", "twice"]),
+    ("strategy,field,target,tolerance\nalpha,beta,30,5\n", ["target 30", "0.3 is 30%"]),
+])
+def test_a_bad_target_matrix_is_one_line_before_any_game(tmp_path, text, words):
+    path = tmp_path / "targets.csv"
+    path.write_text(text)
+    out = tmp_path / "meta"
+    done = runner.invoke(app, ["meta", GAME, "--strategies", STYLES, "--target-matrix", str(path), "--out", str(out)])
+    assert done.exit_code == 2, done.output
+    lines = [line for line in done.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith(f"error: --target-matrix {path}"), done.stderr
+    for word in words:
+        assert word in lines[0], (word, lines[0])
+    assert not out.exists()
