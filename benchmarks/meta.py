@@ -49,6 +49,9 @@ def measure(n: int, threads: int, seed: int, out: Path | None) -> str:
              f" bootstrap resamples; aim under {AIM_S:.0f} s): {'met' if wall <= AIM_S else 'not met'}",
              f"- the widest 95% CI half-width of an entry of the table: {100 * half:.2f} points (aim at most "
              f"{100 * HALF_WIDTH:.0f}): {'met' if half <= HALF_WIDTH else 'not met'}"]
+    best, margin = res.dominance
+    lines.append(f"- dominance (the best strategy's margin over an even field): {best} {100 * margin.estimate:+.2f} pp "
+                 f"(95% CI {100 * margin.low:+.2f} to {100 * margin.high:+.2f} pp)")
     lines += [f"- {f.text}" for f in res.findings()]
     return "\n".join(lines)
 
