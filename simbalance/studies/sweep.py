@@ -22,10 +22,10 @@ from simbalance.analysis.sweep import (
     targets_of,
 )
 from simbalance.core.config import toml_value
+from simbalance.core.execution import RunOptions
 from simbalance.core.plan import RunPlan, check_whole
 from simbalance.core.rng import derive_seed
 from simbalance.core.runner import ProgressFactory
-from simbalance.core.execution import RunOptions
 from simbalance.core.study import Study, StudyParams, option, stop_requested
 from simbalance.studies.run import play
 from simbalance.studies.settings import RunSettings, api_entry
