@@ -65,8 +65,8 @@ def study_command(study: Study):
 
         params = params_from_options(study, typed)
         target = out if out is not None else default_out_dir(f"{study.name}-{game}")
-        hold_out_dir(target)  # checked, locked and writable before any game (issue 54)
         with stops_on_ctrl_c(study) as stop:
+            hold_out_dir(target)  # checked, locked and writable before any game (issue 54)
             result = study.run(settings, params, RichProgress)
             if stop():  # after the last game, before the folder: a Ctrl-C is never ignored
                 raise StudyStopped(f"{study.name} interrupted after its last game; nothing written")
