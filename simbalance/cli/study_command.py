@@ -97,12 +97,12 @@ def shared_option_names() -> tuple[str, ...]:
 @contextlib.contextmanager
 def stops_on_ctrl_c(study: Study):
     """A stoppable study (core/study.Study.stoppable): Ctrl-C and SIGTERM stop it after the chunk in
-    play (cli/run_cmd.interruptible: a second Ctrl-C aborts at once), and its runs end with
+    play (cli/interrupts.interruptible: a second Ctrl-C aborts at once), and its runs end with
     StudyStopped: nothing written, exit 130. Any other study: Python's own Ctrl-C (exit 130)."""
     if not study.stoppable:
         yield lambda: False
         return
-    from simbalance.cli.run_cmd import interruptible
+    from simbalance.cli.interrupts import interruptible
 
     with interruptible() as stop, stopping(stop):
         try:

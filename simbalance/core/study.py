@@ -29,7 +29,7 @@ nothing written, one result whatever the threads) until they declare ``params`` 
 
 A study that declares ``stoppable`` plays every run with :func:`stop_requested` as its ``stop``
 (``RunOptions(stop=...)``): its command turns Ctrl-C and SIGTERM into a stop after the chunk in
-play (cli/run_cmd.interruptible), writes nothing and exits 130 (:class:`StudyStopped`); from
+play (cli/interrupts.interruptible), writes nothing and exits 130 (:class:`StudyStopped`); from
 Python, ``with stopping(fn): ...`` asks ``fn`` between chunks.
 """
 
