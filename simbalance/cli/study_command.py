@@ -2,7 +2,7 @@
 study's parameters as options (in the order declared), ``--out``, then the shared options of
 ``plays_games``. Every such command does the same steps, once, here: read the counts as typed
 (``parse_count``), make the parameters (their one check), check ``--out`` before any game, run the
-study with a progress bar, show its tables, write its folder, print its findings and the page."""
+study with a progress bar, write its folder, show its tables, print its findings and the page."""
 
 from __future__ import annotations
 
@@ -70,12 +70,12 @@ def study_command(study: Study):
             result = study.run(settings, params, RichProgress)
             if stop():  # after the last game, before the folder: a Ctrl-C is never ignored
                 raise StudyStopped(f"{study.name} interrupted after its last game; nothing written")
+            folder = write_folder(study, result, target, command_line())  # first: a full disk is one line
             console = Console()
             if study.view is not None:
                 resolve(study.view)(result, console)
             else:
                 show_tables(console, result.tables())
-            folder = write_folder(study, result, target, command_line())
             print_findings(console, result.findings(), page=str(folder / study.page))
             Console(stderr=True).print(f"report: {folder / study.page}")
         if stop():  # while the folder was written: it is whole, and the Ctrl-C still ends the command
