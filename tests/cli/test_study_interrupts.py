@@ -28,6 +28,7 @@ from simbalance.report.run_folder import lock_file
 LONG = {
     "compare": ["compare", "find-dr-evil", "--arm", "cap:rules.pick_cap=5", "--n", "2e7", "--threads", "1"],
     "sweep": ["sweep", "find-dr-evil", "--param", "rules.pick_cap=200:400:100", "--n", "2e7", "--threads", "1"],
+    "tune": ["tune", "captain-action", "--strategy", "builder", "--n", "2e5", "--generations", "3", "--threads", "1"],
 }
 
 
