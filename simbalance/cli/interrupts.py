@@ -14,7 +14,7 @@ from rich.console import Console
 
 
 @contextlib.contextmanager
-def interruptible():
+def interruptible(aborted: str = "aborted; the last checkpoint is kept"):
     """Ctrl-C and SIGTERM ask the run to stop after the chunk in progress; a second Ctrl-C aborts
     at once, even inside a compiled kernel (a plug-in stuck in a loop included).
 
@@ -22,7 +22,7 @@ def interruptible():
     chunk on the main thread (a one-thread run) no handler runs. Kernels run without the GIL
     (``nogil``), and a watcher thread reads the signals from the interpreter's wakeup file
     descriptor as they arrive: at the second Ctrl-C it ends the process. Checkpoints are atomic, so
-    the last one survives the abort."""
+    the last one survives the abort. ``aborted``: the line the second Ctrl-C prints."""
     flag = {"stop": False}
     previous = {}
 
@@ -35,7 +35,7 @@ def interruptible():
     for sig in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(ValueError):  # not the main thread: no handlers
             previous[sig] = signal.signal(sig, handler)
-    watcher = _AbortOnSecondInterrupt(flag) if previous else None
+    watcher = _AbortOnSecondInterrupt(flag, aborted) if previous else None
     try:
         yield lambda: flag["stop"]
     finally:
@@ -48,11 +48,11 @@ def interruptible():
 class _AbortOnSecondInterrupt:
     """Counts SIGINTs as the C-level handler writes them to the wakeup fd; the second one exits."""
 
-    def __init__(self, flag: dict):
+    def __init__(self, flag: dict, aborted: str):
         import socket
         import threading
 
-        self.flag = flag
+        self.flag, self.aborted = flag, aborted
         self.reader, self.writer = socket.socketpair()
         self.writer.setblocking(False)
         self.previous_fd = signal.set_wakeup_fd(self.writer.fileno(), warn_on_full_buffer=False)
@@ -74,7 +74,7 @@ class _AbortOnSecondInterrupt:
                 if signum == signal.SIGINT:
                     seen += 1
                     if seen >= 2:
-                        sys.stderr.write("aborted; the last checkpoint is kept\n")
+                        sys.stderr.write(self.aborted + "\n")
                         sys.stderr.flush()
                         os._exit(130)
 

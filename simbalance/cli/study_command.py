@@ -104,7 +104,8 @@ def stops_on_ctrl_c(study: Study):
         return
     from simbalance.cli.interrupts import interruptible
 
-    with interruptible() as stop, stopping(stop):
+    # a second Ctrl-C ends the process at once: a temporary folder it leaves is removed by the next start
+    with interruptible(aborted="aborted; nothing written") as stop, stopping(stop):
         try:
             yield stop
         except StudyStopped:

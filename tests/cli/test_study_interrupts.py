@@ -83,6 +83,27 @@ def test_a_signal_at_any_instant_of_the_play_stops_the_study(study, sig, delay, 
     interrupted_at(study, sig, delay, tmp_path)
 
 
+def test_a_second_ctrl_c_aborts_at_once_with_nothing_written(tmp_path):
+    out = tmp_path / "out"
+    proc = _start([*LONG["compare"], "--out", str(out)], tmp_path)
+    try:
+        _wait_for(lock_file(out), proc)
+        time.sleep(1.0)  # inside a chunk: a compiled kernel that runs for a while
+        proc.send_signal(signal.SIGINT)
+        time.sleep(0.3)
+        proc.send_signal(signal.SIGINT)
+        start = time.monotonic()
+        _, stderr = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 130 and time.monotonic() - start < 60, stderr
+    # (the first Ctrl-C's stop can win when the chunk in play ends between the two)
+    assert "Traceback" not in stderr and stderr.strip().splitlines()[-1].endswith("; nothing written"), stderr
+    assert not out.exists() and not [p for p in tmp_path.iterdir() if p.name.startswith(".out.writing")]
+
+
 # ---------------------------------------------------------------- in process: after the play
 
 SMALL = {
