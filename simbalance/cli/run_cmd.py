@@ -14,12 +14,10 @@ from rich.console import Console
 
 from simbalance.analysis.findings import p_value
 from simbalance.cli.findings_out import print_findings
+from simbalance.cli.interrupts import interruptible  # (here too: the commands that import it from here)
 from simbalance.cli.settings_options import WHERE, plays_games
 from simbalance.cli.study_command import command_line
-from simbalance.cli.terminal import (  # interruptible: Ctrl-C's flag, shared by the studies
-    Table,
-    interruptible,
-)
+from simbalance.cli.terminal import Table
 from simbalance.core.errors import SimbalanceError
 from simbalance.core.faults import fault
 from simbalance.core.paths import check_path_text

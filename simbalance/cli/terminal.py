@@ -1,17 +1,12 @@
 """What the command line shows: the spinner while an engine compiles, the progress bar of a run
-and the tables of results; and how it hears a Ctrl-C (``interruptible``: a flag every study that
-plays in chunks or blocks asks). The runner (core/runner.py) only calls them: it knows no terminal."""
+and the tables of results. The runner (core/runner.py) only calls them: it knows no terminal."""
 
 from __future__ import annotations
 
 import contextlib
-import os
-import signal
-import sys
 import time
 
 import rich.table
-from rich.console import Console
 
 COMPILE_NOTICE_AFTER_S = 0.5  # a warm cache loads a kernel faster: no notice then
 SHOW_BAR_OVER_S = 1.0  # a bar only for runs projected to take longer than this
@@ -97,79 +92,13 @@ class RichProgress:
         if done >= total:
             self.close()
 
+    def note(self, text: str) -> None:
+        """A line of the study between its runs (tune's generations), above the bar while it shows."""
+        from rich.console import Console
+
+        (self._bar.console if self._bar is not None else Console()).print(text)
+
     def close(self) -> None:
         if self._bar is not None:
             self._bar.stop()
             self._bar = None
-
-
-@contextlib.contextmanager
-def interruptible():
-    """Ctrl-C and SIGTERM ask the run to stop after the chunk in progress; a second Ctrl-C aborts
-    at once, even inside a compiled kernel (a plug-in stuck in a loop included).
-
-    Python runs its signal handlers in the main thread between bytecodes, so while a kernel plays a
-    chunk on the main thread (a one-thread run) no handler runs. Kernels run without the GIL
-    (``nogil``), and a watcher thread reads the signals from the interpreter's wakeup file
-    descriptor as they arrive: at the second Ctrl-C it ends the process. Checkpoints are atomic, so
-    the last one survives the abort."""
-    flag = {"stop": False}
-    previous = {}
-
-    def handler(signum, frame):
-        if not flag["stop"]:
-            Console(stderr=True).print("[yellow]stopping after the current chunk... "
-                                       "(Ctrl-C again to abort at once)[/]")
-        flag["stop"] = True
-
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        with contextlib.suppress(ValueError):  # not the main thread: no handlers
-            previous[sig] = signal.signal(sig, handler)
-    watcher = _AbortOnSecondInterrupt(flag) if previous else None
-    try:
-        yield lambda: flag["stop"]
-    finally:
-        if watcher is not None:
-            watcher.close()
-        for sig, old in previous.items():
-            signal.signal(sig, old)
-
-
-class _AbortOnSecondInterrupt:
-    """Counts SIGINTs as the C-level handler writes them to the wakeup fd; the second one exits."""
-
-    def __init__(self, flag: dict):
-        import socket
-        import threading
-
-        self.flag = flag
-        self.reader, self.writer = socket.socketpair()
-        self.writer.setblocking(False)
-        self.previous_fd = signal.set_wakeup_fd(self.writer.fileno(), warn_on_full_buffer=False)
-        self.thread = threading.Thread(target=self._watch, name="simbalance-interrupts", daemon=True)
-        self.thread.start()
-
-    def _watch(self) -> None:
-        seen = 0
-        while True:
-            try:
-                data = self.reader.recv(64)
-            except OSError:
-                return
-            if not data:
-                return
-            for signum in data:
-                if signum in (signal.SIGINT, signal.SIGTERM):
-                    self.flag["stop"] = True
-                if signum == signal.SIGINT:
-                    seen += 1
-                    if seen >= 2:
-                        sys.stderr.write("aborted; the last checkpoint is kept\n")
-                        sys.stderr.flush()
-                        os._exit(130)
-
-    def close(self) -> None:
-        signal.set_wakeup_fd(self.previous_fd)
-        self.writer.close()  # the watcher's recv returns b"" and the thread ends
-        self.thread.join(timeout=1)
-        self.reader.close()

@@ -20,16 +20,22 @@ A study declares:
   studies do not import), or None for the plain folder every study gets for free
   (report/study_folder.py: ``<name>.json`` from ``result.numbers()``, the tables of
   ``result.tables()``, findings.json).
-- ``stops``: whether ``run`` also takes ``stop`` and ``checkpoints`` (a study of block jobs:
-  card-value, fit-eval), so that a Ctrl-C stops it after the block in play and keeps the blocks.
-- ``out_file``: for a study whose ``--out`` is one file rather than a folder (fit-eval's
-  eval.json), the function giving its default path; the writer then writes that file.
 - ``example``: the cheapest arguments that run it, the game first (tests/test_study_contract.py
   plays every study with them: find-dr-evil where it will do).
 
 A study whose command is still written by hand names it in ``command`` (``"module:function"``) and
 its API function in ``api``; the contract test holds those to the same behaviour (one-line errors,
 nothing written, one result whatever the threads) until they declare ``params`` too.
+
+A study of block jobs (card-value, fit-eval) declares ``keeps_blocks``: its ``run`` also takes
+``stop`` and ``checkpoints``, and its command keeps the finished blocks in simbalance's cache. A
+study whose ``--out`` is one file rather than a folder (fit-eval's eval.json) names the function of
+its default path in ``out_file``.
+
+A study that declares ``stoppable`` plays every run with :func:`stop_requested` as its ``stop``
+(``RunOptions(stop=...)``): its command turns Ctrl-C and SIGTERM into a stop after the chunk in
+play (cli/interrupts.interruptible), writes nothing and exits 130 (:class:`StudyStopped`); from
+Python, ``with stopping(fn): ...`` asks ``fn`` between chunks.
 """
 
 from __future__ import annotations
@@ -44,7 +50,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from simbalance.core.errors import SimbalanceError
+from simbalance.core.errors import RunInterrupted, SimbalanceError
 from simbalance.core.plan import check_n, check_whole
 from simbalance.core.runner import MAX_GAMES
 
@@ -61,7 +67,8 @@ class Option:
     zero: bool = False  # a count that may be 0 (written "0"): the parameter is off
     shown: str | None = None  # the default as the help shows it ("5e4")
     positional: bool = False  # an API positional argument after the game (tournament's strategies)
-    kind: type = str  # the command line's type of a parameter that is not a count (int, float: typer reads it)
+    kind: type = str  # the command line's type of a parameter that is not a count (int, float: typer reads it;
+    # list: a repeatable option, a tuple of its texts; bool: a --flag/--no-flag)
 
 
 def option(default: Any = dataclasses.MISSING, *, help: str, flag: str | None = None,  # noqa: A002 (typer's word)
@@ -131,6 +138,33 @@ class StudyParams:
         return dataclasses.replace(self, **changes)
 
 
+_STOP: contextvars.ContextVar[Callable[[], bool] | None] = contextvars.ContextVar("study_stop", default=None)
+
+
+@contextlib.contextmanager
+def stopping(stop: Callable[[], bool]):
+    """Inside, a stoppable study asks ``stop()`` between the chunks it plays (Ctrl-C, SIGTERM)."""
+    token = _STOP.set(stop)
+    try:
+        yield
+    finally:
+        _STOP.reset(token)
+
+
+def stop_requested() -> bool:
+    """Whether the study in play was asked to stop (Ctrl-C or SIGTERM on the command line)."""
+    stop = _STOP.get()
+    return bool(stop is not None and stop())
+
+
+class StudyStopped(RunInterrupted):
+    """A stoppable study stopped by Ctrl-C or SIGTERM: nothing written (a study's folder is whole or
+    absent); the command line prints the message and exits 130."""
+
+    def __init__(self, message: str):  # noqa: super-init-not-called (RunInterrupted formats a run's)
+        Exception.__init__(self, message)
+
+
 def resolve(dotted: str) -> Callable:
     """``"package.module:function"`` -> the function (imported now, so a study never imports the
     report or the CLI that sit above it)."""
@@ -157,10 +191,11 @@ class Study:
     view: str | None = None  # "module:function(result, console)" showing its tables (default: result.tables())
     api_name: str | None = None  # default: name with "-" as "_"
     plays: bool = True  # whether it plays games (the contract test runs it on 1 and 2 threads)
-    # run also takes ``stop`` (asked between blocks) and ``checkpoints`` (a folder for the finished
-    # blocks, core/blocks.py); its command runs it under Ctrl-C's flag (cli/study_command.run_stoppable):
-    # stop after the block in play, keep what is known, exit 130, never a Ctrl-C ignored
-    stops: bool = False
+    stoppable: bool = False  # its runs ask stop_requested() between chunks (Ctrl-C, SIGTERM: exit 130)
+    # its run plays block jobs (core/blocks.py) and also takes ``stop`` and ``checkpoints`` (a folder
+    # for the finished blocks): its command gives it simbalance's cache, so that the same command
+    # after a Ctrl-C plays only the blocks not yet kept (card-value, fit-eval; stoppable too)
+    keeps_blocks: bool = False
     # "module:function(game) -> Path": the study writes one file, not a folder (fit-eval's eval.json);
     # its --out names that file and this gives the default; its last line is "wrote <file> (<brief>)",
     # result.brief() saying what the file holds
@@ -198,7 +233,7 @@ def check_study(study: Study) -> None:
     for f in dataclasses.fields(study.params):
         if "option" not in f.metadata or not option_of(f).help:
             fail(f"parameter {f.name}: declare it with core.study.option(help=...)")
-    if study.stops and not {"stop", "checkpoints"} <= set(inspect.signature(study.run).parameters):
-        fail("a study that stops (stops=True) takes run(settings, params, progress, *, stop, checkpoints)")
+    if study.keeps_blocks and not {"stop", "checkpoints"} <= set(inspect.signature(study.run).parameters):
+        fail("a study that keeps its blocks takes run(settings, params, progress, *, stop, checkpoints)")
     if not study.summary or not study.out_help or not study.page:
         fail("give summary, out_help and page (the command's help, its --out help, the file to open)")

@@ -36,7 +36,7 @@ from simbalance.core.plan import check_whole
 from simbalance.core.rng import derive_seed
 from simbalance.core.runner import ProgressFactory
 from simbalance.core.spec import SELECTION_UNSAID
-from simbalance.core.study import Study, StudyParams, names_of, option
+from simbalance.core.study import Study, StudyParams, names_of, option, stop_requested
 from simbalance.studies.settings import RunSettings, api_entry
 
 PHASES = ("early", "middle", "late")
@@ -293,6 +293,7 @@ def run_card_value(settings: RunSettings, params: CardValueParams, progress: Pro
     seconds, counts = {}, {}
     begin = time.perf_counter()
     seed_cards = derive_seed(settings.seed, "card-value")
+    stop = stop if stop is not None else stop_requested  # the command's Ctrl-C (core/study.stopping)
     how = BlockSettings.of(plan, stop, checkpoints)
     # what the blocks are of: a checkpoint of other rules, lineup or phases is refused, never mixed in
     key = {"game": spec.id, "config": plan.config, "lineup": plan.lineup.describe(), "phases": phases,
@@ -354,7 +355,7 @@ def run_card_value(settings: RunSettings, params: CardValueParams, progress: Pro
 
 
 STUDY = Study(
-    "card-value", rank=100, params=CardValueParams, run=run_card_value, stops=True,
+    "card-value", rank=100, params=CardValueParams, run=run_card_value, stoppable=True, keeps_blocks=True,
     summary="""Each card's value for its holder (95% CI, by phase) from paired play-outs with and without it,
     beside the observational card-impact table; the spread of each decision kind; writes
     card_value.html.""",

@@ -15,7 +15,7 @@ from simbalance.core.blocks import BlockSettings, check_not_stopped
 from simbalance.core.errors import SimbalanceError
 from simbalance.core.plan import check_whole
 from simbalance.core.runner import ProgressFactory
-from simbalance.core.study import Study, StudyParams, names_of, option
+from simbalance.core.study import Study, StudyParams, names_of, option, stop_requested
 from simbalance.studies.evaluation import (
     FIT_GAMES,
     MAX_FIT_GAMES,
@@ -69,6 +69,7 @@ def run_fit_eval(settings: RunSettings, params: FitEvalParams, progress: Progres
     plan = plan_run(settings, games, strategies=names if len(names) > 1 else names[0], rotate=len(set(names)) > 1)
     if engine.searches(plan.lineup):  # a preset of a search player
         raise SimbalanceError("fit-eval plays heuristics; a search player's preset is among --strategies")
+    stop = stop if stop is not None else stop_requested  # the command's Ctrl-C (core/study.stopping)
     how = BlockSettings.of(plan, stop, checkpoints)
     result = record_and_fit(spec.id, engine, plan.config, plan.players, plan.lineup, plan.prepared, games,
                             settings.seed, progress, how)
@@ -85,7 +86,7 @@ def default_eval_file(game: str) -> Path:
 
 
 STUDY = Study(
-    "fit-eval", rank=110, params=FitEvalParams, run=run_fit_eval, stops=True,
+    "fit-eval", rank=110, params=FitEvalParams, run=run_fit_eval, stoppable=True, keeps_blocks=True,
     summary="""Play heuristic games, record each seat's features at cuts spread over every game and its final
     share of the win, fit a conditional logit (held-out log-loss, accuracy and calibration beside
     the game's hand-written evaluation) and write eval.json: what a search seat with depth > 0 then

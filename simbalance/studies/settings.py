@@ -268,7 +268,7 @@ def api_entry(study: Study) -> Callable:
         names = {f.name for f in fields}
         given.update({key: keywords.pop(key) for key in list(keywords) if key in names})
         params = study.params(**given)
-        stopping = {key: keywords.pop(key) for key in ("stop", "checkpoints") if key in keywords} if study.stops else {}
+        stopping = {key: keywords.pop(key) for key in ("stop", "checkpoints") if key in keywords} if study.keeps_blocks else {}
         return study.run(RunSettings.of(game, **keywords), params, progress, **stopping)
 
     P = inspect.Parameter
@@ -277,7 +277,7 @@ def api_entry(study: Study) -> Callable:
                    else P(f.name, P.POSITIONAL_OR_KEYWORD, default=f.default) for f in positional]
     parameters += [P(f.name, P.KEYWORD_ONLY, default=f.default) for f in fields if f not in positional]
     parameters += [P("progress", P.KEYWORD_ONLY, default=None)]
-    if study.stops:  # a study of block jobs: core/study.Study.stops
+    if study.keeps_blocks:  # a study of block jobs: core/study.Study.keeps_blocks
         parameters += [P("stop", P.KEYWORD_ONLY, default=None), P("checkpoints", P.KEYWORD_ONLY, default=None)]
     parameters += [P("settings", P.VAR_KEYWORD)]
     entry.__signature__ = inspect.Signature(parameters)
