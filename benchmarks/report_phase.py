@@ -3,6 +3,7 @@ report.html) against another checkout, on the same games.
 
     git worktree add /tmp/before <commit>
     python -m benchmarks.report_phase /tmp/before [--game captain-future] [--n 1e6] [--rounds 5]
+    python -m benchmarks.report_phase --steps [--n 1e6] [--rounds 3]
 
 This checkout plays ``--n`` games once (seed 3, all threads) and keeps their records in a temporary
 file; then, round by round, a fresh process of each checkout (each importing only its own tree, as
@@ -11,6 +12,11 @@ and the imports, the second is timed, wall (what ``simbalance run`` prints as "w
 (the process's own, the Parquet thread included: steadier on a shared machine). Prints each round
 and the median ratios this/before. Both sides must record the same fields (an engine whose records
 changed cannot be compared this way).
+
+``--steps``: no other checkout; this one's report steps one by one in this process (the CPU time of
+each, ``time.process_time``, ``--rounds`` times on a fresh result): the games frame, the summary,
+the findings, the figures drawn and saved, the notable games, and games.parquet (written here on
+this thread, not beside the rest as the run does).
 """
 
 from __future__ import annotations
@@ -22,6 +28,8 @@ import statistics
 import subprocess
 import sys
 import tempfile
+
+import numpy as np
 
 THIS_TREE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 WORKER = r'''
@@ -56,9 +64,43 @@ def report_seconds(tree: str, data: str) -> tuple[float, float]:
     return float(wall), float(cpu)
 
 
+def steps(result, rounds: int) -> None:
+    """Each report step's CPU seconds, ``rounds`` times on a fresh copy of ``result``."""
+    import time
+    from pathlib import Path
+
+    from simbalance.report import run_folder
+    from simbalance.studies.run import SimulationResult
+
+    for _ in range(rounds):
+        fresh = SimulationResult(result.plan, result.records, result.elapsed, result.aggregate, result.sample,
+                                 result.n_played)
+        marks = [time.process_time()]  # after each step: its CPU seconds are the differences
+        with tempfile.TemporaryDirectory() as tmp:
+            games = fresh.games
+            marks.append(time.process_time())
+            summary = fresh.summary()
+            marks.append(time.process_time())
+            fresh.report_findings()
+            marks.append(time.process_time())
+            figs = run_folder.run_figures(fresh, summary)
+            marks.append(time.process_time())
+            run_folder.save_figures(Path(tmp), figs)
+            marks.append(time.process_time())
+            fresh.notable_games()
+            marks.append(time.process_time())
+            run_folder.write_games_parquet(games, Path(tmp) / "games.parquet")
+            marks.append(time.process_time())
+        names = ("games frame", "summary", "findings", "figures drawn", "figures saved", "notable games",
+                 "games.parquet")
+        took = dict(zip(names, np.diff(marks), strict=True))
+        print(", ".join(f"{name} {seconds:.2f} s" for name, seconds in took.items()) + " (CPU)", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("before", help="the other checkout (e.g. a git worktree of the previous main)")
+    parser.add_argument("before", nargs="?", help="the other checkout (e.g. a git worktree of the previous main)")
+    parser.add_argument("--steps", action="store_true", help="this checkout's report steps one by one")
     parser.add_argument("--game", default="captain-future")
     parser.add_argument("--n", type=float, default=1e6)
     parser.add_argument("--threads", type=int, default=os.cpu_count() or 1)
@@ -68,6 +110,11 @@ def main() -> None:
 
     n = int(args.n)
     result = simbalance.simulate(args.game, n, seed=3, threads=args.threads)
+    if args.steps:
+        steps(result, args.rounds)
+        return
+    if args.before is None:
+        parser.error("give the other checkout, or --steps")
     walls, cpus = [], []
     with tempfile.TemporaryDirectory() as tmp:
         data = os.path.join(tmp, "records.pickle")
