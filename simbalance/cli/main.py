@@ -100,6 +100,11 @@ _register()
 
 
 def main() -> None:
+    from simbalance.core import plugin_guard
+
+    if plugin_guard.wanted(sys.argv[1:]):  # plays code from outside simbalance: run it guarded (issue 54)
+        _exit_now(plugin_guard.supervise(sys.argv[1:]))
+    plugin_guard.start_guarded_child()
     try:
         app()
     except SystemExit as done:
