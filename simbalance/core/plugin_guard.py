@@ -17,20 +17,21 @@ guard: the command line's process starts the command again as its child and watc
 - A chunk takes longer than ``SIMBALANCE_CHUNK_SECONDS`` (default 900 s, far above any chunk of a
   built-in game: a chunk is a few seconds of play): the guard kills the child and prints one line
   naming the plug-in, exit 2.
-- SIGTERM, SIGINT and SIGHUP to the guard go to the child (it stops after the chunk in play, keeps
-  what is finished and exits 130); a child that has not ended ``STOP_GRACE_S`` seconds later (a
-  kernel that loops) is killed, with one line, exit 130.
+- SIGTERM to the guard goes to the child (it stops after the chunk in play, keeps what is finished
+  and exits 130), and so does a Ctrl-C (the terminal sends it to both: they share a process group,
+  so job control, Ctrl-Z included, treats them as one); a child that has not ended ``STOP_GRACE_S``
+  seconds later (a kernel that loops) is killed, with one line, exit 130.
 - A child killed by a signal the guard did not send (SIGKILL, the OOM killer): the guard ends by the
   same signal, so the caller sees what happened.
 
-The child runs in a process group of its own, so a Ctrl-C at the terminal reaches it once, through
-the guard. The Python API has no guard (a script that calls ``simbalance.simulate`` with a plug-in
+The Python API has no guard (a script that calls ``simbalance.simulate`` with a plug-in
 is its own process); the watchdog's messages and the read-only checks hold there too.
 """
 
 from __future__ import annotations
 
 import atexit
+import contextlib
 import os
 import select
 import signal
@@ -129,22 +130,20 @@ def supervise(argv: list[str]) -> int:
     """Run ``simbalance argv`` as a guarded child and return the exit status this process ends with."""
     read_end, write_end = os.pipe()
     env = {**os.environ, GUARD_FD: str(write_end)}
-    child = subprocess.Popen([sys.executable, "-m", "simbalance.cli.main", *argv], env=env, pass_fds=(write_end,),
-                             process_group=0)
+    child = subprocess.Popen([sys.executable, "-m", "simbalance.cli.main", *argv], env=env, pass_fds=(write_end,))
     os.close(write_end)
     state = {"label": None, "chunk": None, "said_exit": False, "stopping": None, "sent": set()}
 
-    def forward(signum, _frame):
+    def stopping(signum, _frame):
         state["sent"].add(signum)
         if state["stopping"] is None:
             state["stopping"] = time.monotonic()
-        try:
-            os.killpg(child.pid, signum)
-        except ProcessLookupError:
-            pass
+        if signum != signal.SIGINT:  # a Ctrl-C at the terminal reaches the child itself (one process group)
+            with contextlib.suppress(ProcessLookupError):
+                child.send_signal(signum)
 
-    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
-        signal.signal(sig, forward)
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, stopping)
     buffer = b""
     while True:
         try:
@@ -205,10 +204,8 @@ def _who(state: dict) -> str:
 
 
 def _kill(child: subprocess.Popen) -> None:
-    try:
-        os.killpg(child.pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
+    with contextlib.suppress(ProcessLookupError):
+        child.kill()
     child.wait()
 
 

@@ -27,6 +27,7 @@ import subprocess
 import sys
 
 from simbalance.core.errors import ConfigError
+from simbalance.core.plugin_guard import in_play
 
 ANSWER = "probe: ok"
 PROBING = "SIMBALANCE_PROBING"  # set in the child: its own run is the probe
@@ -56,6 +57,7 @@ def probe_user_strategy(game: str, spec: str, players: int) -> None:
                  "of its own)",
            loops="does the file or the function loop?", exits="does the file call os._exit or sys.exit?",
            own_error=f"--strategy-file {spec}: ")
+    in_play(f"--strategy-file {spec}")  # the guard names it from now on (core/plugin_guard.py)
 
 
 def probe_plugin_game(game_id: str, package: str, *, own_error: str) -> None:
@@ -69,6 +71,7 @@ def probe_plugin_game(game_id: str, package: str, *, own_error: str) -> None:
                  f"{PROBE_GAMES} games played, in a process of its own)",
            loops="does its package or its engine loop, when imported or in a game?",
            exits="does its package or its engine call os._exit or sys.exit?", own_error=own_error)
+    in_play(f"plug-in game {game_id!r} (plug-in {package})")  # as plugin_guard.plugin_label names it
 
 
 def _probe(args: list[str], *, where: str, loops: str, exits: str, own_error: str | None = None) -> None:

@@ -260,17 +260,24 @@ def play_chunks(
     ``label``: the run plays code from outside simbalance (a plug-in game, a strategy file), named so
     in messages: its chunks are watched (``contained``)."""
     if label is not None:
-        pulled: deque = deque()  # the bounds of the chunks pulled, oldest first: the next to come back
+        source = iter(chunks)
+        waiting: deque = deque()  # bounds looked at (to name the chunk to come), not yet handed on
+        pulled: deque = deque()  # bounds handed on to be played, oldest first: the next to come back
 
         def pulling():
-            for bounds in chunks:
+            while (bounds := waiting.popleft() if waiting else next(source, None)) is not None:
                 pulled.append(bounds)
                 yield bounds
+
+        def upcoming() -> tuple[int, int]:
+            if not pulled and not waiting and (bounds := next(source, None)) is not None:
+                waiting.append(bounds)
+            return pulled[0] if pulled else waiting[0] if waiting else (0, 0)
 
         yield from contained(play_chunks(engine, lineup, prepared, seed, pulling(), threads=threads, backend=backend,
                                          scheduler=scheduler, stop=stop, kernel=kernel, target=target,
                                          timeout=timeout, on_games=on_games),
-                             pulled, lineup, label)
+                             upcoming, pulled, lineup, label)
         return
     if backend == "local" and threads > 1 and not numba.config.DISABLE_JIT:
         yield from _play_chunks_ahead(engine, lineup, prepared, seed, chunks, threads, stop, kernel, target, on_games)
@@ -299,7 +306,8 @@ class PluginFailure(SimbalanceError):
 MAX_PLUGIN_LENGTH = 10**7
 
 
-def contained(parts: Iterator[np.ndarray], pulled: deque, lineup: Lineup, label: str) -> Iterator[np.ndarray]:
+def contained(parts: Iterator[np.ndarray], upcoming: Callable[[], tuple[int, int]], pulled: deque, lineup: Lineup,
+              label: str) -> Iterator[np.ndarray]:
     """The chunks of a run that plays code from outside simbalance (``label`` names it), watched:
     the guard hears when each chunk starts and ends (core/plugin_guard.py: a chunk that does not end
     is stopped there); an exception the code raises is one line naming it; every chunk's records are
@@ -309,7 +317,8 @@ def contained(parts: Iterator[np.ndarray], pulled: deque, lineup: Lineup, label:
     plugin_guard.in_play(label)
     parts = iter(parts)
     while True:
-        plugin_guard.chunk_started(*(pulled[0] if pulled else (0, 0)))
+        first, size = upcoming()
+        plugin_guard.chunk_started(first, size)
         try:
             part = next(parts)
         except StopIteration:
@@ -318,7 +327,6 @@ def contained(parts: Iterator[np.ndarray], pulled: deque, lineup: Lineup, label:
         except (SimbalanceError, KeyboardInterrupt):
             raise
         except Exception as exc:  # noqa: BLE001 (the plug-in's code: its error, in one line)
-            first, size = pulled[0] if pulled else (0, 0)
             said = str(exc).splitlines()[0] if str(exc).strip() else "no message"
             raise PluginFailure(f"{label}: raised {type(exc).__name__}: {said} (while playing games {first:,} to "
                                 f"{first + size - 1:,})") from None
