@@ -125,15 +125,19 @@ def _id_of(value: ast.expr, argname: str, index: int) -> tuple[str, bool] | None
             parts = [_id_of(v, argname, index) for v in value.args]
             inner = None if None in parts else ("-".join(p[0] for p in parts), False)
         return (inner[0], exhaustive) if inner else None
-    if isinstance(value, ast.Constant) and value.value != "" and (
-            isinstance(value.value, str | int | float | bool) or value.value is None):
+    if isinstance(value, ast.Constant) and (isinstance(value.value, str | int | float | bool) or value.value is None):
         return str(value.value), False
+    if all(isinstance(n, ast.Constant | ast.BinOp | ast.UnaryOp | ast.operator | ast.unaryop)
+           for n in ast.walk(value)):  # arithmetic on numbers (10**12 + 1): pytest shows its value
+        return str(eval(compile(ast.Expression(value), "<id>", "eval"), {"__builtins__": {}})), False
     if isinstance(value, ast.Tuple):
         names = argname.split(",")
         parts = [_id_of(v, names[i].strip() if i < len(names) else argname, index) for i, v in enumerate(value.elts)]
         return None if None in parts else ("-".join(p[0] for p in parts), False)
-    if isinstance(value, ast.Attribute):  # errno.ENOSPC with ids=lambda c: errno.errorcode[c]
-        return value.attr, False
+    if isinstance(value, ast.Attribute) and ast.unparse(value.value) == "errno":  # errno.ENOSPC: its number
+        import errno
+
+        return str(getattr(errno, value.attr)), False
     return f"{argname.split(',')[0].strip()}{index}", False
 
 
@@ -167,7 +171,7 @@ def rows_of(source: Source) -> list[Row]:
         node = f"{source.path}::{fn.name}"
         params = [d for d in fn.decorator_list if isinstance(d, ast.Call) and _is_mark(d, "parametrize")]
         words = _words(fn.name)
-        ids: list[tuple[str, bool]] | None = [("", False)]
+        ids: list[tuple[str | None, bool]] | None = [(None, False)]
         for deco in params:  # several parametrizes: pytest joins their ids, the last decorator's first
             argname = deco.args[0].value if isinstance(deco.args[0], ast.Constant) else "arg"
             values = _values(deco.args[1], tables)
@@ -176,21 +180,23 @@ def rows_of(source: Source) -> list[Row]:
                 ids = None
                 break
             found = [_id_of(v, argname, i) for i, v in enumerate(values)]
-            if isinstance(explicit, ast.List) and all(isinstance(e, ast.Constant) for e in explicit.elts):
+            if isinstance(explicit, ast.Lambda) and "errorcode" in ast.unparse(explicit):  # ids=errno's names
+                found = [(v.attr, False) if isinstance(v, ast.Attribute) else None for v in values]
+            elif isinstance(explicit, ast.List) and all(isinstance(e, ast.Constant) for e in explicit.elts):
                 found = [(str(e.value), f[1] if f else False) for e, f in zip(explicit.elts, found, strict=True)]
             if any(f is None for f in found):
                 ids = None
                 break
-            ids = [(f"{f[0]}-{i[0]}" if i[0] else f[0], f[1] or i[1]) for i in ids for f in found]
+            ids = [(f[0] if i[0] is None else f"{f[0]}-{i[0]}", f[1] or i[1]) for i in ids for f in found]
         if ids is None:  # values computed when the module loads (every study, ...): one row for them all
             rows.append(Row(source.group or group_of(words), f"{words} (every case of its list)", source.expect,
                             f"{node}[*]", "exhaustive" if exhaustive else "make test"))
             continue
         for case_id, marked in ids:
             # a table's id says the case in words; another (a value, a step) goes with the test's words
-            case = case_id if " " in case_id else f"{words} ({case_id})" if case_id else words
+            case = words if case_id is None else case_id if " " in case_id else f"{words} ({case_id!r})"
             group = source.group or group_of(case)
-            test = f"{node}[{case_id}]" if case_id else node
+            test = node if case_id is None else f"{node}[{case_id}]"
             rows.append(Row(group, case, source.expect, test,
                             "exhaustive" if exhaustive or marked else "make test"))
     return rows
