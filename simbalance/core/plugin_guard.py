@@ -19,8 +19,8 @@ guard: the command line's process starts the command again as its child and watc
   naming the plug-in, exit 2.
 - SIGTERM to the guard goes to the child (it stops after the chunk in play, keeps what is finished
   and exits 130), and so does a Ctrl-C (the terminal sends it to both: they share a process group,
-  so job control, Ctrl-Z included, treats them as one); a child that has not ended ``STOP_GRACE_S``
-  seconds later (a kernel that loops) is killed, with one line, exit 130.
+  so job control, Ctrl-Z included, treats them as one); a chunk still in play ``STOP_GRACE_S``
+  seconds later (a kernel that loops) has the child killed, with one line, exit 130.
 - A child killed by a signal the guard did not send (SIGKILL, the OOM killer): the guard ends by the
   same signal, so the caller sees what happened.
 
@@ -42,7 +42,7 @@ import time
 GUARD_FD = "SIMBALANCE_GUARD_FD"  # in the child: the pipe it reports on
 CHUNK_SECONDS = "SIMBALANCE_CHUNK_SECONDS"
 DEFAULT_CHUNK_SECONDS = 900.0
-STOP_GRACE_S = 10.0  # after SIGTERM, how long a chunk in play may take before the child is killed
+STOP_GRACE_S = 10.0  # after SIGTERM or Ctrl-C, how long a chunk in play may go on before the child is killed
 
 _pipe: int | None = None
 
@@ -164,7 +164,8 @@ def supervise(argv: list[str]) -> int:
                   f"finish within {chunk[1]:g} s: does it loop? The run was stopped; its checkpoint keeps every "
                   f"finished chunk ({CHUNK_SECONDS} sets the limit)")
             return 2
-        if state["stopping"] is not None and now - state["stopping"] > STOP_GRACE_S:
+        # (only while a chunk plays: a child writing its output after the signal is let finish)
+        if state["stopping"] is not None and chunk is not None and now - state["stopping"] > STOP_GRACE_S:
             _kill(child)
             _line(f"{_who(state)}: did not stop within {STOP_GRACE_S:g} s of the signal (a chunk in play that "
                   "does not end: does it loop?); the run was killed; its checkpoint keeps every finished chunk",

@@ -17,10 +17,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import hostile_sweep
 import pytest
 from typer.testing import CliRunner
 
-import hostile_sweep
 from simbalance.cli.main import app
 
 ROOT = Path(__file__).resolve().parents[2]
