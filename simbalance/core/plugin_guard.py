@@ -87,15 +87,20 @@ def chunk_ended() -> None:
 
 def chunk_seconds() -> float:
     """The watchdog's limit per chunk: ``SIMBALANCE_CHUNK_SECONDS`` (default DEFAULT_CHUNK_SECONDS)."""
-    from simbalance.core.errors import SimbalanceError
+    return seconds_from_env(CHUNK_SECONDS, DEFAULT_CHUNK_SECONDS)
 
-    text = os.environ.get(CHUNK_SECONDS, f"{DEFAULT_CHUNK_SECONDS:g}")
+
+def seconds_from_env(name: str, default: float) -> float:
+    """A time limit the environment may set (the probe's, the watchdog's): seconds above 0, else one line."""
+    from simbalance.core.errors import ConfigError
+
+    text = os.environ.get(name, f"{default:g}")
     try:
         seconds = float(text)
     except ValueError:
         seconds = -1.0
     if not 0 < seconds < 1e7:
-        raise SimbalanceError(f"{CHUNK_SECONDS}={text!r}: allowed a number of seconds above 0")
+        raise ConfigError(f"{name}={text!r}: allowed a number of seconds above 0")
     return seconds
 
 

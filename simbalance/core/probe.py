@@ -27,7 +27,7 @@ import subprocess
 import sys
 
 from simbalance.core.errors import ConfigError
-from simbalance.core.plugin_guard import in_play
+from simbalance.core.plugin_guard import in_play, seconds_from_env
 
 ANSWER = "probe: ok"
 PROBING = "SIMBALANCE_PROBING"  # set in the child: its own run is the probe
@@ -39,14 +39,7 @@ def probing() -> bool:
 
 
 def probe_seconds() -> float:
-    text = os.environ.get("SIMBALANCE_PROBE_SECONDS", "60")
-    try:
-        seconds = float(text)
-    except ValueError:
-        seconds = -1.0
-    if not 0 < seconds < 1e6:
-        raise ConfigError(f"SIMBALANCE_PROBE_SECONDS={text!r}: allowed a number of seconds above 0")
-    return seconds
+    return seconds_from_env("SIMBALANCE_PROBE_SECONDS", 60.0)
 
 
 def probe_user_strategy(game: str, spec: str, players: int) -> None:
