@@ -122,13 +122,14 @@ PLUGIN_COMMANDS = {
 }
 
 
-def simbalance_process(*args: str, env: dict | None = None, seconds: float = 400) -> tuple[int | None, str]:
+def simbalance_process(*args: str, env: dict | None = None, seconds: float = 400,
+                       cwd: Path | None = None) -> tuple[int | None, str]:
     """``simbalance ARGS`` in a process of its own (as a user runs it: the guard is the command
     line's): (exit code, its output); None when it outlasted ``seconds``."""
     environment = {**os.environ, "COLUMNS": "200", **(env or {})}
     try:
         done = subprocess.run([sys.executable, "-m", "simbalance.cli.main", *args], capture_output=True, text=True,
-                              env=environment, timeout=seconds, stdin=subprocess.DEVNULL)
+                              env=environment, timeout=seconds, stdin=subprocess.DEVNULL, cwd=cwd)
     except subprocess.TimeoutExpired:
         return None, "(hung)"
     return done.returncode, done.stdout + done.stderr
@@ -167,16 +168,19 @@ def test_a_kill_of_every_study_while_it_writes_gives_the_same_folder_again(tmp_p
     from test_study_contract import STUDIES, numbers_of
 
     example = [*STUDIES[name].example, "--seed", "3", *(["--quiet"] if name == "run" else [])]
-    env = {"SIMBALANCE_CACHE_DIR": str(tmp_path / "cache")}
-    code, out = simbalance_process(name, *example, "--out", str(tmp_path / "whole"), env=env)
+    env = {"SIMBALANCE_CACHE_DIR": str(tmp_path / "cache"),
+           "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+    whole, killed = tmp_path / "whole", tmp_path / "killed"  # the same --out, o, in each: the same command
+    whole.mkdir()
+    killed.mkdir()
+    code, out = simbalance_process(name, *example, "--out", "o", env=env, cwd=whole)
     assert code in (0, 1), out  # (1: a verdict, not an error)
-    code, out = simbalance_process(name, *example, "--out", str(tmp_path / "o"),
-                                   env={**env, "SIMBALANCE_KILL_AT": KILL_STEP})
+    code, out = simbalance_process(name, *example, "--out", "o", env={**env, "SIMBALANCE_KILL_AT": KILL_STEP},
+                                   cwd=killed)
     assert code == -9, (code, out)
-    assert not (tmp_path / "o").exists()
-    again = (["run", "--resume", str(tmp_path / "o.partial"), "--quiet"] if name == "run"
-             else [name, *example, "--out", str(tmp_path / "o")])
-    code, out = simbalance_process(*again, env=env)
+    assert not (killed / "o").exists()
+    again = ["run", "--resume", "o.partial", "--quiet"] if name == "run" else [name, *example, "--out", "o"]
+    code, out = simbalance_process(*again, env=env, cwd=killed)
     assert code in (0, 1), out
-    assert numbers_of(tmp_path / "o") == numbers_of(tmp_path / "whole")
-    assert not [p.name for p in tmp_path.iterdir() if ".writing-" in p.name or p.name.endswith(".partial")]
+    assert numbers_of(killed / "o") == numbers_of(whole / "o")
+    assert not [p.name for p in killed.iterdir() if ".writing-" in p.name or p.name.endswith(".partial")]
