@@ -127,8 +127,9 @@ def _id_of(value: ast.expr, argname: str, index: int) -> tuple[str, bool] | None
         return (inner[0], exhaustive) if inner else None
     if isinstance(value, ast.Constant) and (isinstance(value.value, str | int | float | bool) or value.value is None):
         return str(value.value), False
-    if all(isinstance(n, ast.Constant | ast.BinOp | ast.UnaryOp | ast.operator | ast.unaryop)
-           for n in ast.walk(value)):  # arithmetic on numbers (10**12 + 1): pytest shows its value
+    if all(isinstance(n, ast.BinOp | ast.UnaryOp | ast.operator | ast.unaryop) or (
+            isinstance(n, ast.Constant) and isinstance(n.value, int | float)) for n in ast.walk(value)):
+        # arithmetic on numbers (10**12 + 1): pytest shows its value (a string made so, "9" * 5000, it does not)
         return str(eval(compile(ast.Expression(value), "<id>", "eval"), {"__builtins__": {}})), False
     if isinstance(value, ast.Tuple):
         names = argname.split(",")
