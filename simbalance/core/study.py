@@ -26,6 +26,11 @@ A study declares:
 A study whose command is still written by hand names it in ``command`` (``"module:function"``) and
 its API function in ``api``; the contract test holds those to the same behaviour (one-line errors,
 nothing written, one result whatever the threads) until they declare ``params`` too.
+
+A study that declares ``stoppable`` plays every run with :func:`stop_requested` as its ``stop``
+(``RunOptions(stop=...)``): its command turns Ctrl-C and SIGTERM into a stop after the chunk in
+play (cli/interrupts.interruptible), writes nothing and exits 130 (:class:`StudyStopped`); from
+Python, ``with stopping(fn): ...`` asks ``fn`` between chunks.
 """
 
 from __future__ import annotations
@@ -39,7 +44,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from simbalance.core.errors import SimbalanceError
+from simbalance.core.errors import RunInterrupted, SimbalanceError
 from simbalance.core.plan import check_n, check_whole
 from simbalance.core.runner import MAX_GAMES
 
@@ -56,7 +61,8 @@ class Option:
     zero: bool = False  # a count that may be 0 (written "0"): the parameter is off
     shown: str | None = None  # the default as the help shows it ("5e4")
     positional: bool = False  # an API positional argument after the game (tournament's strategies)
-    kind: type = str  # the command line's type of a parameter that is not a count (int, float: typer reads it)
+    kind: type = str  # the command line's type of a parameter that is not a count (int, float: typer reads it;
+    # list: a repeatable option, a tuple of its texts; bool: a --flag/--no-flag)
 
 
 def option(default: Any = dataclasses.MISSING, *, help: str, flag: str | None = None,  # noqa: A002 (typer's word)
@@ -115,6 +121,33 @@ class StudyParams:
         return dataclasses.replace(self, **changes)
 
 
+_STOP: contextvars.ContextVar[Callable[[], bool] | None] = contextvars.ContextVar("study_stop", default=None)
+
+
+@contextlib.contextmanager
+def stopping(stop: Callable[[], bool]):
+    """Inside, a stoppable study asks ``stop()`` between the chunks it plays (Ctrl-C, SIGTERM)."""
+    token = _STOP.set(stop)
+    try:
+        yield
+    finally:
+        _STOP.reset(token)
+
+
+def stop_requested() -> bool:
+    """Whether the study in play was asked to stop (Ctrl-C or SIGTERM on the command line)."""
+    stop = _STOP.get()
+    return bool(stop is not None and stop())
+
+
+class StudyStopped(RunInterrupted):
+    """A stoppable study stopped by Ctrl-C or SIGTERM: nothing written (a study's folder is whole or
+    absent); the command line prints the message and exits 130."""
+
+    def __init__(self, message: str):  # noqa: super-init-not-called (RunInterrupted formats a run's)
+        Exception.__init__(self, message)
+
+
 def resolve(dotted: str) -> Callable:
     """``"package.module:function"`` -> the function (imported now, so a study never imports the
     report or the CLI that sit above it)."""
@@ -141,6 +174,7 @@ class Study:
     view: str | None = None  # "module:function(result, console)" showing its tables (default: result.tables())
     api_name: str | None = None  # default: name with "-" as "_"
     plays: bool = True  # whether it plays games (the contract test runs it on 1 and 2 threads)
+    stoppable: bool = False  # its runs ask stop_requested() between chunks (Ctrl-C, SIGTERM: exit 130)
 
     @property
     def entry_name(self) -> str:

@@ -196,8 +196,7 @@ def test_skill_tune_and_tournament_pages(tmp_path):
     assert "Findings" in text and "Agency" in text and "Restricted play" in text
     assert json.loads((out / "skill.json").read_text())["verdict"] == skill.verdict
     tune = simbalance.tune("captain-action", "builder", 200, generations=1, population=2, threads=1)
-    out = write_tune_folder(tune, tmp_path / "t", "simbalance tune", 200, 0, "[builder_tuned]", "gain", "overall",
-                            lambda v: f"{v:.4g}")
+    out = write_tune_folder(tune, tmp_path / "t", "simbalance tune")
     text, _ = read(out / "tune.html")
     assert "Findings" in text and "The parameters" in text and "[builder_tuned]" in text
     assert json.loads((out / "tune.json").read_text())["strategy"] == "builder"
