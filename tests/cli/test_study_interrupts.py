@@ -50,14 +50,13 @@ def _nothing_written(tmp_path: Path) -> None:
     assert sorted(p.name for p in tmp_path.iterdir()) == []
 
 
-def interrupted_at(study: str, sig: int, delay: float, tmp_path: Path) -> None:
-    out = tmp_path / "out"
-    proc = _start([*LONG[study], "--out", str(out)], tmp_path)
+def stopped_line(study: str, proc: subprocess.Popen, sig: int, playing) -> str:
+    """``sig`` to ``proc`` once ``playing()`` returns: exit 130, no traceback, and one line (besides
+    the first Ctrl-C's "stopping after ..."), ``<study> interrupted ...; nothing written``, returned."""
     try:
-        _wait_for(lock_file(out), proc)  # the study holds its folder: the play begins
-        time.sleep(delay)
+        playing()
         proc.send_signal(sig)
-        stdout, stderr = proc.communicate(timeout=180)
+        stdout, stderr = proc.communicate(timeout=300)
     finally:
         if proc.poll() is None:
             proc.kill()
@@ -65,8 +64,19 @@ def interrupted_at(study: str, sig: int, delay: float, tmp_path: Path) -> None:
     assert proc.returncode == 130, (stdout, stderr)
     assert "Traceback" not in stderr and "SystemError" not in stderr, stderr
     lines = [line for line in stderr.splitlines() if line.strip() and not line.startswith("stopping after")]
-    assert lines == [lines[-1]] and lines[-1].startswith(f"{study} interrupted") and "nothing written" in lines[-1], \
-        stderr
+    assert len(lines) == 1 and lines[0].startswith(f"{study} interrupted") and "nothing written" in lines[0], stderr
+    return lines[0]
+
+
+def interrupted_at(study: str, sig: int, delay: float, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    proc = _start([*LONG[study], "--out", str(out)], tmp_path)
+
+    def playing():
+        _wait_for(lock_file(out), proc)  # the study holds its folder: the play begins
+        time.sleep(delay)
+
+    stopped_line(study, proc, sig, playing)
     _nothing_written(tmp_path)
 
 
@@ -117,7 +127,6 @@ PLAYING = {
     "ladder": ["ladder", "captain-action", "--budgets", "8,32", "--n", "4000", "--threads", "1"],
     "robustness": ["robustness", "captain-action", "--n", "4000", "--threads", "1"],
 }
-SEARCHING = {"ladder", "robustness"}  # a search kernel to compile and slow games: the exhaustive tier
 
 # The command, with its progress display touching FLAG at its first update after a game: the play
 # is under way (polled, so that a loaded machine that compiles or plays slowly waits for it).
@@ -145,20 +154,9 @@ def signalled_in_play(study: str, sig: int, tmp_path: Path) -> None:
     env = {**os.environ, "SIMBALANCE_CACHE_DIR": str(tmp_path / "cache")}  # meta keeps its compositions there
     proc = subprocess.Popen([sys.executable, "-c", WATCHED, str(flag), *PLAYING[study], "--out", str(work / "out")],
                             cwd=work, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-    try:
-        _wait_for(flag, proc, seconds=600)  # a kernel may compile first (minutes on a loaded machine)
-        proc.send_signal(sig)
-        stdout, stderr = proc.communicate(timeout=300)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-    assert proc.returncode == 130, (stdout, stderr)
-    assert "Traceback" not in stderr and "SystemError" not in stderr, stderr
-    lines = [line for line in stderr.splitlines() if line.strip() and not line.startswith("stopping after")]
-    assert len(lines) == 1 and lines[0].startswith(f"{study} interrupted after ") and "nothing written" in lines[0], \
-        stderr
-    assert "after its last game" not in lines[0], stderr  # stopped in the play, not at its end
+    # a kernel may compile before the first game (minutes on a loaded machine)
+    line = stopped_line(study, proc, sig, lambda: _wait_for(flag, proc, seconds=600))
+    assert line.startswith(f"{study} interrupted after ") and "after its last game" not in line  # in the play
     _nothing_written(work)
 
 
