@@ -121,7 +121,8 @@ def test_a_second_ctrl_c_aborts_at_once_with_nothing_written(tmp_path):
 PLAYING = {
     "lengths": ["lengths", "find-dr-evil", "--n", "2e7", "--threads", "1"],
     "skill": ["skill", "captain-action", "--n", "2e6", "--threads", "1"],
-    "tournament": ["tournament", "captain-action", "random,builder", "--n", "2e7", "--threads", "1"],
+    "tournament": ["tournament", "captain-action", "--strategies", "random,builder", "--n", "2e7",
+                   "--threads", "1"],
     "meta": ["meta", "captain-action", "--strategies", "random,builder", "--n", "2e6", "--bootstrap", "20",
              "--threads", "1"],
     "ladder": ["ladder", "captain-action", "--budgets", "8,32", "--n", "4000", "--threads", "1"],
