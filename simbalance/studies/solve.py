@@ -143,7 +143,10 @@ class VerifyCosts:
         return MARGIN * sum(self.games(m, max(self.costly_most - played.get(m, 0), 0)) for m in self.costly)
 
     def words(self) -> str:
-        shown = [f"{m} {self.per_game.get(m, 0.0) * 1000:.2g} ms a game" for m in self.cheap + self.costly]
+        def pace(seconds: float) -> str:
+            return f"{seconds:.1f} s a game" if seconds >= 1 else f"{seconds * 1000:.2f} ms a game"
+
+        shown = [f"{m} {pace(self.per_game.get(m, 0.0))}" for m in self.cheap + self.costly]
         if self.costly and self.refits:
             shown.append(f"a refit of the fitted evaluation {self.refit_guess:.0f} s"
                          + ("" if self.refit is not None else " (guessed)"))
