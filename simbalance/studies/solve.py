@@ -132,11 +132,11 @@ class VerifyCosts:
         """A race block of ``n`` games under every model of the race."""
         return MARGIN * sum(self.games(m, n) for m in self.cheap)
 
-    def answer(self) -> float:
+    def answer(self, cheap_only: bool = False) -> float:
         """One answer's verification: every heuristic model's verify_n games, every expensive model's
-        refit and its most games."""
-        return MARGIN * (sum(self.games(m, self.verify_n) for m in self.cheap)
-                         + sum(self.refit_guess + self.games(m, self.costly_most) for m in self.costly))
+        refit and its most games (``cheap_only``: the heuristics' part)."""
+        return MARGIN * (sum(self.games(m, self.verify_n) for m in self.cheap) + (0.0 if cheap_only else sum(
+            self.refit_guess + self.games(m, self.costly_most) for m in self.costly)))
 
     def today_left(self, played: dict[str, int]) -> float:
         """Today's rules' remaining games under the expensive models (played once, for every answer)."""
@@ -632,6 +632,8 @@ def solve(
     # 1. today's rules on the verification games, under every model of the race
     today_runs: dict[str, SimulationResult] = {}
     try:
+        for m in cheap:  # compiled (a first compile takes minutes under load) before their pace is timed
+            warm_up(plan_of({}, m, verify_seed, 2))
         for i, m in enumerate(cheap):
             today_runs[m.name] = play(plan_of({}, m, verify_seed, verify_n), progress,
                                       f"{game_id}: today's rules, {m.words()} ({verify_n:,} games)",
@@ -669,6 +671,7 @@ def solve(
 
     today_aggs = {n: r.aggregate for n, r in today_runs.items()}  # every model's, the expensive ones' as played
     today_blocks: dict[str, int] = {}
+    warmed: set[str] = set()
 
     def search_block(change: dict, m: PlayerModel, k: int) -> RunAggregate:
         """Block ``k`` of an expensive model's games: ``search_first × 2^k`` games on the same seed for
@@ -682,6 +685,9 @@ def solve(
             began = time.perf_counter()
             plan = plan.ready(progress)
             costs.refit = time.perf_counter() - began
+        if m.name not in warmed:  # its kernel compiled before its pace is timed
+            warm_up(replace(plan, n=min(2, plan.n)))
+            warmed.add(m.name)
         began = time.perf_counter()
         agg = play(plan, progress, f"{game_id}: {words}, {m.words()} ({n:,} games)", options).aggregate
         costs.measured(m.name, time.perf_counter() - began, n)
@@ -706,20 +712,30 @@ def solve(
     def today_played() -> dict[str, int]:
         return {m.name: search_first * (2 ** today_blocks.get(m.name, 0) - 1) for m in costly}
 
-    # as many answers' verifications as the budget left can hold (at most ``answers``), fixed now
+    # as many answers' verifications as the budget left can hold (at most ``answers``), fixed now; when
+    # not one whole verification fits, as many under the heuristics alone (the search player's games
+    # then stop where the budget does: the change is not settled under it, never an answer)
     one, today_rest = costs.answer(), costs.today_left(today_played())
-    held = answers if one <= 0 else max(0, min(answers, int((end - time.perf_counter() - today_rest) // one)))
+    left = end - time.perf_counter()
+    held = answers if one <= 0 else max(0, min(answers, int((left - today_rest) // one)))
+    cheap_held = held or max(0, min(answers, int(left // max(costs.answer(cheap_only=True), 1e-9))))
 
     def reserve() -> float:
         """The verification's cost kept aside from the search: ``held`` answers and today's remaining
-        expensive games, at the pace measured last (the machine's load changes)."""
-        return held * costs.answer() + costs.today_left(today_played()) if held else 0.0
+        expensive games (else ``cheap_held`` answers under the heuristics), at the pace measured last
+        (the machine's load changes)."""
+        if held:
+            return held * costs.answer() + costs.today_left(today_played())
+        return cheap_held * costs.answer(cheap_only=True)
 
     first_need = one + today_rest
     if not held:
+        under = (f"under {', '.join(m.name for m in cheap)} alone; not settled under "
+                 f"{', '.join(m.name for m in costly)} (a longer --budget settles it)" if cheap_held else
+                 "not even under the heuristics: a change the search finds is given unverified")
         short.append(f"the budget cannot hold the verification of one answer: about {first_need / 60:.1f} min "
-                     f"measured ({costs.words()}), {max(end - time.perf_counter(), 0) / 60:.1f} min left after "
-                     "today's rules; a found change is given unverified (a longer --budget verifies it)")
+                     f"measured ({costs.words()}), {max(left, 0) / 60:.1f} min left after today's rules; a change "
+                     f"the search finds is verified {under}")
     elif held < answers:
         short.append(f"the budget holds the verification of {held} of the {answers} answers asked (about "
                      f"{one / 60:.1f} min each, measured: {costs.words()}): the search leaves time for {held}")
@@ -852,8 +868,10 @@ def solve(
             holding = sum(1 for a in answer_list if verified.get(a.words) and a.judged["verdict"] == MEETS)
             if holding >= answers:
                 break
-            need = costs.answer() + costs.today_left(today_played())
-            if not fits(need):  # each verification starts only when its measured cost fits
+            # each part of a verification starts only when its measured cost fits: the heuristics'
+            # games here, each block of the search player's in settle_costly
+            need = costs.answer(cheap_only=True)
+            if not fits(need):
                 unheld = sum(1 for e in found[: 2 * answers] if describe_change(e.change, by_key) not in verified)
                 if not holding:
                     short.append(f"{unheld} change{'s' * (unheld > 1)} the search found could not be verified: "
@@ -865,7 +883,7 @@ def solve(
             # nothing held under every model: the changes that hold under some and were refuted under
             # others, nearest to meeting where they hold first, on fresh games, to say which and why
             for entry in split_candidates(tried, today["models"])[:answers]:
-                if not fits(MARGIN * sum(costs.games(m.name, verify_n) for m in cheap)):
+                if not fits(costs.answer(cheap_only=True)):
                     break
                 verify(entry, by_search=False)
     except (KeyboardInterrupt, RunInterrupted):
@@ -899,6 +917,13 @@ def split_candidates(entries: list[Entry], today: dict[str, str]) -> list[Entry]
 
     split = [e for e in entries if e.judged is not None and FAILS in e.judged["models"].values() and holding(e)]
     return sorted(split, key=near)
+
+
+def warm_up(plan) -> None:
+    """Play two games of ``plan`` untimed: its kernel compiled (numba, on first use) before a pace is
+    measured from it (a first compile takes minutes on a loaded machine: counted as games, it would
+    make the verification look many times dearer)."""
+    SimulationResult.from_plan(replace(plan, n=min(2, plan.n)), options=RunOptions())
 
 
 def _block(plan, bar: dict, options: RunOptions) -> RunAggregate:
