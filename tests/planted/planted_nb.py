@@ -1,7 +1,10 @@
 """What the planted games share (README.md here): the layout's head, the play-out, the search hooks
 that read only the points, the record's common fields and the kernels' game loop. A planted game
 keeps its rules, its strategies and what it hides; it binds the rest to its own steps in a few
-lines (a jitted function takes the game's steps as arguments, as players/search_nb.search does).
+lines (a jitted function takes the game's steps as arguments, as players/search_nb.search does;
+those taking steps are inlined, so that no step is passed as a value at run time: numba does not
+cache a function that passes a jitted function as a value, and the planted games would compile
+again in every test session).
 
 A planted game's state is ``(rng, info, points, ...)``: its stream, where it stands, the points per
 seat, then what is its own. ``info`` starts with TO_MOVE (the seat to move, -1 once over), ROUND
@@ -31,7 +34,7 @@ def to_move(ctx, state):
     return state[S_INFO][TO_MOVE]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def play_out(choose, apply_option, ctx, state, seat_sid, seat_prm, max_decisions):
     """The game's ``play_out`` with its ``choose`` and ``apply_option``: the seats' strategies play
     until a search seat is to move, the game ends or ``max_decisions`` are made (-1: no limit)."""
@@ -94,7 +97,7 @@ def end_invalid(state):
     info[END], info[WINNERS], info[TO_MOVE] = END_INVALID, 0, -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def play_block(start, play_out, search_option, legal_options, apply_option, write_record, new_state,
                out, lo, hi, first_game, seed, lineups, slot_strategy, slot_params, ctx, search_scratch):
     """Games ``lo..hi-1`` of the block with the game's steps: the strategies play out, a search seat
