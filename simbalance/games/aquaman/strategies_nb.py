@@ -351,16 +351,22 @@ def choose_companion_keep(G, S, seat, sid, par, n_seen, rank):
     return best
 
 
-@njit(cache=True, _nrt=False)
-def choose_plot_target(G, S, seat, sid, par, rank):
-    """The Plot square (chosen before rolling), or -1 when no square qualifies."""
-    n = plot_targets(G, S, rank)
+@njit(cache=True, inline="always")
+def _pick_cell(G, S, seat, sid, par, n):
+    """One of the ``n`` squares in the candidate list (scratch row X_CAND), -1 when there is none:
+    the random player's any, the heuristics' the one whose card gains ``seat`` most (_best_cell)."""
     if n == 0:
         return -1
     if sid == S_RANDOM:
         return S.scratch[X_CAND, randint(S.rng, n)]
     best, best_v = _best_cell(G, S, seat, par, n)
     return best
+
+
+@njit(cache=True, _nrt=False)
+def choose_plot_target(G, S, seat, sid, par, rank):
+    """The Plot square (chosen before rolling), or -1 when no square qualifies."""
+    return _pick_cell(G, S, seat, sid, par, plot_targets(G, S, rank))
 
 
 @njit(cache=True, inline="always")
@@ -384,12 +390,10 @@ def _foe_can_hit(G, S, seat):
     return False
 
 
-@njit(cache=True, _nrt=False)
-def choose_foe_target(G, S, seat, sid, par):
-    """The adjacent opponent Foe targets, or -1 when none is adjacent."""
-    n = foe_targets(G, S, seat)
-    if n == 0:
-        return -1
+@njit(cache=True, inline="always")
+def _pick_opponent(S, n, sid, par):
+    """One of the ``n`` opponents in the candidate list (scratch row X_CAND): the random player's
+    any, the heuristics' the one ``_opponent_score`` rates highest (ties uniform)."""
     scratch = S.scratch
     if sid == S_RANDOM:
         return scratch[X_CAND, randint(S.rng, n)]
@@ -399,6 +403,15 @@ def choose_foe_target(G, S, seat, sid, par):
         o = scratch[X_CAND, j]
         best, best_v, n_best = argmax_fair(S, best, best_v, n_best, o, _opponent_score(seatv, o, par))
     return best
+
+
+@njit(cache=True, _nrt=False)
+def choose_foe_target(G, S, seat, sid, par):
+    """The adjacent opponent Foe targets, or -1 when none is adjacent."""
+    n = foe_targets(G, S, seat)
+    if n == 0:
+        return -1
+    return _pick_opponent(S, n, sid, par)
 
 
 @njit(cache=True, inline="always")
@@ -433,13 +446,7 @@ def power_discards(G, S, seat, sid, par, c):
 @njit(cache=True, _nrt=False)
 def choose_strangeness_target(G, S, seat, sid, par, rank):
     """The adjacent square whose card Strangeness takes, or -1 when none qualifies."""
-    n = strangeness_targets(G, S, seat, rank)
-    if n == 0:
-        return -1
-    if sid == S_RANDOM:
-        return S.scratch[X_CAND, randint(S.rng, n)]
-    best, best_v = _best_cell(G, S, seat, par, n)
-    return best
+    return _pick_cell(G, S, seat, sid, par, strangeness_targets(G, S, seat, rank))
 
 
 # ---------------------------------------------------------------- swim
@@ -554,54 +561,53 @@ def _holders_at(seatv, cell, players, seat):
 @njit(cache=True, _nrt=False)
 def choose_fight_opponent(G, S, seat, sid, par, cell):
     """Which of the opponents on ``cell`` to fight."""
-    n = opponents_at(G, S, seat, cell)
-    scratch = S.scratch
-    if sid == S_RANDOM:
-        return scratch[X_CAND, randint(S.rng, n)]
+    return _pick_opponent(S, opponents_at(G, S, seat, cell), sid, par)
+
+
+@njit(cache=True, inline="always")
+def _best_slot(G, S, holder, seat, sid, par, score):
+    """The slot in ``holder``'s hand (not empty) of the card worth most to ``seat`` by ``score``
+    (``score(card, seatv, ranks, seat, c, par, holder)``; ties uniform: argmax_fair); the random
+    player: any slot."""
     seatv = S.seat
+    n = seatv[holder, V_HAND_N]
+    if sid == S_RANDOM:
+        return randint(S.rng, n)
+    card = G.card
+    cards = S.cards
+    ranks = G.rules[R_RANKS]
     best, best_v, n_best = -1, 0.0, 0
-    for j in range(n):
-        o = scratch[X_CAND, j]
-        best, best_v, n_best = argmax_fair(S, best, best_v, n_best, o, _opponent_score(seatv, o, par))
+    for i in range(n):
+        v = score(card, seatv, ranks, seat, cards[K_HAND + holder, i], par, holder)
+        best, best_v, n_best = argmax_fair(S, best, best_v, n_best, i, v)
     return best
+
+
+@njit(cache=True, inline="always")
+def _reveal_score(card, seatv, ranks, seat, c, par, holder):
+    """A card of ``seat``'s own hand (``holder`` is ``seat``) as a fight card."""
+    return _fight_card_score(card, seatv, ranks, seat, c, par)
+
+
+@njit(cache=True, inline="always")
+def _steal_score(card, seatv, ranks, seat, c, par, loser):
+    """What taking ``c`` gains the winner, more when it is the loser's only card of its suit."""
+    v = gain(card, seatv, ranks, seat, c, par)
+    if seatv[loser, V_SUIT + card[CARD_SUIT, c]] == 1:
+        v += par[P_DENY]
+    return v
 
 
 @njit(cache=True, _nrt=False)
 def choose_fight_card(G, S, seat, sid, par):
     """The hand slot of the card ``seat`` reveals (hand not empty)."""
-    seatv = S.seat
-    n = seatv[seat, V_HAND_N]
-    if sid == S_RANDOM:
-        return randint(S.rng, n)
-    card = G.card
-    cards = S.cards
-    ranks = G.rules[R_RANKS]
-    best, best_v, n_best = -1, 0.0, 0
-    for i in range(n):
-        c = cards[K_HAND + seat, i]
-        v = _fight_card_score(card, seatv, ranks, seat, c, par)
-        best, best_v, n_best = argmax_fair(S, best, best_v, n_best, i, v)
-    return best
+    return _best_slot(G, S, seat, seat, sid, par, _reveal_score)
 
 
 @njit(cache=True, _nrt=False)
 def choose_steal(G, S, seat, sid, par, loser):
     """The slot in ``loser``'s hand of the card the winner takes (loser's hand not empty)."""
-    seatv = S.seat
-    n = seatv[loser, V_HAND_N]
-    if sid == S_RANDOM:
-        return randint(S.rng, n)
-    card = G.card
-    cards = S.cards
-    ranks = G.rules[R_RANKS]
-    best, best_v, n_best = -1, 0.0, 0
-    for i in range(n):
-        c = cards[K_HAND + loser, i]
-        v = gain(card, seatv, ranks, seat, c, par)
-        if seatv[loser, V_SUIT + card[CARD_SUIT, c]] == 1:
-            v += par[P_DENY]
-        best, best_v, n_best = argmax_fair(S, best, best_v, n_best, i, v)
-    return best
+    return _best_slot(G, S, loser, seat, sid, par, _steal_score)
 
 
 # ---------------------------------------------------------------- mission and rest
@@ -664,20 +670,15 @@ def choose_mission_card(G, S, seat, sid, par, suit):
 
 
 @njit(cache=True, inline="always")
+def _discard_score(card, seatv, ranks, seat, c, par, holder):
+    """The card least worth keeping goes first."""
+    return -held(card, seatv, ranks, seat, c, par)
+
+
+@njit(cache=True, inline="always")
 def choose_rest_discard(G, S, seat, sid, par):
     """The hand slot of the next card discarded down to the hand limit."""
-    seatv = S.seat
-    n = seatv[seat, V_HAND_N]
-    if sid == S_RANDOM:
-        return randint(S.rng, n)
-    card = G.card
-    cards = S.cards
-    ranks = G.rules[R_RANKS]
-    best, best_v, n_best = -1, 0.0, 0
-    for i in range(n):
-        v = -held(card, seatv, ranks, seat, cards[K_HAND + seat, i], par)
-        best, best_v, n_best = argmax_fair(S, best, best_v, n_best, i, v)
-    return best
+    return _best_slot(G, S, seat, seat, sid, par, _discard_score)
 
 
 # ---------------------------------------------------------------- the pending decision
