@@ -564,13 +564,11 @@ def choose_fight_opponent(G, S, seat, sid, par, cell):
     return _pick_opponent(S, opponents_at(G, S, seat, cell), sid, par)
 
 
-@njit(cache=True, inline="always")
-def _best_slot(G, S, holder, seat, sid, par, score):
-    """The slot in ``holder``'s hand (not empty) of the card worth most to ``seat`` by ``score``
-    (``score(card, seatv, ranks, seat, c, par, holder)``; ties uniform: argmax_fair); the random
-    player: any slot."""
+@njit(cache=True, _nrt=False)
+def choose_fight_card(G, S, seat, sid, par):
+    """The hand slot of the card ``seat`` reveals (hand not empty)."""
     seatv = S.seat
-    n = seatv[holder, V_HAND_N]
+    n = seatv[seat, V_HAND_N]
     if sid == S_RANDOM:
         return randint(S.rng, n)
     card = G.card
@@ -578,36 +576,30 @@ def _best_slot(G, S, holder, seat, sid, par, score):
     ranks = G.rules[R_RANKS]
     best, best_v, n_best = -1, 0.0, 0
     for i in range(n):
-        v = score(card, seatv, ranks, seat, cards[K_HAND + holder, i], par, holder)
+        c = cards[K_HAND + seat, i]
+        v = _fight_card_score(card, seatv, ranks, seat, c, par)
         best, best_v, n_best = argmax_fair(S, best, best_v, n_best, i, v)
     return best
-
-
-@njit(cache=True, inline="always")
-def _reveal_score(card, seatv, ranks, seat, c, par, holder):
-    """A card of ``seat``'s own hand (``holder`` is ``seat``) as a fight card."""
-    return _fight_card_score(card, seatv, ranks, seat, c, par)
-
-
-@njit(cache=True, inline="always")
-def _steal_score(card, seatv, ranks, seat, c, par, loser):
-    """What taking ``c`` gains the winner, more when it is the loser's only card of its suit."""
-    v = gain(card, seatv, ranks, seat, c, par)
-    if seatv[loser, V_SUIT + card[CARD_SUIT, c]] == 1:
-        v += par[P_DENY]
-    return v
-
-
-@njit(cache=True, _nrt=False)
-def choose_fight_card(G, S, seat, sid, par):
-    """The hand slot of the card ``seat`` reveals (hand not empty)."""
-    return _best_slot(G, S, seat, seat, sid, par, _reveal_score)
 
 
 @njit(cache=True, _nrt=False)
 def choose_steal(G, S, seat, sid, par, loser):
     """The slot in ``loser``'s hand of the card the winner takes (loser's hand not empty)."""
-    return _best_slot(G, S, loser, seat, sid, par, _steal_score)
+    seatv = S.seat
+    n = seatv[loser, V_HAND_N]
+    if sid == S_RANDOM:
+        return randint(S.rng, n)
+    card = G.card
+    cards = S.cards
+    ranks = G.rules[R_RANKS]
+    best, best_v, n_best = -1, 0.0, 0
+    for i in range(n):
+        c = cards[K_HAND + loser, i]
+        v = gain(card, seatv, ranks, seat, c, par)
+        if seatv[loser, V_SUIT + card[CARD_SUIT, c]] == 1:
+            v += par[P_DENY]
+        best, best_v, n_best = argmax_fair(S, best, best_v, n_best, i, v)
+    return best
 
 
 # ---------------------------------------------------------------- mission and rest
@@ -670,15 +662,20 @@ def choose_mission_card(G, S, seat, sid, par, suit):
 
 
 @njit(cache=True, inline="always")
-def _discard_score(card, seatv, ranks, seat, c, par, holder):
-    """The card least worth keeping goes first."""
-    return -held(card, seatv, ranks, seat, c, par)
-
-
-@njit(cache=True, inline="always")
 def choose_rest_discard(G, S, seat, sid, par):
     """The hand slot of the next card discarded down to the hand limit."""
-    return _best_slot(G, S, seat, seat, sid, par, _discard_score)
+    seatv = S.seat
+    n = seatv[seat, V_HAND_N]
+    if sid == S_RANDOM:
+        return randint(S.rng, n)
+    card = G.card
+    cards = S.cards
+    ranks = G.rules[R_RANKS]
+    best, best_v, n_best = -1, 0.0, 0
+    for i in range(n):
+        v = -held(card, seatv, ranks, seat, cards[K_HAND + seat, i], par)
+        best, best_v, n_best = argmax_fair(S, best, best_v, n_best, i, v)
+    return best
 
 
 # ---------------------------------------------------------------- the pending decision
