@@ -5,7 +5,7 @@ numbers for the same seed. Every other study is made of runs.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any
 
@@ -22,7 +22,7 @@ from simbalance.core.execution import RunOptions, execute
 from simbalance.core.plan import RunPlan
 from simbalance.core.records import END_STALEMATE, END_TIMEOUT, END_WIN, records_to_frame, win_shares
 from simbalance.core.runner import ProgressFactory, ProgressFn
-from simbalance.core.study import Study
+from simbalance.core.study import Study, stop_requested
 from simbalance.core.variants import load_variant
 from simbalance.studies.cards import card_table
 from simbalance.studies.settings import RunSettings, plan_run
@@ -164,7 +164,11 @@ def play(plan: RunPlan, progress: ProgressFactory | None, label: str,
     """Play ``plan``, shown as ``label`` by ``progress`` when one is given: every study's one way
     to play a run and show it (``progress(label)`` makes the display of one run: a callable
     ``(games done, total, seconds)`` with an optional ``close()``, as cli/terminal.RichProgress).
-    ``options``: how it is played (a precision target, checkpoints: core/execution.RunOptions)."""
+    ``options``: how it is played (a precision target, checkpoints: core/execution.RunOptions); its
+    ``stop`` is the study's Ctrl-C and SIGTERM (core/study.stop_requested) unless the caller gives one,
+    so that every study that plays through here stops after the chunk in play (Study.stoppable)."""
+    if options is None or options.stop is None:
+        options = replace(options or RunOptions(), stop=stop_requested)
     plan = plan.ready(progress)  # the plan's steps first (a refit of the fitted evaluation), shown
     shown = progress(label) if progress is not None else None
     try:

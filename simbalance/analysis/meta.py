@@ -1,0 +1,735 @@
+"""The metagame (issue 55; docs/meta.md): pure functions over a heuristic payoff table, no plays.
+
+The table (``MetaTable``) holds, for every *composition* of the population at the table (which
+strategies sit down together: a multiset of the table size) and every game index ``g``, the win
+share each strategy's seats took (summed over its seats) and each seat's own share. Every
+composition plays the same game indices on the same seed (common random numbers), so the row of
+game ``g`` in one composition and in another share their deal: a difference between two
+compositions is read game by game, and every interval here is clustered by game index (a game
+index contributes several rows: its seats, and the same deal in every composition).
+
+- ``payoff``: a strategy's win share *per seat* in a composition (over all games: a game without a
+  winner is a loss for every seat), with stats.clustered_share's interval.
+- ``field_matrix``: the one-against-the-field matrix, strategy ``i`` in one seat, ``j`` in all the
+  others.
+- The symmetric game: each seat draws its strategy from a mix ``x``; ``f_i(x)`` is the expected
+  per-seat share of a seat playing ``i`` against ``P - 1`` seats drawn from ``x`` (a multinomial
+  sum over the table's compositions). An equilibrium is a mix against which no strategy does better
+  than the mix itself: every ``gain_i = f_i(x) - x . f(x)`` at most 0.
+- ``equilibria``: replicator dynamics (in log coordinates) from several starts, each trajectory's
+  time average polished to the nearest equilibrium of the estimated table (SLSQP on Nash's
+  function); distinct results are all kept (the set), the most even named as such.
+- ``alpha_rank``: Omidshafiei et al. (2019), single population: a Markov chain over the
+  monomorphic populations, a mutant ``r`` fixing in a population of ``s`` with the Moran process's
+  probability under Fermi selection (intensity ``ALPHA_RANK``, population ``POPULATION``); a focal
+  agent's fitness is its expected share when the other ``P - 1`` seats are drawn without
+  replacement from the rest of the population. For two seats this is OpenSpiel's
+  ``egt.alpharank`` (single population, not constant-sum) exactly.
+- ``bootstrap``: the game indices resampled (Poisson weights, the same weight for a game index in
+  every composition, keeping the common random numbers), the equilibrium and α-Rank computed again
+  on each resample: percentile intervals of the weights, masses and ranks.
+- Dominance, likeness, beats and cycles: differences of two cells read game by game, each with its
+  normal interval at ``ALPHA`` (a claim over many such differences holds only if every one does: an
+  intersection-union test, which needs no multiplicity adjustment).
+- ``seat_balance``: each seat draws its strategy from the equilibrium mix game by game; every game
+  of every composition weighs in by the probability of its lineup.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from scipy.optimize import minimize
+
+from simbalance.analysis.findings import Finding, ci_text, ordered, pct, pp, severity
+from simbalance.analysis.stats import ALPHA, Interval, clustered_share, normal_half
+from simbalance.core.errors import SimbalanceError
+
+BOOTSTRAP = 200  # resamples of the game indices
+ALPHA_RANK = 100.0  # α-Rank's selection intensity (OpenSpiel's example value) for win shares in [0, 1]
+POPULATION = 50  # α-Rank's population size m (OpenSpiel's default)
+EQUILIBRIUM_TOL = 1e-5  # a mix is an equilibrium of the estimated table when no gain exceeds this
+DISTINCT = 0.02  # equilibria further apart than this (half the L1 distance) are different ones
+UNUSED = 1e-3  # a weight below this: the equilibrium does not use the strategy
+
+
+# ---------------------------------------------------------------------------- the table
+
+
+def compositions(k: int, players: int) -> np.ndarray:
+    """Every multiset of ``players`` strategies out of ``k``, as counts (C, k), in the order of
+    itertools.combinations_with_replacement."""
+    rows = []
+    for combo in itertools.combinations_with_replacement(range(k), players):
+        rows.append(np.bincount(combo, minlength=k))
+    return np.array(rows, dtype=np.int64)
+
+
+def composition_label(counts: np.ndarray, names: tuple[str, ...]) -> str:
+    """``bold x2, builder, random``: the strategies at the table, most seats first."""
+    order = sorted((i for i in range(len(names)) if counts[i]), key=lambda i: (-counts[i], i))
+    return ", ".join(names[i] + (f" x{counts[i]}" if counts[i] > 1 else "") for i in order)
+
+
+@dataclass(frozen=True)
+class MetaTable:
+    """The played compositions (module doc). ``wins[c, i, g]``: the win shares of strategy ``i``'s
+    seats in game ``g`` of composition ``c``, summed; ``seat_wins[c, g, s]`` and
+    ``seat_strategy[c, g, s]``: seat ``s``'s share and strategy (population index)."""
+
+    names: tuple[str, ...]
+    players: int
+    counts: np.ndarray  # int (C, K)
+    wins: np.ndarray  # float (C, K, n)
+    seat_wins: np.ndarray  # float (C, n, P)
+    seat_strategy: np.ndarray  # int (C, n, P)
+
+    @property
+    def k(self) -> int:
+        return len(self.names)
+
+    @property
+    def n(self) -> int:
+        return self.wins.shape[2]
+
+    def row(self, counts) -> int:
+        return self._rows[tuple(int(v) for v in counts)]
+
+    @property
+    def _rows(self) -> dict:
+        return {tuple(int(v) for v in row): c for c, row in enumerate(self.counts)}
+
+    def per_seat(self) -> np.ndarray:
+        """(C * K, n): each cell's per-seat share game by game (0 where the strategy is absent)."""
+        seats = np.where(self.counts > 0, self.counts, 1)[:, :, None]
+        return (self.wins / seats).reshape(-1, self.n)
+
+    def payoffs(self, weights: np.ndarray | None = None) -> np.ndarray:
+        """(C, K): each strategy's per-seat share in each composition (nan where absent); with
+        ``weights`` (per game index), the weighted mean (a bootstrap resample)."""
+        per_seat = self.per_seat()
+        mean = per_seat.mean(axis=1) if weights is None else per_seat @ weights / weights.sum()
+        out = mean.reshape(self.counts.shape)
+        return np.where(self.counts > 0, out, np.nan)
+
+
+def payoff_records(table: MetaTable) -> pd.DataFrame:
+    """One row per composition and strategy at it: its seats, its per-seat win share over all games
+    and the share's interval clustered by game (stats.clustered_share)."""
+    rows = []
+    for c, counts in enumerate(table.counts):
+        label = composition_label(counts, table.names)
+        for i in np.flatnonzero(counts):
+            share = clustered_share(table.wins[c, i], np.full(table.n, counts[i]))
+            rows.append({"composition": c, "table": label, "strategy": table.names[i], "seats": int(counts[i]),
+                         "games": table.n, "win_share": share.estimate, "ci_low": share.low, "ci_high": share.high})
+    return pd.DataFrame(rows)
+
+
+def field_matrix(table: MetaTable) -> pd.DataFrame:
+    """The one-against-the-field matrix: strategy ``i`` in one seat, ``j`` in every other seat
+    (``i == j``: the mirror, all seats ``i``), ``i``'s per-seat share with its interval."""
+    rows = []
+    p = table.players
+    for i, j in itertools.product(range(table.k), repeat=2):
+        counts = np.zeros(table.k, np.int64)
+        counts[i] += 1
+        counts[j] += p - 1
+        c = table.row(counts)
+        share = clustered_share(table.wins[c, i], np.full(table.n, counts[i]))
+        rows.append({"strategy": table.names[i], "field": table.names[j], "win_share": share.estimate,
+                     "ci_low": share.low, "ci_high": share.high})
+    return pd.DataFrame(rows)
+
+
+def differences(table: MetaTable, first: list[tuple[int, int]], second: list[tuple[int, int]],
+                alpha: float = ALPHA) -> list[Interval]:
+    """Cell ``first[m]`` minus cell ``second[m]`` (``(composition, strategy)`` pairs), read game by
+    game (the same deals: common random numbers), each with its normal interval."""
+    per_seat = table.per_seat()
+    a = np.array([c * table.k + i for c, i in first], dtype=np.int64)
+    b = np.array([c * table.k + i for c, i in second], dtype=np.int64)
+    est, sd = np.empty(len(a)), np.empty(len(a))
+    for lo in range(0, len(a), 256):  # a few hundred differences at a time: (rows, n) arrays stay small
+        diff = per_seat[a[lo:lo + 256]] - per_seat[b[lo:lo + 256]]
+        est[lo:lo + 256], sd[lo:lo + 256] = diff.mean(axis=1), diff.std(axis=1, ddof=1)
+    half = normal_half(sd / math.sqrt(table.n), alpha)
+    return [Interval(float(e), float(e - h), float(e + h)) for e, h in zip(est, half, strict=True)]
+
+
+def linear_interval(table: MetaTable, coef: np.ndarray, alpha: float = ALPHA) -> Interval:
+    """A linear function ``sum coef[c, i] u[c, i]`` of the payoffs, read game by game, with its
+    normal interval (clustered by game index: the compositions share their deals)."""
+    values = coef.reshape(-1) @ table.per_seat()
+    est = float(values.mean())
+    half = float(normal_half(values.std(ddof=1) / math.sqrt(table.n), alpha))
+    return Interval(est, est - half, est + half)
+
+
+# ---------------------------------------------------------------------------- the symmetric game
+
+
+@dataclass(frozen=True)
+class Fields:
+    """The terms of ``f_i(x)``: for each cell ``(c, i)`` with ``i`` at the table, the multinomial
+    probability that ``P - 1`` seats drawn from ``x`` are composition ``c`` less one ``i``:
+    ``coef * prod(x ** power)``."""
+
+    cell_c: np.ndarray
+    cell_i: np.ndarray
+    coef: np.ndarray
+    power: np.ndarray  # (T, K)
+    k: int
+
+    @classmethod
+    def of(cls, counts: np.ndarray) -> Fields:
+        cs, is_, coefs, powers = [], [], [], []
+        for c, row in enumerate(counts):
+            for i in np.flatnonzero(row):
+                others = row.copy()
+                others[i] -= 1
+                coef = math.factorial(int(others.sum()))
+                for v in others:
+                    coef //= math.factorial(int(v))
+                cs.append(c)
+                is_.append(i)
+                coefs.append(float(coef))
+                powers.append(others)
+        return cls(np.array(cs), np.array(is_), np.array(coefs), np.array(powers, dtype=np.float64), counts.shape[1])
+
+    def probabilities(self, x: np.ndarray) -> np.ndarray:
+        return self.coef * np.prod(np.power(x[None, :], self.power), axis=1)
+
+    def payoffs(self, u: np.ndarray, x: np.ndarray) -> np.ndarray:
+        """``f(x)``: each strategy's expected per-seat share against a field drawn from ``x``."""
+        return np.bincount(self.cell_i, self.probabilities(x) * u[self.cell_c, self.cell_i], minlength=self.k)
+
+    def gains(self, u: np.ndarray, x: np.ndarray) -> np.ndarray:
+        f = self.payoffs(u, x)
+        return f - float(x @ f)
+
+    def gain_coefficients(self, x: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
+        """(K, C, K): ``gain_i(x)`` as a linear function of the payoff table (``linear_interval``)."""
+        prob = self.probabilities(x)
+        f_coef = np.zeros((self.k, *shape))
+        f_coef[self.cell_i, self.cell_c, self.cell_i] = prob
+        mix = np.tensordot(x, f_coef, axes=1)
+        return f_coef - mix[None]
+
+
+def _replicator_average(fields: Fields, u: np.ndarray, start: np.ndarray, steps: int, step: float) -> np.ndarray:
+    """The time average of the replicator dynamics from ``start`` (Euler steps in log coordinates:
+    d log x_i / dt = gain_i(x)); around a cycle (rock, paper, scissors) the trajectory orbits the
+    equilibrium and its average converges to it."""
+    z = np.log(np.clip(start, 1e-12, None))
+    total = np.zeros_like(z)
+    for _ in range(steps):
+        x = np.exp(z - z.max())
+        x /= x.sum()
+        total += x
+        z = z + step * fields.gains(u, x)
+    return total / steps
+
+
+def _polish(fields: Fields, u: np.ndarray, x0: np.ndarray) -> np.ndarray:
+    """The equilibrium of the estimated table nearest ``x0``: Nash's function sum max(0, gain)^2,
+    zero exactly at an equilibrium, minimised over the simplex (SLSQP)."""
+    k = len(x0)
+
+    def nash(x):
+        return float(np.sum(np.maximum(fields.gains(u, np.clip(x, 0, 1)), 0.0) ** 2)) * 1e4
+
+    done = minimize(nash, x0, method="SLSQP", bounds=[(0.0, 1.0)] * k,
+                    constraints=[{"type": "eq", "fun": lambda x: x.sum() - 1.0}],
+                    options={"ftol": 1e-16, "maxiter": 500})
+    x = np.clip(done.x, 0.0, None)
+    x[x < UNUSED / 10] = 0.0
+    return x / x.sum()
+
+
+def _starts(k: int, seed: int, extra: int = 4) -> list[np.ndarray]:
+    """The uniform mix, each strategy leaning (half the weight on it), and a few random mixes."""
+    out = [np.full(k, 1 / k)]
+    for i in range(k):
+        x = np.full(k, 0.5 / max(k - 1, 1))
+        x[i] = 0.5
+        out.append(x / x.sum())
+    rng = np.random.default_rng(seed)
+    out += list(rng.dirichlet(np.ones(k), extra))
+    return out
+
+
+def solve(fields: Fields, u: np.ndarray, start: np.ndarray, steps: int = 1500, step: float = 2.0) -> np.ndarray | None:
+    """One equilibrium from ``start`` (replicator average, polished), or None when the polish ends
+    elsewhere than an equilibrium."""
+    x = _polish(fields, u, _replicator_average(fields, u, start, steps, step))
+    return x if fields.gains(u, x).max() <= EQUILIBRIUM_TOL else None
+
+
+def equilibria(fields: Fields, u: np.ndarray, seed: int = 0) -> list[np.ndarray]:
+    """Every distinct equilibrium found from ``_starts`` (module doc), the most even first."""
+    found: list[np.ndarray] = []
+    for start in _starts(len(u[0]), seed):
+        x = solve(fields, u, start)
+        if x is not None and all(0.5 * np.abs(x - y).sum() > DISTINCT for y in found):
+            found.append(x)
+    return sorted(found, key=entropy, reverse=True)
+
+
+def entropy(x: np.ndarray) -> float:
+    x = x[x > 0]
+    return float(-(x * np.log(x)).sum())
+
+
+# ---------------------------------------------------------------------------- α-Rank
+
+
+def alpha_rank(table_counts: np.ndarray, u: np.ndarray, players: int, alpha: float = ALPHA_RANK,
+               population: int = POPULATION) -> np.ndarray:
+    """α-Rank's stationary distribution over the strategies (module doc)."""
+    rows = {tuple(int(v) for v in row): c for c, row in enumerate(table_counts)}
+    k, m = u.shape[1], population
+    # hyper[mine - 1, t]: a focal agent among ``mine`` of its kind (itself included) and m - mine of the
+    # other kind meets t of its own kind among the P - 1 others, drawn without replacement
+    hyper = np.array([[math.comb(mine - 1, t) * math.comb(m - mine, players - 1 - t) / math.comb(m - 1, players - 1)
+                       for t in range(players)] for mine in range(1, m + 1)])
+    fitness = np.zeros((k, k, m))  # fitness[me, other, mine - 1]
+    for me, other in itertools.permutations(range(k), 2):
+        at = np.zeros(players)
+        for t in range(players):
+            counts = np.zeros(k, np.int64)
+            counts[me] += 1 + t
+            counts[other] += players - 1 - t
+            at[t] = u[rows[tuple(int(v) for v in counts)], me]
+        fitness[me, other] = hyper @ at
+    levels = np.arange(1, m)
+    chain = np.zeros((k, k))
+    for s, r in itertools.permutations(range(k), 2):
+        # the Moran process's fixation probability of one r among m - 1 s (OpenSpiel's _get_rho_sr):
+        # 1 / (1 + sum_l prod_{j <= l} exp(-alpha (f_r(j) - f_s(m - j)))), summed in logs
+        steps = -alpha * (fitness[r, s, levels - 1] - fitness[s, r, m - levels - 1])
+        chain[s, r] = math.exp(-np.logaddexp(0.0, np.logaddexp.reduce(np.cumsum(steps)))) / (k - 1)
+    chain[np.diag_indices(k)] = 1.0 - chain.sum(axis=1)
+    # the stationary distribution: the left eigenvector of eigenvalue 1
+    values, vectors = np.linalg.eig(chain.T)
+    pi = np.abs(np.real(vectors[:, np.argmin(np.abs(values - 1.0))]))
+    return pi / pi.sum()
+
+
+def ranks_of(mass: np.ndarray) -> np.ndarray:
+    """Rank 1 for the largest mass."""
+    order = np.argsort(-mass, kind="stable")
+    ranks = np.empty(len(mass), np.int64)
+    ranks[order] = np.arange(1, len(mass) + 1)
+    return ranks
+
+
+# ---------------------------------------------------------------------------- the bootstrap
+
+
+@dataclass(frozen=True)
+class Bootstrap:
+    weights: np.ndarray  # (B, K): the reported equilibrium, solved again from it on each resample
+    mass: np.ndarray  # (B, K): α-Rank
+    ranks: np.ndarray  # (B, K): α-Rank's ranks
+
+
+def bootstrap(table: MetaTable, fields: Fields, equilibrium: np.ndarray, resamples: int = BOOTSTRAP,
+              seed: int = 0) -> Bootstrap:
+    """The game indices resampled ``resamples`` times (module doc)."""
+    rng = np.random.default_rng(seed)
+    per_seat = table.per_seat()
+    weights = rng.poisson(1.0, (resamples, table.n)).astype(np.float64)
+    means = (per_seat @ weights.T) / weights.sum(axis=1)  # (C * K, B)
+    start = 0.9 * equilibrium + 0.1 / table.k
+    eq, mass = np.full((resamples, table.k), np.nan), np.empty((resamples, table.k))
+    for b in range(resamples):
+        u = np.where(table.counts > 0, means[:, b].reshape(table.counts.shape), np.nan)
+        x = solve(fields, u, start, steps=600)
+        if x is not None:
+            eq[b] = x
+        mass[b] = alpha_rank(table.counts, u, table.players)
+    return Bootstrap(eq, mass, np.array([ranks_of(m) for m in mass]))
+
+
+def percentile_interval(samples: np.ndarray, alpha: float = ALPHA) -> tuple[np.ndarray, np.ndarray]:
+    """The bootstrap's percentile interval of each column (resamples where it failed left out)."""
+    return (np.nanpercentile(samples, 100 * alpha / 2, axis=0), np.nanpercentile(samples, 100 * (1 - alpha / 2), axis=0))
+
+
+# ---------------------------------------------------------------------------- dominance, targets
+
+
+def dominance(table: MetaTable, alpha: float = ALPHA) -> tuple[str, Interval]:
+    """How far the best strategy stands above the rest: its margin over an even field, the largest
+    ``gain_i`` at the uniform mix (a seat's per-seat share playing ``i`` against ``P - 1`` seats each
+    drawing uniformly from the population, minus the mix's own), with its interval read game by
+    game. 0 when every strategy does as well as the average against an even field; a dominant style
+    stands out by points of win share. Chosen over the best strategy's share against the
+    *equilibrium* field (every strategy the equilibrium uses gains exactly 0 there, whatever the
+    rules) and over the equilibrium's largest weight (which jumps between 0 and 1 as a rule moves):
+    it is linear in the table and moves smoothly with the rules, so a solver can aim at it. The
+    best is picked by its estimate (the maximum of several estimates leans high: a target's upper
+    end is the side that matters)."""
+    fields = Fields.of(table.counts)
+    uniform = np.full(table.k, 1 / table.k)
+    gains = fields.gains(table.payoffs(), uniform)
+    best = int(np.argmax(gains))
+    return table.names[best], linear_interval(table, fields.gain_coefficients(uniform, table.counts.shape)[best], alpha)
+
+
+MATRIX_COLUMNS = ("strategy", "field", "target", "tolerance")
+
+
+def read_target_matrix(path: str, names: tuple[str, ...]) -> pd.DataFrame:
+    """A designer's target win-rate matrix between named strategies (the TAG balancing competition's
+    form), as a CSV with the columns ``strategy,field,target,tolerance``: the one-against-the-field
+    cell (``strategy`` alone in a field of ``field``; ``field == strategy``: the mirror), its target
+    per-seat win share and the tolerance either side. Every problem is one line naming it."""
+    where = f"--target-matrix {path}"
+    try:
+        frame = pd.read_csv(path, dtype={"strategy": str, "field": str}, skipinitialspace=True)
+    except FileNotFoundError:
+        raise SimbalanceError(f"{where}: no such file") from None
+    except (OSError, ValueError, pd.errors.ParserError) as exc:
+        raise SimbalanceError(f"{where}: not a CSV table ({' '.join(str(exc).split())})") from None
+    if tuple(frame.columns) != MATRIX_COLUMNS:
+        raise SimbalanceError(f"{where}: the columns are {','.join(map(str, frame.columns))}; expected "
+                              f"{','.join(MATRIX_COLUMNS)}")
+    if frame.empty:
+        raise SimbalanceError(f"{where}: no cell; give at least one row")
+    for column in ("strategy", "field"):
+        unknown = sorted(set(frame[column]) - set(names))
+        if unknown:
+            raise SimbalanceError(f"{where}: {column} {', '.join(map(repr, unknown))} not in the population "
+                                  f"({', '.join(names)})")
+    twice = frame[frame.duplicated(["strategy", "field"])]
+    if len(twice):
+        r = twice.iloc[0]
+        raise SimbalanceError(f"{where}: the cell {r['strategy']} against {r['field']} is given twice")
+    for column, low, high in (("target", 0.0, 1.0), ("tolerance", 0.0, 1.0)):
+        values = pd.to_numeric(frame[column], errors="coerce")
+        bad = frame[~values.between(low, high)]
+        if len(bad):
+            r = bad.iloc[0]
+            raise SimbalanceError(f"{where}: {column} {r[column]} of the cell {r['strategy']} against {r['field']}: "
+                                  f"allowed a share from {low:g} to {high:g} (0.3 is 30%)")
+        frame[column] = values.astype(float)
+    return frame
+
+
+def judge_matrix(field: pd.DataFrame, targets: pd.DataFrame) -> pd.DataFrame:
+    """Each target cell against the field matrix's cell: ``meets`` when its whole interval lies within
+    target +- tolerance, ``misses`` when it lies wholly outside, else ``not settled``."""
+    cells = targets.merge(field, on=["strategy", "field"], how="left")
+    low, high = cells["target"] - cells["tolerance"], cells["target"] + cells["tolerance"]
+    inside = (cells["ci_low"] >= low) & (cells["ci_high"] <= high)
+    outside = (cells["ci_high"] < low) | (cells["ci_low"] > high)
+    cells["verdict"] = np.where(inside, "meets", np.where(outside, "misses", "not settled"))
+    return cells
+
+
+# ---------------------------------------------------------------------------- who beats whom
+
+
+def fields_of(k: int, size: int) -> list[np.ndarray]:
+    """Every field of ``size`` seats (a multiset of strategies), as counts."""
+    return list(compositions(k, size)) if size > 0 else [np.zeros(k, np.int64)]
+
+
+def switch_gains(table: MetaTable, alpha: float = ALPHA) -> pd.DataFrame:
+    """For every ordered pair (a, b) and every field of the other ``P - 1`` seats: what a seat gains
+    by playing ``a`` instead of ``b`` there, u_a(field + a) - u_b(field + b), read game by game."""
+    first, second, rows = [], [], []
+    for field in fields_of(table.k, table.players - 1):
+        label = composition_label(field, table.names) if field.sum() else "(no other seat)"
+        for a, b in itertools.permutations(range(table.k), 2):
+            with_a, with_b = field.copy(), field.copy()
+            with_a[a] += 1
+            with_b[b] += 1
+            first.append((table.row(with_a), a))
+            second.append((table.row(with_b), b))
+            rows.append({"strategy": table.names[a], "instead_of": table.names[b], "field": label})
+    found = differences(table, first, second, alpha)
+    out = pd.DataFrame(rows)
+    out["gain"] = [d.estimate for d in found]
+    out["ci_low"] = [d.low for d in found]
+    out["ci_high"] = [d.high for d in found]
+    return out
+
+
+def dominant(gains: pd.DataFrame, names: tuple[str, ...]) -> str | None:
+    """The strategy that does better than every other in its place against every field (each gain
+    told apart above 0), or None."""
+    for name in names:
+        mine = gains[gains["strategy"] == name]
+        if len(mine) and bool((mine["ci_low"] > 0).all()):
+            return name
+    return None
+
+
+def alike(gains: pd.DataFrame, names: tuple[str, ...]) -> list[tuple[str, str]]:
+    """Pairs of strategies whose payoffs are equal within their intervals against every field."""
+    out = []
+    for a, b in itertools.combinations(names, 2):
+        pair = gains[(gains["strategy"] == a) & (gains["instead_of"] == b)]
+        if len(pair) and bool(((pair["ci_low"] <= 0) & (pair["ci_high"] >= 0)).all()):
+            out.append((a, b))
+    return out
+
+
+def beats(table: MetaTable, alpha: float = ALPHA) -> pd.DataFrame:
+    """For every ordered pair: ``a`` alone in a field of ``b``, a's per-seat share minus each b
+    seat's in the same games; ``beats`` when its interval is above 0."""
+    first, second, rows = [], [], []
+    for a, b in itertools.permutations(range(table.k), 2):
+        counts = np.zeros(table.k, np.int64)
+        counts[a] += 1
+        counts[b] += table.players - 1
+        c = table.row(counts)
+        first.append((c, a))
+        second.append((c, b))
+        rows.append({"strategy": table.names[a], "field": table.names[b]})
+    found = differences(table, first, second, alpha)
+    out = pd.DataFrame(rows)
+    out["margin"] = [d.estimate for d in found]
+    out["ci_low"] = [d.low for d in found]
+    out["ci_high"] = [d.high for d in found]
+    out["beats"] = out["ci_low"] > 0
+    return out
+
+
+def cycles(edges: pd.DataFrame) -> list[tuple[str, str, str]]:
+    """Every A beats B beats C beats A (each cycle once, from its first strategy in the order given)."""
+    won = {(r.strategy, r.field) for r in edges.itertuples() if r.beats}
+    names = list(dict.fromkeys(edges["strategy"]))
+    out = []
+    for a, b, c in itertools.permutations(names, 3):
+        if names.index(a) < min(names.index(b), names.index(c)) and {(a, b), (b, c), (c, a)} <= won:
+            out.append((a, b, c))
+    return out
+
+
+# ---------------------------------------------------------------------------- seats under the mix
+
+
+def seat_balance(table: MetaTable, x: np.ndarray, alpha: float = ALPHA) -> tuple[pd.DataFrame, Interval, int, int]:
+    """Each seat's win share when every seat draws its strategy from ``x`` game by game: each game
+    of each composition weighs in by its lineup's probability over the games that played that
+    lineup; summed by game index (independent across indices), so the intervals are clustered by
+    game. Returns the seats' table, and the gap between the best and the worst seat with its
+    interval (Bonferroni over the seat pairs, the pair being picked after the fact) and the two
+    seats."""
+    p, k = table.players, table.k
+    totals = np.zeros((table.n, p))
+    for c in range(len(table.counts)):
+        lineups = table.seat_strategy[c]
+        prob = np.prod(x[lineups], axis=1)
+        if not prob.any():
+            continue
+        code = (lineups * (k ** np.arange(p))).sum(axis=1)
+        _, inverse, counts = np.unique(code, return_inverse=True, return_counts=True)
+        totals += (prob / counts[inverse])[:, None] * table.seat_wins[c]
+    rate = totals.sum(axis=0)
+    se = np.sqrt(table.n * totals.var(axis=0, ddof=1))
+    half = normal_half(se, alpha)
+    seats = pd.DataFrame({"player": np.arange(1, p + 1), "win_share": rate, "ci_low": rate - half, "ci_high": rate + half})
+    best, worst = int(np.argmax(rate)), int(np.argmin(rate))
+    diff = totals[:, best] - totals[:, worst]
+    pairs = max(p * (p - 1) // 2, 1)
+    gap_half = float(normal_half(math.sqrt(table.n * diff.var(ddof=1)), alpha / pairs))
+    gap = float(rate[best] - rate[worst])
+    return seats, Interval(gap, gap - gap_half, gap + gap_half), best, worst
+
+
+# ---------------------------------------------------------------------------- findings
+
+
+def _mix(names, x, low=None, high=None) -> str:
+    parts = []
+    for i in np.argsort(-x, kind="stable"):
+        if x[i] < UNUSED:
+            continue
+        ci = f" ({ci_text(low[i], high[i])})" if low is not None else ""
+        parts.append(f"{names[i]} {pct(x[i])}{ci}")
+    return ", ".join(parts)
+
+
+@dataclass(frozen=True)
+class MetaAnswer:
+    """What the analysis found on one table, for the findings and the page."""
+
+    names: tuple[str, ...]
+    players: int
+    equilibria: list  # every distinct equilibrium found, the most even first (the reported one)
+    weights: pd.DataFrame  # strategy, weight, ci_low, ci_high, gain, gain_ci_low, gain_ci_high, mass, ..., rank...
+    gains: pd.DataFrame  # switch_gains
+    edges: pd.DataFrame  # beats
+    seats: pd.DataFrame
+    seat_gap: Interval
+    best_seat: int
+    worst_seat: int
+    dominant: str | None
+    alike: list
+    cycles: list
+    starts: int
+
+
+def analyse(table: MetaTable, resamples: int = BOOTSTRAP, seed: int = 0) -> MetaAnswer:
+    """Everything the page says, from the table alone (module doc)."""
+    fields = Fields.of(table.counts)
+    u = table.payoffs()
+    found = equilibria(fields, u, seed)
+    starts = len(_starts(table.k, seed))
+    if not found:  # never seen: the table's own uniform mix keeps the page whole, and the finding says so
+        found = [np.full(table.k, 1 / table.k)]
+    x = found[0]
+    coef = fields.gain_coefficients(x, table.counts.shape)
+    gain = [linear_interval(table, coef[i]) for i in range(table.k)]
+    boot = bootstrap(table, fields, x, resamples, seed) if resamples else None
+    mass = alpha_rank(table.counts, u, table.players)
+    frame = pd.DataFrame({"strategy": table.names, "weight": x,
+                          "gain": [g.estimate for g in gain], "gain_ci_low": [g.low for g in gain],
+                          "gain_ci_high": [g.high for g in gain], "alpha_rank_mass": mass,
+                          "alpha_rank": ranks_of(mass)})
+    if boot is not None:
+        lo, hi = percentile_interval(boot.weights)
+        frame["ci_low"], frame["ci_high"] = np.minimum(lo, x), np.maximum(hi, x)  # the estimate always inside
+        lo, hi = percentile_interval(boot.mass)
+        frame["mass_ci_low"], frame["mass_ci_high"] = np.minimum(lo, mass), np.maximum(hi, mass)
+        lo, hi = percentile_interval(boot.ranks)
+        frame["rank_low"], frame["rank_high"] = np.floor(lo).astype(int), np.ceil(hi).astype(int)
+        frame["resamples_solved"] = int(np.isfinite(boot.weights[:, 0]).sum())
+    gains = switch_gains(table)
+    edges = beats(table)
+    seats, gap, best, worst = seat_balance(table, x)
+    return MetaAnswer(table.names, table.players, found, frame, gains, edges, seats, gap, best, worst,
+                      dominant(gains, table.names), alike(gains, table.names), cycles(edges), starts)
+
+
+def matrix_finding(cells: pd.DataFrame, measured: str) -> Finding:
+    """How the table stands against the designer's target matrix: the cells that meet, miss or are
+    not settled; the furthest miss (or unsettled cell) named with its interval."""
+    counts = cells["verdict"].value_counts()
+    meets, misses, open_ = (int(counts.get(v, 0)) for v in ("meets", "misses", "not settled"))
+    said = f"{meets} of {len(cells)} cells of the target matrix meet their targets, {misses} miss, {open_} not settled"
+    worst = cells[cells["verdict"] != "meets"]
+    if worst.empty:
+        r = cells.iloc[0]
+        return Finding("target_matrix", "low", f"{said}. Measured with {measured}.", float(r["win_share"]),
+                       (float(r["ci_low"]), float(r["ci_high"])), "#targets")
+    far = worst.loc[(worst["win_share"] - worst["target"]).abs().idxmax()]
+    ci = (float(far["ci_low"]), float(far["ci_high"]))
+    return Finding(
+        "target_matrix", "high" if misses else "medium",
+        f"{said}: the furthest, {far['strategy']} alone in a field of {far['field']}, wins {pct(far['win_share'])} "
+        f"({ci_text(*ci)}) for a target of {pct(far['target'])} +- {pct(far['tolerance'])}. Measured with {measured}.",
+        float(far["win_share"]), ci, "#targets")
+
+
+def meta_findings(answer: MetaAnswer, th: dict, measured: str, cells: pd.DataFrame | None = None) -> list[Finding]:
+    """The metagame in plain words (docs/meta.md, "Findings"); each sentence from its numbers."""
+    out = [] if cells is None else [matrix_finding(cells, measured)]
+    names, p = answer.names, answer.players
+    w = answer.weights.set_index("strategy")
+    margin = th["dominance_margin"]
+    if answer.dominant is not None:
+        d = answer.dominant
+        mine = answer.gains[answer.gains["strategy"] == d]
+        worst = mine.sort_values("gain").iloc[0]
+        ci = (float(worst["ci_low"]), float(worst["ci_high"]))
+        out.append(Finding(
+            "dominant_strategy", severity(float(worst["gain"]), ci, margin),
+            f"{d} is the best choice whatever the others play: against every field of the other {p - 1} "
+            f"seat{'s' if p > 2 else ''} a seat wins more playing {d} than playing any other strategy, by at least "
+            f"{pp(worst['gain'])} ({ci_text(*ci, fmt=pp)}, instead of {worst['instead_of']} against "
+            f"{worst['field']}); every other strategy is dominated by it. Measured with {measured}.",
+            float(worst["gain"]), ci, "#field"))
+    x = answer.equilibria[0]
+    has_ci = "ci_low" in w.columns
+    top = int(np.argmax(x))
+    ci = (float(w["ci_low"].iloc[top]), float(w["ci_high"].iloc[top])) if has_ci else None
+    evens = sum(entropy(e) > entropy(x) - 1e-9 for e in answer.equilibria)  # as even as the first
+    kind = (f"the only equilibrium found from {answer.starts} starts" if len(answer.equilibria) == 1 else
+            f"the most even of {len(answer.equilibria)} equilibria found" if evens == 1 else
+            f"the first found of {evens} equally even equilibria, of {len(answer.equilibria)} found")
+    mix = _mix(names, x, w["ci_low"].to_numpy() if has_ci else None, w["ci_high"].to_numpy() if has_ci else None)
+    out.append(Finding(
+        "equilibrium", "medium" if x.max() > 1 - UNUSED else "low",
+        f"Players who adapt settle on {mix} ({kind}"
+        f"{'; intervals from resampled games' if has_ci else ''}). Measured with {measured}.", float(x[top]), ci, "#equilibrium"))
+    better = [(names[i], float(w["gain"].iloc[i]), float(w["gain_ci_low"].iloc[i]), float(w["gain_ci_high"].iloc[i]))
+              for i in range(len(names)) if w["gain_ci_low"].iloc[i] > 0]
+    if better:
+        name, g, lo, hi = max(better, key=lambda b: b[1])
+        out.append(Finding(
+            "equilibrium_not_confirmed", "medium",
+            f"The mix found is not confirmed as an equilibrium: {name} does better against it than the mix itself, "
+            f"by {pp(g)} ({ci_text(lo, hi, fmt=pp)}).", g, (lo, hi), "#equilibrium"))
+    if len(answer.equilibria) > 1:
+        listed = "; ".join(_mix(names, e) for e in answer.equilibria)
+        out.append(Finding(
+            "equilibria_not_unique", "low",
+            f"The equilibrium is not unique: {len(answer.equilibria)} found ({listed}); the page reports the first "
+            "of them, the most even (the highest entropy), not one start's pick.", float(len(answer.equilibria)), None, "#equilibrium"))
+    unused = [i for i in range(len(names))
+              if all(e[i] < UNUSED for e in answer.equilibria) and w["gain_ci_high"].iloc[i] < 0]
+    if unused:
+        nearest = max(unused, key=lambda i: w["gain"].iloc[i])
+        ci = (float(w["gain_ci_low"].iloc[nearest]), float(w["gain_ci_high"].iloc[nearest]))
+        listed = ", ".join(names[i] for i in unused)
+        by = f" (each dominated by {answer.dominant})" if answer.dominant is not None else ""
+        out.append(Finding(
+            "dominated_strategies", severity(float(w["gain"].iloc[nearest]), ci, margin),
+            f"No equilibrium uses {listed}{by}: against the equilibrium mix each wins less per seat than the mix "
+            f"itself; a seat that leaves the mix for the nearest, {names[nearest]}, gains {pp(w['gain'].iloc[nearest])} "
+            f"({ci_text(*ci, fmt=pp)}). Measured with {measured}.", float(w["gain"].iloc[nearest]), ci, "#equilibrium"))
+    edges = answer.edges.set_index(["strategy", "field"])
+    twins = {b for _, b in answer.alike}  # a cycle through a copy of a strategy is the same cycle again
+    for a, b, c in [cyc for cyc in answer.cycles if not twins & set(cyc)][:3]:
+        links = [edges.loc[(a, b)], edges.loc[(b, c)], edges.loc[(c, a)]]
+        weakest = min(links, key=lambda r: r["margin"])
+        ci = (float(weakest["ci_low"]), float(weakest["ci_high"]))
+        said = "; ".join(f"{s} by {pp(r['margin'])} ({ci_text(r['ci_low'], r['ci_high'], fmt=pp)})"
+                         for s, r in zip((a, b, c), links, strict=True))
+        out.append(Finding(
+            "cycle", "low",
+            f"{a} beats {b} beats {c} beats {a}: alone at a table of the next, each wins more per seat than the "
+            f"others' seats ({said}). No style is best against every other: a healthy cycle.",
+            float(weakest["margin"]), ci, "#field"))
+    for a, b in answer.alike:
+        pair = answer.gains[(answer.gains["strategy"] == a) & (answer.gains["instead_of"] == b)]
+        far = pair.loc[pair["gain"].abs().idxmax()]
+        ci = (float(far["ci_low"]), float(far["ci_high"]))
+        out.append(Finding(
+            "alike_strategies", "low",
+            f"{a} and {b} play alike as far as these games tell: against every field their win shares agree "
+            f"within their intervals (the "
+            f"largest difference {pp(far['gain'])}, {ci_text(*ci, fmt=pp)}); the equilibrium may trade weight between "
+            "them and α-Rank splits one style's mass in two.", float(far["gain"]), ci, "#payoffs"))
+    gap = answer.seat_gap
+    b, wst = answer.best_seat, answer.worst_seat
+    seats = answer.seats
+    rate = seats["win_share"].to_numpy()
+    if gap.low > 0:
+        text = (f"Under the equilibrium mix (each seat drawing its strategy from it game by game) player {b + 1} "
+                f"wins {pct(rate[b])} ({ci_text(seats['ci_low'][b], seats['ci_high'][b])}) and player {wst + 1} "
+                f"{pct(rate[wst])}: a gap of {pp(gap.estimate)} ({ci_text(gap.low, gap.high, fmt=pp)}). This is the "
+                "seat finding to believe when players adapt.")
+    else:
+        text = (f"Under the equilibrium mix (each seat drawing its strategy from it game by game) the seats are "
+                f"even within the intervals: the widest gap, player {b + 1} over player {wst + 1}, is "
+                f"{pp(gap.estimate)} ({ci_text(gap.low, gap.high, fmt=pp)}).")
+    out.append(Finding("seat_balance_equilibrium", severity(gap.estimate, (gap.low, gap.high), th["seat_gap_min"]),
+                       text, gap.estimate, (gap.low, gap.high), "#seats"))
+    return ordered(out)
+
+
+__all__ = ["ALPHA_RANK", "BOOTSTRAP", "POPULATION", "Bootstrap", "Fields", "MetaTable", "alike", "alpha_rank",
+           "beats", "bootstrap", "composition_label", "compositions", "cycles", "differences", "dominant", "entropy",
+           "equilibria", "analyse", "meta_findings", "MetaAnswer", "field_matrix", "linear_interval", "payoff_records", "percentile_interval",
+           "dominance", "judge_matrix", "matrix_finding", "read_target_matrix", "ranks_of", "seat_balance", "solve", "switch_gains"]

@@ -1,0 +1,209 @@
+"""The metagame study (issue 55) on planted plug-in games whose answer is known exactly
+(tests/planted/edge_duel): rock, paper, scissors with known margins (one equilibrium, known; a
+cycle; no dominant strategy), the same game with a dominant style (named; the others dominated),
+and a preset that is a copy of a style (said to play alike). Bad input is one line."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+pytest.importorskip("numba")
+from planted.plugins import installed  # noqa: E402
+
+import simbalance.api as api  # noqa: E402
+from simbalance.cli.main import app  # noqa: E402
+
+GAME = "edge-duel"
+STYLES = "alpha,beta,gamma"
+MARGINS = (0.20, 0.10, 0.30)  # alpha over beta, beta over gamma, gamma over alpha (the game's config)
+KNOWN = np.array([MARGINS[1], MARGINS[2], MARGINS[0]]) / sum(MARGINS)  # (b, c, a) / (a + b + c)
+runner = CliRunner()
+
+
+@pytest.fixture(scope="module", autouse=True)
+def duel_game():
+    with installed("edge_duel"):
+        yield
+
+
+def kinds(result) -> dict:
+    found = {}
+    for f in result.findings():
+        found.setdefault(f.kind, []).append(f)
+    return found
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_rock_paper_scissors_the_known_equilibrium_inside_its_intervals_a_cycle_and_no_dominant(seed):
+    result = api.meta(GAME, strategies=STYLES, n=2000, bootstrap=100, seed=seed)
+    w = result.answer.weights
+    assert len(result.answer.equilibria) == 1
+    assert ((w["ci_low"] <= KNOWN) & (KNOWN <= w["ci_high"])).all(), (w, KNOWN)
+    assert np.allclose(w["weight"], KNOWN, atol=0.06)
+    found = kinds(result)
+    assert "dominant_strategy" not in found and "dominated_strategies" not in found
+    assert [f.text.split(":")[0] for f in found["cycle"]] == ["alpha beats beta beats gamma beats alpha"]
+    assert "Players who adapt settle on beta" in found["equilibrium"][0].text
+    assert found["seat_balance_equilibrium"][0].ci[0] <= 0  # the seats are fair by construction
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_dominant_style_is_named_and_the_others_dominated(seed):
+    result = api.meta(GAME, strategies=STYLES, n=1000, bootstrap=50, seed=seed, overrides=["rules.edge_ca=-30"])
+    found = kinds(result)
+    assert result.answer.dominant == "alpha"
+    assert found["dominant_strategy"][0].text.startswith("alpha is the best choice whatever the others play")
+    assert found["dominated_strategies"][0].text.startswith("No equilibrium uses beta, gamma (each dominated by alpha)")
+    assert np.allclose(result.answer.equilibria[0], [1, 0, 0])
+    assert "cycle" not in found
+    assert result.answer.weights.set_index("strategy").loc["alpha", "alpha_rank"] == 1
+
+
+def test_without_a_dominant_style_none_is_named_even_where_one_style_is_strongest():
+    # gamma beats alpha by only 5 points, while alpha beats beta by 20: alpha wins the most against
+    # the field on average, yet gamma beats it: nothing dominates
+    result = api.meta(GAME, strategies=STYLES, n=1000, bootstrap=0, seed=4, overrides=["rules.edge_ca=5"])
+    assert result.answer.dominant is None and "dominant_strategy" not in kinds(result)
+
+
+def test_a_copy_of_a_style_is_said_to_play_alike():
+    result = api.meta(GAME, n=1000, bootstrap=0, seed=5)  # the default population: the styles and alpha_twin
+    assert result.names == ("alpha", "beta", "gamma", "alpha_twin")
+    assert ("alpha", "alpha_twin") in result.answer.alike
+    assert len(result.answer.alike) == 1
+    cycles = kinds(result)["cycle"]
+    assert len(cycles) == 1  # the cycle through the copy is the same cycle, said once
+
+
+def test_the_folder_holds_the_page_the_numbers_and_the_payoff_table(tmp_path):
+    out = tmp_path / "meta"
+    done = runner.invoke(app, ["meta", GAME, "--strategies", STYLES, "--n", "300", "--bootstrap", "10",
+                               "--out", str(out)])
+    assert done.exit_code == 0, done.output
+    assert {p.name for p in out.iterdir()} >= {"meta.html", "meta.json", "payoffs.parquet", "findings.json",
+                                               "manifest.json", "field.png", "equilibrium.png", "alpha_rank.png"}
+    numbers = json.loads((out / "meta.json").read_text())
+    assert numbers["compositions"] == 6 and numbers["population"] == ["alpha", "beta", "gamma"]
+    html = (out / "meta.html").read_text()
+    assert html.index("Players who adapt") < html.index("id='figures'")  # findings first
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--strategies", "alpha,rock"], ["--strategies", "'rock'", "known: alpha"]),
+    (["--strategies", "alpha"], ["population of one"]),
+    (["--strategies", "alpha,alpha"], ["named twice"]),
+    (["--bootstrap", "-1"], ["--bootstrap", "-1"]),
+    (["--search", "mcts@8"], ["--search", "no search players"]),
+    (["--n", "1"], ["--n", "2"]),
+])
+def test_bad_input_is_one_line_exit_2_and_nothing_written(tmp_path, args, words):
+    out = tmp_path / "meta"
+    done = runner.invoke(app, ["meta", GAME, *args, "--out", str(out)])
+    assert done.exit_code == 2, done.output
+    lines = [line for line in done.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: "), done.stderr
+    for word in words:
+        assert word in lines[0], (word, lines[0])
+    assert not out.exists() and list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.exhaustive
+def test_the_bootstrap_intervals_cover_the_true_weights_at_the_nominal_rate():
+    """100 replications of rock, paper, scissors: each weight's 95% interval covers the known
+    weight in at least 88 (at 95% coverage, 88 or fewer happen with probability below 1%)."""
+    covered = np.zeros(3)
+    reps = 100
+    for seed in range(reps):
+        w = api.meta(GAME, strategies=STYLES, n=1000, bootstrap=200, seed=100 + seed).answer.weights
+        covered += ((w["ci_low"] <= KNOWN) & (KNOWN <= w["ci_high"])).to_numpy()
+    assert (covered >= 88).all(), covered
+
+
+@pytest.mark.exhaustive
+def test_a_search_player_at_one_budget_joins_the_population():
+    """``--search mcts@4``: the search player, made at that budget as the ladder makes its budgets, sits
+    in every composition it belongs to (compiles the search kernel: the exhaustive tier)."""
+    result = api.meta("captain-action", strategies="builder,bold", search="mcts@4", n=24, bootstrap=0, seed=2)
+    assert result.names == ("builder", "bold", "mcts@4")
+    assert len(result.table.counts) == 15  # 3 strategies at 4 seats
+    assert set(result.payoffs()["strategy"]) == {"builder", "bold", "mcts@4"}
+
+
+@pytest.mark.exhaustive
+def test_the_seat_gap_under_the_equilibrium_is_told_apart_no_more_often_than_its_level_on_fair_seats():
+    """edge-duel's seats are fair by construction: over 200 seeds the gap's 95% interval excludes 0
+    in at most 18 (at a 5% rate, 19 or more happen with probability about 1%; measured: 6 of 200)."""
+    told = sum(api.meta(GAME, strategies=STYLES, n=200, bootstrap=0, seed=seed).answer.seat_gap.low > 0
+               for seed in range(100, 300))
+    assert told <= 18, told
+
+
+def test_ctrl_c_keeps_the_finished_compositions_and_the_same_study_goes_on_to_the_same_answer(tmp_path, monkeypatch):
+    from simbalance.core.errors import RunInterrupted
+
+    monkeypatch.setenv("SIMBALANCE_CACHE_DIR", str(tmp_path))
+    shown = []
+
+    def interrupting(label):  # Ctrl-C as the fourth composition starts
+        shown.append(label)
+        if len(shown) == 4:
+            raise KeyboardInterrupt
+        return lambda *args: None
+
+    with pytest.raises(RunInterrupted, match="after 3 of 6 compositions; the finished ones are kept"):
+        api.meta(GAME, strategies=STYLES, n=300, bootstrap=5, seed=9, progress=interrupting)
+    assert len(list((tmp_path / "blocks").glob("meta-*/part-*.npz"))) == 3
+    shown.clear()
+    again = api.meta(GAME, strategies=STYLES, n=300, bootstrap=5, seed=9, progress=lambda label: shown.append(label))
+    assert len(shown) == 3 and shown[0].startswith(f"{GAME}: meta 4/6")  # only the three not played yet
+    whole = api.meta(GAME, strategies=STYLES, n=300, bootstrap=5, seed=9)
+    assert np.array_equal(again.table.wins, whole.table.wins)
+    assert again.answer.weights.equals(whole.answer.weights)
+    assert list((tmp_path / "blocks").glob("meta-*/*")) == []  # removed once the table was whole
+
+
+def test_dominance_is_the_best_margin_over_an_even_field_known_exactly():
+    # rock, paper, scissors: against an even field gamma wins (0.8 + 0.4 + 0.5) / 3, the average 1/2
+    best, margin = api.meta(GAME, strategies=STYLES, n=2000, bootstrap=0, seed=6).dominance
+    assert best == "gamma" and margin.low <= 1.7 / 3 - 0.5 <= margin.high
+    # alpha dominant: (0.5 + 0.7 + 0.8) / 3 against the average 1/2
+    best, margin = api.meta(GAME, strategies=STYLES, n=2000, bootstrap=0, seed=6,
+                            overrides=["rules.edge_ca=-30"]).dominance
+    assert best == "alpha" and margin.low <= 2 / 3 - 0.5 <= margin.high
+
+
+def test_the_target_matrix_judges_each_cell_by_its_interval(tmp_path):
+    path = tmp_path / "targets.csv"
+    path.write_text("strategy,field,target,tolerance\n"
+                    "alpha,beta,0.70,0.05\n"  # true 70%: meets
+                    "beta,gamma,0.50,0.05\n"  # true 60%: misses
+                    "alpha,gamma,0.25,0.05\n")  # true 20%, on the edge of 20% to 30%: not settled
+    result = api.meta(GAME, strategies=STYLES, n=2000, bootstrap=0, seed=7, target_matrix=str(path))
+    assert result.target_matrix["verdict"].tolist() == ["meets", "misses", "not settled"]
+    found = kinds(result)["target_matrix"][0]
+    assert found.severity == "high" and found.text.startswith(
+        "1 of 3 cells of the target matrix meet their targets, 1 miss, 1 not settled: the furthest, beta alone in a "
+        "field of gamma")
+
+
+@pytest.mark.parametrize("text, words", [
+    ("strategy,field,target,tolerance\nalpha,rock,0.5,0.1\n", ["field 'rock' not in the population"]),
+    ("strategy,field,target\nalpha,beta,0.5\n", ["the columns are strategy,field,target"]),
+    ("strategy,field,target,tolerance\nalpha,beta,0.5,0.1\nalpha,beta,0.6,0.1\n", ["alpha against beta", "twice"]),
+    ("strategy,field,target,tolerance\nalpha,beta,30,5\n", ["target 30", "0.3 is 30%"]),
+])
+def test_a_bad_target_matrix_is_one_line_before_any_game(tmp_path, text, words):
+    path = tmp_path / "targets.csv"
+    path.write_text(text)
+    out = tmp_path / "meta"
+    done = runner.invoke(app, ["meta", GAME, "--strategies", STYLES, "--target-matrix", str(path), "--out", str(out)])
+    assert done.exit_code == 2, done.output
+    lines = [line for line in done.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith(f"error: --target-matrix {path}"), done.stderr
+    for word in words:
+        assert word in lines[0], (word, lines[0])
+    assert not out.exists()
