@@ -122,3 +122,15 @@ def test_without_a_single_winner_there_is_no_surprising_win():
     assert found == loop_notable_games(result)
     assert [item["what"] for item in found] == ["a typical game", "the longest game"]
     assert found[1]["why"].endswith("(a stalemate)")
+
+
+@pytest.mark.parametrize(("lengths", "expected"), [((10, 10, 12, 12), 0), ((10, 8, 12, 12), 1)])
+def test_equally_surprising_wins_go_to_the_shorter_then_the_first_game(lengths, expected):
+    """Players 1 and 2 each win 2 games of 4 alone: equally surprising. The shorter of their games
+    is the surprising one; of two as short, the first."""
+    plan = lineup_plan(2)
+    result = planted_result(plan, winners=np.array([0b01, 0b10, 0b01, 0b10], np.uint8), length=np.array(lengths),
+                            end=np.full(4, END_WIN, np.int8), slots=np.array([[0, 1]] * 4))
+    found = notable_games(result)
+    assert found == loop_notable_games(result)
+    assert found[2]["game"] == expected and "win 50.0% " in found[2]["why"]
