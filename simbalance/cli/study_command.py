@@ -60,14 +60,23 @@ def study_command(study: Study):
 
         from simbalance.cli.findings_out import print_findings
         from simbalance.cli.terminal import RichProgress
+        from simbalance.core.blocks import cache_root
         from simbalance.report.run_folder import default_out_dir, hold_out_dir
         from simbalance.report.study_folder import write_folder
 
         params = params_from_options(study, typed)
-        target = out if out is not None else default_out_dir(f"{study.name}-{game}")
+        if study.out_file is not None:  # one file (fit-eval's eval.json)
+            target = out if out is not None else resolve(study.out_file)(game)
+        else:
+            target = out if out is not None else default_out_dir(f"{study.name}-{game}")
+        # a study of block jobs keeps its finished blocks in simbalance's cache for the same command again
+        kept = {"checkpoints": cache_root() / "blocks"} if study.keeps_blocks else {}
         with stops_on_ctrl_c(study) as stop:
-            hold_out_dir(target)  # checked, locked and writable before any game (issue 54)
-            result = study.run(settings, params, RichProgress)
+            if study.out_file is not None:
+                check_out_file(target)  # not a folder, writable: before any game
+            else:
+                hold_out_dir(target)  # checked, locked and writable before any game (issue 54)
+            result = study.run(settings, params, RichProgress, **kept)
             if stop():  # after the last game, before the folder: a Ctrl-C is never ignored
                 raise StudyStopped(f"{study.name} interrupted after its last game; nothing written")
             folder = write_folder(study, result, target, command_line())  # first: a full disk is one line
@@ -76,8 +85,13 @@ def study_command(study: Study):
                 resolve(study.view)(result, console)
             else:
                 show_tables(console, result.tables())
-            print_findings(console, result.findings(), page=str(folder / study.page))
-            Console(stderr=True).print(f"report: {folder / study.page}")
+            if study.out_file is not None:
+                if result.findings():
+                    print_findings(console, result.findings())
+                Console(stderr=True).print(f"wrote {folder} ({result.brief()})")
+            else:
+                print_findings(console, result.findings(), page=str(folder / study.page))
+                Console(stderr=True).print(f"report: {folder / study.page}")
         if stop():  # while the folder was written: it is whole, and the Ctrl-C still ends the command
             raise StudyStopped(f"{study.name} interrupted while its folder was written; it is whole: {folder}")
 
@@ -112,6 +126,17 @@ def stops_on_ctrl_c(study: Study):
             raise
         except RunInterrupted as stopped:  # a run of the study, stopped between chunks
             raise StudyStopped(f"{study.name} {stopped}; nothing written") from None
+
+
+def check_out_file(target: Path) -> None:
+    """A study's ``--out`` that is one file (core/study.Study.out_file): not a folder, and writable,
+    before any game."""
+    from simbalance.core.errors import SimbalanceError
+    from simbalance.report.files import check_report_path
+
+    if Path(target).is_dir():
+        raise SimbalanceError(f"--out {target}: a folder; name the file to write")
+    check_report_path("--out", Path(target))
 
 
 def params_from_options(study: Study, typed: dict[str, str]):

@@ -27,6 +27,11 @@ A study whose command is still written by hand names it in ``command`` (``"modul
 its API function in ``api``; the contract test holds those to the same behaviour (one-line errors,
 nothing written, one result whatever the threads) until they declare ``params`` too.
 
+A study of block jobs (card-value, fit-eval) declares ``keeps_blocks``: its ``run`` also takes
+``stop`` and ``checkpoints``, and its command keeps the finished blocks in simbalance's cache. A
+study whose ``--out`` is one file rather than a folder (fit-eval's eval.json) names the function of
+its default path in ``out_file``.
+
 A study that declares ``stoppable`` plays every run with :func:`stop_requested` as its ``stop``
 (``RunOptions(stop=...)``): its command turns Ctrl-C and SIGTERM into a stop after the chunk in
 play (cli/interrupts.interruptible), writes nothing and exits 130 (:class:`StudyStopped`); from
@@ -39,6 +44,7 @@ import contextlib
 import contextvars
 import dataclasses
 import importlib
+import inspect
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -71,6 +77,17 @@ def option(default: Any = dataclasses.MISSING, *, help: str, flag: str | None = 
     """A study parameter: a dataclass field with its help and command-line form. ``count``: a number
     of games (checked by core/plan.check_n; with ``zero`` also 0, which turns the part off)."""
     return field(default=default, metadata={"option": Option(help, flag, count, zero, shown, positional, kind)})
+
+
+def names_of(text: str | list[str] | tuple[str, ...] | None, flag: str) -> list[str] | None:
+    """A parameter that names things (strategies, cards): ``"a,b"`` as typed -> ["a", "b"], a list
+    or tuple from the API as it is, None as None; an empty name is one line naming ``flag``."""
+    if text is None:
+        return None
+    names = [s.strip() for s in text.split(",")] if isinstance(text, str) else list(text)
+    if not names or not all(isinstance(n, str) and n for n in names):
+        raise SimbalanceError(f"{flag} {text!r}: an empty name")
+    return names
 
 
 def option_of(f: dataclasses.Field) -> Option:
@@ -175,6 +192,14 @@ class Study:
     api_name: str | None = None  # default: name with "-" as "_"
     plays: bool = True  # whether it plays games (the contract test runs it on 1 and 2 threads)
     stoppable: bool = False  # its runs ask stop_requested() between chunks (Ctrl-C, SIGTERM: exit 130)
+    # its run plays block jobs (core/blocks.py) and also takes ``stop`` and ``checkpoints`` (a folder
+    # for the finished blocks): its command gives it simbalance's cache, so that the same command
+    # after a Ctrl-C plays only the blocks not yet kept (card-value, fit-eval; stoppable too)
+    keeps_blocks: bool = False
+    # "module:function(game) -> Path": the study writes one file, not a folder (fit-eval's eval.json);
+    # its --out names that file and this gives the default; its last line is "wrote <file> (<brief>)",
+    # result.brief() saying what the file holds
+    out_file: str | None = None
 
     @property
     def entry_name(self) -> str:
@@ -208,5 +233,7 @@ def check_study(study: Study) -> None:
     for f in dataclasses.fields(study.params):
         if "option" not in f.metadata or not option_of(f).help:
             fail(f"parameter {f.name}: declare it with core.study.option(help=...)")
+    if study.keeps_blocks and not {"stop", "checkpoints"} <= set(inspect.signature(study.run).parameters):
+        fail("a study that keeps its blocks takes run(settings, params, progress, *, stop, checkpoints)")
     if not study.summary or not study.out_help or not study.page:
         fail("give summary, out_help and page (the command's help, its --out help, the file to open)")

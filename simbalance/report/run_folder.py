@@ -340,6 +340,7 @@ def _temporary_folder(out: Path):
             # leaves it under a leftover's name, marker and all, for the next start to remove
             old = Path(tempfile.mkdtemp(prefix=_writing_prefix(out), dir=out.parent))
             os.rename(out, old)
+        fault("before the folder's rename")  # every study's folder, whole, not yet in place (tests: a kill here)
         tmp.rename(out)
         if old is not None:
             shutil.rmtree(old)
