@@ -162,7 +162,7 @@ class StudyStopped(RunInterrupted):
     """A stoppable study stopped by Ctrl-C or SIGTERM: nothing written (a study's folder is whole or
     absent); the command line prints the message and exits 130."""
 
-    def __init__(self, message: str):  # noqa: super-init-not-called (RunInterrupted formats a run's)
+    def __init__(self, message: str):  # RunInterrupted formats a run's message: skip its __init__
         Exception.__init__(self, message)
 
 
