@@ -63,7 +63,7 @@ def _setup(tmp_path, case: str) -> None:
         data = json.loads(open("configs/baselines/find-dr-evil.json").read())
         data = {**data, "engine_version": 99} if "engine" in case else {**data, "kind": "compare"}
         (tmp_path / ("find-dr-evil.json" if "engine" in case else "kind.json")).write_text(json.dumps(data))
-    if case.startswith("issue 54: card values"):
+    if case.startswith(("issue 54: card values", "card values")):
         import json
         import os
 
@@ -72,6 +72,8 @@ def _setup(tmp_path, case: str) -> None:
             [{"card": ["x"], "value": 0.1}]}
         if "fifo" in case:
             os.mkfifo(tmp_path / "card_value.json")
+        elif "nested" in case:  # valid JSON too deep for Python's parser: it was a RecursionError traceback
+            (tmp_path / "card_value.json").write_text("[" * 100_000 + "]" * 100_000)
         else:
             (tmp_path / "card_value.json").write_text(json.dumps({"game": "find-dr-evil", **entry}))
     if case == "corrupt checkpoint":
@@ -278,6 +280,8 @@ CASES = {
                                                    "--out", "{tmp}/s2"], "priority[0].card = [\"x\"]: expected a card's name"),
     "issue 54: card values a fifo": (["solve", "find-dr-evil", "--card-values", "{tmp}", "--out", "{tmp}/s3"],
                                      "card_value.json is not a regular file"),
+    "card values nested too deep": (["solve", "find-dr-evil", "--card-values", "{tmp}/card_value.json",
+                                     "--out", "{tmp}/s4"], "card_value.json: cannot read it (nested too deep)"),
 }
 
 

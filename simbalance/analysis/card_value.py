@@ -293,7 +293,8 @@ def card_priority(source, game: str) -> list[dict]:
     the shape card-value writes before anything uses it: ``game`` the solved game's, ``priority`` a
     list of objects, each with ``card`` a name and ``value`` a number (or null: no value), and
     ``ci_low``, ``ci_high``, ``states`` numbers or null where present. Anything else, a file that
-    is not a regular file (a FIFO would block the read) or is not JSON, is one line naming it."""
+    is not a regular file (a FIFO would block the read), is not JSON or is nested too deep for the
+    parser, is one line naming it."""
     import json
     import math
     import stat
@@ -315,8 +316,9 @@ def card_priority(source, game: str) -> list[dict]:
             if not stat.S_ISREG(path.stat().st_mode):
                 raise ConfigError(f"{where}: {path} is not a regular file (a FIFO, a device); {expected}")
             data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError) as exc:
-            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else "not JSON"
+        except (OSError, ValueError, RecursionError) as exc:  # valid JSON too deep for the parser: RecursionError
+            reason = (exc.strerror if isinstance(exc, OSError) and exc.strerror else
+                      "nested too deep" if isinstance(exc, RecursionError) else "not JSON")
             raise ConfigError(f"{where}: cannot read it ({reason}); {expected}") from None
     if not isinstance(data, dict) or not isinstance(data.get("priority"), list):
         raise ConfigError(f"{where}: no card values in it; {expected}")
