@@ -28,6 +28,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import math
 import os
 import stat
 import time
@@ -144,8 +145,8 @@ def _fits(value, kind) -> bool:
         return any(_fits(value, k) for k in kind)
     if kind == WHOLE:
         return isinstance(value, int) and not isinstance(value, bool) and value >= 0
-    if kind == NUMBER:
-        return isinstance(value, int | float) and not isinstance(value, bool)
+    if kind == NUMBER:  # seconds: NaN or infinity would reach the manifest as JSON that is not JSON
+        return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value) and value >= 0
     return isinstance(value, kind)
 
 
@@ -161,7 +162,7 @@ def check_state(state: object, path: Path) -> dict:
                                   "delete the folder and run again from the start")
         if not _fits(state[key], kind):
             raise CheckpointError(f"{where}: {key!r} is {json.dumps(state[key])[:60]}, not {_type_word(kind)}"
-                                  + (" of at least 0" if kind == WHOLE else "") + "; the checkpoint was edited: "
+                                  + (" of at least 0" if kind in (WHOLE, NUMBER) else "") + "; the checkpoint was edited: "
                                   "delete the folder and run again from the start")
     return state
 

@@ -90,7 +90,9 @@ def test_an_edited_state_is_refused_by_the_checksum(interrupted):
     (lambda s: list(s), "its state is a list, not an object"),
     (lambda s: {k: v for k, v in s.items() if k != "chunks_done"}, "its state has no 'chunks_done'"),
     (lambda s: {**s, "chunks_done": "2"}, "its state: 'chunks_done' is \"2\", not a whole number"),
-], ids=["no args", "a list", "no chunks_done", "chunks_done a string"])
+    (lambda s: {**s, "play_seconds": float("nan")}, "its state: 'play_seconds' is NaN, not a number of at least 0"),
+    (lambda s: {**s, "play_seconds": -5}, "its state: 'play_seconds' is -5, not a number of at least 0"),
+], ids=["no args", "a list", "no chunks_done", "chunks_done a string", "play_seconds NaN", "play_seconds negative"])
 def test_a_state_that_does_not_fit_the_schema_is_one_line(interrupted, edit, words):
     edit_state(interrupted, edit)
     checkpoint = interrupted / "checkpoint.npz"
