@@ -183,16 +183,17 @@ def _arrays_digest(arrays: dict[str, np.ndarray]) -> str:
 
 
 def _regular_file(path: Path) -> bool:
-    """Whether ``path`` is a regular file (False when missing); a FIFO, a device, a socket or a
-    folder is refused before anything opens it (opening a FIFO blocks)."""
+    """Whether ``path`` is a regular file (False when missing); a FIFO, a device, a socket, a
+    folder or a symbolic link is refused before anything opens it (opening a FIFO blocks; a resume
+    writes records.bin, and through a link it wrote into the file the link names, outside the folder)."""
     try:
-        info = path.stat()
+        info = path.lstat()
     except FileNotFoundError:
         return False
     except OSError as exc:
         raise CheckpointError(f"checkpoint {path}: cannot be read ({exc.strerror or exc})") from None
     if not stat.S_ISREG(info.st_mode):
-        raise CheckpointError(f"checkpoint {path}: is not a regular file (a FIFO, a device or a folder); a checkpoint "
+        raise CheckpointError(f"checkpoint {path}: is not a regular file (a FIFO, a device, a folder or a link); a checkpoint "
                               "holds regular files only: delete the folder and run again from the start")
     return True
 

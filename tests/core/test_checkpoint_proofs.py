@@ -135,6 +135,20 @@ def test_a_fifo_in_the_checkpoint_is_refused_without_blocking(interrupted, name)
     assert not (interrupted.parent / ".r.lock").exists() and not (interrupted.parent / "r").exists()
 
 
+@pytest.mark.parametrize("name", ["checkpoint.npz", "records.bin"])
+def test_a_link_in_the_checkpoint_is_refused_and_its_target_left_alone(interrupted, tmp_path, name):
+    """A checkpoint file that is a symbolic link (to a file of the user's): a resume wrote the rest of
+    the run's records through it, into that file, and exited 0."""
+    target = interrupted / name
+    elsewhere = tmp_path / f"users-{name}"
+    target.rename(elsewhere)
+    target.symlink_to(elsewhere)
+    before = elsewhere.read_bytes()
+    message = refused_and_nothing_written(interrupted, resume(interrupted))
+    assert f"checkpoint {target}: is not a regular file" in message
+    assert elsewhere.read_bytes() == before and target.is_symlink()
+
+
 def test_random_bytes_are_not_called_pickled_data(interrupted):
     (interrupted / "checkpoint.npz").write_bytes(np.random.default_rng(1).bytes(4096))
     message = refused_and_nothing_written(interrupted, resume(interrupted))
