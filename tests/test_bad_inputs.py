@@ -76,6 +76,8 @@ def _setup(tmp_path, case: str) -> None:
             (tmp_path / "card_value.json").write_text("[" * 100_000 + "]" * 100_000)
         else:
             (tmp_path / "card_value.json").write_text(json.dumps({"game": "find-dr-evil", **entry}))
+    if case == "baseline nested too deep":  # valid JSON: it was a RecursionError traceback
+        (tmp_path / "deep.json").write_text("[" * 100_000 + "]" * 100_000)
     if case == "corrupt checkpoint":
         from simbalance.core.owned import CHECKPOINT_FOLDER, mark
 
@@ -280,6 +282,8 @@ CASES = {
                                                    "--out", "{tmp}/s2"], "priority[0].card = [\"x\"]: expected a card's name"),
     "issue 54: card values a fifo": (["solve", "find-dr-evil", "--card-values", "{tmp}", "--out", "{tmp}/s3"],
                                      "card_value.json is not a regular file"),
+    "baseline nested too deep": (["check", "{tmp}/deep.json", "--n", "10"],
+                                  "deep.json cannot be read: nested too deep"),
     "card values nested too deep": (["solve", "find-dr-evil", "--card-values", "{tmp}/card_value.json",
                                      "--out", "{tmp}/s4"], "card_value.json: cannot read it (nested too deep)"),
 }

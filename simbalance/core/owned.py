@@ -64,7 +64,7 @@ def marker_of(folder: Path) -> dict | None:
         if not stat.S_ISREG(info.st_mode) or info.st_size > MARKER_MOST_BYTES:
             return None
         body = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):  # JSON nested too deep for the parser is not ours either
         return None
     if (not isinstance(body, dict) or body.get("written_by") != WRITTEN_BY
             or body.get("kind") not in (RUN_FOLDER, WRITING, CHECKPOINT_FOLDER)):

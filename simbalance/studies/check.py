@@ -104,6 +104,8 @@ def read_baseline(path: Path) -> dict:
         raise ConfigError(f"baseline {path} does not exist") from None
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise ConfigError(f"baseline {path} cannot be read: {' '.join(str(exc).split())}") from None
+    except RecursionError:  # valid JSON nested deeper than Python's parser goes (a baseline nests 4 levels)
+        raise ConfigError(f"baseline {path} cannot be read: nested too deep; re-create it with `simbalance baseline`") from None
     where = f"baseline {path}"
     redo = "re-create it with `simbalance baseline`"
     if not isinstance(data, dict):

@@ -11,6 +11,7 @@ import subprocess
 import sys
 import time
 
+import pytest
 from one_line import interrupted_run, one_line_error
 from typer.testing import CliRunner
 
@@ -31,6 +32,22 @@ def test_a_folder_with_a_manifest_json_of_its_own_is_not_replaced(tmp_path):
     assert f"--out {mine}" in message and "not a run folder simbalance wrote" in message
     assert (mine / "precious.txt").read_text() == "thesis" and sorted(p.name for p in mine.iterdir()) == [
         "manifest.json", "precious.txt"]
+
+
+@pytest.mark.parametrize("marker", ["nested", "folder"])
+def test_a_marker_simbalance_did_not_write_is_not_taken_for_one(tmp_path, marker):
+    """A ``.simbalance`` of the user's in their folder: JSON nested too deep for Python's parser (a
+    RecursionError traceback, exit 1) or a folder. The folder is the user's: one line, nothing removed."""
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    if marker == "nested":
+        (mine / ".simbalance").write_text("[" * 100_000 + "]" * 100_000)
+    else:
+        (mine / ".simbalance").mkdir()
+    (mine / "precious.txt").write_text("thesis")
+    message = one_line_error(runner.invoke(app, [*SMALL, "--out", str(mine)]))
+    assert f"--out {mine}" in message and "not a run folder simbalance wrote" in message
+    assert (mine / "precious.txt").read_text() == "thesis" and (mine / ".simbalance").exists()
 
 
 def test_a_file_added_to_a_run_folder_stops_its_replacement(tmp_path):
