@@ -58,13 +58,21 @@ def user_strategy_kernel(engine, game: str, spec: str):
     """The engine's kernel with the user's function deciding for the ``plugin`` seats."""
     if engine.user_strategy is None:
         raise ConfigError(f"{game}: this engine does not take plug-in strategies yet")
+    from simbalance.core import plugin_guard
+
     fn = load_user_strategy(spec)
+    # The probe game is a whole game of the user's code, played here: the guard's watchdog covers it as
+    # a chunk (a function that loops once hands are small, which the probe's sample never reaches,
+    # hung here with SIGTERM ignored; its compile counts too, far below the limit).
+    plugin_guard.chunk_started(0, 1)
     try:
         kernel = engine.user_strategy.kernel(fn)  # compiles it and plays a probe game
     except ConfigError:
         raise
     except (SystemExit, Exception) as exc:  # the user's code raised while playing the probe game
         raise ConfigError(_raised(spec, exc)) from None
+    finally:
+        plugin_guard.chunk_ended()
     return _guarded(kernel, spec)
 
 

@@ -172,3 +172,34 @@ def test_a_strategy_that_exits_abruptly_mid_run_is_one_line_exit_2(site, tmp_pat
     line = one_line(code, out)
     assert line.startswith(f"error: --strategy-file {spec}: the process ended abruptly (exit 0)"), line
     assert not (tmp_path / "r").exists()
+
+
+LOOPS = '''
+from numba import njit
+
+
+@njit
+def choose(hand, playable, top_background, top_character, hand_sizes, seat, direction, cards, state):
+    if hand_sizes[seat] <= 2:  # never in the probe's sample (hands of 7): in the first whole game
+        x = 0
+        while x != -1:
+            x = (x + 1) % 1000
+    for card in range(cards.shape[0]):
+        if (playable >> card) & 1:
+            return card
+    return -1
+'''
+
+
+def test_a_strategy_that_loops_in_its_first_whole_game_is_stopped(site, tmp_path):
+    """The strategy's kernel is compiled on one whole game before the run's chunks: a function that
+    loops once hands are small hung there (the watchdog did not cover it; SIGTERM was ignored)."""
+    path = tmp_path / "loops.py"
+    path.write_text(LOOPS)
+    spec = f"{path}:choose"
+    code, out, seconds = command(site, "run", "lady-actions-escape", "--n", "500", "--out", str(tmp_path / "r"),
+                                 "--players", "2", "--strategies", "plugin,random", "--strategy-file", spec, "--quiet",
+                                 env={"SIMBALANCE_CHUNK_SECONDS": "30"}, seconds=200)
+    line = one_line(code, out)
+    assert line.startswith(f"error: --strategy-file {spec}: a chunk of games"), line
+    assert "did not finish within 30 s" in line and not (tmp_path / "r").exists()
