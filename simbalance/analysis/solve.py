@@ -677,6 +677,13 @@ def solve_findings(*, targets: list[Target], knobs: list[Knob], today: dict, ans
     elif refuted_all:
         what = (f"none of the {len(tried) if tried is not None else 0} changes tried meets {goal}{under} (each is "
                 "refuted by its 95% interval; not every combination of the knobs was tried)")
+    elif budget_spent and not unsettled:  # the budget ran out with nothing open: say what was and was not tried
+        n = len(tried) if tried is not None else 0
+        what = (f"none found within the budget for {goal}{under}: "
+                + ("the budget ran out before any change was tried (the notes say what today's rules and the "
+                   "verification need; a longer --budget searches)" if not n else
+                   f"the {n} change{'s' * (n != 1)} tried {'is' if n == 1 else 'are each'} refuted by "
+                   "its 95% interval, and the budget ran out before the search went further"))
     else:
         why = "the budget ran out" if budget_spent else (
             # the cap is on one block (--verify-n), not on a candidate's games: those add up to almost twice it
@@ -722,10 +729,13 @@ def wider_end(knob: Knob, side: str, plays: Callable[[Knob, Any], bool] | None =
     ``side`` ("top" or "bottom"): the range's width beyond it (a count stays at 0 or above), shrunk
     step by step (the knob's step; 1 for a whole number; a quarter of the width otherwise) to the
     widest end the engine plays (``plays(knob, value)``: the solve's own refusal check on the setup
-    it started from, e.g. no 0 actions a turn), or None when no value beyond the end plays."""
+    it started from, e.g. no 0 actions a turn) whose grid the solve still takes (at most GRID_MOST
+    values on the knob's step: captain-action's -20:20 widened to -20:60 would be 81), or None when no
+    value beyond the end does."""
     width = knob.high - knob.low
     whole = isinstance(knob.today, int)
     unit = knob.step if knob.step else (1 if whole else width / 4)
+    grid = knob.step or 1  # the widened range's step, as make_knob counts its values
     floor = 0 if knob.low >= 0 else -math.inf  # a count stays a count
     edge = knob.high if side == "top" else knob.low
     sign = 1 if side == "top" else -1
@@ -734,6 +744,8 @@ def wider_end(knob: Knob, side: str, plays: Callable[[Knob, Any], bool] | None =
     for j in range(steps, 0, -1):  # the widest first
         value = edge + sign * j * unit
         value = int(round(value)) if whole and float(value).is_integer() else value
+        if math.floor((abs(value - edge) + width) / grid + 1e-9) + 1 > GRID_MOST:
+            continue  # the solve refuses a grid this long
         if plays is None or plays(knob, value):
             return value
     return None

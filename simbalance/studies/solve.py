@@ -730,12 +730,12 @@ def solve(
 
     first_need = one + today_rest
     if not held:
-        under = (f"under {', '.join(m.name for m in cheap)} alone; not settled under "
+        under = (f"is verified under {', '.join(m.name for m in cheap)} alone; not settled under "
                  f"{', '.join(m.name for m in costly)} (a longer --budget settles it)" if cheap_held else
-                 "not even under the heuristics: a change the search finds is given unverified")
+                 "is given unverified (not even its verification under the heuristics fits)")
         short.append(f"the budget cannot hold the verification of one answer: about {first_need / 60:.1f} min "
                      f"measured ({costs.words()}), {max(left, 0) / 60:.1f} min left after today's rules; a change "
-                     f"the search finds is verified {under}")
+                     f"the search finds {under}")
     elif held < answers:
         short.append(f"the budget holds the verification of {held} of the {answers} answers asked (about "
                      f"{one / 60:.1f} min each, measured: {costs.words()}): the search leaves time for {held}")

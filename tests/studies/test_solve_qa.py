@@ -12,6 +12,7 @@ from test_solve_inputs import rule_duel  # noqa: F401  (the fixture)
 from typer.testing import CliRunner
 
 import simbalance
+from simbalance.analysis.solve import Target
 from simbalance.cli.main import app
 
 runner = CliRunner()
@@ -118,3 +119,41 @@ def test_models_on_a_game_without_decisions_does_not_offer_a_search_player(rule_
     lines = [line for line in res.output.splitlines() if line.strip()]
     assert len(lines) == 1 and "unknown player 'mcts@8'" in lines[0], res.output
     assert "mcts@32" not in lines[0], lines[0]
+
+
+def test_a_wider_range_suggested_is_one_the_solver_takes():
+    """qa51b: captain-action's own [knobs] give compensation.points.1 = [-20, 20] (41 values). A
+    closest change at its top got "try a wider one, --knob compensation.points.1=-20:60": 81 values,
+    which the solve refuses ("81 values; at most 64"). The hint must be a --knob the solve takes."""
+    from test_solve_inputs import _edge_hint
+
+    from simbalance.analysis.solve import parse_knob
+    from simbalance.core.config import load_config
+
+    cfg = load_config("captain-action")
+    for knob, at in (("compensation.points.1=-20:20", "high"), ("compensation.points.1=-20:20", "low"),
+                     ("rules.countdown=6:14", "high")):
+        text = _edge_hint("captain-action", knob, at)
+        assert "try a wider one, --knob " in text, text
+        hinted = text.split("try a wider one, --knob ")[1].split(" ")[0].rstrip(".")
+        parse_knob(hinted, cfg, "captain-action")  # raises ConfigError on a range the solve refuses
+
+
+def test_a_search_the_budget_stopped_before_any_change_says_so():
+    """qa51b: `solve captain-action --target length_median=4:99 --target balance=0.8:1 --budget 1m`
+    (default models; compiling and today's rules took the minute) tried no change at all, and said
+    "none found within the budget ...: 0 changes still possible, not settled (the budget ran out)",
+    as if every change had been judged. Nothing was tried: the words must say so."""
+    import pandas as pd
+
+    from simbalance.analysis.solve import OPEN, parse_knob, solve_findings
+    from simbalance.core.config import load_config
+
+    knob = parse_knob("rules.points_per_action_boy=4:12", load_config("captain-action"), "captain-action")
+    targets = [Target("balance", 0.8, 1.0)]
+    found = solve_findings(targets=targets, knobs=[knob], today={"verdict": OPEN, "tests": [], "models": {}},
+                           answers=[], closest=None, interrupted=False, game="captain-action", side_effects={},
+                           budget_spent=True, unsettled=0, tried=pd.DataFrame(), verify_n=100_000)
+    text = next(f.text for f in found if f.kind == "no_solution")
+    assert "0 changes still possible" not in text, text
+    assert "before any change was tried" in text, text
