@@ -705,8 +705,12 @@ def solve_findings(*, targets: list[Target], knobs: list[Knob], today: dict, ans
                          "ci_high": best[f"{name}_ci_high"]}
                 model = best.get(f"{name}_model")
                 said.append(test_words(shown) + (f" under {model}" if models and len(models) > 1 and model else ""))
-        text += (f" The closest: {describe_change(change, {k.key: k for k in knobs})} ({best['verdict']} after "
-                 f"{int(best['games']):,} games per player model): {'; '.join(said)}.")
+        if best["verdict"] == MEETS:  # met in the race (its models only), not on fresh games under every model
+            where = best.get("meets_under") or "the search's models"
+            state = f"met in the search under {where} after {int(best['games']):,} games"
+        else:
+            state = f"{best['verdict']} after {int(best['games']):,} games per player model"
+        text += f" The closest: {describe_change(change, {k.key: k for k in knobs})} ({state}): {'; '.join(said)}."
         number = float(best["shortfall"])
         edges = [k for k in knobs if k.kind == NUMBER and k.key in change and change[k.key] in (k.low, k.high)]
         for k in edges:

@@ -157,3 +157,28 @@ def test_a_search_the_budget_stopped_before_any_change_says_so():
     text = next(f.text for f in found if f.kind == "no_solution")
     assert "0 changes still possible" not in text, text
     assert "before any change was tried" in text, text
+
+
+def test_the_closest_that_met_in_the_search_only_is_not_said_to_meet():
+    """qa51b: `solve captain-action --set rules.call_timing=before_draw --target length_median=4:99
+    --target balance=0.8:1 --knob rules.points_per_action_boy=4:12 --knob deck.wildcards.captain_action=0:8
+    --models builder,mcts@2000 --verify-n 2e4 --seed 1`: every change that met under builder in the
+    race failed under mcts@2000 on fresh games, and the page said "No change found: ... The closest:
+    ... (meets after 6,000 games per player model)": a change said to meet beside "no change found",
+    and 6,000 games under a model (mcts@2000) that played 200. It met in the search, under the race's models."""
+    import pandas as pd
+
+    from simbalance.analysis.solve import MEETS, OPEN, parse_knob, solve_findings
+    from simbalance.core.config import load_config
+
+    knob = parse_knob("rules.points_per_action_boy=4:12", load_config("captain-action"), "captain-action")
+    closest = pd.DataFrame([{knob.key: 4, "verdict": MEETS, "games": 6000, "shortfall": 0.0, "p_worst": 0.001,
+                             "meets_under": "builder at every seat", "balance": 0.83, "balance_ci_low": 0.81,
+                             "balance_ci_high": 0.85}])
+    found = solve_findings(targets=[Target("balance", 0.8, 1.0)], knobs=[knob],
+                           today={"verdict": OPEN, "tests": [], "models": {}}, answers=[], closest=closest,
+                           interrupted=False, game="captain-action", side_effects={}, budget_spent=False,
+                           models=["builder at every seat", "mcts@2000 at every seat"], unsettled=0)
+    text = next(f.text for f in found if f.kind == "no_solution")
+    assert "(meets after" not in text, text
+    assert "met in the search under builder at every seat after 6,000 games" in text, text
