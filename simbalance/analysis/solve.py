@@ -585,6 +585,18 @@ def test_words(t: dict) -> str:
             f"{_metric_value(m, t['ci_high'])})")
 
 
+# why a player model was not played on a change that met under the others: the budget left could not
+# hold its games (studies/solve.settle_costly); the change is then not settled, never refuted
+UNPLAYED_BUDGET = "not played: the budget left could not hold its games"
+
+
+def _held_back(answers: list[Answer]) -> list[str]:
+    """The player models the budget kept from the given changes' verification (not played there)."""
+    names = [m["model"] for a in answers for m in a.models or []
+             if m["verdict"] == "not played" and m.get("reason") == UNPLAYED_BUDGET]
+    return list(dict.fromkeys(names))
+
+
 def solve_findings(*, targets: list[Target], knobs: list[Knob], today: dict, answers: list[Answer],
                    closest: pd.DataFrame | None, interrupted: bool, game: str, side_effects: dict[str, str],
                    budget_spent: bool = False, models: list[str] | None = None, keeps: list | None = None,
@@ -657,9 +669,15 @@ def solve_findings(*, targets: list[Target], knobs: list[Knob], today: dict, ans
     split_only = [a for a in answers if not a.found]
     answers = [a for a in answers if a.found]
     if answers and not split:  # candidates that met the targets in the search but not on fresh games
+        # not settled is no failure: say which, and the models the budget kept from them
+        held = _held_back(answers)
+        verb = ("are not settled on fresh games" if all(a.judged["verdict"] == OPEN for a in answers)
+                else f"did not meet {goal} on fresh games")
         out.append(Finding("solution_not_verified", HIGH,
-                           f"The search's best changes did not meet {goal} on fresh games{under}: "
-                           + "; ".join(f"{a.words} ({a.judged['verdict']})" for a in answers) + ".",
+                           f"The search's best changes {verb}{under}: "
+                           + "; ".join(f"{a.words} ({a.judged['verdict']})" for a in answers)
+                           + (f"; not played under {_and(held)}: the budget left could not hold its games" if held
+                              else "") + ".",
                            None, None, "#verified"))
     unsettled += sum(1 for a in answers + split_only if a.judged["verdict"] == OPEN)  # still possible on fresh games
     refuted_all = unsettled == 0 and not budget_spent and not interrupted
@@ -685,7 +703,10 @@ def solve_findings(*, targets: list[Target], knobs: list[Knob], today: dict, ans
                    f"the {n} change{'s' * (n != 1)} tried {'is' if n == 1 else 'are each'} refuted by "
                    "its 95% interval, and the budget ran out before the search went further"))
     else:
+        held = _held_back([a for a in answers + split_only if a.judged["verdict"] == OPEN])
         why = "the budget ran out" if budget_spent else (
+            f"the budget left could not hold their games under {_and(held)}: a longer --budget settles them"
+            if held else
             # the cap is on one block (--verify-n), not on a candidate's games: those add up to almost twice it
             f"their blocks reached {verify_n:,} games, --verify-n's: a larger --verify-n plays more" if verify_n
             else "they reached the most games a candidate plays")

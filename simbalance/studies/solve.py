@@ -43,6 +43,7 @@ from simbalance.analysis.solve import (
     MEETS,
     NUMBER,
     OPEN,
+    UNPLAYED_BUDGET,
     VARIANT,
     Answer,
     Keep,
@@ -857,7 +858,7 @@ def solve(
         unplayed = None
         if costly and a.judged["verdict"] == MEETS:  # the expensive players on the survivors only
             a.judged = settle_costly(a.change, aggs)
-            unplayed = "not played: the budget left could not hold its games"
+            unplayed = UNPLAYED_BUDGET
         a.models = model_verdicts(a.judged, aggs, today_aggs, per_model, model_list, unplayed)
         verified[a.words] = True
         return a

@@ -182,3 +182,27 @@ def test_the_closest_that_met_in_the_search_only_is_not_said_to_meet():
     text = next(f.text for f in found if f.kind == "no_solution")
     assert "(meets after" not in text, text
     assert "met in the search under builder at every seat after 6,000 games" in text, text
+
+
+def test_changes_the_budget_kept_from_the_search_player_are_not_said_to_fail():
+    """qa51b: a planted slow search player (test_solve.py's, 0.06 s a game, --budget 16): both
+    changes met under builder on fresh games and mcts@2 could not be played within the budget. The
+    page said "The search's best changes did not meet ... on fresh games" (they are not settled) and
+    "2 changes still possible, not settled (their blocks reached 2,000 games, --verify-n's: a larger
+    --verify-n plays more)": the budget, not --verify-n, kept them unsettled."""
+    from simbalance.analysis.solve import OPEN, UNPLAYED_BUDGET, Answer, parse_knob, solve_findings
+    from simbalance.core.config import load_config
+
+    knob = parse_knob("compensation.points.1=0:20:10", load_config("captain-action"), "captain-action")
+    models = [{"model": "builder at every seat", "name": "builder", "games": 2000, "verdict": "meets"},
+              {"model": "mcts@2 at every seat", "name": "mcts@2", "games": 0, "verdict": "not played",
+               "reason": UNPLAYED_BUDGET}]
+    answers = [Answer({knob.key: v}, (1, v / 20), f"Give player 1 {v} more points", {"verdict": OPEN, "tests": []},
+                      models) for v in (10, 20)]
+    found = solve_findings(targets=[Target("first_player_advantage", 0.3, 0.75)], knobs=[knob],
+                           today={"verdict": OPEN, "tests": [], "models": {}}, answers=answers, closest=None,
+                           interrupted=False, game="captain-action", side_effects={}, budget_spent=False,
+                           models=["builder at every seat", "mcts@2 at every seat"], unsettled=0, verify_n=2000)
+    text = " ".join(f.text for f in found)
+    assert "did not meet" not in text and "--verify-n" not in text, text
+    assert "are not settled on fresh games" in text and "could not hold their games under mcts@2 at every seat" in text
