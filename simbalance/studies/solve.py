@@ -227,6 +227,17 @@ class SolveResult:
         return next((a for a in self.answers if self.verified.get(a.words) and a.judged["verdict"] == MEETS), None)
 
     @property
+    def closest_answer(self) -> Answer | None:
+        """With nothing chosen, the change solution.json and the terminal name: the verified change
+        that meets under the most player models, then is not refuted under the most (the one the
+        findings' split names), else the first answer."""
+        verified = [a for a in self.answers if self.verified.get(a.words)] or self.answers
+        if not verified:
+            return None
+        return max(verified, key=lambda a: (sum(m["verdict"] == MEETS for m in a.models),  # the first of equals
+                                            sum(m["verdict"] in (MEETS, OPEN) for m in a.models)))
+
+    @property
     def no_change_needed(self) -> bool:
         return self.today["verdict"] == MEETS
 
@@ -295,7 +306,7 @@ class SolveResult:
         """solution.json: the changes ready for ``--set``, the verified metrics with their CIs, the
         other players' verdicts, the candidates tried, the seed, the budget used, interrupted."""
         chosen = self.chosen
-        best = chosen or (self.answers[0] if self.answers else None)
+        best = chosen or self.closest_answer
         cols = [c for c in self.candidates.columns]
         return {
             "game": self.game, "seed": self.seed, "players": self.players,

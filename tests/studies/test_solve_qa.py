@@ -206,3 +206,22 @@ def test_changes_the_budget_kept_from_the_search_player_are_not_said_to_fail():
     text = " ".join(f.text for f in found)
     assert "did not meet" not in text and "--verify-n" not in text, text
     assert "are not settled on fresh games" in text and "could not hold their games under mcts@2 at every seat" in text
+
+
+from test_solve import reroll  # noqa: E402,F401  (the planted game where one heuristic's threshold misleads)
+
+
+def test_the_change_named_first_is_the_one_the_findings_name(reroll):  # noqa: F811
+    """qa51b: `solve reroll-duel --target balance=0.97:1 --verify-n 2e4 --start-n 200 --seed 1` (default
+    models steady and bold): the terminal's first line and solution.json's ``changes`` named "Give
+    player 2 one more point (verified: does not meet every target)", a change refuted under both
+    models on fresh games, while the findings name "Give player 2 two more points", which holds
+    under steady and fails under bold. With nothing chosen, the change named is the verified one
+    that holds under the most models, the one the findings name."""
+    for seed in (1, 3):
+        res = simbalance.solve(reroll, ["balance=0.97:1"], None, verify_n=20_000, start_n=200, seed=seed, threads=1)
+        assert res.chosen is None
+        split = next(f.text for f in res.findings() if f.kind == "solution_split")
+        solution = res.solution()
+        assert split.startswith(solution["words"]), (seed, solution["words"], split)
+        assert solution["changes"] == {"compensation.points.2": 2}, seed
