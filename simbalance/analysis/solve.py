@@ -733,7 +733,8 @@ def solve_findings(*, targets: list[Target], knobs: list[Knob], today: dict, ans
             state = f"{best['verdict']} after {int(best['games']):,} games per player model"
         text += f" The closest: {describe_change(change, {k.key: k for k in knobs})} ({state}): {'; '.join(said)}."
         number = float(best["shortfall"])
-        edges = [k for k in knobs if k.kind == NUMBER and k.key in change and change[k.key] in (k.low, k.high)]
+        edges = [k for k in knobs if k.kind == NUMBER and k.key in change and change[k.key] in (k.low, k.high)
+                 and best["verdict"] != MEETS]  # a closest that met where it was played needs no wider range
         for k in edges:
             side = "top" if change[k.key] == k.high else "bottom"
             end = wider_end(k, side, plays)
