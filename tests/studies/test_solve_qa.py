@@ -226,3 +226,28 @@ def test_the_change_named_first_is_the_one_the_findings_name(reroll):  # noqa: F
         solution = res.solution()
         assert split.startswith(solution["words"]), (seed, solution["words"], split)
         assert solution["changes"] == {"compensation.points.2": 2}, seed
+
+
+def test_a_first_compile_that_took_the_budget_is_said(rule_duel, monkeypatch):  # noqa: F811
+    """qa51b: `solve captain-action --target length_median=4:99 --target balance=0.8:1 --budget 1m`
+    on a checkout that had never played captain-action's players took 91 s of its 60 s (their
+    kernels compiled first), and the page said only "0.0 min left after today's rules". The compile
+    (planted here as a slow warm-up) is said with its seconds."""
+    import time
+
+    import simbalance.studies.solve as study
+
+    warm = study.warm_up
+
+    def slow_warm_up(plan):
+        time.sleep(1.0)
+        warm(plan)
+
+    monkeypatch.setattr(study, "warm_up", slow_warm_up)
+    res = simbalance.solve(rule_duel, ["balance=0.97:1"], ["compensation.points.2=0:4"], verify_n=2000, start_n=200,
+                           seed=1, threads=1, models="random", budget=5)
+    import re
+
+    said = [re.match(r"compiling the players' kernels \(their first use in this checkout\) took (\d+) s of the 5 s "
+                     r"budget", n) for n in res.notes]
+    assert any(m and int(m.group(1)) >= 1 for m in said), res.notes
