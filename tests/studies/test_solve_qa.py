@@ -251,3 +251,24 @@ def test_a_first_compile_that_took_the_budget_is_said(rule_duel, monkeypatch):  
     said = [re.match(r"compiling the players' kernels \(their first use in this checkout\) took (\d+) s of the 5 s "
                      r"budget", n) for n in res.notes]
     assert any(m and int(m.group(1)) >= 1 for m in said), res.notes
+
+
+def test_a_shortfall_is_relative_to_the_edge_missed_not_to_the_ranges_far_edge():
+    """`length_median=4:99` with a median of 1 missed its floor by 3 of 4: it counted 3/99 = 0.03,
+    the same as 3 points of balance, so the "closest", the frontier and the larger stages' parents
+    ranked a change that ends games on turn one beside a nearly fair one. The rule (docs/solve.md):
+    |edge - value| / |edge|, the plain distance when the edge is 0."""
+    from simbalance.analysis.stats import shortfall
+
+    def miss(metric, value, low, high):
+        return shortfall([{"metric": metric, "value": value, "low": low, "high": high}])
+
+    assert miss("length_median", 1.0, 4.0, 99.0) == pytest.approx(0.75)
+    assert miss("length_median", 120.0, 4.0, 99.0) == pytest.approx(21 / 99)
+    assert miss("balance", 0.94, 0.97, 1.0) == pytest.approx(0.03 / 0.97)
+    assert miss("ties", 0.05, 0.0, 0.0) == pytest.approx(0.05)  # an edge of 0: the plain distance
+    assert miss("first_player_advantage", -0.1, 0.0, 0.05) == pytest.approx(0.1)
+    assert miss("balance", 0.98, 0.97, 1.0) == 0.0
+    assert miss("length_median", 1.0, 4.0, 99.0) > 10 * miss("balance", 0.94, 0.97, 1.0)
+    assert shortfall([{"metric": "length_median", "value": 1.0, "low": 4.0, "high": 99.0},
+                      {"metric": "balance", "value": 0.94, "low": 0.97, "high": 1.0}]) == pytest.approx(0.75 + 0.03 / 0.97)
