@@ -22,7 +22,7 @@ import re
 import shlex
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
@@ -46,6 +46,9 @@ from simbalance.analysis.stats import (  # noqa: F401  (names solve's callers im
 from simbalance.core.config import VARIANT_KNOB, get, toml_value, unknown_key_message
 from simbalance.core.errors import ConfigError, did_you_mean
 
+if TYPE_CHECKING:
+    from simbalance.core.aggregate import RunAggregate
+
 GRID_MOST = 64  # values of one knob at the most (a float knob's grid, a whole-number range)
 
 # metric -> (what it is, kind): "share" of all games, "decided" (over decided games), or a length
@@ -67,6 +70,10 @@ class Target:
     low: float
     high: float
     keep: float | None = None  # a kept metric (``--keep METRIC=TOL``): today's value ± keep, under one model
+    # a kept metric whose today is itself a sample (the search player's few games): the range a
+    # refutation is judged against, every value within the tolerance of some value today's interval
+    # admits (``low``..``high`` is then the range that holds whatever today's true value in it)
+    wide: tuple[float, float] | None = None
 
     @property
     def text(self) -> str:
@@ -168,14 +175,34 @@ class Keep:
             return self.tol
         return KEEP_SHARE if is_share(self.metric) else max(KEEP_LENGTH * abs(today), 1.0)
 
-    def target(self, today: float, players: int) -> Target:
+    def target(self, today: float, players: int, today_ci: tuple[float, float] | None = None) -> Target:
         """The kept metric as a target under one player model: today's value (under that model) ±
-        the tolerance, clipped to what the metric can take."""
+        the tolerance, clipped to what the metric can take. ``today_ci``: today's 95% interval when
+        today's value is itself a sample too few games to take as exact (the search player's): the
+        candidate then meets only within the tolerance of every value that interval admits
+        (``[ci_high − tol, ci_low + tol]``; empty, a point that is never met, when today's interval
+        is wider than twice the tolerance) and is refuted only outside the tolerance of all of them
+        (``wide``: ``[ci_low − tol, ci_high + tol]``): the difference of two samples, each with its
+        interval."""
         tol = self.tolerance(today)
         lo_min, hi_max = natural_range(self.metric, players)
         if today != today:  # no decided game today: nothing to hold near
             return Target(self.metric, lo_min, hi_max, tol)
-        return Target(self.metric, max(today - tol, lo_min), min(today + tol, hi_max), tol)
+        if today_ci is None:
+            return Target(self.metric, max(today - tol, lo_min), min(today + tol, hi_max), tol)
+        ci_low, ci_high = today_ci
+        low, high = max(ci_high - tol, lo_min), min(ci_low + tol, hi_max)
+        if low > high:  # today's interval alone is wider than the range the tolerance allows
+            low = high = min(max(today, lo_min), hi_max)
+        return Target(self.metric, low, high, tol, (max(ci_low - tol, lo_min), min(ci_high + tol, hi_max)))
+
+
+def kept_target(keep: Keep, today: RunAggregate, players: int, sampled: bool) -> Target:
+    """``keep`` as a target around today's value on ``today``'s games; ``sampled``: today's value is
+    itself a sample whose error is not negligible against the tolerance (the search player's few
+    hundred games: its interval counts, Keep.target), else it is taken as exact (10^5 games)."""
+    est = target_test(today, Target(keep.metric, 0.0, math.inf))
+    return keep.target(est["value"], players, (est["ci_low"], est["ci_high"]) if sampled else None)
 
 
 KEEP_SHARE = 0.02  # a kept share's default tolerance: 2 points

@@ -462,6 +462,10 @@ def judge_models(aggs: dict[str, RunAggregate], targets: dict[str, list], looks:
     largest adjusted p (how near to meeting, its games counted); ``tests``: each with its ``model``."""
     tests = [dict(target_test(agg, t), metric=t.metric, low=t.low, high=t.high, keep=t.keep, model=model)
              for model, agg in aggs.items() for t in targets[model]]
+    for t, target in zip(tests, (t for model in aggs for t in targets[model]), strict=True):
+        wide = getattr(target, "wide", None)
+        if wide is not None:  # a kept metric whose today is a sample: refuted only outside every value it admits
+            t["p_out"] = target_test(aggs[t["model"]], type(target)(target.metric, *wide))["p_out"]
     adjusted = holm(np.array([t["p"] for t in tests]))
     level = alpha / (len(tests) * max(looks, 1))
     for t, p in zip(tests, adjusted, strict=True):

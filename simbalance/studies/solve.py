@@ -60,6 +60,7 @@ from simbalance.analysis.solve import (
     extend,
     judge,
     judge_models,
+    kept_target,
     knob_from_table,
     label,
     order_by_card_values,
@@ -69,7 +70,6 @@ from simbalance.analysis.solve import (
     set_line,
     shortfall,
     solve_findings,
-    target_test,
     test_words,
 )
 from simbalance.analysis.solve import candidates as all_candidates
@@ -665,8 +665,8 @@ def solve(
 
     def targets_of(model: str, today_agg: RunAggregate) -> list[Target]:
         """The targets, and the kept metrics as targets around today's value under ``model``."""
-        return target_list + [k.target(target_test(today_agg, Target(k.metric, 0.0, math.inf))["value"], players)
-                              for k in keep_list]
+        sampled = model in {m.name for m in costly}  # the search player's today: a few hundred games, not exact
+        return target_list + [kept_target(k, today_agg, players, sampled) for k in keep_list]
 
     for name, r in today_runs.items():
         per_model[name] = targets_of(name, r.aggregate)

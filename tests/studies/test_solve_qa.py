@@ -272,3 +272,52 @@ def test_a_shortfall_is_relative_to_the_edge_missed_not_to_the_ranges_far_edge()
     assert miss("length_median", 1.0, 4.0, 99.0) > 10 * miss("balance", 0.94, 0.97, 1.0)
     assert shortfall([{"metric": "length_median", "value": 1.0, "low": 4.0, "high": 99.0},
                       {"metric": "balance", "value": 0.94, "low": 0.97, "high": 1.0}]) == pytest.approx(0.75 + 0.03 / 0.97)
+
+
+def _ties_run(rng, n: int, rate: float):
+    """``n`` two-player games of one turn, each a tie with probability ``rate``, the rest split evenly."""
+    import numpy as np
+
+    from simbalance.core.aggregate import WIN_UNITS, RunAggregate
+
+    ties = int(rng.binomial(n, rate))
+    agg = RunAggregate(2, 1)
+    agg.n = n
+    agg.outcomes[0], agg.outcomes[1] = n - ties, ties
+    agg.seat_win_units = np.array([(n - ties) // 2, n - ties - (n - ties) // 2], np.int64) * WIN_UNITS
+    agg.length_hist = np.array([0, n], np.int64)
+    return agg
+
+
+def test_a_kept_metric_under_the_search_player_counts_todays_own_error():
+    """--keep centres its range on today's value under each model; under the search player today's
+    value is a sample of a few hundred games (ties ±3 points at 200), yet it was taken as exact. A
+    planted case: today's true tie rate 5 %, a change's 8 %, --keep ties=0.02: the change moves ties
+    by 3 points and must never meet; when today's 200 games happened to show 6.5 % or more, it did
+    (on 15 of 60 seeds). Today's interval now counts (Keep.target's today_ci): the change
+    is never said to meet, and a change that keeps ties exactly is never refuted."""
+    import numpy as np
+
+    from simbalance.analysis.solve import Keep, kept_target
+    from simbalance.analysis.stats import FAILS, MEETS, judge
+
+    keep = Keep("ties", 0.02)
+    old_meets = new_meets = refuted = kept_met = 0
+    for seed in range(60):
+        rng = np.random.default_rng(seed)
+        today, moved, same = _ties_run(rng, 200, 0.05), _ties_run(rng, 200_000, 0.08), _ties_run(rng, 200_000, 0.05)
+        exact = kept_target(keep, today, 2, sampled=False)  # the old rule: today's 200 games as exact
+        sampled = kept_target(keep, today, 2, sampled=True)
+        old_meets += judge(moved, [exact])["verdict"] == MEETS
+        new_meets += judge(moved, [sampled])["verdict"] == MEETS
+        refuted += judge(same, [sampled])["verdict"] == FAILS
+        today_many = _ties_run(rng, 3000, 0.05)  # the search player's most games: a wider tolerance is met
+        kept_met += judge(same, [kept_target(Keep("ties", 0.03), today_many, 2, sampled=True)])["verdict"] == MEETS
+    assert old_meets >= 3  # the planted case bites the old rule
+    assert new_meets == 0
+    assert refuted == 0
+    assert kept_met >= 50, kept_met
+    # 10^5 games under a heuristic: its today stays exact, the range is today ± the tolerance
+    heuristic = _ties_run(np.random.default_rng(0), 100_000, 0.05)
+    t = kept_target(keep, heuristic, 2, sampled=False)
+    assert t.wide is None and t.high - t.low == pytest.approx(0.04)
