@@ -49,6 +49,7 @@ from simbalance.core.errors import ConfigError, did_you_mean
 if TYPE_CHECKING:
     from simbalance.core.aggregate import RunAggregate
 
+FLOAT_STEPS = 8  # a float knob given without a step: its range in this many steps
 GRID_MOST = 64  # values of one knob at the most (a float knob's grid, a whole-number range)
 
 # metric -> (what it is, kind): "share" of all games, "decided" (over decided games), or a length
@@ -259,6 +260,8 @@ class Knob:
     today: Any
     values: tuple
     kind: str = NUMBER
+    # a float knob given without a step: ``step`` was computed (a grid of 8 steps), not the designer's
+    step_computed: bool = False
 
     @property
     def span(self) -> float:
@@ -292,8 +295,16 @@ class Knob:
     def text(self) -> str:
         if self.kind != NUMBER:
             return f"{self.key}={','.join(self.value_text(v) for v in self.values)}"
-        step = f":{self.step:g}" if self.step is not None else ""  # the step as given
+        step = f":{self.step:g}" if self.step is not None and not self.step_computed else ""  # the step as given
         return f"{self.key}={self.low:g}:{self.high:g}{step}"
+
+    def computed_step_words(self) -> str:
+        """A step the solver computed, said as such (empty for a step given or a whole-number knob):
+        ``step 0.125, computed: 8 steps; give one with rules.x=0:1:STEP``."""
+        if not self.step_computed:
+            return ""
+        return (f"step {self.step:g}, computed: {FLOAT_STEPS} steps; give one with "
+                f"{self.key}={self.low:g}:{self.high:g}:STEP")
 
 
 def _num(text: str) -> int | float:
@@ -309,9 +320,10 @@ def _today(key: str, cfg: dict, shown: str) -> Any:
 
 
 def make_knob(key: str, low: Any, high: Any, step: Any, cfg: dict, shown: str) -> Knob:
-    """A knob over ``key`` from ``low`` to ``high`` (``step`` for a float key; None: 8 steps),
+    """A knob over ``key`` from ``low`` to ``high`` (``step`` for a float key; None: FLOAT_STEPS steps, said computed),
     typed like the key's value today; ``shown``: how the user wrote it, for the one-line error."""
     today = _today(key, cfg, shown)
+    step_given = step
     if isinstance(today, bool) or not isinstance(today, (int, float)):
         raise ConfigError(f"{shown}: {key} = {toml_value(today)} is {_kind_words(today)}; {_values_hint(key, today)}")
     for name, v in (("low", low), ("high", high), ("step", step)):
@@ -330,7 +342,7 @@ def make_knob(key: str, low: Any, high: Any, step: Any, cfg: dict, shown: str) -
         values = tuple(range(int(low), int(high) + 1, step_i))
         low, high, step = int(low), int(high), (step_i if step is not None else None)
     else:
-        step = float(step) if step is not None else (high - low) / 8
+        step = float(step) if step is not None else (high - low) / FLOAT_STEPS
         if step <= 0:
             raise ConfigError(f"{shown}: the step must be above 0")
         count = int(math.floor((high - low) / step + 1e-9)) + 1
@@ -340,7 +352,7 @@ def make_knob(key: str, low: Any, high: Any, step: Any, cfg: dict, shown: str) -
         low, high = float(low), float(high)
     if len(values) > GRID_MOST:
         raise ConfigError(f"{shown}: {len(values)} values; at most {GRID_MOST} (a step: {key}={low}:{high}:STEP)")
-    return Knob(key, low, high, step, today, values)
+    return Knob(key, low, high, step, today, values, step_computed=isinstance(today, float) and step_given is None)
 
 
 def _kind_words(today: Any) -> str:
@@ -603,6 +615,15 @@ def _metric_value(metric: str, v: float) -> str:
     if is_share(metric):
         return f"{100 * v:.1f}%"
     return f"{v:.1f}"
+
+
+def range_words(t: dict) -> str:
+    """A test's range as its metric is shown elsewhere: ``0.0% to 4.0%`` for a share (a kept
+    range's raw ``0 to 0.04018`` read as a fraction), ``4 to 99`` for a length."""
+    m = t["metric"]
+    if m == "first_player_advantage" or is_share(m):
+        return f"{_metric_value(m, t['low'])} to {_metric_value(m, t['high'])}"
+    return f"{t['low']:g} to {t['high']:g}"
 
 
 def test_words(t: dict) -> str:

@@ -314,7 +314,8 @@ class SolveResult:
         return {
             "game": self.game, "seed": self.seed, "players": self.players,
             "targets": [{"metric": t.metric, "low": t.low, "high": t.high} for t in self.targets],
-            "knobs": [{"key": k.key, "kind": k.kind, "low": k.low, "high": k.high, "step": k.step, "today": k.today,
+            "knobs": [{"key": k.key, "kind": k.kind, "low": k.low, "high": k.high, "step": k.step,
+                       "step_computed": k.step_computed, "today": k.today,
                        "values": list(k.values)} for k in self.knobs],
             "no_change_needed": self.no_change_needed,
             "changes": dict(best.change) if best is not None else {},

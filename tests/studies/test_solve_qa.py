@@ -321,3 +321,28 @@ def test_a_kept_metric_under_the_search_player_counts_todays_own_error():
     heuristic = _ties_run(np.random.default_rng(0), 100_000, 0.05)
     t = kept_target(keep, heuristic, 2, sampled=False)
     assert t.wide is None and t.high - t.low == pytest.approx(0.04)
+
+
+def test_a_kept_share_shows_as_a_percent_and_a_computed_step_says_so():
+    """Today's table showed a kept range as a raw fraction ("0 to 0.04018") beside estimates in
+    percent; a float knob given without a step showed its computed step (":0.125") as if the
+    designer had given it."""
+    from simbalance.analysis.solve import make_knob
+    from simbalance.report.solve_page import _tests_rows
+
+    kept = {"model": "bold", "metric": "ties", "low": 0.0, "high": 0.04018, "keep": 0.02, "value": 0.02,
+            "ci_low": 0.015, "ci_high": 0.025, "p_holm": 0.01, "met": True}
+    row = " ".join(_tests_rows([kept])[0])
+    assert "0.0% to 4.0%" in row and "0.04018" not in row, row
+    length = dict(kept, metric="length_median", low=4.0, high=99.0, keep=None, value=7.0, ci_low=6.0, ci_high=8.0)
+    assert "4 to 99" in " ".join(_tests_rows([length])[0])
+
+    cfg = {"rules": {"x": 0.5, "n": 3}}
+    computed = make_knob("rules.x", 0.0, 1.0, None, cfg, "--knob rules.x=0:1")
+    assert computed.step == 0.125 and computed.step_computed
+    assert computed.text() == "rules.x=0:1"  # as the designer gave it
+    assert "step 0.125, computed" in computed.computed_step_words()
+    given = make_knob("rules.x", 0.0, 1.0, 0.25, cfg, "--knob rules.x=0:1:0.25")
+    assert given.text() == "rules.x=0:1:0.25" and not given.step_computed and given.computed_step_words() == ""
+    whole = make_knob("rules.n", 1, 5, None, cfg, "--knob rules.n=1:5")
+    assert not whole.step_computed and whole.text() == "rules.n=1:5"
