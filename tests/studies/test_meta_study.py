@@ -146,24 +146,46 @@ def test_ctrl_c_keeps_the_finished_compositions_and_the_same_study_goes_on_to_th
     from simbalance.core.errors import RunInterrupted
 
     monkeypatch.setenv("SIMBALANCE_CACHE_DIR", str(tmp_path))
-    shown = []
 
-    def interrupting(label):  # Ctrl-C as the fourth composition starts
-        shown.append(label)
-        if len(shown) == 4:
-            raise KeyboardInterrupt
-        return lambda *args: None
+    def interrupting(label):  # Ctrl-C once the fourth composition has begun
+        def show(done, total, seconds):
+            if done > 3 * 300:
+                raise KeyboardInterrupt
+        return show
 
     with pytest.raises(RunInterrupted, match="after 3 of 6 compositions; the finished ones are kept"):
         api.meta(GAME, strategies=STYLES, n=300, bootstrap=5, seed=9, progress=interrupting)
     assert len(list((tmp_path / "blocks").glob("meta-*/part-*.npz"))) == 3
-    shown.clear()
-    again = api.meta(GAME, strategies=STYLES, n=300, bootstrap=5, seed=9, progress=lambda label: shown.append(label))
-    assert len(shown) == 3 and shown[0].startswith(f"{GAME}: meta 4/6")  # only the three not played yet
+    labels, reports = [], []
+    again = api.meta(GAME, strategies=STYLES, n=300, bootstrap=5, seed=9,
+                     progress=lambda label: labels.append(label) or (lambda *report: reports.append(report)))
+    assert labels == [f"{GAME}: meta, 6 compositions x 300 games, 3 kept from before"]
+    assert reports[-1][:2] == (900, 900)  # only the three not played yet
     whole = api.meta(GAME, strategies=STYLES, n=300, bootstrap=5, seed=9)
     assert np.array_equal(again.table.wins, whole.table.wins)
     assert again.answer.weights.equals(whole.answer.weights)
     assert list((tmp_path / "blocks").glob("meta-*/*")) == []  # removed once the table was whole
+
+
+def test_one_display_for_the_whole_table_its_games_counted_up_to_the_total(tmp_path, monkeypatch):
+    monkeypatch.setenv("SIMBALANCE_CACHE_DIR", str(tmp_path))
+    labels, reports, closed = [], [], []
+
+    class Display:
+        def __init__(self, label):
+            labels.append(label)
+
+        def __call__(self, done, total, seconds):
+            reports.append((done, total))
+
+        def close(self):
+            closed.append(True)
+
+    api.meta(GAME, strategies=STYLES, n=1000, bootstrap=0, seed=10, progress=Display)
+    assert labels == [f"{GAME}: meta, 6 compositions x 1,000 games"] and closed == [True]
+    done = [d for d, _ in reports]
+    assert {t for _, t in reports} == {6 * 1000} and done == sorted(done) and done[-1] == 6 * 1000
+    assert len(reports) > 6  # it moves within a composition, not only between them
 
 
 def test_dominance_is_the_best_margin_over_an_even_field_known_exactly():
