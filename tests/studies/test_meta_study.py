@@ -229,3 +229,46 @@ def test_a_bad_target_matrix_is_one_line_before_any_game(tmp_path, text, words):
     for word in words:
         assert word in lines[0], (word, lines[0])
     assert not out.exists()
+
+
+def passages_script():
+    """docs/figures/metagame/passages.py, the rules pages' metagame passages (issue 55 item 4)."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "docs" / "figures" / "metagame" / "passages.py"
+    spec = importlib.util.spec_from_file_location("docs_metagame_passages", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_every_rules_page_of_a_game_marks_one_metagame_passage():
+    from simbalance.games.registry import builtin_games
+
+    script = passages_script()
+    assert sorted(script.GAMES) == sorted(builtin_games())
+    for game in script.GAMES:
+        script.marked(game)  # SystemExit when the page has no pair, or more than one
+
+
+def test_the_metagame_passage_says_the_table_in_numbers_and_words_and_replaces_only_its_body(tmp_path, monkeypatch):
+    script = passages_script()
+    result = api.meta(GAME, strategies=STYLES, n=600, bootstrap=20, seed=11)
+    body = script.passage(result)
+    w = result.answer.weights.set_index("strategy")
+    for name in STYLES.split(","):
+        assert f"| {name} | {100 * w.loc[name, 'weight']:.1f}% (" in body
+    assert "alpha beats beta beats gamma beats alpha" in body and "Dominance, the solver's target" in body
+    assert f"--n {result.n:g} --seed 11" in body and "6 compositions played 600 times" in body
+    page = tmp_path / "edge-duel.md"
+    page.write_text("a\n<!-- figure x -->\nkept\n<!-- end figure -->\n<!-- metagame -->\nold\n<!-- end metagame -->\nb\n")
+    monkeypatch.setattr(script, "RULES", tmp_path)
+    script.write("edge-duel", "new", "7")
+    text = page.read_text()
+    assert text.startswith("a\n<!-- figure x -->\nkept\n<!-- end figure -->\n<!-- metagame -->\nnew\n\n<sub>edge-duel "
+                           "engine v7, simbalance ")
+    assert text.endswith("passages.py edge-duel`</sub>\n<!-- end metagame -->\nb\n")
+    page.write_text("a\n")
+    with pytest.raises(SystemExit, match="needs one <!-- metagame -->"):
+        script.write("edge-duel", "new", "7")
