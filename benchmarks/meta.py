@@ -63,9 +63,9 @@ def measure(case: Case, n: str, threads: int, seed: int, out: Path | None, name:
     if case.search:
         argv += ["--search", case.search]
     load_before = os.getloadavg()[0]
-    begin = time.perf_counter()
+    begin, cpu_begin = time.perf_counter(), time.process_time()
     res = meta(case.game, n=read_count(str(n)), threads=threads, seed=seed, search=case.search)
-    wall = time.perf_counter() - begin
+    wall, cpu = time.perf_counter() - begin, time.process_time() - cpu_begin
     command = " ".join(shlex.quote(a) for a in argv)
     if out is not None:
         from simbalance.report.meta_page import write_meta_folder
@@ -81,7 +81,8 @@ def measure(case: Case, n: str, threads: int, seed: int, out: Path | None, name:
              f"{', '.join(res.names)}; {len(res.table.counts)} compositions x {res.n:,} games = "
              f"{len(res.table.counts) * res.n:,} games.", "",
              f"- wall time {wall:.0f} s (the plays and the analysis, {res.answer.weights.get('resamples_solved', [0])[0]}"
-             f" bootstrap resamples; aim under {case.aim_s:.0f} s): {'met' if wall <= case.aim_s else 'not met'}",
+             f" bootstrap resamples; aim under {case.aim_s:.0f} s): {'met' if wall <= case.aim_s else 'not met'}; "
+             f"CPU time {cpu:.0f} s (all threads: on a shared machine the wall time is inflated by the others' load)",
              f"- the widest 95% CI half-width of {what}: {100 * half:.2f} points (aim at most "
              f"{100 * case.half_width:.0f}): {'met' if half <= case.half_width else 'not met'}"]
     best, margin = res.dominance
