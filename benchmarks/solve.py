@@ -18,6 +18,7 @@ markers of its case: ``<!-- solve-models -->`` (captain-future) or ``<!-- solve-
 from __future__ import annotations
 
 import argparse
+import os
 import shlex
 import time
 from datetime import UTC, datetime
@@ -50,10 +51,12 @@ def measure(case: str, budget: str, threads: int | None, models: str | None, kno
             *(["--models", models] if models else []), "--budget", budget, "--seed", str(seed)]
     if threads:
         argv += ["--threads", str(threads)]
+    load_before = os.getloadavg()  # the machine may be shared: its load beside the time
     begin = time.perf_counter()
     res = solve(case, spec["targets"], knobs, budget=budget, models=models, keep=spec["keep"], seed=seed,
                 threads=threads)
     wall = time.perf_counter() - begin
+    load_after = os.getloadavg()
     command = " ".join(shlex.quote(a) for a in argv)
     if out is not None:
         from simbalance.report.solve_page import write_solve_folder
@@ -78,9 +81,13 @@ def measure(case: str, budget: str, threads: int | None, models: str | None, kno
                          + (f"; {m['reason']}" if m.get("reason") else "")
                          + ("" if not m["tests"] else " (" + "; ".join(test_words(t) for t in m["tests"]) + ")"))
     lines += [f"- {f.text}" for f in res.findings()]
-    met = chosen is not None and wall <= spec["minutes"] * 60
+    lines += [f"- note: {n}" for n in res.notes]
+    lines.append(f"- load average (1, 5, 15 min) before {', '.join(f'{x:.1f}' for x in load_before)}, after "
+                 f"{', '.join(f'{x:.1f}' for x in load_after)} (os.getloadavg; {os.cpu_count()} cores)")
+    within = wall <= res.budget_s
     lines.append(f"- target (an answer under every model, or an honest none found, within {spec['minutes']} "
-                 f"minutes): {'an answer' if met else 'no answer'} in {wall / 60:.1f} min")
+                 f"minutes): {'an answer' if chosen is not None else 'no answer'} in {wall / 60:.1f} min, "
+                 f"{'within' if within else 'over'} the {res.budget_s / 60:.0f} min budget")
     return "\n".join(lines)
 
 

@@ -29,6 +29,10 @@ MARKER = re.compile(r"(<!-- output (?P<name>[\w-]+) -->\n)(?P<body>.*?)(<!-- end
 GAME, PACKAGE = "trick-race", "trick_race"
 TARGET = 3  # the template's rules.target: tricks that win
 BASELINE = f"{GAME}/{PACKAGE}/configs/baselines/{GAME}.json"
+# A step's time limit. tests/venvs.py's default (10 minutes) is too short on a shared machine: the
+# game's first pytest and first run compile its numba kernels (minutes each at a load of 10 on 2
+# cores), and each solve plays its 2-minute budget after compiling the search player.
+STEP_TIMEOUT_S = 60 * 60
 
 
 @dataclass(frozen=True)
@@ -215,14 +219,14 @@ def play(work: Path) -> dict[str, str]:
         out[name] = fenced(command, first_lines(text, keep) if keep else text)
 
     def simbalance(name: str, *args: str, keep: int | None = None) -> None:
-        step(name, "simbalance " + " ".join(args), venv.simbalance(*args, cwd=work), keep)
+        step(name, "simbalance " + " ".join(args), venv.simbalance(*args, cwd=work, timeout=STEP_TIMEOUT_S), keep)
 
     def pytest(name: str) -> None:
         step(name, f"pytest {GAME} -q", venv.simbalance_python("-m", "pytest", GAME, "-q", "-p", "no:cacheprovider",
-                                                                cwd=work))
+                                                                cwd=work, timeout=STEP_TIMEOUT_S))
 
     simbalance("new-game", "new-game", GAME, "--out", GAME)
-    result = ok(venv.pip("install", "-e", f"{work / GAME}[test]"))  # as new-game's next steps say
+    result = ok(venv.pip("install", "-e", f"{work / GAME}[test]", timeout=STEP_TIMEOUT_S))  # as new-game's next steps say
     out["install"] = fenced(f"pip install -e '{GAME}[test]'", "...\n" + result.stdout.strip().splitlines()[-1])
     venv.columns = 170  # the games table is wide
     simbalance("games", "games")

@@ -20,6 +20,7 @@ import itertools
 import math
 import re
 import shlex
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -589,14 +590,18 @@ def solve_findings(*, targets: list[Target], knobs: list[Knob], today: dict, ans
                    budget_spent: bool = False, models: list[str] | None = None, keeps: list | None = None,
                    unsettled: int = 0, complete: bool = True, tried: pd.DataFrame | None = None,
                    verify_n: int | None = None, today_row: dict | None = None,
-                   max_keys: int | None = None) -> list[Finding]:
+                   max_keys: int | None = None, unheld: int = 0,
+                   plays: Callable[[Knob, Any], bool] | None = None) -> list[Finding]:
     """What the page says first: no change needed, the chosen change (in words, with its verified
     metrics under every player model and its side effects), a change that holds under some models
     and not others (which, and why where the numbers tell), or no change meeting the targets: "no
     change within these knobs meets" only when every candidate is refuted by its interval (and every
     change of the knobs was tried), else "none found within the budget" with how many are unsettled
     and the closest on the targets' own metrics with their CIs; a knob at the edge of its range, or a
-    coarse grid whose neighbours straddle a target, gets a hint."""
+    coarse grid whose neighbours straddle a target, gets a hint. ``unheld``: changes that met in the
+    search whose verification the budget could not hold (said so, never "none found"). ``plays(knob,
+    value)``: does the engine play the setup with ``knob`` at ``value`` (a wider range is suggested
+    only up to an end it plays: wider_end)."""
     out: list[Finding] = []
     goal = targets_words(targets) + "".join(f", {k.metric} kept near today's" for k in keeps or [])
     under = f" under {_and(models)}" if models else ""
@@ -660,6 +665,10 @@ def solve_findings(*, targets: list[Target], knobs: list[Knob], today: dict, ans
     refuted_all = unsettled == 0 and not budget_spent and not interrupted
     if interrupted:
         what = f"interrupted before any change met {goal}{under}"
+    elif unheld and not answers:
+        what = (f"{unheld} change{'s' * (unheld > 1)} met {goal} in the search, but the budget could not hold "
+                f"{'its' if unheld == 1 else 'their'} verification on fresh games{under} (the notes say what it "
+                "needs; a longer --budget verifies them)")
     elif answers and refuted_all:
         what = f"none of the search's changes held on fresh games for {goal}{under}"
     elif refuted_all and complete:
@@ -695,18 +704,39 @@ def solve_findings(*, targets: list[Target], knobs: list[Knob], today: dict, ans
         edges = [k for k in knobs if k.kind == NUMBER and k.key in change and change[k.key] in (k.low, k.high)]
         for k in edges:
             side = "top" if change[k.key] == k.high else "bottom"
-            width = k.high - k.low
-            floor = 0 if k.low >= 0 else -math.inf  # a count stays a count
-            wider = (f"{k.key}={k.low:g}:{k.high + width:g}" if side == "top"
-                     else f"{k.key}={max(k.low - width, floor):g}:{k.high:g}")
-            if side == "bottom" and k.low == floor:
-                continue  # nothing below 0 to try
+            end = wider_end(k, side, plays)
+            if end is None:
+                continue  # nothing beyond this end the engine plays
+            step = f":{k.step:g}" if k.step is not None else ""  # the step as given
+            wider = f"{k.key}={k.low:g}:{end:g}{step}" if side == "top" else f"{k.key}={end:g}:{k.high:g}{step}"
             text += (f" {k.key} sits at the {side} of its range ({k.low:g} to {k.high:g}): try a wider one, "
                      f"--knob {wider}.")
     if tried is not None and len(tried):
         text += "".join(f" {hint}" for hint in grid_hints(tried, knobs, targets, today_row))
     out.append(Finding("no_solution", HIGH, text, number, None, "#candidates"))
     return ordered(out)
+
+
+def wider_end(knob: Knob, side: str, plays: Callable[[Knob, Any], bool] | None = None) -> int | float | None:
+    """The end of a wider range to suggest for a number knob whose closest change sits at its
+    ``side`` ("top" or "bottom"): the range's width beyond it (a count stays at 0 or above), shrunk
+    step by step (the knob's step; 1 for a whole number; a quarter of the width otherwise) to the
+    widest end the engine plays (``plays(knob, value)``: the solve's own refusal check on the setup
+    it started from, e.g. no 0 actions a turn), or None when no value beyond the end plays."""
+    width = knob.high - knob.low
+    whole = isinstance(knob.today, int)
+    unit = knob.step if knob.step else (1 if whole else width / 4)
+    floor = 0 if knob.low >= 0 else -math.inf  # a count stays a count
+    edge = knob.high if side == "top" else knob.low
+    sign = 1 if side == "top" else -1
+    far = edge + sign * width if side == "top" else max(edge - width, floor)
+    steps = max(int(math.floor(abs(far - edge) / unit + 1e-9)), 0)
+    for j in range(steps, 0, -1):  # the widest first
+        value = edge + sign * j * unit
+        value = int(round(value)) if whole and float(value).is_integer() else value
+        if plays is None or plays(knob, value):
+            return value
+    return None
 
 
 def _and(items: list[str]) -> str:

@@ -137,6 +137,37 @@ def standing(ci_low: float, ci_high: float, margin: float = DOMINANCE_MARGIN) ->
     return NO_CLEAR
 
 
+def played_value(v: float) -> str:
+    """A reported parameter exactly as played (it was rounded to DIGITS significant digits)."""
+    return f"{v:.{DIGITS}g}"
+
+
+def generation_line(row: dict) -> str:
+    """One generation of the search (a row of ``cross_entropy``'s history), in one line."""
+    best = ", ".join(f"{k}={v:.3g}" for k, v in row["best"].items())
+    centre = ", ".join(f"{k}={v:.3g}" for k, v in row["mean"].items())
+    return (f"generation {row['generation']}: best candidate {row['best_fitness']:.2%} ({best}); "
+            f"candidates' mean {row['mean_fitness']:.2%}; next search centre {centre}")
+
+
+def overall(dominance: pd.DataFrame, margin: float, label=str) -> str:
+    """One sentence over the dominance table: 'dominates every strategy' only when every row does."""
+    points = f"{100 * margin:g}"
+    if len(dominance) and bool(dominance["dominates"].all()):
+        return (f"the best found dominates every strategy tested: at least {points} points above the fair share "
+                "against each, 95% CI included")
+    parts = []
+    for kind, words in ((DOMINATES, "dominates"), (WINS_MORE, "wins more than its share against"),
+                        (NO_CLEAR, "shows no clear difference against"), (LOSES, "loses against")):
+        rows = dominance[dominance["standing"] == kind]
+        if len(rows):
+            text = f"{words} {', '.join(label(a) for a in rows['against'])}"
+            if kind == WINS_MORE:
+                text += f" (not clearly by the {points}-point margin)"
+            parts.append(text)
+    return "the best found " + "; ".join(parts) + "."
+
+
 def pp(x: float) -> str:
     """A difference of two rates in percentage points: ``+0.33 pp``."""
     return f"{100 * x:+.2f} pp"

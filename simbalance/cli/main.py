@@ -35,6 +35,8 @@ class OneLineErrors(TyperGroup):
         from simbalance.cli import terminal
         from simbalance.core.runner import announcing_compiles
 
+        _numbers_in_ascii(self)
+
         try:
             # every command shows a spinner while an engine compiles
             with announcing_compiles(terminal.compile_notice):
@@ -65,6 +67,32 @@ class OneLineErrors(TyperGroup):
             typer.echo(f"error: {exc.strerror or exc}{where}", err=True)
             sys.exit(2)
         sys.exit(code if isinstance(code, int) else 0)
+
+
+NUMBER_EXAMPLES = {int: "8, 1000 or 1_000", float: "0.03, 2.5 or 1e-3"}
+
+
+def _numbers_in_ascii(group) -> None:
+    """Every whole-number and decimal option of every command reads ASCII digits only, nothing
+    around them (core/plan.check_count_text, the rule of --n): Python's int() and float() also take
+    " 7 ", "7\\n", full-width and Arabic-Indic digits (issue 54)."""
+    from simbalance.core.plan import check_count_text
+
+    for command in getattr(group, "commands", {}).values():
+        for param in getattr(command, "params", []):
+            kind = getattr(getattr(param, "type_descriptor", None), "annotation", None)
+            if kind not in NUMBER_EXAMPLES or getattr(param, "_ascii_checked", False):
+                continue
+
+            def checked(ctx, value, _process=param.process_value, _param=param, _kind=kind):
+                for text in value if isinstance(value, list | tuple) else [value]:
+                    if isinstance(text, str):
+                        check_count_text(text, (_param.opts or [_param.name])[0], NUMBER_EXAMPLES[_kind])
+                return _process(ctx, value)
+
+            param.process_value = checked
+            param._ascii_checked = True
+        _numbers_in_ascii(command)
 
 
 app = typer.Typer(
@@ -100,6 +128,11 @@ _register()
 
 
 def main() -> None:
+    from simbalance.core import plugin_guard
+
+    if plugin_guard.wanted(sys.argv[1:]):  # plays code from outside simbalance: run it guarded (issue 54)
+        _exit_now(plugin_guard.supervise(sys.argv[1:]))
+    plugin_guard.start_guarded_child()
     try:
         app()
     except SystemExit as done:

@@ -2,10 +2,11 @@
 study's parameters as options (in the order declared), ``--out``, then the shared options of
 ``plays_games``. Every such command does the same steps, once, here: read the counts as typed
 (``parse_count``), make the parameters (their one check), check ``--out`` before any game, run the
-study with a progress bar, show its tables, write its folder, print its findings and the page."""
+study with a progress bar, write its folder, show its tables, print its findings and the page."""
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import inspect
 import shlex
@@ -16,7 +17,8 @@ from typing import Annotated
 import typer
 
 from simbalance.cli.settings_options import plays_games
-from simbalance.core.study import Study, flag_of, option_of, resolve, written_as
+from simbalance.core.errors import RunInterrupted
+from simbalance.core.study import Study, StudyStopped, flag_of, option_of, resolve, stopping, written_as
 
 GAME = Annotated[str, typer.Argument(help="Game id (see `simbalance games`).", show_default=False)]
 
@@ -35,7 +37,8 @@ def study_command(study: Study):
     parameters = [P("settings", P.POSITIONAL_OR_KEYWORD), P("game", P.POSITIONAL_OR_KEYWORD, annotation=GAME)]
     for f in fields:
         opt = option_of(f)
-        kind = str if opt.count else opt.kind  # a count is read from its text (1e5, 100_000)
+        kind = str if opt.count else list[str] if opt.kind is list else opt.kind  # a count: read from its text
+        names = (f"{flag_of(f)}/--no-{flag_of(f)[2:]}",) if kind is bool else (flag_of(f),)  # --rotate/--no-rotate
         if f.default is dataclasses.MISSING:
             default = ...
         elif f.default is None:  # no default to show: the help says what it means
@@ -45,36 +48,95 @@ def study_command(study: Study):
         else:
             default = f.default
         parameters.append(P(f.name, P.POSITIONAL_OR_KEYWORD, default=default,
-                            annotation=Annotated[kind, typer.Option(flag_of(f), help=opt.help)]))
+                            annotation=Annotated[kind, typer.Option(*names, help=opt.help)]))
     parameters.append(P("out", P.POSITIONAL_OR_KEYWORD, default=None,
                         annotation=Annotated[Path | None, typer.Option(help=study.out_help)]))
+    # a shared option the study declares itself (compare's --variant names its arms) is its own
+    own = tuple(name for name in shared_option_names() if "--" + name.rstrip("_").replace("_", "-")
+                in {flag_of(f) for f in fields})
 
     def run_study(settings, game: str, out: Path | None, **typed: str) -> None:
         from rich.console import Console
 
         from simbalance.cli.findings_out import print_findings
         from simbalance.cli.terminal import RichProgress
+        from simbalance.core.blocks import cache_root
         from simbalance.report.run_folder import default_out_dir, hold_out_dir
         from simbalance.report.study_folder import write_folder
 
         params = params_from_options(study, typed)
-        target = out if out is not None else default_out_dir(f"{study.name}-{game}")
-        hold_out_dir(target)  # checked, locked and writable before any game (issue 54)
-        result = study.run(settings, params, RichProgress)
-        console = Console()
-        if study.view is not None:
-            resolve(study.view)(result, console)
+        if study.out_file is not None:  # one file (fit-eval's eval.json)
+            target = out if out is not None else resolve(study.out_file)(game)
         else:
-            show_tables(console, result.tables())
-        folder = write_folder(study, result, target, command_line())
-        print_findings(console, result.findings(), page=str(folder / study.page))
-        Console(stderr=True).print(f"report: {folder / study.page}")
+            target = out if out is not None else default_out_dir(f"{study.name}-{game}")
+        # a study of block jobs keeps its finished blocks in simbalance's cache for the same command again
+        kept = {"checkpoints": cache_root() / "blocks"} if study.keeps_blocks else {}
+        with stops_on_ctrl_c(study) as stop:
+            if study.out_file is not None:
+                check_out_file(target)  # not a folder, writable: before any game
+            else:
+                hold_out_dir(target)  # checked, locked and writable before any game (issue 54)
+            result = study.run(settings, params, RichProgress, **kept)
+            if stop():  # after the last game, before the folder: a Ctrl-C is never ignored
+                raise StudyStopped(f"{study.name} interrupted after its last game; nothing written")
+            folder = write_folder(study, result, target, command_line())  # first: a full disk is one line
+            console = Console()
+            if study.view is not None:
+                resolve(study.view)(result, console)
+            else:
+                show_tables(console, result.tables())
+            if study.out_file is not None:
+                if result.findings():
+                    print_findings(console, result.findings())
+                Console(stderr=True).print(f"wrote {folder} ({result.brief()})")
+            else:
+                print_findings(console, result.findings(), page=str(folder / study.page))
+                Console(stderr=True).print(f"report: {folder / study.page}")
+        if stop():  # while the folder was written: it is whole, and the Ctrl-C still ends the command
+            raise StudyStopped(f"{study.name} interrupted while its folder was written; it is whole: {folder}")
 
     run_study.__signature__ = inspect.Signature(parameters)
     run_study.__annotations__ = {p.name: p.annotation for p in parameters if p.annotation is not P.empty}
     run_study.__doc__ = study.summary
     run_study.__name__ = study.entry_name
-    return plays_games(run_study)
+    return plays_games(run_study, own=own)
+
+
+def shared_option_names() -> tuple[str, ...]:
+    from simbalance.cli.settings_options import WHAT, WHERE
+
+    return (*WHAT, *WHERE)
+
+
+@contextlib.contextmanager
+def stops_on_ctrl_c(study: Study):
+    """A stoppable study (core/study.Study.stoppable): Ctrl-C and SIGTERM stop it after the chunk in
+    play (cli/interrupts.interruptible: a second Ctrl-C aborts at once), and its runs end with
+    StudyStopped: nothing written, exit 130. Any other study: Python's own Ctrl-C (exit 130)."""
+    if not study.stoppable:
+        yield lambda: False
+        return
+    from simbalance.cli.interrupts import interruptible
+
+    # a second Ctrl-C ends the process at once: a temporary folder it leaves is removed by the next start
+    with interruptible(aborted="aborted; nothing written") as stop, stopping(stop):
+        try:
+            yield stop
+        except StudyStopped:
+            raise
+        except RunInterrupted as stopped:  # a run of the study, stopped between chunks
+            raise StudyStopped(f"{study.name} {stopped}; nothing written") from None
+
+
+def check_out_file(target: Path) -> None:
+    """A study's ``--out`` that is one file (core/study.Study.out_file): not a folder, and writable,
+    before any game."""
+    from simbalance.core.errors import SimbalanceError
+    from simbalance.report.files import check_report_path
+
+    if Path(target).is_dir():
+        raise SimbalanceError(f"--out {target}: a folder; name the file to write")
+    check_report_path("--out", Path(target))
 
 
 def params_from_options(study: Study, typed: dict[str, str]):

@@ -92,6 +92,12 @@ class RichProgress:
         if done >= total:
             self.close()
 
+    def note(self, text: str) -> None:
+        """A line of the study between its runs (tune's generations), above the bar while it shows."""
+        from rich.console import Console
+
+        (self._bar.console if self._bar is not None else Console()).print(text)
+
     def close(self) -> None:
         if self._bar is not None:
             self._bar.stop()

@@ -429,3 +429,28 @@ class RunAggregate:
             "stalemates": self.stalemates(reasons),
             "lead": self.lead(progress),
         }
+
+
+# Rows copied at a time by ``contiguous_columns``: a block of records (about 200 bytes a game in the
+# larger engines) stays in the CPU's cache while each of its columns is copied out of it.
+COLUMN_BLOCK = 4096
+
+
+def contiguous_columns(games: pd.DataFrame, names: list[str] | None = None) -> dict[str, np.ndarray]:
+    """The frame's numeric columns ``names`` (default: every column that is not categorical) as
+    contiguous arrays, copied block by block of rows.
+
+    A run's columns are strided views into its records (core/records.records_to_frame), so each
+    pass over one column reads a cache line per game: at 10^6 games, copying a hundred columns one
+    after the other reads the records a hundred times over (0.4 s), and an operation on a strided
+    column costs several times its cost on a contiguous one. Copying all of them block by block
+    reads the records once. The values are the same; only their layout differs."""
+    if names is None:
+        names = [c for c in games.columns if not isinstance(games[c].dtype, pd.CategoricalDtype)]
+    sources = [games[c].to_numpy() for c in names]
+    out = [np.empty(len(s), dtype=s.dtype) for s in sources]
+    for start in range(0, len(games), COLUMN_BLOCK):
+        stop = start + COLUMN_BLOCK
+        for source, target in zip(sources, out, strict=True):
+            target[start:stop] = source[start:stop]
+    return dict(zip(names, out, strict=True))

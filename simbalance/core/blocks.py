@@ -219,6 +219,19 @@ class BlockSettings:
         self.kept.clear()
 
 
+def check_not_stopped(stop: Callable[[], bool] | None, total: int, unit: str, checkpoints: Path | None) -> None:
+    """A study's last word before it returns its result: a Ctrl-C that came as its last block
+    finished (no block was left to stop before) is not ignored (issue 54: card-value once wrote its
+    full report and exited 0). It raises RunInterrupted (the command writes nothing), and the blocks saved
+    along the way stay for the same command again (call it before BlockSettings.finish)."""
+    if stop is not None and stop():
+        where = f" in {checkpoints}" if checkpoints is not None else ""
+        raise RunInterrupted(total, total, unit=unit,
+                             resume="every part was played (a result now would hide the Ctrl-C); the blocks "
+                                    f"saved along the way are kept{where}: the same command again plays only the "
+                                    "rest")
+
+
 @dataclass
 class _Shown:
     """The progress of a job: items done, shown after each block in order."""

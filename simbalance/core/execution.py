@@ -50,6 +50,7 @@ from simbalance.core.owned import (
     marker_of,
     remove_written_folder,
 )
+from simbalance.core.plugin_guard import plugin_label
 from simbalance.core.records import END_INVALID
 from simbalance.core.runner import (
     ProgressFn,
@@ -502,7 +503,8 @@ def execute(plan: RunPlan, options: RunOptions, progress: ProgressFn | None = No
     parts = iter(()) if played_all else play_chunks(
         engine, lineup, plan.prepared_for(), plan.seed, chunks, threads=plan.threads, backend=plan.backend,
         scheduler=plan.scheduler, stop=stop, kernel=plan.kernel, target=records, timeout=plan.dask_timeout,
-        on_games=games_done_in_chunk if progress is not None else None)
+        on_games=games_done_in_chunk if progress is not None else None,
+        label=plugin_label(plan.spec, plan.strategy_file))  # a plug-in's chunks are watched (runner.contained)
     for part in parts:
         shown, in_chunk[0] = in_chunk[0], 0  # every game of the chunk shown already (locally)?
         size = len(part)

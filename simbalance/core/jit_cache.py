@@ -23,6 +23,7 @@ from simbalance.core.codegen import CODEGEN
 PACKAGE_DIR = Path(__file__).resolve().parents[1]
 STAMP_NAME = "jit_sources.sha256"
 _IMPORT = re.compile(r"^(?:from\s+simbalance\.([\w.]+)\s+import|import\s+simbalance\.([\w.]+))", re.MULTILINE)
+_TOP_IMPORT = re.compile(r"^(?:from\s+(\w+)\s+import|import\s+(\w+))", re.MULTILINE)
 
 
 def _module_file(root: Path, dotted: str) -> Path | None:
@@ -34,8 +35,12 @@ def _module_file(root: Path, dotted: str) -> Path | None:
 
 
 def jit_sources(folder: Path, root: Path = PACKAGE_DIR) -> list[Path]:
-    """Files in ``folder`` holding jitted code, and the modules under ``root`` (the simbalance
-    package) they import at the top (what jitted code can see), transitively."""
+    """Files in ``folder`` holding jitted code, and the modules they import at the top (what jitted
+    code can see), transitively: those under ``root`` (the simbalance package), and a module beside
+    ``folder`` imported by its top-level name (a plug-in's own helper on the same ``sys.path`` entry,
+    as tests/planted/planted_nb.py is for the planted games: its code is inlined into their
+    kernels, so an edit to it must recompile them)."""
+    beside = Path(folder).parent
     todo = [p for p in Path(folder).rglob("*.py") if "@njit" in p.read_text(encoding="utf-8", errors="ignore")]
     seen: set[Path] = set()
     while todo:
@@ -43,9 +48,14 @@ def jit_sources(folder: Path, root: Path = PACKAGE_DIR) -> list[Path]:
         if path in seen:
             continue
         seen.add(path)
-        for match in _IMPORT.finditer(path.read_text(encoding="utf-8", errors="ignore")):
+        text = path.read_text(encoding="utf-8", errors="ignore")
+        for match in _IMPORT.finditer(text):
             found = _module_file(root, match.group(1) or match.group(2))
             if found is not None and found not in seen:
+                todo.append(found)
+        for match in _TOP_IMPORT.finditer(text):
+            found = beside / f"{match.group(1) or match.group(2)}.py"
+            if found.is_file() and found not in seen:
                 todo.append(found)
     return sorted(seen)
 

@@ -133,12 +133,13 @@ def parse_count(text: str, option: str = "--n") -> int:
     return check_n(read_count(text), f"{option} {text!r}")
 
 
-def check_count_text(text: str, option: str = "--n") -> None:
+def check_count_text(text: str, option: str = "--n", examples: str = "1000000, 1_000_000 or 1e6") -> None:
     """ASCII digits only, nothing around them: Python's int() and re's \\d also take " 10 ", "10\\n",
-    full-width and Arabic-Indic digits, which a designer did not mean to type (issue 54)."""
+    full-width and Arabic-Indic digits, which a designer did not mean to type (issue 54). Every
+    number of the command line goes through it (cli/main.py: the whole-number and decimal options)."""
     if not text.isascii() or any(ch.isspace() for ch in text):
         raise SimbalanceError(f"{option} {text!r}: write the number in the digits 0-9 with nothing around it, "
-                              "e.g. 1000000, 1_000_000 or 1e6")
+                              f"e.g. {examples}")
 
 
 def check_whole(name: str, value: Any, low: int, high: int) -> int:

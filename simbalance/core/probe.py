@@ -27,6 +27,7 @@ import subprocess
 import sys
 
 from simbalance.core.errors import ConfigError
+from simbalance.core.plugin_guard import in_play, seconds_from_env
 
 ANSWER = "probe: ok"
 PROBING = "SIMBALANCE_PROBING"  # set in the child: its own run is the probe
@@ -38,14 +39,7 @@ def probing() -> bool:
 
 
 def probe_seconds() -> float:
-    text = os.environ.get("SIMBALANCE_PROBE_SECONDS", "60")
-    try:
-        seconds = float(text)
-    except ValueError:
-        seconds = -1.0
-    if not 0 < seconds < 1e6:
-        raise ConfigError(f"SIMBALANCE_PROBE_SECONDS={text!r}: allowed a number of seconds above 0")
-    return seconds
+    return seconds_from_env("SIMBALANCE_PROBE_SECONDS", 60.0)
 
 
 def probe_user_strategy(game: str, spec: str, players: int) -> None:
@@ -56,6 +50,7 @@ def probe_user_strategy(game: str, spec: str, players: int) -> None:
                  "of its own)",
            loops="does the file or the function loop?", exits="does the file call os._exit or sys.exit?",
            own_error=f"--strategy-file {spec}: ")
+    in_play(f"--strategy-file {spec}")  # the guard names it from now on (core/plugin_guard.py)
 
 
 def probe_plugin_game(game_id: str, package: str, *, own_error: str) -> None:
@@ -69,6 +64,7 @@ def probe_plugin_game(game_id: str, package: str, *, own_error: str) -> None:
                  f"{PROBE_GAMES} games played, in a process of its own)",
            loops="does its package or its engine loop, when imported or in a game?",
            exits="does its package or its engine call os._exit or sys.exit?", own_error=own_error)
+    in_play(f"plug-in game {game_id!r} (plug-in {package})")  # as plugin_guard.plugin_label names it
 
 
 def _probe(args: list[str], *, where: str, loops: str, exits: str, own_error: str | None = None) -> None:

@@ -73,6 +73,20 @@ def wins_tie(state, ties):
 
 
 @njit(cache=True, inline="always")
+def fair_best(state, v, best, ties):
+    """One step of a scan for the highest value, ties broken by ``wins_tie``: returns (take this
+    candidate?, the best value so far, how many candidates share it). A value above ``best`` is a
+    new best; one equal to it is the ``ties``-th and is taken with probability 1/ties. Start with
+    ``best`` below every value and ``ties`` 0; a draw is made only on a tie."""
+    if v > best:
+        return True, v, 1
+    if v == best:
+        ties += 1
+        return wins_tie(state, ties), best, ties
+    return False, best, ties
+
+
+@njit(cache=True, inline="always")
 def uniform(state):
     """Uniform float in ``[0, 1)`` with 53 random bits."""
     return np.float64(next_u64(state) >> S11) * TWO_POW_M53

@@ -251,11 +251,34 @@ def play_chunks(
     target: np.ndarray | None = None,
     timeout: float = DASK_TIMEOUT_S,
     on_games: Callable[[int], None] | None = None,
+    label: str | None = None,
 ) -> Iterator[np.ndarray]:
     """The records of each chunk, in chunk order. ``stop`` is asked between chunks (on Dask, also
     while waiting). With ``target`` (records indexed by game), chunks are written straight into it.
     ``timeout``: on Dask, how long to wait for a worker to join or for the next chunk.
-    ``on_games(k)``: locally, another ``k`` games of the chunk in play are done (see play_chunk)."""
+    ``on_games(k)``: locally, another ``k`` games of the chunk in play are done (see play_chunk).
+    ``label``: the run plays code from outside simbalance (a plug-in game, a strategy file), named so
+    in messages: its chunks are watched (``contained``)."""
+    if label is not None:
+        source = iter(chunks)
+        waiting: deque = deque()  # bounds looked at (to name the chunk to come), not yet handed on
+        pulled: deque = deque()  # bounds handed on to be played, oldest first: the next to come back
+
+        def pulling():
+            while (bounds := waiting.popleft() if waiting else next(source, None)) is not None:
+                pulled.append(bounds)
+                yield bounds
+
+        def upcoming() -> tuple[int, int]:
+            if not pulled and not waiting and (bounds := next(source, None)) is not None:
+                waiting.append(bounds)
+            return pulled[0] if pulled else waiting[0] if waiting else (0, 0)
+
+        yield from contained(play_chunks(engine, lineup, prepared, seed, pulling(), threads=threads, backend=backend,
+                                         scheduler=scheduler, stop=stop, kernel=kernel, target=target,
+                                         timeout=timeout, on_games=on_games),
+                             upcoming, pulled, lineup, label)
+        return
     if backend == "local" and threads > 1 and not numba.config.DISABLE_JIT:
         yield from _play_chunks_ahead(engine, lineup, prepared, seed, chunks, threads, stop, kernel, target, on_games)
         return
@@ -271,6 +294,84 @@ def play_chunks(
     if kernel is not None and kernel is not engine.kernel_for(lineup):
         raise SimbalanceError("plug-in strategies run on the local backend only")
     yield from _play_chunks_dask(engine, lineup, prepared, seed, chunks, scheduler, stop, target, timeout)
+
+
+class PluginFailure(SimbalanceError):
+    """Code from outside simbalance failed while it played: one line naming it (issue 54 item 5)."""
+
+
+# The longest game a plug-in may record, in its own unit: the aggregate counts lengths in a histogram
+# as long as the longest game, so a record of 2^31 picks would take 16 GB (issue 54: 24 GB, then the
+# OOM killer). The built-in games' caps stop far below it.
+MAX_PLUGIN_LENGTH = 10**7
+
+
+def contained(parts: Iterator[np.ndarray], upcoming: Callable[[], tuple[int, int]], pulled: deque, lineup: Lineup,
+              label: str) -> Iterator[np.ndarray]:
+    """The chunks of a run that plays code from outside simbalance (``label`` names it), watched:
+    the guard hears when each chunk starts and ends (core/plugin_guard.py: a chunk that does not end
+    is stopped there); an exception the code raises is one line naming it; every chunk's records are
+    checked against their declared ranges (``record_problem``) before anything adds them up."""
+    from simbalance.core import plugin_guard
+
+    plugin_guard.in_play(label)
+    parts = iter(parts)
+    while True:
+        first, size = upcoming()
+        plugin_guard.chunk_started(first, size)
+        try:
+            part = next(parts)
+        except StopIteration:
+            plugin_guard.chunk_ended()
+            return
+        except (SimbalanceError, KeyboardInterrupt):
+            raise
+        except Exception as exc:  # noqa: BLE001 (the plug-in's code: its error, in one line)
+            said = str(exc).splitlines()[0] if str(exc).strip() else "no message"
+            raise PluginFailure(f"{label}: raised {type(exc).__name__}: {said} (while playing games {first:,} to "
+                                f"{first + size - 1:,})") from None
+        plugin_guard.chunk_ended()
+        first, size = pulled.popleft() if pulled else (int(part["game"][0]) if len(part) else 0, len(part))
+        problem = record_problem(part, first, lineup.seats.shape[1], len(lineup.slot_names))
+        if problem:
+            raise PluginFailure(f"{label}: {problem}; the run was stopped (games {first:,} to {first + size - 1:,})")
+        yield part
+
+
+def record_problem(part: np.ndarray, first: int, players: int, n_slots: int) -> str | None:
+    """What is wrong with a chunk's records (games ``first ..``), checked against the ranges
+    core/records.py declares for the common fields, or None: the game index, the winner and the
+    winners' mask, the end code, the length (0 to MAX_PLUGIN_LENGTH), the seats' strategy slots and
+    a stalemate's reason."""
+    from simbalance.core.records import END_NAMES, MAX_REASONS
+
+    def first_bad(name: str, bad: np.ndarray, allowed: str) -> str | None:
+        where = np.flatnonzero(bad)
+        if not len(where):
+            return None
+        i = int(where[0])
+        value = part[name][i]
+        shown = value.tolist() if hasattr(value, "tolist") else value
+        return (f"game {first + i:,}'s record has {name} = {shown}, outside what the record allows ({allowed}): "
+                "the engine wrote it wrong")
+
+    checks = [
+        ("game", part["game"] != first + np.arange(len(part)), f"the game's own index, {first:,} and up"),
+        ("winner", (part["winner"] < -1) | (part["winner"] >= players), f"-1 to {players - 1}"),
+        ("winners", part["winners"] >= (1 << players), f"a mask of the {players} seats' bits, below {1 << players}"),
+        ("end", ~np.isin(part["end"], list(END_NAMES)), f"one of {sorted(END_NAMES)}"),
+        ("length", (part["length"] < 0) | (part["length"] > MAX_PLUGIN_LENGTH), f"0 to {MAX_PLUGIN_LENGTH:,}"),
+        ("strategy", ((part["strategy"][:, :players] < 0) | (part["strategy"][:, :players] >= n_slots)).any(axis=1),
+         f"a strategy slot per seat, 0 to {n_slots - 1}"),
+    ]
+    if "stalemate_reason" in (part.dtype.names or ()):
+        reason = part["stalemate_reason"]
+        checks.append(("stalemate_reason", (reason < 0) | (reason >= MAX_REASONS), f"0 to {MAX_REASONS - 1}"))
+    for name, bad, allowed in checks:
+        problem = first_bad(name, bad, allowed)
+        if problem:
+            return problem
+    return None
 
 
 def _dask_client(scheduler: str | None, timeout: float):

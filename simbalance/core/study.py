@@ -26,6 +26,16 @@ A study declares:
 A study whose command is still written by hand names it in ``command`` (``"module:function"``) and
 its API function in ``api``; the contract test holds those to the same behaviour (one-line errors,
 nothing written, one result whatever the threads) until they declare ``params`` too.
+
+A study of block jobs (card-value, fit-eval) declares ``keeps_blocks``: its ``run`` also takes
+``stop`` and ``checkpoints``, and its command keeps the finished blocks in simbalance's cache. A
+study whose ``--out`` is one file rather than a folder (fit-eval's eval.json) names the function of
+its default path in ``out_file``.
+
+A study that declares ``stoppable`` plays every run with :func:`stop_requested` as its ``stop``
+(``RunOptions(stop=...)``): its command turns Ctrl-C and SIGTERM into a stop after the chunk in
+play (cli/interrupts.interruptible), writes nothing and exits 130 (:class:`StudyStopped`); from
+Python, ``with stopping(fn): ...`` asks ``fn`` between chunks.
 """
 
 from __future__ import annotations
@@ -34,12 +44,13 @@ import contextlib
 import contextvars
 import dataclasses
 import importlib
+import inspect
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from simbalance.core.errors import SimbalanceError
+from simbalance.core.errors import RunInterrupted, SimbalanceError
 from simbalance.core.plan import check_n, check_whole
 from simbalance.core.runner import MAX_GAMES
 
@@ -56,7 +67,8 @@ class Option:
     zero: bool = False  # a count that may be 0 (written "0"): the parameter is off
     shown: str | None = None  # the default as the help shows it ("5e4")
     positional: bool = False  # an API positional argument after the game (tournament's strategies)
-    kind: type = str  # the command line's type of a parameter that is not a count (int, float: typer reads it)
+    kind: type = str  # the command line's type of a parameter that is not a count (int, float: typer reads it;
+    # list: a repeatable option, a tuple of its texts; bool: a --flag/--no-flag)
 
 
 def option(default: Any = dataclasses.MISSING, *, help: str, flag: str | None = None,  # noqa: A002 (typer's word)
@@ -65,6 +77,17 @@ def option(default: Any = dataclasses.MISSING, *, help: str, flag: str | None = 
     """A study parameter: a dataclass field with its help and command-line form. ``count``: a number
     of games (checked by core/plan.check_n; with ``zero`` also 0, which turns the part off)."""
     return field(default=default, metadata={"option": Option(help, flag, count, zero, shown, positional, kind)})
+
+
+def names_of(text: str | list[str] | tuple[str, ...] | None, flag: str) -> list[str] | None:
+    """A parameter that names things (strategies, cards): ``"a,b"`` as typed -> ["a", "b"], a list
+    or tuple from the API as it is, None as None; an empty name is one line naming ``flag``."""
+    if text is None:
+        return None
+    names = [s.strip() for s in text.split(",")] if isinstance(text, str) else list(text)
+    if not names or not all(isinstance(n, str) and n for n in names):
+        raise SimbalanceError(f"{flag} {text!r}: an empty name")
+    return names
 
 
 def option_of(f: dataclasses.Field) -> Option:
@@ -115,6 +138,33 @@ class StudyParams:
         return dataclasses.replace(self, **changes)
 
 
+_STOP: contextvars.ContextVar[Callable[[], bool] | None] = contextvars.ContextVar("study_stop", default=None)
+
+
+@contextlib.contextmanager
+def stopping(stop: Callable[[], bool]):
+    """Inside, a stoppable study asks ``stop()`` between the chunks it plays (Ctrl-C, SIGTERM)."""
+    token = _STOP.set(stop)
+    try:
+        yield
+    finally:
+        _STOP.reset(token)
+
+
+def stop_requested() -> bool:
+    """Whether the study in play was asked to stop (Ctrl-C or SIGTERM on the command line)."""
+    stop = _STOP.get()
+    return bool(stop is not None and stop())
+
+
+class StudyStopped(RunInterrupted):
+    """A stoppable study stopped by Ctrl-C or SIGTERM: nothing written (a study's folder is whole or
+    absent); the command line prints the message and exits 130."""
+
+    def __init__(self, message: str):  # noqa: super-init-not-called (RunInterrupted formats a run's)
+        Exception.__init__(self, message)
+
+
 def resolve(dotted: str) -> Callable:
     """``"package.module:function"`` -> the function (imported now, so a study never imports the
     report or the CLI that sit above it)."""
@@ -141,6 +191,15 @@ class Study:
     view: str | None = None  # "module:function(result, console)" showing its tables (default: result.tables())
     api_name: str | None = None  # default: name with "-" as "_"
     plays: bool = True  # whether it plays games (the contract test runs it on 1 and 2 threads)
+    stoppable: bool = False  # its runs ask stop_requested() between chunks (Ctrl-C, SIGTERM: exit 130)
+    # its run plays block jobs (core/blocks.py) and also takes ``stop`` and ``checkpoints`` (a folder
+    # for the finished blocks): its command gives it simbalance's cache, so that the same command
+    # after a Ctrl-C plays only the blocks not yet kept (card-value, fit-eval; stoppable too)
+    keeps_blocks: bool = False
+    # "module:function(game) -> Path": the study writes one file, not a folder (fit-eval's eval.json);
+    # its --out names that file and this gives the default; its last line is "wrote <file> (<brief>)",
+    # result.brief() saying what the file holds
+    out_file: str | None = None
 
     @property
     def entry_name(self) -> str:
@@ -174,5 +233,7 @@ def check_study(study: Study) -> None:
     for f in dataclasses.fields(study.params):
         if "option" not in f.metadata or not option_of(f).help:
             fail(f"parameter {f.name}: declare it with core.study.option(help=...)")
+    if study.keeps_blocks and not {"stop", "checkpoints"} <= set(inspect.signature(study.run).parameters):
+        fail("a study that keeps its blocks takes run(settings, params, progress, *, stop, checkpoints)")
     if not study.summary or not study.out_help or not study.page:
         fail("give summary, out_help and page (the command's help, its --out help, the file to open)")

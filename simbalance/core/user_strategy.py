@@ -87,3 +87,32 @@ def _guarded(kernel, spec: str):
 
     run.__dict__.update(getattr(kernel, "__dict__", {}))  # e.g. the kernel's own replay (trace_game)
     return run
+
+
+def read_only_problem(fn, arg_types: tuple, read_only: dict[int, str]) -> str | None:
+    """The name of the first argument ``fn`` writes into among ``read_only`` (position -> name: the
+    game's state it may read but not change), or None. Each is checked by compiling ``fn`` with that
+    argument typed as a read-only array: numba refuses any write into one (``a[i] = v``, a callee that
+    writes it) when it types the function, wherever the write is, so a write that only some games
+    reach is found before the first game (issue 54: a strategy that wrote into ``hand_sizes`` changed
+    the game's win rates)."""
+    from numba import types as nt
+    from numba.core.errors import NumbaError
+
+    for position, name in read_only.items():
+        kind = arg_types[position]
+        frozen = nt.Array(kind.dtype, kind.ndim, kind.layout, readonly=True)
+        try:
+            fn.compile(tuple(frozen if i == position else t for i, t in enumerate(arg_types)))
+        except NumbaError as exc:
+            if "readonly" in str(exc) or "read-only" in str(exc):
+                return name
+            raise
+    return None
+
+
+def writes_into(who: str, name: str) -> str:
+    """The one line for a strategy that writes into state it may only read."""
+    return (f"{who} writes into {name}, which the game lends it to read only (writing would change the game for "
+            f"every seat); work on a copy: {name}.copy()")
+

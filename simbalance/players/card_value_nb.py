@@ -42,6 +42,15 @@ def _seats(lineups, slot_strategy, slot_params, game, sid, prm):
 
 
 @njit(inline="always")
+def _block_rows(players, slot_params):
+    """What a block of states reuses: each seat's strategy id and parameters (``_seats`` fills them
+    per state), the state-picking stream and a key for ``rekey`` or ``determinize``."""
+    sid = np.zeros(players, np.int64)
+    prm = np.zeros((players, slot_params.shape[1]), np.float64)
+    return sid, prm, np.zeros(1, np.uint64), np.zeros(1, np.uint64)
+
+
+@njit(inline="always")
 def _sample_state(start, play_out, ctx, state, sid, prm, seed, k, phase, rng):
     """State ``k`` (module doc, "Sampling a state") into ``state``: returns (game length in
     decisions, the decision stopped before); (0, -1) for a game with no decision."""
@@ -71,10 +80,7 @@ def value_cards(start, play_out, to_move, clone, held, swap, rekey, outcome, ctx
     card (``out_ok``), and ``out_n``: the columns used."""
     players = lineups.shape[1]
     width = out_seat.shape[1]
-    sid = np.zeros(players, np.int64)
-    prm = np.zeros((players, slot_params.shape[1]), np.float64)
-    rng = np.zeros(1, np.uint64)
-    key = np.zeros(1, np.uint64)
+    sid, prm, rng, key = _block_rows(players, slot_params)
     srng = np.zeros(1, np.uint64)
     rew = np.zeros(players, np.float64)
     base = np.zeros((playouts, players), np.float64)
@@ -150,10 +156,7 @@ def value_decisions(start, play_out, to_move, legal_options, apply_option, clone
     means; with one play-out, the plain spread). ``out_mover``: -1 where no decision was sampled."""
     players = lineups.shape[1]
     n_kinds = out_options.shape[1]
-    sid = np.zeros(players, np.int64)
-    prm = np.zeros((players, slot_params.shape[1]), np.float64)
-    rng = np.zeros(1, np.uint64)
-    key = np.zeros(1, np.uint64)
+    sid, prm, rng, key = _block_rows(players, slot_params)
     rew = np.zeros(players, np.float64)
     keys = np.zeros(playouts, np.uint64)
     got = np.zeros((cap, playouts), np.float64)

@@ -59,7 +59,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simbalance.core.rng import next_u64, randint, wins_tie
+from simbalance.core.rng import fair_best, next_u64, randint, wins_tie
 from simbalance.players.common_nb import (
     F_AVAIL,
     F_REWARD,
@@ -222,14 +222,9 @@ def _descend(to_move, legal_options, apply_option, policy, observe, ctx, work, g
                 tf[child, F_AVAIL] += 1.0
                 visits = tf[child, F_VISITS]
                 value = tf[child, F_REWARD] / visits + c * np.sqrt(np.log(tf[child, F_AVAIL]) / visits)
-                if value > best_value:
-                    best_value = value
+                take, best_value, ties = fair_best(rng, value, best_value, ties)
+                if take:
                     best = child
-                    ties = 1
-                elif value == best_value:
-                    ties += 1
-                    if wins_tie(rng, ties):
-                        best = child
             child = ti[child, T_NEXT]
         room = at_root or best < 0 or children < _children_allowed(tf[node, F_VISITS], widening)
         if k > 0 and room and n_nodes < capacity:

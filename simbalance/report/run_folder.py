@@ -27,6 +27,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from simbalance.core.aggregate import contiguous_columns
 from simbalance.core.errors import SimbalanceError
 from simbalance.core.faults import fault
 from simbalance.core.owned import (
@@ -339,6 +340,7 @@ def _temporary_folder(out: Path):
             # leaves it under a leftover's name, marker and all, for the next start to remove
             old = Path(tempfile.mkdtemp(prefix=_writing_prefix(out), dir=out.parent))
             os.rename(out, old)
+        fault("before the folder's rename")  # every study's folder, whole, not yet in place (tests: a kill here)
         tmp.rename(out)
         if old is not None:
             shutil.rmtree(old)
@@ -459,11 +461,15 @@ PARQUET_SLICE = 1 << 20  # rows converted to Arrow at a time: bounds memory on 1
 
 
 def write_games_parquet(games: pd.DataFrame, path: Path) -> None:
-    """One row per game, written slice by slice so memory stays flat."""
+    """One row per game, written slice by slice so memory stays flat. Each slice's columns are
+    first copied out of the records in one cache-friendly pass (core/aggregate.contiguous_columns):
+    Arrow converts strided columns one at a time, which took two thirds of the write at 10^6 games."""
     schema = pa.Schema.from_pandas(games.iloc[:0], preserve_index=False)
     with pq.ParquetWriter(path, schema, compression="zstd") as writer:
         for start in range(0, len(games), PARQUET_SLICE):
             part = games.iloc[start : start + PARQUET_SLICE]
+            copied = contiguous_columns(part)
+            part = pd.DataFrame({c: copied[c] if c in copied else part[c].array for c in part.columns}, copy=False)
             writer.write_table(pa.Table.from_pandas(part, schema=schema, preserve_index=False))
 
 

@@ -10,20 +10,13 @@ from typing import TYPE_CHECKING
 
 from matplotlib.figure import Figure
 
+from simbalance.analysis.tune import played_value
 from simbalance.report.figures import COLORS, win_rates
 from simbalance.report.html import command_block, figures, page, pct, sub_line, table
 from simbalance.report.run_folder import RUN_MARKER, atomic_folder, save_figures, study_manifest, write_json
 
 if TYPE_CHECKING:
     from simbalance.studies.tune import TuneResult
-
-
-
-
-
-
-
-
 
 
 def history_figure(history: list[dict]) -> Figure:
@@ -49,11 +42,10 @@ def tune_json(res: TuneResult) -> dict:
             "dominance": res.dominance.to_dict(orient="records"), "dominates_all": res.dominates_all}
 
 
-def write_tune_folder(res: TuneResult, out: Path, command: str, n: int, seed: int, preset: str, gain: str,
-                      overall: str, value) -> Path:
-    """tune.html, tune.json (the numbers), findings.json, manifest.json and the figures. ``preset``,
-    ``gain`` and ``overall`` are the sentences the terminal prints; ``value`` formats a parameter."""
-    fair = 1 / res.players
+def write_tune_folder(res: TuneResult, out: Path, command: str) -> Path:
+    """tune.html, tune.json (the numbers), findings.json, manifest.json and the figures; the sentences
+    are the result's own, the ones the terminal prints."""
+    fair, n, seed = 1 / res.players, res.n, res.seed
     with atomic_folder(out) as tmp:
         images = save_figures(tmp, {
             "search": history_figure(res.history),
@@ -70,16 +62,16 @@ def write_tune_folder(res: TuneResult, out: Path, command: str, n: int, seed: in
             "games for every candidate). The best found is what the final test played and what the preset "
             "below holds.</p>",
             table(["parameter", "default", "best found"],
-                  [[escape(k), f"{res.default[k]:.6g}", value(res.best[k])] for k in res.params]),
-            f"<p class='verdict'>{escape(gain)}</p>",
-            f"<pre>{escape(preset)}</pre>",
+                  [[escape(k), f"{res.default[k]:.6g}", played_value(res.best[k])] for k in res.params]),
+            f"<p class='verdict'>{escape(res.gain_text())}</p>",
+            f"<pre>{escape(res.preset())}</pre>",
             "<h2 id='dominance'>The best found alone against each strategy</h2>",
             f"<p>Alone against {res.players - 1} copies of each strategy, its win rate per seat over the decided "
             f"games, against the fair {pct(fair, 0)}; 'dominates' means at least {100 * res.dominance_margin:g} "
             "points above the fair share, the 95% CI's lower end included.</p>",
             table(["against", f"win rate per seat (fair {pct(fair, 0)})", "95% CI", "edge over fair", "reads"], dom,
                   text_cols=1),
-            f"<p class='verdict'>{escape(overall)}</p>",
+            f"<p class='verdict'>{escape(res.verdict())}</p>",
             "<h2 id='figures'>Figures</h2>", figures(images),
             command_block(command),
         ]

@@ -17,7 +17,6 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -30,15 +29,15 @@ from simbalance.analysis.card_value import (
     with_observed,
 )
 from simbalance.analysis.findings import Finding, thresholds
-from simbalance.core.blocks import BlockSettings, KernelJob
+from simbalance.core.blocks import BlockSettings, KernelJob, check_not_stopped
 from simbalance.core.errors import SimbalanceError, did_you_mean
 from simbalance.core.execution import RunOptions
 from simbalance.core.plan import check_whole
 from simbalance.core.rng import derive_seed
 from simbalance.core.runner import ProgressFactory
 from simbalance.core.spec import SELECTION_UNSAID
-from simbalance.core.study import Study
-from simbalance.studies.settings import RunSettings
+from simbalance.core.study import Study, StudyParams, names_of, option, stop_requested
+from simbalance.studies.settings import RunSettings, api_entry
 
 PHASES = ("early", "middle", "late")
 WHEN = ",".join(PHASES)  # the default: every phase
@@ -226,34 +225,52 @@ def play_decision_values(engine, lineup, prepared: tuple, seed: int, total: int,
                     {**(key or {}), "seed": seed, "playouts": playouts})
 
 
-def card_value(
-    game: str | RunSettings,
-    cards: str | list[str] | None = None,
-    states: int = STATES,
-    when: str | list[str] = WHEN,
-    *,
-    playouts: int = PLAYOUTS,
-    decisions: int = DECISIONS,
-    observe: int = OBSERVE,
-    progress: ProgressFactory | None = None,
-    stop: Callable[[], bool] | None = None,
-    checkpoints: str | Path | None = None,
-    **settings: Any,
-) -> CardValueResult:
-    """Value every card (or ``cards``, by name) of ``game`` for its holder at ``states`` sampled
+@dataclass(frozen=True)
+class CardValueParams(StudyParams):
+    """card-value's parameters, in the order of its options (the checks that need the game, the
+    cards' names and the lineup, are run's); the API takes cards, states and when by position
+    after the game, as it always has."""
+
+    cards: str | tuple[str, ...] | None = option(None, positional=True, help="Only these cards, comma-separated, named as in the "
+                                                            "card-impact table (default: every card).")
+    states: int = option(STATES, count=True, positional=True, help="Sampled states per phase.")
+    when: str | tuple[str, ...] = option(WHEN, positional=True, help="Phases, comma-separated: early, middle, late (thirds of each "
+                                                     "game's decisions).")
+    playouts: int = option(PLAYOUTS, kind=int, help="Paired play-outs per (state, card), and per option of a sampled "
+                                                     "decision.")
+    decisions: int = option(DECISIONS, count=True, zero=True, help="Sampled decisions per phase for the decision "
+                                                                    "values (0: none).")
+    observe: int = option(OBSERVE, count=True, zero=True, shown="100000",
+                          help="Games of the run whose card-impact table stands beside the values (0: none).")
+    strategies: str | tuple[str, ...] | None = option(None, help="Heuristics, one per seat, comma-separated, seats "
+                                                                 "rotated (default: the game config's lineup).")
+
+    def check(self) -> None:
+        check_whole("--states", self.states, 1, MAX_STATES)
+        check_whole("--playouts", self.playouts, 1, MAX_PLAYOUTS)
+        check_whole("--decisions", self.decisions, 0, MAX_STATES)
+        check_whole("--observe", self.observe, 0, 10**7)  # kept in memory for the card-impact table
+        parse_phases(self.when)
+        names_of(self.strategies, "--strategies")
+
+
+def run_card_value(settings: RunSettings, params: CardValueParams, progress: ProgressFactory | None = None, *,
+                   stop: Callable[[], bool] | None = None, checkpoints: str | Path | None = None) -> CardValueResult:
+    """Value every card (or ``cards``, by name) of the game for its holder at ``states`` sampled
     states per phase of ``when``, ``playouts`` paired play-outs each; value ``decisions`` sampled
     decisions per phase by kind; set the values beside the card-impact table of ``observe`` games of
     the same lineup (0: none). The settings: studies/settings.RunSettings (the lineup is the game's
-    default or ``strategies=``, heuristics only); the states and decisions play on its threads or
-    backend (core/blocks.py). ``stop``: asked between blocks (Ctrl-C: RunInterrupted); ``checkpoints``:
-    a folder where the finished blocks are kept, so that the same call after a stop plays only the rest."""
-    strategies = settings.pop("strategies", None)
-    settings = RunSettings.of(game, **settings)
+    default or ``strategies``, heuristics only); the states and decisions play on its threads or
+    backend (core/blocks.py). ``stop``: asked between blocks and once more when every part is played
+    (Ctrl-C: RunInterrupted, the finished blocks kept); ``checkpoints``: a folder where the finished
+    blocks are kept, so that the same call after a stop plays only the rest."""
+    cards, when, playouts, decisions, observe = (params.cards, params.when, params.playouts, params.decisions,
+                                                 params.observe)
+    states = params.states
+    strategies = names_of(params.strategies, "--strategies")
+    if strategies is not None and len(strategies) == 1:
+        strategies = strategies[0]
     phases = parse_phases(when)
-    states = check_whole("--states", states, 1, MAX_STATES)
-    playouts = check_whole("--playouts", playouts, 1, MAX_PLAYOUTS)
-    decisions = check_whole("--decisions", decisions, 0, MAX_STATES)
-    observe = check_whole("--observe", observe, 0, 10**7)  # kept in memory for the card-impact table
     plan = settings.plan(max(observe, 1), strategies=strategies, rotate=strategies is not None
                          and not isinstance(strategies, str) and len(set(strategies)) > 1)
     engine, spec = plan.engine, plan.spec
@@ -276,6 +293,7 @@ def card_value(
     seconds, counts = {}, {}
     begin = time.perf_counter()
     seed_cards = derive_seed(settings.seed, "card-value")
+    stop = stop if stop is not None else stop_requested  # the command's Ctrl-C (core/study.stopping)
     how = BlockSettings.of(plan, stop, checkpoints)
     # what the blocks are of: a checkpoint of other rules, lineup or phases is refused, never mixed in
     key = {"game": spec.id, "config": plan.config, "lineup": plan.lineup.describe(), "phases": phases,
@@ -328,6 +346,7 @@ def card_value(
         observed_kind = str(observed["kind"].iloc[0]) if observed is not None and len(observed) else None
         seconds["observed"] = time.perf_counter() - begin
     beside = with_observed(values, observed)
+    check_not_stopped(stop, total, "states", checkpoints)  # a Ctrl-C as the last block finished: never ignored
     how.finish()  # every part played: the blocks kept for a Ctrl-C are not needed any more
     return CardValueResult(spec.id, plan.players, settings.seed, phases, states, playouts,
                            list(plan.lineup.describe()[0].split(",")), values, beside, pairs, table, swap.holding,
@@ -335,6 +354,15 @@ def card_value(
                            selection=swap.selection)
 
 
-# The contract (core/study.py): the command is still written by hand (not yet on declared params).
-STUDY = Study("card-value", rank=100, command="simbalance.cli.card_value_cmd:card_value", api=card_value,
-              example=('captain-action', '--states', '40', '--decisions', '20'))
+STUDY = Study(
+    "card-value", rank=100, params=CardValueParams, run=run_card_value, stoppable=True, keeps_blocks=True,
+    summary="""Each card's value for its holder (95% CI, by phase) from paired play-outs with and without it,
+    beside the observational card-impact table; the spread of each decision kind; writes
+    card_value.html.""",
+    writer="simbalance.report.card_value_page:write_card_value_folder", page="card_value.html",
+    view="simbalance.cli.card_value_cmd:show",
+    out_help="Output folder: card_value.html, card_value.json, findings.json (default: "
+             "reports/card-value-<game>-<time>).",
+    example=("captain-action", "--states", "40", "--decisions", "20"),
+)
+card_value = api_entry(STUDY)

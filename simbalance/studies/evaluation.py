@@ -75,6 +75,18 @@ class FitEvalResult:
     data: dict
     elapsed: float
 
+    def findings(self) -> list:
+        """A fit states no claim of its own: its held-out scores beside the hand-written evaluation's
+        are its table and eval.json's ``held_out``."""
+        return []
+
+    def brief(self) -> str:
+        """What the command's last line says of the fit written (core/study.Study.out_file)."""
+        data = self.data
+        stalled = data["games"] - data["decided_games"]
+        return (f"{data['points']} positions of {data['games']} games, {stalled} of them with no winner, fitted as "
+                f"such; {self.elapsed:.0f} s")
+
     @property
     def weights(self) -> np.ndarray:
         """The search kernel's vector (``kernel_weights``: the seats' weights, then "no winner"'s)."""
@@ -270,6 +282,11 @@ def write_eval(result: FitEvalResult, path: Path) -> Path:
     tmp.write_text(json.dumps(result.data, indent=1) + "\n")
     os.replace(tmp, path)
     return path
+
+
+def write_eval_file(result: FitEvalResult, path: Path, command: str) -> Path:
+    """fit-eval's writer (core/study.Study.writer): eval.json at ``path``, whole or not at all."""
+    return write_eval(result, Path(path))
 
 
 # ---- a run's fit: the one on file, or a refit on the fly ----------------------------------------

@@ -23,8 +23,9 @@ def _child_strategy(game: str, spec: str, players: int) -> None:
     for args in engine.user_strategy.sample(players):
         try:
             call(*args)
-        except Exception:  # an error the run's own checks name in their words (typing, the probe game)
-            break  # what the probe is for: an exit, an interrupt or a hang, which those cannot report
+        except Exception:  # an error the run's own checks name in their words (typing, the probe game, a
+            break  # write into the state the sample lends read only); what the probe is for: an exit,
+            # an interrupt or a hang, which those cannot report
     print(ANSWER, flush=True)
 
 

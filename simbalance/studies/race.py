@@ -69,8 +69,17 @@ class Race:
     start_n: int
     most_n: int  # the most games of one block (the verification's games: a block beyond is not played)
     answers: int  # the race of a stage ends when this many changes met and every open one is larger
-    deadline: float  # time.perf_counter() at which the budget is spent
+    # time.perf_counter() at which the search's budget is spent: a number, or asked anew before each
+    # block (the solver's reserve follows the verification's cost as it is measured)
+    deadline: float | Callable[[], float]
+    # the seconds a block of n games under every model is expected to take: a block starts only when
+    # it ends before the deadline (0: checked at the start of a block only)
+    block_seconds: Callable[[int], float] = lambda n: 0.0
     budget_spent: bool = False
+
+    def _over(self, n: int) -> bool:
+        deadline = self.deadline() if callable(self.deadline) else self.deadline
+        return time.perf_counter() + self.block_seconds(n) > deadline
 
     @property
     def looks(self) -> int:
@@ -114,13 +123,13 @@ class Race:
             batch = self.next_round(entries, found)
             if not batch:
                 return
-            if time.perf_counter() > self.deadline:
+            if self._over(self.block_games(batch[0].blocks)):
                 self.budget_spent = True
                 return
             shown = show(rnd, batch) if show is not None else None
             try:
                 for entry in batch:
-                    if time.perf_counter() > self.deadline:
+                    if self._over(self.block_games(entry.blocks)):
                         self.budget_spent = True
                         return
                     self.play(entry)

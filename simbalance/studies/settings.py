@@ -268,14 +268,18 @@ def api_entry(study: Study) -> Callable:
         names = {f.name for f in fields}
         given.update({key: keywords.pop(key) for key in list(keywords) if key in names})
         params = study.params(**given)
-        return study.run(RunSettings.of(game, **keywords), params, progress)
+        stopping = {key: keywords.pop(key) for key in ("stop", "checkpoints") if key in keywords} if study.keeps_blocks else {}
+        return study.run(RunSettings.of(game, **keywords), params, progress, **stopping)
 
     P = inspect.Parameter
     parameters = [P("game", P.POSITIONAL_OR_KEYWORD)]
     parameters += [P(f.name, P.POSITIONAL_OR_KEYWORD) if f.default is dataclasses.MISSING
                    else P(f.name, P.POSITIONAL_OR_KEYWORD, default=f.default) for f in positional]
     parameters += [P(f.name, P.KEYWORD_ONLY, default=f.default) for f in fields if f not in positional]
-    parameters += [P("progress", P.KEYWORD_ONLY, default=None), P("settings", P.VAR_KEYWORD)]
+    parameters += [P("progress", P.KEYWORD_ONLY, default=None)]
+    if study.keeps_blocks:  # a study of block jobs: core/study.Study.keeps_blocks
+        parameters += [P("stop", P.KEYWORD_ONLY, default=None), P("checkpoints", P.KEYWORD_ONLY, default=None)]
+    parameters += [P("settings", P.VAR_KEYWORD)]
     entry.__signature__ = inspect.Signature(parameters)
     entry.__name__ = entry.__qualname__ = study.entry_name
     entry.__doc__ = (f"{study.summary}\n\nThe parameters: {study.params.__module__}.{study.params.__name__}; "

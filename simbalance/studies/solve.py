@@ -28,6 +28,7 @@ from __future__ import annotations
 import math
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -89,6 +90,67 @@ STAGE_MOST = 400  # candidates of one stage at the most: a larger stage grows fr
 SEARCH_FIRST = 200  # an expensive model's first block of games on a change (then doubling, up to search_n)
 SKIPPED_SHOWN = 5  # refused candidates named in solution.json (all are counted)
 DEFAULT_BUDGET_S = 20 * 60
+MARGIN = 1.25  # the verification's measured cost is kept aside with this margin (a loaded machine slows down)
+
+
+@dataclass
+class VerifyCosts:
+    """What the verification costs, measured as it goes (docs/solve.md, "Budget"): per player model
+    the seconds of one game in its latest run of many games (today's verification runs; an expensive
+    model's first block, then each of its blocks), and the seconds of the latest refit of the fitted
+    evaluation (a change's rules refit it before an expensive model's games). The search keeps
+    ``reserve`` aside, and each step of the verification starts only when its cost fits the budget left."""
+
+    verify_n: int
+    cheap: list[str]  # the race's models: verify_n games each per answer
+    costly: list[str]  # the expensive models: up to ``costly_most`` games each per answer, after a refit
+    costly_most: int
+    per_game: dict[str, float] = field(default_factory=dict)
+    refit: float | None = None  # None: no refit measured yet (guessed: refit_guess)
+    refits: bool = False  # the expensive models cut their play-outs by a fitted evaluation (a change refits it)
+
+    def measured(self, model: str, seconds: float, games: int) -> None:
+        if games > 0:
+            self.per_game[model] = max(seconds, 1e-6) / games
+
+    def games(self, model: str, n: int) -> float:
+        return self.per_game.get(model, 0.0) * n
+
+    @property
+    def refit_guess(self) -> float:
+        """A refit's seconds: the measured one, else REFIT_GAMES games at the slowest heuristic's pace
+        times 4 (recording every decision's features and fitting them)."""
+        from simbalance.studies.evaluation import REFIT_GAMES
+
+        if not self.refits:
+            return 0.0
+        if self.refit is not None:
+            return self.refit
+        return 4 * REFIT_GAMES * max((self.per_game.get(m, 0.0) for m in self.cheap), default=0.0)
+
+    def block(self, n: int) -> float:
+        """A race block of ``n`` games under every model of the race."""
+        return MARGIN * sum(self.games(m, n) for m in self.cheap)
+
+    def answer(self, cheap_only: bool = False) -> float:
+        """One answer's verification: every heuristic model's verify_n games, every expensive model's
+        refit and its most games (``cheap_only``: the heuristics' part)."""
+        return MARGIN * (sum(self.games(m, self.verify_n) for m in self.cheap) + (0.0 if cheap_only else sum(
+            self.refit_guess + self.games(m, self.costly_most) for m in self.costly)))
+
+    def today_left(self, played: dict[str, int]) -> float:
+        """Today's rules' remaining games under the expensive models (played once, for every answer)."""
+        return MARGIN * sum(self.games(m, max(self.costly_most - played.get(m, 0), 0)) for m in self.costly)
+
+    def words(self) -> str:
+        def pace(seconds: float) -> str:
+            return f"{seconds:.1f} s a game" if seconds >= 1 else f"{seconds * 1000:.2f} ms a game"
+
+        shown = [f"{m} {pace(self.per_game.get(m, 0.0))}" for m in self.cheap + self.costly]
+        if self.costly and self.refits:
+            shown.append(f"a refit of the fitted evaluation {self.refit_guess:.0f} s"
+                         + ("" if self.refit is not None else " (guessed)"))
+        return "; ".join(shown)
 
 
 def parse_budget(budget: str | float | int | None) -> float:
@@ -143,6 +205,9 @@ class SolveResult:
     skipped: list[dict] = field(default_factory=list)  # candidates the engine refuses: {changes, reason}
     setup: Setup | None = None  # what the solve started from: every answer is played on it
     commands: dict[str, str] = field(default_factory=dict)  # answer words ("" today's rules) -> its run
+    unheld: int = 0  # changes the search found that the budget left could not verify (docs/solve.md, "Budget")
+    # plays(knob, value): does the engine play the setup with that knob at that value (studies/solve.refusal)
+    plays: Any = field(default=None, repr=False, compare=False)
 
     def set_of(self, change: dict) -> str:
         """The options that play ``change`` on the setup the solve started from (its --variant and
@@ -213,7 +278,8 @@ class SolveResult:
                               models=[m.words() for m in self.models], keeps=self.keeps,
                               unsettled=len(self.unsettled), complete=self.complete, tried=self.candidates,
                               verify_n=self.verify_n, today_row=self._today_row(),
-                              max_keys=self.max_keys if 0 < self.max_keys < len(self.knobs) else None)
+                              max_keys=self.max_keys if 0 < self.max_keys < len(self.knobs) else None,
+                              unheld=self.unheld, plays=self.plays)
 
     def _today_row(self) -> dict:
         """Today's rules as a row of the candidates table (the targets' values under the first model,
@@ -337,6 +403,23 @@ def refusal(setup: RunSettings, run: dict) -> str | None:
     except SimbalanceError as exc:
         return str(exc)
     return None
+
+
+def changed_setup(settings: RunSettings, change: dict, seed: int) -> RunSettings:
+    """The setup the solve started from with ``change`` on top: the change's variant file after the
+    setup's, its keys after the setup's --set (setup_args writes them in the same order)."""
+    variants = settings.variants + ((change[VARIANT],) if VARIANT in change else ())
+    return settings.but(seed=seed, variants=variants, overrides=settings.overrides + tuple(
+        f"{k}={toml_value(v)}" for k, v in change.items() if k != VARIANT))
+
+
+def plays_on(settings: RunSettings, run: dict, seed: int = 0) -> Callable[[Knob, Any], bool]:
+    """``plays(knob, value)``: does the engine play the setup with ``knob`` at ``value`` alone (the
+    check every knob's ends pass before the search; a suggested wider range's end passes it too)."""
+    def plays(knob: Knob, value: Any) -> bool:
+        return refusal(changed_setup(settings, {knob.key: value}, seed), run) is None
+
+    return plays
 
 
 def skipped_note(skipped: list[dict]) -> str:
@@ -483,11 +566,9 @@ def solve(
              "change's size is measured from today's value" for k in knob_list if k.outside]
 
     def with_change(change: dict, seed: int) -> RunSettings:
-        """The setup the solve started from with ``change`` on top: the change's variant file after
-        the setup's, its keys after the setup's --set (setup_args writes them in the same order)."""
-        variants = settings.variants + ((change[VARIANT],) if VARIANT in change else ())
-        return settings.but(seed=seed, variants=variants, overrides=settings.overrides + tuple(
-            f"{k}={toml_value(v)}" for k, v in change.items() if k != VARIANT))
+        return changed_setup(settings, change, seed)
+
+    plays = plays_on(settings, run, verify_seed)
 
     def plan_of(change: dict, model: PlayerModel, seed: int, n: int):
         return with_change(change, seed).plan(n, strategies=model.strategies, rotate=model.rotate,
@@ -551,6 +632,8 @@ def solve(
     # 1. today's rules on the verification games, under every model of the race
     today_runs: dict[str, SimulationResult] = {}
     try:
+        for m in cheap:  # compiled (a first compile takes minutes under load) before their pace is timed
+            warm_up(plan_of({}, m, verify_seed, 2))
         for i, m in enumerate(cheap):
             today_runs[m.name] = play(plan_of({}, m, verify_seed, verify_n), progress,
                                       f"{game_id}: today's rules, {m.words()} ({verify_n:,} games)",
@@ -570,26 +653,45 @@ def solve(
     for name, r in today_runs.items():
         per_model[name] = targets_of(name, r.aggregate)
     today = judge_models({n: r.aggregate for n, r in today_runs.items()}, per_model)
-    seconds_per_verify = max(sum(r.elapsed for r in today_runs.values()), 0.01)
-    reserve = seconds_per_verify * answers * 1.2 + (seconds_per_verify * 0.2 if costly else 0)
-    deadline = started + budget_s - reserve
-    bar: dict = {}  # the round's progress bar, which every block of the round moves on
-    race = Race(lambda change, model, block, n: _block(plan_of(change, names[model],
-                                                               derive_seed(settings.seed, "solve rung", block), n),
-                                                       bar, options),
-                [m.name for m in cheap], per_model, start_n, verify_n, answers, deadline)
+    # the verification's cost, measured: today's runs (each heuristic model), then the expensive
+    # models' first block on today's rules (its refit timed apart), played now to measure them
+    search_first = min(SEARCH_FIRST, search_n)
+    most_blocks = 1  # an expensive model's blocks on a change: search_first x (1, 2, 4...) up to search_n
+    while search_first * (2 ** (most_blocks + 1) - 1) <= search_n:
+        most_blocks += 1
+    costs = VerifyCosts(verify_n, [m.name for m in cheap], [m.name for m in costly],
+                        search_first * (2 ** most_blocks - 1))
+    for name, r in today_runs.items():
+        costs.measured(name, r.elapsed, verify_n)
+    end = started + budget_s
+    short: list[str] = []  # what the budget left could not hold of the verification, in words
+
+    def fits(seconds: float) -> bool:
+        return time.perf_counter() + seconds <= end
 
     today_aggs = {n: r.aggregate for n, r in today_runs.items()}  # every model's, the expensive ones' as played
-    search_first = min(SEARCH_FIRST, search_n)
     today_blocks: dict[str, int] = {}
+    warmed: set[str] = set()
 
     def search_block(change: dict, m: PlayerModel, k: int) -> RunAggregate:
         """Block ``k`` of an expensive model's games: ``search_first × 2^k`` games on the same seed for
-        today's rules and every change (common random numbers)."""
+        today's rules and every change (common random numbers); its refit and its games timed."""
         n = search_first * 2 ** k
         words = describe_change(change, by_key) if change else "today's rules"
-        return play(plan_of(change, m, derive_seed(settings.seed, "solve search", k), n), progress,
-                    f"{game_id}: {words}, {m.words()} ({n:,} games)", options).aggregate
+        plan = plan_of(change, m, derive_seed(settings.seed, "solve search", k), n)
+        if plan.refit is not None or plan.search_eval is not None:
+            costs.refits = True  # a change's rules refit the fitted evaluation before these games
+        if plan.refit is not None:
+            began = time.perf_counter()
+            plan = plan.ready(progress)
+            costs.refit = time.perf_counter() - began
+        if m.name not in warmed:  # its kernel compiled before its pace is timed
+            warm_up(replace(plan, n=min(2, plan.n)))
+            warmed.add(m.name)
+        began = time.perf_counter()
+        agg = play(plan, progress, f"{game_id}: {words}, {m.words()} ({n:,} games)", options).aggregate
+        costs.measured(m.name, time.perf_counter() - began, n)
+        return agg
 
     def today_search(m: PlayerModel, blocks: int) -> None:
         """Today's rules under an expensive model, to at least ``blocks`` blocks (its kept metrics' ranges
@@ -601,14 +703,72 @@ def solve(
             today_blocks[m.name] = k + 1
         per_model[m.name] = targets_of(m.name, today_aggs[m.name])
 
+    try:
+        for m in costly:  # the first block: what the search player's games (and a refit) cost
+            today_search(m, 1)
+    except (KeyboardInterrupt, RunInterrupted):
+        raise RunInterrupted(0, search_first) from None
+
+    def today_played() -> dict[str, int]:
+        return {m.name: search_first * (2 ** today_blocks.get(m.name, 0) - 1) for m in costly}
+
+    # as many answers' verifications as the budget left can hold (at most ``answers``), fixed now; when
+    # not one whole verification fits, as many under the heuristics alone (the search player's games
+    # then stop where the budget does: the change is not settled under it, never an answer)
+    one, today_rest = costs.answer(), costs.today_left(today_played())
+    left = end - time.perf_counter()
+    held = answers if one <= 0 else max(0, min(answers, int((left - today_rest) // one)))
+    cheap_held = held or max(0, min(answers, int(left // max(costs.answer(cheap_only=True), 1e-9))))
+
+    def reserve() -> float:
+        """The verification's cost kept aside from the search: ``held`` answers and today's remaining
+        expensive games (else ``cheap_held`` answers under the heuristics), at the pace measured last
+        (the machine's load changes)."""
+        if held:
+            return held * costs.answer() + costs.today_left(today_played())
+        return cheap_held * costs.answer(cheap_only=True)
+
+    first_need = one + today_rest
+    if not held:
+        under = (f"under {', '.join(m.name for m in cheap)} alone; not settled under "
+                 f"{', '.join(m.name for m in costly)} (a longer --budget settles it)" if cheap_held else
+                 "not even under the heuristics: a change the search finds is given unverified")
+        short.append(f"the budget cannot hold the verification of one answer: about {first_need / 60:.1f} min "
+                     f"measured ({costs.words()}), {max(left, 0) / 60:.1f} min left after today's rules; a change "
+                     f"the search finds is verified {under}")
+    elif held < answers:
+        short.append(f"the budget holds the verification of {held} of the {answers} answers asked (about "
+                     f"{one / 60:.1f} min each, measured: {costs.words()}): the search leaves time for {held}")
+    bar: dict = {}  # the round's progress bar, which every block of the round moves on
+
+    def race_block(change: dict, model: str, block: int, n: int) -> RunAggregate:
+        began = time.perf_counter()
+        agg = _block(plan_of(change, names[model], derive_seed(settings.seed, "solve rung", block), n), bar, options)
+        if n >= verify_n // 10:  # a block large enough to re-measure the pace (the machine's load changes)
+            costs.measured(model, time.perf_counter() - began, n)
+        return agg
+
+    race = Race(race_block, [m.name for m in cheap], per_model, start_n, verify_n, answers,
+                lambda: end - reserve(), costs.block)
+
     def settle_costly(change: dict | None, aggs: dict[str, RunAggregate]) -> dict:
         """The expensive models on a change (None: today's rules) that meets under the others: blocks
         of ``search_first`` games, doubling, until each model is settled there (meets or refuted), the
-        next block would pass ``search_n`` games, or the budget is spent. Returns the family's judgement."""
+        next block would pass ``search_n`` games, or its measured cost would pass the budget (said in
+        the notes; a model whose first block could not be played leaves the change not settled).
+        Returns the family's judgement."""
         judged = judge_models(aggs, per_model)
         for m in costly:
             k = 0
             while True:
+                n = search_first * 2 ** k
+                need = costs.games(m.name, n) * ((change is not None) + (today_blocks.get(m.name, 0) <= k)) + (
+                    costs.refit_guess if change is not None and k == 0 else 0.0)
+                if not fits(MARGIN * need):
+                    what = describe_change(change, by_key) if change else "today's rules"
+                    short.append(f"{m.name} on {what}: stopped at {search_first * (2 ** k - 1):,} games, its next "
+                                 f"block ({n:,} games, about {MARGIN * need:.0f} s measured) would pass the budget")
+                    break
                 today_search(m, k + 1)
                 if change is None:
                     aggs[m.name] = today_aggs[m.name]
@@ -617,9 +777,10 @@ def solve(
                     aggs[m.name] = agg if k == 0 else aggs[m.name].merge(agg)
                 judged = judge_models(aggs, per_model)
                 k += 1
-                if (judged["models"][m.name] != OPEN or search_first * (2 ** (k + 1) - 1) > search_n
-                        or time.perf_counter() > started + budget_s):
+                if judged["models"][m.name] != OPEN or search_first * (2 ** (k + 1) - 1) > search_n:
                     break
+        if any(m.name not in aggs for m in costly) and judged["verdict"] == MEETS:
+            judged = dict(judged, verdict=OPEN)  # not played under every model: not an answer
         return judged
 
     def result(**more) -> SolveResult:
@@ -632,7 +793,7 @@ def solve(
                            interrupted, race.budget_spent, verified, notes, models=model_list, keeps=keep_list,
                            complete=complete, unsettled=[e for e in tried if e.blocks and e.verdict == OPEN],
                            search_n=search_n, max_keys=max_keys, skipped=skipped,
-                           setup=Setup.of(settings, strategies, rotate, verify_seed), **more)
+                           setup=Setup.of(settings, strategies, rotate, verify_seed), plays=plays, **more)
 
     if today["verdict"] == MEETS and costly:
         try:
@@ -647,7 +808,7 @@ def solve(
         if progress is None:
             return None
         total = sum(race.block_games(e.blocks) for e in batch) * len(cheap)
-        left = max(deadline - time.perf_counter(), 0.0)
+        left = max(end - reserve() - time.perf_counter(), 0.0)
         shown = progress(f"{game_id}: {batch[0].stage} knob{'s' * (batch[0].stage > 1)}, round {rnd + 1} "
                          f"({len(batch)} candidates x {len(cheap)} model{'s' * (len(cheap) > 1)}; search budget "
                          f"{left / 60:.1f} min left)")
@@ -693,28 +854,42 @@ def solve(
         arms[words] = runs[cheap[0].name]
         aggs = {n: r.aggregate for n, r in runs.items()}
         a.judged = judge_models(aggs, per_model)
+        unplayed = None
         if costly and a.judged["verdict"] == MEETS:  # the expensive players on the survivors only
             a.judged = settle_costly(a.change, aggs)
-        a.models = model_verdicts(a.judged, aggs, today_aggs, per_model, model_list)
+            unplayed = "not played: the budget left could not hold its games"
+        a.models = model_verdicts(a.judged, aggs, today_aggs, per_model, model_list, unplayed)
         verified[a.words] = True
         return a
 
+    unheld = 0  # found changes the budget left could not verify
     try:
         for entry in found[: 2 * answers] if not interrupted else []:
             holding = sum(1 for a in answer_list if verified.get(a.words) and a.judged["verdict"] == MEETS)
-            if holding >= answers or (len(answer_list) >= answers and time.perf_counter() > started + budget_s):
+            if holding >= answers:
+                break
+            # each part of a verification starts only when its measured cost fits: the heuristics'
+            # games here, each block of the search player's in settle_costly
+            need = costs.answer(cheap_only=True)
+            if not fits(need):
+                unheld = sum(1 for e in found[: 2 * answers] if describe_change(e.change, by_key) not in verified)
+                if not holding:
+                    short.append(f"{unheld} change{'s' * (unheld > 1)} the search found could not be verified: "
+                                 f"its verification needs about {need / 60:.1f} min (measured: {costs.words()}), "
+                                 f"{max(end - time.perf_counter(), 0) / 60:.1f} min of the budget left")
                 break
             verify(entry)
         if not found and not interrupted and len(cheap) > 1:
             # nothing held under every model: the changes that hold under some and were refuted under
             # others, nearest to meeting where they hold first, on fresh games, to say which and why
             for entry in split_candidates(tried, today["models"])[:answers]:
-                if time.perf_counter() > started + budget_s:
+                if not fits(costs.answer(cheap_only=True)):
                     break
                 verify(entry, by_search=False)
     except (KeyboardInterrupt, RunInterrupted):
         interrupted = True
-    if interrupted:  # what the search found and no fresh games played yet, kept unverified
+    notes.extend(short)
+    if interrupted or unheld:  # what the search found and no fresh games played yet, kept unverified
         shown = {a.words for a in answer_list}
         answer_list += [Answer(e.change, e.size, describe_change(e.change, by_key), e.judged)
                         for e in found[:answers] if describe_change(e.change, by_key) not in shown]
@@ -724,7 +899,9 @@ def solve(
     commands = {a.words: run_command(arms[a.words].plan if a.words in arms
                                      else with_change(a.change, verify_seed).plan(verify_n, **run))
                 for a in answer_list}
-    return result(commands=commands)
+    if unheld:
+        race.budget_spent = True
+    return result(commands=commands, unheld=unheld)
 
 
 def split_candidates(entries: list[Entry], today: dict[str, str]) -> list[Entry]:
@@ -742,6 +919,13 @@ def split_candidates(entries: list[Entry], today: dict[str, str]) -> list[Entry]
     return sorted(split, key=near)
 
 
+def warm_up(plan) -> None:
+    """Play two games of ``plan`` untimed: its kernel compiled (numba, on first use) before a pace is
+    measured from it (a first compile takes minutes on a loaded machine: counted as games, it would
+    make the verification look many times dearer)."""
+    SimulationResult.from_plan(replace(plan, n=min(2, plan.n)), options=RunOptions())
+
+
 def _block(plan, bar: dict, options: RunOptions) -> RunAggregate:
     """One block of a candidate's games under one model, shown on the round's progress bar."""
     shown = bar.get("shown")
@@ -756,15 +940,16 @@ def _block(plan, bar: dict, options: RunOptions) -> RunAggregate:
 
 
 def model_verdicts(judged: dict, aggs: dict[str, RunAggregate], today: dict[str, RunAggregate], per_model: dict,
-                   models: list[PlayerModel]) -> list[dict]:
+                   models: list[PlayerModel], unplayed: str | None = None) -> list[dict]:
     """Per player model: its verdict in the family, its games, its tests, today's beside, and why
-    it fails where the numbers tell (a game length that collapses)."""
+    it fails where the numbers tell (a game length that collapses). ``unplayed``: why a model not
+    played was not (default: the change did not meet under the cheaper models first)."""
     out = []
     for m in models:
         if m.name not in aggs:
             out.append({"model": m.words(), "name": m.name, "games": 0, "verdict": "not played",
-                        "tests": [], "today": [], "reason": "not played: the change did not meet under the "
-                        "cheaper models first"})
+                        "tests": [], "today": [], "reason": unplayed or "not played: the change did not meet "
+                        "under the cheaper models first"})
             continue
         tests = [t for t in judged["tests"] if t["model"] == m.name]
         before = today.get(m.name)

@@ -76,6 +76,26 @@ def test_a_card_whose_swap_changes_nothing_is_not_shown_as_a_measured_interval()
     assert all("card 3" not in f.text for f in found if f.kind in ("card_value_null", "card_value_confounded"))
 
 
+def test_the_terminal_shows_no_zero_width_interval_for_a_card_whose_swap_changes_nothing():
+    """The terminal's table says what the page says (UNCHANGED) of a card whose swap changed no
+    play-out, never "+0.0 pp" and "+0.0 .. +0.0" beside measured intervals (issue 52, words drift:
+    the command printed them before)."""
+    from types import SimpleNamespace
+
+    from rich.console import Console
+
+    from simbalance.cli.card_value_cmd import show
+
+    _, beside, _ = findings_of(planted_pairs({"card 7": 0.3}, 1, still=("card 3",)))
+    console = Console(record=True, width=200)
+    show(SimpleNamespace(game="planted", beside=beside, decisions=None, note=""), console)
+    text = console.export_text()
+    (line,) = [row for row in text.splitlines() if "card 3 " in row]
+    assert "none: no play-out changed" in line and "+0.0" not in line
+    (measured,) = [row for row in text.splitlines() if "card 7 " in row]
+    assert " pp" in measured and " .. " in measured
+
+
 def observed_table(rows: dict[str, tuple[float, float, float]]) -> pd.DataFrame:
     return pd.DataFrame([{"kind": "held at the end", "level": "card", "subject": card, "difference": d,
                           "ci_low": lo, "ci_high": hi} for card, (d, lo, hi) in rows.items()])

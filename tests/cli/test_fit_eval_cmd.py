@@ -53,3 +53,38 @@ def test_a_fit_is_written_where_asked(tmp_path):
     assert data["strategies"] == ["builder", "bold"]
     assert set(data["held_out"]) == {"fitted", "hand_written", "uniform"}
     assert "leader wins" in res.output
+
+
+def test_a_ctrl_c_after_the_last_block_is_not_ignored(tmp_path, monkeypatch):
+    """A SIGINT that arrives once every game is recorded (here: as the logit is fitted) is not
+    ignored (issue 54 item 2): exit 130, nothing written, and the recorded blocks stay for the same
+    command again, which writes the fit of an uninterrupted run."""
+    import os
+    import signal
+
+    import simbalance.studies.evaluation as evaluation
+
+    real = evaluation.fit_logit
+
+    def then_ctrl_c(*args, **kwargs):
+        fitted = real(*args, **kwargs)
+        os.kill(os.getpid(), signal.SIGINT)  # the command's handler only sets its flag
+        return fitted
+
+    monkeypatch.setenv("SIMBALANCE_CACHE_DIR", str(tmp_path / "cache"))
+    args = ["fit-eval", "captain-action", "--games", "200", "--seed", "3", "--threads", "1"]
+    whole = runner.invoke(app, [*args, "--out", str(tmp_path / "whole.json")])
+    assert whole.exit_code == 0, whole.output
+    monkeypatch.setattr(evaluation, "fit_logit", then_ctrl_c)
+    out = tmp_path / "eval.json"
+    done = runner.invoke(app, [*args, "--out", str(out)])
+    assert done.exit_code == 130, done.output
+    assert "interrupted after 200 of 200 games; every part was played" in done.stderr
+    assert "nothing written" in done.stderr
+    assert not out.exists()
+    monkeypatch.setattr(evaluation, "fit_logit", real)
+    again = runner.invoke(app, [*args, "--out", str(out)])
+    assert again.exit_code == 0, again.output
+    drop = ("created_utc", "elapsed_s", "seconds")
+    assert ({k: v for k, v in json.loads(out.read_text()).items() if k not in drop}
+            == {k: v for k, v in json.loads((tmp_path / "whole.json").read_text()).items() if k not in drop})

@@ -86,7 +86,7 @@ def test_ctrl_c_inside_a_kernel_is_exit_130_not_a_system_error(tmp_path, monkeyp
             raise SystemError("CPUDispatcher(<function _chunk_sums>) returned a result with an exception set") \
                 from exc
 
-    monkeypatch.setattr(simbalance.api, "compare", interrupted_kernel)
+    monkeypatch.setattr(simbalance.studies.compare, "play", interrupted_kernel)  # inside the first arm
     res = runner.invoke(app, [*COMPARE, "--out", str(tmp_path / "o")])
     assert res.exit_code == 130 and "aborted" in res.output, (res.exit_code, res.output, res.exception)
     assert sorted(p.name for p in tmp_path.iterdir()) == []

@@ -18,12 +18,12 @@ from simbalance.analysis.tune import (
     WINS_MORE,
     describe_edge,
     describe_gain,
+    overall,
     rounded,
     standing,
 )
 from simbalance.api import tune
 from simbalance.cli.main import app
-from simbalance.cli.tune_cmd import overall
 from simbalance.core.aggregate import wilson
 from simbalance.core.config import CONFIG_DIR
 from simbalance.core.records import seat_share

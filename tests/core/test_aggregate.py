@@ -142,3 +142,32 @@ def test_stalemates_are_counted_by_reason():
         {"code": 2, "reason": "chain", "description": "a chain", "games": 3, "share": 0.3},
         {"code": 5, "reason": "loop", "description": "a loop", "games": 2, "share": 0.2}]
     assert agg.summary(("x",))["stalemates"][0]["reason"] == "unspecified"  # no names given
+
+
+def test_contiguous_columns_copies_strided_columns_whole_in_blocks():
+    """contiguous_columns (issue 56) copies a frame's strided columns block by block: the same values,
+    contiguous, whatever the block size against the number of rows (fewer, equal, more, not a
+    multiple); categorical columns are left out unless named."""
+    import pandas as pd
+
+    from simbalance.core import aggregate
+
+    rng = np.random.default_rng(5)
+    records = np.zeros(10_007, dtype=[("a", "i1"), ("b", "<u8"), ("c", "i2", (3,))])
+    records["a"] = rng.integers(-100, 100, len(records))
+    records["b"] = rng.integers(0, 2**63, len(records), dtype=np.uint64)
+    records["c"] = rng.integers(-3000, 3000, (len(records), 3))
+    frame = pd.DataFrame({"a": records["a"], "b": records["b"], "c_1": records["c"][:, 1],
+                          "kind": pd.Categorical.from_codes(records["a"] % 2 + 0, ["x", "y"])}, copy=False)
+    assert not frame["a"].to_numpy().flags["C_CONTIGUOUS"]  # the planted case: strided views
+    for block in (1, 4096, 10_007, 1 << 20):
+        aggregate.COLUMN_BLOCK, before = block, aggregate.COLUMN_BLOCK
+        try:
+            got = aggregate.contiguous_columns(frame)
+        finally:
+            aggregate.COLUMN_BLOCK = before
+        assert list(got) == ["a", "b", "c_1"]
+        for name, values in got.items():
+            assert values.flags["C_CONTIGUOUS"] and values.dtype == frame[name].dtype
+            assert np.array_equal(values, frame[name].to_numpy())
+    assert list(aggregate.contiguous_columns(frame.iloc[:0], ["b"])["b"]) == []

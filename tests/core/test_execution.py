@@ -125,11 +125,18 @@ def test_sigterm_then_resume_from_the_command_line(tmp_path):
     cmd = [sys.executable, "-m", "simbalance.cli.main", "run", GAME, "--n", str(n), "--chunk-size", "100000",
            "--threads", "1", "--out", str(out), "--quiet", "--stream", "--no-games"]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(5)
+    state = tmp_path / "run.partial"
+    # SIGTERM once a chunk is saved, not after a fixed sleep: on a loaded machine five seconds can
+    # end before the first chunk, and the test would then test nothing of the resume.
+    deadline = time.monotonic() + 240
+    while time.monotonic() < deadline and proc.poll() is None:
+        with contextlib.suppress(Exception):
+            if read_state(state)["games_done"] > 0:
+                break
+        time.sleep(0.2)
     proc.send_signal(signal.SIGTERM)
     _, err = proc.communicate(timeout=300)
     assert proc.returncode == 130, err
-    state = tmp_path / "run.partial"
     assert f"resume with: simbalance run --resume {state}" in err
     done = read_state(state)["games_done"]
     assert 0 < done < n and not out.exists()

@@ -60,6 +60,27 @@ def test_imported_modules_count_as_jitted_sources(tmp_path):
     assert names == {"rules_nb.py", "strategies_nb.py", "layout.py"}
 
 
+def test_a_helper_beside_a_plugin_package_counts_as_a_jitted_source(tmp_path, monkeypatch):
+    """A plug-in's own helper module on the same sys.path entry (tests/planted/planted_nb.py), whose
+    jitted code the plug-in's kernels inline: an edit to it drops the plug-in's cache."""
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    plugin = tmp_path / "site" / "my_game"
+    plugin.mkdir(parents=True)
+    (plugin / "game_nb.py").write_text("import numpy as np\nimport helper_nb\nfrom numba import njit\n"
+                                       "@njit\ndef f():\n    return helper_nb.g()\n")
+    helper = tmp_path / "site" / "helper_nb.py"
+    helper.write_text("from numba import njit\n@njit\ndef g():\n    return 1\n")
+    (tmp_path / "site" / "unrelated.py").write_text("x = 1\n")
+    assert {p.name for p in jit_sources(plugin, tmp_path)} == {"game_nb.py", "helper_nb.py"}
+    (plugin / "__pycache__").mkdir()
+    stamp, entry = plugin / "__pycache__" / "stamp", plugin / "__pycache__" / "game_nb.f-4.py311.nbi"
+    drop_stale_cache(plugin, tmp_path, stamp)
+    entry.write_text("x")
+    assert not drop_stale_cache(plugin, tmp_path, stamp) and entry.exists()
+    helper.write_text("from numba import njit\n@njit\ndef g():\n    return 2\n")
+    assert drop_stale_cache(plugin, tmp_path, stamp) and not entry.exists()
+
+
 def test_a_user_cache_dir_is_kept_honest_too(tmp_path, monkeypatch):
     from numba.core.caching import _CacheLocator
 

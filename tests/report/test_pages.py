@@ -196,8 +196,7 @@ def test_skill_tune_and_tournament_pages(tmp_path):
     assert "Findings" in text and "Agency" in text and "Restricted play" in text
     assert json.loads((out / "skill.json").read_text())["verdict"] == skill.verdict
     tune = simbalance.tune("captain-action", "builder", 200, generations=1, population=2, threads=1)
-    out = write_tune_folder(tune, tmp_path / "t", "simbalance tune", 200, 0, "[builder_tuned]", "gain", "overall",
-                            lambda v: f"{v:.4g}")
+    out = write_tune_folder(tune, tmp_path / "t", "simbalance tune")
     text, _ = read(out / "tune.html")
     assert "Findings" in text and "The parameters" in text and "[builder_tuned]" in text
     assert json.loads((out / "tune.json").read_text())["strategy"] == "builder"
@@ -265,3 +264,18 @@ def test_the_card_table_names_a_card_most_only_when_told_apart():
     assert "No card stands out" in said and "most" not in said.split("No card stands out")[1].split("</p>")[0]
     assert _card_ci(row("same", 0.0, 0.0)) == "none: no seat-game varied"
     assert _card_ci(row("boon", 0.2, 0.01)) == "+19.0 pp to +21.0 pp"
+
+
+def test_games_parquet_reads_back_as_the_games_slice_by_slice(tmp_path, monkeypatch):
+    """games.parquet is written from contiguous copies of each slice's columns (issue 56): read
+    back, it is the games frame itself, dtypes and categorical strategy names included, also when
+    the games span several slices (a slice that does not start at row 0 keeps its rows in place)."""
+    import pandas as pd
+
+    from simbalance.report import run_folder
+
+    res = simbalance.simulate("captain-future", 500, seed=2, threads=1, strategies="builder,aggressor,random,builder")
+    for slice_rows in (run_folder.PARQUET_SLICE, 128, 499):
+        monkeypatch.setattr(run_folder, "PARQUET_SLICE", slice_rows)
+        run_folder.write_games_parquet(res.games, tmp_path / f"g{slice_rows}.parquet")
+        pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / f"g{slice_rows}.parquet"), res.games)

@@ -148,8 +148,7 @@ def pages(tmp_path_factory) -> dict[str, Path]:
     res = simbalance.skill("captain-action", 300, threads=1)
     out["skill"] = write_skill_folder(res, root / "skill", "simbalance skill") / "skill.html"
     res = simbalance.tune("captain-action", "builder", 150, generations=1, population=2, threads=1)
-    out["tune"] = write_tune_folder(res, root / "tune", "simbalance tune", 150, 0, "[builder_tuned]", "gain",
-                                    "overall", lambda v: f"{v:.4g}") / "tune.html"
+    out["tune"] = write_tune_folder(res, root / "tune", "simbalance tune") / "tune.html"
     from simbalance.studies.ladder import ladder
     from simbalance.studies.robustness import robustness
 

@@ -300,3 +300,100 @@ def test_sigterm_keeps_the_blocks_and_the_same_command_again_writes_the_uninterr
     from simbalance.analysis.metrics import json_records
 
     assert written == json.loads(json.dumps(json_records(whole.values)))
+
+
+def _interrupted_at(cmd: list[str], env: dict, out, when) -> tuple[int | None, str]:
+    """Start ``cmd``, wait until ``when()`` says the instant has come, send SIGINT (Ctrl-C) and
+    return the exit code and stderr; None when the command had ended before the signal was sent."""
+    import signal
+    import subprocess
+    import time
+
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    deadline = time.time() + 240
+    while proc.poll() is None and not when() and time.time() < deadline:
+        time.sleep(0.005)
+    if proc.poll() is not None:
+        proc.communicate()
+        return None, ""
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=300)
+    return proc.returncode, err
+
+
+@pytest.mark.exhaustive
+def test_ctrl_c_at_any_instant_exits_130_and_never_writes_a_report(tmp_path):
+    """Issue 54 item 2: a Ctrl-C is never ignored once. card-value used to finish and write its full
+    report, exit 0, when the Ctrl-C came after its last block was asked for (the card-impact run's
+    last chunk, the analysis, the writing of the folder). SIGINT to the command at instants spread
+    over an uninterrupted run's time, and once as its folder is being written (its temporary
+    ``.<out>.writing-*`` beside it): every time exit 130, no traceback, and no folder, or, when the
+    Ctrl-C came as it was written, the whole folder (a half one never). A minute or two: the command runs eight times."""
+    import os
+    import sys
+    import time
+
+    env = dict(os.environ, SIMBALANCE_CACHE_DIR=str(tmp_path / "cache"))
+
+    def command(out):
+        return [sys.executable, "-m", "simbalance.cli.main", "card-value", "find-dr-evil", "--states", "3000",
+                "--playouts", "1", "--decisions", "0", "--observe", "20000", "--threads", "1", "--seed", "2",
+                "--out", str(out)]
+
+    import subprocess
+
+    for label in ("warm", "whole"):  # the second, warm, is the one timed
+        begin = time.time()
+        done = subprocess.run(command(tmp_path / label), capture_output=True, text=True, env=env, timeout=600)
+        took = time.time() - begin
+        assert done.returncode == 0, done.stderr
+    signalled = 0
+    for k, share in enumerate([0.3, 0.5, 0.7, 0.85, 0.95, "writing"]):
+        out = tmp_path / f"cv{k}"
+        if share == "writing":
+            when = lambda out=out: any(p.name.startswith(f".{out.name}.writing-") for p in tmp_path.iterdir())  # noqa: E731
+        else:
+            at = time.time() + share * took
+            when = lambda at=at: time.time() >= at  # noqa: E731
+        code, err = _interrupted_at(command(out), env, out, when)
+        if code is None:  # it ended first (a fast moment of a shared machine): no signal sent
+            continue
+        signalled += 1
+        assert code == 130, (share, code, err)
+        assert "Traceback" not in err, (share, err)
+        if out.exists():  # the Ctrl-C came while the folder was written: it is whole, and the exit 130
+            assert (out / "manifest.json").exists() and (out / "card_value.html").exists(), (share, err)
+            assert "it is whole" in err, (share, err)
+        assert not [p for p in tmp_path.iterdir() if ".writing-" in p.name]
+    assert signalled >= 4
+
+
+def test_a_ctrl_c_after_the_last_block_is_not_ignored(tmp_path, monkeypatch):
+    """The instant the hostile sweep of issue 54 found: a SIGINT that arrives once every block has
+    been asked for (here: as the card-impact table is computed, the last part of the study) used to
+    set the stop flag that nothing asked any more: exit 0 and the full report. Now exit 130,
+    "nothing written", no folder."""
+    import os
+    import signal
+
+    from typer.testing import CliRunner
+
+    import simbalance.studies.cards as cards
+    from simbalance.cli.main import app
+
+    real = cards.card_table
+
+    def then_ctrl_c(*args, **kwargs):
+        table = real(*args, **kwargs)
+        os.kill(os.getpid(), signal.SIGINT)  # the command's handler only sets its flag
+        return table
+
+    monkeypatch.setattr(cards, "card_table", then_ctrl_c)
+    monkeypatch.setenv("SIMBALANCE_CACHE_DIR", str(tmp_path / "cache"))
+    out = tmp_path / "cv"
+    done = CliRunner().invoke(app, ["card-value", "find-dr-evil", "--states", "30", "--playouts", "1", "--decisions",
+                                    "0", "--observe", "500", "--threads", "1", "--out", str(out)])
+    assert done.exit_code == 130, done.output
+    assert "interrupted after 90 of 90 states; every part was played" in done.stderr
+    assert "nothing written" in done.stderr
+    assert not out.exists()

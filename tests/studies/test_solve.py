@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import math
+import time
 
 import numpy as np
 import pandas as pd
@@ -704,3 +705,46 @@ def test_the_closest_is_judged_on_the_targets_own_metrics(duel):
     closest = text.split("The closest: ", 1)[1]
     assert closest.startswith("Give player 2 one more point") and "ties 1" in closest and "95% CI" in closest
     assert "balance" not in closest, text
+
+
+SLOW_SLACK_S = 6.0  # what the wall time may pass the budget by: one step's misestimate on a loaded machine
+
+
+@pytest.mark.parametrize("delay, budget, verified", [(0.06, 16.0, False), (0.002, 40.0, True)])
+def test_the_whole_solve_ends_within_its_budget_with_a_slow_search_player(monkeypatch, delay, budget, verified):
+    """A planted slow search player (``delay`` seconds a game, slept on top of its games): the whole
+    solve (today's rules, the search, the verification under the heuristic and the search player,
+    its refits) ends within ``--budget`` + SLOW_SLACK_S. 0.06 s a game: the search player's first
+    block on today's rules alone takes 12 s and one answer's verification 3,000 games (180 s), more
+    than the budget holds: the answer says so (the found change verified under the heuristic alone,
+    the search player not played: not an answer) instead of playing past the budget. 0.002 s a game: it fits (about 6 s), and the answer is verified under both models.
+    Before the search player's cost was measured and budgeted, the first case took over 26 s
+    (today's first block and the change's, 12 s each, after the search)."""
+    import simbalance.studies.solve as study
+
+    simbalance.simulate("captain-action", 2, strategies="mcts-100", seed=1, threads=1)  # compiled before the clock
+    played = study.play
+
+    def slow_play(plan, *args, **kw):
+        if any(name.startswith("mcts") for name in plan.lineup.slot_names):
+            time.sleep(delay * plan.n)
+        return played(plan, *args, **kw)
+
+    monkeypatch.setattr(study, "play", slow_play)
+    began = time.perf_counter()
+    res = simbalance.solve("captain-action", ["first_player_advantage=0.3:0.75"], ["compensation.points.1=0:20:10"],
+                           models="builder,mcts@2", verify_n=2000, start_n=200, search_n=3000, answers=1, seed=1,
+                           threads=1, budget=budget)
+    wall = time.perf_counter() - began
+    assert wall <= budget + SLOW_SLACK_S, (wall, res.notes)
+    a = res.answers[0]
+    search = next(m for m in a.models if m["name"] == "mcts@2") if a.models else None
+    if verified:
+        assert res.verified.get(a.words) and search["games"] > 0, res.notes
+    else:
+        assert res.chosen is None  # never an answer without the search player's verdict
+        assert any("budget cannot hold the verification of one answer" in n and "not settled under mcts@2" in n
+                   for n in res.notes), res.notes
+        assert search["verdict"] == "not played" and "budget" in search["reason"], search
+        text = " ".join(f.text for f in res.findings())
+        assert "No change found" in text and "no change meets" not in text, text

@@ -377,3 +377,53 @@ def test_knobs_of_every_kind_give_the_same_search_on_any_threads(rule_duel):
     assert a.candidates.equals(b.candidates) and len(a.candidates) > 9
     assert [x.change for x in a.answers] == [x.change for x in b.answers]
     assert a.solution()["command"] == b.solution()["command"]
+
+
+from test_new_game import installed  # noqa: E402,F401  (the new-game scaffold as a plug-in, not compiled)
+
+
+def _edge_hint(game: str, knob_text: str, at: str) -> str:
+    """The no-solution finding's text when the closest change sits at ``at`` ("low" or "high") of
+    ``knob_text``'s range, with the engine's own check of a suggested end (studies/solve.plays_on)."""
+    import pandas as pd
+
+    from simbalance.analysis.solve import OPEN, parse_knob, solve_findings
+    from simbalance.core.config import load_config
+    from simbalance.studies.settings import RunSettings
+    from simbalance.studies.solve import plays_on
+
+    knob = parse_knob(knob_text, load_config(game), game)
+    closest = pd.DataFrame([{knob.key: getattr(knob, at), "verdict": OPEN, "games": 400, "shortfall": 0.02,
+                             "balance": 0.95, "balance_ci_low": 0.93, "balance_ci_high": 0.97}])
+    today = {"verdict": OPEN, "tests": [], "models": {}}
+    found = solve_findings(targets=[Target("balance", 0.97, 1.0)], knobs=[knob], today=today, answers=[],
+                           closest=closest, interrupted=False, game=game, side_effects={}, budget_spent=True,
+                           unsettled=1, plays=plays_on(RunSettings.of(game), dict(strategies=None, rotate=False)))
+    return next(f.text for f in found if f.kind == "no_solution")
+
+
+def test_a_wider_range_is_suggested_only_up_to_an_end_the_engine_plays_captain_future():
+    """captain-future refuses 0 actions a turn (allowed 1 to 10): a closest change at the bottom of
+    rules.actions_per_turn=1:3 gets no hint (the arithmetic said "try 0:3", which the engine
+    refuses); at the top, the range's width beyond it (1:5, which plays). The hand size's bottom
+    (8:12, width 4) suggests 4, which plays."""
+    assert "rules.actions_per_turn sits at the bottom" not in _edge_hint(
+        "captain-future", "rules.actions_per_turn=1:3", "low")
+    assert "try a wider one, --knob rules.actions_per_turn=1:5." in _edge_hint(
+        "captain-future", "rules.actions_per_turn=1:3", "high")
+    assert "--knob rules.hand_size=4:12." in _edge_hint("captain-future", "rules.hand_size=8:12", "low")
+
+
+def test_a_wider_range_is_suggested_only_up_to_an_end_the_engine_plays_new_game(installed):  # noqa: F811
+    """The new-game scaffold's rules.hand_size = [2, 6]: the arithmetic said "try 0:6", the engine
+    refuses a hand of 0 cards; the hint shrinks to the widest end it plays (checked here by planning,
+    as the solver checks every knob's ends)."""
+    from simbalance.studies.settings import RunSettings
+    from simbalance.studies.solve import changed_setup, refusal
+
+    text = _edge_hint("trick-race", "rules.hand_size=2:6", "low")
+    assert "--knob rules.hand_size=0:6" not in text
+    suggested = int(text.split("--knob rules.hand_size=")[1].split(":")[0])
+    assert 0 < suggested < 2
+    assert refusal(changed_setup(RunSettings.of("trick-race"), {"rules.hand_size": suggested}, 0), {}) is None
+    assert refusal(changed_setup(RunSettings.of("trick-race"), {"rules.hand_size": 0}, 0), {}) is not None

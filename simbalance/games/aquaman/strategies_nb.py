@@ -351,16 +351,22 @@ def choose_companion_keep(G, S, seat, sid, par, n_seen, rank):
     return best
 
 
-@njit(cache=True, _nrt=False)
-def choose_plot_target(G, S, seat, sid, par, rank):
-    """The Plot square (chosen before rolling), or -1 when no square qualifies."""
-    n = plot_targets(G, S, rank)
+@njit(cache=True, inline="always")
+def _pick_cell(G, S, seat, sid, par, n):
+    """One of the ``n`` squares in the candidate list (scratch row X_CAND), -1 when there is none:
+    the random player's any, the heuristics' the one whose card gains ``seat`` most (_best_cell)."""
     if n == 0:
         return -1
     if sid == S_RANDOM:
         return S.scratch[X_CAND, randint(S.rng, n)]
     best, best_v = _best_cell(G, S, seat, par, n)
     return best
+
+
+@njit(cache=True, _nrt=False)
+def choose_plot_target(G, S, seat, sid, par, rank):
+    """The Plot square (chosen before rolling), or -1 when no square qualifies."""
+    return _pick_cell(G, S, seat, sid, par, plot_targets(G, S, rank))
 
 
 @njit(cache=True, inline="always")
@@ -384,12 +390,10 @@ def _foe_can_hit(G, S, seat):
     return False
 
 
-@njit(cache=True, _nrt=False)
-def choose_foe_target(G, S, seat, sid, par):
-    """The adjacent opponent Foe targets, or -1 when none is adjacent."""
-    n = foe_targets(G, S, seat)
-    if n == 0:
-        return -1
+@njit(cache=True, inline="always")
+def _pick_opponent(S, n, sid, par):
+    """One of the ``n`` opponents in the candidate list (scratch row X_CAND): the random player's
+    any, the heuristics' the one ``_opponent_score`` rates highest (ties uniform)."""
     scratch = S.scratch
     if sid == S_RANDOM:
         return scratch[X_CAND, randint(S.rng, n)]
@@ -399,6 +403,15 @@ def choose_foe_target(G, S, seat, sid, par):
         o = scratch[X_CAND, j]
         best, best_v, n_best = argmax_fair(S, best, best_v, n_best, o, _opponent_score(seatv, o, par))
     return best
+
+
+@njit(cache=True, _nrt=False)
+def choose_foe_target(G, S, seat, sid, par):
+    """The adjacent opponent Foe targets, or -1 when none is adjacent."""
+    n = foe_targets(G, S, seat)
+    if n == 0:
+        return -1
+    return _pick_opponent(S, n, sid, par)
 
 
 @njit(cache=True, inline="always")
@@ -433,13 +446,7 @@ def power_discards(G, S, seat, sid, par, c):
 @njit(cache=True, _nrt=False)
 def choose_strangeness_target(G, S, seat, sid, par, rank):
     """The adjacent square whose card Strangeness takes, or -1 when none qualifies."""
-    n = strangeness_targets(G, S, seat, rank)
-    if n == 0:
-        return -1
-    if sid == S_RANDOM:
-        return S.scratch[X_CAND, randint(S.rng, n)]
-    best, best_v = _best_cell(G, S, seat, par, n)
-    return best
+    return _pick_cell(G, S, seat, sid, par, strangeness_targets(G, S, seat, rank))
 
 
 # ---------------------------------------------------------------- swim
@@ -554,16 +561,7 @@ def _holders_at(seatv, cell, players, seat):
 @njit(cache=True, _nrt=False)
 def choose_fight_opponent(G, S, seat, sid, par, cell):
     """Which of the opponents on ``cell`` to fight."""
-    n = opponents_at(G, S, seat, cell)
-    scratch = S.scratch
-    if sid == S_RANDOM:
-        return scratch[X_CAND, randint(S.rng, n)]
-    seatv = S.seat
-    best, best_v, n_best = -1, 0.0, 0
-    for j in range(n):
-        o = scratch[X_CAND, j]
-        best, best_v, n_best = argmax_fair(S, best, best_v, n_best, o, _opponent_score(seatv, o, par))
-    return best
+    return _pick_opponent(S, opponents_at(G, S, seat, cell), sid, par)
 
 
 @njit(cache=True, _nrt=False)

@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
+from simbalance.core.aggregate import contiguous_columns
 from simbalance.games.captain_future.board import parse_map
 
 
@@ -18,9 +19,11 @@ def _seats(games: pd.DataFrame) -> int:
     return sum(1 for c in games.columns if c.startswith("score_"))
 
 
-def space_shares(games: pd.DataFrame, n_spaces: int) -> tuple[np.ndarray, np.ndarray]:
-    """Per landing space: share of games it ends held, and held by a winner."""
-    n = max(len(games), 1)
+def space_shares(games: pd.DataFrame | dict[str, np.ndarray], n_spaces: int, n: int | None = None
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """Per landing space: share of games it ends held, and held by a winner (``games``: the frame,
+    or its mask columns as arrays with ``n`` games)."""
+    n = max(len(games) if n is None else n, 1)
 
     def bit_shares(prefix: str) -> np.ndarray:
         # Byte by byte: how often each byte value occurs, then which bits each value has set;
@@ -28,7 +31,7 @@ def space_shares(games: pd.DataFrame, n_spaces: int) -> tuple[np.ndarray, np.nda
         bits_of_value = (np.arange(256)[:, None] >> np.arange(8)) & 1  # [value, bit]
         counts = np.zeros(128)
         for w in range(2):
-            words = np.ascontiguousarray(games[f"{prefix}_{w}"].to_numpy(np.uint64)).astype("<u8", copy=False)
+            words = np.ascontiguousarray(np.asarray(games[f"{prefix}_{w}"], dtype=np.uint64)).astype("<u8", copy=False)
             as_bytes = words.view(np.uint8).reshape(-1, 8)  # little-endian: byte j holds bits 8j..8j+7
             for j in range(8):
                 tally = np.bincount(as_bytes[:, j], minlength=256)
@@ -44,40 +47,86 @@ def held_by_winner(seat: np.ndarray, winners: np.ndarray) -> np.ndarray:
     return (seat >= 0) & (((winners >> np.maximum(seat, 0)) & 1) == 1)
 
 
+def _body_tallies(columns: dict[str, np.ndarray], n_bodies: int, players: int) -> np.ndarray:
+    """Per body, games counted by (full-control holder + 1, majority holder + 1, winners mask):
+    one histogram per body from which every control share of the summary and the figure is a sum
+    of counts (the same counts ``held_by_winner`` gives, with one pass over each column instead of
+    one per share)."""
+    holders, masks = players + 1, 1 << players
+    winners = columns["winners"].astype(np.int32)
+    tallies = np.empty((n_bodies, holders, holders, masks), dtype=np.int64)
+    for b in range(n_bodies):
+        key = (columns[f"body_full_{b}"].astype(np.int32) + 1) * (holders * masks) \
+            + (columns[f"body_major_{b}"].astype(np.int32) + 1) * masks + winners
+        tallies[b] = np.bincount(key, minlength=holders * holders * masks).reshape(holders, holders, masks)
+    return tallies
+
+
+def _winner_holds(players: int) -> np.ndarray:
+    """[holder + 1, winners mask]: the holder (-1: nobody) is one of the winners."""
+    return held_by_winner(np.arange(-1, players)[:, None], np.arange(1 << players)[None, :])
+
+
+def _control_counts(tally: np.ndarray, players: int) -> dict[str, int]:
+    """One body's games (integers) in full control, with a majority, with a majority but not full
+    control, and each held by a winner, from its ``_body_tallies`` histogram."""
+    holds = _winner_holds(players)
+    return {
+        "full_control": int(tally[1:].sum()),
+        "majority": int(tally[:, 1:].sum()),
+        "majority_not_full": int(tally[0, 1:].sum()),
+        "full_control_by_winner": int(tally.sum(axis=1)[holds].sum()),
+        "majority_by_winner": int(tally.sum(axis=0)[holds].sum()),
+    }
+
+
+def _columns(games: pd.DataFrame, n_bodies: int, players: int) -> dict[str, np.ndarray]:
+    """The columns the summary reads, contiguous (core/aggregate.contiguous_columns: a run's columns
+    are strided views into its records, several times slower to read one by one)."""
+    fields = ("score", "ships_board", "ships_supply", "ships_lost", "full_control", "majorities",
+              "attacks_majority", "attacks_present", "attacks_absent")
+    names = [f"{field}_{s}" for field in fields for s in range(players)]
+    names += ["simon_wright", "recall", "otto", "grag", "exchanges", "end_seat", "winners"]
+    names += [f"body_{kind}_{b}" for b in range(n_bodies) for kind in ("full", "major")]
+    names += [f"{prefix}_{w}" for prefix in ("held_mask", "winner_mask") for w in range(2)]
+    return contiguous_columns(games, names)
+
+
+def _mean(values: np.ndarray) -> float:
+    """The column's mean as pandas gives it (a float64 sum of the values over their count), exactly:
+    an integer column's sum is exact either way."""
+    if values.dtype.kind in "iub":
+        return float(int(values.sum(dtype=np.int64)) / len(values)) if len(values) else float("nan")
+    return float(pd.Series(values).mean())
+
+
 def summarize(games: pd.DataFrame, players: int, config: dict) -> dict:
     """Ships, attacks, events, and per body the share of games it ends fully controlled / with a
     majority, and controlled by the winner."""
     lay = parse_map(config)
     n = max(len(games), 1)
     seats = range(players)
+    columns = _columns(games, len(lay.body_ids), players)
     out: dict = {}
-
-    def per_seat_mean(field: str) -> list[float]:
-        return [float(games[f"{field}_{s}"].mean()) for s in seats]
 
     for field in ("score", "ships_board", "ships_supply", "ships_lost", "full_control", "majorities",
                   "attacks_majority", "attacks_present", "attacks_absent"):
-        out[f"mean_{field}_by_seat"] = per_seat_mean(field)
+        out[f"mean_{field}_by_seat"] = [_mean(columns[f"{field}_{s}"]) for s in seats]
     out["attacks_per_game"] = {
-        cat: float(sum(games[f"attacks_{cat}_{s}"].sum() for s in seats) / n)
+        cat: float(sum(int(columns[f"attacks_{cat}_{s}"].sum(dtype=np.int64)) for s in seats) / n)
         for cat in ("majority", "present", "absent")
     }
-    out["events_per_game"] = {e: float(games[e].mean()) for e in ("simon_wright", "recall", "otto", "grag")}
-    out["exchanges_per_game"] = float(games["exchanges"].mean())
-    out["end_triggered_by_seat"] = [float((games["end_seat"] == s).mean()) for s in seats]
-    winners = games["winners"].to_numpy().astype(np.int64)
+    out["events_per_game"] = {e: _mean(columns[e]) for e in ("simon_wright", "recall", "otto", "grag")}
+    out["exchanges_per_game"] = _mean(columns["exchanges"])
+    out["end_triggered_by_seat"] = [_mean(columns["end_seat"] == s) for s in seats]
+    tallies = _body_tallies(columns, len(lay.body_ids), players)
     bodies = {}
     for b, bid in enumerate(lay.body_ids):
-        full = games[f"body_full_{b}"].to_numpy()
-        major = games[f"body_major_{b}"].to_numpy()
-        bodies[bid] = {
-            "full_control": float(np.count_nonzero(full >= 0) / n),
-            "majority": float(np.count_nonzero(major >= 0) / n),
-            "full_control_by_winner": float(np.count_nonzero(held_by_winner(full, winners)) / n),
-            "majority_by_winner": float(np.count_nonzero(held_by_winner(major, winners)) / n),
-        }
+        counts = _control_counts(tallies[b], players)
+        bodies[bid] = {key: float(counts[key] / n) for key in
+                       ("full_control", "majority", "full_control_by_winner", "majority_by_winner")}
     out["bodies"] = bodies
-    held, won = space_shares(games, len(lay.space_body))
+    held, won = space_shares(columns, len(lay.space_body), n)
     out["space_held_share_mean"] = float(held.mean()) if len(held) else 0.0
     out["space_held_by_winner_share_mean"] = float(won.mean()) if len(won) else 0.0
     return out
@@ -89,6 +138,7 @@ def board_figure(lay, bodies: dict, classes: dict) -> Figure:
     numbers under each name: full control at the end, and full control by a winner."""
     from matplotlib import colormaps
     from matplotlib.cm import ScalarMappable
+    from matplotlib.collections import LineCollection
     from matplotlib.colors import Normalize
     from matplotlib.patches import Rectangle
 
@@ -99,18 +149,25 @@ def board_figure(lay, bodies: dict, classes: dict) -> Figure:
     fig = Figure(figsize=(0.62 * cols + 2.2, 0.62 * rows + 1.0), layout="constrained")
     ax = fig.add_subplot()
     body_at = {(int(r), int(c)): int(b) for r, c, b in zip(lay.space_row, lay.space_col, lay.space_body, strict=True)}
+    # The empty places and the bodies' edges are drawn as one artist each (a plot call per
+    # segment made the board the report's slowest figure); they look as the segments did: drawn
+    # above the spaces, with the lines' own projecting caps.
+    empty, edges = [], []
     for r in range(rows):
         for c in range(cols):
             b = body_at.get((r, c))
             if b is None:
-                ax.plot(c, r, ".", color="0.8", markersize=3)
+                empty.append((c, r))
                 continue
             ax.add_patch(Rectangle((c - 0.5, r - 0.5), 1, 1, facecolor=cmap(norm(share[b])), edgecolor="white",
                                    linewidth=0.6))
             for dr, dc, x0, y0, x1, y1 in ((-1, 0, -0.5, -0.5, 0.5, -0.5), (1, 0, -0.5, 0.5, 0.5, 0.5),
                                            (0, -1, -0.5, -0.5, -0.5, 0.5), (0, 1, 0.5, -0.5, 0.5, 0.5)):
                 if body_at.get((r + dr, c + dc)) != b:  # the body's edge
-                    ax.plot([c + x0, c + x1], [r + y0, r + y1], color="0.15", linewidth=1.6)
+                    edges.append([(c + x0, r + y0), (c + x1, r + y1)])
+    if empty:
+        ax.plot(*zip(*empty, strict=True), ".", color="0.8", markersize=3)
+    ax.add_collection(LineCollection(edges, colors="0.15", linewidths=1.6, capstyle="projecting", zorder=2))
     for b, (bid, name, cls) in enumerate(zip(lay.body_ids, lay.body_names, lay.body_classes, strict=True)):
         here = lay.space_body == b
         x, y = float(lay.space_col[here].mean()), float(lay.space_row[here].mean())
@@ -141,16 +198,11 @@ def figures(games: pd.DataFrame, players: int, config: dict, summary: dict) -> d
     figs = {"captain_future_board": board_figure(lay, bodies, config["board"]["classes"])}
 
     n = max(len(games), 1)
-    winners = games["winners"].to_numpy().astype(np.int64)
+    tallies = _body_tallies(_columns(games, len(lay.body_ids), players), len(lay.body_ids), players)
     rows = []
     for b in range(len(lay.body_ids)):
-        full = games[f"body_full_{b}"].to_numpy()
-        major = games[f"body_major_{b}"].to_numpy()
-        rows.append((
-            np.count_nonzero(full >= 0) / n,
-            np.count_nonzero((major >= 0) & (full < 0)) / n,
-            np.count_nonzero(held_by_winner(major, winners)) / n,
-        ))
+        counts = _control_counts(tallies[b], players)
+        rows.append((counts["full_control"] / n, counts["majority_not_full"] / n, counts["majority_by_winner"] / n))
     arr = np.array(rows)
     fig2 = Figure(figsize=(10, 4.5), layout="constrained")
     ax = fig2.subplots()

@@ -27,7 +27,7 @@ import numpy as np
 from numba import njit
 
 from simbalance.core.bits import popcount
-from simbalance.core.rng import randint, wins_tie
+from simbalance.core.rng import fair_best, randint
 from simbalance.core.user_strategy import USER_STRATEGY_ID
 from simbalance.games.lady_actions_escape.rules_nb import next_seat, playable
 from simbalance.games.lady_actions_escape.state_nb import (
@@ -93,7 +93,7 @@ def choose_card(sid, params, state, step, hand, options, k, card_info, kind_card
 
     # flexible and blocker: play the card it would least like to keep (ties: uniform at random).
     danger = sid == BLOCKER and n_next <= params[P_DANGER]
-    best = 1e300
+    least_wanted = -1e300  # the highest -v: the card it least wants to keep
     best_card = -1
     ties = 0
     rest = options
@@ -112,14 +112,9 @@ def choose_card(sid, params, state, step, hand, options, k, card_info, kind_card
                     v -= 1e5
             elif effect != EFFECT_NONE:
                 v += params[P_WEAPON_HOLD]
-        if v < best:
-            best = v
+        take, least_wanted, ties = fair_best(state, -v, least_wanted, ties)
+        if take:
             best_card = card
-            ties = 1
-        elif v == best:
-            ties += 1
-            if wins_tie(state, ties):
-                best_card = card
     return best_card
 
 
@@ -131,15 +126,9 @@ def _most_held(state, hand, kind_cards, first, count):
     best_n = -1
     ties = 0
     for x in range(count):
-        n = popcount(hand & kind_cards[first + x])
-        if n > best_n:
+        take, best_n, ties = fair_best(state, popcount(hand & kind_cards[first + x]), best_n, ties)
+        if take:
             best = x
-            best_n = n
-            ties = 1
-        elif n == best_n:
-            ties += 1
-            if wins_tie(state, ties):
-                best = x
     return best
 
 

@@ -31,6 +31,7 @@ def _plugin_arg_types():
             nt.uint64[::1])
 
 
+READ_ONLY = {4: "hand_sizes", 7: "cards"}  # the arguments a plug-in may read, not change (their positions)
 _PLUGIN_KERNELS: dict = {}  # per plug-in function: compiled once per process
 PROBE_HAND = 7
 
@@ -41,14 +42,17 @@ def sample_decisions(prepare, players: int, count: int = 20) -> list[tuple]:
     play any card: playable is the hand)."""
     from simbalance.core.config import load_config
 
-    cards = prepare(load_config("lady-actions-escape"), players)[0]
+    cards = prepare(load_config("lady-actions-escape"), players)[0].copy()
+    cards.setflags(write=False)
     rng = np.random.default_rng(0)
     out = []
     for k in range(count):
         ids = rng.choice(cards.shape[0], size=min(PROBE_HAND, cards.shape[0]), replace=False)
         hand = np.uint64(sum(1 << int(i) for i in ids))
-        out.append((hand, hand, np.int64(-1), np.int64(-1), np.full(players, len(ids), np.int64),
-                    np.int64(k % players), np.int64(1), cards, np.ones(1, np.uint64)))
+        sizes = np.full(players, len(ids), np.int64)
+        sizes.setflags(write=False)  # READ_ONLY: a write raises, and the probe names it
+        out.append((hand, hand, np.int64(-1), np.int64(-1), sizes, np.int64(k % players), np.int64(1), cards,
+                    np.ones(1, np.uint64)))
     return out
 
 
@@ -113,6 +117,11 @@ def _check_types(fn, name: str, expected: str) -> None:
         reason = _first_line(exc)
         raise ConfigError(f"--strategy-file: {name} cannot be called with the game's arguments ({reason}); "
                           f"expected: {expected}") from None
+    from simbalance.core.user_strategy import read_only_problem, writes_into
+
+    written = read_only_problem(fn, args, READ_ONLY)
+    if written is not None:
+        raise ConfigError(writes_into(f"--strategy-file: {name}", written))
     returned = fn.overloads[args].signature.return_type
     if not isinstance(returned, nt.Integer) or isinstance(returned, nt.Boolean):
         raise ConfigError(f"--strategy-file: {name} returns {returned}, not an integer card id; expected: {expected}")

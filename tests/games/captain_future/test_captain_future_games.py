@@ -185,3 +185,37 @@ def test_space_shares_count_every_bit_of_both_mask_words():
         assert held[s] == np.count_nonzero(cols[f"held_mask_{s // 64}"] & bit) / n
         assert won[s] == np.count_nonzero(cols[f"winner_mask_{s // 64}"] & bit) / n
     assert held.shape == won.shape == (100,)
+
+
+@pytest.mark.parametrize("players,seed,strategies", [(2, 1, "random"), (3, 2, "builder"), (4, 3, None), (4, 4, "random")])
+def test_the_summary_read_once_gives_each_share_as_counted_game_by_game(players, seed, strategies):
+    """summarize reads its columns once (contiguous, one histogram per body: issue 56); each share
+    must be the one counted game by game with pandas, as before, to the last bit (ties counted for
+    every tied winner, games where nobody holds a body, every seat count)."""
+    import pandas as pd
+
+    from simbalance.games.captain_future import engine
+    from simbalance.games.captain_future.board import parse_map
+    from simbalance.games.captain_future.report import held_by_winner
+
+    kw = {"strategies": strategies} if strategies else {}
+    res = simbalance.simulate("captain-future", 400, seed=seed, players=players, threads=1, **kw)
+    g = res.games
+    summ = engine.summarize(g, players, res.plan.config)
+    n = len(g)
+    winners = g["winners"].to_numpy().astype(np.int64)
+    assert np.bitwise_count(winners).max() > 1 or strategies != "random"  # a tie is among the planted games
+    for b, bid in enumerate(parse_map(res.plan.config).body_ids):
+        full, major = g[f"body_full_{b}"].to_numpy(), g[f"body_major_{b}"].to_numpy()
+        assert summ["bodies"][bid] == {
+            "full_control": float(np.count_nonzero(full >= 0) / n),
+            "majority": float(np.count_nonzero(major >= 0) / n),
+            "full_control_by_winner": float(np.count_nonzero(held_by_winner(full, winners)) / n),
+            "majority_by_winner": float(np.count_nonzero(held_by_winner(major, winners)) / n)}
+    for field in ("score", "ships_lost", "attacks_absent"):
+        assert summ[f"mean_{field}_by_seat"] == [float(g[f"{field}_{s}"].mean()) for s in range(players)]
+    assert summ["events_per_game"] == {e: float(g[e].mean()) for e in ("simon_wright", "recall", "otto", "grag")}
+    assert summ["end_triggered_by_seat"] == [float((g["end_seat"] == s).mean()) for s in range(players)]
+    assert summ["attacks_per_game"]["present"] == float(sum(g[f"attacks_present_{s}"].sum()
+                                                            for s in range(players)) / n)
+    assert pd.Series(summ["mean_score_by_seat"]).notna().all()

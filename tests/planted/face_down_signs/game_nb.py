@@ -1,32 +1,48 @@
-"""Face-down signs: state, rules, strategies, resumable steps, search hooks and kernels in one
-module (a planted test game: small on purpose; the package's docstring has the rules).
+"""Face-down signs: state, rules, strategies, what the search may know, and the kernels bound to
+them (a planted test game: small on purpose; the package's docstring has the rules; planted_nb has
+what the planted games share).
 
-The state is ``(rng, info, signs, points)``: the game's stream, where the game stands (``info``),
-this round's signs (-1: not played yet) and the points."""
+The state is ``(rng, info, points, signs)``: the game's stream, where the game stands (``info``:
+planted_nb's head, then PLAYED), the points and this round's signs (-1: not played yet)."""
 
 from __future__ import annotations
 
 import numpy as np
+import planted_nb
 from numba import njit
+from planted_nb import (
+    END,
+    FEATURE_SIGNS,  # noqa: F401 (the search's hooks: Search.of_game reads them here)
+    FEATURES,  # noqa: F401
+    N_HEAD,
+    ROUND,
+    RUNNING,
+    S_INFO,
+    S_POINTS,
+    S_RNG,
+    TO_MOVE,
+    WINNERS,
+    context,  # noqa: F401 (a resumable step: Resumable.of_game reads it here)
+    end_invalid,
+    evaluate,
+    features,
+    outcome,
+    to_move,
+    write_record,
+)
 
-from simbalance.core.kernel import begin_game
-from simbalance.core.records import END_INVALID, END_WIN
+from simbalance.core.records import END_WIN
 from simbalance.core.rng import next_u64, randint, seed_game, uniform
-from simbalance.players.common_nb import is_legal, is_search, new_search, search_capacity
+from simbalance.players.common_nb import new_search, search_capacity
 from simbalance.players.search_nb import search
 
 RANDOM, LEAN = 0, 1
 P_FAVOURITE, P_LEAN = 0, 1
 ROUNDS, N_RULES = 0, 1
-S_RNG, S_INFO, S_SIGNS, S_POINTS = range(4)
-TO_MOVE, ROUND, PLAYED, END, WINNERS, N_INFO = range(6)
-RUNNING = -1
+S_SIGNS = 3
+PLAYED, N_INFO = N_HEAD, N_HEAD + 1
 HIDDEN = -1  # what another seat sees of a sign put face down
 SIGNS = 3  # 0 rock, 1 paper, 2 scissors: sign s + 1 (mod 3) beats sign s
-
-
-def context(players, rules, validate) -> tuple:
-    return (np.int64(players), rules, np.bool_(validate))
 
 
 def max_options(ctx) -> int:
@@ -36,14 +52,14 @@ def max_options(ctx) -> int:
 @njit(cache=True)
 def new_state(ctx):
     players = ctx[0]
-    return (np.zeros(1, np.uint64), np.zeros(N_INFO, np.int64), np.full(players, -1, np.int64),
-            np.zeros(players, np.int64))
+    return (np.zeros(1, np.uint64), np.zeros(N_INFO, np.int64), np.zeros(players, np.int64),
+            np.full(players, -1, np.int64))
 
 
 @njit(cache=True)
 def clone(state):
-    rng, info, signs, points = state
-    return rng.copy(), info.copy(), signs.copy(), points.copy()
+    rng, info, points, signs = state
+    return rng.copy(), info.copy(), points.copy(), signs.copy()
 
 
 @njit(cache=True)
@@ -69,11 +85,6 @@ def start(ctx, state, seed, game):
 
 
 @njit(cache=True)
-def to_move(ctx, state):
-    return state[S_INFO][TO_MOVE]
-
-
-@njit(cache=True)
 def legal_options(ctx, state, options):
     if state[S_INFO][TO_MOVE] < 0:
         return 0
@@ -90,7 +101,7 @@ def apply_option(ctx, state, option):
     signs[info[TO_MOVE]] = option
     info[PLAYED] += 1
     if validate and check(ctx, state) != 0:
-        info[END], info[WINNERS], info[TO_MOVE] = END_INVALID, 0, -1
+        end_invalid(state)
         return
     if info[PLAYED] < players:
         info[TO_MOVE] = (info[TO_MOVE] + 1) % players
@@ -121,34 +132,7 @@ def choose(ctx, state, seat, sid, params):
     return randint(rng, SIGNS)
 
 
-@njit(cache=True)
-def play_out(ctx, state, seat_sid, seat_prm, max_decisions):
-    info = state[S_INFO]
-    made = 0
-    while info[TO_MOVE] >= 0 and made != max_decisions:
-        seat = info[TO_MOVE]
-        if is_search(seat_sid[seat]):
-            break
-        apply_option(ctx, state, choose(ctx, state, seat, seat_sid[seat], seat_prm[seat]))
-        made += 1
-    return made
-
-
-@njit(cache=True)
-def write_record(ctx, state, out, i):
-    info, points = state[S_INFO], state[S_POINTS]
-    winners = info[WINNERS]
-    out[i].length = info[ROUND]
-    out[i].end = info[END]
-    out[i].winners = winners
-    out[i].winner = -1
-    for s in range(ctx[0]):
-        out[i].points[s] = points[s]
-        if winners == 1 << s:
-            out[i].winner = s
-
-
-# ---- the search's hooks -----------------------------------------------------------------------
+# ---- what the search may know ----------------------------------------------------------------
 
 @njit(cache=True)
 def determinize(ctx, state, seat, rng):
@@ -168,37 +152,16 @@ def observe(ctx, state, option, seat):
 
 
 @njit(cache=True)
-def outcome(ctx, state):
-    return state[S_INFO][WINNERS] if state[S_INFO][END] == END_WIN else np.int64(0)
-
-
-@njit(cache=True)
-def evaluate(ctx, state, rew):
-    """Each seat's share: e to the points, normalised."""
-    points = state[S_POINTS]
-    total = 0.0
-    for s in range(ctx[0]):
-        rew[s] = np.exp(np.float64(points[s] - points.max()))
-        total += rew[s]
-    for s in range(ctx[0]):
-        rew[s] /= total
-
-
-FEATURES = ("points",)
-FEATURE_SIGNS = (1,)
-
-
-@njit(cache=True)
-def features(ctx, state, seat, out):
-    out[0] = state[S_POINTS][seat]
-
-
-@njit(cache=True)
 def policy(ctx, state, sid, params):
     return choose(ctx, state, state[S_INFO][TO_MOVE], sid, params)
 
 
-# ---- kernels ------------------------------------------------------------------------------------
+# ---- planted_nb's play-out and kernels, bound to this game's steps ---------------------------
+
+@njit(cache=True)
+def play_out(ctx, state, seat_sid, seat_prm, max_decisions):
+    return planted_nb.play_out(choose, apply_option, ctx, state, seat_sid, seat_prm, max_decisions)
+
 
 @njit(cache=True)
 def search_option(ctx, state, seat_sid, seat_prm, seed, game, decision, search_scratch):
@@ -212,43 +175,16 @@ def new_search_scratch(ctx, slot_strategy, slot_params, weights):
                       weights)
 
 
-@njit(cache=True)
-def play_block(out, lo, hi, first_game, seed, lineups, slot_strategy, slot_params, ctx, search_scratch):
-    players = ctx[0]
-    state = new_state(ctx)
-    seat_sid = np.zeros(players, np.int64)
-    seat_prm = np.zeros((players, slot_params.shape[1]), np.float64)
-    for i in range(lo, hi):
-        game = first_game + i
-        begin_game(state[S_RNG], seed, game, out, i, lineups, slot_strategy, slot_params, players, seat_sid, 0,
-                   seat_prm)
-        start(ctx, state, seed, game)
-        play_out(ctx, state, seat_sid, seat_prm, np.int64(-1))
-        decision = 0
-        while state[S_INFO][TO_MOVE] >= 0:
-            if search_scratch is None:
-                info = state[S_INFO]
-                info[END], info[WINNERS], info[TO_MOVE] = END_INVALID, 0, -1
-                break
-            option = search_option(ctx, state, seat_sid, seat_prm, seed, game, np.int64(decision), search_scratch)
-            decision += 1
-            if ctx[2] and not is_legal(legal_options, ctx, state, search_scratch[3], option):
-                info = state[S_INFO]
-                info[END], info[WINNERS], info[TO_MOVE] = END_INVALID, 0, -1
-                break
-            apply_option(ctx, state, option)
-            play_out(ctx, state, seat_sid, seat_prm, np.int64(-1))
-        write_record(ctx, state, out, i)
-
-
 @njit(cache=True, nogil=True)
 def kernel(out, lo, hi, first_game, seed, lineups, slot_strategy, slot_params, players, rules, validate):
-    play_block(out, lo, hi, first_game, seed, lineups, slot_strategy, slot_params, (players, rules, validate), None)
+    planted_nb.play_block(start, play_out, search_option, legal_options, apply_option, write_record, new_state, out, lo,
+                          hi, first_game, seed, lineups, slot_strategy, slot_params, (players, rules, validate), None)
 
 
 @njit(cache=True, nogil=True)
 def search_kernel(out, lo, hi, first_game, seed, lineups, slot_strategy, slot_params, players, rules, validate,
                   weights):
     ctx = (players, rules, validate)
-    play_block(out, lo, hi, first_game, seed, lineups, slot_strategy, slot_params, ctx,
-               new_search_scratch(ctx, slot_strategy, slot_params, weights))
+    planted_nb.play_block(start, play_out, search_option, legal_options, apply_option, write_record, new_state, out, lo,
+                          hi, first_game, seed, lineups, slot_strategy, slot_params, ctx,
+                          new_search_scratch(ctx, slot_strategy, slot_params, weights))

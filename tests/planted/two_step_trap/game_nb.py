@@ -1,32 +1,47 @@
-"""Two-step trap: state, rules, strategies, resumable steps, search hooks and kernels in one module
-(a planted test game; the package's docstring has the rules).
+"""Two-step trap: state, rules, strategies, what the search may know, and the kernels bound to them
+(a planted test game; the package's docstring has the rules; planted_nb has what the planted games
+share).
 
-The state is ``(rng, info, points, attacks)``: the game's stream, where the game stands
-(``info``), the points, and each seat's attacks (the record's: how often it fell for the trap)."""
+The state is ``(rng, info, points, attacks)``: the game's stream, where the game stands (``info``:
+planted_nb's head, then STAGE and REFUTE), the points, and each seat's attacks (the record's: how
+often it fell for the trap)."""
 
 from __future__ import annotations
 
 import numpy as np
+import planted_nb
 from numba import njit
+from planted_nb import (
+    END,
+    FEATURE_SIGNS,  # noqa: F401 (the search's hooks: Search.of_game reads them here)
+    FEATURES,  # noqa: F401
+    N_HEAD,
+    ROUND,
+    RUNNING,
+    S_INFO,
+    S_POINTS,
+    S_RNG,
+    TO_MOVE,
+    WINNERS,
+    context,  # noqa: F401 (a resumable step: Resumable.of_game reads it here)
+    evaluate,
+    features,
+    outcome,
+    to_move,
+)
 
-from simbalance.core.kernel import begin_game
-from simbalance.core.records import END_INVALID, END_WIN
+from simbalance.core.records import END_WIN
 from simbalance.core.rng import next_u64, randint, seed_game
 from simbalance.players.common_nb import fully_observed as observe
-from simbalance.players.common_nb import is_legal, is_search, new_search, search_capacity
+from simbalance.players.common_nb import new_search, search_capacity
 from simbalance.players.search_nb import search
 
 RANDOM = 0
 ROUNDS, REPLIES, N_RULES = 0, 1, 2
-S_RNG, S_INFO, S_POINTS, S_ATTACKS = range(4)
-TO_MOVE, ROUND, STAGE, REFUTE, END, WINNERS, N_INFO = range(7)
-RUNNING = -1
+S_ATTACKS = 3
+STAGE, REFUTE, N_INFO = N_HEAD, N_HEAD + 1, N_HEAD + 2
 SAFE, ATTACK = 0, 1  # the leader's options; a reply's option is its number
 MAX_OPTIONS = 16
-
-
-def context(players, rules, validate) -> tuple:
-    return (np.int64(players), rules, np.bool_(validate))
 
 
 def max_options(ctx) -> int:
@@ -77,11 +92,6 @@ def start(ctx, state, seed, game):
 
 
 @njit(cache=True)
-def to_move(ctx, state):
-    return state[S_INFO][TO_MOVE]
-
-
-@njit(cache=True)
 def legal_options(ctx, state, options):
     info = state[S_INFO]
     if info[TO_MOVE] < 0:
@@ -116,34 +126,13 @@ def choose(ctx, state, seat, sid, params):
 
 
 @njit(cache=True)
-def play_out(ctx, state, seat_sid, seat_prm, max_decisions):
-    info = state[S_INFO]
-    made = 0
-    while info[TO_MOVE] >= 0 and made != max_decisions:
-        seat = info[TO_MOVE]
-        if is_search(seat_sid[seat]):
-            break
-        apply_option(ctx, state, choose(ctx, state, seat, seat_sid[seat], seat_prm[seat]))
-        made += 1
-    return made
-
-
-@njit(cache=True)
 def write_record(ctx, state, out, i):
-    info, points = state[S_INFO], state[S_POINTS]
-    winners = info[WINNERS]
-    out[i].length = info[ROUND]
-    out[i].end = info[END]
-    out[i].winners = winners
-    out[i].winner = -1
+    planted_nb.write_record(ctx, state, out, i)
     for s in range(2):
-        out[i].points[s] = points[s]
         out[i].attacks[s] = state[S_ATTACKS][s]
-        if winners == 1 << s:
-            out[i].winner = s
 
 
-# ---- the search's hooks -----------------------------------------------------------------------
+# ---- what the search may know ----------------------------------------------------------------
 
 @njit(cache=True)
 def determinize(ctx, state, seat, rng):
@@ -152,37 +141,16 @@ def determinize(ctx, state, seat, rng):
 
 
 @njit(cache=True)
-def outcome(ctx, state):
-    return state[S_INFO][WINNERS] if state[S_INFO][END] == END_WIN else np.int64(0)
-
-
-@njit(cache=True)
-def evaluate(ctx, state, rew):
-    """Each seat's share: e to the points, normalised."""
-    points = state[S_POINTS]
-    total = 0.0
-    for s in range(ctx[0]):
-        rew[s] = np.exp(np.float64(points[s] - max(points[0], points[1])))
-        total += rew[s]
-    for s in range(ctx[0]):
-        rew[s] /= total
-
-
-FEATURES = ("points",)
-FEATURE_SIGNS = (1,)
-
-
-@njit(cache=True)
-def features(ctx, state, seat, out):
-    out[0] = state[S_POINTS][seat]
-
-
-@njit(cache=True)
 def policy(ctx, state, sid, params):
     return choose(ctx, state, state[S_INFO][TO_MOVE], sid, params)
 
 
-# ---- kernels ------------------------------------------------------------------------------------
+# ---- planted_nb's play-out and kernels, bound to this game's steps ---------------------------
+
+@njit(cache=True)
+def play_out(ctx, state, seat_sid, seat_prm, max_decisions):
+    return planted_nb.play_out(choose, apply_option, ctx, state, seat_sid, seat_prm, max_decisions)
+
 
 @njit(cache=True)
 def search_option(ctx, state, seat_sid, seat_prm, seed, game, decision, search_scratch):
@@ -192,47 +160,20 @@ def search_option(ctx, state, seat_sid, seat_prm, seed, game, decision, search_s
 
 @njit(cache=True)
 def new_search_scratch(ctx, slot_strategy, slot_params, weights):
-    return new_search(ctx, new_state, MAX_OPTIONS, ctx[0], slot_params.shape[1], search_capacity(slot_strategy, slot_params),
-                      weights)
-
-
-@njit(cache=True)
-def play_block(out, lo, hi, first_game, seed, lineups, slot_strategy, slot_params, ctx, search_scratch):
-    players = ctx[0]
-    state = new_state(ctx)
-    seat_sid = np.zeros(players, np.int64)
-    seat_prm = np.zeros((players, slot_params.shape[1]), np.float64)
-    for i in range(lo, hi):
-        game = first_game + i
-        begin_game(state[S_RNG], seed, game, out, i, lineups, slot_strategy, slot_params, players, seat_sid, 0,
-                   seat_prm)
-        start(ctx, state, seed, game)
-        play_out(ctx, state, seat_sid, seat_prm, np.int64(-1))
-        decision = 0
-        while state[S_INFO][TO_MOVE] >= 0:
-            if search_scratch is None:
-                info = state[S_INFO]
-                info[END], info[WINNERS], info[TO_MOVE] = END_INVALID, 0, -1
-                break
-            option = search_option(ctx, state, seat_sid, seat_prm, seed, game, np.int64(decision), search_scratch)
-            decision += 1
-            if ctx[2] and not is_legal(legal_options, ctx, state, search_scratch[3], option):
-                info = state[S_INFO]
-                info[END], info[WINNERS], info[TO_MOVE] = END_INVALID, 0, -1
-                break
-            apply_option(ctx, state, option)
-            play_out(ctx, state, seat_sid, seat_prm, np.int64(-1))
-        write_record(ctx, state, out, i)
+    return new_search(ctx, new_state, MAX_OPTIONS, ctx[0], slot_params.shape[1],
+                      search_capacity(slot_strategy, slot_params), weights)
 
 
 @njit(cache=True, nogil=True)
 def kernel(out, lo, hi, first_game, seed, lineups, slot_strategy, slot_params, players, rules, validate):
-    play_block(out, lo, hi, first_game, seed, lineups, slot_strategy, slot_params, (players, rules, validate), None)
+    planted_nb.play_block(start, play_out, search_option, legal_options, apply_option, write_record, new_state, out, lo,
+                          hi, first_game, seed, lineups, slot_strategy, slot_params, (players, rules, validate), None)
 
 
 @njit(cache=True, nogil=True)
 def search_kernel(out, lo, hi, first_game, seed, lineups, slot_strategy, slot_params, players, rules, validate,
                   weights):
     ctx = (players, rules, validate)
-    play_block(out, lo, hi, first_game, seed, lineups, slot_strategy, slot_params, ctx,
-               new_search_scratch(ctx, slot_strategy, slot_params, weights))
+    planted_nb.play_block(start, play_out, search_option, legal_options, apply_option, write_record, new_state, out, lo,
+                          hi, first_game, seed, lineups, slot_strategy, slot_params, ctx,
+                          new_search_scratch(ctx, slot_strategy, slot_params, weights))

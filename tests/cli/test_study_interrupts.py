@@ -1,0 +1,157 @@
+"""Ctrl-C and SIGTERM in a stoppable study (compare, sweep, tune: core/study.Study.stoppable, issue 54
+item 2): the study stops after the chunk in play, writes nothing (a study's folder is whole or
+absent, never half) and exits 130, with one line and no traceback: never numba's ``SystemError:
+CPUDispatcher(...) returned a result with an exception set``, and never "ignored" (sweep once went
+on to exit 0 with a full report after a Ctrl-C).
+
+Real signals to a real process at several instants of its play, and, in process, a Ctrl-C after the
+last game (nothing written) and one while the folder is written (the folder whole, still exit 130).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from simbalance.cli.main import app
+from simbalance.report.run_folder import lock_file
+
+# Long enough on a fast machine (find-dr-evil plays about 10^6 games a second on a thread) that a
+# signal a few seconds in lands inside the play.
+LONG = {
+    "compare": ["compare", "find-dr-evil", "--arm", "cap:rules.pick_cap=5", "--n", "2e7", "--threads", "1"],
+    "sweep": ["sweep", "find-dr-evil", "--param", "rules.pick_cap=200:400:100", "--n", "2e7", "--threads", "1"],
+    "tune": ["tune", "captain-action", "--strategy", "builder", "--n", "2e5", "--generations", "3", "--threads", "1"],
+}
+
+
+def _start(args: list[str], cwd: Path) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "simbalance.cli.main", *args], cwd=cwd, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+
+
+def _wait_for(path: Path, proc: subprocess.Popen, seconds: float = 180) -> None:
+    end = time.monotonic() + seconds
+    while not path.exists():
+        assert proc.poll() is None, proc.communicate()
+        assert time.monotonic() < end, f"{path} never appeared"
+        time.sleep(0.05)
+
+
+def _nothing_written(tmp_path: Path) -> None:
+    """No folder, no temporary folder, no lock left: only the lock's own parent, the test's folder."""
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
+def interrupted_at(study: str, sig: int, delay: float, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    proc = _start([*LONG[study], "--out", str(out)], tmp_path)
+    try:
+        _wait_for(lock_file(out), proc)  # the study holds its folder: the play begins
+        time.sleep(delay)
+        proc.send_signal(sig)
+        stdout, stderr = proc.communicate(timeout=180)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 130, (stdout, stderr)
+    assert "Traceback" not in stderr and "SystemError" not in stderr, stderr
+    lines = [line for line in stderr.splitlines() if line.strip() and not line.startswith("stopping after")]
+    assert lines == [lines[-1]] and lines[-1].startswith(f"{study} interrupted") and "nothing written" in lines[-1], \
+        stderr
+    _nothing_written(tmp_path)
+
+
+@pytest.mark.parametrize(("study", "sig"), [("compare", signal.SIGINT), ("sweep", signal.SIGTERM)])
+def test_a_signal_in_the_play_stops_the_study_with_nothing_written(study, sig, tmp_path):
+    interrupted_at(study, sig, 1.0, tmp_path)
+
+
+@pytest.mark.exhaustive
+@pytest.mark.parametrize("delay", [0.0, 0.3, 2.5, 6.0])
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+@pytest.mark.parametrize("study", sorted(LONG))
+def test_a_signal_at_any_instant_of_the_play_stops_the_study(study, sig, delay, tmp_path):
+    interrupted_at(study, sig, delay, tmp_path)
+
+
+def test_a_second_ctrl_c_aborts_at_once_with_nothing_written(tmp_path):
+    out = tmp_path / "out"
+    proc = _start([*LONG["compare"], "--out", str(out)], tmp_path)
+    try:
+        _wait_for(lock_file(out), proc)
+        time.sleep(1.0)  # inside a chunk: a compiled kernel that runs for a while
+        proc.send_signal(signal.SIGINT)
+        time.sleep(0.3)
+        proc.send_signal(signal.SIGINT)
+        start = time.monotonic()
+        _, stderr = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 130 and time.monotonic() - start < 60, stderr
+    # (the first Ctrl-C's stop can win when the chunk in play ends between the two)
+    assert "Traceback" not in stderr and stderr.strip().splitlines()[-1].endswith("; nothing written"), stderr
+    assert not out.exists() and not [p for p in tmp_path.iterdir() if p.name.startswith(".out.writing")]
+
+
+# ---------------------------------------------------------------- in process: after the play
+
+SMALL = {
+    "compare": (["compare", "find-dr-evil", "--arm", "cap:rules.pick_cap=5", "--n", "300", "--threads", "1"],
+                "simbalance.studies.compare", "compare_arms", "simbalance.report.compare_page",
+                "write_compare_folder", "compare.html"),
+    "sweep": (["sweep", "find-dr-evil", "--param", "rules.pick_cap=200,300", "--n", "300", "--recheck", "1",
+               "--threads", "1"],
+              "simbalance.studies.sweep", "SweepResult", "simbalance.report.sweep_page", "write_sweep_folder",
+              "sweep.html"),
+}
+
+
+def _ctrl_c_then(fn):
+    """``fn``, after a real SIGINT to this process (the command's handler turns it into a stop)."""
+    def wrapped(*args, **kwargs):
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.05)  # the handler runs at the next instruction of the main thread
+        return fn(*args, **kwargs)
+    return wrapped
+
+
+@pytest.mark.parametrize("study", sorted(SMALL))
+def test_a_ctrl_c_after_the_last_game_is_never_ignored(study, tmp_path, monkeypatch):
+    import importlib
+
+    args, module, analysis, _, _, _ = SMALL[study]
+    mod = importlib.import_module(module)
+    monkeypatch.setattr(mod, analysis, _ctrl_c_then(getattr(mod, analysis)))  # the statistics after the play
+    monkeypatch.chdir(tmp_path)
+    done = CliRunner().invoke(app, [*args, "--out", str(tmp_path / "out")])
+    assert done.exit_code == 130, done.output
+    assert f"{study} interrupted after its last game; nothing written" in done.stderr
+    assert "Traceback" not in done.output
+    _nothing_written(tmp_path)
+
+
+@pytest.mark.parametrize("study", sorted(SMALL))
+def test_a_ctrl_c_while_the_folder_is_written_leaves_it_whole_and_still_exits_130(study, tmp_path, monkeypatch):
+    import importlib
+
+    args, _, _, page_module, writer, page = SMALL[study]
+    mod = importlib.import_module(page_module)
+    monkeypatch.setattr(mod, writer, _ctrl_c_then(getattr(mod, writer)))
+    monkeypatch.chdir(tmp_path)
+    out = tmp_path / "out"
+    done = CliRunner().invoke(app, [*args, "--out", str(out)])
+    assert done.exit_code == 130, done.output
+    assert "interrupted while its folder was written; it is whole" in " ".join(done.stderr.split())
+    assert (out / page).is_file() and (out / "findings.json").is_file() and (out / "manifest.json").is_file()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
