@@ -71,7 +71,10 @@ SOURCES = (
             "test_a_failed_run_leaves_no_partial_folder", "test_a_run_that_fails_after_some_chunks_names_the_resume",
             "test_dask_without_workers_times_out_in_one_line")),
     Source("tests/test_study_contract.py", "studies", "one line, exit 2, nothing written; or the folder whole or absent",
-           ("test_bad_input_is_one_line_exit_2_and_nothing_written", "test_ctrl_c_leaves_the_folder_whole_or_absent")),
+           ("test_bad_input_is_one_line_exit_2_and_nothing_written", "test_ctrl_c_leaves_the_folder_whole_or_absent",
+            "test_a_stop_asked_before_the_first_game_stops_the_play_itself")),
+    Source("tests/cli/test_study_interrupts.py", "kills",
+           "Ctrl-C or SIGTERM: exit 130, one line, no traceback; the study's folder whole or absent"),
 )
 
 # The group of a case named in words (tests/test_bad_inputs.py's table mixes them), the first that fits.
@@ -135,10 +138,11 @@ def _id_of(value: ast.expr, argname: str, index: int) -> tuple[str, bool] | None
         names = argname.split(",")
         parts = [_id_of(v, names[i].strip() if i < len(names) else argname, index) for i, v in enumerate(value.elts)]
         return None if None in parts else ("-".join(p[0] for p in parts), False)
-    if isinstance(value, ast.Attribute) and ast.unparse(value.value) == "errno":  # errno.ENOSPC: its number
+    if isinstance(value, ast.Attribute) and ast.unparse(value.value) in ("errno", "signal"):
         import errno
+        import signal  # errno.ENOSPC, signal.SIGTERM: pytest shows their numbers
 
-        return str(getattr(errno, value.attr)), False
+        return str(int(getattr({"errno": errno, "signal": signal}[ast.unparse(value.value)], value.attr))), False
     return f"{argname.split(',')[0].strip()}{index}", False
 
 

@@ -10,7 +10,9 @@ tests/test_contract.py holds every game to the game contract: a new module under
   manifest, every ``*.parquet``). Dask: the studies that play on a backend are held to it in the
   exhaustive tier (``test_dask_gives_the_threads_result``); card-value and fit-eval among them
   since they play on the one executor (core/blocks.py, issue 52 item 2).
-- Ctrl-C: the folder is whole (its manifest and page) or absent, never half.
+- Ctrl-C: the folder is whole (its manifest and page) or absent, never half; every declared study
+  is stoppable (core/study.Study.stoppable) and stops inside its play, not after it: exit 130, one
+  line, nothing written (tests/cli/test_study_interrupts.py sends it real signals).
 - Every finding's claim is checked against its figure: one plain line, a known severity, its
   number inside its own interval.
 
@@ -302,3 +304,38 @@ def test_ctrl_c_leaves_the_folder_whole_or_absent(name, tmp_path, monkeypatch):
         # the checkpoint, and the marker that says simbalance wrote the folder (core/owned.py)
         assert sorted(p.name for p in partial.iterdir()) == [".simbalance", "checkpoint.npz"]
     assert {p.name for p in tmp_path.iterdir()} - before <= {"out", "out.partial"}
+
+
+def test_every_declared_study_is_stoppable():
+    """A declared study's command turns Ctrl-C and SIGTERM into a stop after the chunk in play only
+    when it is stoppable (cli/study_command.stops_on_ctrl_c): a new study must be, as every other."""
+    assert sorted(name for name, study in STUDIES.items() if study.declared and not study.stoppable) == []
+
+
+@pytest.mark.parametrize("name", everyday(sorted(n for n in STUDIES if STUDIES[n].declared)))
+def test_a_stop_asked_before_the_first_game_stops_the_play_itself(name, tmp_path, monkeypatch):
+    """The command's handler (cli/interrupts.interruptible) planted as a Ctrl-C that came before the
+    first game: the study's play must ask it (studies/run.play's default stop, or the stop a study
+    passes on) and end, exit 130, with one line and nothing written. A study that plays without
+    asking it runs to its end and is caught only by the command's check after the play ("after its
+    last game"), which this test refuses."""
+    import contextlib
+
+    import simbalance.cli.interrupts as interrupts
+
+    @contextlib.contextmanager
+    def ctrl_c_already(aborted=""):
+        yield lambda: True
+
+    monkeypatch.setattr(interrupts, "interruptible", ctrl_c_already)
+    monkeypatch.setenv("SIMBALANCE_CACHE_DIR", str(tmp_path / "cache"))  # block studies keep nothing of ours
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "work").mkdir()
+    out = tmp_path / "work" / "out"
+    done = runner.invoke(app, [name, *example_of(STUDIES[name], tmp_path), "--out", str(out)])
+    assert done.exit_code == 130, done.output
+    lines = [line for line in done.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith(f"{name} interrupted") and "nothing written" in lines[0], lines
+    assert "after its last game" not in lines[0], lines  # stopped in the play, not after it
+    assert "Traceback" not in done.output
+    assert list((tmp_path / "work").iterdir()) == []

@@ -14,7 +14,7 @@ from rich.console import Console
 
 from simbalance.analysis.findings import p_value
 from simbalance.cli.findings_out import print_findings
-from simbalance.cli.interrupts import interruptible  # (here too: the commands that import it from here)
+from simbalance.cli.interrupts import interruptible
 from simbalance.cli.settings_options import WHERE, plays_games
 from simbalance.cli.study_command import command_line
 from simbalance.cli.terminal import Table

@@ -42,7 +42,7 @@ def solve(
     smallest verified on fresh games, with every other metric's change and the findings; the chosen
     one under other players. Ctrl-C keeps what is known."""
     from simbalance.api import solve as run_solve
-    from simbalance.cli.run_cmd import interruptible
+    from simbalance.cli.interrupts import interruptible
     from simbalance.cli.terminal import RichProgress
     from simbalance.report.run_folder import default_out_dir, hold_out_dir
     from simbalance.report.solve_page import write_solve_folder

@@ -52,7 +52,7 @@ def ctrl_c_kept():
     the merge of every chunk; about 1 Ctrl-C in 30 in a run of many small chunks). The
     KeyboardInterrupt is at the root of that chain of errors: raised again here, it ends the study
     as any Ctrl-C does (exit 130), not as a crash. The command line's own handler
-    (cli/run_cmd.interruptible) only sets a flag, so there it cannot happen; this is for every
+    (cli/interrupts.interruptible) only sets a flag, so there it cannot happen; this is for every
     caller without it (the Python API, the studies that let Ctrl-C raise)."""
     try:
         yield

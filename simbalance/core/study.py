@@ -32,8 +32,9 @@ A study of block jobs (card-value, fit-eval) declares ``keeps_blocks``: its ``ru
 study whose ``--out`` is one file rather than a folder (fit-eval's eval.json) names the function of
 its default path in ``out_file``.
 
-A study that declares ``stoppable`` plays every run with :func:`stop_requested` as its ``stop``
-(``RunOptions(stop=...)``): its command turns Ctrl-C and SIGTERM into a stop after the chunk in
+A study that declares ``stoppable`` (every declared study: tests/test_study_contract.py) plays every
+run with :func:`stop_requested` as its ``stop`` (studies/run.play gives it to every run whose caller
+names no other; a study that plays otherwise passes ``RunOptions(stop=...)`` itself): its command turns Ctrl-C and SIGTERM into a stop after the chunk in
 play (cli/interrupts.interruptible), writes nothing and exits 130 (:class:`StudyStopped`); from
 Python, ``with stopping(fn): ...`` asks ``fn`` between chunks.
 """
@@ -161,7 +162,7 @@ class StudyStopped(RunInterrupted):
     """A stoppable study stopped by Ctrl-C or SIGTERM: nothing written (a study's folder is whole or
     absent); the command line prints the message and exits 130."""
 
-    def __init__(self, message: str):  # noqa: super-init-not-called (RunInterrupted formats a run's)
+    def __init__(self, message: str):  # RunInterrupted formats a run's message: skip its __init__
         Exception.__init__(self, message)
 
 

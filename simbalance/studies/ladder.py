@@ -207,7 +207,7 @@ def run_ladder(settings: RunSettings, params: LadderParams, progress: ProgressFa
 
 
 STUDY = Study(
-    "ladder", rank=80, params=LadderParams, run=run_ladder,
+    "ladder", rank=80, params=LadderParams, run=run_ladder, stoppable=True,
     summary="""The skill ladder: each budget of a search player against the best heuristic and against the
     budget before it, win rates with 95% CIs, a curve; writes ladder.html.""",
     writer="simbalance.report.ladder_page:write_ladder_folder", page="ladder.html",

@@ -60,7 +60,7 @@ def run_lengths(settings: RunSettings, params: LengthsParams, progress: Progress
 
 
 STUDY = Study(
-    "lengths", rank=115, params=LengthsParams, run=run_lengths,
+    "lengths", rank=115, params=LengthsParams, run=run_lengths, stoppable=True,
     summary="How long a game lasts, in the game's own unit: the quantiles and the games ending at each "
             "length; writes lengths.html.",
     page="lengths.html", out_help="Output folder (default: reports/lengths-<game>-<time>).",

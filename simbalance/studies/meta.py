@@ -242,7 +242,7 @@ def run_meta(settings: RunSettings, params: MetaParams, progress: ProgressFactor
 
 
 STUDY = Study(
-    "meta", rank=55, params=MetaParams, run=run_meta,
+    "meta", rank=55, params=MetaParams, run=run_meta, stoppable=True,
     summary="""The metagame: every composition of the strategies at the table played on the same deals; the
     one-against-the-field matrix, the equilibria of the symmetric game, α-Rank, bootstrap intervals, a
     dominant strategy, cycles and the seats under the equilibrium; writes meta.html.""",

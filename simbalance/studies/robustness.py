@@ -205,7 +205,7 @@ def strong_play(
 
 
 STUDY = Study(
-    "robustness", rank=90, params=RobustnessParams, run=run_robustness,
+    "robustness", rank=90, params=RobustnessParams, run=run_robustness, stoppable=True,
     summary="""Balance under several player models: the same seats played by all random, each heuristic and a
     search player; says whether the seat ranking and the first-player effect hold under all of them;
     writes robustness.html.""",

@@ -6,7 +6,7 @@ numbers for the same seed. Every other study is made of runs.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any
 
@@ -16,14 +16,14 @@ import pandas as pd
 from simbalance.analysis.findings import Finding, amount, run_findings, thresholds
 from simbalance.analysis.metrics import json_records, jsonable
 from simbalance.analysis.robustness import StrongPlay, strong_play_findings
-from simbalance.core.aggregate import RunAggregate
+from simbalance.core.aggregate import RunAggregate, contiguous_columns
 from simbalance.core.config import apply_overrides, flat_keys, get, load_config, toml_value
 from simbalance.core.errors import ConfigError, SimbalanceError
 from simbalance.core.execution import RunOptions, execute
 from simbalance.core.plan import RunPlan
 from simbalance.core.records import END_STALEMATE, END_TIMEOUT, END_WIN, records_to_frame, win_shares
 from simbalance.core.runner import ProgressFactory, ProgressFn
-from simbalance.core.study import Study
+from simbalance.core.study import Study, stop_requested
 from simbalance.core.variants import load_variant
 from simbalance.studies.cards import card_table
 from simbalance.studies.settings import RunSettings, plan_run
@@ -165,7 +165,11 @@ def play(plan: RunPlan, progress: ProgressFactory | None, label: str,
     """Play ``plan``, shown as ``label`` by ``progress`` when one is given: every study's one way
     to play a run and show it (``progress(label)`` makes the display of one run: a callable
     ``(games done, total, seconds)`` with an optional ``close()``, as cli/terminal.RichProgress).
-    ``options``: how it is played (a precision target, checkpoints: core/execution.RunOptions)."""
+    ``options``: how it is played (a precision target, checkpoints: core/execution.RunOptions); its
+    ``stop`` is the study's Ctrl-C and SIGTERM (core/study.stop_requested) unless the caller gives one,
+    so that every study that plays through here stops after the chunk in play (Study.stoppable)."""
+    if options is None or options.stop is None:
+        options = replace(options or RunOptions(), stop=stop_requested)
     plan = plan.ready(progress)  # the plan's steps first (a refit of the fitted evaluation), shown
     shown = progress(label) if progress is not None else None
     try:
@@ -306,8 +310,11 @@ def notable_games(result: SimulationResult) -> list[dict]:
     plan = result.plan
     if not len(games) or plan.engine.replay is None:
         return []
-    length = games["length"].to_numpy()
-    end = games["end"].to_numpy()
+    # the columns read whole, copied out of the records in one pass (each pass over a strided column
+    # reads a cache line per game: most of this function's time at 10^6 games before)
+    seat_slots = [f"strategy_{s}" for s in range(plan.players)]
+    columns = contiguous_columns(games, ["length", "end", "winners", *seat_slots])
+    length, end, winners = columns["length"], columns["end"], columns["winners"]
     index = games["game"].to_numpy()
     unit = plan.spec.length_unit
     out = []
@@ -320,21 +327,26 @@ def notable_games(result: SimulationResult) -> list[dict]:
     pick = int(np.argmax(length))
     kind = {END_TIMEOUT: " (it hit the cap)", END_STALEMATE: " (a stalemate)"}.get(int(end[pick]), "")
     out.append({"what": "the longest game", "game": int(index[pick]), "why": f"{amount(length[pick], unit)}{kind}"})
-    shares = win_shares(games["winners"].to_numpy(), plan.players)
-    slots = np.stack([games[f"strategy_{s}"].to_numpy() for s in range(plan.players)], axis=1)
-    single = np.flatnonzero((end == END_WIN) & ((shares == 1.0).sum(axis=1) == 1))
+    shares = win_shares(winners, plan.players)
+    slots = np.stack([columns[name] for name in seat_slots], axis=1)
+    # Vectorised (issue 56: a loop over the games cost about half a second at 10^6 games). A single
+    # winner is one bit of the winners mask, at a seat of this table; its seat is the bits below it.
+    single = np.flatnonzero((end == END_WIN) & (np.bitwise_count(winners) == 1) & (winners < (1 << plan.players)))
     if len(single):
-        rates = {}
+        # each seat and strategy slot's win rate over all games, then looked up for every single winner
+        rates = np.full((plan.players, int(slots.max()) + 1), np.nan)
         for s in range(plan.players):
             for slot in np.unique(slots[:, s]):
-                rates[(s, int(slot))] = float(shares[slots[:, s] == slot, s].mean())
-        winner = np.argmax(shares[single], axis=1)
-        prior = np.array([rates[(int(w), int(slots[g, w]))] for g, w in zip(single, winner, strict=True)])
-        order = np.lexsort((length[single], prior))
-        g, w = single[order[0]], int(winner[order[0]])
+                rates[s, slot] = shares[slots[:, s] == slot, s].mean()
+        winner = np.bitwise_count(winners[single] - np.uint8(1)).astype(np.intp)
+        prior = rates[winner, slots[single, winner]]
+        # the least likely winner, then the shortest of its games, then the first (a stable sort's first)
+        least = np.flatnonzero(prior == prior.min())
+        first = least[np.argmin(length[single[least]])]
+        g, w = single[first], int(winner[first])
         name = plan.lineup.slot_names[int(slots[g, w])]
         out.append({"what": "the most surprising win", "game": int(index[g]),
-                    "why": (f"won by player {w + 1} ({name}), whose seat and strategy win {100 * prior[order[0]]:.1f}% "
+                    "why": (f"won by player {w + 1} ({name}), whose seat and strategy win {100 * prior[first]:.1f}% "
                             f"of this run's games, in {amount(length[g], unit)}")})
     for item in out:
         item["command"] = replay_command(plan, item["game"])

@@ -85,11 +85,11 @@ def run_skill(settings: RunSettings, params: SkillParams, progress: ProgressFact
 
 
 STUDY = Study(
-    "skill", rank=60, params=SkillParams, run=run_skill,
+    "skill", rank=60, params=SkillParams, run=run_skill, stoppable=True,
     summary="""Agency (each heuristic alone against random players), restricted play (a strategy without
     one ability against the full one) and a plain verdict on skill against luck; writes skill.html.""",
     writer="simbalance.report.skill_page:write_skill_folder", page="skill.html", view="simbalance.cli.skill_cmd:show",
     out_help="Output folder: skill.html, skill.json, findings.json (default: reports/skill-<game>-<time>).",
-    example=("find-dr-evil", "--n", "200"),
+    example=("captain-action", "--n", "200"),  # find-dr-evil has no decisions: its skill plays no game
 )
 skill = api_entry(STUDY)  # the API function, made from the params

@@ -76,7 +76,7 @@ def run_tournament(settings: RunSettings, params: TournamentParams,
 
 
 STUDY = Study(
-    "tournament", rank=50, params=TournamentParams, run=run_tournament,
+    "tournament", rank=50, params=TournamentParams, run=run_tournament, stoppable=True,
     summary="""Play every assignment of the strategies to the seats equally often; report the matchups (A
     against B: A's per-seat win rate, fair 1/P, and A's head-to-head share, even 50%, with CIs),
     Bradley-Terry ratings with CIs and heatmaps.""",

@@ -1,4 +1,4 @@
-"""Ctrl-C and SIGTERM in a stoppable study (compare, sweep, tune: core/study.Study.stoppable, issue 54
+"""Ctrl-C and SIGTERM in a stoppable study (every declared study: core/study.Study.stoppable, issue 54
 item 2): the study stops after the chunk in play, writes nothing (a study's folder is whole or
 absent, never half) and exits 130, with one line and no traceback: never numba's ``SystemError:
 CPUDispatcher(...) returned a result with an exception set``, and never "ignored" (sweep once went
@@ -50,14 +50,13 @@ def _nothing_written(tmp_path: Path) -> None:
     assert sorted(p.name for p in tmp_path.iterdir()) == []
 
 
-def interrupted_at(study: str, sig: int, delay: float, tmp_path: Path) -> None:
-    out = tmp_path / "out"
-    proc = _start([*LONG[study], "--out", str(out)], tmp_path)
+def stopped_line(study: str, proc: subprocess.Popen, sig: int, playing) -> str:
+    """``sig`` to ``proc`` once ``playing()`` returns: exit 130, no traceback, and one line (besides
+    the first Ctrl-C's "stopping after ..."), ``<study> interrupted ...; nothing written``, returned."""
     try:
-        _wait_for(lock_file(out), proc)  # the study holds its folder: the play begins
-        time.sleep(delay)
+        playing()
         proc.send_signal(sig)
-        stdout, stderr = proc.communicate(timeout=180)
+        stdout, stderr = proc.communicate(timeout=300)
     finally:
         if proc.poll() is None:
             proc.kill()
@@ -65,8 +64,19 @@ def interrupted_at(study: str, sig: int, delay: float, tmp_path: Path) -> None:
     assert proc.returncode == 130, (stdout, stderr)
     assert "Traceback" not in stderr and "SystemError" not in stderr, stderr
     lines = [line for line in stderr.splitlines() if line.strip() and not line.startswith("stopping after")]
-    assert lines == [lines[-1]] and lines[-1].startswith(f"{study} interrupted") and "nothing written" in lines[-1], \
-        stderr
+    assert len(lines) == 1 and lines[0].startswith(f"{study} interrupted") and "nothing written" in lines[0], stderr
+    return lines[0]
+
+
+def interrupted_at(study: str, sig: int, delay: float, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    proc = _start([*LONG[study], "--out", str(out)], tmp_path)
+
+    def playing():
+        _wait_for(lock_file(out), proc)  # the study holds its folder: the play begins
+        time.sleep(delay)
+
+    stopped_line(study, proc, sig, playing)
     _nothing_written(tmp_path)
 
 
@@ -102,6 +112,65 @@ def test_a_second_ctrl_c_aborts_at_once_with_nothing_written(tmp_path):
     # (the first Ctrl-C's stop can win when the chunk in play ends between the two)
     assert "Traceback" not in stderr and stderr.strip().splitlines()[-1].endswith("; nothing written"), stderr
     assert not out.exists() and not [p for p in tmp_path.iterdir() if p.name.startswith(".out.writing")]
+
+
+# ---------------------------------------------------------------- every other declared study
+
+# The studies made stoppable by studies/run.play's default stop (issue 54 item 2): long enough that
+# the play is still going when the signal comes at its first progress update.
+PLAYING = {
+    "lengths": ["lengths", "find-dr-evil", "--n", "2e7", "--threads", "1"],
+    "skill": ["skill", "captain-action", "--n", "2e6", "--threads", "1"],
+    "tournament": ["tournament", "captain-action", "--strategies", "random,builder", "--n", "2e7",
+                   "--threads", "1"],
+    "meta": ["meta", "captain-action", "--strategies", "random,builder", "--n", "2e6", "--bootstrap", "20",
+             "--threads", "1"],
+    "ladder": ["ladder", "captain-action", "--budgets", "8,32", "--n", "4000", "--threads", "1"],
+    "robustness": ["robustness", "captain-action", "--n", "4000", "--threads", "1"],
+}
+
+# The command, with its progress display touching FLAG at its first update after a game: the play
+# is under way (polled, so that a loaded machine that compiles or plays slowly waits for it).
+WATCHED = """
+import pathlib, sys
+import simbalance.cli.terminal as terminal
+flag = pathlib.Path(sys.argv.pop(1))
+
+class Watched(terminal.RichProgress):
+    def __call__(self, done, total, elapsed):
+        if done > 0:
+            flag.touch()
+        super().__call__(done, total, elapsed)
+
+terminal.RichProgress = Watched
+sys.argv[0] = "simbalance"
+from simbalance.cli.main import main
+main()
+"""
+
+
+def signalled_in_play(study: str, sig: int, tmp_path: Path) -> None:
+    work, flag = tmp_path / "work", tmp_path / "playing"
+    work.mkdir()
+    env = {**os.environ, "SIMBALANCE_CACHE_DIR": str(tmp_path / "cache")}  # meta keeps its compositions there
+    proc = subprocess.Popen([sys.executable, "-c", WATCHED, str(flag), *PLAYING[study], "--out", str(work / "out")],
+                            cwd=work, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    # a kernel may compile before the first game (minutes on a loaded machine)
+    line = stopped_line(study, proc, sig, lambda: _wait_for(flag, proc, seconds=600))
+    assert line.startswith(f"{study} interrupted after ") and "after its last game" not in line  # in the play
+    _nothing_written(work)
+
+
+@pytest.mark.parametrize(("study", "sig"), [("lengths", signal.SIGINT), ("meta", signal.SIGTERM)])
+def test_a_signal_in_the_play_of_any_study_stops_it_with_nothing_written(study, sig, tmp_path):
+    signalled_in_play(study, sig, tmp_path)
+
+
+@pytest.mark.exhaustive
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+@pytest.mark.parametrize("study", sorted(PLAYING))
+def test_every_study_stops_on_either_signal_with_nothing_written(study, sig, tmp_path):
+    signalled_in_play(study, sig, tmp_path)
 
 
 # ---------------------------------------------------------------- in process: after the play

@@ -94,7 +94,7 @@ def test_ctrl_c_during_todays_verification_says_how_many_games_were_played(rule_
 
     seen = {"done": 0}
 
-    def progress(label):  # the CLI's Ctrl-C: a flag the run asks between chunks (cli/run_cmd.interruptible)
+    def progress(label):  # the CLI's Ctrl-C: a flag the run asks between chunks (cli/interrupts.interruptible)
         def show(done, total, seconds):
             if "today's rules" in label:
                 seen["done"] = done
