@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 # The project's main job, on the embedded defaults (local threads, local files).
 MAIN_JOB ?= run captain-future --n 1e6
 
-.PHONY: run test test-all test-exhaustive bench lint clean docs-figures docs-picture docs-your-game
+.PHONY: run test test-all test-exhaustive bench lint clean docs-figures docs-metagame docs-picture docs-your-game
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -47,6 +47,10 @@ bench: $(VENV)/.installed-test
 
 docs-figures: $(VENV)/.installed
 	$(BIN)/python docs/figures/run.py $(GAMES)
+
+# each rules page's metagame passage (issue 55; minutes per game: not part of docs-figures)
+docs-metagame: $(VENV)/.installed
+	$(BIN)/python docs/figures/metagame/passages.py $(GAMES)
 
 # docs/your-game.md: the walk-through played again (new-game, install, runs) in a temporary venv
 docs-your-game: $(VENV)/.installed-test

@@ -256,11 +256,17 @@ def test_a_plugin_whose_players_search_is_probed_with_a_heuristic(site, monkeypa
 # imported. Each case runs the real command in a process of its own: in the test's process, an
 # os._exit(0) would end pytest itself. A BaseException that is not an Exception (Abort) stands for
 # what the registry's own import does not catch.
+# The probe's limit in these commands: long enough for a probe's process to import simbalance and play
+# its five games on a loaded two-core machine (3 s failed there in a CI rehearsal), short enough that
+# the looping case costs little.
+PROBE_SECONDS = 15
+
+
 HOSTILE_INITS = {
     # what the __init__ does: (its text, the words of the one line)
     "exits": ("import os\nos._exit(0)\n", "ended (exit 0) before it answered: does its package or its engine call"),
     "interrupts": ("raise KeyboardInterrupt\n", "failed (exit 3): KeyboardInterrupt"),
-    "loops": ("while True:\n    pass\n", "did not finish within 3 s: does its package or its engine loop"),
+    "loops": ("while True:\n    pass\n", f"did not finish within {PROBE_SECONDS} s: does its package or its engine loop"),
     "kills itself": ("import os\nimport signal\n\nos.kill(os.getpid(), signal.SIGKILL)\n", "was killed by SIGKILL"),
     "raises a BaseException": ("class Abort(BaseException):\n    pass\n\n\nraise Abort('my game aborts')\n",
                                "failed (exit 3): Abort: my game aborts"),
@@ -273,7 +279,7 @@ def simbalance_command(site: Path, *args: str, seconds: float = 120) -> tuple[in
     import os
     import subprocess
 
-    env = {**os.environ, "SIMBALANCE_PROBE_SECONDS": "3", "COLUMNS": "200",
+    env = {**os.environ, "SIMBALANCE_PROBE_SECONDS": str(PROBE_SECONDS), "COLUMNS": "200",
            "PYTHONPATH": os.pathsep.join([str(site), *(p for p in sys.path if p)])}
     try:
         done = subprocess.run([sys.executable, "-m", "simbalance.cli.main", *args], capture_output=True, text=True,

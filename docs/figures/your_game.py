@@ -201,9 +201,14 @@ def answer(folder: Path, strategies: list[str] | None = None) -> str:
                        for m in solution["models"])
     seats = strategies or json.loads((folder / "manifest.json").read_text())["config"]["game"]["strategies"]
     lineup = f"{seats[0]} at every seat" if len(seats) == 1 else "the lineup " + ", ".join(seats)
+    first = solution["metrics"][0].get("model")  # the lineup's own model: the other models' come after
+
+    def mine(tests: list[dict]) -> list[dict]:
+        return [t for t in tests if t.get("model") == first]
+
     return (f"solve's answer is {solution['words']} (`{solution['set']}`): on {solution['metrics'][0]['games']:,} "
-            f"fresh games with {lineup}, {said(solution['metrics'])}, where today's rules have "
-            f"{said(solution['today'])}. With other players: {models}.")
+            f"fresh games with {lineup}, {said(mine(solution['metrics']))}, where today's rules have "
+            f"{said(mine(solution['today']))}. With other players: {models}.")
 
 
 def play(work: Path) -> dict[str, str]:

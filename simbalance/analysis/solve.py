@@ -22,7 +22,7 @@ import re
 import shlex
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
@@ -46,6 +46,10 @@ from simbalance.analysis.stats import (  # noqa: F401  (names solve's callers im
 from simbalance.core.config import VARIANT_KNOB, get, toml_value, unknown_key_message
 from simbalance.core.errors import ConfigError, did_you_mean
 
+if TYPE_CHECKING:
+    from simbalance.core.aggregate import RunAggregate
+
+FLOAT_STEPS = 8  # a float knob given without a step: its range in this many steps
 GRID_MOST = 64  # values of one knob at the most (a float knob's grid, a whole-number range)
 
 # metric -> (what it is, kind): "share" of all games, "decided" (over decided games), or a length
@@ -67,6 +71,10 @@ class Target:
     low: float
     high: float
     keep: float | None = None  # a kept metric (``--keep METRIC=TOL``): today's value ± keep, under one model
+    # a kept metric whose today is itself a sample (the search player's few games): the range a
+    # refutation is judged against, every value within the tolerance of some value today's interval
+    # admits (``low``..``high`` is then the range that holds whatever today's true value in it)
+    wide: tuple[float, float] | None = None
 
     @property
     def text(self) -> str:
@@ -168,14 +176,34 @@ class Keep:
             return self.tol
         return KEEP_SHARE if is_share(self.metric) else max(KEEP_LENGTH * abs(today), 1.0)
 
-    def target(self, today: float, players: int) -> Target:
+    def target(self, today: float, players: int, today_ci: tuple[float, float] | None = None) -> Target:
         """The kept metric as a target under one player model: today's value (under that model) ±
-        the tolerance, clipped to what the metric can take."""
+        the tolerance, clipped to what the metric can take. ``today_ci``: today's 95% interval when
+        today's value is itself a sample too few games to take as exact (the search player's): the
+        candidate then meets only within the tolerance of every value that interval admits
+        (``[ci_high − tol, ci_low + tol]``; empty, a point that is never met, when today's interval
+        is wider than twice the tolerance) and is refuted only outside the tolerance of all of them
+        (``wide``: ``[ci_low − tol, ci_high + tol]``): the difference of two samples, each with its
+        interval."""
         tol = self.tolerance(today)
         lo_min, hi_max = natural_range(self.metric, players)
         if today != today:  # no decided game today: nothing to hold near
             return Target(self.metric, lo_min, hi_max, tol)
-        return Target(self.metric, max(today - tol, lo_min), min(today + tol, hi_max), tol)
+        if today_ci is None:
+            return Target(self.metric, max(today - tol, lo_min), min(today + tol, hi_max), tol)
+        ci_low, ci_high = today_ci
+        low, high = max(ci_high - tol, lo_min), min(ci_low + tol, hi_max)
+        if low > high:  # today's interval alone is wider than the range the tolerance allows
+            low = high = min(max(today, lo_min), hi_max)
+        return Target(self.metric, low, high, tol, (max(ci_low - tol, lo_min), min(ci_high + tol, hi_max)))
+
+
+def kept_target(keep: Keep, today: RunAggregate, players: int, sampled: bool) -> Target:
+    """``keep`` as a target around today's value on ``today``'s games; ``sampled``: today's value is
+    itself a sample whose error is not negligible against the tolerance (the search player's few
+    hundred games: its interval counts, Keep.target), else it is taken as exact (10^5 games)."""
+    est = target_test(today, Target(keep.metric, 0.0, math.inf))
+    return keep.target(est["value"], players, (est["ci_low"], est["ci_high"]) if sampled else None)
 
 
 KEEP_SHARE = 0.02  # a kept share's default tolerance: 2 points
@@ -232,6 +260,8 @@ class Knob:
     today: Any
     values: tuple
     kind: str = NUMBER
+    # a float knob given without a step: ``step`` was computed (a grid of 8 steps), not the designer's
+    step_computed: bool = False
 
     @property
     def span(self) -> float:
@@ -265,8 +295,16 @@ class Knob:
     def text(self) -> str:
         if self.kind != NUMBER:
             return f"{self.key}={','.join(self.value_text(v) for v in self.values)}"
-        step = f":{self.step:g}" if self.step is not None else ""  # the step as given
+        step = f":{self.step:g}" if self.step is not None and not self.step_computed else ""  # the step as given
         return f"{self.key}={self.low:g}:{self.high:g}{step}"
+
+    def computed_step_words(self) -> str:
+        """A step the solver computed, said as such (empty for a step given or a whole-number knob):
+        ``step 0.125, computed: 8 steps; give one with rules.x=0:1:STEP``."""
+        if not self.step_computed:
+            return ""
+        return (f"step {self.step:g}, computed: {FLOAT_STEPS} steps; give one with "
+                f"{self.key}={self.low:g}:{self.high:g}:STEP")
 
 
 def _num(text: str) -> int | float:
@@ -282,9 +320,10 @@ def _today(key: str, cfg: dict, shown: str) -> Any:
 
 
 def make_knob(key: str, low: Any, high: Any, step: Any, cfg: dict, shown: str) -> Knob:
-    """A knob over ``key`` from ``low`` to ``high`` (``step`` for a float key; None: 8 steps),
+    """A knob over ``key`` from ``low`` to ``high`` (``step`` for a float key; None: FLOAT_STEPS steps, said computed),
     typed like the key's value today; ``shown``: how the user wrote it, for the one-line error."""
     today = _today(key, cfg, shown)
+    step_given = step
     if isinstance(today, bool) or not isinstance(today, (int, float)):
         raise ConfigError(f"{shown}: {key} = {toml_value(today)} is {_kind_words(today)}; {_values_hint(key, today)}")
     for name, v in (("low", low), ("high", high), ("step", step)):
@@ -303,7 +342,7 @@ def make_knob(key: str, low: Any, high: Any, step: Any, cfg: dict, shown: str) -
         values = tuple(range(int(low), int(high) + 1, step_i))
         low, high, step = int(low), int(high), (step_i if step is not None else None)
     else:
-        step = float(step) if step is not None else (high - low) / 8
+        step = float(step) if step is not None else (high - low) / FLOAT_STEPS
         if step <= 0:
             raise ConfigError(f"{shown}: the step must be above 0")
         count = int(math.floor((high - low) / step + 1e-9)) + 1
@@ -313,7 +352,7 @@ def make_knob(key: str, low: Any, high: Any, step: Any, cfg: dict, shown: str) -
         low, high = float(low), float(high)
     if len(values) > GRID_MOST:
         raise ConfigError(f"{shown}: {len(values)} values; at most {GRID_MOST} (a step: {key}={low}:{high}:STEP)")
-    return Knob(key, low, high, step, today, values)
+    return Knob(key, low, high, step, today, values, step_computed=isinstance(today, float) and step_given is None)
 
 
 def _kind_words(today: Any) -> str:
@@ -578,11 +617,32 @@ def _metric_value(metric: str, v: float) -> str:
     return f"{v:.1f}"
 
 
+def range_words(t: dict) -> str:
+    """A test's range as its metric is shown elsewhere: ``0.0% to 4.0%`` for a share (a kept
+    range's raw ``0 to 0.04018`` read as a fraction), ``4 to 99`` for a length."""
+    m = t["metric"]
+    if m == "first_player_advantage" or is_share(m):
+        return f"{_metric_value(m, t['low'])} to {_metric_value(m, t['high'])}"
+    return f"{t['low']:g} to {t['high']:g}"
+
+
 def test_words(t: dict) -> str:
     """``balance 97.8% (95% CI 97.1% to 98.4%)``."""
     m = t["metric"]
     return (f"{label(m)} {_metric_value(m, t['value'])} (95% CI {_metric_value(m, t['ci_low'])} to "
             f"{_metric_value(m, t['ci_high'])})")
+
+
+# why a player model was not played on a change that met under the others: the budget left could not
+# hold its games (studies/solve.settle_costly); the change is then not settled, never refuted
+UNPLAYED_BUDGET = "not played: the budget left could not hold its games"
+
+
+def _held_back(answers: list[Answer]) -> list[str]:
+    """The player models the budget kept from the given changes' verification (not played there)."""
+    names = [m["model"] for a in answers for m in a.models or []
+             if m["verdict"] == "not played" and m.get("reason") == UNPLAYED_BUDGET]
+    return list(dict.fromkeys(names))
 
 
 def solve_findings(*, targets: list[Target], knobs: list[Knob], today: dict, answers: list[Answer],
@@ -657,9 +717,15 @@ def solve_findings(*, targets: list[Target], knobs: list[Knob], today: dict, ans
     split_only = [a for a in answers if not a.found]
     answers = [a for a in answers if a.found]
     if answers and not split:  # candidates that met the targets in the search but not on fresh games
+        # not settled is no failure: say which, and the models the budget kept from them
+        held = _held_back(answers)
+        verb = ("are not settled on fresh games" if all(a.judged["verdict"] == OPEN for a in answers)
+                else f"did not meet {goal} on fresh games")
         out.append(Finding("solution_not_verified", HIGH,
-                           f"The search's best changes did not meet {goal} on fresh games{under}: "
-                           + "; ".join(f"{a.words} ({a.judged['verdict']})" for a in answers) + ".",
+                           f"The search's best changes {verb}{under}: "
+                           + "; ".join(f"{a.words} ({a.judged['verdict']})" for a in answers)
+                           + (f"; not played under {_and(held)}: the budget left could not hold its games" if held
+                              else "") + ".",
                            None, None, "#verified"))
     unsettled += sum(1 for a in answers + split_only if a.judged["verdict"] == OPEN)  # still possible on fresh games
     refuted_all = unsettled == 0 and not budget_spent and not interrupted
@@ -677,8 +743,18 @@ def solve_findings(*, targets: list[Target], knobs: list[Knob], today: dict, ans
     elif refuted_all:
         what = (f"none of the {len(tried) if tried is not None else 0} changes tried meets {goal}{under} (each is "
                 "refuted by its 95% interval; not every combination of the knobs was tried)")
+    elif budget_spent and not unsettled:  # the budget ran out with nothing open: say what was and was not tried
+        n = len(tried) if tried is not None else 0
+        what = (f"none found within the budget for {goal}{under}: "
+                + ("the budget ran out before any change was tried (the notes say what today's rules and the "
+                   "verification need; a longer --budget searches)" if not n else
+                   f"the {n} change{'s' * (n != 1)} tried {'is' if n == 1 else 'are each'} refuted by "
+                   "its 95% interval, and the budget ran out before the search went further"))
     else:
+        held = _held_back([a for a in answers + split_only if a.judged["verdict"] == OPEN])
         why = "the budget ran out" if budget_spent else (
+            f"the budget left could not hold their games under {_and(held)}: a longer --budget settles them"
+            if held else
             # the cap is on one block (--verify-n), not on a candidate's games: those add up to almost twice it
             f"their blocks reached {verify_n:,} games, --verify-n's: a larger --verify-n plays more" if verify_n
             else "they reached the most games a candidate plays")
@@ -698,10 +774,15 @@ def solve_findings(*, targets: list[Target], knobs: list[Knob], today: dict, ans
                          "ci_high": best[f"{name}_ci_high"]}
                 model = best.get(f"{name}_model")
                 said.append(test_words(shown) + (f" under {model}" if models and len(models) > 1 and model else ""))
-        text += (f" The closest: {describe_change(change, {k.key: k for k in knobs})} ({best['verdict']} after "
-                 f"{int(best['games']):,} games per player model): {'; '.join(said)}.")
+        if best["verdict"] == MEETS:  # met in the race (its models only), not on fresh games under every model
+            where = best.get("meets_under") or "the search's models"
+            state = f"met in the search under {where} after {int(best['games']):,} games"
+        else:
+            state = f"{best['verdict']} after {int(best['games']):,} games per player model"
+        text += f" The closest: {describe_change(change, {k.key: k for k in knobs})} ({state}): {'; '.join(said)}."
         number = float(best["shortfall"])
-        edges = [k for k in knobs if k.kind == NUMBER and k.key in change and change[k.key] in (k.low, k.high)]
+        edges = [k for k in knobs if k.kind == NUMBER and k.key in change and change[k.key] in (k.low, k.high)
+                 and best["verdict"] != MEETS]  # a closest that met where it was played needs no wider range
         for k in edges:
             side = "top" if change[k.key] == k.high else "bottom"
             end = wider_end(k, side, plays)
@@ -722,10 +803,13 @@ def wider_end(knob: Knob, side: str, plays: Callable[[Knob, Any], bool] | None =
     ``side`` ("top" or "bottom"): the range's width beyond it (a count stays at 0 or above), shrunk
     step by step (the knob's step; 1 for a whole number; a quarter of the width otherwise) to the
     widest end the engine plays (``plays(knob, value)``: the solve's own refusal check on the setup
-    it started from, e.g. no 0 actions a turn), or None when no value beyond the end plays."""
+    it started from, e.g. no 0 actions a turn) whose grid the solve still takes (at most GRID_MOST
+    values on the knob's step: captain-action's -20:20 widened to -20:60 would be 81), or None when no
+    value beyond the end does."""
     width = knob.high - knob.low
     whole = isinstance(knob.today, int)
     unit = knob.step if knob.step else (1 if whole else width / 4)
+    grid = knob.step or 1  # the widened range's step, as make_knob counts its values
     floor = 0 if knob.low >= 0 else -math.inf  # a count stays a count
     edge = knob.high if side == "top" else knob.low
     sign = 1 if side == "top" else -1
@@ -734,6 +818,8 @@ def wider_end(knob: Knob, side: str, plays: Callable[[Knob, Any], bool] | None =
     for j in range(steps, 0, -1):  # the widest first
         value = edge + sign * j * unit
         value = int(round(value)) if whole and float(value).is_integer() else value
+        if math.floor((abs(value - edge) + width) / grid + 1e-9) + 1 > GRID_MOST:
+            continue  # the solve refuses a grid this long
         if plays is None or plays(knob, value):
             return value
     return None

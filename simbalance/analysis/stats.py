@@ -462,6 +462,10 @@ def judge_models(aggs: dict[str, RunAggregate], targets: dict[str, list], looks:
     largest adjusted p (how near to meeting, its games counted); ``tests``: each with its ``model``."""
     tests = [dict(target_test(agg, t), metric=t.metric, low=t.low, high=t.high, keep=t.keep, model=model)
              for model, agg in aggs.items() for t in targets[model]]
+    for t, target in zip(tests, (t for model in aggs for t in targets[model]), strict=True):
+        wide = getattr(target, "wide", None)
+        if wide is not None:  # a kept metric whose today is a sample: refuted only outside every value it admits
+            t["p_out"] = target_test(aggs[t["model"]], type(target)(target.metric, *wide))["p_out"]
     adjusted = holm(np.array([t["p"] for t in tests]))
     level = alpha / (len(tests) * max(looks, 1))
     for t, p in zip(tests, adjusted, strict=True):
@@ -490,18 +494,20 @@ def verdict_of(tests: list[dict]) -> str:
 
 
 def shortfall(tests: list[dict]) -> float:
-    """How far the estimates lie outside their targets, summed: rates in shares, lengths as a share
-    of the target's larger edge (0: every estimate on target; inf: no decided game)."""
+    """How far the estimates lie outside their targets, summed (0: every estimate on target; inf: no
+    decided game). Each miss is the distance to the edge missed relative to that edge,
+    ``|edge - value| / |edge|`` (the plain distance when the edge is 0), whatever the metric: a
+    median of 1 against a floor of 4 misses by 0.75, a balance of 0.94 against 0.97 by 0.031. A
+    range's far edge (``length_median=4:99``) does not shrink a miss of its near one."""
     total = 0.0
     for t in tests:
         v = t["value"]
         if v != v:
             return math.inf
-        miss = max(t["low"] - v, 0.0) + max(v - t["high"], 0.0)
-        scale = 1.0 if is_share(t["metric"]) else max(abs(t["low"]), abs(t["high"]), 1.0)
-        total += miss / scale
+        edge = t["low"] if v < t["low"] else t["high"] if v > t["high"] else None
+        if edge is not None:
+            total += abs(edge - v) / (abs(edge) or 1.0)
     return total
-
 
 
 def is_share(metric: str) -> bool:

@@ -66,8 +66,8 @@ def solve(
         console.print("no change needed: today's rules meet every target")
     elif solution["changes"]:
         # the answer's own verdict on fresh games: an interval that still straddles a target is not
-        # settled, which is no failure (solution["changes"] is answers[0]'s when none was chosen)
-        fresh = solution["answers"][0]["verdict"] if solution["answers"] else None
+        # settled, which is no failure (solution["changes"] is the closest answer's when none was chosen)
+        fresh = next((a["verdict"] for a in solution["answers"] if a["words"] == solution["words"]), None)
         state = ("verified: meets every target" if solution["meets"] else
                  "verified: not settled on fresh games" if solution["verified"] and fresh == "not settled" else
                  "verified: does not meet every target" if solution["verified"] else "unverified")

@@ -10,7 +10,15 @@ from typing import TYPE_CHECKING
 from simbalance.analysis.check import format_difference, format_value
 from simbalance.analysis.findings import Finding, p_value
 from simbalance.analysis.labels import metric_label
-from simbalance.analysis.solve import KEEP_LENGTH, KEEP_SHARE, Keep, is_share, targets_words, test_words
+from simbalance.analysis.solve import (
+    KEEP_LENGTH,
+    KEEP_SHARE,
+    Keep,
+    is_share,
+    range_words,
+    targets_words,
+    test_words,
+)
 from simbalance.report import run_folder
 from simbalance.report.compare_page import arms_table
 from simbalance.report.figures import forest, solve_frontier
@@ -33,7 +41,7 @@ def _tests_rows(tests: list[dict], before: list[dict] | None = None) -> list[lis
     rows = []
     for i, t in enumerate(tests):
         what = escape(t["metric"]) + (" (kept)" if t.get("keep") is not None else "")
-        row = [escape(str(t.get("model", ""))), what, escape(f"{t['low']:g} to {t['high']:g}"),
+        row = [escape(str(t.get("model", ""))), what, escape(range_words(t)),
                escape(test_words(t)), f"{t['p_holm']:.3g}", "<b>yes</b>" if t["met"] else "no"]
         if before is not None and i < len(before):
             row.insert(3, escape(test_words(before[i])) if before[i] is not None else "n/a")
@@ -98,7 +106,7 @@ def render_solve(result: SolveResult, images: dict[str, bytes], command: str,
                    for k in result.keeps)
     parts = [*status, f"<p class='verdict'>Targets: {escape(goal + kept)}, each met when its 95% interval lies "
              "inside it (Holm-adjusted across the player models and targets). Knobs: "
-             + ", ".join(f"<code>{escape(k.text())}</code> (today {escape(k.value_text(k.today))})" for k in result.knobs)
+             + ", ".join(f"<code>{escape(k.text())}</code> ({escape(k.computed_step_words() + '; ' if k.step_computed else '')}today {escape(k.value_text(k.today))})" for k in result.knobs)
              + ".</p>",
              "<p class='verdict'>Player models: " + escape("; ".join(m.words() for m in result.models))
              + ". A change meets only when it meets every target under every one of them (one Holm family across "

@@ -45,7 +45,7 @@ from simbalance.core.rng import derive_seed
 from simbalance.core.runner import ProgressFactory
 from simbalance.core.study import Study, StudyParams, option
 from simbalance.studies.ladder import BUDGET_PARAMS, budget_preset
-from simbalance.studies.run import play
+from simbalance.studies.run import OneDisplay, play
 from simbalance.studies.settings import RunSettings, api_entry
 
 MAX_COMPOSITIONS = 2_000  # beyond this the table is too large to play whole: fewer strategies
@@ -208,13 +208,17 @@ def run_meta(settings: RunSettings, params: MetaParams, progress: ProgressFactor
         **settings.identity, "engine_version": engine.version, "population": names, "presets": presets, "n": n})
     done = kept.load()
     plan = None
+    # One display for the whole table (the games still to play), not one per composition.
+    kept_note = f", {len(done)} kept from before" if done else ""
+    shown = (OneDisplay(progress, f"{settings.game}: meta, {len(counts)} compositions x {n:,} games{kept_note}",
+                        (len(counts) - len(done)) * n) if progress is not None and len(done) < len(counts) else None)
     try:
         for c, row in enumerate(counts):
             lineup = [names[i] for i in range(k) for _ in range(int(row[i]))]
             plan = settings.but(seed=seed).plan(n, presets=presets, strategies=lineup, rotate=True)
             if c >= len(done):
-                label = f"{plan.spec.id}: meta {c + 1}/{len(counts)} {composition_label(row, tuple(names))}"
-                records = play(plan, progress, label).records
+                plan = plan.ready(progress)  # a refit (a fitted evaluation) shows on its own display
+                records = play(plan, shown, composition_label(row, tuple(names))).records
                 slot_to_population = np.array([names.index(s) for s in plan.lineup.slot_names], np.int64)
                 done.append({"shares": win_shares(records["winners"], players),
                              "seats": slot_to_population[records["strategy"][:, :players].astype(np.int64)]})
@@ -226,6 +230,9 @@ def run_meta(settings: RunSettings, params: MetaParams, progress: ProgressFactor
     except (KeyboardInterrupt, RunInterrupted):
         raise RunInterrupted(len(done), len(counts), unit="compositions",
                              resume="the finished ones are kept: the same command goes on from them") from None
+    finally:
+        if shown is not None:
+            shown.close()
     table = MetaTable(tuple(names), players, counts, wins, seat_wins, seat_strategy)
     answer = analyse(table, params.bootstrap, derive_seed(settings.seed, "meta bootstrap") % (2 ** 32))
     kept.remove()  # the table is whole: its parts are no longer needed

@@ -5,6 +5,7 @@ numbers for the same seed. Every other study is made of runs.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any
@@ -176,6 +177,37 @@ def play(plan: RunPlan, progress: ProgressFactory | None, label: str,
     finally:
         if shown is not None and hasattr(shown, "close"):
             shown.close()
+
+
+class OneDisplay:
+    """Many runs shown as one display: a study that plays a table of small runs (meta's
+    compositions) shows one bar for the whole table, not one per run. It is the progress factory
+    given to ``play`` for each run; every run's games are added to those of the runs before it and
+    shown as ``label``, out of ``total`` games, by the one display ``progress(label)`` made here.
+    Ready a plan with the study's own factory first (``plan.ready(progress)``): a refit has its own
+    display and its own count. ``close()`` when the table is done or stopped."""
+
+    def __init__(self, progress: ProgressFactory, label: str, total: int):
+        self.shown = progress(label)
+        self.total = total
+        self.before = 0  # the games of the runs already over
+        self.current = 0  # the games done of the run in play, as its last report said
+        self.begin = time.perf_counter()
+
+    def __call__(self, _label: str) -> ProgressFn:
+        self.before += self.current  # a new run: the one before it is over
+        self.current = 0
+
+        def show(done: int, _run_total: int, _seconds: float) -> None:
+            self.current = done
+            if self.shown is not None:  # (a factory may give no display)
+                self.shown(self.before + done, self.total, time.perf_counter() - self.begin)
+
+        return show
+
+    def close(self) -> None:
+        if hasattr(self.shown, "close"):
+            self.shown.close()
 
 
 def summarize_run(result: SimulationResult) -> dict:

@@ -43,6 +43,7 @@ from simbalance.analysis.solve import (
     MEETS,
     NUMBER,
     OPEN,
+    UNPLAYED_BUDGET,
     VARIANT,
     Answer,
     Keep,
@@ -59,6 +60,7 @@ from simbalance.analysis.solve import (
     extend,
     judge,
     judge_models,
+    kept_target,
     knob_from_table,
     label,
     order_by_card_values,
@@ -68,7 +70,6 @@ from simbalance.analysis.solve import (
     set_line,
     shortfall,
     solve_findings,
-    target_test,
     test_words,
 )
 from simbalance.analysis.solve import candidates as all_candidates
@@ -153,6 +154,9 @@ class VerifyCosts:
         return "; ".join(shown)
 
 
+COMPILE_SAID = 0.1  # a compile that took this share of the budget or more is said in the notes
+
+
 def parse_budget(budget: str | float | int | None) -> float:
     """``20m``, ``90s``, ``1h``, ``1h30m`` or a number of seconds."""
     if budget is None:
@@ -226,6 +230,17 @@ class SolveResult:
         return next((a for a in self.answers if self.verified.get(a.words) and a.judged["verdict"] == MEETS), None)
 
     @property
+    def closest_answer(self) -> Answer | None:
+        """With nothing chosen, the change solution.json and the terminal name: the verified change
+        that meets under the most player models, then is not refuted under the most (the one the
+        findings' split names), else the first answer."""
+        verified = [a for a in self.answers if self.verified.get(a.words)] or self.answers
+        if not verified:
+            return None
+        return max(verified, key=lambda a: (sum(m["verdict"] == MEETS for m in a.models),  # the first of equals
+                                            sum(m["verdict"] in (MEETS, OPEN) for m in a.models)))
+
+    @property
     def no_change_needed(self) -> bool:
         return self.today["verdict"] == MEETS
 
@@ -294,12 +309,13 @@ class SolveResult:
         """solution.json: the changes ready for ``--set``, the verified metrics with their CIs, the
         other players' verdicts, the candidates tried, the seed, the budget used, interrupted."""
         chosen = self.chosen
-        best = chosen or (self.answers[0] if self.answers else None)
+        best = chosen or self.closest_answer
         cols = [c for c in self.candidates.columns]
         return {
             "game": self.game, "seed": self.seed, "players": self.players,
             "targets": [{"metric": t.metric, "low": t.low, "high": t.high} for t in self.targets],
-            "knobs": [{"key": k.key, "kind": k.kind, "low": k.low, "high": k.high, "step": k.step, "today": k.today,
+            "knobs": [{"key": k.key, "kind": k.kind, "low": k.low, "high": k.high, "step": k.step,
+                       "step_computed": k.step_computed, "today": k.today,
                        "values": list(k.values)} for k in self.knobs],
             "no_change_needed": self.no_change_needed,
             "changes": dict(best.change) if best is not None else {},
@@ -631,9 +647,12 @@ def solve(
 
     # 1. today's rules on the verification games, under every model of the race
     today_runs: dict[str, SimulationResult] = {}
+    compiling = [0.0]  # seconds of the budget the players' first compile took (warm_up: untimed as pace)
     try:
         for m in cheap:  # compiled (a first compile takes minutes under load) before their pace is timed
+            began = time.perf_counter()
             warm_up(plan_of({}, m, verify_seed, 2))
+            compiling[0] += time.perf_counter() - began
         for i, m in enumerate(cheap):
             today_runs[m.name] = play(plan_of({}, m, verify_seed, verify_n), progress,
                                       f"{game_id}: today's rules, {m.words()} ({verify_n:,} games)",
@@ -647,8 +666,8 @@ def solve(
 
     def targets_of(model: str, today_agg: RunAggregate) -> list[Target]:
         """The targets, and the kept metrics as targets around today's value under ``model``."""
-        return target_list + [k.target(target_test(today_agg, Target(k.metric, 0.0, math.inf))["value"], players)
-                              for k in keep_list]
+        sampled = model in {m.name for m in costly}  # the search player's today: a few hundred games, not exact
+        return target_list + [kept_target(k, today_agg, players, sampled) for k in keep_list]
 
     for name, r in today_runs.items():
         per_model[name] = targets_of(name, r.aggregate)
@@ -686,7 +705,9 @@ def solve(
             plan = plan.ready(progress)
             costs.refit = time.perf_counter() - began
         if m.name not in warmed:  # its kernel compiled before its pace is timed
+            began = time.perf_counter()
             warm_up(replace(plan, n=min(2, plan.n)))
+            compiling[0] += time.perf_counter() - began
             warmed.add(m.name)
         began = time.perf_counter()
         agg = play(plan, progress, f"{game_id}: {words}, {m.words()} ({n:,} games)", options).aggregate
@@ -730,12 +751,12 @@ def solve(
 
     first_need = one + today_rest
     if not held:
-        under = (f"under {', '.join(m.name for m in cheap)} alone; not settled under "
+        under = (f"is verified under {', '.join(m.name for m in cheap)} alone; not settled under "
                  f"{', '.join(m.name for m in costly)} (a longer --budget settles it)" if cheap_held else
-                 "not even under the heuristics: a change the search finds is given unverified")
+                 "is given unverified (not even its verification under the heuristics fits)")
         short.append(f"the budget cannot hold the verification of one answer: about {first_need / 60:.1f} min "
                      f"measured ({costs.words()}), {max(left, 0) / 60:.1f} min left after today's rules; a change "
-                     f"the search finds is verified {under}")
+                     f"the search finds {under}")
     elif held < answers:
         short.append(f"the budget holds the verification of {held} of the {answers} answers asked (about "
                      f"{one / 60:.1f} min each, measured: {costs.words()}): the search leaves time for {held}")
@@ -784,6 +805,9 @@ def solve(
         return judged
 
     def result(**more) -> SolveResult:
+        if compiling[0] >= COMPILE_SAID * budget_s:  # a first use's compile is part of the whole command's time
+            notes.append(f"compiling the players' kernels (their first use in this checkout) took "
+                         f"{compiling[0]:.0f} s of the {budget_s:.0f} s budget; a second solve starts at once")
         table = pd.DataFrame([race_row(e, knob_list, by_key, names, today_aggs, today["models"]) for e in tried])
         if len(table):
             table = table.sort_values(["keys_changed", "distance"], kind="stable").reset_index(drop=True)
@@ -857,7 +881,7 @@ def solve(
         unplayed = None
         if costly and a.judged["verdict"] == MEETS:  # the expensive players on the survivors only
             a.judged = settle_costly(a.change, aggs)
-            unplayed = "not played: the budget left could not hold its games"
+            unplayed = UNPLAYED_BUDGET
         a.models = model_verdicts(a.judged, aggs, today_aggs, per_model, model_list, unplayed)
         verified[a.words] = True
         return a

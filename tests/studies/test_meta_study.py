@@ -146,24 +146,46 @@ def test_ctrl_c_keeps_the_finished_compositions_and_the_same_study_goes_on_to_th
     from simbalance.core.errors import RunInterrupted
 
     monkeypatch.setenv("SIMBALANCE_CACHE_DIR", str(tmp_path))
-    shown = []
 
-    def interrupting(label):  # Ctrl-C as the fourth composition starts
-        shown.append(label)
-        if len(shown) == 4:
-            raise KeyboardInterrupt
-        return lambda *args: None
+    def interrupting(label):  # Ctrl-C once the fourth composition has begun
+        def show(done, total, seconds):
+            if done > 3 * 300:
+                raise KeyboardInterrupt
+        return show
 
     with pytest.raises(RunInterrupted, match="after 3 of 6 compositions; the finished ones are kept"):
         api.meta(GAME, strategies=STYLES, n=300, bootstrap=5, seed=9, progress=interrupting)
     assert len(list((tmp_path / "blocks").glob("meta-*/part-*.npz"))) == 3
-    shown.clear()
-    again = api.meta(GAME, strategies=STYLES, n=300, bootstrap=5, seed=9, progress=lambda label: shown.append(label))
-    assert len(shown) == 3 and shown[0].startswith(f"{GAME}: meta 4/6")  # only the three not played yet
+    labels, reports = [], []
+    again = api.meta(GAME, strategies=STYLES, n=300, bootstrap=5, seed=9,
+                     progress=lambda label: labels.append(label) or (lambda *report: reports.append(report)))
+    assert labels == [f"{GAME}: meta, 6 compositions x 300 games, 3 kept from before"]
+    assert reports[-1][:2] == (900, 900)  # only the three not played yet
     whole = api.meta(GAME, strategies=STYLES, n=300, bootstrap=5, seed=9)
     assert np.array_equal(again.table.wins, whole.table.wins)
     assert again.answer.weights.equals(whole.answer.weights)
     assert list((tmp_path / "blocks").glob("meta-*/*")) == []  # removed once the table was whole
+
+
+def test_one_display_for_the_whole_table_its_games_counted_up_to_the_total(tmp_path, monkeypatch):
+    monkeypatch.setenv("SIMBALANCE_CACHE_DIR", str(tmp_path))
+    labels, reports, closed = [], [], []
+
+    class Display:
+        def __init__(self, label):
+            labels.append(label)
+
+        def __call__(self, done, total, seconds):
+            reports.append((done, total))
+
+        def close(self):
+            closed.append(True)
+
+    api.meta(GAME, strategies=STYLES, n=1000, bootstrap=0, seed=10, progress=Display)
+    assert labels == [f"{GAME}: meta, 6 compositions x 1,000 games"] and closed == [True]
+    done = [d for d, _ in reports]
+    assert {t for _, t in reports} == {6 * 1000} and done == sorted(done) and done[-1] == 6 * 1000
+    assert len(reports) > 6  # it moves within a composition, not only between them
 
 
 def test_dominance_is_the_best_margin_over_an_even_field_known_exactly():
@@ -207,3 +229,46 @@ def test_a_bad_target_matrix_is_one_line_before_any_game(tmp_path, text, words):
     for word in words:
         assert word in lines[0], (word, lines[0])
     assert not out.exists()
+
+
+def passages_script():
+    """docs/figures/metagame/passages.py, the rules pages' metagame passages (issue 55 item 4)."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "docs" / "figures" / "metagame" / "passages.py"
+    spec = importlib.util.spec_from_file_location("docs_metagame_passages", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_every_rules_page_of_a_game_marks_one_metagame_passage():
+    from simbalance.games.registry import builtin_games
+
+    script = passages_script()
+    assert sorted(script.GAMES) == sorted(builtin_games())
+    for game in script.GAMES:
+        script.marked(game)  # SystemExit when the page has no pair, or more than one
+
+
+def test_the_metagame_passage_says_the_table_in_numbers_and_words_and_replaces_only_its_body(tmp_path, monkeypatch):
+    script = passages_script()
+    result = api.meta(GAME, strategies=STYLES, n=600, bootstrap=20, seed=11)
+    body = script.passage(result)
+    w = result.answer.weights.set_index("strategy")
+    for name in STYLES.split(","):
+        assert f"| {name} | {100 * w.loc[name, 'weight']:.1f}% (" in body
+    assert "alpha beats beta beats gamma beats alpha" in body and "Dominance, the solver's target" in body
+    assert f"--n {result.n:g} --seed 11" in body and "6 compositions played 600 times" in body
+    page = tmp_path / "edge-duel.md"
+    page.write_text("a\n<!-- figure x -->\nkept\n<!-- end figure -->\n<!-- metagame -->\nold\n<!-- end metagame -->\nb\n")
+    monkeypatch.setattr(script, "RULES", tmp_path)
+    script.write("edge-duel", "new", "7")
+    text = page.read_text()
+    assert text.startswith("a\n<!-- figure x -->\nkept\n<!-- end figure -->\n<!-- metagame -->\nnew\n\n<sub>edge-duel "
+                           "engine v7, simbalance ")
+    assert text.endswith("passages.py edge-duel`</sub>\n<!-- end metagame -->\nb\n")
+    page.write_text("a\n")
+    with pytest.raises(SystemExit, match="needs one <!-- metagame -->"):
+        script.write("edge-duel", "new", "7")
