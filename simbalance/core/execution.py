@@ -30,6 +30,7 @@ import hashlib
 import json
 import math
 import os
+import re
 import stat
 import time
 import zipfile
@@ -391,8 +392,12 @@ class Checkpoint:
             name = path.name
             if name.startswith(".part-") and name.endswith(".tmp"):
                 path.unlink()
-            elif name.startswith("part-") and name.endswith(".parquet") and int(name[5:-8]) >= chunks:  # 6+ digits
-                path.unlink()
+            elif shard := _SHARD_NAME.fullmatch(name):
+                if int(shard.group(1)) >= chunks:
+                    path.unlink()  # a shard of ours past the commit
+            else:  # not a name simbalance writes: never removed, never read as games
+                raise CheckpointError(f"--resume {self.dir}: {path} is not a file simbalance wrote; move it out of "
+                                      "the folder and resume again")
         missing = [i for i in range(chunks) if not (folder / f"part-{i:06d}.parquet").exists()]
         if missing:
             raise CheckpointError(f"--resume {self.dir}: the games of chunk {missing[0]} are missing from {folder}")
@@ -422,6 +427,9 @@ class Checkpoint:
 def read_state(state_dir: Path) -> dict:
     """The checked state of the checkpoint in ``state_dir`` (read_checkpoint)."""
     return read_checkpoint(state_dir)[0]
+
+
+_SHARD_NAME = re.compile(r"part-([0-9]{6,})\.parquet")  # shard_name's form, ASCII digits only
 
 
 def shard_name(index: int) -> str:

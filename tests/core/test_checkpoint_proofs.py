@@ -195,3 +195,15 @@ def test_a_damaged_shard_of_a_streamed_run_is_refused(tmp_path, monkeypatch):
     shard.write_bytes(bytes(raw))
     message = refused_and_nothing_written(state, resume(state))
     assert f"checkpoint {shard}: its checksum does not match" in message
+
+
+def test_a_users_file_among_the_shards_is_named_and_left_alone(tmp_path, monkeypatch):
+    """A file in a streamed run's games/ that simbalance did not write (qa54: ``part-xyz.parquet``
+    made the resume's shard trimming raise a ValueError traceback) is named in one line and kept."""
+    interrupted_run(monkeypatch, [*RUN, "--stream", "--out", str(tmp_path / "r")], chunks=2)
+    state = partial_dir(tmp_path / "r")
+    mine = state / "games" / "part-xyz.parquet"
+    mine.write_text("thesis")
+    message = refused_and_nothing_written(state, resume(state))
+    assert f"{mine} is not a file simbalance wrote" in message
+    assert mine.read_text() == "thesis"
