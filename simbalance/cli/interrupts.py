@@ -10,8 +10,6 @@ import os
 import signal
 import sys
 
-from rich.console import Console
-
 
 @contextlib.contextmanager
 def interruptible(aborted: str = "aborted; the last checkpoint is kept"):
@@ -27,9 +25,12 @@ def interruptible(aborted: str = "aborted; the last checkpoint is kept"):
     previous = {}
 
     def handler(signum, frame):
+        # Plain text, no rich: the handler runs between any two bytecodes of the main thread, maybe in
+        # the middle of an import of rich's own lazy modules (a fresh clone's suite saw rich's
+        # Console.print import a half-imported rich._emoji_codes here: a traceback, exit 1).
         if not flag["stop"]:
-            Console(stderr=True).print("[yellow]stopping after the current chunk... "
-                                       "(Ctrl-C again to abort at once)[/]")
+            sys.stderr.write("stopping after the current chunk... (Ctrl-C again to abort at once)\n")
+            sys.stderr.flush()
         flag["stop"] = True
 
     for sig in (signal.SIGINT, signal.SIGTERM):
