@@ -48,7 +48,8 @@ def write_report(result: SimulationResult, out: str | Path | None = None) -> Pat
     from simbalance.report.run_folder import claim_out_dir, write_run_folder
 
     with claim_out_dir(Path(out) if out is not None else None, result.game) as target:
-        return write_run_folder(result, target, command="simbalance.write_report() from Python")
+        return write_run_folder(result, target, command="simbalance.write_report() from Python",
+                                write_games=result.write_games)
 
 
 __all__ = [
