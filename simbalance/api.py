@@ -27,7 +27,8 @@ from simbalance.studies.card_value import CardValueResult, card_value
 from simbalance.studies.compare import ComparisonResult, compare, same_games
 from simbalance.studies.registry import all_studies, entry_of
 from simbalance.studies.robustness import strong_play
-from simbalance.studies.run import SimulationResult, simulate, summarize_run
+from simbalance.studies.run import SimulationResult, summarize_run
+from simbalance.studies.run_study import simulate
 from simbalance.studies.settings import RunSettings, plan_run
 from simbalance.studies.skill import SkillResult, skill
 from simbalance.studies.solve import SolveResult, solve

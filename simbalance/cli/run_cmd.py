@@ -1,5 +1,5 @@
 """`simbalance run GAME`: its steps and its terminal view. The options, the params (one check each)
-and the API entry come from the declaration (studies/run.STUDY, RunParams); what the run has that no
+and the API entry come from the declaration (studies/run_study.STUDY, RunParams); what the run has that no
 other study has is here: the checkpoint a Ctrl-C or a kill leaves and ``--resume``, games streamed to
 Parquet shards, the robust sample's own checkpoint, and the run folder written last."""
 
@@ -14,15 +14,15 @@ import typer
 from rich.console import Console
 
 from simbalance.analysis.findings import p_value
-from simbalance.cli.findings_out import print_findings
 from simbalance.cli import interrupts
+from simbalance.cli.findings_out import print_findings
 from simbalance.cli.settings_options import WHERE
 from simbalance.cli.study_command import command_line
 from simbalance.cli.terminal import Table
 from simbalance.core.errors import SimbalanceError
 from simbalance.core.faults import fault
 from simbalance.core.paths import check_path_text
-from simbalance.studies.run import ROBUST, RunParams
+from simbalance.studies.run_study import ROBUST, RunParams
 from simbalance.studies.settings import IDENTITY, RunSettings, as_options
 
 try:  # typer >= 0.22 vendors click; older typer uses click itself

@@ -248,7 +248,7 @@ def test_a_kill_during_the_sample_or_the_report_resumes_to_the_same_folder(monke
 def test_run_robust_defaults_are_robustness_own():
     """--robust's sample takes robustness's search model's defaults, as its help says."""
     from simbalance.studies import robustness
-    from simbalance.studies.run import ROBUST_BUDGET, RunParams
+    from simbalance.studies.run_study import ROBUST_BUDGET, RunParams
 
     params = RunParams(100, robust=True)
     assert (params.robust_precision, params.robust_n) == (robustness.SEARCH_PRECISION, robustness.SEARCH_MOST)

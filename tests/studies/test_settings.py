@@ -15,7 +15,7 @@ from simbalance.cli.run_cmd import checkpoint_args, from_checkpoint_args
 from simbalance.cli.settings_options import WHAT, WHERE
 from simbalance.core.errors import SimbalanceError
 from simbalance.studies import check, compare, ladder, robustness, skill, sweep, tournament, tune
-from simbalance.studies.run import RunParams
+from simbalance.studies.run_study import RunParams
 from simbalance.studies.settings import RunSettings
 
 GAME = "captain-action"  # fast, with strategies to choose from
