@@ -137,3 +137,17 @@ def test_one_progress_convention_a_display_per_labelled_run():
     assert f"{GAME}: tournament" in labels and f"baseline {GAME}" in labels
     assert any(label.startswith(f"{GAME}: builder vs random") for label in labels)
     assert all(d.closed and d.calls > 0 for d in shown)
+
+
+def test_a_checkpoint_written_before_run_moved_onto_the_contract_resumes():
+    """The args a checkpoint stored through RunRequest (7c4827f): the same names, the sample's
+    defaults stored even without --robust; they make the same run's settings and params."""
+    old = {"settings": {"game": GAME, "players": 3, "seed": 9, "overrides": [], "variants": [], "config": None},
+           "n": 1000, "strategies": None, "rotate": False, "chunk_size": None, "validate": False,
+           "strategy_file": None, "out": "/somewhere/r", "games_file": True, "stream": None, "precision": None,
+           "robust": False, "robust_budget": 100, "robust_precision": 0.03, "robust_n": 5000}
+    place = {"threads": 1, "backend": "local", "scheduler": None, "dask_timeout": 60.0}
+    settings, params, out = from_checkpoint_args(old, "x", place)
+    assert (settings.seed, settings.players, params, out) == (9, 3, RunParams(1000), "/somewhere/r")
+    robust = from_checkpoint_args({**old, "robust": True, "robust_n": 700}, "x", place)[1]
+    assert (robust.robust, robust.robust_budget, robust.robust_n) == (True, 100, 700)
