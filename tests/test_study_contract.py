@@ -156,6 +156,9 @@ class NotStudyParams:
     ({"name": "Planted Study"}, "lowercase words"),
     ({"params": None}, "declare params and run, or name a hand-written command"),
     ({"keeps_blocks": True}, "takes run\\(settings, params, progress, \\*, stop, checkpoints\\)"),
+    ({"resumable": True}, "a resumable or quiet study names its steps"),
+    ({"quiet": "Print only the path."}, "a resumable or quiet study names its steps"),
+    ({"out_after": "nosuch"}, "out_after 'nosuch': name one of the params"),
 ])
 def test_a_new_study_that_does_not_meet_the_contract_is_refused(change, words):
     check_study(_study())  # the planted study itself meets it
