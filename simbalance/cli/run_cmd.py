@@ -30,6 +30,7 @@ try:  # typer >= 0.22 vendors click; older typer uses click itself
 except ImportError:  # pragma: no cover
     from click.core import ParameterSource
 
+
 def checkpoint_args(settings: RunSettings, params: RunParams, out: str) -> dict:
     """What a checkpoint stores of the run it holds: what decides the games (the settings'
     identity and the run's params) and its folder, so that ``--resume`` asks for exactly the same
@@ -59,7 +60,7 @@ def from_checkpoint_args(state: dict, where: Path, place: dict) -> tuple[RunSett
 
 def run_steps(study, settings: RunSettings | None, game: str | None, out: Path | None, typed: dict, *,
               ctx: typer.Context, resume: Path | None, quiet: bool) -> None:
-    """`simbalance run`'s steps from its options (studies/run.RunParams, declared) to its folder:
+    """`simbalance run`'s steps from its options (studies/run_study.RunParams, declared) to its folder:
     the checkpoint a Ctrl-C or a kill leaves, ``--resume``, games streamed to shards, the robust
     sample's own checkpoint, the run folder (core/study.Study.steps)."""
     from simbalance.cli.study_command import params_from_options
