@@ -18,6 +18,7 @@ from simbalance.cli.interrupts import interruptible
 from simbalance.cli.settings_options import WHERE, plays_games
 from simbalance.cli.study_command import command_line
 from simbalance.cli.terminal import Table
+from simbalance.core import plugin_guard
 from simbalance.core.errors import SimbalanceError
 from simbalance.core.faults import fault
 from simbalance.core.paths import check_path_text
@@ -157,6 +158,7 @@ def run(
     with claim_out_dir(Path(request.out) if request.out else None, plan.spec.id, left_by_a_kill) as target:
         request = replace(request, out=str(target))
         state_dir = resume if resume is not None else fresh_state_dir(target, quiet)
+        plugin_guard.keeps_checkpoint(state_dir)  # a guarded run's abrupt end names it (core/plugin_guard.py)
         _play_and_write(plan, request, keep, state_dir, resume is not None, quiet)
 
 

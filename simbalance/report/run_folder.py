@@ -27,6 +27,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from simbalance.core import plugin_guard
 from simbalance.core.aggregate import contiguous_columns
 from simbalance.core.errors import SimbalanceError
 from simbalance.core.faults import fault
@@ -104,6 +105,7 @@ def _lock(out: Path) -> tuple[int, list[Path]] | None:
     except OSError:
         os.close(fd)
         return None
+    plugin_guard.holds_lock(lock_file(out), made)  # a guarded command's abrupt end: the guard removes it
     return fd, made
 
 
@@ -116,6 +118,7 @@ def _remove_empty(folders: list[Path]) -> None:
 def _unlock(out: Path, fd: int, made: list[Path]) -> None:
     with contextlib.suppress(OSError):
         lock_file(out).unlink()
+    plugin_guard.released_lock(lock_file(out))
     os.close(fd)
     _remove_empty(made)
 
