@@ -57,6 +57,11 @@ def _setup(tmp_path, case: str) -> None:
         text = (text.replace("[rules]\n", "[rules]\npick_kap = 5\n") if "rules" in case
                 else text.replace("[targets]\n", "[targets]\nbalanse_max = 0.9\n"))
         (tmp_path / ("typo.toml" if "rules" in case else "typo2.toml")).write_text(text)
+    if case.startswith("issue 54: config file with only a rules table"):
+        (tmp_path / "rules.toml").write_text("[rules]\npick_cap = 5\n")
+    if case == "issue 54: config file value out of range":
+        text = open("configs/find-dr-evil.toml").read()
+        (tmp_path / "neg.toml").write_text(text.replace("pick_cap = 10000", "pick_cap = -3"))
     if case.startswith("issue 54: check a baseline"):
         import json
 
@@ -267,6 +272,15 @@ CASES = {
                                         "{tmp}/r"], "unknown config key 'rules.pick_kap' (did you mean rules.pick_cap?)"),
     "issue 54: config typo in targets": (["run", "find-dr-evil", "--n", "10", "--config", "{tmp}/typo2.toml", "--out",
                                           "{tmp}/r"], "unknown config key 'targets.balanse_max'"),
+    # a config error named no file ("config key 'game.players' is missing"): every one names it (qa54)
+    "issue 54: config file with only a rules table": (["run", "find-dr-evil", "--n", "10", "--config",
+                                                       "{tmp}/rules.toml", "--out", "{tmp}/r"],
+                                                      "rules.toml: config key 'game.players' is missing"),
+    "issue 54: config file with only a rules table, compare": (
+        ["compare", "find-dr-evil", "--config", "{tmp}/rules.toml", "--arm", "a:rules.pick_cap=4", "--n", "10",
+         "--out", "{tmp}/c"], "rules.toml: config key 'game.players' is missing"),
+    "issue 54: config file value out of range": (["run", "find-dr-evil", "--n", "10", "--config", "{tmp}/neg.toml",
+                                                  "--out", "{tmp}/r"], "neg.toml: rules.pick_cap = -3: allowed"),
     "issue 54: check a baseline of engine version 99": (["check", "{tmp}/find-dr-evil.json", "--n", "10"],
                                                         "engine_version = 99, but this simbalance plays"),
     "issue 54: check a baseline of another kind": (["check", "{tmp}/kind.json", "--n", "10"],
