@@ -373,7 +373,7 @@ STUDY_OUT = {"run": ["run", "find-dr-evil", "--n", "10"],
              "compare": ["compare", "find-dr-evil", "--arm", "a:rules.pick_cap=5", "--n", "10"]}
 
 
-@pytest.mark.parametrize("command", sorted(STUDY_OUT))
+@pytest.mark.parametrize("command", ["compare", "run"])
 @pytest.mark.parametrize("out", [".", ""])
 def test_an_out_of_the_current_folder_with_the_users_files_is_one_line(tmp_path, monkeypatch, command, out):
     """`--out .` (or `''`) where the user works: one line, exit 2, their files untouched."""
@@ -388,7 +388,7 @@ def test_an_out_of_the_current_folder_with_the_users_files_is_one_line(tmp_path,
     assert (tmp_path / "thesis.txt").read_text() == "mine"
 
 
-@pytest.mark.parametrize("command", sorted(STUDY_OUT))
+@pytest.mark.parametrize("command", ["compare", "run"])
 @pytest.mark.parametrize("size", [4096, 4095, 4032])
 def test_an_out_of_4096_bytes_is_one_line(tmp_path, command, size):
     """An --out of 4,096 bytes (more than a path may have: 4,095 and the closing zero) and of 4,095 or
