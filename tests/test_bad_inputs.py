@@ -101,6 +101,8 @@ def _setup(tmp_path, case: str) -> None:
 # A --out of about 4,085 bytes (the test's folder is some 60 to 90 bytes): within the 4,095 a path may
 # have, not with the names simbalance adds below it (it failed with "File name too long").
 DEEP = "{tmp}/" + ("c" * 200 + "/") * 19 + "d" * 200
+RUN_10 = ["run", "find-dr-evil", "--n", "10"]
+COMPARE_10 = ["compare", "find-dr-evil", "--arm", "a:rules.pick_cap=5", "--n", "10"]
 
 CASES = {
     # case: (arguments, the expected error's words)
@@ -283,35 +285,29 @@ CASES = {
     "issue 54: config typo in targets": (["run", "find-dr-evil", "--n", "10", "--config", "{tmp}/typo2.toml", "--out",
                                           "{tmp}/r"], "unknown config key 'targets.balanse_max'"),
     # --out of every kind (qa54's untried inputs), for `run` and a declared study: one line, nothing touched
-    "issue 54: out is a file": (["run", "find-dr-evil", "--n", "10", "--out", "{tmp}/afile"],
-                                "--out {tmp}/afile: exists and is not a folder"),
-    "issue 54: compare out is a file": (["compare", "find-dr-evil", "--arm", "a:rules.pick_cap=5", "--n", "10", "--out",
-                                         "{tmp}/afile"], "--out {tmp}/afile: exists and is not a folder"),
-    "issue 54: out the root": (["run", "find-dr-evil", "--n", "10", "--out", "/"],
-                               "--out '/': give the run folder a name of its own"),
-    "issue 54: compare out the root": (["compare", "find-dr-evil", "--arm", "a:rules.pick_cap=5", "--n", "10", "--out",
-                                        "/"], "--out '/': give the run folder a name of its own"),
-    "issue 54: out a link to the user's folder": (["run", "find-dr-evil", "--n", "10", "--out", "{tmp}/link"],
+    "issue 54: out is a file": ([*RUN_10, "--out", "{tmp}/afile"], "--out {tmp}/afile: exists and is not a folder"),
+    "issue 54: compare out is a file": ([*COMPARE_10, "--out", "{tmp}/afile"],
+                                        "--out {tmp}/afile: exists and is not a folder"),
+    "issue 54: out the root": ([*RUN_10, "--out", "/"], "--out '/': give the run folder a name of its own"),
+    "issue 54: compare out the root": ([*COMPARE_10, "--out", "/"], "--out '/': give the run folder a name of its own"),
+    "issue 54: out a link to the user's folder": ([*RUN_10, "--out", "{tmp}/link"],
                                                   "--out {tmp}/link: a symbolic link (to {tmp}/mine)"),
-    "issue 54: out a link to the user's empty folder": (["run", "find-dr-evil", "--n", "10", "--out", "{tmp}/elink"],
+    "issue 54: out a link to the user's empty folder": ([*RUN_10, "--out", "{tmp}/elink"],
                                                         "give the folder itself, --out {tmp}/mine"),
-    "issue 54: compare out a link to the user's folder": (["compare", "find-dr-evil", "--arm", "a:rules.pick_cap=5",
-                                                          "--n", "10", "--out", "{tmp}/link"],
-                                                         "--out {tmp}/link: a symbolic link (to {tmp}/mine)"),
-    "issue 54: out name with no room for simbalance's": (["run", "find-dr-evil", "--n", "10", "--out", "{tmp}/" + "n" * 240],
+    "issue 54: compare out a link to the user's folder": ([*COMPARE_10, "--out", "{tmp}/link"],
+                                                          "--out {tmp}/link: a symbolic link (to {tmp}/mine)"),
+    "issue 54: out name with no room for simbalance's": ([*RUN_10, "--out", "{tmp}/" + "n" * 240],
                                                         "a name of 240 bytes; simbalance writes '.<name>.writing-"),
-    "issue 54: compare out name with no room for simbalance's": (
-        ["compare", "find-dr-evil", "--arm", "a:rules.pick_cap=5", "--n", "10", "--out", "{tmp}/" + "n" * 240],
-        "give one of at most 237"),
-    "issue 54: compare out name too long": (["compare", "find-dr-evil", "--arm", "a:rules.pick_cap=5", "--n", "10",
-                                             "--out", "{tmp}/" + "x" * 256], "a name of 256 bytes (in UTF-8)"),
-    "issue 54: out name too long in bytes": (["run", "find-dr-evil", "--n", "10", "--out", "{tmp}/" + "\u00e9" * 200],
+    "issue 54: compare out name with no room for simbalance's": ([*COMPARE_10, "--out", "{tmp}/" + "n" * 240],
+                                                                "give one of at most 237"),
+    "issue 54: compare out name too long": ([*COMPARE_10, "--out", "{tmp}/" + "x" * 256],
+                                            "a name of 256 bytes (in UTF-8)"),
+    "issue 54: out name too long in bytes": ([*RUN_10, "--out", "{tmp}/" + "\u00e9" * 200],
                                              "a name of 400 bytes (in UTF-8)"),
-    "issue 54: out path with no room for simbalance's": (["run", "find-dr-evil", "--n", "10", "--out", DEEP],
+    "issue 54: out path with no room for simbalance's": ([*RUN_10, "--out", DEEP],
                                                         "simbalance writes files up to 64 bytes deeper"),
-    "issue 54: compare out path with no room for simbalance's": (
-        ["compare", "find-dr-evil", "--arm", "a:rules.pick_cap=5", "--n", "10", "--out", DEEP],
-        "simbalance writes files up to 64 bytes deeper"),
+    "issue 54: compare out path with no room for simbalance's": ([*COMPARE_10, "--out", DEEP],
+                                                                "simbalance writes files up to 64 bytes deeper"),
     # a config error named no file ("config key 'game.players' is missing"): every one names it (qa54)
     "issue 54: config file with only a rules table": (["run", "find-dr-evil", "--n", "10", "--config",
                                                        "{tmp}/rules.toml", "--out", "{tmp}/r"],
@@ -369,8 +365,7 @@ def test_an_out_without_a_name_is_one_line_in_an_empty_folder(tmp_path, monkeypa
     assert sorted(p.name for p in tmp_path.rglob("*")) == ["here"]
 
 
-STUDY_OUT = {"run": ["run", "find-dr-evil", "--n", "10"],
-             "compare": ["compare", "find-dr-evil", "--arm", "a:rules.pick_cap=5", "--n", "10"]}
+STUDY_OUT = {"run": RUN_10, "compare": COMPARE_10}
 
 
 @pytest.mark.parametrize("command", ["compare", "run"])
