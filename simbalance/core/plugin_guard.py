@@ -14,7 +14,8 @@ guard: the command line's process starts the command again as its child and watc
   ``os._exit`` does not).
 - The child ends without saying so: an abrupt exit. The guard prints one line naming the plug-in
   and exits 2, naming what is kept: a run's checkpoint ``<out>.partial`` keeps every finished chunk
-  (the child says where: ``keeps_checkpoint``); a study keeps none, so nothing. The lock files the
+  (the child says where: ``keeps_checkpoint``); a study of block jobs (card-value, fit-eval, meta)
+  its finished parts in simbalance's cache (``keeps_parts``); another study none, so nothing. The lock files the
   child held (``.<out>.lock``, it says which: ``holds_lock``) are removed, as its own exit would have.
 - A chunk takes longer than ``SIMBALANCE_CHUNK_SECONDS`` (default 900 s, far above any chunk of a
   built-in game: a chunk is a few seconds of play): the guard kills the child and prints one line
@@ -106,6 +107,13 @@ def keeps_checkpoint(state_dir: Path) -> None:
     _say(f"keeps {json.dumps(str(Path(state_dir).absolute()))}")
 
 
+def keeps_parts(folder: Path) -> None:
+    """The command keeps finished parts of a block job (card-value's states, fit-eval's games, meta's
+    compositions) in simbalance's cache folder ``folder``: the guard's line after an abrupt end says
+    so (the same command again plays only the rest)."""
+    _say(f"parts {json.dumps(str(Path(folder).absolute()))}")
+
+
 def chunk_seconds() -> float:
     """The watchdog's limit per chunk: ``SIMBALANCE_CHUNK_SECONDS`` (default DEFAULT_CHUNK_SECONDS)."""
     return seconds_from_env(CHUNK_SECONDS, DEFAULT_CHUNK_SECONDS)
@@ -159,7 +167,7 @@ def supervise(argv: list[str]) -> int:
     child = subprocess.Popen([sys.executable, "-m", "simbalance.cli.main", *argv], env=env, pass_fds=(write_end,))
     os.close(write_end)
     state = {"label": None, "chunk": None, "said_exit": False, "stopping": None, "sent": set(), "locks": {},
-             "keeps": None}
+             "keeps": None, "parts": []}
 
     def stopping(signum, _frame):
         state["sent"].add(signum)
@@ -225,6 +233,9 @@ def _heard(state: dict, line: str) -> None:
         state["locks"].pop(json.loads(rest), None)
     elif word == "keeps":
         state["keeps"] = json.loads(rest)
+    elif word == "parts":
+        if json.loads(rest) not in state["parts"]:
+            state["parts"].append(json.loads(rest))
     elif word == "label":
         state["label"] = rest
     elif word == "chunk":
@@ -237,11 +248,16 @@ def _heard(state: dict, line: str) -> None:
 
 
 def _kept(state: dict) -> str:
-    """What the ended child kept: the checkpoint a run names (``keeps_checkpoint``), or nothing."""
-    if state["keeps"] is None or not (Path(state["keeps"]) / "checkpoint.npz").is_file():  # (none yet)
-        return "nothing was written"
-    return (f"its checkpoint {state['keeps']} keeps every finished chunk (once fixed: simbalance run --resume "
-            f"{state['keeps']})")
+    """What the ended child kept: the checkpoint a run names (``keeps_checkpoint``), the finished
+    parts of a block job in simbalance's cache (``keeps_parts``), or nothing."""
+    if state["keeps"] is not None and (Path(state["keeps"]) / "checkpoint.npz").is_file():  # (none yet: nothing)
+        return (f"its checkpoint {state['keeps']} keeps every finished chunk (once fixed: simbalance run --resume "
+                f"{state['keeps']})")
+    parts = [folder for folder in state["parts"] if any(Path(folder).glob("part-*.npz"))]
+    if parts:
+        return (f"nothing was written to its output; its finished parts are kept in {', '.join(parts)} (once fixed, "
+                "the same command again plays only the rest)")
+    return "nothing was written"
 
 
 def _release_locks(state: dict) -> None:

@@ -16,6 +16,7 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 from typer.testing import CliRunner
 
@@ -226,3 +227,29 @@ def test_a_strategy_that_loops_in_its_first_whole_game_is_stopped(site, tmp_path
     line = one_line(code, out)
     assert line.startswith(f"error: --strategy-file {spec}: a chunk of games"), line
     assert "did not finish within 30 s" in line and not (tmp_path / "r").exists()
+
+
+def test_the_guards_line_names_the_finished_parts_a_block_study_keeps(tmp_path, monkeypatch):
+    """A study of block jobs (card-value, fit-eval, meta) keeps its finished parts in simbalance's cache:
+    after an abrupt end the guard's line named nothing kept ("nothing was written"). Each part saved
+    says its folder over the guard's pipe, and the line names it (and says nothing of a folder that
+    holds no part yet)."""
+    from simbalance.core import plugin_guard
+    from simbalance.core.blocks import BlockCheckpoint
+
+    read, write = os.pipe()
+    monkeypatch.setattr(plugin_guard, "_pipe", write)
+    kept = BlockCheckpoint(tmp_path / "blocks", "meta", {"seed": 1})
+    kept.save([{"wins": np.arange(3)}])
+    kept.save([{"wins": np.arange(3)}, {"wins": np.arange(2)}])
+    os.close(write)
+    state = {"keeps": None, "parts": []}
+    for line in os.read(read, 65536).decode().splitlines():
+        plugin_guard._heard(state, line)
+    os.close(read)
+    assert state["parts"] == [str(kept.folder.absolute())]  # once, however many saves
+    assert plugin_guard._kept(state) == (f"nothing was written to its output; its finished parts are kept in "
+                                         f"{kept.folder.absolute()} (once fixed, the same command again plays "
+                                         "only the rest)")
+    kept.remove()
+    assert plugin_guard._kept(state) == "nothing was written"
