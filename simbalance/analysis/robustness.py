@@ -26,10 +26,20 @@ import pandas as pd
 from simbalance.analysis.findings import HIGH, LOW, MEDIUM, Finding, ordered, severity, thresholds
 from simbalance.analysis.labels import player
 from simbalance.analysis.stats import (
+    EFFECT_VERDICTS,
+    EFFECT_WORDS,
+    FLIPPED,
+    HOLDS,
+    LARGER,
     NAN_INTERVAL,
+    NOT_SETTLED,
     OVERSTATES,
+    SMALLER,
+    Comparison,
     Interval,
     difference,
+    effect_verdict,
+    held_up,
     say,
     seat_gap,
     told_apart,
@@ -207,41 +217,12 @@ def robustness_findings(conclusions: list[dict], models: pd.DataFrame, th: dict)
 # A run's seat gap and its first-player effect are measured with the run's players, most often
 # heuristics. Under strong play (every seat the search player) the same effect, with its 95%
 # interval (analysis/stats: the seat gap with the multinomial covariance of the two shares), is
-# read against the run's own estimate (docs/findings.md, "Under strong play"):
-# - reversed: the run's interval and the strong-play interval exclude 0 on opposite sides;
-# - smaller: the strong-play interval excludes the run's estimate on the side of 0 (the run's
-#   players overstate it), whether or not it excludes 0;
-# - holds: the strong-play interval excludes 0 on the run's side (for the seat gap: and the same
-#   seats are the best and the worst there, each told apart from every other seat);
-# - larger: the run shows no effect (its interval crosses 0), the strong-play interval excludes 0
-#   (the run's players understate it);
-# - not settled: anything else (the sample cannot tell).
+# read against the run's own estimate by the statistics core's rule (stats.effect_verdict: holds,
+# smaller, larger, reversed, not settled; docs/findings.md, "Under strong play").
 
-HOLDS, SMALLER, LARGER, REVERSED, NOT_SETTLED = "holds", "smaller", "larger", "reversed", "not settled"
-VERDICTS = (HOLDS, SMALLER, LARGER, REVERSED, NOT_SETTLED)
-VERDICT_WORDS = {HOLDS: "Holds under strong play", SMALLER: "Smaller under strong play",
-                 LARGER: "Larger under strong play", REVERSED: "Reversed under strong play",
-                 NOT_SETTLED: "Not settled under strong play"}
-
-
-def effect_verdict(run: Interval, strong: Interval, apart: bool = True) -> str:
-    """The verdict on an effect measured in a run (``run``) under strong play (``strong``, the same
-    effect in the search sample): one of ``VERDICTS``, by the rules above. ``apart``: for the seat
-    gap, whether the run's best and worst seats are also the best and the worst under strong play,
-    told apart from the others (holds needs it)."""
-    if not np.isfinite(strong.low) or not np.isfinite(run.estimate):
-        return NOT_SETTLED
-    if not (run.above_zero or run.below_zero):
-        return LARGER if strong.above_zero or strong.below_zero else NOT_SETTLED
-    side = 1.0 if run.above_zero else -1.0
-    near, far = sorted((side * strong.low, side * strong.high))  # the strong interval on the run's side
-    if far < 0:
-        return REVERSED
-    if far < side * run.estimate:
-        return SMALLER
-    if near > 0 and apart:
-        return HOLDS
-    return NOT_SETTLED
+REVERSED = FLIPPED
+VERDICTS = EFFECT_VERDICTS
+VERDICT_WORDS = EFFECT_WORDS
 
 
 @dataclass(frozen=True)
@@ -318,6 +299,24 @@ def _check(sample: StrongPlay, verdict: str, topic: str, run: Interval, strong: 
             "figure": figure, "why": why, "precision": sample.precision, "reached": sample.reached}
 
 
+def _seat_effect(sample: StrongPlay, hi: int, lo: int, run: Interval) -> tuple[Comparison, bool, bool]:
+    """The comparison that decides the seat gap's verdict (stats.held_up: the run's gap ``hi - lo``
+    against the sample's, the same seats told apart there or not), and whether ``hi`` is told apart
+    as the seat that wins the most there and ``lo`` as the one that wins the least."""
+    wins, n = np.asarray(sample.seat_wins), sample.decided
+    strong = seat_gap(wins[hi], wins[lo], n) if n else NAN_INTERVAL
+    best, worst = (told_apart(wins, n, hi, most=True), told_apart(wins, n, lo, most=False)) if n else (False, False)
+    return held_up(run, strong, best and worst), best, worst
+
+
+def _run_gap(summary: dict) -> tuple[int, int, Interval]:
+    """The run's best seat, its worst, and the gap between them over its decided games."""
+    rates = np.array([s["win_rate_decided"] for s in summary["seats"]], dtype=float)
+    decided = float(summary["seats"][0].get("decided_games") or 0)
+    hi, lo = int(np.argmax(rates)), int(np.argmin(rates))
+    return hi, lo, seat_gap(rates[hi] * decided, rates[lo] * decided, decided)
+
+
 def seat_check(sample: StrongPlay, hi: int, lo: int, run: Interval) -> dict:
     """The verdict on the run's seat gap "``hi`` wins the most and ``lo`` the least" (``run``: the
     run's gap ``hi - lo`` over its decided games, with its interval) under strong play: the sample's
@@ -325,10 +324,8 @@ def seat_check(sample: StrongPlay, hi: int, lo: int, run: Interval) -> dict:
     apart there (stats.told_apart)."""
     if not sample.decided:
         return _check(sample, NOT_SETTLED, "seat gap", run, NAN_INTERVAL, "no game had a winner")
-    wins, n = np.asarray(sample.seat_wins), sample.decided
-    strong = seat_gap(wins[hi], wins[lo], n)
-    best, worst = told_apart(wins, n, hi, most=True), told_apart(wins, n, lo, most=False)
-    verdict = effect_verdict(run, strong, best and worst)
+    effect, best, worst = _seat_effect(sample, hi, lo, run)
+    strong, verdict = Interval(*effect.inputs["strong"]), effect.verdict
     r_hi, hi_lo, hi_hi = sample.seat(hi)
     r_lo, lo_lo, lo_hi = sample.seat(lo)
     figure = (f"{player(hi)} wins {100 * r_hi:.1f}% (95% CI {100 * hi_lo:.1f} to {100 * hi_hi:.1f}%), {player(lo)} "
@@ -391,11 +388,7 @@ def who_played(players_words: str) -> str:
 def seat_robustness(summary: dict, sample: StrongPlay) -> dict:
     """The verdict on the run's seat gap (its best seat minus its worst, over the decided games)
     under strong play: ``seat_check`` of the run's summary."""
-    seats = summary["seats"]
-    rates = np.array([s["win_rate_decided"] for s in seats], dtype=float)
-    decided = float(seats[0].get("decided_games") or 0)
-    hi, lo = int(np.argmax(rates)), int(np.argmin(rates))
-    return seat_check(sample, hi, lo, seat_gap(rates[hi] * decided, rates[lo] * decided, decided))
+    return seat_check(sample, *_run_gap(summary))
 
 
 def strong_play_findings(findings: list[Finding], summary: dict, sample: StrongPlay | None, players_words: str,
@@ -414,7 +407,9 @@ def strong_play_findings(findings: list[Finding], summary: dict, sample: StrongP
             check = seat_robustness(summary, sample)
             level = (severity(check["estimate"], tuple(check["ci"]), th["seat_gap_min"]) if check["ci"] is not None
                      else f.severity)
-            f = replace(f, text=f"{f.text} {strong_play_words(check, sample, who)}", robustness=check, severity=level)
+            effect, _, _ = _seat_effect(sample, *_run_gap(summary))  # the comparison behind the verdict's words
+            f = replace(f, text=f"{f.text} {strong_play_words(check, sample, who)}", robustness=check, severity=level,
+                        decided_by=(*f.decided_by, effect))
         elif f.kind == "seat_imbalance" and command:
             f = replace(f, text=f"{f.text} Measured with {players_words}; whether it holds under strong play: "
                                 f"{command}.")
