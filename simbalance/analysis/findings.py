@@ -152,9 +152,12 @@ def across(f: Finding, parts: dict[str, list[Finding]], whole: str, every: str,
     otherwise ``f``'s sentence, the parts that agree with their figures, and the parts that do not
     (``name_others``: with what they show instead; else the caller gives them their own sentence)."""
     agree = {name: g for name, found in parts.items() for g in found if same_claim(g, f)}
+    # the sentence repeats the parts' claims: it keeps the comparisons that decide them beside its own
+    quoted = [*agree.values()]
     if parts and len(agree) == len(parts):
         figures = _some([f"{f.figure} {whole}"] + [f"{g.figure} {name}" for name, g in agree.items()], most=5)
-        return elsewhere(replace(f, text=f"{whole[0].upper()}{whole[1:]} and {every}, {f.claim}: {figures}."))
+        return elsewhere(replace(f, text=f"{whole[0].upper()}{whole[1:]} and {every}, {f.claim}: {figures}.",
+                                 decided_by=_decided_by(f, quoted)))
     text = f"{whole[0].upper()}{whole[1:]}: {f.text}"
     if agree:  # (a tournament has dozens of lineups: a few are named, the rest counted)
         text += " The same " + _some([f"{name} ({g.figure})" for name, g in agree.items()]) + "."
@@ -162,10 +165,19 @@ def across(f: Finding, parts: dict[str, list[Finding]], whole: str, every: str,
     own = {name: next((g for g in parts[name] if g.kind == f.kind and g.claim), None) for name in others}
     if name_others and any(own.values()):
         text += " Not " + _some([f"{name}, where {g.claim} ({g.figure})" for name, g in own.items() if g]) + "."
+        quoted += [g for g in own.values() if g]
     lacking = [name for name in others if not any(g.kind == f.kind for g in parts[name])]
     if lacking:
         text += f" Not {_list(lacking)}."
-    return elsewhere(replace(f, text=text))
+    return elsewhere(replace(f, text=text, decided_by=_decided_by(f, quoted)))
+
+
+def _decided_by(f: Finding, quoted: list[Finding]) -> tuple[Comparison, ...]:
+    """``f``'s comparisons, then those of the parts' findings its sentence quotes, each once."""
+    out = list(f.decided_by)
+    for g in quoted:
+        out += [c for c in g.decided_by if c not in out]
+    return tuple(out)
 
 
 def ordered(findings: Iterable[Finding]) -> list[Finding]:

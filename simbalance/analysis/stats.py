@@ -25,7 +25,12 @@
 - ``normal_half``, ``student_half``, ``median_ranks``: the half-widths and ranks of the normal,
   Student and order-statistic intervals the studies state (none computes its own).
 - ``weigh`` and ``say``: a claim's figure against the measurement that decides it, and its words
-  ("overstates", "understates", "goes the other way", "agrees").
+  ("overstates", "understates", "goes the other way", "agrees"); ``effect_verdict``: a run's effect
+  under strong play (holds, smaller, larger, reversed, not settled).
+- ``Comparison``, ``decide``, ``words``: what decides a finding's comparative claim, kept on the
+  finding (``Finding.decided_by``): the rule above that reads it, its verdict and the intervals it
+  was read from; ``words`` gives the only words a sentence may use for the verdict, and a test reads
+  every verdict again from its inputs (``recheck``) and finds its words in the sentence.
 - targets and bounds (``target_test``, ``judge``, ``judge_models``, ``verdict_of``): a metric in a
   range by its interval, for solve's targets, sweep's ``--target`` and check's ``[bounds]`` alike.
 
