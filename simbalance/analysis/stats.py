@@ -51,7 +51,7 @@ from simbalance.core.aggregate import Z95, RunAggregate, wilson
 from simbalance.core.config import FINDINGS_DEFAULTS
 
 __all__ = ["ALPHA", "AGREES", "FAILS", "MEETS", "OPEN", "OVERSTATES", "REVERSED", "UNDERSTATES",
-           "Comparison", "Interval", "above_every", "beats_each", "compared", "decide", "effect_verdict",
+           "Comparison", "Interval", "above_every", "beats_each", "cleared", "compared", "decide", "effect_verdict",
            "held_up", "ranked", "recheck", "seats_apart", "weighed", "words", "balance_test", "clustered_difference", "clustered_share", "difference",
            "holm", "is_share", "judge", "judge_models", "median_ranks", "natural_range",
            "normal_half", "proportion_difference", "quantile", "say", "seat_gap", "shortfall", "standard_error",
@@ -350,9 +350,13 @@ def beats_each(shares: np.ndarray | list[float], errors: np.ndarray | list[float
 #   apart, "not told apart from every other" when not, "no ... stands out" when none is);
 # - "above every": a strategy above every other and the fair share by intervals (``above_every``);
 # - "beats each": a strategy above an even share against each other head to head (``beats_each``).
+# - "clear of": one interval against a fixed value (an even 50%, the fair share): a search that
+#   "beats" the heuristic, a restricted strategy that "beats" the full one (``cleared``; words: the
+#   claim when the interval is wholly on its side; none of its own when not: the sentence may not
+#   make the claim).
 APART, NOT_APART, NONE_APART = "told apart", "not told apart", "none stands out"
-WEIGH, EFFECT, TOLD_APART, STANDOUT, ABOVE_EVERY, BEATS_EACH = (
-    "weigh", "effect", "told apart", "standout", "above every", "beats each")
+WEIGH, EFFECT, TOLD_APART, STANDOUT, ABOVE_EVERY, BEATS_EACH, CLEAR_OF = (
+    "weigh", "effect", "told apart", "standout", "above every", "beats each", "clear of")
 
 
 @dataclass(frozen=True)
@@ -416,9 +420,13 @@ def decide(rule: str, inputs: dict) -> str:
     if rule == ABOVE_EVERY:
         return APART if above_every(_interval(i["best"]), [_interval(o) for o in i["others"]],
                                     i.get("floor", -math.inf)) else NOT_APART
+    if rule == CLEAR_OF:
+        low, high = float(i["interval"][1]), float(i["interval"][2])
+        return APART if (low > i["value"] if i.get("side", "above") == "above" else high < i["value"]) else NOT_APART
     if rule == BEATS_EACH:
         return APART if beats_each(i["shares"], i["errors"], i.get("even", 0.5), i.get("alpha", ALPHA)) else NOT_APART
-    raise ValueError(f"rule {rule!r}: allowed {', '.join(repr(r) for r in (WEIGH, EFFECT, TOLD_APART, STANDOUT, ABOVE_EVERY, BEATS_EACH))}")
+    allowed = (WEIGH, EFFECT, TOLD_APART, STANDOUT, ABOVE_EVERY, BEATS_EACH, CLEAR_OF)
+    raise ValueError(f"rule {rule!r}: allowed {', '.join(repr(r) for r in allowed)}")
 
 
 def compared(rule: str, inputs: dict, subject: str = "", plural: bool = False, claim: str = "") -> Comparison:
@@ -453,6 +461,13 @@ def ranked(estimates, errors, index: int | None, side: str, subject: str, claim:
                     subject, claim=claim)
 
 
+def cleared(estimate: float, low: float, high: float, value: float, claim: str, side: str = "above") -> Comparison:
+    """Whether an interval lies wholly ``side`` ("above" or "below") ``value``, the claim it allows
+    ("X beats Y": a share above an even 50%)."""
+    return compared(CLEAR_OF, {"interval": [float(estimate), float(low), float(high)], "value": float(value),
+                               "side": side}, claim=claim)
+
+
 def words(c: Comparison) -> str:
     """The words of a Comparison's verdict, the only ones a sentence may use for it: "the table
     overstates it", "Smaller under strong play", "player 2 wins the most and player 1 the least of
@@ -471,6 +486,8 @@ def words(c: Comparison) -> str:
                 "most": f"{hi} wins the most {over}, more than {lo}",
                 "least": f"{lo} wins the least {over}, less than {hi}",
                 "neither": f"{hi} wins more than {lo} {over}"}[v]
+    if c.rule == CLEAR_OF and v != APART:
+        return ""  # no words of its own: the sentence only may not make the claim
     if c.inputs.get("index", 0) is None and v == NONE_APART:
         return f"no {c.subject} stands out"
     return c.claim if v == APART else "not told apart from every other"
