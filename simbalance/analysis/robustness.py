@@ -43,6 +43,7 @@ from simbalance.analysis.stats import (
     say,
     seat_gap,
     told_apart,
+    words,
 )
 from simbalance.analysis.stats import REVERSED as GOES_THE_OTHER_WAY
 from simbalance.core.aggregate import RunAggregate, wilson
@@ -160,7 +161,7 @@ def seat_gap_conclusion(models: pd.DataFrame, seats: pd.DataFrame, search: tuple
     conclusion, topic "seat gap", its verdict the most serious of them (``SEAT_GAP_ORDER``)."""
     wins = {m: (g.sort_values("seat")["win_rate"].to_numpy(float) * float(g["decided_games"].iloc[0]),
                 float(g["decided_games"].iloc[0])) for m, g in seats.groupby("model", sort=False)}
-    said, verdicts = [], []
+    said, verdicts, decided_by = [], [], []  # decided_by: each verdict's comparison (stats.Comparison.to_dict)
     for strong_name in search:
         strong_wins, strong_n = wins[strong_name]
         for name in models["model"]:
@@ -171,19 +172,19 @@ def seat_gap_conclusion(models: pd.DataFrame, seats: pd.DataFrame, search: tuple
             run = seat_gap(w[hi], w[lo], n)
             strong = seat_gap(strong_wins[hi], strong_wins[lo], strong_n)
             apart = told_apart(strong_wins, strong_n, hi, most=True) and told_apart(strong_wins, strong_n, lo, most=False)
-            verdict = effect_verdict(run, strong, apart)
-            verdicts.append(verdict)
+            effect = held_up(run, strong, apart, strong_name)
+            verdicts.append(effect.verdict)
+            decided_by.append(effect.to_dict())
             said.append(f"all {name}'s gap ({player(hi)} minus {player(lo)}, {_signed(run.estimate)} points, 95% CI "
-                        f"{_signed(run.low)} to {_signed(run.high)}) is {verdict.replace('holds', 'held')} under "
-                        f"all {strong_name}, where it is {_signed(strong.estimate)} points (95% CI "
-                        f"{_signed(strong.low)} to {_signed(strong.high)})")
+                        f"{_signed(run.low)} to {_signed(run.high)}) {words(effect)}, where it is "
+                        f"{_signed(strong.estimate)} points (95% CI {_signed(strong.low)} to {_signed(strong.high)})")
     if not said:
         return []
     verdict = min(verdicts, key=SEAT_GAP_ORDER.index)
     text = ("The seat gap by effect size under strong play: " + "; ".join(said) + ". (A gap holds when it is clear "
             "of 0 the same way there with the same players best and worst, told apart; it is smaller when strong "
             "play rules out its size, reversed when it is clear of 0 the other way, not settled otherwise.)")
-    return [{"topic": "seat gap", "verdict": verdict, "text": text}]
+    return [{"topic": "seat gap", "verdict": verdict, "text": text, "decided_by": decided_by}]
 
 
 CONCLUSION_SEVERITY = {"flips": HIGH, "reversed": HIGH, "weaker": MEDIUM, "differs": MEDIUM, "smaller": MEDIUM,
@@ -203,7 +204,8 @@ def robustness_findings(conclusions: list[dict], models: pd.DataFrame, th: dict)
         out.append(Finding(kind + c["topic"].replace(" ", "_").replace("-", "_"), level,
                            c["text"] + (" A balance verdict on this holds only for the players it was measured "
                                         "with." if level != LOW else " The search sample cannot tell yet: play more "
-                                        "of its games (--search-n, --precision)."), dig_in="#models"))
+                                        "of its games (--search-n, --precision)."), dig_in="#models",
+                           decided_by=tuple(Comparison.from_dict(d) for d in c.get("decided_by", []))))
     if conclusions and not out:
         out.append(Finding("robust_to_players", LOW,
                            f"The seat conclusions hold under all {len(models)} player models. "

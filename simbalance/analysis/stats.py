@@ -441,9 +441,10 @@ def weighed(figure: Interval, reference: Interval, subject: str, comparisons: in
                             "alpha": alpha}, subject, plural)
 
 
-def held_up(run: Interval, strong: Interval, apart: bool = True) -> Comparison:
-    """``effect_verdict`` as a Comparison (nan in the inputs stays nan: not settled)."""
-    return compared(EFFECT, {"run": _listed(run), "strong": _listed(strong), "apart": bool(apart)})
+def held_up(run: Interval, strong: Interval, apart: bool = True, subject: str = "") -> Comparison:
+    """``effect_verdict`` as a Comparison (nan in the inputs stays nan: not settled); ``subject``:
+    the strong player model when the words name it ("is smaller under all mcts@100")."""
+    return compared(EFFECT, {"run": _listed(run), "strong": _listed(strong), "apart": bool(apart)}, subject)
 
 
 def seats_apart(wins, n: float, hi: int, lo: int, alpha: float = ALPHA) -> Comparison:
@@ -477,7 +478,7 @@ def words(c: Comparison) -> str:
     if c.rule == WEIGH:
         return say(c.subject, v, c.plural)
     if c.rule == EFFECT:
-        return EFFECT_WORDS[v]
+        return f"is {v.replace(HOLDS, 'held')} under all {c.subject}" if c.subject else EFFECT_WORDS[v]
     if c.rule == TOLD_APART:
         from simbalance.analysis.labels import player
 

@@ -179,6 +179,9 @@ def test_the_seat_gap_under_strong_play_by_effect_size(strong, verdict, severity
     assert f"is {verdict.replace('holds', 'held')} under all mcts@100" in gap["text"]
     found = [f for f in robustness_findings([gap], models, TH) if "seat_gap" in f.kind]
     assert [f.severity for f in found] == ([severity] if severity else [])
+    for f in found:  # its verdict kept (stats.held_up) and read again from its intervals
+        assert [c.verdict for c in f.decided_by] == [verdict]
+        check_claims(f)
     assert "seat gap" not in by_topic(conclusions(models))  # without a search model: nothing to read
 
 
