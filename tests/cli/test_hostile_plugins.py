@@ -78,6 +78,29 @@ def test_a_plugin_game_that_exits_abruptly_mid_run_is_one_line_exit_2(site, tmp_
     line = one_line(code, out)
     assert line.startswith(f"error: {GAME}: the process ended abruptly (exit 0)"), line
     assert not (tmp_path / "r").exists()
+    # the checkpoint the line names is the run's, resumable; the lock the process held is gone
+    assert f"simbalance run --resume {tmp_path / 'r.partial'}" in line, line
+    assert (tmp_path / "r.partial" / "checkpoint.npz").is_file() and not (tmp_path / ".r.lock").exists()
+
+
+STUDIES = {
+    "compare": ["compare", "hostile-game", "--arm", "cap:rules.pick_cap=500", "--n", "6000", "--threads", "1"],
+    "sweep": ["sweep", "hostile-game", "--param", "rules.pick_cap=400,500", "--n", "6000", "--threads", "1"],
+}
+
+
+@pytest.mark.parametrize("study", ["compare", "sweep"])
+def test_a_plugin_game_that_exits_abruptly_in_a_study_names_no_checkpoint_and_leaves_no_lock(site, tmp_path, study):
+    """``os._exit(0)`` inside a compare or a sweep: the line named "the checkpoint of finished chunks",
+    which these studies do not keep, and ``.o.lock`` stayed beside --out. One line naming the plug-in
+    and saying nothing was written, exit 2, no lock, nothing else left."""
+    work = tmp_path / "work"
+    work.mkdir()
+    code, out, _ = command(site, *STUDIES[study], "--out", str(work / "o"), does="exit")
+    line = one_line(code, out)
+    assert line.startswith(f"error: {GAME}: the process ended abruptly (exit 0)"), line
+    assert "checkpoint" not in line and "nothing was written" in line, line
+    assert sorted(p.name for p in work.iterdir()) == [], line
 
 
 def test_a_plugin_game_that_raises_from_game_3000_is_one_line(site, tmp_path):
