@@ -19,6 +19,7 @@ from simbalance.cli.findings_out import print_findings
 from simbalance.cli.settings_options import WHERE
 from simbalance.cli.study_command import command_line
 from simbalance.cli.terminal import Table
+from simbalance.core import plugin_guard
 from simbalance.core.errors import SimbalanceError
 from simbalance.core.faults import fault
 from simbalance.core.paths import check_path_text
@@ -75,6 +76,7 @@ def run_steps(study, settings: RunSettings | None, game: str | None, out: Path |
                                   "resume it with --resume alone (and --threads, --backend, --scheduler, --dask-timeout, --quiet)")
         place = {name: ctx.params[name] for name in WHERE}
         settings, params, out_text = from_checkpoint_args(read_checkpoint_args(resume), resume, place)
+        out_text = str(resumed_out(resume, Path(out_text), quiet))
     else:
         if settings is None:
             raise SimbalanceError("missing GAME (see `simbalance games`), or --resume DIR")
@@ -94,6 +96,7 @@ def run_steps(study, settings: RunSettings | None, game: str | None, out: Path |
 
     with claim_out_dir(Path(out_text) if out_text else None, plan.spec.id, left_by_a_kill) as target:
         state_dir = resume if resume is not None else fresh_state_dir(target, quiet)
+        plugin_guard.keeps_checkpoint(state_dir)  # a guarded run's abrupt end names it (core/plugin_guard.py)
         _play_and_write(plan, settings, params, str(target), keep, state_dir, resume is not None, quiet)
 
 
@@ -111,6 +114,26 @@ def result_options(study) -> list[tuple[str, str]]:
             own.append(("out", "--out"))
     shared = [(name, "--" + name.rstrip("_").replace("_", "-")) for name in WHAT]
     return [("game", "GAME"), *own, *shared]
+
+
+def resumed_out(state_dir: Path, asked: Path, quiet: bool) -> Path:
+    """Where a resume of ``state_dir`` writes its run folder: beside the ``.partial`` it was given,
+    under its name without ``.partial`` (docs/operations.md). A checkpoint moved to another folder
+    finishes there, not in the folder it was first asked for (which may be gone, or hold another
+    run now); a checkpoint folder renamed to a name without ``.partial`` says nothing of where its
+    run goes: refused in one line naming both places."""
+    from simbalance.report.run_folder import absolute_out
+
+    given = absolute_out(Path(state_dir))
+    if not given.name.endswith(".partial") or given.name == ".partial":
+        raise SimbalanceError(f"--resume {state_dir}: a checkpoint folder is named after its run folder, "
+                              f"<run folder>.partial (this run was asked to write {asked}); rename it to "
+                              f"{asked.name}.partial, and the run finishes beside it")
+    here = given.with_name(given.name.removesuffix(".partial"))
+    if here != asked and not quiet:
+        Console(stderr=True).print(f"--resume {state_dir}: the checkpoint was moved; the run finishes beside it, in "
+                                   f"{here} (it was asked to write {asked})", soft_wrap=True)
+    return here
 
 
 def read_checkpoint_args(state_dir: Path) -> dict:
