@@ -2,9 +2,9 @@
 ``--compile-first``, tests/conftest.py).
 
 A cold compile is most of a fresh clone's ``make test``, and a game's kernels are needed by tests in
-many files. Compiled here first, one game per process and one process per core (the largest game
-first), every kernel is compiled exactly once and the tests load it from the cache, whichever
-worker runs them. What is compiled is what the contract test and the search players' tests use:
+many files. Compiled here first, one game per process and one process per core (the game whose
+compile takes longest first: ``COMPILE_CPU``), every kernel is compiled exactly once and the tests
+load it from the cache, whichever worker runs them. What is compiled is what the contract test and the search players' tests use:
 the kernel (default lineup, every heuristic, validation on), the replay's trace, the resumable
 steps and, where the game has them, the search players with their kernel and trace. Kernels
 that only a few tests use (scripted deals) compile in those tests.
