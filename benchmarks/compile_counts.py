@@ -5,11 +5,15 @@ share even on a busy machine. Every process is logged, the subprocesses that tes
 (benchmarks/compile_log/sitecustomize.py: one JSON line per compile, a cache miss).
 
     python -m benchmarks.compile_counts first GAME...            # tests/compile_first.py, logged
+    python -m benchmarks.compile_counts search GAME...           # its search step alone, on an empty cache
     python -m benchmarks.compile_counts tests FILE...             # each file in a pytest process of its own
     python -m benchmarks.compile_counts table [LOG]               # the counts, per step or test file
 
-``first`` and ``tests`` log into ``--log`` (default /tmp/simbalance-compile-log), one folder per
-game or test file; run ``first`` on the games a file needs before ``tests`` (as ``make test``'s
+``search`` compiles only compile-first's search step (the search players' kernel: ``mcts``,
+``flat``, the first heuristic and ``random`` rotated, 2 games of seed 7) in a fresh
+``NUMBA_CACHE_DIR``, so always cold, and prints its CPU seconds and the records' SHA-256 (the same
+games on both sides of a change; the folder is removed after). ``first``, ``search`` and ``tests``
+log into ``--log`` (default /tmp/simbalance-compile-log), one folder per game or test file; run ``first`` on the games a file needs before ``tests`` (as ``make test``'s
 ``--compile-first`` does), so that what a file compiles is what the suite compiles in it.
 ``tests`` runs pytest with ``-n 0 -m "not exhaustive"`` (``--exhaustive`` for that tier).
 
@@ -26,13 +30,32 @@ import argparse
 import collections
 import json
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 HOOK = Path(__file__).resolve().parent / "compile_log"
 DEFAULT_LOG = Path("/tmp/simbalance-compile-log")
+# compile-first's search step alone (tests/compile_first.compile_game), timed, with its records' digest
+SEARCH_ONLY = """
+import hashlib, sys, time
+import numpy as np
+from small_search import small_search_overrides
+from simbalance.core.runner import play_chunk
+from simbalance.studies.run import plan_run
+game = sys.argv[1]
+engine = plan_run(game, 1).engine
+plan = plan_run(game, 2, players=4, seed=7, strategies=f"mcts,flat,{engine.heuristics[0]},random", rotate=True,
+                overrides=small_search_overrides(game))
+out = np.zeros(plan.n, engine.record_dtype)
+began = time.process_time()
+play_chunk(engine, plan.lineup, plan.prepared_for(), plan.seed, 0, plan.n, 1, out=out)
+print(f"{game}: search kernel {time.process_time() - began:.1f} CPU s, records sha256 "
+      f"{hashlib.sha256(out.tobytes()).hexdigest()[:16]}")
+"""
 
 
 def logged_env(folder: Path) -> dict[str, str]:
@@ -97,7 +120,7 @@ def table(log: Path) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("what", choices=["first", "tests", "table"])
+    parser.add_argument("what", choices=["first", "search", "tests", "table"])
     parser.add_argument("items", nargs="*")
     parser.add_argument("--log", type=Path, default=DEFAULT_LOG)
     parser.add_argument("--exhaustive", action="store_true")
@@ -107,15 +130,20 @@ def main() -> None:
         table(Path(args.items[0]) if args.items else args.log)
         return
     for item in args.items:
-        name = item + (f"-k-{args.k}" if args.k else "") if args.what == "tests" else f"first-{item}"
+        name = item + (f"-k-{args.k}" if args.k else "") if args.what == "tests" else f"{args.what}-{item}"
         folder = args.log / folder_name(name)
         env = logged_env(folder)
         if args.what == "first":
             command = [sys.executable, str(ROOT / "tests" / "compile_first.py"), item]
+        elif args.what == "search":
+            env["NUMBA_CACHE_DIR"] = tempfile.mkdtemp(prefix="simbalance-cold-")
+            command = [sys.executable, "-c", SEARCH_ONLY, item]
         else:
             tier = "exhaustive" if args.exhaustive else "not exhaustive"
             command = [sys.executable, "-m", "pytest", "-q", "-n", "0", "-p", "no:cacheprovider", "-m", tier, *(["-k", args.k] if args.k else []), item]
         done = subprocess.run(command, cwd=ROOT, env=env)
+        if args.what == "search":
+            shutil.rmtree(env["NUMBA_CACHE_DIR"], ignore_errors=True)  # the cold cache made above
         print(f"{item}: exit {done.returncode}", file=sys.stderr)
 
 
