@@ -691,7 +691,8 @@ def solve(
     cfg = base_plan.config
     players = base_plan.players
     # a target matrix alone is the targets: the config's [targets] stand in only when nothing is asked
-    target_list = _targets(targets if targets is not None or target_matrix is None else [], cfg, players)
+    given = targets is not None and (isinstance(targets, (str, Target)) or len(targets) > 0)
+    target_list = _targets(targets, cfg, players) if given or target_matrix is None else []
     keep_list = check_keeps([parse_keep(k, players) for k in ([keep] if isinstance(keep, str) else keep or [])],
                             target_list)
     meta = MetaGame.of(settings, target_list, population, target_matrix, meta_n, verify_n)
