@@ -140,8 +140,9 @@ class MetaParams(StudyParams):
     n: int = option(5_000, shown="5e3", count=True, help="Games per composition of the population at the table.")
     search: str | None = option(None, help="Add a search player at one budget to the population, e.g. mcts@32 "
                                            "(default: none; a search seat costs 100-1000x a heuristic's).")
-    target_matrix: str | None = option(None, help="A CSV of target cells (strategy,field,target,tolerance: the share "
-                                                  "of one seat of the strategy in a field of the other): judged by "
+    target_matrix: str | None = option(None, help="A target win-rate matrix: a .json or .toml (strategies, target: "
+                                                  "rows of the row's strategy alone in a field of the column's, "
+                                                  "tolerance) or a CSV strategy,field,target,tolerance: judged by "
                                                   "each cell's interval.")
     bootstrap: int = option(200, kind=int, help="Resamples of the games for the intervals of the equilibrium "
                                                 "weights and ranks (0: none).")
