@@ -19,6 +19,7 @@ import pandas as pd
 
 from simbalance.analysis.findings import HIGH, MEDIUM, Finding, _list, ordered, pct, severity
 from simbalance.analysis.stats import MEETS, OPEN, judge, normal_half, standard_error, standout
+from simbalance.analysis.stats import shortfall as stats_shortfall
 from simbalance.core.config import OPTIONAL_TABLES, get
 from simbalance.core.errors import ConfigError, did_you_mean
 
@@ -196,13 +197,17 @@ def judged(agg, targets: dict) -> dict:
 
 
 def shortfall(df: pd.DataFrame, targets: dict) -> pd.Series:
-    """How far each point misses the targets (0 = on target): balance points plus relative length."""
-    miss = (targets["balance_min"] - df["balance"]).clip(lower=0)
-    if "length_median" in targets:
-        lo, hi = targets["length_median"]
-        med = df["length_median"]
-        miss = miss + ((lo - med).clip(lower=0) + (med - hi).clip(lower=0)) / max(hi, 1.0)
-    return miss
+    """How far each point misses the targets (0 = on target), by the rule solve uses
+    (stats.shortfall: each miss relative to the edge it misses, so a range's far edge does not shrink
+    a miss of its near one; inf where no game had a winner)."""
+    def point(row) -> float:
+        tests = [{"value": float(row["balance"]), "low": targets["balance_min"], "high": 1.0}]
+        if "length_median" in targets:
+            lo, hi = targets["length_median"]
+            tests.append({"value": float(row["length_median"]), "low": lo, "high": hi})
+        return stats_shortfall(tests)
+
+    return df.apply(point, axis=1).astype(float) if len(df) else pd.Series(dtype=float)
 
 
 def describe_targets(targets: dict) -> str:

@@ -426,3 +426,20 @@ def test_a_seat_swing_of_20_points_is_high_and_a_small_length_change_low():
     found = {f.text.split()[1]: f for f in compare_findings(table, TH, identical={}, same_plan={}, changes={},
                                                             games=10_000, strategies="a")}
     assert found["start"].severity == F.HIGH and found["tricks"].severity == F.LOW
+
+
+def test_sweep_shortfall_is_solves_rule():
+    """A sweep ranks its points by the solver's shortfall (stats.shortfall): a miss relative to the edge
+    missed, so a range's far edge (length 4 to 99) does not shrink a miss of its near one. The old rule
+    divided by the range's upper edge: a median of 1 against 4:99 missed by 0.03, ranked above a balance
+    miss of 0.05."""
+    from simbalance.analysis.stats import shortfall as solve_shortfall
+    from simbalance.analysis.sweep import shortfall
+
+    table = pd.DataFrame({"balance": [0.95, 0.90, float("nan")], "length_median": [1.0, 10.0, 10.0]})
+    got = shortfall(table, {"balance_min": 0.95, "length_median": [4.0, 99.0]})
+    assert got[0] == pytest.approx(0.75)  # (4 - 1) / 4
+    assert got[1] == pytest.approx(0.05 / 0.95)
+    assert got[2] == float("inf")  # no game with a winner: no balance to meet
+    assert got[1] == pytest.approx(solve_shortfall([{"value": 0.90, "low": 0.95, "high": 1.0}]))
+    assert got[0] > got[1]  # the point that misses its length by three quarters is the further one
