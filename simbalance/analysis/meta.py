@@ -411,6 +411,12 @@ def read_target_matrix(path: str, names: tuple[str, ...], option: str = "--targe
     Every problem (a malformed file, a name not in ``names``, a matrix of the wrong shape, a share
     outside 0 to 1, a cell given twice) is one line naming it."""
     where = f"{option} {path}"
+    from pathlib import Path
+
+    if not Path(path).exists():
+        raise SimbalanceError(f"{where}: no such file")
+    if not Path(path).is_file():  # a folder, or a FIFO that would block the read
+        raise SimbalanceError(f"{where}: not a regular file; give a .json, .toml or .csv file")
     suffix = str(path).lower().rsplit(".", 1)[-1] if "." in str(path) else ""
     if suffix in ("json", "toml"):
         frame = _matrix_cells(_read_matrix_file(path, suffix, where), where)

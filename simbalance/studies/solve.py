@@ -18,6 +18,10 @@ player model, verified on fresh games (analysis/solve.py; docs/solve.md).
    chosen change. When none is found, the changes that hold under some models (where today's rules
    do not) and were refuted under others are played the same way, to say which and why.
 
+A metagame target (``dominance=LO:HI``, ``target_matrix``; docs/solve.md, "The metagame") is judged
+under one more player model, the metagame (MetaGame): the population's compositions played on the
+candidate's rules, a payoff table (studies/meta.play_table) per block, in the same Holm family.
+
 The budget bounds the search (step 2); the verification's cost is estimated from today's runs and
 kept aside. Ctrl-C (KeyboardInterrupt, or a ``stop`` that ends a run with RunInterrupted) keeps what
 is known: the result is marked interrupted, its changes unverified where so.

@@ -168,6 +168,8 @@ def test_a_bad_target_matrix_is_one_line_exit_2_and_nothing_written(case, tmp_pa
 
 
 @pytest.mark.parametrize("args, words", [
+    (["--target-matrix", "/nonexistent/targets.json"], "--target-matrix /nonexistent/targets.json: no such file"),
+    (["--target-matrix", "/tmp"], "--target-matrix /tmp: not a regular file"),
     (["--target", "dominance=0:0.05", "--population", "alpha,rock"], "--population: unknown strategy 'rock'"),
     (["--target", "dominance=0:0.05", "--population", "alpha"], "--population alpha: a population of one"),
     (["--target", "dominance=0:0.05", "--population", "alpha,alpha"], "--population alpha,alpha: give distinct"),
