@@ -93,7 +93,8 @@ class Target:
             tol = f"{100 * self.keep:g} pts" if is_share(self.metric) else f"{self.keep:g}"
             return f"{name} kept within {tol} of today's"
         lo_min, hi_max = natural_range(self.metric, 6)
-        fmt = (lambda v: f"{100 * v:g}%") if is_share(self.metric) else (lambda v: f"{v:g}")
+        fmt = (lambda v: f"{100 * v:g} pts") if self.metric == "dominance" else (
+            (lambda v: f"{100 * v:g}%") if is_share(self.metric) else (lambda v: f"{v:g}"))
         if self.high >= hi_max and self.low > lo_min:
             return f"{name} ≥ {fmt(self.low)}"
         if self.low <= lo_min and self.high < hi_max:
