@@ -27,24 +27,24 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from simbalance.analysis.findings import HIGH, LOW, MEDIUM, Finding, ordered
-from simbalance.analysis.meta import cell_metric, cell_of
+from simbalance.analysis.meta import cell_of
 
 # the target tests are the statistics core's: sweep's --target and check's [bounds] call the same
 from simbalance.analysis.stats import (  # noqa: F401  (names solve's callers import from here)
     ALPHA,
+    CELL,
     FAILS,
     MEETS,
     OPEN,
     SHARE_METRICS,
     balance_test,
+    is_meta,
     is_share,
     judge,
     judge_models,
     natural_range,
     shortfall,
     target_test,
-    is_meta,
-    CELL,
 )
 from simbalance.core.config import VARIANT_KNOB, get, toml_value, unknown_key_message
 from simbalance.core.errors import ConfigError, did_you_mean

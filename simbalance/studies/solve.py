@@ -42,6 +42,7 @@ import pandas as pd
 from simbalance.analysis.compare import compare_arms
 from simbalance.analysis.findings import Finding, thresholds
 from simbalance.analysis.labels import metric_label
+from simbalance.analysis.meta import MetaTable, cell_metric, needed_compositions, read_target_matrix
 from simbalance.analysis.solve import (
     FAILS,
     MEETS,
@@ -78,7 +79,6 @@ from simbalance.analysis.solve import (
     test_words,
 )
 from simbalance.analysis.solve import candidates as all_candidates
-from simbalance.analysis.meta import MetaTable, cell_metric, needed_compositions, read_target_matrix
 from simbalance.analysis.stats import is_meta
 from simbalance.core.aggregate import RunAggregate
 from simbalance.core.config import toml_value
@@ -90,10 +90,10 @@ from simbalance.core.rng import derive_seed
 from simbalance.core.runner import MAX_GAMES, ProgressFactory
 from simbalance.core.study import Study
 from simbalance.studies.compare import ComparisonResult, same_games
-from simbalance.studies.race import Entry, Race
-from simbalance.studies.run import OneDisplay, SimulationResult, play, run_command
 from simbalance.studies.meta import MetaParams, composition_plan, play_table
 from simbalance.studies.meta import population as meta_population
+from simbalance.studies.race import Entry, Race
+from simbalance.studies.run import OneDisplay, SimulationResult, play, run_command
 from simbalance.studies.settings import RunSettings
 
 STAGE_MOST = 400  # candidates of one stage at the most: a larger stage grows from the last stage's best
