@@ -14,7 +14,8 @@ tests/test_contract.py holds every game to the game contract: a new module under
   is stoppable (core/study.Study.stoppable) and stops inside its play, not after it: exit 130, one
   line, nothing written (tests/cli/test_study_interrupts.py sends it real signals).
 - Every finding's claim is checked against its figure: one plain line, a known severity, its
-  number inside its own interval.
+  number inside its own interval, and each comparative claim against the comparison it keeps
+  (``decided_by``: its verdict read again from its intervals, its words in the sentence).
 
 Cheap games (find-dr-evil, captain-action) and a few hundred games; the studies whose cheapest run
 still takes long (solve, tune, ladder, robustness, card-value, fit-eval) are in the exhaustive tier.
@@ -31,6 +32,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 import typer
+from claims import check_claims
 from typer.testing import CliRunner
 
 from simbalance.cli.main import app
@@ -250,11 +252,13 @@ def test_dask_gives_the_threads_result(name, tmp_path, monkeypatch):
 
 def check_findings(folder: Path) -> None:
     """Every finding's claim against its figure: one plain line, a known severity, its number
-    inside its own interval."""
+    inside its own interval, and each comparative claim ("the most", "overstates", "beats every
+    other") the verdict of the comparison it keeps, read again from its intervals (claims.check_claims)."""
     path = folder / "findings.json"
     if not path.exists():
         return
     for f in json.loads(path.read_text())["findings"]:
+        check_claims(f)
         assert f["severity"] in ("high", "medium", "low")
         assert f["text"].strip() and "\n" not in f["text"] and "nan" not in f["text"].lower().split()
         if f.get("ci") is not None and f.get("number") is not None:

@@ -18,6 +18,7 @@ from simbalance.cli.interrupts import interruptible
 from simbalance.cli.settings_options import WHERE, plays_games
 from simbalance.cli.study_command import command_line
 from simbalance.cli.terminal import Table
+from simbalance.core import plugin_guard
 from simbalance.core.errors import SimbalanceError
 from simbalance.core.faults import fault
 from simbalance.core.paths import check_path_text
@@ -130,6 +131,7 @@ def run(
                                   "resume it with --resume alone (and --threads, --backend, --scheduler, --dask-timeout, --quiet)")
         place = {name: ctx.params[name] for name in WHERE}
         request = RunRequest.from_state(read_checkpoint_args(resume), resume, place)
+        request = replace(request, out=str(resumed_out(resume, Path(request.out), quiet)))
     else:
         if settings is None:
             raise SimbalanceError("missing GAME (see `simbalance games`), or --resume DIR")
@@ -156,6 +158,7 @@ def run(
     with claim_out_dir(Path(request.out) if request.out else None, plan.spec.id, left_by_a_kill) as target:
         request = replace(request, out=str(target))
         state_dir = resume if resume is not None else fresh_state_dir(target, quiet)
+        plugin_guard.keeps_checkpoint(state_dir)  # a guarded run's abrupt end names it (core/plugin_guard.py)
         _play_and_write(plan, request, keep, state_dir, resume is not None, quiet)
 
 
@@ -179,6 +182,26 @@ def robust_options(robust: bool, budget: int | None, precision: float | None, mo
             "robust_precision": SEARCH_PRECISION if precision is None else check_precision("--robust-precision",
                                                                                           precision),
             "robust_n": SEARCH_MOST if most is None else parse_count(most, "--robust-n")}
+
+
+def resumed_out(state_dir: Path, asked: Path, quiet: bool) -> Path:
+    """Where a resume of ``state_dir`` writes its run folder: beside the ``.partial`` it was given,
+    under its name without ``.partial`` (docs/operations.md). A checkpoint moved to another folder
+    finishes there, not in the folder it was first asked for (which may be gone, or hold another
+    run now); a checkpoint folder renamed to a name without ``.partial`` says nothing of where its
+    run goes: refused in one line naming both places."""
+    from simbalance.report.run_folder import absolute_out
+
+    given = absolute_out(Path(state_dir))
+    if not given.name.endswith(".partial") or given.name == ".partial":
+        raise SimbalanceError(f"--resume {state_dir}: a checkpoint folder is named after its run folder, "
+                              f"<run folder>.partial (this run was asked to write {asked}); rename it to "
+                              f"{asked.name}.partial, and the run finishes beside it")
+    here = given.with_name(given.name.removesuffix(".partial"))
+    if here != asked and not quiet:
+        Console(stderr=True).print(f"--resume {state_dir}: the checkpoint was moved; the run finishes beside it, in "
+                                   f"{here} (it was asked to write {asked})", soft_wrap=True)
+    return here
 
 
 def read_checkpoint_args(state_dir: Path) -> dict:

@@ -125,7 +125,20 @@ def stops_on_ctrl_c(study: Study):
         except StudyStopped:
             raise
         except RunInterrupted as stopped:  # a run of the study, stopped between chunks
-            raise StudyStopped(f"{study.name} {stopped}; nothing written") from None
+            raise StudyStopped(f"{study.name} {interrupted_words(stopped)}; nothing written") from None
+
+
+def interrupted_words(stopped: RunInterrupted) -> str:
+    """How far a study got when a run of it was stopped: the games of the whole study (its finished
+    runs and the one in play), then the run in play's own count (a compare's arm, a sweep's point:
+    its N is that run's, not the study's)."""
+    from simbalance.core.study import games_played
+
+    label = getattr(stopped, "label", None)
+    if label is None:  # not a run of studies/run.play: its own count
+        return f"interrupted after {stopped.games_done:,} of {stopped.n:,} games"
+    return (f"interrupted after {games_played() + stopped.games_done:,} games in all; the run in play, {label}, "
+            f"had played {stopped.games_done:,} of its {stopped.n:,}")
 
 
 def check_out_file(target: Path) -> None:

@@ -140,16 +140,34 @@ class StudyParams:
 
 
 _STOP: contextvars.ContextVar[Callable[[], bool] | None] = contextvars.ContextVar("study_stop", default=None)
+# The games the study's finished runs played (studies/run.play adds each run's): an interrupted study
+# says how far the study got, not only the run it was stopped in (one arm of a compare).
+_PLAYED: contextvars.ContextVar[list[int] | None] = contextvars.ContextVar("study_played", default=None)
 
 
 @contextlib.contextmanager
 def stopping(stop: Callable[[], bool]):
-    """Inside, a stoppable study asks ``stop()`` between the chunks it plays (Ctrl-C, SIGTERM)."""
-    token = _STOP.set(stop)
+    """Inside, a stoppable study asks ``stop()`` between the chunks it plays (Ctrl-C, SIGTERM), and
+    its finished runs' games are counted (``games_played``)."""
+    token, played = _STOP.set(stop), _PLAYED.set([0])
     try:
         yield
     finally:
         _STOP.reset(token)
+        _PLAYED.reset(played)
+
+
+def count_played(games: int) -> None:
+    """A run of the study in play finished after ``games`` games (studies/run.play)."""
+    tally = _PLAYED.get()
+    if tally is not None:
+        tally[0] += games
+
+
+def games_played() -> int:
+    """The games of the study's runs that finished so far (0 outside ``stopping``)."""
+    tally = _PLAYED.get()
+    return 0 if tally is None else tally[0]
 
 
 def stop_requested() -> bool:

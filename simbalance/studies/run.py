@@ -18,12 +18,12 @@ from simbalance.analysis.metrics import json_records, jsonable
 from simbalance.analysis.robustness import StrongPlay, strong_play_findings
 from simbalance.core.aggregate import RunAggregate, contiguous_columns
 from simbalance.core.config import apply_overrides, flat_keys, get, load_config, toml_value
-from simbalance.core.errors import ConfigError, SimbalanceError
+from simbalance.core.errors import ConfigError, RunInterrupted, SimbalanceError
 from simbalance.core.execution import RunOptions, execute
 from simbalance.core.plan import RunPlan
 from simbalance.core.records import END_STALEMATE, END_TIMEOUT, END_WIN, records_to_frame, win_shares
 from simbalance.core.runner import ProgressFactory, ProgressFn
-from simbalance.core.study import Study, stop_requested
+from simbalance.core.study import Study, count_played, stop_requested
 from simbalance.core.variants import load_variant
 from simbalance.studies.cards import card_table
 from simbalance.studies.settings import RunSettings, plan_run
@@ -173,7 +173,13 @@ def play(plan: RunPlan, progress: ProgressFactory | None, label: str,
     plan = plan.ready(progress)  # the plan's steps first (a refit of the fitted evaluation), shown
     shown = progress(label) if progress is not None else None
     try:
-        return SimulationResult.from_plan(plan, progress=shown, options=options)
+        result = SimulationResult.from_plan(plan, progress=shown, options=options)
+    except RunInterrupted as stopped:  # the study's message names the run it was stopped in
+        stopped.label = label
+        raise
+    else:
+        count_played(result.n_played)
+        return result
     finally:
         if shown is not None and hasattr(shown, "close"):
             shown.close()
