@@ -482,10 +482,13 @@ def play_searched(G, S, seed, game, strat, par, scratch, log):
         play_out(G, S, strat, par, np.int64(-1), log)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def play_search_games(G, S, out, lo, hi, first_game, seed, lineups, slot_strategy, slot_params, strat, par, scratch):
     """``play_games`` with search players (with reference counting: the search's scratch is a
-    tuple of arrays handed down at every decision)."""
+    tuple of arrays handed down at every decision). Inlined into search_kernel: as a function of
+    its own, its compile optimized the whole search's machine code once more (numba optimizes
+    each compiled function with every function it calls linked in), 12 of aquaman's 88 CPU s of
+    compiling search_kernel (docs/architecture.md, "Tests")."""
     for i in range(lo, hi):
         play_one(G, S, out, i, first_game + i, seed, lineups, slot_strategy, slot_params, strat, par, None, scratch)
 
