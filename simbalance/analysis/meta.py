@@ -87,6 +87,10 @@ class MetaTable:
     seat_wins: np.ndarray  # float (C, n, P)
     seat_strategy: np.ndarray  # int (C, n, P)
 
+    def target_test(self, target) -> dict:
+        """A solve target on a metagame metric, judged on this table (stats.target_test asks it)."""
+        return meta_test(self, target)
+
     @property
     def k(self) -> int:
         return len(self.names)

@@ -673,13 +673,12 @@ def interval_test(estimate: Interval, low: float, high: float, lo_min: float, hi
 def target_test(agg: RunAggregate, target) -> dict:
     """One target on one run: the metric's value, its 95% interval, and ``p``: the smallest two-sided
     level at which its interval still lies inside the target's (at most 0.05: the 95% CI lies inside).
-    A metagame metric (is_meta) is read from the payoff table played on the rules (``agg`` a
-    MetaTable: analysis/meta.meta_test)."""
+    A metagame metric (is_meta) is read from the payoff table played on the rules: ``agg`` is then
+    an analysis/meta.MetaTable, which tests it itself (``MetaTable.target_test``: the core does not
+    import the metagame, which is built on the core)."""
     m, low, high = target.metric, target.low, target.high
     if is_meta(m):
-        from simbalance.analysis.meta import meta_test  # analysis/meta imports this module
-
-        return meta_test(agg, target)
+        return agg.target_test(target)
     lo_min, hi_max = natural_range(m, agg.players)
     if m == "balance":
         return balance_test(agg, low, high)
