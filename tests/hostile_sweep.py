@@ -42,7 +42,8 @@ class Source:
 SOURCES = (
     Source("tests/test_bad_inputs.py", None, ONE_LINE,
            ("test_bad_input_is_one_line_exit_2_and_leaves_nothing", "test_an_out_without_a_name_is_one_line_in_an_empty_folder",
-            "test_a_strategy_file_is_probed_before_it_is_trusted")),
+            "test_a_strategy_file_is_probed_before_it_is_trusted", "test_an_out_of_the_current_folder_with_the_users_files_is_one_line",
+            "test_an_out_of_4096_bytes_is_one_line")),
     Source("tests/cli/test_hostile_sweep.py", "numbers", ONE_LINE, ("test_a_number_not_in_ascii_digits_is_one_line",)),
     Source("tests/cli/test_hostile_sweep.py", "plug-ins", ONE_LINE,
            ("test_a_hostile_plugin_game_is_one_line_in_every_command",)),

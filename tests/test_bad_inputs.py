@@ -26,7 +26,7 @@ PLUGIN_EXITS = "import sys\nsys.exit(0)\n"
 def _setup(tmp_path, case: str) -> None:
     """Files some cases need, made before the command runs (they are not what the test checks)."""
     if case in ("out under a file", "baseline out under a file", "skill out is a file", "tune out is a file",
-                "new-game out is a file"):
+                "new-game out is a file", "issue 54: out is a file", "issue 54: compare out is a file"):
         (tmp_path / "afile").write_text("x")
     if case == "baseline out is a folder":
         (tmp_path / "adir").mkdir()
@@ -57,6 +57,17 @@ def _setup(tmp_path, case: str) -> None:
         text = (text.replace("[rules]\n", "[rules]\npick_kap = 5\n") if "rules" in case
                 else text.replace("[targets]\n", "[targets]\nbalanse_max = 0.9\n"))
         (tmp_path / ("typo.toml" if "rules" in case else "typo2.toml")).write_text(text)
+    if case in ("issue 54: out a link to the user's folder", "issue 54: compare out a link to the user's folder",
+                "issue 54: out a link to the user's empty folder"):
+        (tmp_path / "mine").mkdir()
+        if "empty" not in case:  # (empty: it was "exists, is not empty", and replacing it would remove the link)
+            (tmp_path / "mine" / "thesis.txt").write_text("mine")
+        (tmp_path / ("elink" if "empty" in case else "link")).symlink_to(tmp_path / "mine")
+    if case.startswith("issue 54: config file with only a rules table"):
+        (tmp_path / "rules.toml").write_text("[rules]\npick_cap = 5\n")
+    if case == "issue 54: config file value out of range":
+        text = open("configs/find-dr-evil.toml").read()
+        (tmp_path / "neg.toml").write_text(text.replace("pick_cap = 10000", "pick_cap = -3"))
     if case.startswith("issue 54: check a baseline"):
         import json
 
@@ -86,6 +97,12 @@ def _setup(tmp_path, case: str) -> None:
         mark(state, CHECKPOINT_FOLDER)  # a checkpoint folder simbalance wrote, whose checkpoint was damaged
         (state / "checkpoint.npz").write_bytes(b"PK\x03\x04 not a zip file at all")
 
+
+# A --out of about 4,085 bytes (the test's folder is some 60 to 90 bytes): within the 4,095 a path may
+# have, not with the names simbalance adds below it (it failed with "File name too long").
+DEEP = "{tmp}/" + ("c" * 200 + "/") * 19 + "d" * 200
+RUN_10 = ["run", "find-dr-evil", "--n", "10"]
+COMPARE_10 = ["compare", "find-dr-evil", "--arm", "a:rules.pick_cap=5", "--n", "10"]
 
 CASES = {
     # case: (arguments, the expected error's words)
@@ -198,8 +215,8 @@ CASES = {
     # issue 42 item 4: tracebacks that were
     "out empty": (["run", "find-dr-evil", "--n", "10", "--out", ""], "--out '.': give the run folder a name of its own"),
     "out name too long": (["run", "find-dr-evil", "--n", "10", "--out", "{tmp}/" + "x" * 300],
-                          "a name of 300 characters; each folder or file name may have at most 255"),
-    "new-game out name too long": (["new-game", "trick-race", "--out", "{tmp}/" + "x" * 300], "a name of 300 characters"),
+                          "a name of 300 bytes (in UTF-8); each folder or file name may have at most 255"),
+    "new-game out name too long": (["new-game", "trick-race", "--out", "{tmp}/" + "x" * 300], "a name of 300 bytes"),
     "markdown name too long": (["check", "configs/baselines/find-dr-evil.json", "--n", "10", "--markdown",
                                 "{tmp}/" + "x" * 300], "--markdown xxxx"),
     "config with 5,000 nested arrays": (["run", "find-dr-evil", "--n", "10", "--config", "{tmp}/deep.toml", "--out",
@@ -267,6 +284,39 @@ CASES = {
                                         "{tmp}/r"], "unknown config key 'rules.pick_kap' (did you mean rules.pick_cap?)"),
     "issue 54: config typo in targets": (["run", "find-dr-evil", "--n", "10", "--config", "{tmp}/typo2.toml", "--out",
                                           "{tmp}/r"], "unknown config key 'targets.balanse_max'"),
+    # --out of every kind (qa54's untried inputs), for `run` and a declared study: one line, nothing touched
+    "issue 54: out is a file": ([*RUN_10, "--out", "{tmp}/afile"], "--out {tmp}/afile: exists and is not a folder"),
+    "issue 54: compare out is a file": ([*COMPARE_10, "--out", "{tmp}/afile"],
+                                        "--out {tmp}/afile: exists and is not a folder"),
+    "issue 54: out the root": ([*RUN_10, "--out", "/"], "--out '/': give the run folder a name of its own"),
+    "issue 54: compare out the root": ([*COMPARE_10, "--out", "/"], "--out '/': give the run folder a name of its own"),
+    "issue 54: out a link to the user's folder": ([*RUN_10, "--out", "{tmp}/link"],
+                                                  "--out {tmp}/link: a symbolic link (to {tmp}/mine)"),
+    "issue 54: out a link to the user's empty folder": ([*RUN_10, "--out", "{tmp}/elink"],
+                                                        "give the folder itself, --out {tmp}/mine"),
+    "issue 54: compare out a link to the user's folder": ([*COMPARE_10, "--out", "{tmp}/link"],
+                                                          "--out {tmp}/link: a symbolic link (to {tmp}/mine)"),
+    "issue 54: out name with no room for simbalance's": ([*RUN_10, "--out", "{tmp}/" + "n" * 240],
+                                                        "a name of 240 bytes; simbalance writes '.<name>.writing-"),
+    "issue 54: compare out name with no room for simbalance's": ([*COMPARE_10, "--out", "{tmp}/" + "n" * 240],
+                                                                "give one of at most 237"),
+    "issue 54: compare out name too long": ([*COMPARE_10, "--out", "{tmp}/" + "x" * 256],
+                                            "a name of 256 bytes (in UTF-8)"),
+    "issue 54: out name too long in bytes": ([*RUN_10, "--out", "{tmp}/" + "\u00e9" * 200],
+                                             "a name of 400 bytes (in UTF-8)"),
+    "issue 54: out path with no room for simbalance's": ([*RUN_10, "--out", DEEP],
+                                                        "simbalance writes files up to 64 bytes deeper"),
+    "issue 54: compare out path with no room for simbalance's": ([*COMPARE_10, "--out", DEEP],
+                                                                "simbalance writes files up to 64 bytes deeper"),
+    # a config error named no file ("config key 'game.players' is missing"): every one names it (qa54)
+    "issue 54: config file with only a rules table": (["run", "find-dr-evil", "--n", "10", "--config",
+                                                       "{tmp}/rules.toml", "--out", "{tmp}/r"],
+                                                      "rules.toml: config key 'game.players' is missing"),
+    "issue 54: config file with only a rules table, compare": (
+        ["compare", "find-dr-evil", "--config", "{tmp}/rules.toml", "--arm", "a:rules.pick_cap=4", "--n", "10",
+         "--out", "{tmp}/c"], "rules.toml: config key 'game.players' is missing"),
+    "issue 54: config file value out of range": (["run", "find-dr-evil", "--n", "10", "--config", "{tmp}/neg.toml",
+                                                  "--out", "{tmp}/r"], "neg.toml: rules.pick_cap = -3: allowed"),
     "issue 54: check a baseline of engine version 99": (["check", "{tmp}/find-dr-evil.json", "--n", "10"],
                                                         "engine_version = 99, but this simbalance plays"),
     "issue 54: check a baseline of another kind": (["check", "{tmp}/kind.json", "--n", "10"],
@@ -298,7 +348,7 @@ def test_bad_input_is_one_line_exit_2_and_leaves_nothing(tmp_path, case):
     text = res.output.strip()
     assert res.exit_code == 2, (case, res.output, res.exception)
     assert len(text.splitlines()) == 1 and text.startswith("error: "), text
-    assert words in text, text
+    assert words.replace("{tmp}", str(tmp_path)) in text, text
     after = sorted(p.name for p in tmp_path.rglob("*"))
     assert after == before, f"{case}: left {set(after) - set(before)}"
 
@@ -313,6 +363,43 @@ def test_an_out_without_a_name_is_one_line_in_an_empty_folder(tmp_path, monkeypa
     line = res.output.strip()
     assert res.exit_code == 2 and line.startswith("error: --out ") and "a name of its own" in line, (line, res.exception)
     assert sorted(p.name for p in tmp_path.rglob("*")) == ["here"]
+
+
+STUDY_OUT = {"run": RUN_10, "compare": COMPARE_10}
+
+
+@pytest.mark.parametrize("command", ["compare", "run"])
+@pytest.mark.parametrize("out", [".", ""])
+def test_an_out_of_the_current_folder_with_the_users_files_is_one_line(tmp_path, monkeypatch, command, out):
+    """`--out .` (or `''`) where the user works: one line, exit 2, their files untouched."""
+    (tmp_path / "thesis.txt").write_text("mine")
+    (tmp_path / "notes").mkdir()
+    monkeypatch.chdir(tmp_path)
+    res = runner.invoke(app, [*STUDY_OUT[command], "--out", out])
+    line = res.output.strip()
+    assert res.exit_code == 2 and line.startswith("error: --out ") and "a name of its own" in line, (line, res.exception)
+    assert len(line.splitlines()) == 1
+    assert sorted(p.name for p in tmp_path.rglob("*")) == ["notes", "thesis.txt"]
+    assert (tmp_path / "thesis.txt").read_text() == "mine"
+
+
+@pytest.mark.parametrize("command", ["compare", "run"])
+@pytest.mark.parametrize("size", [4096, 4095, 4032])
+def test_an_out_of_4096_bytes_is_one_line(tmp_path, command, size):
+    """An --out of 4,096 bytes (more than a path may have: 4,095 and the closing zero) and of 4,095 or
+    4,032 (too long for the names simbalance writes below it): it was "File name too long (...)"
+    naming no option, after the play for compare. One line saying how long it may be, exit 2,
+    nothing made (not even the folders above it)."""
+    head = f"{tmp_path}/"
+    deep = head + ("c" * 200 + "/") * ((size - len(head)) // 201)
+    deep += "d" * (size - len(deep))
+    assert len(deep.encode()) == size and all(len(part) <= 255 for part in deep.split("/"))
+    res = runner.invoke(app, [*STUDY_OUT[command], "--out", deep])
+    line = res.output.strip()
+    assert res.exit_code == 2 and len(line.splitlines()) == 1 and line.startswith("error: --out"), (line, res.exception)
+    words = "at most 4,095" if size > 4095 else "simbalance writes files up to 64 bytes deeper"
+    assert f"a path of {size:,} bytes" in line and words in line, line
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_a_tiny_tournament_is_a_report_not_a_traceback(tmp_path):

@@ -18,15 +18,18 @@ import pandas as pd
 from simbalance.analysis.findings import LOW, MEDIUM, Finding, ci_text, pp, severity
 from simbalance.analysis.stats import (
     AGREES,
+    APART,
     OVERSTATES,
     REVERSED,
     UNDERSTATES,
     Interval,
-    say,
+    ranked,
     standard_error,
     standout,
     student_half,
     weigh,
+    weighed,
+    words,
 )
 from simbalance.core.spec import SELECTION_UNSAID
 
@@ -155,32 +158,37 @@ LOOK = {"strongest": " If that is more than the design means it to be, look at i
         "weakest": " A card its holder would rather not have: look at whether it is meant to be a burden."}
 
 
-def _standouts(ranked: pd.DataFrame, th: dict) -> list[Finding]:
+def _standouts(table: pd.DataFrame, th: dict) -> list[Finding]:
     """The strongest and the weakest card to hold, each named only when told apart from every other
     card after the multiplicity adjustment of stats.standout (never the same card for both);
     otherwise one finding: no card stands out, with the largest and the smallest value."""
-    best, worst = standout(ranked["value"].to_numpy(float), standard_error(ranked["ci_low"], ranked["ci_high"]))
+    estimates = table["value"].to_numpy(float)
+    errors = standard_error(table["ci_low"], table["ci_high"])
+    best, worst = standout(estimates, errors)
     out = []
-    for index, words in ((best, "strongest"), (worst, "weakest")):
+    for index, side, word in ((best, "most", "strongest"), (worst, "least", "weakest")):
         if index is None:
             continue
-        row = ranked.iloc[index]
-        sure = row["ci_low"] > 0 if words == "strongest" else row["ci_high"] < 0
+        row = table.iloc[index]
+        sure = row["ci_low"] > 0 if word == "strongest" else row["ci_high"] < 0
+        rank = ranked(estimates, errors, index, side, "card", claim=f"The {word} card to hold is {row['card']}")
         out.append(Finding(
-            f"card_value_{words}", severity(row["value"], _ci(row), th["card_effect_min"]) if sure else LOW,
-            f"The {words} card to hold is {row['card']}, told apart from each of the {len(ranked) - 1} others: "
+            f"card_value_{word}", severity(row["value"], _ci(row), th["card_effect_min"]) if sure else LOW,
+            f"{words(rank)}, told apart from each of the {len(table) - 1} others: "
             f"holding it rather than a card its holder could have held instead is worth {pp(row['value'])} of the "
             f"holder's win ({ci_text(*_ci(row), pp)}; {row['states']:,} states){'' if sure else ', not told apart from 0'}."
-            f"{LOOK[words] if sure and abs(row['value']) >= th['card_effect_min'] else ''}",
-            float(row["value"]), _ci(row), "#values"))
-    if best is None and worst is None and len(ranked) > 1:
-        hi, lo = ranked.loc[ranked["value"].idxmax()], ranked.loc[ranked["value"].idxmin()]
+            f"{LOOK[word] if sure and abs(row['value']) >= th['card_effect_min'] else ''}",
+            float(row["value"]), _ci(row), "#values", decided_by=(rank,)))
+    if best is None and worst is None and len(table) > 1:
+        none = ranked(estimates, errors, None, "most", "card")
+        hi, lo = table.loc[table["value"].idxmax()], table.loc[table["value"].idxmin()]
         out.append(Finding(
             "card_value_none_stands_out", LOW,
-            f"No card stands out: none of the {len(ranked)} cards' values is told apart from every other's (each "
-            f"compared with the {len(ranked) - 1} others, adjusted for the comparisons). The largest is "
+            f"{words(none).capitalize()}: none of the {len(table)} cards' values is told apart from every other's (each "
+            f"compared with the {len(table) - 1} others, adjusted for the comparisons). The largest is "
             f"{hi['card']}'s, {pp(hi['value'])} ({ci_text(*_ci(hi), pp)}), the smallest {lo['card']}'s, "
-            f"{pp(lo['value'])} ({ci_text(*_ci(lo), pp)}).", float(hi["value"]), _ci(hi), "#values"))
+            f"{pp(lo['value'])} ({ci_text(*_ci(lo), pp)}).", float(hi["value"]), _ci(hi), "#values",
+            decided_by=(none,)))
     return out
 
 
@@ -214,8 +222,8 @@ def card_value_findings(values: pd.DataFrame, beside: pd.DataFrame, decisions: p
         return [Finding("card_value_none", LOW, f"No card of {game} was held in enough sampled states to be valued "
                         "(at least 2 each): sample more states (--states).", None, None, "#values")]
     enough = pooled[pooled["states"] >= MIN_STATES]
-    ranked = enough if len(enough) else pooled  # a card seen in 5 states is no candidate for the strongest
-    out += _standouts(ranked, th)
+    candidates = enough if len(enough) else pooled  # a card seen in 5 states is no candidate for the strongest
+    out += _standouts(candidates, th)
     unchanged = pooled[pooled["unchanged"].astype(bool) & (pooled["states"] >= MIN_STATES)]
     if len(unchanged):
         one = len(unchanged) == 1
@@ -241,14 +249,16 @@ def card_value_findings(values: pd.DataFrame, beside: pd.DataFrame, decisions: p
         apart = apart.assign(gap=(apart["observed"] - apart["value"]).abs()).sort_values("gap", ascending=False)
         row = apart.iloc[0]
         more = f"; {len(apart) - 1} more card{'s' if len(apart) > 2 else ''} too" if len(apart) > 1 else ""
+        compared_cards = int(beside["verdict"].isin([OVERSTATES, UNDERSTATES, REVERSED, AGREES]).sum())
+        verdict = weighed(Interval(row["observed"], row["observed_ci_low"], row["observed_ci_high"]),
+                          Interval(row["value"], row["ci_low"], row["ci_high"]), "the table", compared_cards)
         out.append(Finding(
             "card_value_confounded", MEDIUM,
             f"{row['card']}: the card-impact table says {pp(row['observed'])}"
             f"{f' ({observed_kind})' if observed_kind else ''}, holding it is worth {pp(row['value'])} "
-            f"({ci_text(*_ci(row), pp)}): {say('the table', row['verdict'])} (the two differ beyond their intervals, "
-            f"adjusted for the {int(beside['verdict'].isin([OVERSTATES, UNDERSTATES, REVERSED, AGREES]).sum())} cards "
-            f"compared), {why_apart(row['verdict'], selection, observed_kind)}{more}.",
-            float(row["observed"] - row["value"]), None, "#beside"))
+            f"({ci_text(*_ci(row), pp)}): {words(verdict)} (the two differ beyond their intervals, "
+            f"adjusted for the {compared_cards} cards compared), {why_apart(verdict.verdict, selection, observed_kind)}"
+            f"{more}.", float(row["observed"] - row["value"]), None, "#beside", decided_by=(verdict,)))
     if decisions is not None and not decisions.empty:
         phases = decisions["phase"].unique()
         kinds = decisions[decisions["phase"] == (ALL if ALL in phases else phases[0])]
@@ -273,14 +283,22 @@ def card_value_findings(values: pd.DataFrame, beside: pd.DataFrame, decisions: p
                     f"The {row['kind']} decision matters little: its best option brings {pp(row['spread'])} of the "
                     f"mover's win over its worst ({ci_text(*_ci(row), pp)}; {n}; options never changed a play-out "
                     f"in {row['unchanged']:.0%} of them).", float(row["spread"]), _ci(row), "#decisions"))
-        sure = kinds[kinds["ci_low"] > 0]
-        if len(sure):
-            top = sure.loc[sure["spread"].idxmax()]
+        # "matters most" only of a kind told apart from every other kind (stats.standout: the largest
+        # of N spreads is otherwise the noisiest, not the one that matters most)
+        rivals = kinds[np.isfinite(kinds["ci_low"].astype(float)) & (kinds["ci_high"] > kinds["ci_low"])]
+        rivals = rivals.reset_index(drop=True)
+        if len(rivals) > 1 and (rivals["ci_low"] > 0).any():
+            index = int(rivals["spread"].astype(float).idxmax())
+            top = rivals.iloc[index]
+            rank = ranked(rivals["spread"].to_numpy(float), standard_error(rivals["ci_low"], rivals["ci_high"]),
+                          index, "most", "decision kind", claim=f"The {top['kind']} decision matters most")
+            said = (words(rank) if rank.verdict == APART else
+                    f"The {top['kind']} decision has the largest spread, {words(rank)} decision kind")
             out.append(Finding(
                 "decision_matters_most", LOW,
-                f"The {top['kind']} decision matters most: its best option brings {pp(top['spread'])} of the mover's "
+                f"{said}: its best option brings {pp(top['spread'])} of the mover's "
                 f"win over its worst ({ci_text(*_ci(top), pp)}; {top['decisions']:,} decisions).",
-                float(top["spread"]), _ci(top), "#decisions"))
+                float(top["spread"]), _ci(top), "#decisions", decided_by=(rank,)))
     return out
 
 

@@ -26,7 +26,18 @@ import numpy as np
 import pandas as pd
 
 from simbalance.analysis.labels import player
-from simbalance.analysis.stats import median_ranks, seat_gap, standard_error, standout, told_apart
+from simbalance.analysis.stats import (
+    ABOVE_EVERY,
+    APART,
+    Comparison,
+    compared,
+    median_ranks,
+    ranked,
+    seat_gap,
+    seats_apart,
+    standard_error,
+    words,
+)
 from simbalance.core.aggregate import wilson
 from simbalance.core.config import FINDINGS_DEFAULTS
 from simbalance.core.errors import ConfigError, did_you_mean
@@ -57,6 +68,12 @@ class Finding:
     # Whether the finding holds under strong play (`simbalance run GAME --robust`): ``{model, games,
     # holds, figure, ci, precision, reached}`` (analysis/robustness.strong_play_check); None: not checked.
     robustness: dict | None = None
+    # The comparisons that decide the sentence's comparative words (analysis/stats.Comparison: the
+    # core's rule, its verdict, the intervals it was read from): "the most", "the strongest",
+    # "overstates", "holds under strong play" each come from one, and tests read every verdict again
+    # from its inputs and find its words (stats.words) in the sentence. Empty: the sentence compares
+    # nothing, or only a figure with a threshold.
+    decided_by: tuple[Comparison, ...] = ()
 
     def to_dict(self) -> dict:
         out = asdict(self)
@@ -64,6 +81,10 @@ class Finding:
         del out["claim"], out["figure"]  # the sentence says them; findings.json keeps its fields
         if self.robustness is None:
             del out["robustness"]  # only a finding checked under strong play has one
+        if self.decided_by:
+            out["decided_by"] = [c.to_dict() for c in self.decided_by]
+        else:
+            del out["decided_by"]  # only a comparative sentence has one
         return out
 
 
@@ -131,9 +152,12 @@ def across(f: Finding, parts: dict[str, list[Finding]], whole: str, every: str,
     otherwise ``f``'s sentence, the parts that agree with their figures, and the parts that do not
     (``name_others``: with what they show instead; else the caller gives them their own sentence)."""
     agree = {name: g for name, found in parts.items() for g in found if same_claim(g, f)}
+    # the sentence repeats the parts' claims: it keeps the comparisons that decide them beside its own
+    quoted = [*agree.values()]
     if parts and len(agree) == len(parts):
         figures = _some([f"{f.figure} {whole}"] + [f"{g.figure} {name}" for name, g in agree.items()], most=5)
-        return elsewhere(replace(f, text=f"{whole[0].upper()}{whole[1:]} and {every}, {f.claim}: {figures}."))
+        return elsewhere(replace(f, text=f"{whole[0].upper()}{whole[1:]} and {every}, {f.claim}: {figures}.",
+                                 decided_by=_decided_by(f, quoted)))
     text = f"{whole[0].upper()}{whole[1:]}: {f.text}"
     if agree:  # (a tournament has dozens of lineups: a few are named, the rest counted)
         text += " The same " + _some([f"{name} ({g.figure})" for name, g in agree.items()]) + "."
@@ -141,10 +165,19 @@ def across(f: Finding, parts: dict[str, list[Finding]], whole: str, every: str,
     own = {name: next((g for g in parts[name] if g.kind == f.kind and g.claim), None) for name in others}
     if name_others and any(own.values()):
         text += " Not " + _some([f"{name}, where {g.claim} ({g.figure})" for name, g in own.items() if g]) + "."
+        quoted += [g for g in own.values() if g]
     lacking = [name for name in others if not any(g.kind == f.kind for g in parts[name])]
     if lacking:
         text += f" Not {_list(lacking)}."
-    return elsewhere(replace(f, text=text))
+    return elsewhere(replace(f, text=text, decided_by=_decided_by(f, quoted)))
+
+
+def _decided_by(f: Finding, quoted: list[Finding]) -> tuple[Comparison, ...]:
+    """``f``'s comparisons, then those of the parts' findings its sentence quotes, each once."""
+    out = list(f.decided_by)
+    for g in quoted:
+        out += [c for c in g.decided_by if c not in out]
+    return tuple(out)
 
 
 def ordered(findings: Iterable[Finding]) -> list[Finding]:
@@ -231,23 +264,12 @@ def seat_imbalance(summary: dict, th: dict, dig_in: str | None = "#win-rates") -
     # (analysis/stats.seat_gap).
     interval = seat_gap(rates[hi] * decided, rates[lo] * decided, decided)
     ci = (interval.low, interval.high)
+    # What it asserts: "the most" and "the least" only of a seat told apart from every other
+    # (stats.told_apart: the multiplicity rule of a strongest or weakest of N); otherwise only that
+    # the one wins more than the other.
+    apart = seats_apart(rates * decided, decided, hi, lo)
     return [Finding("seat_imbalance", severity(gap, ci, th["seat_gap_min"]), text, gap, ci, dig_in,
-                    claim=_extremes_claim(rates * decided, decided, hi, lo), figure=f"{pct(rates[hi])} and {pct(rates[lo])}")]
-
-
-def _extremes_claim(wins: np.ndarray, decided: int, hi: int, lo: int) -> str:
-    """What the seat finding asserts: "the most" and "the least" only of a seat told apart from
-    every other (stats.told_apart: the multiplicity rule of a strongest or weakest of N); otherwise
-    only that the one wins more than the other."""
-    most, least = told_apart(wins, decided, hi, most=True), told_apart(wins, decided, lo, most=False)
-    over = "of the games with a winner"
-    if most and least:
-        return f"{player(hi)} wins the most and {player(lo)} the least {over}"
-    if most:
-        return f"{player(hi)} wins the most {over}, more than {player(lo)}"
-    if least:
-        return f"{player(lo)} wins the least {over}, less than {player(hi)}"
-    return f"{player(hi)} wins more than {player(lo)} {over}"
+                    claim=words(apart), figure=f"{pct(rates[hi])} and {pct(rates[lo])}", decided_by=(apart,))]
 
 
 def median_ci(hist: pd.DataFrame | None) -> tuple[float, float] | None:
@@ -301,7 +323,7 @@ def no_end(summary: dict, th: dict, dig_in: dict[str, str] | None = None) -> lis
     unit = summary["length"].get("unit", "turns")
     dig_in = dig_in or {}
     out = []
-    for kind, key, words in (
+    for kind, key, what in (
             ("timeouts", "timeouts_max",
              f"never end: they hit the cap ({cap:,.0f} {unit}) and count as nobody's win" if cap else
              "never end: they hit the cap and count as nobody's win"),
@@ -310,9 +332,9 @@ def no_end(summary: dict, th: dict, dig_in: dict[str, str] | None = None) -> lis
         if share <= 0 or share < th[key]:
             continue
         ci = _share_ci(share, n)
-        out.append(Finding(kind, severity(share, ci, th[key]), f"{pct(share, 2 if share < 0.1 else 1)} of games {words} "
+        out.append(Finding(kind, severity(share, ci, th[key]), f"{pct(share, 2 if share < 0.1 else 1)} of games {what} "
                            f"({ci_text(*ci, fmt=lambda v: pct(v, 2))}).", share, ci, dig_in.get(kind),
-                           claim=f"games {words.split(':')[0]}", figure=f"{pct(share, 2)} of games"))
+                           claim=f"games {what.split(':')[0]}", figure=f"{pct(share, 2)} of games"))
     return out + loop_findings(summary, th)
 
 
@@ -339,7 +361,7 @@ def cards(summary: dict, th: dict, dig_in: str | None = "#cards") -> list[Findin
                 and np.isfinite(c["difference"])]  # a tiny run leaves a card's CI unknown
     strong = [c for c in measured
               if abs(c["difference"]) >= th["card_effect_min"] and (c["ci_low"] > 0 or c["ci_high"] < 0)]
-    for sign, words in ((1, "helps"), (-1, "hurts")):
+    for sign, verb in ((1, "helps"), (-1, "hurts")):
         side = sorted((c for c in strong if np.sign(c["difference"]) == sign),
                       key=lambda c: -abs(c["difference"]))
         if side:
@@ -348,18 +370,20 @@ def cards(summary: dict, th: dict, dig_in: str | None = "#cards") -> list[Findin
             # "most" only when told apart from every other card of its kind after the multiplicity
             # adjustment (analysis/stats.standout); otherwise it is the largest estimate, no more
             rivals = [c for c in measured if c["kind"] == top["kind"] and c["ci_high"] > c["ci_low"]]
-            ends = standout([c["difference"] for c in rivals],
-                            standard_error([c["ci_low"] for c in rivals], [c["ci_high"] for c in rivals]))
-            most = top in rivals and ends[0 if sign > 0 else 1] == rivals.index(top)
-            alone = len(rivals) < 2  # no other card to be told apart from: neither "most" nor "not told apart"
+            # no other card to be told apart from: neither "most" nor "not told apart"
+            rank = (ranked([c["difference"] for c in rivals],
+                           standard_error([c["ci_low"] for c in rivals], [c["ci_high"] for c in rivals]),
+                           rivals.index(top), "most" if sign > 0 else "least", "card",
+                           claim=f"{_card(top)} {verb} its holder most") if top in rivals and len(rivals) > 1 else None)
+            most = rank is not None and rank.verdict == APART
             out.append(Finding(
-                f"card_{words}", severity(top["difference"], (top["ci_low"], top["ci_high"]), th["card_effect_min"]),
-                f"{_card(top)} {words} its holder{' most' if most else ''}: win rate {pct(top['win_rate_with'])} with "
+                f"card_{verb}", severity(top["difference"], (top["ci_low"], top["ci_high"]), th["card_effect_min"]),
+                f"{_card(top)} {verb} its holder{' most' if most else ''}: win rate {pct(top['win_rate_with'])} with "
                 f"it, {pct(top['win_rate_without'])} without ({pp(top['difference'])}, "
                 f"{ci_text(top['ci_low'], top['ci_high'], pp)}; {top['kind']})"
-                f"{'' if most or alone else ', the largest such difference, not told apart from every other card'}"
+                f"{'' if rank is None or most else ', the largest such difference, ' + words(rank) + ' card'}"
                 f"{more}.",
-                top["difference"], (top["ci_low"], top["ci_high"]), dig_in))
+                top["difference"], (top["ci_low"], top["ci_high"]), dig_in, decided_by=(rank,) if rank else ()))
     never = [c for c in rows if c["seat_games_with"] == 0]
     null = [c for c in rows if c["seat_games_with"] > 0 and c["ci_low"] is not None
             and np.isfinite(c["ci_low"]) and -th["card_null_max"] <= c["ci_low"] and c["ci_high"] <= th["card_null_max"]]
@@ -407,17 +431,23 @@ def strategies(summary: dict, th: dict, players: int, dig_in: str | None = "#win
     fair = 1.0 / players
     best = max(rows, key=lambda r: r["win_rate_decided"])
     others = [r for r in rows if r is not best]
-    if best["decided_ci_low"] - fair >= th["dominance_margin"] and all(
-            best["decided_ci_low"] > r["decided_ci_high"] for r in others):
+    claim = f"{best['strategy']} wins more than every other strategy"
+
+    def interval(r: dict) -> list[float]:
+        return [float(r["win_rate_decided"]), float(r["decided_ci_low"]), float(r["decided_ci_high"])]
+
+    # above every other strategy and the fair share plus the margin, by intervals (stats.above_every)
+    apart = compared(ABOVE_EVERY, {"best": interval(best), "others": [interval(r) for r in others],
+                                   "floor": fair + th["dominance_margin"]}, "strategy", claim=claim)
+    if apart.verdict == APART:
         edge = (best["decided_ci_low"] - fair, best["decided_ci_high"] - fair)
         return [Finding(
             "dominant_strategy", severity(best["win_rate_decided"] - fair, edge, th["dominance_margin"]),
             f"{best['strategy']} wins more than every other strategy: {pct(best['win_rate_decided'])} of its seats "
             f"win ({ci_text(best['decided_ci_low'], best['decided_ci_high'])}), where {pct(fair)} is fair; next "
             f"best {max(others, key=lambda r: r['win_rate_decided'])['strategy']}.", best["win_rate_decided"],
-            (best["decided_ci_low"], best["decided_ci_high"]), dig_in,
-            claim=f"{best['strategy']} wins more than every other strategy",
-            figure=f"{pct(best['win_rate_decided'])} of its seats win")]
+            (best["decided_ci_low"], best["decided_ci_high"]), dig_in, claim=claim,
+            figure=f"{pct(best['win_rate_decided'])} of its seats win", decided_by=(apart,))]
     return []
 
 

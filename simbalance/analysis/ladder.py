@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from simbalance.analysis.findings import HIGH, LOW, MEDIUM, Finding, ci_text, ordered, pct
+from simbalance.analysis.stats import cleared
 from simbalance.analysis.tournament import head_to_head, seat_matrix
 
 LADDER_COLUMNS = ["budget", "name", "win_rate", "ci_low", "ci_high", "decided_seat_games", "games",
@@ -87,11 +88,14 @@ def ladder_findings(table: pd.DataFrame, search: str, budget_param: str, against
     beats = table[table["ci_low"] > fair]
     if len(beats):
         r = beats.iloc[0]
+        claim = f"{search} with {_budget(r['budget'], budget_param)} beats {against}"
         out.append(Finding(
             "search_beats_heuristic", LOW,
-            f"{search} with {_budget(r['budget'], budget_param)} beats {against}: {pct(r['win_rate'])} of its seats "
+            f"{claim}: {pct(r['win_rate'])} of its seats "
             f"win ({ci_text(r['ci_low'], r['ci_high'])}) where {pct(fair)} is fair. Balance measured with {against} "
-            "players may change under stronger play (simbalance robustness).", float(r["win_rate"]), (float(r["ci_low"]), float(r["ci_high"])), "#ladder"))
+            "players may change under stronger play (simbalance robustness).", float(r["win_rate"]),
+            (float(r["ci_low"]), float(r["ci_high"])), "#ladder",
+            decided_by=(cleared(r["win_rate"], r["ci_low"], r["ci_high"], fair, claim),)))
     elif len(table):
         r = table.sort_values("win_rate").iloc[-1]
         out.append(Finding(
@@ -99,7 +103,10 @@ def ladder_findings(table: pd.DataFrame, search: str, budget_param: str, against
             f"No budget of {search} beats {against}: the best, {_budget(r['budget'], budget_param)}, wins "
             f"{pct(r['win_rate'])} of its seats ({ci_text(r['ci_low'], r['ci_high'])}) where {pct(fair)} is fair. "
             "Either the heuristic plays this game well, or the search needs more budget or a better rollout.",
-            float(r["win_rate"]), (float(r["ci_low"]), float(r["ci_high"])), "#ladder"))
+            float(r["win_rate"]), (float(r["ci_low"]), float(r["ci_high"])), "#ladder",
+            decided_by=tuple(cleared(b["win_rate"], b["ci_low"], b["ci_high"], fair,
+                                     f"{search} with {_budget(b['budget'], budget_param)} beats {against}")
+                             for _, b in table.iterrows())))
     if yardstick is not None and "yard_games" in table:
         out.extend(_yardstick_findings(table[table["yard_games"] > 0], search, budget_param, yardstick))
     return ordered(out)
@@ -117,21 +124,25 @@ def _yardstick_findings(yard: pd.DataFrame, search: str, budget_param: str, yard
     wins = yard[yard["yard_ci_low"] > 0.5]
     out = []
     for _, r in loses.iterrows():
+        claim = f"{yardstick} beats {search} at {_budget(r['budget'], budget_param)}"
         out.append(Finding(
             "yardstick_beats_search", HIGH,
-            f"{yardstick} beats {search} at {_budget(r['budget'], budget_param)}: {search} takes only "
+            f"{claim}: {search} takes only "
             f"{pct(r['yard_share'])} of the wins between them ({ci_text(r['yard_ci_low'], r['yard_ci_high'])}), "
             f"where 50% is even, at the same budget per decision (flat's split evenly among the options, at least one "
             "play-out each: more than the budget where a decision has more options). The tree search is weaker than "
             "one-step lookahead here: a bug, or a game whose decisions the first step settles.",
-            float(r["yard_share"]), (float(r["yard_ci_low"]), float(r["yard_ci_high"])), "#ladder"))
+            float(r["yard_share"]), (float(r["yard_ci_low"]), float(r["yard_ci_high"])), "#ladder",
+            decided_by=(cleared(r["yard_share"], r["yard_ci_low"], r["yard_ci_high"], 0.5, claim, "below"),)))
     if len(wins):
         r = wins.iloc[-1]
         out.append(Finding(
             "search_beats_yardstick", LOW,
             f"{search} beats {yardstick} at the same budget at {', '.join(f'{int(b):,}' for b in wins['budget'])} "
             f"{budget_param} (head-to-head shares: {shares}; 50% is even): the tree search earns its cost.",
-            float(r["yard_share"]), (float(r["yard_ci_low"]), float(r["yard_ci_high"])), "#ladder"))
+            float(r["yard_share"]), (float(r["yard_ci_low"]), float(r["yard_ci_high"])), "#ladder",
+            decided_by=tuple(cleared(w["yard_share"], w["yard_ci_low"], w["yard_ci_high"], 0.5,
+                                     f"{search} beats {yardstick} at the same budget") for _, w in wins.iterrows())))
     elif not len(loses):
         r = yard.iloc[-1]
         out.append(Finding(

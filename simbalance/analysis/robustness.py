@@ -26,13 +26,24 @@ import pandas as pd
 from simbalance.analysis.findings import HIGH, LOW, MEDIUM, Finding, ordered, severity, thresholds
 from simbalance.analysis.labels import player
 from simbalance.analysis.stats import (
+    EFFECT_VERDICTS,
+    EFFECT_WORDS,
+    FLIPPED,
+    HOLDS,
+    LARGER,
     NAN_INTERVAL,
+    NOT_SETTLED,
     OVERSTATES,
+    SMALLER,
+    Comparison,
     Interval,
     difference,
+    effect_verdict,
+    held_up,
     say,
     seat_gap,
     told_apart,
+    words,
 )
 from simbalance.analysis.stats import REVERSED as GOES_THE_OTHER_WAY
 from simbalance.core.aggregate import RunAggregate, wilson
@@ -150,7 +161,7 @@ def seat_gap_conclusion(models: pd.DataFrame, seats: pd.DataFrame, search: tuple
     conclusion, topic "seat gap", its verdict the most serious of them (``SEAT_GAP_ORDER``)."""
     wins = {m: (g.sort_values("seat")["win_rate"].to_numpy(float) * float(g["decided_games"].iloc[0]),
                 float(g["decided_games"].iloc[0])) for m, g in seats.groupby("model", sort=False)}
-    said, verdicts = [], []
+    said, verdicts, decided_by = [], [], []  # decided_by: each verdict's comparison (stats.Comparison.to_dict)
     for strong_name in search:
         strong_wins, strong_n = wins[strong_name]
         for name in models["model"]:
@@ -161,19 +172,19 @@ def seat_gap_conclusion(models: pd.DataFrame, seats: pd.DataFrame, search: tuple
             run = seat_gap(w[hi], w[lo], n)
             strong = seat_gap(strong_wins[hi], strong_wins[lo], strong_n)
             apart = told_apart(strong_wins, strong_n, hi, most=True) and told_apart(strong_wins, strong_n, lo, most=False)
-            verdict = effect_verdict(run, strong, apart)
-            verdicts.append(verdict)
+            effect = held_up(run, strong, apart, strong_name)
+            verdicts.append(effect.verdict)
+            decided_by.append(effect.to_dict())
             said.append(f"all {name}'s gap ({player(hi)} minus {player(lo)}, {_signed(run.estimate)} points, 95% CI "
-                        f"{_signed(run.low)} to {_signed(run.high)}) is {verdict.replace('holds', 'held')} under "
-                        f"all {strong_name}, where it is {_signed(strong.estimate)} points (95% CI "
-                        f"{_signed(strong.low)} to {_signed(strong.high)})")
+                        f"{_signed(run.low)} to {_signed(run.high)}) {words(effect)}, where it is "
+                        f"{_signed(strong.estimate)} points (95% CI {_signed(strong.low)} to {_signed(strong.high)})")
     if not said:
         return []
     verdict = min(verdicts, key=SEAT_GAP_ORDER.index)
     text = ("The seat gap by effect size under strong play: " + "; ".join(said) + ". (A gap holds when it is clear "
             "of 0 the same way there with the same players best and worst, told apart; it is smaller when strong "
             "play rules out its size, reversed when it is clear of 0 the other way, not settled otherwise.)")
-    return [{"topic": "seat gap", "verdict": verdict, "text": text}]
+    return [{"topic": "seat gap", "verdict": verdict, "text": text, "decided_by": decided_by}]
 
 
 CONCLUSION_SEVERITY = {"flips": HIGH, "reversed": HIGH, "weaker": MEDIUM, "differs": MEDIUM, "smaller": MEDIUM,
@@ -193,7 +204,8 @@ def robustness_findings(conclusions: list[dict], models: pd.DataFrame, th: dict)
         out.append(Finding(kind + c["topic"].replace(" ", "_").replace("-", "_"), level,
                            c["text"] + (" A balance verdict on this holds only for the players it was measured "
                                         "with." if level != LOW else " The search sample cannot tell yet: play more "
-                                        "of its games (--search-n, --precision)."), dig_in="#models"))
+                                        "of its games (--search-n, --precision)."), dig_in="#models",
+                           decided_by=tuple(Comparison.from_dict(d) for d in c.get("decided_by", []))))
     if conclusions and not out:
         out.append(Finding("robust_to_players", LOW,
                            f"The seat conclusions hold under all {len(models)} player models. "
@@ -207,41 +219,12 @@ def robustness_findings(conclusions: list[dict], models: pd.DataFrame, th: dict)
 # A run's seat gap and its first-player effect are measured with the run's players, most often
 # heuristics. Under strong play (every seat the search player) the same effect, with its 95%
 # interval (analysis/stats: the seat gap with the multinomial covariance of the two shares), is
-# read against the run's own estimate (docs/findings.md, "Under strong play"):
-# - reversed: the run's interval and the strong-play interval exclude 0 on opposite sides;
-# - smaller: the strong-play interval excludes the run's estimate on the side of 0 (the run's
-#   players overstate it), whether or not it excludes 0;
-# - holds: the strong-play interval excludes 0 on the run's side (for the seat gap: and the same
-#   seats are the best and the worst there, each told apart from every other seat);
-# - larger: the run shows no effect (its interval crosses 0), the strong-play interval excludes 0
-#   (the run's players understate it);
-# - not settled: anything else (the sample cannot tell).
+# read against the run's own estimate by the statistics core's rule (stats.effect_verdict: holds,
+# smaller, larger, reversed, not settled; docs/findings.md, "Under strong play").
 
-HOLDS, SMALLER, LARGER, REVERSED, NOT_SETTLED = "holds", "smaller", "larger", "reversed", "not settled"
-VERDICTS = (HOLDS, SMALLER, LARGER, REVERSED, NOT_SETTLED)
-VERDICT_WORDS = {HOLDS: "Holds under strong play", SMALLER: "Smaller under strong play",
-                 LARGER: "Larger under strong play", REVERSED: "Reversed under strong play",
-                 NOT_SETTLED: "Not settled under strong play"}
-
-
-def effect_verdict(run: Interval, strong: Interval, apart: bool = True) -> str:
-    """The verdict on an effect measured in a run (``run``) under strong play (``strong``, the same
-    effect in the search sample): one of ``VERDICTS``, by the rules above. ``apart``: for the seat
-    gap, whether the run's best and worst seats are also the best and the worst under strong play,
-    told apart from the others (holds needs it)."""
-    if not np.isfinite(strong.low) or not np.isfinite(run.estimate):
-        return NOT_SETTLED
-    if not (run.above_zero or run.below_zero):
-        return LARGER if strong.above_zero or strong.below_zero else NOT_SETTLED
-    side = 1.0 if run.above_zero else -1.0
-    near, far = sorted((side * strong.low, side * strong.high))  # the strong interval on the run's side
-    if far < 0:
-        return REVERSED
-    if far < side * run.estimate:
-        return SMALLER
-    if near > 0 and apart:
-        return HOLDS
-    return NOT_SETTLED
+REVERSED = FLIPPED
+VERDICTS = EFFECT_VERDICTS
+VERDICT_WORDS = EFFECT_WORDS
 
 
 @dataclass(frozen=True)
@@ -318,6 +301,24 @@ def _check(sample: StrongPlay, verdict: str, topic: str, run: Interval, strong: 
             "figure": figure, "why": why, "precision": sample.precision, "reached": sample.reached}
 
 
+def _seat_effect(sample: StrongPlay, hi: int, lo: int, run: Interval) -> tuple[Comparison, bool, bool]:
+    """The comparison that decides the seat gap's verdict (stats.held_up: the run's gap ``hi - lo``
+    against the sample's, the same seats told apart there or not), and whether ``hi`` is told apart
+    as the seat that wins the most there and ``lo`` as the one that wins the least."""
+    wins, n = np.asarray(sample.seat_wins), sample.decided
+    strong = seat_gap(wins[hi], wins[lo], n) if n else NAN_INTERVAL
+    best, worst = (told_apart(wins, n, hi, most=True), told_apart(wins, n, lo, most=False)) if n else (False, False)
+    return held_up(run, strong, best and worst), best, worst
+
+
+def _run_gap(summary: dict) -> tuple[int, int, Interval]:
+    """The run's best seat, its worst, and the gap between them over its decided games."""
+    rates = np.array([s["win_rate_decided"] for s in summary["seats"]], dtype=float)
+    decided = float(summary["seats"][0].get("decided_games") or 0)
+    hi, lo = int(np.argmax(rates)), int(np.argmin(rates))
+    return hi, lo, seat_gap(rates[hi] * decided, rates[lo] * decided, decided)
+
+
 def seat_check(sample: StrongPlay, hi: int, lo: int, run: Interval) -> dict:
     """The verdict on the run's seat gap "``hi`` wins the most and ``lo`` the least" (``run``: the
     run's gap ``hi - lo`` over its decided games, with its interval) under strong play: the sample's
@@ -325,10 +326,8 @@ def seat_check(sample: StrongPlay, hi: int, lo: int, run: Interval) -> dict:
     apart there (stats.told_apart)."""
     if not sample.decided:
         return _check(sample, NOT_SETTLED, "seat gap", run, NAN_INTERVAL, "no game had a winner")
-    wins, n = np.asarray(sample.seat_wins), sample.decided
-    strong = seat_gap(wins[hi], wins[lo], n)
-    best, worst = told_apart(wins, n, hi, most=True), told_apart(wins, n, lo, most=False)
-    verdict = effect_verdict(run, strong, best and worst)
+    effect, best, worst = _seat_effect(sample, hi, lo, run)
+    strong, verdict = Interval(*effect.inputs["strong"]), effect.verdict
     r_hi, hi_lo, hi_hi = sample.seat(hi)
     r_lo, lo_lo, lo_hi = sample.seat(lo)
     figure = (f"{player(hi)} wins {100 * r_hi:.1f}% (95% CI {100 * hi_lo:.1f} to {100 * hi_hi:.1f}%), {player(lo)} "
@@ -391,11 +390,7 @@ def who_played(players_words: str) -> str:
 def seat_robustness(summary: dict, sample: StrongPlay) -> dict:
     """The verdict on the run's seat gap (its best seat minus its worst, over the decided games)
     under strong play: ``seat_check`` of the run's summary."""
-    seats = summary["seats"]
-    rates = np.array([s["win_rate_decided"] for s in seats], dtype=float)
-    decided = float(seats[0].get("decided_games") or 0)
-    hi, lo = int(np.argmax(rates)), int(np.argmin(rates))
-    return seat_check(sample, hi, lo, seat_gap(rates[hi] * decided, rates[lo] * decided, decided))
+    return seat_check(sample, *_run_gap(summary))
 
 
 def strong_play_findings(findings: list[Finding], summary: dict, sample: StrongPlay | None, players_words: str,
@@ -414,7 +409,9 @@ def strong_play_findings(findings: list[Finding], summary: dict, sample: StrongP
             check = seat_robustness(summary, sample)
             level = (severity(check["estimate"], tuple(check["ci"]), th["seat_gap_min"]) if check["ci"] is not None
                      else f.severity)
-            f = replace(f, text=f"{f.text} {strong_play_words(check, sample, who)}", robustness=check, severity=level)
+            effect, _, _ = _seat_effect(sample, *_run_gap(summary))  # the comparison behind the verdict's words
+            f = replace(f, text=f"{f.text} {strong_play_words(check, sample, who)}", robustness=check, severity=level,
+                        decided_by=(*f.decided_by, effect))
         elif f.kind == "seat_imbalance" and command:
             f = replace(f, text=f"{f.text} Measured with {players_words}; whether it holds under strong play: "
                                 f"{command}.")

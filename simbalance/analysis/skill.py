@@ -12,6 +12,7 @@ from __future__ import annotations
 import pandas as pd
 
 from simbalance.analysis.findings import HIGH, LOW, Finding, ci_text, ordered, pct
+from simbalance.analysis.stats import APART, cleared
 
 LUCK_EDGE = 0.01  # below one point of edge over random, a decision does not matter
 SOME_SKILL = 0.05
@@ -46,20 +47,25 @@ def skill_findings(agency: pd.DataFrame, restricted: pd.DataFrame, players: int,
     fair = 1.0 / players
     out = []
     for _, r in restricted.iterrows():
-        if r["ci_low"] > fair:
+        beats = cleared(r["win_rate"], r["ci_low"], r["ci_high"], fair, f"beats the full {r['against']}")
+        if beats.verdict == APART:
             out.append(Finding(
                 "restricted_wins", HIGH,
                 f"{r['strategy']} ({r['against']} with one ability taken away) beats the full {r['against']}: "
                 f"{pct(r['win_rate'])} of its seats win ({ci_text(r['ci_low'], r['ci_high'])}), where {pct(fair)} "
                 f"is fair. Not using that ability wins more.", float(r["win_rate"]),
-                (float(r["ci_low"]), float(r["ci_high"])), "#restricted"))
-    if has_decisions and len(agency) and (agency["ci_low"] <= fair).all():
+                (float(r["ci_low"]), float(r["ci_high"])), "#restricted", decided_by=(beats,)))
+    # each strategy against the fair share, by its interval: "no strategy beats random players" only
+    # when none is clear of it
+    each = tuple(cleared(r["win_rate"], r["ci_low"], r["ci_high"], fair, f"{r['strategy']} beats random players")
+                 for _, r in agency.iterrows())
+    if has_decisions and len(agency) and (agency["ci_low"] <= fair).all():  # (an unknown CI says nothing)
         best = agency.sort_values("win_rate", ascending=False).iloc[0]
         out.append(Finding(
             "decisions_do_not_matter", HIGH,
             f"No strategy beats random players: the best, {best['strategy']}, wins {pct(best['win_rate'])} "
             f"({ci_text(best['ci_low'], best['ci_high'])}) where {pct(fair)} is fair. Decisions do not matter.",
-            float(best["win_rate"]), (float(best["ci_low"]), float(best["ci_high"])), "#agency"))
+            float(best["win_rate"]), (float(best["ci_low"]), float(best["ci_high"])), "#agency", decided_by=each))
     strong = agency[agency["ci_low"] - fair >= th["dominance_margin"]] if len(agency) else agency
     if len(strong) and not out:
         best = strong.sort_values("win_rate", ascending=False).iloc[0]

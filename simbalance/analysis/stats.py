@@ -25,7 +25,12 @@
 - ``normal_half``, ``student_half``, ``median_ranks``: the half-widths and ranks of the normal,
   Student and order-statistic intervals the studies state (none computes its own).
 - ``weigh`` and ``say``: a claim's figure against the measurement that decides it, and its words
-  ("overstates", "understates", "goes the other way", "agrees").
+  ("overstates", "understates", "goes the other way", "agrees"); ``effect_verdict``: a run's effect
+  under strong play (holds, smaller, larger, reversed, not settled).
+- ``Comparison``, ``decide``, ``words``: what decides a finding's comparative claim, kept on the
+  finding (``Finding.decided_by``): the rule above that reads it, its verdict and the intervals it
+  was read from; ``words`` gives the only words a sentence may use for the verdict, and a test reads
+  every verdict again from its inputs (``recheck``) and finds its words in the sentence.
 - targets and bounds (``target_test``, ``judge``, ``judge_models``, ``verdict_of``): a metric in a
   range by its interval, for solve's targets, sweep's ``--target`` and check's ``[bounds]`` alike.
 
@@ -46,7 +51,8 @@ from simbalance.core.aggregate import Z95, RunAggregate, wilson
 from simbalance.core.config import FINDINGS_DEFAULTS
 
 __all__ = ["ALPHA", "AGREES", "FAILS", "MEETS", "OPEN", "OVERSTATES", "REVERSED", "UNDERSTATES",
-           "Interval", "balance_test", "clustered_difference", "clustered_share", "difference",
+           "Comparison", "Interval", "above_every", "beats_each", "cleared", "compared", "decide", "effect_verdict",
+           "held_up", "ranked", "recheck", "seats_apart", "weighed", "words", "balance_test", "clustered_difference", "clustered_share", "difference",
            "holm", "is_share", "judge", "judge_models", "median_ranks", "natural_range",
            "normal_half", "proportion_difference", "quantile", "say", "seat_gap", "shortfall", "standard_error",
            "standout", "student_half", "target_test", "told_apart", "verdict_of", "weigh", "wilson"]
@@ -276,6 +282,222 @@ def say(subject: str, verdict: str, plural: bool = False) -> str:
     return f"{subject} {word} it"
 
 
+
+# The strong-play verdicts of a run's effect (`run --robust`, `robustness`: docs/findings.md, "Under
+# strong play"): the run's estimate with its interval (``run``) against the same effect measured under
+# strong play (``strong``):
+# - reversed: the two intervals exclude 0 on opposite sides;
+# - smaller: the strong-play interval excludes the run's estimate on the side of 0 (the run's
+#   players overstate it), whether or not it excludes 0;
+# - holds: the strong-play interval excludes 0 on the run's side (for the seat gap: and the same
+#   seats are the best and the worst there, each told apart from every other seat: ``apart``);
+# - larger: the run shows no effect (its interval crosses 0), the strong-play interval excludes 0
+#   (the run's players understate it);
+# - not settled: anything else (the sample cannot tell).
+HOLDS, SMALLER, LARGER, FLIPPED, NOT_SETTLED = "holds", "smaller", "larger", "reversed", "not settled"
+EFFECT_VERDICTS = (HOLDS, SMALLER, LARGER, FLIPPED, NOT_SETTLED)
+EFFECT_WORDS = {HOLDS: "Holds under strong play", SMALLER: "Smaller under strong play",
+                LARGER: "Larger under strong play", FLIPPED: "Reversed under strong play",
+                NOT_SETTLED: "Not settled under strong play"}
+
+
+def effect_verdict(run: Interval, strong: Interval, apart: bool = True) -> str:
+    """The verdict on an effect measured in a run (``run``) under strong play (``strong``): one of
+    ``EFFECT_VERDICTS``, by the rules above."""
+    if not np.isfinite(strong.low) or not np.isfinite(run.estimate):
+        return NOT_SETTLED
+    if not (run.above_zero or run.below_zero):
+        return LARGER if strong.above_zero or strong.below_zero else NOT_SETTLED
+    side = 1.0 if run.above_zero else -1.0
+    near, far = sorted((side * strong.low, side * strong.high))  # the strong interval on the run's side
+    if far < 0:
+        return FLIPPED
+    if far < side * run.estimate:
+        return SMALLER
+    if near > 0 and apart:
+        return HOLDS
+    return NOT_SETTLED
+
+
+def above_every(best: Interval, others: list[Interval], floor: float = -math.inf) -> bool:
+    """Whether ``best`` is above every one of ``others`` and at least ``floor`` by intervals alone: its
+    low end above each other's high end and at least ``floor`` (a run's dominant strategy: the
+    strategies' shares of the same games covary, so disjoint 95% intervals are the test that holds
+    whatever their covariance)."""
+    return bool(best.low >= floor and all(best.low > o.high for o in others))
+
+
+def beats_each(shares: np.ndarray | list[float], errors: np.ndarray | list[float], even: float = 0.5,
+               alpha: float = ALPHA) -> bool:
+    """Whether one strategy's head-to-head ``shares`` (standard errors ``errors``) against each of the
+    N - 1 others are all above ``even`` at the two-sided Bonferroni level ``alpha / (N - 1)``:
+    ``standout``'s rule for the strongest of N, when each comparison is a share against an even one."""
+    shares, errors = np.asarray(shares, dtype=float), np.asarray(errors, dtype=float)
+    if not len(shares):
+        return False
+    return bool(np.all(shares - quantile(alpha / len(shares)) * errors > even))
+
+
+# ------------------------------------------------------------------- a claim and what decides it
+# A finding keeps the comparison that decides its claim (``Comparison``: the rule of this module
+# that reads it, the verdict, and the inputs it was read from), and its words come from the verdict
+# (``words``): a test re-reads every finding's verdict from its inputs and finds its words in the
+# sentence (tests/test_study_contract.py, tests/analysis/test_words.py). The rules:
+# - "weigh": a figure against the measurement that decides it (``weigh``; words ``say``);
+# - "effect": a run's effect under strong play (``effect_verdict``; words ``EFFECT_WORDS``);
+# - "told apart": a seat that wins the most or the least (``told_apart``; words: the seat claim);
+# - "standout": the strongest or the weakest of N, or none (``standout``; words: the claim when told
+#   apart, "not told apart from every other" when not, "no ... stands out" when none is);
+# - "above every": a strategy above every other and the fair share by intervals (``above_every``);
+# - "beats each": a strategy above an even share against each other head to head (``beats_each``).
+# - "clear of": one interval against a fixed value (an even 50%, the fair share): a search that
+#   "beats" the heuristic, a restricted strategy that "beats" the full one (``cleared``; words: the
+#   claim when the interval is wholly on its side; none of its own when not: the sentence may not
+#   make the claim).
+APART, NOT_APART, NONE_APART = "told apart", "not told apart", "none stands out"
+WEIGH, EFFECT, TOLD_APART, STANDOUT, ABOVE_EVERY, BEATS_EACH, CLEAR_OF = (
+    "weigh", "effect", "told apart", "standout", "above every", "beats each", "clear of")
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """What decides a finding's claim: ``rule`` (one of the rules above), its ``verdict``, the
+    ``inputs`` it was read from (plain numbers and lists: intervals as [estimate, low, high]), and
+    what the words name: ``subject`` (who is weighed: "the table"; what is ranked: "card"),
+    ``plural`` (its verb), ``claim`` (the words a told-apart verdict allows: "helps its holder
+    most")."""
+
+    rule: str
+    verdict: str
+    inputs: dict
+    subject: str = ""
+    plural: bool = False
+    claim: str = ""
+
+    def to_dict(self) -> dict:
+        return {"rule": self.rule, "verdict": self.verdict, "inputs": self.inputs, "subject": self.subject,
+                "plural": self.plural, "claim": self.claim, "words": words(self)}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> Comparison:
+        return cls(d["rule"], d["verdict"], d["inputs"], d.get("subject", ""), bool(d.get("plural")),
+                   d.get("claim", ""))
+
+
+def _interval(v) -> Interval:
+    return Interval(*(float(x) for x in v))
+
+
+def _listed(v: Interval) -> list[float]:
+    return [float(v.estimate), float(v.low), float(v.high)]
+
+
+def _seat_verdict(wins, n, hi, lo, alpha) -> str:
+    most, least = told_apart(wins, n, hi, True, alpha), told_apart(wins, n, lo, False, alpha)
+    return "most and least" if most and least else "most" if most else "least" if least else "neither"
+
+
+def _standout_verdict(estimates, errors, index, side, alpha) -> str:
+    best, worst = standout(estimates, errors, alpha)
+    if index is None:
+        return NONE_APART if best is None and worst is None else APART
+    return APART if (best if side == "most" else worst) == index else NOT_APART
+
+
+def decide(rule: str, inputs: dict) -> str:
+    """The verdict of ``rule`` read from ``inputs`` (a Comparison's): the one place a finding's
+    verdict is made, so a test can make it again."""
+    i = inputs
+    if rule == WEIGH:
+        return weigh(_interval(i["figure"]), _interval(i["reference"]), i.get("comparisons", 1), i.get("alpha", ALPHA))
+    if rule == EFFECT:
+        return effect_verdict(_interval(i["run"]), _interval(i["strong"]), i.get("apart", True))
+    if rule == TOLD_APART:
+        return _seat_verdict(i["wins"], i["n"], i["hi"], i["lo"], i.get("alpha", ALPHA))
+    if rule == STANDOUT:
+        return _standout_verdict(i["estimates"], i["errors"], i.get("index"), i.get("side", "most"),
+                                 i.get("alpha", ALPHA))
+    if rule == ABOVE_EVERY:
+        return APART if above_every(_interval(i["best"]), [_interval(o) for o in i["others"]],
+                                    i.get("floor", -math.inf)) else NOT_APART
+    if rule == CLEAR_OF:
+        low, high = float(i["interval"][1]), float(i["interval"][2])
+        return APART if (low > i["value"] if i.get("side", "above") == "above" else high < i["value"]) else NOT_APART
+    if rule == BEATS_EACH:
+        return APART if beats_each(i["shares"], i["errors"], i.get("even", 0.5), i.get("alpha", ALPHA)) else NOT_APART
+    allowed = (WEIGH, EFFECT, TOLD_APART, STANDOUT, ABOVE_EVERY, BEATS_EACH, CLEAR_OF)
+    raise ValueError(f"rule {rule!r}: allowed {', '.join(repr(r) for r in allowed)}")
+
+
+def compared(rule: str, inputs: dict, subject: str = "", plural: bool = False, claim: str = "") -> Comparison:
+    """The Comparison of ``rule`` over ``inputs``, its verdict made by ``decide``."""
+    return Comparison(rule, decide(rule, inputs), inputs, subject, plural, claim)
+
+
+def weighed(figure: Interval, reference: Interval, subject: str, comparisons: int = 1, plural: bool = False,
+            alpha: float = ALPHA) -> Comparison:
+    """``weigh`` as a Comparison: ``subject``'s figure against the reference ("the table")."""
+    return compared(WEIGH, {"figure": _listed(figure), "reference": _listed(reference), "comparisons": int(comparisons),
+                            "alpha": alpha}, subject, plural)
+
+
+def held_up(run: Interval, strong: Interval, apart: bool = True, subject: str = "") -> Comparison:
+    """``effect_verdict`` as a Comparison (nan in the inputs stays nan: not settled); ``subject``:
+    the strong player model when the words name it ("is smaller under all mcts@100")."""
+    return compared(EFFECT, {"run": _listed(run), "strong": _listed(strong), "apart": bool(apart)}, subject)
+
+
+def seats_apart(wins, n: float, hi: int, lo: int, alpha: float = ALPHA) -> Comparison:
+    """Seat ``hi`` the most and seat ``lo`` the least of ``n`` decided games (``told_apart`` each)."""
+    return compared(TOLD_APART, {"wins": [float(w) for w in wins], "n": float(n), "hi": int(hi), "lo": int(lo),
+                                 "alpha": alpha})
+
+
+def ranked(estimates, errors, index: int | None, side: str, subject: str, claim: str = "",
+           alpha: float = ALPHA) -> Comparison:
+    """Whether item ``index`` of N estimates is the strongest (``side`` "most") or the weakest
+    ("least"), told apart from every other (``standout``); ``index`` None: whether any is."""
+    return compared(STANDOUT, {"estimates": [float(e) for e in estimates], "errors": [float(e) for e in errors],
+                               "index": None if index is None else int(index), "side": side, "alpha": alpha},
+                    subject, claim=claim)
+
+
+def cleared(estimate: float, low: float, high: float, value: float, claim: str, side: str = "above") -> Comparison:
+    """Whether an interval lies wholly ``side`` ("above" or "below") ``value``, the claim it allows
+    ("X beats Y": a share above an even 50%)."""
+    return compared(CLEAR_OF, {"interval": [float(estimate), float(low), float(high)], "value": float(value),
+                               "side": side}, claim=claim)
+
+
+def words(c: Comparison) -> str:
+    """The words of a Comparison's verdict, the only ones a sentence may use for it: "the table
+    overstates it", "Smaller under strong play", "player 2 wins the most and player 1 the least of
+    the games with a winner", "helps its holder most" (a told-apart claim) or "not told apart from
+    every other", "no card stands out"."""
+    v = c.verdict
+    if c.rule == WEIGH:
+        return say(c.subject, v, c.plural)
+    if c.rule == EFFECT:
+        return f"is {v.replace(HOLDS, 'held')} under all {c.subject}" if c.subject else EFFECT_WORDS[v]
+    if c.rule == TOLD_APART:
+        from simbalance.analysis.labels import player
+
+        hi, lo, over = player(c.inputs["hi"]), player(c.inputs["lo"]), "of the games with a winner"
+        return {"most and least": f"{hi} wins the most and {lo} the least {over}",
+                "most": f"{hi} wins the most {over}, more than {lo}",
+                "least": f"{lo} wins the least {over}, less than {hi}",
+                "neither": f"{hi} wins more than {lo} {over}"}[v]
+    if c.rule == CLEAR_OF and v != APART:
+        return ""  # no words of its own: the sentence only may not make the claim
+    if c.inputs.get("index", 0) is None and v == NONE_APART:
+        return f"no {c.subject} stands out"
+    return c.claim if v == APART else "not told apart from every other"
+
+
+def recheck(c: Comparison) -> bool:
+    """Whether the verdict a Comparison states is the one its inputs give (nan is nan)."""
+    return decide(c.rule, c.inputs) == c.verdict
+
 # ------------------------------------------------------------------- targets and bounds, judged
 # A target ``METRIC in [LOW, HIGH]`` on one run, judged by its interval (solve's targets, sweep's
 # --target and check's [bounds] call the same functions, so a bound met in one is met in the
@@ -419,10 +641,44 @@ def _mean_test(agg: RunAggregate, low: float, high: float) -> dict:
             "p_out": _outside(low, high, 0.0, math.inf, p_low, p_high), "games": int(agg.n)}
 
 
+def is_meta(metric: str) -> bool:
+    """A metric of the metagame (issue 55): read from a payoff table (analysis/meta.MetaTable) played
+    on the rules, not from one run's aggregate: ``dominance`` and a target matrix's cells
+    (``cell:STRATEGY|FIELD``)."""
+    return metric == "dominance" or metric.startswith(CELL)
+
+
+CELL = "cell:"  # a target matrix's cell as a metric: ``cell:STRATEGY|FIELD``
+
+
+def interval_test(estimate: Interval, low: float, high: float, lo_min: float, hi_max: float) -> dict:
+    """A target on an estimate with a symmetric normal 95% interval (the metagame's: read game by
+    game): ``p`` the smallest two-sided level at which its interval still lies inside ``[low,
+    high]`` (p <= 0.05 exactly when the 95% interval does), ``p_out`` the smallest at which it lies
+    wholly outside; an edge at or past what the metric can take always holds, as for the others."""
+    est = estimate.estimate
+    se = float(standard_error(estimate.low, estimate.high))
+    if est != est:
+        return {"value": math.nan, "ci_low": math.nan, "ci_high": math.nan, "p": 1.0, "p_out": 1.0, "games": 0}
+    if se <= 0:  # no spread at all: the estimate is the value
+        p_low = 0.0 if low <= lo_min or est > low else 1.0
+        p_high = 0.0 if high >= hi_max or est < high else 1.0
+    else:
+        p_low = 0.0 if low <= lo_min else _phi(-(est - low) / se)
+        p_high = 0.0 if high >= hi_max else _phi(-(high - est) / se)
+    return {"value": est, "ci_low": estimate.low, "ci_high": estimate.high, "p": _two_sided(p_low, p_high),
+            "p_out": _outside(low, high, lo_min, hi_max, p_low, p_high)}
+
+
 def target_test(agg: RunAggregate, target) -> dict:
     """One target on one run: the metric's value, its 95% interval, and ``p``: the smallest two-sided
-    level at which its interval still lies inside the target's (at most 0.05: the 95% CI lies inside)."""
+    level at which its interval still lies inside the target's (at most 0.05: the 95% CI lies inside).
+    A metagame metric (is_meta) is read from the payoff table played on the rules: ``agg`` is then
+    an analysis/meta.MetaTable, which tests it itself (``MetaTable.target_test``: the core does not
+    import the metagame, which is built on the core)."""
     m, low, high = target.metric, target.low, target.high
+    if is_meta(m):
+        return agg.target_test(target)
     lo_min, hi_max = natural_range(m, agg.players)
     if m == "balance":
         return balance_test(agg, low, high)
@@ -511,13 +767,15 @@ def shortfall(tests: list[dict]) -> float:
 
 
 def is_share(metric: str) -> bool:
-    return metric in SHARE_METRICS or metric.startswith("win_rate_seat_")
+    return metric in SHARE_METRICS or metric.startswith("win_rate_seat_") or is_meta(metric)
 
 
 def natural_range(metric: str, players: int) -> tuple[float, float]:
     """The values a metric can take at all: an edge of a target at or past them always holds."""
     if metric == "first_player_advantage":
         return -1.0 / players, 1.0 - 1.0 / players
+    if metric == "dominance":  # the largest gain at the even mix: the gains average 0 there, so it is >= 0
+        return 0.0, 1.0
     if is_share(metric):
         return 0.0, 1.0
     return 0.0, math.inf

@@ -18,7 +18,18 @@ import numpy as np
 import pandas as pd
 
 from simbalance.analysis.findings import HIGH, MEDIUM, Finding, _list, ordered, pct, severity
-from simbalance.analysis.stats import MEETS, OPEN, judge, normal_half, standard_error, standout
+from simbalance.analysis.stats import (
+    APART,
+    MEETS,
+    OPEN,
+    Comparison,
+    judge,
+    normal_half,
+    ranked,
+    standard_error,
+    words,
+)
+from simbalance.analysis.stats import shortfall as stats_shortfall
 from simbalance.core.config import OPTIONAL_TABLES, get
 from simbalance.core.errors import ConfigError, did_you_mean
 
@@ -196,13 +207,17 @@ def judged(agg, targets: dict) -> dict:
 
 
 def shortfall(df: pd.DataFrame, targets: dict) -> pd.Series:
-    """How far each point misses the targets (0 = on target): balance points plus relative length."""
-    miss = (targets["balance_min"] - df["balance"]).clip(lower=0)
-    if "length_median" in targets:
-        lo, hi = targets["length_median"]
-        med = df["length_median"]
-        miss = miss + ((lo - med).clip(lower=0) + (med - hi).clip(lower=0)) / max(hi, 1.0)
-    return miss
+    """How far each point misses the targets (0 = on target), by the rule solve uses
+    (stats.shortfall: each miss relative to the edge it misses, so a range's far edge does not shrink
+    a miss of its near one; inf where no game had a winner)."""
+    def point(row) -> float:
+        tests = [{"value": float(row["balance"]), "low": targets["balance_min"], "high": 1.0}]
+        if "length_median" in targets:
+            lo, hi = targets["length_median"]
+            tests.append({"value": float(row["length_median"]), "low": lo, "high": hi})
+        return stats_shortfall(tests)
+
+    return df.apply(point, axis=1).astype(float) if len(df) else pd.Series(dtype=float)
 
 
 def describe_targets(targets: dict) -> str:
@@ -266,27 +281,30 @@ def sweep_findings(table: pd.DataFrame, keys: list[str], values: dict[str, list]
             step = sorted(vals)[1] - sorted(vals)[0]
             beyond = (f"{hi}:{hi + 4 * step:g}:{step:g}" if side == "top" else f"{max(lo - 4 * step, 0):g}:{lo}:{step:g}")
             others = "".join(f" --param {o}={','.join(str(v) for v in values[o])}" for o in keys if o != k)
+            said, rank = _best_words(table, best_index)
             out.append(Finding(
                 "best_at_edge", MEDIUM,
-                f"{_best_words(table, best_index)}, {setting}, is at the {side} edge of the grid for {k} ({lo} to "
+                f"{said}, {setting}, is at the {side} edge of the grid for {k} ({lo} to "
                 f"{hi}): the best setting may lie beyond it.", float(here), None,
-                f"simbalance sweep {game or 'GAME'} --param {k}={beyond}{others}"))
+                f"simbalance sweep {game or 'GAME'} --param {k}={beyond}{others}",
+                decided_by=(rank,) if rank else ()))
     return ordered(out)
 
 
-def _best_words(table: pd.DataFrame, best_index) -> str:
-    """How the closest point is named: "the best point" only when its balance is told apart from
-    every other point's (stats.standout, the multiplicity rule of a best of N); otherwise "the point
-    closest to the targets by its estimates", which noise may have picked among equals."""
+def _best_words(table: pd.DataFrame, best_index) -> tuple[str, Comparison | None]:
+    """How the closest point is named, and the comparison that decides it: "the best point" only
+    when its balance is told apart from every other point's (stats.standout, the multiplicity rule of
+    a best of N); otherwise "the point closest to the targets by its estimates", which noise may have
+    picked among equals."""
     if "balance_ci_low" not in table:
-        return "The best point"
+        return "The best point", None
     rows = table.reset_index(drop=True)
     where = list(table.index).index(best_index)
     errors = standard_error(rows["balance_ci_low"], rows["balance_ci_high"])
-    best, _ = standout(rows["balance"].to_numpy(float), errors)
-    if best == where:
-        return "The best point"
-    return "The point closest to the targets by its estimates (its balance not told apart from every other point's)"
+    rank = ranked(rows["balance"].to_numpy(float), errors, where, "most", "point", claim="The best point")
+    if rank.verdict == APART:
+        return words(rank), rank
+    return f"The point closest to the targets by its estimates (its balance {words(rank)} point's)", rank
 
 
 def _setting(table: pd.DataFrame, index, keys: list[str]) -> str:

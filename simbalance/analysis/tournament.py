@@ -21,7 +21,16 @@ import numpy as np
 import pandas as pd
 
 from simbalance.analysis.findings import Finding, across, ci_text, pct, seat_imbalance, severity
-from simbalance.analysis.stats import ALPHA, clustered_share, normal_half, quantile, standard_error
+from simbalance.analysis.stats import (
+    ALPHA,
+    APART,
+    BEATS_EACH,
+    Comparison,
+    clustered_share,
+    compared,
+    normal_half,
+    standard_error,
+)
 from simbalance.core.aggregate import RunAggregate
 from simbalance.core.records import seat_share
 
@@ -144,6 +153,7 @@ def tournament_findings(matchups: pd.DataFrame, names: list[str], th: dict, comm
         others = [o for o in names if o != name]
         if len(others) == 0 or len(rows) < len(others):
             continue
+        apart = beats_everyone(matchups, name, names)
         if strongest(matchups, names) == name:
             worst = rows.sort_values("h2h_share").iloc[0]
             edge = (float(worst["h2h_ci_low"]) - 0.5, float(worst["h2h_ci_high"]) - 0.5)  # over an even share
@@ -153,7 +163,7 @@ def tournament_findings(matchups: pd.DataFrame, names: list[str], th: dict, comm
                 f"against each, the lowest {pct(worst['h2h_share'])} against {worst['opponent']} "
                 f"({ci_text(worst['h2h_ci_low'], worst['h2h_ci_high'])}).",
                 float(worst["h2h_share"]), (float(worst["h2h_ci_low"]), float(worst["h2h_ci_high"])),
-                "#matchups"))
+                "#matchups", decided_by=(apart,)))
     return out
 
 
@@ -162,17 +172,22 @@ def strongest(matchups: pd.DataFrame, names: list[str], alpha: float = ALPHA) ->
     each of the N - 1 others at the two-sided Bonferroni level ``alpha / (N - 1)`` (stats.standout's
     rule: with N strategies of equal strength, one is named with probability at most ``alpha``);
     None when none is ("no strategy stands out")."""
-    if len(names) < 2:
-        return None
-    z = quantile(alpha / (len(names) - 1))
     for name in names:
-        rows = matchups[matchups["strategy"] == name]
-        if len(rows) < len(names) - 1:
-            continue
-        se = standard_error(rows["h2h_ci_low"], rows["h2h_ci_high"])
-        if np.all(rows["h2h_share"].to_numpy(float) - z * np.asarray(se) > 0.5):
+        if beats_everyone(matchups, name, names, alpha).verdict == APART:
             return name
     return None
+
+
+def beats_everyone(matchups: pd.DataFrame, name: str, names: list[str], alpha: float = ALPHA) -> Comparison:
+    """Whether ``name``'s head-to-head shares are above an even 50% against each of the others
+    (stats.beats_each), as the Comparison a finding keeps; not told apart when a matchup is missing."""
+    rows = matchups[matchups["strategy"] == name]
+    complete = len(names) > 1 and len(rows) >= len(names) - 1
+    shares = rows["h2h_share"].to_numpy(float) if complete else np.zeros(0)
+    errors = np.asarray(standard_error(rows["h2h_ci_low"], rows["h2h_ci_high"]), dtype=float) if complete else shares
+    return compared(BEATS_EACH, {"shares": [float(v) for v in shares], "errors": [float(v) for v in errors],
+                                 "even": 0.5, "alpha": alpha}, "strategy",
+                    claim=f"{name} beats every other strategy head to head")
 
 
 def seats_by_lineup(f: Finding, games: pd.DataFrame, players: int, lineups: np.ndarray, names: tuple[str, ...],

@@ -27,6 +27,7 @@ import pandas as pd
 
 from simbalance.analysis.findings import Finding, ci_text, ordered, pct, severity
 from simbalance.analysis.findings import pp as finding_pp  # one decimal, as every finding (pp below: two)
+from simbalance.analysis.stats import APART, cleared
 from simbalance.core.errors import ConfigError
 
 ELITE_SHARE = 0.25
@@ -215,10 +216,12 @@ def tune_findings(strategy: str, dominance: pd.DataFrame, players: int, margin: 
             f"{pct(worst['win_rate'])} of its seats (against {worst['against']}, "
             f"{ci_text(worst['ci_low'], worst['ci_high'])}) where {pct(fair)} is fair. Players will find it.",
             float(worst["win_rate"]), (float(worst["ci_low"]), float(worst["ci_high"])), "#dominance"))
-    if margin["ci_low"] > 0:
+    better = cleared(margin["diff"], margin["ci_low"], margin["ci_high"], 0.0,
+                     f"The tuned parameters beat {strategy}'s defaults")  # the paired gain's interval above 0
+    if better.verdict == APART:
         out.append(Finding(
             "tuned_better", severity(margin["diff"], (margin["ci_low"], margin["ci_high"]), dominance_margin),
-            f"The tuned parameters beat {strategy}'s defaults by {finding_pp(margin['diff'])} "
+            f"{better.claim} by {finding_pp(margin['diff'])} "
             f"({ci_text(margin['ci_low'], margin['ci_high'], pp)}).", float(margin["diff"]),
-            (float(margin["ci_low"]), float(margin["ci_high"])), "#parameters"))
+            (float(margin["ci_low"]), float(margin["ci_high"])), "#parameters", decided_by=(better,)))
     return ordered(out)

@@ -167,7 +167,8 @@ def load_config(game_id: str, path: str | Path | None = None) -> dict:
         source = deck["source"]
         found = deck_path(game_id, source) if isinstance(source, str) else None
         if found is None or not found.exists():
-            raise ConfigError(f"deck.source = {source!r}: no deck file {found or CONFIG_DIR / 'decks'}")
+            where = f"config file {cfg_path}: " if path is not None else ""
+            raise ConfigError(f"{where}deck.source = {source!r}: no deck file {found or CONFIG_DIR / 'decks'}")
         merged = read_toml(found)
         merged.update({k: v for k, v in deck.items()})
         cfg["deck"] = merged

@@ -13,7 +13,10 @@ guard: the command line's process starts the command again as its child and watc
   starts and ends, and that it is exiting normally (an ``atexit`` hook: every normal exit runs it,
   ``os._exit`` does not).
 - The child ends without saying so: an abrupt exit. The guard prints one line naming the plug-in
-  and exits 2 (the checkpoint ``<out>.partial`` keeps every finished chunk).
+  and exits 2, naming what is kept: a run's checkpoint ``<out>.partial`` keeps every finished chunk
+  (the child says where: ``keeps_checkpoint``); a study of block jobs (card-value, fit-eval, meta)
+  its finished parts in simbalance's cache (``keeps_parts``); another study none, so nothing. The lock files the
+  child held (``.<out>.lock``, it says which: ``holds_lock``) are removed, as its own exit would have.
 - A chunk takes longer than ``SIMBALANCE_CHUNK_SECONDS`` (default 900 s, far above any chunk of a
   built-in game: a chunk is a few seconds of play): the guard kills the child and prints one line
   naming the plug-in, exit 2.
@@ -32,12 +35,15 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import fcntl
+import json
 import os
 import select
 import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 GUARD_FD = "SIMBALANCE_GUARD_FD"  # in the child: the pipe it reports on
 CHUNK_SECONDS = "SIMBALANCE_CHUNK_SECONDS"
@@ -83,6 +89,29 @@ def chunk_started(first: int, size: int) -> None:
 
 def chunk_ended() -> None:
     _say("idle")
+
+
+def holds_lock(lock: Path, made: list[Path]) -> None:
+    """This process took the lock file ``lock`` (and made the folders ``made`` for it): if it ends
+    abruptly, the guard removes them (the OS has released the lock; the file would stay)."""
+    _say(f"lock {json.dumps([str(lock), [str(p) for p in made]])}")
+
+
+def released_lock(lock: Path) -> None:
+    _say(f"unlock {json.dumps(str(lock))}")
+
+
+def keeps_checkpoint(state_dir: Path) -> None:
+    """The command keeps its finished chunks in the checkpoint ``state_dir`` (`run`; a study keeps
+    none): the guard's line after an abrupt end names it, with the resume."""
+    _say(f"keeps {json.dumps(str(Path(state_dir).absolute()))}")
+
+
+def keeps_parts(folder: Path) -> None:
+    """The command keeps finished parts of a block job (card-value's states, fit-eval's games, meta's
+    compositions) in simbalance's cache folder ``folder``: the guard's line after an abrupt end says
+    so (the same command again plays only the rest)."""
+    _say(f"parts {json.dumps(str(Path(folder).absolute()))}")
 
 
 def chunk_seconds() -> float:
@@ -137,7 +166,8 @@ def supervise(argv: list[str]) -> int:
     env = {**os.environ, GUARD_FD: str(write_end)}
     child = subprocess.Popen([sys.executable, "-m", "simbalance.cli.main", *argv], env=env, pass_fds=(write_end,))
     os.close(write_end)
-    state = {"label": None, "chunk": None, "said_exit": False, "stopping": None, "sent": set()}
+    state = {"label": None, "chunk": None, "said_exit": False, "stopping": None, "sent": set(), "locks": {},
+             "keeps": None, "parts": []}
 
     def stopping(signum, _frame):
         state["sent"].add(signum)
@@ -165,20 +195,22 @@ def supervise(argv: list[str]) -> int:
         chunk = state["chunk"]
         if chunk is not None and now - chunk[0] > chunk[1]:
             _kill(child)
+            _release_locks(state)
             _line(f"{_who(state)}: a chunk of games (games {chunk[2]:,} to {chunk[2] + chunk[3] - 1:,}) did not "
-                  f"finish within {chunk[1]:g} s: does it loop? The run was stopped; its checkpoint keeps every "
-                  f"finished chunk ({CHUNK_SECONDS} sets the limit)")
+                  f"finish within {chunk[1]:g} s: does it loop? The command was stopped; {_kept(state)} "
+                  f"({CHUNK_SECONDS} sets the limit)")
             return 2
         # (only while a chunk plays: a child writing its output after the signal is let finish)
         if state["stopping"] is not None and chunk is not None and now - state["stopping"] > STOP_GRACE_S:
             _kill(child)
+            _release_locks(state)
             _line(f"{_who(state)}: did not stop within {STOP_GRACE_S:g} s of the signal (a chunk in play that "
-                  "does not end: does it loop?); the run was killed; its checkpoint keeps every finished chunk",
-                  prefix="stopped")
+                  f"does not end: does it loop?); the command was killed; {_kept(state)}", prefix="stopped")
             return 130
     child.wait()
     os.close(read_end)
     code = child.returncode
+    _release_locks(state)  # a child that ended normally released its own
     if code < 0:  # killed by a signal
         if -code in state["sent"] or -code == signal.SIGINT:
             return 130
@@ -188,13 +220,23 @@ def supervise(argv: list[str]) -> int:
     if state["said_exit"]:
         return code
     _line(f"{_who(state)}: the process ended abruptly (exit {code}) in the middle of the command, without "
-          "finishing it (a call of os._exit?); nothing was written but the checkpoint of finished chunks")
+          f"finishing it (a call of os._exit?); {_kept(state)}")
     return 2
 
 
 def _heard(state: dict, line: str) -> None:
     word, _, rest = line.partition(" ")
-    if word == "label":
+    if word == "lock":
+        lock, made = json.loads(rest)
+        state["locks"][lock] = made
+    elif word == "unlock":
+        state["locks"].pop(json.loads(rest), None)
+    elif word == "keeps":
+        state["keeps"] = json.loads(rest)
+    elif word == "parts":
+        if json.loads(rest) not in state["parts"]:
+            state["parts"].append(json.loads(rest))
+    elif word == "label":
         state["label"] = rest
     elif word == "chunk":
         first, size, seconds = rest.split()
@@ -203,6 +245,42 @@ def _heard(state: dict, line: str) -> None:
         state["chunk"] = None
     elif word == "exit":
         state["said_exit"] = True
+
+
+def _kept(state: dict) -> str:
+    """What the ended child kept: the checkpoint a run names (``keeps_checkpoint``), the finished
+    parts of a block job in simbalance's cache (``keeps_parts``), or nothing."""
+    if state["keeps"] is not None and (Path(state["keeps"]) / "checkpoint.npz").is_file():  # (none yet: nothing)
+        return (f"its checkpoint {state['keeps']} keeps every finished chunk (once fixed: simbalance run --resume "
+                f"{state['keeps']})")
+    parts = [folder for folder in state["parts"] if any(Path(folder).glob("part-*.npz"))]
+    if parts:
+        return (f"nothing was written to its output; its finished parts are kept in {', '.join(parts)} (once fixed, "
+                "the same command again plays only the rest)")
+    return "nothing was written"
+
+
+def _release_locks(state: dict) -> None:
+    """The lock files (and the folders made for them) an ended child held: the OS released its locks,
+    the files stay. Each is removed only when this process can take its lock (no other command holds
+    it), as the child would have on its way out (report/run_folder._unlock)."""
+    for lock, made in state["locks"].items():
+        try:
+            fd = os.open(lock, os.O_RDWR)
+        except OSError:
+            continue
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            continue  # another command holds it now
+        with contextlib.suppress(OSError):
+            os.unlink(lock)
+        os.close(fd)
+        for folder in made:  # deepest first; only when empty
+            with contextlib.suppress(OSError):
+                os.rmdir(folder)
+    state["locks"].clear()
 
 
 def _who(state: dict) -> str:

@@ -36,8 +36,10 @@ from pathlib import Path
 
 import simbalance.games as games_pkg
 from simbalance.core.config import set_config_dir_lookup
-from simbalance.core.errors import SimbalanceError, did_you_mean
-from simbalance.core.probe import probe_plugin_game, probing
+from simbalance.core.errors import SimbalanceError
+from simbalance.core.errors import did_you_mean
+from simbalance.core.probe import probe_plugin_game
+from simbalance.core.probe import probing
 from simbalance.core.spec import GameSpec
 
 ENTRY_POINT_GROUP = "simbalance.games"

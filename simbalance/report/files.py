@@ -11,7 +11,7 @@ from simbalance.core.errors import SimbalanceError
 from simbalance.core.paths import check_path_text
 
 NAME_MAX = 255  # the longest name of one file or folder on the file systems simbalance runs on
-PATH_MAX = 4096
+PATH_MAX = 4096  # bytes, the closing zero included (Linux's limits.h)
 
 
 def check_path_names(option: str, path: Path) -> None:
@@ -22,12 +22,12 @@ def check_path_names(option: str, path: Path) -> None:
     check_path_text(option, text)
     if not text.strip():
         raise SimbalanceError(f"{option} {text!r}: empty; give a file or folder name")
-    if len(os.fsencode(text)) > PATH_MAX:
-        raise SimbalanceError(f"{option}: a path of {len(text):,} characters; at most {PATH_MAX:,}")
+    if len(os.fsencode(text)) > PATH_MAX - 1:  # PATH_MAX counts the C string's closing zero
+        raise SimbalanceError(f"{option}: a path of {len(os.fsencode(text)):,} bytes; at most {PATH_MAX - 1:,}")
     for part in Path(text).parts:
         if len(os.fsencode(part)) > NAME_MAX:
-            raise SimbalanceError(f"{option} {part[:40]}...: a name of {len(part)} characters; each folder or file "
-                                  f"name may have at most {NAME_MAX}")
+            raise SimbalanceError(f"{option} {part[:40]}...: a name of {len(os.fsencode(part)):,} bytes (in UTF-8); "
+                                  f"each folder or file name may have at most {NAME_MAX}")
 
 
 def check_report_path(option: str, path: Path) -> None:

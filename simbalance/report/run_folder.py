@@ -27,6 +27,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from simbalance.core import plugin_guard
 from simbalance.core.aggregate import contiguous_columns
 from simbalance.core.errors import SimbalanceError
 from simbalance.core.faults import fault
@@ -39,7 +40,7 @@ from simbalance.core.owned import (
     remove_written_folder,
 )
 from simbalance.report import figures
-from simbalance.report.files import check_path_names
+from simbalance.report.files import NAME_MAX, PATH_MAX, check_path_names
 from simbalance.report.run_page import render_report
 from simbalance.version import __version__
 
@@ -104,6 +105,7 @@ def _lock(out: Path) -> tuple[int, list[Path]] | None:
     except OSError:
         os.close(fd)
         return None
+    plugin_guard.holds_lock(lock_file(out), made)  # a guarded command's abrupt end: the guard removes it
     return fd, made
 
 
@@ -116,6 +118,7 @@ def _remove_empty(folders: list[Path]) -> None:
 def _unlock(out: Path, fd: int, made: list[Path]) -> None:
     with contextlib.suppress(OSError):
         lock_file(out).unlink()
+    plugin_guard.released_lock(lock_file(out))
     os.close(fd)
     _remove_empty(made)
 
@@ -215,9 +218,36 @@ def check_out_dir(out: Path) -> None:
     check_path_names("--out", out)
     if out.name in ("", ".."):  # '', '.', '/', '..': the folder is written beside its place, then renamed into it
         raise SimbalanceError(f"--out {str(out)!r}: give the run folder a name of its own, e.g. --out reports/mine")
+    check_out_room(out)
+    if out.is_symlink():  # replaced whole, the link would go, not the folder it names: neither is ours
+        raise SimbalanceError(f"--out {out}: a symbolic link (to {os.readlink(out)}); simbalance writes a run folder "
+                              f"whole and would replace the link: give the folder itself, --out {out.resolve()}")
     if out.exists() and not out.is_dir():
         raise SimbalanceError(f"--out {out}: exists and is not a folder")
     check_replaceable(out)
+
+
+# What simbalance adds to --out's name beside it (``.NAME.writing-XXXXXXXX``, the longest: a lock,
+# ``NAME.partial``, ``.NAME.partial.new`` are shorter) and to its path below it (that folder, then
+# ``games/part-000001.parquet``, a temporary file's ``.tmp``): a path that fits the file system
+# must leave room for them, or the play ends in "File name too long" (a 4,096-byte --out did).
+OUT_NAME_ROOM = len(".") + len(".writing-XXXXXXXX")
+OUT_PATH_ROOM = 64
+
+
+def check_out_room(out: Path) -> None:
+    """Refuse an ``--out`` whose name, or absolute path, leaves no room for the names simbalance
+    adds to it, in one line saying how long it may be."""
+    name = len(os.fsencode(out.name))
+    if name + OUT_NAME_ROOM > NAME_MAX:
+        raise SimbalanceError(f"--out {out.name[:40]}...: a name of {name:,} bytes; simbalance writes "
+                              f"'.<name>.writing-XXXXXXXX' beside it, and a name may have at most {NAME_MAX} bytes: "
+                              f"give one of at most {NAME_MAX - OUT_NAME_ROOM}")
+    whole = len(os.fsencode(str(absolute_out(out))))
+    if whole + OUT_PATH_ROOM > PATH_MAX - 1:
+        raise SimbalanceError(f"--out: a path of {whole:,} bytes (from /); simbalance writes files up to "
+                              f"{OUT_PATH_ROOM} bytes deeper, and a path may have at most {PATH_MAX - 1:,}: give one "
+                              f"of at most {PATH_MAX - 1 - OUT_PATH_ROOM:,}")
 
 
 def manifest(result: SimulationResult, command: str | None) -> dict:

@@ -27,7 +27,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from simbalance.analysis.findings import thresholds
-from simbalance.core.config import apply_overrides, check_shares, load_config, override_list, require_int
+from simbalance.core.config import (
+    apply_overrides,
+    check_shares,
+    config_dir,
+    load_config,
+    override_list,
+    require_int,
+)
 from simbalance.core.errors import ConfigError, SimbalanceError
 from simbalance.core.lineup import resolve_lineup
 from simbalance.core.plan import RunPlan, check_n, check_search_budgets, check_seed, check_whole
@@ -213,28 +220,29 @@ def plan_run(
     cfg = apply_overrides(cfg, list(settings.overrides))
     if presets:
         cfg = {**cfg, "presets": {**cfg.get("presets", {}), **presets}}
-    thresholds(cfg)  # a broken [findings] table is an error before any game, not after
-    check_shares(cfg)  # ... and so is a percent written where a share is meant
-    if settings.players is not None:
-        cfg.setdefault("game", {})["players"] = settings.players
-    players = require_int(cfg, "game.players", spec.min_players, spec.max_players)
-    engine = spec.load()
-    lineup = resolve_lineup(cfg, engine.strategies, engine.strategy_params, players, strategies, rotate, every_lineup,
-                            user_strategy=strategy_file is not None)
-    check_search_budgets(lineup, engine.strategies)
-    kernel = engine.kernel_for(lineup)
-    if strategy_file is not None:
-        from simbalance.core.user_strategy import USER_STRATEGY_SEAT, user_strategy_kernel
+    with config_file_named(settings, spec.id):  # an error in a --config file's config names the file
+        thresholds(cfg)  # a broken [findings] table is an error before any game, not after
+        check_shares(cfg)  # ... and so is a percent written where a share is meant
+        if settings.players is not None:
+            cfg.setdefault("game", {})["players"] = settings.players
+        players = require_int(cfg, "game.players", spec.min_players, spec.max_players)
+        engine = spec.load()
+        lineup = resolve_lineup(cfg, engine.strategies, engine.strategy_params, players, strategies, rotate, every_lineup,
+                                user_strategy=strategy_file is not None)
+        check_search_budgets(lineup, engine.strategies)
+        kernel = engine.kernel_for(lineup)
+        if strategy_file is not None:
+            from simbalance.core.user_strategy import USER_STRATEGY_SEAT, user_strategy_kernel
 
-        if engine.searches(lineup):
-            raise SimbalanceError("--strategy-file: a plug-in and search players (mcts, flat) cannot share a run yet")
-        if USER_STRATEGY_SEAT not in lineup.slot_names:
-            raise SimbalanceError(f"--strategy-file: seat the function with the strategy name {USER_STRATEGY_SEAT!r}, "
-                                  f"e.g. --strategies {USER_STRATEGY_SEAT},random")
-        if not probing():  # the user's file plays a few games in a process of its own first
-            probe_user_strategy(spec.id, strategy_file, players)
-        kernel = user_strategy_kernel(engine, spec.id, strategy_file)
-    prepared = engine.prepare(cfg, players, bool(validate))
+            if engine.searches(lineup):
+                raise SimbalanceError("--strategy-file: a plug-in and search players (mcts, flat) cannot share a run yet")
+            if USER_STRATEGY_SEAT not in lineup.slot_names:
+                raise SimbalanceError(f"--strategy-file: seat the function with the strategy name {USER_STRATEGY_SEAT!r}, "
+                                      f"e.g. --strategies {USER_STRATEGY_SEAT},random")
+            if not probing():  # the user's file plays a few games in a process of its own first
+                probe_user_strategy(spec.id, strategy_file, players)
+            kernel = user_strategy_kernel(engine, spec.id, strategy_file)
+        prepared = engine.prepare(cfg, players, bool(validate))
     # the fit a search seat's cut play-outs use
     from simbalance.studies.evaluation import Refit, evaluation_fit
 
@@ -248,6 +256,24 @@ def plan_run(
                    strategy_file=strategy_file, backend=settings.backend, scheduler=settings.scheduler,
                    dask_timeout=settings.dask_timeout, search_eval=search_eval,
                    search_eval_source=search_eval_source, refit=refit)
+
+
+@contextlib.contextmanager
+def config_file_named(settings: RunSettings, game_id: str):
+    """A ConfigError about the config of a run from a ``--config`` file names that file (it said
+    "config key 'game.players' is missing" of a file that had only a [rules] table, naming nothing);
+    with the variants and ``--set`` keys that changed it, which may be where the value came from."""
+    try:
+        yield
+    except ConfigError as exc:
+        if settings.config is None or str(settings.config) in str(exc):
+            raise
+        changed = [f"--variant {v}" for v in settings.variants] + [f"--set {o}" for o in settings.overrides]
+        given = f" (with {', '.join(changed)})" if changed else ""
+        own = config_dir(game_id) / f"{game_id}.toml"
+        whole = ("; a --config file is the game's whole config, not changes to it: start from a copy of the game's "
+                 f"own, {own}" if "is missing" in str(exc) else "")
+        raise ConfigError(f"config file {settings.config}{given}: {exc}{whole}") from None
 
 
 def api_entry(study: Study) -> Callable:

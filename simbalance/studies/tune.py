@@ -11,7 +11,6 @@ builder), which stays a slot of its own. The reported set is the best candidate 
 from __future__ import annotations
 
 import itertools
-import time
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -42,7 +41,7 @@ from simbalance.core.records import seat_share
 from simbalance.core.rng import derive_seed
 from simbalance.core.runner import MAX_GAMES, MAX_GAMES_TEXT, ProgressFactory
 from simbalance.core.study import Study, StudyParams, option, stop_requested
-from simbalance.studies.run import SimulationResult
+from simbalance.studies.run import OneDisplay, SimulationResult
 from simbalance.studies.settings import RunSettings, api_entry
 
 MAX_GENERATIONS = 1000  # the cross-entropy method settles in tens of generations
@@ -194,20 +193,16 @@ def run_tune(settings: RunSettings, params: TuneParams, progress: ProgressFactor
     if total > MAX_GAMES:
         raise SimbalanceError(f"tune: {generations:,} generations of {population:,} candidates at {n:,} games each "
                               f"are {total:,} games; at most {MAX_GAMES_TEXT}")
-    played = {"games": 0, "start": time.perf_counter()}
-    shown = progress(f"tune {game}") if progress is not None else None
-    note = getattr(shown, "note", None)
+    # the whole search is one display: every run's games added to those of the runs before it
+    shown = OneDisplay(progress, f"tune {game}", total) if progress is not None else None
+    note = getattr(shown.shown, "note", None) if shown is not None else None
 
     try:
-        def run_progress(done: int, _count: int, _elapsed: float) -> None:
-            shown(played["games"] + done, total, time.perf_counter() - played["start"])
-
         def per_game_share(vector, run_seed, count, field_list):
             plan = settings.but(seed=run_seed).plan(count, strategies=[strategy] + field_list)
             plan = replace(plan, lineup=candidate_lineup(plan, infos, strategy, vector, field_list))
-            result = SimulationResult.from_plan(plan, progress=run_progress if shown is not None else None,
+            result = SimulationResult.from_plan(plan, progress=shown(game) if shown is not None else None,
                                                 options=RunOptions(stop=stop_requested))
-            played["games"] += count
             winners = result.games["winners"].to_numpy()
             share = np.zeros(count)
             for s in range(p):
@@ -240,7 +235,7 @@ def run_tune(settings: RunSettings, params: TuneParams, progress: ProgressFactor
         dominance = pd.DataFrame(rows, columns=["against", "win_rate", "ci_low", "ci_high", "edge", "edge_ci_low",
                                                 "edge_ci_high", "standing", "dominates", "seat_games"])
     finally:
-        if shown is not None and hasattr(shown, "close"):
+        if shown is not None:
             shown.close()
     return TuneResult(game, strategy, field_names, space.names, dict(zip(space.names, default.tolist(), strict=True)),
                       dict(zip(space.names, best.tolist(), strict=True)), history, float(default_share.mean()),

@@ -7,6 +7,7 @@ aggregator, so the summaries have exactly the shape and the statistics of a real
 import numpy as np
 import pandas as pd
 import pytest
+from claims import check_claims
 
 from simbalance.analysis import findings as F
 from simbalance.analysis.compare import compare_findings
@@ -369,6 +370,7 @@ def test_a_restricted_strategy_that_beats_the_full_one():
     found = skill_findings(agency, restricted, 4, TH)
     assert kinds(found) == ["restricted_wins"]
     assert found[0].text.startswith("builder-no-events (builder with one ability taken away) beats the full builder")
+    check_claims(found[0])
     fair = skill_rows([["builder-no-events", "builder", 0.22, 0.21, 0.23]])
     assert kinds(skill_findings(agency, fair, 4, TH)) == ["skill_matters"]
 
@@ -377,6 +379,7 @@ def test_decisions_that_do_not_matter():
     agency = skill_rows([["builder", "random", 0.25, 0.24, 0.26], ["bold", "random", 0.24, 0.23, 0.25]])
     found = skill_findings(agency, skill_rows([]), 4, TH)
     assert kinds(found) == ["decisions_do_not_matter"]
+    check_claims(found[0])  # "no strategy beats random players": none of the intervals clear of 25%
 
 
 def test_a_tuned_strategy_that_dominates():
@@ -385,6 +388,7 @@ def test_a_tuned_strategy_that_dominates():
     gain = {"diff": 0.04, "ci_low": 0.03, "ci_high": 0.05}
     found = tune_findings("builder", dominance, 4, gain, TH, 0.02)
     assert kinds(found) == ["dominant_strategy", "tuned_better"]
+    check_claims(found[1])
     assert "against builder" in found[0].text
     dominance["dominates"] = [True, False]
     none = {"diff": 0.0, "ci_low": -0.01, "ci_high": 0.01}
@@ -426,3 +430,20 @@ def test_a_seat_swing_of_20_points_is_high_and_a_small_length_change_low():
     found = {f.text.split()[1]: f for f in compare_findings(table, TH, identical={}, same_plan={}, changes={},
                                                             games=10_000, strategies="a")}
     assert found["start"].severity == F.HIGH and found["tricks"].severity == F.LOW
+
+
+def test_sweep_shortfall_is_solves_rule():
+    """A sweep ranks its points by the solver's shortfall (stats.shortfall): a miss relative to the edge
+    missed, so a range's far edge (length 4 to 99) does not shrink a miss of its near one. The old rule
+    divided by the range's upper edge: a median of 1 against 4:99 missed by 0.03, ranked above a balance
+    miss of 0.05."""
+    from simbalance.analysis.stats import shortfall as solve_shortfall
+    from simbalance.analysis.sweep import shortfall
+
+    table = pd.DataFrame({"balance": [0.95, 0.90, float("nan")], "length_median": [1.0, 10.0, 10.0]})
+    got = shortfall(table, {"balance_min": 0.95, "length_median": [4.0, 99.0]})
+    assert got[0] == pytest.approx(0.75)  # (4 - 1) / 4
+    assert got[1] == pytest.approx(0.05 / 0.95)
+    assert got[2] == float("inf")  # no game with a winner: no balance to meet
+    assert got[1] == pytest.approx(solve_shortfall([{"value": 0.90, "low": 0.95, "high": 1.0}]))
+    assert got[0] > got[1]  # the point that misses its length by three quarters is the further one

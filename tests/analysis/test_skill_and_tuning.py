@@ -56,3 +56,20 @@ def test_tuner_improves_a_deliberately_bad_parameter_set():
 def test_bad_tuning_requests(kwargs, message):
     with pytest.raises((SimbalanceError, ConfigError), match=message):
         tune("lady-actions-escape", n=100, generations=1, population=2, **kwargs)
+
+
+def test_tune_shows_its_whole_search_as_one_display_counted_up_to_its_total():
+    """tune's runs are one display (studies/run.OneDisplay, as meta's compositions): one label, the
+    games counted up across the runs, never backwards, to the search's total of games."""
+    labels, updates = [], []
+
+    def progress(label):
+        labels.append(label)
+        return lambda done, total, seconds: updates.append((done, total))
+
+    tune("lady-actions-escape", "flexible", 100, generations=1, population=2, seed=3,
+         ranges=["bg_weight=-1:1"], progress=progress)
+    assert labels == ["tune lady-actions-escape"]
+    done = [d for d, _ in updates]
+    assert done == sorted(done) and len({t for _, t in updates}) == 1
+    assert done[-1] == updates[-1][1]  # every game of the search counted: the bar ends full

@@ -16,6 +16,7 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 from typer.testing import CliRunner
 
@@ -78,6 +79,29 @@ def test_a_plugin_game_that_exits_abruptly_mid_run_is_one_line_exit_2(site, tmp_
     line = one_line(code, out)
     assert line.startswith(f"error: {GAME}: the process ended abruptly (exit 0)"), line
     assert not (tmp_path / "r").exists()
+    # the checkpoint the line names is the run's, resumable; the lock the process held is gone
+    assert f"simbalance run --resume {tmp_path / 'r.partial'}" in line, line
+    assert (tmp_path / "r.partial" / "checkpoint.npz").is_file() and not (tmp_path / ".r.lock").exists()
+
+
+STUDIES = {
+    "compare": ["compare", "hostile-game", "--arm", "cap:rules.pick_cap=500", "--n", "6000", "--threads", "1"],
+    "sweep": ["sweep", "hostile-game", "--param", "rules.pick_cap=400,500", "--n", "6000", "--threads", "1"],
+}
+
+
+@pytest.mark.parametrize("study", ["compare", "sweep"])
+def test_a_plugin_game_that_exits_abruptly_in_a_study_names_no_checkpoint_and_leaves_no_lock(site, tmp_path, study):
+    """``os._exit(0)`` inside a compare or a sweep: the line named "the checkpoint of finished chunks",
+    which these studies do not keep, and ``.o.lock`` stayed beside --out. One line naming the plug-in
+    and saying nothing was written, exit 2, no lock, nothing else left."""
+    work = tmp_path / "work"
+    work.mkdir()
+    code, out, _ = command(site, *STUDIES[study], "--out", str(work / "o"), does="exit")
+    line = one_line(code, out)
+    assert line.startswith(f"error: {GAME}: the process ended abruptly (exit 0)"), line
+    assert "checkpoint" not in line and "nothing was written" in line, line
+    assert sorted(p.name for p in work.iterdir()) == [], line
 
 
 def test_a_plugin_game_that_raises_from_game_3000_is_one_line(site, tmp_path):
@@ -203,3 +227,29 @@ def test_a_strategy_that_loops_in_its_first_whole_game_is_stopped(site, tmp_path
     line = one_line(code, out)
     assert line.startswith(f"error: --strategy-file {spec}: a chunk of games"), line
     assert "did not finish within 30 s" in line and not (tmp_path / "r").exists()
+
+
+def test_the_guards_line_names_the_finished_parts_a_block_study_keeps(tmp_path, monkeypatch):
+    """A study of block jobs (card-value, fit-eval, meta) keeps its finished parts in simbalance's cache:
+    after an abrupt end the guard's line named nothing kept ("nothing was written"). Each part saved
+    says its folder over the guard's pipe, and the line names it (and says nothing of a folder that
+    holds no part yet)."""
+    from simbalance.core import plugin_guard
+    from simbalance.core.blocks import BlockCheckpoint
+
+    read, write = os.pipe()
+    monkeypatch.setattr(plugin_guard, "_pipe", write)
+    kept = BlockCheckpoint(tmp_path / "blocks", "meta", {"seed": 1})
+    kept.save([{"wins": np.arange(3)}])
+    kept.save([{"wins": np.arange(3)}, {"wins": np.arange(2)}])
+    os.close(write)
+    state = {"keeps": None, "parts": []}
+    for line in os.read(read, 65536).decode().splitlines():
+        plugin_guard._heard(state, line)
+    os.close(read)
+    assert state["parts"] == [str(kept.folder.absolute())]  # once, however many saves
+    assert plugin_guard._kept(state) == (f"nothing was written to its output; its finished parts are kept in "
+                                         f"{kept.folder.absolute()} (once fixed, the same command again plays "
+                                         "only the rest)")
+    kept.remove()
+    assert plugin_guard._kept(state) == "nothing was written"

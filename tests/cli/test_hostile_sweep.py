@@ -153,6 +153,9 @@ def test_a_hostile_plugin_game_is_one_line_in_every_command(tmp_path, command, d
     assert lines[0].startswith("error: plug-in game 'hostile-game' (plug-in hostile-game 0.1): "), lines[0]
     assert PLUGIN_DOES[does] in lines[0], lines[0]
     assert not (tmp_path / "o").exists()
+    assert not (tmp_path / ".o.lock").exists()  # the guard removes a lock the ended command held (qa54)
+    if command != "run":  # a study keeps no checkpoint: the line must not send the user to one
+        assert "checkpoint" not in lines[0], lines[0]
 
 
 # ---------------------------------------------------------------- a kill of every study while it writes

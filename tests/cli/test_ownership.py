@@ -116,6 +116,43 @@ def test_resume_from_another_working_directory_writes_where_the_run_was_asked(tm
     assert json.loads((here / "r" / "manifest.json").read_text())["n"] == 5000
 
 
+def test_a_partial_moved_to_another_folder_finishes_beside_it(tmp_path, monkeypatch):
+    """A ``.partial`` moved elsewhere and resumed there (`--resume /new/r.partial`) ran to its OLD
+    --out. The run now finishes beside the checkpoint it was given, with a line saying so; the old
+    place, where the user has put something else since, is not touched; the games are those of an
+    uninterrupted run."""
+    old, new = tmp_path / "old", tmp_path / "new"
+    old.mkdir()
+    new.mkdir()
+    args = ["run", GAME, "--n", "5000", "--chunk-size", "1000"]
+    interrupted_run(monkeypatch, [*args, "--out", str(old / "r")], chunks=2)
+    (old / "r.partial").rename(new / "r.partial")
+    (old / "r").mkdir()
+    (old / "r" / "mine.txt").write_text("the user's")
+    res = runner.invoke(app, ["run", "--resume", str(new / "r.partial")])
+    assert res.exit_code == 0, res.output
+    assert f"the run finishes beside it, in {new / 'r'}" in " ".join(res.output.split())
+    assert (new / "r" / "report.html").is_file() and not (new / "r.partial").exists()
+    assert sorted(p.name for p in (old / "r").iterdir()) == ["mine.txt"]
+    assert sorted(p.name for p in old.iterdir()) == ["r"]  # no lock, no leftover at the old place
+    whole = runner.invoke(app, [*args, "--out", str(tmp_path / "whole"), "--quiet"])
+    assert whole.exit_code == 0, whole.output
+    assert (json.loads((new / "r" / "summary.json").read_text())
+            == json.loads((tmp_path / "whole" / "summary.json").read_text()))
+
+
+def test_a_checkpoint_folder_renamed_without_partial_is_refused_naming_both(tmp_path, monkeypatch):
+    """A checkpoint folder whose name no longer ends in `.partial` says nothing of where its run goes:
+    one line naming it and the folder the run was asked to write, exit 2; nothing written anywhere."""
+    out = tmp_path / "r"
+    interrupted_run(monkeypatch, ["run", GAME, "--n", "5000", "--chunk-size", "1000", "--out", str(out)], chunks=2)
+    (tmp_path / "r.partial").rename(tmp_path / "saved")
+    before = sorted(p.name for p in tmp_path.rglob("*"))
+    message = one_line_error(runner.invoke(app, ["run", "--resume", str(tmp_path / "saved")]))
+    assert f"--resume {tmp_path / 'saved'}" in message and f"asked to write {out}" in message, message
+    assert sorted(p.name for p in tmp_path.rglob("*")) == before
+
+
 def test_files_of_the_user_in_a_partial_folder_outlive_the_resume(tmp_path, monkeypatch):
     out = tmp_path / "r"
     interrupted_run(monkeypatch, ["run", GAME, "--n", "5000", "--chunk-size", "1000", "--out", str(out)], chunks=2)

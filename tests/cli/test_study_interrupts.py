@@ -224,3 +224,37 @@ def test_a_ctrl_c_while_the_folder_is_written_leaves_it_whole_and_still_exits_13
     assert "interrupted while its folder was written; it is whole" in " ".join(done.stderr.split())
     assert (out / page).is_file() and (out / "findings.json").is_file() and (out / "manifest.json").is_file()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
+
+
+@pytest.mark.parametrize("study", ["compare", "sweep"])
+def test_a_ctrl_c_after_the_first_run_counts_the_studys_games(study, tmp_path, monkeypatch):
+    """Ctrl-C once a compare's first arm (a sweep's first point) is played: the line counted the run in
+    play alone ("interrupted after 0 of 300 games", the study having played 300). It says the games
+    of the whole study, then the run in play's own count, named."""
+    import importlib
+    import re
+
+    args, module = SMALL[study][:2]
+    mod = importlib.import_module(module)
+    finished = []
+
+    def play_then_ctrl_c(*a, **k):
+        result = real_play(*a, **k)
+        finished.append(result.n_played)
+        if len(finished) == 1:
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.05)
+        return result
+
+    real_play = mod.play
+    monkeypatch.setattr(mod, "play", play_then_ctrl_c)
+    monkeypatch.chdir(tmp_path)
+    done = CliRunner().invoke(app, [*args, "--out", str(tmp_path / "out")])
+    assert done.exit_code == 130, done.output
+    line = " ".join(done.stderr.split())
+    said = re.search(r"interrupted after ([\d,]+) games in all; the run in play, (.+?), had played ([\d,]+) of its "
+                     r"([\d,]+); nothing written", line)
+    assert said is not None, line
+    in_all, in_run = (int(said.group(i).replace(",", "")) for i in (1, 3))
+    assert in_all == sum(finished) + in_run and in_all > in_run, (line, finished)
+    _nothing_written(tmp_path)

@@ -8,6 +8,7 @@ import json
 import numpy as np
 import pandas as pd
 import pytest
+from claims import check_claims
 
 from simbalance.analysis.findings import thresholds
 from simbalance.analysis.ladder import LADDER_COLUMNS, ladder_findings, pair_share
@@ -178,6 +179,9 @@ def test_the_seat_gap_under_strong_play_by_effect_size(strong, verdict, severity
     assert f"is {verdict.replace('holds', 'held')} under all mcts@100" in gap["text"]
     found = [f for f in robustness_findings([gap], models, TH) if "seat_gap" in f.kind]
     assert [f.severity for f in found] == ([severity] if severity else [])
+    for f in found:  # its verdict kept (stats.held_up) and read again from its intervals
+        assert [c.verdict for c in f.decided_by] == [verdict]
+        check_claims(f)
     assert "seat gap" not in by_topic(conclusions(models))  # without a search model: nothing to read
 
 
@@ -236,6 +240,11 @@ def test_the_yardstick_findings():
     assert len(lost) == 1 and lost[0].severity == "high" and lost[0].text.startswith("flat beats mcts at 8 iterations")
     unclear = ladder_findings(with_yardstick(base, [(0.5, 0.05), (0.52, 0.06), (0.55, 0.1)]), "mcts", "iterations",
                               "builder", 4, TH, yardstick="flat")
+    unbeaten = ladder_findings(ladder_table([0.22, 0.24, 0.25], [(0.58, 0.03), (0.6, 0.03)]), "mcts", "iterations",
+                               "builder", 4, TH)
+    assert "heuristic_unbeaten" in kinds(unbeaten)
+    for f in [*wins, *loses, *unclear, *unbeaten]:  # every "beats" decided by its interval (issue 52 item 4)
+        check_claims(f)
     assert {"yardstick_unclear"} == kinds(unclear) & {"search_beats_yardstick", "yardstick_beats_search",
                                                       "yardstick_unclear"}
 

@@ -16,27 +16,26 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simbalance.core.rng import next_u64, randint
+from simbalance.core.rng import next_u64
+from simbalance.core.rng import randint
 from simbalance.games.aquaman.search_nb import outcome  # noqa: F401  (part of the hooks)
-from simbalance.games.aquaman.state_nb import (
-    C_DECISION,
-    C_DECK,
-    C_DISC,
-    CARD_SUIT,
-    D_MISSION,
-    D_MISSION_CARD,
-    D_MISSION_SUIT,
-    D_REVEAL,
-    D_STEAL,
-    D_SWAP,
-    K_BOARD,
-    K_DECK,
-    K_HAND,
-    K_KNOWN,
-    R_PLAYERS,
-    V_HAND_N,
-    V_SUIT,
-)
+from simbalance.games.aquaman.state_nb import C_DECISION
+from simbalance.games.aquaman.state_nb import C_DECK
+from simbalance.games.aquaman.state_nb import C_DISC
+from simbalance.games.aquaman.state_nb import CARD_SUIT
+from simbalance.games.aquaman.state_nb import D_MISSION
+from simbalance.games.aquaman.state_nb import D_MISSION_CARD
+from simbalance.games.aquaman.state_nb import D_MISSION_SUIT
+from simbalance.games.aquaman.state_nb import D_REVEAL
+from simbalance.games.aquaman.state_nb import D_STEAL
+from simbalance.games.aquaman.state_nb import D_SWAP
+from simbalance.games.aquaman.state_nb import K_BOARD
+from simbalance.games.aquaman.state_nb import K_DECK
+from simbalance.games.aquaman.state_nb import K_HAND
+from simbalance.games.aquaman.state_nb import K_KNOWN
+from simbalance.games.aquaman.state_nb import R_PLAYERS
+from simbalance.games.aquaman.state_nb import V_HAND_N
+from simbalance.games.aquaman.state_nb import V_SUIT
 
 HOLDING = "in the seat's hand"
 SWAPPED = ("the card changes places with a card drawn uniformly among those the seat cannot place (the others' hand "

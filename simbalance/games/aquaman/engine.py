@@ -26,15 +26,28 @@ import sys
 
 import numpy as np
 
-from simbalance.core.config import get, require_bool, require_choice, require_int, seat_compensation
+from simbalance.core.config import get
+from simbalance.core.config import require_bool
+from simbalance.core.config import require_choice
+from simbalance.core.config import require_int
+from simbalance.core.config import seat_compensation
 from simbalance.core.errors import ConfigError
-from simbalance.core.records import MAX_SEATS, record_dtype
-from simbalance.core.spec import CardSwap, Engine
+from simbalance.core.records import MAX_SEATS
+from simbalance.core.records import record_dtype
+from simbalance.core.spec import CardSwap
+from simbalance.core.spec import Engine
 from simbalance.core.whole_game import PROGRESS_FIELDS
-from simbalance.games.aquaman import card_value_nb, play_nb, search_nb, state_nb, validate_nb
-from simbalance.games.aquaman.replay import replay, trace
-from simbalance.games.aquaman.report import figures, summarize
-from simbalance.players import SEARCH_PARAMS, SEARCH_STRATEGIES
+from simbalance.games.aquaman import card_value_nb
+from simbalance.games.aquaman import play_nb
+from simbalance.games.aquaman import search_nb
+from simbalance.games.aquaman import state_nb
+from simbalance.games.aquaman import validate_nb
+from simbalance.games.aquaman.replay import replay
+from simbalance.games.aquaman.replay import trace
+from simbalance.games.aquaman.report import figures
+from simbalance.games.aquaman.report import summarize
+from simbalance.players import SEARCH_PARAMS
+from simbalance.players import SEARCH_STRATEGIES
 
 # card-value: how a player's own choices can link holding a card to winning (core/spec.CardSwap.selection;
 # None: the deal and the play hand cards out blind)

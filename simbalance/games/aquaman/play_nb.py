@@ -19,120 +19,128 @@ import numpy as np
 from numba import njit
 
 from simbalance.core.kernel import begin_game
-from simbalance.core.records import END_INVALID, END_STALEMATE, END_TIMEOUT, END_WIN
+from simbalance.core.records import END_INVALID
+from simbalance.core.records import END_STALEMATE
+from simbalance.core.records import END_TIMEOUT
+from simbalance.core.records import END_WIN
 from simbalance.core.rng import seed_game
-from simbalance.core.whole_game import PROGRESS_SIZE, write_progress
-from simbalance.games.aquaman.rules_nb import (
-    activation_ends,
-    begin_turn,
-    companion_keeps,
-    end_turn,
-    fight_begins,
-    fight_ends,
-    fight_round,
-    first_turn,
-    foe_chosen,
-    foe_targets,
-    game_over,
-    land,
-    mission_card_chosen,
-    mission_chosen,
-    mission_phase,
-    mission_suit_chosen,
-    next_mission_card,
-    opponents_at,
-    plot_chosen,
-    plot_targets,
-    power_chosen,
-    power_next_swap,
-    rest,
-    rest_discard_chosen,
-    reveal_chosen,
-    second_reveal,
-    setup_game,
-    steal_chosen,
-    strangeness_chosen,
-    strangeness_targets,
-    swap_chosen,
-    swim,
-    swim_chosen,
-)
-from simbalance.games.aquaman.search_nb import determinize, evaluate, features, observe, outcome, policy
-from simbalance.games.aquaman.state_nb import (
-    AQUAMAN,
-    C_ACT_RANK,
-    C_DECISION,
-    C_FIGHT_A,
-    C_FIGHT_B,
-    C_REFILLS,
-    C_RESULT,
-    C_SEEN,
-    C_STEP,
-    C_SUIT,
-    C_TO_MOVE,
-    C_TRACK,
-    C_TURN,
-    CARD_RANK,
-    CARD_SUIT,
-    COMPANION,
-    D_COMPANION,
-    D_FOE,
-    D_MISSION,
-    D_MISSION_CARD,
-    D_MISSION_SUIT,
-    D_OPPONENT,
-    D_PLOT,
-    D_POWER,
-    D_REST,
-    D_REVEAL,
-    D_STEAL,
-    D_STRANGE,
-    D_SWAP,
-    D_SWIM,
-    FOE,
-    K_BUF,
-    K_HAND,
-    LOCATION,
-    PLOT,
-    POWER,
-    R_NDICE,
-    R_NSUITS,
-    R_PLAYERS,
-    RESULT_INVALID,
-    RESULT_STALEMATE,
-    SEA_CREATURE,
-    ST_FIGHTS,
-    ST_FOE_HITS,
-    ST_STOLEN,
-    ST_TAKEN,
-    ST_USE,
-    ST_WON,
-    STEP_ACTIVATED,
-    STEP_END_TURN,
-    STEP_FIGHT_END,
-    STEP_LAND,
-    STEP_MISSION,
-    STEP_MISSION_CARDS,
-    STEP_POWER_SWAPS,
-    STEP_REST,
-    STEP_REVEAL,
-    STEP_REVEAL_B,
-    STEP_SWIM,
-    STEP_TURN,
-    STRANGENESS,
-    V_HAND_N,
-    V_MISSIONS,
-    V_POS,
-    V_SUIT,
-    X_CAND,
-    X_REACH,
-    X_SUITS,
-    Game,
-    new_state,
-    reachable,
-)
+from simbalance.core.whole_game import PROGRESS_SIZE
+from simbalance.core.whole_game import write_progress
+from simbalance.games.aquaman.rules_nb import activation_ends
+from simbalance.games.aquaman.rules_nb import begin_turn
+from simbalance.games.aquaman.rules_nb import companion_keeps
+from simbalance.games.aquaman.rules_nb import end_turn
+from simbalance.games.aquaman.rules_nb import fight_begins
+from simbalance.games.aquaman.rules_nb import fight_ends
+from simbalance.games.aquaman.rules_nb import fight_round
+from simbalance.games.aquaman.rules_nb import first_turn
+from simbalance.games.aquaman.rules_nb import foe_chosen
+from simbalance.games.aquaman.rules_nb import foe_targets
+from simbalance.games.aquaman.rules_nb import game_over
+from simbalance.games.aquaman.rules_nb import land
+from simbalance.games.aquaman.rules_nb import mission_card_chosen
+from simbalance.games.aquaman.rules_nb import mission_chosen
+from simbalance.games.aquaman.rules_nb import mission_phase
+from simbalance.games.aquaman.rules_nb import mission_suit_chosen
+from simbalance.games.aquaman.rules_nb import next_mission_card
+from simbalance.games.aquaman.rules_nb import opponents_at
+from simbalance.games.aquaman.rules_nb import plot_chosen
+from simbalance.games.aquaman.rules_nb import plot_targets
+from simbalance.games.aquaman.rules_nb import power_chosen
+from simbalance.games.aquaman.rules_nb import power_next_swap
+from simbalance.games.aquaman.rules_nb import rest
+from simbalance.games.aquaman.rules_nb import rest_discard_chosen
+from simbalance.games.aquaman.rules_nb import reveal_chosen
+from simbalance.games.aquaman.rules_nb import second_reveal
+from simbalance.games.aquaman.rules_nb import setup_game
+from simbalance.games.aquaman.rules_nb import steal_chosen
+from simbalance.games.aquaman.rules_nb import strangeness_chosen
+from simbalance.games.aquaman.rules_nb import strangeness_targets
+from simbalance.games.aquaman.rules_nb import swap_chosen
+from simbalance.games.aquaman.rules_nb import swim
+from simbalance.games.aquaman.rules_nb import swim_chosen
+from simbalance.games.aquaman.search_nb import determinize
+from simbalance.games.aquaman.search_nb import evaluate
+from simbalance.games.aquaman.search_nb import features
+from simbalance.games.aquaman.search_nb import observe
+from simbalance.games.aquaman.search_nb import outcome
+from simbalance.games.aquaman.search_nb import policy
+from simbalance.games.aquaman.state_nb import AQUAMAN
+from simbalance.games.aquaman.state_nb import C_ACT_RANK
+from simbalance.games.aquaman.state_nb import C_DECISION
+from simbalance.games.aquaman.state_nb import C_FIGHT_A
+from simbalance.games.aquaman.state_nb import C_FIGHT_B
+from simbalance.games.aquaman.state_nb import C_REFILLS
+from simbalance.games.aquaman.state_nb import C_RESULT
+from simbalance.games.aquaman.state_nb import C_SEEN
+from simbalance.games.aquaman.state_nb import C_STEP
+from simbalance.games.aquaman.state_nb import C_SUIT
+from simbalance.games.aquaman.state_nb import C_TO_MOVE
+from simbalance.games.aquaman.state_nb import C_TRACK
+from simbalance.games.aquaman.state_nb import C_TURN
+from simbalance.games.aquaman.state_nb import CARD_RANK
+from simbalance.games.aquaman.state_nb import CARD_SUIT
+from simbalance.games.aquaman.state_nb import COMPANION
+from simbalance.games.aquaman.state_nb import D_COMPANION
+from simbalance.games.aquaman.state_nb import D_FOE
+from simbalance.games.aquaman.state_nb import D_MISSION
+from simbalance.games.aquaman.state_nb import D_MISSION_CARD
+from simbalance.games.aquaman.state_nb import D_MISSION_SUIT
+from simbalance.games.aquaman.state_nb import D_OPPONENT
+from simbalance.games.aquaman.state_nb import D_PLOT
+from simbalance.games.aquaman.state_nb import D_POWER
+from simbalance.games.aquaman.state_nb import D_REST
+from simbalance.games.aquaman.state_nb import D_REVEAL
+from simbalance.games.aquaman.state_nb import D_STEAL
+from simbalance.games.aquaman.state_nb import D_STRANGE
+from simbalance.games.aquaman.state_nb import D_SWAP
+from simbalance.games.aquaman.state_nb import D_SWIM
+from simbalance.games.aquaman.state_nb import FOE
+from simbalance.games.aquaman.state_nb import K_BUF
+from simbalance.games.aquaman.state_nb import K_HAND
+from simbalance.games.aquaman.state_nb import LOCATION
+from simbalance.games.aquaman.state_nb import PLOT
+from simbalance.games.aquaman.state_nb import POWER
+from simbalance.games.aquaman.state_nb import R_NDICE
+from simbalance.games.aquaman.state_nb import R_NSUITS
+from simbalance.games.aquaman.state_nb import R_PLAYERS
+from simbalance.games.aquaman.state_nb import RESULT_INVALID
+from simbalance.games.aquaman.state_nb import RESULT_STALEMATE
+from simbalance.games.aquaman.state_nb import SEA_CREATURE
+from simbalance.games.aquaman.state_nb import ST_FIGHTS
+from simbalance.games.aquaman.state_nb import ST_FOE_HITS
+from simbalance.games.aquaman.state_nb import ST_STOLEN
+from simbalance.games.aquaman.state_nb import ST_TAKEN
+from simbalance.games.aquaman.state_nb import ST_USE
+from simbalance.games.aquaman.state_nb import ST_WON
+from simbalance.games.aquaman.state_nb import STEP_ACTIVATED
+from simbalance.games.aquaman.state_nb import STEP_END_TURN
+from simbalance.games.aquaman.state_nb import STEP_FIGHT_END
+from simbalance.games.aquaman.state_nb import STEP_LAND
+from simbalance.games.aquaman.state_nb import STEP_MISSION
+from simbalance.games.aquaman.state_nb import STEP_MISSION_CARDS
+from simbalance.games.aquaman.state_nb import STEP_POWER_SWAPS
+from simbalance.games.aquaman.state_nb import STEP_REST
+from simbalance.games.aquaman.state_nb import STEP_REVEAL
+from simbalance.games.aquaman.state_nb import STEP_REVEAL_B
+from simbalance.games.aquaman.state_nb import STEP_SWIM
+from simbalance.games.aquaman.state_nb import STEP_TURN
+from simbalance.games.aquaman.state_nb import STRANGENESS
+from simbalance.games.aquaman.state_nb import V_HAND_N
+from simbalance.games.aquaman.state_nb import V_MISSIONS
+from simbalance.games.aquaman.state_nb import V_POS
+from simbalance.games.aquaman.state_nb import V_SUIT
+from simbalance.games.aquaman.state_nb import X_CAND
+from simbalance.games.aquaman.state_nb import X_REACH
+from simbalance.games.aquaman.state_nb import X_SUITS
+from simbalance.games.aquaman.state_nb import Game
+from simbalance.games.aquaman.state_nb import new_state
+from simbalance.games.aquaman.state_nb import reachable
 from simbalance.games.aquaman.strategies_nb import decide
-from simbalance.players.common_nb import is_legal, is_search, new_search, search_capacity
+from simbalance.players.common_nb import is_legal
+from simbalance.players.common_nb import is_search
+from simbalance.players.common_nb import new_search
+from simbalance.players.common_nb import search_capacity
 from simbalance.players.search_nb import search
 
 # ---------------------------------------------------------------- the rules between two decisions
@@ -474,10 +482,13 @@ def play_searched(G, S, seed, game, strat, par, scratch, log):
         play_out(G, S, strat, par, np.int64(-1), log)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def play_search_games(G, S, out, lo, hi, first_game, seed, lineups, slot_strategy, slot_params, strat, par, scratch):
     """``play_games`` with search players (with reference counting: the search's scratch is a
-    tuple of arrays handed down at every decision)."""
+    tuple of arrays handed down at every decision). Inlined into search_kernel: as a function of
+    its own, its compile optimized the whole search's machine code once more (numba optimizes
+    each compiled function with every function it calls linked in), 12 of aquaman's 88 CPU s of
+    compiling search_kernel (docs/architecture.md, "Tests")."""
     for i in range(lo, hi):
         play_one(G, S, out, i, first_game + i, seed, lineups, slot_strategy, slot_params, strat, par, None, scratch)
 

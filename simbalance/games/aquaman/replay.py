@@ -9,7 +9,10 @@ from simbalance.core.config import get
 from simbalance.core.errors import ConfigError
 from simbalance.core.replay import trace_with_log
 from simbalance.games.aquaman import state_nb as e
-from simbalance.games.aquaman.play_nb import kernel, search_kernel, trace_game, trace_search_game
+from simbalance.games.aquaman.play_nb import kernel
+from simbalance.games.aquaman.play_nb import search_kernel
+from simbalance.games.aquaman.play_nb import trace_game
+from simbalance.games.aquaman.play_nb import trace_search_game
 
 DIRECTION_NAMES = ("up", "down", "left", "right")
 

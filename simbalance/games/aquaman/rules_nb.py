@@ -27,158 +27,157 @@ from numba import njit
 
 from simbalance.core import whole_game
 from simbalance.core.records import MAX_SEATS
-from simbalance.core.rng import randint, shuffle
-from simbalance.games.aquaman.state_nb import (
-    AQUAMAN,
-    C_ACT_CARD,
-    C_ACT_RANK,
-    C_BEST,
-    C_DECISION,
-    C_DECK,
-    C_DICE,
-    C_DISC,
-    C_FIGHT_A,
-    C_FIGHT_B,
-    C_MISSION_ROUND,
-    C_MOVER,
-    C_PICKED,
-    C_PLOT,
-    C_PROGRESS,
-    C_RESULT,
-    C_REVEAL_A,
-    C_REVEALS,
-    C_SEEN,
-    C_SLOT,
-    C_STAMP,
-    C_STEP,
-    C_SUIT,
-    C_SWAPS,
-    C_TO_MOVE,
-    C_TRACK,
-    C_TURN,
-    C_WINNER,
-    CARD_RANK,
-    CARD_SUIT,
-    COMPANION,
-    D_COMPANION,
-    D_FOE,
-    D_MISSION,
-    D_MISSION_CARD,
-    D_MISSION_SUIT,
-    D_OPPONENT,
-    D_PLOT,
-    D_POWER,
-    D_REST,
-    D_REVEAL,
-    D_STEAL,
-    D_STRANGE,
-    D_SWAP,
-    D_SWIM,
-    EV_ACTIVATE,
-    EV_BOARD,
-    EV_DEAL,
-    EV_DISC,
-    EV_DRAW,
-    EV_EMPTY,
-    EV_FIGHT,
-    EV_FIGHT_END,
-    EV_FOE,
-    EV_INVALID,
-    EV_KEEP,
-    EV_LOCATION,
-    EV_MISSION,
-    EV_MOVE,
-    EV_NO_REVEAL,
-    EV_PLOT,
-    EV_REVEAL,
-    EV_ROLL,
-    EV_SEA,
-    EV_SEE,
-    EV_STALEMATE,
-    EV_STEAL,
-    EV_STRANGE,
-    EV_TAKE,
-    EV_TIMEOUT,
-    EV_TURN,
-    EV_WIN,
-    FOE,
-    K_BOARD,
-    K_BUF,
-    K_DECK,
-    K_DISC,
-    K_HAND,
-    K_KNOWN,
-    KNOWN_ALL,
-    LOCATION,
-    N_POWERS,
-    NO_DECISION,
-    PLOT,
-    POWER,
-    R_AQUAMAN_DRAW,
-    R_CANNOT_REVEAL,
-    R_COMPANION_LOOK,
-    R_CORNER,
-    R_DISCARD_AFTER,
-    R_FACES,
-    R_LIMIT_SEAT,
-    R_MISSION_SUITS,
-    R_MISSIONS_PER_TURN,
-    R_MISSIONS_TO_WIN,
-    R_NDICE,
-    R_NO_MISSION,
-    R_NSUITS,
-    R_PLAYERS,
-    R_POWER_MIN,
-    R_START_SEAT,
-    R_SUIT_POWER,
-    R_TIES_REPEAT,
-    R_TURN_CAP,
-    R_WINDOW,
-    RESULT_INVALID,
-    RESULT_STALEMATE,
-    RESULT_TIMEOUT,
-    REVEAL_ENDS,
-    REVEAL_LOSES,
-    SEA_CREATURE,
-    ST_FIGHTS,
-    ST_FOE_HITS,
-    ST_STOLEN,
-    ST_TAKEN,
-    ST_USE,
-    ST_WON,
-    STEP_ACTIVATED,
-    STEP_END_TURN,
-    STEP_FIGHT_END,
-    STEP_LAND,
-    STEP_MISSION,
-    STEP_MISSION_CARDS,
-    STEP_OVER,
-    STEP_POWER_SWAPS,
-    STEP_REST,
-    STEP_REVEAL,
-    STEP_REVEAL_B,
-    STEP_SWIM,
-    STEP_TURN,
-    STRANGENESS,
-    V_HAND_N,
-    V_MISSIONS,
-    V_POS,
-    V_SUIT,
-    WHY_ACTIVATED,
-    WHY_COMPANION,
-    WHY_MISSION,
-    WHY_POWER,
-    WHY_REST,
-    X_CAND,
-    X_SUITS,
-    add_card,
-    discard,
-    draw,
-    draw_to_hand,
-    log_step,
-    pawns_at,
-    remove_at,
-)
+from simbalance.core.rng import randint
+from simbalance.core.rng import shuffle
+from simbalance.games.aquaman.state_nb import AQUAMAN
+from simbalance.games.aquaman.state_nb import C_ACT_CARD
+from simbalance.games.aquaman.state_nb import C_ACT_RANK
+from simbalance.games.aquaman.state_nb import C_BEST
+from simbalance.games.aquaman.state_nb import C_DECISION
+from simbalance.games.aquaman.state_nb import C_DECK
+from simbalance.games.aquaman.state_nb import C_DICE
+from simbalance.games.aquaman.state_nb import C_DISC
+from simbalance.games.aquaman.state_nb import C_FIGHT_A
+from simbalance.games.aquaman.state_nb import C_FIGHT_B
+from simbalance.games.aquaman.state_nb import C_MISSION_ROUND
+from simbalance.games.aquaman.state_nb import C_MOVER
+from simbalance.games.aquaman.state_nb import C_PICKED
+from simbalance.games.aquaman.state_nb import C_PLOT
+from simbalance.games.aquaman.state_nb import C_PROGRESS
+from simbalance.games.aquaman.state_nb import C_RESULT
+from simbalance.games.aquaman.state_nb import C_REVEAL_A
+from simbalance.games.aquaman.state_nb import C_REVEALS
+from simbalance.games.aquaman.state_nb import C_SEEN
+from simbalance.games.aquaman.state_nb import C_SLOT
+from simbalance.games.aquaman.state_nb import C_STAMP
+from simbalance.games.aquaman.state_nb import C_STEP
+from simbalance.games.aquaman.state_nb import C_SUIT
+from simbalance.games.aquaman.state_nb import C_SWAPS
+from simbalance.games.aquaman.state_nb import C_TO_MOVE
+from simbalance.games.aquaman.state_nb import C_TRACK
+from simbalance.games.aquaman.state_nb import C_TURN
+from simbalance.games.aquaman.state_nb import C_WINNER
+from simbalance.games.aquaman.state_nb import CARD_RANK
+from simbalance.games.aquaman.state_nb import CARD_SUIT
+from simbalance.games.aquaman.state_nb import COMPANION
+from simbalance.games.aquaman.state_nb import D_COMPANION
+from simbalance.games.aquaman.state_nb import D_FOE
+from simbalance.games.aquaman.state_nb import D_MISSION
+from simbalance.games.aquaman.state_nb import D_MISSION_CARD
+from simbalance.games.aquaman.state_nb import D_MISSION_SUIT
+from simbalance.games.aquaman.state_nb import D_OPPONENT
+from simbalance.games.aquaman.state_nb import D_PLOT
+from simbalance.games.aquaman.state_nb import D_POWER
+from simbalance.games.aquaman.state_nb import D_REST
+from simbalance.games.aquaman.state_nb import D_REVEAL
+from simbalance.games.aquaman.state_nb import D_STEAL
+from simbalance.games.aquaman.state_nb import D_STRANGE
+from simbalance.games.aquaman.state_nb import D_SWAP
+from simbalance.games.aquaman.state_nb import D_SWIM
+from simbalance.games.aquaman.state_nb import EV_ACTIVATE
+from simbalance.games.aquaman.state_nb import EV_BOARD
+from simbalance.games.aquaman.state_nb import EV_DEAL
+from simbalance.games.aquaman.state_nb import EV_DISC
+from simbalance.games.aquaman.state_nb import EV_DRAW
+from simbalance.games.aquaman.state_nb import EV_EMPTY
+from simbalance.games.aquaman.state_nb import EV_FIGHT
+from simbalance.games.aquaman.state_nb import EV_FIGHT_END
+from simbalance.games.aquaman.state_nb import EV_FOE
+from simbalance.games.aquaman.state_nb import EV_INVALID
+from simbalance.games.aquaman.state_nb import EV_KEEP
+from simbalance.games.aquaman.state_nb import EV_LOCATION
+from simbalance.games.aquaman.state_nb import EV_MISSION
+from simbalance.games.aquaman.state_nb import EV_MOVE
+from simbalance.games.aquaman.state_nb import EV_NO_REVEAL
+from simbalance.games.aquaman.state_nb import EV_PLOT
+from simbalance.games.aquaman.state_nb import EV_REVEAL
+from simbalance.games.aquaman.state_nb import EV_ROLL
+from simbalance.games.aquaman.state_nb import EV_SEA
+from simbalance.games.aquaman.state_nb import EV_SEE
+from simbalance.games.aquaman.state_nb import EV_STALEMATE
+from simbalance.games.aquaman.state_nb import EV_STEAL
+from simbalance.games.aquaman.state_nb import EV_STRANGE
+from simbalance.games.aquaman.state_nb import EV_TAKE
+from simbalance.games.aquaman.state_nb import EV_TIMEOUT
+from simbalance.games.aquaman.state_nb import EV_TURN
+from simbalance.games.aquaman.state_nb import EV_WIN
+from simbalance.games.aquaman.state_nb import FOE
+from simbalance.games.aquaman.state_nb import K_BOARD
+from simbalance.games.aquaman.state_nb import K_BUF
+from simbalance.games.aquaman.state_nb import K_DECK
+from simbalance.games.aquaman.state_nb import K_DISC
+from simbalance.games.aquaman.state_nb import K_HAND
+from simbalance.games.aquaman.state_nb import K_KNOWN
+from simbalance.games.aquaman.state_nb import KNOWN_ALL
+from simbalance.games.aquaman.state_nb import LOCATION
+from simbalance.games.aquaman.state_nb import N_POWERS
+from simbalance.games.aquaman.state_nb import NO_DECISION
+from simbalance.games.aquaman.state_nb import PLOT
+from simbalance.games.aquaman.state_nb import POWER
+from simbalance.games.aquaman.state_nb import R_AQUAMAN_DRAW
+from simbalance.games.aquaman.state_nb import R_CANNOT_REVEAL
+from simbalance.games.aquaman.state_nb import R_COMPANION_LOOK
+from simbalance.games.aquaman.state_nb import R_CORNER
+from simbalance.games.aquaman.state_nb import R_DISCARD_AFTER
+from simbalance.games.aquaman.state_nb import R_FACES
+from simbalance.games.aquaman.state_nb import R_LIMIT_SEAT
+from simbalance.games.aquaman.state_nb import R_MISSION_SUITS
+from simbalance.games.aquaman.state_nb import R_MISSIONS_PER_TURN
+from simbalance.games.aquaman.state_nb import R_MISSIONS_TO_WIN
+from simbalance.games.aquaman.state_nb import R_NDICE
+from simbalance.games.aquaman.state_nb import R_NO_MISSION
+from simbalance.games.aquaman.state_nb import R_NSUITS
+from simbalance.games.aquaman.state_nb import R_PLAYERS
+from simbalance.games.aquaman.state_nb import R_POWER_MIN
+from simbalance.games.aquaman.state_nb import R_START_SEAT
+from simbalance.games.aquaman.state_nb import R_SUIT_POWER
+from simbalance.games.aquaman.state_nb import R_TIES_REPEAT
+from simbalance.games.aquaman.state_nb import R_TURN_CAP
+from simbalance.games.aquaman.state_nb import R_WINDOW
+from simbalance.games.aquaman.state_nb import RESULT_INVALID
+from simbalance.games.aquaman.state_nb import RESULT_STALEMATE
+from simbalance.games.aquaman.state_nb import RESULT_TIMEOUT
+from simbalance.games.aquaman.state_nb import REVEAL_ENDS
+from simbalance.games.aquaman.state_nb import REVEAL_LOSES
+from simbalance.games.aquaman.state_nb import SEA_CREATURE
+from simbalance.games.aquaman.state_nb import ST_FIGHTS
+from simbalance.games.aquaman.state_nb import ST_FOE_HITS
+from simbalance.games.aquaman.state_nb import ST_STOLEN
+from simbalance.games.aquaman.state_nb import ST_TAKEN
+from simbalance.games.aquaman.state_nb import ST_USE
+from simbalance.games.aquaman.state_nb import ST_WON
+from simbalance.games.aquaman.state_nb import STEP_ACTIVATED
+from simbalance.games.aquaman.state_nb import STEP_END_TURN
+from simbalance.games.aquaman.state_nb import STEP_FIGHT_END
+from simbalance.games.aquaman.state_nb import STEP_LAND
+from simbalance.games.aquaman.state_nb import STEP_MISSION
+from simbalance.games.aquaman.state_nb import STEP_MISSION_CARDS
+from simbalance.games.aquaman.state_nb import STEP_OVER
+from simbalance.games.aquaman.state_nb import STEP_POWER_SWAPS
+from simbalance.games.aquaman.state_nb import STEP_REST
+from simbalance.games.aquaman.state_nb import STEP_REVEAL
+from simbalance.games.aquaman.state_nb import STEP_REVEAL_B
+from simbalance.games.aquaman.state_nb import STEP_SWIM
+from simbalance.games.aquaman.state_nb import STEP_TURN
+from simbalance.games.aquaman.state_nb import STRANGENESS
+from simbalance.games.aquaman.state_nb import V_HAND_N
+from simbalance.games.aquaman.state_nb import V_MISSIONS
+from simbalance.games.aquaman.state_nb import V_POS
+from simbalance.games.aquaman.state_nb import V_SUIT
+from simbalance.games.aquaman.state_nb import WHY_ACTIVATED
+from simbalance.games.aquaman.state_nb import WHY_COMPANION
+from simbalance.games.aquaman.state_nb import WHY_MISSION
+from simbalance.games.aquaman.state_nb import WHY_POWER
+from simbalance.games.aquaman.state_nb import WHY_REST
+from simbalance.games.aquaman.state_nb import X_CAND
+from simbalance.games.aquaman.state_nb import X_SUITS
+from simbalance.games.aquaman.state_nb import add_card
+from simbalance.games.aquaman.state_nb import discard
+from simbalance.games.aquaman.state_nb import draw
+from simbalance.games.aquaman.state_nb import draw_to_hand
+from simbalance.games.aquaman.state_nb import log_step
+from simbalance.games.aquaman.state_nb import pawns_at
+from simbalance.games.aquaman.state_nb import remove_at
 from simbalance.games.aquaman.validate_nb import check
 
 # ---------------------------------------------------------------- where the game stands

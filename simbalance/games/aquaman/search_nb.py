@@ -21,32 +21,31 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simbalance.core.rng import next_u64, shuffle
-from simbalance.games.aquaman.state_nb import (
-    C_DECISION,
-    C_DECK,
-    C_DISC,
-    C_FIGHT_A,
-    C_FIGHT_B,
-    C_RESULT,
-    C_REVEAL_A,
-    C_TO_MOVE,
-    CARD_SUIT,
-    D_REVEAL,
-    K_DECK,
-    K_DISC,
-    K_HAND,
-    K_KNOWN,
-    R_MISSION_SUITS,
-    R_MISSIONS_TO_WIN,
-    R_NSUITS,
-    R_PLAYERS,
-    V_HAND_N,
-    V_MISSIONS,
-    V_SUIT,
-    X_CAND,
-    X_SEEN,
-)
+from simbalance.core.rng import next_u64
+from simbalance.core.rng import shuffle
+from simbalance.games.aquaman.state_nb import C_DECISION
+from simbalance.games.aquaman.state_nb import C_DECK
+from simbalance.games.aquaman.state_nb import C_DISC
+from simbalance.games.aquaman.state_nb import C_FIGHT_A
+from simbalance.games.aquaman.state_nb import C_FIGHT_B
+from simbalance.games.aquaman.state_nb import C_RESULT
+from simbalance.games.aquaman.state_nb import C_REVEAL_A
+from simbalance.games.aquaman.state_nb import C_TO_MOVE
+from simbalance.games.aquaman.state_nb import CARD_SUIT
+from simbalance.games.aquaman.state_nb import D_REVEAL
+from simbalance.games.aquaman.state_nb import K_DECK
+from simbalance.games.aquaman.state_nb import K_DISC
+from simbalance.games.aquaman.state_nb import K_HAND
+from simbalance.games.aquaman.state_nb import K_KNOWN
+from simbalance.games.aquaman.state_nb import R_MISSION_SUITS
+from simbalance.games.aquaman.state_nb import R_MISSIONS_TO_WIN
+from simbalance.games.aquaman.state_nb import R_NSUITS
+from simbalance.games.aquaman.state_nb import R_PLAYERS
+from simbalance.games.aquaman.state_nb import V_HAND_N
+from simbalance.games.aquaman.state_nb import V_MISSIONS
+from simbalance.games.aquaman.state_nb import V_SUIT
+from simbalance.games.aquaman.state_nb import X_CAND
+from simbalance.games.aquaman.state_nb import X_SEEN
 from simbalance.games.aquaman.strategies_nb import decide_as
 from simbalance.players.common_nb import fully_observed
 

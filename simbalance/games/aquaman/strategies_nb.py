@@ -53,81 +53,84 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simbalance.core.rng import randint, shuffle, wins_tie
-from simbalance.games.aquaman.rules_nb import foe_targets, opponents_at, plot_targets, strangeness_targets
-from simbalance.games.aquaman.state_nb import (
-    AQUAMAN,
-    C_ACT_RANK,
-    C_DECISION,
-    C_DICE,
-    C_DISC,
-    C_FIGHT_A,
-    C_FIGHT_B,
-    C_ORDER,
-    C_SEEN,
-    C_SLOT,
-    C_SUIT,
-    C_TO_MOVE,
-    CARD_RANK,
-    CARD_SUIT,
-    COMPANION,
-    D_COMPANION,
-    D_FOE,
-    D_MISSION,
-    D_MISSION_CARD,
-    D_MISSION_SUIT,
-    D_OPPONENT,
-    D_PLOT,
-    D_POWER,
-    D_REST,
-    D_REVEAL,
-    D_STEAL,
-    D_SWAP,
-    D_SWIM,
-    EV_LEG,
-    FOE,
-    K_BOARD,
-    K_BUF,
-    K_DISC,
-    K_HAND,
-    P_DENY,
-    P_EDGE,
-    P_FIGHT,
-    P_FIGHT_CARD,
-    P_FOE,
-    P_NEED,
-    P_POWER_BAR,
-    P_RANK,
-    P_SPARE,
-    P_SWIM_REACH,
-    PLOT,
-    POWER,
-    R_AQUAMAN_DRAW,
-    R_CANNOT_REVEAL,
-    R_COMPANION_LOOK,
-    R_DISCARD_AFTER,
-    R_NDICE,
-    R_NSUITS,
-    R_PLAYERS,
-    R_RANKS,
-    R_SUIT_POWER,
-    R_TURN_LEGS,
-    REVEAL_ENDS,
-    S_RANDOM,
-    SEA_CREATURE,
-    STRANGENESS,
-    V_HAND_N,
-    V_MISSIONS,
-    V_POS,
-    V_SUIT,
-    X_CAND,
-    X_REACH,
-    X_SUITS,
-    best_rank,
-    log_step,
-    pawns_at,
-    reachable,
-)
+from simbalance.core.rng import randint
+from simbalance.core.rng import shuffle
+from simbalance.core.rng import wins_tie
+from simbalance.games.aquaman.rules_nb import foe_targets
+from simbalance.games.aquaman.rules_nb import opponents_at
+from simbalance.games.aquaman.rules_nb import plot_targets
+from simbalance.games.aquaman.rules_nb import strangeness_targets
+from simbalance.games.aquaman.state_nb import AQUAMAN
+from simbalance.games.aquaman.state_nb import C_ACT_RANK
+from simbalance.games.aquaman.state_nb import C_DECISION
+from simbalance.games.aquaman.state_nb import C_DICE
+from simbalance.games.aquaman.state_nb import C_DISC
+from simbalance.games.aquaman.state_nb import C_FIGHT_A
+from simbalance.games.aquaman.state_nb import C_FIGHT_B
+from simbalance.games.aquaman.state_nb import C_ORDER
+from simbalance.games.aquaman.state_nb import C_SEEN
+from simbalance.games.aquaman.state_nb import C_SLOT
+from simbalance.games.aquaman.state_nb import C_SUIT
+from simbalance.games.aquaman.state_nb import C_TO_MOVE
+from simbalance.games.aquaman.state_nb import CARD_RANK
+from simbalance.games.aquaman.state_nb import CARD_SUIT
+from simbalance.games.aquaman.state_nb import COMPANION
+from simbalance.games.aquaman.state_nb import D_COMPANION
+from simbalance.games.aquaman.state_nb import D_FOE
+from simbalance.games.aquaman.state_nb import D_MISSION
+from simbalance.games.aquaman.state_nb import D_MISSION_CARD
+from simbalance.games.aquaman.state_nb import D_MISSION_SUIT
+from simbalance.games.aquaman.state_nb import D_OPPONENT
+from simbalance.games.aquaman.state_nb import D_PLOT
+from simbalance.games.aquaman.state_nb import D_POWER
+from simbalance.games.aquaman.state_nb import D_REST
+from simbalance.games.aquaman.state_nb import D_REVEAL
+from simbalance.games.aquaman.state_nb import D_STEAL
+from simbalance.games.aquaman.state_nb import D_SWAP
+from simbalance.games.aquaman.state_nb import D_SWIM
+from simbalance.games.aquaman.state_nb import EV_LEG
+from simbalance.games.aquaman.state_nb import FOE
+from simbalance.games.aquaman.state_nb import K_BOARD
+from simbalance.games.aquaman.state_nb import K_BUF
+from simbalance.games.aquaman.state_nb import K_DISC
+from simbalance.games.aquaman.state_nb import K_HAND
+from simbalance.games.aquaman.state_nb import P_DENY
+from simbalance.games.aquaman.state_nb import P_EDGE
+from simbalance.games.aquaman.state_nb import P_FIGHT
+from simbalance.games.aquaman.state_nb import P_FIGHT_CARD
+from simbalance.games.aquaman.state_nb import P_FOE
+from simbalance.games.aquaman.state_nb import P_NEED
+from simbalance.games.aquaman.state_nb import P_POWER_BAR
+from simbalance.games.aquaman.state_nb import P_RANK
+from simbalance.games.aquaman.state_nb import P_SPARE
+from simbalance.games.aquaman.state_nb import P_SWIM_REACH
+from simbalance.games.aquaman.state_nb import PLOT
+from simbalance.games.aquaman.state_nb import POWER
+from simbalance.games.aquaman.state_nb import R_AQUAMAN_DRAW
+from simbalance.games.aquaman.state_nb import R_CANNOT_REVEAL
+from simbalance.games.aquaman.state_nb import R_COMPANION_LOOK
+from simbalance.games.aquaman.state_nb import R_DISCARD_AFTER
+from simbalance.games.aquaman.state_nb import R_NDICE
+from simbalance.games.aquaman.state_nb import R_NSUITS
+from simbalance.games.aquaman.state_nb import R_PLAYERS
+from simbalance.games.aquaman.state_nb import R_RANKS
+from simbalance.games.aquaman.state_nb import R_SUIT_POWER
+from simbalance.games.aquaman.state_nb import R_TURN_LEGS
+from simbalance.games.aquaman.state_nb import REVEAL_ENDS
+from simbalance.games.aquaman.state_nb import S_RANDOM
+from simbalance.games.aquaman.state_nb import SEA_CREATURE
+from simbalance.games.aquaman.state_nb import STRANGENESS
+from simbalance.games.aquaman.state_nb import V_HAND_N
+from simbalance.games.aquaman.state_nb import V_MISSIONS
+from simbalance.games.aquaman.state_nb import V_POS
+from simbalance.games.aquaman.state_nb import V_SUIT
+from simbalance.games.aquaman.state_nb import X_CAND
+from simbalance.games.aquaman.state_nb import X_REACH
+from simbalance.games.aquaman.state_nb import X_SUITS
+from simbalance.games.aquaman.state_nb import best_rank
+from simbalance.games.aquaman.state_nb import log_step
+from simbalance.games.aquaman.state_nb import pawns_at
+from simbalance.games.aquaman.state_nb import reachable
 
 # ---------------------------------------------------------------- values shared by the heuristics
 

@@ -5,36 +5,34 @@ from __future__ import annotations
 
 from numba import njit
 
-from simbalance.games.aquaman.state_nb import (
-    C_ACT_CARD,
-    C_DECISION,
-    C_DECK,
-    C_DISC,
-    C_SEEN,
-    C_STEP,
-    C_TO_MOVE,
-    CARD_SUIT,
-    D_COMPANION,
-    K_BOARD,
-    K_BUF,
-    K_DECK,
-    K_DISC,
-    K_HAND,
-    N_DECISIONS,
-    R_LIMIT_SEAT,
-    R_MISSIONS_TO_WIN,
-    R_NSUITS,
-    R_PLAYERS,
-    R_START_SEAT,
-    STEP_END_TURN,
-    STEP_OVER,
-    STEP_TURN,
-    V_HAND_N,
-    V_MISSIONS,
-    V_POS,
-    V_SUIT,
-    X_SEEN,
-)
+from simbalance.games.aquaman.state_nb import C_ACT_CARD
+from simbalance.games.aquaman.state_nb import C_DECISION
+from simbalance.games.aquaman.state_nb import C_DECK
+from simbalance.games.aquaman.state_nb import C_DISC
+from simbalance.games.aquaman.state_nb import C_SEEN
+from simbalance.games.aquaman.state_nb import C_STEP
+from simbalance.games.aquaman.state_nb import C_TO_MOVE
+from simbalance.games.aquaman.state_nb import CARD_SUIT
+from simbalance.games.aquaman.state_nb import D_COMPANION
+from simbalance.games.aquaman.state_nb import K_BOARD
+from simbalance.games.aquaman.state_nb import K_BUF
+from simbalance.games.aquaman.state_nb import K_DECK
+from simbalance.games.aquaman.state_nb import K_DISC
+from simbalance.games.aquaman.state_nb import K_HAND
+from simbalance.games.aquaman.state_nb import N_DECISIONS
+from simbalance.games.aquaman.state_nb import R_LIMIT_SEAT
+from simbalance.games.aquaman.state_nb import R_MISSIONS_TO_WIN
+from simbalance.games.aquaman.state_nb import R_NSUITS
+from simbalance.games.aquaman.state_nb import R_PLAYERS
+from simbalance.games.aquaman.state_nb import R_START_SEAT
+from simbalance.games.aquaman.state_nb import STEP_END_TURN
+from simbalance.games.aquaman.state_nb import STEP_OVER
+from simbalance.games.aquaman.state_nb import STEP_TURN
+from simbalance.games.aquaman.state_nb import V_HAND_N
+from simbalance.games.aquaman.state_nb import V_MISSIONS
+from simbalance.games.aquaman.state_nb import V_POS
+from simbalance.games.aquaman.state_nb import V_SUIT
+from simbalance.games.aquaman.state_nb import X_SEEN
 
 # check's results: 0 when every invariant holds, else the first one broken
 (VALID, BAD_CARDS, BAD_SUIT_COUNT, BAD_SEAT, BAD_BETWEEN_TURNS, BAD_DECISION) = range(6)

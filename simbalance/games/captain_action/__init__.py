@@ -21,7 +21,8 @@ def _default_scorer():
 
     from simbalance.core.config import load_config
     from simbalance.decks.captain_action import KIND_CAPTAIN_WILD
-    from simbalance.games.captain_action.deck import game_deck, scoring_arrays
+    from simbalance.games.captain_action.deck import game_deck
+    from simbalance.games.captain_action.deck import scoring_arrays
 
     cfg = load_config(SPEC.id)
     deck = game_deck(cfg)
@@ -42,7 +43,8 @@ def score_hand(cards) -> int:
     import numpy as np
 
     from simbalance.games.captain_action.scoring_nb import hand_score
-    from simbalance.games.captain_action.state_nb import RULE_N_BG, RULE_N_CH
+    from simbalance.games.captain_action.state_nb import RULE_N_BG
+    from simbalance.games.captain_action.state_nb import RULE_N_CH
 
     by_number, wild_id, card_info, srules = _default_scorer()
     ids = []

@@ -15,22 +15,21 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simbalance.core.rng import next_u64, randint
+from simbalance.core.rng import next_u64
+from simbalance.core.rng import randint
 from simbalance.games.captain_action.search_nb import outcome  # noqa: F401  (part of the hooks)
-from simbalance.games.captain_action.state_nb import (
-    G_HAND,
-    G_PLAYERS,
-    PH_CALL_AFTER,
-    PH_CALL_BEFORE,
-    PH_DISCARD,
-    PH_SOURCE,
-    V_CD_END,
-    V_CD_POS,
-    V_KNOWN,
-    V_PHASE,
-    V_PILE_N,
-    V_SEAT,
-)
+from simbalance.games.captain_action.state_nb import G_HAND
+from simbalance.games.captain_action.state_nb import G_PLAYERS
+from simbalance.games.captain_action.state_nb import PH_CALL_AFTER
+from simbalance.games.captain_action.state_nb import PH_CALL_BEFORE
+from simbalance.games.captain_action.state_nb import PH_DISCARD
+from simbalance.games.captain_action.state_nb import PH_SOURCE
+from simbalance.games.captain_action.state_nb import V_CD_END
+from simbalance.games.captain_action.state_nb import V_CD_POS
+from simbalance.games.captain_action.state_nb import V_KNOWN
+from simbalance.games.captain_action.state_nb import V_PHASE
+from simbalance.games.captain_action.state_nb import V_PILE_N
+from simbalance.games.captain_action.state_nb import V_SEAT
 
 HOLDING = "among the hand's cards (hand_size of them; a card just drawn counts once kept)"
 SWAPPED = ("the card changes places with a card drawn uniformly among those the seat cannot see: the others' hand "

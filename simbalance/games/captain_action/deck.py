@@ -9,8 +9,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from simbalance.core.config import require_choice, require_int
-from simbalance.decks.captain_action import DR_EVIL, KIND_CAPTAIN_WILD, KIND_DR_LING, load_deck
+from simbalance.core.config import require_choice
+from simbalance.core.config import require_int
+from simbalance.decks.captain_action import DR_EVIL
+from simbalance.decks.captain_action import KIND_CAPTAIN_WILD
+from simbalance.decks.captain_action import KIND_DR_LING
+from simbalance.decks.captain_action import load_deck
 from simbalance.games.captain_action import state_nb
 
 ACTION_BOY = "Action Boy"

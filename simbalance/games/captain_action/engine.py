@@ -22,21 +22,33 @@ import sys
 
 import numpy as np
 
-from simbalance.core.config import (
-    require_bool,
-    require_choice,
-    require_int,
-    seat_points,
-)
+from simbalance.core.config import require_bool
+from simbalance.core.config import require_choice
+from simbalance.core.config import require_int
+from simbalance.core.config import seat_points
 from simbalance.core.errors import ConfigError
-from simbalance.core.records import MAX_SEATS, record_dtype
-from simbalance.core.spec import Cards, CardSwap, Engine
+from simbalance.core.records import MAX_SEATS
+from simbalance.core.records import record_dtype
+from simbalance.core.spec import Cards
+from simbalance.core.spec import CardSwap
+from simbalance.core.spec import Engine
 from simbalance.core.whole_game import PROGRESS_FIELDS
-from simbalance.games.captain_action import card_value_nb, play_nb, search_nb, state_nb, validate_nb
-from simbalance.games.captain_action.deck import MAX_HAND, game_deck, scoring_arrays
-from simbalance.games.captain_action.replay import replay, trace
-from simbalance.games.captain_action.report import card_labels, card_masks, figures, summarize
-from simbalance.players import SEARCH_PARAMS, SEARCH_STRATEGIES
+from simbalance.games.captain_action import card_value_nb
+from simbalance.games.captain_action import play_nb
+from simbalance.games.captain_action import search_nb
+from simbalance.games.captain_action import state_nb
+from simbalance.games.captain_action import validate_nb
+from simbalance.games.captain_action.deck import MAX_HAND
+from simbalance.games.captain_action.deck import game_deck
+from simbalance.games.captain_action.deck import scoring_arrays
+from simbalance.games.captain_action.replay import replay
+from simbalance.games.captain_action.replay import trace
+from simbalance.games.captain_action.report import card_labels
+from simbalance.games.captain_action.report import card_masks
+from simbalance.games.captain_action.report import figures
+from simbalance.games.captain_action.report import summarize
+from simbalance.players import SEARCH_PARAMS
+from simbalance.players import SEARCH_STRATEGIES
 
 # card-value: how a player's own choices can link holding a card to winning (core/spec.CardSwap.selection;
 # None: the deal and the play hand cards out blind)

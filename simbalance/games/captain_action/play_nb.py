@@ -17,57 +17,57 @@ from numba import njit
 
 from simbalance.core.event_log import log_event
 from simbalance.core.kernel import begin_game
-from simbalance.core.records import END_INVALID, END_WIN
-from simbalance.core.rng import seed_game, shuffled_range
-from simbalance.core.whole_game import PROGRESS_SIZE, write_progress
-from simbalance.games.captain_action.rules_nb import (
-    call,
-    deal,
-    discard,
-    draw_from_countdown,
-    end_game,
-    end_turn,
-    take_from_discard_pile,
-)
-from simbalance.games.captain_action.search_nb import (
-    determinize,
-    evaluate,
-    features,
-    observe,
-    outcome,
-    policy,
-)
-from simbalance.games.captain_action.state_nb import (
-    CALL,
-    EV_INVALID,
-    FROM_COUNTDOWN,
-    FROM_PILE,
-    G_HAND,
-    G_PLAYERS,
-    PH_CALL_AFTER,
-    PH_CALL_BEFORE,
-    PH_DISCARD,
-    PH_OVER,
-    PH_SOURCE,
-    PLAY_ON,
-    TRACK,
-    V_CALLER,
-    V_CD_END,
-    V_CD_POS,
-    V_END,
-    V_FORBID,
-    V_HAND_SCORE,
-    V_LAST_DRAWER,
-    V_PHASE,
-    V_SCORE,
-    V_SEAT,
-    V_TAKES,
-    V_TURNS,
-    V_WINNERS,
-    new_state,
-)
+from simbalance.core.records import END_INVALID
+from simbalance.core.records import END_WIN
+from simbalance.core.rng import seed_game
+from simbalance.core.rng import shuffled_range
+from simbalance.core.whole_game import PROGRESS_SIZE
+from simbalance.core.whole_game import write_progress
+from simbalance.games.captain_action.rules_nb import call
+from simbalance.games.captain_action.rules_nb import deal
+from simbalance.games.captain_action.rules_nb import discard
+from simbalance.games.captain_action.rules_nb import draw_from_countdown
+from simbalance.games.captain_action.rules_nb import end_game
+from simbalance.games.captain_action.rules_nb import end_turn
+from simbalance.games.captain_action.rules_nb import take_from_discard_pile
+from simbalance.games.captain_action.search_nb import determinize
+from simbalance.games.captain_action.search_nb import evaluate
+from simbalance.games.captain_action.search_nb import features
+from simbalance.games.captain_action.search_nb import observe
+from simbalance.games.captain_action.search_nb import outcome
+from simbalance.games.captain_action.search_nb import policy
+from simbalance.games.captain_action.state_nb import CALL
+from simbalance.games.captain_action.state_nb import EV_INVALID
+from simbalance.games.captain_action.state_nb import FROM_COUNTDOWN
+from simbalance.games.captain_action.state_nb import FROM_PILE
+from simbalance.games.captain_action.state_nb import G_HAND
+from simbalance.games.captain_action.state_nb import G_PLAYERS
+from simbalance.games.captain_action.state_nb import PH_CALL_AFTER
+from simbalance.games.captain_action.state_nb import PH_CALL_BEFORE
+from simbalance.games.captain_action.state_nb import PH_DISCARD
+from simbalance.games.captain_action.state_nb import PH_OVER
+from simbalance.games.captain_action.state_nb import PH_SOURCE
+from simbalance.games.captain_action.state_nb import PLAY_ON
+from simbalance.games.captain_action.state_nb import TRACK
+from simbalance.games.captain_action.state_nb import V_CALLER
+from simbalance.games.captain_action.state_nb import V_CD_END
+from simbalance.games.captain_action.state_nb import V_CD_POS
+from simbalance.games.captain_action.state_nb import V_END
+from simbalance.games.captain_action.state_nb import V_FORBID
+from simbalance.games.captain_action.state_nb import V_HAND_SCORE
+from simbalance.games.captain_action.state_nb import V_LAST_DRAWER
+from simbalance.games.captain_action.state_nb import V_PHASE
+from simbalance.games.captain_action.state_nb import V_SCORE
+from simbalance.games.captain_action.state_nb import V_SEAT
+from simbalance.games.captain_action.state_nb import V_TAKES
+from simbalance.games.captain_action.state_nb import V_TURNS
+from simbalance.games.captain_action.state_nb import V_WINNERS
+from simbalance.games.captain_action.state_nb import new_state
 from simbalance.games.captain_action.strategies_nb import choose
-from simbalance.players.common_nb import is_legal, is_search, new_search, search_capacity
+from simbalance.players.common_nb import is_legal
+from simbalance.players.common_nb import is_search
+from simbalance.players.common_nb import new_search
+from simbalance.players.common_nb import search_capacity
 from simbalance.players.search_nb import search
 
 

@@ -6,11 +6,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from simbalance.core.records import END_STALEMATE, END_TIMEOUT, END_WIN
+from simbalance.core.records import END_STALEMATE
+from simbalance.core.records import END_TIMEOUT
+from simbalance.core.records import END_WIN
 from simbalance.core.replay import trace_with_log
 from simbalance.games.captain_action import state_nb as st
 from simbalance.games.captain_action.deck import game_deck
-from simbalance.games.captain_action.play_nb import trace_game, trace_search_game
+from simbalance.games.captain_action.play_nb import trace_game
+from simbalance.games.captain_action.play_nb import trace_search_game
 from simbalance.games.captain_action.scoring_nb import hand_score
 
 

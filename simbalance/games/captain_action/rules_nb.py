@@ -21,58 +21,61 @@ from numba import njit
 
 from simbalance.core import whole_game
 from simbalance.core.event_log import log_event
-from simbalance.core.records import END_INVALID, END_STALEMATE, END_TIMEOUT, END_WIN, MAX_SEATS
+from simbalance.core.records import END_INVALID
+from simbalance.core.records import END_STALEMATE
+from simbalance.core.records import END_TIMEOUT
+from simbalance.core.records import END_WIN
+from simbalance.core.records import MAX_SEATS
 from simbalance.games.captain_action.scoring_nb import hand_score
-from simbalance.games.captain_action.state_nb import (
-    EV_CALL,
-    EV_COUNTDOWN_OUT,
-    EV_DEAL,
-    EV_DISCARD,
-    EV_DRAW,
-    EV_FACE_UP,
-    EV_INVALID,
-    EV_SCORE,
-    EV_STALEMATE,
-    EV_TAKE,
-    EV_TIMEOUT,
-    EV_TURN,
-    G_CALL_BEFORE,
-    G_COMP_PTS,
-    G_COUNTDOWN,
-    G_HAND,
-    G_PENALTY,
-    G_PENALTY_ALL,
-    G_PLAYERS,
-    G_TAKE_BACK,
-    G_TURN_CAP,
-    G_WINDOW,
-    PH_CALL_AFTER,
-    PH_CALL_BEFORE,
-    PH_DISCARD,
-    PH_OVER,
-    PH_SOURCE,
-    R_DISCARD_LOOP,
-    TRACK,
-    V_BONUS,
-    V_CALLER,
-    V_CD_END,
-    V_CD_POS,
-    V_END,
-    V_FORBID,
-    V_HAND_SCORE,
-    V_KNOWN,
-    V_LAST_DRAWER,
-    V_PHASE,
-    V_PILE_N,
-    V_PROGRESS,
-    V_SCORE,
-    V_SEAT,
-    V_STEP,
-    V_TAKES,
-    V_TURNS,
-    V_WINNERS,
-)
-from simbalance.games.captain_action.validate_nb import cards_conserved, legal_discard
+from simbalance.games.captain_action.state_nb import EV_CALL
+from simbalance.games.captain_action.state_nb import EV_COUNTDOWN_OUT
+from simbalance.games.captain_action.state_nb import EV_DEAL
+from simbalance.games.captain_action.state_nb import EV_DISCARD
+from simbalance.games.captain_action.state_nb import EV_DRAW
+from simbalance.games.captain_action.state_nb import EV_FACE_UP
+from simbalance.games.captain_action.state_nb import EV_INVALID
+from simbalance.games.captain_action.state_nb import EV_SCORE
+from simbalance.games.captain_action.state_nb import EV_STALEMATE
+from simbalance.games.captain_action.state_nb import EV_TAKE
+from simbalance.games.captain_action.state_nb import EV_TIMEOUT
+from simbalance.games.captain_action.state_nb import EV_TURN
+from simbalance.games.captain_action.state_nb import G_CALL_BEFORE
+from simbalance.games.captain_action.state_nb import G_COMP_PTS
+from simbalance.games.captain_action.state_nb import G_COUNTDOWN
+from simbalance.games.captain_action.state_nb import G_HAND
+from simbalance.games.captain_action.state_nb import G_PENALTY
+from simbalance.games.captain_action.state_nb import G_PENALTY_ALL
+from simbalance.games.captain_action.state_nb import G_PLAYERS
+from simbalance.games.captain_action.state_nb import G_TAKE_BACK
+from simbalance.games.captain_action.state_nb import G_TURN_CAP
+from simbalance.games.captain_action.state_nb import G_WINDOW
+from simbalance.games.captain_action.state_nb import PH_CALL_AFTER
+from simbalance.games.captain_action.state_nb import PH_CALL_BEFORE
+from simbalance.games.captain_action.state_nb import PH_DISCARD
+from simbalance.games.captain_action.state_nb import PH_OVER
+from simbalance.games.captain_action.state_nb import PH_SOURCE
+from simbalance.games.captain_action.state_nb import R_DISCARD_LOOP
+from simbalance.games.captain_action.state_nb import TRACK
+from simbalance.games.captain_action.state_nb import V_BONUS
+from simbalance.games.captain_action.state_nb import V_CALLER
+from simbalance.games.captain_action.state_nb import V_CD_END
+from simbalance.games.captain_action.state_nb import V_CD_POS
+from simbalance.games.captain_action.state_nb import V_END
+from simbalance.games.captain_action.state_nb import V_FORBID
+from simbalance.games.captain_action.state_nb import V_HAND_SCORE
+from simbalance.games.captain_action.state_nb import V_KNOWN
+from simbalance.games.captain_action.state_nb import V_LAST_DRAWER
+from simbalance.games.captain_action.state_nb import V_PHASE
+from simbalance.games.captain_action.state_nb import V_PILE_N
+from simbalance.games.captain_action.state_nb import V_PROGRESS
+from simbalance.games.captain_action.state_nb import V_SCORE
+from simbalance.games.captain_action.state_nb import V_SEAT
+from simbalance.games.captain_action.state_nb import V_STEP
+from simbalance.games.captain_action.state_nb import V_TAKES
+from simbalance.games.captain_action.state_nb import V_TURNS
+from simbalance.games.captain_action.state_nb import V_WINNERS
+from simbalance.games.captain_action.validate_nb import cards_conserved
+from simbalance.games.captain_action.validate_nb import legal_discard
 
 
 @njit(cache=True, inline="always")

@@ -31,25 +31,23 @@ from __future__ import annotations
 
 from numba import njit
 
-from simbalance.games.captain_action.state_nb import (
-    BG_N,
-    BG_V,
-    CH_N,
-    INFO_BG,
-    INFO_CH,
-    INFO_VAL,
-    RULE_AB_CHAR,
-    RULE_AB_POINTS,
-    RULE_CH_VAL,
-    RULE_MAX_WILD,
-    RULE_MIN_NATURAL,
-    RULE_N_BG,
-    RULE_N_CH,
-    RULE_N_WILD_CH,
-    RULE_POINTS,
-    RULE_SET_SIZE,
-    WILD,
-)
+from simbalance.games.captain_action.state_nb import BG_N
+from simbalance.games.captain_action.state_nb import BG_V
+from simbalance.games.captain_action.state_nb import CH_N
+from simbalance.games.captain_action.state_nb import INFO_BG
+from simbalance.games.captain_action.state_nb import INFO_CH
+from simbalance.games.captain_action.state_nb import INFO_VAL
+from simbalance.games.captain_action.state_nb import RULE_AB_CHAR
+from simbalance.games.captain_action.state_nb import RULE_AB_POINTS
+from simbalance.games.captain_action.state_nb import RULE_CH_VAL
+from simbalance.games.captain_action.state_nb import RULE_MAX_WILD
+from simbalance.games.captain_action.state_nb import RULE_MIN_NATURAL
+from simbalance.games.captain_action.state_nb import RULE_N_BG
+from simbalance.games.captain_action.state_nb import RULE_N_CH
+from simbalance.games.captain_action.state_nb import RULE_N_WILD_CH
+from simbalance.games.captain_action.state_nb import RULE_POINTS
+from simbalance.games.captain_action.state_nb import RULE_SET_SIZE
+from simbalance.games.captain_action.state_nb import WILD
 
 NEG = -(1 << 40)
 

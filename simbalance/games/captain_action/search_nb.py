@@ -15,25 +15,24 @@ from numba import njit
 
 from simbalance.core.bits import lowest_bit
 from simbalance.core.records import END_WIN
-from simbalance.core.rng import next_u64, shuffle
+from simbalance.core.rng import next_u64
+from simbalance.core.rng import shuffle
 from simbalance.games.captain_action.scoring_nb import hand_score
-from simbalance.games.captain_action.state_nb import (
-    G_COUNTDOWN,
-    G_HAND,
-    G_PLAYERS,
-    PH_DISCARD,
-    V_BONUS,
-    V_CALLER,
-    V_CD_END,
-    V_CD_POS,
-    V_END,
-    V_KNOWN,
-    V_LAST_DRAWER,
-    V_PHASE,
-    V_SEAT,
-    V_TAKES,
-    V_WINNERS,
-)
+from simbalance.games.captain_action.state_nb import G_COUNTDOWN
+from simbalance.games.captain_action.state_nb import G_HAND
+from simbalance.games.captain_action.state_nb import G_PLAYERS
+from simbalance.games.captain_action.state_nb import PH_DISCARD
+from simbalance.games.captain_action.state_nb import V_BONUS
+from simbalance.games.captain_action.state_nb import V_CALLER
+from simbalance.games.captain_action.state_nb import V_CD_END
+from simbalance.games.captain_action.state_nb import V_CD_POS
+from simbalance.games.captain_action.state_nb import V_END
+from simbalance.games.captain_action.state_nb import V_KNOWN
+from simbalance.games.captain_action.state_nb import V_LAST_DRAWER
+from simbalance.games.captain_action.state_nb import V_PHASE
+from simbalance.games.captain_action.state_nb import V_SEAT
+from simbalance.games.captain_action.state_nb import V_TAKES
+from simbalance.games.captain_action.state_nb import V_WINNERS
 from simbalance.games.captain_action.strategies_nb import choose
 from simbalance.players.common_nb import fully_observed
 

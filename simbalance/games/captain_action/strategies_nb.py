@@ -25,40 +25,43 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simbalance.core.rng import randint, uniform, wins_tie
-from simbalance.games.captain_action.scoring_nb import best_score, count_hand, hand_score, shift_card
-from simbalance.games.captain_action.state_nb import (
-    BG_N,
-    BUILDER,
-    CALL,
-    CH_N,
-    COLLECTOR,
-    G_COUNTDOWN,
-    G_HAND,
-    P_CALL_SCORE,
-    P_CALL_SLOPE,
-    P_MIN_TURNS,
-    P_PAIR_WEIGHT,
-    P_RANDOM_CALL,
-    P_TAKE_GAIN,
-    PH_DISCARD,
-    PH_SOURCE,
-    PLAY_ON,
-    RANDOM,
-    RULE_N_BG,
-    RULE_N_CH,
-    RULE_SET_SIZE,
-    SCRIPT_CALL,
-    SCRIPT_SLOT,
-    SCRIPTED,
-    V_CD_END,
-    V_CD_POS,
-    V_FORBID,
-    V_PHASE,
-    V_PILE_N,
-    V_SEAT,
-    V_STEP,
-)
+from simbalance.core.rng import randint
+from simbalance.core.rng import uniform
+from simbalance.core.rng import wins_tie
+from simbalance.games.captain_action.scoring_nb import best_score
+from simbalance.games.captain_action.scoring_nb import count_hand
+from simbalance.games.captain_action.scoring_nb import hand_score
+from simbalance.games.captain_action.scoring_nb import shift_card
+from simbalance.games.captain_action.state_nb import BG_N
+from simbalance.games.captain_action.state_nb import BUILDER
+from simbalance.games.captain_action.state_nb import CALL
+from simbalance.games.captain_action.state_nb import CH_N
+from simbalance.games.captain_action.state_nb import COLLECTOR
+from simbalance.games.captain_action.state_nb import G_COUNTDOWN
+from simbalance.games.captain_action.state_nb import G_HAND
+from simbalance.games.captain_action.state_nb import P_CALL_SCORE
+from simbalance.games.captain_action.state_nb import P_CALL_SLOPE
+from simbalance.games.captain_action.state_nb import P_MIN_TURNS
+from simbalance.games.captain_action.state_nb import P_PAIR_WEIGHT
+from simbalance.games.captain_action.state_nb import P_RANDOM_CALL
+from simbalance.games.captain_action.state_nb import P_TAKE_GAIN
+from simbalance.games.captain_action.state_nb import PH_DISCARD
+from simbalance.games.captain_action.state_nb import PH_SOURCE
+from simbalance.games.captain_action.state_nb import PLAY_ON
+from simbalance.games.captain_action.state_nb import RANDOM
+from simbalance.games.captain_action.state_nb import RULE_N_BG
+from simbalance.games.captain_action.state_nb import RULE_N_CH
+from simbalance.games.captain_action.state_nb import RULE_SET_SIZE
+from simbalance.games.captain_action.state_nb import SCRIPT_CALL
+from simbalance.games.captain_action.state_nb import SCRIPT_SLOT
+from simbalance.games.captain_action.state_nb import SCRIPTED
+from simbalance.games.captain_action.state_nb import V_CD_END
+from simbalance.games.captain_action.state_nb import V_CD_POS
+from simbalance.games.captain_action.state_nb import V_FORBID
+from simbalance.games.captain_action.state_nb import V_PHASE
+from simbalance.games.captain_action.state_nb import V_PILE_N
+from simbalance.games.captain_action.state_nb import V_SEAT
+from simbalance.games.captain_action.state_nb import V_STEP
 
 
 @njit(cache=True, inline="always")

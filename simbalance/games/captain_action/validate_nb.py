@@ -11,20 +11,18 @@ import numpy as np
 from numba import njit
 
 from simbalance.core.records import END_INVALID
-from simbalance.games.captain_action.state_nb import (
-    G_HAND,
-    G_PLAYERS,
-    PH_DISCARD,
-    PH_OVER,
-    PH_SOURCE,
-    V_CD_END,
-    V_CD_POS,
-    V_END,
-    V_FORBID,
-    V_PHASE,
-    V_PILE_N,
-    V_SEAT,
-)
+from simbalance.games.captain_action.state_nb import G_HAND
+from simbalance.games.captain_action.state_nb import G_PLAYERS
+from simbalance.games.captain_action.state_nb import PH_DISCARD
+from simbalance.games.captain_action.state_nb import PH_OVER
+from simbalance.games.captain_action.state_nb import PH_SOURCE
+from simbalance.games.captain_action.state_nb import V_CD_END
+from simbalance.games.captain_action.state_nb import V_CD_POS
+from simbalance.games.captain_action.state_nb import V_END
+from simbalance.games.captain_action.state_nb import V_FORBID
+from simbalance.games.captain_action.state_nb import V_PHASE
+from simbalance.games.captain_action.state_nb import V_PILE_N
+from simbalance.games.captain_action.state_nb import V_SEAT
 
 CHECK_OK = 0
 CHECK_INVALID_END = 1  # a rule step ended the game as invalid (an illegal discard, lost cards)

@@ -16,14 +16,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simbalance.core.config import (
-    get,
-    require_bool,
-    require_choice,
-    require_int,
-    seat_compensation,
-    seat_points,
-)
+from simbalance.core.config import get
+from simbalance.core.config import require_bool
+from simbalance.core.config import require_choice
+from simbalance.core.config import require_int
+from simbalance.core.config import seat_compensation
+from simbalance.core.config import seat_points
 from simbalance.core.errors import ConfigError
 from simbalance.games.captain_future import state_nb as X
 

@@ -12,26 +12,26 @@ from __future__ import annotations
 
 from numba import njit
 
-from simbalance.core.rng import next_u64, randint
-from simbalance.games.captain_future.board import EVENT_NAMES, parse_map
+from simbalance.core.rng import next_u64
+from simbalance.core.rng import randint
+from simbalance.games.captain_future.board import EVENT_NAMES
+from simbalance.games.captain_future.board import parse_map
 from simbalance.games.captain_future.search_nb import outcome  # noqa: F401  (part of the hooks)
-from simbalance.games.captain_future.state_nb import (
-    HAND_N,
-    HANDS,
-    MK,
-    NDISC,
-    NK,
-    NSTACK,
-    OPT_ATTACK,
-    OPT_EXCHANGE,
-    OPT_LAND,
-    PH_EVENT_AFTER,
-    PH_EVENT_BEFORE,
-    PH_SLOT,
-    PHASE,
-    PLAYERS,
-    STACK,
-)
+from simbalance.games.captain_future.state_nb import HAND_N
+from simbalance.games.captain_future.state_nb import HANDS
+from simbalance.games.captain_future.state_nb import MK
+from simbalance.games.captain_future.state_nb import NDISC
+from simbalance.games.captain_future.state_nb import NK
+from simbalance.games.captain_future.state_nb import NSTACK
+from simbalance.games.captain_future.state_nb import OPT_ATTACK
+from simbalance.games.captain_future.state_nb import OPT_EXCHANGE
+from simbalance.games.captain_future.state_nb import OPT_LAND
+from simbalance.games.captain_future.state_nb import PH_EVENT_AFTER
+from simbalance.games.captain_future.state_nb import PH_EVENT_BEFORE
+from simbalance.games.captain_future.state_nb import PH_SLOT
+from simbalance.games.captain_future.state_nb import PHASE
+from simbalance.games.captain_future.state_nb import PLAYERS
+from simbalance.games.captain_future.state_nb import STACK
 
 HOLDING = "one of its kind in the seat's hand (the engine tells cards apart by kind)"
 SWAPPED = ("one card of the kind changes places with a card drawn uniformly among those the seat cannot see: every "

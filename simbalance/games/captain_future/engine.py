@@ -46,14 +46,24 @@ import sys
 
 import numpy as np
 
-from simbalance.core.records import MAX_SEATS, record_dtype
-from simbalance.core.spec import CardSwap, Engine
+from simbalance.core.records import MAX_SEATS
+from simbalance.core.records import record_dtype
+from simbalance.core.spec import CardSwap
+from simbalance.core.spec import Engine
 from simbalance.core.whole_game import PROGRESS_FIELDS
-from simbalance.games.captain_future import card_value_nb, play_nb, search_nb, state_nb, validate_nb
-from simbalance.games.captain_future.board import MAX_BODIES, build_board
-from simbalance.games.captain_future.replay import replay, trace
-from simbalance.games.captain_future.report import figures, summarize
-from simbalance.players import SEARCH_PARAMS, SEARCH_STRATEGIES
+from simbalance.games.captain_future import card_value_nb
+from simbalance.games.captain_future import play_nb
+from simbalance.games.captain_future import search_nb
+from simbalance.games.captain_future import state_nb
+from simbalance.games.captain_future import validate_nb
+from simbalance.games.captain_future.board import MAX_BODIES
+from simbalance.games.captain_future.board import build_board
+from simbalance.games.captain_future.replay import replay
+from simbalance.games.captain_future.replay import trace
+from simbalance.games.captain_future.report import figures
+from simbalance.games.captain_future.report import summarize
+from simbalance.players import SEARCH_PARAMS
+from simbalance.players import SEARCH_STRATEGIES
 
 # card-value: how a player's own choices can link holding a card to winning (core/spec.CardSwap.selection;
 # None: the deal and the play hand cards out blind)

@@ -30,138 +30,142 @@ from numba import njit
 
 from simbalance.core.event_log import log_event
 from simbalance.core.kernel import begin_game
-from simbalance.core.records import END_INVALID, END_STALEMATE, END_TIMEOUT, END_WIN, MAX_SEATS
+from simbalance.core.records import END_INVALID
+from simbalance.core.records import END_STALEMATE
+from simbalance.core.records import END_TIMEOUT
+from simbalance.core.records import END_WIN
+from simbalance.core.records import MAX_SEATS
 from simbalance.core.rng import seed_game
-from simbalance.core.whole_game import (
-    PR_NEXT,
-    PR_STALL_FROM,
-    PROGRESS_SIZE,
-    progress_end,
-    progress_reset,
-    progress_round_of,
-    write_progress,
-)
-from simbalance.games.captain_future.rules_nb import (
-    deal,
-    event_options,
-    first_stone,
-    majority_holder,
-    n_stone_places,
-    refill_hand,
-    scores,
-    set_up,
-    shuffle_deck,
-    slot_options,
-    snapshot,
-    stone_place,
-    take_action,
-    taken_space,
-)
-from simbalance.games.captain_future.search_nb import (
-    determinize,
-    evaluate,
-    features,
-    observe,
-    outcome,
-    policy,
-    search_options,
-)
-from simbalance.games.captain_future.state_nb import (
-    ACTED,
-    ATT,
-    BODY_SIZE,
-    CAT_ABSENT,
-    CAT_MAJORITY,
-    CAT_PRESENT,
-    CNT,
-    END,
-    END_SEAT,
-    EV,
-    EV_ATTACK,
-    EV_DRAW,
-    EV_END,
-    EV_EXCHANGE,
-    EV_GRAG,
-    EV_HAND,
-    EV_INVALID,
-    EV_LAND,
-    EV_OTTO,
-    EV_PASS,
-    EV_PAY,
-    EV_RECALL,
-    EV_RESHUFFLE,
-    EV_RETURN,
-    EV_SIMON,
-    EV_STALEMATE,
-    EV_STONE,
-    EV_TRIGGER,
-    EV_TURN,
-    EVENTS_LEFT,
-    EVPT,
-    EXCH,
-    FEWEST,
-    FINAL_LEFT,
-    HAND_N,
-    HANDS,
-    LANDS,
-    MK,
-    MP,
-    NB,
-    NDISC,
-    NK,
-    NL,
-    NSTACK,
-    ONBOARD,
-    OPT_NONE,
-    OPT_SIMON,
-    OWNER,
-    PASSES,
-    PH_EVENT_AFTER,
-    PH_EVENT_BEFORE,
-    PH_OVER,
-    PH_SLOT,
-    PH_TURN_END,
-    PHASE,
-    PLAYERS,
-    R_NO_ACTION,
-    R_NO_PROGRESS,
-    REMOVED,
-    S_ATT,
-    S_END,
-    S_EV,
-    S_EXCH,
-    S_HAND,
-    S_LANDS,
-    S_NDISC,
-    S_NSTACK,
-    S_OWN,
-    S_STONE,
-    SC,
-    SCORE,
-    SEARCHERS,
-    SEAT,
-    SID,
-    SLOT,
-    SLOTS,
-    STACK,
-    STONE_I,
-    STONE_T,
-    SUPPLY,
-    T_LANDS,
-    TRACK,
-    TURN,
-    TURN_CAP,
-    W_BAD,
-    WINDOW,
-    new_state,
-    option_a,
-    option_b,
-    option_kind,
-)
-from simbalance.games.captain_future.strategies_nb import do_event, do_slot, play_event, reset_cache
+from simbalance.core.whole_game import PR_NEXT
+from simbalance.core.whole_game import PR_STALL_FROM
+from simbalance.core.whole_game import PROGRESS_SIZE
+from simbalance.core.whole_game import progress_end
+from simbalance.core.whole_game import progress_reset
+from simbalance.core.whole_game import progress_round_of
+from simbalance.core.whole_game import write_progress
+from simbalance.games.captain_future.rules_nb import deal
+from simbalance.games.captain_future.rules_nb import event_options
+from simbalance.games.captain_future.rules_nb import first_stone
+from simbalance.games.captain_future.rules_nb import majority_holder
+from simbalance.games.captain_future.rules_nb import n_stone_places
+from simbalance.games.captain_future.rules_nb import refill_hand
+from simbalance.games.captain_future.rules_nb import scores
+from simbalance.games.captain_future.rules_nb import set_up
+from simbalance.games.captain_future.rules_nb import shuffle_deck
+from simbalance.games.captain_future.rules_nb import slot_options
+from simbalance.games.captain_future.rules_nb import snapshot
+from simbalance.games.captain_future.rules_nb import stone_place
+from simbalance.games.captain_future.rules_nb import take_action
+from simbalance.games.captain_future.rules_nb import taken_space
+from simbalance.games.captain_future.search_nb import determinize
+from simbalance.games.captain_future.search_nb import evaluate
+from simbalance.games.captain_future.search_nb import features
+from simbalance.games.captain_future.search_nb import observe
+from simbalance.games.captain_future.search_nb import outcome
+from simbalance.games.captain_future.search_nb import policy
+from simbalance.games.captain_future.search_nb import search_options
+from simbalance.games.captain_future.state_nb import ACTED
+from simbalance.games.captain_future.state_nb import ATT
+from simbalance.games.captain_future.state_nb import BODY_SIZE
+from simbalance.games.captain_future.state_nb import CAT_ABSENT
+from simbalance.games.captain_future.state_nb import CAT_MAJORITY
+from simbalance.games.captain_future.state_nb import CAT_PRESENT
+from simbalance.games.captain_future.state_nb import CNT
+from simbalance.games.captain_future.state_nb import END
+from simbalance.games.captain_future.state_nb import END_SEAT
+from simbalance.games.captain_future.state_nb import EV
+from simbalance.games.captain_future.state_nb import EV_ATTACK
+from simbalance.games.captain_future.state_nb import EV_DRAW
+from simbalance.games.captain_future.state_nb import EV_END
+from simbalance.games.captain_future.state_nb import EV_EXCHANGE
+from simbalance.games.captain_future.state_nb import EV_GRAG
+from simbalance.games.captain_future.state_nb import EV_HAND
+from simbalance.games.captain_future.state_nb import EV_INVALID
+from simbalance.games.captain_future.state_nb import EV_LAND
+from simbalance.games.captain_future.state_nb import EV_OTTO
+from simbalance.games.captain_future.state_nb import EV_PASS
+from simbalance.games.captain_future.state_nb import EV_PAY
+from simbalance.games.captain_future.state_nb import EV_RECALL
+from simbalance.games.captain_future.state_nb import EV_RESHUFFLE
+from simbalance.games.captain_future.state_nb import EV_RETURN
+from simbalance.games.captain_future.state_nb import EV_SIMON
+from simbalance.games.captain_future.state_nb import EV_STALEMATE
+from simbalance.games.captain_future.state_nb import EV_STONE
+from simbalance.games.captain_future.state_nb import EV_TRIGGER
+from simbalance.games.captain_future.state_nb import EV_TURN
+from simbalance.games.captain_future.state_nb import EVENTS_LEFT
+from simbalance.games.captain_future.state_nb import EVPT
+from simbalance.games.captain_future.state_nb import EXCH
+from simbalance.games.captain_future.state_nb import FEWEST
+from simbalance.games.captain_future.state_nb import FINAL_LEFT
+from simbalance.games.captain_future.state_nb import HAND_N
+from simbalance.games.captain_future.state_nb import HANDS
+from simbalance.games.captain_future.state_nb import LANDS
+from simbalance.games.captain_future.state_nb import MK
+from simbalance.games.captain_future.state_nb import MP
+from simbalance.games.captain_future.state_nb import NB
+from simbalance.games.captain_future.state_nb import NDISC
+from simbalance.games.captain_future.state_nb import NK
+from simbalance.games.captain_future.state_nb import NL
+from simbalance.games.captain_future.state_nb import NSTACK
+from simbalance.games.captain_future.state_nb import ONBOARD
+from simbalance.games.captain_future.state_nb import OPT_NONE
+from simbalance.games.captain_future.state_nb import OPT_SIMON
+from simbalance.games.captain_future.state_nb import OWNER
+from simbalance.games.captain_future.state_nb import PASSES
+from simbalance.games.captain_future.state_nb import PH_EVENT_AFTER
+from simbalance.games.captain_future.state_nb import PH_EVENT_BEFORE
+from simbalance.games.captain_future.state_nb import PH_OVER
+from simbalance.games.captain_future.state_nb import PH_SLOT
+from simbalance.games.captain_future.state_nb import PH_TURN_END
+from simbalance.games.captain_future.state_nb import PHASE
+from simbalance.games.captain_future.state_nb import PLAYERS
+from simbalance.games.captain_future.state_nb import R_NO_ACTION
+from simbalance.games.captain_future.state_nb import R_NO_PROGRESS
+from simbalance.games.captain_future.state_nb import REMOVED
+from simbalance.games.captain_future.state_nb import S_ATT
+from simbalance.games.captain_future.state_nb import S_END
+from simbalance.games.captain_future.state_nb import S_EV
+from simbalance.games.captain_future.state_nb import S_EXCH
+from simbalance.games.captain_future.state_nb import S_HAND
+from simbalance.games.captain_future.state_nb import S_LANDS
+from simbalance.games.captain_future.state_nb import S_NDISC
+from simbalance.games.captain_future.state_nb import S_NSTACK
+from simbalance.games.captain_future.state_nb import S_OWN
+from simbalance.games.captain_future.state_nb import S_STONE
+from simbalance.games.captain_future.state_nb import SC
+from simbalance.games.captain_future.state_nb import SCORE
+from simbalance.games.captain_future.state_nb import SEARCHERS
+from simbalance.games.captain_future.state_nb import SEAT
+from simbalance.games.captain_future.state_nb import SID
+from simbalance.games.captain_future.state_nb import SLOT
+from simbalance.games.captain_future.state_nb import SLOTS
+from simbalance.games.captain_future.state_nb import STACK
+from simbalance.games.captain_future.state_nb import STONE_I
+from simbalance.games.captain_future.state_nb import STONE_T
+from simbalance.games.captain_future.state_nb import SUPPLY
+from simbalance.games.captain_future.state_nb import T_LANDS
+from simbalance.games.captain_future.state_nb import TRACK
+from simbalance.games.captain_future.state_nb import TURN
+from simbalance.games.captain_future.state_nb import TURN_CAP
+from simbalance.games.captain_future.state_nb import W_BAD
+from simbalance.games.captain_future.state_nb import WINDOW
+from simbalance.games.captain_future.state_nb import new_state
+from simbalance.games.captain_future.state_nb import option_a
+from simbalance.games.captain_future.state_nb import option_b
+from simbalance.games.captain_future.state_nb import option_kind
+from simbalance.games.captain_future.strategies_nb import do_event
+from simbalance.games.captain_future.strategies_nb import do_slot
+from simbalance.games.captain_future.strategies_nb import play_event
+from simbalance.games.captain_future.strategies_nb import reset_cache
 from simbalance.games.captain_future.validate_nb import check_invariants
-from simbalance.players import FLAT, MCTS
-from simbalance.players.common_nb import P_FLAT_ROLLOUT, P_MCTS_ROLLOUT, is_legal, new_search, search_capacity
+from simbalance.players import FLAT
+from simbalance.players import MCTS
+from simbalance.players.common_nb import P_FLAT_ROLLOUT
+from simbalance.players.common_nb import P_MCTS_ROLLOUT
+from simbalance.players.common_nb import is_legal
+from simbalance.players.common_nb import new_search
+from simbalance.players.common_nb import search_capacity
 from simbalance.players.search_nb import search
 
 # ---- the replay's event log: what a step did, from a snapshot taken before it ----------------------

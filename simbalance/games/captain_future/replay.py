@@ -11,10 +11,14 @@ from __future__ import annotations
 import numpy as np
 
 from simbalance.core.errors import SimbalanceError
-from simbalance.core.records import END_INVALID, END_STALEMATE, END_TIMEOUT, END_WIN
+from simbalance.core.records import END_INVALID
+from simbalance.core.records import END_STALEMATE
+from simbalance.core.records import END_TIMEOUT
+from simbalance.core.records import END_WIN
 from simbalance.core.replay import trace_with_log
 from simbalance.games.captain_future import state_nb as X
-from simbalance.games.captain_future.board import EVENT_NAMES, parse_map
+from simbalance.games.captain_future.board import EVENT_NAMES
+from simbalance.games.captain_future.board import parse_map
 from simbalance.games.captain_future.validate_nb import INVARIANTS
 
 EVENT_TITLES = ("Simon Wright", "Recall", "Otto", "GRAG")
@@ -34,7 +38,8 @@ def check_game_index(plan, game) -> int:
 def trace(plan, game: int) -> tuple[np.ndarray, np.ndarray]:
     """Play game ``game`` of the plan's run again (the kernel's own code, validated) and return its
     record and its event log (rows of state_nb.EV_*, columns kind, a..e)."""
-    from simbalance.games.captain_future.play_nb import trace_game, trace_search_game
+    from simbalance.games.captain_future.play_nb import trace_game
+    from simbalance.games.captain_future.play_nb import trace_search_game
 
     game = check_game_index(plan, game)
     searching = plan.engine.searches(plan.lineup)

@@ -14,96 +14,95 @@ from __future__ import annotations
 
 from numba import njit
 
-from simbalance.core.rng import randint, shuffle
-from simbalance.games.captain_future.state_nb import (
-    ATT,
-    BAWA,
-    BAWH,
-    BHOLD,
-    BODY_BONUS,
-    BODY_SIZE,
-    BODY_SP,
-    BSEC,
-    BTOP,
-    BVER,
-    CAT_ABSENT,
-    CAT_MAJORITY,
-    CAT_PRESENT,
-    CLOCK,
-    CNT,
-    COMP_PTS,
-    COST_ABS,
-    COST_MAJ,
-    COST_PRE,
-    DECK,
-    DISCARD,
-    ELB,
-    EMPTY_K,
-    END_SEAT,
-    EV,
-    EXCH,
-    FILLED,
-    FINAL_MAX,
-    HAND,
-    HAND_N,
-    HANDS,
-    KJ,
-    LANDS,
-    MAJ_PTS,
-    MB,
-    MBS,
-    MK,
-    MP,
-    NB,
-    NC,
-    NCARDS,
-    NDISC,
-    NK,
-    NL,
-    NR,
-    NSTACK,
-    ONBOARD,
-    OPT_ATTACK,
-    OPT_EXCHANGE,
-    OPT_GRAG,
-    OPT_LAND,
-    OPT_NONE,
-    OPT_OTTO,
-    OPT_RECALL,
-    OPT_SIMON,
-    OWNER,
-    PLAYERS,
-    PTS,
-    REMOVED,
-    RESHUFFLE,
-    S_ATT,
-    S_END,
-    S_EV,
-    S_EXCH,
-    S_HAND,
-    S_LANDS,
-    S_NDISC,
-    S_NSTACK,
-    S_OWN,
-    S_STONE,
-    SCORE,
-    SHIP_PTS,
-    SP_BODY,
-    SP_COL,
-    SP_K,
-    SP_ROW,
-    STACK,
-    STONE_ANY,
-    STONE_BODY,
-    STONE_COL,
-    STONE_I,
-    STONE_ROW,
-    STONE_T,
-    SUPPLY,
-    T_LANDS,
-    option,
-    reset_state,
-)
+from simbalance.core.rng import randint
+from simbalance.core.rng import shuffle
+from simbalance.games.captain_future.state_nb import ATT
+from simbalance.games.captain_future.state_nb import BAWA
+from simbalance.games.captain_future.state_nb import BAWH
+from simbalance.games.captain_future.state_nb import BHOLD
+from simbalance.games.captain_future.state_nb import BODY_BONUS
+from simbalance.games.captain_future.state_nb import BODY_SIZE
+from simbalance.games.captain_future.state_nb import BODY_SP
+from simbalance.games.captain_future.state_nb import BSEC
+from simbalance.games.captain_future.state_nb import BTOP
+from simbalance.games.captain_future.state_nb import BVER
+from simbalance.games.captain_future.state_nb import CAT_ABSENT
+from simbalance.games.captain_future.state_nb import CAT_MAJORITY
+from simbalance.games.captain_future.state_nb import CAT_PRESENT
+from simbalance.games.captain_future.state_nb import CLOCK
+from simbalance.games.captain_future.state_nb import CNT
+from simbalance.games.captain_future.state_nb import COMP_PTS
+from simbalance.games.captain_future.state_nb import COST_ABS
+from simbalance.games.captain_future.state_nb import COST_MAJ
+from simbalance.games.captain_future.state_nb import COST_PRE
+from simbalance.games.captain_future.state_nb import DECK
+from simbalance.games.captain_future.state_nb import DISCARD
+from simbalance.games.captain_future.state_nb import ELB
+from simbalance.games.captain_future.state_nb import EMPTY_K
+from simbalance.games.captain_future.state_nb import END_SEAT
+from simbalance.games.captain_future.state_nb import EV
+from simbalance.games.captain_future.state_nb import EXCH
+from simbalance.games.captain_future.state_nb import FILLED
+from simbalance.games.captain_future.state_nb import FINAL_MAX
+from simbalance.games.captain_future.state_nb import HAND
+from simbalance.games.captain_future.state_nb import HAND_N
+from simbalance.games.captain_future.state_nb import HANDS
+from simbalance.games.captain_future.state_nb import KJ
+from simbalance.games.captain_future.state_nb import LANDS
+from simbalance.games.captain_future.state_nb import MAJ_PTS
+from simbalance.games.captain_future.state_nb import MB
+from simbalance.games.captain_future.state_nb import MBS
+from simbalance.games.captain_future.state_nb import MK
+from simbalance.games.captain_future.state_nb import MP
+from simbalance.games.captain_future.state_nb import NB
+from simbalance.games.captain_future.state_nb import NC
+from simbalance.games.captain_future.state_nb import NCARDS
+from simbalance.games.captain_future.state_nb import NDISC
+from simbalance.games.captain_future.state_nb import NK
+from simbalance.games.captain_future.state_nb import NL
+from simbalance.games.captain_future.state_nb import NR
+from simbalance.games.captain_future.state_nb import NSTACK
+from simbalance.games.captain_future.state_nb import ONBOARD
+from simbalance.games.captain_future.state_nb import OPT_ATTACK
+from simbalance.games.captain_future.state_nb import OPT_EXCHANGE
+from simbalance.games.captain_future.state_nb import OPT_GRAG
+from simbalance.games.captain_future.state_nb import OPT_LAND
+from simbalance.games.captain_future.state_nb import OPT_NONE
+from simbalance.games.captain_future.state_nb import OPT_OTTO
+from simbalance.games.captain_future.state_nb import OPT_RECALL
+from simbalance.games.captain_future.state_nb import OPT_SIMON
+from simbalance.games.captain_future.state_nb import OWNER
+from simbalance.games.captain_future.state_nb import PLAYERS
+from simbalance.games.captain_future.state_nb import PTS
+from simbalance.games.captain_future.state_nb import REMOVED
+from simbalance.games.captain_future.state_nb import RESHUFFLE
+from simbalance.games.captain_future.state_nb import S_ATT
+from simbalance.games.captain_future.state_nb import S_END
+from simbalance.games.captain_future.state_nb import S_EV
+from simbalance.games.captain_future.state_nb import S_EXCH
+from simbalance.games.captain_future.state_nb import S_HAND
+from simbalance.games.captain_future.state_nb import S_LANDS
+from simbalance.games.captain_future.state_nb import S_NDISC
+from simbalance.games.captain_future.state_nb import S_NSTACK
+from simbalance.games.captain_future.state_nb import S_OWN
+from simbalance.games.captain_future.state_nb import S_STONE
+from simbalance.games.captain_future.state_nb import SCORE
+from simbalance.games.captain_future.state_nb import SHIP_PTS
+from simbalance.games.captain_future.state_nb import SP_BODY
+from simbalance.games.captain_future.state_nb import SP_COL
+from simbalance.games.captain_future.state_nb import SP_K
+from simbalance.games.captain_future.state_nb import SP_ROW
+from simbalance.games.captain_future.state_nb import STACK
+from simbalance.games.captain_future.state_nb import STONE_ANY
+from simbalance.games.captain_future.state_nb import STONE_BODY
+from simbalance.games.captain_future.state_nb import STONE_COL
+from simbalance.games.captain_future.state_nb import STONE_I
+from simbalance.games.captain_future.state_nb import STONE_ROW
+from simbalance.games.captain_future.state_nb import STONE_T
+from simbalance.games.captain_future.state_nb import SUPPLY
+from simbalance.games.captain_future.state_nb import T_LANDS
+from simbalance.games.captain_future.state_nb import option
+from simbalance.games.captain_future.state_nb import reset_state
 
 # ---- the set-up --------------------------------------------------------------------------------
 

@@ -18,83 +18,81 @@ import numpy as np
 from numba import njit
 
 from simbalance.core.records import END_WIN
-from simbalance.core.rng import next_u64, shuffle
-from simbalance.games.captain_future.rules_nb import (
-    can_attack,
-    can_exchange,
-    can_land,
-    grag_ok,
-    otto_ok,
-    recall_ok,
-    snapshot,
-    stone_blocks_attack,
-    stone_body,
-    stone_place,
-    taken_space,
-)
-from simbalance.games.captain_future.state_nb import (
-    BODY_SIZE,
-    BODY_SP,
-    CNT,
-    ELB,
-    EMPTY_K,
-    END,
-    EV,
-    EXCH,
-    FILLED,
-    FINAL_LEFT,
-    HAND_N,
-    HANDS,
-    KJ,
-    LANDS,
-    MB,
-    MBS,
-    MK,
-    MP,
-    NB,
-    NC,
-    NCARDS,
-    NK,
-    NL,
-    NR,
-    NSTACK,
-    ONBOARD,
-    OPT_ATTACK,
-    OPT_EXCHANGE,
-    OPT_GRAG,
-    OPT_LAND,
-    OPT_NONE,
-    OPT_OTTO,
-    OPT_RECALL,
-    OPT_SIMON,
-    OWNER,
-    PH_EVENT_BEFORE,
-    PH_OVER,
-    PH_SLOT,
-    PHASE,
-    PLAYERS,
-    REMOVED,
-    S_EV,
-    S_EXCH,
-    S_HAND,
-    S_LANDS,
-    S_OWN,
-    SCORE,
-    SEARCHERS,
-    SEAT,
-    SHIPS,
-    SID,
-    SLOT,
-    SP_BODY,
-    STACK,
-    STONE_I,
-    STONE_T,
-    SUPPLY,
-    TURN,
-    W_KIND,
-    option,
-)
-from simbalance.games.captain_future.strategies_nb import do_event, do_slot
+from simbalance.core.rng import next_u64
+from simbalance.core.rng import shuffle
+from simbalance.games.captain_future.rules_nb import can_attack
+from simbalance.games.captain_future.rules_nb import can_exchange
+from simbalance.games.captain_future.rules_nb import can_land
+from simbalance.games.captain_future.rules_nb import grag_ok
+from simbalance.games.captain_future.rules_nb import otto_ok
+from simbalance.games.captain_future.rules_nb import recall_ok
+from simbalance.games.captain_future.rules_nb import snapshot
+from simbalance.games.captain_future.rules_nb import stone_blocks_attack
+from simbalance.games.captain_future.rules_nb import stone_body
+from simbalance.games.captain_future.rules_nb import stone_place
+from simbalance.games.captain_future.rules_nb import taken_space
+from simbalance.games.captain_future.state_nb import BODY_SIZE
+from simbalance.games.captain_future.state_nb import BODY_SP
+from simbalance.games.captain_future.state_nb import CNT
+from simbalance.games.captain_future.state_nb import ELB
+from simbalance.games.captain_future.state_nb import EMPTY_K
+from simbalance.games.captain_future.state_nb import END
+from simbalance.games.captain_future.state_nb import EV
+from simbalance.games.captain_future.state_nb import EXCH
+from simbalance.games.captain_future.state_nb import FILLED
+from simbalance.games.captain_future.state_nb import FINAL_LEFT
+from simbalance.games.captain_future.state_nb import HAND_N
+from simbalance.games.captain_future.state_nb import HANDS
+from simbalance.games.captain_future.state_nb import KJ
+from simbalance.games.captain_future.state_nb import LANDS
+from simbalance.games.captain_future.state_nb import MB
+from simbalance.games.captain_future.state_nb import MBS
+from simbalance.games.captain_future.state_nb import MK
+from simbalance.games.captain_future.state_nb import MP
+from simbalance.games.captain_future.state_nb import NB
+from simbalance.games.captain_future.state_nb import NC
+from simbalance.games.captain_future.state_nb import NCARDS
+from simbalance.games.captain_future.state_nb import NK
+from simbalance.games.captain_future.state_nb import NL
+from simbalance.games.captain_future.state_nb import NR
+from simbalance.games.captain_future.state_nb import NSTACK
+from simbalance.games.captain_future.state_nb import ONBOARD
+from simbalance.games.captain_future.state_nb import OPT_ATTACK
+from simbalance.games.captain_future.state_nb import OPT_EXCHANGE
+from simbalance.games.captain_future.state_nb import OPT_GRAG
+from simbalance.games.captain_future.state_nb import OPT_LAND
+from simbalance.games.captain_future.state_nb import OPT_NONE
+from simbalance.games.captain_future.state_nb import OPT_OTTO
+from simbalance.games.captain_future.state_nb import OPT_RECALL
+from simbalance.games.captain_future.state_nb import OPT_SIMON
+from simbalance.games.captain_future.state_nb import OWNER
+from simbalance.games.captain_future.state_nb import PH_EVENT_BEFORE
+from simbalance.games.captain_future.state_nb import PH_OVER
+from simbalance.games.captain_future.state_nb import PH_SLOT
+from simbalance.games.captain_future.state_nb import PHASE
+from simbalance.games.captain_future.state_nb import PLAYERS
+from simbalance.games.captain_future.state_nb import REMOVED
+from simbalance.games.captain_future.state_nb import S_EV
+from simbalance.games.captain_future.state_nb import S_EXCH
+from simbalance.games.captain_future.state_nb import S_HAND
+from simbalance.games.captain_future.state_nb import S_LANDS
+from simbalance.games.captain_future.state_nb import S_OWN
+from simbalance.games.captain_future.state_nb import SCORE
+from simbalance.games.captain_future.state_nb import SEARCHERS
+from simbalance.games.captain_future.state_nb import SEAT
+from simbalance.games.captain_future.state_nb import SHIPS
+from simbalance.games.captain_future.state_nb import SID
+from simbalance.games.captain_future.state_nb import SLOT
+from simbalance.games.captain_future.state_nb import SP_BODY
+from simbalance.games.captain_future.state_nb import STACK
+from simbalance.games.captain_future.state_nb import STONE_I
+from simbalance.games.captain_future.state_nb import STONE_T
+from simbalance.games.captain_future.state_nb import SUPPLY
+from simbalance.games.captain_future.state_nb import TURN
+from simbalance.games.captain_future.state_nb import W_KIND
+from simbalance.games.captain_future.state_nb import option
+from simbalance.games.captain_future.strategies_nb import do_event
+from simbalance.games.captain_future.strategies_nb import do_slot
 from simbalance.players.common_nb import fully_observed
 
 # What a seat sees of another's move (the search's ``observe``, docs/strategies.md "Hidden moves"): every

@@ -18,113 +18,110 @@ import numpy as np
 from numba import njit
 
 from simbalance.core.bits import lowest_bit
-from simbalance.core.rng import randint, wins_tie
-from simbalance.games.captain_future.rules_nb import (
-    attack_cost,
-    attackable,
-    body_space,
-    can_exchange,
-    discard_card,
-    exchange,
-    grag,
-    hand,
-    kind_of,
-    land,
-    move_stone,
-    n_stone_places,
-    naming_cards,
-    otto,
-    play_event_card,
-    recall_ok,
-    recall_ship,
-    resolve_attack,
-    stone_blocks_attack,
-    stone_blocks_landing,
-    stone_body,
-    stone_place,
-    take_action,
-)
-from simbalance.games.captain_future.state_nb import (
-    AGGRESSOR,
-    BAWA,
-    BAWH,
-    BD_ORDERED,
-    BODY_BONUS,
-    BODY_LINES,
-    BODY_SIZE,
-    BVER,
-    C_GAIN,
-    C_VER,
-    C_WS,
-    C_WV,
-    CACHE,
-    CNT,
-    COST_ABS,
-    COST_MAJ,
-    COST_PRE,
-    CREC,
-    ELB,
-    EMPTY_K,
-    END_SEAT,
-    FD,
-    FILLED,
-    FINAL_MAX,
-    FQ,
-    FV,
-    FW,
-    FWS,
-    HAND_N,
-    HANDS,
-    KIND_N,
-    KIND_SP,
-    KJ,
-    LINE_B,
-    LINE_NB,
-    MAJ_PTS,
-    MB,
-    MK,
-    ML,
-    MP,
-    NB,
-    NC,
-    NK,
-    NL,
-    NR,
-    ONBOARD,
-    OPT_ATTACK,
-    OPT_EXCHANGE,
-    OPT_LAND,
-    OPT_NONE,
-    OWNER,
-    P_CARD,
-    P_CHEAP,
-    P_EVENTS,
-    P_EXCH,
-    P_FULL,
-    P_GRAG,
-    P_HOLD,
-    P_LEADER,
-    P_OPP,
-    P_OTTO,
-    P_RECALL,
-    P_SIMON,
-    PLAYERS,
-    RANDOM,
-    SCORE,
-    SHIP_PTS,
-    SID,
-    SP_BODY,
-    SP_COL,
-    SP_ROW,
-    STONE_BODY,
-    STONE_COL,
-    STONE_I,
-    STONE_ROW,
-    STONE_T,
-    SUPPLY,
-    T_LANDS,
-    TOP_BONUS,
-)
+from simbalance.core.rng import randint
+from simbalance.core.rng import wins_tie
+from simbalance.games.captain_future.rules_nb import attack_cost
+from simbalance.games.captain_future.rules_nb import attackable
+from simbalance.games.captain_future.rules_nb import body_space
+from simbalance.games.captain_future.rules_nb import can_exchange
+from simbalance.games.captain_future.rules_nb import discard_card
+from simbalance.games.captain_future.rules_nb import exchange
+from simbalance.games.captain_future.rules_nb import grag
+from simbalance.games.captain_future.rules_nb import hand
+from simbalance.games.captain_future.rules_nb import kind_of
+from simbalance.games.captain_future.rules_nb import land
+from simbalance.games.captain_future.rules_nb import move_stone
+from simbalance.games.captain_future.rules_nb import n_stone_places
+from simbalance.games.captain_future.rules_nb import naming_cards
+from simbalance.games.captain_future.rules_nb import otto
+from simbalance.games.captain_future.rules_nb import play_event_card
+from simbalance.games.captain_future.rules_nb import recall_ok
+from simbalance.games.captain_future.rules_nb import recall_ship
+from simbalance.games.captain_future.rules_nb import resolve_attack
+from simbalance.games.captain_future.rules_nb import stone_blocks_attack
+from simbalance.games.captain_future.rules_nb import stone_blocks_landing
+from simbalance.games.captain_future.rules_nb import stone_body
+from simbalance.games.captain_future.rules_nb import stone_place
+from simbalance.games.captain_future.rules_nb import take_action
+from simbalance.games.captain_future.state_nb import AGGRESSOR
+from simbalance.games.captain_future.state_nb import BAWA
+from simbalance.games.captain_future.state_nb import BAWH
+from simbalance.games.captain_future.state_nb import BD_ORDERED
+from simbalance.games.captain_future.state_nb import BODY_BONUS
+from simbalance.games.captain_future.state_nb import BODY_LINES
+from simbalance.games.captain_future.state_nb import BODY_SIZE
+from simbalance.games.captain_future.state_nb import BVER
+from simbalance.games.captain_future.state_nb import C_GAIN
+from simbalance.games.captain_future.state_nb import C_VER
+from simbalance.games.captain_future.state_nb import C_WS
+from simbalance.games.captain_future.state_nb import C_WV
+from simbalance.games.captain_future.state_nb import CACHE
+from simbalance.games.captain_future.state_nb import CNT
+from simbalance.games.captain_future.state_nb import COST_ABS
+from simbalance.games.captain_future.state_nb import COST_MAJ
+from simbalance.games.captain_future.state_nb import COST_PRE
+from simbalance.games.captain_future.state_nb import CREC
+from simbalance.games.captain_future.state_nb import ELB
+from simbalance.games.captain_future.state_nb import EMPTY_K
+from simbalance.games.captain_future.state_nb import END_SEAT
+from simbalance.games.captain_future.state_nb import FD
+from simbalance.games.captain_future.state_nb import FILLED
+from simbalance.games.captain_future.state_nb import FINAL_MAX
+from simbalance.games.captain_future.state_nb import FQ
+from simbalance.games.captain_future.state_nb import FV
+from simbalance.games.captain_future.state_nb import FW
+from simbalance.games.captain_future.state_nb import FWS
+from simbalance.games.captain_future.state_nb import HAND_N
+from simbalance.games.captain_future.state_nb import HANDS
+from simbalance.games.captain_future.state_nb import KIND_N
+from simbalance.games.captain_future.state_nb import KIND_SP
+from simbalance.games.captain_future.state_nb import KJ
+from simbalance.games.captain_future.state_nb import LINE_B
+from simbalance.games.captain_future.state_nb import LINE_NB
+from simbalance.games.captain_future.state_nb import MAJ_PTS
+from simbalance.games.captain_future.state_nb import MB
+from simbalance.games.captain_future.state_nb import MK
+from simbalance.games.captain_future.state_nb import ML
+from simbalance.games.captain_future.state_nb import MP
+from simbalance.games.captain_future.state_nb import NB
+from simbalance.games.captain_future.state_nb import NC
+from simbalance.games.captain_future.state_nb import NK
+from simbalance.games.captain_future.state_nb import NL
+from simbalance.games.captain_future.state_nb import NR
+from simbalance.games.captain_future.state_nb import ONBOARD
+from simbalance.games.captain_future.state_nb import OPT_ATTACK
+from simbalance.games.captain_future.state_nb import OPT_EXCHANGE
+from simbalance.games.captain_future.state_nb import OPT_LAND
+from simbalance.games.captain_future.state_nb import OPT_NONE
+from simbalance.games.captain_future.state_nb import OWNER
+from simbalance.games.captain_future.state_nb import P_CARD
+from simbalance.games.captain_future.state_nb import P_CHEAP
+from simbalance.games.captain_future.state_nb import P_EVENTS
+from simbalance.games.captain_future.state_nb import P_EXCH
+from simbalance.games.captain_future.state_nb import P_FULL
+from simbalance.games.captain_future.state_nb import P_GRAG
+from simbalance.games.captain_future.state_nb import P_HOLD
+from simbalance.games.captain_future.state_nb import P_LEADER
+from simbalance.games.captain_future.state_nb import P_OPP
+from simbalance.games.captain_future.state_nb import P_OTTO
+from simbalance.games.captain_future.state_nb import P_RECALL
+from simbalance.games.captain_future.state_nb import P_SIMON
+from simbalance.games.captain_future.state_nb import PLAYERS
+from simbalance.games.captain_future.state_nb import RANDOM
+from simbalance.games.captain_future.state_nb import SCORE
+from simbalance.games.captain_future.state_nb import SHIP_PTS
+from simbalance.games.captain_future.state_nb import SID
+from simbalance.games.captain_future.state_nb import SP_BODY
+from simbalance.games.captain_future.state_nb import SP_COL
+from simbalance.games.captain_future.state_nb import SP_ROW
+from simbalance.games.captain_future.state_nb import STONE_BODY
+from simbalance.games.captain_future.state_nb import STONE_COL
+from simbalance.games.captain_future.state_nb import STONE_I
+from simbalance.games.captain_future.state_nb import STONE_ROW
+from simbalance.games.captain_future.state_nb import STONE_T
+from simbalance.games.captain_future.state_nb import SUPPLY
+from simbalance.games.captain_future.state_nb import T_LANDS
+from simbalance.games.captain_future.state_nb import TOP_BONUS
 
 NEG = -1e18
 # Values closer than this are equally good: two victims worth the same come out of the evaluation's

@@ -12,84 +12,82 @@ from __future__ import annotations
 
 from numba import njit
 
-from simbalance.games.captain_future.state_nb import (
-    BAWA,
-    BAWH,
-    BHOLD,
-    BODY_BONUS,
-    BODY_SIZE,
-    BSEC,
-    BTOP,
-    CNT,
-    COMP_PTS,
-    COMP_SHIPS,
-    DECK,
-    DISCARD,
-    ELB,
-    EMPTY_K,
-    END_SEAT,
-    EVENTS_LEFT,
-    EVPT,
-    FILLED,
-    FINAL_LEFT,
-    HAND,
-    HAND_N,
-    HANDS,
-    INV_CARDS,
-    INV_COUNTS,
-    INV_EMPTY,
-    INV_END_SEAT,
-    INV_HAND,
-    INV_OK,
-    INV_OWNER,
-    INV_SCORE,
-    INV_SHIPS,
-    INV_STONE,
-    INV_SUMMARY,
-    INV_TURN,
-    MAJ_PTS,
-    MB,
-    MC,
-    MK,
-    MN,
-    MP,
-    MR,
-    NB,
-    NC,
-    NCARDS,
-    NDISC,
-    NK,
-    NL,
-    NR,
-    NSTACK,
-    ONBOARD,
-    OWNER,
-    PASSES,
-    PH_OVER,
-    PHASE,
-    PLAYERS,
-    REMOVED,
-    SCORE,
-    SEAT,
-    SHIP_PTS,
-    SHIPS,
-    SLOT,
-    SLOTS,
-    SP_BODY,
-    SP_K,
-    STACK,
-    STONE_I,
-    STONE_T,
-    SUPPLY,
-    TURN,
-    TURN_CAP,
-    W_CNT,
-    W_ELB,
-    W_EMPTY,
-    W_KIND,
-    W_ON,
-    W_SC,
-)
+from simbalance.games.captain_future.state_nb import BAWA
+from simbalance.games.captain_future.state_nb import BAWH
+from simbalance.games.captain_future.state_nb import BHOLD
+from simbalance.games.captain_future.state_nb import BODY_BONUS
+from simbalance.games.captain_future.state_nb import BODY_SIZE
+from simbalance.games.captain_future.state_nb import BSEC
+from simbalance.games.captain_future.state_nb import BTOP
+from simbalance.games.captain_future.state_nb import CNT
+from simbalance.games.captain_future.state_nb import COMP_PTS
+from simbalance.games.captain_future.state_nb import COMP_SHIPS
+from simbalance.games.captain_future.state_nb import DECK
+from simbalance.games.captain_future.state_nb import DISCARD
+from simbalance.games.captain_future.state_nb import ELB
+from simbalance.games.captain_future.state_nb import EMPTY_K
+from simbalance.games.captain_future.state_nb import END_SEAT
+from simbalance.games.captain_future.state_nb import EVENTS_LEFT
+from simbalance.games.captain_future.state_nb import EVPT
+from simbalance.games.captain_future.state_nb import FILLED
+from simbalance.games.captain_future.state_nb import FINAL_LEFT
+from simbalance.games.captain_future.state_nb import HAND
+from simbalance.games.captain_future.state_nb import HAND_N
+from simbalance.games.captain_future.state_nb import HANDS
+from simbalance.games.captain_future.state_nb import INV_CARDS
+from simbalance.games.captain_future.state_nb import INV_COUNTS
+from simbalance.games.captain_future.state_nb import INV_EMPTY
+from simbalance.games.captain_future.state_nb import INV_END_SEAT
+from simbalance.games.captain_future.state_nb import INV_HAND
+from simbalance.games.captain_future.state_nb import INV_OK
+from simbalance.games.captain_future.state_nb import INV_OWNER
+from simbalance.games.captain_future.state_nb import INV_SCORE
+from simbalance.games.captain_future.state_nb import INV_SHIPS
+from simbalance.games.captain_future.state_nb import INV_STONE
+from simbalance.games.captain_future.state_nb import INV_SUMMARY
+from simbalance.games.captain_future.state_nb import INV_TURN
+from simbalance.games.captain_future.state_nb import MAJ_PTS
+from simbalance.games.captain_future.state_nb import MB
+from simbalance.games.captain_future.state_nb import MC
+from simbalance.games.captain_future.state_nb import MK
+from simbalance.games.captain_future.state_nb import MN
+from simbalance.games.captain_future.state_nb import MP
+from simbalance.games.captain_future.state_nb import MR
+from simbalance.games.captain_future.state_nb import NB
+from simbalance.games.captain_future.state_nb import NC
+from simbalance.games.captain_future.state_nb import NCARDS
+from simbalance.games.captain_future.state_nb import NDISC
+from simbalance.games.captain_future.state_nb import NK
+from simbalance.games.captain_future.state_nb import NL
+from simbalance.games.captain_future.state_nb import NR
+from simbalance.games.captain_future.state_nb import NSTACK
+from simbalance.games.captain_future.state_nb import ONBOARD
+from simbalance.games.captain_future.state_nb import OWNER
+from simbalance.games.captain_future.state_nb import PASSES
+from simbalance.games.captain_future.state_nb import PH_OVER
+from simbalance.games.captain_future.state_nb import PHASE
+from simbalance.games.captain_future.state_nb import PLAYERS
+from simbalance.games.captain_future.state_nb import REMOVED
+from simbalance.games.captain_future.state_nb import SCORE
+from simbalance.games.captain_future.state_nb import SEAT
+from simbalance.games.captain_future.state_nb import SHIP_PTS
+from simbalance.games.captain_future.state_nb import SHIPS
+from simbalance.games.captain_future.state_nb import SLOT
+from simbalance.games.captain_future.state_nb import SLOTS
+from simbalance.games.captain_future.state_nb import SP_BODY
+from simbalance.games.captain_future.state_nb import SP_K
+from simbalance.games.captain_future.state_nb import STACK
+from simbalance.games.captain_future.state_nb import STONE_I
+from simbalance.games.captain_future.state_nb import STONE_T
+from simbalance.games.captain_future.state_nb import SUPPLY
+from simbalance.games.captain_future.state_nb import TURN
+from simbalance.games.captain_future.state_nb import TURN_CAP
+from simbalance.games.captain_future.state_nb import W_CNT
+from simbalance.games.captain_future.state_nb import W_ELB
+from simbalance.games.captain_future.state_nb import W_EMPTY
+from simbalance.games.captain_future.state_nb import W_KIND
+from simbalance.games.captain_future.state_nb import W_ON
+from simbalance.games.captain_future.state_nb import W_SC
 
 # What each code check_invariants returns (state_nb.INV_*) means.
 INVARIANTS = {

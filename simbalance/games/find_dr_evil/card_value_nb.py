@@ -14,8 +14,14 @@ import numpy as np
 from numba import njit
 
 from simbalance.core.records import END_WIN
-from simbalance.core.rng import next_u64, randint
-from simbalance.games.find_dr_evil.state_nb import END, S_COUNT, S_HAND, S_RNG, S_SLOT, WINNER
+from simbalance.core.rng import next_u64
+from simbalance.core.rng import randint
+from simbalance.games.find_dr_evil.state_nb import END
+from simbalance.games.find_dr_evil.state_nb import S_COUNT
+from simbalance.games.find_dr_evil.state_nb import S_HAND
+from simbalance.games.find_dr_evil.state_nb import S_RNG
+from simbalance.games.find_dr_evil.state_nb import S_SLOT
+from simbalance.games.find_dr_evil.state_nb import WINNER
 
 HOLDING = "in the seat's hand"
 SWAPPED = ("the card changes places with a card of another seat's hand (all hidden from the seat), drawn uniformly "

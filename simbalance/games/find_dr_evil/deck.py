@@ -3,7 +3,10 @@ own because the engine (prepare), the report (card labels) and the replay (card 
 
 from __future__ import annotations
 
-from simbalance.decks.captain_action import DR_EVIL, KIND_CAPTAIN_WILD, KIND_DR_LING, load_deck
+from simbalance.decks.captain_action import DR_EVIL
+from simbalance.decks.captain_action import KIND_CAPTAIN_WILD
+from simbalance.decks.captain_action import KIND_DR_LING
+from simbalance.decks.captain_action import load_deck
 
 
 def game_deck(cfg: dict):

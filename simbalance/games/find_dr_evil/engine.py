@@ -13,17 +13,29 @@ import sys
 
 import numpy as np
 
-from simbalance.core.compensation import deal_order, spread
-from simbalance.core.config import require_bool, require_int, seat_compensation
+from simbalance.core.compensation import deal_order
+from simbalance.core.compensation import spread
+from simbalance.core.config import require_bool
+from simbalance.core.config import require_int
+from simbalance.core.config import seat_compensation
 from simbalance.core.errors import ConfigError
-from simbalance.core.records import MAX_SEATS, record_dtype
-from simbalance.core.spec import Cards, CardSwap, Engine
+from simbalance.core.records import MAX_SEATS
+from simbalance.core.records import record_dtype
+from simbalance.core.spec import Cards
+from simbalance.core.spec import CardSwap
+from simbalance.core.spec import Engine
 from simbalance.core.whole_game import PROGRESS_FIELDS
 from simbalance.decks.captain_action import KIND_DR_LING
-from simbalance.games.find_dr_evil import card_value_nb, play_nb, state_nb, validate_nb
+from simbalance.games.find_dr_evil import card_value_nb
+from simbalance.games.find_dr_evil import play_nb
+from simbalance.games.find_dr_evil import state_nb
+from simbalance.games.find_dr_evil import validate_nb
 from simbalance.games.find_dr_evil.deck import game_deck
-from simbalance.games.find_dr_evil.replay import replay, trace
-from simbalance.games.find_dr_evil.report import card_labels, card_masks, summarize
+from simbalance.games.find_dr_evil.replay import replay
+from simbalance.games.find_dr_evil.replay import trace
+from simbalance.games.find_dr_evil.report import card_labels
+from simbalance.games.find_dr_evil.report import card_masks
+from simbalance.games.find_dr_evil.report import summarize
 
 # card-value: how a player's own choices can link holding a card to winning (core/spec.CardSwap.selection;
 # None: the deal and the play hand cards out blind)

@@ -24,63 +24,62 @@ from numba import njit
 
 from simbalance.core.event_log import log_event
 from simbalance.core.kernel import begin_game
-from simbalance.core.records import END_INVALID, END_STALEMATE, END_TIMEOUT, END_WIN
-from simbalance.core.rng import seed_game, shuffled_range
-from simbalance.core.whole_game import (
-    PR_MARK_A,
-    PR_NEXT,
-    PROGRESS_SIZE,
-    progress_end_holder,
-    progress_reset,
-    progress_round_holder,
-    write_progress,
-)
-from simbalance.games.find_dr_evil.rules_nb import (
-    deal,
-    first_offerer,
-    holders_after_pick,
-    holders_of,
-    last_holder,
-    next_holder,
-    next_offerer,
-    pick,
-)
-from simbalance.games.find_dr_evil.state_nb import (
-    DEAL_GIVEN,
-    DEAL_SEAT,
-    END,
-    EV_INVALID,
-    EV_STALEMATE,
-    EV_TIMEOUT,
-    EV_WIN,
-    FIRST_CARD_TO,
-    HOLDERS,
-    IN_PLAY,
-    KEPT,
-    LING_DEALT,
-    N_RULES,
-    OFFERER,
-    PICK_CAP,
-    PICKS,
-    R_NO_PAIR,
-    REPEAT_AFTER_PAIR,
-    REPEAT_MIN_HOLDERS,
-    RUNNING,
-    S_COUNT,
-    S_DEALT,
-    S_DECK,
-    S_INFO,
-    S_RNG,
-    S_SLOT,
-    STALEMATE_WINDOW,
-    TO_MOVE,
-    TRACK,
-    WINNER,
-    clone,  # noqa: F401  (part of the resumable contract)
-    new_state,
-)
+from simbalance.core.records import END_INVALID
+from simbalance.core.records import END_STALEMATE
+from simbalance.core.records import END_TIMEOUT
+from simbalance.core.records import END_WIN
+from simbalance.core.rng import seed_game
+from simbalance.core.rng import shuffled_range
+from simbalance.core.whole_game import PR_MARK_A
+from simbalance.core.whole_game import PR_NEXT
+from simbalance.core.whole_game import PROGRESS_SIZE
+from simbalance.core.whole_game import progress_end_holder
+from simbalance.core.whole_game import progress_reset
+from simbalance.core.whole_game import progress_round_holder
+from simbalance.core.whole_game import write_progress
+from simbalance.games.find_dr_evil.rules_nb import deal
+from simbalance.games.find_dr_evil.rules_nb import first_offerer
+from simbalance.games.find_dr_evil.rules_nb import holders_after_pick
+from simbalance.games.find_dr_evil.rules_nb import holders_of
+from simbalance.games.find_dr_evil.rules_nb import last_holder
+from simbalance.games.find_dr_evil.rules_nb import next_holder
+from simbalance.games.find_dr_evil.rules_nb import next_offerer
+from simbalance.games.find_dr_evil.rules_nb import pick
+from simbalance.games.find_dr_evil.state_nb import DEAL_GIVEN
+from simbalance.games.find_dr_evil.state_nb import DEAL_SEAT
+from simbalance.games.find_dr_evil.state_nb import END
+from simbalance.games.find_dr_evil.state_nb import EV_INVALID
+from simbalance.games.find_dr_evil.state_nb import EV_STALEMATE
+from simbalance.games.find_dr_evil.state_nb import EV_TIMEOUT
+from simbalance.games.find_dr_evil.state_nb import EV_WIN
+from simbalance.games.find_dr_evil.state_nb import FIRST_CARD_TO
+from simbalance.games.find_dr_evil.state_nb import HOLDERS
+from simbalance.games.find_dr_evil.state_nb import IN_PLAY
+from simbalance.games.find_dr_evil.state_nb import KEPT
+from simbalance.games.find_dr_evil.state_nb import LING_DEALT
+from simbalance.games.find_dr_evil.state_nb import N_RULES
+from simbalance.games.find_dr_evil.state_nb import OFFERER
+from simbalance.games.find_dr_evil.state_nb import PICK_CAP
+from simbalance.games.find_dr_evil.state_nb import PICKS
+from simbalance.games.find_dr_evil.state_nb import R_NO_PAIR
+from simbalance.games.find_dr_evil.state_nb import REPEAT_AFTER_PAIR
+from simbalance.games.find_dr_evil.state_nb import REPEAT_MIN_HOLDERS
+from simbalance.games.find_dr_evil.state_nb import RUNNING
+from simbalance.games.find_dr_evil.state_nb import S_COUNT
+from simbalance.games.find_dr_evil.state_nb import S_DEALT
+from simbalance.games.find_dr_evil.state_nb import S_DECK
+from simbalance.games.find_dr_evil.state_nb import S_INFO
+from simbalance.games.find_dr_evil.state_nb import S_RNG
+from simbalance.games.find_dr_evil.state_nb import S_SLOT
+from simbalance.games.find_dr_evil.state_nb import STALEMATE_WINDOW
+from simbalance.games.find_dr_evil.state_nb import TO_MOVE
+from simbalance.games.find_dr_evil.state_nb import TRACK
+from simbalance.games.find_dr_evil.state_nb import WINNER
+from simbalance.games.find_dr_evil.state_nb import clone  # noqa: F401  (part of the resumable contract)
+from simbalance.games.find_dr_evil.state_nb import new_state
 from simbalance.games.find_dr_evil.strategies_nb import random_pick
-from simbalance.games.find_dr_evil.validate_nb import HANDS_OK, check_hands
+from simbalance.games.find_dr_evil.validate_nb import HANDS_OK
+from simbalance.games.find_dr_evil.validate_nb import check_hands
 
 
 def context(card_pose, ling, n_pose_ids, players, rules, validate) -> tuple:

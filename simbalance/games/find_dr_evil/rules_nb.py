@@ -11,7 +11,9 @@ import numpy as np
 from numba import njit
 
 from simbalance.core.event_log import log_event
-from simbalance.games.find_dr_evil.state_nb import EV_DEAL, EV_PAIR, EV_PICK
+from simbalance.games.find_dr_evil.state_nb import EV_DEAL
+from simbalance.games.find_dr_evil.state_nb import EV_PAIR
+from simbalance.games.find_dr_evil.state_nb import EV_PICK
 
 
 @njit(cache=True, forceinline=True, _nrt=False)

@@ -15,24 +15,23 @@ import numpy as np
 from numba import njit
 
 from simbalance.core.bits import lowest_bit
-from simbalance.core.rng import next_u64, randint
+from simbalance.core.rng import next_u64
+from simbalance.core.rng import randint
 from simbalance.games.lady_actions_escape.rules_nb import playable
 from simbalance.games.lady_actions_escape.search_nb import outcome  # noqa: F401  (part of the hooks)
-from simbalance.games.lady_actions_escape.state_nb import (
-    DISC_N,
-    DRAW,
-    DRAW_N,
-    G_PLAYERS,
-    HAND,
-    HAND_N,
-    ONE,
-    PENDING,
-    PHASE,
-    PHASE_NAME,
-    PHASE_PLAY,
-    SEAT,
-    TURN,
-)
+from simbalance.games.lady_actions_escape.state_nb import DISC_N
+from simbalance.games.lady_actions_escape.state_nb import DRAW
+from simbalance.games.lady_actions_escape.state_nb import DRAW_N
+from simbalance.games.lady_actions_escape.state_nb import G_PLAYERS
+from simbalance.games.lady_actions_escape.state_nb import HAND
+from simbalance.games.lady_actions_escape.state_nb import HAND_N
+from simbalance.games.lady_actions_escape.state_nb import ONE
+from simbalance.games.lady_actions_escape.state_nb import PENDING
+from simbalance.games.lady_actions_escape.state_nb import PHASE
+from simbalance.games.lady_actions_escape.state_nb import PHASE_NAME
+from simbalance.games.lady_actions_escape.state_nb import PHASE_PLAY
+from simbalance.games.lady_actions_escape.state_nb import SEAT
+from simbalance.games.lady_actions_escape.state_nb import TURN
 
 HOLDING = "in the seat's hand"
 SWAPPED = ("the card changes places with a card drawn uniformly among those the seat cannot see (the others' hands, "

@@ -12,7 +12,11 @@ import numpy as np
 
 from simbalance.core.config import require_bool
 from simbalance.core.errors import ConfigError
-from simbalance.decks.captain_action import DR_EVIL, KIND_CAPTAIN_WILD, KIND_DR_LING, KIND_NUMBERED, load_deck
+from simbalance.decks.captain_action import DR_EVIL
+from simbalance.decks.captain_action import KIND_CAPTAIN_WILD
+from simbalance.decks.captain_action import KIND_DR_LING
+from simbalance.decks.captain_action import KIND_NUMBERED
+from simbalance.decks.captain_action import load_deck
 from simbalance.games.lady_actions_escape import state_nb
 
 LADY_ACTION = "Lady Action"

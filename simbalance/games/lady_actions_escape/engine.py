@@ -25,21 +25,37 @@ import sys
 import numpy as np
 
 from simbalance.core.compensation import deal_order
-from simbalance.core.config import require_bool, require_choice, require_int, seat_compensation
+from simbalance.core.config import require_bool
+from simbalance.core.config import require_choice
+from simbalance.core.config import require_int
+from simbalance.core.config import seat_compensation
 from simbalance.core.errors import ConfigError
-from simbalance.core.records import MAX_SEATS, record_dtype
-from simbalance.core.spec import Cards, CardSwap, Engine, UserStrategy
+from simbalance.core.records import MAX_SEATS
+from simbalance.core.records import record_dtype
+from simbalance.core.spec import Cards
+from simbalance.core.spec import CardSwap
+from simbalance.core.spec import Engine
+from simbalance.core.spec import UserStrategy
 from simbalance.core.whole_game import PROGRESS_FIELDS
-from simbalance.games.lady_actions_escape import card_value_nb, play_nb, search_nb, state_nb, validate_nb
-from simbalance.games.lady_actions_escape.deck import can_ever_play, card_arrays, game_deck
-from simbalance.games.lady_actions_escape.replay import replay, trace
-from simbalance.games.lady_actions_escape.report import card_labels, card_masks, figures, summarize
-from simbalance.games.lady_actions_escape.user_strategy import (
-    USER_STRATEGY_DOC,
-    build_user_strategy_kernel,
-    sample_decisions,
-)
-from simbalance.players import SEARCH_PARAMS, SEARCH_STRATEGIES
+from simbalance.games.lady_actions_escape import card_value_nb
+from simbalance.games.lady_actions_escape import play_nb
+from simbalance.games.lady_actions_escape import search_nb
+from simbalance.games.lady_actions_escape import state_nb
+from simbalance.games.lady_actions_escape import validate_nb
+from simbalance.games.lady_actions_escape.deck import can_ever_play
+from simbalance.games.lady_actions_escape.deck import card_arrays
+from simbalance.games.lady_actions_escape.deck import game_deck
+from simbalance.games.lady_actions_escape.replay import replay
+from simbalance.games.lady_actions_escape.replay import trace
+from simbalance.games.lady_actions_escape.report import card_labels
+from simbalance.games.lady_actions_escape.report import card_masks
+from simbalance.games.lady_actions_escape.report import figures
+from simbalance.games.lady_actions_escape.report import summarize
+from simbalance.games.lady_actions_escape.user_strategy import USER_STRATEGY_DOC
+from simbalance.games.lady_actions_escape.user_strategy import build_user_strategy_kernel
+from simbalance.games.lady_actions_escape.user_strategy import sample_decisions
+from simbalance.players import SEARCH_PARAMS
+from simbalance.players import SEARCH_STRATEGIES
 
 # card-value: how a player's own choices can link holding a card to winning (core/spec.CardSwap.selection;
 # None: the deal and the play hand cards out blind)

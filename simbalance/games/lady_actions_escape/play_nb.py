@@ -32,63 +32,61 @@ from numba import njit
 from simbalance.core.bits import lowest_bit
 from simbalance.core.kernel import begin_game
 from simbalance.core.records import END_WIN
-from simbalance.core.rng import seed_game, shuffled_range
-from simbalance.core.whole_game import PROGRESS_SIZE, write_progress
-from simbalance.games.lady_actions_escape.rules_nb import (
-    begin_turn,
-    card_effect,
-    deal,
-    draw_until_playable,
-    escaped,
-    finish_progress,
-    invalid_play,
-    next_seat,
-    pass_turn,
-    play_card,
-    playable,
-)
-from simbalance.games.lady_actions_escape.search_nb import (
-    determinize,
-    evaluate,
-    features,
-    observe,
-    outcome,
-    policy,
-)
-from simbalance.games.lady_actions_escape.state_nb import (
-    DEALT,
-    DIRECTION,
-    DISC,
-    DRAW_EFFECTS,
-    DRAWN,
-    END,
-    G_N_BG,
-    G_PLAYERS,
-    HAND,
-    HAND_N,
-    INFO_WILD,
-    PASSES,
-    PENDING,
-    PHASE,
-    PHASE_NAME,
-    PHASE_OVER,
-    PHASE_PLAY,
-    PLAYS,
-    RESHUFFLES,
-    REVERSALS,
-    SEAT,
-    TRACK,
-    TURN,
-    WILDS,
-    WINNER,
-    bit,
-    has,
-    new_state,
-    option_code,
-)
+from simbalance.core.rng import seed_game
+from simbalance.core.rng import shuffled_range
+from simbalance.core.whole_game import PROGRESS_SIZE
+from simbalance.core.whole_game import write_progress
+from simbalance.games.lady_actions_escape.rules_nb import begin_turn
+from simbalance.games.lady_actions_escape.rules_nb import card_effect
+from simbalance.games.lady_actions_escape.rules_nb import deal
+from simbalance.games.lady_actions_escape.rules_nb import draw_until_playable
+from simbalance.games.lady_actions_escape.rules_nb import escaped
+from simbalance.games.lady_actions_escape.rules_nb import finish_progress
+from simbalance.games.lady_actions_escape.rules_nb import invalid_play
+from simbalance.games.lady_actions_escape.rules_nb import next_seat
+from simbalance.games.lady_actions_escape.rules_nb import pass_turn
+from simbalance.games.lady_actions_escape.rules_nb import play_card
+from simbalance.games.lady_actions_escape.rules_nb import playable
+from simbalance.games.lady_actions_escape.search_nb import determinize
+from simbalance.games.lady_actions_escape.search_nb import evaluate
+from simbalance.games.lady_actions_escape.search_nb import features
+from simbalance.games.lady_actions_escape.search_nb import observe
+from simbalance.games.lady_actions_escape.search_nb import outcome
+from simbalance.games.lady_actions_escape.search_nb import policy
+from simbalance.games.lady_actions_escape.state_nb import DEALT
+from simbalance.games.lady_actions_escape.state_nb import DIRECTION
+from simbalance.games.lady_actions_escape.state_nb import DISC
+from simbalance.games.lady_actions_escape.state_nb import DRAW_EFFECTS
+from simbalance.games.lady_actions_escape.state_nb import DRAWN
+from simbalance.games.lady_actions_escape.state_nb import END
+from simbalance.games.lady_actions_escape.state_nb import G_N_BG
+from simbalance.games.lady_actions_escape.state_nb import G_PLAYERS
+from simbalance.games.lady_actions_escape.state_nb import HAND
+from simbalance.games.lady_actions_escape.state_nb import HAND_N
+from simbalance.games.lady_actions_escape.state_nb import INFO_WILD
+from simbalance.games.lady_actions_escape.state_nb import PASSES
+from simbalance.games.lady_actions_escape.state_nb import PENDING
+from simbalance.games.lady_actions_escape.state_nb import PHASE
+from simbalance.games.lady_actions_escape.state_nb import PHASE_NAME
+from simbalance.games.lady_actions_escape.state_nb import PHASE_OVER
+from simbalance.games.lady_actions_escape.state_nb import PHASE_PLAY
+from simbalance.games.lady_actions_escape.state_nb import PLAYS
+from simbalance.games.lady_actions_escape.state_nb import RESHUFFLES
+from simbalance.games.lady_actions_escape.state_nb import REVERSALS
+from simbalance.games.lady_actions_escape.state_nb import SEAT
+from simbalance.games.lady_actions_escape.state_nb import TRACK
+from simbalance.games.lady_actions_escape.state_nb import TURN
+from simbalance.games.lady_actions_escape.state_nb import WILDS
+from simbalance.games.lady_actions_escape.state_nb import WINNER
+from simbalance.games.lady_actions_escape.state_nb import bit
+from simbalance.games.lady_actions_escape.state_nb import has
+from simbalance.games.lady_actions_escape.state_nb import new_state
+from simbalance.games.lady_actions_escape.state_nb import option_code
 from simbalance.games.lady_actions_escape.strategies_nb import strategy_move
 from simbalance.games.lady_actions_escape.validate_nb import broken_invariant
-from simbalance.players.common_nb import is_search, new_search, search_capacity
+from simbalance.players.common_nb import is_search
+from simbalance.players.common_nb import new_search
+from simbalance.players.common_nb import search_capacity
 from simbalance.players.search_nb import search
 
 

@@ -10,7 +10,8 @@ from simbalance.core.replay import trace_with_log
 from simbalance.core.user_strategy import USER_STRATEGY_ID
 from simbalance.games.lady_actions_escape import state_nb as S
 from simbalance.games.lady_actions_escape.deck import game_deck
-from simbalance.games.lady_actions_escape.play_nb import trace_game, trace_search_game
+from simbalance.games.lady_actions_escape.play_nb import trace_game
+from simbalance.games.lady_actions_escape.play_nb import trace_search_game
 
 
 def trace(plan, game: int) -> tuple[np.ndarray, np.ndarray]:

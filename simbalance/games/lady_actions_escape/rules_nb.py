@@ -17,86 +17,87 @@ from __future__ import annotations
 from numba import njit
 
 from simbalance.core.event_log import log_event
-from simbalance.core.records import END_INVALID, END_STALEMATE, END_TIMEOUT, END_WIN, MAX_SEATS
-from simbalance.core.rng import randint, shuffle
-from simbalance.core.whole_game import (
-    BATCH_SIZE,
-    PR_MARK_A,
-    PR_MARK_B,
-    PR_NEXT,
-    PR_REASON,
-    PR_STALL_FROM,
-    PROGRESS_SIZE,
-    progress_end_batched,
-    progress_reset_batched,
-    progress_round_batched,
-)
-from simbalance.games.lady_actions_escape.state_nb import (
-    BATCH,
-    DEALT,
-    DIRECTION,
-    DISC,
-    DISC_N,
-    DRAW,
-    DRAW_EFFECTS,
-    DRAW_N,
-    DRAWN,
-    EFFECT_DRAW,
-    EFFECT_REVERSE,
-    END,
-    EV_DEAL,
-    EV_DRAW,
-    EV_DRAW_EFFECT,
-    EV_INVALID,
-    EV_NAME,
-    EV_PASS,
-    EV_PLAY,
-    EV_RESHUFFLE,
-    EV_REVERSE,
-    EV_STALEMATE,
-    EV_TIMEOUT,
-    EV_TURN,
-    EV_WIN,
-    G_DEAL_SEAT,
-    G_DEALT,
-    G_DRAW,
-    G_LEADER,
-    G_N_BG,
-    G_PLAYERS,
-    G_REVERSE,
-    G_TURN_CAP,
-    G_WINDOW,
-    HAND,
-    HAND_N,
-    INFO_BG,
-    INFO_CH,
-    INFO_EFFECT,
-    INFO_WILD,
-    LEADER_RANDOM,
-    LEADER_ROTATE,
-    PASSES,
-    PASSES_IN_ROW,
-    PHASE,
-    PHASE_OVER,
-    PHASE_PLAY,
-    PLAYS,
-    R_DR_EVIL_CHAIN,
-    R_EVIL_LADY_CYCLE,
-    R_NO_PLAY,
-    R_RECYCLING,
-    RESH_AT_ROUND,
-    RESHUFFLES,
-    REVERSALS,
-    SEAT,
-    TOP,
-    TRACK,
-    TURN,
-    WILDS,
-    WINNER,
-    bit,
-    has,
-    top_index,
-)
+from simbalance.core.records import END_INVALID
+from simbalance.core.records import END_STALEMATE
+from simbalance.core.records import END_TIMEOUT
+from simbalance.core.records import END_WIN
+from simbalance.core.records import MAX_SEATS
+from simbalance.core.rng import randint
+from simbalance.core.rng import shuffle
+from simbalance.core.whole_game import BATCH_SIZE
+from simbalance.core.whole_game import PR_MARK_A
+from simbalance.core.whole_game import PR_MARK_B
+from simbalance.core.whole_game import PR_NEXT
+from simbalance.core.whole_game import PR_REASON
+from simbalance.core.whole_game import PR_STALL_FROM
+from simbalance.core.whole_game import PROGRESS_SIZE
+from simbalance.core.whole_game import progress_end_batched
+from simbalance.core.whole_game import progress_reset_batched
+from simbalance.core.whole_game import progress_round_batched
+from simbalance.games.lady_actions_escape.state_nb import BATCH
+from simbalance.games.lady_actions_escape.state_nb import DEALT
+from simbalance.games.lady_actions_escape.state_nb import DIRECTION
+from simbalance.games.lady_actions_escape.state_nb import DISC
+from simbalance.games.lady_actions_escape.state_nb import DISC_N
+from simbalance.games.lady_actions_escape.state_nb import DRAW
+from simbalance.games.lady_actions_escape.state_nb import DRAW_EFFECTS
+from simbalance.games.lady_actions_escape.state_nb import DRAW_N
+from simbalance.games.lady_actions_escape.state_nb import DRAWN
+from simbalance.games.lady_actions_escape.state_nb import EFFECT_DRAW
+from simbalance.games.lady_actions_escape.state_nb import EFFECT_REVERSE
+from simbalance.games.lady_actions_escape.state_nb import END
+from simbalance.games.lady_actions_escape.state_nb import EV_DEAL
+from simbalance.games.lady_actions_escape.state_nb import EV_DRAW
+from simbalance.games.lady_actions_escape.state_nb import EV_DRAW_EFFECT
+from simbalance.games.lady_actions_escape.state_nb import EV_INVALID
+from simbalance.games.lady_actions_escape.state_nb import EV_NAME
+from simbalance.games.lady_actions_escape.state_nb import EV_PASS
+from simbalance.games.lady_actions_escape.state_nb import EV_PLAY
+from simbalance.games.lady_actions_escape.state_nb import EV_RESHUFFLE
+from simbalance.games.lady_actions_escape.state_nb import EV_REVERSE
+from simbalance.games.lady_actions_escape.state_nb import EV_STALEMATE
+from simbalance.games.lady_actions_escape.state_nb import EV_TIMEOUT
+from simbalance.games.lady_actions_escape.state_nb import EV_TURN
+from simbalance.games.lady_actions_escape.state_nb import EV_WIN
+from simbalance.games.lady_actions_escape.state_nb import G_DEAL_SEAT
+from simbalance.games.lady_actions_escape.state_nb import G_DEALT
+from simbalance.games.lady_actions_escape.state_nb import G_DRAW
+from simbalance.games.lady_actions_escape.state_nb import G_LEADER
+from simbalance.games.lady_actions_escape.state_nb import G_N_BG
+from simbalance.games.lady_actions_escape.state_nb import G_PLAYERS
+from simbalance.games.lady_actions_escape.state_nb import G_REVERSE
+from simbalance.games.lady_actions_escape.state_nb import G_TURN_CAP
+from simbalance.games.lady_actions_escape.state_nb import G_WINDOW
+from simbalance.games.lady_actions_escape.state_nb import HAND
+from simbalance.games.lady_actions_escape.state_nb import HAND_N
+from simbalance.games.lady_actions_escape.state_nb import INFO_BG
+from simbalance.games.lady_actions_escape.state_nb import INFO_CH
+from simbalance.games.lady_actions_escape.state_nb import INFO_EFFECT
+from simbalance.games.lady_actions_escape.state_nb import INFO_WILD
+from simbalance.games.lady_actions_escape.state_nb import LEADER_RANDOM
+from simbalance.games.lady_actions_escape.state_nb import LEADER_ROTATE
+from simbalance.games.lady_actions_escape.state_nb import PASSES
+from simbalance.games.lady_actions_escape.state_nb import PASSES_IN_ROW
+from simbalance.games.lady_actions_escape.state_nb import PHASE
+from simbalance.games.lady_actions_escape.state_nb import PHASE_OVER
+from simbalance.games.lady_actions_escape.state_nb import PHASE_PLAY
+from simbalance.games.lady_actions_escape.state_nb import PLAYS
+from simbalance.games.lady_actions_escape.state_nb import R_DR_EVIL_CHAIN
+from simbalance.games.lady_actions_escape.state_nb import R_EVIL_LADY_CYCLE
+from simbalance.games.lady_actions_escape.state_nb import R_NO_PLAY
+from simbalance.games.lady_actions_escape.state_nb import R_RECYCLING
+from simbalance.games.lady_actions_escape.state_nb import RESH_AT_ROUND
+from simbalance.games.lady_actions_escape.state_nb import RESHUFFLES
+from simbalance.games.lady_actions_escape.state_nb import REVERSALS
+from simbalance.games.lady_actions_escape.state_nb import SEAT
+from simbalance.games.lady_actions_escape.state_nb import TOP
+from simbalance.games.lady_actions_escape.state_nb import TRACK
+from simbalance.games.lady_actions_escape.state_nb import TURN
+from simbalance.games.lady_actions_escape.state_nb import WILDS
+from simbalance.games.lady_actions_escape.state_nb import WINNER
+from simbalance.games.lady_actions_escape.state_nb import bit
+from simbalance.games.lady_actions_escape.state_nb import has
+from simbalance.games.lady_actions_escape.state_nb import top_index
 
 
 @njit(cache=True, inline="always")

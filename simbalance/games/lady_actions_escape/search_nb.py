@@ -12,26 +12,27 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simbalance.core.bits import lowest_bit, popcount
+from simbalance.core.bits import lowest_bit
+from simbalance.core.bits import popcount
 from simbalance.core.records import END_WIN
-from simbalance.core.rng import MASK32, S32, next_u64
+from simbalance.core.rng import MASK32
+from simbalance.core.rng import S32
+from simbalance.core.rng import next_u64
 from simbalance.games.lady_actions_escape.rules_nb import playable
-from simbalance.games.lady_actions_escape.state_nb import (
-    DIRECTION,
-    DRAW,
-    DRAW_N,
-    END,
-    G_N_BG,
-    G_PLAYERS,
-    HAND,
-    HAND_N,
-    INFO_EFFECT,
-    INFO_WILD,
-    ONE,
-    SEAT,
-    WINNER,
-    option_code,
-)
+from simbalance.games.lady_actions_escape.state_nb import DIRECTION
+from simbalance.games.lady_actions_escape.state_nb import DRAW
+from simbalance.games.lady_actions_escape.state_nb import DRAW_N
+from simbalance.games.lady_actions_escape.state_nb import END
+from simbalance.games.lady_actions_escape.state_nb import G_N_BG
+from simbalance.games.lady_actions_escape.state_nb import G_PLAYERS
+from simbalance.games.lady_actions_escape.state_nb import HAND
+from simbalance.games.lady_actions_escape.state_nb import HAND_N
+from simbalance.games.lady_actions_escape.state_nb import INFO_EFFECT
+from simbalance.games.lady_actions_escape.state_nb import INFO_WILD
+from simbalance.games.lady_actions_escape.state_nb import ONE
+from simbalance.games.lady_actions_escape.state_nb import SEAT
+from simbalance.games.lady_actions_escape.state_nb import WINNER
+from simbalance.games.lady_actions_escape.state_nb import option_code
 from simbalance.games.lady_actions_escape.strategies_nb import strategy_move
 from simbalance.players.common_nb import fully_observed
 

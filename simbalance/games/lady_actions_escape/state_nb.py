@@ -25,7 +25,8 @@ from numba import njit
 from simbalance.core.bits import lowest_bit
 from simbalance.core.layout import Offsets
 from simbalance.core.records import MAX_SEATS
-from simbalance.core.whole_game import BATCH_SIZE, PROGRESS_SIZE
+from simbalance.core.whole_game import BATCH_SIZE
+from simbalance.core.whole_game import PROGRESS_SIZE
 
 MAX_CARDS = 64  # hands are 64-bit masks
 

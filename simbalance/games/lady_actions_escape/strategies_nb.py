@@ -27,42 +27,42 @@ import numpy as np
 from numba import njit
 
 from simbalance.core.bits import popcount
-from simbalance.core.rng import fair_best, randint
+from simbalance.core.rng import fair_best
+from simbalance.core.rng import randint
 from simbalance.core.user_strategy import USER_STRATEGY_ID
-from simbalance.games.lady_actions_escape.rules_nb import next_seat, playable
-from simbalance.games.lady_actions_escape.state_nb import (
-    BLOCKER,
-    DIRECTION,
-    EFFECT_DRAW,
-    EFFECT_NONE,
-    EFFECT_REVERSE,
-    G_N_BG,
-    G_PLAYERS,
-    HAND,
-    HAND_N,
-    INFO_BG,
-    INFO_CH,
-    INFO_EFFECT,
-    INFO_WILD,
-    ONE,
-    P_BG_WEIGHT,
-    P_CH_WEIGHT,
-    P_DANGER,
-    P_WEAPON_HOLD,
-    P_WILD_HOLD,
-    PENDING,
-    PHASE,
-    PHASE_NAME,
-    RANDOM,
-    SCRIPTED,
-    SEAT,
-    STEPS,
-    TOP,
-    bit,
-    has,
-    lowest_card,
-    nth_card,
-)
+from simbalance.games.lady_actions_escape.rules_nb import next_seat
+from simbalance.games.lady_actions_escape.rules_nb import playable
+from simbalance.games.lady_actions_escape.state_nb import BLOCKER
+from simbalance.games.lady_actions_escape.state_nb import DIRECTION
+from simbalance.games.lady_actions_escape.state_nb import EFFECT_DRAW
+from simbalance.games.lady_actions_escape.state_nb import EFFECT_NONE
+from simbalance.games.lady_actions_escape.state_nb import EFFECT_REVERSE
+from simbalance.games.lady_actions_escape.state_nb import G_N_BG
+from simbalance.games.lady_actions_escape.state_nb import G_PLAYERS
+from simbalance.games.lady_actions_escape.state_nb import HAND
+from simbalance.games.lady_actions_escape.state_nb import HAND_N
+from simbalance.games.lady_actions_escape.state_nb import INFO_BG
+from simbalance.games.lady_actions_escape.state_nb import INFO_CH
+from simbalance.games.lady_actions_escape.state_nb import INFO_EFFECT
+from simbalance.games.lady_actions_escape.state_nb import INFO_WILD
+from simbalance.games.lady_actions_escape.state_nb import ONE
+from simbalance.games.lady_actions_escape.state_nb import P_BG_WEIGHT
+from simbalance.games.lady_actions_escape.state_nb import P_CH_WEIGHT
+from simbalance.games.lady_actions_escape.state_nb import P_DANGER
+from simbalance.games.lady_actions_escape.state_nb import P_WEAPON_HOLD
+from simbalance.games.lady_actions_escape.state_nb import P_WILD_HOLD
+from simbalance.games.lady_actions_escape.state_nb import PENDING
+from simbalance.games.lady_actions_escape.state_nb import PHASE
+from simbalance.games.lady_actions_escape.state_nb import PHASE_NAME
+from simbalance.games.lady_actions_escape.state_nb import RANDOM
+from simbalance.games.lady_actions_escape.state_nb import SCRIPTED
+from simbalance.games.lady_actions_escape.state_nb import SEAT
+from simbalance.games.lady_actions_escape.state_nb import STEPS
+from simbalance.games.lady_actions_escape.state_nb import TOP
+from simbalance.games.lady_actions_escape.state_nb import bit
+from simbalance.games.lady_actions_escape.state_nb import has
+from simbalance.games.lady_actions_escape.state_nb import lowest_card
+from simbalance.games.lady_actions_escape.state_nb import nth_card
 
 
 @njit(cache=True, inline="always")

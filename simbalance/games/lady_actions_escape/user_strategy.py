@@ -117,7 +117,8 @@ def _check_types(fn, name: str, expected: str) -> None:
         reason = _first_line(exc)
         raise ConfigError(f"--strategy-file: {name} cannot be called with the game's arguments ({reason}); "
                           f"expected: {expected}") from None
-    from simbalance.core.user_strategy import read_only_problem, writes_into
+    from simbalance.core.user_strategy import read_only_problem
+    from simbalance.core.user_strategy import writes_into
 
     written = read_only_problem(fn, args, READ_ONLY)
     if written is not None:

@@ -11,27 +11,25 @@ from numba import njit
 from simbalance.core.bits import popcount
 from simbalance.core.records import END_INVALID
 from simbalance.games.lady_actions_escape.rules_nb import playable
-from simbalance.games.lady_actions_escape.state_nb import (
-    DIRECTION,
-    DISC,
-    DISC_N,
-    DRAW,
-    DRAW_N,
-    END,
-    G_PLAYERS,
-    HAND,
-    HAND_N,
-    INFO_WILD,
-    PENDING,
-    PHASE,
-    PHASE_NAME,
-    PHASE_OVER,
-    PHASE_PLAY,
-    SEAT,
-    TOP,
-    bit,
-    has,
-)
+from simbalance.games.lady_actions_escape.state_nb import DIRECTION
+from simbalance.games.lady_actions_escape.state_nb import DISC
+from simbalance.games.lady_actions_escape.state_nb import DISC_N
+from simbalance.games.lady_actions_escape.state_nb import DRAW
+from simbalance.games.lady_actions_escape.state_nb import DRAW_N
+from simbalance.games.lady_actions_escape.state_nb import END
+from simbalance.games.lady_actions_escape.state_nb import G_PLAYERS
+from simbalance.games.lady_actions_escape.state_nb import HAND
+from simbalance.games.lady_actions_escape.state_nb import HAND_N
+from simbalance.games.lady_actions_escape.state_nb import INFO_WILD
+from simbalance.games.lady_actions_escape.state_nb import PENDING
+from simbalance.games.lady_actions_escape.state_nb import PHASE
+from simbalance.games.lady_actions_escape.state_nb import PHASE_NAME
+from simbalance.games.lady_actions_escape.state_nb import PHASE_OVER
+from simbalance.games.lady_actions_escape.state_nb import PHASE_PLAY
+from simbalance.games.lady_actions_escape.state_nb import SEAT
+from simbalance.games.lady_actions_escape.state_nb import TOP
+from simbalance.games.lady_actions_escape.state_nb import bit
+from simbalance.games.lady_actions_escape.state_nb import has
 
 OK = 0
 BROKEN_CARDS = 1  # a card is in no place or in two (the hands, the draw pile, the discard pile)
