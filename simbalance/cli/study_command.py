@@ -95,7 +95,7 @@ def study_command(study: Study):
         kept = {"checkpoints": cache_root() / "blocks"} if study.keeps_blocks else {}
         with stops_on_ctrl_c(study) as stop:
             if study.out_file is not None:
-                check_out_file(target)  # not a folder, writable: before any game
+                check_out_file(target)  # not a folder, writable, not a user's file; locked: before any game
             else:
                 hold_out_dir(target)  # checked, locked and writable before any game (issue 54)
             result = study.run(settings, params, RichProgress, **kept)
@@ -172,6 +172,9 @@ def check_out_file(target: Path) -> None:
     if Path(target).is_dir():
         raise SimbalanceError(f"--out {target}: a folder; name the file to write")
     check_report_path("--out", Path(target))
+    from simbalance.studies.evaluation import hold_eval_file
+
+    hold_eval_file(Path(target))  # the one study with a file --out: fit-eval's eval.json
 
 
 def params_from_options(study: Study, typed: dict[str, str]):

@@ -63,3 +63,37 @@ def write_report(path: Path, text: str, option: str = "report") -> None:
     except OSError as exc:
         tmp.unlink(missing_ok=True)
         raise SimbalanceError(f"{option} {path} cannot be written: {exc.strerror or exc}") from None
+
+
+def write_file_whole(path: Path, text: str, ours, what: str, option: str = "--out") -> None:
+    """Write one output file whole or not at all: into ``.<name>.writing-XXXXXXXX`` beside it (a name
+    of its own: a fixed ``<name>.tmp`` replaced a user's file of that name), then renamed into
+    place; replaces a file at ``path`` only when ``ours(path)`` says simbalance wrote it (``what``:
+    the words for such a file). A failure (a full disk, a file size limit) removes the temporary file
+    and is one line naming the path; a kill leaves it for the next start (run_folder.hold_out_file)."""
+    path = Path(path)
+    if path.exists() and not ours(path):  # again at the end: a file may have appeared during the play
+        raise not_ours_file(path, what, option)
+    tmp = None
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, name = tempfile.mkstemp(prefix=f".{path.name}.writing-", dir=path.parent)
+        tmp = Path(name)
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        tmp.chmod(0o644)  # mkstemp makes it private; an output is for sharing
+        os.replace(tmp, path)
+    except OSError as exc:
+        if tmp is not None:
+            tmp.unlink(missing_ok=True)
+        raise SimbalanceError(f"{option} {path}: cannot be written ({exc.strerror or exc}); nothing written, "
+                              "what was there is kept") from None
+    except BaseException:
+        if tmp is not None:
+            tmp.unlink(missing_ok=True)
+        raise
+
+
+def not_ours_file(path: Path, what: str, option: str = "--out") -> SimbalanceError:
+    return SimbalanceError(f"{option} {path}: a file simbalance did not write (not {what}); simbalance never replaces "
+                           "what it did not write: move it away or choose another --out")

@@ -154,6 +154,38 @@ def hold_out_dir(out: Path, on_leftover=None) -> Path:
     return out
 
 
+def hold_out_file(out: Path, ours, half_ours, what: str) -> Path:
+    """``hold_out_dir`` for an output that is one file (fit-eval's eval.json): refused, before any
+    game, when it is a link, a folder or a file simbalance did not write (``ours``: is it one of
+    simbalance's; ``what``: the words for one); locked on ``.<name>.lock`` beside it for this
+    command; the temporary files a killed command left (``.<name>.writing-XXXXXXXX`` whose bytes
+    ``half_ours`` recognises) are removed. Returns the absolute path."""
+    from simbalance.report.files import check_report_path, not_ours_file
+
+    check_path_names("--out", out)
+    if out.is_symlink():  # replaced, the link would go, not the file it names
+        raise SimbalanceError(f"--out {out}: a symbolic link (to {os.readlink(out)}); give the file itself, "
+                              f"--out {out.resolve()}")
+    if out.is_dir():
+        raise SimbalanceError(f"--out {out}: a folder; name the file to write")
+    check_report_path("--out", out)
+    if out.exists() and not ours(out):
+        raise not_ours_file(out, what)
+    out = absolute_out(out)
+    if out not in _HELD:
+        got = _lock(out)
+        if got is None:
+            raise SimbalanceError(f"--out {out}: another simbalance command is writing this file; wait for it to "
+                                  "finish or choose another --out")
+        _HELD[out] = got
+        pattern = re.compile(re.escape(_writing_prefix(out)) + r"[a-z0-9_]{8}")
+        for leftover in sorted(out.parent.iterdir()):
+            if (pattern.fullmatch(leftover.name) and leftover.is_file() and not leftover.is_symlink()
+                    and half_ours(leftover)):
+                leftover.unlink(missing_ok=True)
+    return out
+
+
 def release_out_dir(out: Path) -> None:
     out = absolute_out(out)
     held = _HELD.pop(out, None)

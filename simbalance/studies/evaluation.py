@@ -275,18 +275,67 @@ def _record(engine, lineup, prepared: tuple, games: int, seed: int, progress: Pr
     return got["feats"], got["hand"], got["final"], got["n_points"], every
 
 
+# An eval.json says whose it is in its first lines: simbalance replaces only a file that it wrote
+# (recognised by this, or, for one written before the marker, by a fit's own keys), and a temporary
+# file a kill left (``.eval.json.writing-XXXXXXXX``) is recognised by the same first bytes.
+EVAL_MARKER = {"written_by": "simbalance", "kind": "fitted evaluation"}
+EVAL_HEADER = json.dumps(EVAL_MARKER, indent=1)[:-2]  # '{\n "written_by": ..., "kind": "fitted evaluation"'
+FIT_KEYS = frozenset({"game", "engine_version", "rules_digest", "features", "signs", "weights"})
+EVAL_MOST_BYTES = 1 << 24  # a fit is a few kB; a larger file is not one
+
+
+def eval_text(data: dict) -> str:
+    """eval.json's text: the marker first, then the fit."""
+    return json.dumps({**EVAL_MARKER, **data}, indent=1) + "\n"
+
+
+def is_written_eval(path: Path) -> bool:
+    """Is ``path`` an eval.json simbalance wrote (a regular file of a fit's content)?"""
+    import stat
+
+    try:
+        info = Path(path).lstat()
+        if not stat.S_ISREG(info.st_mode) or info.st_size > EVAL_MOST_BYTES:
+            return False
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError):
+        return False
+    if not isinstance(data, dict):
+        return False
+    return all(data.get(k) == v for k, v in EVAL_MARKER.items()) or FIT_KEYS <= data.keys()
+
+
+def is_half_written_eval(path: Path) -> bool:
+    """A temporary eval.json a kill left: its bytes so far are a fit's (the marker's first bytes)."""
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(len(EVAL_HEADER))
+    except OSError:
+        return False
+    return EVAL_HEADER.encode().startswith(head)
+
+
 def write_eval(result: FitEvalResult, path: Path) -> Path:
-    """eval.json, written whole or not at all (a temporary file renamed into place)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(result.data, indent=1) + "\n")
-    os.replace(tmp, path)
-    return path
+    """eval.json, written whole or not at all (report/files.write_file_whole: a temporary file of a
+    name of its own, renamed into place), never over a file simbalance did not write."""
+    from simbalance.report.files import write_file_whole
+
+    write_file_whole(Path(path), eval_text(result.data), is_written_eval, "a fitted evaluation simbalance wrote")
+    return Path(path)
 
 
 def write_eval_file(result: FitEvalResult, path: Path, command: str) -> Path:
     """fit-eval's writer (core/study.Study.writer): eval.json at ``path``, whole or not at all."""
     return write_eval(result, Path(path))
+
+
+def hold_eval_file(path: Path) -> Path:
+    """fit-eval's ``--out``, before any game (core/study.Study.out_file's check): refused when it
+    holds a file simbalance did not write; locked for this command (a second fit-eval into it stops
+    at once); a temporary file a kill left beside it is removed."""
+    from simbalance.report.run_folder import hold_out_file
+
+    return hold_out_file(Path(path), is_written_eval, is_half_written_eval, "a fitted evaluation simbalance wrote")
 
 
 # ---- a run's fit: the one on file, or a refit on the fly ----------------------------------------
@@ -357,7 +406,7 @@ class Refit:
                                 derive_seed(REFIT_SEED, "fit-eval refit"), progress)
         try:
             write_eval(result, self.cached)
-        except OSError:  # a read-only cache: the run goes on with its refit, the next run refits again
+        except (OSError, SimbalanceError):  # a read-only cache: the run goes on with its refit, the next run refits again
             pass
         return result.weights, provenance(result.data, "refit", self.cached)
 

@@ -205,3 +205,82 @@ def test_a_partial_folder_of_simbalance_with_no_checkpoint_is_discarded(tmp_path
     res = runner.invoke(app, ["run", GAME, "--n", "100", "--out", str(out)])
     assert res.exit_code == 0, res.output
     assert f"discarded{partial_dir(out)}" in "".join(res.output.split()) and not partial_dir(out).exists()
+
+
+# ---------------------------------------------------------------- fit-eval's one file (qa54b)
+
+FIT = ["fit-eval", "captain-action", "--games", "20", "--threads", "1"]
+
+
+def test_fit_eval_never_replaces_a_file_the_user_wrote(tmp_path):
+    """``fit-eval --out notes.json`` replaced the user's notes.json (exit 0): an eval.json is replaced
+    only when simbalance wrote it (its marker, or a fit's own keys); anything else is one line,
+    exit 2, before any game."""
+    notes = tmp_path / "notes.json"
+    notes.write_text('{"my": "notes"}')
+    message = one_line_error(runner.invoke(app, [*FIT, "--out", str(notes)]))
+    assert f"--out {notes}: a file simbalance did not write" in message, message
+    assert notes.read_text() == '{"my": "notes"}' and sorted(p.name for p in tmp_path.iterdir()) == ["notes.json"]
+
+
+def test_fit_eval_replaces_its_own_eval_json_and_no_file_of_a_temporary_name(tmp_path):
+    """The fit was written to ``<out>.tmp`` first, a fixed name: a user's file of that name was
+    overwritten, and a folder of that name stopped the command after the play. The temporary name
+    is ``.<name>.writing-XXXXXXXX``, its own; a leftover of a killed fit-eval (a fit's first bytes)
+    is removed at the next start, a user's file of such a name is not; an eval.json simbalance
+    wrote is replaced."""
+    out = tmp_path / "eval.json"
+    (tmp_path / "eval.json.tmp").write_text("mine")
+    (tmp_path / "eval.json.tmp.d").mkdir()
+    mine_named_so = tmp_path / ".eval.json.writing-abcd1234"
+    mine_named_so.write_text("my own file")
+    killed = tmp_path / ".eval.json.writing-zz99zz99"
+    killed.write_text('{\n "written_by": "simb')
+    for _ in range(2):  # the second replaces the first's eval.json
+        res = runner.invoke(app, [*FIT, "--out", str(out)])
+        assert res.exit_code == 0, res.output
+        assert json.loads(out.read_text())["written_by"] == "simbalance"
+    assert (tmp_path / "eval.json.tmp").read_text() == "mine" and mine_named_so.read_text() == "my own file"
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".eval.json.writing-abcd1234", "eval.json", "eval.json.tmp",
+                                                          "eval.json.tmp.d"]
+
+
+def test_fit_eval_into_an_out_another_holds_stops_at_once(tmp_path):
+    """Two fit-evals into one --out both exited 0, one fit silently replacing the other: the file is
+    locked like a folder (``.<name>.lock``); the second stops before any game."""
+    import fcntl
+    import os
+
+    from simbalance.report.run_folder import lock_file
+
+    out = tmp_path / "eval.json"
+    fd = os.open(lock_file(out), os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        message = one_line_error(runner.invoke(app, [*FIT, "--out", str(out)]))
+    finally:
+        os.close(fd)
+    assert f"--out {out}: another simbalance command is writing this file" in message, message
+    assert not out.exists()
+
+
+def test_fit_eval_on_a_file_size_limit_names_the_file_and_leaves_nothing_half(tmp_path):
+    """``ulimit -f`` (EFBIG) in a real process: "error: File too large", no path, and a half
+    ``<out>.tmp`` left. One line naming the file; nothing half-written left."""
+    import os
+    import resource
+
+    def limit():
+        resource.setrlimit(resource.RLIMIT_FSIZE, (4000, 4000))  # an eval.json is about 4,700 bytes
+
+    out = tmp_path / "eval.json"
+    env = {**os.environ, "COLUMNS": "400", "SIMBALANCE_CACHE_DIR": str(tmp_path / "cache"),
+           "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+    done = subprocess.run([sys.executable, "-m", "simbalance.cli.main", *FIT, "--out", str(out)], capture_output=True,
+                          text=True, env=env, preexec_fn=limit, timeout=600, stdin=subprocess.DEVNULL)
+    lines = [line for line in done.stderr.splitlines() if line.strip()]
+    assert done.returncode == 2 and lines[-1] == (f"error: --out {out}: cannot be written (File too large); nothing "
+                                                  "written, what was there is kept"), (done.returncode, done.stderr)
+    assert "Traceback" not in done.stderr
+    assert len(lines) == 1 and not done.stdout.strip(), (done.stdout, done.stderr)
+    assert [p.name for p in tmp_path.iterdir() if p.name != "cache"] == []
