@@ -191,6 +191,7 @@ def _play_and_write(plan, settings: RunSettings, params: RunParams, out: str, ke
     from simbalance.cli.terminal import RichProgress
     from simbalance.core.errors import CheckpointError, RunInterrupted
     from simbalance.core.execution import RunOptions
+    from simbalance.core.study import StudyStopped
     from simbalance.report.run_folder import write_run_folder
     from simbalance.studies.run import SimulationResult
 
@@ -201,6 +202,7 @@ def _play_and_write(plan, settings: RunSettings, params: RunParams, out: str, ke
                   "impact use the first 200,000 games")
     plan = plan.ready(None if quiet else RichProgress)  # the plan's steps (a refit) before its games
     progress = None if quiet else RichProgress(plan.spec.id)
+    # Ctrl-C and SIGTERM are held from the first game to the folder's last file (docs/architecture.md)
     with interrupts.interruptible() as stop:
         # keep_checkpoint: the checkpoint, with every game, stays until the folder is in place
         options = RunOptions(keep_games=keep, precision=params.precision, state_dir=state_dir, resume=resuming,
@@ -228,20 +230,36 @@ def _play_and_write(plan, settings: RunSettings, params: RunParams, out: str, ke
         finally:
             if progress is not None:
                 progress.close()
-    command = command_line()
-    report_start = time.perf_counter()
-    try:
-        folder = write_run_folder(result, target, command=command, write_games=params.games_file,
-                                  shards=state_dir / "games")
-    except OSError as exc:  # disk full, no permission...: every game is in the checkpoint
-        where = exc.filename or target
-        raise SimbalanceError(f"writing the report into {target}: {exc.strerror or exc} ({where}); every game is "
-                              f"kept: once fixed, finish with simbalance run --resume {state_dir}") from None
-    report_seconds = time.perf_counter() - report_start
-    foreign = remove_own_checkpoint(state_dir)  # only now: a kill up to here resumes from it
-    fault("after the checkpoint's removal")
-    if foreign and not quiet:
-        err.print(f"kept {state_dir}: it holds {foreign[0]!r}, which simbalance did not write")
+        if stop():  # after the last game, before the folder: the checkpoint holds every game
+            raise StudyStopped(f"run interrupted after its last game, before its folder was written; every game is "
+                               f"kept: finish with simbalance run --resume {state_dir}")
+        command = command_line()
+        report_start = time.perf_counter()
+        try:
+            folder = write_run_folder(result, target, command=command, write_games=params.games_file,
+                                      shards=state_dir / "games")
+        except OSError as exc:  # disk full, no permission...: every game is in the checkpoint
+            where = exc.filename or target
+            raise SimbalanceError(f"writing the report into {target}: {exc.strerror or exc} ({where}); every game is "
+                                  f"kept: once fixed, finish with simbalance run --resume {state_dir}") from None
+        report_seconds = time.perf_counter() - report_start
+        foreign = remove_own_checkpoint(state_dir)  # only now: a kill up to here resumes from it
+        fault("after the checkpoint's removal")
+        if foreign and not quiet:
+            err.print(f"kept {state_dir}: it holds {foreign[0]!r}, which simbalance did not write")
+        # seen while the folder was written (qa54b: SIGTERM there killed the run, rc -15, leaving .r.lock,
+        # .r.writing-* and r.partial; Ctrl-C exited 130 without a word): the folder is whole, and the
+        # stop still ends the run, exit 130
+        whole = f"run interrupted while its folder was written; it is whole: {folder} (every game is in it)"
+        if stop():
+            raise StudyStopped(whole)
+        _say_the_run(result, plan, params, folder, report_seconds, quiet, err)
+        if stop():  # while the summary was printed
+            raise StudyStopped(whole)
+
+
+def _say_the_run(result, plan, params: RunParams, folder: Path, report_seconds: float, quiet: bool, err) -> None:
+    """The finished run's summary, strong play and findings (``--quiet``: only the folder's path)."""
     if quiet:
         print(folder)
         return
@@ -254,7 +272,6 @@ def _play_and_write(plan, settings: RunSettings, params: RunParams, out: str, ke
         print_strong_play(console, result)
     print_findings(console, result.report_findings(), page=str(folder / "report.html"))
     err.print(f"report: {folder / 'report.html'} (written in {report_seconds:.1f} s)")
-
 
 ROBUST_DIR = "robust"  # the search sample's checkpoint, inside the run's own checkpoint folder
 

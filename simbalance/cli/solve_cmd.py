@@ -63,24 +63,30 @@ def solve(
                            search_n=parse_count(search_n, "--search-n"), card_values=card_values, population=population,
                            target_matrix=target_matrix, meta_n=parse_count(meta_n, "--meta-n"), stop=stop,
                            progress=RichProgress)
-    command = command_line()
-    written = write_solve_folder(result, folder, command)
-    console = Console()
-    solution = result.solution()
-    if result.no_change_needed:
-        console.print("no change needed: today's rules meet every target")
-    elif solution["changes"]:
-        # the answer's own verdict on fresh games: an interval that still straddles a target is not
-        # settled, which is no failure (solution["changes"] is the closest answer's when none was chosen)
-        fresh = next((a["verdict"] for a in solution["answers"] if a["words"] == solution["words"]), None)
-        state = ("verified: meets every target" if solution["meets"] else
-                 "verified: not settled on fresh games" if solution["verified"] and fresh == "not settled" else
-                 "verified: does not meet every target" if solution["verified"] else "unverified")
-        console.print(f"{solution['words']} ({state}): {solution['set']}")
-    if solution["command"] is not None:  # the answer on the setup the solve started from, as verified
-        console.print(f"play it: {solution['command']}", soft_wrap=True, markup=False, highlight=False)
-    print_findings(console, result.findings(), page=str(written / "solve.html"))
-    Console(stderr=True).print(f"report: {written / 'solve.html'}")
-    if result.interrupted:
-        Console(stderr=True).print("interrupted: the page and solution.json hold what was known")
-        raise typer.Exit(130)
+        command = command_line()
+        written = write_solve_folder(result, folder, command)
+        console = Console()
+        solution = result.solution()
+        if result.no_change_needed:
+            console.print("no change needed: today's rules meet every target")
+        elif solution["changes"]:
+            # the answer's own verdict on fresh games: an interval that still straddles a target is not
+            # settled, which is no failure (solution["changes"] is the closest answer's when none was chosen)
+            fresh = next((a["verdict"] for a in solution["answers"] if a["words"] == solution["words"]), None)
+            state = ("verified: meets every target" if solution["meets"] else
+                     "verified: not settled on fresh games" if solution["verified"] and fresh == "not settled" else
+                     "verified: does not meet every target" if solution["verified"] else "unverified")
+            console.print(f"{solution['words']} ({state}): {solution['set']}")
+        if solution["command"] is not None:  # the answer on the setup the solve started from, as verified
+            console.print(f"play it: {solution['command']}", soft_wrap=True, markup=False, highlight=False)
+        print_findings(console, result.findings(), page=str(written / "solve.html"))
+        Console(stderr=True).print(f"report: {written / 'solve.html'}")
+        if result.interrupted:
+            Console(stderr=True).print("interrupted: the page and solution.json hold what was known")
+            raise typer.Exit(130)
+        if stop():  # seen while the folder was written (qa54b: SIGTERM there killed solve, rc -15, leaving
+            # .o.lock and .o.writing-*): the solve had finished, its folder is whole, and the stop ends the command
+            from simbalance.core.study import StudyStopped
+
+            raise StudyStopped(f"solve interrupted while its folder was written; it is whole: {written} (the solve had "
+                               "finished: nothing was cut short)")

@@ -258,3 +258,91 @@ def test_a_ctrl_c_after_the_first_run_counts_the_studys_games(study, tmp_path, m
     in_all, in_run = (int(said.group(i).replace(",", "")) for i in (1, 3))
     assert in_all == sum(finished) + in_run and in_all > in_run, (line, finished)
     _nothing_written(tmp_path)
+
+
+# ---------------------------------------------------------------- run and solve: while the folder is written
+
+# The command, with the writer of its folder sending the signal to its own process first (qa54b:
+# SIGTERM there killed run and solve, rc -15, leaving .o.lock, .o.writing-* and o.partial, because
+# their handler covered only the play; a Ctrl-C there exited 130 without a word).
+SIGNALLED_WRITER = """
+import os, signal, sys, time
+import importlib
+module, name, sig = sys.argv.pop(1), sys.argv.pop(1), int(sys.argv.pop(1))
+mod = importlib.import_module(module)
+real = getattr(mod, name)
+
+def signalled(*args, **kwargs):
+    os.kill(os.getpid(), sig)
+    time.sleep(0.05)  # the handler runs at the next instruction of the main thread
+    return real(*args, **kwargs)
+
+setattr(mod, name, signalled)
+sys.argv[0] = "simbalance"
+from simbalance.cli.main import main
+main()
+"""
+WRITERS = {
+    "run": (["run", "find-dr-evil", "--n", "3000", "--quiet", "--threads", "1"], "simbalance.report.run_folder",
+            "write_run_folder", "report.html"),
+    "solve": (["solve", "find-dr-evil", "--budget", "20s", "--verify-n", "1000", "--start-n", "100", "--answers", "1",
+               "--max-keys", "1", "--threads", "1"], "simbalance.report.solve_page", "write_solve_folder", "solve.html"),
+}
+WRITE_SIGNALS = {
+    "run, SIGTERM while its folder is written": ("run", signal.SIGTERM),
+    "run, Ctrl-C while its folder is written": ("run", signal.SIGINT),
+    "solve, SIGTERM while its folder is written": ("solve", signal.SIGTERM),
+    "solve, Ctrl-C while its folder is written": ("solve", signal.SIGINT),
+}
+
+
+@pytest.mark.parametrize("case", WRITE_SIGNALS)
+def test_a_signal_while_run_or_solve_writes_leaves_the_folder_whole_and_exits_130(case, tmp_path):
+    study, sig = WRITE_SIGNALS[case]
+    args, module, writer, page = WRITERS[study]
+    out = tmp_path / "o"
+    done = subprocess.run([sys.executable, "-c", SIGNALLED_WRITER, module, writer, str(int(sig)), *args, "--out",
+                           str(out)], cwd=tmp_path, capture_output=True, text=True, timeout=600,
+                          env={**os.environ, "COLUMNS": "400"})
+    assert done.returncode == 130, (done.returncode, done.stdout, done.stderr)
+    assert "Traceback" not in done.stderr
+    lines = [line for line in done.stderr.splitlines() if line.strip() and not line.startswith("stopping after")
+             and not line.startswith("report:")]
+    assert lines[-1] == f"{study} interrupted while its folder was written; it is whole: {out} " + (
+        "(every game is in it)" if study == "run" else "(the solve had finished: nothing was cut short)"), lines
+    assert (out / page).is_file() and (out / "manifest.json").is_file()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["o"]  # no lock, no .writing-, no .partial
+
+
+def test_a_ctrl_c_after_a_runs_last_game_keeps_every_game_and_names_the_resume(tmp_path, monkeypatch):
+    """A stop seen after the last game, before the folder is written: nothing half, every game kept
+    in the checkpoint, exit 130 with the --resume command; the resume plays nothing and writes the
+    folder of an uninterrupted run."""
+    from test_study_contract import numbers_of
+
+    from simbalance.studies.run import SimulationResult
+
+    args = ["run", "find-dr-evil", "--n", "3000", "--quiet", "--threads", "1", "--seed", "5"]
+    monkeypatch.chdir(tmp_path)
+    whole = CliRunner().invoke(app, [*args, "--out", "whole"])
+    assert whole.exit_code == 0, whole.output
+    real = SimulationResult.from_plan.__func__
+
+    def played_then_ctrl_c(cls, *a, **k):
+        result = real(cls, *a, **k)
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.05)
+        return result
+
+    with monkeypatch.context() as patch:
+        patch.setattr(SimulationResult, "from_plan", classmethod(played_then_ctrl_c))
+        done = CliRunner().invoke(app, [*args, "--out", "o"])
+    assert done.exit_code == 130, done.output
+    partial = (tmp_path / "o.partial").resolve()
+    assert done.stderr.splitlines()[-1] == ("run interrupted after its last game, before its folder was written; every "
+                                            f"game is kept: finish with simbalance run --resume {partial}"), done.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["o.partial", "whole"]
+    again = CliRunner().invoke(app, ["run", "--resume", str(partial), "--quiet"])
+    assert again.exit_code == 0, again.output
+    assert numbers_of(tmp_path / "o") == numbers_of(tmp_path / "whole")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["o", "whole"]
