@@ -41,7 +41,7 @@ from simbalance.core.records import seat_share
 from simbalance.core.rng import derive_seed
 from simbalance.core.runner import MAX_GAMES, MAX_GAMES_TEXT, ProgressFactory
 from simbalance.core.study import Study, StudyParams, option, stop_requested
-from simbalance.studies.run import OneDisplay, SimulationResult
+from simbalance.studies.run import OneDisplay, play
 from simbalance.studies.settings import RunSettings, api_entry
 
 MAX_GENERATIONS = 1000  # the cross-entropy method settles in tens of generations
@@ -198,11 +198,12 @@ def run_tune(settings: RunSettings, params: TuneParams, progress: ProgressFactor
     note = getattr(shown.shown, "note", None) if shown is not None else None
 
     try:
-        def per_game_share(vector, run_seed, count, field_list):
+        def per_game_share(vector, run_seed, count, field_list, label):
             plan = settings.but(seed=run_seed).plan(count, strategies=[strategy] + field_list)
             plan = replace(plan, lineup=candidate_lineup(plan, infos, strategy, vector, field_list))
-            result = SimulationResult.from_plan(plan, progress=shown(game) if shown is not None else None,
-                                                options=RunOptions(stop=stop_requested))
+            # studies/run.play, as compare's and sweep's runs: a stop names the run in play (``label``) and
+            # counts the study's games (it said "interrupted after 0 of 4,000 games", one candidate's, qa54b)
+            result = play(plan.ready(progress), shown, label, RunOptions(stop=stop_requested))
             winners = result.games["winners"].to_numpy()
             share = np.zeros(count)
             for s in range(p):
@@ -210,7 +211,8 @@ def run_tune(settings: RunSettings, params: TuneParams, progress: ProgressFactor
             return share, result, plan
 
         def evaluate(vector, generation):
-            share, _, _ = per_game_share(vector, derive_seed(settings.seed, "tune generation", generation), n, field_names)
+            share, _, _ = per_game_share(vector, derive_seed(settings.seed, "tune generation", generation), n, field_names,
+                                         f"a candidate of generation {generation}")
             return float(share.mean())
 
         found, _, history = cross_entropy(space, evaluate, generations, population,
@@ -219,13 +221,14 @@ def run_tune(settings: RunSettings, params: TuneParams, progress: ProgressFactor
         best = rounded(found)  # the set reported, printed and played below: the same numbers
         fresh = derive_seed(settings.seed, "tune final")
         final_n = 2 * n
-        default_share, _, _ = per_game_share(default, fresh, final_n, field_names)
-        best_share, _, _ = per_game_share(best, fresh, final_n, field_names)
+        default_share, _, _ = per_game_share(default, fresh, final_n, field_names, "the defaults on fresh games")
+        best_share, _, _ = per_game_share(best, fresh, final_n, field_names, "the tuned set on fresh games")
         gain = paired_test(default_share, best_share)
         fair = 1.0 / p
         rows = []
         for other in opponents:  # the strategy itself too: the tuned set against its own default copies
-            _, result, plan = per_game_share(best, derive_seed(settings.seed, "tune dominance"), n, [other] * (p - 1))
+            _, result, plan = per_game_share(best, derive_seed(settings.seed, "tune dominance"), n, [other] * (p - 1),
+                                             f"the tuned set against {other}")
             row = strategy_table(result.games, p, plan.lineup.slot_names).iloc[0]
             rate, lo, hi = (float(row[k]) for k in ("win_rate_decided", "decided_ci_low", "decided_ci_high"))
             kind = standing(lo - fair, hi - fair, margin)

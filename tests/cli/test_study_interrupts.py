@@ -346,3 +346,37 @@ def test_a_ctrl_c_after_a_runs_last_game_keeps_every_game_and_names_the_resume(t
     assert again.exit_code == 0, again.output
     assert numbers_of(tmp_path / "o") == numbers_of(tmp_path / "whole")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["o", "whole"]
+
+
+def test_a_ctrl_c_in_tunes_second_candidate_counts_the_studys_games(tmp_path, monkeypatch):
+    """tune said "tune interrupted after 0 of 4,000 games", the candidate in play's count, when its
+    first candidate had played all of its games (qa54b): the line counts the study's games, then the
+    run in play's own, named, as compare's and sweep's."""
+    import re
+
+    from simbalance.studies.run import SimulationResult
+
+    real = SimulationResult.from_plan.__func__
+    finished = []
+
+    def played_then_ctrl_c(cls, *a, **k):
+        result = real(cls, *a, **k)
+        finished.append(result.n_played)
+        if len(finished) == 1:
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.05)
+        return result
+
+    monkeypatch.setattr(SimulationResult, "from_plan", classmethod(played_then_ctrl_c))
+    monkeypatch.chdir(tmp_path)
+    done = CliRunner().invoke(app, ["tune", "captain-action", "--strategy", "builder", "--n", "200", "--generations",
+                                    "1", "--population", "2", "--threads", "1", "--out", str(tmp_path / "out")])
+    assert done.exit_code == 130, done.output
+    line = " ".join(done.stderr.split())
+    said = re.search(r"tune interrupted after ([\d,]+) games in all; the run in play, (.+?), had played ([\d,]+) of "
+                     r"its ([\d,]+); nothing written", line)
+    assert said is not None, line
+    in_all, in_run = (int(said.group(i).replace(",", "")) for i in (1, 3))
+    assert in_all == sum(finished) + in_run and in_all > in_run and said.group(2) == "a candidate of generation 0", (
+        line, finished)
+    _nothing_written(tmp_path)
