@@ -323,8 +323,9 @@ class Knob:
 
 
 def _num(text: str) -> int | float:
-    text = text.strip()
-    return int(text) if re.fullmatch(r"[+-]?\d+", text) else float(text)
+    from simbalance.core.plan import read_number
+
+    return read_number(text)
 
 
 def _today(key: str, cfg: dict, shown: str) -> Any:

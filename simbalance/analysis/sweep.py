@@ -43,7 +43,9 @@ class SweepParam:
 
 
 def _number(text: str) -> int | float:
-    return int(text) if re.fullmatch(r"[+-]?\d+", text) else float(text)
+    from simbalance.core.plan import read_number
+
+    return read_number(text)
 
 
 def parse_param(text: str, cfg: dict) -> SweepParam:
@@ -84,7 +86,7 @@ def parse_param(text: str, cfg: dict) -> SweepParam:
         raise ConfigError(f"--param {key}: expected true or false values")
     if isinstance(default, int) and not isinstance(default, bool) and not all(
             isinstance(v, int) and not isinstance(v, bool) for v in values):
-        as_on_paper = re.fullmatch(r"\s*(-?\d+)\s*-\s*(-?\d+)\s*", spec)  # 4-16
+        as_on_paper = re.fullmatch(r"\s*(-?[0-9]+)\s*-\s*(-?[0-9]+)\s*", spec)  # 4-16
         hint = ""
         if as_on_paper:
             hint = f" (a range is start:stop:step, e.g. {key}={as_on_paper[1]}:{as_on_paper[2]}:1)"

@@ -59,10 +59,15 @@ def search_space(params: dict[str, float], ranges: list[str] | None) -> SearchSp
         raise ConfigError("this strategy has no parameters to tune")
     given = {}
     for text in ranges or []:
-        m = re.fullmatch(r"\s*([\w.]+)\s*=\s*([-+\d.eE]+)\s*:\s*([-+\d.eE]+)\s*", text)
+        m = re.fullmatch(r"\s*([\w.]+)\s*=\s*([-+0-9.eE_]+)\s*:\s*([-+0-9.eE_]+)\s*", text)
         if not m:
             raise ConfigError(f"--range {text!r}: expected name=low:high, e.g. call=0:1")
-        name, lo, hi = m.group(1), float(m.group(2)), float(m.group(3))
+        from simbalance.core.plan import read_number
+
+        try:  # ASCII digits only (core/plan.read_number)
+            name, lo, hi = m.group(1), float(read_number(m.group(2))), float(read_number(m.group(3)))
+        except ValueError:
+            raise ConfigError(f"--range {text!r}: expected name=low:high, e.g. call=0:1") from None
         if name not in params:
             raise ConfigError(f"--range {name}: not a parameter; parameters: {', '.join(params)}")
         if not lo < hi:

@@ -111,11 +111,36 @@ def check_n(n: Any, written: str | None = None) -> int:
     return int(n)
 
 
+# Numbers as a designer types them: ASCII digits, an underscore only between two digits (1_000),
+# a decimal point, an exponent. Python's int() and float() also take full-width and Arabic-Indic
+# digits and underscores anywhere but the ends ("1_000_" failed only there; "２,3" was read as 2,3):
+# every number of the command line and its values is read through these (issue 54, qa54b).
+WHOLE_TEXT = re.compile(r"[+-]?[0-9]+(?:_[0-9]+)*", re.ASCII)
+EXPONENT_TEXT = re.compile(r"[0-9]+(?:_[0-9]+)*(?:\.[0-9]+)?[eE]\+?[0-9]+", re.ASCII)
+DECIMAL_TEXT = re.compile(r"[+-]?(?:[0-9]+(?:_[0-9]+)*(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?", re.ASCII)
+NOT_FINITE = ("inf", "+inf", "-inf", "infinity", "+infinity", "-infinity", "nan", "+nan", "-nan")
+
+
+def read_number(text: str) -> int | float:
+    """A number typed as a value (a sweep's ``--param`` values, a knob's or a range's bounds): a whole
+    number is an int, anything else a float; ``inf``/``nan`` are read (their own checks name them).
+    ValueError for anything not written in ASCII digits (``DECIMAL_TEXT``)."""
+    text = text.strip()
+    if WHOLE_TEXT.fullmatch(text):
+        return int(text)
+    if DECIMAL_TEXT.fullmatch(text) or text.lower() in NOT_FINITE:
+        return float(text)
+    raise ValueError(f"not a number in ASCII digits: {text!r}")
+
+
 def read_count(text: str) -> Any:
     """A count as typed, read as a number: ``1e6``, ``1_000_000`` and ``1000000`` all mean one
     million; text that is no count gives None, and a count past ``MAX_GAMES`` gives one more, so
     that ``check_n`` names either as typed."""
-    cleaned = text.strip().replace("_", "")
+    text = text.strip()
+    if not WHOLE_TEXT.fullmatch(text) and not EXPONENT_TEXT.fullmatch(text):
+        return None  # (an underscore only between digits, as in Python's own literals: "1_000_" is no count)
+    cleaned = text.replace("_", "")
     value: object = None
     too_many = MAX_GAMES + 1
     if re.fullmatch(r"[0-9]+", cleaned):  # far too many digits: no huge int, just too many

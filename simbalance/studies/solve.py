@@ -177,7 +177,9 @@ def parse_budget(budget: str | float | int | None) -> float:
         seconds = float(budget)
     else:
         text = str(budget).strip().lower()
-        parts = re.fullmatch(r"(?:(\d+(?:\.\d+)?)h)?\s*(?:(\d+(?:\.\d+)?)m)?\s*(?:(\d+(?:\.\d+)?)s?)?", text)
+        # ASCII digits only (core/plan.read_number's rule): \d also took "２0s" (qa54b)
+        parts = re.fullmatch(r"(?:([0-9]+(?:\.[0-9]+)?)h)?\s*(?:([0-9]+(?:\.[0-9]+)?)m)?\s*(?:([0-9]+(?:\.[0-9]+)?)s?)?",
+                             text, re.ASCII)
         if not text or parts is None or not any(parts.groups()):
             raise SimbalanceError(f"--budget {budget}: give a time, e.g. 20m, 90s or 1h")
         h, m, s = (float(g) if g else 0.0 for g in parts.groups())

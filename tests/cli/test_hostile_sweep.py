@@ -99,6 +99,38 @@ def test_a_number_not_in_ascii_digits_is_one_line(tmp_path, option, text):
     assert sorted(tmp_path.iterdir()) == []
 
 
+# Numbers inside an option's text, read by the study's own parser (qa54b: all three exited 0): Python's
+# int() takes "1_000_"'s underscores and full-width digits, re's \\d full-width digits.
+NUMBER_VALUES = {
+    # the case: (the command, the error's words)
+    "--n with an underscore at its end": (["run", "find-dr-evil", "--n", "1_000_", "--out", "{tmp}/r"], "--n '1_000_'"),
+    "--n with an underscore at its start": (["run", "find-dr-evil", "--n", "_1000", "--out", "{tmp}/r"], "--n '_1000'"),
+    "sweep --param values in full-width digits": (
+        ["sweep", "find-dr-evil", "--param", "rules.repeat_min_holders=\uff12,3", "--n", "100", "--out", "{tmp}/s"],
+        "rules.repeat_min_holders takes whole numbers"),
+    "sweep --param range in full-width digits": (
+        ["sweep", "find-dr-evil", "--param", "rules.repeat_min_holders=\uff12:3:1", "--n", "100", "--out", "{tmp}/s"],
+        "expected key=start:stop:step"),
+    "solve --budget in full-width digits": (
+        ["solve", "find-dr-evil", "--budget", "\uff120s", "--out", "{tmp}/v"], "--budget \uff120s: give a time"),
+    "solve --knob bounds in full-width digits": (
+        ["solve", "find-dr-evil", "--knob", "rules.first_card_to=0:\uff13", "--out", "{tmp}/v"], "rules.first_card_to"),
+    "tune --range in full-width digits": (
+        ["tune", "captain-action", "--strategy", "builder", "--range", "call_score=0:\uff11", "--out", "{tmp}/t"],
+        "--range 'call_score=0:\uff11'"),
+}
+
+
+@pytest.mark.parametrize("case", NUMBER_VALUES)
+def test_a_number_inside_an_options_value_not_in_ascii_digits_is_one_line(tmp_path, case):
+    args, words = NUMBER_VALUES[case]
+    res = runner.invoke(app, [a.replace("{tmp}", str(tmp_path)) for a in args])
+    lines = [line for line in res.output.splitlines() if line.strip()]
+    assert res.exit_code == 2 and len(lines) == 1 and lines[0].startswith("error: "), (res.output, res.exception)
+    assert words in lines[0], lines[0]
+    assert sorted(tmp_path.iterdir()) == []
+
+
 def test_numbers_in_ascii_digits_are_still_read(tmp_path):
     res = runner.invoke(app, ["run", "find-dr-evil", "--n", "100", "--out", str(tmp_path / "r"), "--threads", "1",
                               "--seed", "7", "--players", "3", "--chunk-size", "1_000", "--quiet"])
