@@ -78,10 +78,14 @@ def _setup(tmp_path, case: str) -> None:
         import json
         import os
 
-        entry = {"priority": [1, 2, 3]} if "not objects" in case else {
+        entry = CARD_VALUE_FILES.get(case) or ({"priority": [1, 2, 3]} if "not objects" in case else {
             "priority": [{"card": "Dr. Ling", "value": "abc"}] if "not a number" in case else
-            [{"card": ["x"], "value": 0.1}]}
-        if "fifo" in case:
+            [{"card": ["x"], "value": 0.1}]})
+        if case in CARD_VALUE_FILES:
+            (tmp_path / "card_value.json").write_text(json.dumps({"game": "find-dr-evil", **entry}))
+            if "no game" in case:
+                (tmp_path / "card_value.json").write_text(json.dumps(entry))
+        elif "fifo" in case:
             os.mkfifo(tmp_path / "card_value.json")
         elif "nested" in case:  # valid JSON too deep for Python's parser: it was a RecursionError traceback
             (tmp_path / "card_value.json").write_text("[" * 100_000 + "]" * 100_000)
@@ -104,6 +108,7 @@ DEEP = "{tmp}/" + ("c" * 200 + "/") * 19 + "d" * 200
 RUN_10 = ["run", "find-dr-evil", "--n", "10"]
 COMPARE_10 = ["compare", "find-dr-evil", "--arm", "a:rules.pick_cap=5", "--n", "10"]
 
+SOLVE_CV = ["solve", "find-dr-evil", "--card-values", "{tmp}/card_value.json", "--out", "{tmp}/v"]
 CASES = {
     # case: (arguments, the expected error's words)
     "mistyped game": (["run", "captan-future", "--n", "10", "--out", "{tmp}/r"], "(did you mean captain-future?)"),
@@ -336,9 +341,31 @@ CASES = {
                                   "deep.json cannot be read: nested too deep"),
     "card values nested too deep": (["solve", "find-dr-evil", "--card-values", "{tmp}/card_value.json",
                                      "--out", "{tmp}/s4"], "card_value.json: cannot read it (nested too deep)"),
+    # card_value.json files card-value never writes (qa54b: each was used, exit 0): CARD_VALUE_FILES
+    "issue 54: card values an unknown card": (SOLVE_CV, 'priority[0].card = "Nobody 99": not a card of find-dr-evil'),
+    "issue 54: card values a value of 1e308": (SOLVE_CV, "priority[0].value = 1e+308 (Captain Action 1 (periwinkle)): "
+                                                         "allowed -1 to 1"),
+    "issue 54: card values a values entry a string": (SOLVE_CV, 'values[0] = "x": expected a list of objects'),
+    "issue 54: card values players a string": (SOLVE_CV, 'players = "4": expected a whole number from 1 to 64'),
+    "issue 54: card values a card twice": (SOLVE_CV, 'priority[1].card = "Captain Action 1 (periwinkle)": given twice'),
+    "issue 54: card values of 10,001 entries": (SOLVE_CV, "priority has 10,001 entries; at most 10,000"),
+    "issue 54: card values a file of 17 MB": (SOLVE_CV, "bytes; a card_value.json has at most 16,777,216"),
+    "issue 54: card values with no game": (SOLVE_CV, "game = null: expected the game's id"),
 }
 
 
+# solve --card-values files card-value never writes (qa54b: each was used, exit 0): the setup writes them
+CARD = "Captain Action 1 (periwinkle)"  # a card of find-dr-evil
+CARD_VALUE_FILES = {
+    "issue 54: card values an unknown card": {"priority": [{"card": "Nobody 99", "value": 0.1}]},
+    "issue 54: card values a value of 1e308": {"priority": [{"card": CARD, "value": 1e308}]},
+    "issue 54: card values a values entry a string": {"values": ["x"], "priority": [{"card": CARD, "value": 0.1}]},
+    "issue 54: card values players a string": {"players": "4", "priority": [{"card": CARD, "value": 0.1}]},
+    "issue 54: card values a card twice": {"priority": [{"card": CARD, "value": 0.1}, {"card": CARD, "value": 0.1}]},
+    "issue 54: card values of 10,001 entries": {"priority": [{"card": CARD, "value": 0.1}] * 10_001},
+    "issue 54: card values a file of 17 MB": {"priority": [{"card": CARD, "value": 0.1}], "note": "x" * 17_000_000},
+    "issue 54: card values with no game": {"priority": [1, 2, 3]},
+}
 @pytest.mark.parametrize("case", CASES)
 def test_bad_input_is_one_line_exit_2_and_leaves_nothing(tmp_path, case):
     args, words = CASES[case]

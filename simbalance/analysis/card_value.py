@@ -305,14 +305,24 @@ def card_value_findings(values: pd.DataFrame, beside: pd.DataFrame, decisions: p
 CARD_VALUE_FILE = "card_value.json"
 
 
-def card_priority(source, game: str) -> list[dict]:
+# Bounds of a card_value.json read back (`solve --card-values`): a game has tens of cards, a file of
+# them some kB; 1.1 million priority entries were read (14 s) and used (qa54b).
+CARD_VALUES_MOST_BYTES = 1 << 24
+CARD_VALUES_MOST_CARDS = 10_000
+MOST_PLAYERS = 64
+
+
+def card_priority(source, game: str, labels: list[str] | None = None) -> list[dict]:
     """card-value's ``priority`` (the cards by the size of their value) for `solve --card-values`:
     from a card-value result, a card_value.json's contents, its path or its folder; checked against
     the shape card-value writes before anything uses it: ``game`` the solved game's, ``priority`` a
     list of objects, each with ``card`` a name and ``value`` a number (or null: no value), and
     ``ci_low``, ``ci_high``, ``states`` numbers or null where present. Anything else, a file that
     is not a regular file (a FIFO would block the read), is not JSON or is nested too deep for the
-    parser, is one line naming it."""
+    parser, is one line naming it. Also refused (qa54b: each was used): a card not among ``labels``
+    (the game's cards, when given), a card twice, a value or interval beyond a share's difference
+    (-1 to 1), ``states`` not a whole number, ``players`` not a whole number, ``values`` not a list
+    of objects, more than ``CARD_VALUES_MOST_CARDS`` entries or ``CARD_VALUES_MOST_BYTES`` bytes."""
     import json
     import math
     import stat
@@ -331,8 +341,12 @@ def card_priority(source, game: str) -> list[dict]:
         if path.is_dir():
             path = path / CARD_VALUE_FILE
         try:
-            if not stat.S_ISREG(path.stat().st_mode):
+            info = path.stat()
+            if not stat.S_ISREG(info.st_mode):
                 raise ConfigError(f"{where}: {path} is not a regular file (a FIFO, a device); {expected}")
+            if info.st_size > CARD_VALUES_MOST_BYTES:
+                raise ConfigError(f"{where}: {info.st_size:,} bytes; a card_value.json has at most "
+                                  f"{CARD_VALUES_MOST_BYTES:,} (a few kB for a game's cards); {expected}")
             data = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError, RecursionError) as exc:  # valid JSON too deep for the parser: RecursionError
             reason = (exc.strerror if isinstance(exc, OSError) and exc.strerror else
@@ -340,23 +354,57 @@ def card_priority(source, game: str) -> list[dict]:
             raise ConfigError(f"{where}: cannot read it ({reason}); {expected}") from None
     if not isinstance(data, dict) or not isinstance(data.get("priority"), list):
         raise ConfigError(f"{where}: no card values in it; {expected}")
+    if not isinstance(data.get("game"), str):  # it said "the card values of None"
+        raise ConfigError(f"{where}: game = {json.dumps(data.get('game'))[:40]}: expected the game's id (a string, "
+                          f"{game!r}); {expected}")
     if data.get("game") != game:
         raise ConfigError(f"{where}: the card values of {data.get('game')!r}, not of {game!r}")
+    players = data.get("players")
+    if "players" in data and (isinstance(players, bool) or not isinstance(players, int)
+                              or not 1 <= players <= MOST_PLAYERS):
+        raise ConfigError(f"{where}: players = {json.dumps(players)[:40]}: expected a whole number from 1 to "
+                          f"{MOST_PLAYERS}")
+    values = data.get("values")
+    if "values" in data and not (isinstance(values, list) and all(isinstance(v, dict) for v in values)):
+        bad = next((i for i, v in enumerate(values) if not isinstance(v, dict)), None) if isinstance(values, list) else None
+        shown = f"values[{bad}] = {json.dumps(values[bad])[:40]}" if bad is not None else f"values = {json.dumps(values)[:40]}"
+        raise ConfigError(f"{where}: {shown}: expected a list of objects (one per card and phase); {expected}")
+    if len(data["priority"]) > CARD_VALUES_MOST_CARDS:
+        raise ConfigError(f"{where}: priority has {len(data['priority']):,} entries; at most "
+                          f"{CARD_VALUES_MOST_CARDS:,} (one per card)")
 
     def number_or_null(value) -> bool:
         return value is None or (isinstance(value, int | float) and not isinstance(value, bool)
                                  and math.isfinite(value))
 
+    seen: set[str] = set()
     for i, entry in enumerate(data["priority"]):
         at = f"{where}: priority[{i}]"
         if not isinstance(entry, dict):
             raise ConfigError(f"{at} = {json.dumps(entry)[:40]}: expected an object with card and value; {expected}")
         if not isinstance(entry.get("card"), str):
             raise ConfigError(f"{at}.card = {json.dumps(entry.get('card'))[:40]}: expected a card's name (a string)")
+        card = entry["card"]
         for key in ("value", "ci_low", "ci_high", "states"):
             if key == "value" and key not in entry:
-                raise ConfigError(f"{at} ({entry['card']}): no value; {expected}")
+                raise ConfigError(f"{at} ({card}): no value; {expected}")
             if not number_or_null(entry.get(key)):
-                raise ConfigError(f"{at}.{key} = {json.dumps(entry[key])[:40]} ({entry['card']}): expected a number "
+                raise ConfigError(f"{at}.{key} = {json.dumps(entry[key])[:40]} ({card}): expected a number "
                                   "or null")
+            got = entry.get(key)
+            if got is None:
+                continue
+            if key == "states" and (not float(got).is_integer() or got < 0):
+                raise ConfigError(f"{at}.states = {json.dumps(got)[:40]} ({card}): expected a whole number of "
+                                  "states, 0 or more")
+            if key != "states" and not -1 <= got <= 1:  # a difference of two win rates
+                raise ConfigError(f"{at}.{key} = {json.dumps(got)[:40]} ({card}): allowed -1 to 1 (a difference of "
+                                  "win rates)")
+        if labels is not None and card not in labels:
+            from simbalance.core.errors import did_you_mean
+
+            raise ConfigError(f"{at}.card = {json.dumps(card)[:60]}: not a card of {game}{did_you_mean(card, labels)}")
+        if card in seen:
+            raise ConfigError(f"{at}.card = {json.dumps(card)[:60]}: given twice; each card once")
+        seen.add(card)
     return data["priority"]

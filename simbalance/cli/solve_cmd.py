@@ -54,8 +54,10 @@ def solve(
     hold_out_dir(folder)
     if card_values is not None:  # before any game: the file's shape (the search reads it again)
         from simbalance.analysis.card_value import card_priority
+        from simbalance.studies.card_value import card_labels
 
-        card_priority(card_values, game)
+        plan = settings.plan(1)  # the cards as the solve plays them (its config, variants, --set)
+        card_priority(card_values, game, card_labels(plan.engine, plan.config))
     with interruptible() as stop:
         result = run_solve(settings, target, knob, budget=budget, strategies=strategies, rotate=rotate,
                            verify_n=parse_count(verify_n, "--verify-n"), start_n=parse_count(start_n, "--start-n"), answers=answers,

@@ -125,6 +125,16 @@ def parse_phases(when: str | list[str] | tuple[str, ...]) -> list[str]:
     return out
 
 
+def card_labels(engine, config: dict) -> list[str] | None:
+    """The names card-value gives the game's cards under ``config`` (the card-impact table's labels);
+    None when the game names none."""
+    if engine.cards is not None:
+        return list(engine.cards.labels(config)[0])
+    if engine.card_swap is not None and engine.card_swap.labels is not None:
+        return list(engine.card_swap.labels(config))
+    return None
+
+
 def parse_cards(cards: str | list[str] | None, labels: list[str]) -> list[str] | None:
     """``--cards`` as card names (the card-impact table's labels), each checked; None: every card."""
     if cards is None:
@@ -282,8 +292,7 @@ def run_card_value(settings: RunSettings, params: CardValueParams, progress: Pro
     if engine.searches(plan.lineup):
         raise SimbalanceError("card-value plays heuristics: a search player (mcts, flat) in the lineup would search "
                               "in every play-out; seat heuristics with --players/--strategies")
-    labels = (engine.cards.labels(plan.config)[0] if engine.cards is not None
-              else engine.card_swap.labels(plan.config))
+    labels = card_labels(engine, plan.config)
     chosen = parse_cards(cards, labels)
     want = np.array([chosen is None or label in chosen for label in labels], dtype=np.bool_)
     swap = engine.card_swap

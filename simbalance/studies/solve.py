@@ -759,8 +759,10 @@ def solve(
                               "this player count")
     if card_values is not None:
         from simbalance.analysis.card_value import card_priority  # the file's schema checked (issue 54)
+        from simbalance.studies.card_value import card_labels
 
-        knob_list, said = order_by_card_values(knob_list, card_priority(card_values, settings.game))
+        priority = card_priority(card_values, settings.game, card_labels(base_plan.engine, cfg))
+        knob_list, said = order_by_card_values(knob_list, priority)
         notes.append(said or "card values given, but no knob counts a valued card: the knobs keep their order")
     cheap = [m for m in model_list if not m.expensive] or model_list  # the race's models
     costly = [m for m in model_list if m not in cheap]  # played on the survivors only
