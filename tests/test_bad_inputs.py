@@ -108,7 +108,7 @@ DEEP = "{tmp}/" + ("c" * 200 + "/") * 19 + "d" * 200
 RUN_10 = ["run", "find-dr-evil", "--n", "10"]
 COMPARE_10 = ["compare", "find-dr-evil", "--arm", "a:rules.pick_cap=5", "--n", "10"]
 
-SOLVE_CV = ["solve", "find-dr-evil", "--card-values", "{tmp}/card_value.json", "--out", "{tmp}/v"]
+SOLVE_CV = ["solve", "find-dr-evil", "--card-values", "{tmp}/card_value.json", "--out"]
 CASES = {
     # case: (arguments, the expected error's words)
     "mistyped game": (["run", "captan-future", "--n", "10", "--out", "{tmp}/r"], "(did you mean captain-future?)"),
@@ -218,7 +218,10 @@ CASES = {
     "new-game into a full folder": (["new-game", "trick-race", "--out", "{tmp}/full"], "exists and is not empty"),
     "new-game out is a file": (["new-game", "trick-race", "--out", "{tmp}/afile"], "a file of that name exists"),
     # issue 42 item 4: tracebacks that were
-    "out empty": (["run", "find-dr-evil", "--n", "10", "--out", ""], "--out '.': give the run folder a name of its own"),
+    # as typed: typer reads '' as Path('.'), and the line said "--out '.'" (qa54b)
+    "out empty": (["run", "find-dr-evil", "--n", "10", "--out", ""], "--out '': empty; give it a name of its own"),
+    "issue 54: compare out empty": ([*COMPARE_10, "--out", ""], "--out '': empty; give it a name of its own"),
+    "issue 54: run config empty": ([*RUN_10, "--config", "", "--out", "{tmp}/r"], "--config '': empty"),
     "out name too long": (["run", "find-dr-evil", "--n", "10", "--out", "{tmp}/" + "x" * 300],
                           "a name of 300 bytes (in UTF-8); each folder or file name may have at most 255"),
     "new-game out name too long": (["new-game", "trick-race", "--out", "{tmp}/" + "x" * 300], "a name of 300 bytes"),
@@ -342,15 +345,15 @@ CASES = {
     "card values nested too deep": (["solve", "find-dr-evil", "--card-values", "{tmp}/card_value.json",
                                      "--out", "{tmp}/s4"], "card_value.json: cannot read it (nested too deep)"),
     # card_value.json files card-value never writes (qa54b: each was used, exit 0): CARD_VALUE_FILES
-    "issue 54: card values an unknown card": (SOLVE_CV, 'priority[0].card = "Nobody 99": not a card of find-dr-evil'),
-    "issue 54: card values a value of 1e308": (SOLVE_CV, "priority[0].value = 1e+308 (Captain Action 1 (periwinkle)): "
+    "issue 54: card values an unknown card": ([*SOLVE_CV, "{tmp}/v1"], 'priority[0].card = "Nobody 99": not a card of find-dr-evil'),
+    "issue 54: card values a value of 1e308": ([*SOLVE_CV, "{tmp}/v2"], "priority[0].value = 1e+308 (Captain Action 1 (periwinkle)): "
                                                          "allowed -1 to 1"),
-    "issue 54: card values a values entry a string": (SOLVE_CV, 'values[0] = "x": expected a list of objects'),
-    "issue 54: card values players a string": (SOLVE_CV, 'players = "4": expected a whole number from 1 to 64'),
-    "issue 54: card values a card twice": (SOLVE_CV, 'priority[1].card = "Captain Action 1 (periwinkle)": given twice'),
-    "issue 54: card values of 10,001 entries": (SOLVE_CV, "priority has 10,001 entries; at most 10,000"),
-    "issue 54: card values a file of 17 MB": (SOLVE_CV, "bytes; a card_value.json has at most 16,777,216"),
-    "issue 54: card values with no game": (SOLVE_CV, "game = null: expected the game's id"),
+    "issue 54: card values a values entry a string": ([*SOLVE_CV, "{tmp}/v3"], 'values[0] = "x": expected a list of objects'),
+    "issue 54: card values players a string": ([*SOLVE_CV, "{tmp}/v4"], 'players = "4": expected a whole number from 1 to 64'),
+    "issue 54: card values a card twice": ([*SOLVE_CV, "{tmp}/v5"], 'priority[1].card = "Captain Action 1 (periwinkle)": given twice'),
+    "issue 54: card values of 10,001 entries": ([*SOLVE_CV, "{tmp}/v6"], "priority has 10,001 entries; at most 10,000"),
+    "issue 54: card values a file of 17 MB": ([*SOLVE_CV, "{tmp}/v7"], "bytes; a card_value.json has at most 16,777,216"),
+    "issue 54: card values with no game": ([*SOLVE_CV, "{tmp}/v8"], "game = null: expected the game's id"),
 }
 
 

@@ -7,6 +7,7 @@ Every problem with the user's input ends as one line on stderr, ``error: ...``, 
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import typer
 from typer.core import TyperGroup
@@ -81,6 +82,9 @@ def _numbers_in_ascii(group) -> None:
     for command in getattr(group, "commands", {}).values():
         for param in getattr(command, "params", []):
             kind = getattr(getattr(param, "type_descriptor", None), "annotation", None)
+            if kind is Path and not getattr(param, "_ascii_checked", False):
+                _empty_path_refused(param)
+                continue
             if kind not in NUMBER_EXAMPLES or getattr(param, "_ascii_checked", False):
                 continue
 
@@ -93,6 +97,23 @@ def _numbers_in_ascii(group) -> None:
             param.process_value = checked
             param._ascii_checked = True
         _numbers_in_ascii(command)
+
+
+def _empty_path_refused(param) -> None:
+    """A path option given as '' is refused as typed: typer reads it as Path('.'), and the line said
+    "--out '.'", a name the user did not type (qa54b)."""
+    from simbalance.core.errors import SimbalanceError
+
+    def checked(ctx, value, _process=param.process_value, _param=param):
+        for text in value if isinstance(value, list | tuple) else [value]:
+            if isinstance(text, str) and not text.strip():
+                flag = (_param.opts or [_param.name])[0]
+                raise SimbalanceError(f"{flag} {text!r}: empty; give it a name of its own, e.g. {flag} reports/mine"
+                                      if flag == "--out" else f"{flag} {text!r}: empty; give a file or folder name")
+        return _process(ctx, value)
+
+    param.process_value = checked
+    param._ascii_checked = True
 
 
 app = typer.Typer(

@@ -94,10 +94,27 @@ def run_steps(study, settings: RunSettings | None, game: str | None, out: Path |
             Console(stderr=True).print(f"removed {path}: a half-written report a killed run left (its games "
                                        "are in the checkpoint, when it had one)")
 
-    with claim_out_dir(Path(out_text) if out_text else None, plan.spec.id, left_by_a_kill) as target:
+    with _naming_the_resume(resume), claim_out_dir(Path(out_text) if out_text else None, plan.spec.id,
+                                                   left_by_a_kill) as target:
         state_dir = resume if resume is not None else fresh_state_dir(target, quiet)
         plugin_guard.keeps_checkpoint(state_dir)  # a guarded run's abrupt end names it (core/plugin_guard.py)
         _play_and_write(plan, settings, params, str(target), keep, state_dir, resume is not None, quiet)
+
+
+@contextlib.contextmanager
+def _naming_the_resume(resume: Path | None):
+    """With ``--resume``, the folder's lock is refused naming what the user typed, not an ``--out``
+    they did not give (qa54b: "--out /x/r: another simbalance run is writing this folder")."""
+    from simbalance.report.run_folder import ANOTHER_RUN
+
+    try:
+        yield
+    except SimbalanceError as exc:
+        if resume is None or ANOTHER_RUN not in str(exc) or not str(exc).startswith("--out "):
+            raise
+        folder = str(exc).removeprefix("--out ").split(": ", 1)[0]
+        raise SimbalanceError(f"--resume {resume}: another simbalance run is writing its run folder {folder} (a "
+                              "resume of this checkpoint, or a run into that folder); wait for it to finish") from None
 
 
 def result_options(study) -> list[tuple[str, str]]:

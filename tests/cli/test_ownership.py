@@ -184,7 +184,9 @@ def test_two_resumes_of_one_partial_from_two_directories(tmp_path, monkeypatch):
             time.sleep(0.1)
         monkeypatch.chdir(second_dir)
         message = one_line_error(runner.invoke(app, ["run", "--resume", str(partial), "--quiet"]))
-        assert f"--out {tmp_path / 'r'}: another simbalance run is writing this folder" in message
+        # the --resume typed, not an --out the user did not give (qa54b)
+        assert message.startswith(f"error: --resume {partial}: another simbalance run is writing its run folder "
+                                  f"{tmp_path / 'r'}"), message
         assert not (second_dir / "r").exists()
     finally:
         proc.kill()
