@@ -165,6 +165,11 @@ def check_state(state: object, path: Path) -> dict:
             raise CheckpointError(f"{where}: {key!r} is {json.dumps(state[key])[:60]}, not {_type_word(kind)}"
                                   + (" of at least 0" if kind in (WHOLE, NUMBER) else "") + "; the checkpoint was edited: "
                                   "delete the folder and run again from the start")
+    # the counts against each other (a state edited with its checksum redone passed: n below games_done, qa54b)
+    if state["games_done"] > state["n"] or state["chunks_done"] > state["games_done"]:
+        raise CheckpointError(f"{where}: 'n' {state['n']:,}, 'chunks_done' {state['chunks_done']:,} and 'games_done' "
+                              f"{state['games_done']:,} do not fit together (games_done at most n, chunks_done at most "
+                              "games_done); the checkpoint was edited: delete the folder and run again from the start")
     return state
 
 
@@ -339,6 +344,8 @@ class Checkpoint:
             raise SimbalanceError(f"--resume {self.dir}: the run was checkpointed with other chunking or storage")
         chunks, games = state["chunks_done"], state["games_done"]
         broken = f"--resume {self.dir}: the checkpoint is inconsistent"
+        if state["n"] != plan.n:  # its own count against the run its arguments make
+            raise CheckpointError(f"{broken} (its state says {state['n']:,} games, its arguments {plan.n:,})")
         if games != games_in_chunks(plan.n, self.chunk, chunks, self.ramp):
             raise CheckpointError(f"{broken} ({chunks} chunks but {games:,} games)")
         try:

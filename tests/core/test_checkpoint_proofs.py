@@ -103,6 +103,24 @@ def test_a_state_that_does_not_fit_the_schema_is_one_line(interrupted, edit, wor
     assert checkpoint.is_file()  # kept: a checkpoint is never discarded for being unreadable
 
 
+@pytest.mark.parametrize("n", [1000, 9000], ids=["n below games_done", "n other than its arguments"])
+def test_a_states_n_edited_with_its_checksum_redone_is_refused(interrupted, n):
+    """qa54b: the state's ``n`` set below ``games_done`` (1,000 of 2,000 played) and the checksum
+    redone was resumed without a word; ``n`` is checked against games_done and against the run its
+    arguments make."""
+    path = interrupted / execution.CHECKPOINT
+    edit_state(interrupted, lambda s: {**s, "n": n})
+    with np.load(path, allow_pickle=False) as z:
+        arrays = {name: z[name] for name in z.files if name != execution.CHECKSUM}
+    with open(path, "wb") as fh:
+        np.savez(fh, **arrays, **{execution.CHECKSUM: np.array(execution._arrays_digest(arrays))})
+    message = refused_and_nothing_written(interrupted, resume(interrupted))
+    words = ("'n' 1,000, 'chunks_done' 2 and 'games_done' 2,000 do not fit together" if n < 2000 else
+             "the checkpoint is inconsistent (its state says 9,000 games, its arguments 5,000)")
+    assert words in message, message
+    assert path.is_file()
+
+
 def test_a_checkpoint_of_another_engine_version_is_refused(tmp_path, monkeypatch):
     """The checkpoint is genuine (its checksums match) but was played by another version of the
     engine: its games would not be this version's."""
