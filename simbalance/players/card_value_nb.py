@@ -7,9 +7,10 @@ Each game calls them through entry points of its own that name its steps once (i
 ``card_value_nb.value_cards`` and ``value_decisions``; the study picks them with
 ``players.game_kernel``): numba caches those, where these kernels called from Python with the
 game's functions as arguments would be compiled again in every process. They are
-``forceinline`` (LLVM inlines them into the entry point, as players/search_nb.search is): a call
-that stayed a call would pass the game's functions as their addresses in this process, which numba
-refuses to cache ("dynamic globals"). They hold no GIL: the study plays blocks of states on threads. State ``k``'s randomness is
+``inline="always"`` (numba copies their code into the entry point): a call that stayed a call
+would pass the game's functions as their addresses in this process, which numba refuses to cache
+("dynamic globals"); LLVM's ``forceinline`` avoids that too but made captain-action's cold compile
+of ``value_cards`` minutes instead of seconds. They hold no GIL: the study plays blocks of states on threads. State ``k``'s randomness is
 keyed by ``(seed, k)`` alone, so the same seed gives the same values on any thread count.
 
 **Sampling a state.** State ``k`` is a point of game ``k`` of ``seed`` (seats: ``lineups[k %
@@ -72,7 +73,7 @@ def _sample_state(start, play_out, ctx, state, sid, prm, seed, k, phase, rng):
     return length, d
 
 
-@njit(nogil=True, forceinline=True)
+@njit(nogil=True, inline="always")
 def value_cards(start, play_out, to_move, clone, held, swap, rekey, outcome, ctx, state, lineups, slot_strategy,
                 slot_params, seed, lo, hi, phases, playouts, want, held_buf, out_length, out_decision, out_mover,
                 out_seat, out_card, out_in, out_diff, out_ok, out_n):
@@ -143,7 +144,7 @@ def value_cards(start, play_out, to_move, clone, held, swap, rekey, outcome, ctx
             out_diff[r, i] = total / ok if ok > 0 else 0.0
 
 
-@njit(nogil=True, forceinline=True)
+@njit(nogil=True, inline="always")
 def value_decisions(start, play_out, to_move, legal_options, apply_option, clone, determinize, outcome,
                     option_kind, ctx, state, lineups, slot_strategy, slot_params, seed, lo, hi, phases, playouts,
                     cap, options, chosen, out_mover, out_options, out_best, out_worst, out_split):

@@ -7,7 +7,7 @@ hooks (``features``, ``evaluate``, ``outcome``), like the search itself. Each ga
 an entry point that names its steps once (``play_nb.record_positions``, picked by
 ``players.game_kernel``), which numba caches: called from Python with the game's functions as
 arguments it would be compiled again in every process (players/search_nb.py says why). It is
-``forceinline`` for the entry point's cache (players/card_value_nb.py says why).
+``inline="always"`` for the entry point's cache (players/card_value_nb.py says why).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from simbalance.core.records import MAX_SEATS
 from simbalance.players.common_nb import shares
 
 
-@njit(nogil=True, forceinline=True)
+@njit(nogil=True, inline="always")
 def record_positions(start, to_move, play_out, outcome, evaluate, features, ctx, state, lineups, slot_strategy,
                      slot_params, seed, lo, hi, every, cap, feats, hand, final, n_points):
     """Games ``lo .. hi - 1`` of ``seed`` (game ``g`` seats ``lineups[g % len(lineups)]``), each cut

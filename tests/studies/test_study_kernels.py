@@ -21,6 +21,11 @@ STATES, DECISIONS, GAMES, SEED = 12, 6, 4, 5
 # Per game: the digests of the card kernel's, the decision kernel's and the recording kernel's
 # outputs (None: the game has no such kernel: find-dr-evil's picks are blind, it has no search hooks).
 PINNED = {
+    "find-dr-evil": ("c1fba36e49630d58", None, None),
+    "captain-action": ("b3c0cf0d93121b26", "98b93d3c4cfe2edd", "4082277fb9bf4eee"),
+    "lady-actions-escape": ("1cacfc3ef756d433", "3618f43d6b8201ef", "f1befd76a6d207c7"),
+    "captain-future": ("35c22119a5feb0c4", "a2534be03e7ca08a", "b0240f23c222181d"),
+    "aquaman": ("f9ce417e5f0390fe", "5f49f5c2aca90c32", "d703c87af11285b3"),
 }
 
 
