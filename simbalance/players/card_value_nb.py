@@ -9,8 +9,8 @@ Each game calls them through entry points of its own that name its steps once (i
 game's functions as arguments would be compiled again in every process. They are
 ``inline="always"`` (numba copies their code into the entry point): a call that stayed a call
 would pass the game's functions as their addresses in this process, which numba refuses to cache
-("dynamic globals"); LLVM's ``forceinline`` avoids that too but made captain-action's cold compile
-of ``value_cards`` minutes instead of seconds. They hold no GIL: the study plays blocks of states on threads. State ``k``'s randomness is
+("dynamic globals"); LLVM's ``forceinline`` avoids that too, but captain-action's entry point then
+took 7.5 minutes to compile (wall, on a loaded machine) against seconds. They hold no GIL: the study plays blocks of states on threads. State ``k``'s randomness is
 keyed by ``(seed, k)`` alone, so the same seed gives the same values on any thread count.
 
 **Sampling a state.** State ``k`` is a point of game ``k`` of ``seed`` (seats: ``lineups[k %
