@@ -27,7 +27,8 @@ from simbalance.studies.card_value import CardValueResult, card_value
 from simbalance.studies.compare import ComparisonResult, compare, same_games
 from simbalance.studies.registry import all_studies, entry_of
 from simbalance.studies.robustness import strong_play
-from simbalance.studies.run import SimulationResult, simulate, summarize_run
+from simbalance.studies.run import SimulationResult, summarize_run
+from simbalance.studies.run_study import simulate
 from simbalance.studies.settings import RunSettings, plan_run
 from simbalance.studies.skill import SkillResult, skill
 from simbalance.studies.solve import SolveResult, solve
@@ -48,7 +49,8 @@ def write_report(result: SimulationResult, out: str | Path | None = None) -> Pat
     from simbalance.report.run_folder import claim_out_dir, write_run_folder
 
     with claim_out_dir(Path(out) if out is not None else None, result.game) as target:
-        return write_run_folder(result, target, command="simbalance.write_report() from Python")
+        return write_run_folder(result, target, command="simbalance.write_report() from Python",
+                                write_games=result.write_games)
 
 
 __all__ = [

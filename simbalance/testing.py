@@ -59,7 +59,8 @@ from simbalance.core.runner import max_threads, play_chunk
 from simbalance.core.strategy_ids import FLAT, MCTS
 from simbalance.games.registry import get_game
 from simbalance.players.common_nb import T_PARENT
-from simbalance.studies.run import plan_run, simulate
+from simbalance.studies.run import plan_run
+from simbalance.studies.run_study import simulate
 
 N = 60  # games per check: enough to cover endings and ties, small enough for every engine
 

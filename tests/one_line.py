@@ -8,7 +8,7 @@ import contextlib
 
 from typer.testing import CliRunner
 
-from simbalance.cli import run_cmd
+from simbalance.cli import interrupts
 from simbalance.cli.main import app
 
 
@@ -35,6 +35,6 @@ def interrupted_run(monkeypatch, args: list[str], chunks: int) -> None:
         yield stop
 
     with monkeypatch.context() as patch:
-        patch.setattr(run_cmd, "interruptible", stop_after)
+        patch.setattr(interrupts, "interruptible", stop_after)
         res = CliRunner().invoke(app, args)
     assert res.exit_code == 130, (res.output, res.exception)

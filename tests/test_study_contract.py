@@ -44,7 +44,7 @@ runner = CliRunner()
 STUDIES = {study.name: study for study in all_studies()}
 # The studies whose command is still written by hand (issue 52 item 1, to be moved onto declared
 # params one by one): a study not named here must declare its params. Shrink it, never grow it.
-HAND_WRITTEN = {"run", "solve", "check"}
+HAND_WRITTEN = {"solve", "check"}
 # The cheapest example of these still takes more than a few seconds warm (or compiles a search kernel).
 SLOW = {"solve", "tune", "ladder", "robustness", "card-value", "fit-eval"}
 # ``check`` re-runs baselines (files, no GAME): its example is made by the test from a baseline.
@@ -112,6 +112,8 @@ def test_a_declared_study_s_options_and_keywords_are_its_params(name):
     declared = {flag_of(f) for f in fields}  # a shared option may be the study's own (compare's --variant)
     own = flags - ({"--out", "--seed", "--threads", "--players", "--set", "--variant", "--config", "--backend",
                     "--scheduler", "--dask-timeout", "--help"} - declared)
+    own -= {"--resume"} if study.resumable else set()  # a resumable study's checkpoint (core/study.Study.resumable)
+    own -= {"--quiet"} if study.quiet else set()
     assert own == declared  # nothing declared twice, nothing beside the params
     keywords = inspect.signature(entry_of(study)).parameters
     runs = ("stop", "checkpoints") if study.keeps_blocks else ()  # block jobs: core/study.Study.keeps_blocks
@@ -156,6 +158,9 @@ class NotStudyParams:
     ({"name": "Planted Study"}, "lowercase words"),
     ({"params": None}, "declare params and run, or name a hand-written command"),
     ({"keeps_blocks": True}, "takes run\\(settings, params, progress, \\*, stop, checkpoints\\)"),
+    ({"resumable": True}, "a resumable or quiet study names its steps"),
+    ({"quiet": "Print only the path."}, "a resumable or quiet study names its steps"),
+    ({"out_after": "nosuch"}, "out_after 'nosuch': name one of the params"),
 ])
 def test_a_new_study_that_does_not_meet_the_contract_is_refused(change, words):
     check_study(_study())  # the planted study itself meets it
@@ -339,7 +344,12 @@ def test_a_stop_asked_before_the_first_game_stops_the_play_itself(name, tmp_path
     done = runner.invoke(app, [name, *example_of(STUDIES[name], tmp_path), "--out", str(out)])
     assert done.exit_code == 130, done.output
     lines = [line for line in done.stderr.splitlines() if line.strip()]
-    assert len(lines) == 1 and lines[0].startswith(f"{name} interrupted") and "nothing written" in lines[0], lines
+    if STUDIES[name].resumable:  # what is known stays in its checkpoint, and the line says how to finish it
+        assert len(lines) == 1 and lines[0].startswith("interrupted after 0 of") and " --resume " in lines[0], lines
+        assert not out.exists() and (tmp_path / "work" / "out.partial" / "checkpoint.npz").exists()
+    else:
+        assert len(lines) == 1 and lines[0].startswith(f"{name} interrupted") and "nothing written" in lines[0], lines
     assert "after its last game" not in lines[0], lines  # stopped in the play, not after it
     assert "Traceback" not in done.output
-    assert list((tmp_path / "work").iterdir()) == []
+    kept = {"out.partial"} if STUDIES[name].resumable else set()
+    assert {p.name for p in (tmp_path / "work").iterdir()} == kept

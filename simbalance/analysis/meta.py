@@ -45,7 +45,7 @@ import numpy as np
 import pandas as pd
 
 from simbalance.analysis.findings import Finding, ci_text, ordered, pct, pp, severity
-from simbalance.analysis.stats import ALPHA, Interval, clustered_share, normal_half
+from simbalance.analysis.stats import ALPHA, CELL, Interval, clustered_share, interval_test, normal_half
 from simbalance.core.errors import SimbalanceError
 
 BOOTSTRAP = 200  # resamples of the game indices
@@ -87,6 +87,10 @@ class MetaTable:
     seat_wins: np.ndarray  # float (C, n, P)
     seat_strategy: np.ndarray  # int (C, n, P)
 
+    def target_test(self, target) -> dict:
+        """A solve target on a metagame metric, judged on this table (stats.target_test asks it)."""
+        return meta_test(self, target)
+
     @property
     def k(self) -> int:
         return len(self.names)
@@ -106,6 +110,15 @@ class MetaTable:
         """(C * K, n): each cell's per-seat share game by game (0 where the strategy is absent)."""
         seats = np.where(self.counts > 0, self.counts, 1)[:, :, None]
         return (self.wins / seats).reshape(-1, self.n)
+
+    def merge(self, other: MetaTable) -> MetaTable:
+        """This table's games and ``other``'s (the same compositions, further game indices: a solver's
+        next block on its own seed), as one table."""
+        if self.names != other.names or not np.array_equal(self.counts, other.counts):
+            raise ValueError("merging tables of different compositions")
+        return MetaTable(self.names, self.players, self.counts, np.concatenate([self.wins, other.wins], axis=2),
+                         np.concatenate([self.seat_wins, other.seat_wins], axis=1),
+                         np.concatenate([self.seat_strategy, other.seat_strategy], axis=1))
 
     def payoffs(self, weights: np.ndarray | None = None) -> np.ndarray:
         """(C, K): each strategy's per-seat share in each composition (nan where absent); with
@@ -384,23 +397,43 @@ def dominance(table: MetaTable, alpha: float = ALPHA) -> tuple[str, Interval]:
 
 
 MATRIX_COLUMNS = ("strategy", "field", "target", "tolerance")
+MATRIX_KEYS = ("strategies", "target", "tolerance")
 
 
-def read_target_matrix(path: str, names: tuple[str, ...]) -> pd.DataFrame:
+def read_target_matrix(path: str, names: tuple[str, ...], option: str = "--target-matrix") -> pd.DataFrame:
     """A designer's target win-rate matrix between named strategies (the TAG balancing competition's
-    form), as a CSV with the columns ``strategy,field,target,tolerance``: the one-against-the-field
-    cell (``strategy`` alone in a field of ``field``; ``field == strategy``: the mirror), its target
-    per-seat win share and the tolerance either side. Every problem is one line naming it."""
-    where = f"--target-matrix {path}"
-    try:
-        frame = pd.read_csv(path, dtype={"strategy": str, "field": str}, skipinitialspace=True)
-    except FileNotFoundError:
-        raise SimbalanceError(f"{where}: no such file") from None
-    except (OSError, ValueError, pd.errors.ParserError) as exc:
-        raise SimbalanceError(f"{where}: not a CSV table ({' '.join(str(exc).split())})") from None
-    if tuple(frame.columns) != MATRIX_COLUMNS:
-        raise SimbalanceError(f"{where}: the columns are {','.join(map(str, frame.columns))}; expected "
-                              f"{','.join(MATRIX_COLUMNS)}")
+    form), read into one row per target cell (``strategy,field,target,tolerance``: ``strategy``
+    alone in a field of ``field``, ``field == strategy`` the mirror; its target per-seat win share and
+    the tolerance either side). Two forms, by the file's suffix:
+
+    - ``.json`` / ``.toml``: the matrix itself, ``strategies = ["a", "b", "c"]``, ``target`` a list
+      of one row per strategy (the row's strategy alone in a field of the column's), each a list of
+      one share per strategy (``null`` in JSON, ``nan`` in TOML: no target for that cell), and
+      ``tolerance`` one share for every cell or a matrix of the same shape;
+    - any other suffix: a CSV with the columns above, one cell a row.
+
+    Every problem (a malformed file, a name not in ``names``, a matrix of the wrong shape, a share
+    outside 0 to 1, a cell given twice) is one line naming it."""
+    where = f"{option} {path}"
+    from pathlib import Path
+
+    if not Path(path).exists():
+        raise SimbalanceError(f"{where}: no such file")
+    if not Path(path).is_file():  # a folder, or a FIFO that would block the read
+        raise SimbalanceError(f"{where}: not a regular file; give a .json, .toml or .csv file")
+    suffix = str(path).lower().rsplit(".", 1)[-1] if "." in str(path) else ""
+    if suffix in ("json", "toml"):
+        frame = _matrix_cells(_read_matrix_file(path, suffix, where), where)
+    else:
+        try:
+            frame = pd.read_csv(path, dtype={"strategy": str, "field": str}, skipinitialspace=True)
+        except FileNotFoundError:
+            raise SimbalanceError(f"{where}: no such file") from None
+        except (OSError, ValueError, pd.errors.ParserError) as exc:
+            raise SimbalanceError(f"{where}: not a CSV table ({' '.join(str(exc).split())})") from None
+        if tuple(frame.columns) != MATRIX_COLUMNS:
+            raise SimbalanceError(f"{where}: the columns are {','.join(map(str, frame.columns))}; expected "
+                                  f"{','.join(MATRIX_COLUMNS)}")
     if frame.empty:
         raise SimbalanceError(f"{where}: no cell; give at least one row")
     for column in ("strategy", "field"):
@@ -420,7 +453,127 @@ def read_target_matrix(path: str, names: tuple[str, ...]) -> pd.DataFrame:
             raise SimbalanceError(f"{where}: {column} {r[column]} of the cell {r['strategy']} against {r['field']}: "
                                   f"allowed a share from {low:g} to {high:g} (0.3 is 30%)")
         frame[column] = values.astype(float)
-    return frame
+    return frame.reset_index(drop=True)
+
+
+def _read_matrix_file(path: str, suffix: str, where: str) -> dict:
+    """A JSON or TOML file's top-level table, or one line saying why not."""
+    import json
+    import tomllib
+
+    try:
+        with open(path, "rb") as handle:
+            data = json.loads(handle.read()) if suffix == "json" else tomllib.load(handle)
+    except FileNotFoundError:
+        raise SimbalanceError(f"{where}: no such file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SimbalanceError(f"{where}: cannot be read ({' '.join(str(exc).split())})") from None
+    except (json.JSONDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise SimbalanceError(f"{where}: not valid {suffix.upper()} ({' '.join(str(exc).split())})") from None
+    if not isinstance(data, dict):
+        raise SimbalanceError(f"{where}: expected a table with the keys {', '.join(MATRIX_KEYS)}")
+    return data
+
+
+def _matrix_cells(data: dict, where: str) -> pd.DataFrame:
+    """The matrix form's cells (read_target_matrix), its shape checked."""
+    keys = set(data)
+    if keys != set(MATRIX_KEYS):
+        extra, missing = sorted(keys - set(MATRIX_KEYS)), sorted(set(MATRIX_KEYS) - keys)
+        said = "; ".join(([f"unknown key {', '.join(map(repr, extra))}"] if extra else [])
+                         + ([f"missing {', '.join(missing)}"] if missing else []))
+        raise SimbalanceError(f"{where}: {said}; allowed exactly: {', '.join(MATRIX_KEYS)}")
+    names = data["strategies"]
+    if not (isinstance(names, list) and names and all(isinstance(n, str) for n in names)):
+        raise SimbalanceError(f"{where}: strategies {names!r}: give a list of strategy names")
+    if len(set(names)) != len(names):
+        raise SimbalanceError(f"{where}: strategies {names!r}: a strategy is named twice")
+    k = len(names)
+
+    def square(key: str, value) -> list[list]:
+        if not (isinstance(value, list) and len(value) == k and all(isinstance(r, list) and len(r) == k
+                                                                     for r in value)):
+            rows = len(value) if isinstance(value, list) else "not a list of"
+            raise SimbalanceError(f"{where}: {key} must be {k} rows of {k} shares (one per strategy of "
+                                  f"{', '.join(names)}); got {rows} rows"
+                                  + ("" if not isinstance(value, list) else " of lengths "
+                                     + ",".join(str(len(r)) if isinstance(r, list) else "-" for r in value)))
+        return value
+
+    def share(key: str, value, a: str, b: str) -> float | None:
+        if value is None or (isinstance(value, float) and value != value):
+            return None
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise SimbalanceError(f"{where}: {key} {value!r} of the cell {a} against {b}: allowed a share from 0 to 1 "
+                                  "(0.3 is 30%), or null for no target")
+        return float(value)
+
+    targets = square("target", data["target"])
+    tol = data["tolerance"]
+    tolerances = square("tolerance", tol) if isinstance(tol, list) else [[tol] * k for _ in range(k)]
+    rows = []
+    for i, a in enumerate(names):
+        for j, b in enumerate(names):
+            target = share("target", targets[i][j], a, b)
+            if target is None:
+                continue
+            tolerance = share("tolerance", tolerances[i][j], a, b)
+            if tolerance is None:
+                raise SimbalanceError(f"{where}: the cell {a} against {b} has a target but no tolerance")
+            rows.append({"strategy": a, "field": b, "target": target, "tolerance": tolerance})
+    return pd.DataFrame(rows, columns=list(MATRIX_COLUMNS))
+
+
+def field_composition(k: int, players: int, strategy: int, field: int) -> np.ndarray:
+    """The composition of a field cell: ``strategy`` in one seat, ``field`` in all the others."""
+    counts = np.zeros(k, np.int64)
+    counts[strategy] += 1
+    counts[field] += players - 1
+    return counts
+
+
+def field_cell(table: MetaTable, strategy: str, field: str, alpha: float = ALPHA) -> Interval:
+    """One cell of the field matrix: ``strategy`` alone in a field of ``field``, its per-seat share."""
+    i, j = table.names.index(strategy), table.names.index(field)
+    counts = field_composition(table.k, table.players, i, j)
+    c = table.row(counts)
+    return clustered_share(table.wins[c, i], np.full(table.n, counts[i]), alpha)
+
+
+def cell_metric(strategy: str, field: str) -> str:
+    """A target matrix's cell as a solve target's metric (analysis/stats.is_meta)."""
+    return f"{CELL}{strategy}|{field}"
+
+
+def cell_of(metric: str) -> tuple[str, str]:
+    strategy, _, field = metric[len(CELL):].partition("|")
+    return strategy, field
+
+
+def needed_compositions(k: int, players: int, metrics: list[str], names: tuple[str, ...]) -> np.ndarray:
+    """The compositions a solve's metagame targets read: every one for ``dominance`` (the even field
+    draws every composition), else only the cells' own (one seat of a strategy in a field of
+    another: at most k x k of them, however many seats), in the order of ``compositions``."""
+    every = compositions(k, players)
+    if "dominance" in metrics:
+        return every
+    wanted = {tuple(int(v) for v in field_composition(k, players, names.index(a), names.index(b)))
+              for a, b in (cell_of(m) for m in metrics)}
+    return np.array([row for row in every if tuple(int(v) for v in row) in wanted], dtype=np.int64)
+
+
+def meta_test(table: MetaTable, target) -> dict:
+    """A solve target on a metagame metric (analysis/stats.target_test): ``dominance`` (the best
+    strategy's margin over an even field, ``dominance``) or a target matrix's cell (``field_cell``),
+    each with its interval read game by game, tested like every other target (stats.interval_test).
+    ``strategy``: the strategy the value is about (dominance: the best)."""
+    if target.metric == "dominance":
+        about, estimate = dominance(table)
+    else:
+        about = cell_of(target.metric)[0]
+        estimate = field_cell(table, *cell_of(target.metric))
+    out = interval_test(estimate, target.low, target.high, 0.0, 1.0)
+    return dict(out, games=int(table.n), strategy=about)
 
 
 def judge_matrix(field: pd.DataFrame, targets: pd.DataFrame) -> pd.DataFrame:
@@ -733,4 +886,5 @@ def meta_findings(answer: MetaAnswer, th: dict, measured: str, cells: pd.DataFra
 __all__ = ["ALPHA_RANK", "BOOTSTRAP", "POPULATION", "Bootstrap", "Fields", "MetaTable", "alike", "alpha_rank",
            "beats", "bootstrap", "composition_label", "compositions", "cycles", "differences", "dominant", "entropy",
            "equilibria", "analyse", "meta_findings", "MetaAnswer", "field_matrix", "linear_interval", "payoff_records", "percentile_interval",
-           "dominance", "judge_matrix", "matrix_finding", "read_target_matrix", "ranks_of", "seat_balance", "solve", "switch_gains"]
+           "dominance", "judge_matrix", "meta_test", "needed_compositions", "field_cell", "cell_metric",
+           "cell_of", "field_composition", "matrix_finding", "read_target_matrix", "ranks_of", "seat_balance", "solve", "switch_gains"]

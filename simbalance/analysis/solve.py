@@ -27,15 +27,18 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from simbalance.analysis.findings import HIGH, LOW, MEDIUM, Finding, ordered
+from simbalance.analysis.meta import cell_of
 
 # the target tests are the statistics core's: sweep's --target and check's [bounds] call the same
 from simbalance.analysis.stats import (  # noqa: F401  (names solve's callers import from here)
     ALPHA,
+    CELL,
     FAILS,
     MEETS,
     OPEN,
     SHARE_METRICS,
     balance_test,
+    is_meta,
     is_share,
     judge,
     judge_models,
@@ -62,7 +65,10 @@ METRICS = {
     "timeouts": "the share of games stopped by the cap",
     "stalemates": "the share of games that ended in a stalemate",
     "win_rate_seat_K": "seat K's share of all games (K from 0: seat 0 is player 1)",
+    "dominance": "the best strategy's margin over an even field of the population (points of win share per seat; "
+                 "the metagame on the candidate's rules: docs/meta.md)",
 }
+RUN_METRICS = [m for m in METRICS if m != "dominance"]  # read from one run's aggregate (--keep takes these)
 
 
 @dataclass(frozen=True)
@@ -87,7 +93,8 @@ class Target:
             tol = f"{100 * self.keep:g} pts" if is_share(self.metric) else f"{self.keep:g}"
             return f"{name} kept within {tol} of today's"
         lo_min, hi_max = natural_range(self.metric, 6)
-        fmt = (lambda v: f"{100 * v:g}%") if is_share(self.metric) else (lambda v: f"{v:g}")
+        fmt = (lambda v: f"{100 * v:g} pts") if self.metric == "dominance" else (
+            (lambda v: f"{100 * v:g}%") if is_share(self.metric) else (lambda v: f"{v:g}"))
         if self.high >= hi_max and self.low > lo_min:
             return f"{name} ≥ {fmt(self.low)}"
         if self.low <= lo_min and self.high < hi_max:
@@ -96,6 +103,11 @@ class Target:
 
 
 def label(metric: str) -> str:
+    if metric.startswith(CELL):
+        strategy, field = cell_of(metric)
+        return f"{strategy}'s share alone in a field of {field}" if strategy != field else f"{strategy}'s mirror share"
+    if metric == "dominance":
+        return "dominance (the best strategy's margin over an even field)"
     if metric.startswith("win_rate_seat_"):
         return f"player {int(metric.rsplit('_', 1)[1]) + 1}'s win rate"
     return {"balance": "balance", "first_player_advantage": "player 1's advantage", "length_median": "median length",
@@ -103,6 +115,9 @@ def label(metric: str) -> str:
 
 
 def _metric_name(key: str, players: int | None, option: str = "--target") -> str:
+    if option == "--keep" and key == "dominance":  # a kept metric is one run's: the metagame is a target only
+        raise ConfigError(f"--keep {key}: the metagame is held by a target (--target dominance=LO:HI), not kept; "
+                          f"--keep takes {', '.join(RUN_METRICS)}")
     if key in METRICS and key != "win_rate_seat_K":
         return key
     match = re.fullmatch(r"win_rate_seat_(\d+)", key)
@@ -612,6 +627,8 @@ def targets_words(targets: list[Target]) -> str:
 def _metric_value(metric: str, v: float) -> str:
     if metric == "first_player_advantage":
         return f"{100 * v:+.1f} pts"
+    if metric == "dominance":  # a margin of win share, in points
+        return f"{100 * v:.1f} pts"
     if is_share(metric):
         return f"{100 * v:.1f}%"
     return f"{v:.1f}"
@@ -636,6 +653,9 @@ def test_words(t: dict) -> str:
 # why a player model was not played on a change that met under the others: the budget left could not
 # hold its games (studies/solve.settle_costly); the change is then not settled, never refuted
 UNPLAYED_BUDGET = "not played: the budget left could not hold its games"
+# a run model's verdict when every target is the metagame's: it plays the verification for the compare
+# table only (studies/solve.model_verdicts), neither meeting nor failing anything
+NO_TARGET = "played for the compare table (no target under it)"
 
 
 def _held_back(answers: list[Answer]) -> list[str]:

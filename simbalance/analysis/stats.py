@@ -641,10 +641,44 @@ def _mean_test(agg: RunAggregate, low: float, high: float) -> dict:
             "p_out": _outside(low, high, 0.0, math.inf, p_low, p_high), "games": int(agg.n)}
 
 
+def is_meta(metric: str) -> bool:
+    """A metric of the metagame (issue 55): read from a payoff table (analysis/meta.MetaTable) played
+    on the rules, not from one run's aggregate: ``dominance`` and a target matrix's cells
+    (``cell:STRATEGY|FIELD``)."""
+    return metric == "dominance" or metric.startswith(CELL)
+
+
+CELL = "cell:"  # a target matrix's cell as a metric: ``cell:STRATEGY|FIELD``
+
+
+def interval_test(estimate: Interval, low: float, high: float, lo_min: float, hi_max: float) -> dict:
+    """A target on an estimate with a symmetric normal 95% interval (the metagame's: read game by
+    game): ``p`` the smallest two-sided level at which its interval still lies inside ``[low,
+    high]`` (p <= 0.05 exactly when the 95% interval does), ``p_out`` the smallest at which it lies
+    wholly outside; an edge at or past what the metric can take always holds, as for the others."""
+    est = estimate.estimate
+    se = float(standard_error(estimate.low, estimate.high))
+    if est != est:
+        return {"value": math.nan, "ci_low": math.nan, "ci_high": math.nan, "p": 1.0, "p_out": 1.0, "games": 0}
+    if se <= 0:  # no spread at all: the estimate is the value
+        p_low = 0.0 if low <= lo_min or est > low else 1.0
+        p_high = 0.0 if high >= hi_max or est < high else 1.0
+    else:
+        p_low = 0.0 if low <= lo_min else _phi(-(est - low) / se)
+        p_high = 0.0 if high >= hi_max else _phi(-(high - est) / se)
+    return {"value": est, "ci_low": estimate.low, "ci_high": estimate.high, "p": _two_sided(p_low, p_high),
+            "p_out": _outside(low, high, lo_min, hi_max, p_low, p_high)}
+
+
 def target_test(agg: RunAggregate, target) -> dict:
     """One target on one run: the metric's value, its 95% interval, and ``p``: the smallest two-sided
-    level at which its interval still lies inside the target's (at most 0.05: the 95% CI lies inside)."""
+    level at which its interval still lies inside the target's (at most 0.05: the 95% CI lies inside).
+    A metagame metric (is_meta) is read from the payoff table played on the rules: ``agg`` is then
+    an analysis/meta.MetaTable, which tests it itself (``MetaTable.target_test``: the core does not
+    import the metagame, which is built on the core)."""
     m, low, high = target.metric, target.low, target.high
+    if is_meta(m):
+        return agg.target_test(target)
     lo_min, hi_max = natural_range(m, agg.players)
     if m == "balance":
         return balance_test(agg, low, high)
@@ -733,13 +767,15 @@ def shortfall(tests: list[dict]) -> float:
 
 
 def is_share(metric: str) -> bool:
-    return metric in SHARE_METRICS or metric.startswith("win_rate_seat_")
+    return metric in SHARE_METRICS or metric.startswith("win_rate_seat_") or is_meta(metric)
 
 
 def natural_range(metric: str, players: int) -> tuple[float, float]:
     """The values a metric can take at all: an edge of a target at or past them always holds."""
     if metric == "first_player_advantage":
         return -1.0 / players, 1.0 - 1.0 / players
+    if metric == "dominance":  # the largest gain at the even mix: the gains average 0 there, so it is >= 0
+        return 0.0, 1.0
     if is_share(metric):
         return 0.0, 1.0
     return 0.0, math.inf

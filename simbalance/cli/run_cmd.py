@@ -1,28 +1,29 @@
-"""`simbalance run GAME`: play N games, print the summary, write the run folder."""
+"""`simbalance run GAME`: its steps and its terminal view. The options, the params (one check each)
+and the API entry come from the declaration (studies/run_study.STUDY, RunParams); what the run has that no
+other study has is here: the checkpoint a Ctrl-C or a kill leaves and ``--resume``, games streamed to
+Parquet shards, the robust sample's own checkpoint, and the run folder written last."""
 
 from __future__ import annotations
 
 import contextlib
-import os
 import time
-from dataclasses import dataclass, fields, replace
+from dataclasses import fields, replace
 from pathlib import Path
-from typing import Annotated
 
 import typer
 from rich.console import Console
 
 from simbalance.analysis.findings import p_value
+from simbalance.cli import interrupts
 from simbalance.cli.findings_out import print_findings
-from simbalance.cli.interrupts import interruptible
-from simbalance.cli.settings_options import WHERE, plays_games
+from simbalance.cli.settings_options import WHERE
 from simbalance.cli.study_command import command_line
 from simbalance.cli.terminal import Table
 from simbalance.core import plugin_guard
 from simbalance.core.errors import SimbalanceError
 from simbalance.core.faults import fault
 from simbalance.core.paths import check_path_text
-from simbalance.core.plan import check_precision, parse_count
+from simbalance.studies.run_study import ROBUST, RunParams
 from simbalance.studies.settings import IDENTITY, RunSettings, as_options
 
 try:  # typer >= 0.22 vendors click; older typer uses click itself
@@ -30,158 +31,89 @@ try:  # typer >= 0.22 vendors click; older typer uses click itself
 except ImportError:  # pragma: no cover
     from click.core import ParameterSource
 
-MEMORY_SHARE = 0.4  # keep per-game records only while they fit comfortably in memory
-ROBUST_BUDGET = 100  # --robust alone: mcts@100, the search player at 100 iterations a decision
-SEARCH_PRECISION, SEARCH_MOST = 0.03, 5_000  # as robustness's search model (studies/robustness.py)
+
+def checkpoint_args(settings: RunSettings, params: RunParams, out: str) -> dict:
+    """What a checkpoint stores of the run it holds: what decides the games (the settings'
+    identity and the run's params) and its folder, so that ``--resume`` asks for exactly the same
+    run again, wherever and on however many threads it is resumed."""
+    return {"settings": settings.identity, **{f.name: getattr(params, f.name) for f in fields(params)}, "out": out}
 
 
-@dataclass(frozen=True)
-class RunRequest:
-    """What `simbalance run` was asked for, checked and typed: the settings every command shares
-    and the run's own options. A checkpoint stores what decides the games (the settings'
-    identity and the run's options), so that ``--resume`` asks for exactly the same run again,
-    wherever and on however many threads it is resumed."""
-
-    settings: RunSettings
-    n: int
-    strategies: str | None = None
-    rotate: bool = False
-    chunk_size: int | None = None
-    validate: bool = False
-    strategy_file: str | None = None
-    out: str | None = None
-    games_file: bool = True  # write games.parquet (or shards, when streaming)
-    stream: bool | None = None  # None: stream only when the records would not fit in memory
-    precision: float | None = None
-    # --robust: a search sample beside the run (studies/robustness.strong_play), every seat
-    # mcts@robust_budget, until every seat's 95% CI half-width is below robust_precision, at most
-    # robust_n games; its seed is derived from the run's, so the run's own games do not change
-    robust: bool = False
-    robust_budget: int = ROBUST_BUDGET
-    robust_precision: float = SEARCH_PRECISION
-    robust_n: int = SEARCH_MOST
-
-    def to_state(self) -> dict:
-        own = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "settings"}
-        return {"settings": self.settings.identity, **own}
-
-    @classmethod
-    def from_state(cls, state: dict, where: Path, place: dict) -> RunRequest:
-        """The request a checkpoint stored, to be played where ``place`` says (threads, backend...)."""
-        known = {f.name for f in fields(cls)}
-        if (not isinstance(state, dict) or not isinstance(state.get("settings"), dict)
-                or set(state["settings"]) != set(IDENTITY) or set(state) - known
-                or not (isinstance(state.get("out"), str) and Path(state["out"]).is_absolute())):
-            raise SimbalanceError(f"--resume {where}: the checkpoint was written by another simbalance version; "
-                                  "run it again from the start")
-        identity = dict(state["settings"])
-        for key in ("overrides", "variants"):
-            identity[key] = tuple(identity[key] or ())
-        with as_options():  # an error names --threads, --backend ... as given with --resume
-            settings = RunSettings(**identity, **place)
-        return cls(**{**state, "settings": settings})
-
-    def plan(self):
-        return self.settings.plan(self.n, strategies=self.strategies, rotate=self.rotate, chunk_size=self.chunk_size,
-                                  validate=self.validate, strategy_file=self.strategy_file)
+def from_checkpoint_args(state: dict, where: Path, place: dict) -> tuple[RunSettings, RunParams, str]:
+    """The run a checkpoint stored (settings, params, its folder), to be played where ``place``
+    says (threads, backend...)."""
+    known = {f.name for f in fields(RunParams)} | {"settings", "out"}
+    if (not isinstance(state, dict) or not isinstance(state.get("settings"), dict)
+            or set(state["settings"]) != set(IDENTITY) or set(state) - known
+            or not (isinstance(state.get("out"), str) and Path(state["out"]).is_absolute())):
+        raise SimbalanceError(f"--resume {where}: the checkpoint was written by another simbalance version; "
+                              "run it again from the start")
+    identity = dict(state["settings"])
+    for key in ("overrides", "variants"):
+        identity[key] = tuple(identity[key] or ())
+    with as_options():  # an error names --threads, --backend ... as given with --resume
+        settings = RunSettings(**identity, **place)
+    own = {name: value for name, value in state.items() if name not in ("settings", "out")}
+    if not own.get("robust"):  # a checkpoint of before issue 52 stored the sample's defaults without --robust
+        own.update(dict.fromkeys(ROBUST))
+    return settings, RunParams(**own), state["out"]
 
 
-def records_fit(n: int, record_bytes: int) -> bool:
-    """Whether keeping every record (plus the DataFrame and Parquet buffers) fits in memory."""
-    try:
-        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-    except (ValueError, OSError, AttributeError):
-        return True
-    return n * record_bytes * 2 <= MEMORY_SHARE * total
-
-
-@plays_games
-def run(
-    ctx: typer.Context,
-    settings: RunSettings | None,
-    game: Annotated[str | None, typer.Argument(help="Game id (see `simbalance games`).", show_default=False)] = None,
-    n: Annotated[str, typer.Option("--n", help="Number of games: 1e6, 1_000_000 or 1000000 (the most, with --precision).")] = "1e5",
-    out: Annotated[Path | None, typer.Option(help="Run folder (default: reports/<game>-<time>).")] = None,
-    strategies: Annotated[
-        str | None, typer.Option(help="Strategy per seat, comma-separated (one name: every seat).")
-    ] = None,
-    rotate: Annotated[bool, typer.Option(help="Play every seat permutation of the strategies equally often.")] = False,
-    strategy_file: Annotated[str | None, typer.Option(help="Your own @njit strategy, path.py:function; seat it as 'plugin' in --strategies (see examples/).")] = None,
-    chunk_size: Annotated[int | None, typer.Option(help="Games per chunk (progress and checkpoints; no effect on results).")] = None,
-    games_file: Annotated[bool, typer.Option("--games/--no-games", help="Write the games (one row per game) as Parquet.")] = True,
-    stream: Annotated[bool | None, typer.Option("--stream/--no-stream", help="Keep no per-game records in memory (default: only when they would not fit); games go to Parquet shards as chunks finish.")] = None,
-    precision: Annotated[float | None, typer.Option(help="Stop once every win-rate 95% CI half-width is below this (--n is the most).")] = None,
-    robust: Annotated[bool, typer.Option("--robust", help="Check the seat finding and the first-player effect under strong play: beside the run, play every seat mcts@100 (a search player) until each seat's 95% CI half-width is below 3 points, at most 5,000 games, on a seed of its own (the run's games stay the same), and say whether each holds there.")] = False,
-    robust_budget: Annotated[int | None, typer.Option(help="With --robust: the search player's iterations per decision (default 100).")] = None,
-    robust_precision: Annotated[float | None, typer.Option(help="With --robust: play until every seat's 95% CI half-width is below this (default 0.03).")] = None,
-    robust_n: Annotated[str | None, typer.Option("--robust-n", help="With --robust: the most games of the search sample (default 5000).")] = None,
-    validate: Annotated[bool, typer.Option(help="Check the engine's invariants at every step (slower).")] = False,
-    resume: Annotated[Path | None, typer.Option(help="Finish an interrupted run from its checkpoint folder.")] = None,
-    quiet: Annotated[bool, typer.Option(help="Print only the run folder's path.")] = False,
-) -> None:
-    """Play N games of GAME, print the summary and write a run folder with the report."""
+def run_steps(study, settings: RunSettings | None, game: str | None, out: Path | None, typed: dict, *,
+              ctx: typer.Context, resume: Path | None, quiet: bool) -> None:
+    """`simbalance run`'s steps from its options (studies/run_study.RunParams, declared) to its folder:
+    the checkpoint a Ctrl-C or a kill leaves, ``--resume``, games streamed to shards, the robust
+    sample's own checkpoint, the run folder (core/study.Study.steps)."""
+    from simbalance.cli.study_command import params_from_options
     from simbalance.report.run_folder import claim_out_dir
 
     if resume is not None:
         check_path_text("--resume", resume)
-        given = ["GAME" if name == "game" else f"--{name.rstrip('_').replace('_', '-')}" for name in RESULT_OPTIONS
+        given = [flag for name, flag in result_options(study)
                  if ctx.get_parameter_source(name) == ParameterSource.COMMANDLINE]
         if given:
             raise SimbalanceError(f"--resume {resume}: {', '.join(given)} cannot change an interrupted run; "
                                   "resume it with --resume alone (and --threads, --backend, --scheduler, --dask-timeout, --quiet)")
         place = {name: ctx.params[name] for name in WHERE}
-        request = RunRequest.from_state(read_checkpoint_args(resume), resume, place)
-        request = replace(request, out=str(resumed_out(resume, Path(request.out), quiet)))
+        settings, params, out_text = from_checkpoint_args(read_checkpoint_args(resume), resume, place)
+        out_text = str(resumed_out(resume, Path(out_text), quiet))
     else:
         if settings is None:
             raise SimbalanceError("missing GAME (see `simbalance games`), or --resume DIR")
-        request = RunRequest(settings, parse_count(n), strategies, rotate, chunk_size, validate, strategy_file,
-                             str(out) if out else None, games_file, stream, precision,
-                             **robust_options(robust, robust_budget, robust_precision, robust_n))
-    if request.precision is not None:
-        check_precision("--precision", request.precision)
-    plan = request.plan()
-    if request.robust and plan.engine.search is None:
+        params, out_text = params_from_options(study, typed), str(out) if out else None
+    plan = params.plan(settings)
+    if params.robust and plan.engine.search is None:
         if not quiet:  # one line, then the run as without it
             Console(stderr=True).print(f"--robust: {plan.spec.id} has no decisions (no search player), so its players "
                                        "change nothing; running without --robust", soft_wrap=True)
-        request = replace(request, robust=False)
-    keep = request.stream is not True and (request.stream is False
-                                           or records_fit(plan.n, plan.engine.record_dtype.itemsize))
-    if request.stream is False and not keep:
-        raise SimbalanceError(f"--n {plan.n:,} --no-stream: the records would not fit in memory; drop --no-stream")
+        params = params.without_robust()
+    keep = params.keeps_records(plan)
+
     def left_by_a_kill(path: Path) -> None:
         if not quiet:
             Console(stderr=True).print(f"removed {path}: a half-written report a killed run left (its games "
                                        "are in the checkpoint, when it had one)")
 
-    with claim_out_dir(Path(request.out) if request.out else None, plan.spec.id, left_by_a_kill) as target:
-        request = replace(request, out=str(target))
+    with claim_out_dir(Path(out_text) if out_text else None, plan.spec.id, left_by_a_kill) as target:
         state_dir = resume if resume is not None else fresh_state_dir(target, quiet)
         plugin_guard.keeps_checkpoint(state_dir)  # a guarded run's abrupt end names it (core/plugin_guard.py)
-        _play_and_write(plan, request, keep, state_dir, resume is not None, quiet)
+        _play_and_write(plan, settings, params, str(target), keep, state_dir, resume is not None, quiet)
 
 
-# Options that decide what a run plays or writes: fixed by the checkpoint of an interrupted run.
-RESULT_OPTIONS = ("game", "n", "players", "seed", "out", "set_", "variant", "strategies", "rotate", "strategy_file",
-                  "config", "chunk_size", "games_file", "stream", "precision", "validate", "robust", "robust_budget",
-                  "robust_precision", "robust_n")
+def result_options(study) -> list[tuple[str, str]]:
+    """(name, flag) of the options that decide what a run plays or writes, in the order of --help:
+    GAME, every param and --out, the shared setup (--players, --seed, --set, --variant, --config).
+    The checkpoint of an interrupted run fixes them; the others say where it is played."""
+    from simbalance.cli.settings_options import WHAT
+    from simbalance.core.study import flag_of
 
-
-def robust_options(robust: bool, budget: int | None, precision: float | None, most: str | None) -> dict:
-    """``--robust`` and its three settings as RunRequest fields, checked (one line naming the option,
-    the value and what is allowed); a setting without ``--robust`` is an error, not ignored."""
-    from simbalance.core.plan import MAX_BUDGET, check_whole
-
-    given = [name for name, value in (("--robust-budget", budget), ("--robust-precision", precision),
-                                      ("--robust-n", most)) if value is not None]
-    if given and not robust:
-        raise SimbalanceError(f"{given[0]}: only with --robust (it sets the search sample --robust plays)")
-    return {"robust": robust,
-            "robust_budget": ROBUST_BUDGET if budget is None else check_whole("--robust-budget", budget, 1, MAX_BUDGET),
-            "robust_precision": SEARCH_PRECISION if precision is None else check_precision("--robust-precision",
-                                                                                          precision),
-            "robust_n": SEARCH_MOST if most is None else parse_count(most, "--robust-n")}
+    own = []
+    for f in fields(study.params):
+        own.append((f.name, flag_of(f)))
+        if f.name == study.out_after:
+            own.append(("out", "--out"))
+    shared = [(name, "--" + name.rstrip("_").replace("_", "-")) for name in WHAT]
+    return [("game", "GAME"), *own, *shared]
 
 
 def resumed_out(state_dir: Path, asked: Path, quiet: bool) -> Path:
@@ -254,31 +186,32 @@ def fresh_state_dir(target: Path, quiet: bool) -> Path:
     return state_dir
 
 
-def _play_and_write(plan, request: RunRequest, keep: bool, state_dir: Path, resuming: bool, quiet: bool) -> None:
+def _play_and_write(plan, settings: RunSettings, params: RunParams, out: str, keep: bool, state_dir: Path,
+                    resuming: bool, quiet: bool) -> None:
     from simbalance.cli.terminal import RichProgress
     from simbalance.core.errors import CheckpointError, RunInterrupted
     from simbalance.core.execution import RunOptions
     from simbalance.report.run_folder import write_run_folder
     from simbalance.studies.run import SimulationResult
 
-    target = Path(request.out)
+    target = Path(out)
     err = Console(stderr=True)
     if not keep and not quiet:
         err.print(f"streaming {plan.n:,} games: statistics are merged chunk by chunk; engine statistics and card "
                   "impact use the first 200,000 games")
     plan = plan.ready(None if quiet else RichProgress)  # the plan's steps (a refit) before its games
     progress = None if quiet else RichProgress(plan.spec.id)
-    with interruptible() as stop:
+    with interrupts.interruptible() as stop:
         # keep_checkpoint: the checkpoint, with every game, stays until the folder is in place
-        options = RunOptions(keep_games=keep, precision=request.precision, state_dir=state_dir, resume=resuming,
-                             args=request.to_state(), stop=stop, shards=not keep and request.games_file,
+        options = RunOptions(keep_games=keep, precision=params.precision, state_dir=state_dir, resume=resuming,
+                             args=checkpoint_args(settings, params, out), stop=stop, shards=not keep and params.games_file,
                              keep_checkpoint=True, compiling=False if quiet else None)  # None: the spinner
         try:
             result = SimulationResult.from_plan(plan, progress=progress, options=options)
             if progress is not None:
                 progress.close()
-            if request.robust:
-                result = replace(result, strong_play=_play_strong(request, state_dir, resuming, stop, quiet))
+            if params.robust:
+                result = replace(result, strong_play=_play_strong(settings, params, state_dir, resuming, stop, quiet))
         except (RunInterrupted, CheckpointError):  # a checkpoint that cannot be used is never resumed from
             raise
         except Exception as exc:  # a failure, not a stop or a kill: keep only what can be resumed
@@ -298,7 +231,7 @@ def _play_and_write(plan, request: RunRequest, keep: bool, state_dir: Path, resu
     command = command_line()
     report_start = time.perf_counter()
     try:
-        folder = write_run_folder(result, target, command=command, write_games=request.games_file,
+        folder = write_run_folder(result, target, command=command, write_games=params.games_file,
                                   shards=state_dir / "games")
     except OSError as exc:  # disk full, no permission...: every game is in the checkpoint
         where = exc.filename or target
@@ -312,9 +245,9 @@ def _play_and_write(plan, request: RunRequest, keep: bool, state_dir: Path, resu
     if quiet:
         print(folder)
         return
-    if request.precision is not None:
+    if params.precision is not None:
         reached = "reached" if result.n_played < plan.n else "checked"
-        err.print(f"precision {request.precision} {reached} after {result.n_played:,} games")
+        err.print(f"precision {params.precision} {reached} after {result.n_played:,} games")
     console = Console()
     print_summary(console, result.summary(), plan, result, report_seconds)
     if result.strong_play is not None:
@@ -326,7 +259,7 @@ def _play_and_write(plan, request: RunRequest, keep: bool, state_dir: Path, resu
 ROBUST_DIR = "robust"  # the search sample's checkpoint, inside the run's own checkpoint folder
 
 
-def _play_strong(request: RunRequest, state_dir: Path, resuming: bool, stop, quiet: bool):
+def _play_strong(settings: RunSettings, params: RunParams, state_dir: Path, resuming: bool, stop, quiet: bool):
     """``--robust``'s search sample (studies/robustness.strong_play), checkpointed in
     ``state_dir/robust`` beside the run's own checkpoint: a run killed while it plays resumes it from
     there (the run's own games, all played, are not played again), and the whole folder goes only once
@@ -341,8 +274,8 @@ def _play_strong(request: RunRequest, state_dir: Path, resuming: bool, stop, qui
                          args={"robust_sample_of": str(state_dir)}, stop=stop, keep_checkpoint=True,
                          compiling=False if quiet else None)
     try:
-        return strong_play(request.settings, "mcts", request.robust_budget, precision=request.robust_precision,
-                           most=request.robust_n, progress=None if quiet else RichProgress, options=options)
+        return strong_play(settings, "mcts", params.robust_budget, precision=params.robust_precision,
+                           most=params.robust_n, progress=None if quiet else RichProgress, options=options)
     except RunInterrupted as exc:  # resumed from the run's folder, not the sample's
         raise RunInterrupted(exc.games_done, exc.n, state_dir) from None
 

@@ -20,7 +20,10 @@ from simbalance.studies.settings import RunSettings
 def solve(
     settings: RunSettings,
     game: Annotated[str, typer.Argument(help="Game id (see `simbalance games`).", show_default=False)],
-    target: Annotated[list[str] | None, typer.Option("--target", help="METRIC=LO:HI, e.g. balance=0.97:1 or length_median=55:65 (repeatable; default: the config's \\[targets]). Metrics: balance, first_player_advantage, length_median, length_mean, ties, timeouts, stalemates, win_rate_seat_K.")] = None,
+    target: Annotated[list[str] | None, typer.Option("--target", help="METRIC=LO:HI, e.g. balance=0.97:1 or length_median=55:65 (repeatable; default: the config's \\[targets]). Metrics: balance, first_player_advantage, length_median, length_mean, ties, timeouts, stalemates, win_rate_seat_K, dominance (the best strategy's margin over an even field of --population, from the metagame on the candidate's rules).")] = None,
+    target_matrix: Annotated[str | None, typer.Option("--target-matrix", help="A designer's target win-rate matrix between named strategies (TAG form): a .json or .toml with strategies, target (rows: the row's strategy alone in a field of the column's; null/nan: no target) and tolerance, or a CSV strategy,field,target,tolerance. Meets when every cell's interval lies within its tolerance.")] = None,
+    population: Annotated[str | None, typer.Option("--population", help="The metagame's strategies for dominance and --target-matrix, comma-separated (default: the game's heuristics and presets, as `simbalance meta`).")] = None,
+    meta_n: Annotated[str, typer.Option("--meta-n", help="Games per composition of the metagame in a verification (the search's blocks play in proportion).")] = "2000",
     knob: Annotated[list[str] | None, typer.Option("--knob", help="What the search may change (repeatable; default: the config's \\[knobs]): a number KEY=LO:HI or KEY=LO:HI:STEP (ships.4=24:36), a choice KEY=A,B (rules.call_timing=after_discard,before_draw), a true/false rule KEY=true,false or just KEY, the game's variant files variant=NAME,NAME or just variant.")] = None,
     budget: Annotated[str, typer.Option(help="Time for the whole solve: 20m, 90s, 1h (the search stops early enough to leave the verification its estimated time).")] = "20m",
     strategies: Annotated[str | None, typer.Option(help="Strategy per seat, comma-separated.")] = None,
@@ -57,7 +60,9 @@ def solve(
         result = run_solve(settings, target, knob, budget=budget, strategies=strategies, rotate=rotate,
                            verify_n=parse_count(verify_n, "--verify-n"), start_n=parse_count(start_n, "--start-n"), answers=answers,
                            max_keys=max_keys, models=models, keep=keep, search_budget=search_budget,
-                           search_n=parse_count(search_n, "--search-n"), card_values=card_values, stop=stop, progress=RichProgress)
+                           search_n=parse_count(search_n, "--search-n"), card_values=card_values, population=population,
+                           target_matrix=target_matrix, meta_n=parse_count(meta_n, "--meta-n"), stop=stop,
+                           progress=RichProgress)
     command = command_line()
     written = write_solve_folder(result, folder, command)
     console = Console()

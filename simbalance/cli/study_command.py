@@ -21,6 +21,7 @@ from simbalance.core.errors import RunInterrupted
 from simbalance.core.study import Study, StudyStopped, flag_of, option_of, resolve, stopping, written_as
 
 GAME = Annotated[str, typer.Argument(help="Game id (see `simbalance games`).", show_default=False)]
+OPTIONAL_GAME = Annotated[str | None, typer.Argument(help="Game id (see `simbalance games`).", show_default=False)]
 
 
 def command_line() -> str:
@@ -34,11 +35,21 @@ def study_command(study: Study):
         return resolve(study.command)
     fields = dataclasses.fields(study.params)
     P = inspect.Parameter
-    parameters = [P("settings", P.POSITIONAL_OR_KEYWORD), P("game", P.POSITIONAL_OR_KEYWORD, annotation=GAME)]
+    out_option = P("out", P.POSITIONAL_OR_KEYWORD, default=None,
+                   annotation=Annotated[Path | None, typer.Option(help=study.out_help)])
+    parameters = [P("settings", P.POSITIONAL_OR_KEYWORD)]
+    if study.resumable:  # which options were typed: with --resume, none that decides the result
+        parameters.insert(0, P("ctx", P.POSITIONAL_OR_KEYWORD, annotation=typer.Context))
+        parameters.append(P("game", P.POSITIONAL_OR_KEYWORD, default=None, annotation=OPTIONAL_GAME))
+    else:
+        parameters.append(P("game", P.POSITIONAL_OR_KEYWORD, annotation=GAME))
     for f in fields:
         opt = option_of(f)
         kind = str if opt.count else list[str] if opt.kind is list else opt.kind  # a count: read from its text
-        names = (f"{flag_of(f)}/--no-{flag_of(f)[2:]}",) if kind is bool else (flag_of(f),)  # --rotate/--no-rotate
+        if kind is bool and opt.negatable:  # --rotate/--no-rotate
+            names = (f"{flag_of(f)}/--no-{flag_of(f)[2:]}",)
+        else:
+            names = (flag_of(f),)
         if f.default is dataclasses.MISSING:
             default = ...
         elif f.default is None:  # no default to show: the help says what it means
@@ -49,13 +60,24 @@ def study_command(study: Study):
             default = f.default
         parameters.append(P(f.name, P.POSITIONAL_OR_KEYWORD, default=default,
                             annotation=Annotated[kind, typer.Option(*names, help=opt.help)]))
-    parameters.append(P("out", P.POSITIONAL_OR_KEYWORD, default=None,
-                        annotation=Annotated[Path | None, typer.Option(help=study.out_help)]))
+        if f.name == study.out_after:
+            parameters.append(out_option)
+    if study.out_after is None:
+        parameters.append(out_option)
+    if study.resumable:
+        parameters.append(P("resume", P.POSITIONAL_OR_KEYWORD, default=None, annotation=Annotated[
+            Path | None, typer.Option(help="Finish an interrupted run from its checkpoint folder.")]))
+    if study.quiet:
+        parameters.append(P("quiet", P.POSITIONAL_OR_KEYWORD, default=False,
+                            annotation=Annotated[bool, typer.Option(help=study.quiet)]))
     # a shared option the study declares itself (compare's --variant names its arms) is its own
     own = tuple(name for name in shared_option_names() if "--" + name.rstrip("_").replace("_", "-")
                 in {flag_of(f) for f in fields})
 
     def run_study(settings, game: str, out: Path | None, **typed: str) -> None:
+        if study.steps is not None:  # the study's own steps (run: its checkpoint and --resume)
+            own = {name: typed.pop(name) for name in ("ctx", "resume", "quiet") if name in typed}
+            return resolve(study.steps)(study, settings, game, out, typed, **own)
         from rich.console import Console
 
         from simbalance.cli.findings_out import print_findings
@@ -162,7 +184,8 @@ def params_from_options(study: Study, typed: dict[str, str]):
         if option_of(f).count and text is not None:
             written[f.name] = f"{flag_of(f)} {text!r}"
             check_count_text(text, flag_of(f))
-            values[f.name] = read_count(text)
+            value = read_count(text)
+            values[f.name] = text if value is None else value  # no count: the params' check names it as typed
         else:
             values[f.name] = text
     with written_as(written):

@@ -32,6 +32,12 @@ A study of block jobs (card-value, fit-eval) declares ``keeps_blocks``: its ``ru
 study whose ``--out`` is one file rather than a folder (fit-eval's eval.json) names the function of
 its default path in ``out_file``.
 
+A study whose folder is not made by the common steps (run: a checkpoint that ``--resume`` finishes,
+games streamed to shards, the robust sample beside it) names its own ``steps`` (in ``cli/``); its
+options, params and API entry still come from the declaration. ``resumable`` gives its command
+``--resume DIR`` (GAME optional), ``quiet`` a ``--quiet`` option, ``out_after`` the place of
+``--out`` among its options.
+
 A study that declares ``stoppable`` (every declared study: tests/test_study_contract.py) plays every
 run with :func:`stop_requested` as its ``stop`` (studies/run.play gives it to every run whose caller
 names no other; a study that plays otherwise passes ``RunOptions(stop=...)`` itself): its command turns Ctrl-C and SIGTERM into a stop after the chunk in
@@ -70,14 +76,16 @@ class Option:
     positional: bool = False  # an API positional argument after the game (tournament's strategies)
     kind: type = str  # the command line's type of a parameter that is not a count (int, float: typer reads it;
     # list: a repeatable option, a tuple of its texts; bool: a --flag/--no-flag)
+    negatable: bool = True  # a bool: False gives --flag alone (run's --robust), no --no-flag
 
 
 def option(default: Any = dataclasses.MISSING, *, help: str, flag: str | None = None,  # noqa: A002 (typer's word)
            count: bool = False, zero: bool = False, shown: str | None = None, positional: bool = False,
-           kind: type = str):
+           kind: type = str, negatable: bool = True):
     """A study parameter: a dataclass field with its help and command-line form. ``count``: a number
     of games (checked by core/plan.check_n; with ``zero`` also 0, which turns the part off)."""
-    return field(default=default, metadata={"option": Option(help, flag, count, zero, shown, positional, kind)})
+    return field(default=default, metadata={"option": Option(help, flag, count, zero, shown, positional, kind,
+                                                              negatable)})
 
 
 def names_of(text: str | list[str] | tuple[str, ...] | None, flag: str) -> list[str] | None:
@@ -219,6 +227,17 @@ class Study:
     # its --out names that file and this gives the default; its last line is "wrote <file> (<brief>)",
     # result.brief() saying what the file holds
     out_file: str | None = None
+    # "module:function(study, settings, game, out, typed, **command_options)": the study's own steps
+    # from the options' text to its folder, where the common ones (check --out, run, write, show) do
+    # not fit; its options, params and API entry still come from the declaration (run: a checkpoint,
+    # --resume, streamed shards, its robust sample). The steps make the params (params_from_options).
+    steps: str | None = None
+    # its command keeps a checkpoint and gains --resume DIR (with it GAME may be left out, and an
+    # option that decides the result is an error: the checkpoint fixes them); its steps get
+    # ``resume`` and the click context (which options were typed). Only with ``steps``.
+    resumable: bool = False
+    quiet: str = ""  # the help of a --quiet option its steps take ("" : none)
+    out_after: str | None = None  # the parameter after which --out shows in --help (None: after all)
 
     @property
     def entry_name(self) -> str:
@@ -252,6 +271,10 @@ def check_study(study: Study) -> None:
     for f in dataclasses.fields(study.params):
         if "option" not in f.metadata or not option_of(f).help:
             fail(f"parameter {f.name}: declare it with core.study.option(help=...)")
+    if (study.resumable or study.quiet) and study.steps is None:
+        fail("a resumable or quiet study names its steps (resume and --quiet are theirs)")
+    if study.out_after is not None and study.out_after not in {f.name for f in dataclasses.fields(study.params)}:
+        fail(f"out_after {study.out_after!r}: name one of the params")
     if study.keeps_blocks and not {"stop", "checkpoints"} <= set(inspect.signature(study.run).parameters):
         fail("a study that keeps its blocks takes run(settings, params, progress, *, stop, checkpoints)")
     if not study.summary or not study.out_help or not study.page:

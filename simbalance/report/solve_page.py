@@ -11,10 +11,12 @@ from simbalance.analysis.check import format_difference, format_value
 from simbalance.analysis.findings import Finding, p_value
 from simbalance.analysis.labels import metric_label
 from simbalance.analysis.solve import (
+    CELL,
     KEEP_LENGTH,
     KEEP_SHARE,
     Keep,
     is_share,
+    label,
     range_words,
     targets_words,
     test_words,
@@ -40,7 +42,9 @@ def _tests_rows(tests: list[dict], before: list[dict] | None = None) -> list[lis
     (across models × targets), met; ``before``: today's tests in the same order, beside."""
     rows = []
     for i, t in enumerate(tests):
-        what = escape(t["metric"]) + (" (kept)" if t.get("keep") is not None else "")
+        # a target matrix's cell (``cell:a|b``) in words; the metric's own name otherwise
+        what = escape(label(t["metric"]) if t["metric"].startswith(CELL) else t["metric"]) + (
+            " (kept)" if t.get("keep") is not None else "")
         row = [escape(str(t.get("model", ""))), what, escape(range_words(t)),
                escape(test_words(t)), f"{t['p_holm']:.3g}", "<b>yes</b>" if t["met"] else "no"]
         if before is not None and i < len(before):

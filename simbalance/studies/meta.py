@@ -38,6 +38,7 @@ from simbalance.analysis.meta import (
 )
 from simbalance.core.blocks import BlockCheckpoint, cache_root
 from simbalance.core.errors import RunInterrupted, SimbalanceError, did_you_mean
+from simbalance.core.execution import RunOptions
 from simbalance.core.lineup import all_strategies
 from simbalance.core.plan import MAX_BUDGET
 from simbalance.core.records import win_shares
@@ -139,8 +140,9 @@ class MetaParams(StudyParams):
     n: int = option(5_000, shown="5e3", count=True, help="Games per composition of the population at the table.")
     search: str | None = option(None, help="Add a search player at one budget to the population, e.g. mcts@32 "
                                            "(default: none; a search seat costs 100-1000x a heuristic's).")
-    target_matrix: str | None = option(None, help="A CSV of target cells (strategy,field,target,tolerance: the share "
-                                                  "of one seat of the strategy in a field of the other): judged by "
+    target_matrix: str | None = option(None, help="A target win-rate matrix: a .json or .toml (strategies, target: "
+                                                  "rows of the row's strategy alone in a field of the column's, "
+                                                  "tolerance) or a CSV strategy,field,target,tolerance: judged by "
                                                   "each cell's interval.")
     bootstrap: int = option(200, kind=int, help="Resamples of the games for the intervals of the equilibrium "
                                                 "weights and ranks (0: none).")
@@ -156,9 +158,10 @@ class MetaParams(StudyParams):
             raise SimbalanceError(f"--bootstrap {self.bootstrap}: allowed a whole number from 0 to 10,000")
 
 
-def population(settings: RunSettings, params: MetaParams) -> tuple[list[str], dict, int, object]:
+def population(settings: RunSettings, params: MetaParams, option: str = "--strategies") -> tuple[list[str], dict, int, object]:
     """The population's names, the presets made for it (a search budget), the table size and the
-    engine; every name checked before any game."""
+    engine; every name checked before any game (``option``: the option that named them, for the
+    error's line: solve's ``--population``)."""
     base = settings.plan(1)
     engine, game = base.engine, base.spec.id
     infos = all_strategies(base.config, engine.strategies, engine.strategy_params)
@@ -168,7 +171,7 @@ def population(settings: RunSettings, params: MetaParams) -> tuple[list[str], di
         names = list(params.strategies)
         for name in names:
             if name not in infos:
-                raise SimbalanceError(f"--strategies: unknown strategy {name!r}{did_you_mean(name, infos)}; "
+                raise SimbalanceError(f"{option}: unknown strategy {name!r}{did_you_mean(name, infos)}; "
                                       f"known: {', '.join(infos)}")
     presets = {}
     if params.search is not None:
@@ -178,9 +181,52 @@ def population(settings: RunSettings, params: MetaParams) -> tuple[list[str], di
         names.append(name)
         presets[name] = preset
     if len(names) < 2:
-        raise SimbalanceError(f"--strategies {','.join(names)}: a population of one has no metagame; give at least "
+        raise SimbalanceError(f"{option} {','.join(names)}: a population of one has no metagame; give at least "
                               "two strategies")
     return names, presets, base.players, engine
+
+
+def composition_plan(settings: RunSettings, names: list[str], presets: dict, row: np.ndarray, n: int):
+    """The run of one composition: its strategies at the table, every seating equally often (rotated),
+    on ``settings``' seed (the same for every composition: common random numbers)."""
+    lineup = [names[i] for i in range(len(names)) for _ in range(int(row[i]))]
+    return settings.plan(n, presets=presets, strategies=lineup, rotate=True)
+
+
+def play_composition(plan, names: list[str], progress: ProgressFactory | None, shown, label: str,
+                     options: RunOptions | None = None) -> dict:
+    """One composition's games: each seat's win share and its strategy (population index), game by
+    game. ``progress`` readies the plan (a refit shows on its own display); ``shown``: the display its
+    games are counted on."""
+    plan = plan.ready(progress)
+    records = play(plan, shown, label, options).records
+    slot_to_population = np.array([names.index(s) for s in plan.lineup.slot_names], np.int64)
+    return {"shares": win_shares(records["winners"], plan.players),
+            "seats": slot_to_population[records["strategy"][:, :plan.players].astype(np.int64)]}
+
+
+def fill(wins: np.ndarray, seat_wins: np.ndarray, seat_strategy: np.ndarray, played: dict) -> None:
+    """A composition's rows of a MetaTable from its games (play_composition)."""
+    shares, seats = played["shares"], played["seats"]
+    seat_wins[:], seat_strategy[:] = shares, seats
+    for s in range(shares.shape[1]):
+        np.add.at(wins, (seats[:, s], np.arange(len(shares))), shares[:, s])
+
+
+def play_table(settings: RunSettings, names: list[str], presets: dict, counts: np.ndarray, n: int,
+               shown=None, options: RunOptions | None = None) -> MetaTable:
+    """Every composition of ``counts`` played ``n`` games on ``settings``' seed (common random
+    numbers), as a MetaTable: the solver's metagame on a candidate's rules (studies/solve.py). No
+    checkpoint: the solver's blocks are short, and its Ctrl-C keeps what its race judged."""
+    k, players = len(names), int(counts[0].sum())
+    wins = np.zeros((len(counts), k, n))
+    seat_wins = np.zeros((len(counts), n, players))
+    seat_strategy = np.zeros((len(counts), n, players), np.int64)
+    for c, row in enumerate(counts):
+        plan = composition_plan(settings, names, presets, row, n)
+        fill(wins[c], seat_wins[c], seat_strategy[c],
+             play_composition(plan, names, None, shown, composition_label(row, tuple(names)), options))
+    return MetaTable(tuple(names), players, counts, wins, seat_wins, seat_strategy)
 
 
 def run_meta(settings: RunSettings, params: MetaParams, progress: ProgressFactory | None = None) -> MetaResult:
@@ -214,19 +260,11 @@ def run_meta(settings: RunSettings, params: MetaParams, progress: ProgressFactor
                         (len(counts) - len(done)) * n) if progress is not None and len(done) < len(counts) else None)
     try:
         for c, row in enumerate(counts):
-            lineup = [names[i] for i in range(k) for _ in range(int(row[i]))]
-            plan = settings.but(seed=seed).plan(n, presets=presets, strategies=lineup, rotate=True)
+            plan = composition_plan(settings.but(seed=seed), names, presets, row, n)
             if c >= len(done):
-                plan = plan.ready(progress)  # a refit (a fitted evaluation) shows on its own display
-                records = play(plan, shown, composition_label(row, tuple(names))).records
-                slot_to_population = np.array([names.index(s) for s in plan.lineup.slot_names], np.int64)
-                done.append({"shares": win_shares(records["winners"], players),
-                             "seats": slot_to_population[records["strategy"][:, :players].astype(np.int64)]})
+                done.append(play_composition(plan, names, progress, shown, composition_label(row, tuple(names))))
                 kept.save(done)
-            shares, seats = done[c]["shares"], done[c]["seats"]
-            seat_wins[c], seat_strategy[c] = shares, seats
-            for s in range(players):
-                np.add.at(wins[c], (seats[:, s], np.arange(n)), shares[:, s])
+            fill(wins[c], seat_wins[c], seat_strategy[c], done[c])
     except (KeyboardInterrupt, RunInterrupted):
         raise RunInterrupted(len(done), len(counts), unit="compositions",
                              resume="the finished ones are kept: the same command goes on from them") from None

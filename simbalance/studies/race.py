@@ -51,8 +51,10 @@ class Entry:
 
     @property
     def games(self) -> int:
-        """Games per model played so far."""
-        return min((int(a.n) for a in self.aggs.values()), default=0)
+        """Games per model played so far (the run models'; the metagame's per composition when it is
+        the only model of the race)."""
+        runs = [int(a.n) for a in self.aggs.values() if isinstance(a, RunAggregate)]
+        return min(runs or (int(a.n) for a in self.aggs.values()), default=0)
 
     def rank(self) -> tuple:
         """Nearest to meeting first (the worst adjusted p), then the smaller change."""

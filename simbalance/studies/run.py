@@ -1,6 +1,7 @@
 """One run: ``plan_run`` (validate everything, touch nothing), ``SimulationResult.from_plan`` (play)
-and ``simulate`` (both). The CLI calls the same two steps, so the API and the CLI give the same
-numbers for the same seed. Every other study is made of runs.
+and ``play`` (both, shown): every study is made of runs and plays them here. The run study itself
+(``simbalance run``, ``simulate``: its params and its STUDY) is studies/run_study.py; the API and the
+CLI play the same plan, so they give the same numbers for the same seed.
 """
 
 from __future__ import annotations
@@ -8,7 +9,6 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, replace
 from functools import cached_property
-from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -23,10 +23,10 @@ from simbalance.core.execution import RunOptions, execute
 from simbalance.core.plan import RunPlan
 from simbalance.core.records import END_STALEMATE, END_TIMEOUT, END_WIN, records_to_frame, win_shares
 from simbalance.core.runner import ProgressFactory, ProgressFn
-from simbalance.core.study import Study, count_played, stop_requested
+from simbalance.core.study import count_played, stop_requested
 from simbalance.core.variants import load_variant
 from simbalance.studies.cards import card_table
-from simbalance.studies.settings import RunSettings, plan_run
+from simbalance.studies.settings import plan_run  # noqa: F401 (a run's first step, imported from here too)
 
 
 @dataclass(repr=False)
@@ -50,6 +50,7 @@ class SimulationResult:
     # `run --robust`: the search sample beside the run (studies/robustness.strong_play), which the
     # run's own page and terminal check the seat finding and the first-player effect against
     strong_play: StrongPlay | None = None
+    write_games: bool = True  # whether its folder holds the games (``run --no-games``: False)
 
     @classmethod
     def from_plan(cls, plan: RunPlan, progress: ProgressFn | None = None,
@@ -143,21 +144,6 @@ class SimulationResult:
         command = robust_command(plan) if plan.engine.search is not None else None
         return strong_play_findings(self.findings(), self.summary(), self.strong_play, measured_with(plan), command,
                                     thresholds(plan.config))
-
-
-def simulate(game: str | RunSettings, n: int, **keywords: Any) -> SimulationResult:
-    """Play ``n`` games of ``game`` and return the result: ``plan_run`` (studies/settings.py), then
-    the play. Its keywords are ``plan_run``'s.
-
-    The settings as keywords, as for every study (studies/settings.RunSettings): ``variants``
-    applies named rule variants (``["no-repeat-pick"]``), then ``overrides`` changes config keys
-    (``{"rules.pick_cap": 500}``), ``players``, ``seed``, ``config``, ``threads``, ``backend``.
-    ``strategies`` is one name per seat (or one name for all); ``rotate`` plays every seat
-    permutation of them equally often. Games are keyed by ``(seed, game index)``: the same seed
-    gives the same games. ``validate`` checks the engine's invariants at every step (slower);
-    ``chunk_size`` and ``strategy_file`` as in ``plan_run``.
-    """
-    return SimulationResult.from_plan(plan_run(game, n, **keywords))
 
 
 def play(plan: RunPlan, progress: ProgressFactory | None, label: str,
@@ -383,8 +369,3 @@ def run_result_findings(result: SimulationResult) -> list[Finding]:
     targets = plan.config.get("targets") if isinstance(plan.config.get("targets"), dict) else None
     return run_findings(result.summary(), th, plan.players, targets=targets,
                         hist=result.aggregate.length_histogram(), examples=examples)
-
-
-# The contract (core/study.py): the command is still written by hand (not yet on declared params).
-STUDY = Study("run", rank=10, command="simbalance.cli.run_cmd:run", api=simulate, api_name="simulate",
-              example=('find-dr-evil', '--n', '200'))

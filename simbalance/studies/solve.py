@@ -18,6 +18,10 @@ player model, verified on fresh games (analysis/solve.py; docs/solve.md).
    chosen change. When none is found, the changes that hold under some models (where today's rules
    do not) and were refuted under others are played the same way, to say which and why.
 
+A metagame target (``dominance=LO:HI``, ``target_matrix``; docs/solve.md, "The metagame") is judged
+under one more player model, the metagame (MetaGame): the population's compositions played on the
+candidate's rules, a payoff table (studies/meta.play_table) per block, in the same Holm family.
+
 The budget bounds the search (step 2); the verification's cost is estimated from today's runs and
 kept aside. Ctrl-C (KeyboardInterrupt, or a ``stop`` that ends a run with RunInterrupted) keeps what
 is known: the result is marked interrupted, its changes unverified where so.
@@ -38,9 +42,11 @@ import pandas as pd
 from simbalance.analysis.compare import compare_arms
 from simbalance.analysis.findings import Finding, thresholds
 from simbalance.analysis.labels import metric_label
+from simbalance.analysis.meta import MetaTable, cell_metric, needed_compositions, read_target_matrix
 from simbalance.analysis.solve import (
     FAILS,
     MEETS,
+    NO_TARGET,
     NUMBER,
     OPEN,
     UNPLAYED_BUDGET,
@@ -73,6 +79,7 @@ from simbalance.analysis.solve import (
     test_words,
 )
 from simbalance.analysis.solve import candidates as all_candidates
+from simbalance.analysis.stats import is_meta
 from simbalance.core.aggregate import RunAggregate
 from simbalance.core.config import toml_value
 from simbalance.core.errors import ConfigError, RunInterrupted, SimbalanceError, did_you_mean
@@ -83,8 +90,10 @@ from simbalance.core.rng import derive_seed
 from simbalance.core.runner import MAX_GAMES, ProgressFactory
 from simbalance.core.study import Study
 from simbalance.studies.compare import ComparisonResult, same_games
+from simbalance.studies.meta import MetaParams, composition_plan, play_table
+from simbalance.studies.meta import population as meta_population
 from simbalance.studies.race import Entry, Race
-from simbalance.studies.run import SimulationResult, play, run_command
+from simbalance.studies.run import OneDisplay, SimulationResult, play, run_command
 from simbalance.studies.settings import RunSettings
 
 STAGE_MOST = 400  # candidates of one stage at the most: a larger stage grows from the last stage's best
@@ -109,6 +118,7 @@ class VerifyCosts:
     per_game: dict[str, float] = field(default_factory=dict)
     refit: float | None = None  # None: no refit measured yet (guessed: refit_guess)
     refits: bool = False  # the expensive models cut their play-outs by a fitted evaluation (a change refits it)
+    racing: list[str] | None = None  # the race's models (those with a target under them); None: ``cheap``
 
     def measured(self, model: str, seconds: float, games: int) -> None:
         if games > 0:
@@ -131,7 +141,7 @@ class VerifyCosts:
 
     def block(self, n: int) -> float:
         """A race block of ``n`` games under every model of the race."""
-        return MARGIN * sum(self.games(m, n) for m in self.cheap)
+        return MARGIN * sum(self.games(m, n) for m in (self.cheap if self.racing is None else self.racing))
 
     def answer(self, cheap_only: bool = False) -> float:
         """One answer's verification: every heuristic model's verify_n games, every expensive model's
@@ -212,6 +222,7 @@ class SolveResult:
     unheld: int = 0  # changes the search found that the budget left could not verify (docs/solve.md, "Budget")
     # plays(knob, value): does the engine play the setup with that knob at that value (studies/solve.refusal)
     plays: Any = field(default=None, repr=False, compare=False)
+    metagame: dict | None = None  # the metagame's population and compositions (MetaGame.as_dict), when a target reads it
 
     def set_of(self, change: dict) -> str:
         """The options that play ``change`` on the setup the solve started from (its --variant and
@@ -290,7 +301,9 @@ class SolveResult:
         return solve_findings(targets=self.targets, knobs=knobs, today=self.today, answers=answers,
                               closest=self.closest(), interrupted=self.interrupted, game=self.game,
                               side_effects=self.side_effects(), budget_spent=self.budget_spent,
-                              models=[m.words() for m in self.models], keeps=self.keeps,
+                              # the models a change is judged under (not those played for the compare table only)
+                              models=[m.words() for m in self.models if m.name in self.today["models"]],
+                              keeps=self.keeps,
                               unsettled=len(self.unsettled), complete=self.complete, tried=self.candidates,
                               verify_n=self.verify_n, today_row=self._today_row(),
                               max_keys=self.max_keys if 0 < self.max_keys < len(self.knobs) else None,
@@ -344,6 +357,7 @@ class SolveResult:
             "notes": self.notes,
             "skipped": {"count": len(self.skipped), "first": self.skipped[:SKIPPED_SHOWN]},
             "findings_of_the_changed_game": self._changed_findings_json(),
+            "metagame": self.metagame,
         }
 
     def _changed_findings_json(self) -> dict | None:
@@ -446,6 +460,104 @@ def skipped_note(skipped: list[dict]) -> str:
             f"{'the combination' if count == 1 else 'these combinations'} (e.g. {first['words']}: {first['reason']})")
 
 
+META_N = 2_000  # games per composition of the metagame in a verification (a cell within about 2 points)
+META_COMPOSITIONS = 500  # the most compositions a candidate's metagame plays (each block plays them all)
+
+
+class _Counted:
+    """The race's round bar as the progress factory of a metagame block: each composition's games are
+    counted on it after those of the compositions before."""
+
+    def __init__(self, bar: dict):
+        self.bar, self.base, self.done = bar, bar.get("games", 0), 0
+
+    def __call__(self, _label: str):
+        start = self.done
+
+        def show(done: int, _total: int, _seconds: float) -> None:
+            self.done = start + done
+            shown = self.bar.get("shown")
+            if shown is not None:
+                shown(self.base + self.done, self.bar["total"], time.perf_counter() - self.bar["start"])
+
+        return show
+
+
+@dataclass(frozen=True)
+class MetaGame:
+    """The metagame a solve's targets read (docs/solve.md, "The metagame"): the population, the
+    compositions its targets need (every one for dominance, only the cells' own for a target matrix
+    alone: analysis/meta.needed_compositions), and how many games per composition a block plays:
+    ``meta_n`` in a verification (where a run model plays ``verify_n``), in proportion in the race's
+    smaller blocks, never fewer than the seatings of a composition (each played equally often)."""
+
+    names: tuple[str, ...]
+    presets: dict
+    counts: np.ndarray
+    meta_n: int
+    verify_n: int
+    seatings: int
+    cell_targets: list[Target]
+
+    @classmethod
+    def of(cls, settings: RunSettings, targets: list[Target], population: Any, target_matrix: str | None,
+           meta_n: int, verify_n: int) -> MetaGame | None:
+        """None when no target reads the metagame; every input checked before any game."""
+        wanted = [t.metric for t in targets if is_meta(t.metric)]
+        if not wanted and target_matrix is None:
+            if population is not None:
+                raise ConfigError("--population: the metagame's population serves --target dominance=LO:HI or "
+                                  "--target-matrix FILE; give one, or leave --population out")
+            return None
+        given = None
+        if population is not None:
+            given = [s.strip() for s in population.split(",")] if isinstance(population, str) else list(population)
+            if len(given) != len(set(given)) or not all(given):
+                raise ConfigError(f"--population {','.join(map(str, given))}: give distinct strategy names, "
+                                  "comma-separated")
+        names, presets, players, _engine = meta_population(settings, MetaParams(strategies=given), "--population")
+        cells = []
+        if target_matrix is not None:
+            frame = read_target_matrix(str(target_matrix), tuple(names))
+            cells = [Target(cell_metric(r.strategy, r.field), max(r.target - r.tolerance, 0.0),
+                            min(r.target + r.tolerance, 1.0)) for r in frame.itertuples()]
+        counts = needed_compositions(len(names), players, wanted + [t.metric for t in cells], tuple(names))
+        if len(counts) > META_COMPOSITIONS:
+            raise ConfigError(f"--population: {len(names)} strategies at {players} seats make {len(counts):,} "
+                              f"compositions for dominance (at most {META_COMPOSITIONS}, each played by every "
+                              "candidate); give fewer strategies")
+        seatings = max(math.factorial(players) // math.prod(math.factorial(int(v)) for v in row) for row in counts)
+        meta_n = check_whole("--meta-n", meta_n, seatings, MAX_GAMES)
+        return cls(tuple(names), presets, counts, meta_n, verify_n, seatings, cells)
+
+    @property
+    def model(self) -> PlayerModel:
+        return PlayerModel("metagame", None, False, dict(self.presets), False, self)
+
+    def games(self, n: int) -> int:
+        """Games per composition for a block of ``n`` games of a run model (``verify_n``: ``meta_n``)."""
+        return max(self.seatings, math.ceil(n * self.meta_n / self.verify_n))
+
+    def words(self) -> str:
+        return f"the metagame of {', '.join(self.names)} ({len(self.counts)} compositions at the table)"
+
+    def note(self, start_n: int) -> str:
+        return (f"the metagame's targets are read from {len(self.counts)} compositions of {', '.join(self.names)} "
+                f"played on each candidate's rules (seats rotated, common random numbers): {self.meta_n:,} games "
+                f"per composition in a verification, {self.games(start_n):,} in the search's first block, doubling "
+                f"(in proportion to the run models' {start_n:,})")
+
+    def warm_plan(self, settings: RunSettings):
+        """Two games of one composition: the population's kernels compiled before a pace is timed."""
+        return composition_plan(settings, list(self.names), self.presets, self.counts[-1], 2)
+
+    def as_dict(self) -> dict:
+        from simbalance.analysis.meta import composition_label
+
+        return {"population": list(self.names), "compositions": [composition_label(c, self.names) for c in self.counts],
+                "games_per_composition": self.meta_n, "targets": [t.metric for t in self.cell_targets]}
+
+
 @dataclass(frozen=True)
 class PlayerModel:
     """A model of the players a change must hold under: one strategy at every seat (``builder``,
@@ -457,8 +569,11 @@ class PlayerModel:
     rotate: bool = False
     presets: dict = field(default_factory=dict)
     expensive: bool = False
+    meta: MetaGame | None = None  # the metagame of a population (a --target dominance or --target-matrix)
 
     def words(self) -> str:
+        if self.meta is not None:
+            return self.meta.words()
         if self.strategies is not None and len(self.strategies) == 1 and not self.rotate:
             return f"{self.name} at every seat"
         return f"the lineup {self.name}" + (" (rotated)" if self.rotate else "")
@@ -539,6 +654,9 @@ def solve(
     search_budget: int = 32,
     search_n: int = 3000,
     card_values: Any = None,
+    population: list[str] | str | None = None,
+    target_matrix: str | None = None,
+    meta_n: int = META_N,
     stop=None,
     progress: ProgressFactory | None = None,
     **settings: Any,
@@ -557,6 +675,10 @@ def solve(
     search's time (``"20m"``, seconds). ``card_values``: a card-value result of the game
     (``simbalance.card_value(...)``, its card_value.json's path or contents): the deck knobs of the
     cards worth most are tried first (analysis/solve.order_by_card_values). ``stop``: a callable asked between chunks (the CLI's Ctrl-C).
+    ``targets`` may hold ``dominance=LO:HI`` and ``target_matrix`` a designer's target win-rate matrix
+    (analysis/meta.read_target_matrix): both are read from the metagame played on each candidate's
+    rules by ``population`` (default: the game's heuristics and presets, as `simbalance meta`),
+    ``meta_n`` games per composition in a verification (MetaGame; docs/solve.md, "The metagame").
     The settings (studies/settings.RunSettings) apply to every run."""
     started = time.perf_counter()
     settings = RunSettings.of(game, **settings)
@@ -572,14 +694,35 @@ def solve(
     base_plan = settings.but(seed=verify_seed).plan(verify_n, **run)
     cfg = base_plan.config
     players = base_plan.players
-    target_list = _targets(targets, cfg, players)
+    # a target matrix alone is the targets: the config's [targets] stand in only when nothing is asked
+    given = targets is not None and (isinstance(targets, (str, Target)) or len(targets) > 0)
+    target_list = _targets(targets, cfg, players) if given or target_matrix is None else []
     keep_list = check_keeps([parse_keep(k, players) for k in ([keep] if isinstance(keep, str) else keep or [])],
                             target_list)
+    meta = MetaGame.of(settings, target_list, population, target_matrix, meta_n, verify_n)
+    if meta is not None:
+        target_list = target_list + meta.cell_targets
+    run_targets = [t for t in target_list if not is_meta(t.metric)]
+    meta_targets = [t for t in target_list if is_meta(t.metric)]
     model_list = player_models(base_plan, models, strategies, rotate, search, search_budget)
+    meta_notes = []
+    if meta is not None and not run_targets and not keep_list:
+        # no target under the run's player models: they play the verification only (the compare table,
+        # the changed game's findings), and the search player, dear for no target, not at all
+        dropped = [m.words() for m in model_list if m.expensive]
+        model_list = [m for m in model_list if not m.expensive]
+        meta_notes.append("every target is the metagame's: "
+                          + ", ".join(m.words() for m in model_list) + " play each verification only, for what "
+                          "else the change does (the compare table)" + (f"; {', '.join(dropped)} is not played (no "
+                                                                        "target under it)" if dropped else ""))
+    if meta is not None:
+        model_list = model_list + [meta.model]
     knob_list = _knobs(knobs, cfg, settings.game)
     by_key = {k.key: k for k in knob_list}
     notes = [f"{k.key}: today's value {toml_value(k.today)} lies outside its range {k.low:g} to {k.high:g}; a "
-             "change's size is measured from today's value" for k in knob_list if k.outside]
+             "change's size is measured from today's value" for k in knob_list if k.outside] + meta_notes
+    if meta is not None:
+        notes.append(meta.note(start_n))
 
     def with_change(change: dict, seed: int) -> RunSettings:
         return changed_setup(settings, change, seed)
@@ -622,6 +765,22 @@ def solve(
     names = {m.name: m for m in model_list}
     options = RunOptions(stop=stop)
     kept = RunOptions(stop=stop, keep_games=True)
+
+    def play_meta(change: dict, seed: int, n: int, label: str, display=None) -> MetaTable:
+        """The metagame on ``change``'s rules: every composition its targets read, meta.games(n) games
+        each on ``seed`` (the same for every candidate: common random numbers), one display for the
+        table (``display``: the race's round bar, else its own)."""
+        per = meta.games(n)
+        shown = display
+        if shown is None and progress is not None:
+            shown = OneDisplay(progress, f"{label} ({len(meta.counts)} compositions x {per:,} games)",
+                               len(meta.counts) * per)
+        try:
+            return play_table(with_change(change, seed), list(meta.names), meta.presets, meta.counts, per, shown,
+                              options)
+        finally:
+            if shown is not None and display is None:
+                shown.close()
     game_id = settings.game
     interrupted = False
     found: list[Entry] = []  # the candidates that met every target under every model of the race
@@ -648,12 +807,19 @@ def solve(
     # 1. today's rules on the verification games, under every model of the race
     today_runs: dict[str, SimulationResult] = {}
     compiling = [0.0]  # seconds of the budget the players' first compile took (warm_up: untimed as pace)
+    today_meta = None
+    meta_seconds = 0.0
     try:
         for m in cheap:  # compiled (a first compile takes minutes under load) before their pace is timed
             began = time.perf_counter()
-            warm_up(plan_of({}, m, verify_seed, 2))
+            warm_up(plan_of({}, m, verify_seed, 2) if m.meta is None else meta.warm_plan(with_change({}, verify_seed)))
             compiling[0] += time.perf_counter() - began
         for i, m in enumerate(cheap):
+            if m.meta is not None:
+                began = time.perf_counter()
+                today_meta = play_meta({}, verify_seed, verify_n, f"{game_id}: today's rules, {m.words()}")
+                meta_seconds = time.perf_counter() - began
+                continue
             today_runs[m.name] = play(plan_of({}, m, verify_seed, verify_n), progress,
                                       f"{game_id}: today's rules, {m.words()} ({verify_n:,} games)",
                                       kept if i == 0 else options)
@@ -665,13 +831,26 @@ def solve(
     per_model: dict[str, list[Target]] = {}
 
     def targets_of(model: str, today_agg: RunAggregate) -> list[Target]:
-        """The targets, and the kept metrics as targets around today's value under ``model``."""
+        """The targets, and the kept metrics as targets around today's value under ``model``: the
+        metagame's targets under the metagame model, the run's under every other."""
+        if meta is not None and model == meta.model.name:
+            return meta_targets
         sampled = model in {m.name for m in costly}  # the search player's today: a few hundred games, not exact
-        return target_list + [kept_target(k, today_agg, players, sampled) for k in keep_list]
+        return run_targets + [kept_target(k, today_agg, players, sampled) for k in keep_list]
+
+    def judged(aggs: dict) -> dict:
+        """The family of every model with a target under it (a model without one plays for the compare
+        table only)."""
+        return judge_models({n: a for n, a in aggs.items() if per_model.get(n)}, per_model)
 
     for name, r in today_runs.items():
         per_model[name] = targets_of(name, r.aggregate)
-    today = judge_models({n: r.aggregate for n, r in today_runs.items()}, per_model)
+    first_aggs = {n: r.aggregate for n, r in today_runs.items()}
+    if today_meta is not None:
+        per_model[meta.model.name] = meta_targets
+        first_aggs[meta.model.name] = today_meta
+    today = judged(first_aggs)
+    racing = [m for m in cheap if per_model.get(m.name)]  # the race's models: those with a target under them
     # the verification's cost, measured: today's runs (each heuristic model), then the expensive
     # models' first block on today's rules (its refit timed apart), played now to measure them
     search_first = min(SEARCH_FIRST, search_n)
@@ -682,13 +861,16 @@ def solve(
                         search_first * (2 ** most_blocks - 1))
     for name, r in today_runs.items():
         costs.measured(name, r.elapsed, verify_n)
+    if today_meta is not None:  # the metagame's pace per game of a run model's (its games scale with them)
+        costs.measured(meta.model.name, meta_seconds, verify_n)
+    costs.racing = [m.name for m in racing]
     end = started + budget_s
     short: list[str] = []  # what the budget left could not hold of the verification, in words
 
     def fits(seconds: float) -> bool:
         return time.perf_counter() + seconds <= end
 
-    today_aggs = {n: r.aggregate for n, r in today_runs.items()}  # every model's, the expensive ones' as played
+    today_aggs = dict(first_aggs)  # every model's, the expensive ones' as played
     today_blocks: dict[str, int] = {}
     warmed: set[str] = set()
 
@@ -762,14 +944,24 @@ def solve(
                      f"{one / 60:.1f} min each, measured: {costs.words()}): the search leaves time for {held}")
     bar: dict = {}  # the round's progress bar, which every block of the round moves on
 
-    def race_block(change: dict, model: str, block: int, n: int) -> RunAggregate:
+    def race_block(change: dict, model: str, block: int, n: int) -> RunAggregate | MetaTable:
         began = time.perf_counter()
-        agg = _block(plan_of(change, names[model], derive_seed(settings.seed, "solve rung", block), n), bar, options)
+        seed = derive_seed(settings.seed, "solve rung", block)
+        if names[model].meta is not None:
+            agg = play_meta(change, seed, n, "", display=_Counted(bar))
+            bar["games"] = bar.get("games", 0) + len(meta.counts) * meta.games(n)
+        else:
+            agg = _block(plan_of(change, names[model], seed, n), bar, options)
         if n >= verify_n // 10:  # a block large enough to re-measure the pace (the machine's load changes)
             costs.measured(model, time.perf_counter() - began, n)
         return agg
 
-    race = Race(race_block, [m.name for m in cheap], per_model, start_n, verify_n, answers,
+    def block_played(n: int) -> int:
+        """The games a race block of ``n`` plays under every model of the race (the metagame's: every
+        composition's)."""
+        return sum(n if m.meta is None else len(meta.counts) * meta.games(n) for m in racing)
+
+    race = Race(race_block, [m.name for m in racing], per_model, start_n, verify_n, answers,
                 lambda: end - reserve(), costs.block)
 
     def settle_costly(change: dict | None, aggs: dict[str, RunAggregate]) -> dict:
@@ -778,7 +970,7 @@ def solve(
         next block would pass ``search_n`` games, or its measured cost would pass the budget (said in
         the notes; a model whose first block could not be played leaves the change not settled).
         Returns the family's judgement."""
-        judged = judge_models(aggs, per_model)
+        judgement = judged(aggs)
         for m in costly:
             k = 0
             while True:
@@ -796,13 +988,13 @@ def solve(
                 else:
                     agg = search_block(change, m, k)
                     aggs[m.name] = agg if k == 0 else aggs[m.name].merge(agg)
-                judged = judge_models(aggs, per_model)
+                judgement = judged(aggs)
                 k += 1
-                if judged["models"][m.name] != OPEN or search_first * (2 ** (k + 1) - 1) > search_n:
+                if judgement["models"][m.name] != OPEN or search_first * (2 ** (k + 1) - 1) > search_n:
                     break
-        if any(m.name not in aggs for m in costly) and judged["verdict"] == MEETS:
-            judged = dict(judged, verdict=OPEN)  # not played under every model: not an answer
-        return judged
+        if any(m.name not in aggs for m in costly) and judgement["verdict"] == MEETS:
+            judgement = dict(judgement, verdict=OPEN)  # not played under every model: not an answer
+        return judgement
 
     def result(**more) -> SolveResult:
         if compiling[0] >= COMPILE_SAID * budget_s:  # a first use's compile is part of the whole command's time
@@ -817,7 +1009,8 @@ def solve(
                            interrupted, race.budget_spent, verified, notes, models=model_list, keeps=keep_list,
                            complete=complete, unsettled=[e for e in tried if e.blocks and e.verdict == OPEN],
                            search_n=search_n, max_keys=max_keys, skipped=skipped,
-                           setup=Setup.of(settings, strategies, rotate, verify_seed), plays=plays, **more)
+                           setup=Setup.of(settings, strategies, rotate, verify_seed), plays=plays,
+                           metagame=meta.as_dict() if meta is not None else None, **more)
 
     if today["verdict"] == MEETS and costly:
         try:
@@ -831,10 +1024,10 @@ def solve(
     def show(rnd: int, batch: list[Entry]):
         if progress is None:
             return None
-        total = sum(race.block_games(e.blocks) for e in batch) * len(cheap)
+        total = sum(block_played(race.block_games(e.blocks)) for e in batch)
         left = max(end - reserve() - time.perf_counter(), 0.0)
         shown = progress(f"{game_id}: {batch[0].stage} knob{'s' * (batch[0].stage > 1)}, round {rnd + 1} "
-                         f"({len(batch)} candidates x {len(cheap)} model{'s' * (len(cheap) > 1)}; search budget "
+                         f"({len(batch)} candidates x {len(racing)} model{'s' * (len(racing) > 1)}; search budget "
                          f"{left / 60:.1f} min left)")
         bar.update(shown=shown, total=total, games=0, start=time.perf_counter())
         return shown
@@ -872,12 +1065,16 @@ def solve(
         a = Answer(entry.change, entry.size, words, entry.judged, found=by_search)
         answer_list.append(a)
         runs = {}
+        tables = {}
         for i, m in enumerate(cheap):
+            if m.meta is not None:
+                tables[m.name] = play_meta(a.change, verify_seed, verify_n, f"{game_id}: {words}, {m.words()}")
+                continue
             runs[m.name] = play(plan_of(a.change, m, verify_seed, verify_n), progress,
                                 f"{game_id}: {words}, {m.words()} ({verify_n:,} fresh games)", kept if i == 0 else options)
         arms[words] = runs[cheap[0].name]
-        aggs = {n: r.aggregate for n, r in runs.items()}
-        a.judged = judge_models(aggs, per_model)
+        aggs = {**{n: r.aggregate for n, r in runs.items()}, **tables}
+        a.judged = judged(aggs)
         unplayed = None
         if costly and a.judged["verdict"] == MEETS:  # the expensive players on the survivors only
             a.judged = settle_costly(a.change, aggs)
@@ -977,6 +1174,10 @@ def model_verdicts(judged: dict, aggs: dict[str, RunAggregate], today: dict[str,
             continue
         tests = [t for t in judged["tests"] if t["model"] == m.name]
         before = today.get(m.name)
+        if not per_model.get(m.name):  # played for the compare table only (every target is the metagame's)
+            out.append({"model": m.words(), "name": m.name, "games": int(aggs[m.name].n), "verdict": NO_TARGET,
+                        "tests": [], "today": [], "reason": ""})
+            continue
         out.append({"model": m.words(), "name": m.name, "games": int(aggs[m.name].n),
                     "verdict": judged["models"][m.name], "tests": tests,
                     "today": judge(before, per_model[m.name])["tests"] if before is not None else [],
@@ -988,7 +1189,7 @@ def why_not(tests: list[dict], agg: RunAggregate, today: RunAggregate | None) ->
     """Why a change fails under a model, where the numbers tell: the target it misses (its interval),
     and the game length collapsing against today's under the same players."""
     said = [f"{label(t['metric'])} {_side(t)}" for t in tests if not t["met"]]
-    if today is not None and today.n and agg.n:
+    if isinstance(agg, RunAggregate) and isinstance(today, RunAggregate) and today.n and agg.n:
         before, after = today.percentile(50), agg.percentile(50)
         if before > 0 and after <= 0.5 * before:
             said.append(f"the game length collapses (median {after:g} against {before:g} today)")
@@ -1041,11 +1242,14 @@ def race_row(entry: Entry, knobs: list[Knob], by_key: dict[str, Knob], models: d
     row["fails_under"] = "; ".join(
         f"{models[m].words()}: " + why_not([t for t in judged["tests"] if t["model"] == m], entry.aggs[m], today.get(m))
         for m in verdicts if verdicts[m] == FAILS)
-    worst = min(entry.aggs.values(), key=lambda a: balance_test(a, 0.0, 1.0)["value"])
+    runs = [a for a in entry.aggs.values() if isinstance(a, RunAggregate)]  # not the metagame's table
+    worst = min(runs, key=lambda a: balance_test(a, 0.0, 1.0)["value"]) if runs else None
     if "balance" not in row:  # the balance, always (the worst model's): the candidates table's
-        bal = balance_test(worst, 0.0, 1.0)
+        bal = balance_test(worst, 0.0, 1.0) if worst is not None else {"value": np.nan, "ci_low": np.nan,
+                                                                         "ci_high": np.nan}
         row.update({"balance": bal["value"], "balance_ci_low": bal["ci_low"], "balance_ci_high": bal["ci_high"]})
-    row["favoured"] = int(np.argmax(worst.seat_wins))  # the seat that wins most (a grid's neighbours may swap it)
+    # the seat that wins most (a grid's neighbours may swap it); -1: no run model raced (the metagame alone)
+    row["favoured"] = int(np.argmax(worst.seat_wins)) if worst is not None else -1
     return row
 
 

@@ -124,3 +124,70 @@ def test_the_console_entry_point_flushes_its_output_and_keeps_exit_codes(tmp_pat
     bad = subprocess.run(entry + ["run", "find-dr-evil", "--n", "0"], capture_output=True, text=True, timeout=300)
     assert bad.returncode == 2
     assert bad.stderr.strip().startswith("error:") and len(bad.stderr.strip().splitlines()) == 1
+
+
+# ---------------------------------------------------------------- run on the study contract (issue 52)
+
+
+def _one_line(res) -> str:
+    assert res.exit_code == 2, (res.exit_code, res.output, res.exception)
+    lines = [line for line in res.output.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: ") and "Traceback" not in res.output, res.output
+    return " ".join(res.output.split())
+
+
+def test_no_stream_past_the_memory_is_one_line_before_any_game(tmp_path, monkeypatch):
+    """``--no-stream`` with records that cannot fit: the one-line error run always meant to give (its
+    check could not be reached: a MemoryError traceback, exit 1, on 7c4827f)."""
+    monkeypatch.chdir(tmp_path)
+    said = _one_line(runner.invoke(app, ["run", "find-dr-evil", "--n", "1e12", "--no-stream", "--out", "r"]))
+    assert "--n 1,000,000,000,000 --no-stream: the records would not fit in memory" in said
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_sample_count_that_is_no_number_is_refused_not_defaulted(tmp_path, monkeypatch):
+    """``--robust-n abc`` (a count with no default of its own): one line naming it as typed (on
+    7c4827f through RunRequest it was; through the declared params it must stay so, not fall back
+    to the default 5,000)."""
+    monkeypatch.chdir(tmp_path)
+    said = _one_line(runner.invoke(app, ["run", "find-dr-evil", "--n", "10", "--robust", "--robust-n", "abc",
+                                         "--out", "r"]))
+    assert "--robust-n 'abc': expected a whole number of games" in said
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_resume_names_the_option_as_typed(tmp_path):
+    """An option that decides the result, given with --resume, is named by its flag (``--games``:
+    it said ``--games-file``, a flag that does not exist)."""
+    said = _one_line(runner.invoke(app, ["run", "--resume", str(tmp_path / "x.partial"), "--no-games"]))
+    assert "--games cannot change an interrupted run" in said
+
+
+def test_run_params_are_checked_once_whichever_way_they_come():
+    """studies/run_study.RunParams: the one object of a run's own options, from the command line,
+    the API and a checkpoint, each value checked there."""
+    from simbalance.core.errors import SimbalanceError
+    from simbalance.studies.run_study import RunParams
+
+    with pytest.raises(SimbalanceError, match="n = 0: expected a whole number of games"):
+        RunParams(0)
+    with pytest.raises(SimbalanceError, match="--robust-budget: only with --robust"):
+        RunParams(100, robust_budget=5)
+    with pytest.raises(SimbalanceError, match="--precision 0.7: allowed between 0 and 0.5"):
+        RunParams(100, precision=0.7)
+    assert RunParams(100, robust=True).without_robust() == RunParams(100)
+    with pytest.raises(SimbalanceError, match="robust = True: find-dr-evil has no decisions"):
+        simbalance.api.simulate("find-dr-evil", 100, robust=True)
+
+
+def test_the_api_run_keeps_what_its_params_say(tmp_path):
+    """simulate's keywords are run's options: a streamed run keeps no records, a precision target
+    stops early, and ``games_file=False`` leaves the games out of the folder write_report writes."""
+    streamed = simbalance.api.simulate("find-dr-evil", 2_000, seed=4, stream=True, threads=1)
+    kept = simbalance.api.simulate("find-dr-evil", 2_000, seed=4, threads=1)
+    assert streamed.records is None and kept.records is not None
+    assert streamed.summary()["seats"] == kept.summary()["seats"]
+    early = simbalance.api.simulate("find-dr-evil", 100_000, seed=4, precision=0.05, threads=1)
+    assert early.n_played < 100_000
+    folder = simbalance.api.write_report(simbalance.api.simulate("find-dr-evil", 300, games_file=False), tmp_path / "r")
+    assert (folder / "report.html").exists() and not (folder / "games.parquet").exists()

@@ -111,7 +111,7 @@ def test_a_search_run_plays_the_same_games_on_its_fit_and_another_fit_plays_othe
 
 def test_a_run_folder_says_which_weights_its_cut_play_outs_used(cache):
     from simbalance.report.run_folder import manifest
-    from simbalance.studies.run import simulate
+    from simbalance.studies.run_study import simulate
 
     cut = simulate(GAME, 2, strategies=["mcts", "builder", "builder", "builder"], overrides=CUT)
     said = manifest(cut, "test")["search_evaluation"]

@@ -246,12 +246,22 @@ def test_a_kill_during_the_sample_or_the_report_resumes_to_the_same_folder(monke
 
 
 def test_run_robust_defaults_are_robustness_own():
-    """The CLI keeps its defaults without importing the study (a fast --help); they must agree."""
-    from simbalance.cli import run_cmd
+    """--robust's sample takes robustness's search model's defaults, as its help says."""
     from simbalance.studies import robustness
+    from simbalance.studies.run_study import ROBUST_BUDGET, RunParams
 
-    assert (run_cmd.SEARCH_PRECISION, run_cmd.SEARCH_MOST) == (robustness.SEARCH_PRECISION, robustness.SEARCH_MOST)
-    assert run_cmd.ROBUST_BUDGET == 100  # --robust's help says mcts@100
+    params = RunParams(100, robust=True)
+    assert (params.robust_precision, params.robust_n) == (robustness.SEARCH_PRECISION, robustness.SEARCH_MOST)
+    assert params.robust_budget == ROBUST_BUDGET == 100  # --robust's help says mcts@100
+    assert "mcts@100" in dataclasses_help(RunParams, "robust") and "0.03" in dataclasses_help(RunParams, "robust_precision")
+
+
+def dataclasses_help(params, name: str) -> str:
+    import dataclasses
+
+    from simbalance.core.study import option_of
+
+    return next(option_of(f).help for f in dataclasses.fields(params) if f.name == name)
 
 
 def test_a_stop_during_the_sample_names_the_runs_own_checkpoint(monkeypatch, tmp_path):
@@ -259,7 +269,7 @@ def test_a_stop_during_the_sample_names_the_runs_own_checkpoint(monkeypatch, tmp
     and names the command that resumes it, with the run's checkpoint folder (not the sample's)."""
     import contextlib
 
-    from simbalance.cli import run_cmd
+    from simbalance.cli import interrupts
 
     state = tmp_path / "r.partial"
 
@@ -267,7 +277,7 @@ def test_a_stop_during_the_sample_names_the_runs_own_checkpoint(monkeypatch, tmp
     def stop_once_the_sample_began():
         yield lambda: (state / "robust").exists()
 
-    monkeypatch.setattr(run_cmd, "interruptible", stop_once_the_sample_began)
+    monkeypatch.setattr(interrupts, "interruptible", stop_once_the_sample_began)
     res = runner.invoke(app, ["run", "captain-action", "--n", "500", *ROBUST, "--out", str(tmp_path / "r")])
     assert res.exit_code == 130, (res.output, res.exception)
     said = " ".join(res.output.split())

@@ -11,10 +11,11 @@ from typer.testing import CliRunner
 
 import simbalance
 from simbalance.cli.main import app
-from simbalance.cli.run_cmd import RunRequest
+from simbalance.cli.run_cmd import checkpoint_args, from_checkpoint_args
 from simbalance.cli.settings_options import WHAT, WHERE
 from simbalance.core.errors import SimbalanceError
 from simbalance.studies import check, compare, ladder, robustness, skill, sweep, tournament, tune
+from simbalance.studies.run_study import RunParams
 from simbalance.studies.settings import RunSettings
 
 GAME = "captain-action"  # fast, with strategies to choose from
@@ -67,11 +68,13 @@ def test_keywords_and_settings_are_the_same_run():
 
 def test_a_resumed_request_plays_the_same_games_wherever_it_is_resumed():
     # a checkpoint stores its --out absolute (issue 54: a resume from another directory writes there)
-    request = RunRequest(RunSettings(GAME, seed=9, players=3, threads=1), 1000, out="/somewhere/r")
-    again = RunRequest.from_state(request.to_state(), "x", {"threads": 2, "backend": "local", "scheduler": None,
-                                                             "dask_timeout": 60.0})
-    assert again.settings.identity == request.settings.identity and again.settings.threads == 2
-    before, after = request.plan(), again.plan()
+    settings, params = RunSettings(GAME, seed=9, players=3, threads=1), RunParams(1000)
+    again, params_again, out = from_checkpoint_args(checkpoint_args(settings, params, "/somewhere/r"), "x",
+                                                    {"threads": 2, "backend": "local", "scheduler": None,
+                                                     "dask_timeout": 60.0})
+    assert again.identity == settings.identity and again.threads == 2
+    assert params_again == params and out == "/somewhere/r"
+    before, after = params.plan(settings), params_again.plan(again)
     assert after.lineup.slot_names == before.lineup.slot_names and after.config == before.config
 
 
@@ -134,3 +137,17 @@ def test_one_progress_convention_a_display_per_labelled_run():
     assert f"{GAME}: tournament" in labels and f"baseline {GAME}" in labels
     assert any(label.startswith(f"{GAME}: builder vs random") for label in labels)
     assert all(d.closed and d.calls > 0 for d in shown)
+
+
+def test_a_checkpoint_written_before_run_moved_onto_the_contract_resumes():
+    """The args a checkpoint stored through RunRequest (7c4827f): the same names, the sample's
+    defaults stored even without --robust; they make the same run's settings and params."""
+    old = {"settings": {"game": GAME, "players": 3, "seed": 9, "overrides": [], "variants": [], "config": None},
+           "n": 1000, "strategies": None, "rotate": False, "chunk_size": None, "validate": False,
+           "strategy_file": None, "out": "/somewhere/r", "games_file": True, "stream": None, "precision": None,
+           "robust": False, "robust_budget": 100, "robust_precision": 0.03, "robust_n": 5000}
+    place = {"threads": 1, "backend": "local", "scheduler": None, "dask_timeout": 60.0}
+    settings, params, out = from_checkpoint_args(old, "x", place)
+    assert (settings.seed, settings.players, params, out) == (9, 3, RunParams(1000), "/somewhere/r")
+    robust = from_checkpoint_args({**old, "robust": True, "robust_n": 700}, "x", place)[1]
+    assert (robust.robust, robust.robust_budget, robust.robust_n) == (True, 100, 700)
