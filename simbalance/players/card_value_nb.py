@@ -3,9 +3,14 @@ play-outs that value a card (the same state with and without it) and a decision 
 from the same state), written once for every game over the resumable steps (core/spec.Resumable)
 and the game's card-swap hooks (core/spec.CardSwap).
 
-Like players/fit_eval_nb.py they are called from Python with the game's functions as arguments, so
-numba compiles them once per process and never caches them; the game's own steps come from their
-caches. They hold no GIL: the study plays blocks of states on threads. State ``k``'s randomness is
+Each game calls them through entry points of its own that name its steps once (its
+``card_value_nb.value_cards`` and ``value_decisions``; the study picks them with
+``players.game_kernel``): numba caches those, where these kernels called from Python with the
+game's functions as arguments would be compiled again in every process. They are
+``inline="always"`` (numba copies their code into the entry point): a call that stayed a call
+would pass the game's functions as their addresses in this process, which numba refuses to cache
+("dynamic globals"); LLVM's ``forceinline`` avoids that too, but captain-action's entry point then
+took 7.5 minutes to compile (wall, on a loaded machine) against seconds. They hold no GIL: the study plays blocks of states on threads. State ``k``'s randomness is
 keyed by ``(seed, k)`` alone, so the same seed gives the same values on any thread count.
 
 **Sampling a state.** State ``k`` is a point of game ``k`` of ``seed`` (seats: ``lineups[k %
@@ -68,7 +73,7 @@ def _sample_state(start, play_out, ctx, state, sid, prm, seed, k, phase, rng):
     return length, d
 
 
-@njit(nogil=True)
+@njit(nogil=True, inline="always")
 def value_cards(start, play_out, to_move, clone, held, swap, rekey, outcome, ctx, state, lineups, slot_strategy,
                 slot_params, seed, lo, hi, phases, playouts, want, held_buf, out_length, out_decision, out_mover,
                 out_seat, out_card, out_in, out_diff, out_ok, out_n):
@@ -139,7 +144,7 @@ def value_cards(start, play_out, to_move, clone, held, swap, rekey, outcome, ctx
             out_diff[r, i] = total / ok if ok > 0 else 0.0
 
 
-@njit(nogil=True)
+@njit(nogil=True, inline="always")
 def value_decisions(start, play_out, to_move, legal_options, apply_option, clone, determinize, outcome,
                     option_kind, ctx, state, lineups, slot_strategy, slot_params, seed, lo, hi, phases, playouts,
                     cap, options, chosen, out_mover, out_options, out_best, out_worst, out_split):
