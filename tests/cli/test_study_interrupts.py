@@ -232,7 +232,6 @@ def test_a_ctrl_c_after_the_first_run_counts_the_studys_games(study, tmp_path, m
     play alone ("interrupted after 0 of 300 games", the study having played 300). It says the games
     of the whole study, then the run in play's own count, named."""
     import importlib
-    import re
 
     args, module = SMALL[study][:2]
     mod = importlib.import_module(module)
@@ -250,14 +249,23 @@ def test_a_ctrl_c_after_the_first_run_counts_the_studys_games(study, tmp_path, m
     monkeypatch.setattr(mod, "play", play_then_ctrl_c)
     monkeypatch.chdir(tmp_path)
     done = CliRunner().invoke(app, [*args, "--out", str(tmp_path / "out")])
+    counted_the_study(study, done, finished)
+    _nothing_written(tmp_path)
+
+
+def counted_the_study(study: str, done, finished: list[int]) -> str:
+    """The stopped study's line counts its games in all (its ``finished`` runs' and the one in play's),
+    then the run in play's own count: exit 130; returns the run in play's label."""
+    import re
+
     assert done.exit_code == 130, done.output
     line = " ".join(done.stderr.split())
-    said = re.search(r"interrupted after ([\d,]+) games in all; the run in play, (.+?), had played ([\d,]+) of its "
-                     r"([\d,]+); nothing written", line)
+    said = re.search(rf"{study} interrupted after ([\d,]+) games in all; the run in play, (.+?), had played ([\d,]+) "
+                     r"of its ([\d,]+); nothing written", line)
     assert said is not None, line
     in_all, in_run = (int(said.group(i).replace(",", "")) for i in (1, 3))
     assert in_all == sum(finished) + in_run and in_all > in_run, (line, finished)
-    _nothing_written(tmp_path)
+    return said.group(2)
 
 
 # ---------------------------------------------------------------- run and solve: while the folder is written
@@ -352,7 +360,6 @@ def test_a_ctrl_c_in_tunes_second_candidate_counts_the_studys_games(tmp_path, mo
     """tune said "tune interrupted after 0 of 4,000 games", the candidate in play's count, when its
     first candidate had played all of its games (qa54b): the line counts the study's games, then the
     run in play's own, named, as compare's and sweep's."""
-    import re
 
     from simbalance.studies.run import SimulationResult
 
@@ -371,12 +378,5 @@ def test_a_ctrl_c_in_tunes_second_candidate_counts_the_studys_games(tmp_path, mo
     monkeypatch.chdir(tmp_path)
     done = CliRunner().invoke(app, ["tune", "captain-action", "--strategy", "builder", "--n", "200", "--generations",
                                     "1", "--population", "2", "--threads", "1", "--out", str(tmp_path / "out")])
-    assert done.exit_code == 130, done.output
-    line = " ".join(done.stderr.split())
-    said = re.search(r"tune interrupted after ([\d,]+) games in all; the run in play, (.+?), had played ([\d,]+) of "
-                     r"its ([\d,]+); nothing written", line)
-    assert said is not None, line
-    in_all, in_run = (int(said.group(i).replace(",", "")) for i in (1, 3))
-    assert in_all == sum(finished) + in_run and in_all > in_run and said.group(2) == "a candidate of generation 0", (
-        line, finished)
+    assert counted_the_study("tune", done, finished) == "a candidate of generation 0"
     _nothing_written(tmp_path)
