@@ -23,7 +23,7 @@ under one more player model, the metagame (MetaGame): the population's compositi
 candidate's rules, a payoff table (studies/meta.play_table) per block, in the same Holm family.
 
 The budget bounds the search (step 2); the verification's cost is estimated from today's runs and
-kept aside. Ctrl-C (KeyboardInterrupt, or a ``stop`` that ends a run with RunInterrupted) keeps what
+kept aside. Ctrl-C (KeyboardInterrupt, or ``core/study.stop_requested`` ending a run with RunInterrupted) keeps what
 is known: the result is marked interrupted, its changes unverified where so.
 """
 
@@ -33,8 +33,8 @@ import math
 import re
 import time
 from collections.abc import Callable
-from pathlib import Path
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
 import numpy as np
