@@ -12,6 +12,7 @@ from common import (
     search_settings_passage,
     solve_passage,
     strength_at_cut_passage,
+    tree_vs_flat_passage,
 )
 from common import pct as _pct
 
@@ -160,3 +161,17 @@ def strength_at_cut() -> str:
 
 
 FIGURES["strength-at-cut"] = strength_at_cut
+
+
+TREE_BUDGETS = [32, 100, 400]
+TREE_VARIANTS = [  # issue 53 item 2: what the tree below the root adds over one-step look-ahead
+    ("as the preset is (`widening` 1: `ceil(sqrt(visits))` children a node)", {}),
+    ("no tree below the root (`widening` 0.0001: one child a node, its mover's own choice)", {"widening": 0.0001}),
+]
+
+
+def tree_vs_flat() -> str:
+    return tree_vs_flat_passage("captain-future", TREE_BUDGETS, TREE_VARIANTS, 200, seed=2)
+
+
+FIGURES["tree-vs-flat"] = tree_vs_flat

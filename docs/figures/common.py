@@ -338,3 +338,54 @@ def solve_passage(game: str, targets: list[str], knobs: list[str] | None, *, str
         + "; ".join(test_words(t) for t in m["tests"]) + ")." for m in chosen.models)
     return (f"{head} **{chosen.words}** (`{' '.join(f'--set {k}={v}' for k, v in chosen.change.items())}`): "
             f"{metrics} on {res.verify_n:,} fresh games; {effect}. {models} {cost}")
+
+
+def tree_vs_flat_row(game: str, budget: int, changes: dict, n: int, seed: int) -> dict:
+    """One ``mcts`` seat at ``budget`` iterations (the game's own parameters with ``changes``) and one
+    ``flat`` seat at the same budget per decision (the same depth, confidence and rollout), the other
+    seats the game's default heuristic, seats rotated, one thread: ``mcts``'s share of the pair's
+    wins over decided games with its 95% interval (analysis/ladder.pair_share, as the ladder's
+    yardstick), and the games either won."""
+    import time
+
+    import numpy as np
+
+    import simbalance
+    from simbalance.analysis.ladder import pair_share
+    from simbalance.api import plan_run
+
+    config = plan_run(game, 1).config
+    p = config["game"]["players"]
+    heuristic = config["game"]["strategies"][0]
+    mcts = config["strategies"]["mcts"]
+    overrides = [f"strategies.flat.{k}={mcts[k]}" for k in ("depth", "confidence", "rollout")]
+    overrides += [f"strategies.flat.playouts={budget}", "strategies.flat.per_decision=1",
+                  f"strategies.mcts.iterations={budget}"]
+    overrides += [f"strategies.mcts.{k}={v}" for k, v in changes.items()]
+    t = time.time()
+    res = simbalance.simulate(game, n, players=p, seed=seed, strategies=["mcts", "flat"] + [heuristic] * (p - 2),
+                              rotate=True, threads=1, overrides=overrides)
+    share, lo, hi = pair_share(res.games, p, 0, 1)
+    slots, winners = res.records["strategy"][:, :p], res.records["winners"].astype(np.int64)
+    won = [((winners >> np.argmax(slots == slot, axis=1)) & 1).astype(bool) for slot in (0, 1)]
+    return {"share": share, "lo": lo, "hi": hi, "either": int((won[0] | won[1]).sum()), "players": p,
+            "heuristic": heuristic, "secs": time.time() - t}
+
+
+def tree_vs_flat_passage(game: str, budgets: list[int], variants: list[tuple[str, dict]], n: int, seed: int) -> str:
+    """Does the tree below the root earn its budget (issue 53 item 2)? ``tree_vs_flat_row`` at each
+    budget for each variant ``(label, mcts parameter changes)``: a table of ``mcts``'s share of the
+    pair's wins against ``flat``, 50% even."""
+    rows = {(label, b): tree_vs_flat_row(game, b, changes, n, seed) for label, changes in variants for b in budgets}
+    first = next(iter(rows.values()))
+    head = "| `mcts` below its root | " + " | ".join(f"{b:,} iterations" for b in budgets) + " |"
+    lines = [head, "|---|" + "---:|" * len(budgets)]
+    for label, _ in variants:
+        cells = [f"{pct(r['share'])} ({pct(r['lo'])} to {pct(r['hi'])}; {r['either']:,})"
+                 for r in (rows[label, b] for b in budgets)]
+        lines.append(f"| {label} | " + " | ".join(cells) + " |")
+    return (f"One `mcts` seat and one `flat` seat at the same budget per decision (`flat`'s play-outs split "
+            f"evenly among the options, at least one each; the same cut, `confidence` and rollout), "
+            f"{first['players'] - 2} x `{first['heuristic']}`, seats rotated, {n:,} games per cell (seed {seed}, "
+            "one thread): `mcts`'s share of the pair's wins over decided games (50% is even), its 95% CI and "
+            "the games either of the two won:\n\n" + "\n".join(lines))
