@@ -74,15 +74,16 @@ def _sample_state(start, play_out, ctx, state, sid, prm, seed, k, phase, rng):
 
 
 @njit(nogil=True, inline="always")
-def value_cards(start, play_out, to_move, clone, held, swap, rekey, outcome, ctx, state, lineups, slot_strategy,
-                slot_params, seed, lo, hi, phases, playouts, want, held_buf, out_length, out_decision, out_mover,
-                out_seat, out_card, out_in, out_diff, out_ok, out_n):
+def value_cards(start, play_out, to_move, clone, held, swap, rekey, outcome, ctx, state, block, out):
     """States ``lo .. hi - 1`` (``phases[k - lo]``: state k's phase 0, 1, 2): at each, every card
     ``c`` with ``want[c]`` held by any seat ``s`` is valued by ``playouts`` paired play-outs: the
     state as it is and a copy with ``c`` swapped out (``swap``, a fresh draw per play-out), both
     re-keyed alike; row ``k - lo``, column ``i`` of the outputs: the seat, the card, the last card
     swapped in, the mean of ``s``'s share with minus without over the play-outs whose swap found a
     card (``out_ok``), and ``out_n``: the columns used."""
+    # the block's inputs and its outputs come as two tuples: a game's entry point passes them on whole
+    lineups, slot_strategy, slot_params, seed, lo, hi, phases, playouts, want, held_buf = block
+    out_length, out_decision, out_mover, out_seat, out_card, out_in, out_diff, out_ok, out_n = out
     players = lineups.shape[1]
     width = out_seat.shape[1]
     sid, prm, rng, key = _block_rows(players, slot_params)
@@ -146,8 +147,7 @@ def value_cards(start, play_out, to_move, clone, held, swap, rekey, outcome, ctx
 
 @njit(nogil=True, inline="always")
 def value_decisions(start, play_out, to_move, legal_options, apply_option, clone, determinize, outcome,
-                    option_kind, ctx, state, lineups, slot_strategy, slot_params, seed, lo, hi, phases, playouts,
-                    cap, options, chosen, out_mover, out_options, out_best, out_worst, out_split):
+                    option_kind, ctx, state, block, out):
     """Decisions ``lo .. hi - 1``, sampled as states are (module doc). At each, the pending
     decision's options are sorted by kind (``option_kind``: a slot decision may offer land, attack
     and exchange options at once); for every kind with at least two options, up to ``cap`` of them
@@ -159,6 +159,8 @@ def value_decisions(start, play_out, to_move, legal_options, apply_option, clone
     and the worst option picked on the even play-outs and their difference measured on the odd
     ones, and the other way round, averaged: no upward bias from picking the largest of noisy
     means; with one play-out, the plain spread). ``out_mover``: -1 where no decision was sampled."""
+    lineups, slot_strategy, slot_params, seed, lo, hi, phases, playouts, cap, options, chosen = block
+    out_mover, out_options, out_best, out_worst, out_split = out
     players = lineups.shape[1]
     n_kinds = out_options.shape[1]
     sid, prm, rng, key = _block_rows(players, slot_params)

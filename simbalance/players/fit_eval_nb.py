@@ -20,8 +20,7 @@ from simbalance.players.common_nb import shares
 
 
 @njit(nogil=True, inline="always")
-def record_positions(start, to_move, play_out, outcome, evaluate, features, ctx, state, lineups, slot_strategy,
-                     slot_params, seed, lo, hi, every, cap, feats, hand, final, n_points):
+def record_positions(start, to_move, play_out, outcome, evaluate, features, ctx, state, block, out):
     """Games ``lo .. hi - 1`` of ``seed`` (game ``g`` seats ``lineups[g % len(lineups)]``), each cut
     every ``every`` decisions, the first cut after ``1 + g % every`` (so that the cuts of the games
     together cover every decision of a game), at most ``cap`` cuts a game. Game ``lo + i``'s cut
@@ -29,6 +28,9 @@ def record_positions(start, to_move, play_out, outcome, evaluate, features, ctx,
     and of ``hand`` (points, seats: the game's hand-written ``evaluate`` there, its baseline);
     ``final[i]``: each seat's share of the win at the end (1, 1/k for a k-way shared win, 0; all 0
     for a game with no winner); ``n_points[i]``: its cuts."""
+    # the block's inputs and its outputs come as two tuples: a game's entry point passes them on whole
+    lineups, slot_strategy, slot_params, seed, lo, hi, every, cap = block
+    feats, hand, final, n_points = out
     players = final.shape[1]
     n_lineups = lineups.shape[0]
     n_params = slot_params.shape[1]

@@ -174,10 +174,10 @@ class _CardJob(KernelJob):
         part = {"seat": np.zeros((m, width), np.int64), "card": np.zeros((m, width), np.int64),
                 "in": np.full((m, width), -1, np.int64), "diff": np.zeros((m, width), np.float64),
                 "ok": np.zeros((m, width), np.int64)}
-        value_cards(ctx, res.new_state(ctx), self.seats, self.strategy, self.params, np.uint64(self.seed),
-                    np.int64(lo), np.int64(hi), self.phase_codes[lo:hi], np.int64(self.playouts), self.want,
-                    np.zeros(width, np.int64), out["length"], out["decision"], out["mover"], part["seat"],
-                    part["card"], part["in"], part["diff"], part["ok"], out["n"])
+        block = (self.seats, self.strategy, self.params, np.uint64(self.seed), np.int64(lo), np.int64(hi),
+                 self.phase_codes[lo:hi], np.int64(self.playouts), self.want, np.zeros(width, np.int64))
+        value_cards(ctx, res.new_state(ctx), block, (out["length"], out["decision"], out["mover"], part["seat"],
+                                                     part["card"], part["in"], part["diff"], part["ok"], out["n"]))
         used = (np.arange(width)[None, :] < out["n"][:, None]) & (part["ok"] > 0)
         rows, cols = np.nonzero(used)
         return {**out, "pair_state": (rows + lo).astype(np.int64), **{key: part[key][rows, cols] for key in part}}
@@ -205,11 +205,11 @@ class _DecisionJob(KernelJob):
         n_options = res.max_options(ctx)
         out = {"mover": np.zeros(m, np.int64), "options": np.zeros((m, kinds), np.int64),
                "best": np.zeros((m, kinds)), "worst": np.zeros((m, kinds)), "split": np.zeros((m, kinds))}
-        value_decisions(ctx, res.new_state(ctx), self.seats,
-                        self.strategy, self.params, np.uint64(self.seed), np.int64(lo), np.int64(hi),
-                        self.phase_codes[lo:hi], np.int64(self.playouts), np.int64(OPTION_CAP),
-                        np.zeros(n_options, np.int64), np.zeros(n_options, np.int64), out["mover"], out["options"],
-                        out["best"], out["worst"], out["split"])
+        block = (self.seats, self.strategy, self.params, np.uint64(self.seed), np.int64(lo), np.int64(hi),
+                 self.phase_codes[lo:hi], np.int64(self.playouts), np.int64(OPTION_CAP),
+                 np.zeros(n_options, np.int64), np.zeros(n_options, np.int64))
+        value_decisions(ctx, res.new_state(ctx), block,
+                        (out["mover"], out["options"], out["best"], out["worst"], out["split"]))
         return out
 
 

@@ -231,9 +231,9 @@ class _RecordJob(KernelJob):
         out = {"feats": np.zeros((m * CUTS_CAP, players, n_feat), np.float64),
                "hand": np.zeros((m * CUTS_CAP, players), np.float64), "final": np.zeros((m, players), np.float64),
                "n_points": np.zeros(m, np.int64)}
-        record_positions(ctx, res.new_state(ctx), self.seats, self.strategy, self.params, np.uint64(self.seed),
-                         np.int64(lo), np.int64(hi), np.int64(self.every), np.int64(CUTS_CAP), out["feats"],
-                         out["hand"], out["final"], out["n_points"])
+        block = (self.seats, self.strategy, self.params, np.uint64(self.seed), np.int64(lo), np.int64(hi),
+                 np.int64(self.every), np.int64(CUTS_CAP))
+        record_positions(ctx, res.new_state(ctx), block, (out["feats"], out["hand"], out["final"], out["n_points"]))
         # each game's cuts only (a game has n_points of its CUTS_CAP rows): a checkpoint and the
         # fit hold the positions, not the empty rows
         cut = (np.arange(CUTS_CAP)[None, :] < out["n_points"][:, None]).ravel()

@@ -729,12 +729,10 @@ def search_option(ctx, state, seat_sid, seat_prm, seed, game, decision, search_s
 
 
 @njit(cache=True, nogil=True)
-def record_positions(ctx, state, lineups, slot_strategy, slot_params, seed, lo, hi, every, cap, feats, hand, final,
-                     n_points):
+def record_positions(ctx, state, block, out):
     """``simbalance fit-eval``'s recording kernel (players/fit_eval_nb.record_positions) with this
     game's steps named once: numba caches this call, not the generic kernel called from Python."""
-    generic_record_positions(start, to_move, play_out, outcome, evaluate, features, ctx, state, lineups,
-                             slot_strategy, slot_params, seed, lo, hi, every, cap, feats, hand, final, n_points)
+    generic_record_positions(start, to_move, play_out, outcome, evaluate, features, ctx, state, block, out)
 
 
 @njit(cache=True)

@@ -124,10 +124,7 @@ def option_kind(ctx, state, option):
 
 
 @njit(cache=True, nogil=True)
-def value_cards(ctx, state, lineups, slot_strategy, slot_params, seed, lo, hi, phases, playouts, want, held_buf,
-                out_length, out_decision, out_mover, out_seat, out_card, out_in, out_diff, out_ok, out_n):
+def value_cards(ctx, state, block, out):
     """players/card_value_nb.value_cards with this game's steps named once: numba caches this call
     (not the generic kernel called from Python with the steps as arguments)."""
-    generic_value_cards(start, play_out, to_move, clone, held, swap, rekey, outcome, ctx, state, lineups,
-                        slot_strategy, slot_params, seed, lo, hi, phases, playouts, want, held_buf, out_length,
-                        out_decision, out_mover, out_seat, out_card, out_in, out_diff, out_ok, out_n)
+    generic_value_cards(start, play_out, to_move, clone, held, swap, rekey, outcome, ctx, state, block, out)
