@@ -53,16 +53,28 @@ def check_report_path(option: str, path: Path) -> None:
 
 
 def write_report(path: Path, text: str, option: str = "report") -> None:
-    """Write an output file whole or not at all (a temporary file renamed into place)."""
+    """Write an output file whole or not at all: a temporary file of its own name
+    (``.<name>.writing-XXXXXXXX``: a fixed ``.<name>.tmp`` would replace a user's file of that name)
+    renamed into place. The file asked for is replaced (a baseline, --junit, --markdown: the user
+    named it as this output)."""
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp")
+    tmp = None
     try:
-        tmp.write_text(text)
-        tmp.replace(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, name = tempfile.mkstemp(prefix=f".{path.name}.writing-", dir=path.parent)
+        tmp = Path(name)
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        tmp.chmod(0o644)  # mkstemp makes it private; an output is for sharing
+        os.replace(tmp, path)
     except OSError as exc:
-        tmp.unlink(missing_ok=True)
+        if tmp is not None:
+            tmp.unlink(missing_ok=True)
         raise SimbalanceError(f"{option} {path} cannot be written: {exc.strerror or exc}") from None
+    except BaseException:
+        if tmp is not None:
+            tmp.unlink(missing_ok=True)
+        raise
 
 
 def write_file_whole(path: Path, text: str, ours, what: str, option: str = "--out") -> None:

@@ -49,7 +49,7 @@ def test_update_rewrites_the_file_with_its_own_setup(baseline_file):
     row = rf"│ +balance │ +50\.00% │ +{balance:.2%} │ +\{(balance - 0.5) * 100:+.2f} pp │"
     assert re.search(row, res.output), res.output
     assert "engine version 0 -> " in res.output
-    assert not list(baseline_file.parent.glob(".*.tmp"))  # written whole
+    assert not list(baseline_file.parent.glob(".*.writing-*"))  # written whole
 
 
 def test_an_updated_baseline_passes_its_check(baseline_file):

@@ -286,3 +286,16 @@ def test_fit_eval_on_a_file_size_limit_names_the_file_and_leaves_nothing_half(tm
     assert "Traceback" not in done.stderr
     assert len(lines) == 1 and not done.stdout.strip(), (done.stdout, done.stderr)
     assert [p.name for p in tmp_path.iterdir() if p.name != "cache"] == []
+
+
+def test_a_report_file_is_written_through_a_temporary_name_of_its_own(tmp_path):
+    """A baseline, --junit or --markdown file is written whole through ``.<name>.writing-XXXXXXXX``:
+    the fixed ``.<name>.tmp`` it used replaced (then renamed away) a user's file of that name."""
+    from simbalance.report.files import write_report
+
+    users = tmp_path / ".check.md.tmp"
+    users.write_text("my notes")
+    write_report(tmp_path / "check.md", "# verdict\n", "--markdown")
+    assert users.read_text() == "my notes"
+    assert (tmp_path / "check.md").read_text() == "# verdict\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".check.md.tmp", "check.md"]
