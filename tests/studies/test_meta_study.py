@@ -272,3 +272,45 @@ def test_the_metagame_passage_says_the_table_in_numbers_and_words_and_replaces_o
     page.write_text("a\n")
     with pytest.raises(SystemExit, match="needs one <!-- metagame -->"):
         script.write("edge-duel", "new", "7")
+
+
+def test_ctrl_c_on_the_command_line_says_compositions_kept_and_that_the_same_command_goes_on(tmp_path, monkeypatch):
+    """The command's line is the study's own words (docs/meta.md, "Errors and interruptions"): the
+    finished compositions, kept, and the same command going on from them; not "games", not only
+    "nothing written" (issue 55 QA: "meta interrupted after 36 of 126 games; nothing written")."""
+    import contextlib
+
+    import simbalance.cli.interrupts as interrupts
+
+    asked = []
+
+    @contextlib.contextmanager
+    def ctrl_c_in_the_third_composition(aborted=""):
+        yield lambda: asked.append(1) or len(asked) > 2  # the study asks after each chunk it plays
+
+    monkeypatch.setattr(interrupts, "interruptible", ctrl_c_in_the_third_composition)
+    monkeypatch.setenv("SIMBALANCE_CACHE_DIR", str(tmp_path / "cache"))
+    out = tmp_path / "meta"
+    done = runner.invoke(app, ["meta", GAME, "--strategies", STYLES, "--n", "300", "--threads", "1", "--out", str(out)])
+    assert done.exit_code == 130, done.output
+    lines = [line for line in done.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1, lines
+    assert lines[0].startswith("meta interrupted after ") and " of 6 compositions; the finished ones are kept: " \
+        "the same command goes on from them; nothing written" in lines[0], lines[0]
+    assert "games" not in lines[0] and not out.exists()
+
+
+def test_the_interrupted_line_of_a_run_in_play_still_counts_the_study_s_games():
+    """The other side of the line's words (cli/study_command.interrupted_words): a run of
+    studies/run.play (a compare's arm, a sweep's point) is counted in games, and its own count named."""
+    from simbalance.cli.study_command import interrupted_words
+    from simbalance.core.errors import RunInterrupted
+
+    plain = RunInterrupted(40, 300)
+    assert interrupted_words(plain) == "interrupted after 40 of 300 games"
+    in_play = RunInterrupted(40, 300)
+    in_play.label = "arm cap"
+    assert interrupted_words(in_play).endswith("the run in play, arm cap, had played 40 of its 300")
+    own = RunInterrupted(36, 126, unit="compositions", resume="the finished ones are kept: the same command goes on")
+    assert interrupted_words(own) == ("interrupted after 36 of 126 compositions; the finished ones are kept: the same "
+                                      "command goes on")
