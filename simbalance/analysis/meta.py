@@ -59,6 +59,17 @@ UNUSED = 1e-3  # a weight below this: the equilibrium does not use the strategy
 # ---------------------------------------------------------------------------- the table
 
 
+def game_sums(rows: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """``rows @ weights.T``: each row (R, n) summed over the last axis with each set of weights (B, n)
+    or the one (n,), in one fixed order: numpy's own einsum loop, not BLAS. A BLAS product splits its
+    sums by its thread count, which is not ours to fix (OpenBLAS's threads differ between a plain run
+    and one whose Dask workers were started from it): the same seed must give the same numbers to the
+    last digit on every backend (issue 55 QA: meta.json differed at the 10th digit under Dask)."""
+    if weights.ndim == 1:
+        return np.einsum("rn,n->r", rows, weights, optimize=False)
+    return np.einsum("rn,bn->rb", rows, weights, optimize=False)
+
+
 def compositions(k: int, players: int) -> np.ndarray:
     """Every multiset of ``players`` strategies out of ``k``, as counts (C, k), in the order of
     itertools.combinations_with_replacement."""
@@ -124,7 +135,7 @@ class MetaTable:
         """(C, K): each strategy's per-seat share in each composition (nan where absent); with
         ``weights`` (per game index), the weighted mean (a bootstrap resample)."""
         per_seat = self.per_seat()
-        mean = per_seat.mean(axis=1) if weights is None else per_seat @ weights / weights.sum()
+        mean = per_seat.mean(axis=1) if weights is None else game_sums(per_seat, weights) / weights.sum()
         out = mean.reshape(self.counts.shape)
         return np.where(self.counts > 0, out, np.nan)
 
@@ -176,7 +187,7 @@ def differences(table: MetaTable, first: list[tuple[int, int]], second: list[tup
 def linear_interval(table: MetaTable, coef: np.ndarray, alpha: float = ALPHA) -> Interval:
     """A linear function ``sum coef[c, i] u[c, i]`` of the payoffs, read game by game, with its
     normal interval (clustered by game index: the compositions share their deals)."""
-    values = coef.reshape(-1) @ table.per_seat()
+    values = game_sums(table.per_seat().T, coef.reshape(-1))
     est = float(values.mean())
     half = float(normal_half(values.std(ddof=1) / math.sqrt(table.n), alpha))
     return Interval(est, est - half, est + half)
@@ -220,16 +231,26 @@ class Fields:
         """``f(x)``: each strategy's expected per-seat share against a field drawn from ``x``."""
         return np.bincount(self.cell_i, self.probabilities(x) * u[self.cell_c, self.cell_i], minlength=self.k)
 
+    def jacobian(self, u: np.ndarray, x: np.ndarray) -> np.ndarray:
+        """(K, K): the derivative of ``f_i(x)`` in ``x_j`` (``_on_support``'s Newton steps)."""
+        out = np.zeros((self.k, self.k))
+        for j in range(self.k):
+            lowered = self.power.copy()  # d/dx_j x_j^p = p x_j^(p - 1); a term without x_j: 0 (its p)
+            lowered[:, j] = np.maximum(lowered[:, j] - 1, 0)
+            terms = self.coef * self.power[:, j] * np.prod(np.power(x[None, :], lowered), axis=1)
+            out[:, j] = np.bincount(self.cell_i, terms * u[self.cell_c, self.cell_i], minlength=self.k)
+        return out
+
     def gains(self, u: np.ndarray, x: np.ndarray) -> np.ndarray:
         f = self.payoffs(u, x)
-        return f - float(x @ f)
+        return f - float(np.sum(x * f))  # not BLAS: game_sums
 
     def gain_coefficients(self, x: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
         """(K, C, K): ``gain_i(x)`` as a linear function of the payoff table (``linear_interval``)."""
         prob = self.probabilities(x)
         f_coef = np.zeros((self.k, *shape))
         f_coef[self.cell_i, self.cell_c, self.cell_i] = prob
-        mix = np.tensordot(x, f_coef, axes=1)
+        mix = np.einsum("k,kcj->cj", x, f_coef, optimize=False)  # not BLAS: game_sums
         return f_coef - mix[None]
 
 
@@ -262,7 +283,38 @@ def _polish(fields: Fields, u: np.ndarray, x0: np.ndarray) -> np.ndarray:
                     options={"ftol": 1e-16, "maxiter": 500})
     x = np.clip(done.x, 0.0, None)
     x[x < UNUSED / 10] = 0.0
-    return x / x.sum()
+    x /= x.sum()
+    exact = _on_support(fields, u, x0, np.flatnonzero(x))
+    return exact if exact is not None else x
+
+
+def _on_support(fields: Fields, u: np.ndarray, x0: np.ndarray, support: np.ndarray, steps: int = 60) -> np.ndarray | None:
+    """The equilibrium on SLSQP's support, solved again by Newton's method from ``x0`` (every seat's
+    payoff on the support equal, the weights summing to 1), or None when that does not land on an
+    equilibrium. Why: SLSQP's last digits follow the BLAS thread count (scipy's SLSQP calls BLAS,
+    whose sums split by threads), so the same table gave weights differing at the 10th digit in a
+    plain run and one that had started Dask workers; Newton from the replicator's average (computed
+    alike everywhere) in numpy's elementwise arithmetic lands on the same digits every time."""
+    x = np.zeros_like(x0)
+    if len(support) == 1:
+        x[support] = 1.0
+        return x
+    x[support] = x0[support] / x0[support].sum()
+    first, rest = support[0], support[1:]
+    for _ in range(steps):
+        f, jac = fields.payoffs(u, x), fields.jacobian(u, x)
+        residual = np.append(f[rest] - f[first], x[support].sum() - 1.0)
+        matrix = np.vstack([jac[rest][:, support] - jac[first][support], np.ones(len(support))])
+        try:
+            step = np.linalg.solve(matrix, -residual)
+        except np.linalg.LinAlgError:  # a flat direction (two strategies alike): SLSQP's answer stands
+            return None
+        x[support] += step
+        if not np.isfinite(x).all() or x.min() < 0:
+            return None
+        if np.abs(step).max() < 1e-15:
+            break
+    return x if fields.gains(u, x).max() <= EQUILIBRIUM_TOL else None
 
 
 def _starts(k: int, seed: int, extra: int = 4) -> list[np.ndarray]:
@@ -358,7 +410,7 @@ def bootstrap(table: MetaTable, fields: Fields, equilibrium: np.ndarray, resampl
     rng = np.random.default_rng(seed)
     per_seat = table.per_seat()
     weights = rng.poisson(1.0, (resamples, table.n)).astype(np.float64)
-    means = (per_seat @ weights.T) / weights.sum(axis=1)  # (C * K, B)
+    means = game_sums(per_seat, weights) / weights.sum(axis=1)  # (C * K, B)
     start = 0.9 * equilibrium + 0.1 / table.k
     eq, mass = np.full((resamples, table.k), np.nan), np.empty((resamples, table.k))
     for b in range(resamples):

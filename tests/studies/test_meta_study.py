@@ -314,3 +314,69 @@ def test_the_interrupted_line_of_a_run_in_play_still_counts_the_study_s_games():
     own = RunInterrupted(36, 126, unit="compositions", resume="the finished ones are kept: the same command goes on")
     assert interrupted_words(own) == ("interrupted after 36 of 126 compositions; the finished ones are kept: the same "
                                       "command goes on")
+
+
+NUMBERS = """
+import json, sys
+from planted.plugins import installed
+import simbalance.api as api
+with installed("edge_duel"):
+    result = api.meta("edge-duel", strategies="alpha,beta,gamma", n=3000, bootstrap=20, seed=1, threads=1)
+numbers = result.numbers()
+numbers.pop("elapsed_s")
+print(json.dumps(numbers, sort_keys=True))
+"""
+
+
+def _meta_numbers_in_a_process(env: dict) -> str:
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    tests = Path(__file__).resolve().parents[1]
+    path = os.pathsep.join([str(tests), str(tests.parent), os.environ.get("PYTHONPATH", "")])
+    done = subprocess.run([sys.executable, "-c", NUMBERS], capture_output=True, text=True, timeout=900,
+                          env={**os.environ, **env, "PYTHONPATH": path})
+    assert done.returncode == 0, done.stderr[-3000:]
+    return done.stdout.strip().splitlines()[-1]
+
+
+def test_the_numbers_do_not_depend_on_the_blas_thread_count():
+    """The cause of meta.json differing at the 10th digit under Dask (issue 55 QA case 7): the
+    bootstrap's and the intervals' sums over games were BLAS products, whose sum order follows
+    OpenBLAS's thread count (one in a process that started Dask workers, the cores in a plain one).
+    The same table must give the same numbers to the last digit (analysis/meta.game_sums)."""
+    one = _meta_numbers_in_a_process({"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"})
+    two = _meta_numbers_in_a_process({"OPENBLAS_NUM_THREADS": "2", "OMP_NUM_THREADS": "2"})
+    assert one == two
+
+
+@pytest.mark.exhaustive
+def test_the_command_on_dask_writes_the_meta_json_of_the_command_on_threads(tmp_path):
+    """Each in its own process, as a designer runs them (the study contract's Dask test runs both in
+    one process, where the BLAS threads are the same: it missed this)."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    tests = Path(__file__).resolve().parents[1]
+    site = tmp_path / "site" / "edge_duel-0.1.dist-info"  # the plug-in, seen by every process (planted/plugins.py)
+    site.mkdir(parents=True)
+    (site / "METADATA").write_text("Metadata-Version: 2.1\nName: edge-duel\nVersion: 0.1\n")
+    (site / "entry_points.txt").write_text("[simbalance.games]\nedge-duel = edge_duel\n")
+    env = {**os.environ, "SIMBALANCE_CACHE_DIR": str(tmp_path / "cache"),
+           "PYTHONPATH": os.pathsep.join([str(site.parent), str(tests / "planted"), str(tests.parent),
+                                          os.environ.get("PYTHONPATH", "")])}
+    numbers = []
+    for backend, threads in (("local", "1"), ("dask", "2")):
+        out = tmp_path / backend
+        done = subprocess.run([sys.executable, "-m", "simbalance.cli.main", "meta", GAME, "--strategies", STYLES, "--n", "3000",
+                               "--seed", "1", "--bootstrap", "20", "--threads", threads, "--backend", backend,
+                               "--out", str(out)], capture_output=True, text=True, timeout=1800, env=env, cwd=tmp_path)
+        assert done.returncode == 0, done.stderr[-3000:]
+        data = json.loads((out / "meta.json").read_text())
+        data.pop("elapsed_s")
+        numbers.append(data)
+    assert numbers[0] == numbers[1]
