@@ -131,6 +131,17 @@ class MetaTable:
                          np.concatenate([self.seat_wins, other.seat_wins], axis=1),
                          np.concatenate([self.seat_strategy, other.seat_strategy], axis=1))
 
+    def without(self, drop: list[int]) -> MetaTable:
+        """The table of the population less the strategies ``drop``: the compositions none of them sit
+        in (every composition of the smaller population is one of them: nothing is estimated), the
+        seats' strategies renumbered."""
+        keep = [i for i in range(self.k) if i not in set(drop)]
+        rows = np.flatnonzero((self.counts[:, list(drop)] == 0).all(axis=1)) if drop else np.arange(len(self.counts))
+        renumber = np.full(self.k, -1, np.int64)
+        renumber[keep] = np.arange(len(keep))
+        return MetaTable(tuple(self.names[i] for i in keep), self.players, self.counts[rows][:, keep],
+                         self.wins[rows][:, keep], self.seat_wins[rows], renumber[self.seat_strategy[rows]])
+
     def payoffs(self, weights: np.ndarray | None = None) -> np.ndarray:
         """(C, K): each strategy's per-seat share in each composition (nan where absent); with
         ``weights`` (per game index), the weighted mean (a bootstrap resample)."""
@@ -438,9 +449,11 @@ def dominance(table: MetaTable, alpha: float = ALPHA) -> tuple[str, Interval]:
     stands out by points of win share. Chosen over the best strategy's share against the
     *equilibrium* field (every strategy the equilibrium uses gains exactly 0 there, whatever the
     rules) and over the equilibrium's largest weight (which jumps between 0 and 1 as a rule moves):
-    it is linear in the table and moves smoothly with the rules, so a solver can aim at it. The
-    best is picked by its estimate (the maximum of several estimates leans high: a target's upper
+    it is linear in the table and moves smoothly with the rules, so a solver can aim at it. Read on
+    the table with its copies left out (``merged``), as the equilibrium is. The best is picked by
+    its estimate (the maximum of several estimates leans high: a target's upper
     end is the side that matters)."""
+    table = merged(table, alpha)[0]  # a copy would count its style twice in the even field
     fields = Fields.of(table.counts)
     uniform = np.full(table.k, 1 / table.k)
     gains = fields.gains(table.payoffs(), uniform)
@@ -688,6 +701,55 @@ def alike(gains: pd.DataFrame, names: tuple[str, ...]) -> list[tuple[str, str]]:
     return out
 
 
+def copies_of(gains: pd.DataFrame, names: tuple[str, ...]) -> dict[str, str]:
+    """The strategies that are copies of an earlier one (``{copy: original}``): their payoff rows
+    equal within their intervals, no switch between the two told apart from 0 against any field
+    (``gains``: ``copy_gains``). A copy joins the earliest strategy it copies, and only if it copies
+    every strategy already merged into that one (being alike is not transitive)."""
+    apart = gains[(gains["ci_low"] > 0) | (gains["ci_high"] < 0)]
+    differ = set(zip(apart["strategy"], apart["instead_of"], strict=True))
+    groups: dict[str, list[str]] = {}
+    out: dict[str, str] = {}
+    for name in names:
+        for original, members in groups.items():
+            if all((name, m) not in differ and (m, name) not in differ for m in members):
+                members.append(name)
+                out[name] = original
+                break
+        else:
+            groups[name] = [name]
+    return out
+
+
+def copy_gains(table: MetaTable, alpha: float = ALPHA) -> pd.DataFrame:
+    """``switch_gains`` with each interval at ``alpha`` over the number of fields (Bonferroni): "some
+    field tells the two apart" is one claim over all the fields, so a true copy is not split off by
+    the one field in twenty whose 95% interval misses 0 by chance."""
+    return switch_gains(table, alpha / len(fields_of(table.k, table.players - 1)))
+
+
+def copy_records(gains: pd.DataFrame, copies: dict[str, str]) -> pd.DataFrame:
+    """One row per copy: the strategy it plays as, and the largest switch between them (its gain and
+    interval, which covers 0: how far apart the two could still be)."""
+    rows = []
+    for copy, original in copies.items():
+        pair = gains[(gains["strategy"] == copy) & (gains["instead_of"] == original)]
+        far = pair.loc[pair[["ci_low", "ci_high"]].abs().max(axis=1).idxmax()]
+        rows.append({"copy": copy, "plays_as": original, "largest_difference": float(far["gain"]),
+                     "ci_low": float(far["ci_low"]), "ci_high": float(far["ci_high"]), "field": far["field"]})
+    return pd.DataFrame(rows, columns=["copy", "plays_as", "largest_difference", "ci_low", "ci_high", "field"])
+
+
+def merged(table: MetaTable, alpha: float = ALPHA) -> tuple[MetaTable, dict[str, str]]:
+    """The table with every copy (``copies_of``) left out, and the copies: what the equilibrium,
+    α-Rank, dominance and the cycles are computed on, so that a copy neither splits a style's weight
+    nor counts a style twice in an even field."""
+    copies = copies_of(copy_gains(table, alpha), table.names)
+    if not copies:
+        return table, copies
+    return table.without([table.names.index(c) for c in copies]), copies
+
+
 def beats(table: MetaTable, alpha: float = ALPHA) -> pd.DataFrame:
     """For every ordered pair: ``a`` alone in a field of ``b``, a's per-seat share minus each b
     seat's in the same games; ``beats`` when its interval is above 0."""
@@ -780,13 +842,20 @@ class MetaAnswer:
     best_seat: int
     worst_seat: int
     dominant: str | None
-    alike: list
+    alike: list  # pairs not told apart, not shown to be copies: said, not merged
     cycles: list
     starts: int
+    copies: pd.DataFrame | None = None  # copy_records: left out of everything above (``merged``)
 
 
 def analyse(table: MetaTable, resamples: int = BOOTSTRAP, seed: int = 0) -> MetaAnswer:
-    """Everything the page says, from the table alone (module doc)."""
+    """Everything the page says, from the table alone (module doc), with every copy left out
+    (``merged``: the answer is the one the population without its copies gives)."""
+    whole = copy_gains(table)
+    found_copies = copies_of(whole, table.names)
+    copies = copy_records(whole, found_copies)
+    if found_copies:
+        table = table.without([table.names.index(c) for c in found_copies])
     fields = Fields.of(table.counts)
     u = table.payoffs()
     found = equilibria(fields, u, seed)
@@ -814,7 +883,7 @@ def analyse(table: MetaTable, resamples: int = BOOTSTRAP, seed: int = 0) -> Meta
     edges = beats(table)
     seats, gap, best, worst = seat_balance(table, x)
     return MetaAnswer(table.names, table.players, found, frame, gains, edges, seats, gap, best, worst,
-                      dominant(gains, table.names), alike(gains, table.names), cycles(edges), starts)
+                      dominant(gains, table.names), alike(gains, table.names), cycles(edges), starts, copies)
 
 
 def matrix_finding(cells: pd.DataFrame, measured: str) -> Finding:
@@ -907,6 +976,16 @@ def meta_findings(answer: MetaAnswer, th: dict, measured: str, cells: pd.DataFra
             f"{a} beats {b} beats {c} beats {a}: alone at a table of the next, each wins more per seat than the "
             f"others' seats ({said}). No style is best against every other: a healthy cycle.",
             float(weakest["margin"]), ci, "#field"))
+    copies = answer.copies if answer.copies is not None else pd.DataFrame(columns=["copy"])
+    for r in copies.itertuples():
+        ci = (r.ci_low, r.ci_high)
+        out.append(Finding(
+            "copies_merged", "low",
+            f"{r.copy} plays as {r.plays_as} (payoff rows equal within their intervals: no field tells a seat's "
+            f"switch between them apart from 0, the widest {pp(r.largest_difference)}, {ci_text(*ci, fmt=pp)} "
+            f"against {r.field}): counted once, as {r.plays_as}; the equilibrium, α-Rank, dominance and the cycles "
+            f"are those of {', '.join(names)}. Measured with {measured}.",
+            r.largest_difference, ci, "#payoffs"))
     for a, b in answer.alike:
         pair = answer.gains[(answer.gains["strategy"] == a) & (answer.gains["instead_of"] == b)]
         far = pair.loc[pair["gain"].abs().idxmax()]
@@ -914,9 +993,9 @@ def meta_findings(answer: MetaAnswer, th: dict, measured: str, cells: pd.DataFra
         out.append(Finding(
             "alike_strategies", "low",
             f"{a} and {b} play alike as far as these games tell: against every field their win shares agree "
-            f"within their intervals (the "
-            f"largest difference {pp(far['gain'])}, {ci_text(*ci, fmt=pp)}); the equilibrium may trade weight between "
-            "them and α-Rank splits one style's mass in two.", float(far["gain"]), ci, "#payoffs"))
+            f"within their intervals (the largest difference {pp(far['gain'])}, {ci_text(*ci, fmt=pp)}); the "
+            f"equilibrium may trade weight between them. Measured with {measured}.",
+            float(far["gain"]), ci, "#payoffs"))
     gap = answer.seat_gap
     b, wst = answer.best_seat, answer.worst_seat
     seats = answer.seats
@@ -936,7 +1015,7 @@ def meta_findings(answer: MetaAnswer, th: dict, measured: str, cells: pd.DataFra
 
 
 __all__ = ["ALPHA_RANK", "BOOTSTRAP", "POPULATION", "Bootstrap", "Fields", "MetaTable", "alike", "alpha_rank",
-           "beats", "bootstrap", "composition_label", "compositions", "cycles", "differences", "dominant", "entropy",
+           "beats", "bootstrap", "composition_label", "compositions", "copies_of", "copy_records", "cycles", "merged", "differences", "dominant", "entropy",
            "equilibria", "analyse", "meta_findings", "MetaAnswer", "field_matrix", "linear_interval", "payoff_records", "percentile_interval",
            "dominance", "judge_matrix", "meta_test", "needed_compositions", "field_cell", "cell_metric",
            "cell_of", "field_composition", "matrix_finding", "read_target_matrix", "ranks_of", "seat_balance", "solve", "switch_gains"]
