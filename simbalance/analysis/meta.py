@@ -45,7 +45,7 @@ import numpy as np
 import pandas as pd
 
 from simbalance.analysis.findings import Finding, ci_text, ordered, pct, pp, severity
-from simbalance.analysis.stats import ALPHA, CELL, Interval, clustered_share, interval_test, normal_half
+from simbalance.analysis.stats import ALPHA, CELL, Interval, cleared, clustered_share, interval_test, normal_half
 from simbalance.core.errors import SimbalanceError
 
 BOOTSTRAP = 200  # resamples of the game indices
@@ -54,6 +54,7 @@ POPULATION = 50  # α-Rank's population size m (OpenSpiel's default)
 EQUILIBRIUM_TOL = 1e-5  # a mix is an equilibrium of the estimated table when no gain exceeds this
 DISTINCT = 0.02  # equilibria further apart than this (half the L1 distance) are different ones
 UNUSED = 1e-3  # a weight below this: the equilibrium does not use the strategy
+LESS_THAN_THE_MIX = "wins less per seat than the mix itself"  # a gain against the mix cleared below 0
 
 
 # ---------------------------------------------------------------------------- the table
@@ -951,8 +952,31 @@ def meta_findings(answer: MetaAnswer, th: dict, measured: str, cells: pd.DataFra
             "equilibria_not_unique", "low",
             f"The equilibrium is not unique: {len(answer.equilibria)} found ({listed}); the page reports the first "
             "of them, the most even (the highest entropy), not one start's pick.", float(len(answer.equilibria)), None, "#equilibrium"))
-    unused = [i for i in range(len(names))
-              if all(e[i] < UNUSED for e in answer.equilibria) and w["gain_ci_high"].iloc[i] < 0]
+    never = [i for i in range(len(names)) if all(e[i] < UNUSED for e in answer.equilibria)]
+    unused = [i for i in never if w["gain_ci_high"].iloc[i] < 0]
+    # An unused strategy whose gain against the mix is not told apart from 0 (nor above it: that is
+    # "not confirmed") is a near tie: "settle on bold 100%" must not read as if it were out.
+    close = [i for i in never if w["gain_ci_low"].iloc[i] <= 0 <= w["gain_ci_high"].iloc[i]]
+    if close:
+        said = []
+        for i in close:
+            weight = (f", its weight {pct(w['weight'].iloc[i])} ({ci_text(w['ci_low'].iloc[i], w['ci_high'].iloc[i])})"
+                      if has_ci else "")
+            said.append(f"for {names[i]} gains {pp(w['gain'].iloc[i])} "
+                        f"({ci_text(w['gain_ci_low'].iloc[i], w['gain_ci_high'].iloc[i], fmt=pp)}, across 0){weight}")
+        nearest = max(close, key=lambda i: w["gain"].iloc[i])
+        ci = (float(w["gain_ci_low"].iloc[nearest]), float(w["gain_ci_high"].iloc[nearest]))
+        listed = ", ".join(names[i] for i in close)
+        one = len(close) == 1
+        out.append(Finding(
+            "unused_not_told_apart", "low",
+            f"No equilibrium found uses {listed}, yet {'it is' if one else 'none is'} not told apart from the mix: "
+            f"a seat that leaves the mix {'; '.join(said)}. The mix found does not rule {'it' if one else 'them'} out: players who adapt may play "
+            f"{'it' if one else 'them'} as well, at no cost these games can see. Measured with {measured}.",
+            float(w["gain"].iloc[nearest]), ci, "#equilibrium",
+            decided_by=tuple(cleared(float(w["gain"].iloc[i]), float(w["gain_ci_low"].iloc[i]),
+                                     float(w["gain_ci_high"].iloc[i]), 0.0, LESS_THAN_THE_MIX, side="below")
+                             for i in close)))
     if unused:
         nearest = max(unused, key=lambda i: w["gain"].iloc[i])
         ci = (float(w["gain_ci_low"].iloc[nearest]), float(w["gain_ci_high"].iloc[nearest]))
@@ -960,9 +984,12 @@ def meta_findings(answer: MetaAnswer, th: dict, measured: str, cells: pd.DataFra
         by = f" (each dominated by {answer.dominant})" if answer.dominant is not None else ""
         out.append(Finding(
             "dominated_strategies", severity(float(w["gain"].iloc[nearest]), ci, margin),
-            f"No equilibrium uses {listed}{by}: against the equilibrium mix each wins less per seat than the mix "
-            f"itself; a seat that leaves the mix for the nearest, {names[nearest]}, gains {pp(w['gain'].iloc[nearest])} "
-            f"({ci_text(*ci, fmt=pp)}). Measured with {measured}.", float(w["gain"].iloc[nearest]), ci, "#equilibrium"))
+            f"No equilibrium uses {listed}{by}: against the equilibrium mix each {LESS_THAN_THE_MIX}; a seat that "
+            f"leaves the mix for the nearest, {names[nearest]}, gains {pp(w['gain'].iloc[nearest])} "
+            f"({ci_text(*ci, fmt=pp)}). Measured with {measured}.", float(w["gain"].iloc[nearest]), ci, "#equilibrium",
+            decided_by=tuple(cleared(float(w["gain"].iloc[i]), float(w["gain_ci_low"].iloc[i]),
+                                     float(w["gain_ci_high"].iloc[i]), 0.0, LESS_THAN_THE_MIX, side="below")
+                             for i in unused)))
     edges = answer.edges.set_index(["strategy", "field"])
     twins = {b for _, b in answer.alike}  # a cycle through a copy of a strategy is the same cycle again
     for a, b, c in [cyc for cyc in answer.cycles if not twins & set(cyc)][:3]:

@@ -416,3 +416,37 @@ def test_the_command_on_dask_writes_the_meta_json_of_the_command_on_threads(tmp_
         data.pop("elapsed_s")
         numbers.append(data)
     assert numbers[0] == numbers[1]
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_an_unused_strategy_not_told_apart_from_the_mix_is_said(seed):
+    """A near tie (issue 55 QA, captain-action's builder: weight 0, gain -0.16 pp, 95% CI -1.01 to
+    +0.68, while "settle on bold 100%" read as if builder were out). Planted: alpha beats beta by 1
+    point, beta beats gamma by 10, alpha beats gamma by 30: against alpha a beta seat gains exactly
+    -1 point, which 300 games cannot tell from 0. The one of alpha and beta the equilibrium leaves
+    out is said as not told apart (the statistics core's verdict: never "wins less than the mix"),
+    and never among the dominated."""
+    from claims import check_claims
+
+    result = api.meta(GAME, strategies=STYLES, n=300, bootstrap=30, seed=seed,
+                      overrides=["rules.edge_ab=1", "rules.edge_ca=-30"])
+    w = result.answer.weights.set_index("strategy")
+    left_out = [s for s in ("alpha", "beta") if w.loc[s, "weight"] == 0]
+    assert len(left_out) == 1, w
+    near = kinds(result)["unused_not_told_apart"]
+    assert len(near) == 1
+    text = near[0].text
+    assert text.startswith(f"No equilibrium found uses {left_out[0]}, yet it is not told apart from the mix")
+    assert f"for {left_out[0]} gains {100 * w.loc[left_out[0], 'gain']:+.1f} pp" in text and "across 0" in text
+    assert "Measured with the population alpha, beta, gamma" in text
+    assert [c.verdict for c in near[0].decided_by] == ["not told apart"]
+    check_claims(near[0])
+    for f in kinds(result).get("dominated_strategies", []):
+        assert left_out[0] not in f.text.split(":")[0]
+        check_claims(f)
+
+
+def test_a_strategy_told_apart_below_the_mix_is_dominated_not_a_near_tie():
+    result = api.meta(GAME, strategies=STYLES, n=2000, bootstrap=0, seed=1, overrides=["rules.edge_ca=-30"])
+    assert "unused_not_told_apart" not in kinds(result)
+    assert kinds(result)["dominated_strategies"][0].text.startswith("No equilibrium uses beta, gamma")
