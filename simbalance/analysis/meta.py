@@ -1001,7 +1001,7 @@ def meta_findings(answer: MetaAnswer, th: dict, measured: str, cells: pd.DataFra
         out.append(Finding(
             "cycle", "low",
             f"{a} beats {b} beats {c} beats {a}: alone at a table of the next, each wins more per seat than the "
-            f"others' seats ({said}). No style is best against every other: a healthy cycle.",
+            f"others' seats ({said}). No style is best against every other: a healthy cycle. Measured with {measured}.",
             float(weakest["margin"]), ci, "#field"))
     copies = answer.copies if answer.copies is not None else pd.DataFrame(columns=["copy"])
     for r in copies.itertuples():
@@ -1031,11 +1031,11 @@ def meta_findings(answer: MetaAnswer, th: dict, measured: str, cells: pd.DataFra
         text = (f"Under the equilibrium mix (each seat drawing its strategy from it game by game) player {b + 1} "
                 f"wins {pct(rate[b])} ({ci_text(seats['ci_low'][b], seats['ci_high'][b])}) and player {wst + 1} "
                 f"{pct(rate[wst])}: a gap of {pp(gap.estimate)} ({ci_text(gap.low, gap.high, fmt=pp)}). This is the "
-                "seat finding to believe when players adapt.")
+                f"seat finding to believe when players adapt. Measured with {measured}.")
     else:
         text = (f"Under the equilibrium mix (each seat drawing its strategy from it game by game) the seats are "
                 f"even within the intervals: the widest gap, player {b + 1} over player {wst + 1}, is "
-                f"{pp(gap.estimate)} ({ci_text(gap.low, gap.high, fmt=pp)}).")
+                f"{pp(gap.estimate)} ({ci_text(gap.low, gap.high, fmt=pp)}). Measured with {measured}.")
     out.append(Finding("seat_balance_equilibrium", severity(gap.estimate, (gap.low, gap.high), th["seat_gap_min"]),
                        text, gap.estimate, (gap.low, gap.high), "#seats"))
     return ordered(out)

@@ -49,6 +49,8 @@ def test_rock_paper_scissors_the_known_equilibrium_inside_its_intervals_a_cycle_
     assert [f.text.split(":")[0] for f in found["cycle"]] == ["alpha beats beta beats gamma beats alpha"]
     assert "Players who adapt settle on beta" in found["equilibrium"][0].text
     assert found["seat_balance_equilibrium"][0].ci[0] <= 0  # the seats are fair by construction
+    for f in result.findings():  # every sentence says the population it was measured with (issue 55 QA)
+        assert f.text.endswith("Measured with the population alpha, beta, gamma at 2 seats."), f.text
 
 
 @pytest.mark.parametrize("seed", [1, 2])
