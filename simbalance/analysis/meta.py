@@ -54,6 +54,7 @@ POPULATION = 50  # α-Rank's population size m (OpenSpiel's default)
 EQUILIBRIUM_TOL = 1e-5  # a mix is an equilibrium of the estimated table when no gain exceeds this
 DISTINCT = 0.02  # equilibria further apart than this (half the L1 distance) are different ones
 UNUSED = 1e-3  # a weight below this: the equilibrium does not use the strategy
+COPY_WITHIN = 0.10  # a copy is also bounded: every switch's interval within +-10 points (``copies_of``)
 LESS_THAN_THE_MIX = "wins less per seat than the mix itself"  # a gain against the mix cleared below 0
 
 
@@ -702,12 +703,15 @@ def alike(gains: pd.DataFrame, names: tuple[str, ...]) -> list[tuple[str, str]]:
     return out
 
 
-def copies_of(gains: pd.DataFrame, names: tuple[str, ...]) -> dict[str, str]:
+def copies_of(gains: pd.DataFrame, names: tuple[str, ...], within: float = COPY_WITHIN) -> dict[str, str]:
     """The strategies that are copies of an earlier one (``{copy: original}``): their payoff rows
     equal within their intervals, no switch between the two told apart from 0 against any field
-    (``gains``: ``copy_gains``). A copy joins the earliest strategy it copies, and only if it copies
-    every strategy already merged into that one (being alike is not transitive)."""
-    apart = gains[(gains["ci_low"] > 0) | (gains["ci_high"] < 0)]
+    (``gains``: ``copy_gains``), and every such interval within +-``within``: a pair the games can
+    neither tell apart nor bound that close (a few dozen games: every interval is wide) is not merged,
+    only said alike. A copy joins the earliest strategy it copies, and only if it copies every
+    strategy already merged into that one (being alike is not transitive)."""
+    apart = gains[(gains["ci_low"] > 0) | (gains["ci_high"] < 0)
+                  | (gains["ci_low"] < -within) | (gains["ci_high"] > within)]
     differ = set(zip(apart["strategy"], apart["instead_of"], strict=True))
     groups: dict[str, list[str]] = {}
     out: dict[str, str] = {}
@@ -719,7 +723,7 @@ def copies_of(gains: pd.DataFrame, names: tuple[str, ...]) -> dict[str, str]:
                 break
         else:
             groups[name] = [name]
-    return out
+    return out if len(groups) > 1 else {}  # all copies of one: no metagame left to merge into; said alike
 
 
 def copy_gains(table: MetaTable, alpha: float = ALPHA) -> pd.DataFrame:
@@ -1009,8 +1013,8 @@ def meta_findings(answer: MetaAnswer, th: dict, measured: str, cells: pd.DataFra
         out.append(Finding(
             "copies_merged", "low",
             f"{r.copy} plays as {r.plays_as} (payoff rows equal within their intervals: no field tells a seat's "
-            f"switch between them apart from 0, the widest {pp(r.largest_difference)}, {ci_text(*ci, fmt=pp)} "
-            f"against {r.field}): counted once, as {r.plays_as}; the equilibrium, α-Rank, dominance and the cycles "
+            f"switch between them apart from 0, each within {100 * COPY_WITHIN:.0f} points either way, the widest "
+            f"{pp(r.largest_difference)}, {ci_text(*ci, fmt=pp)} against {r.field}): counted once, as {r.plays_as}; the equilibrium, α-Rank, dominance and the cycles "
             f"are those of {', '.join(names)}. Measured with {measured}.",
             r.largest_difference, ci, "#payoffs"))
     for a, b in answer.alike:

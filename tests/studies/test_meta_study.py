@@ -113,8 +113,15 @@ def test_strategies_that_differ_are_never_merged(seed, rules):
     """Only a copy is merged: alpha, beta and gamma differ (by 5 to 60 points against some field;
     edge_ca=5: gamma beats alpha by only 5), and stay three strategies on every seed, at few games."""
     result = api.meta(GAME, n=300, bootstrap=0, seed=seed, overrides=rules)
-    assert result.answer.copies["copy"].tolist() == ["alpha_twin"]
-    assert result.answer.names == ("alpha", "beta", "gamma")
+    assert set(result.answer.copies["copy"]) <= {"alpha_twin"}  # at 300 games the copy may not be bounded yet
+    assert {"alpha", "beta", "gamma"} <= set(result.answer.names)
+
+
+def test_strategies_the_games_cannot_bound_are_not_merged():
+    """A few dozen games tell nothing apart: a merge also needs every switch's interval within
+    +-COPY_WITHIN, so alpha, beta, gamma and alpha_twin all stay (said alike where not told apart)."""
+    result = api.meta(GAME, n=12, bootstrap=0, seed=1)
+    assert result.answer.copies.empty and result.answer.names == ("alpha", "beta", "gamma", "alpha_twin")
 
 
 def test_the_folder_holds_the_page_the_numbers_and_the_payoff_table(tmp_path):
