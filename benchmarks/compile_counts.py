@@ -7,6 +7,7 @@ share even on a busy machine. Every process is logged, the subprocesses that tes
     python -m benchmarks.compile_counts first GAME...            # tests/compile_first.py, logged
     python -m benchmarks.compile_counts search GAME...           # its search step alone, on an empty cache
     python -m benchmarks.compile_counts tests FILE...             # each file in a pytest process of its own
+    python -m benchmarks.compile_counts cli "ARGS"... --runs 2      # a simbalance command, each run a process
     python -m benchmarks.compile_counts table [LOG]               # the counts, per step or test file
 
 ``search`` compiles only compile-first's search step (the search players' kernel: ``mcts``,
@@ -16,6 +17,10 @@ games on both sides of a change; the folder is removed after). ``first``, ``sear
 log into ``--log`` (default /tmp/simbalance-compile-log), one folder per game or test file; run ``first`` on the games a file needs before ``tests`` (as ``make test``'s
 ``--compile-first`` does), so that what a file compiles is what the suite compiles in it.
 ``tests`` runs pytest with ``-n 0 -m "not exhaustive"`` (``--exhaustive`` for that tier).
+``cli`` runs ``simbalance ARGS`` (one quoted string per command, e.g. ``"card-value aquaman --states
+10 --decisions 5 --observe 0 --out /tmp/cv"``) ``--runs`` times in turn, each run a fresh process
+logged in a folder of its own (``cli-<args>-run<k>``): what the second run compiles is what a warm
+process compiles again.
 
 The table: per folder, the compiles called from Python or from another process (``top``, each one
 a whole function with everything it inlines or calls compiled with it) and in all (callees
@@ -30,6 +35,7 @@ import argparse
 import collections
 import json
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -120,14 +126,25 @@ def table(log: Path) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("what", choices=["first", "search", "tests", "table"])
+    parser.add_argument("what", choices=["first", "search", "tests", "cli", "table"])
     parser.add_argument("items", nargs="*")
     parser.add_argument("--log", type=Path, default=DEFAULT_LOG)
     parser.add_argument("--exhaustive", action="store_true")
     parser.add_argument("-k", dest="k", default="", help="pytest's -k, for every file (and in the log folder's name)")
+    parser.add_argument("--runs", type=int, default=2, help="cli: runs of each command, each a process of its own")
     args = parser.parse_args()
     if args.what == "table":
         table(Path(args.items[0]) if args.items else args.log)
+        return
+    if args.what == "cli":
+        for item in args.items:
+            words = shlex.split(item)
+            slug = "-".join(w.lstrip("-") for w in words if not w.startswith("/"))
+            for run in range(1, args.runs + 1):
+                folder = args.log / folder_name(f"cli-{slug}-run{run}")
+                command = [sys.executable, "-c", "from simbalance.cli.main import main; main()", *words]
+                done = subprocess.run(command, cwd=ROOT, env=logged_env(folder), stdout=subprocess.DEVNULL)
+                print(f"{item} (run {run}): exit {done.returncode}", file=sys.stderr)
         return
     for item in args.items:
         name = item + (f"-k-{args.k}" if args.k else "") if args.what == "tests" else f"{args.what}-{item}"

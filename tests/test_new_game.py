@@ -104,6 +104,9 @@ def test_a_new_game_seats_the_search_players_and_has_a_card_impact_table(install
     assert labels == [f"rank {r}" for r in range(1, 11)] and list(groups.values()) == [[7, 8, 9]]
     swap = plan.engine.card_swap  # simbalance card-value's hooks, its own card_value_nb.py
     assert swap is not None and swap.held.py_func.__module__ == "trick_race.card_value_nb"
+    # the study kernels' cached entry points (players.game_kernel), its own too
+    assert {swap.value_cards.py_func.__module__, swap.value_decisions.py_func.__module__} == {"trick_race.card_value_nb"}
+    assert search.record_positions.py_func.__module__ == "trick_race.play_nb"
 
 
 def test_a_new_game_has_seat_compensation_and_knobs_like_the_built_in_games(installed):

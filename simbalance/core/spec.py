@@ -147,6 +147,10 @@ class Search:
     - ``choose(ctx, state, seat_sid, seat_prm, seed, game, decision, scratch) -> option``: the
       option the search seat to move takes, as the kernel asks for it (decision: the game's search
       decisions so far).
+    - ``record_positions``: ``simbalance fit-eval``'s recording kernel with the game's steps named
+      once (``play_nb.record_positions``, calling players/fit_eval_nb.record_positions without its
+      first six arguments), which numba caches; None: the generic kernel, compiled in every process
+      (players.game_kernel).
     """
 
     kernel: Callable
@@ -160,11 +164,12 @@ class Search:
     feature_names: tuple[str, ...]
     feature_signs: tuple[int, ...]
     observe: Callable | None = None
+    record_positions: Callable | None = None
 
     @classmethod
     def of_game(cls, play, search, **replaced) -> Search:
         """The search's parts where the game template puts them: ``play_nb`` (search_kernel,
-        new_search_scratch, search_option: the kernel's side) and ``search_nb`` (determinize,
+        new_search_scratch, search_option, record_positions: the kernel's side) and ``search_nb`` (determinize,
         outcome, evaluate, features, FEATURES, policy: what a seat may know and how a position is
         scored); ``replaced`` names a part that lives elsewhere."""
         found = dict(kernel=play.search_kernel, new_scratch=play.new_search_scratch, choose=play.search_option)
@@ -172,6 +177,8 @@ class Search:
                                                                 "policy") if name not in replaced})
         if "observe" not in replaced:
             found["observe"] = getattr(search, "observe", None)
+        if "record_positions" not in replaced:
+            found["record_positions"] = getattr(play, "record_positions", None)
         if "feature_names" not in replaced:
             found["feature_names"] = tuple(search.FEATURES)
         if "feature_signs" not in replaced:
@@ -211,6 +218,10 @@ class CardSwap:
       (find-dr-evil: a random deal, blind picks). card-value says the card-impact table is swayed by
       "who gets to hold it" only where there is such a link (docs/card_value.md). A game that does
       not say is taken to have one.
+    - ``value_cards``, ``value_decisions``: the card-value kernels with the game's steps named once
+      (``card_value_nb.value_cards`` and ``value_decisions``, calling those of
+      players/card_value_nb.py without their leading step arguments), which numba caches; None:
+      the generic kernel, compiled in every process (players.game_kernel).
     """
 
     held: Callable
@@ -224,16 +235,21 @@ class CardSwap:
     swapped: str
     labels: Callable[[dict], list[str]] | None = None
     selection: str | None = SELECTION_UNSAID
+    value_cards: Callable | None = None
+    value_decisions: Callable | None = None
 
     @classmethod
     def of_game(cls, module, selection: str | None = SELECTION_UNSAID) -> CardSwap:
         """The hooks where the game template puts them: ``card_value_nb`` (held, swap, rekey,
         outcome, zones, option_kind, DECISION_KINDS, HOLDING, SWAPPED; ``card_labels`` in a game
-        without ``Engine.cards``); ``selection`` as the engine says it."""
+        without ``Engine.cards``; the cached ``value_cards`` and ``value_decisions`` where the game
+        has them); ``selection`` as the engine says it."""
         found = {name: getattr(module, name) for name in ("held", "swap", "rekey", "outcome", "zones",
                                                            "option_kind")}
         return cls(**found, decision_kinds=tuple(module.DECISION_KINDS), holding=module.HOLDING,
-                   swapped=module.SWAPPED, labels=getattr(module, "card_labels", None), selection=selection)
+                   swapped=module.SWAPPED, labels=getattr(module, "card_labels", None), selection=selection,
+                   value_cards=getattr(module, "value_cards", None),
+                   value_decisions=getattr(module, "value_decisions", None))
 
 
 @dataclass(frozen=True)

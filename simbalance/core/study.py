@@ -33,7 +33,8 @@ study whose ``--out`` is one file rather than a folder (fit-eval's eval.json) na
 its default path in ``out_file``.
 
 A study whose folder is not made by the common steps (run: a checkpoint that ``--resume`` finishes,
-games streamed to shards, the robust sample beside it) names its own ``steps`` (in ``cli/``); its
+games streamed to shards, the robust sample beside it; solve: a Ctrl-C that writes what the race
+knows) names its own ``steps`` (in ``cli/``); its
 options, params and API entry still come from the declaration. ``resumable`` gives its command
 ``--resume DIR`` (GAME optional), ``quiet`` a ``--quiet`` option, ``out_after`` the place of
 ``--out`` among its options.

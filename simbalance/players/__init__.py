@@ -23,3 +23,18 @@ SEARCH_PARAMS = {
 }
 SEARCH_STRATEGIES = {"mcts": MCTS, "flat": FLAT}
 
+
+
+def game_kernel(own, generic, steps: dict):
+    """A generic study kernel (players/card_value_nb.py, players/fit_eval_nb.py) for one engine:
+    ``own``, the game's entry point that calls ``generic`` with the game's steps named once (numba
+    caches it, so a warm process loads it instead of compiling), when every step it names is the
+    engine's (``steps``: parameter name -> the engine's function); otherwise ``generic`` with
+    ``steps`` bound, which numba compiles in every process that calls it (a game without the entry
+    point, or a test that replaced a step). Both play the same code: the same results."""
+    import functools
+
+    names = getattr(getattr(own, "py_func", None), "__globals__", {})
+    if own is not None and all(names.get(name) is step for name, step in steps.items()):
+        return own
+    return functools.partial(generic, *steps.values())

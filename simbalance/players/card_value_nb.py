@@ -3,9 +3,14 @@ play-outs that value a card (the same state with and without it) and a decision 
 from the same state), written once for every game over the resumable steps (core/spec.Resumable)
 and the game's card-swap hooks (core/spec.CardSwap).
 
-Like players/fit_eval_nb.py they are called from Python with the game's functions as arguments, so
-numba compiles them once per process and never caches them; the game's own steps come from their
-caches. They hold no GIL: the study plays blocks of states on threads. State ``k``'s randomness is
+Each game calls them through entry points of its own that name its steps once (its
+``card_value_nb.value_cards`` and ``value_decisions``; the study picks them with
+``players.game_kernel``): numba caches those, where these kernels called from Python with the
+game's functions as arguments would be compiled again in every process. They are
+``inline="always"`` (numba copies their code into the entry point): a call that stayed a call
+would pass the game's functions as their addresses in this process, which numba refuses to cache
+("dynamic globals"); LLVM's ``forceinline`` avoids that too, but captain-action's entry point then
+took 7.5 minutes to compile (wall, on a loaded machine) against seconds. They hold no GIL: the study plays blocks of states on threads. State ``k``'s randomness is
 keyed by ``(seed, k)`` alone, so the same seed gives the same values on any thread count.
 
 **Sampling a state.** State ``k`` is a point of game ``k`` of ``seed`` (seats: ``lineups[k %
@@ -68,16 +73,17 @@ def _sample_state(start, play_out, ctx, state, sid, prm, seed, k, phase, rng):
     return length, d
 
 
-@njit(nogil=True)
-def value_cards(start, play_out, to_move, clone, held, swap, rekey, outcome, ctx, state, lineups, slot_strategy,
-                slot_params, seed, lo, hi, phases, playouts, want, held_buf, out_length, out_decision, out_mover,
-                out_seat, out_card, out_in, out_diff, out_ok, out_n):
+@njit(nogil=True, inline="always")
+def value_cards(start, play_out, to_move, clone, held, swap, rekey, outcome, ctx, state, block, out):
     """States ``lo .. hi - 1`` (``phases[k - lo]``: state k's phase 0, 1, 2): at each, every card
     ``c`` with ``want[c]`` held by any seat ``s`` is valued by ``playouts`` paired play-outs: the
     state as it is and a copy with ``c`` swapped out (``swap``, a fresh draw per play-out), both
     re-keyed alike; row ``k - lo``, column ``i`` of the outputs: the seat, the card, the last card
     swapped in, the mean of ``s``'s share with minus without over the play-outs whose swap found a
     card (``out_ok``), and ``out_n``: the columns used."""
+    # the block's inputs and its outputs come as two tuples: a game's entry point passes them on whole
+    lineups, slot_strategy, slot_params, seed, lo, hi, phases, playouts, want, held_buf = block
+    out_length, out_decision, out_mover, out_seat, out_card, out_in, out_diff, out_ok, out_n = out
     players = lineups.shape[1]
     width = out_seat.shape[1]
     sid, prm, rng, key = _block_rows(players, slot_params)
@@ -139,10 +145,9 @@ def value_cards(start, play_out, to_move, clone, held, swap, rekey, outcome, ctx
             out_diff[r, i] = total / ok if ok > 0 else 0.0
 
 
-@njit(nogil=True)
+@njit(nogil=True, inline="always")
 def value_decisions(start, play_out, to_move, legal_options, apply_option, clone, determinize, outcome,
-                    option_kind, ctx, state, lineups, slot_strategy, slot_params, seed, lo, hi, phases, playouts,
-                    cap, options, chosen, out_mover, out_options, out_best, out_worst, out_split):
+                    option_kind, ctx, state, block, out):
     """Decisions ``lo .. hi - 1``, sampled as states are (module doc). At each, the pending
     decision's options are sorted by kind (``option_kind``: a slot decision may offer land, attack
     and exchange options at once); for every kind with at least two options, up to ``cap`` of them
@@ -154,6 +159,8 @@ def value_decisions(start, play_out, to_move, legal_options, apply_option, clone
     and the worst option picked on the even play-outs and their difference measured on the odd
     ones, and the other way round, averaged: no upward bias from picking the largest of noisy
     means; with one play-out, the plain spread). ``out_mover``: -1 where no decision was sampled."""
+    lineups, slot_strategy, slot_params, seed, lo, hi, phases, playouts, cap, options, chosen = block
+    out_mover, out_options, out_best, out_worst, out_split = out
     players = lineups.shape[1]
     n_kinds = out_options.shape[1]
     sid, prm, rng, key = _block_rows(players, slot_params)

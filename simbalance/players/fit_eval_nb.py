@@ -3,10 +3,11 @@ played by the seats' strategies, with every seat's features recorded at cut poin
 game, and every seat's final share of the win.
 
 Written once for every game over the resumable steps (core/spec.Resumable) and the game's search
-hooks (``features``, ``evaluate``, ``outcome``), like the search itself. It is called from Python
-with the game's functions as arguments, so numba compiles it once per process and never caches it
-(players/search_nb.py says why); the game's own steps it calls come from their caches, and a fit
-plays a few thousand games, so the compile is the price of not writing a wrapper in every game.
+hooks (``features``, ``evaluate``, ``outcome``), like the search itself. Each game calls it through
+an entry point that names its steps once (``play_nb.record_positions``, picked by
+``players.game_kernel``), which numba caches: called from Python with the game's functions as
+arguments it would be compiled again in every process (players/search_nb.py says why). It is
+``inline="always"`` for the entry point's cache (players/card_value_nb.py says why).
 """
 
 from __future__ import annotations
@@ -18,9 +19,8 @@ from simbalance.core.records import MAX_SEATS
 from simbalance.players.common_nb import shares
 
 
-@njit(nogil=True)
-def record_positions(start, to_move, play_out, outcome, evaluate, features, ctx, state, lineups, slot_strategy,
-                     slot_params, seed, lo, hi, every, cap, feats, hand, final, n_points):
+@njit(nogil=True, inline="always")
+def record_positions(start, to_move, play_out, outcome, evaluate, features, ctx, state, block, out):
     """Games ``lo .. hi - 1`` of ``seed`` (game ``g`` seats ``lineups[g % len(lineups)]``), each cut
     every ``every`` decisions, the first cut after ``1 + g % every`` (so that the cuts of the games
     together cover every decision of a game), at most ``cap`` cuts a game. Game ``lo + i``'s cut
@@ -28,6 +28,9 @@ def record_positions(start, to_move, play_out, outcome, evaluate, features, ctx,
     and of ``hand`` (points, seats: the game's hand-written ``evaluate`` there, its baseline);
     ``final[i]``: each seat's share of the win at the end (1, 1/k for a k-way shared win, 0; all 0
     for a game with no winner); ``n_points[i]``: its cuts."""
+    # the block's inputs and its outputs come as two tuples: a game's entry point passes them on whole
+    lineups, slot_strategy, slot_params, seed, lo, hi, every, cap = block
+    feats, hand, final, n_points = out
     players = final.shape[1]
     n_lineups = lineups.shape[0]
     n_params = slot_params.shape[1]

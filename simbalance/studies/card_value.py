@@ -153,19 +153,21 @@ class _CardJob(KernelJob):
         self.width = len(want) + 64  # a card valued per copy held (captain-future's kinds) may come more than once
 
     def __call__(self, lo: int, hi: int) -> dict[str, np.ndarray]:
-        from simbalance.players.card_value_nb import value_cards
+        from simbalance.players import card_value_nb, game_kernel
 
         engine, ctx = self.kernel_inputs()
         res, swap, m, width = engine.resumable, engine.card_swap, hi - lo, self.width
+        value_cards = game_kernel(swap.value_cards, card_value_nb.value_cards, {
+            "start": res.start, "play_out": res.play_out, "to_move": res.to_move, "clone": res.clone,
+            "held": swap.held, "swap": swap.swap, "rekey": swap.rekey, "outcome": swap.outcome})
         out = {key: np.zeros(m, np.int64) for key in ("length", "decision", "mover", "n")}
         part = {"seat": np.zeros((m, width), np.int64), "card": np.zeros((m, width), np.int64),
                 "in": np.full((m, width), -1, np.int64), "diff": np.zeros((m, width), np.float64),
                 "ok": np.zeros((m, width), np.int64)}
-        value_cards(res.start, res.play_out, res.to_move, res.clone, swap.held, swap.swap, swap.rekey, swap.outcome,
-                    ctx, res.new_state(ctx), self.seats, self.strategy, self.params, np.uint64(self.seed),
-                    np.int64(lo), np.int64(hi), self.phase_codes[lo:hi], np.int64(self.playouts), self.want,
-                    np.zeros(width, np.int64), out["length"], out["decision"], out["mover"], part["seat"],
-                    part["card"], part["in"], part["diff"], part["ok"], out["n"])
+        block = (self.seats, self.strategy, self.params, np.uint64(self.seed), np.int64(lo), np.int64(hi),
+                 self.phase_codes[lo:hi], np.int64(self.playouts), self.want, np.zeros(width, np.int64))
+        value_cards(ctx, res.new_state(ctx), block, (out["length"], out["decision"], out["mover"], part["seat"],
+                                                     part["card"], part["in"], part["diff"], part["ok"], out["n"]))
         used = (np.arange(width)[None, :] < out["n"][:, None]) & (part["ok"] > 0)
         rows, cols = np.nonzero(used)
         return {**out, "pair_state": (rows + lo).astype(np.int64), **{key: part[key][rows, cols] for key in part}}
@@ -181,20 +183,23 @@ class _DecisionJob(KernelJob):
         self.phase_codes, self.playouts = phase_codes, playouts
 
     def __call__(self, lo: int, hi: int) -> dict[str, np.ndarray]:
-        from simbalance.players.card_value_nb import value_decisions
+        from simbalance.players import card_value_nb, game_kernel
 
         engine, ctx = self.kernel_inputs()
         res, search, swap, m = engine.resumable, engine.search, engine.card_swap, hi - lo
+        value_decisions = game_kernel(swap.value_decisions, card_value_nb.value_decisions, {
+            "start": res.start, "play_out": res.play_out, "to_move": res.to_move,
+            "legal_options": res.legal_options, "apply_option": res.apply_option, "clone": res.clone,
+            "determinize": search.determinize, "outcome": swap.outcome, "option_kind": swap.option_kind})
         kinds = len(swap.decision_kinds)
         n_options = res.max_options(ctx)
         out = {"mover": np.zeros(m, np.int64), "options": np.zeros((m, kinds), np.int64),
                "best": np.zeros((m, kinds)), "worst": np.zeros((m, kinds)), "split": np.zeros((m, kinds))}
-        value_decisions(res.start, res.play_out, res.to_move, res.legal_options, res.apply_option, res.clone,
-                        search.determinize, swap.outcome, swap.option_kind, ctx, res.new_state(ctx), self.seats,
-                        self.strategy, self.params, np.uint64(self.seed), np.int64(lo), np.int64(hi),
-                        self.phase_codes[lo:hi], np.int64(self.playouts), np.int64(OPTION_CAP),
-                        np.zeros(n_options, np.int64), np.zeros(n_options, np.int64), out["mover"], out["options"],
-                        out["best"], out["worst"], out["split"])
+        block = (self.seats, self.strategy, self.params, np.uint64(self.seed), np.int64(lo), np.int64(hi),
+                 self.phase_codes[lo:hi], np.int64(self.playouts), np.int64(OPTION_CAP),
+                 np.zeros(n_options, np.int64), np.zeros(n_options, np.int64))
+        value_decisions(ctx, res.new_state(ctx), block,
+                        (out["mover"], out["options"], out["best"], out["worst"], out["split"]))
         return out
 
 

@@ -221,18 +221,20 @@ class _RecordJob(KernelJob):
         self.every = every
 
     def __call__(self, lo: int, hi: int) -> dict[str, np.ndarray]:
-        from simbalance.players.fit_eval_nb import record_positions
+        from simbalance.players import fit_eval_nb, game_kernel
 
         engine, ctx = self.kernel_inputs()
         res, search = engine.resumable, engine.search
+        record_positions = game_kernel(search.record_positions, fit_eval_nb.record_positions, {
+            "start": res.start, "to_move": res.to_move, "play_out": res.play_out, "outcome": search.outcome,
+            "evaluate": search.evaluate, "features": search.features})
         m, players, n_feat = hi - lo, self.seats.shape[1], len(search.feature_names)
         out = {"feats": np.zeros((m * CUTS_CAP, players, n_feat), np.float64),
                "hand": np.zeros((m * CUTS_CAP, players), np.float64), "final": np.zeros((m, players), np.float64),
                "n_points": np.zeros(m, np.int64)}
-        record_positions(res.start, res.to_move, res.play_out, search.outcome, search.evaluate, search.features,
-                         ctx, res.new_state(ctx), self.seats, self.strategy, self.params, np.uint64(self.seed),
-                         np.int64(lo), np.int64(hi), np.int64(self.every), np.int64(CUTS_CAP), out["feats"],
-                         out["hand"], out["final"], out["n_points"])
+        block = (self.seats, self.strategy, self.params, np.uint64(self.seed), np.int64(lo), np.int64(hi),
+                 np.int64(self.every), np.int64(CUTS_CAP))
+        record_positions(ctx, res.new_state(ctx), block, (out["feats"], out["hand"], out["final"], out["n_points"]))
         # each game's cuts only (a game has n_points of its CUTS_CAP rows): a checkpoint and the
         # fit hold the positions, not the empty rows
         cut = (np.arange(CUTS_CAP)[None, :] < out["n_points"][:, None]).ravel()

@@ -23,7 +23,7 @@ under one more player model, the metagame (MetaGame): the population's compositi
 candidate's rules, a payoff table (studies/meta.play_table) per block, in the same Holm family.
 
 The budget bounds the search (step 2); the verification's cost is estimated from today's runs and
-kept aside. Ctrl-C (KeyboardInterrupt, or a ``stop`` that ends a run with RunInterrupted) keeps what
+kept aside. Ctrl-C (KeyboardInterrupt, or ``core/study.stop_requested`` ending a run with RunInterrupted) keeps what
 is known: the result is marked interrupted, its changes unverified where so.
 """
 
@@ -34,6 +34,7 @@ import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -88,18 +89,19 @@ from simbalance.core.lineup import all_strategies
 from simbalance.core.plan import MAX_BUDGET, check_whole
 from simbalance.core.rng import derive_seed
 from simbalance.core.runner import MAX_GAMES, ProgressFactory
-from simbalance.core.study import Study
+from simbalance.core.study import Study, StudyParams, option, stop_requested
 from simbalance.studies.compare import ComparisonResult, same_games
 from simbalance.studies.meta import MetaParams, composition_plan, play_table
 from simbalance.studies.meta import population as meta_population
 from simbalance.studies.race import Entry, Race
 from simbalance.studies.run import OneDisplay, SimulationResult, play, run_command
-from simbalance.studies.settings import RunSettings
+from simbalance.studies.settings import RunSettings, api_entry
 
 STAGE_MOST = 400  # candidates of one stage at the most: a larger stage grows from the last stage's best
 SEARCH_FIRST = 200  # an expensive model's first block of games on a change (then doubling, up to search_n)
 SKIPPED_SHOWN = 5  # refused candidates named in solution.json (all are counted)
 DEFAULT_BUDGET_S = 20 * 60
+SEARCH_PLAYER = "mcts"  # the search player of the default models (mcts@search_budget)
 MARGIN = 1.25  # the verification's measured cost is kept aside with this margin (a loaded machine slows down)
 
 
@@ -636,59 +638,99 @@ def player_models(plan, models: Any, strategies: Any, rotate: bool, search: str,
     return out
 
 
-def solve(
-    game: str | RunSettings,
-    targets: list[str] | dict | None = None,
-    knobs: list[str] | dict | None = None,
-    *,
-    budget: str | float | None = None,
-    strategies: list[str] | str | None = None,
-    rotate: bool = False,
-    verify_n: int = 100_000,
-    start_n: int = 400,
-    answers: int = 3,
-    max_keys: int = 3,
-    models: bool | str | list[str] | None = None,
-    keep: list[str] | str | None = None,
-    search: str = "mcts",
-    search_budget: int = 32,
-    search_n: int = 3000,
-    card_values: Any = None,
-    population: list[str] | str | None = None,
-    target_matrix: str | None = None,
-    meta_n: int = META_N,
-    stop=None,
-    progress: ProgressFactory | None = None,
-    **settings: Any,
-) -> SolveResult:
-    """Search the knobs for the smallest changes that meet every target under every player model
-    (module docstring).
+@dataclass(frozen=True)
+class SolveParams(StudyParams):
+    """What a solve searches and verifies beyond the settings every study shares
+    (studies/settings.RunSettings), declared once: the command's options (cli/solve_cmd.py shows the
+    result) and the API's keywords (``simbalance.api.solve``) come from these fields, in this order,
+    and ``check`` is the one check of each value that needs no game (the rest, which reads the
+    game's config, in ``play_solve`` before any game).
 
-    ``targets``: ``["balance=0.97:1", "length_median=55:65"]`` (the CLI's ``--target``) or
-    ``{"balance": (0.97, 1)}``; None: the config's ``[targets]``. ``knobs``: ``["ships.4=24:36",
+    ``targets``: ``["balance=0.97:1", "length_median=55:65"]`` (``--target``) or ``{"balance": (0.97,
+    1)}``; None: the config's ``[targets]``. ``knobs``: ``["ships.4=24:36",
     "rules.call_timing=after_discard,before_draw", "rules.take_back", "variant=take-back"]``
-    (``--knob``) or ``{"ships.4": (24, 36), "rules.call_timing": ["after_discard", "before_draw"],
-    "variant": ["take-back"]}`` (a ``[knobs]`` table's form); None: the config's ``[knobs]``. ``models``: the
-    player models (player_models; ``"aggressor"``: that one alone, today's one-model solve).
-    ``keep``: ``["ties=0.02", "length_median=2"]``: metrics held near today's value under each
-    model, tested like targets. ``budget``: the
-    search's time (``"20m"``, seconds). ``card_values``: a card-value result of the game
-    (``simbalance.card_value(...)``, its card_value.json's path or contents): the deck knobs of the
-    cards worth most are tried first (analysis/solve.order_by_card_values). ``stop``: a callable asked between chunks (the CLI's Ctrl-C).
-    ``targets`` may hold ``dominance=LO:HI`` and ``target_matrix`` a designer's target win-rate matrix
-    (analysis/meta.read_target_matrix): both are read from the metagame played on each candidate's
-    rules by ``population`` (default: the game's heuristics and presets, as `simbalance meta`),
-    ``meta_n`` games per composition in a verification (MetaGame; docs/solve.md, "The metagame").
-    The settings (studies/settings.RunSettings) apply to every run."""
+    (``--knob``) or a ``[knobs]`` table's form (``{"ships.4": (24, 36), "variant": ["take-back"]}``);
+    None: the config's ``[knobs]``. ``models``: the player models (player_models; ``"aggressor"``:
+    that one alone; False: the run's lineup alone). ``keep``: ``["ties=0.02", "length_median=2"]``.
+    ``budget``: the search's time (``"20m"``, seconds). ``card_values``: a card-value result of the
+    game (``simbalance.card_value(...)``, its card_value.json's path or contents). ``dominance=LO:HI``
+    among the targets and ``target_matrix`` read the metagame of ``population`` on each candidate's
+    rules, ``meta_n`` games per composition in a verification (MetaGame; docs/solve.md)."""
+
+    targets: list[str] | dict | None = option(None, kind=list, flag="--target", positional=True, help=(
+        "METRIC=LO:HI, e.g. balance=0.97:1 or length_median=55:65 (repeatable; default: the config's \\[targets]). "
+        "Metrics: balance, first_player_advantage, length_median, length_mean, ties, timeouts, stalemates, "
+        "win_rate_seat_K, dominance (the best strategy's margin over an even field of --population, from the "
+        "metagame on the candidate's rules)."))
+    target_matrix: str | None = option(None, help=(
+        "A designer's target win-rate matrix between named strategies (TAG form): a .json or .toml with strategies, "
+        "target (rows: the row's strategy alone in a field of the column's; null/nan: no target) and tolerance, or a "
+        "CSV strategy,field,target,tolerance. Meets when every cell's interval lies within its tolerance."))
+    population: list[str] | str | None = option(None, help=(
+        "The metagame's strategies for dominance and --target-matrix, comma-separated (default: the game's "
+        "heuristics and presets, as `simbalance meta`)."))
+    meta_n: int = option(META_N, count=True, help="Games per composition of the metagame in a verification (the "
+                         "search's blocks play in proportion).")
+    knobs: list[str] | dict | None = option(None, kind=list, flag="--knob", positional=True, help=(
+        "What the search may change (repeatable; default: the config's \\[knobs]): a number KEY=LO:HI or "
+        "KEY=LO:HI:STEP (ships.4=24:36), a choice KEY=A,B (rules.call_timing=after_discard,before_draw), a "
+        "true/false rule KEY=true,false or just KEY, the game's variant files variant=NAME,NAME or just variant."))
+    budget: str | float = option("20m", help="Time for the whole solve: 20m, 90s, 1h (the search stops early enough "
+                                 "to leave the verification its estimated time).")
+    strategies: list[str] | str | None = option(None, help="Strategy per seat, comma-separated.")
+    rotate: bool = option(False, kind=bool, help="Play every seat permutation of the strategies.")
+    verify_n: int = option(100_000, count=True, shown="1e5", help="Games of each verification on a fresh seed "
+                           "(today's rules and each answer).")
+    start_n: int = option(400, count=True, help="Games per candidate in the search's first rung (doubled at each "
+                          "rung).")
+    answers: int = option(3, kind=int, help="How many of the smallest changes found are verified.")
+    max_keys: int = option(3, kind=int, help="Change at most this many knobs at once.")
+    models: bool | str | list[str] | None = option(None, help=(
+        "The player models a change must meet every target under, comma-separated, each at every seat: heuristics, "
+        "presets, a search player at a budget (mcts@32). Default: each of the game's heuristics but random, and "
+        "mcts@SEARCH_BUDGET. --models aggressor: that one alone."))
+    keep: list[str] | str | None = option(None, kind=list, help=(
+        "METRIC or METRIC=TOL: hold another metric within TOL of today's value, tested like a target (repeatable), "
+        "e.g. ties=0.02 or length_median=2 (default TOL: 2 points for a share, 10% for a length)."))
+    search_budget: int = option(32, kind=int, help="The search player's budget (mcts iterations) in the default "
+                                "models.")
+    search_n: int = option(3000, count=True, help=(
+        "The most games of a search player model on a change that meets under the heuristics (and on today's "
+        "rules): blocks of 200, doubling, until it is settled there."))
+    card_values: Any = option(None, kind=Path, help=(
+        "A card_value.json (or its folder) from `simbalance card-value GAME`: the deck knobs of the cards worth "
+        "most are tried first."))
+
+    def check(self) -> None:
+        parse_budget(self.budget)
+        set_ = lambda name, value: object.__setattr__(self, name, value)  # noqa: E731 (a frozen dataclass)
+        set_("verify_n", check_whole("--verify-n", self.verify_n, 100, MAX_GAMES))
+        set_("start_n", check_whole("--start-n", self.start_n, 10, MAX_GAMES))
+        set_("answers", check_whole("--answers", self.answers, 1, 20))
+        set_("max_keys", check_whole("--max-keys", self.max_keys, 1, 4))
+        set_("search_n", check_whole("--search-n", self.search_n, 10, MAX_GAMES))
+        set_("search_budget", check_whole("--search-budget", self.search_budget, 1, MAX_BUDGET))
+
+    @property
+    def budget_s(self) -> float:
+        return parse_budget(self.budget)
+
+
+def play_solve(settings: RunSettings, params: SolveParams, progress: ProgressFactory | None) -> SolveResult:
+    """Search the knobs for the smallest changes that meet every target under every player model
+    (module docstring), with ``settings`` applying to every run. Asks ``core/study.stop_requested``
+    between chunks (the command's Ctrl-C; from Python ``with stopping(fn): ...``): a stop keeps what
+    is known (``SolveResult.interrupted``), or, before today's rules are known, raises RunInterrupted."""
     started = time.perf_counter()
-    settings = RunSettings.of(game, **settings)
-    budget_s = parse_budget(budget)
-    verify_n = check_whole("--verify-n", verify_n, 100, MAX_GAMES)
-    start_n = check_whole("--start-n", start_n, 10, MAX_GAMES)
-    answers = check_whole("--answers", answers, 1, 20)
-    max_keys = check_whole("--max-keys", max_keys, 1, 4)
-    search_n = check_whole("--search-n", search_n, 10, MAX_GAMES)
-    search_budget = check_whole("--search-budget", search_budget, 1, MAX_BUDGET)
+    targets, knobs, target_matrix, population, meta_n = (params.targets, params.knobs, params.target_matrix,
+                                                         params.population, params.meta_n)
+    strategies, rotate, models, keep, card_values = (params.strategies, params.rotate, params.models, params.keep,
+                                                     params.card_values)
+    verify_n, start_n, answers, max_keys, search_n, search_budget = (
+        params.verify_n, params.start_n, params.answers, params.max_keys, params.search_n, params.search_budget)
+    budget_s = params.budget_s
+    search = SEARCH_PLAYER
+    stop = stop_requested
     run = dict(strategies=strategies, rotate=rotate)
     verify_seed = derive_seed(settings.seed, "solve verify")
     base_plan = settings.but(seed=verify_seed).plan(verify_n, **run)
@@ -1263,5 +1305,15 @@ def _comparison(today: SimulationResult, arms: dict[str, SimulationResult], answ
 
 
 # The contract (core/study.py): the command is still written by hand (not yet on declared params).
-STUDY = Study("solve", rank=40, command="simbalance.cli.solve_cmd:solve", api=solve,
+# The contract (core/study.py): the options and the API entry come from SolveParams; the command's
+# steps are its own (cli/solve_cmd.solve_steps): a Ctrl-C keeps what the race knows and writes its page.
+STUDY = Study("solve", rank=40, params=SolveParams, run=play_solve, steps="simbalance.cli.solve_cmd:solve_steps",
+              stoppable=True, page="solve.html", out_help="Output folder (default: reports/solve-<game>-<time>).",
+              summary=(
+                  "Search the game's knobs for the smallest change that meets every target with 95% confidence:\n"
+                  "fewest knobs first, then the least distance from today's values; cheap evaluations first (few\n"
+                  "games per candidate, more for the promising, the same games for every candidate); the few\n"
+                  "smallest verified on fresh games, with every other metric's change and the findings; the chosen\n"
+                  "one under other players. Ctrl-C keeps what is known."),
               example=('find-dr-evil', '--knob', 'rules.first_card_to=0:3', '--budget', '10m'))
+solve = api_entry(STUDY)

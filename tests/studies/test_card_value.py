@@ -280,10 +280,12 @@ def test_sigterm_keeps_the_blocks_and_the_same_command_again_writes_the_uninterr
 
     cache, out = tmp_path / "cache", tmp_path / "cv"
     env = dict(os.environ, SIMBALANCE_CACHE_DIR=str(cache))
-    # 3 x 100,000 states: long enough to outlast the first save (core/blocks.CHECKPOINT_AFTER_S) on a
-    # fast machine; at 3 x 30,000 a fresh clone's CI finished the job before any block was saved
+    # 3 x 100,000 states at 4 play-outs each: long enough to outlast the first save
+    # (core/blocks.CHECKPOINT_AFTER_S) on a fast machine; at 3 x 30,000 a fresh clone's CI finished the
+    # job before any block was saved, and at 1 play-out so did a warm process once the card kernel was
+    # loaded from numba's cache rather than compiled (issue 56)
     cmd = [sys.executable, "-m", "simbalance.cli.main", "card-value", "find-dr-evil", "--states", "100000",
-           "--playouts", "1", "--decisions", "0", "--observe", "0", "--threads", "1", "--seed", "2", "--out", str(out)]
+           "--playouts", "4", "--decisions", "0", "--observe", "0", "--threads", "1", "--seed", "2", "--out", str(out)]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     deadline = time.time() + 120
     while not list(cache.glob("blocks/*/part-*.npz")) and time.time() < deadline and proc.poll() is None:
@@ -296,7 +298,7 @@ def test_sigterm_keeps_the_blocks_and_the_same_command_again_writes_the_uninterr
     assert again.returncode == 0, again.stderr
     assert not list(cache.glob("blocks/*"))  # done: the blocks are removed, their folder too
     written = json.loads((out / "card_value.json").read_text())["values"]
-    whole = card_value("find-dr-evil", states=100000, playouts=1, decisions=0, observe=0, threads=1, seed=2)
+    whole = card_value("find-dr-evil", states=100000, playouts=4, decisions=0, observe=0, threads=1, seed=2)
     from simbalance.analysis.metrics import json_records
 
     assert written == json.loads(json.dumps(json_records(whole.values)))

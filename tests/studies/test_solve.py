@@ -351,6 +351,39 @@ def test_the_command_interrupted_writes_what_it_knows_and_exits_130(duel, tmp_pa
     assert solution["interrupted"] and len(solution["candidates"]) == 4
 
 
+def test_the_command_s_stop_in_the_race_writes_what_it_knows_and_exits_130(duel, tmp_path, monkeypatch):
+    """The command's Ctrl-C handler (cli/interrupts.interruptible: a flag, not a KeyboardInterrupt)
+    raised in the race's second round: solve's runs ask it (core/study.stop_requested, given by the
+    command's steps through ``stopping``), and what the race knows is written, exit 130."""
+    import contextlib
+
+    import simbalance.cli.interrupts as interrupts
+    import simbalance.cli.terminal as terminal
+
+    asked = {"stop": False}
+
+    class Watching:
+        def __init__(self, label):
+            asked["stop"] = asked["stop"] or "round 2" in label
+
+        def __call__(self, done, total, seconds):
+            pass
+
+    @contextlib.contextmanager
+    def ctrl_c_in_round_two(aborted=""):
+        yield lambda: asked["stop"]
+
+    monkeypatch.setattr(terminal, "RichProgress", Watching)
+    monkeypatch.setattr(interrupts, "interruptible", ctrl_c_in_round_two)
+    out = tmp_path / "solve"
+    res = runner.invoke(app, ["solve", duel, "--target", "balance=0.97:1", "--verify-n", "2e4", "--start-n", "400",
+                              "--threads", "1", "--out", str(out)])
+    assert asked["stop"] and res.exit_code == 130, res.output
+    assert "interrupted: the page and solution.json hold what was known" in res.stderr
+    solution = json.loads((out / "solution.json").read_text())
+    assert solution["interrupted"] and not solution["verified"] and (out / "solve.html").exists()
+
+
 def test_card_values_put_the_deck_knobs_of_the_cards_worth_most_first():
     """Issue 40 item 5: card-value's priority orders the deck knobs (the counts of the cards worth
     most first, then every other knob in its own order); a rule key names no card."""

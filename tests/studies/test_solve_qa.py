@@ -92,6 +92,7 @@ def test_ctrl_c_during_todays_verification_says_how_many_games_were_played(rule_
     after 0 of N games" whatever was played (studies/solve.py raises RunInterrupted(0, verify_n));
     a designer who waited minutes is told nothing had run. The count must be the games played."""
     from simbalance.core.errors import RunInterrupted
+    from simbalance.core.study import stopping
 
     seen = {"done": 0}
 
@@ -101,9 +102,9 @@ def test_ctrl_c_during_todays_verification_says_how_many_games_were_played(rule_
                 seen["done"] = done
         return show
 
-    with pytest.raises(RunInterrupted) as stopped:
+    with pytest.raises(RunInterrupted) as stopped, stopping(lambda: seen["done"] > 0):  # the API's stop
         simbalance.solve(rule_duel, ["balance=0.97:1"], ["compensation.points.2=0:4"], verify_n=400_000, seed=1,
-                         threads=1, models="random", progress=progress, stop=lambda: seen["done"] > 0)
+                         threads=1, models="random", progress=progress)
     assert seen["done"] > 0
     assert stopped.value.games_done >= seen["done"], str(stopped.value)
 

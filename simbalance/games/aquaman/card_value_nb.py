@@ -18,7 +18,13 @@ from numba import njit
 
 from simbalance.core.rng import next_u64
 from simbalance.core.rng import randint
-from simbalance.games.aquaman.search_nb import outcome  # noqa: F401  (part of the hooks)
+from simbalance.games.aquaman.play_nb import apply_option
+from simbalance.games.aquaman.play_nb import legal_options
+from simbalance.games.aquaman.play_nb import play_out
+from simbalance.games.aquaman.play_nb import start
+from simbalance.games.aquaman.play_nb import to_move
+from simbalance.games.aquaman.search_nb import determinize
+from simbalance.games.aquaman.search_nb import outcome
 from simbalance.games.aquaman.state_nb import C_DECISION
 from simbalance.games.aquaman.state_nb import C_DECK
 from simbalance.games.aquaman.state_nb import C_DISC
@@ -36,6 +42,9 @@ from simbalance.games.aquaman.state_nb import K_KNOWN
 from simbalance.games.aquaman.state_nb import R_PLAYERS
 from simbalance.games.aquaman.state_nb import V_HAND_N
 from simbalance.games.aquaman.state_nb import V_SUIT
+from simbalance.games.aquaman.state_nb import clone
+from simbalance.players.card_value_nb import value_cards as generic_value_cards
+from simbalance.players.card_value_nb import value_decisions as generic_value_decisions
 
 HOLDING = "in the seat's hand"
 SWAPPED = ("the card changes places with a card drawn uniformly among those the seat cannot place (the others' hand "
@@ -151,3 +160,20 @@ def zones(G, S, out):
 def option_kind(G, S, option):
     """The pending decision (state_nb.D_*, named in DECISION_KINDS), every option's; -1 once over."""
     return S.ctr[C_DECISION]
+
+
+# ---------------------------------------------------------------- the card-value kernels, cached
+
+
+@njit(cache=True, nogil=True)
+def value_cards(ctx, state, block, out):
+    """players/card_value_nb.value_cards with this game's steps named once: numba caches this call
+    (not the generic kernel called from Python with the steps as arguments)."""
+    generic_value_cards(start, play_out, to_move, clone, held, swap, rekey, outcome, ctx, state, block, out)
+
+
+@njit(cache=True, nogil=True)
+def value_decisions(ctx, state, block, out):
+    """players/card_value_nb.value_decisions with this game's steps named once (cached, as value_cards)."""
+    generic_value_decisions(start, play_out, to_move, legal_options, apply_option, clone, determinize, outcome, option_kind, ctx, state,
+                            block, out)

@@ -17,7 +17,13 @@ from numba import njit
 
 from simbalance.core.rng import next_u64
 from simbalance.core.rng import randint
-from simbalance.games.captain_action.search_nb import outcome  # noqa: F401  (part of the hooks)
+from simbalance.games.captain_action.play_nb import apply_option
+from simbalance.games.captain_action.play_nb import legal_options
+from simbalance.games.captain_action.play_nb import play_out
+from simbalance.games.captain_action.play_nb import start
+from simbalance.games.captain_action.play_nb import to_move
+from simbalance.games.captain_action.search_nb import determinize
+from simbalance.games.captain_action.search_nb import outcome
 from simbalance.games.captain_action.state_nb import G_HAND
 from simbalance.games.captain_action.state_nb import G_PLAYERS
 from simbalance.games.captain_action.state_nb import PH_CALL_AFTER
@@ -30,6 +36,9 @@ from simbalance.games.captain_action.state_nb import V_KNOWN
 from simbalance.games.captain_action.state_nb import V_PHASE
 from simbalance.games.captain_action.state_nb import V_PILE_N
 from simbalance.games.captain_action.state_nb import V_SEAT
+from simbalance.games.captain_action.state_nb import clone
+from simbalance.players.card_value_nb import value_cards as generic_value_cards
+from simbalance.players.card_value_nb import value_decisions as generic_value_decisions
 
 HOLDING = "among the hand's cards (hand_size of them; a card just drawn counts once kept)"
 SWAPPED = ("the card changes places with a card drawn uniformly among those the seat cannot see: the others' hand "
@@ -134,3 +143,20 @@ def option_kind(ctx, state, option):
     if phase == PH_CALL_AFTER or phase == PH_CALL_BEFORE:
         return 2
     return -1
+
+
+# ---------------------------------------------------------------- the card-value kernels, cached
+
+
+@njit(cache=True, nogil=True)
+def value_cards(ctx, state, block, out):
+    """players/card_value_nb.value_cards with this game's steps named once: numba caches this call
+    (not the generic kernel called from Python with the steps as arguments)."""
+    generic_value_cards(start, play_out, to_move, clone, held, swap, rekey, outcome, ctx, state, block, out)
+
+
+@njit(cache=True, nogil=True)
+def value_decisions(ctx, state, block, out):
+    """players/card_value_nb.value_decisions with this game's steps named once (cached, as value_cards)."""
+    generic_value_decisions(start, play_out, to_move, legal_options, apply_option, clone, determinize, outcome, option_kind, ctx, state,
+                            block, out)

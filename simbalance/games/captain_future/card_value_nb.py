@@ -16,7 +16,13 @@ from simbalance.core.rng import next_u64
 from simbalance.core.rng import randint
 from simbalance.games.captain_future.board import EVENT_NAMES
 from simbalance.games.captain_future.board import parse_map
-from simbalance.games.captain_future.search_nb import outcome  # noqa: F401  (part of the hooks)
+from simbalance.games.captain_future.play_nb import apply_option
+from simbalance.games.captain_future.play_nb import legal_options
+from simbalance.games.captain_future.play_nb import play_out
+from simbalance.games.captain_future.play_nb import start
+from simbalance.games.captain_future.play_nb import to_move
+from simbalance.games.captain_future.search_nb import determinize
+from simbalance.games.captain_future.search_nb import outcome
 from simbalance.games.captain_future.state_nb import HAND_N
 from simbalance.games.captain_future.state_nb import HANDS
 from simbalance.games.captain_future.state_nb import MK
@@ -32,6 +38,9 @@ from simbalance.games.captain_future.state_nb import PH_SLOT
 from simbalance.games.captain_future.state_nb import PHASE
 from simbalance.games.captain_future.state_nb import PLAYERS
 from simbalance.games.captain_future.state_nb import STACK
+from simbalance.games.captain_future.state_nb import clone
+from simbalance.players.card_value_nb import value_cards as generic_value_cards
+from simbalance.players.card_value_nb import value_decisions as generic_value_decisions
 
 HOLDING = "one of its kind in the seat's hand (the engine tells cards apart by kind)"
 SWAPPED = ("one card of the kind changes places with a card drawn uniformly among those the seat cannot see: every "
@@ -126,3 +135,20 @@ def option_kind(ctx, state, option):
     if phase == PH_EVENT_AFTER:
         return 5
     return -1
+
+
+# ---------------------------------------------------------------- the card-value kernels, cached
+
+
+@njit(cache=True, nogil=True)
+def value_cards(ctx, state, block, out):
+    """players/card_value_nb.value_cards with this game's steps named once: numba caches this call
+    (not the generic kernel called from Python with the steps as arguments)."""
+    generic_value_cards(start, play_out, to_move, clone, held, swap, rekey, outcome, ctx, state, block, out)
+
+
+@njit(cache=True, nogil=True)
+def value_decisions(ctx, state, block, out):
+    """players/card_value_nb.value_decisions with this game's steps named once (cached, as value_cards)."""
+    generic_value_decisions(start, play_out, to_move, legal_options, apply_option, clone, determinize, outcome, option_kind, ctx, state,
+                            block, out)

@@ -166,6 +166,7 @@ from simbalance.players.common_nb import P_MCTS_ROLLOUT
 from simbalance.players.common_nb import is_legal
 from simbalance.players.common_nb import new_search
 from simbalance.players.common_nb import search_capacity
+from simbalance.players.fit_eval_nb import record_positions as generic_record_positions
 from simbalance.players.search_nb import search
 
 # ---- the replay's event log: what a step did, from a snapshot taken before it ----------------------
@@ -725,6 +726,13 @@ def search_option(ctx, state, seat_sid, seat_prm, seed, game, decision, search_s
     the options it weighs: search_nb.search_options)."""
     return search(to_move, search_options, apply_option, play_out, determinize, outcome, evaluate, features, policy,
                   observe, ctx, state, seat_sid, seat_prm, seed, game, decision, search_scratch)
+
+
+@njit(cache=True, nogil=True)
+def record_positions(ctx, state, block, out):
+    """``simbalance fit-eval``'s recording kernel (players/fit_eval_nb.record_positions) with this
+    game's steps named once: numba caches this call, not the generic kernel called from Python."""
+    generic_record_positions(start, to_move, play_out, outcome, evaluate, features, ctx, state, block, out)
 
 
 @njit(cache=True)

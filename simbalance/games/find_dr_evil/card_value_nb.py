@@ -16,12 +16,17 @@ from numba import njit
 from simbalance.core.records import END_WIN
 from simbalance.core.rng import next_u64
 from simbalance.core.rng import randint
+from simbalance.games.find_dr_evil.play_nb import play_out
+from simbalance.games.find_dr_evil.play_nb import start
+from simbalance.games.find_dr_evil.play_nb import to_move
 from simbalance.games.find_dr_evil.state_nb import END
 from simbalance.games.find_dr_evil.state_nb import S_COUNT
 from simbalance.games.find_dr_evil.state_nb import S_HAND
 from simbalance.games.find_dr_evil.state_nb import S_RNG
 from simbalance.games.find_dr_evil.state_nb import S_SLOT
 from simbalance.games.find_dr_evil.state_nb import WINNER
+from simbalance.games.find_dr_evil.state_nb import clone
+from simbalance.players.card_value_nb import value_cards as generic_value_cards
 
 HOLDING = "in the seat's hand"
 SWAPPED = ("the card changes places with a card of another seat's hand (all hidden from the seat), drawn uniformly "
@@ -113,3 +118,13 @@ def zones(ctx, state, out):
 def option_kind(ctx, state, option):
     """Every option is a pick."""
     return 0
+
+
+# ---------------------------------------------------------------- the card-value kernels, cached
+
+
+@njit(cache=True, nogil=True)
+def value_cards(ctx, state, block, out):
+    """players/card_value_nb.value_cards with this game's steps named once: numba caches this call
+    (not the generic kernel called from Python with the steps as arguments)."""
+    generic_value_cards(start, play_out, to_move, clone, held, swap, rekey, outcome, ctx, state, block, out)

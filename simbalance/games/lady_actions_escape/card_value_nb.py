@@ -17,8 +17,14 @@ from numba import njit
 from simbalance.core.bits import lowest_bit
 from simbalance.core.rng import next_u64
 from simbalance.core.rng import randint
+from simbalance.games.lady_actions_escape.play_nb import apply_option
+from simbalance.games.lady_actions_escape.play_nb import legal_options
+from simbalance.games.lady_actions_escape.play_nb import play_out
+from simbalance.games.lady_actions_escape.play_nb import start
+from simbalance.games.lady_actions_escape.play_nb import to_move
 from simbalance.games.lady_actions_escape.rules_nb import playable
-from simbalance.games.lady_actions_escape.search_nb import outcome  # noqa: F401  (part of the hooks)
+from simbalance.games.lady_actions_escape.search_nb import determinize
+from simbalance.games.lady_actions_escape.search_nb import outcome
 from simbalance.games.lady_actions_escape.state_nb import DISC_N
 from simbalance.games.lady_actions_escape.state_nb import DRAW
 from simbalance.games.lady_actions_escape.state_nb import DRAW_N
@@ -32,6 +38,9 @@ from simbalance.games.lady_actions_escape.state_nb import PHASE_NAME
 from simbalance.games.lady_actions_escape.state_nb import PHASE_PLAY
 from simbalance.games.lady_actions_escape.state_nb import SEAT
 from simbalance.games.lady_actions_escape.state_nb import TURN
+from simbalance.games.lady_actions_escape.state_nb import clone
+from simbalance.players.card_value_nb import value_cards as generic_value_cards
+from simbalance.players.card_value_nb import value_decisions as generic_value_decisions
 
 HOLDING = "in the seat's hand"
 SWAPPED = ("the card changes places with a card drawn uniformly among those the seat cannot see (the others' hands, "
@@ -139,3 +148,20 @@ def option_kind(ctx, state, option):
     if st[PHASE] == PHASE_PLAY:
         return 0 if st[TURN] == 1 else 1
     return -1
+
+
+# ---------------------------------------------------------------- the card-value kernels, cached
+
+
+@njit(cache=True, nogil=True)
+def value_cards(ctx, state, block, out):
+    """players/card_value_nb.value_cards with this game's steps named once: numba caches this call
+    (not the generic kernel called from Python with the steps as arguments)."""
+    generic_value_cards(start, play_out, to_move, clone, held, swap, rekey, outcome, ctx, state, block, out)
+
+
+@njit(cache=True, nogil=True)
+def value_decisions(ctx, state, block, out):
+    """players/card_value_nb.value_decisions with this game's steps named once (cached, as value_cards)."""
+    generic_value_decisions(start, play_out, to_move, legal_options, apply_option, clone, determinize, outcome, option_kind, ctx, state,
+                            block, out)

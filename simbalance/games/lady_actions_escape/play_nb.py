@@ -87,6 +87,7 @@ from simbalance.games.lady_actions_escape.validate_nb import broken_invariant
 from simbalance.players.common_nb import is_search
 from simbalance.players.common_nb import new_search
 from simbalance.players.common_nb import search_capacity
+from simbalance.players.fit_eval_nb import record_positions as generic_record_positions
 from simbalance.players.search_nb import search
 
 
@@ -302,6 +303,13 @@ def search_option(ctx, state, seat_sid, seat_prm, seed, game, decision, search_s
     time in NRT_incref/NRT_decref; an allocation added to the search would fail to compile here)."""
     return search(to_move, legal_options, apply_option, play_out, determinize, outcome, evaluate, features, policy,
                   observe, ctx, state, seat_sid, seat_prm, seed, game, decision, search_scratch)
+
+
+@njit(cache=True, nogil=True)
+def record_positions(ctx, state, block, out):
+    """``simbalance fit-eval``'s recording kernel (players/fit_eval_nb.record_positions) with this
+    game's steps named once: numba caches this call, not the generic kernel called from Python."""
+    generic_record_positions(start, to_move, play_out, outcome, evaluate, features, ctx, state, block, out)
 
 
 @njit(cache=True)
