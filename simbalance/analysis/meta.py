@@ -45,7 +45,7 @@ import numpy as np
 import pandas as pd
 
 from simbalance.analysis.findings import Finding, ci_text, ordered, pct, pp, severity
-from simbalance.analysis.stats import ALPHA, CELL, Interval, clustered_share, interval_test, normal_half
+from simbalance.analysis.stats import ALPHA, CELL, Interval, cleared, clustered_share, interval_test, normal_half
 from simbalance.core.errors import SimbalanceError
 
 BOOTSTRAP = 200  # resamples of the game indices
@@ -54,9 +54,22 @@ POPULATION = 50  # α-Rank's population size m (OpenSpiel's default)
 EQUILIBRIUM_TOL = 1e-5  # a mix is an equilibrium of the estimated table when no gain exceeds this
 DISTINCT = 0.02  # equilibria further apart than this (half the L1 distance) are different ones
 UNUSED = 1e-3  # a weight below this: the equilibrium does not use the strategy
+COPY_WITHIN = 0.10  # a copy is also bounded: every switch's interval within +-10 points (``copies_of``)
+LESS_THAN_THE_MIX = "wins less per seat than the mix itself"  # a gain against the mix cleared below 0
 
 
 # ---------------------------------------------------------------------------- the table
+
+
+def game_sums(rows: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """``rows @ weights.T``: each row (R, n) summed over the last axis with each set of weights (B, n)
+    or the one (n,), in one fixed order: numpy's own einsum loop, not BLAS. A BLAS product splits its
+    sums by its thread count, which is not ours to fix (OpenBLAS's threads differ between a plain run
+    and one whose Dask workers were started from it): the same seed must give the same numbers to the
+    last digit on every backend (issue 55 QA: meta.json differed at the 10th digit under Dask)."""
+    if weights.ndim == 1:
+        return np.einsum("rn,n->r", rows, weights, optimize=False)
+    return np.einsum("rn,bn->rb", rows, weights, optimize=False)
 
 
 def compositions(k: int, players: int) -> np.ndarray:
@@ -120,11 +133,22 @@ class MetaTable:
                          np.concatenate([self.seat_wins, other.seat_wins], axis=1),
                          np.concatenate([self.seat_strategy, other.seat_strategy], axis=1))
 
+    def without(self, drop: list[int]) -> MetaTable:
+        """The table of the population less the strategies ``drop``: the compositions none of them sit
+        in (every composition of the smaller population is one of them: nothing is estimated), the
+        seats' strategies renumbered."""
+        keep = [i for i in range(self.k) if i not in set(drop)]
+        rows = np.flatnonzero((self.counts[:, list(drop)] == 0).all(axis=1)) if drop else np.arange(len(self.counts))
+        renumber = np.full(self.k, -1, np.int64)
+        renumber[keep] = np.arange(len(keep))
+        return MetaTable(tuple(self.names[i] for i in keep), self.players, self.counts[rows][:, keep],
+                         self.wins[rows][:, keep], self.seat_wins[rows], renumber[self.seat_strategy[rows]])
+
     def payoffs(self, weights: np.ndarray | None = None) -> np.ndarray:
         """(C, K): each strategy's per-seat share in each composition (nan where absent); with
         ``weights`` (per game index), the weighted mean (a bootstrap resample)."""
         per_seat = self.per_seat()
-        mean = per_seat.mean(axis=1) if weights is None else per_seat @ weights / weights.sum()
+        mean = per_seat.mean(axis=1) if weights is None else game_sums(per_seat, weights) / weights.sum()
         out = mean.reshape(self.counts.shape)
         return np.where(self.counts > 0, out, np.nan)
 
@@ -176,7 +200,7 @@ def differences(table: MetaTable, first: list[tuple[int, int]], second: list[tup
 def linear_interval(table: MetaTable, coef: np.ndarray, alpha: float = ALPHA) -> Interval:
     """A linear function ``sum coef[c, i] u[c, i]`` of the payoffs, read game by game, with its
     normal interval (clustered by game index: the compositions share their deals)."""
-    values = coef.reshape(-1) @ table.per_seat()
+    values = game_sums(table.per_seat().T, coef.reshape(-1))
     est = float(values.mean())
     half = float(normal_half(values.std(ddof=1) / math.sqrt(table.n), alpha))
     return Interval(est, est - half, est + half)
@@ -220,16 +244,26 @@ class Fields:
         """``f(x)``: each strategy's expected per-seat share against a field drawn from ``x``."""
         return np.bincount(self.cell_i, self.probabilities(x) * u[self.cell_c, self.cell_i], minlength=self.k)
 
+    def jacobian(self, u: np.ndarray, x: np.ndarray) -> np.ndarray:
+        """(K, K): the derivative of ``f_i(x)`` in ``x_j`` (``_on_support``'s Newton steps)."""
+        out = np.zeros((self.k, self.k))
+        for j in range(self.k):
+            lowered = self.power.copy()  # d/dx_j x_j^p = p x_j^(p - 1); a term without x_j: 0 (its p)
+            lowered[:, j] = np.maximum(lowered[:, j] - 1, 0)
+            terms = self.coef * self.power[:, j] * np.prod(np.power(x[None, :], lowered), axis=1)
+            out[:, j] = np.bincount(self.cell_i, terms * u[self.cell_c, self.cell_i], minlength=self.k)
+        return out
+
     def gains(self, u: np.ndarray, x: np.ndarray) -> np.ndarray:
         f = self.payoffs(u, x)
-        return f - float(x @ f)
+        return f - float(np.sum(x * f))  # not BLAS: game_sums
 
     def gain_coefficients(self, x: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
         """(K, C, K): ``gain_i(x)`` as a linear function of the payoff table (``linear_interval``)."""
         prob = self.probabilities(x)
         f_coef = np.zeros((self.k, *shape))
         f_coef[self.cell_i, self.cell_c, self.cell_i] = prob
-        mix = np.tensordot(x, f_coef, axes=1)
+        mix = np.einsum("k,kcj->cj", x, f_coef, optimize=False)  # not BLAS: game_sums
         return f_coef - mix[None]
 
 
@@ -262,7 +296,38 @@ def _polish(fields: Fields, u: np.ndarray, x0: np.ndarray) -> np.ndarray:
                     options={"ftol": 1e-16, "maxiter": 500})
     x = np.clip(done.x, 0.0, None)
     x[x < UNUSED / 10] = 0.0
-    return x / x.sum()
+    x /= x.sum()
+    exact = _on_support(fields, u, x0, np.flatnonzero(x))
+    return exact if exact is not None else x
+
+
+def _on_support(fields: Fields, u: np.ndarray, x0: np.ndarray, support: np.ndarray, steps: int = 60) -> np.ndarray | None:
+    """The equilibrium on SLSQP's support, solved again by Newton's method from ``x0`` (every seat's
+    payoff on the support equal, the weights summing to 1), or None when that does not land on an
+    equilibrium. Why: SLSQP's last digits follow the BLAS thread count (scipy's SLSQP calls BLAS,
+    whose sums split by threads), so the same table gave weights differing at the 10th digit in a
+    plain run and one that had started Dask workers; Newton from the replicator's average (computed
+    alike everywhere) in numpy's elementwise arithmetic lands on the same digits every time."""
+    x = np.zeros_like(x0)
+    if len(support) == 1:
+        x[support] = 1.0
+        return x
+    x[support] = x0[support] / x0[support].sum()
+    first, rest = support[0], support[1:]
+    for _ in range(steps):
+        f, jac = fields.payoffs(u, x), fields.jacobian(u, x)
+        residual = np.append(f[rest] - f[first], x[support].sum() - 1.0)
+        matrix = np.vstack([jac[rest][:, support] - jac[first][support], np.ones(len(support))])
+        try:
+            step = np.linalg.solve(matrix, -residual)
+        except np.linalg.LinAlgError:  # a flat direction (two strategies alike): SLSQP's answer stands
+            return None
+        x[support] += step
+        if not np.isfinite(x).all() or x.min() < 0:
+            return None
+        if np.abs(step).max() < 1e-15:
+            break
+    return x if fields.gains(u, x).max() <= EQUILIBRIUM_TOL else None
 
 
 def _starts(k: int, seed: int, extra: int = 4) -> list[np.ndarray]:
@@ -358,7 +423,7 @@ def bootstrap(table: MetaTable, fields: Fields, equilibrium: np.ndarray, resampl
     rng = np.random.default_rng(seed)
     per_seat = table.per_seat()
     weights = rng.poisson(1.0, (resamples, table.n)).astype(np.float64)
-    means = (per_seat @ weights.T) / weights.sum(axis=1)  # (C * K, B)
+    means = game_sums(per_seat, weights) / weights.sum(axis=1)  # (C * K, B)
     start = 0.9 * equilibrium + 0.1 / table.k
     eq, mass = np.full((resamples, table.k), np.nan), np.empty((resamples, table.k))
     for b in range(resamples):
@@ -386,9 +451,11 @@ def dominance(table: MetaTable, alpha: float = ALPHA) -> tuple[str, Interval]:
     stands out by points of win share. Chosen over the best strategy's share against the
     *equilibrium* field (every strategy the equilibrium uses gains exactly 0 there, whatever the
     rules) and over the equilibrium's largest weight (which jumps between 0 and 1 as a rule moves):
-    it is linear in the table and moves smoothly with the rules, so a solver can aim at it. The
-    best is picked by its estimate (the maximum of several estimates leans high: a target's upper
+    it is linear in the table and moves smoothly with the rules, so a solver can aim at it. Read on
+    the table with its copies left out (``merged``), as the equilibrium is. The best is picked by
+    its estimate (the maximum of several estimates leans high: a target's upper
     end is the side that matters)."""
+    table = merged(table, alpha)[0]  # a copy would count its style twice in the even field
     fields = Fields.of(table.counts)
     uniform = np.full(table.k, 1 / table.k)
     gains = fields.gains(table.payoffs(), uniform)
@@ -636,6 +703,58 @@ def alike(gains: pd.DataFrame, names: tuple[str, ...]) -> list[tuple[str, str]]:
     return out
 
 
+def copies_of(gains: pd.DataFrame, names: tuple[str, ...], within: float = COPY_WITHIN) -> dict[str, str]:
+    """The strategies that are copies of an earlier one (``{copy: original}``): their payoff rows
+    equal within their intervals, no switch between the two told apart from 0 against any field
+    (``gains``: ``copy_gains``), and every such interval within +-``within``: a pair the games can
+    neither tell apart nor bound that close (a few dozen games: every interval is wide) is not merged,
+    only said alike. A copy joins the earliest strategy it copies, and only if it copies every
+    strategy already merged into that one (being alike is not transitive)."""
+    apart = gains[(gains["ci_low"] > 0) | (gains["ci_high"] < 0)
+                  | (gains["ci_low"] < -within) | (gains["ci_high"] > within)]
+    differ = set(zip(apart["strategy"], apart["instead_of"], strict=True))
+    groups: dict[str, list[str]] = {}
+    out: dict[str, str] = {}
+    for name in names:
+        for original, members in groups.items():
+            if all((name, m) not in differ and (m, name) not in differ for m in members):
+                members.append(name)
+                out[name] = original
+                break
+        else:
+            groups[name] = [name]
+    return out if len(groups) > 1 else {}  # all copies of one: no metagame left to merge into; said alike
+
+
+def copy_gains(table: MetaTable, alpha: float = ALPHA) -> pd.DataFrame:
+    """``switch_gains`` with each interval at ``alpha`` over the number of fields (Bonferroni): "some
+    field tells the two apart" is one claim over all the fields, so a true copy is not split off by
+    the one field in twenty whose 95% interval misses 0 by chance."""
+    return switch_gains(table, alpha / len(fields_of(table.k, table.players - 1)))
+
+
+def copy_records(gains: pd.DataFrame, copies: dict[str, str]) -> pd.DataFrame:
+    """One row per copy: the strategy it plays as, and the largest switch between them (its gain and
+    interval, which covers 0: how far apart the two could still be)."""
+    rows = []
+    for copy, original in copies.items():
+        pair = gains[(gains["strategy"] == copy) & (gains["instead_of"] == original)]
+        far = pair.loc[pair[["ci_low", "ci_high"]].abs().max(axis=1).idxmax()]
+        rows.append({"copy": copy, "plays_as": original, "largest_difference": float(far["gain"]),
+                     "ci_low": float(far["ci_low"]), "ci_high": float(far["ci_high"]), "field": far["field"]})
+    return pd.DataFrame(rows, columns=["copy", "plays_as", "largest_difference", "ci_low", "ci_high", "field"])
+
+
+def merged(table: MetaTable, alpha: float = ALPHA) -> tuple[MetaTable, dict[str, str]]:
+    """The table with every copy (``copies_of``) left out, and the copies: what the equilibrium,
+    α-Rank, dominance and the cycles are computed on, so that a copy neither splits a style's weight
+    nor counts a style twice in an even field."""
+    copies = copies_of(copy_gains(table, alpha), table.names)
+    if not copies:
+        return table, copies
+    return table.without([table.names.index(c) for c in copies]), copies
+
+
 def beats(table: MetaTable, alpha: float = ALPHA) -> pd.DataFrame:
     """For every ordered pair: ``a`` alone in a field of ``b``, a's per-seat share minus each b
     seat's in the same games; ``beats`` when its interval is above 0."""
@@ -728,13 +847,20 @@ class MetaAnswer:
     best_seat: int
     worst_seat: int
     dominant: str | None
-    alike: list
+    alike: list  # pairs not told apart, not shown to be copies: said, not merged
     cycles: list
     starts: int
+    copies: pd.DataFrame | None = None  # copy_records: left out of everything above (``merged``)
 
 
 def analyse(table: MetaTable, resamples: int = BOOTSTRAP, seed: int = 0) -> MetaAnswer:
-    """Everything the page says, from the table alone (module doc)."""
+    """Everything the page says, from the table alone (module doc), with every copy left out
+    (``merged``: the answer is the one the population without its copies gives)."""
+    whole = copy_gains(table)
+    found_copies = copies_of(whole, table.names)
+    copies = copy_records(whole, found_copies)
+    if found_copies:
+        table = table.without([table.names.index(c) for c in found_copies])
     fields = Fields.of(table.counts)
     u = table.payoffs()
     found = equilibria(fields, u, seed)
@@ -762,7 +888,7 @@ def analyse(table: MetaTable, resamples: int = BOOTSTRAP, seed: int = 0) -> Meta
     edges = beats(table)
     seats, gap, best, worst = seat_balance(table, x)
     return MetaAnswer(table.names, table.players, found, frame, gains, edges, seats, gap, best, worst,
-                      dominant(gains, table.names), alike(gains, table.names), cycles(edges), starts)
+                      dominant(gains, table.names), alike(gains, table.names), cycles(edges), starts, copies)
 
 
 def matrix_finding(cells: pd.DataFrame, measured: str) -> Finding:
@@ -830,8 +956,31 @@ def meta_findings(answer: MetaAnswer, th: dict, measured: str, cells: pd.DataFra
             "equilibria_not_unique", "low",
             f"The equilibrium is not unique: {len(answer.equilibria)} found ({listed}); the page reports the first "
             "of them, the most even (the highest entropy), not one start's pick.", float(len(answer.equilibria)), None, "#equilibrium"))
-    unused = [i for i in range(len(names))
-              if all(e[i] < UNUSED for e in answer.equilibria) and w["gain_ci_high"].iloc[i] < 0]
+    never = [i for i in range(len(names)) if all(e[i] < UNUSED for e in answer.equilibria)]
+    unused = [i for i in never if w["gain_ci_high"].iloc[i] < 0]
+    # An unused strategy whose gain against the mix is not told apart from 0 (nor above it: that is
+    # "not confirmed") is a near tie: "settle on bold 100%" must not read as if it were out.
+    close = [i for i in never if w["gain_ci_low"].iloc[i] <= 0 <= w["gain_ci_high"].iloc[i]]
+    if close:
+        said = []
+        for i in close:
+            weight = (f", its weight {pct(w['weight'].iloc[i])} ({ci_text(w['ci_low'].iloc[i], w['ci_high'].iloc[i])})"
+                      if has_ci else "")
+            said.append(f"for {names[i]} gains {pp(w['gain'].iloc[i])} "
+                        f"({ci_text(w['gain_ci_low'].iloc[i], w['gain_ci_high'].iloc[i], fmt=pp)}, across 0){weight}")
+        nearest = max(close, key=lambda i: w["gain"].iloc[i])
+        ci = (float(w["gain_ci_low"].iloc[nearest]), float(w["gain_ci_high"].iloc[nearest]))
+        listed = ", ".join(names[i] for i in close)
+        one = len(close) == 1
+        out.append(Finding(
+            "unused_not_told_apart", "low",
+            f"No equilibrium found uses {listed}, yet {'it is' if one else 'none is'} not told apart from the mix: "
+            f"a seat that leaves the mix {'; '.join(said)}. The mix found does not rule {'it' if one else 'them'} out: players who adapt may play "
+            f"{'it' if one else 'them'} as well, at no cost these games can see. Measured with {measured}.",
+            float(w["gain"].iloc[nearest]), ci, "#equilibrium",
+            decided_by=tuple(cleared(float(w["gain"].iloc[i]), float(w["gain_ci_low"].iloc[i]),
+                                     float(w["gain_ci_high"].iloc[i]), 0.0, LESS_THAN_THE_MIX, side="below")
+                             for i in close)))
     if unused:
         nearest = max(unused, key=lambda i: w["gain"].iloc[i])
         ci = (float(w["gain_ci_low"].iloc[nearest]), float(w["gain_ci_high"].iloc[nearest]))
@@ -839,9 +988,12 @@ def meta_findings(answer: MetaAnswer, th: dict, measured: str, cells: pd.DataFra
         by = f" (each dominated by {answer.dominant})" if answer.dominant is not None else ""
         out.append(Finding(
             "dominated_strategies", severity(float(w["gain"].iloc[nearest]), ci, margin),
-            f"No equilibrium uses {listed}{by}: against the equilibrium mix each wins less per seat than the mix "
-            f"itself; a seat that leaves the mix for the nearest, {names[nearest]}, gains {pp(w['gain'].iloc[nearest])} "
-            f"({ci_text(*ci, fmt=pp)}). Measured with {measured}.", float(w["gain"].iloc[nearest]), ci, "#equilibrium"))
+            f"No equilibrium uses {listed}{by}: against the equilibrium mix each {LESS_THAN_THE_MIX}; a seat that "
+            f"leaves the mix for the nearest, {names[nearest]}, gains {pp(w['gain'].iloc[nearest])} "
+            f"({ci_text(*ci, fmt=pp)}). Measured with {measured}.", float(w["gain"].iloc[nearest]), ci, "#equilibrium",
+            decided_by=tuple(cleared(float(w["gain"].iloc[i]), float(w["gain_ci_low"].iloc[i]),
+                                     float(w["gain_ci_high"].iloc[i]), 0.0, LESS_THAN_THE_MIX, side="below")
+                             for i in unused)))
     edges = answer.edges.set_index(["strategy", "field"])
     twins = {b for _, b in answer.alike}  # a cycle through a copy of a strategy is the same cycle again
     for a, b, c in [cyc for cyc in answer.cycles if not twins & set(cyc)][:3]:
@@ -853,8 +1005,18 @@ def meta_findings(answer: MetaAnswer, th: dict, measured: str, cells: pd.DataFra
         out.append(Finding(
             "cycle", "low",
             f"{a} beats {b} beats {c} beats {a}: alone at a table of the next, each wins more per seat than the "
-            f"others' seats ({said}). No style is best against every other: a healthy cycle.",
+            f"others' seats ({said}). No style is best against every other: a healthy cycle. Measured with {measured}.",
             float(weakest["margin"]), ci, "#field"))
+    copies = answer.copies if answer.copies is not None else pd.DataFrame(columns=["copy"])
+    for r in copies.itertuples():
+        ci = (r.ci_low, r.ci_high)
+        out.append(Finding(
+            "copies_merged", "low",
+            f"{r.copy} plays as {r.plays_as} (payoff rows equal within their intervals: no field tells a seat's "
+            f"switch between them apart from 0, each within {100 * COPY_WITHIN:.0f} points either way, the widest "
+            f"{pp(r.largest_difference)}, {ci_text(*ci, fmt=pp)} against {r.field}): counted once, as {r.plays_as}; the equilibrium, α-Rank, dominance and the cycles "
+            f"are those of {', '.join(names)}. Measured with {measured}.",
+            r.largest_difference, ci, "#payoffs"))
     for a, b in answer.alike:
         pair = answer.gains[(answer.gains["strategy"] == a) & (answer.gains["instead_of"] == b)]
         far = pair.loc[pair["gain"].abs().idxmax()]
@@ -862,9 +1024,9 @@ def meta_findings(answer: MetaAnswer, th: dict, measured: str, cells: pd.DataFra
         out.append(Finding(
             "alike_strategies", "low",
             f"{a} and {b} play alike as far as these games tell: against every field their win shares agree "
-            f"within their intervals (the "
-            f"largest difference {pp(far['gain'])}, {ci_text(*ci, fmt=pp)}); the equilibrium may trade weight between "
-            "them and α-Rank splits one style's mass in two.", float(far["gain"]), ci, "#payoffs"))
+            f"within their intervals (the largest difference {pp(far['gain'])}, {ci_text(*ci, fmt=pp)}); the "
+            f"equilibrium may trade weight between them. Measured with {measured}.",
+            float(far["gain"]), ci, "#payoffs"))
     gap = answer.seat_gap
     b, wst = answer.best_seat, answer.worst_seat
     seats = answer.seats
@@ -873,18 +1035,18 @@ def meta_findings(answer: MetaAnswer, th: dict, measured: str, cells: pd.DataFra
         text = (f"Under the equilibrium mix (each seat drawing its strategy from it game by game) player {b + 1} "
                 f"wins {pct(rate[b])} ({ci_text(seats['ci_low'][b], seats['ci_high'][b])}) and player {wst + 1} "
                 f"{pct(rate[wst])}: a gap of {pp(gap.estimate)} ({ci_text(gap.low, gap.high, fmt=pp)}). This is the "
-                "seat finding to believe when players adapt.")
+                f"seat finding to believe when players adapt. Measured with {measured}.")
     else:
         text = (f"Under the equilibrium mix (each seat drawing its strategy from it game by game) the seats are "
                 f"even within the intervals: the widest gap, player {b + 1} over player {wst + 1}, is "
-                f"{pp(gap.estimate)} ({ci_text(gap.low, gap.high, fmt=pp)}).")
+                f"{pp(gap.estimate)} ({ci_text(gap.low, gap.high, fmt=pp)}). Measured with {measured}.")
     out.append(Finding("seat_balance_equilibrium", severity(gap.estimate, (gap.low, gap.high), th["seat_gap_min"]),
                        text, gap.estimate, (gap.low, gap.high), "#seats"))
     return ordered(out)
 
 
 __all__ = ["ALPHA_RANK", "BOOTSTRAP", "POPULATION", "Bootstrap", "Fields", "MetaTable", "alike", "alpha_rank",
-           "beats", "bootstrap", "composition_label", "compositions", "cycles", "differences", "dominant", "entropy",
+           "beats", "bootstrap", "composition_label", "compositions", "copies_of", "copy_records", "cycles", "merged", "differences", "dominant", "entropy",
            "equilibria", "analyse", "meta_findings", "MetaAnswer", "field_matrix", "linear_interval", "payoff_records", "percentile_interval",
            "dominance", "judge_matrix", "meta_test", "needed_compositions", "field_cell", "cell_metric",
            "cell_of", "field_composition", "matrix_finding", "read_target_matrix", "ranks_of", "seat_balance", "solve", "switch_gains"]

@@ -151,14 +151,17 @@ def stops_on_ctrl_c(study: Study):
 
 
 def interrupted_words(stopped: RunInterrupted) -> str:
-    """How far a study got when a run of it was stopped: the games of the whole study (its finished
-    runs and the one in play), then the run in play's own count (a compare's arm, a sweep's point:
-    its N is that run's, not the study's)."""
+    """How far a study got when a run of it was stopped. A study that counts its own work (meta's
+    compositions, a block job's states, each with where the finished parts are kept and how to go
+    on: RunInterrupted's ``unit`` and ``resume``) is said in its own words; a run of studies/run.play
+    by the games of the whole study (its finished runs and the one in play), then the run in play's
+    own count (a compare's arm, a sweep's point: its N is that run's, not the study's)."""
     from simbalance.core.study import games_played
 
     label = getattr(stopped, "label", None)
-    if label is None:  # not a run of studies/run.play: its own count
-        return f"interrupted after {stopped.games_done:,} of {stopped.n:,} games"
+    if label is None:  # not a run of studies/run.play: its own count, in its own unit and words
+        unit, resume = getattr(stopped, "unit", "games"), getattr(stopped, "resume", None)
+        return f"interrupted after {stopped.games_done:,} of {stopped.n:,} {unit}" + (f"; {resume}" if resume else "")
     return (f"interrupted after {games_played() + stopped.games_done:,} games in all; the run in play, {label}, "
             f"had played {stopped.games_done:,} of its {stopped.n:,}")
 

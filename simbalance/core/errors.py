@@ -35,6 +35,7 @@ class RunInterrupted(Exception):
     def __init__(self, games_done: int, n: int, state_dir=None, unit: str = "games", resume: str | None = None):
         # unit, resume: a block job's (core/blocks.py) items and where its finished blocks are kept
         self.games_done, self.n, self.state_dir = games_done, n, state_dir
+        self.unit, self.resume = unit, resume  # the study's own words: a command's line keeps them
         where = f"; resume with: simbalance run --resume {state_dir}" if state_dir else ""
         where = f"; {resume}" if resume else where
         super().__init__(f"interrupted after {games_done:,} of {n:,} {unit}{where}")

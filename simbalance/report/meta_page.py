@@ -91,6 +91,11 @@ def write_meta_folder(res: MetaResult, out: Path, command: str) -> Path:
             "seat against it than the mix itself. <b>gain</b>: what a seat gains by playing the strategy instead of "
             "the mix (at most 0 at an equilibrium; its interval read game by game). α-Rank: the stationary mass of "
             "the evolutionary ranking (Omidshafiei et al. 2019) and its rank over the resampled games.</p>")
+        if answer.copies is not None and not answer.copies.empty:
+            parts.append("<p>Copies, counted once (their payoff rows equal within their intervals: docs/meta.md, "
+                         "\"Copies\"): " + "; ".join(f"{escape(r.copy)} plays as {escape(r.plays_as)}"
+                                                 for r in answer.copies.itertuples()) + ". They are left out of "
+                         "the equilibrium, α-Rank and dominance below, and kept in the tables of what was played.</p>")
         parts.append(table(["strategy", "weight", "95% CI", "gain", "95% CI", "α-Rank mass", "95% CI", "rank",
                             "rank range"], [
             [escape(r["strategy"]), pct(r["weight"]), _ci(r, "ci_low", "ci_high"), f"{100 * r['gain']:+.2f} pp",
@@ -111,7 +116,7 @@ def write_meta_folder(res: MetaResult, out: Path, command: str) -> Path:
                 for _, r in res.target_matrix.iterrows()], text_cols=2))
         if len(answer.equilibria) > 1:
             parts.append("<p>Every equilibrium found: " + "; ".join(
-                escape(", ".join(f"{n} {pct(v)}" for n, v in zip(names, e, strict=True) if v > 0))
+                escape(", ".join(f"{n} {pct(v)}" for n, v in zip(answer.names, e, strict=True) if v > 0))
                 for e in answer.equilibria) + ". The table above is the most even of them.</p>")
         parts.append("<h2 id='field'>One against the field</h2>")
         parts.append(table(["strategy", "alone in a field of", f"per-seat win share (fair {pct(fair, 0)})", "95% CI"],

@@ -74,7 +74,10 @@ class MetaResult:
 
     @property
     def measured_with(self) -> str:
-        return f"the population {', '.join(self.names)} at {self.players} seats"
+        copies = self.answer.copies
+        counted = ("" if copies is None or copies.empty else
+                   "; " + ", ".join(f"{r.copy} counted as {r.plays_as}" for r in copies.itertuples()))
+        return f"the population {', '.join(self.names)} at {self.players} seats{counted}"
 
     def payoffs(self) -> pd.DataFrame:
         return payoff_records(self.table)
@@ -98,7 +101,8 @@ class MetaResult:
         return {"game": self.game, "players": self.players, "population": list(self.names),
                 "games_per_composition": self.n, "compositions": len(self.table.counts), "seed": self.seed,
                 "search": self.search,
-                "equilibria": [dict(zip(self.names, map(float, e), strict=True)) for e in a.equilibria],
+                "equilibria": [dict(zip(a.names, map(float, e), strict=True)) for e in a.equilibria],
+                "copies": [] if a.copies is None else a.copies.to_dict(orient="records"),
                 "reported_equilibrium": "the only one found" if len(a.equilibria) == 1 else "the most even found",
                 "strategies": a.weights.to_dict(orient="records"),
                 "dominant": a.dominant, "alike": [list(p) for p in a.alike], "cycles": [list(c) for c in a.cycles],

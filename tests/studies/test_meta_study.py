@@ -49,6 +49,8 @@ def test_rock_paper_scissors_the_known_equilibrium_inside_its_intervals_a_cycle_
     assert [f.text.split(":")[0] for f in found["cycle"]] == ["alpha beats beta beats gamma beats alpha"]
     assert "Players who adapt settle on beta" in found["equilibrium"][0].text
     assert found["seat_balance_equilibrium"][0].ci[0] <= 0  # the seats are fair by construction
+    for f in result.findings():  # every sentence says the population it was measured with (issue 55 QA)
+        assert f.text.endswith("Measured with the population alpha, beta, gamma at 2 seats."), f.text
 
 
 @pytest.mark.parametrize("seed", [1, 2])
@@ -70,13 +72,56 @@ def test_without_a_dominant_style_none_is_named_even_where_one_style_is_stronges
     assert result.answer.dominant is None and "dominant_strategy" not in kinds(result)
 
 
-def test_a_copy_of_a_style_is_said_to_play_alike():
-    result = api.meta(GAME, n=1000, bootstrap=0, seed=5)  # the default population: the styles and alpha_twin
+@pytest.mark.parametrize("seed", [1, 2, 3])
+@pytest.mark.parametrize("rules", [[], ["rules.edge_ca=-30"]])
+def test_a_copy_is_merged_and_the_answer_is_the_one_without_it(seed, rules):
+    """alpha_twin (a preset that is alpha) in the default population must not move the answer
+    (issue 55 item 2): the equilibrium, its intervals, α-Rank, dominance, the dominant style and the
+    cycles are exactly those of the population without it, and a finding says it was counted once.
+    Before, at edge_ca=-30 no dominant style was named, and the dominance margin read 12.5 points
+    for the exact 6.67 (a copy counted alpha twice in the even field)."""
+    result = api.meta(GAME, n=1000, bootstrap=30, seed=seed, overrides=rules)  # alpha, beta, gamma, alpha_twin
+    alone = api.meta(GAME, strategies=STYLES, n=1000, bootstrap=30, seed=seed, overrides=rules)
     assert result.names == ("alpha", "beta", "gamma", "alpha_twin")
-    assert ("alpha", "alpha_twin") in result.answer.alike
-    assert len(result.answer.alike) == 1
-    cycles = kinds(result)["cycle"]
-    assert len(cycles) == 1  # the cycle through the copy is the same cycle, said once
+    assert result.answer.names == ("alpha", "beta", "gamma")
+    assert result.answer.copies[["copy", "plays_as"]].values.tolist() == [["alpha_twin", "alpha"]]
+    assert result.answer.weights.equals(alone.answer.weights)
+    assert result.dominance == alone.dominance
+    assert result.answer.dominant == alone.answer.dominant
+    assert result.answer.cycles == alone.answer.cycles
+    found = kinds(result)
+    said = found["copies_merged"][0].text
+    assert said.startswith("alpha_twin plays as alpha (payoff rows equal within their intervals") and \
+        "counted once" in said and "alpha_twin counted as alpha" in said
+    if rules:
+        assert found["dominated_strategies"][0].text.startswith("No equilibrium uses beta, gamma (each dominated by alpha)")
+        assert result.dominance[0] == "alpha" and result.dominance[1].low <= 2 / 3 - 0.5 <= result.dominance[1].high
+    else:
+        assert len(found["cycle"]) == 1
+        assert result.dominance[0] == "gamma" and result.dominance[1].low <= 1.7 / 3 - 0.5 <= result.dominance[1].high
+    from types import SimpleNamespace
+
+    target = SimpleNamespace(metric="dominance", low=0.0, high=0.05)  # the solver's target reads the same merge
+    assert result.table.target_test(target) == alone.table.target_test(target)
+    numbers = result.numbers()
+    assert numbers["copies"][0]["copy"] == "alpha_twin" and list(numbers["equilibria"][0]) == ["alpha", "beta", "gamma"]
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+@pytest.mark.parametrize("rules", [[], ["rules.edge_ca=5"], ["rules.edge_ca=-30"]])
+def test_strategies_that_differ_are_never_merged(seed, rules):
+    """Only a copy is merged: alpha, beta and gamma differ (by 5 to 60 points against some field;
+    edge_ca=5: gamma beats alpha by only 5), and stay three strategies on every seed, at few games."""
+    result = api.meta(GAME, n=300, bootstrap=0, seed=seed, overrides=rules)
+    assert set(result.answer.copies["copy"]) <= {"alpha_twin"}  # at 300 games the copy may not be bounded yet
+    assert {"alpha", "beta", "gamma"} <= set(result.answer.names)
+
+
+def test_strategies_the_games_cannot_bound_are_not_merged():
+    """A few dozen games tell nothing apart: a merge also needs every switch's interval within
+    +-COPY_WITHIN, so alpha, beta, gamma and alpha_twin all stay (said alike where not told apart)."""
+    result = api.meta(GAME, n=12, bootstrap=0, seed=1)
+    assert result.answer.copies.empty and result.answer.names == ("alpha", "beta", "gamma", "alpha_twin")
 
 
 def test_the_folder_holds_the_page_the_numbers_and_the_payoff_table(tmp_path):
@@ -272,3 +317,145 @@ def test_the_metagame_passage_says_the_table_in_numbers_and_words_and_replaces_o
     page.write_text("a\n")
     with pytest.raises(SystemExit, match="needs one <!-- metagame -->"):
         script.write("edge-duel", "new", "7")
+
+
+def test_ctrl_c_on_the_command_line_says_compositions_kept_and_that_the_same_command_goes_on(tmp_path, monkeypatch):
+    """The command's line is the study's own words (docs/meta.md, "Errors and interruptions"): the
+    finished compositions, kept, and the same command going on from them; not "games", not only
+    "nothing written" (issue 55 QA: "meta interrupted after 36 of 126 games; nothing written")."""
+    import contextlib
+
+    import simbalance.cli.interrupts as interrupts
+
+    asked = []
+
+    @contextlib.contextmanager
+    def ctrl_c_in_the_third_composition(aborted=""):
+        yield lambda: asked.append(1) or len(asked) > 2  # the study asks after each chunk it plays
+
+    monkeypatch.setattr(interrupts, "interruptible", ctrl_c_in_the_third_composition)
+    monkeypatch.setenv("SIMBALANCE_CACHE_DIR", str(tmp_path / "cache"))
+    out = tmp_path / "meta"
+    done = runner.invoke(app, ["meta", GAME, "--strategies", STYLES, "--n", "300", "--threads", "1", "--out", str(out)])
+    assert done.exit_code == 130, done.output
+    lines = [line for line in done.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1, lines
+    assert lines[0].startswith("meta interrupted after ") and " of 6 compositions; the finished ones are kept: " \
+        "the same command goes on from them; nothing written" in lines[0], lines[0]
+    assert "games" not in lines[0] and not out.exists()
+
+
+def test_the_interrupted_line_of_a_run_in_play_still_counts_the_study_s_games():
+    """The other side of the line's words (cli/study_command.interrupted_words): a run of
+    studies/run.play (a compare's arm, a sweep's point) is counted in games, and its own count named."""
+    from simbalance.cli.study_command import interrupted_words
+    from simbalance.core.errors import RunInterrupted
+
+    plain = RunInterrupted(40, 300)
+    assert interrupted_words(plain) == "interrupted after 40 of 300 games"
+    in_play = RunInterrupted(40, 300)
+    in_play.label = "arm cap"
+    assert interrupted_words(in_play).endswith("the run in play, arm cap, had played 40 of its 300")
+    own = RunInterrupted(36, 126, unit="compositions", resume="the finished ones are kept: the same command goes on")
+    assert interrupted_words(own) == ("interrupted after 36 of 126 compositions; the finished ones are kept: the same "
+                                      "command goes on")
+
+
+NUMBERS = """
+import json, sys
+from planted.plugins import installed
+import simbalance.api as api
+with installed("edge_duel"):
+    result = api.meta("edge-duel", strategies="alpha,beta,gamma", n=3000, bootstrap=20, seed=1, threads=1)
+numbers = result.numbers()
+numbers.pop("elapsed_s")
+print(json.dumps(numbers, sort_keys=True))
+"""
+
+
+def _meta_numbers_in_a_process(env: dict) -> str:
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    tests = Path(__file__).resolve().parents[1]
+    path = os.pathsep.join([str(tests), str(tests.parent), os.environ.get("PYTHONPATH", "")])
+    done = subprocess.run([sys.executable, "-c", NUMBERS], capture_output=True, text=True, timeout=900,
+                          env={**os.environ, **env, "PYTHONPATH": path})
+    assert done.returncode == 0, done.stderr[-3000:]
+    return done.stdout.strip().splitlines()[-1]
+
+
+def test_the_numbers_do_not_depend_on_the_blas_thread_count():
+    """The cause of meta.json differing at the 10th digit under Dask (issue 55 QA case 7): the
+    bootstrap's and the intervals' sums over games were BLAS products, whose sum order follows
+    OpenBLAS's thread count (one in a process that started Dask workers, the cores in a plain one).
+    The same table must give the same numbers to the last digit (analysis/meta.game_sums)."""
+    one = _meta_numbers_in_a_process({"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"})
+    two = _meta_numbers_in_a_process({"OPENBLAS_NUM_THREADS": "2", "OMP_NUM_THREADS": "2"})
+    assert one == two
+
+
+@pytest.mark.exhaustive
+def test_the_command_on_dask_writes_the_meta_json_of_the_command_on_threads(tmp_path):
+    """Each in its own process, as a designer runs them (the study contract's Dask test runs both in
+    one process, where the BLAS threads are the same: it missed this)."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    tests = Path(__file__).resolve().parents[1]
+    site = tmp_path / "site" / "edge_duel-0.1.dist-info"  # the plug-in, seen by every process (planted/plugins.py)
+    site.mkdir(parents=True)
+    (site / "METADATA").write_text("Metadata-Version: 2.1\nName: edge-duel\nVersion: 0.1\n")
+    (site / "entry_points.txt").write_text("[simbalance.games]\nedge-duel = edge_duel\n")
+    env = {**os.environ, "SIMBALANCE_CACHE_DIR": str(tmp_path / "cache"),
+           "PYTHONPATH": os.pathsep.join([str(site.parent), str(tests / "planted"), str(tests.parent),
+                                          os.environ.get("PYTHONPATH", "")])}
+    numbers = []
+    for backend, threads in (("local", "1"), ("dask", "2")):
+        out = tmp_path / backend
+        done = subprocess.run([sys.executable, "-m", "simbalance.cli.main", "meta", GAME, "--strategies", STYLES, "--n", "3000",
+                               "--seed", "1", "--bootstrap", "20", "--threads", threads, "--backend", backend,
+                               "--out", str(out)], capture_output=True, text=True, timeout=1800, env=env, cwd=tmp_path)
+        assert done.returncode == 0, done.stderr[-3000:]
+        data = json.loads((out / "meta.json").read_text())
+        data.pop("elapsed_s")
+        numbers.append(data)
+    assert numbers[0] == numbers[1]
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_an_unused_strategy_not_told_apart_from_the_mix_is_said(seed):
+    """A near tie (issue 55 QA, captain-action's builder: weight 0, gain -0.16 pp, 95% CI -1.01 to
+    +0.68, while "settle on bold 100%" read as if builder were out). Planted: alpha beats beta by 1
+    point, beta beats gamma by 10, alpha beats gamma by 30: against alpha a beta seat gains exactly
+    -1 point, which 300 games cannot tell from 0. The one of alpha and beta the equilibrium leaves
+    out is said as not told apart (the statistics core's verdict: never "wins less than the mix"),
+    and never among the dominated."""
+    from claims import check_claims
+
+    result = api.meta(GAME, strategies=STYLES, n=300, bootstrap=30, seed=seed,
+                      overrides=["rules.edge_ab=1", "rules.edge_ca=-30"])
+    w = result.answer.weights.set_index("strategy")
+    left_out = [s for s in ("alpha", "beta") if w.loc[s, "weight"] == 0]
+    assert len(left_out) == 1, w
+    near = kinds(result)["unused_not_told_apart"]
+    assert len(near) == 1
+    text = near[0].text
+    assert text.startswith(f"No equilibrium found uses {left_out[0]}, yet it is not told apart from the mix")
+    assert f"for {left_out[0]} gains {100 * w.loc[left_out[0], 'gain']:+.1f} pp" in text and "across 0" in text
+    assert "Measured with the population alpha, beta, gamma" in text
+    assert [c.verdict for c in near[0].decided_by] == ["not told apart"]
+    check_claims(near[0])
+    for f in kinds(result).get("dominated_strategies", []):
+        assert left_out[0] not in f.text.split(":")[0]
+        check_claims(f)
+
+
+def test_a_strategy_told_apart_below_the_mix_is_dominated_not_a_near_tie():
+    result = api.meta(GAME, strategies=STYLES, n=2000, bootstrap=0, seed=1, overrides=["rules.edge_ca=-30"])
+    assert "unused_not_told_apart" not in kinds(result)
+    assert kinds(result)["dominated_strategies"][0].text.startswith("No equilibrium uses beta, gamma")
