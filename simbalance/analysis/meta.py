@@ -45,7 +45,15 @@ import numpy as np
 import pandas as pd
 
 from simbalance.analysis.findings import Finding, ci_text, ordered, pct, pp, severity
-from simbalance.analysis.stats import ALPHA, CELL, Interval, cleared, clustered_share, interval_test, normal_half
+from simbalance.analysis.stats import (
+    ALPHA,
+    CELL,
+    Interval,
+    cleared,
+    clustered_share,
+    interval_test,
+    normal_half,
+)
 from simbalance.core.errors import SimbalanceError
 
 BOOTSTRAP = 200  # resamples of the game indices
