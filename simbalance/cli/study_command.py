@@ -175,9 +175,14 @@ def check_out_file(target: Path) -> None:
     if Path(target).is_dir():
         raise SimbalanceError(f"--out {target}: a folder; name the file to write")
     check_report_path("--out", Path(target))
-    from simbalance.studies.evaluation import hold_eval_file
+    # the one study with a file --out, fit-eval's eval.json: refused when it holds a file simbalance did
+    # not write; locked for this command (a second fit-eval into it stops at once); a temporary file a
+    # kill left beside it removed. Held here, not in studies/evaluation.py: a study does not import the
+    # report's folder code (report/run_folder imports the studies: tests/test_imports.py)
+    from simbalance.report.run_folder import hold_out_file
+    from simbalance.studies.evaluation import is_half_written_eval, is_written_eval
 
-    hold_eval_file(Path(target))  # the one study with a file --out: fit-eval's eval.json
+    hold_out_file(Path(target), is_written_eval, is_half_written_eval, "a fitted evaluation simbalance wrote")
 
 
 def params_from_options(study: Study, typed: dict[str, str]):

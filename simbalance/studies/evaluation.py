@@ -330,15 +330,6 @@ def write_eval_file(result: FitEvalResult, path: Path, command: str) -> Path:
     return write_eval(result, Path(path))
 
 
-def hold_eval_file(path: Path) -> Path:
-    """fit-eval's ``--out``, before any game (core/study.Study.out_file's check): refused when it
-    holds a file simbalance did not write; locked for this command (a second fit-eval into it stops
-    at once); a temporary file a kill left beside it is removed."""
-    from simbalance.report.run_folder import hold_out_file
-
-    return hold_out_file(Path(path), is_written_eval, is_half_written_eval, "a fitted evaluation simbalance wrote")
-
-
 # ---- a run's fit: the one on file, or a refit on the fly ----------------------------------------
 
 
