@@ -1044,6 +1044,10 @@ def meta_findings(answer: MetaAnswer, th: dict, measured: str, cells: pd.DataFra
                 f"wins {pct(rate[b])} ({ci_text(seats['ci_low'][b], seats['ci_high'][b])}) and player {wst + 1} "
                 f"{pct(rate[wst])}: a gap of {pp(gap.estimate)} ({ci_text(gap.low, gap.high, fmt=pp)}). This is the "
                 f"seat finding to believe when players adapt. Measured with {measured}.")
+    elif b == wst:  # every seat's share the same to the last digit: no pair to name (QA: "player 1 over player 1")
+        text = (f"Under the equilibrium mix (each seat drawing its strategy from it game by game) every seat wins "
+                f"{pct(rate[b])} of the games: the seats are even, a gap of {pp(gap.estimate)} "
+                f"({ci_text(gap.low, gap.high, fmt=pp)}). Measured with {measured}.")
     else:
         text = (f"Under the equilibrium mix (each seat drawing its strategy from it game by game) the seats are "
                 f"even within the intervals: the widest gap, player {b + 1} over player {wst + 1}, is "

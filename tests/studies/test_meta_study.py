@@ -6,6 +6,7 @@ and a preset that is a copy of a style (said to play alike). Bad input is one li
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import pytest
@@ -63,6 +64,10 @@ def test_a_dominant_style_is_named_and_the_others_dominated(seed):
     assert np.allclose(result.answer.equilibria[0], [1, 0, 0])
     assert "cycle" not in found
     assert result.answer.weights.set_index("strategy").loc["alpha", "alpha_rank"] == 1
+    # one style at every seat: a seat is never said to win over itself (issue 55's QA found "the widest
+    # gap, player 1 over player 1" where every seat's share was the same to the last digit)
+    seats = found["seat_balance_equilibrium"][0].text
+    assert not re.search(r"player (\d+) over player \1\b", seats), seats
 
 
 def test_without_a_dominant_style_none_is_named_even_where_one_style_is_strongest():
