@@ -407,15 +407,12 @@ def alpha_rank(table_counts: np.ndarray, u: np.ndarray, players: int, alpha: flo
     return pi / pi.sum()
 
 
-RANK_DIGITS = 12  # masses equal to this many decimals are a tie (zero masses differ by float noise)
-
-
 def ranks_of(mass: np.ndarray) -> np.ndarray:
-    """Rank 1 for the largest mass; equal masses share the best rank of their group (1, 2, 2, 4), so
-    strategies α-Rank gives no mass are not ordered by float noise (qa55: a page's "6 (5-6)" moved to
-    "6 (6-6)" with nothing changed but the last digits)."""
-    m = np.round(np.asarray(mass, np.float64), RANK_DIGITS)
-    return 1 + (m[None, :] > m[:, None]).sum(axis=1).astype(np.int64)
+    """Rank 1 for the largest mass."""
+    order = np.argsort(-mass, kind="stable")
+    ranks = np.empty(len(mass), np.int64)
+    ranks[order] = np.arange(1, len(mass) + 1)
+    return ranks
 
 
 # ---------------------------------------------------------------------------- the bootstrap

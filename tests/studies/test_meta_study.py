@@ -465,12 +465,3 @@ def test_a_strategy_told_apart_below_the_mix_is_dominated_not_a_near_tie():
     assert "unused_not_told_apart" not in kinds(result)
     assert kinds(result)["dominated_strategies"][0].text.startswith("No equilibrium uses beta, gamma")
 
-
-def test_alpha_rank_ties_share_a_rank_whatever_the_last_digits():
-    """Strategies α-Rank gives (nearly) no mass differ by float noise: they share the best rank of
-    their group, so a page's rank range does not move with the last digits (qa55)."""
-    from simbalance.analysis.meta import ranks_of
-
-    assert ranks_of(np.array([0.5, 0.3, 1e-17, 3e-17, 0.2])).tolist() == [1, 2, 4, 4, 3]
-    assert ranks_of(np.array([0.5, 0.3, 3e-17, 1e-17, 0.2])).tolist() == [1, 2, 4, 4, 3]
-    assert ranks_of(np.array([0.2, 0.5, 0.3])).tolist() == [3, 1, 2]
