@@ -53,28 +53,10 @@ def check_report_path(option: str, path: Path) -> None:
 
 
 def write_report(path: Path, text: str, option: str = "report") -> None:
-    """Write an output file whole or not at all: a temporary file of its own name
-    (``.<name>.writing-XXXXXXXX``: a fixed ``.<name>.tmp`` would replace a user's file of that name)
-    renamed into place. The file asked for is replaced (a baseline, --junit, --markdown: the user
-    named it as this output)."""
-    path = Path(path)
-    tmp = None
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, name = tempfile.mkstemp(prefix=f".{path.name}.writing-", dir=path.parent)
-        tmp = Path(name)
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        tmp.chmod(0o644)  # mkstemp makes it private; an output is for sharing
-        os.replace(tmp, path)
-    except OSError as exc:
-        if tmp is not None:
-            tmp.unlink(missing_ok=True)
-        raise SimbalanceError(f"{option} {path} cannot be written: {exc.strerror or exc}") from None
-    except BaseException:
-        if tmp is not None:
-            tmp.unlink(missing_ok=True)
-        raise
+    """Write an output file whole or not at all, through a temporary file of its own name
+    (``write_file_whole``: a fixed ``.<name>.tmp`` would replace a user's file of that name). The
+    file asked for is replaced (a baseline, --junit, --markdown: the user named it as this output)."""
+    write_file_whole(path, text, lambda _path: True, "", option)
 
 
 def write_file_whole(path: Path, text: str, ours, what: str, option: str = "--out") -> None:
