@@ -24,7 +24,9 @@ index contributes several rows: its seats, and the same deal in every compositio
   probability under Fermi selection (intensity ``ALPHA_RANK``, population ``POPULATION``); a focal
   agent's fitness is its expected share when the other ``P - 1`` seats are drawn without
   replacement from the rest of the population. For two seats this is OpenSpiel's
-  ``egt.alpharank`` (single population, not constant-sum) exactly.
+  ``egt.alpharank`` (single population, not constant-sum) exactly. The stationary distribution
+  is solved in logs (``_gth_logs``), so the tiny masses of the strategies it passes by are ordered
+  by their values, not by float noise; ``ranks_of`` ties only masses equal to a relative 1e-9.
 - ``bootstrap``: the game indices resampled (Poisson weights, the same weight for a game index in
   every composition, keeping the common random numbers), the equilibrium and α-Rank computed again
   on each resample: percentile intervals of the weights, masses and ranks.
@@ -378,6 +380,19 @@ def entropy(x: np.ndarray) -> float:
 def alpha_rank(table_counts: np.ndarray, u: np.ndarray, players: int, alpha: float = ALPHA_RANK,
                population: int = POPULATION) -> np.ndarray:
     """α-Rank's stationary distribution over the strategies (module doc)."""
+    logs = alpha_rank_logs(table_counts, u, players, alpha, population)
+    return np.exp(logs - np.logaddexp.reduce(logs))
+
+
+def alpha_rank_logs(table_counts: np.ndarray, u: np.ndarray, players: int, alpha: float = ALPHA_RANK,
+                    population: int = POPULATION) -> np.ndarray:
+    """The logarithms of α-Rank's stationary masses (unnormalised), exact to a few ulps of each log.
+
+    The masses of strategies α-Rank passes by are tiny (1e-40 and far below at α = 100); an
+    eigenvector solver gets them to 1e-16 of the largest only, so their order was float noise
+    (qa55). The chain's entries are computed in logs, and the stationary distribution by the
+    Grassmann-Taksar-Heyman elimination, also in logs: it never subtracts, so every mass keeps its
+    own relative precision, and ``ranks_of`` orders real differences only."""
     rows = {tuple(int(v) for v in row): c for c, row in enumerate(table_counts)}
     k, m = u.shape[1], population
     # hyper[mine - 1, t]: a focal agent among ``mine`` of its kind (itself included) and m - mine of the
@@ -394,25 +409,40 @@ def alpha_rank(table_counts: np.ndarray, u: np.ndarray, players: int, alpha: flo
             at[t] = u[rows[tuple(int(v) for v in counts)], me]
         fitness[me, other] = hyper @ at
     levels = np.arange(1, m)
-    chain = np.zeros((k, k))
+    log_chain = np.full((k, k), -np.inf)  # the off-diagonal moves only: GTH never reads the diagonal
     for s, r in itertools.permutations(range(k), 2):
         # the Moran process's fixation probability of one r among m - 1 s (OpenSpiel's _get_rho_sr):
         # 1 / (1 + sum_l prod_{j <= l} exp(-alpha (f_r(j) - f_s(m - j)))), summed in logs
         steps = -alpha * (fitness[r, s, levels - 1] - fitness[s, r, m - levels - 1])
-        chain[s, r] = math.exp(-np.logaddexp(0.0, np.logaddexp.reduce(np.cumsum(steps)))) / (k - 1)
-    chain[np.diag_indices(k)] = 1.0 - chain.sum(axis=1)
-    # the stationary distribution: the left eigenvector of eigenvalue 1
-    values, vectors = np.linalg.eig(chain.T)
-    pi = np.abs(np.real(vectors[:, np.argmin(np.abs(values - 1.0))]))
-    return pi / pi.sum()
+        log_chain[s, r] = -np.logaddexp(0.0, np.logaddexp.reduce(np.cumsum(steps))) - math.log(k - 1)
+    return _gth_logs(log_chain)
 
 
-def ranks_of(mass: np.ndarray) -> np.ndarray:
-    """Rank 1 for the largest mass."""
-    order = np.argsort(-mass, kind="stable")
-    ranks = np.empty(len(mass), np.int64)
-    ranks[order] = np.arange(1, len(mass) + 1)
-    return ranks
+def _gth_logs(log_chain: np.ndarray) -> np.ndarray:
+    """The stationary distribution's logs (unnormalised) of the chain whose off-diagonal move
+    probabilities have the logs ``log_chain`` (Grassmann, Taksar and Heyman 1985: fold the last state
+    into the others, one at a time, then unfold)."""
+    a = log_chain.copy()
+    k = len(a)
+    for n in range(k - 1, 0, -1):
+        leave = np.logaddexp.reduce(a[n, :n])  # the probability of moving from n to a state before it
+        a[:n, n] -= leave
+        a[:n, :n] = np.logaddexp(a[:n, :n], a[:n, n][:, None] + a[n, :n][None, :])
+    logs = np.zeros(k)
+    for n in range(1, k):
+        logs[n] = np.logaddexp.reduce(logs[:n] + a[:n, n])
+    return logs
+
+
+RANK_TIE = 1e-9  # masses whose logs differ by less than this (a relative 1e-9) are a tie
+
+
+def ranks_of(logs: np.ndarray) -> np.ndarray:
+    """Rank 1 for the largest mass, from the masses' logs (``alpha_rank_logs``); masses equal to a
+    relative 1e-9 share the best rank of their group (1, 2, 2, 4): strategies alike by symmetry are
+    not ordered by the last bits of their sums."""
+    x = np.asarray(logs, np.float64)
+    return 1 + (x[None, :] > x[:, None] + RANK_TIE).sum(axis=1).astype(np.int64)
 
 
 # ---------------------------------------------------------------------------- the bootstrap
@@ -434,13 +464,15 @@ def bootstrap(table: MetaTable, fields: Fields, equilibrium: np.ndarray, resampl
     means = game_sums(per_seat, weights) / weights.sum(axis=1)  # (C * K, B)
     start = 0.9 * equilibrium + 0.1 / table.k
     eq, mass = np.full((resamples, table.k), np.nan), np.empty((resamples, table.k))
+    ranks = np.empty((resamples, table.k), np.int64)
     for b in range(resamples):
         u = np.where(table.counts > 0, means[:, b].reshape(table.counts.shape), np.nan)
         x = solve(fields, u, start, steps=600)
         if x is not None:
             eq[b] = x
-        mass[b] = alpha_rank(table.counts, u, table.players)
-    return Bootstrap(eq, mass, np.array([ranks_of(m) for m in mass]))
+        logs = alpha_rank_logs(table.counts, u, table.players)
+        mass[b], ranks[b] = np.exp(logs - np.logaddexp.reduce(logs)), ranks_of(logs)
+    return Bootstrap(eq, mass, ranks)
 
 
 def percentile_interval(samples: np.ndarray, alpha: float = ALPHA) -> tuple[np.ndarray, np.ndarray]:
@@ -879,11 +911,12 @@ def analyse(table: MetaTable, resamples: int = BOOTSTRAP, seed: int = 0) -> Meta
     coef = fields.gain_coefficients(x, table.counts.shape)
     gain = [linear_interval(table, coef[i]) for i in range(table.k)]
     boot = bootstrap(table, fields, x, resamples, seed) if resamples else None
-    mass = alpha_rank(table.counts, u, table.players)
+    logs = alpha_rank_logs(table.counts, u, table.players)
+    mass = np.exp(logs - np.logaddexp.reduce(logs))
     frame = pd.DataFrame({"strategy": table.names, "weight": x,
                           "gain": [g.estimate for g in gain], "gain_ci_low": [g.low for g in gain],
                           "gain_ci_high": [g.high for g in gain], "alpha_rank_mass": mass,
-                          "alpha_rank": ranks_of(mass)})
+                          "alpha_rank": ranks_of(logs)})
     if boot is not None:
         lo, hi = percentile_interval(boot.weights)
         frame["ci_low"], frame["ci_high"] = np.minimum(lo, x), np.maximum(hi, x)  # the estimate always inside
@@ -1057,7 +1090,7 @@ def meta_findings(answer: MetaAnswer, th: dict, measured: str, cells: pd.DataFra
     return ordered(out)
 
 
-__all__ = ["ALPHA_RANK", "BOOTSTRAP", "POPULATION", "Bootstrap", "Fields", "MetaTable", "alike", "alpha_rank",
+__all__ = ["ALPHA_RANK", "BOOTSTRAP", "POPULATION", "Bootstrap", "Fields", "MetaTable", "alike", "alpha_rank", "alpha_rank_logs",
            "beats", "bootstrap", "composition_label", "compositions", "copies_of", "copy_records", "cycles", "merged", "differences", "dominant", "entropy",
            "equilibria", "analyse", "meta_findings", "MetaAnswer", "field_matrix", "linear_interval", "payoff_records", "percentile_interval",
            "dominance", "judge_matrix", "meta_test", "needed_compositions", "field_cell", "cell_metric",

@@ -12,7 +12,9 @@ import pytest
 from simbalance.analysis.meta import (
     Fields,
     MetaTable,
+    _gth_logs,
     alpha_rank,
+    alpha_rank_logs,
     compositions,
     equilibria,
     ranks_of,
@@ -52,7 +54,31 @@ def test_a_dominant_strategy_is_the_pure_equilibrium_and_alpha_rank_puts_it_firs
     found = equilibria(Fields.of(counts), u)
     assert len(found) == 1 and np.allclose(found[0], [1, 0, 0], atol=1e-6)
     mass = alpha_rank(counts, u, 2)
-    assert mass[0] > 0.99 and list(ranks_of(mass)) == [1, 2, 3]
+    assert mass[0] > 0.99 and list(ranks_of(alpha_rank_logs(counts, u, 2))) == [1, 2, 3]
+
+
+def test_the_stationary_masses_keep_their_relative_precision_far_below_the_largest():
+    # a birth-death chain 0 <-> 1 <-> 2: detailed balance gives pi_{i+1} / pi_i = up_i / down_i exactly,
+    # here e^-700 and e^-300 (an eigenvector solver returns both as noise near 1e-17)
+    log_up, log_down = np.array([-700.0 - math.log(2), -300.0 - math.log(3)]), np.array([-math.log(2), -math.log(3)])
+    chain = np.full((3, 3), -np.inf)
+    chain[0, 1], chain[1, 2] = log_up
+    chain[1, 0], chain[2, 1] = log_down
+    logs = _gth_logs(chain)
+    assert np.allclose(logs - logs[0], [0.0, -700.0, -1000.0], rtol=0, atol=1e-9)
+
+
+def test_alpha_rank_orders_the_strategies_it_passes_by_and_ties_only_true_equals():
+    # alpha beats everything; beta and gamma are the same strategy twice (rows and columns equal) and
+    # beat delta: alpha first, beta and gamma share rank 2 whatever their order, delta last
+    edges = np.zeros((4, 4))
+    edges[0, 1:] = 0.2
+    edges[1:3, 3] = 0.1
+    edges = edges - edges.T
+    for order in itertools.permutations(range(4)):
+        counts, u = duel_table(edges[np.ix_(order, order)])
+        ranks = ranks_of(alpha_rank_logs(counts, u, 2))
+        assert [int(ranks[order.index(i)]) for i in range(4)] == [1, 2, 2, 4], order
 
 
 def test_a_coordination_game_has_several_equilibria_and_all_are_reported():
