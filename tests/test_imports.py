@@ -7,6 +7,9 @@ report, the CLI): the game contract itself (``core/spec.py``) is the core's."""
 from __future__ import annotations
 
 import ast
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import simbalance.core.spec as spec_module
@@ -100,3 +103,13 @@ def test_a_planted_circle_is_found():
     graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
     assert circles(graph) == [["a", "b", "c"]]
     assert circles({"a": {"b"}, "b": set()}) == []
+
+
+def test_a_command_starts_without_matplotlib():
+    """Every command's start-up imports every module under simbalance/cli/ (cli/main._register finds
+    the commands there): none may import matplotlib at its top. card-value's table did, through its
+    page's module (issue 52's A/B: `simbalance games` took 0.4 s more CPU than before the contract)."""
+    code = "import sys, simbalance.cli.main; print(sorted(m for m in sys.modules if m.split('.')[0] == 'matplotlib'))"
+    out = subprocess.run([sys.executable, "-P", "-c", code], env=dict(os.environ, PYTHONPATH=str(ROOT)),
+                         capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

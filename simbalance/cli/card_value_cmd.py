@@ -4,12 +4,15 @@ declaration (studies/card_value.py, cli/study_command.py)."""
 from __future__ import annotations
 
 from simbalance.cli.terminal import Table
-from simbalance.report.card_value_page import UNCHANGED
 
 
 def show(res, console) -> None:
     """Each card's value beside the card-impact table's figure, then each decision kind's spread
     (or why there is none)."""
+    # imported here: every command's start-up imports this module (cli/main._register), and the
+    # page's module imports matplotlib (0.3 s of CPU)
+    from simbalance.report.card_value_page import UNCHANGED
+
     tab = Table(title=f"{res.game}: what holding a card is worth to its holder (all phases sampled; 95% CI)")
     for col in ("card", "value", "95% CI", "states", "card-impact table", "the table ..."):
         tab.add_column(col, justify="left" if col == "card" else "right")
