@@ -5,16 +5,17 @@ ratio is what counts on a shared machine).
     python -m benchmarks.ab_studies /tmp/before [--rounds 5] [--studies run compare ...]
 
 For each study (COMMANDS: run, compare, solve and card-value on captain-action, small but whole
-command lines at ``--threads 1``, 4 to 12 CPU seconds each) the two checkouts run the command in
-turn, before then now, each in a fresh process that imports simbalance from its own tree only
-(``python -P``, PYTHONPATH=that tree, as benchmarks/ab.py; the probe checks it), with its own
-``--out`` in a temporary folder removed after every run. Each tree compiles into its own numba cache
-(beside its sources), warmed by one uncounted run of each side first. A run's cost is the child's
-CPU seconds (user + system, from ``resource.getrusage(RUSAGE_CHILDREN)`` before and after it: time
-spent waiting for the shared cores does not count) and, beside it, its wall seconds. Prints both
-sides and the ratio now/before per round, the median ratio with its range per study, and at the end
-a table of median CPU seconds and ratios (BENCHMARKS.md, "Studies before and after the contract
-(issue 52)").
+command lines at ``--threads 1``, 3 to 8 CPU seconds each; and ``simbalance games``, the start-up
+every command pays) the two checkouts run the command in turn, before then now, each in a fresh
+process that imports simbalance from its own tree only (``python -P``, PYTHONPATH=that tree, as
+benchmarks/ab.py; the probe checks it), with its own ``--out`` in a temporary folder removed after
+every run. Each tree compiles into its own numba cache (beside its sources), warmed by one uncounted
+run of each side first. A run's cost is the child's CPU seconds (user + system, from
+``resource.getrusage(RUSAGE_CHILDREN)`` before and after it: time spent waiting for the shared
+cores does not count) and, beside it, its wall seconds. Prints both sides and the ratio now/before
+per round, the median ratio with its range per study, and at the end a table of median CPU seconds
+and ratios and the command lines (BENCHMARKS.md, "Studies before and after the contract (issue
+52)").
 
 The command lines mean the same work on both sides: only options both checkouts accept, and every
 default that changed between them pinned (SIDES: what only one side needs to say the same thing).
@@ -51,7 +52,10 @@ COMMANDS = {
               "--verify-n", "1e5", "--budget", "10m", "--strategies", "builder", "--seed", "1", *ALPHA, *ONE],
     "card-value": ["card-value", "captain-action", "--states", "400", "--playouts", "4", "--decisions", "60",
                    "--observe", "0", "--seed", "1", *ALPHA, *ONE],
+    # no study: what every command pays before its own work (the imports, the commands registered)
+    "start-up": ["games"],
 }
+WRITES_NOTHING = {"start-up"}  # takes no --out
 # What one side adds to say the same thing: solve judged under the run's lineup alone (before:
 # --no-models, no check under other players; now: --models naming that lineup, the one model).
 SIDES = {"solve": {"before": ["--no-models"], "now": ["--models", "builder"]}}
@@ -67,7 +71,7 @@ sys.exit(main())
 
 def command(study: str, side: str, out: str) -> list[str]:
     """The study's command line on one side ("before" or "now"), writing its folder ``out``."""
-    return [*COMMANDS[study], *SIDES.get(study, {}).get(side, []), "--out", out]
+    return [*COMMANDS[study], *SIDES.get(study, {}).get(side, []), *([] if study in WRITES_NOTHING else ["--out", out])]
 
 
 def cost(study: str, side: str, tree: str) -> tuple[float, float]:
@@ -121,6 +125,11 @@ def main() -> None:
     print("|---|---:|---:|---:|---:|")
     for study, old, new, ratio, low, high, wall in table:
         print(f"| {study} | {old:.2f} s | {new:.2f} s | {ratio:.2f} ({low:.2f} to {high:.2f}) | {wall:.2f} |")
+    print()
+    for study in args.studies:
+        for side in ("before", "now") if study in SIDES else ("now",):
+            said = f" ({side})" if study in SIDES else ""
+            print(f"- {study}{said}: `simbalance {' '.join(command(study, side, 'OUT'))}`")
 
 
 if __name__ == "__main__":
