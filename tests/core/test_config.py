@@ -50,6 +50,26 @@ def test_unreadable_and_malformed_files(tmp_path):
         read_toml(bad)
 
 
+def test_a_file_read_again_is_what_it_holds_now_and_each_reader_its_own_copy(tmp_path):
+    """read_toml parses the same bytes once (a solve plans each candidate twice): a file rewritten
+    at once with as many bytes (the same size, within the clock's tick) reads as rewritten, a file
+    made bad since is refused, and what one caller changes in its copy no other reader sees."""
+    path = tmp_path / "rules.toml"
+    path.write_text("[rules]\ncap = 500\nlist = [1, 2]\n")
+    first = read_toml(path)
+    first["rules"]["cap"] = 7
+    first["rules"]["list"].append(3)
+    assert read_toml(path) == {"rules": {"cap": 500, "list": [1, 2]}}
+    path.write_text("[rules]\ncap = 600\nlist = [1, 2]\n")
+    assert read_toml(path) == {"rules": {"cap": 600, "list": [1, 2]}}
+    path.write_text("[rules]\ncap = 6\nlist = [1, 2\n")
+    with pytest.raises(ConfigError, match="not valid TOML"):
+        read_toml(path)
+    path.unlink()
+    with pytest.raises(ConfigError, match="does not exist"):
+        read_toml(path)
+
+
 def test_deck_is_merged_into_the_game_config():
     cfg = load_config("find-dr-evil")
     assert cfg["deck"]["source"] == "captain-action"
