@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from simbalance.analysis.findings import Finding
-from simbalance.analysis.stats import APART, TOLD_APART, Comparison, decide, words
+from simbalance.analysis.stats import TOLD_APART, Comparison, allows, decide, words
 
 
 def check_claims(finding: Finding | dict) -> None:
@@ -29,7 +29,7 @@ def check_claims(finding: Finding | dict) -> None:
             assert claim is None or c != comparisons[0] or claim == words(c), (claim, words(c))
         else:
             assert words(c).lower() in text.lower(), (words(c), text)
-        if c.claim and c.verdict != APART:
+        if c.claim and not allows(c):
             assert c.claim.lower() not in text.lower(), (c.claim, text)
     # "player 2 wins the most", "player 1 the least": only as the words of a seat comparison it keeps
     seats = [words(c) for c in comparisons if c.rule == TOLD_APART]

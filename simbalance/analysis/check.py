@@ -20,12 +20,12 @@ import hashlib
 import json
 import math
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from simbalance.analysis.labels import metric_label
-from simbalance.analysis.stats import ALPHA, normal_half, seat_gap, standard_error
+from simbalance.analysis.stats import ALPHA, cleared, normal_half, seat_gap, standard_error
 from simbalance.core.config import play_config
 from simbalance.core.errors import ConfigError
 
@@ -211,6 +211,9 @@ class MetricCheck:
     status: str
     kind: str = "share"  # the unit: "share" (a rate, shown in percent) or a length's unit
     direction: str = TWO_SIDED
+    # the comparison "beyond the margin" is read from (stats.cleared: the difference's interval at
+    # alpha / metrics, wholly past the margin on its side); None when the fresh run lacks the metric
+    decided_by: Any = None
 
     def fails(self, fail_on_change: bool = False) -> bool:
         return fails(self.status, fail_on_change)
@@ -260,8 +263,12 @@ def compare_to_baseline(base: dict[str, dict], fresh: dict[str, dict], alpha: fl
         else:
             z = (abs(diff) - margin) / se
             beyond, significant = z > z_crit, abs(diff) / se > z_crit
+        half = z_crit * se if se > 0 and math.isfinite(se) else 0.0
+        up = diff >= 0
+        decided = cleared(diff, diff - half, diff + half, margin if up else -margin,
+                          f"{metric_label(name)} moved beyond its margin", "above" if up else "below")
         out.append(MetricCheck(name, b["value"], f["value"], diff, margin, z,
-                               _status(direction, diff, beyond, significant), kind, direction))
+                               _status(direction, diff, beyond, significant), kind, direction, decided))
     return out
 
 
@@ -276,6 +283,7 @@ class BoundCheck(NamedTuple):
     bound: str
     measured: str
     status: str
+    decided_by: Any = None  # the stats.judgement its status is read from (the core makes it again: recheck)
 
     @property
     def ok(self) -> bool:
@@ -321,7 +329,7 @@ def check_bounds(agg, bounds: dict, unit: str = "", alpha: float = DEFAULT_ALPHA
     ``--target`` (stats.judge: Holm across every bound's tests at ``alpha``): a bound holds when its
     intervals lie inside it, is violated when one lies wholly outside, and is not settled otherwise.
     ``agg``: the run's RunAggregate; ``unit``: the game's length unit."""
-    from simbalance.analysis.stats import FAILS, MEETS, OPEN, judge, verdict_of
+    from simbalance.analysis.stats import FAILS, MEETS, OPEN, judge, judgement
 
     allowed = {"seat_win_rate_min", "seat_win_rate_max", "balance_min", "length_median", "timeouts_max",
                "first_player_advantage_max"}
@@ -338,11 +346,13 @@ def check_bounds(agg, bounds: dict, unit: str = "", alpha: float = DEFAULT_ALPHA
         families.append(targets)
     if not families:
         return []
-    tests = judge(agg, [t for f in families for t in f], alpha)["tests"]
+    result = judge(agg, [t for f in families for t in f], alpha)
+    tests = result["tests"]
     out, at = [], 0
     for (key, text), targets in zip(words, families, strict=True):
-        mine = tests[at:at + len(targets)]
+        mine = list(range(at, at + len(targets)))  # this bound's tests in the one Holm family
         at += len(targets)
-        status = {MEETS: BOUND_HOLDS, FAILS: BOUND_VIOLATED, OPEN: BOUND_OPEN}[verdict_of(mine)]
-        out.append(BoundCheck(text, _measured(mine, key, unit), status))
+        decided = judgement(result, of=mine)
+        status = {MEETS: BOUND_HOLDS, FAILS: BOUND_VIOLATED, OPEN: BOUND_OPEN}[decided.verdict]
+        out.append(BoundCheck(text, _measured([tests[j] for j in mine], key, unit), status, decided))
     return out

@@ -42,6 +42,7 @@ from simbalance.analysis.stats import (  # noqa: F401  (names solve's callers im
     is_share,
     judge,
     judge_models,
+    judgement,
     natural_range,
     shortfall,
     target_test,
@@ -689,7 +690,7 @@ def solve_findings(*, targets: list[Target], knobs: list[Knob], today: dict, ans
     if today["verdict"] == MEETS:
         said = "; ".join(test_words(t) for t in today["tests"])
         return [Finding("no_change_needed", LOW, f"No change needed: today's rules already meet {goal}{under} "
-                        f"({said}).", None, None, "#today")]
+                        f"({said}).", None, None, "#today", decided_by=(judgement(today, "already meet"),))]
     chosen = next((a for a in answers if a.judged["verdict"] == MEETS), None)
     if chosen is not None:
         tests = chosen.judged["tests"]
@@ -704,7 +705,8 @@ def solve_findings(*, targets: list[Target], knobs: list[Knob], today: dict, ans
             "solution", MEDIUM,
             f"{chosen.words}: {test_words(bal)}{'; ' + others if others else ''}{more}; {effect} (verified on "
             f"fresh games{under}).",
-            float(bal["value"]), (float(bal["ci_low"]), float(bal["ci_high"])), "#chosen"))
+            float(bal["value"]), (float(bal["ci_low"]), float(bal["ci_high"])), "#chosen",
+            decided_by=(judgement(chosen.judged, "verified on fresh games"),)))
         return ordered(out)
     # the smallest verified change refuted under some player models and not under others (where it
     # meets first): which, and why; an answer only when it holds under every one
@@ -747,7 +749,7 @@ def solve_findings(*, targets: list[Target], knobs: list[Knob], today: dict, ans
                            + "; ".join(f"{a.words} ({a.judged['verdict']})" for a in answers)
                            + (f"; not played under {_and(held)}: the budget left could not hold its games" if held
                               else "") + ".",
-                           None, None, "#verified"))
+                           None, None, "#verified", decided_by=tuple(judgement(a.judged) for a in answers if a.judged.get("tests"))))
     unsettled += sum(1 for a in answers + split_only if a.judged["verdict"] == OPEN)  # still possible on fresh games
     refuted_all = unsettled == 0 and not budget_spent and not interrupted
     if interrupted:

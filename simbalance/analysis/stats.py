@@ -50,8 +50,8 @@ import numpy as np
 from simbalance.core.aggregate import Z95, RunAggregate, wilson
 from simbalance.core.config import FINDINGS_DEFAULTS
 
-__all__ = ["ALPHA", "AGREES", "FAILS", "MEETS", "OPEN", "OVERSTATES", "REVERSED", "UNDERSTATES",
-           "Comparison", "Interval", "above_every", "beats_each", "cleared", "compared", "decide", "effect_verdict",
+__all__ = ["ALPHA", "AGREES", "FAILS", "JUDGED", "MEETS", "OPEN", "OVERSTATES", "REVERSED", "UNDERSTATES",
+           "Comparison", "Interval", "above_every", "allows", "judgement", "beats_each", "cleared", "compared", "decide", "effect_verdict",
            "held_up", "ranked", "recheck", "seats_apart", "weighed", "words", "balance_test", "clustered_difference", "clustered_share", "difference",
            "holm", "is_share", "judge", "judge_models", "median_ranks", "natural_range",
            "normal_half", "proportion_difference", "quantile", "say", "seat_gap", "shortfall", "standard_error",
@@ -355,8 +355,11 @@ def beats_each(shares: np.ndarray | list[float], errors: np.ndarray | list[float
 #   claim when the interval is wholly on its side; none of its own when not: the sentence may not
 #   make the claim).
 APART, NOT_APART, NONE_APART = "told apart", "not told apart", "none stands out"
-WEIGH, EFFECT, TOLD_APART, STANDOUT, ABOVE_EVERY, BEATS_EACH, CLEAR_OF = (
-    "weigh", "effect", "told apart", "standout", "above every", "beats each", "clear of")
+WEIGH, EFFECT, TOLD_APART, STANDOUT, ABOVE_EVERY, BEATS_EACH, CLEAR_OF, JUDGED = (
+    "weigh", "effect", "told apart", "standout", "above every", "beats each", "clear of", "judged")
+# JUDGED: targets or bounds judged by their intervals (``judge_models`` below: Holm over the family,
+# refuted at alpha / (tests x looks)); its verdict is meets, does not meet or not settled, for the
+# family or for the tests ``of`` it names (check's one bound among several).
 
 
 @dataclass(frozen=True)
@@ -425,7 +428,11 @@ def decide(rule: str, inputs: dict) -> str:
         return APART if (low > i["value"] if i.get("side", "above") == "above" else high < i["value"]) else NOT_APART
     if rule == BEATS_EACH:
         return APART if beats_each(i["shares"], i["errors"], i.get("even", 0.5), i.get("alpha", ALPHA)) else NOT_APART
-    allowed = (WEIGH, EFFECT, TOLD_APART, STANDOUT, ABOVE_EVERY, BEATS_EACH, CLEAR_OF)
+    if rule == JUDGED:
+        tests = _judged_tests(i["tests"], i.get("looks", 1), i.get("alpha", ALPHA))
+        of = i.get("of")
+        return verdict_of(tests if of is None else [tests[j] for j in of])
+    allowed = (WEIGH, EFFECT, TOLD_APART, STANDOUT, ABOVE_EVERY, BEATS_EACH, CLEAR_OF, JUDGED)
     raise ValueError(f"rule {rule!r}: allowed {', '.join(repr(r) for r in allowed)}")
 
 
@@ -469,6 +476,23 @@ def cleared(estimate: float, low: float, high: float, value: float, claim: str, 
                                "side": side}, claim=claim)
 
 
+def judgement(result: dict, claim: str = "", of: list[int] | None = None) -> Comparison:
+    """``judge``/``judge_models``'s result as a Comparison (every test's interval and p-values, the
+    looks and alpha it was judged at); ``of``: the tests whose verdict it is (all when None); ``claim``:
+    the words a "meets" allows (a phrase of the finding's sentence)."""
+    keep = ("metric", "model", "low", "high", "value", "ci_low", "ci_high", "p", "p_out")
+    tests = [{k: (float(t[k]) if k not in ("metric", "model") else t[k]) for k in keep} for t in result["tests"]]
+    inputs = {"tests": tests, "looks": int(result.get("looks", 1)), "alpha": float(result.get("alpha", ALPHA))}
+    if of is not None:
+        inputs["of"] = [int(j) for j in of]
+    return compared(JUDGED, inputs, claim=claim)
+
+
+def allows(c: Comparison) -> bool:
+    """Whether ``c``'s verdict allows its claim: told apart, or (targets) meets."""
+    return c.verdict == (MEETS if c.rule == JUDGED else APART)
+
+
 def words(c: Comparison) -> str:
     """The words of a Comparison's verdict, the only ones a sentence may use for it: "the table
     overstates it", "Smaller under strong play", "player 2 wins the most and player 1 the least of
@@ -487,8 +511,10 @@ def words(c: Comparison) -> str:
                 "most": f"{hi} wins the most {over}, more than {lo}",
                 "least": f"{lo} wins the least {over}, less than {hi}",
                 "neither": f"{hi} wins more than {lo} {over}"}[v]
-    if c.rule == CLEAR_OF and v != APART:
+    if c.rule in (CLEAR_OF, JUDGED) and not allows(c):
         return ""  # no words of its own: the sentence only may not make the claim
+    if c.rule == JUDGED:
+        return c.claim
     if c.inputs.get("index", 0) is None and v == NONE_APART:
         return f"no {c.subject} stands out"
     return c.claim if v == APART else "not told apart from every other"
@@ -722,15 +748,10 @@ def judge_models(aggs: dict[str, RunAggregate], targets: dict[str, list], looks:
         wide = getattr(target, "wide", None)
         if wide is not None:  # a kept metric whose today is a sample: refuted only outside every value it admits
             t["p_out"] = target_test(aggs[t["model"]], type(target)(target.metric, *wide))["p_out"]
-    adjusted = holm(np.array([t["p"] for t in tests]))
-    level = alpha / (len(tests) * max(looks, 1))
-    for t, p in zip(tests, adjusted, strict=True):
-        t["p_holm"] = float(p)
-        t["met"] = bool(p <= alpha)
-        t["out"] = bool(t["p_out"] <= level) or t["value"] != t["value"]
+    tests = _judged_tests(tests, looks, alpha)
     verdict = verdict_of(tests)
     by_model = {m: [t for t in tests if t["model"] == m] for m in aggs}
-    return {"verdict": verdict, "tests": tests,
+    return {"verdict": verdict, "tests": tests, "looks": max(looks, 1), "alpha": alpha,
             "shortfall": max(shortfall([t for t in ts if t["keep"] is None]) for ts in by_model.values()),
             # summed over the models: tells apart candidates whose worst model is equally far (a change
             # that mends one model's length while another's stays put ranks before one that mends none)
@@ -739,6 +760,16 @@ def judge_models(aggs: dict[str, RunAggregate], targets: dict[str, list], looks:
                                   default=0.0),
             "p_worst": max(t["p_holm"] for t in tests),
             "models": {m: verdict_of(ts) for m, ts in by_model.items()}}
+
+
+def _judged_tests(tests: list[dict], looks: int, alpha: float) -> list[dict]:
+    """Each test with ``p_holm``, ``met`` and ``out`` (judge_models' rule; ``decide`` makes it again)."""
+    if not tests:
+        return []
+    adjusted = holm(np.array([t["p"] for t in tests]))
+    level = alpha / (len(tests) * max(looks, 1))
+    return [dict(t, p_holm=float(p), met=bool(p <= alpha), out=bool(t["p_out"] <= level) or t["value"] != t["value"])
+            for t, p in zip(tests, adjusted, strict=True)]
 
 
 def verdict_of(tests: list[dict]) -> str:

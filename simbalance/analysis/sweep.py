@@ -24,6 +24,7 @@ from simbalance.analysis.stats import (
     OPEN,
     Comparison,
     judge,
+    judgement,
     normal_half,
     ranked,
     standard_error,
@@ -205,7 +206,16 @@ def judged(agg, targets: dict) -> dict:
     balance's 95% interval."""
     result = judge(agg, target_list(targets))
     balance = result["tests"][0]
-    return {"verdict": result["verdict"], "balance_ci_low": balance["ci_low"], "balance_ci_high": balance["ci_high"]}
+    return {"verdict": result["verdict"], "balance_ci_low": balance["ci_low"], "balance_ci_high": balance["ci_high"],
+            JUDGEMENT: judgement(result)}
+
+
+JUDGEMENT = "judgement"  # a point's row keeps its stats.judgement until the table is made (sweep_table)
+
+
+def sweep_table(rows: list[dict]) -> tuple[pd.DataFrame, list]:
+    """The points' rows as a table, and each point's judgement apart (a Comparison is no column)."""
+    return pd.DataFrame([{k: v for k, v in r.items() if k != JUDGEMENT} for r in rows]), [r.get(JUDGEMENT) for r in rows]
 
 
 def shortfall(df: pd.DataFrame, targets: dict) -> pd.Series:
@@ -233,10 +243,12 @@ def describe_targets(targets: dict) -> str:
 
 
 def sweep_findings(table: pd.DataFrame, keys: list[str], values: dict[str, list], th: dict, targets: dict,
-                   describe_targets: Callable[[dict], str], game: str | None = None) -> list[Finding]:
+                   describe_targets: Callable[[dict], str], game: str | None = None,
+                   judgements: list | None = None) -> list[Finding]:
     """The best point at the grid's edge (the best may lie beyond: the command sweeps on past it), and
     no point meeting the targets. A point meets the targets when its intervals do (``verdict``, as
-    solve and check judge them); a point on target by its estimates alone is not settled."""
+    solve and check judge them; ``judgements``: each point's stats.judgement, kept on the finding
+    that says no point meets); a point on target by its estimates alone is not settled."""
     if not len(table):
         return []
     out = []
@@ -270,7 +282,8 @@ def sweep_findings(table: pd.DataFrame, keys: list[str], values: dict[str, list]
                     f"intervals reach past a target (not settled), e.g. {setting} with balance {pct(best['balance'])} "
                     f"(95% CI {pct(best['balance_ci_low'])} to {pct(best['balance_ci_high'])}). More games (--n) "
                     "would settle it.")
-        out.append(Finding("no_point_on_target", HIGH, text, float(best["shortfall"]), None, "#every-point"))
+        out.append(Finding("no_point_on_target", HIGH, text, float(best["shortfall"]), None, "#every-point",
+                           decided_by=tuple(j for j in judgements or () if j is not None)))
     for k in keys:
         vals = list(values[k])
         numeric = all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in vals)

@@ -220,7 +220,10 @@ def tune_findings(strategy: str, dominance: pd.DataFrame, players: int, margin: 
             f"The tuned {strategy} dominates every strategy tested: alone against each it wins at least "
             f"{pct(worst['win_rate'])} of its seats (against {worst['against']}, "
             f"{ci_text(worst['ci_low'], worst['ci_high'])}) where {pct(fair)} is fair. Players will find it.",
-            float(worst["win_rate"]), (float(worst["ci_low"]), float(worst["ci_high"])), "#dominance"))
+            float(worst["win_rate"]), (float(worst["ci_low"]), float(worst["ci_high"])), "#dominance",
+            # each matchup's interval clear of the fair share plus the margin (``standing``'s rule)
+            decided_by=tuple(cleared(float(r["win_rate"]), float(r["ci_low"]), float(r["ci_high"]),
+                                     fair + max(dominance_margin, 0.0), "dominates") for _, r in dominance.iterrows())))
     better = cleared(margin["diff"], margin["ci_low"], margin["ci_high"], 0.0,
                      f"The tuned parameters beat {strategy}'s defaults")  # the paired gain's interval above 0
     if better.verdict == APART:

@@ -395,21 +395,32 @@ def _dask_client(scheduler: str | None, timeout: float):
     return Client(cluster), cluster
 
 
+def dask_lost(exc: Exception, where: str) -> Exception:
+    """``exc`` as one line when it is Dask's own (a worker killed, a connection lost: KilledWorker,
+    CommClosedError...), else ``exc`` itself (a chunk's own error, a game that raises: as on threads)."""
+    if type(exc).__module__.split(".")[0] not in ("distributed", "tornado"):
+        return exc
+    return SimbalanceError(f"{where}: Dask lost the work ({type(exc).__name__}: {' '.join(str(exc).split())[:200]}); "
+                           "run the command again")
+
+
 def _wait_for(future, scheduler: str | None, timeout: float, stop: Callable[[], bool] | None):
     """A chunk's records, or None when ``stop`` asks to stop; a one-line error when no chunk came
     back within ``timeout`` (every worker gone, say)."""
     from dask.distributed import TimeoutError as DaskTimeout
 
     waited = 0.0
+    where = f"--scheduler {scheduler}" if scheduler else "the local Dask cluster"
     while True:
         try:
             return future.result(timeout=1.0)
         except (DaskTimeout, TimeoutError):
             waited += 1.0
+        except Exception as exc:  # a worker killed or a connection lost: Dask's own errors, in one line
+            raise dask_lost(exc, where) from None
         if stop is not None and stop():
             return None
         if waited >= timeout:
-            where = f"--scheduler {scheduler}" if scheduler else "the local Dask cluster"
             raise SimbalanceError(f"{where}: no chunk came back within {timeout:g} s; are its workers alive? "
                                   "(--dask-timeout sets the wait)")
 

@@ -3,7 +3,7 @@ to the config's ``[targets]`` re-checked on fresh seeds (analysis/sweep.py)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import pandas as pd
@@ -19,6 +19,7 @@ from simbalance.analysis.sweep import (
     point_rows,
     shortfall,
     sweep_findings,
+    sweep_table,
     targets_of,
 )
 from simbalance.core.config import toml_value
@@ -41,12 +42,14 @@ class SweepResult:
     targets: dict
     rechecked: pd.DataFrame
     base_plan: RunPlan
+    judgements: list = field(default_factory=list)  # each point's stats.judgement, in the table's order
 
     def findings(self) -> list[Finding]:
         """The best point at the grid's edge, no point meeting the targets (analysis/findings.py)."""
         keys = [p.key for p in self.params]
         return sweep_findings(self.table, keys, {p.key: list(p.values) for p in self.params},
-                              thresholds(self.base_plan.config), self.targets, describe_targets, self.game)
+                              thresholds(self.base_plan.config), self.targets, describe_targets, self.game,
+                              self.judgements)
 
 
 @dataclass(frozen=True)
@@ -109,7 +112,7 @@ def run_sweep(settings: RunSettings, params: SweepParams, progress: ProgressFact
 
     game_id = settings.game
     rows = [play_point(plan, point, f"{game_id} {point}") for plan, point in zip(plans, points, strict=True)]
-    table = pd.DataFrame(rows)
+    table, judgements = sweep_table(rows)
     table["shortfall"] = shortfall(table, targets)
     best = table.sort_values(["shortfall", "balance"], ascending=[True, False]).head(params.recheck)
     fresh_seed = derive_seed(settings.seed, "sweep re-check")
@@ -121,10 +124,10 @@ def run_sweep(settings: RunSettings, params: SweepParams, progress: ProgressFact
         row = play_point(plan, point, f"{game_id} {point} (fresh seed)")
         row["seed"] = fresh_seed
         rechecked.append(row)
-    rechecked_df = pd.DataFrame(rechecked)
+    rechecked_df = sweep_table(rechecked)[0]
     if len(rechecked_df):
         rechecked_df["shortfall"] = shortfall(rechecked_df, targets)
-    return SweepResult(game_id, parsed, table, targets, rechecked_df, base_plan)
+    return SweepResult(game_id, parsed, table, targets, rechecked_df, base_plan, judgements)
 
 
 STUDY = Study(

@@ -121,6 +121,20 @@ BASE = {"win rate seat 0": _metric(0.30), "win rate seat 1": _metric(0.25), "bal
         "ties": _metric(0.01)}
 
 
+@pytest.mark.parametrize("value", [0.59, 0.595, 0.602, 0.63, 0.55, 0.578])
+def test_each_metric_keeps_the_comparison_its_status_is_read_from(value):
+    """Issue 52 item 4: "better"/"worse"/"changed" is "beyond the margin", kept as the comparison that
+    decides it (the difference's interval at alpha / metrics wholly past the margin), which the core
+    makes again."""
+    from simbalance.analysis.stats import allows, recheck
+
+    fresh = {k: dict(v) for k, v in BASE.items()}
+    fresh["balance"]["value"] = value
+    for c in compare_to_baseline(BASE, fresh):
+        assert recheck(c.decided_by), c
+        assert allows(c.decided_by) == (c.status in ("better", "worse", "changed")), (c, c.decided_by)
+
+
 def _status(name, value, fail_on_change=False):
     fresh = {k: dict(v) for k, v in BASE.items()}
     fresh[name]["value"] = value

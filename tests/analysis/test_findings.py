@@ -388,6 +388,8 @@ def test_a_tuned_strategy_that_dominates():
     gain = {"diff": 0.04, "ci_low": 0.03, "ci_high": 0.05}
     found = tune_findings("builder", dominance, 4, gain, TH, 0.02)
     assert kinds(found) == ["dominant_strategy", "tuned_better"]
+    check_claims(found[0])  # "dominates": each matchup's interval clear of the fair share plus the margin
+    assert [c.verdict for c in found[0].decided_by] == ["told apart", "told apart"]
     check_claims(found[1])
     assert "against builder" in found[0].text
     dominance["dominates"] = [True, False]

@@ -8,12 +8,25 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+from claims import check_claims
 
 from simbalance.analysis.check import BOUND_HOLDS, BOUND_OPEN, BOUND_VIOLATED, check_bounds
 from simbalance.analysis.findings import thresholds
 from simbalance.analysis.solve import default_targets
-from simbalance.analysis.stats import ALPHA, FAILS, MEETS, OPEN, judge
-from simbalance.analysis.sweep import judged, sweep_findings, targets_of
+from simbalance.analysis.stats import (
+    ALPHA,
+    FAILS,
+    JUDGED,
+    MEETS,
+    OPEN,
+    Comparison,
+    decide,
+    judge,
+    judgement,
+    recheck,
+    words,
+)
+from simbalance.analysis.sweep import judged, sweep_findings, sweep_table, targets_of
 from simbalance.core.aggregate import WIN_UNITS, RunAggregate
 from simbalance.core.config import FINDINGS_DEFAULTS
 
@@ -69,10 +82,45 @@ def test_sweep_names_a_point_on_target_by_its_estimate_alone_not_settled():
     agg = planted(np.array([0.27, 0.25, 0.25, 0.23]) * 400)
     targets = targets_of({"targets": {"balance_min": 0.9}})
     row = {"rules.k": 1, "balance": 0.96, "length_median": 10.0, "shortfall": 0.0} | judged(agg, targets)
-    found = sweep_findings(pd.DataFrame([row]), ["rules.k"], {"rules.k": [1]}, thresholds(None), targets,
-                           lambda t: "balance at least 90.00%")
+    table, judgements = sweep_table([row])
+    found = sweep_findings(table, ["rules.k"], {"rules.k": [1]}, thresholds(None), targets,
+                           lambda t: "balance at least 90.00%", judgements=judgements)
     assert [f.kind for f in found] == ["no_point_on_target"]
     assert "not settled" in found[0].text and "95% CI" in found[0].text
+    # the finding keeps each point's judgement: the core makes its verdict again, and none is "meets"
+    (decided,) = found[0].decided_by
+    assert decided.rule == JUDGED and decided.verdict == OPEN and recheck(decided)
+    check_claims(found[0])
+
+
+def test_a_judgement_kept_on_a_finding_is_made_again_from_its_inputs_and_a_changed_input_shows():
+    """Issue 52 item 4: solve's, sweep's and check's "meets" are kept as the comparison that decides
+    them (stats.judgement), like every other finding's; the core's decide reads it again."""
+    agg = planted(np.array([0.27, 0.25, 0.25, 0.23]) * 400_000)
+    result = judge(agg, default_targets({"targets": {"balance_min": 0.9}}))
+    kept = judgement(result, "already meet")
+    assert kept.verdict == MEETS == result["verdict"] and recheck(kept) and words(kept) == "already meet"
+    tampered = Comparison.from_dict(kept.to_dict())
+    tampered.inputs["tests"][0]["p"] = 0.5  # the balance's interval no longer inside the range
+    assert not recheck(tampered) and decide(tampered.rule, tampered.inputs) == OPEN
+    # looked at 10^6 times, a test just outside its range at 0.05 is no longer refuted: the looks are kept
+    out = judge(planted(np.array([0.30, 0.24, 0.24, 0.22]) * 40_000), default_targets({"targets": {"balance_min": 0.95}}))
+    assert out["verdict"] == FAILS and recheck(judgement(out))
+    many = judgement(out)
+    many.inputs["tests"][0]["p_out"] = 0.01  # refuted at 0.05 looked at once, not looked at 100 times
+    assert decide(many.rule, many.inputs) == FAILS
+    many.inputs["looks"] = 100
+    assert decide(many.rule, many.inputs) == OPEN
+
+
+@pytest.mark.parametrize("games", [400, 400_000])
+def test_each_bound_keeps_the_judgement_its_status_is_read_from(games):
+    agg = planted(np.array([0.27, 0.25, 0.25, 0.23]) * games)
+    bounds = check_bounds(agg, {"balance_min": 0.9, "seat_win_rate_max": 0.4, "first_player_advantage_max": 0.01})
+    for b in bounds:
+        assert b.decided_by is not None and recheck(b.decided_by)
+        assert SAME[b.decided_by.verdict] == b.status
+        assert len(b.decided_by.inputs["tests"]) == sum(len(x.decided_by.inputs.get("of", [])) for x in bounds)
 
 
 def test_check_bounds_warn_when_not_settled_and_fail_only_when_violated():
