@@ -11,6 +11,9 @@ import re
 from simbalance.analysis.findings import Finding
 from simbalance.analysis.stats import TOLD_APART, Comparison, allows, decide, words
 
+COMPARATIVE = re.compile(r"\b(beats|dominates|meets|overstates|understates|not told apart|told apart|"
+                         r"wins the most|the least|stands out)\b", re.IGNORECASE)
+
 
 def check_claims(finding: Finding | dict) -> None:
     """Assert that ``finding`` (a Finding or its findings.json object) says what its comparisons decide."""
@@ -21,6 +24,10 @@ def check_claims(finding: Finding | dict) -> None:
         comparisons = [Comparison.from_dict(c) for c in finding.get("decided_by", [])]
         for c, stored in zip(comparisons, finding.get("decided_by", []), strict=True):
             assert stored["words"] == words(c), stored  # the words findings.json shows are the verdict's
+    # a comparative word is the verdict of a comparison the finding keeps (docs/architecture.md, "Add a
+    # study"): a sentence that says one and keeps none cannot be read again
+    said = COMPARATIVE.search(text)
+    assert comparisons or not said, (f"{said.group(0)!r} said with no comparison kept (decided_by)", text)
     for c in comparisons:
         assert decide(c.rule, c.inputs) == c.verdict, (c, text)
         if c.rule == TOLD_APART:

@@ -320,7 +320,7 @@ def _measured(tests: list[dict], key: str, unit: str) -> str:
     if t["value"] != t["value"]:
         return "n/a (no winner)"
     if key == "length_median":
-        return f"{t['value']:g} {unit} (95% CI {t['ci_low']:g} to {t['ci_high']:g})"
+        return f"{t['value']:g} {unit} (95% CI {t['ci_low']:.4g} to {t['ci_high']:.4g})"
     return f"{word}{t['value']:.2%} (95% CI {t['ci_low']:.2%} to {t['ci_high']:.2%})"
 
 

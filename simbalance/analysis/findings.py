@@ -206,7 +206,12 @@ def amount(v: float, unit: str) -> str:
 
 
 def pct(v: float, digits: int = 1) -> str:
-    return "n/a" if v is None or not np.isfinite(v) else f"{100 * v:.{digits}f}%"
+    """A share in percent; a value that rounds to zero has no sign ("0.0%", never "-0.0%": an
+    interval's end at -1e-19 is rounding)."""
+    if v is None or not np.isfinite(v):
+        return "n/a"
+    text = f"{100 * v:.{digits}f}"
+    return (text[1:] if text.startswith("-") and float(text) == 0 else text) + "%"
 
 
 def pp(v: float) -> str:

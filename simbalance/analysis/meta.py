@@ -1047,7 +1047,9 @@ def meta_findings(answer: MetaAnswer, th: dict, measured: str, cells: pd.DataFra
             "cycle", "low",
             f"{a} beats {b} beats {c} beats {a}: alone at a table of the next, each wins more per seat than the "
             f"others' seats ({said}). No style is best against every other: a healthy cycle. Measured with {measured}.",
-            float(weakest["margin"]), ci, "#field"))
+            float(weakest["margin"]), ci, "#field",
+            decided_by=tuple(cleared(float(r["margin"]), float(r["ci_low"]), float(r["ci_high"]), 0.0, "beats")
+                             for r in links)))
     copies = answer.copies if answer.copies is not None else pd.DataFrame(columns=["copy"])
     for r in copies.itertuples():
         ci = (r.ci_low, r.ci_high)

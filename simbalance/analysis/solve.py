@@ -724,7 +724,8 @@ def solve_findings(*, targets: list[Target], knobs: list[Knob], today: dict, ans
         out.append(Finding("solution_split", HIGH,
                            f"{a.words} {' and '.join(said)} but does not meet {goal} under "
                            f"{_and([m['model'] for m in fails])} ({why}): no answer, since a change must hold "
-                           "under every player model.", None, None, "#players"))
+                           "under every player model.", None, None, "#players",
+                           decided_by=(judgement(a.judged),) if a.judged.get("tests") else ()))
     if not split and tried is not None and len(tried) and "mends_under" in tried:
         # a candidate of the search that met under some player models where today's rules do not, and
         # was refuted under others
@@ -817,7 +818,10 @@ def solve_findings(*, targets: list[Target], knobs: list[Knob], today: dict, ans
                      f"--knob {wider}.")
     if tried is not None and len(tried):
         text += "".join(f" {hint}" for hint in grid_hints(tried, knobs, targets, today_row))
-    out.append(Finding("no_solution", HIGH, text, number, None, "#candidates"))
+    # the changes verified on fresh games keep their judgements; the closest of the search's race is
+    # read from its table (the race's own test, stats.judge_models on the candidate's games so far)
+    out.append(Finding("no_solution", HIGH, text, number, None, "#candidates",
+                       decided_by=tuple(judgement(a.judged) for a in answers + split_only if a.judged.get("tests"))))
     return ordered(out)
 
 

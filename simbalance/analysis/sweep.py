@@ -272,10 +272,15 @@ def sweep_findings(table: pd.DataFrame, keys: list[str], values: dict[str, list]
     met = table["verdict"] == MEETS if "verdict" in table else table["shortfall"] == 0
     if not met.any():
         unsettled = table[(table["shortfall"] == 0) & (table.get("verdict", OPEN) == OPEN)]
+        open_points = int((table["verdict"] == OPEN).sum()) if "verdict" in table else 0
         if float(best["shortfall"]) > 0:
-            text = (f"No point of the grid meets the targets ({describe_targets(targets)}). The closest, {setting}, "
-                    f"has balance {pct(best['balance'])} and median length {best['length_median']:g} (shortfall "
-                    f"{best['shortfall']:.3f}). Widen the grid or sweep another key.")
+            # the closest by its estimates; points whose intervals still reach the targets are not settled
+            unsure = (f" {open_points} of {len(table)} points are not settled (their 95% intervals reach the "
+                      "targets): more games (--n) may settle them; else widen the grid or sweep another key."
+                      if open_points else " Widen the grid or sweep another key.")
+            text = (f"No point of the grid meets the targets ({describe_targets(targets)}). The closest by its "
+                    f"estimates, {setting}, has balance {pct(best['balance'])} and median length "
+                    f"{best['length_median']:g} (shortfall {best['shortfall']:.3f}).{unsure}")
         else:
             text = (f"No point of the grid is shown to meet the targets ({describe_targets(targets)}): "
                     f"{len(unsettled)} of {len(table)} points are on target by their estimates, but their 95% "

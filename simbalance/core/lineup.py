@@ -204,14 +204,15 @@ def resolve_lineup(
         known[USER_STRATEGY_SEAT] = StrategyInfo(USER_STRATEGY_SEAT, USER_STRATEGY_SEAT, "the --strategy-file function",
                                                  {}, False)
         engine_strategies = {**engine_strategies, USER_STRATEGY_SEAT: USER_STRATEGY_ID}
+    key = "--strategies"  # the option's name (the API's keyword is the same word), or the config's key
     if names is None:
-        names = cfg.get("game", {}).get("strategies", ["random"])
+        names, key = cfg.get("game", {}).get("strategies", ["random"]), "game.strategies"
     if isinstance(names, str):
         names = [n.strip() for n in names.split(",")]
     names = list(names)
     for name in names:
         if name not in known:
-            raise ConfigError(f"unknown strategy {name!r}{did_you_mean(name, known)}; known: {', '.join(known)}")
+            raise ConfigError(f"{key}: unknown strategy {name!r}{did_you_mean(name, known)}; known: {', '.join(known)}")
     if every_lineup:
         slot_names = tuple(dict.fromkeys(names))
         if len(slot_names) ** players > MAX_LINEUPS:

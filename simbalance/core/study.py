@@ -139,7 +139,12 @@ class StudyParams:
                     object.__setattr__(self, f.name, check_whole(f.name, value, 0, MAX_GAMES))
                 else:
                     object.__setattr__(self, f.name, check_n(value, label or f"{f.name} = {value!r}"))
-        self.check()
+        try:
+            self.check()
+        except SimbalanceError:
+            raise
+        except ValueError as exc:  # a study's check that raised the plain error: still one line, exit 2
+            raise SimbalanceError(" ".join(str(exc).split()) or f"{type(self).__name__}: a value is not allowed") from None
 
     def check(self) -> None:
         """A study's own checks beyond counts (raise SimbalanceError with one line)."""

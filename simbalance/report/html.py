@@ -113,7 +113,9 @@ def sub_line(*items: str) -> str:
 
 
 def pct(v, digits=1) -> str:
-    return "n/a" if v is None or v != v else f"{100 * v:.{digits}f}%"
+    from simbalance.analysis.findings import pct as share  # one rule: no "-0.0%"
+
+    return share(v, digits)
 
 
 def pp(v, digits=2) -> str:

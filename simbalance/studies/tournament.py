@@ -53,7 +53,7 @@ class TournamentParams(StudyParams):
         given = self.strategies
         names = [s.strip() for s in given.split(",")] if isinstance(given, str) else list(given)
         if len(set(names)) < 2 or len(set(names)) != len(names):
-            raise SimbalanceError(f"tournament strategies = {','.join(map(str, names))}: give at least two different names")
+            raise SimbalanceError(f"--strategies {','.join(map(str, names))}: give at least two different names")
         object.__setattr__(self, "strategies", tuple(names))
 
 

@@ -169,7 +169,7 @@ def run_tune(settings: RunSettings, params: TuneParams, progress: ProgressFactor
     game = settings.game
     infos = all_strategies(base_plan.config, base_plan.engine.strategies, base_plan.engine.strategy_params)
     if strategy not in infos:
-        raise SimbalanceError(f"unknown strategy {strategy!r}{did_you_mean(strategy, infos)}; known: "
+        raise SimbalanceError(f"--strategy: unknown strategy {strategy!r}{did_you_mean(strategy, infos)}; known: "
                               f"{', '.join(infos)}")
     field_names = [f.strip() for f in field.split(",")] if isinstance(field, str) else list(field)
     if len(field_names) == 1:
@@ -182,8 +182,12 @@ def run_tune(settings: RunSettings, params: TuneParams, progress: ProgressFactor
                                   f"{', '.join(infos)}")
     info = infos[strategy]
     if not numeric_only(info):
-        raise SimbalanceError(f"tune {strategy}: its parameters name another strategy (a search player's rollout); "
+        raise SimbalanceError(f"--strategy {strategy}: its parameters name another strategy (a search player's rollout); "
                               "only strategies with numeric parameters can be tuned")
+    if not info.params:
+        tunable = [n for n, i in infos.items() if i.params and numeric_only(i)]
+        raise SimbalanceError(f"--strategy {strategy}: this strategy has no parameters to tune; "
+                              + (f"strategies with parameters: {', '.join(tunable)}" if tunable else "this game's have none"))
     space = search_space(info.params, ranges)
     default = np.array(list(info.params.values()), dtype=np.float64)
     # The dominance table plays the tuned set against every heuristic and preset, not the search
