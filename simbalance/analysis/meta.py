@@ -891,6 +891,32 @@ class MetaAnswer:
     cycles: list
     starts: int
     copies: pd.DataFrame | None = None  # copy_records: left out of everything above (``merged``)
+    far_fit: tuple | None = None  # also_fitting: (mix, distance) of a mix far from the reported one these games fit
+
+
+PINNED = 0.25  # another mix that fits the games further than this (half the L1 distance) from the reported one
+
+
+def also_fitting(table: MetaTable, fields: Fields, x: np.ndarray, found: list) -> tuple[np.ndarray, float] | None:
+    """The mix furthest from ``x`` (beyond PINNED) that these games do not refute as an equilibrium:
+    against it no strategy is told apart as doing better than the mix (every gain's 95% interval
+    reaches 0 or below), or None. The equilibria of the estimated table are points, but the game's
+    own may be a set (two strategies alike where they meet: any mix of them is one); the bootstrap,
+    solved again near the reported mix, cannot see that. Candidates: each pure strategy, the midway
+    mix from ``x`` to each, each even pair, and the other equilibria found."""
+    k = table.k
+    eye = np.eye(k)
+    candidates = [*eye, *((x + e) / 2 for e in eye), *((eye[i] + eye[j]) / 2 for i in range(k) for j in range(i + 1, k)),
+                  *found[1:]]
+    best = None
+    for y in candidates:
+        distance = 0.5 * float(np.abs(y - x).sum())
+        if distance <= PINNED or (best is not None and distance <= best[1]):
+            continue
+        coef = fields.gain_coefficients(y, table.counts.shape)
+        if all(linear_interval(table, coef[i]).low <= 0 for i in range(k)):
+            best = (y, distance)
+    return best
 
 
 def analyse(table: MetaTable, resamples: int = BOOTSTRAP, seed: int = 0) -> MetaAnswer:
@@ -929,7 +955,8 @@ def analyse(table: MetaTable, resamples: int = BOOTSTRAP, seed: int = 0) -> Meta
     edges = beats(table)
     seats, gap, best, worst = seat_balance(table, x)
     return MetaAnswer(table.names, table.players, found, frame, gains, edges, seats, gap, best, worst,
-                      dominant(gains, table.names), alike(gains, table.names), cycles(edges), starts, copies)
+                      dominant(gains, table.names), alike(gains, table.names), cycles(edges), starts, copies,
+                      also_fitting(table, fields, x, found))
 
 
 def matrix_finding(cells: pd.DataFrame, measured: str) -> Finding:
@@ -991,6 +1018,15 @@ def meta_findings(answer: MetaAnswer, th: dict, measured: str, cells: pd.DataFra
             "equilibrium_not_confirmed", "medium",
             f"The mix found is not confirmed as an equilibrium: {name} does better against it than the mix itself, "
             f"by {pp(g)} ({ci_text(lo, hi, fmt=pp)}).", g, (lo, hi), "#equilibrium"))
+    if answer.far_fit is not None:
+        y, distance = answer.far_fit
+        out.append(Finding(
+            "equilibrium_not_pinned", "low",
+            f"These games do not pin the mix down: {_mix(names, y)} fits them as an equilibrium too (against it no "
+            f"strategy is told apart as doing better than the mix: each gain's 95% CI reaches 0), "
+            f"{100 * distance:.0f} points of weight away from the mix found. Players who adapt may settle anywhere "
+            f"between them: the game's equilibria may form a set (strategies alike where they meet), or more games "
+            f"would narrow it. Measured with {measured}.", distance, None, "#equilibrium"))
     if len(answer.equilibria) > 1:
         listed = "; ".join(_mix(names, e) for e in answer.equilibria)
         out.append(Finding(
