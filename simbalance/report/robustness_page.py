@@ -12,6 +12,7 @@ from simbalance.analysis.metrics import json_records
 from simbalance.report.figures import seats_by_model
 from simbalance.report.html import command_block, figures, page, pct, sub_line, table
 from simbalance.report.run_folder import RUN_MARKER, atomic_folder, save_figures, study_manifest, write_json
+from simbalance.report.run_page import evaluation_words
 
 if TYPE_CHECKING:
     from simbalance.studies.robustness import RobustnessResult
@@ -26,7 +27,8 @@ def robustness_json(res: RobustnessResult) -> dict:
                                disfavoured=[list(v) for v in res.models["disfavoured"]])
     return {"game": res.game, "players": res.players, "models": json_records(models),
             "seats": json_records(res.seats), "conclusions": res.conclusions,
-            "search_precision": res.precision, "search_most": res.search_n, "capped": list(res.capped)}
+            "search_precision": res.precision, "search_most": res.search_n, "capped": list(res.capped),
+            "search_evaluations": res.evaluations}
 
 
 def write_robustness_folder(res: RobustnessResult, out: Path, command: str) -> Path:
@@ -61,6 +63,7 @@ def write_robustness_folder(res: RobustnessResult, out: Path, command: str) -> P
             f"{100 * res.precision:g} points, at most {res.search_n:,} games. Win rates per seat over the decided "
             f"games; the fair share is {pct(fair, 0)}. A seat is favoured (disfavoured) when its 95% CI lies above "
             f"(below) it.</p>",
+            *[f"<p>{escape(evaluation_words(told, f'All {name}: its seats'))}</p>" for name, told in res.evaluations.items()],
             *[f"<p class='verdict'>All {escape(name)}: the cap of {res.search_n:,} games stopped it before every "
               f"seat's 95% CI was within ±{100 * res.precision:g} points; its conclusions have less power.</p>"
               for name in res.capped],
@@ -74,5 +77,6 @@ def write_robustness_folder(res: RobustnessResult, out: Path, command: str) -> P
         (tmp / "robustness.html").write_text(html, encoding="utf-8")
         write_json(tmp / RUN_MARKER, study_manifest("robustness", res.game, res.players, res.n, res.seed, command,
                                                models=list(res.models["model"]), precision=res.precision,
-                                               search_n=res.search_n, config=res.config))
+                                               search_n=res.search_n, search_evaluations=res.evaluations,
+                                               config=res.config))
     return Path(out)

@@ -305,6 +305,9 @@ def manifest(result: SimulationResult, command: str | None) -> dict:
         # docs/strategies.md, "The fitted evaluation"): its weights and where it came from (a
         # refit or a new eval.json plays other games)
         "search_evaluation": search_evaluation(plan),
+        # `--robust`'s sample: the fit its search seats scored with (studies/evaluation.provenance)
+        **({"strong_play_evaluation": result.strong_play.evaluation}
+           if getattr(result, "strong_play", None) is not None else {}),
         "command": command or " ".join(sys.argv),
         "threads": plan.threads,
         "numba_version": numba.__version__,

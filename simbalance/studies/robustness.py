@@ -56,6 +56,9 @@ class RobustnessResult:
     config: dict = field(default_factory=dict)
     precision: float = SEARCH_PRECISION  # a search model plays until every seat's 95% CI half-width is below it
     capped: tuple[str, ...] = ()  # the search models the cap (search_n) stopped before the precision
+    # each search model's fitted evaluation (studies/evaluation.provenance: committed or refitted for
+    # these rules, its games, seed, rules digest, fit quality; None: the hand-written one; issue 53)
+    evaluations: dict = field(default_factory=dict)
 
     def findings(self) -> list[Finding]:
         """Each seat conclusion that depends on the players, or that all of them hold."""
@@ -122,7 +125,9 @@ def run_robustness(settings: RunSettings, params: RobustnessParams,
     engine, p = base.engine, base.players
     infos = all_strategies(base.config, engine.strategies, engine.strategy_params)
     if engine.search is not None and search not in infos:
-        raise SimbalanceError(f"--search {search!r}: not a strategy of {base.spec.id}{did_you_mean(search, infos)}")
+        searching = [n for n, i in infos.items() if engine.is_search(i.base)]
+        raise SimbalanceError(f"--search {search!r}: not a strategy of {base.spec.id}{did_you_mean(search, infos)}; "
+                              f"search players: {', '.join(searching)}")
     if engine.search is not None and not engine.is_search(infos[search].base):
         raise SimbalanceError(f"--search {search!r}: a heuristic, not a search player (mcts, flat or their presets)")
     names, presets = default_models(base.config, engine, search, budget)
@@ -139,7 +144,7 @@ def run_robustness(settings: RunSettings, params: RobustnessParams,
         if len(wanted) < 2 or len(set(wanted)) != len(wanted):
             raise SimbalanceError(f"--models {','.join(wanted)}: give at least two different player models")
         names = wanted
-    seat_frames, rows, capped, searched = [], [], [], []
+    seat_frames, rows, capped, searched, evaluations = [], [], [], [], {}
     for name in names:
         is_search = name in presets or engine.is_search(infos[name].base)
         if is_search:
@@ -151,6 +156,7 @@ def run_robustness(settings: RunSettings, params: RobustnessParams,
                           RunOptions(precision=precision))
             if not precision_reached(result.aggregate, precision):
                 capped.append(name)
+            evaluations[name] = result.plan.search_eval_source  # the readied plan's: a refit is known once it ran
         else:
             result = play(plan, progress, f"{base.spec.id}: all {name}")
         seats, row = model_tables(name, result.aggregate)
@@ -159,7 +165,7 @@ def run_robustness(settings: RunSettings, params: RobustnessParams,
     table = pd.DataFrame(rows, columns=MODEL_COLUMNS)
     seats = pd.concat(seat_frames, ignore_index=True)[SEAT_COLUMNS]
     return RobustnessResult(base.spec.id, p, table, seats, conclusions(table, seats, tuple(searched)), n, search_n,
-                            settings.seed, base.config, precision, tuple(capped))
+                            settings.seed, base.config, precision, tuple(capped), evaluations)
 
 
 def search_label(game: str, model: str, precision: float, most: int) -> str:

@@ -202,6 +202,10 @@ def test_robustness_end_to_end_on_captain_action(tmp_path):
     assert res.capped == ("mcts@8",) and "All mcts@8: the cap of 200 games stopped it before" in html
     saved = json.loads((folder / "robustness.json").read_text())
     assert saved["capped"] == ["mcts@8"] and saved["search_precision"] == 0.03 and saved["search_most"] == 200
+    # each search model's fit (or the hand-written evaluation) in robustness.json, the manifest and the page
+    assert list(saved["search_evaluations"]) == ["mcts@8"] and saved["search_evaluations"] == res.evaluations
+    assert json.loads((folder / "manifest.json").read_text())["search_evaluations"] == res.evaluations
+    assert "All mcts@8: its seats " in html
     with pytest.raises(SimbalanceError, match="--models: unknown strategy 'buidler'"):
         robustness("captain-action", 10, models="random,buidler")
 

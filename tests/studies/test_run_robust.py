@@ -171,6 +171,10 @@ def test_run_robust_end_to_end_and_the_same_heuristic_games(tmp_path):
     html = (tmp_path / "with" / "report.html").read_text()
     assert "id='strong-play'" in html and "First-player effect: Holds under strong play" in html
     assert "Seat gap (the run's best player minus its worst): Not settled under strong play" in html
+    # the fit the sample's search seats scored with is in manifest.json (qa53: it was only on the page)
+    told = json.loads((tmp_path / "with" / "manifest.json").read_text())
+    assert "strong_play_evaluation" in told and told["strong_play_evaluation"] == strong.get("evaluation")
+    assert "strong_play_evaluation" not in json.loads((tmp_path / "without" / "manifest.json").read_text())
     plain = json.loads((tmp_path / "without" / "findings.json").read_text())
     assert "strong_play" not in plain
     seat = next(f for f in plain["findings"] if f["kind"] == "seat_imbalance")
