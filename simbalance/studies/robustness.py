@@ -144,6 +144,9 @@ def run_robustness(settings: RunSettings, params: RobustnessParams,
         if len(wanted) < 2 or len(set(wanted)) != len(wanted):
             raise SimbalanceError(f"--models {','.join(wanted)}: give at least two different player models")
         names = wanted
+    if len(names) < 2:  # a game whose players have no decisions (find-dr-evil): nothing to compare (qa53)
+        raise SimbalanceError(f"robustness {base.spec.id}: one player model only ({', '.join(names)}): the game gives "
+                              "its players no decisions to play differently, so no conclusion can depend on them")
     seat_frames, rows, capped, searched, evaluations = [], [], [], [], {}
     for name in names:
         is_search = name in presets or engine.is_search(infos[name].base)

@@ -208,6 +208,9 @@ def test_robustness_end_to_end_on_captain_action(tmp_path):
     assert "All mcts@8: its seats " in html
     with pytest.raises(SimbalanceError, match="--models: unknown strategy 'buidler'"):
         robustness("captain-action", 10, models="random,buidler")
+    # a game without decisions has one player model: nothing to compare, said, never "holds under all 1"
+    with pytest.raises(SimbalanceError, match=r"one player model only \(random\)"):
+        robustness("find-dr-evil", 10)
 
 
 def test_the_ladder_climbs_against_the_strongest_heuristic_by_default():
