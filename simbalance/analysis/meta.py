@@ -891,16 +891,16 @@ class MetaAnswer:
     cycles: list
     starts: int
     copies: pd.DataFrame | None = None  # copy_records: left out of everything above (``merged``)
-    far_fit: tuple | None = None  # also_fitting: (mix, distance) of a mix far from the reported one these games fit
+    far_fit: tuple | None = None  # also_fitting: (mix, distance, gains) of a mix far from the reported one the games fit
 
 
 PINNED = 0.25  # another mix that fits the games further than this (half the L1 distance) from the reported one
 
 
-def also_fitting(table: MetaTable, fields: Fields, x: np.ndarray, found: list) -> tuple[np.ndarray, float] | None:
+def also_fitting(table: MetaTable, fields: Fields, x: np.ndarray, found: list) -> tuple | None:
     """The mix furthest from ``x`` (beyond PINNED) that these games do not refute as an equilibrium:
     against it no strategy is told apart as doing better than the mix (every gain's 95% interval
-    reaches 0 or below), or None. The equilibria of the estimated table are points, but the game's
+    reaches 0 or below), with its distance and those gains' intervals, or None. The equilibria of the estimated table are points, but the game's
     own may be a set (two strategies alike where they meet: any mix of them is one); the bootstrap,
     solved again near the reported mix, cannot see that. Candidates: each pure strategy, the midway
     mix from ``x`` to each, each even pair, and the other equilibria found."""
@@ -914,8 +914,9 @@ def also_fitting(table: MetaTable, fields: Fields, x: np.ndarray, found: list) -
         if distance <= PINNED or (best is not None and distance <= best[1]):
             continue
         coef = fields.gain_coefficients(y, table.counts.shape)
-        if all(linear_interval(table, coef[i]).low <= 0 for i in range(k)):
-            best = (y, distance)
+        gains = [linear_interval(table, coef[i]) for i in range(k)]
+        if all(g.low <= 0 for g in gains):
+            best = (y, distance, gains)
     return best
 
 
@@ -1019,14 +1020,17 @@ def meta_findings(answer: MetaAnswer, th: dict, measured: str, cells: pd.DataFra
             f"The mix found is not confirmed as an equilibrium: {name} does better against it than the mix itself, "
             f"by {pp(g)} ({ci_text(lo, hi, fmt=pp)}).", g, (lo, hi), "#equilibrium"))
     if answer.far_fit is not None:
-        y, distance = answer.far_fit
+        y, distance, fit_gains = answer.far_fit
         out.append(Finding(
             "equilibrium_not_pinned", "low",
             f"These games do not pin the mix down: {_mix(names, y)} fits them as an equilibrium too (against it no "
             f"strategy is told apart as doing better than the mix: each gain's 95% CI reaches 0), "
             f"{100 * distance:.0f} points of weight away from the mix found. Players who adapt may settle anywhere "
             f"between them: the game's equilibria may form a set (strategies alike where they meet), or more games "
-            f"would narrow it. Measured with {measured}.", distance, None, "#equilibrium"))
+            f"would narrow it. Measured with {measured}.", distance, None, "#equilibrium",
+            # each strategy's gain against that mix: none clear of 0 (the claim each would allow is not made)
+            decided_by=tuple(cleared(g.estimate, g.low, g.high, 0.0, f"{names[i]} does better against it than the mix")
+                             for i, g in enumerate(fit_gains))))
     if len(answer.equilibria) > 1:
         listed = "; ".join(_mix(names, e) for e in answer.equilibria)
         out.append(Finding(
