@@ -244,7 +244,8 @@ def robust_command(plan: RunPlan) -> str:
 
 def measured_with(plan: RunPlan) -> str:
     """Which players a run's figures were measured with, in words: "heuristics: builder at every
-    seat", "these players: mcts-100, builder, builder (seats rotated)"."""
+    seat", "random players: random at every seat", "these players: mcts-100, builder, builder (seats
+    rotated)"."""
     from simbalance.core.strategy_ids import is_search_id
 
     lineup = plan.lineup
@@ -252,7 +253,9 @@ def measured_with(plan: RunPlan) -> str:
     what = f"{names[0]} at every seat" if len(set(names)) == 1 else ", ".join(names)
     if lineup.rotate and len(set(names)) > 1:
         what += " (seats rotated)"
-    kind = "these players" if any(is_search_id(int(i)) for i in lineup.slot_strategy) else "heuristics"
+    # random play is no heuristic: "the heuristics overstate it" misnamed it (qa53)
+    kind = ("these players" if any(is_search_id(int(i)) for i in lineup.slot_strategy)
+            else "random players" if set(lineup.slot_names) == {"random"} else "heuristics")
     return f"{kind}: {what}"
 
 

@@ -349,3 +349,18 @@ def test_the_page_says_which_fit_the_search_played_and_how_many_games_stalled():
     assert "Its search seats scored cut play-outs by the fitted evaluation: a fit refitted" in page
     assert f"{strong.games - strong.decided:,} of its 2,000 games" in page and "ended with no winner" in page
     assert StrongPlay.from_dict(strong.to_dict()).evaluation == told
+
+
+def test_a_run_of_random_players_is_not_called_heuristics():
+    """qa53: "Measured with heuristics: random at every seat" and "the heuristics overstate it" named
+    random play a heuristic; a run's players are named as what they are."""
+    from simbalance.analysis.robustness import who_played
+    from simbalance.studies.run import measured_with
+    from simbalance.studies.settings import plan_run
+
+    said = measured_with(plan_run("captain-action", 10, strategies="random"))
+    assert said == "random players: random at every seat" and who_played(said) == "this run's players"
+    said = measured_with(plan_run("captain-action", 10, strategies="builder"))
+    assert said == "heuristics: builder at every seat" and who_played(said) == "the heuristics"
+    assert measured_with(plan_run("captain-action", 10, strategies="random,builder,random,random")).startswith(
+        "heuristics: random, builder")
