@@ -361,6 +361,9 @@ def strong_play_words(check: dict, sample: StrongPlay, who: str = "this run's pl
     seat = check["topic"] == "seat gap"
     what = "the gap" if seat else "player 1's edge over a fair share"
     sample_words = f"{check['model']}, {check['games']:,} games: {check['figure']}"
+    if 0 < sample.decided < sample.games:  # the shares are of the decided games: say how many were not (qa53)
+        stalled = sample.games - sample.decided
+        sample_words += f"; {stalled:,} of its {sample.games:,} games ({100 * stalled / sample.games:.1f}%) had no winner"
     if not sample.reached:
         sample_words += f"; {sample.stopped()}"
     verdict = check["verdict"]

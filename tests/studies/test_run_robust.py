@@ -364,3 +364,15 @@ def test_a_run_of_random_players_is_not_called_heuristics():
     assert said == "heuristics: builder at every seat" and who_played(said) == "the heuristics"
     assert measured_with(plan_run("captain-action", 10, strategies="random,builder,random,random")).startswith(
         "heuristics: random, builder")
+
+
+def test_a_sample_with_games_without_a_winner_says_how_many():
+    """qa53: lady's sample had 36 of 200 games with no winner; the verdict's shares are of the games
+    with one, and its sentence says how many had none."""
+    from simbalance.analysis.robustness import seat_robustness, strong_play_words
+
+    strong = StrongPlay("mcts@100", 200, 164, tuple(r * 164 for r in (0.3, 0.25, 0.25, 0.2)), 0.03, 5000, True, 7)
+    said = strong_play_words(seat_robustness(HEURISTIC, strong), strong, "the heuristics")
+    assert "36 of its 200 games (18.0%) had no winner" in said, said
+    whole = sample([0.3, 0.25, 0.25, 0.2], games=200)
+    assert "no winner" not in strong_play_words(seat_robustness(HEURISTIC, whole), whole)
