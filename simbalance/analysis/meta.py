@@ -380,7 +380,11 @@ def entropy(x: np.ndarray) -> float:
 def alpha_rank(table_counts: np.ndarray, u: np.ndarray, players: int, alpha: float = ALPHA_RANK,
                population: int = POPULATION) -> np.ndarray:
     """α-Rank's stationary distribution over the strategies (module doc)."""
-    logs = alpha_rank_logs(table_counts, u, players, alpha, population)
+    return masses_of(alpha_rank_logs(table_counts, u, players, alpha, population))
+
+
+def masses_of(logs: np.ndarray) -> np.ndarray:
+    """The masses (summing to 1) whose logs, unnormalised, are ``logs``."""
     return np.exp(logs - np.logaddexp.reduce(logs))
 
 
@@ -471,7 +475,7 @@ def bootstrap(table: MetaTable, fields: Fields, equilibrium: np.ndarray, resampl
         if x is not None:
             eq[b] = x
         logs = alpha_rank_logs(table.counts, u, table.players)
-        mass[b], ranks[b] = np.exp(logs - np.logaddexp.reduce(logs)), ranks_of(logs)
+        mass[b], ranks[b] = masses_of(logs), ranks_of(logs)
     return Bootstrap(eq, mass, ranks)
 
 
@@ -900,8 +904,9 @@ PINNED = 0.25  # another mix that fits the games further than this (half the L1 
 def also_fitting(table: MetaTable, fields: Fields, x: np.ndarray, found: list) -> tuple | None:
     """The mix furthest from ``x`` (beyond PINNED) that these games do not refute as an equilibrium:
     against it no strategy is told apart as doing better than the mix (every gain's 95% interval
-    reaches 0 or below), with its distance and those gains' intervals, or None. The equilibria of the estimated table are points, but the game's
-    own may be a set (two strategies alike where they meet: any mix of them is one); the bootstrap,
+    reaches 0 or below), with its distance and those gains' intervals, or None. The equilibria of
+    the estimated table are points, but the game's own may be a set (two strategies alike where
+    they meet: any mix of them is one); the bootstrap,
     solved again near the reported mix, cannot see that. Candidates: each pure strategy, the midway
     mix from ``x`` to each, each even pair, and the other equilibria found."""
     k = table.k
@@ -939,7 +944,7 @@ def analyse(table: MetaTable, resamples: int = BOOTSTRAP, seed: int = 0) -> Meta
     gain = [linear_interval(table, coef[i]) for i in range(table.k)]
     boot = bootstrap(table, fields, x, resamples, seed) if resamples else None
     logs = alpha_rank_logs(table.counts, u, table.players)
-    mass = np.exp(logs - np.logaddexp.reduce(logs))
+    mass = masses_of(logs)
     frame = pd.DataFrame({"strategy": table.names, "weight": x,
                           "gain": [g.estimate for g in gain], "gain_ci_low": [g.low for g in gain],
                           "gain_ci_high": [g.high for g in gain], "alpha_rank_mass": mass,

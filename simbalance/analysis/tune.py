@@ -55,8 +55,8 @@ def default_range(value: float) -> tuple[float, float]:
 
 
 def search_space(params: dict[str, float], ranges: list[str] | None) -> SearchSpace:
-    if not params:
-        raise ConfigError("this strategy has no parameters to tune")
+    """The space around ``params`` (at least one: studies/tune refuses a strategy with none, naming
+    --strategy and the strategies that have some)."""
     given = {}
     for text in ranges or []:
         m = re.fullmatch(r"\s*([\w.]+)\s*=\s*([-+0-9.eE_]+)\s*:\s*([-+0-9.eE_]+)\s*", text)

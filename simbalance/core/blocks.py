@@ -332,7 +332,7 @@ def _play_local(job: BlockJob, spans: list[tuple[int, int]], threads: int, stop)
 
 def _play_dask(job: BlockJob, spans: list[tuple[int, int]], scheduler: str | None, timeout: float, stop):
     """The blocks' results in order, played on Dask workers (the job sent to each worker once)."""
-    from simbalance.core.runner import _dask_client, _wait_for, dask_lost
+    from simbalance.core.runner import _dask_client, _wait_for, dask_lost, dask_place
 
     if not spans:
         return
@@ -342,7 +342,7 @@ def _play_dask(job: BlockJob, spans: list[tuple[int, int]], scheduler: str | Non
             [shared] = client.scatter([job], broadcast=True, hash=False)
             workers = max(1, len(client.scheduler_info().get("workers", {})))
         except Exception as exc:  # a worker lost before any block: one line
-            raise dask_lost(exc, f"--scheduler {scheduler}" if scheduler else "the local Dask cluster") from None
+            raise dask_lost(exc, dask_place(scheduler)) from None
         pending: deque = deque()
         todo = iter(spans)
 

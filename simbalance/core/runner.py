@@ -395,6 +395,11 @@ def _dask_client(scheduler: str | None, timeout: float):
     return Client(cluster), cluster
 
 
+def dask_place(scheduler: str | None) -> str:
+    """Where the Dask work ran, as an error line names it."""
+    return f"--scheduler {scheduler}" if scheduler else "the local Dask cluster"
+
+
 def dask_lost(exc: Exception, where: str) -> Exception:
     """``exc`` as one line when it is Dask's own (a worker killed, a connection lost: KilledWorker,
     CommClosedError...), else ``exc`` itself (a chunk's own error, a game that raises: as on threads)."""
@@ -410,7 +415,7 @@ def _wait_for(future, scheduler: str | None, timeout: float, stop: Callable[[], 
     from dask.distributed import TimeoutError as DaskTimeout
 
     waited = 0.0
-    where = f"--scheduler {scheduler}" if scheduler else "the local Dask cluster"
+    where = dask_place(scheduler)
     while True:
         try:
             return future.result(timeout=1.0)
