@@ -39,9 +39,13 @@ test-all: test test-exhaustive
 test-exhaustive: $(VENV)/.installed-test
 	$(PYTEST) -m exhaustive
 
+# The commit `make bench` sets this tree beside (A/B): the last commit before the speed round (issue 56).
+BENCH_BEFORE ?= bd48b7a
+
 bench: $(VENV)/.installed-test
 	$(BIN)/python -m pip install --disable-pip-version-check -q open_spiel || echo "open_spiel not installable: the yardstick is skipped"
 	$(BIN)/python -m benchmarks.run
+	$(BIN)/python -m benchmarks.ab $(BENCH_BEFORE) --rounds 3 --threads 1 2 --headline --write
 	$(BIN)/python -m benchmarks.search --write
 	$(BIN)/python -m benchmarks.card_value --write
 
