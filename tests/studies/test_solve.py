@@ -86,7 +86,7 @@ idea = "no decisions"
 @pytest.fixture
 def duel(tmp_path, monkeypatch):
     """The dice duel as a plug-in game ``dice-duel``."""
-    yield from plugin_game(tmp_path, monkeypatch, "dice-duel", "fake_duel", DUEL_SPEC, DUEL_ENGINE, DUEL_CONFIG)
+    yield from plugin_game(monkeypatch, "dice-duel", "fake_duel", DUEL_SPEC, DUEL_ENGINE, DUEL_CONFIG)
 
 
 def test_the_planted_game_gives_its_known_answer(duel):
@@ -536,7 +536,7 @@ def reroll(tmp_path, monkeypatch):
     never does (its threshold is never reached), ``bold`` rerolls 0 to 2. Under steady,
     compensation.points.2 = 2 is exactly fair (the dice duel); under bold, player 2's die averages
     3.25 instead of 2.5 and no value 0 to 4 is fair (exact gaps: 0.36, 0.07, 0.25, 0.54, 0.75)."""
-    yield from plugin_game(tmp_path, monkeypatch, "reroll-duel", "fake_reroll", REROLL_SPEC, REROLL_ENGINE,
+    yield from plugin_game(monkeypatch, "reroll-duel", "fake_reroll", REROLL_SPEC, REROLL_ENGINE,
                         REROLL_CONFIG)
 
 

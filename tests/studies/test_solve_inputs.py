@@ -93,7 +93,7 @@ VARIANTS = {
 @pytest.fixture
 def rule_duel(tmp_path, monkeypatch):
     """The rule duel as a plug-in game ``rule-duel``, with its variant files."""
-    yield from plugin_game(tmp_path, monkeypatch, "rule-duel", "fake_rule_duel", SPEC, ENGINE, CONFIG, VARIANTS)
+    yield from plugin_game(monkeypatch, "rule-duel", "fake_rule_duel", SPEC, ENGINE, CONFIG, VARIANTS)
 
 
 def _run_folder_judged(folder, targets: list[Target]) -> dict:
