@@ -2,6 +2,11 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
+# Python keeps its bytecode beside the sources (__pycache__, where numba's caches already are) even
+# where the environment says not to (PYTHONDONTWRITEBYTECODE, set in many container images): the
+# suite starts hundreds of Python processes, each of which compiled simbalance's modules again
+# (issue 56: about 0.15-0.3 CPU s a process; docs/architecture.md, "Tests").
+unexport PYTHONDONTWRITEBYTECODE
 # The project's main job, on the embedded defaults (local threads, local files).
 MAIN_JOB ?= run captain-future --n 1e6
 
