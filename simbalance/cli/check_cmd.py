@@ -41,7 +41,6 @@ def baseline(
     """Run a setup and store every headline metric with its CI, the engine version, a hash of the
     resolved config, the seed and n. With --update FILE, play the file's own setup again and rewrite it."""
     from simbalance.cli.terminal import RichProgress
-    from simbalance.report.files import check_report_path, write_report
     from simbalance.studies.check import baseline_json, create_baseline
 
     if update is not None:
@@ -62,25 +61,24 @@ def baseline(
     if out is None:
         raise SimbalanceError(f"missing --out FILE: where to write the baseline, e.g. --out configs/baselines/{game}.json")
     count = parse_count(n)
-    check_report_path("--out", out)
+    hold_own_file("--out", out)  # a baseline simbalance wrote, or nothing: before any game
     data = create_baseline(settings, count, strategies=strategies, rotate=rotate, progress=RichProgress)
-    write_report(out, baseline_json(data), "--out")
+    write_own_file("--out", out, baseline_json(data))
     Console().print(f"baseline of {game} ({count:,} games, seed {settings.seed}) written to {escape(str(out))}",
                     soft_wrap=True)
 
 
 def _update(path: Path) -> None:
     from simbalance.cli.terminal import RichProgress
-    from simbalance.report.files import check_report_path, write_report
     from simbalance.studies.check import baseline_json, play_update, prepare_update
 
     if not path.is_file():
         raise SimbalanceError(f"--update {path}: no such baseline file" if not path.exists()
                               else f"--update {path}: not a file; give a baseline file (JSON)")
-    check_report_path("--update", path)
+    hold_own_file("--update", path)
     prepared = prepare_update(path)  # the file and its setup are valid before anything is played
     result = play_update(prepared, progress=RichProgress)
-    write_report(path, baseline_json(result.data), "--update")
+    write_own_file("--update", path, baseline_json(result.data))
     console = Console()
     data = result.data
     tab = Table(title=f"{data['setup']['game']} ({escape(str(path))}): re-recorded, {data['n']:,} games, "
@@ -93,6 +91,27 @@ def _update(path: Path) -> None:
     for note in result.notes:
         console.print(f"[yellow]note:[/] {escape(note)}", soft_wrap=True)
     console.print(f"baseline {escape(str(path))} rewritten; commit it to accept the change", soft_wrap=True)
+
+
+def hold_own_file(option: str, path: Path) -> None:
+    """Before any game: ``path`` is nothing yet, or a file this option wrote (studies/check.OWN_FILES:
+    a baseline by its content, a report by its first line); anything else is one line, untouched.
+    Locked for the command; a killed command's temporary file beside it removed."""
+    from simbalance.report.run_folder import hold_out_file
+    from simbalance.studies.check import OWN_FILES
+
+    ours, half_ours, what = OWN_FILES[option]
+    hold_out_file(Path(path), ours, half_ours, what, option)
+
+
+def write_own_file(option: str, path: Path, text: str) -> None:
+    """Write ``path`` whole (report/files.write_file_whole), looking again that it is still nothing
+    or this option's own file (one may have appeared during the play)."""
+    from simbalance.report.files import write_file_whole
+    from simbalance.studies.check import OWN_FILES
+
+    ours, _, what = OWN_FILES[option]
+    write_file_whole(Path(path), text, ours, what, option)
 
 
 def _status_cell(m, fail_on_change: bool) -> str:
@@ -129,7 +148,6 @@ def check(
     --fail-on-change); 2: an error (a malformed baseline, an unwritable report path), found before
     any game is played. Accept an intended change with `simbalance baseline --update FILE`."""
     from simbalance.cli.terminal import RichProgress
-    from simbalance.report.files import check_report_path, write_report
     from simbalance.studies.check import (
         COLUMNS,
         PROJECT_BASELINES,
@@ -153,11 +171,11 @@ def check(
     if not 0 < alpha < 1:
         raise SimbalanceError(f"--alpha {alpha}: allowed between 0 and 1")
     count = parse_count(n) if n is not None else None
-    for option, report in (("--junit", junit), ("--markdown", markdown)):
-        if report is not None:
-            check_report_path(option, report)
     if junit is not None and markdown is not None and junit.resolve() == markdown.resolve():
         raise SimbalanceError(f"--junit and --markdown are the same file {junit}; give two paths")
+    for option, report in (("--junit", junit), ("--markdown", markdown)):
+        if report is not None:
+            hold_own_file(option, report)  # a report simbalance wrote, or nothing: before any game
     # Every baseline is validated and planned before the first game is played.
     prepared = prepare_checks(paths, n=count, seed=seed, game=game, overrides=list(set_ or []),
                               config=str(config) if config is not None else None)
@@ -185,9 +203,9 @@ def check(
         if hint:
             console.print(f"  {escape(hint)}", soft_wrap=True)
     if junit:
-        write_report(junit, to_junit(results))
+        write_own_file("--junit", junit, to_junit(results))
     if markdown:
-        write_report(markdown, to_markdown(results))
+        write_own_file("--markdown", markdown, to_markdown(results))
     failed = [r for r in results if not r.passed]
     for r in results:
         better = [metric_label(m.metric) for m in r.metrics if m.status == "better" and not m.fails(fail_on_change)]

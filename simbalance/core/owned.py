@@ -76,6 +76,33 @@ def marker_of(folder: Path) -> dict | None:
     return body
 
 
+def file_begins_with(path: Path, head: str) -> bool:
+    """Is ``path`` a regular file whose first bytes are ``head`` (the marker an output file of
+    simbalance's starts with: a report's comment, an eval.json's first keys)? Nothing but a regular
+    file is opened (a FIFO would block the read), and only ``head``'s length is read."""
+    try:
+        if not stat.S_ISREG(Path(path).lstat().st_mode):
+            return False
+        with open(path, "rb") as fh:
+            return fh.read(len(head.encode())) == head.encode()
+    except OSError:
+        return False
+
+
+def begun_as(path: Path, head: str) -> bool:
+    """A temporary file a kill left (``.<name>.writing-XXXXXXXX``): are its bytes so far the start
+    of ``head``, what simbalance writes first there? (An empty file is: the kill came before the
+    first write.)"""
+    try:
+        if not stat.S_ISREG(Path(path).lstat().st_mode):
+            return False
+        with open(path, "rb") as fh:
+            so_far = fh.read(len(head.encode()))
+    except OSError:
+        return False
+    return head.encode().startswith(so_far)
+
+
 def file_sha256(path: Path) -> str:
     """A file's SHA-256, read a MiB at a time."""
     digest = hashlib.sha256()

@@ -1,9 +1,11 @@
-"""Output files a command writes beside its run folder (a baseline, a skill or tune result, CI
-reports): checked before any game is played, written whole or not at all."""
+"""Output files a command writes beside its run folder (a baseline, a fitted evaluation, CI
+reports): checked before any game is played (report/run_folder.hold_out_file), written whole or not
+at all, never over a file simbalance did not write."""
 
 from __future__ import annotations
 
 import os
+import stat
 import tempfile
 from pathlib import Path
 
@@ -52,13 +54,6 @@ def check_report_path(option: str, path: Path) -> None:
         raise SimbalanceError(f"{option} {path}: nothing can be written in {parent} ({exc.strerror or exc})") from None
 
 
-def write_report(path: Path, text: str, option: str = "report") -> None:
-    """Write an output file whole or not at all, through a temporary file of its own name
-    (``write_file_whole``: a fixed ``.<name>.tmp`` would replace a user's file of that name). The
-    file asked for is replaced (a baseline, --junit, --markdown: the user named it as this output)."""
-    write_file_whole(path, text, lambda _path: True, "", option)
-
-
 def write_file_whole(path: Path, text: str, ours, what: str, option: str = "--out") -> None:
     """Write one output file whole or not at all: into ``.<name>.writing-XXXXXXXX`` beside it (a name
     of its own: a fixed ``<name>.tmp`` replaced a user's file of that name), then renamed into
@@ -88,6 +83,21 @@ def write_file_whole(path: Path, text: str, ours, what: str, option: str = "--ou
         raise
 
 
+def _what_is_at(path: Path) -> str:
+    """What a path holds, in a designer's words (lstat: a FIFO is never opened)."""
+    try:
+        mode = Path(path).lstat().st_mode
+    except OSError:
+        return "a file"
+    if stat.S_ISFIFO(mode):
+        return "a named pipe (FIFO)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "a file"
+
+
 def not_ours_file(path: Path, what: str, option: str = "--out") -> SimbalanceError:
-    return SimbalanceError(f"{option} {path}: a file simbalance did not write (not {what}); simbalance never replaces "
-                           "what it did not write: move it away or choose another --out")
+    return SimbalanceError(f"{option} {path}: {_what_is_at(path)} simbalance did not write (not {what}); simbalance never "
+                           f"replaces what it did not write: move it away or choose another {option}")

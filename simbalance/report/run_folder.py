@@ -154,29 +154,30 @@ def hold_out_dir(out: Path, on_leftover=None) -> Path:
     return out
 
 
-def hold_out_file(out: Path, ours, half_ours, what: str) -> Path:
-    """``hold_out_dir`` for an output that is one file (fit-eval's eval.json): refused, before any
-    game, when it is a link, a folder or a file simbalance did not write (``ours``: is it one of
-    simbalance's; ``what``: the words for one); locked on ``.<name>.lock`` beside it for this
+def hold_out_file(out: Path, ours, half_ours, what: str, option: str = "--out") -> Path:
+    """``hold_out_dir`` for an output that is one file (fit-eval's eval.json, a baseline, check's
+    --markdown and --junit): refused, before any game, when it is a link, a folder or anything but
+    a regular file simbalance wrote (``ours``: is it one of simbalance's, which opens nothing but a
+    regular file; ``what``: the words for one); locked on ``.<name>.lock`` beside it for this
     command; the temporary files a killed command left (``.<name>.writing-XXXXXXXX`` whose bytes
     ``half_ours`` recognises) are removed. Returns the absolute path."""
     from simbalance.report.files import check_report_path, not_ours_file
 
-    check_path_names("--out", out)
+    check_path_names(option, out)
     if out.is_symlink():  # replaced, the link would go, not the file it names
-        raise SimbalanceError(f"--out {out}: a symbolic link (to {os.readlink(out)}); give the file itself, "
-                              f"--out {out.resolve()}")
+        raise SimbalanceError(f"{option} {out}: a symbolic link (to {os.readlink(out)}); give the file itself, "
+                              f"{option} {out.resolve()}, or choose another {option}")
     if out.is_dir():
-        raise SimbalanceError(f"--out {out}: a folder; name the file to write")
-    check_report_path("--out", out)
+        raise SimbalanceError(f"{option} {out}: a folder; name the file to write")
+    check_report_path(option, out)
     if out.exists() and not ours(out):
-        raise not_ours_file(out, what)
+        raise not_ours_file(out, what, option)
     out = absolute_out(out)
     if out not in _HELD:
         got = _lock(out)
         if got is None:
-            raise SimbalanceError(f"--out {out}: another simbalance command is writing this file; wait for it to "
-                                  "finish or choose another --out")
+            raise SimbalanceError(f"{option} {out}: another simbalance command is writing this file; wait for it "
+                                  f"to finish or choose another {option}")
         _HELD[out] = got
         pattern = re.compile(re.escape(_writing_prefix(out)) + r"[a-z0-9_]{8}")
         for leftover in sorted(out.parent.iterdir()):

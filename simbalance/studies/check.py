@@ -37,6 +37,7 @@ from simbalance.analysis.check import (
 from simbalance.analysis.labels import metric_label
 from simbalance.core.config import CONFIG_DIR
 from simbalance.core.errors import ConfigError, SimbalanceError
+from simbalance.core.owned import begun_as, file_begins_with
 from simbalance.core.rng import derive_seed
 from simbalance.core.runner import ProgressFactory
 from simbalance.core.study import Study
@@ -379,7 +380,67 @@ def play_update(prepared: PreparedUpdate, *, progress: ProgressFactory | None = 
 
 
 def baseline_json(data: dict) -> str:
-    return json.dumps(data, indent=2) + "\n"
+    """A baseline's text: its format first (what a kill's half-written file is recognised by)."""
+    return json.dumps({"format": FORMAT, **data}, indent=2) + "\n"
+
+
+# ---- the files `baseline` and `check` write, and only those, are replaced (issue 54) ------------
+# A path given to `baseline --out`, `check --markdown` or `check --junit` is replaced only when it
+# is a regular file simbalance wrote: a baseline by its own content (a file `check` reads as a
+# baseline), a report by the comment it starts with. Anything else (a user's file, a FIFO, a folder,
+# a link) is refused before any game (report/run_folder.hold_out_file).
+WRITTEN_BY_CHECK = "<!-- written by simbalance check -->"
+MARKDOWN_HEAD = WRITTEN_BY_CHECK + "\n"  # an HTML comment: valid Markdown, shown by no renderer
+JUNIT_HEAD = '<?xml version="1.0" encoding="utf-8"?>\n' + WRITTEN_BY_CHECK + "\n"  # an XML comment, after the declaration
+BASELINE_HEAD = '{\n  "format": 1,\n  "setup": {\n    "game": '  # baseline_json's first bytes
+BASELINE_MOST_BYTES = 1 << 24  # a baseline is a few kB; a larger file is not one
+
+
+def is_written_baseline(path: Path) -> bool:
+    """Is ``path`` a baseline (a regular file `check` reads as one, read_baseline)? Nothing but a
+    regular file of a baseline's size is opened."""
+    import stat
+
+    try:
+        info = Path(path).lstat()
+        if not stat.S_ISREG(info.st_mode) or info.st_size > BASELINE_MOST_BYTES:
+            return False
+        read_baseline(path)
+    except (OSError, ConfigError):
+        return False
+    return True
+
+
+def is_half_written_baseline(path: Path) -> bool:
+    """A temporary baseline a kill left: its bytes so far are a baseline's first."""
+    return begun_as(path, BASELINE_HEAD)
+
+
+def is_written_markdown(path: Path) -> bool:
+    return file_begins_with(path, MARKDOWN_HEAD)
+
+
+def is_half_written_markdown(path: Path) -> bool:
+    return begun_as(path, MARKDOWN_HEAD)
+
+
+def is_written_junit(path: Path) -> bool:
+    return file_begins_with(path, JUNIT_HEAD)
+
+
+def is_half_written_junit(path: Path) -> bool:
+    return begun_as(path, JUNIT_HEAD)
+
+
+# option -> (is it simbalance's, is it a kill's leftover of one, the words for one)
+OWN_FILES = {
+    "--out": (is_written_baseline, is_half_written_baseline, "a baseline simbalance wrote"),
+    "--update": (is_written_baseline, is_half_written_baseline, "a baseline simbalance wrote"),
+    "--markdown": (is_written_markdown, is_half_written_markdown,
+                   f"a Markdown report simbalance check wrote, which starts with {WRITTEN_BY_CHECK}"),
+    "--junit": (is_written_junit, is_half_written_junit,
+                f"a JUnit report simbalance check wrote, which holds {WRITTEN_BY_CHECK}"),
+}
 
 
 PROJECT_BASELINES = Path("configs") / "baselines"  # a designer's project's own, in its working directory
@@ -412,7 +473,7 @@ def verdict(r: CheckResult) -> str:
 
 
 def to_markdown(results: list[CheckResult]) -> str:
-    lines = ["# simbalance check", ""]
+    lines = [WRITTEN_BY_CHECK, "# simbalance check", ""]
     for r in results:
         lines += [f"## {r.game} ({Path(r.path).name}): {verdict(r)}", "",
                   f"{r.n:,} games, seed {r.seed}. Rates in percent, differences in percentage points (pp).", ""]
@@ -461,7 +522,7 @@ def to_junit(results: list[CheckResult]) -> str:
                     else "")
             failures += 0 if b.ok else 1
             cases.append(f'<testcase classname="{_attr(r.game)}" name="bound: {_attr(b.bound)}" time="0">{body}</testcase>')
-    return ('<?xml version="1.0" encoding="utf-8"?>\n<testsuite name="simbalance check" '
+    return (f'{JUNIT_HEAD}<testsuite name="simbalance check" '
             f'tests="{len(cases)}" failures="{failures}">\n' + "\n".join(cases) + "\n</testsuite>\n")
 
 

@@ -48,6 +48,7 @@ from simbalance.core.blocks import BlockSettings, KernelJob, cache_root
 from simbalance.core.config import ConfigError, config_dir, play_config
 from simbalance.core.errors import SimbalanceError
 from simbalance.core.lineup import resolve_lineup
+from simbalance.core.owned import begun_as
 from simbalance.core.rng import derive_seed
 from simbalance.core.runner import ProgressFactory
 from simbalance.core.strategy_ids import FLAT, MCTS, is_search_id
@@ -308,12 +309,7 @@ def is_written_eval(path: Path) -> bool:
 
 def is_half_written_eval(path: Path) -> bool:
     """A temporary eval.json a kill left: its bytes so far are a fit's (the marker's first bytes)."""
-    try:
-        with open(path, "rb") as fh:
-            head = fh.read(len(EVAL_HEADER))
-    except OSError:
-        return False
-    return EVAL_HEADER.encode().startswith(head)
+    return begun_as(path, EVAL_HEADER)
 
 
 def write_eval(result: FitEvalResult, path: Path) -> Path:

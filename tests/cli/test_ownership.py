@@ -7,6 +7,8 @@ directory writes to, and locks, the same folder. Each test was run on the code b
 from __future__ import annotations
 
 import json
+import os
+import stat
 import subprocess
 import sys
 import time
@@ -17,6 +19,7 @@ from typer.testing import CliRunner
 
 from simbalance.cli.main import app
 from simbalance.report.run_folder import partial_dir
+from simbalance.studies.check import BASELINE_DIR
 
 runner = CliRunner()
 GAME = "find-dr-evil"
@@ -291,11 +294,95 @@ def test_fit_eval_on_a_file_size_limit_names_the_file_and_leaves_nothing_half(tm
 def test_a_report_file_is_written_through_a_temporary_name_of_its_own(tmp_path):
     """A baseline, --junit or --markdown file is written whole through ``.<name>.writing-XXXXXXXX``:
     the fixed ``.<name>.tmp`` it used replaced (then renamed away) a user's file of that name."""
-    from simbalance.report.files import write_report
+    from simbalance.report.files import write_file_whole
 
     users = tmp_path / ".check.md.tmp"
     users.write_text("my notes")
-    write_report(tmp_path / "check.md", "# verdict\n", "--markdown")
+    write_file_whole(tmp_path / "check.md", "# verdict\n", lambda _path: False, "a report", "--markdown")
     assert users.read_text() == "my notes"
     assert (tmp_path / "check.md").read_text() == "# verdict\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == [".check.md.tmp", "check.md"]
+
+
+# ------------------------------------------- baseline --out, check --markdown, check --junit (own54)
+
+SHIPPED = str(BASELINE_DIR / "find-dr-evil.json")
+# Each command with an output file, and the option that names it (the path is given last).
+REPORT_COMMANDS = {
+    "baseline --out": ["baseline", GAME, "--n", "2000", "--threads", "1", "--out"],
+    "check --markdown": ["check", SHIPPED, "--n", "1000", "--markdown"],
+    "check --junit": ["check", SHIPPED, "--n", "1000", "--junit"],
+}
+# What a user may have at that path, none of it simbalance's.
+NOT_OURS = {
+    "a user's JSON": lambda path: path.write_text('{"my": "notes"}\n'),
+    "a user's text": lambda path: path.write_text("my notes\n"),
+    "a FIFO": lambda path: os.mkfifo(path),
+    "a link to a user's file": lambda path: (path.with_name("mine.txt").write_text("my notes\n"),
+                                             path.symlink_to(path.with_name("mine.txt"))),
+}
+
+
+def _kind(path):
+    info = path.lstat()
+    return stat.S_IFMT(info.st_mode), path.read_text() if stat.S_ISREG(info.st_mode) else None
+
+
+@pytest.mark.parametrize("command", list(REPORT_COMMANDS))
+@pytest.mark.parametrize("what", list(NOT_OURS))
+def test_an_output_file_simbalance_did_not_write_is_kept_and_no_game_is_played(tmp_path, monkeypatch, command, what):
+    """``baseline --out t.json``, ``check --markdown t.json`` and ``check --junit t.json`` replaced a
+    user's t.json (a FIFO became a regular file, a link a file), exit 0, after the whole play. Now:
+    one line naming the option, the path and what to do, exit 2, before any game; the path as it
+    was, nothing else written (a FIFO is never opened: the command does not block)."""
+    from simbalance.studies import check as check_study
+
+    played = []
+    monkeypatch.setattr(check_study, "play", lambda *args, **kw: played.append(args) or pytest.fail("a game was played"))
+    path = tmp_path / "t.json"
+    NOT_OURS[what](path)
+    before, names = _kind(path), sorted(p.name for p in tmp_path.iterdir())
+    option = REPORT_COMMANDS[command][-1]
+    message = one_line_error(runner.invoke(app, [*REPORT_COMMANDS[command], str(path)]))
+    assert message.startswith(f"error: {option} {path}: ") and f"choose another {option}" in message, message
+    assert "simbalance did not write" in message or "symbolic link" in message, message
+    assert not played and _kind(path) == before and sorted(p.name for p in tmp_path.iterdir()) == names
+
+
+# The first bytes of each file: what simbalance knows its own by (a baseline by its content, which
+# begins so; a report by the comment it starts with).
+HEADS = {"baseline --out": '{\n  "format": 1,\n  "setup": {',
+         "check --markdown": "<!-- written by simbalance check -->\n",
+         "check --junit": '<?xml version="1.0" encoding="utf-8"?>\n<!-- written by simbalance check -->\n'}
+
+
+@pytest.mark.parametrize("command", list(REPORT_COMMANDS))
+def test_an_output_file_simbalance_wrote_is_replaced(tmp_path, command):
+    """The same command again replaces the file it wrote; a temporary file a killed command left
+    beside it (its first bytes are the file's) is removed, a user's file of such a name is kept.
+    The reports stay valid Markdown and XML."""
+    import xml.etree.ElementTree as ET
+
+    from simbalance.studies.check import read_baseline
+
+    path = tmp_path / "t.json"
+    res = runner.invoke(app, [*REPORT_COMMANDS[command], str(path)])
+    assert res.exit_code == 0, res.output
+    first = path.read_text()
+    assert first.startswith(HEADS[command]), first[:200]
+    stale = first.replace('"n": 2000', '"n": 2001') if command == "baseline --out" else first + "<!-- stale -->\n"
+    assert stale != first
+    path.write_text(stale)  # still simbalance's: a baseline of another n, a report of an older check
+    (tmp_path / ".t.json.writing-zz99zz99").write_text(HEADS[command][:12])  # as a kill after the first write leaves it
+    (tmp_path / ".t.json.writing-abcd1234").write_text("my own file")
+    res = runner.invoke(app, [*REPORT_COMMANDS[command], str(path)])
+    assert res.exit_code == 0, res.output
+    assert path.read_text().startswith(HEADS[command]) and "stale" not in path.read_text() and '"n": 2001' not in path.read_text()
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".t.json.writing-abcd1234", "t.json"]
+    assert (tmp_path / ".t.json.writing-abcd1234").read_text() == "my own file"
+    if command == "baseline --out":
+        assert read_baseline(path)["setup"]["game"] == GAME and read_baseline(path)["n"] == 2000
+    elif command == "check --junit":
+        assert ET.parse(path).getroot().tag == "testsuite"
+    else:
+        assert path.read_text().splitlines()[1] == "# simbalance check"
