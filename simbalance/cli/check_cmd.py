@@ -75,8 +75,8 @@ def _update(path: Path) -> None:
     if not path.is_file():
         raise SimbalanceError(f"--update {path}: no such baseline file" if not path.exists()
                               else f"--update {path}: not a file; give a baseline file (JSON)")
-    hold_own_file("--update", path)
     prepared = prepare_update(path)  # the file and its setup are valid before anything is played
+    hold_own_file("--update", path)  # and locked for this command (a baseline: prepare_update read one)
     result = play_update(prepared, progress=RichProgress)
     write_own_file("--update", path, baseline_json(result.data))
     console = Console()
