@@ -30,7 +30,8 @@ def baseline(
     game: Annotated[str | None, typer.Argument(help="Game id (see `simbalance games`); not with --update.",
                                                show_default=False)] = None,
     out: Annotated[Path | None, typer.Option(help="Baseline file to write (JSON), e.g. "
-                                                  "configs/baselines/<game>.json; required with GAME.")] = None,
+                                                  "configs/baselines/<game>.json; required with GAME. Replaces "
+                                                  "only a baseline file, never another file.")] = None,
     update: Annotated[Path | None, typer.Option(
         "--update", help="Re-record this baseline file: its own setup, seed and n played with the current code, "
                          "the file rewritten in place (accepts an intended change; margins are kept).")] = None,
@@ -137,8 +138,10 @@ def check(
                                                    "that change against the stored baseline.")] = None,
     config: Annotated[Path | None, typer.Option(help="Use this config file instead of the baseline's (the "
                                                      "baselines must be of one game).")] = None,
-    junit: Annotated[Path | None, typer.Option(help="Also write JUnit XML here (for CI systems).")] = None,
-    markdown: Annotated[Path | None, typer.Option(help="Also write a Markdown report here.")] = None,
+    junit: Annotated[Path | None, typer.Option(help="Also write JUnit XML here (for CI systems); "
+                                                    "replaces only a report simbalance check wrote.")] = None,
+    markdown: Annotated[Path | None, typer.Option(help="Also write a Markdown report here; replaces "
+                                                       "only a report simbalance check wrote.")] = None,
     game: Annotated[str | None, typer.Option(help="The game every baseline must be for (default: a file named "
                                                   "<game>.json must be for that game).")] = None,
 ) -> None:

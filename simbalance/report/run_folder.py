@@ -167,9 +167,7 @@ def hold_out_file(out: Path, ours, half_ours, what: str, option: str = "--out") 
     if out.is_symlink():  # replaced, the link would go, not the file it names
         raise SimbalanceError(f"{option} {out}: a symbolic link (to {os.readlink(out)}); give the file itself, "
                               f"{option} {out.resolve()}, or choose another {option}")
-    if out.is_dir():
-        raise SimbalanceError(f"{option} {out}: a folder; name the file to write")
-    check_report_path(option, out)
+    check_report_path(option, out)  # a folder: "is a directory; give a file name"
     if out.exists() and not ours(out):
         raise not_ours_file(out, what, option)
     out = absolute_out(out)

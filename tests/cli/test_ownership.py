@@ -328,8 +328,8 @@ def _kind(path):
     return stat.S_IFMT(info.st_mode), path.read_text() if stat.S_ISREG(info.st_mode) else None
 
 
-@pytest.mark.parametrize("command", list(REPORT_COMMANDS))
-@pytest.mark.parametrize("what", list(NOT_OURS))
+@pytest.mark.parametrize("command", REPORT_COMMANDS)
+@pytest.mark.parametrize("what", NOT_OURS)
 def test_an_output_file_simbalance_did_not_write_is_kept_and_no_game_is_played(tmp_path, monkeypatch, command, what):
     """``baseline --out t.json``, ``check --markdown t.json`` and ``check --junit t.json`` replaced a
     user's t.json (a FIFO became a regular file, a link a file), exit 0, after the whole play. Now:
@@ -356,7 +356,10 @@ HEADS = {"baseline --out": '{\n  "format": 1,\n  "setup": {',
          "check --junit": '<?xml version="1.0" encoding="utf-8"?>\n<!-- written by simbalance check -->\n'}
 
 
-@pytest.mark.parametrize("command", list(REPORT_COMMANDS))
+@pytest.mark.parametrize("command", REPORT_COMMANDS, ids=[
+    "baseline --out again replaces its own baseline, not a user's file of a temporary name",
+    "check --markdown again replaces its own report, not a user's file of a temporary name",
+    "check --junit again replaces its own report, not a user's file of a temporary name"])
 def test_an_output_file_simbalance_wrote_is_replaced(tmp_path, command):
     """The same command again replaces the file it wrote; a temporary file a killed command left
     beside it (its first bytes are the file's) is removed, a user's file of such a name is kept.
