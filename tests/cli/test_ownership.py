@@ -389,3 +389,27 @@ def test_an_output_file_simbalance_wrote_is_replaced(tmp_path, command):
         assert ET.parse(path).getroot().tag == "testsuite"
     else:
         assert path.read_text().splitlines()[1] == "# simbalance check"
+
+
+@pytest.mark.parametrize("command", REPORT_COMMANDS, ids=[
+    "baseline --out into a file another command holds", "check --markdown into a file another command holds",
+    "check --junit into a file another command holds"])
+def test_an_output_file_another_command_holds_stops_at_once(tmp_path, monkeypatch, command):
+    """Two commands into one output file both played and exited 0, one file silently replacing the
+    other: the file is locked (``.<name>.lock``, as fit-eval's); the second stops before any game."""
+    import fcntl
+
+    from simbalance.report.run_folder import lock_file
+    from simbalance.studies import check as check_study
+
+    monkeypatch.setattr(check_study, "play", lambda *args, **kw: pytest.fail("a game was played"))
+    path = tmp_path / "t.json"
+    fd = os.open(lock_file(path), os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        message = one_line_error(runner.invoke(app, [*REPORT_COMMANDS[command], str(path)]))
+    finally:
+        os.close(fd)
+    option = REPORT_COMMANDS[command][-1]
+    assert f"{option} {path}: another simbalance command is writing this file" in message, message
+    assert not path.exists()
