@@ -105,6 +105,14 @@ def _lock(out: Path) -> tuple[int, list[Path]] | None:
     except OSError:
         os.close(fd)
         return None
+    try:
+        # who holds it, written into it: also the first bytes the command writes beside --out, so a
+        # full disk is one line here, before any game (an empty lock file takes no space)
+        os.ftruncate(fd, 0)
+        os.write(fd, f"{os.getpid()}\n".encode())
+    except OSError as exc:
+        _unlock(out, fd, made)
+        raise SimbalanceError(f"--out {out}: cannot write there ({exc.strerror or exc})") from None
     plugin_guard.holds_lock(lock_file(out), made)  # a guarded command's abrupt end: the guard removes it
     return fd, made
 
