@@ -12,6 +12,7 @@ Bookkeeping kept live, because every decision reads it:
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from simbalance.core.rng import randint
@@ -31,6 +32,7 @@ from simbalance.games.captain_future.state_nb import CAT_MAJORITY
 from simbalance.games.captain_future.state_nb import CAT_PRESENT
 from simbalance.games.captain_future.state_nb import CLOCK
 from simbalance.games.captain_future.state_nb import CNT
+from simbalance.games.captain_future.state_nb import CONQ
 from simbalance.games.captain_future.state_nb import COMP_PTS
 from simbalance.games.captain_future.state_nb import COST_ABS
 from simbalance.games.captain_future.state_nb import COST_MAJ
@@ -283,6 +285,10 @@ def body_changed(bd, st, b):
         st[SCORE + hold] += award
     st[BAWH + b] = hold
     st[BAWA + b] = award
+    # the conquered bodies as a bit mask: the attack search visits them without a mispredicted
+    # branch per body on whether each is full
+    bit = np.int64(1) << b
+    st[CONQ] = (st[CONQ] & ~bit) | (bit if st[FILLED + b] == bd[BODY_SIZE + b] else 0)
 
 
 @njit(cache=True, _nrt=False)

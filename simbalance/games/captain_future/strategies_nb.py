@@ -57,6 +57,7 @@ from simbalance.games.captain_future.state_nb import C_WS
 from simbalance.games.captain_future.state_nb import C_WV
 from simbalance.games.captain_future.state_nb import CACHE
 from simbalance.games.captain_future.state_nb import CNT
+from simbalance.games.captain_future.state_nb import CONQ
 from simbalance.games.captain_future.state_nb import COST_ABS
 from simbalance.games.captain_future.state_nb import COST_MAJ
 from simbalance.games.captain_future.state_nb import COST_PRE
@@ -628,14 +629,18 @@ def _best_attack(sid, prm, bd, st, fs, rng, p, final, best, ties, act, a_s, line
     act, space), act OPT_ATTACK if one is taken."""
     w_full = prm[P_FULL]
     card_w = prm[P_CARD]
-    B = bd[NB]
     sb = stone_body(st)
     h = HANDS + p * MK
     # Attacks: the value depends on the body and the victim (cached), the cost on the body;
     # a space that the stone leaves open and the hand can pay is looked for only for a value
-    # that beats the best so far.
-    for b in range(B):
-        if st[FILLED + b] != bd[BODY_SIZE + b] or b == sb or st[CNT + b * MP + p] == bd[BODY_SIZE + b]:
+    # that beats the best so far. The conquered bodies but the stone's, lowest first, as a bit
+    # mask (the order of a loop over all bodies, without a branch per body on whether it is full:
+    # a coin flip to the CPU)
+    todo = st[CONQ] & ~(np.int64(1) << sb) if sb >= 0 else st[CONQ]
+    while todo != 0:
+        b = lowest_bit(todo)
+        todo &= todo - 1
+        if st[CNT + b * MP + p] == bd[BODY_SIZE + b]:
             continue
         cost = attack_cost(bd, st, p, b)
         if final and cost > bd[FINAL_MAX]:
