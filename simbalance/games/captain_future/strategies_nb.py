@@ -542,11 +542,18 @@ def _best_landing(bd, st, fs, p, w_full, card_w, off, lines_in_hand):
     act = OPT_NONE
     a_k = -1
     a_s = -1
+    # The value of a ship arriving on every body with an empty space but the stone's (NEG
+    # elsewhere: no landing there). The bodies as a bit mask of those not conquered: no branch per
+    # body on whether it is full (a coin flip to the CPU).
     for b in range(B):
-        if st[FILLED + b] < bd[BODY_SIZE + b] and b != sb:
-            fs[FV + b * FQ] = cached_gain(bd, st, fs, b, p, -1, w_full) - card_w
-        else:
-            fs[FV + b * FQ] = NEG
+        fs[FV + b * FQ] = NEG
+    todo = ((np.int64(1) << B) - 1) & ~st[CONQ]
+    if sb >= 0:
+        todo &= ~(np.int64(1) << sb)
+    while todo != 0:
+        b = lowest_bit(todo)
+        todo &= todo - 1
+        fs[FV + b * FQ] = cached_gain(bd, st, fs, b, p, -1, w_full) - card_w
     n_lines = bd[NR] + bd[NC]
     off_l = off % n_lines
     # Whether a card is in hand or a space is free is a coin flip to the CPU: the loops below
