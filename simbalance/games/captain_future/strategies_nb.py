@@ -542,20 +542,10 @@ def _best_landing(bd, st, fs, p, w_full, card_w, off, lines_in_hand):
     act = OPT_NONE
     a_k = -1
     a_s = -1
-    # The value of a ship arriving on every body with an empty space but the stone's (NEG
-    # elsewhere: no landing there). The bodies as a bit mask of those not conquered: no branch per
-    # body on whether it is full (a coin flip to the CPU).
-    for b in range(B):
-        fs[FV + b * FQ] = NEG
-    todo = ((np.int64(1) << B) - 1) & ~st[CONQ]
-    if sb >= 0:
-        todo &= ~(np.int64(1) << sb)
-    while todo != 0:
-        b = lowest_bit(todo)
-        todo &= todo - 1
-        fs[FV + b * FQ] = cached_gain(bd, st, fs, b, p, -1, w_full) - card_w
     n_lines = bd[NR] + bd[NC]
     off_l = off % n_lines
+    k0 = n_lines  # the body cards
+    has_joker = st[h + bd[KJ]] > 0
     # Whether a card is in hand or a space is free is a coin flip to the CPU: the loops below
     # filter with arithmetic and bit masks instead of branches (a mispredicted branch costs ~15
     # cycles). Bit k: an empty space on line k (lines_in_hand: a row or column card of kind k).
@@ -563,8 +553,29 @@ def _best_landing(bd, st, fs, p, w_full, card_w, off, lines_in_hand):
     empty_k = st[EMPTY_K:EMPTY_K + MK]  # (a view indexed from 0: see lines_in_hand)
     for k in range(n_lines):
         lines_open |= np.int64(empty_k[k] > 0) << k
+    usable_lines = lines_in_hand & lines_open
+    # The value of a ship arriving on every body a card in hand can land on (NEG elsewhere: no
+    # landing there, or none with these cards): the bodies not conquered but the stone's, as a bit
+    # mask (no branch per body on whether it is full: a coin flip to the CPU); without a joker only
+    # those a usable row or column or a body card in hand names. The value is cached (cached_gain):
+    # one not asked now is computed from the same body when it is asked, so skipping it changes
+    # no value and draws nothing.
+    for b in range(B):
+        fs[FV + b * FQ] = NEG
+    todo = ((np.int64(1) << B) - 1) & ~st[CONQ]
+    if sb >= 0:
+        todo &= ~(np.int64(1) << sb)
+    if not has_joker:
+        reach = 0
+        for b in range(B):
+            reach |= np.int64(((bd[BODY_LINES + b] & usable_lines) != 0) | (st[h + k0 + b] > 0)) << b
+        todo &= reach
+    while todo != 0:
+        b = lowest_bit(todo)
+        todo &= todo - 1
+        fs[FV + b * FQ] = cached_gain(bd, st, fs, b, p, -1, w_full) - card_w
     # The usable lines from the random start line on: rotate so that bit 0 is line off_l.
-    usable = np.uint64(lines_in_hand & lines_open)
+    usable = np.uint64(usable_lines)
     todo = (usable >> np.uint64(off_l)) | ((usable << np.uint64(n_lines - off_l - 1)) << np.uint64(1))
     todo &= np.uint64(0xFFFFFFFFFFFFFFFF) >> np.uint64(64 - n_lines)
     while todo != 0:
@@ -595,8 +606,6 @@ def _best_landing(bd, st, fs, p, w_full, card_w, off, lines_in_hand):
                 a_k = k
                 a_s = s
                 break
-    k0 = n_lines  # the body cards
-    has_joker = st[h + bd[KJ]] > 0
     for i in range(B):
         b = i + off % B
         if b >= B:
