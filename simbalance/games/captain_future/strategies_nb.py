@@ -319,16 +319,14 @@ def _weights(bd, st, fs, p, prm):
     leaders, and share ``leader_weight`` equally, so no seat is the leader for being seated first),
     and the weight of each opponent's points in FW."""
     P = bd[PLAYERS]
+    # the top score among the opponents, then who has it: selects, not branches (which opponent
+    # leads is a coin flip to the CPU; this runs at every heuristic decision)
     top = -(1 << 30)
+    for q in range(P):
+        top = max(top, st[SCORE + q]) if q != p else top
     leaders = 0
     for q in range(P):
-        if q != p:
-            sc = st[SCORE + q]
-            if sc > top:
-                top = sc
-                leaders = 0
-            if sc == top:
-                leaders |= 1 << q
+        leaders |= np.int64((q != p) & (st[SCORE + q] == top)) << q
     stamp = p * (1 << MP) + leaders  # which weights these are (they depend on the leaders only)
     if fs[FWS] == stamp:
         return leaders  # FW holds them already (reset_cache clears the stamp between games)
