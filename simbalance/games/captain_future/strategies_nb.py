@@ -843,11 +843,17 @@ def _targets(bd, st, fs, rng, p, w_full, floor):
     best_q = -1
     best_r = -1
     ties = 0
+    # The bodies whose bound reaches the floor (the stone's excepted), as a bit mask from one pass
+    # without branches (whether a body's bound reaches it is a coin flip to the CPU), then visited
+    # lowest first: the order of a loop over the bodies.
+    todo = np.int64(0)
     for b in range(B):
-        if b == sb:
-            continue
-        if _arrival_bound(bd, st, p, b, w_full, w_top) < floor:
-            continue
+        todo |= (np.int64(_arrival_bound(bd, st, p, b, w_full, w_top) < floor) ^ 1) << b
+    if sb >= 0:
+        todo &= ~(np.int64(1) << sb)
+    while todo != 0:
+        b = lowest_bit(todo)
+        todo &= todo - 1
         # Who can be displaced, as a bit mask (bit 0: an empty space, bit q + 1: seat q's ship, never
         # p's own), visited lowest bit first: the order of the loop over -1..P-1 it replaces, without
         # a branch per seat on who is there (a coin flip to the CPU).
