@@ -761,18 +761,26 @@ def heuristic_slot(sid, prm, bd, st, fs, rng, p, final):
         kx = -1
         n_least = 0
         events = prm[P_EVENTS] >= 0.5
-        for k in range(bd[NK]):
-            if st[h + k] == 0:
-                continue
-            u = _usefulness(bd, st, p, k, events)
-            if u < least:
-                least = u
-                kx = k
-                n_least = 1
-            elif u == least:
-                n_least += 1
-                if wins_tie(rng, n_least):
+        # the kinds in hand, lowest first, as bit masks of 64 kinds each (no branch per kind on
+        # whether it is in hand: a coin flip to the CPU; a hand holds a few of the ~40 kinds)
+        hand_p = st[h:h + MK]  # (a view indexed from 0: see lines_in_hand)
+        nk = bd[NK]
+        for lo in range(0, nk, 64):
+            held = np.int64(0)
+            for k in range(lo, min(nk, lo + 64)):
+                held |= np.int64(hand_p[k] > 0) << (k - lo)
+            while held != 0:
+                k = lowest_bit(held) + lo
+                held &= held - 1
+                u = _usefulness(bd, st, p, k, events)
+                if u < least:
+                    least = u
                     kx = k
+                    n_least = 1
+                elif u == least:
+                    n_least += 1
+                    if wins_tie(rng, n_least):
+                        kx = k
         v = prm[P_EXCH] - least
         if v > best:
             best = v
