@@ -140,6 +140,19 @@ def _scan_step(rng, v, best, ties):
         return True, v, 1
     ties += 1
     return wins_tie(rng, ties), best, ties
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _bodies_of(bd, st, q):
+    """The bodies holding a ship of ``q``, as a bit mask (bit b: body b) from one pass without
+    branches: a loop over them visits them lowest first, the order of a loop over all bodies,
+    without a branch per body on whether ``q`` is there (a coin flip to the CPU)."""
+    held = np.int64(0)
+    for b in range(bd[NB]):
+        held |= np.int64(st[CNT + b * MP + q] > 0) << b
+    return held
+
+
 JOKER_KEEP = 0.2  # a joker spent on a landing: it could have paid for any attack
 BODY_CARD_KEEP = 0.05  # a body card names more spaces than a row or column card
 
@@ -900,9 +913,12 @@ def _best_otto(bd, st, fs, rng, p, w_full, t_s):
     bv = NEG
     src = -1
     ties = 0
-    for a in range(bd[NB]):
-        if a == tb or a == sb or st[CNT + a * MP + p] == 0:
-            continue
+    todo = _bodies_of(bd, st, p) & ~(np.int64(1) << tb)
+    if sb >= 0:
+        todo &= ~(np.int64(1) << sb)
+    while todo != 0:
+        a = lowest_bit(todo)
+        todo &= todo - 1
         v = cached_gain(bd, st, fs, a, p, p, w_full)
         if v >= bv - TIE:
             r = _open_pick(rng, _open_count(bd, st, a, p))  # the space's draws, as _open_space
@@ -920,14 +936,13 @@ def _best_otto(bd, st, fs, rng, p, w_full, t_s):
     return src, t_s, v
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _protection(bd, st, p, b, other):
     """What the stone on conquered body ``b`` protects for ``p``: his ships there count +1, the
     others' ``-other`` each (a body not conquered cannot be attacked: 0)."""
-    if st[FILLED + b] != bd[BODY_SIZE + b]:
-        return 0.0
     mine = st[CNT + b * MP + p]
-    return mine - other * (bd[BODY_SIZE + b] - mine)
+    v = mine - other * (bd[BODY_SIZE + b] - mine)
+    return v if st[FILLED + b] == bd[BODY_SIZE + b] else 0.0  # a select, not a branch
 
 
 @njit(cache=True, _nrt=False)
@@ -1072,13 +1087,15 @@ def recall_choice(sid, prm, bd, st, fs, rng, q):
     best = NEG
     best_b = -1
     ties = 0
-    for b in range(bd[NB]):
-        if st[CNT + b * MP + q] > 0:
-            v = cached_gain(bd, st, fs, b, q, q, prm[P_FULL])  # q's ship leaves b
-            if v >= best - TIE:
-                take, best, ties = _scan_step(rng, v, best, ties)
-                if take:
-                    best_b = b
+    todo = _bodies_of(bd, st, q)
+    while todo != 0:
+        b = lowest_bit(todo)
+        todo &= todo - 1
+        v = cached_gain(bd, st, fs, b, q, q, prm[P_FULL])  # q's ship leaves b
+        if v >= best - TIE:
+            take, best, ties = _scan_step(rng, v, best, ties)
+            if take:
+                best_b = b
     # his ship on that body, uniformly among his ships there
     found = -1
     ties = 0
