@@ -258,7 +258,7 @@ def _shift_empty(bd, st, b, d):
 
 # ---- ships ------------------------------------------------------------------------------------
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def body_changed(bd, st, b):
     """Refresh body ``b``'s live summary (largest counts, majority holder, bonus) and the scores."""
     old = st[BAWH + b]
@@ -339,7 +339,7 @@ def place_from_supply(bd, st, p, s):
 
 # ---- cards ------------------------------------------------------------------------------------
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def draw_card(bd, st, rng, p):
     """Draw the top card of the stack into ``p``'s hand; an empty stack is refilled by shuffling the
     discard pile (rules.reshuffle_discards). Returns False when nothing can be drawn."""
