@@ -18,6 +18,7 @@ import numpy as np
 from numba import njit
 
 from simbalance.core.bits import lowest_bit
+from simbalance.core.bits import popcount
 from simbalance.core.rng import randint
 from simbalance.core.rng import wins_tie
 from simbalance.games.captain_future.rules_nb import attack_cost
@@ -475,23 +476,33 @@ def _usefulness(bd, st, p, k, events):
 def _open_space(bd, st, rng, p, b, q, cost):
     """A space of body ``b`` holding ``q``'s ship (q = -1: empty) where the stone does not block
     attacks and, if ``cost`` > 0, that ``p``'s hand can pay ``cost`` cards for, uniformly among
-    those (they are worth the same to the evaluation); -1 if none."""
-    found = -1
-    ties = 0
+    those (they are worth the same to the evaluation); -1 if none. The spaces that qualify as a
+    bit mask (bit j: the body's j-th space) from a pass without branches (which space qualifies is
+    a coin flip to the CPU), then the pick among them with the draws of a scan that keeps the i-th
+    one found with probability 1/i (_open_pick)."""
     # stone_blocks_attack as selects: the row, column or body it blocks (-1: none of that kind)
     t = st[STONE_T]
     i = st[STONE_I]
     row = i if t == STONE_ROW else -1
     col = i if t == STONE_COL else -1
-    open_body = not (t == STONE_BODY and b == i)
-    for j in range(bd[BODY_SIZE + b]):
-        s = body_space(bd, b, j)
-        if (st[OWNER + s] == q) & (bd[SP_ROW + s] != row) & (bd[SP_COL + s] != col) & open_body:
-            if cost == 0 or naming_cards(bd, st, p, s) >= cost:
-                ties += 1
-                if ties == 1 or wins_tie(rng, ties):
-                    found = s
-    return found
+    if t == STONE_BODY and b == i:
+        return -1
+    ok = np.int64(0)
+    if cost == 0:
+        for j in range(bd[BODY_SIZE + b]):
+            s = body_space(bd, b, j)
+            ok |= np.int64((st[OWNER + s] == q) & (bd[SP_ROW + s] != row) & (bd[SP_COL + s] != col)) << j
+    else:
+        for j in range(bd[BODY_SIZE + b]):
+            s = body_space(bd, b, j)
+            ok |= np.int64((st[OWNER + s] == q) & (bd[SP_ROW + s] != row) & (bd[SP_COL + s] != col)
+                           & (naming_cards(bd, st, p, s) >= cost)) << j
+    r = _open_pick(rng, popcount(ok))
+    if r < 0:
+        return -1
+    for _ in range(r):
+        ok &= ok - 1
+    return body_space(bd, b, lowest_bit(ok))
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -517,10 +528,9 @@ def _open_pick(rng, n):
     draws _open_space makes while it scans them: the space found i-th (i >= 2) replaces the one
     kept with probability 1/i. Searches that compare many options draw this for every option that
     could be the best, but need the space itself only for the one they take (_nth_open)."""
-    found = -1
-    for i in range(1, n + 1):
-        if i == 1 or wins_tie(rng, i):
-            found = i - 1
+    found = -1 if n == 0 else 0
+    for i in range(2, n + 1):
+        found = i - 1 if wins_tie(rng, i) else found  # a select: the draw is made either way
     return found
 
 
