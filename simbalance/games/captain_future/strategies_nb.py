@@ -608,8 +608,8 @@ def _best_landing(bd, st, fs, p, w_full, card_w, off, lines_in_hand):
         top = NEG
         for jb in range(bd[LINE_NB + k]):
             b = bd[LINE_B + k * MB + jb]
-            v = fs[FV + b * FQ] if st[ELB + k * MB + b] > 0 else NEG
-            top = max(top, v)
+            v = fs[FV + b * FQ]  # loaded first, so that the next line is a select, not a branch
+            top = max(top, v if st[ELB + k * MB + b] > 0 else NEG)
         if top <= best:
             continue
         # ... and the first empty space of such a body from the random start: the space a scan
