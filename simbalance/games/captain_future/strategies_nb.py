@@ -613,20 +613,25 @@ def _best_landing(bd, st, fs, p, w_full, card_w, off, lines_in_hand):
         if top <= best:
             continue
         # ... and the first empty space of such a body from the random start: the space a scan
-        # of the whole line keeping the first strictly best value finds.
+        # of the whole line keeping the first strictly best value finds. The line's spaces that
+        # qualify as a bit mask (bit j: its j-th space; a row or column has at most 32) from a
+        # pass without branches, rotated so that bit 0 is the start (there is one: ``top`` is the
+        # value of a body with an empty space on this line).
         n = bd[KIND_N + k]
         j0 = off % n
-        for jj in range(n):
-            j = jj + j0
-            if j >= n:
-                j -= n
+        ok = np.int64(0)
+        for j in range(n):
             s = bd[KIND_SP + k * ML + j]
-            if st[OWNER + s] < 0 and fs[FV + bd[SP_BODY + s] * FQ] == top:
-                best = top
-                act = OPT_LAND
-                a_k = k
-                a_s = s
-                break
+            v = fs[FV + bd[SP_BODY + s] * FQ]
+            ok |= np.int64((st[OWNER + s] < 0) & (v == top)) << j
+        ok = (ok >> j0) | ((ok << (n - j0)) & ((np.int64(1) << n) - 1))
+        j = lowest_bit(ok) + j0
+        if j >= n:
+            j -= n
+        best = top
+        act = OPT_LAND
+        a_k = k
+        a_s = bd[KIND_SP + k * ML + j]
     for i in range(B):
         b = i + off % B
         if b >= B:
