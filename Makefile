@@ -2,6 +2,11 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
+# Python keeps its bytecode beside the sources (__pycache__, where numba's caches already are) even
+# where the environment says not to (PYTHONDONTWRITEBYTECODE, set in many container images): the
+# suite starts hundreds of Python processes, each of which compiled simbalance's modules again
+# (issue 56: about 0.15-0.3 CPU s a process; docs/architecture.md, "Tests").
+unexport PYTHONDONTWRITEBYTECODE
 # The project's main job, on the embedded defaults (local threads, local files).
 MAIN_JOB ?= run captain-future --n 1e6
 
@@ -39,9 +44,13 @@ test-all: test test-exhaustive
 test-exhaustive: $(VENV)/.installed-test
 	$(PYTEST) -m exhaustive
 
+# The commit `make bench` sets this tree beside (A/B): the last commit before the speed round (issue 56).
+BENCH_BEFORE ?= bd48b7a
+
 bench: $(VENV)/.installed-test
 	$(BIN)/python -m pip install --disable-pip-version-check -q open_spiel || echo "open_spiel not installable: the yardstick is skipped"
 	$(BIN)/python -m benchmarks.run
+	$(BIN)/python -m benchmarks.ab $(BENCH_BEFORE) --rounds 3 --threads 1 2 --headline --write
 	$(BIN)/python -m benchmarks.search --write
 	$(BIN)/python -m benchmarks.card_value --write
 

@@ -36,13 +36,13 @@ TARGETS = {  # 4 players, default strategies, 2 cores, warm cache (shared/guide/
     "lady-actions-escape": None,  # target in turns/s: 15 M
     "captain-action": 200_000,
     "aquaman": 20_000,
-    "captain-future": 28_000,
+    "captain-future": 40_000,
 }
 TURN_TARGETS = {"lady-actions-escape": 15_000_000}
 CLI_TARGETS = {  # wall seconds (targets.md)
     "find-dr-evil --n 1000 (cold cache)": 15,
     "find-dr-evil --n 1000 (warm cache)": 2,
-    "captain-future --n 1e6 (warm cache)": 45,
+    "captain-future --n 1e6 (warm cache)": 30,
 }
 
 

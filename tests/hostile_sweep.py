@@ -114,6 +114,8 @@ class Row:
 def _is_mark(node: ast.expr, name: str) -> bool:
     """``pytest.mark.<name>`` (called or not)."""
     target = node.func if isinstance(node, ast.Call) else node
+    if isinstance(target, ast.Name) and target.id == name == "exhaustive":  # tests/tiers.py's `@exhaustive`
+        return True
     return isinstance(target, ast.Attribute) and target.attr == name and "mark" in ast.unparse(target)
 
 
@@ -160,6 +162,19 @@ def _values(node: ast.expr, tables: dict[str, ast.expr]) -> list[ast.expr] | Non
     return None
 
 
+def _everyday_first(node: ast.expr) -> tuple[ast.expr, int | None]:
+    """``everyday_first(CASES, keep=K)`` (tests/tiers.py) as (the cases as written, K); any other
+    parametrize argument as (itself, None)."""
+    if not (isinstance(node, ast.Call) and ast.unparse(node.func) == "everyday_first"):
+        return node, None
+    kwargs = {kw.arg: kw.value for kw in node.keywords}
+    cases = node.args[0] if node.args else kwargs["cases"]
+    keep = node.args[1] if len(node.args) > 1 else kwargs.get("keep", ast.Constant(1))
+    if isinstance(cases, ast.Call) and ast.unparse(cases.func) == "list" and len(cases.args) == 1:
+        cases = cases.args[0]
+    return cases, keep.value if isinstance(keep, ast.Constant) else 0  # a computed keep: every case exhaustive
+
+
 def _words(name: str) -> str:
     return name.removeprefix("test_").replace("_", " ")
 
@@ -182,7 +197,8 @@ def rows_of(source: Source) -> list[Row]:
         ids: list[tuple[str | None, bool]] | None = [(None, False)]
         for deco in params:  # several parametrizes: pytest joins their ids, the last decorator's first
             argname = deco.args[0].value if isinstance(deco.args[0], ast.Constant) else "arg"
-            values = _values(deco.args[1], tables)
+            cases, keep = _everyday_first(deco.args[1])
+            values = _values(cases, tables)
             explicit = next((kw.value for kw in deco.keywords if kw.arg == "ids"), None)
             if values is None:
                 ids = None
@@ -195,6 +211,8 @@ def rows_of(source: Source) -> list[Row]:
             if any(f is None for f in found):
                 ids = None
                 break
+            if keep is not None:  # everyday_first: the cases from index ``keep`` on are exhaustive
+                found = [(f[0], f[1] or i >= keep) for i, f in enumerate(found)]
             ids = [(f[0] if i[0] is None else f"{f[0]}-{i[0]}", f[1] or i[1]) for i in ids for f in found]
         if ids is None:  # values computed when the module loads (every study, ...): one row for them all
             rows.append(Row(source.group or group_of(words), f"{words} (every case of its list)", source.expect,

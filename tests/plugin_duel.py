@@ -6,9 +6,20 @@ wins, equal totals share the win. A game's own ``prepare`` (written by its test)
 
 from __future__ import annotations
 
+import hashlib
+import os
+import shutil
 import sys
+import tempfile
+from pathlib import Path
 
 from simbalance.games import registry
+
+# Where the made plug-ins live: one folder per content, shared by every test, worker and run that
+# makes the same plug-in, so its kernel compiles once into the numba cache beside it (a folder per
+# test compiled it in every test: about a second each, in some 40 tests). A plug-in is never edited
+# in place: other content is another folder.
+SHARED_SITES = Path(tempfile.gettempdir()) / "simbalance-test-plugins"
 
 DUEL_KERNEL = '''
 import numpy as np
@@ -52,28 +63,45 @@ ENGINE = Engine(version=1, record_dtype=record_dtype([]), strategies={"random": 
 '''
 
 
-def plugin_game(tmp_path, monkeypatch, game: str, package: str, spec: str, engine: str, config: str,
+def plugin_game(monkeypatch, game: str, package: str, spec: str, engine: str, config: str,
                 variants: dict[str, str] | None = None):
     """Make ``package`` (its ``__init__.py`` the ``spec``, its ``engine.py`` the ``engine``, its
     ``configs/<game>.toml`` the ``config``, its variant files ``variants``: name -> TOML) importable
     and registered as the plug-in ``game``; yields the game id, then forgets it (a fixture's body:
     ``yield from plugin_game(...)``)."""
-    site = tmp_path / "site"
-    folder = site / package
-    (folder / "configs" / game / "variants").mkdir(parents=True)
-    (folder / "__init__.py").write_text(spec)
-    (folder / "engine.py").write_text(engine)
-    (folder / "configs" / f"{game}.toml").write_text(config)
+    files = {f"{package}/__init__.py": spec, f"{package}/engine.py": engine, f"{package}/configs/{game}.toml": config}
     for name, text in (variants or {}).items():
-        (folder / "configs" / game / "variants" / f"{name}.toml").write_text(text)
+        files[f"{package}/configs/{game}/variants/{name}.toml"] = text
     dist = package.replace("_", "")
-    info = site / f"{dist}-0.1.dist-info"
-    info.mkdir()
-    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {dist}\nVersion: 0.1\n")
-    (info / "entry_points.txt").write_text(f"[simbalance.games]\n{game} = {package}\n")
+    files[f"{dist}-0.1.dist-info/METADATA"] = f"Metadata-Version: 2.1\nName: {dist}\nVersion: 0.1\n"
+    files[f"{dist}-0.1.dist-info/entry_points.txt"] = f"[simbalance.games]\n{game} = {package}\n"
+    site = shared_site(files)
     monkeypatch.syspath_prepend(str(site))
+    # A planted game is simbalance's own test code, trusted as the built-in games are: not probed in
+    # a child (about a second a test, in some 40 tests). The probe has tests of its own
+    # (tests/test_plugin_games.py, tests/cli/test_hostile_plugins.py).
+    monkeypatch.setattr(registry, "probe_plugin_game", lambda game_id, package, *, own_error: None)
     registry.rescan()
     yield game
     registry.rescan()
     for name in [m for m in sys.modules if m == package or m.startswith(f"{package}.")]:
         del sys.modules[name]
+
+
+def shared_site(files: dict[str, str]) -> Path:
+    """A folder holding ``files`` (path -> text), the same folder for the same files: made once under
+    a temporary name and renamed into place (workers that make it at once: the first rename wins)."""
+    digest = hashlib.sha256(repr(sorted(files.items())).encode()).hexdigest()[:16]
+    site = SHARED_SITES / digest
+    if not site.is_dir():
+        SHARED_SITES.mkdir(parents=True, exist_ok=True)
+        draft = Path(tempfile.mkdtemp(dir=SHARED_SITES, prefix=f".{digest}-"))
+        for name, text in files.items():
+            (draft / name).parent.mkdir(parents=True, exist_ok=True)
+            (draft / name).write_text(text)
+        try:
+            os.rename(draft, site)
+        except OSError:  # another worker's is in place: the same files
+            shutil.rmtree(draft, ignore_errors=True)
+    return site
+

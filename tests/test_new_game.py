@@ -15,6 +15,7 @@ import tomllib
 
 import numpy as np
 import pytest
+from tiers import exhaustive
 from typer.testing import CliRunner
 from venvs import Venv, ok
 
@@ -109,6 +110,7 @@ def test_a_new_game_seats_the_search_players_and_has_a_card_impact_table(install
     assert search.record_positions.py_func.__module__ == "trick_race.play_nb"
 
 
+@exhaustive  # compiles a new game's kernels and study kernels (about 20 s)
 def test_a_new_game_has_seat_compensation_and_knobs_like_the_built_in_games(installed):
     """issue 51 item 7: the [compensation] table (0 everywhere: the rules as printed, the same games)
     and the [knobs] solve searches, both read as the built-in games read theirs

@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from tiers import everyday_first
 from typer.testing import CliRunner
 
 import simbalance
@@ -291,7 +292,7 @@ def simbalance_command(site: Path, *args: str, seconds: float = 120) -> tuple[in
     return done.returncode, done.stdout, done.stderr
 
 
-@pytest.mark.parametrize("case", HOSTILE_INITS)
+@pytest.mark.parametrize("case", everyday_first(list(HOSTILE_INITS)))  # each case 10-30 s: subprocesses, a probe's time-out
 def test_a_hostile_plugin_package_cannot_end_or_hang_a_command(site, tmp_path, case):
     text, words = HOSTILE_INITS[case]
     add_package(site, "fake_hostile", text)

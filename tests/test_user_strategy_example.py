@@ -5,6 +5,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from tiers import everyday_first
 from typer.testing import CliRunner
 
 import simbalance
@@ -47,13 +48,13 @@ def _write(tmp_path, source: str) -> str:
     return str(path)
 
 
-@pytest.mark.parametrize("source, name, message", [
+@pytest.mark.parametrize("source, name, message", everyday_first(keep=2, cases=[
     ("@njit\ndef choose(" + PLUGIN_ARGS + "):\n    return 0\n", "missing", "defines no 'missing'"),
     ("def choose(" + PLUGIN_ARGS + "):\n    return 0\n", "choose", "must be decorated with @numba.njit"),
     ("@njit\ndef choose(hand, playable):\n    return 0\n", "choose", "expected: lady-actions-escape plug-ins"),
     ("@njit\ndef choose(" + PLUGIN_ARGS + "):\n    return 0.5\n", "choose", "not an integer card id"),
     ("@njit\ndef choose(" + PLUGIN_ARGS + "):\n    return hand.missing\n", "choose", "expected: lady-actions"),
-])
+]))
 def test_unusable_plugins_fail_in_one_line(tmp_path, source, name, message):
     spec = f"{_write(tmp_path, source)}:{name}"
     res = CliRunner().invoke(app, ["run", "lady-actions-escape", "--n", "100", "--strategies", "plugin,random",

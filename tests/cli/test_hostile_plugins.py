@@ -18,6 +18,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from tiers import everyday_first, exhaustive
 from typer.testing import CliRunner
 
 from simbalance.cli.main import app
@@ -90,7 +91,7 @@ STUDIES = {
 }
 
 
-@pytest.mark.parametrize("study", ["compare", "sweep"])
+@pytest.mark.parametrize("study", everyday_first(["compare", "sweep"]))
 def test_a_plugin_game_that_exits_abruptly_in_a_study_names_no_checkpoint_and_leaves_no_lock(site, tmp_path, study):
     """``os._exit(0)`` inside a compare or a sweep: the line named "the checkpoint of finished chunks",
     which these studies do not keep, and ``.o.lock`` stayed beside --out. One line naming the plug-in
@@ -118,6 +119,7 @@ def test_a_plugin_game_that_writes_garbage_records_stops_before_memory_grows(sit
                            "allows (0 to 10,000,000)"), line
 
 
+@exhaustive  # waits for the watchdog (15-30 s)
 def test_a_plugin_game_that_loops_is_stopped_by_the_watchdog(site, tmp_path):
     code, out, seconds = command(site, *run_args(tmp_path / "r"), does="loop", env={"SIMBALANCE_CHUNK_SECONDS": "15"})
     line = one_line(code, out)
@@ -125,6 +127,7 @@ def test_a_plugin_game_that_loops_is_stopped_by_the_watchdog(site, tmp_path):
     assert (tmp_path / "r.partial" / "checkpoint.npz").exists()  # the run's checkpoint is kept, resumable
 
 
+@exhaustive  # waits for the watchdog (15-30 s)
 def test_sigterm_ends_a_plugin_game_that_loops(site, tmp_path):
     code, out, seconds = command(site, *run_args(tmp_path / "r"), does="loop", term_after=tmp_path / "r.partial")
     assert code == 130 and "did not stop within 10 s of the signal" in out, (code, out)
@@ -215,6 +218,7 @@ def choose(hand, playable, top_background, top_character, hand_sizes, seat, dire
 '''
 
 
+@exhaustive  # waits for the watchdog (15-30 s)
 def test_a_strategy_that_loops_in_its_first_whole_game_is_stopped(site, tmp_path):
     """The strategy's kernel is compiled on one whole game before the run's chunks: a function that
     loops once hands are small hung there (the watchdog did not cover it; SIGTERM was ignored)."""

@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
+from tiers import exhaustive
 from typer.testing import CliRunner
 
 import simbalance
@@ -146,6 +147,7 @@ def test_a_run_that_fails_after_some_chunks_names_the_resume(tmp_path, monkeypat
     assert read_state(partial_dir(out))["games_done"] == 2000
 
 
+@exhaustive  # waits for a scheduler and a 2 s time-out
 def test_dask_without_workers_times_out_in_one_line(tmp_path):
     pytest.importorskip("distributed")
     port = 8700 + os.getpid() % 200

@@ -11,6 +11,7 @@ import time
 import numpy as np
 import pandas as pd
 import pytest
+from tiers import exhaustive
 from typer.testing import CliRunner
 
 import simbalance
@@ -175,6 +176,7 @@ def test_dask_local_cluster_plays_the_same_games():
     pd.testing.assert_frame_equal(on_dask.table, on_threads.table)
 
 
+@exhaustive  # waits for a connection time-out
 def test_unknown_backend_and_unreachable_scheduler():
     res = CliRunner().invoke(app, ["run", GAME, "--n", "10", "--backend", "spark"])
     assert res.exit_code == 2 and "allowed local, dask" in res.output

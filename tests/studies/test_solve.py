@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from plugin_duel import DUEL_KERNEL, plugin_game
+from tiers import everyday_first
 from typer.testing import CliRunner
 
 import simbalance
@@ -85,7 +86,7 @@ idea = "no decisions"
 @pytest.fixture
 def duel(tmp_path, monkeypatch):
     """The dice duel as a plug-in game ``dice-duel``."""
-    yield from plugin_game(tmp_path, monkeypatch, "dice-duel", "fake_duel", DUEL_SPEC, DUEL_ENGINE, DUEL_CONFIG)
+    yield from plugin_game(monkeypatch, "dice-duel", "fake_duel", DUEL_SPEC, DUEL_ENGINE, DUEL_CONFIG)
 
 
 def test_the_planted_game_gives_its_known_answer(duel):
@@ -535,7 +536,7 @@ def reroll(tmp_path, monkeypatch):
     never does (its threshold is never reached), ``bold`` rerolls 0 to 2. Under steady,
     compensation.points.2 = 2 is exactly fair (the dice duel); under bold, player 2's die averages
     3.25 instead of 2.5 and no value 0 to 4 is fair (exact gaps: 0.36, 0.07, 0.25, 0.54, 0.75)."""
-    yield from plugin_game(tmp_path, monkeypatch, "reroll-duel", "fake_reroll", REROLL_SPEC, REROLL_ENGINE,
+    yield from plugin_game(monkeypatch, "reroll-duel", "fake_reroll", REROLL_SPEC, REROLL_ENGINE,
                         REROLL_CONFIG)
 
 
@@ -743,7 +744,7 @@ def test_the_closest_is_judged_on_the_targets_own_metrics(duel):
 SLOW_SLACK_S = 6.0  # what the wall time may pass the budget by: one step's misestimate on a loaded machine
 
 
-@pytest.mark.parametrize("delay, budget, verified", [(0.06, 16.0, False), (0.002, 40.0, True)])
+@pytest.mark.parametrize("delay, budget, verified", everyday_first([(0.002, 40.0, True), (0.06, 16.0, False)]))
 def test_the_whole_solve_ends_within_its_budget_with_a_slow_search_player(monkeypatch, delay, budget, verified):
     """A planted slow search player (``delay`` seconds a game, slept on top of its games): the whole
     solve (today's rules, the search, the verification under the heuristic and the search player,

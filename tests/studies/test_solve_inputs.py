@@ -23,6 +23,7 @@ import shlex
 import numpy as np
 import pytest
 from plugin_duel import DUEL_KERNEL, plugin_game
+from tiers import everyday_first
 from typer.testing import CliRunner
 
 import simbalance
@@ -92,7 +93,7 @@ VARIANTS = {
 @pytest.fixture
 def rule_duel(tmp_path, monkeypatch):
     """The rule duel as a plug-in game ``rule-duel``, with its variant files."""
-    yield from plugin_game(tmp_path, monkeypatch, "rule-duel", "fake_rule_duel", SPEC, ENGINE, CONFIG, VARIANTS)
+    yield from plugin_game(monkeypatch, "rule-duel", "fake_rule_duel", SPEC, ENGINE, CONFIG, VARIANTS)
 
 
 def _run_folder_judged(folder, targets: list[Target]) -> dict:
@@ -234,7 +235,7 @@ DEFAULT_STRATEGY = {"find-dr-evil": "random", "captain-action": "builder", "lady
                     "aquaman": "runner", "captain-future": "aggressor"}
 
 
-@pytest.mark.parametrize("game", DEFAULT_KNOB_GAMES)
+@pytest.mark.parametrize("game", everyday_first(sorted(DEFAULT_KNOB_GAMES, key=lambda g: g != "captain-action")))
 def test_every_games_default_knobs_and_targets_complete(game, tmp_path):
     """The config's own [knobs] with its own [targets], on a short budget: exit 0 and the folder
     written (issue 51: find-dr-evil's default knobs crashed the race with "compensation.cards.1 = 3:
