@@ -32,8 +32,8 @@ from simbalance.games.captain_future.state_nb import CAT_MAJORITY
 from simbalance.games.captain_future.state_nb import CAT_PRESENT
 from simbalance.games.captain_future.state_nb import CLOCK
 from simbalance.games.captain_future.state_nb import CNT
-from simbalance.games.captain_future.state_nb import CONQ
 from simbalance.games.captain_future.state_nb import COMP_PTS
+from simbalance.games.captain_future.state_nb import CONQ
 from simbalance.games.captain_future.state_nb import COST_ABS
 from simbalance.games.captain_future.state_nb import COST_MAJ
 from simbalance.games.captain_future.state_nb import COST_PRE

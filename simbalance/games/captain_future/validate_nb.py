@@ -20,9 +20,9 @@ from simbalance.games.captain_future.state_nb import BODY_SIZE
 from simbalance.games.captain_future.state_nb import BSEC
 from simbalance.games.captain_future.state_nb import BTOP
 from simbalance.games.captain_future.state_nb import CNT
-from simbalance.games.captain_future.state_nb import CONQ
 from simbalance.games.captain_future.state_nb import COMP_PTS
 from simbalance.games.captain_future.state_nb import COMP_SHIPS
+from simbalance.games.captain_future.state_nb import CONQ
 from simbalance.games.captain_future.state_nb import DECK
 from simbalance.games.captain_future.state_nb import DISCARD
 from simbalance.games.captain_future.state_nb import ELB
