@@ -67,6 +67,8 @@ SOURCES = (
             "test_api_refuses_a_huge_n_before_anything_is_played", "test_a_huge_sweep_range_fails_on_its_count",
             "test_a_sweep_range_that_is_not_finite_is_a_one_line_error", "test_cli_sweep_refuses_an_endless_range")),
     Source("tests/cli/test_ownership.py", "paths", "nothing the user wrote is removed; one line, exit 2"),
+    Source("tests/cli/test_leftovers_and_preflight.py", None,
+           "one line, exit 2, before any game; nothing half-written left, nothing the user wrote removed"),
     Source("tests/cli/test_study_outputs.py", "studies", "one line, exit 2, or exit 130; no half-written folder"),
     Source("tests/cli/test_operations.py", "kills", "one line, or exit 130 with the checkpoint kept",
            ("test_a_second_run_into_the_same_folder_stops_at_once", "test_a_second_ctrl_c_aborts_at_once_and_keeps_the_checkpoint",

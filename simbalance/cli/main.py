@@ -43,7 +43,7 @@ class OneLineErrors(TyperGroup):
             with announcing_compiles(terminal.compile_notice):
                 code = super().main(*args, **kwargs)
         except SimbalanceError as exc:
-            typer.echo(f"error: {exc}", err=True)
+            typer.echo(f"error: {one_line(str(exc))}", err=True)
             sys.exit(2)
         except click_exc.NoArgsIsHelpError as exc:
             typer.echo(exc.ctx.get_help() if exc.ctx else str(exc))
@@ -65,9 +65,16 @@ class OneLineErrors(TyperGroup):
             sys.exit(130)
         except OSError as exc:  # the last net: a path the commands did not check first, in one line
             where = f" ({exc.filename})" if exc.filename else ""
-            typer.echo(f"error: {exc.strerror or exc}{where}", err=True)
+            typer.echo(f"error: {one_line(f'{exc.strerror or exc}{where}')}", err=True)
             sys.exit(2)
         sys.exit(code if isinstance(code, int) else 0)
+
+
+def one_line(message: str) -> str:
+    """An error's line with the control characters a value brought into it written as escapes: a
+    newline in ``--set 'rules.pick_cap=5\nerror: all fine'`` split the line in two (issue 54, qa54c)."""
+    return "".join(ch if ch.isprintable() or ch == " " else ch.encode("unicode_escape").decode("ascii")
+                   for ch in message)
 
 
 NUMBER_EXAMPLES = {int: "8, 1000 or 1_000", float: "0.03, 2.5 or 1e-3"}

@@ -31,6 +31,7 @@ import json
 import math
 import os
 import re
+import shutil
 import stat
 import time
 import zipfile
@@ -268,8 +269,12 @@ class Checkpoint:
         staging = self.dir.with_name(f".{self.dir.name}.new")
         remove_written_folder(staging)
         staging.mkdir(parents=True)
-        mark(staging, CHECKPOINT_FOLDER)  # the folder is simbalance's: the marker says so, not its name
-        self._commit(staging, 0, 0, agg, sample)
+        try:
+            mark(staging, CHECKPOINT_FOLDER)  # the folder is simbalance's: the marker says so, not its name
+            self._commit(staging, 0, 0, agg, sample)
+        except OSError:  # a full disk: the folder this made goes with it (a kill: the next start removes it)
+            shutil.rmtree(staging, ignore_errors=True)
+            raise
         _fault("before rename folder")
         os.rename(staging, self.dir)
         _fsync_dir(self.dir.parent)
@@ -348,6 +353,8 @@ class Checkpoint:
             raise CheckpointError(f"{broken} (its state says {state['n']:,} games, its arguments {plan.n:,})")
         if games != games_in_chunks(plan.n, self.chunk, chunks, self.ramp):
             raise CheckpointError(f"{broken} ({chunks} chunks but {games:,} games)")
+        if state["played_all"] and games < plan.n and not self.ramp:  # only a precision run stops early
+            raise CheckpointError(f"{broken} (it says the play is over after {games:,} of {plan.n:,} games)")
         try:
             agg = RunAggregate(players, n_slots, int(arrays["n"]), *(arrays[name] for name in AGGREGATE_FIELDS))
         except (ValueError, TypeError) as exc:
@@ -366,6 +373,20 @@ class Checkpoint:
             self._check_shards(chunks, state["shards_sha256"])
         self.saved_games = games
         return chunks, games, agg, float(state["play_seconds"]), state["played_all"]
+
+    def check_writable(self) -> None:
+        """Refuse, in one line, a checkpoint folder this run cannot write its next commit into (made
+        read-only or immutable since it was left): it would play every game and fail at the first
+        save (qa54c: 13 s of play, then the line)."""
+        probe = self.dir / f".{CHECKPOINT}.tmp"  # the commit's own temporary name
+        try:
+            fd = os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o644)
+            os.close(fd)
+            probe.unlink()
+        except OSError as exc:
+            raise SimbalanceError(f"--resume {self.dir}: cannot write its next checkpoint there ({exc.strerror or exc});"
+                                  " the finished chunks are kept: once it can be written, resume with simbalance run "
+                                  f"--resume {self.dir}") from None
 
     def _read_records(self, records: np.ndarray, games: int, expected: str | None):
         """Read the first ``games`` records of records.bin into ``records``, checked against the
@@ -498,6 +519,7 @@ def execute(plan: RunPlan, options: RunOptions, progress: ProgressFn | None = No
         if checkpoint is None:
             raise SimbalanceError("resume needs the checkpoint folder")
         first_chunk, done, agg, before, played_all = checkpoint.load(records, sample, plan.players, n_slots)
+        checkpoint.check_writable()  # before any game: a .partial that cannot be written is one line now
     elif checkpoint is not None:
         checkpoint.begin(agg, sample)
     compile_seconds = 0.0

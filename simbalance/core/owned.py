@@ -52,8 +52,26 @@ def mark(folder: Path, kind: str, files: list[str] | None = None) -> None:
         if (Path(folder) / RUN_MANIFEST).is_file():
             body["manifest_sha256"] = file_sha256(Path(folder) / RUN_MANIFEST)
     tmp = Path(folder) / f"{MARKER}.tmp"
-    tmp.write_text(json.dumps(body, indent=1) + "\n", encoding="utf-8")
-    os.replace(tmp, Path(folder) / MARKER)
+    try:
+        tmp.write_text(json.dumps(body, indent=1) + "\n", encoding="utf-8")
+        os.replace(tmp, Path(folder) / MARKER)
+    except BaseException:  # a full disk: no half marker left behind (a kill here: marker_being_written)
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise
+
+
+def marker_being_written(folder: Path) -> bool:
+    """Whether ``folder`` holds nothing but the temporary file of a marker: what a kill between a
+    folder's making and its marker's rename leaves (``mark``), in a folder of simbalance's own
+    temporary name (the callers' ``.<out>.writing-XXXXXXXX``, ``.<out>.partial.new``)."""
+    try:
+        entries = list(Path(folder).iterdir())
+        info = entries[0].lstat() if len(entries) == 1 else None
+    except OSError:
+        return False
+    return (info is not None and entries[0].name == f"{MARKER}.tmp" and stat.S_ISREG(info.st_mode)
+            and info.st_size <= MARKER_MOST_BYTES)
 
 
 def marker_of(folder: Path) -> dict | None:
@@ -167,15 +185,15 @@ def check_replaceable(folder: Path, option: str = "--out") -> None:
 
 def remove_written_folder(folder: Path) -> bool:
     """Remove a temporary folder of simbalance's (an output being written, a checkpoint's staging):
-    only when it holds the marker, or nothing. False when there was nothing to remove; an error when
-    the folder is not simbalance's."""
+    only when it holds the marker, nothing, or only a marker being written (a kill came before its
+    rename). False when there was nothing to remove; an error when the folder is not simbalance's."""
     folder = Path(folder)
     if not folder.exists() and not folder.is_symlink():
         return False
     if _is_empty_dir(folder):
         folder.rmdir()
         return True
-    if folder.is_symlink() or not folder.is_dir() or marker_of(folder) is None:
+    if folder.is_symlink() or not folder.is_dir() or (marker_of(folder) is None and not marker_being_written(folder)):
         raise not_ours(folder)
     shutil.rmtree(folder)
     return True

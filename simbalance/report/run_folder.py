@@ -87,24 +87,32 @@ _HELD: dict[Path, tuple[int, list[Path]]] = {}
 ANOTHER_RUN = "another simbalance run is writing this folder; wait for it to finish or choose another --out"
 
 
-def _lock(out: Path) -> tuple[int, list[Path]] | None:
+def _lock(out: Path, option: str = "--out") -> tuple[int, list[Path]] | None:
     """An exclusive lock on ``out``'s lock file: its descriptor and the folders made for it, or None
-    when another process holds it."""
+    when another process holds it (``option``: the option that named ``out``, for the errors)."""
     blocking = next((p for p in reversed(out.parents) if p.exists() and not p.is_dir()), None)
     if blocking is not None:
-        raise SimbalanceError(f"--out {out}: {blocking} is a file, not a folder")
+        raise SimbalanceError(f"{option} {out}: {blocking} is a file, not a folder")
     made = [p for p in out.parents if not p.exists()]  # deepest first
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
         fd = os.open(lock_file(out), os.O_RDWR | os.O_CREAT, 0o644)
     except OSError as exc:
         _remove_empty(made)
-        raise SimbalanceError(f"--out {out}: cannot write there ({exc.strerror or exc})") from None
+        raise SimbalanceError(f"{option} {out}: cannot write there ({exc.strerror or exc})") from None
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
         os.close(fd)
         return None
+    try:
+        # who holds it, written into it: also the first bytes the command writes beside --out, so a
+        # full disk is one line here, before any game (an empty lock file takes no space)
+        os.ftruncate(fd, 0)
+        os.write(fd, f"{os.getpid()}\n".encode())
+    except OSError as exc:
+        _unlock(out, fd, made)
+        raise SimbalanceError(f"{option} {out}: cannot write there ({exc.strerror or exc})") from None
     plugin_guard.holds_lock(lock_file(out), made)  # a guarded command's abrupt end: the guard removes it
     return fd, made
 
@@ -172,7 +180,7 @@ def hold_out_file(out: Path, ours, half_ours, what: str, option: str = "--out") 
         raise not_ours_file(out, what, option)
     out = absolute_out(out)
     if out not in _HELD:
-        got = _lock(out)
+        got = _lock(out, option)
         if got is None:
             raise SimbalanceError(f"{option} {out}: another simbalance command is writing this file; wait for it "
                                   f"to finish or choose another {option}")

@@ -121,6 +121,21 @@ def test_a_states_n_edited_with_its_checksum_redone_is_refused(interrupted, n):
     assert path.is_file()
 
 
+def test_a_state_that_says_the_play_is_over_with_games_left_is_refused(interrupted):
+    """qa54c: ``played_all`` set (a kill while the output is written) on a checkpoint with games left,
+    the checksum redone, resumed to a run of the games played so far, exit 0; only a precision run
+    stops before its n."""
+    path = interrupted / execution.CHECKPOINT
+    edit_state(interrupted, lambda s: {**s, "played_all": True})
+    with np.load(path, allow_pickle=False) as z:
+        arrays = {name: z[name] for name in z.files if name != execution.CHECKSUM}
+    with open(path, "wb") as fh:
+        np.savez(fh, **arrays, **{execution.CHECKSUM: np.array(execution._arrays_digest(arrays))})
+    message = refused_and_nothing_written(interrupted, resume(interrupted))
+    assert "the checkpoint is inconsistent (it says the play is over after 2,000 of 5,000 games)" in message, message
+    assert path.is_file()
+
+
 def test_a_checkpoint_of_another_engine_version_is_refused(tmp_path, monkeypatch):
     """The checkpoint is genuine (its checksums match) but was played by another version of the
     engine: its games would not be this version's."""

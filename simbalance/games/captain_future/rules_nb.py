@@ -12,6 +12,7 @@ Bookkeeping kept live, because every decision reads it:
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from simbalance.core.rng import randint
@@ -32,6 +33,7 @@ from simbalance.games.captain_future.state_nb import CAT_PRESENT
 from simbalance.games.captain_future.state_nb import CLOCK
 from simbalance.games.captain_future.state_nb import CNT
 from simbalance.games.captain_future.state_nb import COMP_PTS
+from simbalance.games.captain_future.state_nb import CONQ
 from simbalance.games.captain_future.state_nb import COST_ABS
 from simbalance.games.captain_future.state_nb import COST_MAJ
 from simbalance.games.captain_future.state_nb import COST_PRE
@@ -256,7 +258,7 @@ def _shift_empty(bd, st, b, d):
 
 # ---- ships ------------------------------------------------------------------------------------
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def body_changed(bd, st, b):
     """Refresh body ``b``'s live summary (largest counts, majority holder, bonus) and the scores."""
     old = st[BAWH + b]
@@ -283,6 +285,10 @@ def body_changed(bd, st, b):
         st[SCORE + hold] += award
     st[BAWH + b] = hold
     st[BAWA + b] = award
+    # the conquered bodies as a bit mask: the attack search visits them without a mispredicted
+    # branch per body on whether each is full
+    bit = np.int64(1) << b
+    st[CONQ] = (st[CONQ] & ~bit) | (bit if st[FILLED + b] == bd[BODY_SIZE + b] else 0)
 
 
 @njit(cache=True, _nrt=False)
@@ -333,7 +339,7 @@ def place_from_supply(bd, st, p, s):
 
 # ---- cards ------------------------------------------------------------------------------------
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def draw_card(bd, st, rng, p):
     """Draw the top card of the stack into ``p``'s hand; an empty stack is refilled by shuffling the
     discard pile (rules.reshuffle_discards). Returns False when nothing can be drawn."""

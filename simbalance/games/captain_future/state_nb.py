@@ -107,6 +107,7 @@ BAWA = _s.take(MB)  # ... and the bonus points
 SCORE = _s.take(MP)  # every player's score as the board stands, kept live
 CLOCK = _s.take(1)  # counts changes of body summaries
 BVER = _s.take(MB)  # per body: the CLOCK of its last change (heuristics cache their values by it)
+CONQ = _s.take(1)  # bit b set while body b is conquered (FILLED == BODY_SIZE), kept live with the summaries
 HANDS = _s.take(MP * MK)  # cards of kind k in p's hand: HANDS + p * MK + k
 HAND_N = _s.take(MP)
 SUPPLY = _s.take(MP)

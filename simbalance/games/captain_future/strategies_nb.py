@@ -18,6 +18,7 @@ import numpy as np
 from numba import njit
 
 from simbalance.core.bits import lowest_bit
+from simbalance.core.bits import popcount
 from simbalance.core.rng import randint
 from simbalance.core.rng import wins_tie
 from simbalance.games.captain_future.rules_nb import attack_cost
@@ -57,6 +58,7 @@ from simbalance.games.captain_future.state_nb import C_WS
 from simbalance.games.captain_future.state_nb import C_WV
 from simbalance.games.captain_future.state_nb import CACHE
 from simbalance.games.captain_future.state_nb import CNT
+from simbalance.games.captain_future.state_nb import CONQ
 from simbalance.games.captain_future.state_nb import COST_ABS
 from simbalance.games.captain_future.state_nb import COST_MAJ
 from simbalance.games.captain_future.state_nb import COST_PRE
@@ -139,6 +141,19 @@ def _scan_step(rng, v, best, ties):
         return True, v, 1
     ties += 1
     return wins_tie(rng, ties), best, ties
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _bodies_of(bd, st, q):
+    """The bodies holding a ship of ``q``, as a bit mask (bit b: body b) from one pass without
+    branches: a loop over them visits them lowest first, the order of a loop over all bodies,
+    without a branch per body on whether ``q`` is there (a coin flip to the CPU)."""
+    held = np.int64(0)
+    for b in range(bd[NB]):
+        held |= np.int64(st[CNT + b * MP + q] > 0) << b
+    return held
+
+
 JOKER_KEEP = 0.2  # a joker spent on a landing: it could have paid for any attack
 BODY_CARD_KEEP = 0.05  # a body card names more spaces than a row or column card
 
@@ -318,16 +333,14 @@ def _weights(bd, st, fs, p, prm):
     leaders, and share ``leader_weight`` equally, so no seat is the leader for being seated first),
     and the weight of each opponent's points in FW."""
     P = bd[PLAYERS]
+    # the top score among the opponents, then who has it: selects, not branches (which opponent
+    # leads is a coin flip to the CPU; this runs at every heuristic decision)
     top = -(1 << 30)
+    for q in range(P):
+        top = max(top, st[SCORE + q]) if q != p else top
     leaders = 0
     for q in range(P):
-        if q != p:
-            sc = st[SCORE + q]
-            if sc > top:
-                top = sc
-                leaders = 0
-            if sc == top:
-                leaders |= 1 << q
+        leaders |= np.int64((q != p) & (st[SCORE + q] == top)) << q
     stamp = p * (1 << MP) + leaders  # which weights these are (they depend on the leaders only)
     if fs[FWS] == stamp:
         return leaders  # FW holds them already (reset_cache clears the stamp between games)
@@ -463,23 +476,33 @@ def _usefulness(bd, st, p, k, events):
 def _open_space(bd, st, rng, p, b, q, cost):
     """A space of body ``b`` holding ``q``'s ship (q = -1: empty) where the stone does not block
     attacks and, if ``cost`` > 0, that ``p``'s hand can pay ``cost`` cards for, uniformly among
-    those (they are worth the same to the evaluation); -1 if none."""
-    found = -1
-    ties = 0
+    those (they are worth the same to the evaluation); -1 if none. The spaces that qualify as a
+    bit mask (bit j: the body's j-th space) from a pass without branches (which space qualifies is
+    a coin flip to the CPU), then the pick among them with the draws of a scan that keeps the i-th
+    one found with probability 1/i (_open_pick)."""
     # stone_blocks_attack as selects: the row, column or body it blocks (-1: none of that kind)
     t = st[STONE_T]
     i = st[STONE_I]
     row = i if t == STONE_ROW else -1
     col = i if t == STONE_COL else -1
-    open_body = not (t == STONE_BODY and b == i)
-    for j in range(bd[BODY_SIZE + b]):
-        s = body_space(bd, b, j)
-        if (st[OWNER + s] == q) & (bd[SP_ROW + s] != row) & (bd[SP_COL + s] != col) & open_body:
-            if cost == 0 or naming_cards(bd, st, p, s) >= cost:
-                ties += 1
-                if ties == 1 or wins_tie(rng, ties):
-                    found = s
-    return found
+    if t == STONE_BODY and b == i:
+        return -1
+    ok = np.int64(0)
+    if cost == 0:
+        for j in range(bd[BODY_SIZE + b]):
+            s = body_space(bd, b, j)
+            ok |= np.int64((st[OWNER + s] == q) & (bd[SP_ROW + s] != row) & (bd[SP_COL + s] != col)) << j
+    else:
+        for j in range(bd[BODY_SIZE + b]):
+            s = body_space(bd, b, j)
+            ok |= np.int64((st[OWNER + s] == q) & (bd[SP_ROW + s] != row) & (bd[SP_COL + s] != col)
+                           & (naming_cards(bd, st, p, s) >= cost)) << j
+    r = _open_pick(rng, popcount(ok))
+    if r < 0:
+        return -1
+    for _ in range(r):
+        ok &= ok - 1
+    return body_space(bd, b, lowest_bit(ok))
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -505,10 +528,9 @@ def _open_pick(rng, n):
     draws _open_space makes while it scans them: the space found i-th (i >= 2) replaces the one
     kept with probability 1/i. Searches that compare many options draw this for every option that
     could be the best, but need the space itself only for the one they take (_nth_open)."""
-    found = -1
-    for i in range(1, n + 1):
-        if i == 1 or wins_tie(rng, i):
-            found = i - 1
+    found = -1 if n == 0 else 0
+    for i in range(2, n + 1):
+        found = i - 1 if wins_tie(rng, i) else found  # a select: the draw is made either way
     return found
 
 
@@ -541,13 +563,10 @@ def _best_landing(bd, st, fs, p, w_full, card_w, off, lines_in_hand):
     act = OPT_NONE
     a_k = -1
     a_s = -1
-    for b in range(B):
-        if st[FILLED + b] < bd[BODY_SIZE + b] and b != sb:
-            fs[FV + b * FQ] = cached_gain(bd, st, fs, b, p, -1, w_full) - card_w
-        else:
-            fs[FV + b * FQ] = NEG
     n_lines = bd[NR] + bd[NC]
     off_l = off % n_lines
+    k0 = n_lines  # the body cards
+    has_joker = st[h + bd[KJ]] > 0
     # Whether a card is in hand or a space is free is a coin flip to the CPU: the loops below
     # filter with arithmetic and bit masks instead of branches (a mispredicted branch costs ~15
     # cycles). Bit k: an empty space on line k (lines_in_hand: a row or column card of kind k).
@@ -555,8 +574,29 @@ def _best_landing(bd, st, fs, p, w_full, card_w, off, lines_in_hand):
     empty_k = st[EMPTY_K:EMPTY_K + MK]  # (a view indexed from 0: see lines_in_hand)
     for k in range(n_lines):
         lines_open |= np.int64(empty_k[k] > 0) << k
+    usable_lines = lines_in_hand & lines_open
+    # The value of a ship arriving on every body a card in hand can land on (NEG elsewhere: no
+    # landing there, or none with these cards): the bodies not conquered but the stone's, as a bit
+    # mask (no branch per body on whether it is full: a coin flip to the CPU); without a joker only
+    # those a usable row or column or a body card in hand names. The value is cached (cached_gain):
+    # one not asked now is computed from the same body when it is asked, so skipping it changes
+    # no value and draws nothing.
+    for b in range(B):
+        fs[FV + b * FQ] = NEG
+    todo = ((np.int64(1) << B) - 1) & ~st[CONQ]
+    if sb >= 0:
+        todo &= ~(np.int64(1) << sb)
+    if not has_joker:
+        reach = 0
+        for b in range(B):
+            reach |= np.int64(((bd[BODY_LINES + b] & usable_lines) != 0) | (st[h + k0 + b] > 0)) << b
+        todo &= reach
+    while todo != 0:
+        b = lowest_bit(todo)
+        todo &= todo - 1
+        fs[FV + b * FQ] = cached_gain(bd, st, fs, b, p, -1, w_full) - card_w
     # The usable lines from the random start line on: rotate so that bit 0 is line off_l.
-    usable = np.uint64(lines_in_hand & lines_open)
+    usable = np.uint64(usable_lines)
     todo = (usable >> np.uint64(off_l)) | ((usable << np.uint64(n_lines - off_l - 1)) << np.uint64(1))
     todo &= np.uint64(0xFFFFFFFFFFFFFFFF) >> np.uint64(64 - n_lines)
     while todo != 0:
@@ -568,27 +608,30 @@ def _best_landing(bd, st, fs, p, w_full, card_w, off, lines_in_hand):
         top = NEG
         for jb in range(bd[LINE_NB + k]):
             b = bd[LINE_B + k * MB + jb]
-            v = fs[FV + b * FQ] if st[ELB + k * MB + b] > 0 else NEG
-            top = max(top, v)
+            v = fs[FV + b * FQ]  # loaded first, so that the next line is a select, not a branch
+            top = max(top, v if st[ELB + k * MB + b] > 0 else NEG)
         if top <= best:
             continue
         # ... and the first empty space of such a body from the random start: the space a scan
-        # of the whole line keeping the first strictly best value finds.
+        # of the whole line keeping the first strictly best value finds. The line's spaces that
+        # qualify as a bit mask (bit j: its j-th space; a row or column has at most 32) from a
+        # pass without branches, rotated so that bit 0 is the start (there is one: ``top`` is the
+        # value of a body with an empty space on this line).
         n = bd[KIND_N + k]
         j0 = off % n
-        for jj in range(n):
-            j = jj + j0
-            if j >= n:
-                j -= n
+        ok = np.int64(0)
+        for j in range(n):
             s = bd[KIND_SP + k * ML + j]
-            if st[OWNER + s] < 0 and fs[FV + bd[SP_BODY + s] * FQ] == top:
-                best = top
-                act = OPT_LAND
-                a_k = k
-                a_s = s
-                break
-    k0 = n_lines  # the body cards
-    has_joker = st[h + bd[KJ]] > 0
+            v = fs[FV + bd[SP_BODY + s] * FQ]
+            ok |= np.int64((st[OWNER + s] < 0) & (v == top)) << j
+        ok = (ok >> j0) | ((ok << (n - j0)) & ((np.int64(1) << n) - 1))
+        j = lowest_bit(ok) + j0
+        if j >= n:
+            j -= n
+        best = top
+        act = OPT_LAND
+        a_k = k
+        a_s = bd[KIND_SP + k * ML + j]
     for i in range(B):
         b = i + off % B
         if b >= B:
@@ -628,14 +671,18 @@ def _best_attack(sid, prm, bd, st, fs, rng, p, final, best, ties, act, a_s, line
     act, space), act OPT_ATTACK if one is taken."""
     w_full = prm[P_FULL]
     card_w = prm[P_CARD]
-    B = bd[NB]
     sb = stone_body(st)
     h = HANDS + p * MK
     # Attacks: the value depends on the body and the victim (cached), the cost on the body;
     # a space that the stone leaves open and the hand can pay is looked for only for a value
-    # that beats the best so far.
-    for b in range(B):
-        if st[FILLED + b] != bd[BODY_SIZE + b] or b == sb or st[CNT + b * MP + p] == bd[BODY_SIZE + b]:
+    # that beats the best so far. The conquered bodies but the stone's, lowest first, as a bit
+    # mask (the order of a loop over all bodies, without a branch per body on whether it is full:
+    # a coin flip to the CPU)
+    todo = st[CONQ] & ~(np.int64(1) << sb) if sb >= 0 else st[CONQ]
+    while todo != 0:
+        b = lowest_bit(todo)
+        todo &= todo - 1
+        if st[CNT + b * MP + p] == bd[BODY_SIZE + b]:
             continue
         cost = attack_cost(bd, st, p, b)
         if final and cost > bd[FINAL_MAX]:
@@ -742,18 +789,26 @@ def heuristic_slot(sid, prm, bd, st, fs, rng, p, final):
         kx = -1
         n_least = 0
         events = prm[P_EVENTS] >= 0.5
-        for k in range(bd[NK]):
-            if st[h + k] == 0:
-                continue
-            u = _usefulness(bd, st, p, k, events)
-            if u < least:
-                least = u
-                kx = k
-                n_least = 1
-            elif u == least:
-                n_least += 1
-                if wins_tie(rng, n_least):
+        # the kinds in hand, lowest first, as bit masks of 64 kinds each (no branch per kind on
+        # whether it is in hand: a coin flip to the CPU; a hand holds a few of the ~40 kinds)
+        hand_p = st[h:h + MK]  # (a view indexed from 0: see lines_in_hand)
+        nk = bd[NK]
+        for lo in range(0, nk, 64):
+            held = np.int64(0)
+            for k in range(lo, min(nk, lo + 64)):
+                held |= np.int64(hand_p[k] > 0) << (k - lo)
+            while held != 0:
+                k = lowest_bit(held) + lo
+                held &= held - 1
+                u = _usefulness(bd, st, p, k, events)
+                if u < least:
+                    least = u
                     kx = k
+                    n_least = 1
+                elif u == least:
+                    n_least += 1
+                    if wins_tie(rng, n_least):
+                        kx = k
         v = prm[P_EXCH] - least
         if v > best:
             best = v
@@ -824,11 +879,17 @@ def _targets(bd, st, fs, rng, p, w_full, floor):
     best_q = -1
     best_r = -1
     ties = 0
+    # The bodies whose bound reaches the floor (the stone's excepted), as a bit mask from one pass
+    # without branches (whether a body's bound reaches it is a coin flip to the CPU), then visited
+    # lowest first: the order of a loop over the bodies.
+    todo = np.int64(0)
     for b in range(B):
-        if b == sb:
-            continue
-        if _arrival_bound(bd, st, p, b, w_full, w_top) < floor:
-            continue
+        todo |= (np.int64(_arrival_bound(bd, st, p, b, w_full, w_top) < floor) ^ 1) << b
+    if sb >= 0:
+        todo &= ~(np.int64(1) << sb)
+    while todo != 0:
+        b = lowest_bit(todo)
+        todo &= todo - 1
         # Who can be displaced, as a bit mask (bit 0: an empty space, bit q + 1: seat q's ship, never
         # p's own), visited lowest bit first: the order of the loop over -1..P-1 it replaces, without
         # a branch per seat on who is there (a coin flip to the CPU).
@@ -867,9 +928,12 @@ def _best_otto(bd, st, fs, rng, p, w_full, t_s):
     bv = NEG
     src = -1
     ties = 0
-    for a in range(bd[NB]):
-        if a == tb or a == sb or st[CNT + a * MP + p] == 0:
-            continue
+    todo = _bodies_of(bd, st, p) & ~(np.int64(1) << tb)
+    if sb >= 0:
+        todo &= ~(np.int64(1) << sb)
+    while todo != 0:
+        a = lowest_bit(todo)
+        todo &= todo - 1
         v = cached_gain(bd, st, fs, a, p, p, w_full)
         if v >= bv - TIE:
             r = _open_pick(rng, _open_count(bd, st, a, p))  # the space's draws, as _open_space
@@ -887,14 +951,13 @@ def _best_otto(bd, st, fs, rng, p, w_full, t_s):
     return src, t_s, v
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _protection(bd, st, p, b, other):
     """What the stone on conquered body ``b`` protects for ``p``: his ships there count +1, the
     others' ``-other`` each (a body not conquered cannot be attacked: 0)."""
-    if st[FILLED + b] != bd[BODY_SIZE + b]:
-        return 0.0
     mine = st[CNT + b * MP + p]
-    return mine - other * (bd[BODY_SIZE + b] - mine)
+    v = mine - other * (bd[BODY_SIZE + b] - mine)
+    return v if st[FILLED + b] == bd[BODY_SIZE + b] else 0.0  # a select, not a branch
 
 
 @njit(cache=True, _nrt=False)
@@ -1039,13 +1102,15 @@ def recall_choice(sid, prm, bd, st, fs, rng, q):
     best = NEG
     best_b = -1
     ties = 0
-    for b in range(bd[NB]):
-        if st[CNT + b * MP + q] > 0:
-            v = cached_gain(bd, st, fs, b, q, q, prm[P_FULL])  # q's ship leaves b
-            if v >= best - TIE:
-                take, best, ties = _scan_step(rng, v, best, ties)
-                if take:
-                    best_b = b
+    todo = _bodies_of(bd, st, q)
+    while todo != 0:
+        b = lowest_bit(todo)
+        todo &= todo - 1
+        v = cached_gain(bd, st, fs, b, q, q, prm[P_FULL])  # q's ship leaves b
+        if v >= best - TIE:
+            take, best, ties = _scan_step(rng, v, best, ties)
+            if take:
+                best_b = b
     # his ship on that body, uniformly among his ships there
     found = -1
     ties = 0

@@ -22,6 +22,7 @@ from simbalance.games.captain_future.state_nb import BTOP
 from simbalance.games.captain_future.state_nb import CNT
 from simbalance.games.captain_future.state_nb import COMP_PTS
 from simbalance.games.captain_future.state_nb import COMP_SHIPS
+from simbalance.games.captain_future.state_nb import CONQ
 from simbalance.games.captain_future.state_nb import DECK
 from simbalance.games.captain_future.state_nb import DISCARD
 from simbalance.games.captain_future.state_nb import ELB
@@ -96,7 +97,8 @@ INVARIANTS = {
     INV_OWNER: "a landing space is held by no seat of the game",
     INV_COUNTS: "the live ship counts (per body and player, per body, per player on the board) disagree with "
                 "the landing spaces",
-    INV_SUMMARY: "a body's live summary (largest counts, majority holder, bonus) disagrees with a recount",
+    INV_SUMMARY: "a body's live summary (largest counts, majority holder, bonus, whether it is conquered) disagrees "
+                 "with a recount",
     INV_SCORE: "the live scores disagree with a recomputation from the board",
     INV_STONE: "the secret stone is not on a row, column or body of the board",
     INV_EMPTY: "the live count of empty (landable) spaces per card kind, or per line and body, disagrees with "
@@ -147,6 +149,8 @@ def check_invariants(bd, st, work):
             filled += c
         if filled != st[FILLED + b] or filled > bd[BODY_SIZE + b]:
             return INV_COUNTS
+        if ((st[CONQ] >> b) & 1) != (filled == bd[BODY_SIZE + b]):  # the conquered bodies' bit mask
+            return INV_SUMMARY
     # per body: the live summary, and the scores from scratch
     for q in range(P):
         work[W_SC + q] = work[W_ON + q] * bd[SHIP_PTS] + bd[COMP_PTS + q]

@@ -105,6 +105,8 @@ CORRUPTIONS = {
     "a majority holder": (lambda t: t.st.__setitem__(X.BHOLD + t.body("saturn"), 2), X.INV_SUMMARY),
     "a body's bonus": (lambda t: t.st.__setitem__(X.BAWA + t.body("saturn"), 7), X.INV_SUMMARY),
     "a second largest count": (lambda t: t.st.__setitem__(X.BSEC + t.body("saturn"), 0), X.INV_SUMMARY),
+    "a body marked conquered that is not full": (lambda t: t.st.__setitem__(X.CONQ, 1 << t.body("io")),
+                                                  X.INV_SUMMARY),
     "a live score": (lambda t: t.st.__setitem__(X.SCORE + 2, t.st[X.SCORE + 2] + 1), X.INV_SCORE),
     "the stone off the board": (lambda t: t.st.__setitem__(X.STONE_I, 12), X.INV_STONE),
     "an empty-space count": (lambda t: t.st.__setitem__(X.EMPTY_K + t.row_card("A"), 0), X.INV_EMPTY),
