@@ -383,10 +383,10 @@ class Checkpoint:
             fd = os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o644)
             os.close(fd)
             probe.unlink()
-        except OSError as exc:
-            raise SimbalanceError(f"--resume {self.dir}: cannot write its next checkpoint there ({exc.strerror or exc});"
-                                  " the finished chunks are kept: once it can be written, resume with simbalance run "
-                                  f"--resume {self.dir}") from None
+        except OSError as exc:  # (the command adds what is kept and how to resume)
+            why = (f"{probe.name} is a symbolic link, which simbalance does not write through" if probe.is_symlink()
+                   else exc.strerror or str(exc))
+            raise SimbalanceError(f"--resume {self.dir}: cannot write its next checkpoint there ({why})") from None
 
     def _read_records(self, records: np.ndarray, games: int, expected: str | None):
         """Read the first ``games`` records of records.bin into ``records``, checked against the

@@ -37,12 +37,17 @@ def load_user_strategy(spec: str):
         raise ConfigError(f"--strategy-file {spec}: {path} is not a Python file")
     module = importlib.util.module_from_spec(loader)
     sys.modules[module_name] = module
+    # Python's bytecode cache of the user's file would be written beside it (__pycache__/): simbalance
+    # writes nothing into a user's folder (issue 54); its import reads the source each time.
+    writes_bytecode, sys.dont_write_bytecode = sys.dont_write_bytecode, True
     try:
         loader.loader.exec_module(module)
     except SystemExit as exc:  # a file that exits while loading would end the run with its code
         raise ConfigError(f"--strategy-file {spec}: importing {path} called sys.exit({exc.code!r})") from None
     except Exception as exc:  # the user's file: any error in it is theirs to see, in one line
         raise ConfigError(f"--strategy-file {spec}: importing {path} failed: {type(exc).__name__}: {exc}") from None
+    finally:
+        sys.dont_write_bytecode = writes_bytecode
     fn = getattr(module, name, None)
     if fn is None:
         raise ConfigError(f"--strategy-file {spec}: {path} defines no {name!r}")

@@ -13,6 +13,7 @@ import json
 import os
 import re
 import shutil
+import stat
 import sys
 import tempfile
 from collections.abc import Iterator
@@ -94,12 +95,30 @@ def _lock(out: Path, option: str = "--out") -> tuple[int, list[Path]] | None:
     if blocking is not None:
         raise SimbalanceError(f"{option} {out}: {blocking} is a file, not a folder")
     made = [p for p in out.parents if not p.exists()]  # deepest first
+    lock = lock_file(out)
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(lock_file(out), os.O_RDWR | os.O_CREAT, 0o644)
+        # never through a link (it would write into, and then remove, what the link names: qa56)
+        fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK, 0o644)
     except OSError as exc:
         _remove_empty(made)
+        if os.path.lexists(lock) and not os.path.islink(lock):  # a folder at the lock's name
+            raise SimbalanceError(f"{option} {out}: {lock} is not a lock simbalance wrote (a folder); simbalance "
+                                  f"keeps the lock of {option} there and never removes what it did not write: move "
+                                  f"it away or choose another {option}") from None
+        if os.path.islink(lock):
+            raise SimbalanceError(f"{option} {out}: {lock} is a symbolic link, where simbalance keeps the lock of "
+                                  f"{option}; simbalance never writes through it: remove the link or choose another "
+                                  f"{option}") from None
         raise SimbalanceError(f"{option} {out}: cannot write there ({exc.strerror or exc})") from None
+    held_before = os.read(fd, 64) if stat.S_ISREG(os.fstat(fd).st_mode) else None
+    if held_before is None or not re.fullmatch(rb"(\d+\n)?", held_before):
+        # a FIFO, a folder, a device, or a file of the user's at the lock's name: kept as it is
+        os.close(fd)
+        _remove_empty(made)
+        raise SimbalanceError(f"{option} {out}: {lock} is not a lock simbalance wrote (it holds something else, or "
+                              f"is not a regular file); simbalance keeps the lock of {option} there and never removes "
+                              f"what it did not write: move it away or choose another {option}")
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:

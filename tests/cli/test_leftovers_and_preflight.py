@@ -153,3 +153,56 @@ def test_a_resume_into_a_folder_it_cannot_write_is_refused_before_any_game(tmp_p
     assert "cannot write its next checkpoint there (Operation not permitted)" in line, line
     assert not played and partial.is_dir() and not (tmp_path / "r").exists()
 
+
+
+# ---- qa56 (a second non-author re-check): what sits at the lock's name is the user's -------------
+LOCK_KINDS = ["a link to a user's file", "a dangling link", "a FIFO", "a user's file", "a folder"]
+
+
+@pytest.mark.parametrize("kind", LOCK_KINDS)
+def test_what_sits_at_the_locks_name_is_kept_and_the_command_is_one_line(tmp_path, kind):
+    """The lock was opened through a link (the linked file got the pid, then the link was removed;
+    a dangling link made a file outside --out's folder), a FIFO there was removed, a user's file
+    there was emptied and removed."""
+    lock = tmp_path / ".o.lock"
+    (tmp_path / "precious.txt").write_text("thesis")
+    if kind == "a link to a user's file":
+        lock.symlink_to(tmp_path / "precious.txt")
+    elif kind == "a dangling link":
+        lock.symlink_to(tmp_path / "elsewhere" / "made.txt")
+    elif kind == "a FIFO":
+        os.mkfifo(lock)
+    elif kind == "a user's file":
+        lock.write_text("my notes")
+    else:
+        lock.mkdir()
+    line = one_line(runner.invoke(app, ["run", GAME, "--n", "500", "--quiet", "--threads", "1",
+                                        "--out", str(tmp_path / "o")]))
+    assert str(lock) in line and ("move it away" in line or "remove the link" in line), line
+    assert (tmp_path / "precious.txt").read_text() == "thesis"
+    assert lock.is_symlink() or lock.exists(), "what was at the lock's name is kept"
+    if kind == "a user's file":
+        assert lock.read_text() == "my notes"
+    assert not (tmp_path / "elsewhere").exists() and not (tmp_path / "o").exists()
+
+
+def test_a_lock_a_killed_command_left_is_taken(tmp_path):
+    (tmp_path / ".o.lock").write_text("12345\n")  # the pid of a command that is gone
+    res = runner.invoke(app, ["run", GAME, "--n", "500", "--quiet", "--threads", "1", "--out", str(tmp_path / "o")])
+    assert res.exit_code == 0, res.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["o"]
+
+
+def test_a_strategy_file_is_imported_without_writing_into_its_folder(tmp_path, monkeypatch):
+    """Python writes an imported file's bytecode beside it (__pycache__/) unless told not to: a
+    user's strategy file's folder got one (hidden where PYTHONDONTWRITEBYTECODE is set)."""
+    import sys
+
+    from simbalance.core.user_strategy import load_user_strategy
+
+    monkeypatch.setattr(sys, "dont_write_bytecode", False)
+    path = tmp_path / "mine.py"
+    path.write_text("from numba import njit\n\n\n@njit\ndef choose(hand):\n    return 0\n")
+    load_user_strategy(f"{path}:choose")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["mine.py"]
+    assert sys.dont_write_bytecode is False
