@@ -59,6 +59,17 @@ def edit_state(state: Path, change) -> None:
         np.savez(fh, **arrays)
 
 
+def forge_state(state: Path, change) -> None:
+    """``edit_state`` with the checksum made again as simbalance makes it: a forged checkpoint, not
+    a damaged one (only the state's own checks can refuse it)."""
+    edit_state(state, change)
+    path = state / execution.CHECKPOINT
+    with np.load(path, allow_pickle=False) as z:
+        arrays = {name: z[name] for name in z.files if name != execution.CHECKSUM}
+    with open(path, "wb") as fh:
+        np.savez(fh, **arrays, **{execution.CHECKSUM: np.array(execution._arrays_digest(arrays))})
+
+
 def test_an_edited_record_is_refused_by_the_checksum(interrupted):
     records = interrupted / "records.bin"
     games = np.frombuffer(records.read_bytes(), dtype=_record_dtype()).copy()
@@ -109,11 +120,7 @@ def test_a_states_n_edited_with_its_checksum_redone_is_refused(interrupted, n):
     redone was resumed without a word; ``n`` is checked against games_done and against the run its
     arguments make."""
     path = interrupted / execution.CHECKPOINT
-    edit_state(interrupted, lambda s: {**s, "n": n})
-    with np.load(path, allow_pickle=False) as z:
-        arrays = {name: z[name] for name in z.files if name != execution.CHECKSUM}
-    with open(path, "wb") as fh:
-        np.savez(fh, **arrays, **{execution.CHECKSUM: np.array(execution._arrays_digest(arrays))})
+    forge_state(interrupted, lambda s: {**s, "n": n})
     message = refused_and_nothing_written(interrupted, resume(interrupted))
     words = ("'n' 1,000, 'chunks_done' 2 and 'games_done' 2,000 do not fit together" if n < 2000 else
              "the checkpoint is inconsistent (its state says 9,000 games, its arguments 5,000)")
@@ -126,11 +133,7 @@ def test_a_state_that_says_the_play_is_over_with_games_left_is_refused(interrupt
     the checksum redone, resumed to a run of the games played so far, exit 0; only a precision run
     stops before its n."""
     path = interrupted / execution.CHECKPOINT
-    edit_state(interrupted, lambda s: {**s, "played_all": True})
-    with np.load(path, allow_pickle=False) as z:
-        arrays = {name: z[name] for name in z.files if name != execution.CHECKSUM}
-    with open(path, "wb") as fh:
-        np.savez(fh, **arrays, **{execution.CHECKSUM: np.array(execution._arrays_digest(arrays))})
+    forge_state(interrupted, lambda s: {**s, "played_all": True})
     message = refused_and_nothing_written(interrupted, resume(interrupted))
     assert "the checkpoint is inconsistent (it says the play is over after 2,000 of 5,000 games)" in message, message
     assert path.is_file()
