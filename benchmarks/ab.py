@@ -39,7 +39,7 @@ for r in range(3):
     t = time.perf_counter(); simbalance.simulate(game, n, seed=r, threads=threads); best = max(best, n / (time.perf_counter() - t))
 print(best)
 """
-HEADLINE = ["run", "captain-future", "--n", "1e6", "--quiet"]
+HEADLINE = ["run", "captain-future", "--n", "1e6"]  # not --quiet: its "written in" line is the report's seconds
 
 
 def tree_of(before: str) -> str:
@@ -151,7 +151,7 @@ def render(args, before: str, rows: list, runs: list) -> str:
     for game, threads, old, new, ratio, lo, hi in rows:
         lines.append(f"| {game} | {threads} | {old:,.0f} | {new:,.0f} | {ratio:.2f} | {lo:.2f}-{hi:.2f} |")
     if runs:
-        lines += ["", "`simbalance run captain-future --n 1e6 --quiet`, whole (start-up, play on every thread, "
+        lines += ["", "`simbalance run captain-future --n 1e6`, whole (start-up, play on every thread, "
                   "report), each side in turn after a warm-up run:", "",
                   "| round | before: wall s | before: report s | now: wall s | now: report s | now/before (wall) |",
                   "|---|---|---|---|---|---|"]
