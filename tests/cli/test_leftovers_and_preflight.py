@@ -110,7 +110,7 @@ def test_a_study_on_a_full_disk_is_refused_before_any_game(tmp_path, monkeypatch
     (["run", GAME, "--n", "100", "--set", "rules.pick_cap=5\nerror: all fine"], "rules.pick_cap=5\\nerror: all fine"),
     (["solve", GAME, "--budget", "20s\nx"], "--budget 20s\\nx"),
     (["run", GAME, "--n", "100", "--set", "rules.pick_cap=\x01"], "rules.pick_cap=\\x01"),
-])
+], ids=["a newline in a --set value", "a newline in --budget", "a control character in a --set value"])
 def test_a_control_character_in_a_value_is_written_as_an_escape_on_the_one_line(tmp_path, args, shown):
     line = one_line(runner.invoke(app, [*args, "--out", str(tmp_path / "o")]))
     assert shown in line, line
