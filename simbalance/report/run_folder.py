@@ -103,9 +103,7 @@ def _lock(out: Path, option: str = "--out") -> tuple[int, list[Path]] | None:
     except OSError as exc:
         _remove_empty(made)
         if os.path.lexists(lock) and not os.path.islink(lock):  # a folder at the lock's name
-            raise SimbalanceError(f"{option} {out}: {lock} is not a lock simbalance wrote (a folder); simbalance "
-                                  f"keeps the lock of {option} there and never removes what it did not write: move "
-                                  f"it away or choose another {option}") from None
+            raise _not_a_lock(option, out, lock, "a folder") from None
         if os.path.islink(lock):
             raise SimbalanceError(f"{option} {out}: {lock} is a symbolic link, where simbalance keeps the lock of "
                                   f"{option}; simbalance never writes through it: remove the link or choose another "
@@ -116,9 +114,7 @@ def _lock(out: Path, option: str = "--out") -> tuple[int, list[Path]] | None:
         # a FIFO, a folder, a device, or a file of the user's at the lock's name: kept as it is
         os.close(fd)
         _remove_empty(made)
-        raise SimbalanceError(f"{option} {out}: {lock} is not a lock simbalance wrote (it holds something else, or "
-                              f"is not a regular file); simbalance keeps the lock of {option} there and never removes "
-                              f"what it did not write: move it away or choose another {option}")
+        raise _not_a_lock(option, out, lock, "it holds something else, or is not a regular file")
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
@@ -132,8 +128,14 @@ def _lock(out: Path, option: str = "--out") -> tuple[int, list[Path]] | None:
     except OSError as exc:
         _unlock(out, fd, made)
         raise SimbalanceError(f"{option} {out}: cannot write there ({exc.strerror or exc})") from None
-    plugin_guard.holds_lock(lock_file(out), made)  # a guarded command's abrupt end: the guard removes it
+    plugin_guard.holds_lock(lock, made)  # a guarded command's abrupt end: the guard removes it
     return fd, made
+
+
+def _not_a_lock(option: str, out: Path, lock: Path, what: str) -> SimbalanceError:
+    return SimbalanceError(f"{option} {out}: {lock} is not a lock simbalance wrote ({what}); simbalance keeps the lock "
+                           f"of {option} there and never removes what it did not write: move it away or choose another "
+                           f"{option}")
 
 
 def _remove_empty(folders: list[Path]) -> None:
