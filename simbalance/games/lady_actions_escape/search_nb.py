@@ -119,14 +119,14 @@ def determinize(ctx, state, seat, rng):
     srng[0] = next_u64(rng)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def outcome(ctx, state):
     """The finished game's winner as a bit mask; 0 for a timeout or a stalemate."""
     st = state[2]
     return np.int64(1) << st[WINNER] if st[END] == END_WIN else np.int64(0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def evaluate(ctx, state, rew):
     """A play-out cut short: the race to empty one's hand, as shares of the win that fall by a factor
     e per card held beyond the fewest (a seat two cards behind the leader weighs e^-2 of it)."""
@@ -160,7 +160,7 @@ FEATURES = (
 FEATURE_SIGNS = (-1, -1, 1, 0, 1, 1, 1)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def features(ctx, state, seat, out):
     """Seat ``seat``'s ``FEATURES`` into ``out``. Public: every hand's size, whose turn it is, the
     direction of play, the top card; own view: the cards of ``seat``'s own hand. No other seat's

@@ -82,7 +82,7 @@ def _keep_value(params, card, hand, card_info, kind_cards, n_bg):
     return v
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=True, _nrt=False)
 def choose_card(sid, params, state, step, hand, options, k, card_info, kind_cards, n_bg, n_next, n_prev):
     """The card to play, one of the ``k`` cards in the mask ``options`` (the whole hand for the
     leader). ``n_next``/``n_prev``: cards held by the next player and by the one after a reversal."""
@@ -132,7 +132,7 @@ def _most_held(state, hand, kind_cards, first, count):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def name_background(sid, params, state, step, hand, kind_cards, n_bg):
     """The background a played wildcard stands for (heuristics and plug-ins: the one they hold most of,
     ties uniform at random)."""
@@ -143,7 +143,7 @@ def name_background(sid, params, state, step, hand, kind_cards, n_bg):
     return _most_held(state, hand, kind_cards, 0, n_bg)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def name_character(sid, params, state, step, hand, kind_cards, n_bg):
     """The character a played wildcard stands for (heuristics and plug-ins: the one they hold most of,
     ties uniform at random)."""
