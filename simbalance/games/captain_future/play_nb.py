@@ -522,14 +522,14 @@ def start(ctx, state, seed, game):
         deal_game(bd, st, fs, rng, order, seed, game)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def to_move(ctx, state):
     """The seat whose decision is pending; -1 once the game is over."""
     st = state[0]
     return -1 if st[PHASE] == PH_OVER else st[SEAT]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def legal_options(ctx, state, options):
     """The pending decision's options (state_nb.OPT_*) into ``options``; returns how many (0 once
     the game is over)."""
@@ -544,7 +544,7 @@ def legal_options(ctx, state, options):
     return event_options(bd, st, p, options)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def apply_option(ctx, state, option):
     """Take one listed option of the pending decision, then play on to the next decision. Recall's
     choices (every player sends a ship home) are made by the seats' strategies in the state."""
@@ -720,7 +720,7 @@ def n_options(bd):
     return max(events, 4 * n_spaces + n_spaces + bd[NK] + 1)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def search_option(ctx, state, seat_sid, seat_prm, seed, game, decision, search_scratch):
     """The option the search seat to move takes (players/search_nb.search with this game's steps;
     the options it weighs: search_nb.search_options)."""

@@ -342,7 +342,7 @@ def _target(bd, st, p, b, rot):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def search_options(ctx, state, options):
     """The options the search weighs at the pending decision (a subset of ``legal_options``): the
     rule text allows hundreds (every card on every space it names, Otto's every pair of spaces), far
