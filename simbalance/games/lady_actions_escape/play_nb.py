@@ -120,7 +120,7 @@ def resolve_play(ctx, state, seat, card, bg, ch, log, log_n):
     return True
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, forceinline=True, _nrt=False)
 def play_on(ctx, state, card, bg, ch, log, log_n):
     """The seat to move plays ``card`` (a wildcard named ``bg``, ``ch``; -1: no card, as after the
     deal), then the game goes on to the next decision (or the end). Turns in which the player has no
