@@ -127,6 +127,16 @@ def _copy_state_jitted(dst, src):
     return namespace["impl"]
 
 
+@njit(cache=True, inline="always")
+def copy_position(ctx, dst, src):
+    """The search's ``copy_position`` hook (players/search_nb.py) as most games take it: every array
+    of the state whole (``copy_state``). A game whose state holds space no position uses (fixed
+    maxima above the run's deck, scratch written before it is read) copies less in its own
+    (captain-future's search_nb.copy_position): the search copies a state two or three times an
+    iteration."""
+    copy_state(dst, src)
+
+
 @njit(cache=True)
 def search_capacity(slot_strategy, slot_params):
     """Tree nodes a block needs: one per iteration and the root, for the largest mcts budget among
@@ -235,11 +245,11 @@ def finish(to_move, play_out, outcome, evaluate, features, ctx, work, roll_sid, 
 
 
 @njit(cache=True, inline="always")
-def preferred(policy, determinize, ctx, state, seat, work, roll_sid, roll_prm, rng):
+def preferred(policy, determinize, copy_position, ctx, state, seat, work, roll_sid, roll_prm, rng):
     """The option the seat's rollout strategy would take here (in a determinization, so that its
     own ties draw from the search's stream, never the game's): a search keeps it unless it finds an
     option strictly better, instead of a coin flip among options its play-outs could not tell apart."""
-    copy_state(work, state)
+    copy_position(ctx, work, state)
     determinize(ctx, work, seat, rng)
     return policy(ctx, work, roll_sid[seat], roll_prm[seat])
 

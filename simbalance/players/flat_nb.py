@@ -20,8 +20,8 @@ from simbalance.players import common_nb
 
 
 @njit(cache=True, forceinline=True)
-def flat(to_move, legal_options, apply_option, play_out, determinize, outcome, evaluate, features, policy, ctx, state,
-         seat, prm, scratch):
+def flat(to_move, legal_options, apply_option, play_out, determinize, outcome, evaluate, features, policy,
+         copy_position, ctx, state, seat, prm, scratch):
     """The option ``seat`` (to move in ``state``) takes after ``prm[P_BUDGET]`` play-outs per option
     (with ``prm[P_FLAT_PER_DECISION]``: per decision, split evenly among the options, at least one
     each: the budget of ``mcts`` with as many iterations, for the ladder's yardstick)."""
@@ -32,7 +32,7 @@ def flat(to_move, legal_options, apply_option, play_out, determinize, outcome, e
         return options[0]
     playouts = max(1, np.int64(prm[common_nb.P_BUDGET]))
     depth = np.int64(prm[common_nb.P_FLAT_DEPTH])
-    pref = common_nb.preferred(policy, determinize, ctx, state, seat, work, roll_sid, roll_prm, rng)
+    pref = common_nb.preferred(policy, determinize, copy_position, ctx, state, seat, work, roll_sid, roll_prm, rng)
     n = common_nb.with_option(options, n, pref)
     if prm[common_nb.P_FLAT_PER_DECISION] != 0:
         playouts = max(1, playouts // n)
@@ -46,10 +46,10 @@ def flat(to_move, legal_options, apply_option, play_out, determinize, outcome, e
             own = j
     for _ in range(playouts):
         sub[0] = next_u64(rng)
-        common_nb.copy_state(deal, state)
+        copy_position(ctx, deal, state)
         determinize(ctx, deal, seat, sub)  # one deal for every option
         for j in range(n):
-            common_nb.copy_state(work, deal)
+            copy_position(ctx, work, deal)
             apply_option(ctx, work, options[j])
             common_nb.finish(to_move, play_out, outcome, evaluate, features, ctx, work, roll_sid, roll_prm, depth, rew,
                              players, fit)

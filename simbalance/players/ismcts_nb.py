@@ -84,7 +84,6 @@ from simbalance.players.common_nb import (
     T_PARENT,
     add_deal,
     clearly_better,
-    copy_state,
     finish,
     paired_choice,
     preferred,
@@ -119,11 +118,11 @@ def _children_allowed(visits, widening):
 
 
 @njit(cache=True, forceinline=True)
-def _grow(policy, ctx, work, guess, options, k, mover, roll_sid, roll_prm, rng):
+def _grow(policy, copy_position, ctx, work, guess, options, k, mover, roll_sid, roll_prm, rng):
     """The option a node grows next, among ``options[:k]`` (the legal options without a child yet):
     the one the mover's strategy would take, if it is among them, else uniform."""
     if k > 1:
-        copy_state(guess, work)
+        copy_position(ctx, guess, work)
         wanted = policy(ctx, guess, roll_sid[mover], roll_prm[mover])
         for j in range(k):
             if options[j] == wanted:
@@ -164,8 +163,8 @@ def _chance_child(ti, node, label, mover):
 
 
 @njit(cache=True, forceinline=True)
-def _descend(to_move, legal_options, apply_option, policy, observe, ctx, work, guess, ti, tf, options, roll_sid,
-             roll_prm, rng, node, n_nodes, pref, c, widening, seat, blind):
+def _descend(to_move, legal_options, apply_option, policy, observe, copy_position, ctx, work, guess, ti, tf, options,
+             roll_sid, roll_prm, rng, node, n_nodes, pref, c, widening, seat, blind):
     """From ``node`` (the options down to it already applied to ``work``; ``blind``: the seats a move
     on the way was hidden from) down the tree by UCT, until a node grows a child (applied too) or
     the game ends; returns (the last node, the nodes in use). At the root (node 0, UCT root only)
@@ -228,7 +227,7 @@ def _descend(to_move, legal_options, apply_option, policy, observe, ctx, work, g
             child = ti[child, T_NEXT]
         room = at_root or best < 0 or children < _children_allowed(tf[node, F_VISITS], widening)
         if k > 0 and room and n_nodes < capacity:
-            option = _grow(policy, ctx, work, guess, options, k, mover, roll_sid, roll_prm, rng)
+            option = _grow(policy, copy_position, ctx, work, guess, options, k, mover, roll_sid, roll_prm, rng)
             _new_node(ti, tf, n_nodes, node, option, mover)
             tf[n_nodes, F_AVAIL] = 1.0
             node = n_nodes
@@ -257,15 +256,15 @@ def _back_up(ti, tf, node, rew):
 
 
 @njit(cache=True, forceinline=True)
-def mcts(to_move, legal_options, apply_option, play_out, determinize, outcome, evaluate, features, policy, observe, ctx,
-         state, seat, prm, scratch):
+def mcts(to_move, legal_options, apply_option, play_out, determinize, outcome, evaluate, features, policy, observe,
+         copy_position, ctx, state, seat, prm, scratch):
     """The option ``seat`` (to move in ``state``) takes after about ``prm[P_BUDGET]`` iterations."""
     work, ti, tf, options, rew, roll_sid, roll_prm, rng, sub, opt, guess, fit, deal = scratch
     players = roll_sid.shape[0]
     n_root = legal_options(ctx, state, options)
     if n_root <= 1:
         return options[0]
-    pref = preferred(policy, determinize, ctx, state, seat, work, roll_sid, roll_prm, rng)
+    pref = preferred(policy, determinize, copy_position, ctx, state, seat, work, roll_sid, roll_prm, rng)
     budget = max(1, np.int64(prm[P_BUDGET]))
     c = prm[P_UCT]
     depth = np.int64(prm[P_MCTS_DEPTH])
@@ -274,9 +273,10 @@ def mcts(to_move, legal_options, apply_option, play_out, determinize, outcome, e
     if prm[P_MCTS_HALVING] == 0.0:
         n_nodes = 1
         for _ in range(budget):
-            copy_state(work, state)
+            copy_position(ctx, work, state)
             determinize(ctx, work, seat, rng)
-            node, n_nodes = _descend(to_move, legal_options, apply_option, policy, observe, ctx, work, guess, ti, tf,
+            node, n_nodes = _descend(to_move, legal_options, apply_option, policy, observe, copy_position, ctx, work,
+                                     guess, ti, tf,
                                      options, roll_sid, roll_prm, rng, 0, n_nodes, pref, c, widening, seat,
                                      np.int64(0))
             finish(to_move, play_out, outcome, evaluate, features, ctx, work, roll_sid, roll_prm, depth, rew, players,
@@ -305,17 +305,17 @@ def mcts(to_move, legal_options, apply_option, play_out, determinize, outcome, e
         deals = max(np.int64(1), budget // (running * rounds))
         for _ in range(deals):
             sub[0] = next_u64(rng)
-            copy_state(deal, state)
+            copy_position(ctx, deal, state)
             determinize(ctx, deal, seat, sub)  # one deal for every option in the running
             for j in range(n_root):
                 if opt[O_ALIVE, j] == 0.0:
                     continue
-                copy_state(work, deal)
+                copy_position(ctx, work, deal)
                 blind = blind_to(observe, ctx, work, ti[1 + j, T_OPTION], seat, players, np.int64(0))
                 apply_option(ctx, work, ti[1 + j, T_OPTION])
                 tf[1 + j, F_AVAIL] += 1.0
-                node, n_nodes = _descend(to_move, legal_options, apply_option, policy, observe, ctx, work, guess, ti,
-                                         tf, options, roll_sid, roll_prm, rng, 1 + j, n_nodes, pref, c, widening, seat,
+                node, n_nodes = _descend(to_move, legal_options, apply_option, policy, observe, copy_position, ctx,
+                                         work, guess, ti, tf, options, roll_sid, roll_prm, rng, 1 + j, n_nodes, pref, c, widening, seat,
                                          blind)
                 finish(to_move, play_out, outcome, evaluate, features, ctx, work, roll_sid, roll_prm, depth, rew, players,
                    fit)

@@ -5,7 +5,7 @@ a function that passes jitted functions to a generic one, not a call from Python
 a wrapper of its own that names its functions once (``play_nb.search_option`` in each game):
 
     search(to_move, legal_options, apply_option, play_out, determinize, outcome, evaluate, features, policy,
-           observe, ctx, state, seat_sid, seat_prm, seed, game, decision, scratch) -> option
+           observe, copy_position, ctx, state, seat_sid, seat_prm, seed, game, decision, scratch) -> option
 
 - the game's resumable steps (``Resumable`` in core/spec.py): ``play_out`` stops before a search
   seat's decision, so in the play-outs the search seats play their rollout strategy instead;
@@ -20,6 +20,9 @@ a wrapper of its own that names its functions once (``play_nb.search_option`` in
   seat to move takes in ``state`` (``option`` itself: it sees the move; anything else, the same for
   options it cannot tell apart: a face-down move). ``common_nb.fully_observed`` says every seat sees
   every move; mcts's tree is built on what the searching seat observes (ismcts_nb, "Hidden moves");
+- ``copy_position(ctx, dst, src)``: copy the game state ``src`` into ``dst`` as far as a position
+  needs it (``common_nb.copy_position``, the default: every array whole; captain-future's skips the
+  space its fixed maxima leave unused and the deal's scratch);
 - ``seed``, ``game``, ``decision``: the search's own stream is keyed by ``(derive_seed(seed,
   "search"), game, decision)``, decision = the game's search decisions so far;
 - ``scratch``: ``common_nb.new_search``, allocated once per block.
@@ -37,7 +40,7 @@ from simbalance.players.ismcts_nb import mcts
 
 @njit(cache=True, forceinline=True)
 def search(to_move, legal_options, apply_option, play_out, determinize, outcome, evaluate, features, policy, observe,
-           ctx, state, seat_sid, seat_prm, seed, game, decision, scratch):
+           copy_position, ctx, state, seat_sid, seat_prm, seed, game, decision, scratch):
     """The option the search seat to move takes (module doc)."""
     roll_sid, roll_prm, rng = scratch[5], scratch[6], scratch[7]
     seat = to_move(ctx, state)
@@ -45,6 +48,6 @@ def search(to_move, legal_options, apply_option, play_out, determinize, outcome,
     seed_search(rng, seed, game, decision)
     if seat_sid[seat] == FLAT:
         return flat(to_move, legal_options, apply_option, play_out, determinize, outcome, evaluate, features, policy,
-                    ctx, state, seat, seat_prm[seat], scratch)
+                    copy_position, ctx, state, seat, seat_prm[seat], scratch)
     return mcts(to_move, legal_options, apply_option, play_out, determinize, outcome, evaluate, features, policy,
-                observe, ctx, state, seat, seat_prm[seat], scratch)
+                observe, copy_position, ctx, state, seat, seat_prm[seat], scratch)

@@ -60,6 +60,7 @@ from simbalance.games.captain_future.rules_nb import taken_space
 from simbalance.games.captain_future.search_nb import determinize
 from simbalance.games.captain_future.search_nb import evaluate
 from simbalance.games.captain_future.search_nb import features
+from simbalance.games.captain_future.search_nb import copy_position
 from simbalance.games.captain_future.search_nb import observe
 from simbalance.games.captain_future.search_nb import outcome
 from simbalance.games.captain_future.search_nb import policy
@@ -725,7 +726,7 @@ def search_option(ctx, state, seat_sid, seat_prm, seed, game, decision, search_s
     """The option the search seat to move takes (players/search_nb.search with this game's steps;
     the options it weighs: search_nb.search_options)."""
     return search(to_move, search_options, apply_option, play_out, determinize, outcome, evaluate, features, policy,
-                  observe, ctx, state, seat_sid, seat_prm, seed, game, decision, search_scratch)
+                  observe, copy_position, ctx, state, seat_sid, seat_prm, seed, game, decision, search_scratch)
 
 
 @njit(cache=True, nogil=True)

@@ -34,6 +34,7 @@ from simbalance.games.captain_future.rules_nb import taken_space
 from simbalance.games.captain_future.state_nb import BODY_SIZE
 from simbalance.games.captain_future.state_nb import BODY_SP
 from simbalance.games.captain_future.state_nb import CNT
+from simbalance.games.captain_future.state_nb import DISCARD
 from simbalance.games.captain_future.state_nb import ELB
 from simbalance.games.captain_future.state_nb import EMPTY_K
 from simbalance.games.captain_future.state_nb import END
@@ -98,6 +99,43 @@ from simbalance.players.common_nb import fully_observed
 # What a seat sees of another's move (the search's ``observe``, docs/strategies.md "Hidden moves"): every
 # move is made in the open here (the cards are hidden, the moves are not).
 observe = fully_observed
+
+
+@njit(cache=True, _nrt=False)
+def copy_position(ctx, dst, src):
+    """The search's copy of a state (players/search_nb.py's ``copy_position`` hook): what a position
+    needs, about 40% less than every array whole (copy_state: 67 KB, two or three times an
+    iteration, a third of an all-search table's time). Left out, each never read before it is
+    written in a copy:
+
+    - the stack's and the discard pile's slots from the deck's size on (``MN`` each, the largest
+      deck: no card is ever there, they are 0 in every state);
+    - ``order``, the deck as shuffled for the deal (read by the deal only; ``determinize`` writes
+      what it reads there);
+    - ``work`` without validation (with it, the step checks' snapshots: copied whole);
+
+    the heuristics' cache (``fs``) is copied whole: its records are valid by the board's versions in
+    ``st``, which a copy brings along."""
+    bd, validate = ctx
+    st, fs, buf, rng, prm, work, _ = src
+    d_st, d_fs, d_buf, d_rng, d_prm, d_work, _ = dst
+    n_cards = bd[NCARDS]
+    for j in range(STACK + n_cards):
+        d_st[j] = st[j]
+    for j in range(DISCARD, DISCARD + n_cards):
+        d_st[j] = st[j]
+    for j in range(fs.shape[0]):
+        d_fs[j] = fs[j]
+    for j in range(buf.shape[0]):
+        d_buf[j] = buf[j]
+    d_rng[0] = rng[0]
+    for q in range(prm.shape[0]):
+        for j in range(prm.shape[1]):
+            d_prm[q, j] = prm[q, j]
+    if validate:
+        for j in range(work.shape[0]):
+            d_work[j] = work[j]
+
 
 # evaluate's softmax temperature, in points of score
 EVAL_TEMPERATURE = 2.0
