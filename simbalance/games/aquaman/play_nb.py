@@ -244,13 +244,13 @@ def start(G, S, seed, game, log=None):
     play_out(G, S, S.ctr[:0], S.fbuf[:0], np.int64(0), log)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def to_move(G, S):
     """The seat whose decision is pending; -1 once the game is over."""
     return S.ctr[C_TO_MOVE]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def apply_option(G, S, option, log=None):
     """Take ``option`` (one that ``legal_options`` lists) and play on to the next decision."""
     resolve(G, S, option, log)
@@ -452,7 +452,7 @@ def trace_game(out, game, seed, lineups, slot_strategy, slot_params, rules, card
 # ---------------------------------------------------------------- search players (simbalance/players)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def search_option(G, S, strat, par, seed, game, decision, scratch):
     """The option the search seat to move takes (players/search_nb.search with this game's steps)."""
     return search(to_move, legal_options, apply_option, play_out, determinize, outcome, evaluate, features, policy,

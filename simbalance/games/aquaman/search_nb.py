@@ -153,14 +153,14 @@ def determinize(G, S, seat, rng):
     S.rng[0] = next_u64(rng)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def outcome(G, S):
     """The finished game's winner as a bit mask; 0 for a timeout, a stalemate or an invalid game."""
     result = S.ctr[C_RESULT]
     return np.int64(1) << result if result >= 0 else np.int64(0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def evaluate(G, S, rew):
     """A play-out cut short: the race to three missions, as shares of the win that fall by a factor
     e per step of progress behind the leader (progress as the whole-game metrics measure it:
@@ -199,7 +199,7 @@ FEATURES = (
 FEATURE_SIGNS = (1, 1, 1, 1, 1, 1, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def features(G, S, seat, out):
     """Seat ``seat``'s ``FEATURES`` into ``out``. Public: every seat's missions and hand size; own
     view: the suits in ``seat``'s own hand. No other seat's suits are read (the hand-written
