@@ -128,7 +128,10 @@ def play_on(ctx, state, card, bg, ch, log, log_n):
     playable card are forced: he draws until one fits and plays it, or passes. They stop at a turn
     with a choice, or at a drawn wildcard, whose naming is its player's choice.
 
-    Not inlined: the game's whole turn is compiled once, here, and called once per decision."""
+    Compiled once by numba (not ``inline="always"``: the whole turn typed at every caller would
+    multiply the compile), then inlined by LLVM into its few callers (``forceinline``): a call
+    passed the context's and the state's arrays field by field, some 30 words pushed at every
+    decision (an all-mcts@100 table 0.87 of the time, BENCHMARKS.md "Issue 56: the search players")."""
     st = state[2]
     while True:
         if card >= 0 and not resolve_play(ctx, state, st[SEAT], card, bg, ch, log, log_n):
