@@ -656,8 +656,8 @@ def settled_above(searching: RunAggregate, n: int, heuristic: RunAggregate, alph
     however the ``n - searching.n`` games not played yet end: for each, the interval of the final
     count (this one, or more of these endings to come) whose lower end is lowest, above 0. Exact, not
     a sequential test: a check that stops there gives the verdict a check of all ``n`` games gives.
-    A count's lower end is not monotone in it near 0 (the interval widens as the share grows), hence
-    every final count, not the first."""
+    Every final count is tried, not only the first: a count's lower end need not grow with it near 0
+    (the interval widens as the share grows; at ALPHA 0.05 it does grow, at 0.01 and below it dips)."""
     from simbalance.analysis.stats import proportion_difference
 
     level = alpha / len(STALL_OUTCOMES)
@@ -708,7 +708,9 @@ def no_winner_excess(game: str, budget: int = STALL_BUDGET, n: int = STALL_GAMES
     for first, size in chunk_bounds(n, STALL_BLOCK if stop_when_settled else n):
         part = play_chunk(plan.engine, plan.lineup, prepared, plan.seed, first, size, 1, kernel)
         broken = np.flatnonzero(part["end"] == END_INVALID)
-        assert not len(broken), f"{game}: game {int(part['game'][broken[0]])} of seed {seed} broke an engine invariant"
+        assert not len(broken), (f"{game}: game {int(part['game'][broken[0]])} of seed {seed}, every seat "
+                                 f"mcts@{budget} ({', '.join(search) or 'the game’s search parameters'}), "
+                                 "broke an engine invariant")
         searching = searching.merge(RunAggregate.from_records(part, plan.players, len(plan.lineup.slot_names)))
         if stop_when_settled and settled_above(searching, n, heuristic):
             break
