@@ -104,9 +104,9 @@ observe = fully_observed
 @njit(cache=True, _nrt=False)
 def copy_position(ctx, dst, src):
     """The search's copy of a state (players/search_nb.py's ``copy_position`` hook): what a position
-    needs, about 40% less than every array whole (copy_state: 67 KB, two or three times an
-    iteration, a third of an all-search table's time). Left out, each never read before it is
-    written in a copy:
+    needs, about 40% less than every array whole (copy_state's 67 KB, two or three times an
+    iteration: an all-mcts@100 table 0.85 of the time with this copy, BENCHMARKS.md "Issue 56: the
+    search players"). Left out, each never read before it is written in a copy:
 
     - the stack's and the discard pile's slots from the deck's size on (``MN`` each, the largest
       deck: no card is ever there, they are 0 in every state);
