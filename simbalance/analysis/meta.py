@@ -348,7 +348,8 @@ def _forward_differences(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     approx_derivative, '2-point' with the absolute step ``eps``, stepping back where the step would
     cross the bound 1): row i is ``x`` with ``x_i`` moved; the steps as the floats took them."""
     h = np.where(x + SLSQP_STEP > 1.0, -SLSQP_STEP, SLSQP_STEP)
-    moved = np.tile(x, (len(x), 1))
+    moved = np.empty((len(x), len(x)))
+    moved[:] = x
     np.fill_diagonal(moved, x + h)
     return moved, (x + h) - x
 
@@ -368,7 +369,8 @@ def _polish(fields: Fields, u: np.ndarray, x0: np.ndarray) -> np.ndarray:
     # gradient of sum(x) (all ones) would move SLSQP's last digits.
     def nash_gradient(x):
         moved, dx = _forward_differences(x)
-        return (fields.nash(values, moved) - nash(x)) / dx
+        at = fields.nash(values, np.vstack([x, moved]))  # nash(x) and the K moved mixes' in one call
+        return (at[1:] - at[0]) / dx
 
     def total_gradient(x):
         x = np.clip(x, 0.0, 1.0)
