@@ -39,6 +39,7 @@ index contributes several rows: its seats, and the same deal in every compositio
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from dataclasses import dataclass
@@ -125,7 +126,7 @@ class MetaTable:
     def row(self, counts) -> int:
         return self._rows[tuple(int(v) for v in counts)]
 
-    @property
+    @functools.cached_property  # built once: ``row`` is asked thousands of times on a large table (issue 56)
     def _rows(self) -> dict:
         return {tuple(int(v) for v in row): c for c, row in enumerate(self.counts)}
 
@@ -240,6 +241,8 @@ class Fields:
     k: int
     lowered: np.ndarray  # (K, T, K): ``power`` with column j lowered by 1 (not below 0) in slice j (``jacobian``)
     strategy_cells: np.ndarray  # (K, L): strategy i's terms, 1 + their index in cell order, padded with 0 (``by_strategy``)
+    exponents: np.ndarray  # 0., 1., ..., P - 1.: every power a term raises a weight to (``probabilities``)
+    exponent: np.ndarray  # (T, K): ``power`` as indices into ``exponents``
 
     @classmethod
     def of(cls, counts: np.ndarray) -> Fields:
@@ -265,7 +268,8 @@ class Fields:
         strategy_cells = np.zeros((k, 1 + max(len(m) for m in mine)), np.int64)
         for i, m in enumerate(mine):
             strategy_cells[i, 1:1 + len(m)] = m
-        return cls(np.array(cs), cell_i, np.array(coefs), power, k, lowered, strategy_cells)
+        return cls(np.array(cs), cell_i, np.array(coefs), power, k, lowered, strategy_cells,
+                   np.arange(counts.sum(axis=1).max(), dtype=np.float64), power.astype(np.int64))
 
     def values(self, u: np.ndarray) -> np.ndarray:
         """Each term's cell payoff ``u[cell_c, cell_i]``: (T,) from one table (C, K), (B, T) from B."""
@@ -280,7 +284,13 @@ class Fields:
         return np.cumsum(padded[..., self.strategy_cells], axis=-1)[..., -1].copy(order="C")
 
     def probabilities(self, x: np.ndarray) -> np.ndarray:
-        return self.coef * np.prod(np.power(x[..., None, :], self.power), axis=-1)
+        # Each x_j ** p once (p from 0 to P - 1), then every term's product of them, multiplied in
+        # strategy order as np.prod(x ** power) multiplied them: the same numbers, a T-th of the powers.
+        table = np.power(x[..., :, None], self.exponents)  # (..., K, P)
+        product = table[..., 0, self.exponent[:, 0]]
+        for j in range(1, self.k):
+            product = product * table[..., j, self.exponent[:, j]]
+        return self.coef * product
 
     def payoffs(self, u: np.ndarray, x: np.ndarray) -> np.ndarray:
         """``f(x)``: each strategy's expected per-seat share against a field drawn from ``x``."""
