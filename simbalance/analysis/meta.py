@@ -325,7 +325,10 @@ class Fields:
         return f_coef - mix[None]
 
 
-TERMS_AT_ONCE = 1 << 21  # the replicator moves at most this many (mix, term, strategy) powers a step: ~16 MB
+TERMS_AT_ONCE = 1 << 21  # rows x terms x strategies the replicator moves in one block: a step's arrays a few MB
+STEPS = 1500  # the replicator's Euler steps from each of equilibria's starts
+RESAMPLE_STEPS = 600  # and from a bootstrap resample's start, near the reported mix
+STEP = 2.0  # the Euler step's length
 
 
 def _replicator_averages(fields: Fields, values: np.ndarray, starts: np.ndarray, steps: int,
@@ -440,7 +443,7 @@ def _starts(k: int, seed: int, extra: int = 4) -> list[np.ndarray]:
     return out
 
 
-def solve(fields: Fields, u: np.ndarray, start: np.ndarray, steps: int = 1500, step: float = 2.0) -> np.ndarray | None:
+def solve(fields: Fields, u: np.ndarray, start: np.ndarray, steps: int = STEPS, step: float = STEP) -> np.ndarray | None:
     """One equilibrium from ``start`` (replicator average, polished), or None when the polish ends
     elsewhere than an equilibrium."""
     return _polished(fields, u, _replicator_averages(fields, fields.values(u), start[None], steps, step)[0])
@@ -456,7 +459,7 @@ def equilibria(fields: Fields, u: np.ndarray, seed: int = 0) -> list[np.ndarray]
     """Every distinct equilibrium found from ``_starts`` (module doc), the most even first."""
     found: list[np.ndarray] = []
     starts = np.array(_starts(len(u[0]), seed))
-    for average in _replicator_averages(fields, fields.values(u), starts, 1500, 2.0):  # solve() from each start
+    for average in _replicator_averages(fields, fields.values(u), starts, STEPS, STEP):  # solve() from each start
         x = _polished(fields, u, average)
         if x is not None and all(0.5 * np.abs(x - y).sum() > DISTINCT for y in found):
             found.append(x)
@@ -565,7 +568,7 @@ def bootstrap(table: MetaTable, fields: Fields, equilibrium: np.ndarray, resampl
     ranks = np.empty((resamples, table.k), np.int64)
     tables = np.where(table.counts > 0, means.T.reshape(resamples, *table.counts.shape), np.nan)  # (B, C, K)
     # solve() on each resample from ``start``, the replicator's B trajectories moved together
-    averages = _replicator_averages(fields, fields.values(tables), np.tile(start, (resamples, 1)), 600, 2.0)
+    averages = _replicator_averages(fields, fields.values(tables), np.tile(start, (resamples, 1)), RESAMPLE_STEPS, STEP)
     for b, u in enumerate(tables):
         x = _polished(fields, u, averages[b])
         if x is not None:
