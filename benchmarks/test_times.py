@@ -26,7 +26,7 @@ from pathlib import Path
 # (group, patterns of test ids): the first group whose pattern matches holds the test
 GROUPS = [
     ("boundscheck recompiles", ["tests/core/test_codegen.py::test_no_index_is_negative*"]),
-    ("fresh venvs (wheel, new-game)", ["tests/test_packaging.py::*", "tests/test_new_game.py::*"]),
+    ("fresh venvs (the wheel, and a new game's walk in its venv)", ["tests/test_packaging.py::*"]),
     ("browser", ["tests/report/test_pages_in_browser.py::*"]),
     ("notebook", ["tests/test_example_notebook.py::*"]),
     ("plug-in compiles (per run, never cached)", ["tests/test_user_strategy_example.py::*",

@@ -644,57 +644,112 @@ def stall_excess(searching: RunAggregate, heuristic: RunAggregate, alpha: float 
             for name, columns in STALL_OUTCOMES.items()}
 
 
+# The all-search table is played in blocks of this many games, and stops once its verdict is known
+# whatever the games not played yet end (settled_above): a search that makes stalemates of its own
+# (the old lady search: issue 53) is caught in about half the games, a search that does not plays
+# all of them (an interval can only be known to stay at or below 0 once every game is in).
+STALL_BLOCK = 100
+
+
+def settled_above(searching: RunAggregate, n: int, heuristic: RunAggregate, alpha: float = ALPHA) -> dict[str, Interval]:
+    """The endings of STALL_OUTCOMES whose stall_excess interval at ``n`` all-search games is above 0
+    however the ``n - searching.n`` games not played yet end: for each, the interval of the final
+    count (this one, or more of these endings to come) whose lower end is lowest, above 0. Exact, not
+    a sequential test: a check that stops there gives the verdict a check of all ``n`` games gives.
+    Every final count is tried, not only the first: a count's lower end need not grow with it near 0
+    (the interval widens as the share grows; at ALPHA 0.05 it does grow, at 0.01 and below it dips)."""
+    from simbalance.analysis.stats import proportion_difference
+
+    level = alpha / len(STALL_OUTCOMES)
+    left = n - searching.n
+    settled = {}
+    for name, columns in STALL_OUTCOMES.items():
+        seen = int(sum(searching.outcomes[c] for c in columns))
+        theirs = int(sum(heuristic.outcomes[c] for c in columns))
+        finals = [proportion_difference(count, n, theirs, heuristic.n, level) for count in range(seen, seen + left + 1)]
+        lowest = min(finals, key=lambda interval: interval.low)
+        if lowest.low > 0:
+            settled[name] = lowest
+    return settled
+
+
 def no_winner_excess(game: str, budget: int = STALL_BUDGET, n: int = STALL_GAMES,
                      heuristic_n: int = STALL_HEURISTIC_GAMES, seed: int = 23, search: tuple[str, ...] = (),
-                     evaluation: Path | None = None):
+                     evaluation: Path | None = None, stop_when_settled: bool = False):
     """stall_excess of an all-search table (every seat ``mcts`` at ``budget`` iterations, the game's
     own search parameters otherwise, or those of ``search``: overrides such as
     ``strategies.mcts.depth=10``) against the same table of the search's rollout strategy (the
     heuristic it plays like), the game's default number of players, the same seed (the same deals);
-    with the rollout strategy's name. ``evaluation``: an eval.json whose fit scores the cut play-outs
-    instead of the game's own (an older fit, to show what the check finds in it). None for a game
-    without decisions."""
+    with the rollout strategy's name, the all-search games played, and the endings settled above 0
+    (settled_above). ``evaluation``: an eval.json whose fit scores the cut play-outs instead of the
+    game's own (an older fit, to show what the check finds in it). ``stop_when_settled``: the search
+    table stops at the first block of STALL_BLOCK games after which an ending is settled above 0 (the
+    excess is then that of the games played). None for a game without decisions."""
+    from simbalance.core.runner import chunk_bounds
     from simbalance.studies.evaluation import provenance, stored_weights
-    from simbalance.studies.run import SimulationResult
 
     spec = get_game(game)
     if not spec.load().has_decisions:
         return None
     base = plan_run(game, 1)
     rollout = base.config["strategies"]["mcts"]["rollout"]
+    heuristic = simulate(game, heuristic_n, seed=seed, strategies=rollout, threads=1).aggregate
     plan = plan_run(game, n, seed=seed, strategies="mcts", threads=1,
                     overrides=[f"strategies.mcts.iterations={budget}", *search])
     if evaluation is not None:
         data = json.loads(Path(evaluation).read_text())
         plan = dataclasses.replace(plan, search_eval=stored_weights(data), refit=None,
                                    search_eval_source=provenance(data, "given", Path(evaluation)))
-    searching = SimulationResult.from_plan(plan.ready())
-    heuristic = simulate(game, heuristic_n, seed=seed, strategies=rollout, threads=1)
-    return stall_excess(searching.aggregate, heuristic.aggregate), rollout
+    plan = plan.ready()
+    kernel = plan.engine.kernel_for(plan.lineup)
+    prepared = plan.prepared_for(kernel)
+    searching = RunAggregate(plan.players, len(plan.lineup.slot_names))
+    # one game loop for both: a block at a time (the same games as one chunk of n: runner.chunk_bounds)
+    for first, size in chunk_bounds(n, STALL_BLOCK if stop_when_settled else n):
+        part = play_chunk(plan.engine, plan.lineup, prepared, plan.seed, first, size, 1, kernel)
+        broken = np.flatnonzero(part["end"] == END_INVALID)
+        assert not len(broken), (f"{game}: game {int(part['game'][broken[0]])} of seed {seed}, every seat "
+                                 f"mcts@{budget} ({', '.join(search) or 'the game’s search parameters'}), "
+                                 "broke an engine invariant")
+        searching = searching.merge(RunAggregate.from_records(part, plan.players, len(plan.lineup.slot_names)))
+        if stop_when_settled and settled_above(searching, n, heuristic):
+            break
+    return stall_excess(searching, heuristic), rollout, searching.n, settled_above(searching, n, heuristic)
 
 
 def check_search_makes_no_stalemates(game: str, budget: int = STALL_BUDGET, n: int = STALL_GAMES,
                                      heuristic_n: int = STALL_HEURISTIC_GAMES, search: tuple[str, ...] = (),
                                      evaluation: Path | None = None) -> None:
     """A search player's games end with no winner, run into the cap or stall no more often than its
-    rollout strategy's at the same table: each share of an all-search table's games is not above the
-    heuristic table's beyond the interval of their difference (stall_excess; issue 53: in
+    rollout strategy's at the same table: each share of an all-search table's ``n`` games is not above
+    the heuristic table's beyond the interval of their difference (stall_excess; issue 53: in
     lady-actions-escape every seat mcts-100 stalled 24.0% of its games, 39.2% with the hand-written
-    evaluation, every seat blocker 18.1%: the referee made its own stalemates). ``search`` and
-    ``evaluation``: as no_winner_excess (the old lady's cut and fit, to show the check fails there)."""
-    found = no_winner_excess(game, budget, n, heuristic_n, search=search, evaluation=evaluation)
+    evaluation, every seat blocker 18.1%: the referee made its own stalemates). The search table
+    stops as soon as an ending is above whatever its other games would do (settled_above: the same
+    verdict, sooner). ``search`` and ``evaluation``: as no_winner_excess (the old lady's cut and fit,
+    to show the check fails there)."""
+    found = no_winner_excess(game, budget, n, heuristic_n, search=search, evaluation=evaluation,
+                             stop_when_settled=True)
     if found is None:
         return
-    excess, rollout = found
+    excess, rollout, played, settled = found
     level = 1 - ALPHA / len(STALL_OUTCOMES)
     said = {name: f"{name}: {100 * e.estimate:+.1f} points (CI {100 * e.low:+.1f} to {100 * e.high:+.1f})"
             for name, e in excess.items()}
-    above = [name for name, e in excess.items() if e.low > 0]
+    if played == n:
+        above = [name for name, e in excess.items() if e.low > 0]
+        sample = f"{n} and {heuristic_n} games"
+    else:  # stopped early: the endings above whatever the other games do, at their least excess
+        above = list(settled)
+        said.update({name: f"{name}: {100 * excess[name].estimate:+.1f} points in the first {played} games, "
+                           f"at {n} games at least {100 * e.estimate:+.1f} (CI {100 * e.low:+.1f} to "
+                           f"{100 * e.high:+.1f}) however the other {n - played} end" for name, e in settled.items()})
+        sample = f"{played} of {n} games played (the verdict settled), {heuristic_n} of {rollout}"
     assert not above, (
         f"{game}: every seat mcts@{budget} ends more games than every seat {rollout} with "
         + "; ".join(said[name] for name in above) + " (besides: "
         + "; ".join(text for name, text in said.items() if name not in above)
-        + f"; {100 * level:.4g}% CIs, {n} and {heuristic_n} games): the search makes stalemates of its own")
+        + f"; {100 * level:.4g}% CIs, {sample}): the search makes stalemates of its own")
 
 
 CONTRACT_CHECKS: dict[str, Callable[[str], None]] = {

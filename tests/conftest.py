@@ -86,7 +86,10 @@ def game_of(item: pytest.Item) -> str | None:
 def pytest_collection_modifyitems(config, items):
     """Each game's tests in its xdist group, the largest game's first: xdist hands groups out in
     this order, so the long groups start at once and the single tests of no game fill in at the
-    end, and neither worker is left with a long group while the other idles."""
+    end, and neither worker is left with a long group while the other idles. Of those, the
+    exhaustive tier's come first (one session runs both tiers: `make test-all`): they are the long
+    ones (the wheel and a new game's walk, minutes), which would otherwise start last and leave a
+    core idle while they end (issue 56)."""
     from compile_first import game_size
 
     size = {game: game_size(game) for game in all_games()}
@@ -95,5 +98,7 @@ def pytest_collection_modifyitems(config, items):
         game = game_of(item)
         if game is not None:
             item.add_marker(pytest.mark.xdist_group(game))
-        rank[item.nodeid] = -size[game] if game is not None else 0
+            rank[item.nodeid] = -size[game]
+        else:
+            rank[item.nodeid] = 0 if item.get_closest_marker("exhaustive") else 1
     items.sort(key=lambda item: rank[item.nodeid])  # stable: each group keeps its order

@@ -1,7 +1,8 @@
 """The wheel carries what simbalance needs at run time (issue 20 item 4): the configs, variants,
 presets, decks and baselines, and new-game's template; one version string; and it runs in a fresh
 venv outside the checkout, with its declared dependencies installed by pip, where new-game's next
-steps work as printed."""
+steps work as printed, and then a designer's whole first session with the new game
+(tests/new_game_walk.py: new-game's end-to-end test)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from new_game_walk import walk_the_first_session
 from venvs import CHECKOUT, Venv, clean_env, ok, run
 
 import simbalance
@@ -89,3 +91,6 @@ def test_the_wheel_carries_the_configs_and_runs_outside_the_checkout(tmp_path):
         else:
             done = ok(run([venv.folder / "bin" / command, *args], cwd=elsewhere, timeout=1200))
     assert " passed" in done.stdout and "failed" not in done.stdout, done.stdout
+
+    # and a designer's whole first session with the game, in this venv (its kernels compiled once)
+    walk_the_first_session(venv, elsewhere, elsewhere / "trick-race")

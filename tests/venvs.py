@@ -1,5 +1,5 @@
-"""Fresh virtual environments for the tests that install packages (tests/test_packaging.py,
-tests/test_new_game.py): made without pip (fast) and filled by this interpreter's pip
+"""Fresh virtual environments for the tests that install packages (tests/test_packaging.py's wheel,
+and in its venv tests/new_game_walk.py): made without pip (fast) and filled by this interpreter's pip
 (``pip --python``), in a temporary folder outside the checkout."""
 
 from __future__ import annotations

@@ -17,7 +17,10 @@ its stalled games escape the loop detection and run to the cap. Today's passing 
         "tests/test_contract.py::test_the_search_makes_no_stalemates_of_its_own[lady-actions-escape]"
 
 The check's sample is the contract's own (800 all-search games, 4,000 of the heuristic, seed 23,
-one thread), so what fails here is what the contract test would have found on the old search.
+one thread), so what fails here is what the contract test would have found on the old search. The
+check plays the search's games in blocks of 100 and stops once an ending is above 0 at 800 games
+however the games not played end (``settled_above``: the verdict of all 800, sooner; issue 56: the
+old search's failure took about half the games' time).
 """
 
 from pathlib import Path
@@ -28,9 +31,11 @@ import pytest
 from simbalance.analysis.stats import ALPHA
 from simbalance.core.aggregate import RunAggregate
 from simbalance.testing import (
+    STALL_BLOCK,
     STALL_GAMES,
     STALL_HEURISTIC_GAMES,
     check_search_makes_no_stalemates,
+    settled_above,
     stall_excess,
 )
 
@@ -82,6 +87,47 @@ def test_stall_excess_fails_rarely_without_a_difference_and_nearly_always_on_the
     assert fails(heuristic) <= ALPHA
     assert fails(np.array([0.78, 0.10, 0.12])) >= 0.99
     assert fails(np.array([0.76, 0.016, 0.224]), {"no winner"}) < 0.8  # 4 points more stalemates alone
+
+
+def test_settled_above_is_the_verdict_of_every_way_the_other_games_can_end():
+    """Planted: after k of n all-search games, an ending is settled above exactly when the check of all
+    n games fails on it however the other n - k end (each way counted: the other games split among
+    won, timeouts and stalemates), and is never settled while some way lets it pass. Small n, so
+    that every way can be tried."""
+    n, heuristic = 40, table(200, 2, 20)
+    for played, timeouts, stalemates in [(20, 9, 0), (20, 4, 1), (30, 2, 14), (40, 7, 3), (10, 10, 0), (25, 0, 0)]:
+        settled = set(settled_above(table(played, timeouts, stalemates), n, heuristic))
+        left = n - played
+        verdicts = [above(stall_excess(table(n, timeouts + t, stalemates + s), heuristic))
+                    for t in range(left + 1) for s in range(left + 1 - t)]
+        always = set.intersection(*verdicts)
+        assert settled <= always, (played, timeouts, stalemates)
+        # each ending is settled on its own count: an ending that fails every way is settled
+        assert settled == always, (played, timeouts, stalemates, settled, always)
+
+
+def test_stopping_when_settled_gives_the_verdict_of_all_the_games():
+    """Planted tables drawn game by game with the old search's shares and with blocker's: the loop
+    check_search_makes_no_stalemates runs (blocks of STALL_BLOCK, stop once an ending is settled)
+    fails exactly when the check of all STALL_GAMES games fails, and stops early only on a failure
+    (the old search's tables, about half their games)."""
+    rng = np.random.default_rng(56)
+    heuristic = table(STALL_HEURISTIC_GAMES, 64, 732)  # blocker's shares at seed 23: 1.6%, 18.3%
+    stopped_at = []
+    for shares in ([0.78, 0.10, 0.12], [0.801, 0.016, 0.183], [0.80, 0.03, 0.17]):
+        for _ in range(40):
+            ends = rng.choice(3, size=STALL_GAMES, p=shares)
+            whole = above(stall_excess(table(STALL_GAMES, int((ends == 1).sum()), int((ends == 2).sum())), heuristic))
+            for played in range(STALL_BLOCK, STALL_GAMES + 1, STALL_BLOCK):
+                first = ends[:played]
+                settled = settled_above(table(played, int((first == 1).sum()), int((first == 2).sum())),
+                                        STALL_GAMES, heuristic)
+                if settled:
+                    break
+            assert bool(settled) == bool(whole) and set(settled) <= whole, (shares, played, settled, whole)
+            if settled:
+                stopped_at.append(played)
+    assert stopped_at and np.median(stopped_at) <= STALL_GAMES / 2  # the old search's: caught in about half
 
 
 @pytest.mark.exhaustive  # 800 games of four mcts-100 seats: about 25 min on the shared 2-core machine
