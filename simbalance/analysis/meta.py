@@ -39,6 +39,7 @@ index contributes several rows: its seats, and the same deal in every compositio
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from dataclasses import dataclass
@@ -125,7 +126,7 @@ class MetaTable:
     def row(self, counts) -> int:
         return self._rows[tuple(int(v) for v in counts)]
 
-    @property
+    @functools.cached_property  # built once: ``row`` is asked thousands of times on a large table (issue 56)
     def _rows(self) -> dict:
         return {tuple(int(v) for v in row): c for c, row in enumerate(self.counts)}
 
@@ -223,13 +224,25 @@ def linear_interval(table: MetaTable, coef: np.ndarray, alpha: float = ALPHA) ->
 class Fields:
     """The terms of ``f_i(x)``: for each cell ``(c, i)`` with ``i`` at the table, the multinomial
     probability that ``P - 1`` seats drawn from ``x`` are composition ``c`` less one ``i``:
-    ``coef * prod(x ** power)``."""
+    ``coef * prod(x ** power)``.
+
+    Each method takes one mix ``x`` (K,) or a stack of them, one a row (R, K), with the table's cell
+    payoffs (``values``: one (T,) for every row, or one row each, (R, T)). The solver moves the
+    bootstrap's resamples (and ``equilibria``'s starts) together, one numpy call for all of them a
+    step, where one Python step per mix cost ~95% of its time (issue 56). A row's numbers do not
+    depend on the rows beside it, to the last digit: the arithmetic is elementwise (numpy's own exp
+    and power, the functions the one-mix code always used) and every sum runs in one fixed order,
+    with no BLAS (``game_sums``)."""
 
     cell_c: np.ndarray
     cell_i: np.ndarray
     coef: np.ndarray
     power: np.ndarray  # (T, K)
     k: int
+    lowered: np.ndarray  # (K, T, K): ``power`` with column j lowered by 1 (not below 0) in slice j (``jacobian``)
+    strategy_cells: np.ndarray  # (K, L): strategy i's terms, 1 + their index in cell order, padded with 0 (``by_strategy``)
+    exponents: np.ndarray  # 0., 1., ..., P - 1.: every power a term raises a weight to (``probabilities``)
+    exponent: np.ndarray  # (T, K): ``power`` as indices into ``exponents``
 
     @classmethod
     def of(cls, counts: np.ndarray) -> Fields:
@@ -245,28 +258,63 @@ class Fields:
                 is_.append(i)
                 coefs.append(float(coef))
                 powers.append(others)
-        return cls(np.array(cs), np.array(is_), np.array(coefs), np.array(powers, dtype=np.float64), counts.shape[1])
+        k = counts.shape[1]
+        power = np.array(powers, dtype=np.float64)
+        lowered = np.repeat(power[None], k, axis=0)
+        for j in range(k):  # d/dx_j x_j^p = p x_j^(p - 1); a term without x_j: 0 (its p)
+            lowered[j, :, j] = np.maximum(power[:, j] - 1, 0)
+        cell_i = np.array(is_)
+        mine = [np.flatnonzero(cell_i == i) + 1 for i in range(k)]
+        strategy_cells = np.zeros((k, 1 + max(len(m) for m in mine)), np.int64)
+        for i, m in enumerate(mine):
+            strategy_cells[i, 1:1 + len(m)] = m
+        return cls(np.array(cs), cell_i, np.array(coefs), power, k, lowered, strategy_cells,
+                   np.arange(counts.sum(axis=1).max(), dtype=np.float64), power.astype(np.int64))
+
+    def values(self, u: np.ndarray) -> np.ndarray:
+        """Each term's cell payoff ``u[cell_c, cell_i]``: (T,) from one table (C, K), (B, T) from B."""
+        return u[..., self.cell_c, self.cell_i]
+
+    def by_strategy(self, terms: np.ndarray) -> np.ndarray:
+        """Each strategy's terms summed, (..., T) to (..., K): added one by one in cell order from 0,
+        the order np.bincount added them in when this took one mix (a running sum along each
+        strategy's cells, its padding adding zeros, which change nothing). In C order: numpy sums a
+        row of 8 or more pairwise only when the row lies contiguous (as one mix's did)."""
+        padded = np.concatenate([np.zeros((*terms.shape[:-1], 1)), terms], axis=-1)
+        return np.cumsum(padded[..., self.strategy_cells], axis=-1)[..., -1].copy(order="C")
 
     def probabilities(self, x: np.ndarray) -> np.ndarray:
-        return self.coef * np.prod(np.power(x[None, :], self.power), axis=1)
+        # Each x_j ** p once (p from 0 to P - 1), then every term's product of them, multiplied in
+        # strategy order as np.prod(x ** power) multiplied them: the same numbers, a T-th of the powers.
+        table = np.power(x[..., :, None], self.exponents)  # (..., K, P)
+        product = table[..., 0, self.exponent[:, 0]]
+        for j in range(1, self.k):
+            product = product * table[..., j, self.exponent[:, j]]
+        return self.coef * product
 
     def payoffs(self, u: np.ndarray, x: np.ndarray) -> np.ndarray:
         """``f(x)``: each strategy's expected per-seat share against a field drawn from ``x``."""
-        return np.bincount(self.cell_i, self.probabilities(x) * u[self.cell_c, self.cell_i], minlength=self.k)
+        return self.payoffs_of(self.values(u), x)
+
+    def payoffs_of(self, values: np.ndarray, x: np.ndarray) -> np.ndarray:
+        return self.by_strategy(self.probabilities(x) * values)
 
     def jacobian(self, u: np.ndarray, x: np.ndarray) -> np.ndarray:
         """(K, K): the derivative of ``f_i(x)`` in ``x_j`` (``_on_support``'s Newton steps)."""
-        out = np.zeros((self.k, self.k))
-        for j in range(self.k):
-            lowered = self.power.copy()  # d/dx_j x_j^p = p x_j^(p - 1); a term without x_j: 0 (its p)
-            lowered[:, j] = np.maximum(lowered[:, j] - 1, 0)
-            terms = self.coef * self.power[:, j] * np.prod(np.power(x[None, :], lowered), axis=1)
-            out[:, j] = np.bincount(self.cell_i, terms * u[self.cell_c, self.cell_i], minlength=self.k)
-        return out
+        terms = self.coef * self.power.T * np.prod(np.power(x, self.lowered), axis=-1)  # row j: in x_j
+        return np.ascontiguousarray(self.by_strategy(terms * self.values(u)).T)  # [i, j], as it was built
 
     def gains(self, u: np.ndarray, x: np.ndarray) -> np.ndarray:
-        f = self.payoffs(u, x)
-        return f - float(np.sum(x * f))  # not BLAS: game_sums
+        return self.gains_of(self.values(u), x)
+
+    def gains_of(self, values: np.ndarray, x: np.ndarray) -> np.ndarray:
+        f = self.payoffs_of(values, x)
+        return f - np.sum(x * f, axis=-1, keepdims=True)  # not BLAS: game_sums
+
+    def nash(self, values: np.ndarray, x: np.ndarray) -> np.ndarray:
+        """Nash's function ``sum max(0, gain)^2`` (times 1e4), zero exactly at an equilibrium
+        (``_polish``), of each mix (``x`` clipped into [0, 1])."""
+        return np.sum(np.maximum(self.gains_of(values, np.clip(x, 0, 1)), 0.0) ** 2, axis=-1) * 1e4
 
     def gain_coefficients(self, x: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
         """(K, C, K): ``gain_i(x)`` as a linear function of the payoff table (``linear_interval``)."""
@@ -277,32 +325,75 @@ class Fields:
         return f_coef - mix[None]
 
 
-def _replicator_average(fields: Fields, u: np.ndarray, start: np.ndarray, steps: int, step: float) -> np.ndarray:
-    """The time average of the replicator dynamics from ``start`` (Euler steps in log coordinates:
-    d log x_i / dt = gain_i(x)); around a cycle (rock, paper, scissors) the trajectory orbits the
-    equilibrium and its average converges to it."""
-    z = np.log(np.clip(start, 1e-12, None))
-    total = np.zeros_like(z)
-    for _ in range(steps):
-        x = np.exp(z - z.max())
-        x /= x.sum()
-        total += x
-        z = z + step * fields.gains(u, x)
-    return total / steps
+TERMS_AT_ONCE = 1 << 21  # rows x terms x strategies the replicator moves in one block: a step's arrays a few MB
+STEPS = 1500  # the replicator's Euler steps from each of equilibria's starts
+RESAMPLE_STEPS = 600  # and from a bootstrap resample's start, near the reported mix
+STEP = 2.0  # the Euler step's length
+
+
+def _replicator_averages(fields: Fields, values: np.ndarray, starts: np.ndarray, steps: int,
+                         step: float) -> np.ndarray:
+    """The time average of the replicator dynamics from each row of ``starts`` (R, K), on the cell
+    payoffs ``values`` (one (T,) for all, or a row each), (R, K): Euler steps in log coordinates,
+    d log x_i / dt = gain_i(x); around a cycle (rock, paper, scissors) the trajectory orbits the
+    equilibrium and its average converges to it. The rows move together (``Fields``), in blocks
+    that keep a step's arrays small on a large table."""
+    block = max(1, TERMS_AT_ONCE // fields.power.size)
+    out = np.empty(starts.shape)
+    for lo in range(0, len(starts), block):
+        mine = values if values.ndim == 1 else values[lo:lo + block]
+        z = np.log(np.clip(starts[lo:lo + block], 1e-12, None))
+        total = np.zeros_like(z)
+        for _ in range(steps):
+            x = np.exp(z - z.max(axis=1, keepdims=True))
+            x /= x.sum(axis=1, keepdims=True)
+            total += x
+            z = z + step * fields.gains_of(mine, x)
+        out[lo:lo + block] = total / steps
+    return out
+
+
+SLSQP_STEP = 2.0 ** -26  # scipy's SLSQP default ``eps``: its finite-difference step, the root of float64's epsilon
+
+
+def _forward_differences(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The points and steps of the forward differences SLSQP takes when given no gradient (scipy's
+    approx_derivative, '2-point' with the absolute step ``eps``, stepping back where the step would
+    cross the bound 1): row i is ``x`` with ``x_i`` moved; the steps as the floats took them."""
+    h = np.where(x + SLSQP_STEP > 1.0, -SLSQP_STEP, SLSQP_STEP)
+    moved = np.empty((len(x), len(x)))
+    moved[:] = x
+    np.fill_diagonal(moved, x + h)
+    return moved, (x + h) - x
 
 
 def _polish(fields: Fields, u: np.ndarray, x0: np.ndarray) -> np.ndarray:
     """The equilibrium of the estimated table nearest ``x0``: Nash's function sum max(0, gain)^2,
     zero exactly at an equilibrium, minimised over the simplex (SLSQP)."""
     k = len(x0)
+    values = fields.values(u)
 
     def nash(x):
-        return float(np.sum(np.maximum(fields.gains(u, np.clip(x, 0, 1)), 0.0) ** 2)) * 1e4
+        return float(fields.nash(values, x))
+
+    # The gradients are SLSQP's own forward differences, computed here with the K moved mixes in one
+    # call: the same numbers to the last digit (its path, and the support it lands on, follow them),
+    # at a fraction of scipy's cost per difference. That includes the constraint's: an exact
+    # gradient of sum(x) (all ones) would move SLSQP's last digits.
+    def nash_gradient(x):
+        moved, dx = _forward_differences(x)
+        at = fields.nash(values, np.vstack([x, moved]))  # nash(x) and the K moved mixes' in one call
+        return (at[1:] - at[0]) / dx
+
+    def total_gradient(x):
+        x = np.clip(x, 0.0, 1.0)
+        moved, dx = _forward_differences(x)
+        return ((moved.sum(axis=1) - 1.0) - (x.sum() - 1.0)) / dx
 
     from scipy.optimize import minimize  # here: `import simbalance` stays free of scipy.optimize (0.35 s)
 
-    done = minimize(nash, x0, method="SLSQP", bounds=[(0.0, 1.0)] * k,
-                    constraints=[{"type": "eq", "fun": lambda x: x.sum() - 1.0}],
+    done = minimize(nash, x0, jac=nash_gradient, method="SLSQP", bounds=[(0.0, 1.0)] * k,
+                    constraints=[{"type": "eq", "fun": lambda x: x.sum() - 1.0, "jac": total_gradient}],
                     options={"ftol": 1e-16, "maxiter": 500})
     x = np.clip(done.x, 0.0, None)
     x[x < UNUSED / 10] = 0.0
@@ -352,18 +443,24 @@ def _starts(k: int, seed: int, extra: int = 4) -> list[np.ndarray]:
     return out
 
 
-def solve(fields: Fields, u: np.ndarray, start: np.ndarray, steps: int = 1500, step: float = 2.0) -> np.ndarray | None:
+def solve(fields: Fields, u: np.ndarray, start: np.ndarray, steps: int = STEPS, step: float = STEP) -> np.ndarray | None:
     """One equilibrium from ``start`` (replicator average, polished), or None when the polish ends
     elsewhere than an equilibrium."""
-    x = _polish(fields, u, _replicator_average(fields, u, start, steps, step))
+    return _polished(fields, u, _replicator_averages(fields, fields.values(u), start[None], steps, step)[0])
+
+
+def _polished(fields: Fields, u: np.ndarray, average: np.ndarray) -> np.ndarray | None:
+    """``solve`` from the replicator's average."""
+    x = _polish(fields, u, average)
     return x if fields.gains(u, x).max() <= EQUILIBRIUM_TOL else None
 
 
 def equilibria(fields: Fields, u: np.ndarray, seed: int = 0) -> list[np.ndarray]:
     """Every distinct equilibrium found from ``_starts`` (module doc), the most even first."""
     found: list[np.ndarray] = []
-    for start in _starts(len(u[0]), seed):
-        x = solve(fields, u, start)
+    starts = np.array(_starts(len(u[0]), seed))
+    for average in _replicator_averages(fields, fields.values(u), starts, STEPS, STEP):  # solve() from each start
+        x = _polished(fields, u, average)
         if x is not None and all(0.5 * np.abs(x - y).sum() > DISTINCT for y in found):
             found.append(x)
     return sorted(found, key=entropy, reverse=True)
@@ -469,9 +566,11 @@ def bootstrap(table: MetaTable, fields: Fields, equilibrium: np.ndarray, resampl
     start = 0.9 * equilibrium + 0.1 / table.k
     eq, mass = np.full((resamples, table.k), np.nan), np.empty((resamples, table.k))
     ranks = np.empty((resamples, table.k), np.int64)
-    for b in range(resamples):
-        u = np.where(table.counts > 0, means[:, b].reshape(table.counts.shape), np.nan)
-        x = solve(fields, u, start, steps=600)
+    tables = np.where(table.counts > 0, means.T.reshape(resamples, *table.counts.shape), np.nan)  # (B, C, K)
+    # solve() on each resample from ``start``, the replicator's B trajectories moved together
+    averages = _replicator_averages(fields, fields.values(tables), np.tile(start, (resamples, 1)), RESAMPLE_STEPS, STEP)
+    for b, u in enumerate(tables):
+        x = _polished(fields, u, averages[b])
         if x is not None:
             eq[b] = x
         logs = alpha_rank_logs(table.counts, u, table.players)

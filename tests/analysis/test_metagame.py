@@ -190,3 +190,48 @@ def test_three_seats_a_style_that_pays_when_rare_settles_where_both_pay_alike(ra
     assert a == pytest.approx(0.5, abs=1e-4)
     f = Fields.of(counts).payoffs(u, found[0])
     assert f[0] == pytest.approx(f[1], abs=1e-6)
+
+
+@pytest.mark.parametrize(("k", "players"), [(3, 2), (3, 4), (8, 2), (9, 3)])
+def test_a_mix_s_numbers_are_the_same_to_the_last_digit_alone_or_among_other_rows(k, players):
+    """The solver moves the bootstrap's resamples (and the starts) together as rows (issue 56): a
+    row's replicator average, gains and Nash value must be those it gets alone, bit for bit, or a
+    resample's answer would depend on the others. At 8 strategies and more numpy sums a row
+    pairwise only when it lies contiguous (a transposed ``by_strategy`` once moved SLSQP's path)."""
+    from simbalance.analysis.meta import _replicator_averages
+
+    rng = np.random.default_rng(k * 10 + players)
+    counts = compositions(k, players)
+    fields = Fields.of(counts)
+    tables = np.where(counts > 0, rng.random((6, *counts.shape)), np.nan)
+    values = fields.values(tables)
+    starts = rng.dirichlet(np.ones(k), 6)
+    together = _replicator_averages(fields, values, starts, 50, 2.0)
+    for r in range(6):
+        alone = _replicator_averages(fields, fields.values(tables[r]), starts[r][None], 50, 2.0)[0]
+        assert np.array_equal(together[r], alone)
+        assert np.array_equal(fields.gains_of(values, starts)[r], fields.gains(tables[r], starts[r]))
+        assert np.array_equal(fields.nash(values, starts)[r], fields.nash(values[r], starts[r]))
+
+
+@pytest.mark.parametrize("k", [3, 8])
+def test_the_polish_s_gradient_is_the_one_slsqp_took_by_itself(k):
+    """``_polish`` hands SLSQP its own forward differences (scipy's approx_derivative, '2-point',
+    the absolute step ``eps``, stepping back at the bound 1), computed in one call: the same numbers
+    to the last digit, so SLSQP's path and the support it finds are those it found alone."""
+    from scipy.optimize._numdiff import approx_derivative
+
+    from simbalance.analysis.meta import SLSQP_STEP, _forward_differences
+
+    rng = np.random.default_rng(k)
+    counts = compositions(k, 2)
+    fields = Fields.of(counts)
+    values = fields.values(np.where(counts > 0, rng.random(counts.shape), np.nan))
+    points = [rng.dirichlet(np.ones(k)) for _ in range(5)] + [np.eye(k)[0], np.full(k, 1 / k)]
+    points[0][0] = 1 - SLSQP_STEP / 2  # a step up would cross 1: the difference steps back
+    for x in points:
+        moved, dx = _forward_differences(x)
+        ours = (fields.nash(values, moved) - fields.nash(values, x)) / dx
+        theirs = approx_derivative(lambda y: float(fields.nash(values, y)), x, method="2-point",
+                                   abs_step=SLSQP_STEP, bounds=(np.zeros(k), np.ones(k)))
+        assert np.array_equal(ours, theirs)
