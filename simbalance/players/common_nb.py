@@ -129,11 +129,11 @@ def _copy_state_jitted(dst, src):
 
 @njit(cache=True, inline="always")
 def copy_position(ctx, dst, src):
-    """The search's ``copy_position`` hook (players/search_nb.py) as most games take it: every array
-    of the state whole (``copy_state``). A game whose state holds space no position uses (fixed
-    maxima above the run's deck, scratch written before it is read) copies less in its own
-    (captain-future's search_nb.copy_position): the search copies a state two or three times an
-    iteration."""
+    """The search's ``copy_position`` hook as ``search_nb.search`` takes it for every game that
+    calls it: every array of the state whole (``copy_state``). A game whose state holds space no
+    position uses (fixed maxima above the run's deck, scratch written before it is read) copies less
+    in its own and calls ``search_nb.search_with_copy`` (captain-future's search_nb.copy_position):
+    the search copies a state two or three times an iteration."""
     copy_state(dst, src)
 
 

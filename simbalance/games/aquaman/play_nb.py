@@ -137,7 +137,6 @@ from simbalance.games.aquaman.state_nb import Game
 from simbalance.games.aquaman.state_nb import new_state
 from simbalance.games.aquaman.state_nb import reachable
 from simbalance.games.aquaman.strategies_nb import decide
-from simbalance.players.common_nb import copy_position
 from simbalance.players.common_nb import is_legal
 from simbalance.players.common_nb import is_search
 from simbalance.players.common_nb import new_search
@@ -456,7 +455,7 @@ def trace_game(out, game, seed, lineups, slot_strategy, slot_params, rules, card
 def search_option(G, S, strat, par, seed, game, decision, scratch):
     """The option the search seat to move takes (players/search_nb.search with this game's steps)."""
     return search(to_move, legal_options, apply_option, play_out, determinize, outcome, evaluate, features, policy,
-                  observe, copy_position, G, S, strat, par, seed, game, decision, scratch)
+                  observe, G, S, strat, par, seed, game, decision, scratch)
 
 
 @njit(cache=True, nogil=True)

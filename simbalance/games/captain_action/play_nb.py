@@ -64,7 +64,6 @@ from simbalance.games.captain_action.state_nb import V_TURNS
 from simbalance.games.captain_action.state_nb import V_WINNERS
 from simbalance.games.captain_action.state_nb import new_state
 from simbalance.games.captain_action.strategies_nb import choose
-from simbalance.players.common_nb import copy_position
 from simbalance.players.common_nb import is_legal
 from simbalance.players.common_nb import is_search
 from simbalance.players.common_nb import new_search
@@ -217,7 +216,7 @@ def write_record(ctx, state, out, i):
 def search_option(ctx, state, seat_sid, seat_prm, seed, game, decision, search_scratch):
     """The option the search seat to move takes (players/search_nb.search with this game's steps)."""
     return search(to_move, legal_options, apply_option, play_out, determinize, outcome, evaluate, features, policy,
-                  observe, copy_position, ctx, state, seat_sid, seat_prm, seed, game, decision, search_scratch)
+                  observe, ctx, state, seat_sid, seat_prm, seed, game, decision, search_scratch)
 
 
 @njit(cache=True, nogil=True)

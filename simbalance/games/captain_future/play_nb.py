@@ -57,10 +57,10 @@ from simbalance.games.captain_future.rules_nb import snapshot
 from simbalance.games.captain_future.rules_nb import stone_place
 from simbalance.games.captain_future.rules_nb import take_action
 from simbalance.games.captain_future.rules_nb import taken_space
+from simbalance.games.captain_future.search_nb import copy_position
 from simbalance.games.captain_future.search_nb import determinize
 from simbalance.games.captain_future.search_nb import evaluate
 from simbalance.games.captain_future.search_nb import features
-from simbalance.games.captain_future.search_nb import copy_position
 from simbalance.games.captain_future.search_nb import observe
 from simbalance.games.captain_future.search_nb import outcome
 from simbalance.games.captain_future.search_nb import policy
@@ -168,7 +168,7 @@ from simbalance.players.common_nb import is_legal
 from simbalance.players.common_nb import new_search
 from simbalance.players.common_nb import search_capacity
 from simbalance.players.fit_eval_nb import record_positions as generic_record_positions
-from simbalance.players.search_nb import search
+from simbalance.players.search_nb import search_with_copy
 
 # ---- the replay's event log: what a step did, from a snapshot taken before it ----------------------
 
@@ -725,7 +725,7 @@ def n_options(bd):
 def search_option(ctx, state, seat_sid, seat_prm, seed, game, decision, search_scratch):
     """The option the search seat to move takes (players/search_nb.search with this game's steps;
     the options it weighs: search_nb.search_options)."""
-    return search(to_move, search_options, apply_option, play_out, determinize, outcome, evaluate, features, policy,
+    return search_with_copy(to_move, search_options, apply_option, play_out, determinize, outcome, evaluate, features, policy,
                   observe, copy_position, ctx, state, seat_sid, seat_prm, seed, game, decision, search_scratch)
 
 

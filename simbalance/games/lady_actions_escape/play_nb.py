@@ -84,7 +84,6 @@ from simbalance.games.lady_actions_escape.state_nb import new_state
 from simbalance.games.lady_actions_escape.state_nb import option_code
 from simbalance.games.lady_actions_escape.strategies_nb import strategy_move
 from simbalance.games.lady_actions_escape.validate_nb import broken_invariant
-from simbalance.players.common_nb import copy_position
 from simbalance.players.common_nb import is_search
 from simbalance.players.common_nb import new_search
 from simbalance.players.common_nb import search_capacity
@@ -306,7 +305,7 @@ def search_option(ctx, state, seat_sid, seat_prm, seed, game, decision, search_s
     ``ctx`` costs atomic increments and decrements at each iteration (perf: 9% of a search seat's
     time in NRT_incref/NRT_decref; an allocation added to the search would fail to compile here)."""
     return search(to_move, legal_options, apply_option, play_out, determinize, outcome, evaluate, features, policy,
-                  observe, copy_position, ctx, state, seat_sid, seat_prm, seed, game, decision, search_scratch)
+                  observe, ctx, state, seat_sid, seat_prm, seed, game, decision, search_scratch)
 
 
 @njit(cache=True, nogil=True)

@@ -33,7 +33,7 @@ from planted_nb import (
 
 from simbalance.core.records import END_WIN
 from simbalance.core.rng import next_u64, randint, seed_game, uniform
-from simbalance.players.common_nb import copy_position, new_search, search_capacity
+from simbalance.players.common_nb import new_search, search_capacity
 from simbalance.players.search_nb import search
 
 RANDOM, LEAN = 0, 1
@@ -166,7 +166,7 @@ def play_out(ctx, state, seat_sid, seat_prm, max_decisions):
 @njit(cache=True)
 def search_option(ctx, state, seat_sid, seat_prm, seed, game, decision, search_scratch):
     return search(to_move, legal_options, apply_option, play_out, determinize, outcome, evaluate, features, policy,
-                  observe, copy_position, ctx, state, seat_sid, seat_prm, seed, game, decision, search_scratch)
+                  observe, ctx, state, seat_sid, seat_prm, seed, game, decision, search_scratch)
 
 
 @njit(cache=True)
