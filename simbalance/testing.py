@@ -703,7 +703,8 @@ def no_winner_excess(game: str, budget: int = STALL_BUDGET, n: int = STALL_GAMES
     plan = plan.ready()
     kernel = plan.engine.kernel_for(plan.lineup)
     prepared = plan.prepared_for(kernel)
-    searching = RunAggregate(plan.players, len(plan.lineup.slot_names))
+    slots = len(plan.lineup.slot_names)
+    searching, settled = RunAggregate(plan.players, slots), {}
     # one game loop for both: a block at a time (the same games as one chunk of n: runner.chunk_bounds)
     for first, size in chunk_bounds(n, STALL_BLOCK if stop_when_settled else n):
         part = play_chunk(plan.engine, plan.lineup, prepared, plan.seed, first, size, 1, kernel)
@@ -711,10 +712,11 @@ def no_winner_excess(game: str, budget: int = STALL_BUDGET, n: int = STALL_GAMES
         assert not len(broken), (f"{game}: game {int(part['game'][broken[0]])} of seed {seed}, every seat "
                                  f"mcts@{budget} ({', '.join(search) or 'the game’s search parameters'}), "
                                  "broke an engine invariant")
-        searching = searching.merge(RunAggregate.from_records(part, plan.players, len(plan.lineup.slot_names)))
-        if stop_when_settled and settled_above(searching, n, heuristic):
+        searching = searching.merge(RunAggregate.from_records(part, plan.players, slots))
+        settled = settled_above(searching, n, heuristic)
+        if stop_when_settled and settled:
             break
-    return stall_excess(searching, heuristic), rollout, searching.n, settled_above(searching, n, heuristic)
+    return stall_excess(searching, heuristic), rollout, searching.n, settled
 
 
 def check_search_makes_no_stalemates(game: str, budget: int = STALL_BUDGET, n: int = STALL_GAMES,
@@ -736,11 +738,10 @@ def check_search_makes_no_stalemates(game: str, budget: int = STALL_BUDGET, n: i
     level = 1 - ALPHA / len(STALL_OUTCOMES)
     said = {name: f"{name}: {100 * e.estimate:+.1f} points (CI {100 * e.low:+.1f} to {100 * e.high:+.1f})"
             for name, e in excess.items()}
+    above = list(settled)  # with every game played: the endings whose interval is above 0
     if played == n:
-        above = [name for name, e in excess.items() if e.low > 0]
         sample = f"{n} and {heuristic_n} games"
     else:  # stopped early: the endings above whatever the other games do, at their least excess
-        above = list(settled)
         said.update({name: f"{name}: {100 * excess[name].estimate:+.1f} points in the first {played} games, "
                            f"at {n} games at least {100 * e.estimate:+.1f} (CI {100 * e.low:+.1f} to "
                            f"{100 * e.high:+.1f}) however the other {n - played} end" for name, e in settled.items()})

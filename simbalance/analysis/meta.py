@@ -241,8 +241,8 @@ class Fields:
     k: int
     lowered: np.ndarray  # (K, T, K): ``power`` with column j lowered by 1 (not below 0) in slice j (``jacobian``)
     strategy_cells: np.ndarray  # (K, L): strategy i's terms, 1 + their index in cell order, padded with 0 (``by_strategy``)
-    exponents: np.ndarray  # 0., 1., ..., P - 1.: every power a term raises a weight to (``probabilities``)
-    exponent: np.ndarray  # (T, K): ``power`` as indices into ``exponents``
+    power_values: np.ndarray  # 0., 1., ..., P - 1.: every power a term raises a weight to (``probabilities``)
+    power_index: np.ndarray  # (T, K): ``power`` as indices into ``power_values``
 
     @classmethod
     def of(cls, counts: np.ndarray) -> Fields:
@@ -286,10 +286,10 @@ class Fields:
     def probabilities(self, x: np.ndarray) -> np.ndarray:
         # Each x_j ** p once (p from 0 to P - 1), then every term's product of them, multiplied in
         # strategy order as np.prod(x ** power) multiplied them: the same numbers, a T-th of the powers.
-        table = np.power(x[..., :, None], self.exponents)  # (..., K, P)
-        product = table[..., 0, self.exponent[:, 0]]
+        table = np.power(x[..., :, None], self.power_values)  # (..., K, P)
+        product = table[..., 0, self.power_index[:, 0]]
         for j in range(1, self.k):
-            product = product * table[..., j, self.exponent[:, j]]
+            product = product * table[..., j, self.power_index[:, j]]
         return self.coef * product
 
     def payoffs(self, u: np.ndarray, x: np.ndarray) -> np.ndarray:
